@@ -1,0 +1,135 @@
+# puzzled -- one flat Makefile (no recursive make).
+#
+#   make              build build/puzzled
+#   make run          install missing packages, build, serve on 127.0.0.1:8080
+#   make test         install missing packages, build, check layering, run every test
+#   make test SANITIZE=1   the same suite under ASan + UBSan (objects in build/san)
+#   make bench        benchmarks (reads ../shared/data when it is there)
+#   make deps         apt-get install whatever Debian package is missing
+#
+# Objects go to $(BUILD); sanitizer builds use their own tree so the two never mix.
+
+CC      ?= cc
+BUILD   ?= build
+SANITIZE ?= 0
+ifeq ($(SANITIZE),1)
+  BUILD := $(BUILD)/san
+  SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+endif
+
+# Debian packages the build and the tests need (the Dockerfile installs the same list).
+DEB_PKGS := build-essential pkg-config libmicrohttpd-dev libjansson-dev libuv1-dev check \
+            libcurl4-openssl-dev
+PKGS     := libmicrohttpd jansson libuv
+
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
+CFLAGS  ?= -O2 -g
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) $(CFLAGS) $(SAN_FLAGS) \
+             -MMD -MP -I.
+LDFLAGS ?=
+ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS) -pthread
+
+# pkg-config is asked lazily (=, not :=) so that `make test` can install the
+# packages first and still find them in the same run.
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
+TEST_CFLAGS = $(shell pkg-config --cflags check libcurl)
+TEST_LIBS   = $(shell pkg-config --libs check libcurl)
+
+# ---- sources: explicit lists, layered server -> api -> solvers -------------
+SOLVER_SRC := solvers/nqueens.c
+API_SRC    := api/problem.c api/request.c api/nqueens_api.c
+SERVER_SRC := server/config.c server/metrics.c server/pool.c server/http.c \
+              server/router.c server/healthcheck.c server/reqid.c
+MAIN_SRC   := server/main.c
+TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test_config.c \
+              tests/test_http.c tests/http_client.c
+BENCH_SRC  := bench/bench_nqueens.c bench/bench_http.c
+
+obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
+SOLVER_OBJ := $(call obj,$(SOLVER_SRC))
+API_OBJ    := $(call obj,$(API_SRC))
+SERVER_OBJ := $(call obj,$(SERVER_SRC))
+MAIN_OBJ   := $(call obj,$(MAIN_SRC))
+TEST_OBJ   := $(call obj,$(TEST_SRC))
+BENCH_OBJ  := $(call obj,$(BENCH_SRC))
+ALL_OBJ    := $(SOLVER_OBJ) $(API_OBJ) $(SERVER_OBJ) $(MAIN_OBJ) $(TEST_OBJ) $(BENCH_OBJ)
+
+PUZZLED    := $(BUILD)/puzzled
+TEST_BIN   := $(BUILD)/tests/run_tests
+BENCH_NQ   := $(BUILD)/bench/bench_nqueens
+BENCH_HTTP := $(BUILD)/bench/bench_http
+
+.PHONY: all run test bench deps check-layers clean
+all: $(PUZZLED)
+
+# Goals that must see the packages installed first.
+ifneq ($(filter run test bench deps,$(MAKECMDGOALS)),)
+$(ALL_OBJ): | deps
+endif
+
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+$(BUILD)/solvers/%.o: solvers/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/api/%.o: api/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -c $< -o $@
+
+$(BUILD)/server/%.o: server/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -c $< -o $@
+
+$(BUILD)/tests/%.o: tests/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) -c $< -o $@
+
+$(BUILD)/bench/%.o: bench/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) -c $< -o $@
+
+$(PUZZLED): $(MAIN_OBJ) $(SERVER_OBJ) $(API_OBJ) $(SOLVER_OBJ)
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+
+$(TEST_BIN): $(TEST_OBJ) $(SERVER_OBJ) $(API_OBJ) $(SOLVER_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
+
+$(BENCH_NQ): $(BUILD)/bench/bench_nqueens.o $(SOLVER_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
+
+$(BENCH_HTTP): $(BUILD)/bench/bench_http.o $(BUILD)/tests/http_client.o
+	@mkdir -p $(@D)
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
+
+# solvers/ must stay pure (no HTTP/JSON/libuv, no I/O, no mutable globals) and
+# api/ free of HTTP and libuv; see tests/check_layers.sh for what is checked.
+check-layers: $(SOLVER_OBJ) $(API_OBJ)
+	@sh tests/check_layers.sh $(BUILD)
+
+run: deps $(PUZZLED)
+	./$(PUZZLED)
+
+test: deps check-layers $(PUZZLED) $(TEST_BIN)
+	PUZZLED_BIN=./$(PUZZLED) ./$(TEST_BIN)
+
+bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_HTTP)
+	./$(BENCH_NQ)
+	PUZZLED_BIN=./$(PUZZLED) ./$(BENCH_HTTP)
+
+clean:
+	rm -rf build
+
+-include $(ALL_OBJ:.o=.d)

@@ -1,0 +1,101 @@
+/* problem.c -- error code table and RFC 9457 rendering.
+ *
+ * The table below is the only place that knows which HTTP status and problem
+ * type an error code becomes; handlers speak in API_E* codes.  Problem types
+ * are relative URI references ("/problems/<slug>"), which RFC 9457 allows and
+ * which resolve against the service's own origin; openapi.yaml lists them. */
+#include "api/problem.h"
+
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct problem_kind_s {
+    int code;
+    int status;
+    const char *type;
+    const char *title;
+} problem_kind_t;
+
+static const problem_kind_t problem_kinds[] = {
+    {API_EINVALID, 400, "/problems/invalid-request", "The request is not valid"},
+    {API_ENOTFOUND, 404, "/problems/not-found", "No such resource"},
+    {API_EMETHOD, 405, "/problems/method-not-allowed", "Method not allowed on this resource"},
+    {API_ETOOLARGE, 413, "/problems/payload-too-large", "The request body is too large"},
+    {API_EMEDIA, 415, "/problems/unsupported-media-type", "Unsupported content type"},
+    {API_EUNPROCESSABLE, 422, "/problems/unprocessable", "The puzzle contradicts itself"},
+    {API_EBUSY, 503, "/problems/overloaded", "The server is busy"},
+    {API_EDRAINING, 503, "/problems/shutting-down", "The server is shutting down"},
+    {API_ENOMEM, 503, "/problems/out-of-memory", "Not enough memory for this request"},
+    {API_EINTERNAL, 500, "/problems/internal", "Internal error"},
+};
+
+/* Details may quote client input: keep them printable ASCII so that the JSON
+ * encoder (which insists on UTF-8) can never fail on them. */
+static void problem_sanitize(char *s) {
+    for (; *s != '\0'; s++)
+        if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e) *s = '?';
+}
+
+static const problem_kind_t *problem_kind(int code) {
+    for (size_t i = 0; i < sizeof problem_kinds / sizeof problem_kinds[0]; i++)
+        if (problem_kinds[i].code == code) return &problem_kinds[i];
+    return &problem_kinds[sizeof problem_kinds / sizeof problem_kinds[0] - 1];
+}
+
+int api_problem_status(int code) { return problem_kind(code)->status; }
+const char *api_problem_type(int code) { return problem_kind(code)->type; }
+const char *api_problem_title(int code) { return problem_kind(code)->title; }
+
+void api_problem_init(api_problem_t *p, int code, const char *fmt, ...) {
+    va_list ap;
+    memset(p, 0, sizeof *p);
+    p->code = code;
+    va_start(ap, fmt);
+    vsnprintf(p->detail, sizeof p->detail, fmt, ap);
+    va_end(ap);
+    problem_sanitize(p->detail);
+}
+
+void api_problem_add(api_problem_t *p, const char *in, const char *field, const char *fmt, ...) {
+    va_list ap;
+    if (p->nerrors >= API_PROBLEM_MAX_ERRORS) {
+        p->dropped++;
+        return;
+    }
+    api_field_error_t *e = &p->errors[p->nerrors++];
+    snprintf(e->in, sizeof e->in, "%s", in);
+    snprintf(e->field, sizeof e->field, "%s", field);
+    va_start(ap, fmt);
+    vsnprintf(e->detail, sizeof e->detail, fmt, ap);
+    va_end(ap);
+    problem_sanitize(e->in);
+    problem_sanitize(e->field);
+    problem_sanitize(e->detail);
+}
+
+char *api_problem_render(const api_problem_t *p, size_t *len) {
+    const problem_kind_t *k = problem_kind(p->code);
+    char *out = NULL;
+    json_t *errors = json_array();
+    json_t *root = json_pack("{s:s, s:s, s:i, s:s}", "type", k->type, "title", k->title,
+                             "status", k->status, "detail", p->detail);
+    if (root == NULL || errors == NULL) goto done;
+    for (size_t i = 0; i < p->nerrors; i++) {
+        const api_field_error_t *e = &p->errors[i];
+        json_t *item = json_pack("{s:s, s:s, s:s}", "in", e->in, "field", e->field,
+                                 "detail", e->detail);
+        if (item == NULL || json_array_append_new(errors, item) != 0) goto done;
+    }
+    if (json_object_set(root, "errors", errors) != 0) goto done;
+    if (p->dropped > 0 &&
+        json_object_set_new(root, "errors_omitted", json_integer((json_int_t)p->dropped)) != 0)
+        goto done;
+    out = json_dumps(root, JSON_COMPACT);
+    if (out != NULL) *len = strlen(out);
+done:
+    json_decref(errors);
+    json_decref(root);
+    return out;
+}

@@ -1,0 +1,129 @@
+/* request.h -- what an endpoint sees of a request, what it answers, and the
+ * job it hands to the server's thread pool.
+ *
+ * The api/ layer knows nothing of HTTP libraries or threads: the server
+ * copies what it parsed into an api_request_t, calls the endpoint's prepare
+ * function, and either sends the api_response_t it filled (errors and quick
+ * answers) or runs the api_job_t it returned on the pool.
+ *
+ * Job life cycle (the server drives it; see server/pool.c):
+ *
+ *   prepare()  ->  run(item) x nitems, at most `threads` at once, on workers
+ *              ->  merge(item) on the loop thread after each run, in
+ *                  completion order, never concurrently
+ *              ->  render() once, on the loop thread, after the last run
+ *              ->  free()
+ *
+ * run() may execute concurrently for different items, so it must only write
+ * to its own item's slot; merge() and render() are serialised and may touch
+ * anything.  merge() answers whether to go on, stop scheduling more items, or
+ * also cancel the items in flight (a first solution was found, say). */
+#ifndef PUZZLED_API_REQUEST_H
+#define PUZZLED_API_REQUEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "api/problem.h"
+#include "solvers/search.h"
+
+#define API_MAX_PARAMS 16
+
+/* How every JSON answer is encoded: compact, and reals (timings) with 9
+ * significant digits instead of jansson's round-trip 17. */
+#define API_JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(9))
+
+typedef struct api_param_s {
+    const char *key;
+    const char *value; /* "" when the parameter has no '=' */
+} api_param_t;
+
+typedef struct api_request_s {
+    const char *method;
+    const char *path;
+    const api_param_t *params;
+    size_t nparams;
+    const char *body; /* not NUL-terminated; may be NULL when body_len == 0 */
+    size_t body_len;
+    const char *content_type; /* NULL if absent */
+    const char *accept;       /* NULL if absent */
+    unsigned pool_threads;    /* upper bound for a `threads` parameter */
+    int64_t max_timeout_ms;   /* default and maximum for `timeout_ms` */
+} api_request_t;
+
+/* An answer: status, content type and a malloc'd body owned by the struct. */
+typedef struct api_response_s {
+    int status;
+    const char *content_type; /* static string */
+    char *body;
+    size_t len;
+    unsigned retry_after; /* seconds; 0 = no Retry-After header */
+} api_response_t;
+
+/* What merge() asks the server to do next. */
+#define API_JOB_CONTINUE 0
+#define API_JOB_STOP 1   /* schedule nothing more; let running items finish */
+#define API_JOB_CANCEL 2 /* ... and raise the cancel flag for them */
+
+typedef struct api_job_s api_job_t;
+
+typedef struct api_job_ops_s {
+    const char *puzzle; /* metrics label: "nqueens", "sudoku", ... */
+    int (*run)(api_job_t *job, size_t item, const search_ctl_t *ctl);
+    int (*merge)(api_job_t *job, size_t item, int rc);
+    void (*render)(api_job_t *job, api_response_t *out);
+    void (*free)(api_job_t *job);
+} api_job_ops_t;
+
+/* Embedded first in each endpoint's job struct. */
+struct api_job_s {
+    const api_job_ops_t *ops;
+    size_t nitems;       /* >= 1 */
+    unsigned threads;    /* items in flight at most, >= 1 */
+    int64_t timeout_ms;  /* deadline, counted from admission */
+    int64_t start_ns;    /* when prepare() built it */
+    uint64_t nodes;      /* search nodes so far, for metrics (set by merge) */
+};
+
+/* Endpoint entry point: on success returns 0 and sets *job (caller runs and
+ * frees it); otherwise fills *resp (an error, or an answer that needs no
+ * solving) and returns the API_E* code, or 0 with *job NULL. */
+typedef int (*api_prepare_fn)(const api_request_t *req, api_job_t **job, api_response_t *resp);
+
+/* === Responses === */
+
+/* Serialises `json` (a json_t *, stolen) as the body.  On failure to encode it
+ * becomes a 500 problem. */
+void api_response_json(api_response_t *resp, int status, void *json);
+
+/* Renders a problem into resp (status from the error table). */
+void api_response_problem(api_response_t *resp, const api_problem_t *p);
+
+/* Frees the body; resp may be reused afterwards.  NULL-safe. */
+void api_response_destroy(api_response_t *resp);
+
+/* === Query parameters === */
+
+/* The value of parameter `key`, or NULL when absent. */
+const char *api_param(const api_request_t *req, const char *key);
+
+/* Adds an error to `p` for every parameter not named in `allowed` (a
+ * NULL-terminated list) and for every parameter given twice.  Returns the
+ * number of offending parameters. */
+int api_params_check(const api_request_t *req, const char *const *allowed, api_problem_t *p);
+
+/* Parses parameter `key` as a decimal integer in [lo, hi].  Absent: *out =
+ * def and returns 0 (if `required`, adds an error and returns -1).  Present
+ * but malformed or out of range: adds an error naming the parameter and
+ * returns -1, *out untouched. */
+int api_param_int(const api_request_t *req, const char *key, int required, long long lo,
+                  long long hi, long long def, long long *out, api_problem_t *p);
+
+/* Parses parameter `key` as a boolean (true/false/1/0); same conventions. */
+int api_param_bool(const api_request_t *req, const char *key, int def, int *out,
+                   api_problem_t *p);
+
+/* Milliseconds between two CLOCK_MONOTONIC readings, as a double. */
+double api_elapsed_ms(int64_t start_ns, int64_t end_ns);
+
+#endif

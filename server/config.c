@@ -1,0 +1,159 @@
+/* config.c -- one table describes every setting: its flag, its environment
+ * variable, its range and where it lands in config_t.  --help is printed from
+ * the same table, so the two cannot drift apart. */
+#include "server/config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef enum { OPT_STR, OPT_UINT, OPT_SIZE, OPT_I64, OPT_FLAG } opt_kind_t;
+
+typedef struct opt_s {
+    const char *flag; /* without the leading dashes */
+    const char *env;
+    opt_kind_t kind;
+    long long lo, hi;
+    size_t offset, size;
+    const char *help;
+} opt_t;
+
+#define OFF(f) offsetof(config_t, f), sizeof(((config_t *)0)->f)
+
+static const opt_t opts[] = {
+    {"bind", "PUZZLED_BIND", OPT_STR, 0, 0, OFF(bind), "address to listen on (default 127.0.0.1)"},
+    {"port", "PUZZLED_PORT", OPT_UINT, 0, 65535, OFF(port), "TCP port, 0 = any free one (default 8080)"},
+    {"threads", "PUZZLED_THREADS", OPT_UINT, 1, CONFIG_MAX_THREADS, OFF(threads),
+     "worker threads (default: number of cores)"},
+    {"max-body", "PUZZLED_MAX_BODY", OPT_SIZE, 1024, 256LL << 20, OFF(max_body),
+     "largest request body in bytes, 413 past it (default 1048576)"},
+    {"max-queue", "PUZZLED_MAX_QUEUE", OPT_UINT, 0, 100000, OFF(max_queue),
+     "jobs waiting beyond the busy workers before 503 (default 64)"},
+    {"timeout-ms", "PUZZLED_TIMEOUT_MS", OPT_I64, 1, CONFIG_MAX_TIMEOUT_MS, OFF(timeout_ms),
+     "default and maximum per-request deadline (default 30000)"},
+    {"grace-ms", "PUZZLED_GRACE_MS", OPT_I64, 0, CONFIG_MAX_TIMEOUT_MS, OFF(grace_ms),
+     "on SIGTERM, how long in-flight work may finish (default 10000)"},
+    {"cors-origin", "PUZZLED_CORS_ORIGIN", OPT_STR, 0, 0, OFF(cors_origin),
+     "Access-Control-Allow-Origin value (default *)"},
+    {"healthcheck", NULL, OPT_FLAG, 0, 0, OFF(healthcheck),
+     "probe http://127.0.0.1:PORT/healthz, exit 0 if healthy (for HEALTHCHECK)"},
+};
+#define NOPTS (sizeof opts / sizeof opts[0])
+
+static void config_defaults(config_t *cfg) {
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    memset(cfg, 0, sizeof *cfg);
+    snprintf(cfg->bind, sizeof cfg->bind, "127.0.0.1");
+    cfg->port = 8080;
+    cfg->threads = cores < 1 ? 1 : cores > CONFIG_MAX_THREADS ? CONFIG_MAX_THREADS : (unsigned)cores;
+    cfg->max_body = 1 << 20;
+    cfg->max_queue = 64;
+    cfg->timeout_ms = 30000;
+    cfg->grace_ms = 10000;
+    snprintf(cfg->cors_origin, sizeof cfg->cors_origin, "*");
+}
+
+/* Stores `value` into the field `o` describes; returns 0 or -1 (message in err). */
+static int config_set(config_t *cfg, const opt_t *o, const char *value, const char *source, FILE *err) {
+    char *field = (char *)cfg + o->offset;
+    char *end;
+    long long x;
+
+    if (o->kind == OPT_FLAG) {
+        *(int *)field = 1;
+        return 0;
+    }
+    if (o->kind == OPT_STR) {
+        if (strlen(value) >= o->size || strlen(value) == 0) {
+            fprintf(err, "puzzled: %s: must be 1 to %zu characters\n", source, o->size - 1);
+            return -1;
+        }
+        /* A header value must not smuggle in a CR or LF. */
+        for (const char *c = value; *c; c++)
+            if ((unsigned char)*c < 0x20 || (unsigned char)*c == 0x7f) {
+                fprintf(err, "puzzled: %s: control characters are not allowed\n", source);
+                return -1;
+            }
+        memcpy(field, value, strlen(value) + 1);
+        return 0;
+    }
+    errno = 0;
+    x = strtoll(value, &end, 10);
+    if (*value == '\0' || *end != '\0' || errno != 0 || x < o->lo || x > o->hi) {
+        fprintf(err, "puzzled: %s: must be an integer from %lld to %lld, got '%s'\n", source, o->lo,
+                o->hi, value);
+        return -1;
+    }
+    switch (o->kind) {
+    case OPT_UINT: *(unsigned *)field = (unsigned)x; break;
+    case OPT_SIZE: *(size_t *)field = (size_t)x; break;
+    case OPT_I64: *(int64_t *)field = (int64_t)x; break;
+    default: break;
+    }
+    return 0;
+}
+
+static void config_usage(FILE *out) {
+    fprintf(out, "usage: puzzled [options]\n\n"
+                 "A puzzle-solving HTTP service (N-Queens, Sudoku, ...).\n\n");
+    for (size_t i = 0; i < NOPTS; i++) {
+        char left[40];
+        snprintf(left, sizeof left, "--%s%s", opts[i].flag, opts[i].kind == OPT_FLAG ? "" : " X");
+        fprintf(out, "  %-18s %s", left, opts[i].help);
+        if (opts[i].env) fprintf(out, " [%s]", opts[i].env);
+        fputc('\n', out);
+    }
+    fprintf(out, "  %-18s %s\n", "--help", "this text");
+}
+
+int config_parse(config_t *cfg, int argc, char **argv, void *usage_out, void *err_out) {
+    FILE *err = err_out;
+    struct option longopts[NOPTS + 2];
+    struct in6_addr a6;
+    struct in_addr a4;
+    char source[96];
+    int c;
+
+    config_defaults(cfg);
+    for (size_t i = 0; i < NOPTS; i++) {
+        const char *v = opts[i].env ? getenv(opts[i].env) : NULL;
+        if (v == NULL) continue;
+        if (config_set(cfg, &opts[i], v, opts[i].env, err) != 0) return -1;
+    }
+    for (size_t i = 0; i < NOPTS; i++) {
+        longopts[i].name = opts[i].flag;
+        longopts[i].has_arg = opts[i].kind == OPT_FLAG ? no_argument : required_argument;
+        longopts[i].flag = NULL;
+        longopts[i].val = 256 + (int)i;
+    }
+    longopts[NOPTS] = (struct option){"help", no_argument, NULL, 'h'};
+    longopts[NOPTS + 1] = (struct option){NULL, 0, NULL, 0};
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        if (c == 'h') {
+            config_usage(usage_out);
+            return 1;
+        }
+        if (c < 256 || c >= 256 + (int)NOPTS) {
+            fprintf(err, "puzzled: unknown or incomplete option '%s' (see --help)\n",
+                    argv[optind - 1]);
+            return -1;
+        }
+        snprintf(source, sizeof source, "--%s", opts[c - 256].flag);
+        if (config_set(cfg, &opts[c - 256], optarg, source, err) != 0) return -1;
+    }
+    if (optind < argc) {
+        fprintf(err, "puzzled: unexpected argument '%s' (see --help)\n", argv[optind]);
+        return -1;
+    }
+    if (inet_pton(AF_INET, cfg->bind, &a4) != 1 && inet_pton(AF_INET6, cfg->bind, &a6) != 1) {
+        fprintf(err, "puzzled: --bind: '%s' is not an IPv4 or IPv6 address\n", cfg->bind);
+        return -1;
+    }
+    return 0;
+}

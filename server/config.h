@@ -1,0 +1,31 @@
+/* config.h -- server settings from the command line and PUZZLED_* environment
+ * variables (a flag wins over the variable, the variable over the default). */
+#ifndef PUZZLED_CONFIG_H
+#define PUZZLED_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CONFIG_MAX_THREADS 256
+#define CONFIG_MAX_TIMEOUT_MS 600000 /* ten minutes */
+
+typedef struct config_s {
+    char bind[64];        /* IPv4 or IPv6 literal */
+    unsigned port;        /* 0 = any free port (tests) */
+    unsigned threads;     /* worker threads in the pool */
+    size_t max_body;      /* bytes */
+    unsigned max_queue;   /* jobs admitted beyond `threads` before 503 */
+    int64_t timeout_ms;   /* default and maximum per-request deadline */
+    int64_t grace_ms;     /* how long SIGTERM waits for in-flight work */
+    char cors_origin[256];
+    int healthcheck;      /* --healthcheck: probe /healthz and exit */
+} config_t;
+
+/* Fills cfg from defaults, then the environment, then argv.  Returns 0 to
+ * run, 1 when --help was printed (exit 0), or -1 after printing an error
+ * naming the bad flag or variable to `err` (exit 2).  `usage_out` receives
+ * --help text.  Both streams are FILE *, passed as void * to keep stdio out
+ * of this header. */
+int config_parse(config_t *cfg, int argc, char **argv, void *usage_out, void *err);
+
+#endif

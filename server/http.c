@@ -1,0 +1,487 @@
+/* http.c -- libmicrohttpd glue.
+ *
+ * A request's life, all on MHD's single polling thread unless noted:
+ *
+ *   1st call        allocate http_req_t, take the request id, match the route.
+ *                   Nothing is answered on the first call (MHD closes
+ *                   keep-alive connections answered before the request was
+ *                   read), except a declared Content-Length over the limit
+ *                   with "Expect: 100-continue" or beyond the drain cap: 413
+ *                   at once, and the connection closes.
+ *   upload calls    append to the body up to --max-body; past it, read and
+ *                   drop the rest (up to the drain cap, then hang up) so that
+ *                   the 413 arrives on a healthy connection.
+ *   final call      answer at once (errors, health, metrics), or: prepare the
+ *                   job (parse + validate in api/), admit it to the pool (503
+ *                   if full), suspend the connection, submit.
+ *   loop thread     job_done(): render the answer, resume the connection.
+ *   final call      (again, after the resume) queue the stored answer.
+ *   completed       access log line, metrics, free everything.
+ *
+ * http_req_t owns everything of one request (body, job, answer) and is freed
+ * in exactly one place, on_completed().  A request waiting on the pool is
+ * always suspended, and the daemon is stopped only when the pool is empty, so
+ * on_completed() never runs while a worker still uses the job. */
+#include "server/http.h"
+
+#include <arpa/inet.h>
+#include <jansson.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "server/reqid.h"
+#include "server/router.h"
+
+#define HTTP_CONNECTION_LIMIT 1024
+#define HTTP_IDLE_TIMEOUT_S 30
+#define HTTP_LOG_PATH_MAX 200
+
+struct http_server_s {
+    struct MHD_Daemon *daemon;
+    const config_t *cfg;
+    pool_t *pool;
+    metrics_t *metrics;
+    reqid_t reqid;
+    atomic_int draining;
+    atomic_long active;
+    MHD_socket listen_fd; /* kept after quiesce, closed after stop */
+    unsigned port;
+};
+
+typedef struct http_req_s {
+    http_server_t *srv;
+    struct MHD_Connection *conn;
+    int64_t start_ns;
+    char id[REQID_MAX + 1];
+    char method[16];
+    char path[HTTP_LOG_PATH_MAX + 1];
+    const route_t *route;
+    int match; /* ROUTER_* */
+    size_t path_index;
+    char allow[96];
+    char *body;
+    size_t len, cap;
+    int too_large;
+    api_job_t *job;
+    pool_task_t task;
+    api_response_t resp;
+    int have_resp;
+    int status; /* sent, 0 = none yet */
+} http_req_t;
+
+/* === Logging === */
+
+static void http_time_iso(char *out, size_t cap) {
+    struct timespec ts;
+    struct tm tm;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    gmtime_r(&ts.tv_sec, &tm);
+    size_t n = strftime(out, cap, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(out + n, cap - n, ".%03ldZ", ts.tv_nsec / 1000000);
+}
+
+void http_log(const char *level, const char *msg, void *extra_json) {
+    json_t *extra = extra_json;
+    char when[40];
+    http_time_iso(when, sizeof when);
+    json_t *line = json_pack("{s:s, s:s, s:s}", "time", when, "level", level, "msg", msg);
+    if (line != NULL && extra != NULL) json_object_update(line, extra);
+    json_decref(extra);
+    char *text = line ? json_dumps(line, API_JSON_FLAGS) : NULL;
+    json_decref(line);
+    if (text == NULL) return;
+    size_t n = strlen(text);
+    text[n] = '\n'; /* overwrite the NUL: one write(2), so lines never interleave */
+    ssize_t w = write(STDERR_FILENO, text, n + 1);
+    (void)w;
+    free(text);
+}
+
+/* Copies a client-controlled string for logs and problems: printable ASCII
+ * only (jansson rejects invalid UTF-8), truncated to cap - 1. */
+static void http_copy_printable(char *dst, size_t cap, const char *src) {
+    size_t i = 0;
+    for (; src[i] != '\0' && i + 1 < cap; i++)
+        dst[i] = ((unsigned char)src[i] < 0x20 || (unsigned char)src[i] > 0x7e) ? '?' : src[i];
+    dst[i] = '\0';
+}
+
+static void http_mhd_logger(void *cls, const char *fmt, va_list ap) {
+    char msg[512];
+    (void)cls;
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    msg[strcspn(msg, "\n")] = '\0';
+    http_log("warn", "libmicrohttpd", json_pack("{s:s}", "detail", msg));
+}
+
+/* === Answers === */
+
+static void http_set_problem(http_req_t *req, int code, const char *fmt, const char *arg) {
+    api_problem_t p;
+    api_problem_init(&p, code, fmt, arg);
+    api_response_problem(&req->resp, &p);
+    req->have_resp = 1;
+}
+
+static void http_set_json(http_req_t *req, int status, json_t *body) {
+    api_response_json(&req->resp, status, body);
+    req->have_resp = 1;
+}
+
+/* Queues req->resp with the headers every answer carries. */
+static enum MHD_Result http_send(http_req_t *req) {
+    http_server_t *srv = req->srv;
+    api_response_t *r = &req->resp;
+    struct MHD_Response *m;
+    enum MHD_Result ok;
+
+    m = MHD_create_response_from_buffer_with_free_callback(r->len, r->body, free);
+    if (m == NULL) return MHD_NO;
+    r->body = NULL; /* MHD owns it now */
+    r->len = 0;
+    if (r->content_type) MHD_add_response_header(m, MHD_HTTP_HEADER_CONTENT_TYPE, r->content_type);
+    MHD_add_response_header(m, "X-Request-Id", req->id);
+    MHD_add_response_header(m, MHD_HTTP_HEADER_ACCESS_CONTROL_ALLOW_ORIGIN, srv->cfg->cors_origin);
+    MHD_add_response_header(m, "Access-Control-Expose-Headers", "X-Request-Id, Retry-After");
+    if (strcmp(srv->cfg->cors_origin, "*") != 0) MHD_add_response_header(m, "Vary", "Origin");
+    MHD_add_response_header(m, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    if (r->status == 405 || r->status == 204) MHD_add_response_header(m, MHD_HTTP_HEADER_ALLOW, req->allow);
+    if (r->status == 204 && req->match == ROUTER_PREFLIGHT) {
+        MHD_add_response_header(m, "Access-Control-Allow-Methods", req->allow);
+        MHD_add_response_header(m, "Access-Control-Allow-Headers", "Content-Type, Accept, X-Request-Id");
+        MHD_add_response_header(m, "Access-Control-Max-Age", "600");
+    }
+    if (r->retry_after > 0) {
+        char ra[16];
+        snprintf(ra, sizeof ra, "%u", r->retry_after);
+        MHD_add_response_header(m, MHD_HTTP_HEADER_RETRY_AFTER, ra);
+    }
+    if (atomic_load(&srv->draining)) MHD_add_response_header(m, MHD_HTTP_HEADER_CONNECTION, "close");
+    ok = MHD_queue_response(req->conn, (unsigned)r->status, m);
+    MHD_destroy_response(m);
+    req->status = r->status;
+    return ok;
+}
+
+/* === Pool hand-off === */
+
+/* Loop thread: the job has finished (or was cancelled); render and resume.
+ * After MHD_resume_connection() this thread must not touch req again. */
+static void http_job_done(pool_task_t *task) {
+    http_req_t *req = task->owner;
+    api_job_t *job = req->job;
+    job->ops->render(job, &req->resp);
+    metrics_add_nodes(req->srv->metrics, job->ops->puzzle, job->nodes);
+    req->have_resp = 1;
+    MHD_resume_connection(req->conn);
+}
+
+typedef struct http_params_s {
+    api_param_t kv[API_MAX_PARAMS];
+    size_t n;
+    int overflow;
+} http_params_t;
+
+static enum MHD_Result http_collect_param(void *cls, enum MHD_ValueKind kind, const char *key,
+                                          const char *value) {
+    http_params_t *ps = cls;
+    (void)kind;
+    if (ps->n == API_MAX_PARAMS) {
+        ps->overflow = 1;
+        return MHD_NO;
+    }
+    ps->kv[ps->n].key = key;
+    ps->kv[ps->n].value = value ? value : "";
+    ps->n++;
+    return MHD_YES;
+}
+
+static void http_run_api(http_req_t *req) {
+    http_server_t *srv = req->srv;
+    http_params_t ps = {.n = 0};
+    api_request_t areq;
+
+    MHD_get_connection_values(req->conn, MHD_GET_ARGUMENT_KIND, http_collect_param, &ps);
+    if (ps.overflow) {
+        http_set_problem(req, API_EINVALID, "more than %s query parameters", "16");
+        return;
+    }
+    memset(&areq, 0, sizeof areq);
+    areq.method = req->method;
+    areq.path = req->route->path;
+    areq.params = ps.kv;
+    areq.nparams = ps.n;
+    areq.body = req->body;
+    areq.body_len = req->len;
+    areq.content_type = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, "Content-Type");
+    areq.accept = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, "Accept");
+    areq.pool_threads = srv->cfg->threads;
+    areq.max_timeout_ms = srv->cfg->timeout_ms;
+
+    if (req->route->prepare(&areq, &req->job, &req->resp) != 0 || req->job == NULL) {
+        req->have_resp = 1; /* an error, or an answer that needed no search */
+        return;
+    }
+    if (atomic_load(&srv->draining)) {
+        http_set_problem(req, API_EDRAINING, "the server is shutting down; retry %s", "elsewhere");
+        req->resp.retry_after = 1;
+        return;
+    }
+    if (pool_admit(srv->pool) != 0) {
+        http_set_problem(req, API_EBUSY, "%s: too many requests are queued; retry shortly",
+                         "overloaded");
+        req->resp.retry_after = 1;
+        return;
+    }
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(req->conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    req->task.job = req->job;
+    req->task.done = http_job_done;
+    req->task.owner = req;
+    req->task.watch_fd = ci ? ci->connect_fd : -1;
+    MHD_suspend_connection(req->conn); /* before submit: done() may run at once */
+    if (pool_submit(srv->pool, &req->task) != 0) {
+        http_set_problem(req, API_ENOMEM, "could not queue the %s", "job");
+        MHD_resume_connection(req->conn);
+    }
+}
+
+/* The final call of a request that has no answer yet. */
+static void http_dispatch(http_req_t *req) {
+    http_server_t *srv = req->srv;
+    size_t len;
+    char *text;
+
+    if (req->too_large) {
+        http_set_problem(req, API_ETOOLARGE, "the body is larger than --max-body (%s)", "see limits");
+        return;
+    }
+    switch (req->match) {
+    case ROUTER_NOT_FOUND:
+        http_set_problem(req, API_ENOTFOUND, "no resource at %s", req->path);
+        return;
+    case ROUTER_BAD_METHOD: {
+        char d[160];
+        snprintf(d, sizeof d, "%s is not allowed here; allowed: %s", req->method, req->allow);
+        http_set_problem(req, API_EMETHOD, "%s", d);
+        return;
+    }
+    case ROUTER_PREFLIGHT:
+        api_response_destroy(&req->resp);
+        req->resp.status = 204;
+        req->resp.content_type = NULL;
+        req->have_resp = 1;
+        return;
+    default: break;
+    }
+    switch (req->route->kind) {
+    case ROUTE_HEALTHZ:
+        http_set_json(req, 200, json_pack("{s:s}", "status", "ok"));
+        return;
+    case ROUTE_READYZ:
+        if (atomic_load(&srv->draining))
+            http_set_problem(req, API_EDRAINING, "%s: not taking new work", "draining");
+        else
+            http_set_json(req, 200, json_pack("{s:s}", "status", "ready"));
+        return;
+    case ROUTE_METRICS:
+        text = metrics_render(srv->metrics, &len);
+        if (text == NULL) {
+            http_set_problem(req, API_ENOMEM, "%s", "could not render metrics");
+            return;
+        }
+        api_response_destroy(&req->resp);
+        req->resp.status = 200;
+        req->resp.content_type = "text/plain; version=0.0.4; charset=utf-8";
+        req->resp.body = text;
+        req->resp.len = len;
+        req->have_resp = 1;
+        return;
+    case ROUTE_API:
+        http_run_api(req);
+        return;
+    }
+}
+
+/* === libmicrohttpd callbacks === */
+
+static http_req_t *http_req_new(http_server_t *srv, struct MHD_Connection *conn, const char *url,
+                                const char *method) {
+    http_req_t *req = calloc(1, sizeof *req);
+    if (req == NULL) return NULL;
+    req->srv = srv;
+    req->conn = conn;
+    req->start_ns = search_now_ns();
+    req->task.watch_fd = -1;
+    http_copy_printable(req->method, sizeof req->method, method);
+    http_copy_printable(req->path, sizeof req->path, url);
+    reqid_take(&srv->reqid, MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id"),
+               req->id);
+    req->match = router_match(method, url, &req->route, &req->path_index, req->allow,
+                              sizeof req->allow);
+    atomic_fetch_add(&srv->active, 1);
+    atomic_fetch_add_explicit(&srv->metrics->connections, 1, memory_order_relaxed);
+    return req;
+}
+
+/* How many bytes of a refused body we read and drop before hanging up. */
+static size_t http_drain_cap(const http_server_t *srv) { return srv->cfg->max_body + (8u << 20); }
+
+static int http_body_append(http_req_t *req, const char *data, size_t size) {
+    size_t max = req->srv->cfg->max_body;
+    if (req->len + size > max) return -1;
+    if (req->len + size > req->cap) {
+        size_t cap = req->cap ? req->cap * 2 : 4096;
+        while (cap < req->len + size) cap *= 2;
+        if (cap > max) cap = max;
+        char *p = realloc(req->body, cap);
+        if (p == NULL) return -1;
+        req->body = p;
+        req->cap = cap;
+    }
+    memcpy(req->body + req->len, data, size);
+    req->len += size;
+    return 0;
+}
+
+static enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn, const char *url,
+                                       const char *method, const char *version,
+                                       const char *upload_data, size_t *upload_data_size,
+                                       void **con_cls) {
+    http_server_t *srv = cls;
+    http_req_t *req = *con_cls;
+    (void)version;
+
+    if (req == NULL) {
+        const char *cl, *expect;
+        req = http_req_new(srv, conn, url, method);
+        if (req == NULL) return MHD_NO; /* out of memory: drop the connection */
+        *con_cls = req;
+        cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        expect = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_EXPECT);
+        if (cl != NULL && strtoull(cl, NULL, 10) > srv->cfg->max_body) {
+            req->too_large = 1;
+            /* A client waiting for "100 Continue", or one about to send more
+             * than we are willing to drain, gets its 413 now (the connection
+             * then closes).  Otherwise we read and drop the body and answer
+             * at the end: answering mid-body makes the kernel reset the
+             * connection, and the client may never see the answer. */
+            if (expect != NULL || strtoull(cl, NULL, 10) > http_drain_cap(srv)) {
+                http_dispatch(req);
+                return http_send(req);
+            }
+        }
+        return MHD_YES;
+    }
+    if (*upload_data_size != 0) {
+        size_t size = *upload_data_size;
+        *upload_data_size = 0;
+        if (!req->too_large && http_body_append(req, upload_data, size) != 0) {
+            req->too_large = 1;
+            free(req->body);
+            req->body = NULL;
+            req->cap = 0;
+        }
+        if (req->too_large) {
+            req->len += size; /* counts what was dropped */
+            if (req->len > http_drain_cap(srv)) return MHD_NO; /* a flood: hang up */
+        }
+        return MHD_YES;
+    }
+    if (req->status != 0) return MHD_YES; /* already answered (413 above) */
+    if (!req->have_resp) http_dispatch(req);
+    if (!req->have_resp) return MHD_YES; /* suspended, waiting for the pool */
+    return http_send(req);
+}
+
+static void http_on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+                              enum MHD_RequestTerminationCode toe) {
+    http_server_t *srv = cls;
+    http_req_t *req = *con_cls;
+    (void)conn;
+    if (req == NULL) return;
+    double ms = (double)(search_now_ns() - req->start_ns) / 1e6;
+    metrics_observe(srv->metrics, req->path_index, req->status, ms);
+    json_t *f = json_pack("{s:s, s:s, s:i, s:f, s:s}", "method", req->method, "path", req->path,
+                          "status", req->status, "duration_ms", ms, "request_id", req->id);
+    if (f != NULL && toe != MHD_REQUEST_TERMINATED_COMPLETED_OK)
+        json_object_set_new(f, "terminated", json_integer((json_int_t)toe));
+    if (f != NULL && req->task.client_gone) json_object_set_new(f, "client_gone", json_true());
+    http_log("info", "request", f);
+
+    if (req->job != NULL) req->job->ops->free(req->job);
+    api_response_destroy(&req->resp);
+    free(req->body);
+    free(req);
+    *con_cls = NULL;
+    atomic_fetch_sub_explicit(&srv->metrics->connections, 1, memory_order_relaxed);
+    atomic_fetch_sub(&srv->active, 1);
+}
+
+/* === Life cycle === */
+
+int http_server_start(http_server_t **out, const config_t *cfg, pool_t *pool, metrics_t *metrics) {
+    struct sockaddr_in a4;
+    struct sockaddr_in6 a6;
+    const struct sockaddr *addr;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
+                     MHD_USE_ITC | MHD_USE_ERROR_LOG;
+    http_server_t *s = calloc(1, sizeof *s);
+    if (s == NULL) return -1;
+    s->cfg = cfg;
+    s->pool = pool;
+    s->metrics = metrics;
+    s->listen_fd = MHD_INVALID_SOCKET;
+    reqid_init(&s->reqid);
+
+    memset(&a4, 0, sizeof a4);
+    memset(&a6, 0, sizeof a6);
+    if (inet_pton(AF_INET, cfg->bind, &a4.sin_addr) == 1) {
+        a4.sin_family = AF_INET;
+        a4.sin_port = htons((uint16_t)cfg->port);
+        addr = (const struct sockaddr *)&a4;
+    } else {
+        inet_pton(AF_INET6, cfg->bind, &a6.sin6_addr);
+        a6.sin6_family = AF_INET6;
+        a6.sin6_port = htons((uint16_t)cfg->port);
+        addr = (const struct sockaddr *)&a6;
+        flags |= MHD_USE_IPv6;
+    }
+    s->daemon = MHD_start_daemon(
+        flags, (uint16_t)cfg->port, NULL, NULL, http_on_request, s, MHD_OPTION_EXTERNAL_LOGGER,
+        http_mhd_logger, NULL, MHD_OPTION_SOCK_ADDR, addr,
+        MHD_OPTION_NOTIFY_COMPLETED, http_on_completed, s, MHD_OPTION_CONNECTION_TIMEOUT,
+        (unsigned)HTTP_IDLE_TIMEOUT_S, MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_CONNECTION_LIMIT,
+        MHD_OPTION_END);
+    if (s->daemon == NULL) {
+        http_log("error", "cannot listen", json_pack("{s:s, s:i}", "bind", cfg->bind, "port", (int)cfg->port));
+        free(s);
+        return -1;
+    }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    s->port = info ? info->port : cfg->port;
+    *out = s;
+    return 0;
+}
+
+unsigned http_server_port(const http_server_t *s) { return s->port; }
+
+void http_server_drain(http_server_t *s) {
+    if (atomic_exchange(&s->draining, 1)) return;
+    s->listen_fd = MHD_quiesce_daemon(s->daemon);
+}
+
+long http_server_active(const http_server_t *s) { return atomic_load(&((http_server_t *)s)->active); }
+
+void http_server_stop(http_server_t *s) {
+    if (s == NULL) return;
+    MHD_stop_daemon(s->daemon);
+    if (s->listen_fd != MHD_INVALID_SOCKET) close(s->listen_fd);
+    free(s);
+}

@@ -1,0 +1,104 @@
+/* main.c -- puzzled: parse settings, start the pool and the HTTP daemon, and
+ * shut down gracefully.
+ *
+ * Signals: SIGTERM and SIGINT are blocked in every thread (the mask is set
+ * before any thread starts and inherited) and taken synchronously here with
+ * sigtimedwait, so no async-signal-safety puzzles arise.  On the first one:
+ * drain (readyz 503, stop accepting), wait up to --grace-ms for in-flight
+ * requests, then cancel what is left (their answers say "cancelled" rather
+ * than vanish), wait for those answers, stop, exit 0.  A second signal during
+ * the wait skips the rest of the grace period. */
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/config.h"
+#include "server/healthcheck.h"
+#include "server/http.h"
+#include "server/metrics.h"
+#include "server/pool.h"
+#include "server/router.h"
+
+#define CANCEL_WAIT_MS 5000
+
+/* Waits until nothing is in flight, for at most `ms`; returns 1 when idle.
+ * Returns early (0) if another signal in `set` arrives. */
+static int wait_idle(http_server_t *http, pool_t *pool, int64_t ms, const sigset_t *set) {
+    int64_t end = search_now_ns() + ms * 1000000;
+    struct timespec tick = {0, 10 * 1000000};
+    while (http_server_active(http) > 0 || pool_inflight(pool) > 0) {
+        if (search_now_ns() >= end) return 0;
+        if (sigtimedwait(set, NULL, &tick) > 0) return 0;
+    }
+    return 1;
+}
+
+int main(int argc, char **argv) {
+    config_t cfg;
+    metrics_t *metrics = NULL;
+    pool_t *pool = NULL;
+    http_server_t *http = NULL;
+    const char *paths[METRICS_MAX_PATHS];
+    sigset_t set;
+    int sig, rc;
+
+    rc = config_parse(&cfg, argc, argv, stdout, stderr);
+    if (rc != 0) return rc > 0 ? 0 : 2;
+    if (cfg.healthcheck) return healthcheck_run(&cfg);
+
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    metrics = calloc(1, sizeof *metrics);
+    if (metrics == NULL) return 1;
+    size_t npaths = router_npaths();
+    for (size_t i = 0; i < npaths && i < METRICS_MAX_PATHS; i++) paths[i] = router_path(i);
+    metrics_init(metrics, paths, npaths);
+
+    if (pool_new(&pool, cfg.threads, cfg.max_queue, metrics) != 0) {
+        http_log("error", "cannot start the worker pool", NULL);
+        rc = 1;
+        goto out;
+    }
+    if (http_server_start(&http, &cfg, pool, metrics) != 0) {
+        rc = 1;
+        goto out;
+    }
+    http_log("info", "listening",
+             json_pack("{s:s, s:i, s:i, s:I, s:i, s:I}", "bind", cfg.bind, "port",
+                       (int)http_server_port(http), "threads", (int)cfg.threads, "max_body",
+                       (json_int_t)cfg.max_body, "max_queue", (int)cfg.max_queue, "timeout_ms",
+                       (json_int_t)cfg.timeout_ms));
+
+    do {
+        sig = sigwaitinfo(&set, NULL);
+    } while (sig < 0);
+
+    http_log("info", "draining", json_pack("{s:s, s:I}", "signal", sig == SIGINT ? "SIGINT" : "SIGTERM",
+                                          "grace_ms", (json_int_t)cfg.grace_ms));
+    http_server_drain(http);
+    if (!wait_idle(http, pool, cfg.grace_ms, &set)) {
+        http_log("warn", "grace period over: cancelling in-flight work",
+                 json_pack("{s:I}", "jobs", (json_int_t)pool_inflight(pool)));
+        pool_cancel_all(pool);
+        wait_idle(http, pool, CANCEL_WAIT_MS, &set);
+    }
+    rc = 0;
+out:
+    if (http != NULL && pool != NULL && pool_inflight(pool) > 0) {
+        /* Never stop MHD with suspended connections: it would free requests
+         * the workers still use.  Exiting without cleanup is the safe choice. */
+        http_log("error", "jobs still running after cancel; exiting without cleanup", NULL);
+        return 1;
+    }
+    http_server_stop(http);
+    pool_free(pool);
+    free(metrics);
+    if (rc == 0) http_log("info", "stopped", NULL);
+    return rc;
+}

@@ -1,0 +1,47 @@
+/* metrics.h -- Prometheus counters, gauges and a latency histogram.
+ *
+ * Every field is an atomic updated with relaxed ordering from any thread
+ * (MHD's, the loop's, the workers'); a scrape reads them without a lock, so
+ * one scrape may see a request counted but its latency not yet: Prometheus
+ * tolerates that.  Label sets are fixed at start (route paths, a set of
+ * statuses, a set of puzzles), so memory and cardinality are bounded. */
+#ifndef PUZZLED_METRICS_H
+#define PUZZLED_METRICS_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define METRICS_MAX_PATHS 32
+#define METRICS_NSTATUS 14 /* known statuses + "other" */
+#define METRICS_NBUCKETS 14
+#define METRICS_NPUZZLES 5 /* known puzzles + "other" */
+
+typedef struct metrics_s {
+    size_t npaths; /* slot npaths is "unmatched" */
+    const char *paths[METRICS_MAX_PATHS + 1];
+    atomic_uint_fast64_t requests[METRICS_MAX_PATHS + 1][METRICS_NSTATUS];
+    atomic_uint_fast64_t latency[METRICS_MAX_PATHS + 1][METRICS_NBUCKETS + 1];
+    atomic_uint_fast64_t latency_sum_us[METRICS_MAX_PATHS + 1];
+    atomic_uint_fast64_t nodes[METRICS_NPUZZLES];
+    atomic_int_fast64_t jobs_inflight; /* admitted, not finished */
+    atomic_int_fast64_t jobs_queued;   /* admitted, no item started yet */
+    atomic_uint_fast64_t jobs_rejected;
+    atomic_int_fast64_t connections;   /* requests being handled */
+} metrics_t;
+
+/* Sets up labels: paths[0..npaths-1] (at most METRICS_MAX_PATHS, the rest are
+ * folded into "unmatched").  The strings must outlive the metrics. */
+void metrics_init(metrics_t *m, const char *const *paths, size_t npaths);
+
+/* Records one finished request on path slot `path` (npaths = unmatched). */
+void metrics_observe(metrics_t *m, size_t path, int status, double duration_ms);
+
+/* Adds search nodes to the puzzle's counter. */
+void metrics_add_nodes(metrics_t *m, const char *puzzle, uint64_t nodes);
+
+/* Renders the Prometheus text format (version 0.0.4).  Returns a malloc'd
+ * string the caller frees, length in *len; NULL when out of memory. */
+char *metrics_render(metrics_t *m, size_t *len);
+
+#endif

@@ -1,0 +1,73 @@
+/* pool.h -- the worker pool: a libuv loop on its own thread feeding
+ * uv_queue_work, with admission control, per-job parallelism windows,
+ * deadlines, cancellation and client hang-up detection. */
+#ifndef PUZZLED_POOL_H
+#define PUZZLED_POOL_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+
+#include "api/request.h"
+#include "server/metrics.h"
+#include "solvers/search.h"
+
+typedef struct pool_s pool_t;
+typedef struct pool_task_s pool_task_t;
+typedef struct pool_slot_s pool_slot_t;
+
+/* Called once on the loop thread when the task's last item has finished.
+ * The pool does not touch the task after calling it. */
+typedef void (*pool_done_fn)(pool_task_t *task);
+
+/* A task runs one api_job_t.  The caller owns the struct (it is embedded in
+ * the HTTP request) and fills the first block before pool_submit(). */
+struct pool_task_s {
+    api_job_t *job;
+    pool_done_fn done;
+    void *owner;  /* for done() */
+    int watch_fd; /* client socket: a hang-up cancels the task; -1 = none */
+
+    /* Results, valid in done(). */
+    int rc;          /* first negative item code, 0 if none */
+    int client_gone; /* the watched socket was closed by the peer */
+
+    /* Private to the pool. */
+    atomic_int cancel;
+    atomic_int started;
+    search_ctl_t ctl;
+    pool_t *pool;
+    size_t next_item;
+    unsigned running;
+    int stopping;
+    pool_slot_t *slots;
+    pool_task_t *pending_next;
+    pool_task_t *prev, *next;
+};
+
+/* Starts the loop thread.  `threads` sizes libuv's work pool (it reads
+ * UV_THREADPOOL_SIZE once per process, so the first pool in a process fixes
+ * it); at most threads + max_queue jobs are admitted at once.  Returns 0, or
+ * a negative errno-style code. */
+int pool_new(pool_t **out, unsigned threads, unsigned max_queue, metrics_t *metrics);
+
+/* Reserves room for one job; any thread.  Returns 0, or -1 when the pool is
+ * full (the caller answers 503).  Each successful admit is followed by exactly
+ * one pool_submit() or pool_release(). */
+int pool_admit(pool_t *p);
+void pool_release(pool_t *p);
+
+/* Hands an admitted task to the loop thread; any thread.  Returns 0, or -1
+ * when out of memory (the admission is released and done() never called). */
+int pool_submit(pool_t *p, pool_task_t *task);
+
+/* Raises the cancel flag of every task in the pool; any thread. */
+void pool_cancel_all(pool_t *p);
+
+/* Jobs admitted and not finished; any thread. */
+long pool_inflight(pool_t *p);
+
+/* Stops the loop thread and frees the pool.  Call only when
+ * pool_inflight() == 0.  NULL-safe. */
+void pool_free(pool_t *p);
+
+#endif

@@ -1,0 +1,71 @@
+/* router.c -- a constant table of routes; lookup is a linear scan, which for
+ * a dozen routes is faster than anything cleverer and obviously correct.
+ * Paths match exactly (no trailing-slash folding, no patterns): the API's
+ * variable parts travel in the query string or the body. */
+#include "server/router.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "api/nqueens_api.h"
+
+static const route_t routes[] = {
+    {"GET", "/healthz", ROUTE_HEALTHZ, NULL},
+    {"GET", "/readyz", ROUTE_READYZ, NULL},
+    {"GET", "/metrics", ROUTE_METRICS, NULL},
+    {"GET", "/v1/nqueens/count", ROUTE_API, api_nqueens_count_prepare},
+    {"GET", "/v1/nqueens/solve", ROUTE_API, api_nqueens_solve_prepare},
+};
+#define NROUTES (sizeof routes / sizeof routes[0])
+
+/* Index of the first route with this path, which is also the path's index
+ * among distinct paths once earlier duplicates are skipped. */
+size_t router_npaths(void) {
+    size_t n = 0;
+    for (size_t i = 0; i < NROUTES; i++) {
+        size_t j = 0;
+        while (j < i && strcmp(routes[j].path, routes[i].path) != 0) j++;
+        if (j == i) n++;
+    }
+    return n;
+}
+
+const char *router_path(size_t k) {
+    size_t n = 0;
+    for (size_t i = 0; i < NROUTES; i++) {
+        size_t j = 0;
+        while (j < i && strcmp(routes[j].path, routes[i].path) != 0) j++;
+        if (j == i && n++ == k) return routes[i].path;
+    }
+    return NULL;
+}
+
+static size_t router_path_index(const char *path) {
+    for (size_t k = 0, n = router_npaths(); k < n; k++)
+        if (strcmp(router_path(k), path) == 0) return k;
+    return router_npaths();
+}
+
+int router_match(const char *method, const char *path, const route_t **route, size_t *path_index,
+                 char *allow, size_t allow_cap) {
+    const char *want = strcmp(method, "HEAD") == 0 ? "GET" : method;
+    int known = 0;
+    size_t used = 0;
+
+    *route = NULL;
+    allow[0] = '\0';
+    for (size_t i = 0; i < NROUTES; i++) {
+        if (strcmp(routes[i].path, path) != 0) continue;
+        known = 1;
+        if (strcmp(routes[i].method, want) == 0) *route = &routes[i];
+        used += (size_t)snprintf(allow + used, used < allow_cap ? allow_cap - used : 0, "%s%s",
+                                 used ? ", " : "", routes[i].method);
+        if (strcmp(routes[i].method, "GET") == 0)
+            used += (size_t)snprintf(allow + used, used < allow_cap ? allow_cap - used : 0, ", HEAD");
+    }
+    *path_index = router_path_index(path);
+    if (!known) return ROUTER_NOT_FOUND;
+    snprintf(allow + used, used < allow_cap ? allow_cap - used : 0, ", OPTIONS");
+    if (strcmp(method, "OPTIONS") == 0) return ROUTER_PREFLIGHT;
+    return *route ? ROUTER_FOUND : ROUTER_BAD_METHOD;
+}

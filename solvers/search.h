@@ -1,0 +1,79 @@
+/* search.h -- the contract every puzzled solver shares.
+ *
+ * A search is told *when to stop* through a search_ctl_t and reports *what it
+ * did* through a search_stats_t.  The caller owns both; a solver only reads the
+ * control block and only writes the statistics.
+ *
+ *   search_ctl_t   deadline (CLOCK_MONOTONIC, ns), cancel flag (set by another
+ *                  thread, e.g. when the HTTP client goes away), node budget.
+ *   search_stats_t nodes (placements tried), backtracks, propagations and the
+ *                  deepest level reached.  Solvers add to it, never reset it,
+ *                  so parallel parts can be summed by the caller.
+ *
+ * Solvers return 0 or one of the SEARCH_* codes below; they poll the control
+ * block through search_should_stop() every SEARCH_POLL_MASK+1 nodes, so the
+ * cost of a clock read is amortised over thousands of nodes.
+ *
+ * Thread-safety: a search_ctl_t may be shared by many concurrent searches (the
+ * cancel flag is atomic); a search_stats_t belongs to one search at a time. */
+#ifndef PUZZLED_SEARCH_H
+#define PUZZLED_SEARCH_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <time.h>
+
+/* Result codes shared by all solvers.  0 means "ran to completion" (the whole
+ * space was searched, or the requested number of solutions was found). */
+#define SEARCH_OK 0
+#define SEARCH_TIMEOUT (-1)   /* the deadline passed */
+#define SEARCH_CANCELLED (-2) /* the cancel flag was raised */
+#define SEARCH_BUDGET (-3)    /* the node budget or a memory cap ran out */
+#define SEARCH_EINVAL (-4)    /* the input breaks the solver's preconditions */
+#define SEARCH_ENOMEM (-5)    /* an allocation before the search failed */
+
+#define SEARCH_POLL_MASK 0x3fffu /* poll the clock every 16384 nodes */
+
+typedef struct search_ctl_s {
+    int64_t deadline_ns;      /* CLOCK_MONOTONIC ns; 0 = no deadline */
+    uint64_t node_budget;     /* 0 = unlimited */
+    const atomic_int *cancel; /* nonzero = stop; NULL = never */
+} search_ctl_t;
+
+typedef struct search_stats_s {
+    uint64_t nodes;        /* placements / choices tried */
+    uint64_t backtracks;   /* choices undone */
+    uint64_t propagations; /* values removed or forced by inference */
+    uint32_t max_depth;    /* deepest search level reached */
+} search_stats_t;
+
+/* Monotonic clock in nanoseconds. */
+static inline int64_t search_now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Returns 0 to go on, or SEARCH_TIMEOUT / SEARCH_CANCELLED / SEARCH_BUDGET.
+ * Cheap enough to call at every node: the clock is read only when the low
+ * bits of `nodes` are zero.  `ctl` may be NULL (no limits). */
+static inline int search_should_stop(const search_ctl_t *ctl, uint64_t nodes) {
+    if (ctl == NULL || (nodes & SEARCH_POLL_MASK) != 0) return 0;
+    if (ctl->cancel != NULL && atomic_load_explicit(ctl->cancel, memory_order_relaxed))
+        return SEARCH_CANCELLED;
+    if (ctl->node_budget != 0 && nodes >= ctl->node_budget) return SEARCH_BUDGET;
+    if (ctl->deadline_ns != 0 && search_now_ns() >= ctl->deadline_ns) return SEARCH_TIMEOUT;
+    return 0;
+}
+
+/* Same checks, unconditionally (for coarse loops and before a search starts). */
+static inline int search_check_now(const search_ctl_t *ctl, uint64_t nodes) {
+    if (ctl == NULL) return 0;
+    if (ctl->cancel != NULL && atomic_load_explicit(ctl->cancel, memory_order_relaxed))
+        return SEARCH_CANCELLED;
+    if (ctl->node_budget != 0 && nodes >= ctl->node_budget) return SEARCH_BUDGET;
+    if (ctl->deadline_ns != 0 && search_now_ns() >= ctl->deadline_ns) return SEARCH_TIMEOUT;
+    return 0;
+}
+
+#endif

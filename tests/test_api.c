@@ -1,0 +1,173 @@
+/* test_api.c -- the api/ layer without a server: parameter parsing, problem
+ * rendering, and N-Queens jobs driven through their whole life cycle
+ * (prepare, run every item, merge, render) the way the pool drives them. */
+#include <check.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/nqueens_api.h"
+#include "api/problem.h"
+#include "api/request.h"
+
+static api_request_t make_req(const api_param_t *params, size_t n) {
+    api_request_t r;
+    memset(&r, 0, sizeof r);
+    r.method = "GET";
+    r.path = "/test";
+    r.params = params;
+    r.nparams = n;
+    r.pool_threads = 4;
+    r.max_timeout_ms = 10000;
+    return r;
+}
+
+START_TEST(api_param_int_is_strict) {
+    api_problem_t p;
+    long long x = 7;
+    const char *bad[] = {"", " 5", "+5", "5 ", "5x", "0x10", "1e3", "99999999999999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        api_param_t kv = {"n", bad[i]};
+        api_request_t r = make_req(&kv, 1);
+        api_problem_init(&p, API_EINVALID, "x");
+        ck_assert_msg(api_param_int(&r, "n", 1, 0, 100, 3, &x, &p) == -1, "'%s' accepted", bad[i]);
+        ck_assert_int_eq(p.nerrors, 1);
+        ck_assert_str_eq(p.errors[0].field, "n");
+        ck_assert_int_eq(x, 7); /* untouched on failure */
+    }
+    api_param_t ok = {"n", "42"};
+    api_request_t r = make_req(&ok, 1);
+    ck_assert_int_eq(api_param_int(&r, "n", 1, 0, 100, 3, &x, &p), 0);
+    ck_assert_int_eq(x, 42);
+    r = make_req(NULL, 0);
+    ck_assert_int_eq(api_param_int(&r, "n", 0, 0, 100, 3, &x, &p), 0);
+    ck_assert_int_eq(x, 3); /* default */
+    api_problem_init(&p, API_EINVALID, "x");
+    ck_assert_int_eq(api_param_int(&r, "n", 1, 0, 100, 3, &x, &p), -1); /* required */
+    ck_assert_int_eq(p.nerrors, 1);
+}
+END_TEST
+
+START_TEST(api_problem_renders_rfc9457) {
+    api_problem_t p;
+    size_t len;
+    json_error_t err;
+    api_problem_init(&p, API_EUNPROCESSABLE, "bad %s", "\xff\x01grid");
+    api_problem_add(&p, "body", "grid[3][4]", "duplicate 5 in row 3");
+    char *text = api_problem_render(&p, &len);
+    ck_assert_ptr_nonnull(text); /* invalid UTF-8 in the detail was sanitised */
+    json_t *j = json_loads(text, 0, &err);
+    ck_assert_ptr_nonnull(j);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "status")), 422);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "type")), "/problems/unprocessable");
+    json_t *e0 = json_array_get(json_object_get(j, "errors"), 0);
+    ck_assert_str_eq(json_string_value(json_object_get(e0, "field")), "grid[3][4]");
+    ck_assert_str_eq(json_string_value(json_object_get(e0, "in")), "body");
+    json_decref(j);
+    free(text);
+    for (int i = 0; i < API_PROBLEM_MAX_ERRORS + 3; i++) api_problem_add(&p, "query", "x", "y");
+    ck_assert_int_eq(p.nerrors, API_PROBLEM_MAX_ERRORS);
+    ck_assert_int_eq(p.dropped, 4);
+}
+END_TEST
+
+START_TEST(api_error_table_statuses) {
+    ck_assert_int_eq(api_problem_status(API_EINVALID), 400);
+    ck_assert_int_eq(api_problem_status(API_ENOTFOUND), 404);
+    ck_assert_int_eq(api_problem_status(API_EMETHOD), 405);
+    ck_assert_int_eq(api_problem_status(API_ETOOLARGE), 413);
+    ck_assert_int_eq(api_problem_status(API_EUNPROCESSABLE), 422);
+    ck_assert_int_eq(api_problem_status(API_EBUSY), 503);
+    ck_assert_int_eq(api_problem_status(API_EDRAINING), 503);
+    ck_assert_int_eq(api_problem_status(12345), 500);
+}
+END_TEST
+
+/* Drives a job like the pool does, items in reverse order to show that the
+ * merge does not depend on completion order. */
+static json_t *run_job(api_job_t *job) {
+    api_response_t resp = {0};
+    search_ctl_t ctl = {0, 0, NULL};
+    json_error_t err;
+    for (size_t k = job->nitems; k-- > 0;) {
+        int rc = job->ops->run(job, k, &ctl);
+        if (job->ops->merge(job, k, rc) != API_JOB_CONTINUE) break;
+    }
+    job->ops->render(job, &resp);
+    job->ops->free(job);
+    ck_assert_int_eq(resp.status, 200);
+    json_t *j = json_loads(resp.body, 0, &err);
+    api_response_destroy(&resp);
+    ck_assert_ptr_nonnull(j);
+    return j;
+}
+
+START_TEST(api_nqueens_count_job_lifecycle) {
+    static const long long want[] = {1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712};
+    for (int n = 1; n <= 13; n++) {
+        for (int sym = 0; sym <= 1; sym++) {
+            char nv[8];
+            snprintf(nv, sizeof nv, "%d", n);
+            api_param_t kv[2] = {{"n", nv}, {"symmetry", sym ? "true" : "false"}};
+            api_request_t r = make_req(kv, 2);
+            api_job_t *job = NULL;
+            api_response_t resp = {0};
+            ck_assert_int_eq(api_nqueens_count_prepare(&r, &job, &resp), 0);
+            ck_assert_ptr_nonnull(job);
+            ck_assert_uint_eq(job->threads, 4); /* default: the pool size */
+            json_t *j = run_job(job);
+            ck_assert_int_eq(json_integer_value(json_object_get(j, "count")), want[n - 1]);
+            json_decref(j);
+        }
+    }
+}
+END_TEST
+
+START_TEST(api_nqueens_solve_job_lifecycle) {
+    api_param_t kv = {"n", "12"};
+    api_request_t r = make_req(&kv, 1);
+    api_job_t *job = NULL;
+    api_response_t resp = {0};
+    ck_assert_int_eq(api_nqueens_solve_prepare(&r, &job, &resp), 0);
+    json_t *j = run_job(job);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "solved");
+    ck_assert_int_eq(json_array_size(json_object_get(j, "queens")), 12);
+    json_decref(j);
+}
+END_TEST
+
+START_TEST(api_nqueens_prepare_rejects) {
+    api_param_t kv[2] = {{"n", "30"}, {"threads", "5"}};
+    api_request_t r = make_req(kv, 2);
+    api_job_t *job = NULL;
+    api_response_t resp = {0};
+    ck_assert_int_eq(api_nqueens_count_prepare(&r, &job, &resp), API_EINVALID);
+    ck_assert_ptr_null(job);
+    ck_assert_int_eq(resp.status, 400);
+    ck_assert_ptr_nonnull(strstr(resp.body, "\"field\":\"n\""));
+    ck_assert_ptr_nonnull(strstr(resp.body, "\"field\":\"threads\""));
+    api_response_destroy(&resp);
+}
+END_TEST
+
+START_TEST(api_nqueens_split_depth_grows) {
+    ck_assert_int_ge(api_nqueens_split_depth(17, 1), api_nqueens_split_depth(12, 1));
+    ck_assert_int_lt(api_nqueens_split_depth(4, 1), 4);
+}
+END_TEST
+
+Suite *api_suite(void);
+Suite *api_suite(void) {
+    Suite *s = suite_create("api");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, api_param_int_is_strict);
+    tcase_add_test(tc, api_problem_renders_rfc9457);
+    tcase_add_test(tc, api_error_table_statuses);
+    tcase_add_test(tc, api_nqueens_count_job_lifecycle);
+    tcase_add_test(tc, api_nqueens_solve_job_lifecycle);
+    tcase_add_test(tc, api_nqueens_prepare_rejects);
+    tcase_add_test(tc, api_nqueens_split_depth_grows);
+    suite_add_tcase(s, tc);
+    tcase_set_timeout(tc, 30);
+    return s;
+}

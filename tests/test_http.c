@@ -1,0 +1,631 @@
+/* test_http.c -- the real server on an ephemeral loopback port, driven with
+ * libcurl: happy paths, every error status, headers, metrics, keep-alive,
+ * queue limits, deadlines, client hang-up and SIGTERM draining.
+ *
+ * Most tests share one server started by an unchecked fixture (it lives in
+ * check's parent process, outside the forked tests); tests that need other
+ * flags or that kill the server start their own.  Nothing here asserts on
+ * wall-clock speed: where order matters (a small request finishing while a
+ * long count still runs) the test checks the order, with generous bounds. */
+#include <check.h>
+#include <jansson.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tests/http_client.h"
+
+static tsrv_t shared_srv;
+
+static void shared_up(void) {
+    static const char *const args[] = {"--threads", "2", "--max-body", "4096", NULL};
+    ck_assert_int_eq(tsrv_start(&shared_srv, args, NULL), 0);
+}
+
+static void shared_down(void) { tsrv_stop(&shared_srv, SIGTERM, 10000); }
+
+static void url_of(char *out, size_t cap, const tsrv_t *s, const char *path) {
+    snprintf(out, cap, "%s%s", s->base, path);
+}
+
+static json_t *get_json(const tsrv_t *s, const char *path, long want_status) {
+    char url[512];
+    hresp_t r;
+    json_error_t err;
+    url_of(url, sizeof url, s, path);
+    ck_assert_int_eq(http_get(url, &r), CURLE_OK);
+    ck_assert_msg(r.status == want_status, "%s: status %ld, want %ld: %s", path, r.status,
+                  want_status, r.body);
+    json_t *j = json_loads(r.body, 0, &err);
+    ck_assert_msg(j != NULL, "%s: not JSON: %s", path, r.body);
+    hresp_free(&r);
+    return j;
+}
+
+static void sleep_ms(int ms) {
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* Polls /metrics until `series` equals `want`, for up to `ms`. */
+static int wait_metric(const tsrv_t *s, const char *series, double want, int ms) {
+    char url[256];
+    url_of(url, sizeof url, s, "/metrics");
+    for (int t = 0; t <= ms; t += 20) {
+        hresp_t r;
+        http_get(url, &r);
+        double v = metrics_value(r.body, series);
+        hresp_free(&r);
+        if (v == want) return 1;
+        sleep_ms(20);
+    }
+    return 0;
+}
+
+/* A request on a background thread. */
+typedef struct bg_s {
+    pthread_t thread;
+    char url[512];
+    long timeout_ms; /* client-side, 0 = none */
+    hresp_t resp;
+    atomic_int done;
+} bg_t;
+
+static void *bg_main(void *arg) {
+    bg_t *bg = arg;
+    CURL *c = curl_easy_init();
+    if (bg->timeout_ms > 0) curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, bg->timeout_ms);
+    setenv("PUZZLED_TEST_NO_TIMEOUT", "1", 0);
+    http_do(c, "GET", bg->url, NULL, 0, NULL, &bg->resp);
+    curl_easy_cleanup(c);
+    atomic_store(&bg->done, 1);
+    return NULL;
+}
+
+static void bg_start(bg_t *bg, const tsrv_t *s, const char *path, long client_timeout_ms) {
+    memset(bg, 0, sizeof *bg);
+    url_of(bg->url, sizeof bg->url, s, path);
+    bg->timeout_ms = client_timeout_ms;
+    ck_assert_int_eq(pthread_create(&bg->thread, NULL, bg_main, bg), 0);
+}
+
+static void bg_join(bg_t *bg) { pthread_join(bg->thread, NULL); }
+
+/* Checks the RFC 9457 shape and that `field` is named in errors[]. */
+static void assert_problem(const hresp_t *r, long status, const char *field) {
+    char ct[128];
+    json_error_t err;
+    ck_assert_msg(r->status == status, "status %ld, want %ld: %s", r->status, status, r->body);
+    ck_assert(hresp_header(r, "Content-Type", ct, sizeof ct));
+    ck_assert_str_eq(ct, "application/problem+json");
+    json_t *j = json_loads(r->body, 0, &err);
+    ck_assert_msg(j != NULL, "problem is not JSON: %s", r->body);
+    ck_assert(json_is_string(json_object_get(j, "type")));
+    ck_assert(json_is_string(json_object_get(j, "title")));
+    ck_assert(json_is_string(json_object_get(j, "detail")));
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "status")), status);
+    json_t *errors = json_object_get(j, "errors");
+    ck_assert(json_is_array(errors));
+    if (field != NULL) {
+        int found = 0;
+        for (size_t i = 0; i < json_array_size(errors); i++) {
+            const char *f = json_string_value(json_object_get(json_array_get(errors, i), "field"));
+            if (f && strcmp(f, field) == 0) found = 1;
+        }
+        ck_assert_msg(found, "errors[] does not name '%s': %s", field, r->body);
+    }
+    json_decref(j);
+}
+
+static void get_problem(const tsrv_t *s, const char *path, long status, const char *field) {
+    char url[512];
+    hresp_t r;
+    url_of(url, sizeof url, s, path);
+    ck_assert_int_eq(http_get(url, &r), CURLE_OK);
+    assert_problem(&r, status, field);
+    hresp_free(&r);
+}
+
+/* === Happy paths === */
+
+START_TEST(http_health_and_ready) {
+    json_t *j = get_json(&shared_srv, "/healthz", 200);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
+    json_decref(j);
+    j = get_json(&shared_srv, "/readyz", 200);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ready");
+    json_decref(j);
+}
+END_TEST
+
+START_TEST(http_count_known_values) {
+    static const long long a000170[] = {1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200};
+    for (int n = 1; n <= 12; n++) {
+        char path[64];
+        snprintf(path, sizeof path, "/v1/nqueens/count?n=%d", n);
+        json_t *j = get_json(&shared_srv, path, 200);
+        ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "complete");
+        ck_assert_int_eq(json_integer_value(json_object_get(j, "n")), n);
+        ck_assert_int_eq(json_integer_value(json_object_get(j, "count")), a000170[n - 1]);
+        json_t *st = json_object_get(j, "stats");
+        ck_assert(json_integer_value(json_object_get(st, "subproblems")) >= 1);
+        ck_assert(json_integer_value(json_object_get(st, "threads")) >= 1);
+        ck_assert(json_is_number(json_object_get(st, "elapsed_ms")));
+        ck_assert(json_is_integer(json_object_get(st, "nodes")));
+        json_decref(j);
+    }
+}
+END_TEST
+
+START_TEST(http_count_threads_and_symmetry_agree) {
+    const char *paths[] = {"/v1/nqueens/count?n=13&threads=1", "/v1/nqueens/count?n=13&threads=2",
+                           "/v1/nqueens/count?n=13&symmetry=false",
+                           "/v1/nqueens/count?n=13&threads=2&symmetry=true"};
+    for (size_t i = 0; i < 4; i++) {
+        json_t *j = get_json(&shared_srv, paths[i], 200);
+        ck_assert_int_eq(json_integer_value(json_object_get(j, "count")), 73712);
+        json_t *st = json_object_get(j, "stats");
+        ck_assert_int_eq(json_integer_value(json_object_get(st, "completed_subproblems")),
+                         json_integer_value(json_object_get(st, "subproblems")));
+        if (i == 0) ck_assert_int_eq(json_integer_value(json_object_get(st, "threads")), 1);
+        if (i == 1) ck_assert_int_eq(json_integer_value(json_object_get(st, "threads")), 2);
+        json_decref(j);
+    }
+}
+END_TEST
+
+START_TEST(http_solve_first_solutions) {
+    static const int q8[] = {0, 4, 7, 5, 2, 6, 1, 3};
+    static const int q9[] = {0, 2, 5, 7, 1, 3, 8, 6, 4};
+    static const int q10[] = {0, 2, 5, 7, 9, 4, 8, 1, 3, 6};
+    const int *want[] = {q8, q9, q10};
+    for (int n = 8; n <= 10; n++) {
+        char path[64];
+        snprintf(path, sizeof path, "/v1/nqueens/solve?n=%d", n);
+        json_t *j = get_json(&shared_srv, path, 200);
+        ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "solved");
+        ck_assert(json_is_true(json_object_get(j, "verified")));
+        json_t *q = json_object_get(j, "queens");
+        ck_assert_int_eq(json_array_size(q), n);
+        for (int r = 0; r < n; r++)
+            ck_assert_int_eq(json_integer_value(json_array_get(q, (size_t)r)), want[n - 8][r]);
+        json_decref(j);
+    }
+    for (int n = 2; n <= 3; n++) {
+        char path[64];
+        snprintf(path, sizeof path, "/v1/nqueens/solve?n=%d", n);
+        json_t *j = get_json(&shared_srv, path, 200);
+        ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "unsolvable");
+        ck_assert_ptr_null(json_object_get(j, "queens"));
+        json_decref(j);
+    }
+}
+END_TEST
+
+START_TEST(http_head_and_cache_headers) {
+    char url[256], v[128];
+    hresp_t r;
+    CURL *c = curl_easy_init();
+    url_of(url, sizeof url, &shared_srv, "/healthz");
+    ck_assert_int_eq(http_do(c, "HEAD", url, NULL, 0, NULL, &r), CURLE_OK);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_int_eq(r.len, 0);
+    ck_assert(hresp_header(&r, "Cache-Control", v, sizeof v));
+    ck_assert_str_eq(v, "no-store");
+    hresp_free(&r);
+    curl_easy_cleanup(c);
+}
+END_TEST
+
+/* === Errors === */
+
+START_TEST(http_bad_parameters_are_400) {
+    get_problem(&shared_srv, "/v1/nqueens/count", 400, "n");
+    get_problem(&shared_srv, "/v1/nqueens/count?n=0", 400, "n");
+    get_problem(&shared_srv, "/v1/nqueens/count?n=28", 400, "n");
+    get_problem(&shared_srv, "/v1/nqueens/count?n=abc", 400, "n");
+    get_problem(&shared_srv, "/v1/nqueens/count?n=8.5", 400, "n");
+    get_problem(&shared_srv, "/v1/nqueens/count?n=-3", 400, "n");
+    get_problem(&shared_srv, "/v1/nqueens/count?n=99999999999999999999999", 400, "n");
+    get_problem(&shared_srv, "/v1/nqueens/count?n=8&threads=0", 400, "threads");
+    get_problem(&shared_srv, "/v1/nqueens/count?n=8&threads=3", 400, "threads"); /* pool has 2 */
+    get_problem(&shared_srv, "/v1/nqueens/count?n=8&timeout_ms=0", 400, "timeout_ms");
+    get_problem(&shared_srv, "/v1/nqueens/count?n=8&symmetry=maybe", 400, "symmetry");
+    get_problem(&shared_srv, "/v1/nqueens/count?n=8&bogus=1", 400, "bogus");
+    get_problem(&shared_srv, "/v1/nqueens/count?n=8&n=9", 400, "n");
+    get_problem(&shared_srv, "/v1/nqueens/solve?n=65", 400, "n");
+    get_problem(&shared_srv, "/v1/nqueens/solve?n=8&method=guessing", 400, "method");
+}
+END_TEST
+
+START_TEST(http_every_bad_field_is_named) {
+    char url[256];
+    hresp_t r;
+    url_of(url, sizeof url, &shared_srv, "/v1/nqueens/count?n=x&threads=0&timeout_ms=y");
+    http_get(url, &r);
+    assert_problem(&r, 400, "n");
+    assert_problem(&r, 400, "threads");
+    assert_problem(&r, 400, "timeout_ms");
+    hresp_free(&r);
+}
+END_TEST
+
+START_TEST(http_unknown_path_is_404) {
+    get_problem(&shared_srv, "/v1/nqueens/cout?n=8", 404, NULL);
+    get_problem(&shared_srv, "/", 404, NULL);
+    get_problem(&shared_srv, "/v1/nqueens/count/", 404, NULL);
+}
+END_TEST
+
+START_TEST(http_wrong_method_is_405_with_allow) {
+    char url[256], allow[128];
+    hresp_t r;
+    CURL *c = curl_easy_init();
+    url_of(url, sizeof url, &shared_srv, "/v1/nqueens/count?n=8");
+    http_do(c, "DELETE", url, NULL, 0, NULL, &r);
+    assert_problem(&r, 405, NULL);
+    ck_assert(hresp_header(&r, "Allow", allow, sizeof allow));
+    ck_assert_ptr_nonnull(strstr(allow, "GET"));
+    ck_assert_ptr_nonnull(strstr(allow, "OPTIONS"));
+    hresp_free(&r);
+    http_do(c, "POST", url, "{}", 2, NULL, &r);
+    assert_problem(&r, 405, NULL);
+    hresp_free(&r);
+    curl_easy_cleanup(c);
+}
+END_TEST
+
+START_TEST(http_body_over_limit_is_413) {
+    char url[256];
+    size_t big = 10000; /* the shared server allows 4096 */
+    char *body = malloc(big);
+    hresp_t r;
+    CURL *c = curl_easy_init();
+    memset(body, 'x', big);
+    url_of(url, sizeof url, &shared_srv, "/v1/nqueens/count?n=8");
+    /* declared Content-Length, body sent: drained, answered, connection kept */
+    static const char *const no_expect[] = {"Expect:", NULL};
+    http_do(c, "POST", url, body, big, no_expect, &r);
+    assert_problem(&r, 413, NULL);
+    hresp_free(&r);
+    http_do(c, "GET", url, NULL, 0, NULL, &r);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_int_eq(r.connects, 0);
+    hresp_free(&r);
+    /* the client waits for 100-continue: refused before it sends the body */
+    static const char *const expect[] = {"Expect: 100-continue", NULL};
+    http_do(c, "POST", url, body, big, expect, &r);
+    assert_problem(&r, 413, NULL);
+    hresp_free(&r);
+    /* chunked: no length up front, so the limit trips while reading */
+    static const char *const chunked[] = {"Transfer-Encoding: chunked", "Expect:", NULL};
+    http_do(c, "POST", url, body, big, chunked, &r);
+    assert_problem(&r, 413, NULL);
+    hresp_free(&r);
+    /* at the limit is fine (then 405: the route takes no POST) */
+    http_do(c, "POST", url, body, 4096, NULL, &r);
+    assert_problem(&r, 405, NULL);
+    hresp_free(&r);
+    curl_easy_cleanup(c);
+    free(body);
+}
+END_TEST
+
+/* === Headers === */
+
+START_TEST(http_cors_on_every_answer_and_preflight) {
+    const char *paths[] = {"/healthz", "/v1/nqueens/count?n=5", "/v1/nqueens/count?n=0", "/nowhere"};
+    char url[256], v[256];
+    hresp_t r;
+    for (size_t i = 0; i < 4; i++) {
+        url_of(url, sizeof url, &shared_srv, paths[i]);
+        http_get(url, &r);
+        ck_assert_msg(hresp_header(&r, "Access-Control-Allow-Origin", v, sizeof v), "%s", paths[i]);
+        ck_assert_str_eq(v, "*");
+        hresp_free(&r);
+    }
+    CURL *c = curl_easy_init();
+    static const char *const pre[] = {"Origin: http://example.test",
+                                      "Access-Control-Request-Method: GET", NULL};
+    url_of(url, sizeof url, &shared_srv, "/v1/nqueens/count");
+    http_do(c, "OPTIONS", url, NULL, 0, pre, &r);
+    ck_assert_int_eq(r.status, 204);
+    ck_assert(hresp_header(&r, "Access-Control-Allow-Methods", v, sizeof v));
+    ck_assert_ptr_nonnull(strstr(v, "GET"));
+    ck_assert(hresp_header(&r, "Access-Control-Allow-Headers", v, sizeof v));
+    ck_assert_ptr_nonnull(strstr(v, "Content-Type"));
+    ck_assert(hresp_header(&r, "Access-Control-Allow-Origin", v, sizeof v));
+    hresp_free(&r);
+    curl_easy_cleanup(c);
+}
+END_TEST
+
+START_TEST(http_cors_origin_flag) {
+    static const char *const args[] = {"--cors-origin", "https://app.example", NULL};
+    tsrv_t s;
+    char url[256], v[256];
+    hresp_t r;
+    ck_assert_int_eq(tsrv_start(&s, args, NULL), 0);
+    url_of(url, sizeof url, &s, "/healthz");
+    http_get(url, &r);
+    ck_assert(hresp_header(&r, "Access-Control-Allow-Origin", v, sizeof v));
+    ck_assert_str_eq(v, "https://app.example");
+    ck_assert(hresp_header(&r, "Vary", v, sizeof v));
+    hresp_free(&r);
+    ck_assert_int_eq(tsrv_stop(&s, SIGTERM, 10000), 0);
+}
+END_TEST
+
+START_TEST(http_request_id_echoed_or_minted) {
+    char url[256], v[256], needle[300];
+    hresp_t r;
+    CURL *c = curl_easy_init();
+    static const char *const mine[] = {"X-Request-Id: trace-42.abc", NULL};
+    static const char *const bad[] = {"X-Request-Id: has spaces in it", NULL};
+    url_of(url, sizeof url, &shared_srv, "/v1/nqueens/count?n=6");
+    http_do(c, "GET", url, NULL, 0, mine, &r);
+    ck_assert(hresp_header(&r, "X-Request-Id", v, sizeof v));
+    ck_assert_str_eq(v, "trace-42.abc");
+    hresp_free(&r);
+    http_do(c, "GET", url, NULL, 0, NULL, &r);
+    ck_assert(hresp_header(&r, "X-Request-Id", v, sizeof v));
+    ck_assert_int_eq(strlen(v), 16);
+    hresp_free(&r);
+    http_do(c, "GET", url, NULL, 0, bad, &r);
+    ck_assert(hresp_header(&r, "X-Request-Id", v, sizeof v));
+    ck_assert_int_eq(strlen(v), 16);
+    hresp_free(&r);
+    curl_easy_cleanup(c);
+    /* the access log names the request, its status and its id */
+    snprintf(needle, sizeof needle, "\"request_id\":\"trace-42.abc\"");
+    for (int t = 0; t < 100 && !tsrv_log_has(&shared_srv, needle); t++) sleep_ms(10);
+    ck_assert(tsrv_log_has(&shared_srv, needle));
+    ck_assert(tsrv_log_has(&shared_srv, "\"path\":\"/v1/nqueens/count\",\"status\":200"));
+}
+END_TEST
+
+START_TEST(http_keep_alive_reused) {
+    char url[256];
+    hresp_t r;
+    CURL *c = curl_easy_init();
+    url_of(url, sizeof url, &shared_srv, "/v1/nqueens/count?n=9");
+    http_do(c, "GET", url, NULL, 0, NULL, &r);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_int_eq(r.connects, 1);
+    hresp_free(&r);
+    for (int i = 0; i < 3; i++) { /* solver answers go through suspend/resume */
+        http_do(c, "GET", url, NULL, 0, NULL, &r);
+        ck_assert_int_eq(r.status, 200);
+        ck_assert_int_eq(r.connects, 0); /* same connection */
+        hresp_free(&r);
+    }
+    url_of(url, sizeof url, &shared_srv, "/v1/nqueens/count?n=0"); /* an error keeps it too */
+    http_do(c, "GET", url, NULL, 0, NULL, &r);
+    ck_assert_int_eq(r.status, 400);
+    ck_assert_int_eq(r.connects, 0);
+    hresp_free(&r);
+    curl_easy_cleanup(c);
+}
+END_TEST
+
+START_TEST(http_metrics_exposed) {
+    char url[256];
+    hresp_t r;
+    json_decref(get_json(&shared_srv, "/v1/nqueens/count?n=10", 200));
+    url_of(url, sizeof url, &shared_srv, "/metrics");
+    http_get(url, &r);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert(metrics_value(r.body, "puzzled_http_requests_total{route=\"/v1/nqueens/count\",status=\"200\"}") >= 1);
+    ck_assert(metrics_value(r.body, "puzzled_http_request_duration_seconds_count{route=\"/v1/nqueens/count\"}") >= 1);
+    ck_assert_ptr_nonnull(strstr(r.body, "puzzled_http_request_duration_seconds_bucket{route=\"/v1/nqueens/count\",le=\"+Inf\"}"));
+    ck_assert(metrics_value(r.body, "puzzled_solver_nodes_total{puzzle=\"nqueens\"}") > 0);
+    ck_assert(metrics_value(r.body, "puzzled_jobs_inflight") >= 0);
+    ck_assert(metrics_value(r.body, "puzzled_jobs_queued") >= 0);
+    ck_assert_ptr_nonnull(strstr(r.body, "# TYPE puzzled_http_requests_total counter"));
+    hresp_free(&r);
+}
+END_TEST
+
+/* === Limits, deadlines, fairness === */
+
+START_TEST(http_count_timeout_stops_everything) {
+    json_t *j = get_json(&shared_srv, "/v1/nqueens/count?n=21&timeout_ms=150", 200);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "timeout");
+    ck_assert_ptr_null(json_object_get(j, "count"));
+    json_t *st = json_object_get(j, "stats");
+    ck_assert(json_integer_value(json_object_get(st, "completed_subproblems")) <
+              json_integer_value(json_object_get(st, "subproblems")));
+    ck_assert(json_integer_value(json_object_get(st, "nodes")) > 0);
+    json_decref(j);
+    /* and the pool is free again */
+    ck_assert(wait_metric(&shared_srv, "puzzled_jobs_inflight", 0, 5000));
+}
+END_TEST
+
+START_TEST(http_small_request_not_held_behind_long_count) {
+    bg_t big;
+    bg_start(&big, &shared_srv, "/v1/nqueens/count?n=20&timeout_ms=4000", 0);
+    ck_assert(wait_metric(&shared_srv, "puzzled_jobs_inflight", 1, 3000));
+    json_t *j = get_json(&shared_srv, "/v1/nqueens/count?n=8", 200);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "count")), 92);
+    json_decref(j);
+    ck_assert_msg(!atomic_load(&big.done), "the small count should answer while the big one runs");
+    bg_join(&big);
+    ck_assert_int_eq(big.resp.status, 200);
+    hresp_free(&big.resp);
+}
+END_TEST
+
+START_TEST(http_client_hangup_cancels_work) {
+    bg_t bg;
+    bg_start(&bg, &shared_srv, "/v1/nqueens/count?n=22&timeout_ms=30000", 300);
+    bg_join(&bg);
+    ck_assert_int_ne(bg.resp.curl_rc, CURLE_OK); /* the client gave up */
+    hresp_free(&bg.resp);
+    /* without hang-up detection the job would run for 60 s */
+    ck_assert(wait_metric(&shared_srv, "puzzled_jobs_inflight", 0, 5000));
+    ck_assert(tsrv_log_has(&shared_srv, "\"client_gone\":true"));
+}
+END_TEST
+
+START_TEST(http_full_queue_is_503) {
+    static const char *const args[] = {"--threads", "1", "--max-queue", "1", NULL};
+    tsrv_t s;
+    bg_t a, b;
+    char url[256], v[32];
+    hresp_t r;
+    ck_assert_int_eq(tsrv_start(&s, args, NULL), 0);
+    bg_start(&a, &s, "/v1/nqueens/count?n=21&timeout_ms=2500", 0);
+    bg_start(&b, &s, "/v1/nqueens/count?n=21&timeout_ms=2500", 0);
+    ck_assert(wait_metric(&s, "puzzled_jobs_inflight", 2, 3000));
+    url_of(url, sizeof url, &s, "/v1/nqueens/count?n=4");
+    http_get(url, &r);
+    assert_problem(&r, 503, NULL);
+    ck_assert(hresp_header(&r, "Retry-After", v, sizeof v));
+    ck_assert_int_ge(atoi(v), 1);
+    hresp_free(&r);
+    /* health and metrics never queue */
+    json_decref(get_json(&s, "/healthz", 200));
+    bg_join(&a);
+    bg_join(&b);
+    ck_assert_int_eq(a.resp.status, 200);
+    ck_assert_int_eq(b.resp.status, 200);
+    hresp_free(&a.resp);
+    hresp_free(&b.resp);
+    url_of(url, sizeof url, &s, "/metrics");
+    http_get(url, &r);
+    ck_assert(metrics_value(r.body, "puzzled_jobs_rejected_total") >= 1);
+    hresp_free(&r);
+    json_t *j = get_json(&s, "/v1/nqueens/count?n=4", 200); /* room again */
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "count")), 2);
+    json_decref(j);
+    ck_assert_int_eq(tsrv_stop(&s, SIGTERM, 10000), 0);
+}
+END_TEST
+
+START_TEST(http_sigterm_drains_inflight) {
+    tsrv_t s;
+    bg_t job;
+    char url[256];
+    hresp_t r;
+    CURL *keep = curl_easy_init();
+    ck_assert_int_eq(tsrv_start(&s, NULL, NULL), 0);
+    url_of(url, sizeof url, &s, "/readyz");
+    http_do(keep, "GET", url, NULL, 0, NULL, &r); /* opens a keep-alive connection */
+    ck_assert_int_eq(r.status, 200);
+    hresp_free(&r);
+    bg_start(&job, &s, "/v1/nqueens/count?n=21&timeout_ms=1500", 0);
+    ck_assert(wait_metric(&s, "puzzled_jobs_inflight", 1, 3000));
+    kill(s.pid, SIGTERM);
+    for (int t = 0; t < 200 && !tsrv_log_has(&s, "\"msg\":\"draining\""); t++) sleep_ms(10);
+    http_do(keep, "GET", url, NULL, 0, NULL, &r); /* same connection: not ready */
+    assert_problem(&r, 503, NULL);
+    hresp_free(&r);
+    bg_join(&job); /* the in-flight answer is not lost */
+    ck_assert_int_eq(job.resp.status, 200);
+    ck_assert_ptr_nonnull(strstr(job.resp.body, "\"status\":\"timeout\""));
+    hresp_free(&job.resp);
+    ck_assert_int_eq(tsrv_stop(&s, 0, 10000), 0); /* signal 0: just wait for the exit */
+    ck_assert(tsrv_log_has(&s, "\"msg\":\"stopped\""));
+    curl_easy_cleanup(keep);
+}
+END_TEST
+
+START_TEST(http_sigterm_grace_cancels_long_work) {
+    static const char *const args[] = {"--grace-ms", "200", NULL};
+    tsrv_t s;
+    bg_t job;
+    ck_assert_int_eq(tsrv_start(&s, args, NULL), 0);
+    bg_start(&job, &s, "/v1/nqueens/count?n=23&timeout_ms=30000", 0);
+    ck_assert(wait_metric(&s, "puzzled_jobs_inflight", 1, 3000));
+    ck_assert_int_eq(tsrv_stop(&s, SIGTERM, 10000), 0);
+    bg_join(&job);
+    ck_assert_int_eq(job.resp.status, 200); /* answered, as cancelled */
+    ck_assert_ptr_nonnull(strstr(job.resp.body, "\"status\":\"cancelled\""));
+    hresp_free(&job.resp);
+}
+END_TEST
+
+/* === The binary's own interface === */
+
+static int run_cmd(const char *cmd) {
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+START_TEST(http_cli_flags_and_healthcheck) {
+    char cmd[512];
+    const char *bin = getenv("PUZZLED_BIN") ? getenv("PUZZLED_BIN") : "./build/puzzled";
+    snprintf(cmd, sizeof cmd, "%s --help > /tmp/puzzled-help.txt", bin);
+    ck_assert_int_eq(run_cmd(cmd), 0);
+    snprintf(cmd, sizeof cmd,
+             "for f in --bind --port --threads --max-body --max-queue --timeout-ms --cors-origin "
+             "--grace-ms PUZZLED_PORT PUZZLED_THREADS; do grep -q -- $f /tmp/puzzled-help.txt || exit 1; done");
+    ck_assert_int_eq(run_cmd(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s --port abc 2>/dev/null", bin);
+    ck_assert_int_eq(run_cmd(cmd), 2);
+    snprintf(cmd, sizeof cmd, "%s --threads 0 2>/dev/null", bin);
+    ck_assert_int_eq(run_cmd(cmd), 2);
+    snprintf(cmd, sizeof cmd, "%s --bind not-an-ip 2>/dev/null", bin);
+    ck_assert_int_eq(run_cmd(cmd), 2);
+    snprintf(cmd, sizeof cmd, "PUZZLED_TIMEOUT_MS=-5 %s 2>/dev/null", bin);
+    ck_assert_int_eq(run_cmd(cmd), 2);
+    snprintf(cmd, sizeof cmd, "%s --healthcheck --port %u", bin, shared_srv.port);
+    ck_assert_int_eq(run_cmd(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s --healthcheck --port 1", bin); /* nothing listens there */
+    ck_assert_int_eq(run_cmd(cmd), 1);
+}
+END_TEST
+
+START_TEST(http_env_configures_server) {
+    static const char *const env[] = {"PUZZLED_THREADS=3", "PUZZLED_MAX_QUEUE=7", NULL};
+    tsrv_t s;
+    ck_assert_int_eq(tsrv_start(&s, NULL, env), 0);
+    ck_assert(tsrv_log_has(&s, "\"threads\":3"));
+    ck_assert(tsrv_log_has(&s, "\"max_queue\":7"));
+    get_problem(&s, "/v1/nqueens/count?n=5&threads=4", 400, "threads");
+    json_decref(get_json(&s, "/v1/nqueens/count?n=5&threads=3", 200));
+    ck_assert_int_eq(tsrv_stop(&s, SIGINT, 10000), 0);
+}
+END_TEST
+
+Suite *http_suite(void);
+Suite *http_suite(void) {
+    Suite *s = suite_create("http");
+    TCase *shared = tcase_create("shared-server");
+    TCase *own = tcase_create("own-server");
+    tcase_add_unchecked_fixture(shared, shared_up, shared_down);
+    tcase_set_timeout(shared, 60);
+    tcase_set_timeout(own, 60);
+    tcase_add_test(shared, http_health_and_ready);
+    tcase_add_test(shared, http_count_known_values);
+    tcase_add_test(shared, http_count_threads_and_symmetry_agree);
+    tcase_add_test(shared, http_solve_first_solutions);
+    tcase_add_test(shared, http_head_and_cache_headers);
+    tcase_add_test(shared, http_bad_parameters_are_400);
+    tcase_add_test(shared, http_every_bad_field_is_named);
+    tcase_add_test(shared, http_unknown_path_is_404);
+    tcase_add_test(shared, http_wrong_method_is_405_with_allow);
+    tcase_add_test(shared, http_body_over_limit_is_413);
+    tcase_add_test(shared, http_cors_on_every_answer_and_preflight);
+    tcase_add_test(shared, http_request_id_echoed_or_minted);
+    tcase_add_test(shared, http_keep_alive_reused);
+    tcase_add_test(shared, http_metrics_exposed);
+    tcase_add_test(shared, http_count_timeout_stops_everything);
+    tcase_add_test(shared, http_small_request_not_held_behind_long_count);
+    tcase_add_test(shared, http_client_hangup_cancels_work);
+    tcase_add_test(shared, http_cli_flags_and_healthcheck);
+    tcase_add_test(own, http_cors_origin_flag);
+    tcase_add_test(own, http_full_queue_is_503);
+    tcase_add_test(own, http_sigterm_drains_inflight);
+    tcase_add_test(own, http_sigterm_grace_cancels_long_work);
+    tcase_add_test(own, http_env_configures_server);
+    suite_add_tcase(s, shared);
+    suite_add_tcase(s, own);
+    return s;
+}

@@ -1,0 +1,27 @@
+/* test_main.c -- one runner for every suite.  check forks each test, so a
+ * crash fails one test, not the run.  CK_RUN_SUITE=http (or CK_RUN_CASE=...)
+ * narrows a run; check reads those variables itself. */
+#include <check.h>
+#include <curl/curl.h>
+#include <stdlib.h>
+
+Suite *nqueens_suite(void);
+Suite *api_suite(void);
+Suite *config_suite(void);
+Suite *http_suite(void);
+
+int main(void) {
+    int failed;
+    SRunner *sr;
+
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    sr = srunner_create(nqueens_suite());
+    srunner_add_suite(sr, api_suite());
+    srunner_add_suite(sr, config_suite());
+    srunner_add_suite(sr, http_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    curl_global_cleanup();
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
