@@ -123,6 +123,8 @@ run: deps $(PUZZLED)
 	./$(PUZZLED)
 
 test: deps check-layers $(PUZZLED) $(TEST_BIN)
+	@sh tests/check_dockerfile.sh $(PUZZLED)
+	@sh tests/check_openapi.sh
 	PUZZLED_BIN=./$(PUZZLED) ./$(TEST_BIN)
 
 bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_HTTP)

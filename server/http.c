@@ -122,9 +122,9 @@ static void http_mhd_logger(void *cls, const char *fmt, va_list ap) {
 
 /* === Answers === */
 
-static void http_set_problem(http_req_t *req, int code, const char *fmt, const char *arg) {
+static void http_set_problem(http_req_t *req, int code, const char *detail) {
     api_problem_t p;
-    api_problem_init(&p, code, fmt, arg);
+    api_problem_init(&p, code, "%s", detail);
     api_response_problem(&req->resp, &p);
     req->have_resp = 1;
 }
@@ -209,7 +209,7 @@ static void http_run_api(http_req_t *req) {
 
     MHD_get_connection_values(req->conn, MHD_GET_ARGUMENT_KIND, http_collect_param, &ps);
     if (ps.overflow) {
-        http_set_problem(req, API_EINVALID, "more than %s query parameters", "16");
+        http_set_problem(req, API_EINVALID, "more than 16 query parameters");
         return;
     }
     memset(&areq, 0, sizeof areq);
@@ -229,13 +229,12 @@ static void http_run_api(http_req_t *req) {
         return;
     }
     if (atomic_load(&srv->draining)) {
-        http_set_problem(req, API_EDRAINING, "the server is shutting down; retry %s", "elsewhere");
+        http_set_problem(req, API_EDRAINING, "the server is shutting down; retry elsewhere");
         req->resp.retry_after = 1;
         return;
     }
     if (pool_admit(srv->pool) != 0) {
-        http_set_problem(req, API_EBUSY, "%s: too many requests are queued; retry shortly",
-                         "overloaded");
+        http_set_problem(req, API_EBUSY, "too many requests are queued; retry shortly");
         req->resp.retry_after = 1;
         return;
     }
@@ -247,7 +246,7 @@ static void http_run_api(http_req_t *req) {
     req->task.watch_fd = ci ? ci->connect_fd : -1;
     MHD_suspend_connection(req->conn); /* before submit: done() may run at once */
     if (pool_submit(srv->pool, &req->task) != 0) {
-        http_set_problem(req, API_ENOMEM, "could not queue the %s", "job");
+        http_set_problem(req, API_ENOMEM, "could not queue the job");
         MHD_resume_connection(req->conn);
     }
 }
@@ -259,17 +258,22 @@ static void http_dispatch(http_req_t *req) {
     char *text;
 
     if (req->too_large) {
-        http_set_problem(req, API_ETOOLARGE, "the body is larger than --max-body (%s)", "see limits");
+        char d[96];
+        snprintf(d, sizeof d, "the body is larger than the limit of %zu bytes", srv->cfg->max_body);
+        http_set_problem(req, API_ETOOLARGE, d);
         return;
     }
     switch (req->match) {
-    case ROUTER_NOT_FOUND:
-        http_set_problem(req, API_ENOTFOUND, "no resource at %s", req->path);
+    case ROUTER_NOT_FOUND: {
+        char d[HTTP_LOG_PATH_MAX + 32];
+        snprintf(d, sizeof d, "no resource at %s", req->path);
+        http_set_problem(req, API_ENOTFOUND, d);
         return;
+    }
     case ROUTER_BAD_METHOD: {
         char d[160];
         snprintf(d, sizeof d, "%s is not allowed here; allowed: %s", req->method, req->allow);
-        http_set_problem(req, API_EMETHOD, "%s", d);
+        http_set_problem(req, API_EMETHOD, d);
         return;
     }
     case ROUTER_PREFLIGHT:
@@ -286,14 +290,14 @@ static void http_dispatch(http_req_t *req) {
         return;
     case ROUTE_READYZ:
         if (atomic_load(&srv->draining))
-            http_set_problem(req, API_EDRAINING, "%s: not taking new work", "draining");
+            http_set_problem(req, API_EDRAINING, "draining: not taking new work");
         else
             http_set_json(req, 200, json_pack("{s:s}", "status", "ready"));
         return;
     case ROUTE_METRICS:
         text = metrics_render(srv->metrics, &len);
         if (text == NULL) {
-            http_set_problem(req, API_ENOMEM, "%s", "could not render metrics");
+            http_set_problem(req, API_ENOMEM, "could not render metrics");
             return;
         }
         api_response_destroy(&req->resp);
@@ -477,7 +481,7 @@ void http_server_drain(http_server_t *s) {
     s->listen_fd = MHD_quiesce_daemon(s->daemon);
 }
 
-long http_server_active(const http_server_t *s) { return atomic_load(&((http_server_t *)s)->active); }
+long http_server_active(http_server_t *s) { return atomic_load(&s->active); }
 
 void http_server_stop(http_server_t *s) {
     if (s == NULL) return;

@@ -25,7 +25,7 @@ unsigned http_server_port(const http_server_t *s);
 void http_server_drain(http_server_t *s);
 
 /* Requests between their first byte and their completion. */
-long http_server_active(const http_server_t *s);
+long http_server_active(http_server_t *s);
 
 /* Stops the daemon and frees the server; requires that no request is waiting
  * on the pool (pool_inflight() == 0).  NULL-safe. */

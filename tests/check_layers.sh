@@ -29,17 +29,26 @@ for f in api/*.[ch]; do
     fi
 done
 
-# Writable data: nm types B/b (bss), D/d (data), C (common), G/g/S/s (small data).
+# Writable data: objects in .data, .bss (and their thread-local and common
+# forms).  .data.rel.ro holds const tables of pointers, which a PIE build
+# relocates once at load and then maps read-only: those are fine.
 for o in "$build"/solvers/*.o "$build"/api/*.o; do
     [ -f "$o" ] || continue
-    bad=$(nm "$o" | awk '$2 ~ /^[BbDdCGgSs]$/ && $3 !~ /^(__asan|__ubsan|__sancov|\.L)/ {print $3}')
+    bad=$(objdump -t "$o" | awk '{
+        for (i = 1; i < NF; i++) if ($i == "O" || $i == "*COM*") break;
+        if (i >= NF) next;
+        sec = ($i == "*COM*") ? "*COM*" : $(i + 1); name = $NF;
+        if (name ~ /^(__asan|__ubsan|__sancov|\.L)/) next;
+        if (sec == "*COM*" || (sec ~ /^\.(data|bss|tdata|tbss)(\.|$)/ && sec !~ /^\.data\.rel\.ro/))
+            print name
+    }' | tr '\n' ' ')
     if [ -n "$bad" ]; then
         say "$o has mutable globals: $bad"
     fi
 done
 
 # Solvers may call only these library functions (no I/O, no threads, no env).
-allowed=' memset memcpy memmove memcmp malloc calloc realloc free clock_gettime abort __assert_fail __stack_chk_fail qsort strlen '
+allowed=' memset memcpy memmove memcmp memchr strlen strcmp strncmp strchr malloc calloc realloc free clock_gettime abort __assert_fail __stack_chk_fail qsort '
 for o in "$build"/solvers/*.o; do
     [ -f "$o" ] || continue
     for sym in $(nm -u "$o" | awk '{print $2}'); do

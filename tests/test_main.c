@@ -10,6 +10,7 @@ Suite *api_suite(void);
 Suite *config_suite(void);
 Suite *http_suite(void);
 
+
 int main(void) {
     int failed;
     SRunner *sr;

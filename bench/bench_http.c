@@ -1,0 +1,135 @@
+/* bench_http.c -- what the HTTP path costs and how the pool shares itself.
+ *
+ * Starts the real server ($PUZZLED_BIN, default ./build/puzzled) on a
+ * loopback port and prints:
+ *   1. GET /v1/nqueens/count for n = 14..17 (argv overrides the range) with
+ *      threads=1 and threads=2: server-side elapsed and client wall time;
+ *   2. fairness: small requests (count n=8) fired one after another while an
+ *      n=17 count with threads=2 runs, against the same requests on an idle
+ *      server: median and worst latency.  The pool's per-job window is what
+ *      keeps the second figure near the first. */
+#include <jansson.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tests/http_client.h"
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+typedef struct big_s {
+    char url[256];
+    atomic_int done;
+    double wall;
+    long long count;
+} big_t;
+
+static void *big_main(void *arg) {
+    big_t *b = arg;
+    hresp_t r;
+    double t0 = now_s();
+    http_get(b->url, &r);
+    b->wall = now_s() - t0;
+    json_t *j = json_loads(r.body, 0, NULL);
+    b->count = j ? (long long)json_integer_value(json_object_get(j, "count")) : -1;
+    json_decref(j);
+    hresp_free(&r);
+    atomic_store(&b->done, 1);
+    return NULL;
+}
+
+/* Fires small requests until *stop (or `max` of them); returns how many. */
+static size_t small_burst(CURL *c, const char *url, double *lat, size_t max, atomic_int *stop) {
+    size_t k = 0;
+    while (k < max && (stop == NULL || !atomic_load(stop))) {
+        hresp_t r;
+        double t0 = now_s();
+        http_do(c, "GET", url, NULL, 0, NULL, &r);
+        lat[k++] = (now_s() - t0) * 1000.0;
+        hresp_free(&r);
+        struct timespec gap = {0, 20 * 1000000};
+        nanosleep(&gap, NULL);
+    }
+    return k;
+}
+
+static void report(const char *what, double *lat, size_t k) {
+    if (k == 0) {
+        printf("  %-34s no samples\n", what);
+        return;
+    }
+    qsort(lat, k, sizeof *lat, cmp_double);
+    printf("  %-34s %4zu requests  median %7.2f ms  p90 %7.2f ms  max %7.2f ms\n", what, k,
+           lat[k / 2], lat[(k * 9) / 10], lat[k - 1]);
+}
+
+int main(int argc, char **argv) {
+    static const char *const args[] = {"--threads", "2", "--timeout-ms", "600000", NULL};
+    int lo = argc > 1 ? atoi(argv[1]) : 14, hi = argc > 2 ? atoi(argv[2]) : 17;
+    tsrv_t s;
+    char url[256];
+
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    if (tsrv_start(&s, args, NULL) != 0) {
+        fprintf(stderr, "bench_http: the server did not start\n");
+        return 1;
+    }
+    printf("\nN-Queens count over HTTP (server --threads 2, loopback)\n");
+    printf("  %3s %7s %15s %12s %12s\n", "n", "threads", "count", "server ms", "client ms");
+    for (int n = lo; n <= hi; n++)
+        for (int t = 1; t <= 2; t++) {
+            hresp_t r;
+            snprintf(url, sizeof url, "%s/v1/nqueens/count?n=%d&threads=%d", s.base, n, t);
+            double t0 = now_s();
+            http_get(url, &r);
+            double wall = (now_s() - t0) * 1000.0;
+            json_t *j = json_loads(r.body, 0, NULL);
+            json_t *st = json_object_get(j, "stats");
+            printf("  %3d %7d %15lld %12.1f %12.1f\n", n, t,
+                   (long long)json_integer_value(json_object_get(j, "count")),
+                   json_number_value(json_object_get(st, "elapsed_ms")), wall);
+            json_decref(j);
+            hresp_free(&r);
+        }
+
+    /* Fairness: small requests with and without a long count running. */
+    double lat[4096];
+    char small[256];
+    CURL *c = curl_easy_init();
+    snprintf(small, sizeof small, "%s/v1/nqueens/count?n=8", s.base);
+    size_t k = small_burst(c, small, lat, 50, NULL);
+    printf("\nSmall requests (GET count n=8, one at a time, keep-alive)\n");
+    report("idle server", lat, k);
+
+    big_t big;
+    pthread_t th;
+    memset(&big, 0, sizeof big);
+    snprintf(big.url, sizeof big.url, "%s/v1/nqueens/count?n=%d&threads=2", s.base, hi);
+    pthread_create(&th, NULL, big_main, &big);
+    struct timespec settle = {0, 100 * 1000000};
+    nanosleep(&settle, NULL);
+    k = small_burst(c, small, lat, sizeof lat / sizeof lat[0], &big.done);
+    pthread_join(th, NULL);
+    char what[64];
+    snprintf(what, sizeof what, "during an n=%d count (threads=2)", hi);
+    report(what, lat, k);
+    printf("  (the n=%d count took %.1f s and answered %lld)\n", hi, big.wall, big.count);
+    curl_easy_cleanup(c);
+
+    tsrv_stop(&s, SIGTERM, 20000);
+    curl_global_cleanup();
+    return 0;
+}
