@@ -37,14 +37,16 @@ TEST_CFLAGS = $(shell pkg-config --cflags check libcurl)
 TEST_LIBS   = $(shell pkg-config --libs check libcurl)
 
 # ---- sources: explicit lists, layered server -> api -> solvers -------------
-SOLVER_SRC := solvers/nqueens.c
+SOLVER_SRC := solvers/nqueens.c solvers/sudoku.c solvers/sudoku_bt.c solvers/sudoku_prop.c \
+              solvers/sudoku_bestfirst.c solvers/xcover.c solvers/xcover_dlx.c solvers/xcover_algx.c \
+              solvers/sudoku_xc.c solvers/nqueens_xc.c
 API_SRC    := api/problem.c api/request.c api/nqueens_api.c
 SERVER_SRC := server/config.c server/metrics.c server/pool.c server/http.c \
               server/router.c server/healthcheck.c server/reqid.c
 MAIN_SRC   := server/main.c
 TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test_config.c \
-              tests/test_http.c tests/http_client.c
-BENCH_SRC  := bench/bench_nqueens.c bench/bench_http.c
+              tests/test_sudoku.c tests/test_xcover.c tests/test_http.c tests/http_client.c
+BENCH_SRC  := bench/bench_nqueens.c bench/bench_sudoku.c bench/bench_xcover.c bench/bench_http.c
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 SOLVER_OBJ := $(call obj,$(SOLVER_SRC))
@@ -58,6 +60,8 @@ ALL_OBJ    := $(SOLVER_OBJ) $(API_OBJ) $(SERVER_OBJ) $(MAIN_OBJ) $(TEST_OBJ) $(B
 PUZZLED    := $(BUILD)/puzzled
 TEST_BIN   := $(BUILD)/tests/run_tests
 BENCH_NQ   := $(BUILD)/bench/bench_nqueens
+BENCH_SD   := $(BUILD)/bench/bench_sudoku
+BENCH_XC   := $(BUILD)/bench/bench_xcover
 BENCH_HTTP := $(BUILD)/bench/bench_http
 
 .PHONY: all run test bench deps check-layers clean
@@ -110,6 +114,14 @@ $(BENCH_NQ): $(BUILD)/bench/bench_nqueens.o $(SOLVER_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
 
+$(BENCH_SD): $(BUILD)/bench/bench_sudoku.o $(SOLVER_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
+
+$(BENCH_XC): $(BUILD)/bench/bench_xcover.o $(SOLVER_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
+
 $(BENCH_HTTP): $(BUILD)/bench/bench_http.o $(BUILD)/tests/http_client.o
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
@@ -127,8 +139,12 @@ test: deps check-layers $(PUZZLED) $(TEST_BIN)
 	@sh tests/check_openapi.sh
 	PUZZLED_BIN=./$(PUZZLED) ./$(TEST_BIN)
 
-bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_HTTP)
+# Each bench prints its own table; the data-driven ones read ../shared/data
+# when it is there and say what they skipped when it is not.
+bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_SD) $(BENCH_XC) $(BENCH_HTTP)
 	./$(BENCH_NQ)
+	./$(BENCH_SD)
+	./$(BENCH_XC)
 	PUZZLED_BIN=./$(PUZZLED) ./$(BENCH_HTTP)
 
 clean:

@@ -9,7 +9,8 @@ Suite *nqueens_suite(void);
 Suite *api_suite(void);
 Suite *config_suite(void);
 Suite *http_suite(void);
-
+Suite *sudoku_suite(void);
+Suite *xcover_suite(void);
 
 int main(void) {
     int failed;
@@ -19,6 +20,8 @@ int main(void) {
     sr = srunner_create(nqueens_suite());
     srunner_add_suite(sr, api_suite());
     srunner_add_suite(sr, config_suite());
+    srunner_add_suite(sr, sudoku_suite());
+    srunner_add_suite(sr, xcover_suite());
     srunner_add_suite(sr, http_suite());
     srunner_run_all(sr, CK_NORMAL);
     failed = srunner_ntests_failed(sr);

@@ -1,0 +1,390 @@
+/* sudoku.c -- Sudoku grid model, validation and the one solving entry point.
+ *
+ * Why this file exists: the HTTP layer needs one call that checks a puzzle,
+ * picks a method and reports a uniform result; the methods live in
+ *   sudoku_bt.c         backtracking and mrv (used-masks, no propagation)
+ *   sudoku_prop.c       propagation engine + its depth-first search
+ *   sudoku_bestfirst.c  best-first search over propagated partial grids
+ * and share the run context and geometry declared in sudoku_int.h.
+ *
+ * Data: grids are n*n bytes row-major (0 empty, 1..n).  Value masks are
+ * uint64_t with value v at bit v-1, which is why n stops at 64.  Validation
+ * works on three arrays of n masks (rows, columns, boxes) on the stack:
+ * 3 * 64 * 8 = 1.5 KiB at most; it allocates nothing.
+ *
+ * sudoku_solve() order of checks: shape, options, values, givens (conflict ->
+ * SUDOKU_ECONFLICT), limits (search_check_now), then the method.  Nothing is
+ * written to the caller's buffers before the method runs, and *res is zeroed
+ * first so every field is defined whatever the outcome.
+ *
+ * Auto: measured with bench/bench_sudoku.c on ../shared/data (uniqueness
+ * check, max_solutions = 2; puzzles/s on one core of the dev container):
+ *
+ *   collection             hidden-singles  naked-pairs  subsets  best-first  mrv
+ *   9x9 top95                      11.9k        13.1k     7.9k      11.3k   347
+ *   9x9 magictour top1465          14.3k        15.7k     9.9k      13.8k   736
+ *   9x9 forum hardest 1106          1.85k        1.60k    0.65k      1.80k  311
+ *   9x9 17-clue (49,158)           69.6k        72.7k    60.1k      69.5k   238
+ *   9x9 serg (multi-solution)     165k          94k      33k       130k   121k
+ *   16x16 janko (124)              25.7k        26.1k    22.1k      24.8k  (stops)
+ *   16x16 oct9 (30, hard)           0.62k        0.80k    1.36k      0.60k (stops)
+ *   16x16 big file janko (97)       5.5k         6.5k     9.5k       5.1k  (stops)
+ *   25x25 Frisch minimal (9), first solution within 30 s:
+ *                                   1 of 9       1 of 9   3 of 9
+ *
+ * Backtracking, mrv and the peers level are 10-1000x slower everywhere but
+ * on the serg set (many givens, several solutions), where plain backtracking
+ * runs 234k/s: it is trivial there and the arena setup dominates.  Up
+ * to 12x12 hidden-singles is the fastest or within 10% (naked-pairs loses
+ * 40% on the serg set); from 16x16 on, subsets needs 4-20x fewer nodes and
+ * wins on the hard public grids, at most 3x slower than hidden-singles on
+ * nearly empty grids (milliseconds: 47 ms for an empty 64x64 either way).
+ * So auto = propagation, hidden-singles below 16, subsets from 16.  The
+ * choice is one function, choose_auto(), and dispatch one switch,
+ * run_method(), so a 9x9 fast path or exact cover slots in with two lines.
+ *
+ * Thread-safety: no state outside the arguments; the tables are const. */
+#include "sudoku.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sudoku_int.h"
+
+/* === Shape ============================================================== */
+
+int sudoku_default_box(int n, int *rows, int *cols) {
+    int r, best = 0;
+    if (n < SUDOKU_MIN_N || n > SUDOKU_MAX_N) return SEARCH_EINVAL;
+    /* the largest divisor r with 2 <= r and r*r <= n: square if n is one */
+    for (r = 2; r * r <= n; r++)
+        if (n % r == 0) best = r;
+    if (best == 0) return SUDOKU_ENOBOX;
+    *rows = best;
+    *cols = n / best;
+    return 0;
+}
+
+int sudoku_shape_check(const sudoku_shape_t *s) {
+    if (s == NULL || s->n < SUDOKU_MIN_N || s->n > SUDOKU_MAX_N) return SEARCH_EINVAL;
+    if (s->box_rows < 1 || s->box_cols < 1 || s->box_rows * s->box_cols != s->n)
+        return SEARCH_EINVAL;
+    return 0;
+}
+
+int sudoku_shape_init(sudoku_shape_t *shape, int n, int box_rows, int box_cols) {
+    sudoku_shape_t s;
+    int rc;
+    if (shape == NULL) return SEARCH_EINVAL;
+    s.n = n;
+    s.box_rows = box_rows;
+    s.box_cols = box_cols;
+    if (box_rows == 0 && box_cols == 0) {
+        rc = sudoku_default_box(n, &s.box_rows, &s.box_cols);
+        if (rc != 0) return rc;
+    }
+    rc = sudoku_shape_check(&s);
+    if (rc != 0) return rc;
+    *shape = s;
+    return 0;
+}
+
+/* === Validation ========================================================= */
+
+int sudoku_check_values(const sudoku_shape_t *shape, const uint8_t *grid) {
+    int i, nn;
+    if (sudoku_shape_check(shape) != 0 || grid == NULL) return SEARCH_EINVAL;
+    nn = shape->n * shape->n;
+    for (i = 0; i < nn; i++)
+        if (grid[i] > shape->n) return SEARCH_EINVAL;
+    return 0;
+}
+
+/* Cell index of the j-th cell (row-major) of unit (kind, idx). */
+static int unit_cell(const sudoku_shape_t *s, int kind, int idx, int j) {
+    int n = s->n, r, c;
+    if (kind == SUDOKU_UNIT_ROW) return idx * n + j;
+    if (kind == SUDOKU_UNIT_COL) return j * n + idx;
+    r = (idx / (n / s->box_cols)) * s->box_rows + j / s->box_cols;
+    c = (idx % (n / s->box_cols)) * s->box_cols + j % s->box_cols;
+    return r * n + c;
+}
+
+int sudoku_find_conflicts(const sudoku_shape_t *shape, const uint8_t *grid, sudoku_conflict_t *out,
+                          size_t cap, size_t *count) {
+    int n, kind, idx, j;
+    size_t total = 0;
+    if (count == NULL) return SEARCH_EINVAL;
+    *count = 0;
+    if (sudoku_check_values(shape, grid) != 0 || (cap > 0 && out == NULL)) return SEARCH_EINVAL;
+    n = shape->n;
+    for (kind = 0; kind < 3; kind++) {
+        for (idx = 0; idx < n; idx++) {
+            uint64_t seen = 0, dup = 0;
+            for (j = 0; j < n; j++) {
+                int v = grid[unit_cell(shape, kind, idx, j)];
+                if (v == 0) continue;
+                dup |= seen & SUDOKU__BIT(v);
+                seen |= SUDOKU__BIT(v);
+            }
+            for (; dup != 0; dup &= dup - 1) {
+                int v = sudoku__ctz(dup) + 1;
+                if (total < cap) {
+                    sudoku_conflict_t *cf = &out[total];
+                    int k = 0;
+                    /* unit_cell() walks every unit in ascending cell order
+                     * (a box row by row), so cells[] comes out sorted */
+                    for (j = 0; j < n; j++) {
+                        int cell = unit_cell(shape, kind, idx, j);
+                        if (grid[cell] == v) cf->cells[k++] = (uint16_t)cell;
+                    }
+                    cf->unit = (uint8_t)kind;
+                    cf->value = (uint8_t)v;
+                    cf->index = (uint16_t)idx;
+                    cf->ncells = (uint16_t)k;
+                }
+                total++;
+            }
+        }
+    }
+    *count = total;
+    return 0;
+}
+
+int sudoku_is_complete(const sudoku_shape_t *shape, const uint8_t *grid) {
+    uint64_t rows[SUDOKU_MAX_N] = {0}, cols[SUDOKU_MAX_N] = {0}, boxes[SUDOKU_MAX_N] = {0};
+    int n, r, c;
+    if (sudoku_shape_check(shape) != 0 || grid == NULL) return SEARCH_EINVAL;
+    n = shape->n;
+    for (r = 0; r < n; r++) {
+        for (c = 0; c < n; c++) {
+            int v = grid[r * n + c], b = sudoku_box_of(shape, r, c);
+            uint64_t bit;
+            if (v < 1 || v > n) return 0;
+            bit = SUDOKU__BIT(v);
+            if ((rows[r] | cols[c] | boxes[b]) & bit) return 0;
+            rows[r] |= bit;
+            cols[c] |= bit;
+            boxes[b] |= bit;
+        }
+    }
+    return 1;
+}
+
+int sudoku_check_solution(const sudoku_shape_t *shape, const uint8_t *puzzle,
+                          const uint8_t *solution) {
+    int i, nn, rc;
+    if (puzzle == NULL) return SEARCH_EINVAL;
+    rc = sudoku_is_complete(shape, solution);
+    if (rc != 1) return rc;
+    nn = shape->n * shape->n;
+    for (i = 0; i < nn; i++)
+        if (puzzle[i] != 0 && puzzle[i] != solution[i]) return 0;
+    return 1;
+}
+
+/* === Names ============================================================== */
+
+/* Arrays of char arrays, not of pointers: pointer tables need relocations
+ * and land in writable .data.rel.ro under -fPIE, and `nm` must show no
+ * writable data in solver objects. */
+static const char method_names[SUDOKU_METHOD_COUNT][16] = {"auto", "backtracking", "mrv",
+                                                           "propagation", "best-first"};
+static const char level_names[SUDOKU_LEVEL_COUNT][16] = {"default", "peers", "hidden-singles",
+                                                         "naked-pairs", "subsets"};
+static const char step_names[4][12] = {"assign", "eliminate", "guess", "backtrack"};
+
+const char *sudoku_method_name(sudoku_method_t m) {
+    return ((unsigned)m < SUDOKU_METHOD_COUNT) ? method_names[m] : NULL;
+}
+
+int sudoku_method_parse(const char *name, sudoku_method_t *out) {
+    int i;
+    if (name == NULL || out == NULL) return SEARCH_EINVAL;
+    for (i = 0; i < SUDOKU_METHOD_COUNT; i++) {
+        if (strcmp(name, method_names[i]) == 0) {
+            *out = (sudoku_method_t)i;
+            return 0;
+        }
+    }
+    return SEARCH_EINVAL;
+}
+
+const char *sudoku_level_name(sudoku_level_t l) {
+    /* DEFAULT is spelt as what it means */
+    if (l == SUDOKU_LEVEL_DEFAULT) l = SUDOKU_LEVEL_HIDDEN_SINGLES;
+    return ((unsigned)l < SUDOKU_LEVEL_COUNT) ? level_names[l] : NULL;
+}
+
+int sudoku_level_parse(const char *name, sudoku_level_t *out) {
+    int i;
+    if (name == NULL || out == NULL) return SEARCH_EINVAL;
+    for (i = SUDOKU_LEVEL_PEERS; i < SUDOKU_LEVEL_COUNT; i++) {
+        if (strcmp(name, level_names[i]) == 0) {
+            *out = (sudoku_level_t)i;
+            return 0;
+        }
+    }
+    return SEARCH_EINVAL;
+}
+
+const char *sudoku_step_kind_name(sudoku_step_kind_t k) {
+    return ((unsigned)k < 4) ? step_names[k] : NULL;
+}
+
+/* === Shared internals =================================================== */
+
+void sudoku_opts_init(sudoku_opts_t *opts) {
+    memset(opts, 0, sizeof *opts);
+    opts->method = SUDOKU_METHOD_AUTO;
+    opts->level = SUDOKU_LEVEL_HIDDEN_SINGLES;
+    opts->max_solutions = 1;
+    opts->mem_cap = SUDOKU_DEFAULT_MEM_CAP;
+}
+
+void *sudoku__alloc(sudoku__run_t *run, size_t size) {
+    const sudoku_opts_t *o = run->opts;
+    void *p = (o->alloc != NULL) ? o->alloc(o->alloc_ud, size) : malloc(size);
+    if (p == NULL) return NULL;
+    run->mem_now += size;
+    if (run->mem_now > run->res->mem_peak) run->res->mem_peak = run->mem_now;
+    return p;
+}
+
+void sudoku__free(sudoku__run_t *run, void *ptr, size_t size) {
+    const sudoku_opts_t *o = run->opts;
+    if (ptr == NULL) return;
+    if (o->dealloc != NULL)
+        o->dealloc(o->alloc_ud, ptr);
+    else
+        free(ptr);
+    run->mem_now -= size;
+}
+
+size_t sudoku__geom_bytes(int n) {
+    return SUDOKU__ALIGN((size_t)3 * n * n * sizeof(uint16_t)) + SUDOKU__ALIGN((size_t)n * n * 3);
+}
+
+void sudoku__geom_build(sudoku__run_t *run, void *mem) {
+    const sudoku_shape_t *s = run->shape;
+    int n = s->n, kind, idx, j;
+    uint16_t *uc = mem;
+    uint8_t *cu = (uint8_t *)mem + SUDOKU__ALIGN((size_t)3 * n * n * sizeof(uint16_t));
+    for (kind = 0; kind < 3; kind++) {
+        for (idx = 0; idx < n; idx++) {
+            uint16_t *cells = uc + (size_t)(kind * n + idx) * n;
+            for (j = 0; j < n; j++) {
+                int cell = unit_cell(s, kind, idx, j);
+                cells[j] = (uint16_t)cell;
+                cu[cell * 3 + kind] = (uint8_t)idx;
+            }
+        }
+    }
+    run->unit_cells = uc;
+    run->cell_unit = cu;
+}
+
+/* === Entry point ======================================================== */
+
+/* The dispatch (a switch rather than a table of function pointers, for the
+ * same reason as the name tables).  AUTO is resolved before this. */
+static int run_method(sudoku_method_t m, sudoku__run_t *run) {
+    switch (m) {
+    case SUDOKU_METHOD_BACKTRACKING: return sudoku__solve_backtracking(run);
+    case SUDOKU_METHOD_MRV: return sudoku__solve_mrv(run);
+    case SUDOKU_METHOD_PROPAGATION: return sudoku__solve_propagation(run);
+    case SUDOKU_METHOD_BEST_FIRST: return sudoku__solve_bestfirst(run);
+    default: return SEARCH_EINVAL;
+    }
+}
+
+/* What auto runs for this grid (see the file comment for the measurements). */
+static sudoku_method_t choose_auto(const sudoku_shape_t *shape, const uint8_t *puzzle,
+                                   sudoku_level_t *level) {
+    (void)puzzle;
+    *level = shape->n >= 16 ? SUDOKU_LEVEL_SUBSETS : SUDOKU_LEVEL_HIDDEN_SINGLES;
+    return SUDOKU_METHOD_PROPAGATION;
+}
+
+/* Returns 0 if the givens break no rule, SUDOKU_ECONFLICT otherwise. */
+static int givens_agree(const sudoku_shape_t *s, const uint8_t *grid) {
+    uint64_t rows[SUDOKU_MAX_N] = {0}, cols[SUDOKU_MAX_N] = {0}, boxes[SUDOKU_MAX_N] = {0};
+    int n = s->n, r, c;
+    for (r = 0; r < n; r++) {
+        for (c = 0; c < n; c++) {
+            int v = grid[r * n + c], b;
+            uint64_t bit;
+            if (v == 0) continue;
+            b = sudoku_box_of(s, r, c);
+            bit = SUDOKU__BIT(v);
+            if ((rows[r] | cols[c] | boxes[b]) & bit) return SUDOKU_ECONFLICT;
+            rows[r] |= bit;
+            cols[c] |= bit;
+            boxes[b] |= bit;
+        }
+    }
+    return 0;
+}
+
+int sudoku_solve(const sudoku_shape_t *shape, const uint8_t *puzzle, const sudoku_opts_t *opts,
+                 sudoku_result_t *res) {
+    sudoku_opts_t defaults;
+    sudoku__run_t run;
+    sudoku_method_t method;
+    sudoku_level_t level;
+    int rc, n;
+    uint32_t poll;
+
+    if (res == NULL) return SEARCH_EINVAL;
+    memset(res, 0, sizeof *res);
+    if (opts == NULL) {
+        sudoku_opts_init(&defaults);
+        opts = &defaults;
+    }
+    rc = sudoku_check_values(shape, puzzle);
+    if (rc != 0) goto done;
+    rc = SEARCH_EINVAL;
+    if ((unsigned)opts->method >= SUDOKU_METHOD_COUNT) goto done;
+    if ((unsigned)opts->level >= SUDOKU_LEVEL_COUNT) goto done;
+    if (opts->max_solutions < 1 || opts->max_solutions > SUDOKU_MAX_SOLUTIONS) goto done;
+    if (opts->trace_cap > 0 && opts->trace == NULL) goto done;
+    if ((opts->alloc == NULL) != (opts->dealloc == NULL)) goto done;
+    rc = givens_agree(shape, puzzle);
+    if (rc != 0) goto done;
+    rc = search_check_now(opts->ctl, 0);
+    if (rc != 0) goto done;
+
+    method = opts->method;
+    level = opts->level == SUDOKU_LEVEL_DEFAULT ? SUDOKU_LEVEL_HIDDEN_SINGLES : opts->level;
+    if (method == SUDOKU_METHOD_AUTO) method = choose_auto(shape, puzzle, &level);
+
+    n = shape->n;
+    memset(&run, 0, sizeof run);
+    run.n = n;
+    run.ncells = n * n;
+    run.full = (n == 64) ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
+    run.shape = shape;
+    run.puzzle = puzzle;
+    run.opts = opts;
+    run.ctl = opts->ctl;
+    run.res = res;
+    run.max_solutions = opts->max_solutions;
+    /* poll the clock about every 2^22 / n^3 nodes: a node's cost grows with
+     * n^2..n^3, so big grids poll more often; never less than search.h asks */
+    poll = (uint32_t)((1u << 22) / ((uint32_t)n * n * n));
+    if (poll > SEARCH_POLL_MASK + 1) poll = SEARCH_POLL_MASK + 1;
+    if (poll < 1) poll = 1;
+    run.poll_every = run.poll_left = poll;
+    run.trace = opts->trace_cap > 0 ? opts->trace : NULL;
+    run.trace_cap = opts->trace_cap;
+    run.level = (method == SUDOKU_METHOD_PROPAGATION || method == SUDOKU_METHOD_BEST_FIRST)
+                    ? level
+                    : SUDOKU_LEVEL_DEFAULT;
+    res->method = method;
+    res->level = run.level;
+    rc = run_method(method, &run);
+    assert(run.mem_now == 0);
+done:
+    res->code = rc;
+    return rc;
+}

@@ -1,0 +1,187 @@
+/* sudoku_int.h -- what the sudoku*.c files share; not part of the public API.
+ *
+ * One solve = one sudoku__run_t on the stack of sudoku_solve(): the checked
+ * inputs, the result being filled, and the geometry tables the methods share.
+ * A method gets the run, allocates its arena (geometry first, then its own
+ * arrays) through sudoku__alloc(), searches, and frees the arena.
+ *
+ * Geometry tables (built by sudoku__geom_build into the start of an arena):
+ *
+ *   unit_cells [3n][n] uint16   unit u = k*n + i (k: 0 row, 1 column, 2 box),
+ *                               its n cell indices ascending
+ *   cell_unit  [n*n][3] uint8   cell -> i of its row, column and box
+ *
+ * Units of one kind fit in one uint64_t (n <= 64), so sets of units are three
+ * words: bit i of word k = unit k*n + i.
+ *
+ * Values are bits: value v (1..n) is bit v-1 of a uint64_t mask. */
+#ifndef PUZZLED_SUDOKU_INT_H
+#define PUZZLED_SUDOKU_INT_H
+
+#include <assert.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "search.h"
+#include "sudoku.h"
+
+#define SUDOKU__ALIGN(x) (((x) + 15u) & ~(size_t)15u)
+#define SUDOKU__BIT(v) ((uint64_t)1 << ((v)-1))
+
+typedef struct sudoku__run_s {
+    int n, ncells;
+    uint64_t full;                 /* the n value bits */
+    const sudoku_shape_t *shape;
+    const uint8_t *puzzle;
+    const sudoku_opts_t *opts;
+    const search_ctl_t *ctl;       /* NULL = no limits */
+    sudoku_result_t *res;
+    uint32_t max_solutions;
+    uint32_t poll_every, poll_left; /* clock/flag poll period in nodes */
+    sudoku_step_t *trace;          /* NULL when off or full */
+    size_t trace_cap;
+    sudoku_level_t level;          /* resolved (never DEFAULT) */
+    /* geometry, set by sudoku__geom_build */
+    const uint16_t *unit_cells;
+    const uint8_t *cell_unit;
+    /* memory accounting */
+    size_t mem_now;
+} sudoku__run_t;
+
+/* Methods: each returns 0 or a SEARCH_* code and fills run->res. */
+int sudoku__solve_backtracking(sudoku__run_t *run);
+int sudoku__solve_mrv(sudoku__run_t *run);
+int sudoku__solve_propagation(sudoku__run_t *run);
+int sudoku__solve_bestfirst(sudoku__run_t *run);
+
+/* Memory through opts->alloc / dealloc; tracks mem_now and res->mem_peak. */
+void *sudoku__alloc(sudoku__run_t *run, size_t size);
+void sudoku__free(sudoku__run_t *run, void *ptr, size_t size);
+
+/* Bytes the geometry tables take, and building them at `mem` (16-aligned). */
+size_t sudoku__geom_bytes(int n);
+void sudoku__geom_build(sudoku__run_t *run, void *mem);
+
+/* Called before trying a node: returns 0 and counts the node, or the stop
+ * code (the node is then not counted).  See sudoku_solve() for the policy. */
+static inline int sudoku__tick(sudoku__run_t *run) {
+    const search_ctl_t *ctl = run->ctl;
+    uint64_t nodes = run->res->stats.nodes;
+    if (ctl != NULL) {
+        if (ctl->node_budget != 0 && nodes >= ctl->node_budget) return SEARCH_BUDGET;
+        if (--run->poll_left == 0) {
+            int rc;
+            run->poll_left = run->poll_every;
+            rc = search_check_now(ctl, nodes);
+            if (rc != 0) return rc;
+        }
+    }
+    run->res->stats.nodes = nodes + 1;
+    return 0;
+}
+
+static inline void sudoku__depth(sudoku__run_t *run, uint32_t depth) {
+    if (depth > run->res->stats.max_depth) run->res->stats.max_depth = depth;
+}
+
+/* Records one step; once the buffer is full, flags truncation and turns the
+ * trace off so later calls cost one NULL test. */
+static inline void sudoku__step(sudoku__run_t *run, int kind, int cell, int value) {
+    if (run->trace == NULL) return;
+    if (run->res->trace_len < run->trace_cap) {
+        sudoku_step_t *s = &run->trace[run->res->trace_len++];
+        s->kind = (uint8_t)kind;
+        s->value = (uint8_t)value;
+        s->cell = (uint16_t)cell;
+    } else {
+        run->res->trace_truncated = 1;
+        run->trace = NULL;
+    }
+}
+
+/* Where to write the next solution (NULL when counting only).  Call
+ * sudoku__solution_done() after writing; it returns 1 when max_solutions is
+ * reached. */
+static inline uint8_t *sudoku__solution_slot(sudoku__run_t *run) {
+    if (run->opts->solutions == NULL) return NULL;
+    return run->opts->solutions + (size_t)run->res->solutions_found * (size_t)run->ncells;
+}
+static inline int sudoku__solution_done(sudoku__run_t *run) {
+    return ++run->res->solutions_found >= run->max_solutions;
+}
+
+/* SWAR popcount: without -mpopcnt (the build targets baseline x86-64)
+ * __builtin_popcountll is a call into libgcc's table version, measured 4%
+ * of the propagation method's time; this inlines to a dozen operations. */
+static inline int sudoku__popcount(uint64_t m) {
+    m = m - ((m >> 1) & 0x5555555555555555u);
+    m = (m & 0x3333333333333333u) + ((m >> 2) & 0x3333333333333333u);
+    m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+    return (int)((m * 0x0101010101010101u) >> 56);
+}
+static inline int sudoku__ctz(uint64_t m) { return __builtin_ctzll(m); }
+
+/* === Propagation engine (sudoku_prop.c), shared with best-first ========= */
+
+/* State: one candidate mask per cell (a decided cell has one bit), an undo
+ * trail of (cell, previous mask), a queue of cells that became single and
+ * whose value has not yet left their peers, and dirty unit sets.
+ * Invariant between sudoku__prop_run() calls that returned 0: the queue is
+ * empty, no dirty unit is pending, every decided value is absent from its
+ * peers, `decided` = number of single-bit masks, and the state is a fixpoint
+ * of the level's rules. */
+typedef struct sudoku__prop_s {
+    sudoku__run_t *run;
+    int n, ncells, level;
+    int box_rows, box_cols;
+    uint64_t full;
+    uint64_t *cand;              /* [ncells] */
+    uint16_t *queue;             /* [ncells]; a cell enters once per path */
+    uint32_t qhead, qtail;
+    uint16_t *tcell;             /* trail: [tcap] cells */
+    uint64_t *told;              /* trail: [tcap] masks before the change */
+    size_t tlen, tcap;
+    uint32_t decided;
+    uint64_t dirty[3];           /* units changed since the last single scan */
+    uint64_t dirty_hi[3];        /* units changed since the last pair/subset scan */
+} sudoku__prop_t;
+
+/* Arena bytes for the engine's arrays (not the geometry); `trail` entries. */
+size_t sudoku__prop_bytes(int n, size_t trail);
+
+/* Computes the candidates the givens leave (stack only, no arena needed):
+ * writes *bits (total candidate bits over all cells, the trail bound) and
+ * returns 0, or -1 if an empty cell has no candidate.  The givens must not
+ * conflict. */
+int sudoku__prop_count(const sudoku__run_t *run, size_t *bits);
+
+/* Lays the engine out in `mem` (sudoku__prop_bytes(n, trail) bytes) and
+ * loads the puzzle: givens decided without steps, every other cell gets the
+ * values its units leave, single ones are queued as ASSIGN, all units dirty.
+ * Call sudoku__prop_run() next. */
+void sudoku__prop_init(sudoku__prop_t *p, sudoku__run_t *run, void *mem, size_t trail);
+
+/* Runs the rules of p->level to a fixpoint.  Returns 0, or -1 on a
+ * contradiction (the state is then garbage until sudoku__prop_undo()). */
+int sudoku__prop_run(sudoku__prop_t *p);
+
+/* Decides cell = value as a choice (GUESS step); the cell must be undecided.
+ * Follow with sudoku__prop_run(). */
+void sudoku__prop_guess(sudoku__prop_t *p, int cell, int value);
+
+/* Removes value from cell's candidates (ELIMINATE step).  Returns -1 if the
+ * cell has no candidate left.  Follow with sudoku__prop_run(). */
+int sudoku__prop_refute(sudoku__prop_t *p, int cell, int value);
+
+/* Undoes every change after trail position `mark`, restores `decided` and
+ * clears the queue and dirty sets (the state at `mark` was a fixpoint). */
+void sudoku__prop_undo(sudoku__prop_t *p, size_t mark, uint32_t decided);
+
+/* The undecided cell with the fewest candidates, lowest index first; -1 if
+ * every cell is decided. */
+int sudoku__prop_pick(const sudoku__prop_t *p);
+
+/* Writes the decided grid (all cells decided) as values to out[ncells]. */
+void sudoku__prop_extract(const sudoku__prop_t *p, uint8_t *out);
+
+#endif
