@@ -40,12 +40,14 @@ TEST_LIBS   = $(shell pkg-config --libs check libcurl)
 SOLVER_SRC := solvers/nqueens.c solvers/sudoku.c solvers/sudoku_bt.c solvers/sudoku_prop.c \
               solvers/sudoku_bestfirst.c solvers/xcover.c solvers/xcover_dlx.c solvers/xcover_algx.c \
               solvers/sudoku_xc.c solvers/nqueens_xc.c
-API_SRC    := api/problem.c api/request.c api/nqueens_api.c
+API_SRC    := api/problem.c api/request.c api/xc_job.c api/nqueens_api.c api/sudoku_api.c \
+              api/xcover_api.c
 SERVER_SRC := server/config.c server/metrics.c server/pool.c server/http.c \
               server/router.c server/healthcheck.c server/reqid.c
 MAIN_SRC   := server/main.c
 TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test_config.c \
-              tests/test_sudoku.c tests/test_xcover.c tests/test_http.c tests/http_client.c
+              tests/test_sudoku.c tests/test_sudoku_api.c tests/test_xcover.c tests/test_xcover_api.c \
+              tests/test_http.c tests/http_client.c
 BENCH_SRC  := bench/bench_nqueens.c bench/bench_sudoku.c bench/bench_xcover.c bench/bench_http.c
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))

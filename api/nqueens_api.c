@@ -18,14 +18,134 @@
  *           {"method","nodes","backtracks","max_depth","elapsed_ms"}};
  *           "status":"unsolvable" (n = 2, 3) or "timeout" without "queens".
  * Every board is verified in O(n) before it is sent; a failed verification is
- * a 500 (it would be a solver bug). */
+ * a 500 (it would be a solver bug).
+ *
+ * method=dlx or algorithm-x (both endpoints) solves N-Queens as exact cover
+ * instead (rows and columns primary, diagonals secondary; nqueens_xc.h),
+ * through the shared exact-cover job (xc_job.c), split into subtrees when
+ * threads > 1: a cross-check of the bitboard search, and a way to compare
+ * the methods' statistics.  Its first solution is the first in exact-cover
+ * order, which is not the lexicographic one. */
 #include "api/nqueens_api.h"
 
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/xc_job.h"
 #include "solvers/nqueens.h"
+#include "solvers/nqueens_xc.h"
+
+/* === Exact cover === */
+
+typedef struct nq_xc_job_s {
+    api_job_t base;
+    int n;
+    int count_mode; /* count every solution, or find the first */
+    xcover_problem_t *problem;
+    api_xc_t xc;
+} nq_xc_job_t;
+
+static int nq_xc_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
+    return api_xc_run(&((nq_xc_job_t *)job)->xc, item, ctl);
+}
+
+static int nq_xc_merge(api_job_t *job, size_t item, int rc) {
+    return api_xc_merge(&((nq_xc_job_t *)job)->xc, job, item, rc);
+}
+
+static const char *nq_status_name(int rc);
+
+static void nq_xc_render(api_job_t *job, api_response_t *out) {
+    nq_xc_job_t *j = (nq_xc_job_t *)job;
+    api_xc_t *x = &j->xc;
+    const char *status;
+    json_t *queens = NULL, *root;
+
+    api_xc_finish(x);
+    json_t *stats = json_pack("{s:s, s:I, s:I, s:i, s:I, s:i, s:f}", "method",
+                              xcover_engine_name(x->engine), "nodes", (json_int_t)x->stats.nodes,
+                              "backtracks", (json_int_t)x->stats.backtracks, "max_depth",
+                              (int)x->stats.max_depth, "subproblems", (json_int_t)x->subtrees,
+                              "threads", (int)job->threads, "elapsed_ms",
+                              api_elapsed_ms(job->start_ns, search_now_ns()));
+    if (j->count_mode) {
+        int done = x->rc == 0 && x->exhausted;
+        root = json_pack("{s:i, s:s, s:o}", "n", j->n, "status", done ? "complete" : nq_status_name(x->rc ? x->rc : SEARCH_TIMEOUT), "stats", stats);
+        if (root != NULL && done) json_object_set_new(root, "count", json_integer((json_int_t)x->found));
+        api_response_json(out, 200, root);
+        return;
+    }
+    if (x->nsols > 0) {
+        int cols[NQUEENS_XC_MAX_N];
+        unsigned char scratch[8 * NQUEENS_XC_MAX_N];
+        const uint32_t *o;
+        size_t k = api_xc_solution(x, 0, &o);
+        for (size_t i = 0; i < k; i++) cols[o[i] / (uint32_t)j->n] = (int)(o[i] % (uint32_t)j->n);
+        if (k != (size_t)j->n || !nqueens_verify(j->n, cols, scratch)) {
+            api_problem_t p;
+            json_decref(stats);
+            api_problem_init(&p, API_EINTERNAL, "the exact-cover board fails verification");
+            api_response_problem(out, &p);
+            return;
+        }
+        queens = json_array();
+        for (int r = 0; r < j->n && queens != NULL; r++) json_array_append_new(queens, json_integer(cols[r]));
+        status = "solved";
+    } else {
+        status = x->rc == 0 ? "unsolvable" : nq_status_name(x->rc);
+    }
+    root = json_pack("{s:i, s:s, s:o}", "n", j->n, "status", status, "stats", stats);
+    if (root != NULL && queens != NULL) {
+        json_object_set_new(root, "queens", queens);
+        json_object_set_new(root, "verified", json_true());
+    } else {
+        json_decref(queens);
+    }
+    api_response_json(out, 200, root);
+}
+
+static void nq_xc_free(api_job_t *job) {
+    nq_xc_job_t *j = (nq_xc_job_t *)job;
+    if (j == NULL) return;
+    api_xc_destroy(&j->xc);
+    xcover_problem_free(j->problem);
+    free(j);
+}
+
+static const api_job_ops_t nq_xc_ops = {"nqueens", nq_xc_run, nq_xc_merge, nq_xc_render, nq_xc_free};
+
+/* Builds the exact-cover job; 0 or API_ENOMEM. */
+static int nq_xc_prepare(int n, int count_mode, xcover_engine_t engine, unsigned threads,
+                         int64_t timeout_ms, api_job_t **job) {
+    nq_xc_job_t *j = calloc(1, sizeof *j);
+    if (j == NULL) return API_ENOMEM;
+    if (nqueens_xc_problem_new(n, &j->problem) != 0 ||
+        api_xc_init(&j->xc, j->problem, engine, count_mode ? 0 : 1, threads, NULL, 0) != 0) {
+        nq_xc_free(&j->base);
+        return API_ENOMEM;
+    }
+    j->n = n;
+    j->count_mode = count_mode;
+    j->base.ops = &nq_xc_ops;
+    j->base.nitems = 1;
+    j->base.threads = threads;
+    j->base.timeout_ms = timeout_ms;
+    j->base.start_ns = search_now_ns();
+    *job = &j->base;
+    return 0;
+}
+
+/* Reads `method`: 0 for the bitboard search (names in `own`), 1 with
+ * *engine set for exact cover, -1 after adding an error. */
+static int nq_method(const api_request_t *req, const char *own, xcover_engine_t *engine,
+                     api_problem_t *p) {
+    const char *m = api_param(req, "method");
+    if (m == NULL || strcmp(m, "auto") == 0 || strcmp(m, own) == 0) return 0;
+    if (xcover_engine_parse(m, engine) == 0) return 1;
+    api_problem_add(p, "query", "method", "must be auto, %s, dlx or algorithm-x, got '%.40s'", own, m);
+    return -1;
+}
 
 /* === Counting === */
 
@@ -122,10 +242,11 @@ static int nq_common_params(const api_request_t *req, long long max_n, long long
 }
 
 int api_nqueens_count_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
-    static const char *const allowed[] = {"n", "threads", "timeout_ms", "symmetry", NULL};
+    static const char *const allowed[] = {"n", "threads", "timeout_ms", "symmetry", "method", NULL};
     api_problem_t p;
     long long n = 0, timeout_ms = 0, threads = 0;
-    int symmetry = 1, bad = 0;
+    int symmetry = 1, bad = 0, xc;
+    xcover_engine_t engine = XCOVER_ENGINE_DLX;
     size_t count = 0;
     nq_count_job_t *j = NULL;
 
@@ -136,7 +257,12 @@ int api_nqueens_count_prepare(const api_request_t *req, api_job_t **job, api_res
     bad |= api_param_int(req, "threads", 0, 1, req->pool_threads, req->pool_threads, &threads,
                          &p) != 0;
     bad |= api_param_bool(req, "symmetry", 1, &symmetry, &p) != 0;
+    bad |= (xc = nq_method(req, "bitboard", &engine, &p)) < 0;
     if (bad) goto fail;
+    if (xc) {
+        if (nq_xc_prepare((int)n, 1, engine, (unsigned)threads, timeout_ms, job) != 0) goto nomem;
+        return 0;
+    }
 
     int depth = api_nqueens_split_depth((int)n, symmetry);
     (void)nqueens_split((int)n, depth, symmetry, NULL, 0, &count); /* sizes the buffer */
@@ -238,22 +364,31 @@ static const api_job_ops_t nq_solve_ops = {
 };
 
 int api_nqueens_solve_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
-    static const char *const allowed[] = {"n", "timeout_ms", "method", NULL};
+    static const char *const allowed[] = {"n", "timeout_ms", "method", "threads", NULL};
     api_problem_t p;
-    long long n = 0, timeout_ms = 0;
-    int bad = 0;
-    const char *method = api_param(req, "method");
+    long long n = 0, timeout_ms = 0, threads = 1;
+    int bad = 0, xc;
+    xcover_engine_t engine = XCOVER_ENGINE_DLX;
     nq_solve_job_t *j;
 
     *job = NULL;
     api_problem_init(&p, API_EINVALID, "invalid query parameters");
     bad |= api_params_check(req, allowed, &p) != 0;
     bad |= nq_common_params(req, NQUEENS_SOLVE_MAX_N, &n, &timeout_ms, &p) != 0;
-    if (method != NULL && strcmp(method, "backtracking") != 0 && strcmp(method, "auto") != 0) {
-        api_problem_add(&p, "query", "method", "must be backtracking or auto, got '%.40s'", method);
+    bad |= api_param_int(req, "threads", 0, 1, req->pool_threads, 1, &threads, &p) != 0;
+    bad |= (xc = nq_method(req, "backtracking", &engine, &p)) < 0;
+    if (!bad && xc && n > NQUEENS_XC_MAX_N) {
+        api_problem_add(&p, "query", "n", "exact cover solves n up to %d", NQUEENS_XC_MAX_N);
         bad = 1;
     }
     if (bad) goto fail;
+    if (xc) {
+        if (nq_xc_prepare((int)n, 0, engine, (unsigned)threads, timeout_ms, job) != 0) {
+            api_problem_init(&p, API_ENOMEM, "out of memory");
+            goto fail;
+        }
+        return 0;
+    }
     j = calloc(1, sizeof *j);
     if (j == NULL) {
         api_problem_init(&p, API_ENOMEM, "out of memory");

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "api/nqueens_api.h"
+#include "api/sudoku_api.h"
+#include "api/xcover_api.h"
 
 static const route_t routes[] = {
     {"GET", "/healthz", ROUTE_HEALTHZ, NULL},
@@ -15,6 +17,9 @@ static const route_t routes[] = {
     {"GET", "/metrics", ROUTE_METRICS, NULL},
     {"GET", "/v1/nqueens/count", ROUTE_API, api_nqueens_count_prepare},
     {"GET", "/v1/nqueens/solve", ROUTE_API, api_nqueens_solve_prepare},
+    {"POST", "/v1/sudoku/solve", ROUTE_API, api_sudoku_solve_prepare},
+    {"POST", "/v1/sudoku/validate", ROUTE_API, api_sudoku_validate_prepare},
+    {"POST", "/v1/exact-cover/solve", ROUTE_API, api_xcover_solve_prepare},
 };
 #define NROUTES (sizeof routes / sizeof routes[0])
 

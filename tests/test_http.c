@@ -594,6 +594,111 @@ START_TEST(http_env_configures_server) {
 }
 END_TEST
 
+/* === Sudoku over HTTP === */
+
+static hresp_t post(const tsrv_t *s, const char *path, const char *ctype, const char *accept,
+                    const char *body) {
+    char url[512], ct[96], ac[96];
+    const char *headers[4] = {NULL, NULL, NULL, NULL};
+    size_t k = 0;
+    hresp_t r;
+    CURL *c = curl_easy_init();
+    url_of(url, sizeof url, s, path);
+    if (ctype) {
+        snprintf(ct, sizeof ct, "Content-Type: %s", ctype);
+        headers[k++] = ct;
+    }
+    if (accept) {
+        snprintf(ac, sizeof ac, "Accept: %s", accept);
+        headers[k++] = ac;
+    }
+    http_do(c, "POST", url, body, strlen(body), headers, &r);
+    curl_easy_cleanup(c);
+    return r;
+}
+
+START_TEST(http_sudoku_solve_formats) {
+    hresp_t r = post(&shared_srv, "/v1/sudoku/solve", "application/json", NULL,
+                     "{\"grid\":\"8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..\","
+                     "\"max_solutions\":2}");
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_ptr_nonnull(strstr(r.body, "\"solution\":\"812753649943682175675491283154237896369845721287169534521974368438526917796318452\""));
+    ck_assert_ptr_nonnull(strstr(r.body, "\"unique\":true"));
+    hresp_free(&r);
+    r = post(&shared_srv, "/v1/sudoku/solve", "text/csv", "text/csv", "1,,,\n,,3,\n,,,\n,,,2\n");
+    char ct[64];
+    ck_assert_int_eq(r.status, 200);
+    ck_assert(hresp_header(&r, "Content-Type", ct, sizeof ct));
+    ck_assert_ptr_nonnull(strstr(ct, "text/csv"));
+    ck_assert_int_eq(r.len, 32);
+    hresp_free(&r);
+    r = post(&shared_srv, "/v1/sudoku/solve", "text/plain", NULL, "4\n1 2 3 4\n0,0 4\n");
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_ptr_nonnull(strstr(r.body, "\"solution\":[[4,"));
+    hresp_free(&r);
+}
+END_TEST
+
+START_TEST(http_sudoku_errors) {
+    hresp_t r = post(&shared_srv, "/v1/sudoku/solve", "application/xml", NULL, "<x/>");
+    assert_problem(&r, 415, "Content-Type");
+    hresp_free(&r);
+    r = post(&shared_srv, "/v1/sudoku/solve", "application/json", NULL, "{\"grid\":\"11..............\"}");
+    assert_problem(&r, 422, "grid[0][1]");
+    assert_problem(&r, 422, "grid[0][0]");
+    hresp_free(&r);
+    r = post(&shared_srv, "/v1/sudoku/solve", NULL, NULL, "{\"grid\": 5}"); /* curl's form default */
+    assert_problem(&r, 400, "grid");
+    hresp_free(&r);
+    r = post(&shared_srv, "/v1/sudoku/solve", "application/x-www-form-urlencoded", NULL, "grid=123");
+    assert_problem(&r, 415, "Content-Type");
+    hresp_free(&r);
+    r = post(&shared_srv, "/v1/sudoku/validate", "application/json", NULL, "{\"grid\":\"11..............\"}");
+    ck_assert_int_eq(r.status, 200); /* validation reports conflicts, it does not refuse them */
+    ck_assert_ptr_nonnull(strstr(r.body, "\"valid\":false"));
+    ck_assert_ptr_nonnull(strstr(r.body, "\"unit\":\"row 0\""));
+    hresp_free(&r);
+    get_problem(&shared_srv, "/v1/sudoku/solve", 405, NULL);
+}
+END_TEST
+
+/* === Exact cover over HTTP (split across the real pool) === */
+
+START_TEST(http_exact_cover_parallel) {
+    const char *knuth = "{\"items\":[\"A\",\"B\",\"C\",\"D\",\"E\",\"F\",\"G\"],"
+                        "\"options\":[[\"C\",\"E\",\"F\"],[\"A\",\"D\",\"G\"],[\"B\",\"C\",\"F\"],"
+                        "[\"A\",\"D\"],[\"B\",\"G\"],[\"D\",\"E\",\"G\"]],\"max_solutions\":5,\"threads\":2}";
+    hresp_t r = post(&shared_srv, "/v1/exact-cover/solve", "application/json", NULL, knuth);
+    ck_assert_msg(r.status == 200, "%s", r.body);
+    ck_assert_ptr_nonnull(strstr(r.body, "\"solutions\":[[0,3,4]]"));
+    ck_assert_ptr_nonnull(strstr(r.body, "\"complete\":true"));
+    hresp_free(&r);
+    r = post(&shared_srv, "/v1/exact-cover/solve", "application/json", NULL,
+             "{\"items\":[\"A\"],\"options\":[[\"A\"],[\"B\"]]}");
+    assert_problem(&r, 400, "options[1][0]");
+    hresp_free(&r);
+}
+END_TEST
+
+START_TEST(http_nqueens_exact_cover_methods) {
+    const char *paths[] = {"/v1/nqueens/count?n=8&method=dlx&threads=2",
+                           "/v1/nqueens/count?n=8&method=algorithm-x&threads=1",
+                           "/v1/nqueens/count?n=8&method=bitboard"};
+    for (size_t i = 0; i < 3; i++) {
+        json_t *j = get_json(&shared_srv, paths[i], 200);
+        ck_assert_int_eq(json_integer_value(json_object_get(j, "count")), 92);
+        json_decref(j);
+    }
+    json_t *j = get_json(&shared_srv, "/v1/nqueens/solve?n=12&method=dlx", 200);
+    ck_assert(json_is_true(json_object_get(j, "verified")));
+    ck_assert_int_eq(json_array_size(json_object_get(j, "queens")), 12);
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "stats"), "method")), "dlx");
+    json_decref(j);
+    get_problem(&shared_srv, "/v1/nqueens/solve?n=40&method=dlx", 400, "n");
+    get_problem(&shared_srv, "/v1/nqueens/count?n=8&method=magic", 400, "method");
+}
+END_TEST
+
 Suite *http_suite(void);
 Suite *http_suite(void) {
     Suite *s = suite_create("http");
@@ -620,6 +725,10 @@ Suite *http_suite(void) {
     tcase_add_test(shared, http_small_request_not_held_behind_long_count);
     tcase_add_test(shared, http_client_hangup_cancels_work);
     tcase_add_test(shared, http_cli_flags_and_healthcheck);
+    tcase_add_test(shared, http_sudoku_solve_formats);
+    tcase_add_test(shared, http_sudoku_errors);
+    tcase_add_test(shared, http_exact_cover_parallel);
+    tcase_add_test(shared, http_nqueens_exact_cover_methods);
     tcase_add_test(own, http_cors_origin_flag);
     tcase_add_test(own, http_full_queue_is_503);
     tcase_add_test(own, http_sigterm_drains_inflight);

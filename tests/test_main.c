@@ -10,7 +10,9 @@ Suite *api_suite(void);
 Suite *config_suite(void);
 Suite *http_suite(void);
 Suite *sudoku_suite(void);
+Suite *sudoku_api_suite(void);
 Suite *xcover_suite(void);
+Suite *xcover_api_suite(void);
 
 int main(void) {
     int failed;
@@ -21,7 +23,9 @@ int main(void) {
     srunner_add_suite(sr, api_suite());
     srunner_add_suite(sr, config_suite());
     srunner_add_suite(sr, sudoku_suite());
+    srunner_add_suite(sr, sudoku_api_suite());
     srunner_add_suite(sr, xcover_suite());
+    srunner_add_suite(sr, xcover_api_suite());
     srunner_add_suite(sr, http_suite());
     srunner_run_all(sr, CK_NORMAL);
     failed = srunner_ntests_failed(sr);

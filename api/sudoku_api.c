@@ -1,0 +1,936 @@
+/* sudoku_api.c -- Sudoku over HTTP: three input formats, one puzzle model.
+ *
+ * Input formats (chosen by Content-Type; absent means JSON, and so does
+ * curl's default application/x-www-form-urlencoded when the body is a JSON
+ * object):
+ *   application/json  {"grid": ..., "box": {"rows","cols"}, "symbols": [...],
+ *                     "method", "propagation", "max_solutions", "timeout_ms",
+ *                     "trace"}.  `grid` is either a string of N*N characters
+ *                     (N <= 35: '.' or '0' empty, '1'-'9', then 'A'-'Z' or
+ *                     'a'-'z' for 10..35), or N arrays of N integers with 0
+ *                     or null for an empty cell.  When the symbols include 0,
+ *                     0 is a symbol and only null is empty.
+ *   text/plain        line 1 N, line 2 the N symbols, then one given per line
+ *                     as "row,col value" (0-based); blank and '#' lines skipped.
+ *   text/csv          N lines of N comma-separated values; an empty field is
+ *                     an empty cell.
+ * For text and CSV the options come from the query string (method,
+ * propagation, max_solutions, timeout_ms, trace, box=RxC); a JSON request
+ * takes them from the body only.
+ *
+ * Everything is parsed into sd_puzzle_t: raw cell values (-1 = empty) and the
+ * symbol list, then mapped to the solver's 1..N by position in the symbol
+ * list (symbols[k] is solver value k+1).  Errors name the field as a client
+ * would write it: grid[3][4], symbols[2], box.rows, "line 5".
+ *
+ * Answers use the input's shape: a string grid answers strings, arrays and
+ * text/CSV answer arrays of arrays, in the input's symbols.  With Accept:
+ * text/csv a solved puzzle answers its (first) solution as CSV; a puzzle
+ * without a solution still answers JSON, since CSV cannot say why.
+ * Every solution is checked against the givens and the rules before it is
+ * sent (a failure is a 500: it would be a solver bug). */
+#include "api/sudoku_api.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "api/xc_job.h"
+#include "solvers/sudoku.h"
+#include "solvers/sudoku_xc.h"
+
+#define SD_MAX_CELLS (SUDOKU_MAX_N * SUDOKU_MAX_N)
+#define SD_STRING_MAX_N 35
+#define SD_CONFLICTS_CAP 256
+#define SD_SYMBOL_MAX 2147483647LL
+
+typedef enum { SD_OUT_STRING, SD_OUT_ARRAYS } sd_shape_t;
+
+typedef struct sd_puzzle_s {
+    int n;
+    int box_rows, box_cols; /* as requested; 0 = default */
+    sudoku_shape_t shape;
+    long long raw[SD_MAX_CELLS]; /* -1 empty, else the value as written */
+    int row_len[SUDOKU_MAX_N];   /* CSV: values seen per line */
+    long long symbols[SUDOKU_MAX_N];
+    int nsymbols; /* 0 = default 1..N */
+    int zero_is_symbol;
+    sd_shape_t out;
+    int csv_out;
+    uint8_t grid[SD_MAX_CELLS]; /* solver values 0..N */
+    sudoku_method_t method;
+    sudoku_level_t level;
+    long long max_solutions;
+    long long timeout_ms;
+    long long threads;
+    int trace;
+    int xc;                 /* method dlx or algorithm-x: solved as exact cover */
+    xcover_engine_t engine;
+} sd_puzzle_t;
+
+/* === Small helpers === */
+
+/* The media type of a Content-Type or Accept entry, compared without
+ * parameters and case. */
+static int sd_media_is(const char *header, const char *type) {
+    size_t n = strlen(type);
+    if (header == NULL) return 0;
+    while (*header == ' ') header++;
+    return strncasecmp(header, type, n) == 0 &&
+           (header[n] == '\0' || header[n] == ';' || header[n] == ' ');
+}
+
+static int sd_accepts_csv(const char *accept) {
+    if (accept == NULL) return 0;
+    for (const char *p = accept; p != NULL; p = strchr(p, ',')) {
+        if (*p == ',') p++;
+        if (sd_media_is(p, "text/csv")) return 1;
+    }
+    return 0;
+}
+
+static int sd_char_value(char ch) {
+    if (ch == '.' || ch == '0') return -1;
+    if (ch >= '1' && ch <= '9') return ch - '0';
+    if (ch >= 'A' && ch <= 'Z') return ch - 'A' + 10;
+    if (ch >= 'a' && ch <= 'z') return ch - 'a' + 10;
+    return -2;
+}
+
+static char sd_value_char(long long v) { return v < 10 ? (char)('0' + v) : (char)('A' + v - 10); }
+
+static void sd_cell_name(char *out, size_t cap, int n, int i) {
+    snprintf(out, cap, "grid[%d][%d]", i / n, i % n);
+}
+
+/* Parses a whole string as a non-negative decimal integer. */
+static int sd_parse_uint(const char *s, size_t len, long long *out) {
+    long long x = 0;
+    if (len == 0) return -1;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9') return -1;
+        x = x * 10 + (s[i] - '0');
+        if (x > SD_SYMBOL_MAX) return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+/* `curl -d '{...}'` labels its body application/x-www-form-urlencoded; a
+ * body that is a JSON object cannot be a form, so take it as JSON. */
+static int sd_curl_default_json(const api_request_t *req) {
+    size_t i = 0;
+    if (!sd_media_is(req->content_type, "application/x-www-form-urlencoded")) return 0;
+    while (i < req->body_len && isspace((unsigned char)req->body[i])) i++;
+    return i < req->body_len && req->body[i] == '{';
+}
+
+/* === Options === */
+
+static void sd_defaults(sd_puzzle_t *pz, const api_request_t *req) {
+    pz->method = SUDOKU_METHOD_AUTO;
+    pz->level = SUDOKU_LEVEL_DEFAULT;
+    pz->max_solutions = 1;
+    pz->timeout_ms = req->max_timeout_ms;
+    pz->threads = 1;
+    pz->trace = 0;
+}
+
+/* Method names: the exact-cover engines first, then sudoku.h's methods. */
+static int sd_method_parse(const char *name, sd_puzzle_t *pz) {
+    if (xcover_engine_parse(name, &pz->engine) == 0) {
+        pz->xc = 1;
+        return 0;
+    }
+    pz->xc = 0;
+    return sudoku_method_parse(name, &pz->method);
+}
+
+static void sd_bad_method(api_problem_t *p, const char *in, const char *got) {
+    api_problem_add(p, in, "method",
+                    "must be auto, backtracking, mrv, propagation, best-first, algorithm-x or dlx, "
+                    "got '%.40s'", got);
+}
+
+static void sd_bad_level(api_problem_t *p, const char *in, const char *got) {
+    api_problem_add(p, in, "propagation",
+                    "must be peers, hidden-singles, naked-pairs or subsets, got '%.40s'", got);
+}
+
+/* Options from the query string (text and CSV bodies). */
+static int sd_query_options(const api_request_t *req, sd_puzzle_t *pz, api_problem_t *p) {
+    static const char *const allowed[] = {"method", "propagation", "max_solutions", "timeout_ms",
+                                          "trace", "box", "threads", NULL};
+    const char *v;
+    int bad = api_params_check(req, allowed, p) != 0;
+    if ((v = api_param(req, "method")) != NULL && sd_method_parse(v, pz) != 0) {
+        sd_bad_method(p, "query", v);
+        bad = 1;
+    }
+    if ((v = api_param(req, "propagation")) != NULL &&
+        (sudoku_level_parse(v, &pz->level) != 0 || pz->level == SUDOKU_LEVEL_DEFAULT)) {
+        sd_bad_level(p, "query", v);
+        bad = 1;
+    }
+    bad |= api_param_int(req, "max_solutions", 0, 1, SUDOKU_MAX_SOLUTIONS, 1, &pz->max_solutions, p) != 0;
+    bad |= api_param_int(req, "timeout_ms", 0, 1, req->max_timeout_ms, req->max_timeout_ms,
+                         &pz->timeout_ms, p) != 0;
+    bad |= api_param_bool(req, "trace", 0, &pz->trace, p) != 0;
+    bad |= api_param_int(req, "threads", 0, 1, req->pool_threads, 1, &pz->threads, p) != 0;
+    if ((v = api_param(req, "box")) != NULL) {
+        int r, c, used = 0;
+        if (sscanf(v, "%dx%d%n", &r, &c, &used) != 2 || v[used] != '\0' || r < 1 || c < 1 ||
+            r > SUDOKU_MAX_N || c > SUDOKU_MAX_N) {
+            api_problem_add(p, "query", "box", "must be ROWSxCOLS, e.g. 2x3, got '%.40s'", v);
+            bad = 1;
+        } else {
+            pz->box_rows = r;
+            pz->box_cols = c;
+        }
+    }
+    return bad ? -1 : 0;
+}
+
+/* === JSON input === */
+
+static int sd_json_grid_string(const char *s, size_t len, sd_puzzle_t *pz, api_problem_t *p) {
+    int n = 0;
+    while (n * n < (int)len && n <= SD_STRING_MAX_N) n++;
+    if (n * n != (int)len || n < SUDOKU_MIN_N || n > SD_STRING_MAX_N) {
+        api_problem_add(p, "body", "grid",
+                        "a string grid has N*N characters with N from %d to %d; got %zu characters",
+                        SUDOKU_MIN_N, SD_STRING_MAX_N, len);
+        return -1;
+    }
+    pz->n = n;
+    pz->out = SD_OUT_STRING;
+    int bad = 0;
+    for (int i = 0; i < n * n; i++) {
+        int v = sd_char_value(s[i]);
+        if (v == -2) {
+            char f[32];
+            sd_cell_name(f, sizeof f, n, i);
+            api_problem_add(p, "body", f, "unexpected character '%c' (use . or 0 for empty, 1-9, A-Z)",
+                            isprint((unsigned char)s[i]) ? s[i] : '?');
+            bad = 1;
+            continue;
+        }
+        pz->raw[i] = v;
+    }
+    return bad ? -1 : 0;
+}
+
+static int sd_json_grid_arrays(json_t *grid, sd_puzzle_t *pz, api_problem_t *p) {
+    size_t n = json_array_size(grid);
+    int bad = 0;
+    if (n < SUDOKU_MIN_N || n > SUDOKU_MAX_N) {
+        api_problem_add(p, "body", "grid", "must have N rows with N from %d to %d; got %zu",
+                        SUDOKU_MIN_N, SUDOKU_MAX_N, n);
+        return -1;
+    }
+    pz->n = (int)n;
+    pz->out = SD_OUT_ARRAYS;
+    for (size_t r = 0; r < n; r++) {
+        json_t *row = json_array_get(grid, r);
+        char f[32];
+        if (!json_is_array(row) || json_array_size(row) != n) {
+            snprintf(f, sizeof f, "grid[%zu]", r);
+            api_problem_add(p, "body", f, "must be an array of %zu cells, like every row; got %zu",
+                            n, json_is_array(row) ? json_array_size(row) : 0);
+            bad = 1;
+            continue;
+        }
+        for (size_t c = 0; c < n; c++) {
+            json_t *cell = json_array_get(row, c);
+            size_t i = r * n + c;
+            if (json_is_null(cell)) {
+                pz->raw[i] = -1;
+            } else if (json_is_integer(cell) && json_integer_value(cell) >= 0 &&
+                       json_integer_value(cell) <= SD_SYMBOL_MAX) {
+                pz->raw[i] = json_integer_value(cell);
+            } else {
+                snprintf(f, sizeof f, "grid[%zu][%zu]", r, c);
+                api_problem_add(p, "body", f, "must be a non-negative integer (a symbol) or null");
+                bad = 1;
+            }
+        }
+    }
+    return bad ? -1 : 0;
+}
+
+static int sd_json_int(json_t *v, const char *field, long long lo, long long hi, long long *out,
+                       api_problem_t *p) {
+    if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi) {
+        api_problem_add(p, "body", field, "must be an integer from %lld to %lld", lo, hi);
+        return -1;
+    }
+    *out = json_integer_value(v);
+    return 0;
+}
+
+static int sd_parse_json(const api_request_t *req, sd_puzzle_t *pz, api_problem_t *p) {
+    static const char *const none[] = {NULL};
+    json_error_t err;
+    json_t *root, *v;
+    const char *key;
+    int bad = api_params_check(req, none, p) != 0; /* options live in the body */
+
+    root = json_loadb(req->body ? req->body : "", req->body_len, JSON_REJECT_DUPLICATES, &err);
+    if (root == NULL) {
+        api_problem_add(p, "body", "body", "not valid JSON (line %d, column %d): %s", err.line,
+                        err.column, err.text);
+        return -1;
+    }
+    if (!json_is_object(root)) {
+        api_problem_add(p, "body", "body", "must be a JSON object");
+        json_decref(root);
+        return -1;
+    }
+    json_object_foreach(root, key, v) {
+        long long x;
+        if (strcmp(key, "grid") == 0) {
+            if (json_is_string(v))
+                bad |= sd_json_grid_string(json_string_value(v), json_string_length(v), pz, p) != 0;
+            else if (json_is_array(v))
+                bad |= sd_json_grid_arrays(v, pz, p) != 0;
+            else {
+                api_problem_add(p, "body", "grid", "must be a string or an array of rows");
+                bad = 1;
+            }
+        } else if (strcmp(key, "box") == 0) {
+            json_t *r = json_object_get(v, "rows"), *c = json_object_get(v, "cols");
+            if (!json_is_object(v) || json_object_size(v) != 2 || r == NULL || c == NULL) {
+                api_problem_add(p, "body", "box", "must be {\"rows\": R, \"cols\": C}");
+                bad = 1;
+            } else {
+                bad |= sd_json_int(r, "box.rows", 1, SUDOKU_MAX_N, &x, p) != 0;
+                pz->box_rows = (int)x;
+                bad |= sd_json_int(c, "box.cols", 1, SUDOKU_MAX_N, &x, p) != 0;
+                pz->box_cols = (int)x;
+            }
+        } else if (strcmp(key, "symbols") == 0) {
+            size_t k;
+            json_t *s;
+            if (!json_is_array(v) || json_array_size(v) > SUDOKU_MAX_N || json_array_size(v) == 0) {
+                api_problem_add(p, "body", "symbols", "must be an array of N distinct non-negative integers");
+                bad = 1;
+                continue;
+            }
+            pz->nsymbols = (int)json_array_size(v);
+            json_array_foreach(v, k, s) {
+                char f[32];
+                snprintf(f, sizeof f, "symbols[%zu]", k);
+                bad |= sd_json_int(s, f, 0, SD_SYMBOL_MAX, &pz->symbols[k], p) != 0;
+            }
+        } else if (strcmp(key, "method") == 0) {
+            if (!json_is_string(v) || sd_method_parse(json_string_value(v), pz) != 0) {
+                sd_bad_method(p, "body", json_is_string(v) ? json_string_value(v) : "(not a string)");
+                bad = 1;
+            }
+        } else if (strcmp(key, "propagation") == 0) {
+            if (!json_is_string(v) || sudoku_level_parse(json_string_value(v), &pz->level) != 0 ||
+                pz->level == SUDOKU_LEVEL_DEFAULT) {
+                sd_bad_level(p, "body", json_is_string(v) ? json_string_value(v) : "(not a string)");
+                bad = 1;
+            }
+        } else if (strcmp(key, "max_solutions") == 0) {
+            bad |= sd_json_int(v, "max_solutions", 1, SUDOKU_MAX_SOLUTIONS, &pz->max_solutions, p) != 0;
+        } else if (strcmp(key, "timeout_ms") == 0) {
+            bad |= sd_json_int(v, "timeout_ms", 1, req->max_timeout_ms, &pz->timeout_ms, p) != 0;
+        } else if (strcmp(key, "threads") == 0) {
+            bad |= sd_json_int(v, "threads", 1, req->pool_threads, &pz->threads, p) != 0;
+        } else if (strcmp(key, "trace") == 0) {
+            if (!json_is_boolean(v)) {
+                api_problem_add(p, "body", "trace", "must be true or false");
+                bad = 1;
+            } else {
+                pz->trace = json_is_true(v);
+            }
+        } else {
+            api_problem_add(p, "body", key, "unknown field");
+            bad = 1;
+        }
+    }
+    if (json_object_get(root, "grid") == NULL) {
+        api_problem_add(p, "body", "grid", "required");
+        bad = 1;
+    }
+    json_decref(root);
+    return bad ? -1 : 0;
+}
+
+/* === Text and CSV input === */
+
+/* Splits body into lines (without "\r\n"); calls fn for each with its
+ * 1-based number.  Stops at the first non-zero return. */
+typedef int (*sd_line_fn)(sd_puzzle_t *pz, int lineno, const char *s, size_t len, api_problem_t *p);
+
+static int sd_each_line(const api_request_t *req, sd_puzzle_t *pz, sd_line_fn fn, api_problem_t *p) {
+    const char *s = req->body ? req->body : "", *end = s + req->body_len;
+    int lineno = 0, bad = 0;
+    while (s < end) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        const char *e = nl ? nl : end;
+        size_t len = (size_t)(e - s);
+        if (len > 0 && s[len - 1] == '\r') len--;
+        bad |= fn(pz, ++lineno, s, len, p) != 0;
+        if (p->nerrors >= API_PROBLEM_MAX_ERRORS) break;
+        s = nl ? nl + 1 : end;
+    }
+    return bad ? -1 : 0;
+}
+
+static int sd_blank(const char *s, size_t len) {
+    size_t i = 0;
+    while (i < len && (s[i] == ' ' || s[i] == '\t')) i++;
+    return i == len || s[i] == '#';
+}
+
+/* The text format keeps its stage in pz->n (0 = size not read yet) and
+ * pz->nsymbols (0 = symbols not read yet). */
+static int sd_text_line(sd_puzzle_t *pz, int lineno, const char *s, size_t len, api_problem_t *p) {
+    char field[32], buf[128];
+    snprintf(field, sizeof field, "line %d", lineno);
+    if (sd_blank(s, len)) return 0;
+    if (pz->n == 0) {
+        long long n;
+        size_t a = 0, b = len;
+        while (a < b && (s[a] == ' ' || s[a] == '\t')) a++;
+        while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t')) b--;
+        if (sd_parse_uint(s + a, b - a, &n) != 0 || n < SUDOKU_MIN_N || n > SUDOKU_MAX_N) {
+            api_problem_add(p, "body", field, "the first line is the size N, from %d to %d",
+                            SUDOKU_MIN_N, SUDOKU_MAX_N);
+            return -1;
+        }
+        pz->n = (int)n;
+        for (int i = 0; i < pz->n * pz->n; i++) pz->raw[i] = -1;
+        return 0;
+    }
+    if (pz->nsymbols == 0) {
+        size_t i = 0;
+        int k = 0;
+        while (i < len) {
+            while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == ',')) i++;
+            size_t j = i;
+            while (j < len && s[j] != ' ' && s[j] != '\t' && s[j] != ',') j++;
+            if (j == i) break;
+            if (k == SUDOKU_MAX_N || sd_parse_uint(s + i, j - i, &pz->symbols[k]) != 0) {
+                api_problem_add(p, "body", field, "the second line holds the N symbols, non-negative integers");
+                return -1;
+            }
+            k++;
+            i = j;
+        }
+        pz->nsymbols = k;
+        return 0;
+    }
+    /* "row,col value" */
+    int r, c, used = 0;
+    long long v;
+    size_t n = len < sizeof buf - 1 ? len : sizeof buf - 1;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    if (sscanf(buf, " %d , %d %lld %n", &r, &c, &v, &used) != 3 || buf[used] != '\0' || v < 0) {
+        api_problem_add(p, "body", field, "expected 'row,col value', got '%.40s'", buf);
+        return -1;
+    }
+    if (r < 0 || c < 0 || r >= pz->n || c >= pz->n) {
+        api_problem_add(p, "body", field, "cell (%d,%d) is outside the %dx%d grid", r, c, pz->n, pz->n);
+        return -1;
+    }
+    if (pz->raw[r * pz->n + c] != -1) {
+        api_problem_add(p, "body", field, "cell (%d,%d) is given twice", r, c);
+        return -1;
+    }
+    pz->raw[r * pz->n + c] = v;
+    return 0;
+}
+
+static int sd_csv_line(sd_puzzle_t *pz, int lineno, const char *s, size_t len, api_problem_t *p) {
+    int r = lineno - 1, c = 0;
+    size_t i = 0;
+    char field[32];
+    if (len == 0) return 0; /* trailing newline(s) */
+    if (r >= SUDOKU_MAX_N) {
+        snprintf(field, sizeof field, "line %d", lineno);
+        api_problem_add(p, "body", field, "more than %d rows", SUDOKU_MAX_N);
+        return -1;
+    }
+    for (;;) {
+        size_t j = i;
+        while (j < len && s[j] != ',') j++;
+        size_t a = i, b = j;
+        while (a < b && (s[a] == ' ' || s[a] == '\t')) a++;
+        while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t')) b--;
+        if (c >= SUDOKU_MAX_N) {
+            snprintf(field, sizeof field, "grid[%d]", r);
+            api_problem_add(p, "body", field, "more than %d values", SUDOKU_MAX_N);
+            return -1;
+        }
+        if (b == a) {
+            pz->raw[r * SUDOKU_MAX_N + c] = -1;
+        } else if (sd_parse_uint(s + a, b - a, &pz->raw[r * SUDOKU_MAX_N + c]) != 0) {
+            snprintf(field, sizeof field, "grid[%d][%d]", r, c);
+            api_problem_add(p, "body", field, "must be a non-negative integer or empty, got '%.*s'",
+                            (int)(b - a < 20 ? b - a : 20), s + a);
+            return -1;
+        }
+        c++;
+        if (j >= len) break;
+        i = j + 1;
+    }
+    pz->row_len[r] = c; /* checked once N is known */
+    pz->n = r + 1 > pz->n ? r + 1 : pz->n;
+    return 0;
+}
+
+static int sd_parse_csv(const api_request_t *req, sd_puzzle_t *pz, api_problem_t *p) {
+    int bad = sd_each_line(req, pz, sd_csv_line, p) != 0;
+    int n = pz->n;
+    if (bad) return -1;
+    if (n < SUDOKU_MIN_N) {
+        api_problem_add(p, "body", "grid", "a CSV grid has N lines of N values, N from %d to %d",
+                        SUDOKU_MIN_N, SUDOKU_MAX_N);
+        return -1;
+    }
+    for (int r = 0; r < n; r++)
+        if (pz->row_len[r] != n) {
+            char f[32];
+            snprintf(f, sizeof f, "grid[%d]", r);
+            api_problem_add(p, "body", f, "has %d values; a %d-line grid needs %d in every row",
+                            pz->row_len[r], n, n);
+            bad = 1;
+        }
+    if (bad) return -1;
+    /* compact rows from stride SUDOKU_MAX_N to stride n */
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++) pz->raw[r * n + c] = pz->raw[r * SUDOKU_MAX_N + c];
+    pz->out = SD_OUT_ARRAYS;
+    return 0;
+}
+
+static int sd_parse_text(const api_request_t *req, sd_puzzle_t *pz, api_problem_t *p) {
+    if (sd_each_line(req, pz, sd_text_line, p) != 0) return -1;
+    if (pz->n == 0 || pz->nsymbols == 0) {
+        api_problem_add(p, "body", "body", "expected the size on line 1 and the symbols on line 2");
+        return -1;
+    }
+    pz->out = SD_OUT_ARRAYS;
+    return 0;
+}
+
+/* === From raw values to the solver's grid === */
+
+static int sd_finish(sd_puzzle_t *pz, api_problem_t *p) {
+    int n = pz->n, bad = 0, rc;
+    char f[32];
+
+    rc = sudoku_shape_init(&pz->shape, n, pz->box_rows, pz->box_cols);
+    if (rc == SUDOKU_ENOBOX) {
+        api_problem_add(p, "body", "box",
+                        "N = %d has no box shape rows x cols with 2 <= rows <= cols; give \"box\" "
+                        "explicitly", n);
+        return -1;
+    }
+    if (rc != 0) {
+        api_problem_add(p, "body", pz->box_rows * pz->box_cols != n ? "box.rows" : "box",
+                        "%d x %d boxes do not tile a %dx%d grid", pz->box_rows, pz->box_cols, n, n);
+        return -1;
+    }
+    if (pz->nsymbols == 0) {
+        for (int k = 0; k < n; k++) pz->symbols[k] = k + 1;
+    } else {
+        if (pz->nsymbols != n) {
+            api_problem_add(p, "body", "symbols", "a %dx%d grid needs %d symbols, got %d", n, n, n,
+                            pz->nsymbols);
+            return -1;
+        }
+        for (int k = 0; k < n; k++)
+            for (int j = 0; j < k; j++)
+                if (pz->symbols[j] == pz->symbols[k]) {
+                    snprintf(f, sizeof f, "symbols[%d]", k);
+                    api_problem_add(p, "body", f, "%lld repeats symbols[%d]", pz->symbols[k], j);
+                    bad = 1;
+                }
+        if (pz->out == SD_OUT_STRING)
+            for (int k = 0; k < n; k++)
+                if (pz->symbols[k] < 1 || pz->symbols[k] > SD_STRING_MAX_N) {
+                    snprintf(f, sizeof f, "symbols[%d]", k);
+                    api_problem_add(p, "body", f,
+                                    "a string grid can only write symbols 1..35; use arrays for %lld",
+                                    pz->symbols[k]);
+                    bad = 1;
+                }
+        if (bad) return -1;
+    }
+    pz->zero_is_symbol = 0;
+    for (int k = 0; k < n; k++)
+        if (pz->symbols[k] == 0) pz->zero_is_symbol = 1;
+    for (int i = 0; i < n * n; i++) {
+        long long v = pz->raw[i];
+        int k = 0;
+        if (v < 0 || (v == 0 && !pz->zero_is_symbol)) {
+            pz->grid[i] = 0;
+            continue;
+        }
+        while (k < n && pz->symbols[k] != v) k++;
+        if (k == n) {
+            sd_cell_name(f, sizeof f, n, i);
+            if (pz->nsymbols == 0)
+                api_problem_add(p, "body", f, "%lld is not a symbol (1..%d)", v, n);
+            else
+                api_problem_add(p, "body", f, "%lld is not one of the symbols", v);
+            bad = 1;
+            continue;
+        }
+        pz->grid[i] = (uint8_t)(k + 1);
+    }
+    return bad ? -1 : 0;
+}
+
+static const char *const sd_unit_names[] = {"row", "column", "box"};
+
+/* 422 when the givens break a rule, naming every conflicting cell. */
+static int sd_conflicts_problem(sd_puzzle_t *pz, api_problem_t *p) {
+    sudoku_conflict_t *cf = malloc(SD_CONFLICTS_CAP * sizeof *cf);
+    size_t count = 0;
+    if (cf == NULL) return API_ENOMEM;
+    sudoku_find_conflicts(&pz->shape, pz->grid, cf, SD_CONFLICTS_CAP, &count);
+    if (count == 0) {
+        free(cf);
+        return 0;
+    }
+    api_problem_init(p, API_EUNPROCESSABLE, "the givens break the rules in %zu place%s", count,
+                     count == 1 ? "" : "s");
+    for (size_t k = 0; k < count && k < SD_CONFLICTS_CAP; k++)
+        for (size_t j = 0; j < cf[k].ncells; j++) {
+            char f[32];
+            sd_cell_name(f, sizeof f, pz->n, cf[k].cells[j]);
+            api_problem_add(p, "body", f, "%lld repeats in %s %d", pz->symbols[cf[k].value - 1],
+                            sd_unit_names[cf[k].unit], cf[k].index);
+        }
+    free(cf);
+    return API_EUNPROCESSABLE;
+}
+
+/* Parses any format into a fresh puzzle.  Returns 0, or an API_E* code with
+ * the problem in p. */
+static int sd_read(const api_request_t *req, sd_puzzle_t *pz, api_problem_t *p) {
+    const char *ct = req->content_type;
+    int rc;
+    api_problem_init(p, API_EINVALID, "the puzzle is not valid");
+    sd_defaults(pz, req);
+    pz->csv_out = sd_accepts_csv(req->accept);
+    if (ct == NULL || sd_media_is(ct, "application/json") || sd_curl_default_json(req)) {
+        rc = sd_parse_json(req, pz, p);
+    } else if (sd_media_is(ct, "text/plain")) {
+        rc = sd_query_options(req, pz, p);
+        rc |= sd_parse_text(req, pz, p);
+    } else if (sd_media_is(ct, "text/csv")) {
+        rc = sd_query_options(req, pz, p);
+        rc |= sd_parse_csv(req, pz, p);
+    } else {
+        api_problem_init(p, API_EMEDIA, "send application/json, text/plain or text/csv");
+        api_problem_add(p, "header", "Content-Type", "unsupported: '%.60s'", ct);
+        return API_EMEDIA;
+    }
+    if (rc != 0 || p->nerrors > 0) return API_EINVALID;
+    if (sd_finish(pz, p) != 0) return API_EINVALID;
+    if ((unsigned long long)pz->max_solutions * (unsigned)(pz->n * pz->n) > API_SUDOKU_SOLUTION_BYTES) {
+        api_problem_add(p, "body", "max_solutions", "at most %u for a %dx%d grid",
+                        API_SUDOKU_SOLUTION_BYTES / (unsigned)(pz->n * pz->n), pz->n, pz->n);
+        return API_EINVALID;
+    }
+    return sd_conflicts_problem(pz, p);
+}
+
+/* === Answers === */
+
+static json_t *sd_grid_json(const sd_puzzle_t *pz, const uint8_t *g) {
+    int n = pz->n;
+    if (pz->out == SD_OUT_STRING) {
+        char s[SD_STRING_MAX_N * SD_STRING_MAX_N + 1];
+        for (int i = 0; i < n * n; i++) s[i] = g[i] ? sd_value_char(pz->symbols[g[i] - 1]) : '.';
+        return json_stringn(s, (size_t)(n * n));
+    }
+    json_t *rows = json_array();
+    for (int r = 0; r < n && rows != NULL; r++) {
+        json_t *row = json_array();
+        for (int c = 0; c < n && row != NULL; c++) {
+            uint8_t v = g[r * n + c];
+            json_array_append_new(row, v ? json_integer(pz->symbols[v - 1]) : json_null());
+        }
+        json_array_append_new(rows, row);
+    }
+    return rows;
+}
+
+static json_t *sd_box_json(const sd_puzzle_t *pz) {
+    return json_pack("{s:i, s:i}", "rows", pz->shape.box_rows, "cols", pz->shape.box_cols);
+}
+
+typedef struct sd_job_s {
+    api_job_t base;
+    sd_puzzle_t pz;
+    uint8_t *solutions;
+    sudoku_step_t *trace;
+    sudoku_result_t res;
+    int rc;
+    xcover_problem_t *problem; /* exact-cover methods */
+    api_xc_t x;
+} sd_job_t;
+
+static int sd_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
+    sd_job_t *j = (sd_job_t *)job;
+    sudoku_opts_t opts;
+    if (j->pz.xc) return api_xc_run(&j->x, item, ctl);
+    (void)item;
+    sudoku_opts_init(&opts);
+    opts.method = j->pz.method;
+    opts.level = j->pz.level;
+    opts.max_solutions = (uint32_t)j->pz.max_solutions;
+    opts.solutions = j->solutions;
+    opts.ctl = ctl;
+    opts.trace = j->trace;
+    opts.trace_cap = j->trace ? API_SUDOKU_TRACE_CAP : 0;
+    return sudoku_solve(&j->pz.shape, j->pz.grid, &opts, &j->res);
+}
+
+static int sd_merge(api_job_t *job, size_t item, int rc) {
+    sd_job_t *j = (sd_job_t *)job;
+    if (j->pz.xc) {
+        if (rc < 0 && j->rc == 0) j->rc = rc;
+        return api_xc_merge(&j->x, job, item, rc);
+    }
+    (void)item;
+    j->rc = rc;
+    job->nodes += j->res.stats.nodes;
+    return API_JOB_STOP;
+}
+
+static const char *sd_status(const sd_job_t *j) {
+    if (j->res.solutions_found >= 2) return "multiple";
+    if (j->res.solutions_found == 1) return "solved";
+    if (j->rc == 0) return "unsolvable";
+    if (j->rc == SEARCH_CANCELLED) return "cancelled";
+    return "timeout"; /* deadline, or best-first's memory cap */
+}
+
+static void sd_render_csv(const sd_job_t *j, api_response_t *out) {
+    int n = j->pz.n;
+    size_t cap = (size_t)n * (size_t)n * 12 + 1, len = 0;
+    char *buf = malloc(cap);
+    if (buf == NULL) {
+        api_problem_t p;
+        api_problem_init(&p, API_ENOMEM, "out of memory");
+        api_response_problem(out, &p);
+        return;
+    }
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++)
+            len += (size_t)snprintf(buf + len, cap - len, "%lld%c",
+                                    j->pz.symbols[j->solutions[r * n + c] - 1], c == n - 1 ? '\n' : ',');
+    api_response_destroy(out);
+    out->status = 200;
+    out->content_type = "text/csv; charset=utf-8";
+    out->body = buf;
+    out->len = len;
+}
+
+/* Turns an exact-cover run into the result a sudoku_solve() would give. */
+static void sd_from_xc(sd_job_t *j) {
+    size_t nn = (size_t)j->pz.n * (size_t)j->pz.n;
+    api_xc_t *x = &j->x;
+    api_xc_finish(x);
+    memset(&j->res, 0, sizeof j->res);
+    for (size_t k = 0; k < x->nsols && k < (size_t)j->pz.max_solutions; k++) {
+        const uint32_t *o;
+        size_t len = api_xc_solution(x, k, &o);
+        if (sudoku_xc_to_grid(&j->pz.shape, o, len, j->solutions + k * nn) != 0) {
+            j->rc = SEARCH_EINVAL;
+            return;
+        }
+        j->res.solutions_found++;
+    }
+    j->rc = x->rc;
+    j->res.code = x->rc;
+    j->res.exhausted = x->exhausted;
+    j->res.stats = x->stats;
+}
+
+static void sd_render(api_job_t *job, api_response_t *out) {
+    sd_job_t *j = (sd_job_t *)job;
+    const sudoku_result_t *res = &j->res;
+    size_t nn = (size_t)j->pz.n * (size_t)j->pz.n;
+    json_t *unique;
+
+    if (j->pz.xc) sd_from_xc(j);
+
+    if (j->rc == SEARCH_EINVAL || j->rc == SEARCH_ENOMEM || j->rc == SUDOKU_ECONFLICT) {
+        api_problem_t p;
+        api_problem_init(&p, j->rc == SEARCH_ENOMEM ? API_ENOMEM : API_EINTERNAL,
+                         "the solver refused the puzzle (code %d)", j->rc);
+        api_response_problem(out, &p);
+        return;
+    }
+    for (uint32_t k = 0; k < res->solutions_found; k++)
+        if (sudoku_check_solution(&j->pz.shape, j->pz.grid, j->solutions + k * nn) != 1) {
+            api_problem_t p;
+            api_problem_init(&p, API_EINTERNAL, "solution %u fails verification", k);
+            api_response_problem(out, &p);
+            return;
+        }
+    if (j->pz.csv_out && res->solutions_found > 0) {
+        sd_render_csv(j, out);
+        return;
+    }
+    if (res->solutions_found >= 2 || (res->exhausted && res->code == 0 && res->solutions_found == 0))
+        unique = json_false();
+    else if (sudoku_result_unique(res))
+        unique = json_true();
+    else
+        unique = json_null();
+
+    json_t *stats = json_pack(
+        "{s:s, s:I, s:I, s:I, s:i, s:f}", "method",
+        j->pz.xc ? xcover_engine_name(j->pz.engine) : sudoku_method_name(res->method), "nodes",
+        (json_int_t)res->stats.nodes, "backtracks", (json_int_t)res->stats.backtracks,
+        "propagations", (json_int_t)res->stats.propagations, "max_depth", (int)res->stats.max_depth,
+        "elapsed_ms", api_elapsed_ms(job->start_ns, search_now_ns()));
+    if (stats != NULL && res->level != 0 && !j->pz.xc)
+        json_object_set_new(stats, "propagation", json_string(sudoku_level_name(res->level)));
+    if (stats != NULL && j->pz.xc) {
+        json_object_set_new(stats, "subproblems", json_integer((json_int_t)j->x.subtrees));
+        json_object_set_new(stats, "threads", json_integer((json_int_t)job->threads));
+    }
+    json_t *root = json_pack("{s:s, s:i, s:o, s:I, s:o, s:b, s:o}", "status", sd_status(j), "n",
+                             j->pz.n, "box", sd_box_json(&j->pz), "solutions_found",
+                             (json_int_t)res->solutions_found, "unique", unique, "complete",
+                             j->rc == 0, "stats", stats);
+    if (root != NULL && res->solutions_found > 0)
+        json_object_set_new(root, "solution", sd_grid_json(&j->pz, j->solutions));
+    if (root != NULL && j->pz.max_solutions > 1) {
+        json_t *all = json_array();
+        for (uint32_t k = 0; k < res->solutions_found && all != NULL; k++)
+            json_array_append_new(all, sd_grid_json(&j->pz, j->solutions + k * nn));
+        json_object_set_new(root, "solutions", all);
+    }
+    if (root != NULL && j->trace != NULL) {
+        json_t *steps = json_array();
+        for (size_t k = 0; k < res->trace_len && steps != NULL; k++) {
+            const sudoku_step_t *s = &j->trace[k];
+            json_array_append_new(
+                steps, json_pack("{s:s, s:i, s:i, s:I}", "step", sudoku_step_kind_name(s->kind), "row",
+                                 s->cell / j->pz.n, "col", s->cell % j->pz.n, "value",
+                                 (json_int_t)j->pz.symbols[s->value - 1]));
+        }
+        json_object_set_new(root, "trace", steps);
+        json_object_set_new(root, "trace_truncated", json_boolean(res->trace_truncated));
+    }
+    api_response_json(out, 200, root);
+}
+
+static void sd_free(api_job_t *job) {
+    sd_job_t *j = (sd_job_t *)job;
+    if (j == NULL) return;
+    if (j->pz.xc) api_xc_destroy(&j->x);
+    xcover_problem_free(j->problem);
+    free(j->solutions);
+    free(j->trace);
+    free(j);
+}
+
+static const api_job_ops_t sd_ops = {"sudoku", sd_run, sd_merge, sd_render, sd_free};
+
+int api_sudoku_solve_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
+    api_problem_t p;
+    sd_job_t *j = calloc(1, sizeof *j);
+    int rc;
+    *job = NULL;
+    if (j == NULL) {
+        api_problem_init(&p, API_ENOMEM, "out of memory");
+        goto fail;
+    }
+    rc = sd_read(req, &j->pz, &p);
+    if (rc != 0) goto fail;
+    j->solutions = malloc((size_t)j->pz.max_solutions * (size_t)j->pz.n * (size_t)j->pz.n);
+    j->trace = j->pz.trace ? malloc(API_SUDOKU_TRACE_CAP * sizeof *j->trace) : NULL;
+    if (j->solutions == NULL || (j->pz.trace && j->trace == NULL)) {
+        api_problem_init(&p, API_ENOMEM, "out of memory for the solutions");
+        goto fail;
+    }
+    if (j->pz.xc) {
+        uint32_t *givens = malloc((size_t)j->pz.n * (size_t)j->pz.n * sizeof *givens);
+        size_t ng = 0;
+        int bad = givens == NULL || sudoku_xc_problem_new(&j->pz.shape, NULL, &j->problem) != 0 ||
+                  sudoku_xc_givens(&j->pz.shape, j->pz.grid, givens, &ng) != 0 ||
+                  api_xc_init(&j->x, j->problem, j->pz.engine, (uint64_t)j->pz.max_solutions,
+                              (unsigned)j->pz.threads, givens, ng) != 0;
+        free(givens);
+        if (bad) {
+            api_problem_init(&p, API_ENOMEM, "out of memory for the exact-cover model");
+            goto fail;
+        }
+        if (j->pz.trace) {
+            api_problem_init(&p, API_EINVALID, "the puzzle is not valid");
+            api_problem_add(&p, "body", "trace", "exact-cover methods do not trace; use another method");
+            goto fail;
+        }
+    }
+    j->base.ops = &sd_ops;
+    j->base.nitems = 1;
+    j->base.threads = j->pz.xc ? (unsigned)j->pz.threads : 1;
+    j->base.timeout_ms = j->pz.timeout_ms;
+    j->base.start_ns = search_now_ns();
+    *job = &j->base;
+    return 0;
+fail:
+    sd_free(j ? &j->base : NULL);
+    api_response_problem(resp, &p);
+    return p.code;
+}
+
+int api_sudoku_validate_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
+    api_problem_t p;
+    sd_puzzle_t *pz = calloc(1, sizeof *pz);
+    sudoku_conflict_t *cf = NULL;
+    size_t count = 0;
+    int rc;
+    *job = NULL;
+    if (pz == NULL || (cf = malloc(SD_CONFLICTS_CAP * sizeof *cf)) == NULL) {
+        api_problem_init(&p, API_ENOMEM, "out of memory");
+        goto fail;
+    }
+    rc = sd_read(req, pz, &p);
+    if (rc != 0 && rc != API_EUNPROCESSABLE) goto fail; /* conflicts are the answer here */
+    sudoku_find_conflicts(&pz->shape, pz->grid, cf, SD_CONFLICTS_CAP, &count);
+    json_t *list = json_array();
+    for (size_t k = 0; k < count && k < SD_CONFLICTS_CAP && list != NULL; k++) {
+        char unit[32];
+        json_t *cells = json_array();
+        snprintf(unit, sizeof unit, "%s %d", sd_unit_names[cf[k].unit], cf[k].index);
+        for (size_t c = 0; c < cf[k].ncells && cells != NULL; c++)
+            json_array_append_new(cells, json_pack("[i,i]", cf[k].cells[c] / pz->n, cf[k].cells[c] % pz->n));
+        json_array_append_new(list, json_pack("{s:s, s:I, s:o}", "unit", unit, "value",
+                                              (json_int_t)pz->symbols[cf[k].value - 1], "cells", cells));
+    }
+    int filled = 1;
+    for (int i = 0; i < pz->n * pz->n; i++)
+        if (pz->grid[i] == 0) filled = 0;
+    api_response_json(resp, 200,
+                      json_pack("{s:b, s:b, s:i, s:o, s:o, s:I}", "valid", count == 0, "complete",
+                                count == 0 && filled, "n", pz->n, "box", sd_box_json(pz), "conflicts",
+                                list, "conflicts_total", (json_int_t)count));
+    free(cf);
+    free(pz);
+    return 0;
+fail:
+    free(cf);
+    free(pz);
+    api_response_problem(resp, &p);
+    return p.code;
+}

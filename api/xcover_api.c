@@ -1,0 +1,331 @@
+/* xcover_api.c -- exact cover for anyone: names in, option indices out.
+ *
+ * Body: {"items": [names], "secondary": [names], "options": [[name, ...], ...],
+ *        "max_solutions": K (1..10000, default 1), "timeout_ms": T,
+ *        "threads": P (1..pool, default 1), "method": "dlx" | "algorithm-x"}
+ * Answer: {"status", "solutions": [[option index ascending, ...], ...],
+ *          "solutions_found", "complete", "stats": {...}}
+ *
+ * Names are mapped to item numbers through an open-addressing hash table
+ * built per request (FNV-1a; twice as many slots as names).  Everything a
+ * client can get wrong is a 400 naming where: items[k] (not a non-empty
+ * string, too long, a repeat), options[k] (not an array, empty, past the
+ * limits), options[k][j] (not a string, unknown, twice in one option).  The
+ * builder (xcover_problem_new) checks the same things again; it is the
+ * solver's own line of defence, not the client's error messages. */
+#include "api/xcover_api.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/xc_job.h"
+#include "solvers/xcover.h"
+
+typedef struct names_s {
+    const char **key; /* borrowed from the JSON document */
+    uint32_t *val;
+    size_t cap;       /* power of two */
+} names_t;
+
+static uint64_t names_hash(const char *s) {
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static int names_init(names_t *t, size_t n) {
+    t->cap = 16;
+    while (t->cap < 2 * n) t->cap *= 2;
+    t->key = calloc(t->cap, sizeof *t->key);
+    t->val = malloc(t->cap * sizeof *t->val);
+    return t->key && t->val ? 0 : -1;
+}
+
+/* Returns the slot of `s`: its key is s when present, NULL when free. */
+static size_t names_slot(const names_t *t, const char *s) {
+    size_t i = (size_t)names_hash(s) & (t->cap - 1);
+    while (t->key[i] != NULL && strcmp(t->key[i], s) != 0) i = (i + 1) & (t->cap - 1);
+    return i;
+}
+
+static void names_free(names_t *t) {
+    free(t->key);
+    free(t->val);
+}
+
+typedef struct xcj_s {
+    api_job_t base;
+    xcover_problem_t *problem;
+    api_xc_t xc;
+    uint64_t max_solutions;
+} xcj_t;
+
+static int xcj_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
+    return api_xc_run(&((xcj_t *)job)->xc, item, ctl);
+}
+
+static int xcj_merge(api_job_t *job, size_t item, int rc) {
+    return api_xc_merge(&((xcj_t *)job)->xc, job, item, rc);
+}
+
+static const char *xcj_status(const api_xc_t *x) {
+    if (x->found >= 2) return "multiple";
+    if (x->found == 1) return "solved";
+    if (x->rc == 0) return "unsolvable";
+    return x->rc == SEARCH_CANCELLED ? "cancelled" : "timeout";
+}
+
+static void xcj_render(api_job_t *job, api_response_t *out) {
+    xcj_t *j = (xcj_t *)job;
+    api_xc_t *x = &j->xc;
+    if (x->rc == SEARCH_ENOMEM || x->rc == SEARCH_EINVAL) {
+        api_problem_t p;
+        api_problem_init(&p, x->rc == SEARCH_ENOMEM ? API_ENOMEM : API_EINTERNAL,
+                         "the exact-cover search failed (code %d)", x->rc);
+        api_response_problem(out, &p);
+        return;
+    }
+    api_xc_finish(x);
+    json_t *sols = json_array();
+    for (size_t k = 0; k < x->nsols && sols != NULL; k++) {
+        const uint32_t *o;
+        size_t n = api_xc_solution(x, k, &o);
+        json_t *one = json_array();
+        for (size_t i = 0; i < n && one != NULL; i++) json_array_append_new(one, json_integer(o[i]));
+        json_array_append_new(sols, one);
+    }
+    json_t *stats = json_pack("{s:s, s:I, s:I, s:i, s:I, s:i, s:f}", "method",
+                              xcover_engine_name(x->engine), "nodes", (json_int_t)x->stats.nodes,
+                              "backtracks", (json_int_t)x->stats.backtracks, "max_depth",
+                              (int)x->stats.max_depth, "subproblems", (json_int_t)x->subtrees,
+                              "threads", (int)job->threads, "elapsed_ms",
+                              api_elapsed_ms(job->start_ns, search_now_ns()));
+    api_response_json(out, 200,
+                      json_pack("{s:s, s:o, s:I, s:b, s:o}", "status", xcj_status(x), "solutions",
+                                sols, "solutions_found", (json_int_t)x->found, "complete",
+                                x->rc == 0 && x->exhausted, "stats", stats));
+}
+
+static void xcj_free(api_job_t *job) {
+    xcj_t *j = (xcj_t *)job;
+    if (j == NULL) return;
+    api_xc_destroy(&j->xc);
+    xcover_problem_free(j->problem);
+    free(j);
+}
+
+static const api_job_ops_t xcj_ops = {"exact-cover", xcj_run, xcj_merge, xcj_render, xcj_free};
+
+/* Reads items or secondary names into the table; returns 0 or -1. */
+static int xcj_names(json_t *list, const char *field, names_t *t, uint32_t first,
+                     api_problem_t *p) {
+    size_t k;
+    json_t *v;
+    int bad = 0;
+    json_array_foreach(list, k, v) {
+        char f[48];
+        snprintf(f, sizeof f, "%s[%zu]", field, k);
+        if (!json_is_string(v) || json_string_length(v) == 0 ||
+            json_string_length(v) > API_XCOVER_NAME_MAX ||
+            strlen(json_string_value(v)) != json_string_length(v)) {
+            api_problem_add(p, "body", f, "must be a non-empty string of at most %d bytes",
+                            API_XCOVER_NAME_MAX);
+            bad = 1;
+            continue;
+        }
+        size_t slot = names_slot(t, json_string_value(v));
+        if (t->key[slot] != NULL) {
+            api_problem_add(p, "body", f, "'%.60s' is named twice", json_string_value(v));
+            bad = 1;
+            continue;
+        }
+        t->key[slot] = json_string_value(v);
+        t->val[slot] = first + (uint32_t)k;
+    }
+    return bad ? -1 : 0;
+}
+
+static int xcj_int(json_t *root, const char *key, long long lo, long long hi, long long def,
+                   long long *out, api_problem_t *p) {
+    json_t *v = json_object_get(root, key);
+    if (v == NULL) {
+        *out = def;
+        return 0;
+    }
+    if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi) {
+        api_problem_add(p, "body", key, "must be an integer from %lld to %lld", lo, hi);
+        return -1;
+    }
+    *out = json_integer_value(v);
+    return 0;
+}
+
+int api_xcover_solve_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
+    static const char *const none[] = {NULL};
+    static const char *const fields[] = {"items", "secondary", "options", "max_solutions",
+                                         "timeout_ms", "threads", "method", NULL};
+    api_problem_t p;
+    json_error_t err;
+    json_t *root = NULL, *items, *secondary, *options, *v;
+    names_t names = {NULL, NULL, 0};
+    uint32_t *start = NULL, *entries = NULL;
+    xcj_t *j = NULL;
+    long long max_solutions = 1, timeout_ms = 0, threads = 1;
+    xcover_engine_t engine = XCOVER_ENGINE_DLX;
+    size_t nitems, nsec = 0, nopt, nent = 0, k;
+    const char *key;
+    int bad = 0;
+
+    *job = NULL;
+    api_problem_init(&p, API_EINVALID, "the exact-cover problem is not valid");
+    if (req->content_type != NULL && strncmp(req->content_type, "application/json", 16) != 0 &&
+        strncmp(req->content_type, "application/x-www-form-urlencoded", 33) != 0) {
+        api_problem_init(&p, API_EMEDIA, "send application/json");
+        api_problem_add(&p, "header", "Content-Type", "unsupported: '%.60s'", req->content_type);
+        goto fail;
+    }
+    bad |= api_params_check(req, none, &p) != 0;
+    root = json_loadb(req->body ? req->body : "", req->body_len, JSON_REJECT_DUPLICATES, &err);
+    if (root == NULL || !json_is_object(root)) {
+        if (root == NULL)
+            api_problem_add(&p, "body", "body", "not valid JSON (line %d, column %d): %s", err.line,
+                            err.column, err.text);
+        else
+            api_problem_add(&p, "body", "body", "must be a JSON object");
+        goto fail;
+    }
+    json_object_foreach(root, key, v) {
+        int known = 0;
+        for (const char *const *f = fields; *f; f++) known |= strcmp(*f, key) == 0;
+        if (!known) {
+            api_problem_add(&p, "body", key, "unknown field");
+            bad = 1;
+        }
+    }
+    bad |= xcj_int(root, "max_solutions", 1, 10000, 1, &max_solutions, &p) != 0;
+    bad |= xcj_int(root, "timeout_ms", 1, req->max_timeout_ms, req->max_timeout_ms, &timeout_ms, &p) != 0;
+    bad |= xcj_int(root, "threads", 1, req->pool_threads, 1, &threads, &p) != 0;
+    if ((v = json_object_get(root, "method")) != NULL &&
+        (!json_is_string(v) || xcover_engine_parse(json_string_value(v), &engine) != 0)) {
+        api_problem_add(&p, "body", "method", "must be dlx or algorithm-x");
+        bad = 1;
+    }
+    items = json_object_get(root, "items");
+    secondary = json_object_get(root, "secondary");
+    options = json_object_get(root, "options");
+    if (!json_is_array(items)) {
+        api_problem_add(&p, "body", "items", "required: an array of item names");
+        bad = 1;
+    }
+    if (secondary != NULL && !json_is_array(secondary)) {
+        api_problem_add(&p, "body", "secondary", "must be an array of item names");
+        bad = 1;
+    }
+    if (!json_is_array(options)) {
+        api_problem_add(&p, "body", "options", "required: an array of options (arrays of item names)");
+        bad = 1;
+    }
+    if (bad) goto fail;
+    nitems = json_array_size(items);
+    nsec = json_array_size(secondary);
+    nopt = json_array_size(options);
+    if (nitems + nsec > XCOVER_MAX_ITEMS) {
+        api_problem_add(&p, "body", "items", "at most %u items (primary and secondary)", XCOVER_MAX_ITEMS);
+        goto fail;
+    }
+    if (nopt > XCOVER_MAX_OPTIONS) {
+        api_problem_add(&p, "body", "options", "at most %u options", XCOVER_MAX_OPTIONS);
+        goto fail;
+    }
+    if (names_init(&names, nitems + nsec) != 0) goto nomem;
+    bad |= xcj_names(items, "items", &names, 0, &p) != 0;
+    if (secondary) bad |= xcj_names(secondary, "secondary", &names, (uint32_t)nitems, &p) != 0;
+    if (bad) goto fail;
+
+    start = malloc((nopt + 1) * sizeof *start);
+    if (start == NULL) goto nomem;
+    json_array_foreach(options, k, v) nent += json_array_size(v);
+    if (nent > XCOVER_MAX_NODES) {
+        api_problem_add(&p, "body", "options", "at most %u item entries over all options", XCOVER_MAX_NODES);
+        goto fail;
+    }
+    entries = malloc((nent ? nent : 1) * sizeof *entries);
+    if (entries == NULL) goto nomem;
+    nent = 0;
+    json_array_foreach(options, k, v) {
+        char f[64];
+        size_t i;
+        json_t *name;
+        start[k] = (uint32_t)nent;
+        snprintf(f, sizeof f, "options[%zu]", k);
+        if (!json_is_array(v) || json_array_size(v) == 0) {
+            api_problem_add(&p, "body", f, json_is_array(v) ? "an option needs at least one item"
+                                                            : "must be an array of item names");
+            bad = 1;
+            continue;
+        }
+        json_array_foreach(v, i, name) {
+            snprintf(f, sizeof f, "options[%zu][%zu]", k, i);
+            if (!json_is_string(name)) {
+                api_problem_add(&p, "body", f, "must be an item name (a string)");
+                bad = 1;
+                continue;
+            }
+            size_t slot = names_slot(&names, json_string_value(name));
+            if (names.key[slot] == NULL) {
+                api_problem_add(&p, "body", f, "unknown item '%.60s'", json_string_value(name));
+                bad = 1;
+                continue;
+            }
+            uint32_t item = names.val[slot];
+            for (size_t e = start[k]; e < nent; e++)
+                if (entries[e] == item) {
+                    api_problem_add(&p, "body", f, "item '%.60s' appears twice in this option",
+                                    json_string_value(name));
+                    bad = 1;
+                }
+            entries[nent++] = item;
+        }
+        if (p.nerrors >= API_PROBLEM_MAX_ERRORS) break;
+    }
+    start[nopt] = (uint32_t)nent;
+    if (bad) goto fail;
+
+    j = calloc(1, sizeof *j);
+    if (j == NULL) goto nomem;
+    xcover_spec_t spec = {(uint32_t)nitems, (uint32_t)nsec, (uint32_t)nopt, start, entries};
+    xcover_diag_t diag;
+    int rc = xcover_problem_new(&spec, NULL, &j->problem, &diag);
+    if (rc == SEARCH_ENOMEM) goto nomem;
+    if (rc != 0) { /* the checks above should have caught it; name the option anyway */
+        char f[48];
+        snprintf(f, sizeof f, "options[%u]", diag.option);
+        api_problem_add(&p, "body", f, "rejected by the solver (code %d)", rc);
+        goto fail;
+    }
+    if (api_xc_init(&j->xc, j->problem, engine, (uint64_t)max_solutions, (unsigned)threads, NULL, 0) != 0)
+        goto nomem;
+    j->base.ops = &xcj_ops;
+    j->base.nitems = 1;
+    j->base.threads = (unsigned)threads;
+    j->base.timeout_ms = timeout_ms;
+    j->base.start_ns = search_now_ns();
+    *job = &j->base;
+    names_free(&names);
+    free(start);
+    free(entries);
+    json_decref(root);
+    return 0;
+
+nomem:
+    api_problem_init(&p, API_ENOMEM, "out of memory for this problem");
+fail:
+    xcj_free(j ? &j->base : NULL);
+    names_free(&names);
+    free(start);
+    free(entries);
+    json_decref(root);
+    api_response_problem(resp, &p);
+    return p.code;
+}
