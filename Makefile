@@ -46,7 +46,7 @@ SERVER_SRC := server/config.c server/metrics.c server/pool.c server/http.c \
               server/router.c server/healthcheck.c server/reqid.c
 MAIN_SRC   := server/main.c
 TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test_config.c \
-              tests/test_sudoku.c tests/test_sudoku_api.c tests/test_xcover.c tests/test_xcover_api.c \
+              tests/test_sudoku.c tests/test_sudoku_api.c tests/test_xcover.c tests/test_xcover_api.c tests/pentomino.c \
               tests/test_http.c tests/http_client.c
 BENCH_SRC  := bench/bench_nqueens.c bench/bench_sudoku.c bench/bench_xcover.c bench/bench_http.c
 
@@ -120,7 +120,7 @@ $(BENCH_SD): $(BUILD)/bench/bench_sudoku.o $(SOLVER_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
 
-$(BENCH_XC): $(BUILD)/bench/bench_xcover.o $(SOLVER_OBJ)
+$(BENCH_XC): $(BUILD)/bench/bench_xcover.o $(BUILD)/tests/pentomino.o $(SOLVER_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
 

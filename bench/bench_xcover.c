@@ -38,6 +38,7 @@
 #include "solvers/sudoku.h"
 #include "solvers/sudoku_xc.h"
 #include "solvers/xcover.h"
+#include "tests/pentomino.h"
 
 #define MAX_N 64
 
@@ -188,79 +189,8 @@ static par_result_t par_solve(const xcover_problem_t *p, const uint32_t *base, s
 
 /* === 1. Classic covers ====================================================== */
 
-static const int pento_cells[12][5][2] = {
-    {{0, 1}, {0, 2}, {1, 0}, {1, 1}, {2, 1}}, {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}},
-    {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {3, 1}}, {{0, 1}, {1, 1}, {2, 0}, {2, 1}, {3, 0}},
-    {{0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 0}}, {{0, 0}, {0, 1}, {0, 2}, {1, 1}, {2, 1}},
-    {{0, 0}, {0, 2}, {1, 0}, {1, 1}, {1, 2}}, {{0, 0}, {1, 0}, {2, 0}, {2, 1}, {2, 2}},
-    {{0, 0}, {1, 0}, {1, 1}, {2, 1}, {2, 2}}, {{0, 1}, {1, 0}, {1, 1}, {1, 2}, {2, 1}},
-    {{0, 1}, {1, 0}, {1, 1}, {2, 1}, {3, 1}}, {{0, 0}, {0, 1}, {1, 1}, {2, 1}, {2, 2}},
-}; /* F I L N P T U V W X Y Z */
-
-static int cmp_cell(const void *a, const void *b) {
-    const int *x = a, *y = b;
-    return x[0] != y[0] ? x[0] - y[0] : x[1] - y[1];
-}
-
-/* 6x10 pentominoes: items 12 pieces + 60 cells; quarter != 0 holds the X
- * piece's centre to the top-left quarter (one board per symmetry orbit). */
-static xcover_problem_t *pentominoes(int quarter) {
-    static const int R = 6, C = 10;
-    uint32_t *start = malloc(4096 * sizeof *start), *items = malloc(6 * 4096 * sizeof *items);
-    uint32_t no = 0, ne = 0;
-    xcover_spec_t spec;
-    xcover_problem_t *p = NULL;
-    int pc, t, j, k;
-
-    if (start == NULL || items == NULL) goto done;
-    for (pc = 0; pc < 12; pc++) {
-        int seen[8][5][2], nseen = 0;
-        for (t = 0; t < 8; t++) {
-            int cs[5][2], mr = 99, mc = 99, dup = 0, r0, c0;
-            for (j = 0; j < 5; j++) {
-                int r = pento_cells[pc][j][0], c = pento_cells[pc][j][1];
-                for (k = 0; k < (t & 3); k++) {
-                    int tmp = r;
-                    r = c;
-                    c = -tmp;
-                }
-                if (t & 4) c = -c;
-                cs[j][0] = r;
-                cs[j][1] = c;
-                if (r < mr) mr = r;
-                if (c < mc) mc = c;
-            }
-            for (j = 0; j < 5; j++) cs[j][0] -= mr, cs[j][1] -= mc;
-            qsort(cs, 5, sizeof cs[0], cmp_cell);
-            for (k = 0; k < nseen; k++) dup |= memcmp(seen[k], cs, sizeof cs) == 0;
-            if (dup) continue;
-            memcpy(seen[nseen++], cs, sizeof cs);
-            for (r0 = 0; r0 < R; r0++) {
-                for (c0 = 0; c0 < C; c0++) {
-                    int fits = 1;
-                    for (j = 0; j < 5; j++) fits &= cs[j][0] + r0 < R && cs[j][1] + c0 < C;
-                    if (!fits || (quarter && pc == 9 && (r0 + 1 >= R / 2 || c0 + 1 >= C / 2)))
-                        continue;
-                    start[no++] = ne;
-                    items[ne++] = (uint32_t)pc;
-                    for (j = 0; j < 5; j++)
-                        items[ne++] = 12 + (uint32_t)((cs[j][0] + r0) * C + cs[j][1] + c0);
-                }
-            }
-        }
-    }
-    start[no] = ne;
-    spec.nprimary = 12 + (uint32_t)(R * C);
-    spec.nsecondary = 0;
-    spec.noptions = no;
-    spec.option_start = start;
-    spec.items = items;
-    if (xcover_problem_new(&spec, NULL, &p, NULL) != 0) p = NULL;
-done:
-    free(start);
-    free(items);
-    return p;
-}
+/* 6x10 pentominoes (tests/pentomino.c). */
+static xcover_problem_t *pentominoes(int quarter) { return pentomino_problem(6, 10, quarter); }
 
 static void count_run(const char *what, const xcover_problem_t *p, xcover_engine_t e) {
     xcover_opts_t o;
