@@ -50,6 +50,7 @@
 #include <string.h>
 
 #include "sudoku_int.h"
+#include "sudoku_xc.h"
 
 /* === Shape ============================================================== */
 
@@ -188,8 +189,8 @@ int sudoku_check_solution(const sudoku_shape_t *shape, const uint8_t *puzzle,
 /* Arrays of char arrays, not of pointers: pointer tables need relocations
  * and land in writable .data.rel.ro under -fPIE, and `nm` must show no
  * writable data in solver objects. */
-static const char method_names[SUDOKU_METHOD_COUNT][16] = {"auto", "backtracking", "mrv",
-                                                           "propagation", "best-first"};
+static const char method_names[SUDOKU_METHOD_COUNT][16] = {
+    "auto", "backtracking", "mrv", "propagation", "best-first", "algorithm-x", "dlx"};
 static const char level_names[SUDOKU_LEVEL_COUNT][16] = {"default", "peers", "hidden-singles",
                                                          "naked-pairs", "subsets"};
 static const char step_names[4][12] = {"assign", "eliminate", "guess", "backtrack"};
@@ -326,6 +327,31 @@ static int givens_agree(const sudoku_shape_t *s, const uint8_t *grid) {
     return 0;
 }
 
+/* The exact-cover methods run in sudoku_xc.c, on the same options and limits;
+ * they keep no trace (trace_len stays 0). */
+static int solve_exact_cover(const sudoku_shape_t *shape, const uint8_t *puzzle,
+                             const sudoku_opts_t *opts, sudoku_method_t method,
+                             sudoku_result_t *res) {
+    sudoku_xc_opts_t xo;
+    sudoku_xc_result_t xr;
+    xcover_allocator_t alloc = {opts->alloc, opts->dealloc, opts->alloc_ud};
+    int rc;
+    sudoku_xc_opts_init(&xo);
+    xo.engine = method == SUDOKU_METHOD_DLX ? XCOVER_ENGINE_DLX : XCOVER_ENGINE_ALGX;
+    xo.max_solutions = opts->max_solutions;
+    xo.solutions = opts->solutions;
+    xo.ctl = opts->ctl;
+    xo.alloc = opts->alloc ? &alloc : NULL;
+    rc = sudoku_xc_solve(shape, puzzle, &xo, &xr);
+    res->method = method;
+    res->level = SUDOKU_LEVEL_DEFAULT;
+    res->solutions_found = xr.solutions_found;
+    res->exhausted = xr.exhausted;
+    res->stats = xr.stats;
+    res->mem_peak = xr.mem_bytes;
+    return rc;
+}
+
 int sudoku_solve(const sudoku_shape_t *shape, const uint8_t *puzzle, const sudoku_opts_t *opts,
                  sudoku_result_t *res) {
     sudoku_opts_t defaults;
@@ -357,6 +383,10 @@ int sudoku_solve(const sudoku_shape_t *shape, const uint8_t *puzzle, const sudok
     method = opts->method;
     level = opts->level == SUDOKU_LEVEL_DEFAULT ? SUDOKU_LEVEL_HIDDEN_SINGLES : opts->level;
     if (method == SUDOKU_METHOD_AUTO) method = choose_auto(shape, puzzle, &level);
+    if (method == SUDOKU_METHOD_ALGORITHM_X || method == SUDOKU_METHOD_DLX) {
+        rc = solve_exact_cover(shape, puzzle, opts, method, res);
+        goto done;
+    }
 
     n = shape->n;
     memset(&run, 0, sizeof run);

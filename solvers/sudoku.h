@@ -26,6 +26,8 @@
  *                 with the fewest candidates.
  *   best-first    priority queue of propagated partial grids, fewest
  *                 undecided cells first, under a memory cap.
+ *   algorithm-x,  exact cover (sudoku_xc.h): N^3 options over 4 N^2 items,
+ *   dlx           plain Algorithm X or dancing links; no trace.
  *   auto          the method measured fastest for the grid (today:
  *                 propagation at hidden-singles below 16x16, at subsets
  *                 from 16x16; measurements in sudoku.c).  res->method and
@@ -132,6 +134,8 @@ typedef enum sudoku_method_e {
     SUDOKU_METHOD_MRV = 2,
     SUDOKU_METHOD_PROPAGATION = 3,
     SUDOKU_METHOD_BEST_FIRST = 4,
+    SUDOKU_METHOD_ALGORITHM_X = 5, /* exact cover (sudoku_xc.h), plain Algorithm X */
+    SUDOKU_METHOD_DLX = 6,         /* exact cover, dancing links */
     SUDOKU_METHOD_COUNT
 } sudoku_method_t;
 

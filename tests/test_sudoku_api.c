@@ -219,6 +219,31 @@ START_TEST(sudoku_api_text_and_csv_formats) {
 }
 END_TEST
 
+/* Text format round trip: the solution written back as text givens is a
+ * complete, valid grid that solves to itself. */
+START_TEST(sudoku_api_text_round_trip) {
+    call_t c = call(api_sudoku_solve_prepare, "text/plain", NULL,
+                    "6\n10 20 30 40 50 60\n0,0 10\n5,5 60\n2,3 30\n", NULL, 0);
+    ck_assert_msg(c.status == 200, "%s", c.body);
+    json_t *sol = json_object_get(c.json, "solution");
+    char text[2048];
+    size_t len = (size_t)snprintf(text, sizeof text, "6\n10 20 30 40 50 60\n");
+    for (size_t r = 0; r < 6; r++)
+        for (size_t k = 0; k < 6; k++)
+            len += (size_t)snprintf(text + len, sizeof text - len, "%zu,%zu %lld\n", r, k,
+                                    (long long)json_integer_value(json_array_get(json_array_get(sol, r), k)));
+    call_t v = call(api_sudoku_validate_prepare, "text/plain", NULL, text, NULL, 0);
+    ck_assert(json_is_true(json_object_get(v.json, "complete")));
+    call_t again = call(api_sudoku_solve_prepare, "text/plain", NULL, text, NULL, 0);
+    ck_assert(json_equal(sol, json_object_get(again.json, "solution")));
+    ck_assert_int_eq(json_integer_value(json_array_get(json_array_get(sol, 0), 0)), 10);
+    ck_assert_int_eq(json_integer_value(json_array_get(json_array_get(sol, 2), 3)), 30);
+    call_free(&again);
+    call_free(&v);
+    call_free(&c);
+}
+END_TEST
+
 START_TEST(sudoku_api_trace) {
     char body[256];
     snprintf(body, sizeof body, "{\"grid\":\"%s\",\"trace\":true}", inkala);
@@ -344,6 +369,7 @@ Suite *sudoku_api_suite(void) {
     tcase_add_test(tc, sudoku_api_arrays_and_custom_symbols);
     tcase_add_test(tc, sudoku_api_text_and_csv_formats);
     tcase_add_test(tc, sudoku_api_trace);
+    tcase_add_test(tc, sudoku_api_text_round_trip);
     tcase_add_test(tc, sudoku_api_validate_lists_conflicts);
     tcase_add_loop_test(tc, sudoku_api_invalid_inputs_table, 0,
                         (int)(sizeof bad_inputs / sizeof bad_inputs[0]));
