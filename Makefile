@@ -146,7 +146,7 @@ test: deps check-layers $(PUZZLED) $(TEST_BIN)
 bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_SD) $(BENCH_XC) $(BENCH_HTTP)
 	./$(BENCH_NQ)
 	./$(BENCH_SD)
-	./$(BENCH_XC)
+	./$(BENCH_XC) -p gecode-89
 	PUZZLED_BIN=./$(PUZZLED) ./$(BENCH_HTTP)
 
 clean:

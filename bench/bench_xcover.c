@@ -47,6 +47,8 @@ typedef struct config_s {
     long max_puzzles;
     double seconds;
     double big_seconds;
+    const char *par_ids[4]; /* -p ID: also split these big puzzles (first solution) */
+    int npar;
 } config_t;
 
 typedef struct slow_s {
@@ -516,38 +518,44 @@ static void bench_big(shapes_t *sh, const config_t *cfg, puzzle_t *big, size_t n
 
 /* === 4. Parallel ============================================================= */
 
-static void bench_parallel(shapes_t *sh, const slow_t *slowest, const config_t *cfg) {
+/* Sequential against split over 1 and 2 threads, for max_solutions 1..max_want. */
+static void bench_parallel_one(shapes_t *sh, const puzzle_t *pz, uint64_t max_want, double limit) {
+    const xcover_problem_t *p = problem_for(sh, pz->n);
+    uint32_t givens[MAX_N * MAX_N];
+    size_t ng = 0;
+    uint64_t want;
+    sudoku_xc_givens(&sh->shape[pz->n], pz->grid, givens, &ng);
+    for (want = 1; want <= max_want; want++) {
+        run_t seq = solve_one(sh, pz, XCOVER_ENGINE_DLX, (uint32_t)want, limit);
+        par_result_t r1 = par_solve(p, givens, ng, want, 1, 64, limit);
+        par_result_t r2 = par_solve(p, givens, ng, want, 2, 64, limit);
+        printf("  %-20s %2dx%-2d to %llu: sequential %7.3f s | split 1 thread %7.3f s | "
+               "2 threads %7.3f s (%zu roots, depth %u, split %.3f s) speedup %.2fx%s\n",
+               pz->id, pz->n, pz->n, (unsigned long long)want, seq.s, r1.total_s, r2.total_s,
+               r2.roots, r2.depth, r2.split_s, r2.total_s > 0 ? seq.s / r2.total_s : 0.0,
+               (r1.ok && r2.ok && seq.rc == 0 && r2.found == seq.found) ? "" : "  MISMATCH/STOPPED");
+    }
+}
+
+static void bench_parallel(shapes_t *sh, const slow_t *slowest, const config_t *cfg,
+                           const puzzle_t *big, size_t nbig) {
     size_t k;
     printf("== split over 2 threads vs sequential (dlx; >= 64 roots, depth from split)\n");
-    if (slowest[0].pz == NULL) {
-        printf("  no puzzle finished\n");
-        return;
-    }
-    for (k = 0; k < NSLOW && slowest[k].pz != NULL; k++) {
-        const puzzle_t *pz = slowest[k].pz;
-        const xcover_problem_t *p = problem_for(sh, pz->n);
-        uint32_t givens[MAX_N * MAX_N];
-        size_t ng = 0;
-        uint64_t want;
-        sudoku_xc_givens(&sh->shape[pz->n], pz->grid, givens, &ng);
-        for (want = 1; want <= 2; want++) {
-            double limit = 4 * cfg->big_seconds;
-            run_t seq = solve_one(sh, pz, XCOVER_ENGINE_DLX, (uint32_t)want, limit);
-            par_result_t r1 = par_solve(p, givens, ng, want, 1, 64, limit);
-            par_result_t r2 = par_solve(p, givens, ng, want, 2, 64, limit);
-            printf("  %-20s %2dx%-2d to %llu: sequential %7.3f s | split 1 thread %7.3f s | "
-                   "2 threads %7.3f s (%zu roots, depth %u, split %.3f s) speedup %.2fx%s\n",
-                   pz->id, pz->n, pz->n, (unsigned long long)want, seq.s, r1.total_s,
-                   r2.total_s, r2.roots, r2.depth, r2.split_s,
-                   r2.total_s > 0 ? seq.s / r2.total_s : 0.0,
-                   (r1.ok && r2.ok && seq.rc == 0 && r2.found == seq.found) ? ""
-                                                                            : "  MISMATCH/STOPPED");
+    if (slowest[0].pz == NULL) printf("  no puzzle finished\n");
+    for (k = 0; k < NSLOW && slowest[k].pz != NULL; k++)
+        bench_parallel_one(sh, slowest[k].pz, 2, 4 * cfg->big_seconds);
+    for (int i = 0; i < cfg->npar; i++) {
+        for (k = 0; k < nbig && strcmp(big[k].id, cfg->par_ids[i]) != 0; k++) continue;
+        if (k == nbig) {
+            printf("  %-20s not in the big file, skipped\n", cfg->par_ids[i]);
+            continue;
         }
+        bench_parallel_one(sh, &big[k], 1, 60.0); /* hard: first solution, one minute */
     }
 }
 
 int main(int argc, char **argv) {
-    config_t cfg = {"../shared/data", 2000, 2.0, 5.0};
+    config_t cfg = {"../shared/data", 2000, 2.0, 5.0, {NULL}, 0};
     static puzzle_t big[128];
     shapes_t *sh = calloc(1, sizeof *sh);
     slow_t slowest[NSLOW];
@@ -562,10 +570,12 @@ int main(int argc, char **argv) {
             cfg.seconds = atof(argv[++i]);
         else if (strcmp(argv[i], "-b") == 0 && i + 1 < argc)
             cfg.big_seconds = atof(argv[++i]);
+        else if (strcmp(argv[i], "-p") == 0 && i + 1 < argc && cfg.npar < 4)
+            cfg.par_ids[cfg.npar++] = argv[++i];
         else if (argv[i][0] != '-')
             cfg.dir = argv[i];
         else {
-            fprintf(stderr, "usage: %s [DATA_DIR] [-n MAX_PUZZLES] [-t SECONDS] [-b SECONDS]\n",
+            fprintf(stderr, "usage: %s [DATA_DIR] [-n MAX_PUZZLES] [-t SECONDS] [-b SECONDS] [-p BIG_ID]...\n",
                     argv[0]);
             return 2;
         }
@@ -578,7 +588,7 @@ int main(int argc, char **argv) {
     snprintf(path, sizeof path, "%s/big/big_sudoku.jsonl", cfg.dir);
     nbig = read_big(path, big, sizeof big / sizeof big[0]);
     bench_big(sh, &cfg, big, nbig, slowest);
-    bench_parallel(sh, slowest, &cfg);
+    bench_parallel(sh, slowest, &cfg, big, nbig);
     for (i = 0; i <= MAX_N; i++) xcover_problem_free(sh->problem[i]);
     free(sh);
     return 0;
