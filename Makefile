@@ -40,7 +40,7 @@ TEST_LIBS   = $(shell pkg-config --libs check libcurl)
 SOLVER_SRC := solvers/nqueens.c solvers/sudoku.c solvers/sudoku_bt.c solvers/sudoku_prop.c \
               solvers/sudoku_bestfirst.c solvers/xcover.c solvers/xcover_dlx.c solvers/xcover_algx.c \
               solvers/sudoku_xc.c solvers/nqueens_xc.c
-API_SRC    := api/problem.c api/request.c api/xc_job.c api/nqueens_api.c api/sudoku_api.c \
+API_SRC    := api/problem.c api/request.c api/json_util.c api/xc_job.c api/nqueens_api.c api/sudoku_api.c \
               api/xcover_api.c
 SERVER_SRC := server/config.c server/metrics.c server/pool.c server/http.c \
               server/router.c server/healthcheck.c server/reqid.c

@@ -39,6 +39,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "api/json_util.h"
 #include "api/xc_job.h"
 #include "solvers/sudoku.h"
 #include "solvers/sudoku_xc.h"
@@ -118,15 +119,6 @@ static int sd_parse_uint(const char *s, size_t len, long long *out) {
     }
     *out = x;
     return 0;
-}
-
-/* `curl -d '{...}'` labels its body application/x-www-form-urlencoded; a
- * body that is a JSON object cannot be a form, so take it as JSON. */
-static int sd_curl_default_json(const api_request_t *req) {
-    size_t i = 0;
-    if (!sd_media_is(req->content_type, "application/x-www-form-urlencoded")) return 0;
-    while (i < req->body_len && isspace((unsigned char)req->body[i])) i++;
-    return i < req->body_len && req->body[i] == '{';
 }
 
 /* === Options === */
@@ -262,34 +254,13 @@ static int sd_json_grid_arrays(json_t *grid, sd_puzzle_t *pz, api_problem_t *p) 
     return bad ? -1 : 0;
 }
 
-static int sd_json_int(json_t *v, const char *field, long long lo, long long hi, long long *out,
-                       api_problem_t *p) {
-    if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi) {
-        api_problem_add(p, "body", field, "must be an integer from %lld to %lld", lo, hi);
-        return -1;
-    }
-    *out = json_integer_value(v);
-    return 0;
-}
-
 static int sd_parse_json(const api_request_t *req, sd_puzzle_t *pz, api_problem_t *p) {
     static const char *const none[] = {NULL};
-    json_error_t err;
     json_t *root, *v;
     const char *key;
     int bad = api_params_check(req, none, p) != 0; /* options live in the body */
 
-    root = json_loadb(req->body ? req->body : "", req->body_len, JSON_REJECT_DUPLICATES, &err);
-    if (root == NULL) {
-        api_problem_add(p, "body", "body", "not valid JSON (line %d, column %d): %s", err.line,
-                        err.column, err.text);
-        return -1;
-    }
-    if (!json_is_object(root)) {
-        api_problem_add(p, "body", "body", "must be a JSON object");
-        json_decref(root);
-        return -1;
-    }
+    if ((root = api_json_object(req, p)) == NULL) return -1;
     json_object_foreach(root, key, v) {
         long long x;
         if (strcmp(key, "grid") == 0) {
@@ -307,9 +278,9 @@ static int sd_parse_json(const api_request_t *req, sd_puzzle_t *pz, api_problem_
                 api_problem_add(p, "body", "box", "must be {\"rows\": R, \"cols\": C}");
                 bad = 1;
             } else {
-                bad |= sd_json_int(r, "box.rows", 1, SUDOKU_MAX_N, &x, p) != 0;
+                bad |= api_json_int(r, "box.rows", 1, SUDOKU_MAX_N, &x, p) != 0;
                 pz->box_rows = (int)x;
-                bad |= sd_json_int(c, "box.cols", 1, SUDOKU_MAX_N, &x, p) != 0;
+                bad |= api_json_int(c, "box.cols", 1, SUDOKU_MAX_N, &x, p) != 0;
                 pz->box_cols = (int)x;
             }
         } else if (strcmp(key, "symbols") == 0) {
@@ -324,7 +295,7 @@ static int sd_parse_json(const api_request_t *req, sd_puzzle_t *pz, api_problem_
             json_array_foreach(v, k, s) {
                 char f[32];
                 snprintf(f, sizeof f, "symbols[%zu]", k);
-                bad |= sd_json_int(s, f, 0, SD_SYMBOL_MAX, &pz->symbols[k], p) != 0;
+                bad |= api_json_int(s, f, 0, SD_SYMBOL_MAX, &pz->symbols[k], p) != 0;
             }
         } else if (strcmp(key, "method") == 0) {
             if (!json_is_string(v) || sd_method_parse(json_string_value(v), pz) != 0) {
@@ -338,11 +309,11 @@ static int sd_parse_json(const api_request_t *req, sd_puzzle_t *pz, api_problem_
                 bad = 1;
             }
         } else if (strcmp(key, "max_solutions") == 0) {
-            bad |= sd_json_int(v, "max_solutions", 1, SUDOKU_MAX_SOLUTIONS, &pz->max_solutions, p) != 0;
+            bad |= api_json_int(v, "max_solutions", 1, SUDOKU_MAX_SOLUTIONS, &pz->max_solutions, p) != 0;
         } else if (strcmp(key, "timeout_ms") == 0) {
-            bad |= sd_json_int(v, "timeout_ms", 1, req->max_timeout_ms, &pz->timeout_ms, p) != 0;
+            bad |= api_json_int(v, "timeout_ms", 1, req->max_timeout_ms, &pz->timeout_ms, p) != 0;
         } else if (strcmp(key, "threads") == 0) {
-            bad |= sd_json_int(v, "threads", 1, req->pool_threads, &pz->threads, p) != 0;
+            bad |= api_json_int(v, "threads", 1, req->pool_threads, &pz->threads, p) != 0;
         } else if (strcmp(key, "trace") == 0) {
             if (!json_is_boolean(v)) {
                 api_problem_add(p, "body", "trace", "must be true or false");
@@ -625,7 +596,7 @@ static int sd_read(const api_request_t *req, sd_puzzle_t *pz, api_problem_t *p) 
     api_problem_init(p, API_EINVALID, "the puzzle is not valid");
     sd_defaults(pz, req);
     pz->csv_out = sd_accepts_csv(req->accept);
-    if (ct == NULL || sd_media_is(ct, "application/json") || sd_curl_default_json(req)) {
+    if (api_json_content_type(req)) {
         rc = sd_parse_json(req, pz, p);
     } else if (sd_media_is(ct, "text/plain")) {
         rc = sd_query_options(req, pz, p);

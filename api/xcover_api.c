@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/json_util.h"
 #include "api/xc_job.h"
 #include "solvers/xcover.h"
 
@@ -146,27 +147,11 @@ static int xcj_names(json_t *list, const char *field, names_t *t, uint32_t first
     return bad ? -1 : 0;
 }
 
-static int xcj_int(json_t *root, const char *key, long long lo, long long hi, long long def,
-                   long long *out, api_problem_t *p) {
-    json_t *v = json_object_get(root, key);
-    if (v == NULL) {
-        *out = def;
-        return 0;
-    }
-    if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi) {
-        api_problem_add(p, "body", key, "must be an integer from %lld to %lld", lo, hi);
-        return -1;
-    }
-    *out = json_integer_value(v);
-    return 0;
-}
-
 int api_xcover_solve_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
     static const char *const none[] = {NULL};
     static const char *const fields[] = {"items", "secondary", "options", "max_solutions",
                                          "timeout_ms", "threads", "method", NULL};
     api_problem_t p;
-    json_error_t err;
     json_t *root = NULL, *items, *secondary, *options, *v;
     names_t names = {NULL, NULL, 0};
     uint32_t *start = NULL, *entries = NULL;
@@ -174,38 +159,21 @@ int api_xcover_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
     long long max_solutions = 1, timeout_ms = 0, threads = 1;
     xcover_engine_t engine = XCOVER_ENGINE_DLX;
     size_t nitems, nsec = 0, nopt, nent = 0, k;
-    const char *key;
     int bad = 0;
 
     *job = NULL;
     api_problem_init(&p, API_EINVALID, "the exact-cover problem is not valid");
-    if (req->content_type != NULL && strncmp(req->content_type, "application/json", 16) != 0 &&
-        strncmp(req->content_type, "application/x-www-form-urlencoded", 33) != 0) {
+    if (!api_json_content_type(req)) {
         api_problem_init(&p, API_EMEDIA, "send application/json");
         api_problem_add(&p, "header", "Content-Type", "unsupported: '%.60s'", req->content_type);
         goto fail;
     }
     bad |= api_params_check(req, none, &p) != 0;
-    root = json_loadb(req->body ? req->body : "", req->body_len, JSON_REJECT_DUPLICATES, &err);
-    if (root == NULL || !json_is_object(root)) {
-        if (root == NULL)
-            api_problem_add(&p, "body", "body", "not valid JSON (line %d, column %d): %s", err.line,
-                            err.column, err.text);
-        else
-            api_problem_add(&p, "body", "body", "must be a JSON object");
-        goto fail;
-    }
-    json_object_foreach(root, key, v) {
-        int known = 0;
-        for (const char *const *f = fields; *f; f++) known |= strcmp(*f, key) == 0;
-        if (!known) {
-            api_problem_add(&p, "body", key, "unknown field");
-            bad = 1;
-        }
-    }
-    bad |= xcj_int(root, "max_solutions", 1, 10000, 1, &max_solutions, &p) != 0;
-    bad |= xcj_int(root, "timeout_ms", 1, req->max_timeout_ms, req->max_timeout_ms, &timeout_ms, &p) != 0;
-    bad |= xcj_int(root, "threads", 1, req->pool_threads, 1, &threads, &p) != 0;
+    if ((root = api_json_object(req, &p)) == NULL) goto fail;
+    bad |= api_json_fields(root, fields, &p) != 0;
+    bad |= api_json_opt_int(root, "max_solutions", 1, 10000, 1, &max_solutions, &p) != 0;
+    bad |= api_json_opt_int(root, "timeout_ms", 1, req->max_timeout_ms, req->max_timeout_ms, &timeout_ms, &p) != 0;
+    bad |= api_json_opt_int(root, "threads", 1, req->pool_threads, 1, &threads, &p) != 0;
     if ((v = json_object_get(root, "method")) != NULL &&
         (!json_is_string(v) || xcover_engine_parse(json_string_value(v), &engine) != 0)) {
         api_problem_add(&p, "body", "method", "must be dlx or algorithm-x");

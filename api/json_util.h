@@ -1,0 +1,34 @@
+/* json_util.h -- the JSON-body chores every endpoint shares: load an object
+ * (a 400 naming `body` with line and column when it is not one), refuse
+ * unknown fields, read bounded integers, and accept curl's default
+ * Content-Type for a JSON object. */
+#ifndef PUZZLED_API_JSON_UTIL_H
+#define PUZZLED_API_JSON_UTIL_H
+
+#include <jansson.h>
+
+#include "api/request.h"
+
+/* Parses the body as a JSON object (duplicate keys refused).  Returns it (the
+ * caller json_decref()s it), or NULL after adding an error on "body". */
+json_t *api_json_object(const api_request_t *req, api_problem_t *p);
+
+/* Adds an "unknown field" error for every key of obj not in `allowed`
+ * (NULL-terminated); returns how many. */
+int api_json_fields(json_t *obj, const char *const *allowed, api_problem_t *p);
+
+/* Reads v as an integer in [lo, hi] into *out; otherwise adds an error on
+ * `field` and returns -1 (*out untouched).  v may be NULL (then an error too). */
+int api_json_int(json_t *v, const char *field, long long lo, long long hi, long long *out,
+                 api_problem_t *p);
+
+/* Like api_json_int for an optional member `key` of obj: absent -> def. */
+int api_json_opt_int(json_t *obj, const char *key, long long lo, long long hi, long long def,
+                     long long *out, api_problem_t *p);
+
+/* 1 if the request's Content-Type is application/json, absent, or curl's
+ * default application/x-www-form-urlencoded with a body that starts with
+ * '{' (a JSON object cannot be a form). */
+int api_json_content_type(const api_request_t *req);
+
+#endif
