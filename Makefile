@@ -39,16 +39,17 @@ TEST_LIBS   = $(shell pkg-config --libs check libcurl)
 # ---- sources: explicit lists, layered server -> api -> solvers -------------
 SOLVER_SRC := solvers/nqueens.c solvers/sudoku.c solvers/sudoku_bt.c solvers/sudoku_prop.c \
               solvers/sudoku_bestfirst.c solvers/xcover.c solvers/xcover_dlx.c solvers/xcover_algx.c \
-              solvers/sudoku_xc.c solvers/nqueens_xc.c
+              solvers/sudoku_xc.c solvers/nqueens_xc.c solvers/sudoku9.c
 API_SRC    := api/problem.c api/request.c api/json_util.c api/xc_job.c api/nqueens_api.c api/sudoku_api.c \
               api/xcover_api.c
 SERVER_SRC := server/config.c server/metrics.c server/pool.c server/http.c \
               server/router.c server/healthcheck.c server/reqid.c
 MAIN_SRC   := server/main.c
 TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test_config.c \
-              tests/test_sudoku.c tests/test_sudoku_api.c tests/test_xcover.c tests/test_xcover_api.c tests/pentomino.c \
+              tests/test_sudoku.c tests/test_sudoku9.c tests/test_sudoku_api.c tests/test_xcover.c tests/test_xcover_api.c tests/pentomino.c \
               tests/test_http.c tests/http_client.c
-BENCH_SRC  := bench/bench_nqueens.c bench/bench_sudoku.c bench/bench_xcover.c bench/bench_http.c
+BENCH_SRC  := bench/bench_nqueens.c bench/bench_sudoku.c bench/bench_xcover.c bench/bench9.c \
+              bench/bench_http.c
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 SOLVER_OBJ := $(call obj,$(SOLVER_SRC))
@@ -64,13 +65,14 @@ TEST_BIN   := $(BUILD)/tests/run_tests
 BENCH_NQ   := $(BUILD)/bench/bench_nqueens
 BENCH_SD   := $(BUILD)/bench/bench_sudoku
 BENCH_XC   := $(BUILD)/bench/bench_xcover
+BENCH_9    := $(BUILD)/bench/bench9
 BENCH_HTTP := $(BUILD)/bench/bench_http
 
-.PHONY: all run test bench deps check-layers clean
+.PHONY: all run test bench bench9 deps check-layers clean
 all: $(PUZZLED)
 
 # Goals that must see the packages installed first.
-ifneq ($(filter run test bench deps,$(MAKECMDGOALS)),)
+ifneq ($(filter run test bench bench9 deps,$(MAKECMDGOALS)),)
 $(ALL_OBJ): | deps
 endif
 
@@ -124,6 +126,10 @@ $(BENCH_XC): $(BUILD)/bench/bench_xcover.o $(BUILD)/tests/pentomino.o $(SOLVER_O
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
 
+$(BENCH_9): $(BUILD)/bench/bench9.o $(SOLVER_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
+
 $(BENCH_HTTP): $(BUILD)/bench/bench_http.o $(BUILD)/tests/http_client.o
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
@@ -148,6 +154,11 @@ bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_SD) $(BENCH_XC) $(BENCH_HTTP)
 	./$(BENCH_SD)
 	./$(BENCH_XC) -p gecode-89
 	PUZZLED_BIN=./$(PUZZLED) ./$(BENCH_HTTP)
+
+# 9x9 speed: every 9x9 collection in ../shared/data (or FILES=...), fast solver
+# in both modes next to the other methods, single-threaded.
+bench9: deps $(BENCH_9)
+	./$(BENCH_9) $(FILES)
 
 clean:
 	rm -rf build

@@ -144,8 +144,8 @@ static int sd_method_parse(const char *name, sd_puzzle_t *pz) {
 
 static void sd_bad_method(api_problem_t *p, const char *in, const char *got) {
     api_problem_add(p, in, "method",
-                    "must be auto, backtracking, mrv, propagation, best-first, algorithm-x or dlx, "
-                    "got '%.40s'", got);
+                    "must be auto, backtracking, mrv, propagation, best-first, algorithm-x, dlx "
+                    "or fast, got '%.40s'", got);
 }
 
 static void sd_bad_level(api_problem_t *p, const char *in, const char *got) {
@@ -611,6 +611,10 @@ static int sd_read(const api_request_t *req, sd_puzzle_t *pz, api_problem_t *p) 
     }
     if (rc != 0 || p->nerrors > 0) return API_EINVALID;
     if (sd_finish(pz, p) != 0) return API_EINVALID;
+    if (!pz->xc && pz->method == SUDOKU_METHOD_FAST && (pz->n != 9 || pz->shape.box_rows != 3)) {
+        api_problem_add(p, "body", "method", "fast solves 9x9 grids with 3x3 boxes only");
+        return API_EINVALID;
+    }
     if ((unsigned long long)pz->max_solutions * (unsigned)(pz->n * pz->n) > API_SUDOKU_SOLUTION_BYTES) {
         api_problem_add(p, "body", "max_solutions", "at most %u for a %dx%d grid",
                         API_SUDOKU_SOLUTION_BYTES / (unsigned)(pz->n * pz->n), pz->n, pz->n);

@@ -28,6 +28,9 @@
  *                 undecided cells first, under a memory cap.
  *   algorithm-x,  exact cover (sudoku_xc.h): N^3 options over 4 N^2 items,
  *   dlx           plain Algorithm X or dancing links; no trace.
+ *   fast          9x9 with 3x3 boxes only (sudoku9.h): per-digit band
+ *                 bitsets and table-driven propagation; no trace.  auto
+ *                 takes it for every 9x9 solve that asks for no trace.
  *   auto          the method measured fastest for the grid (today:
  *                 propagation at hidden-singles below 16x16, at subsets
  *                 from 16x16; measurements in sudoku.c).  res->method and
@@ -136,6 +139,7 @@ typedef enum sudoku_method_e {
     SUDOKU_METHOD_BEST_FIRST = 4,
     SUDOKU_METHOD_ALGORITHM_X = 5, /* exact cover (sudoku_xc.h), plain Algorithm X */
     SUDOKU_METHOD_DLX = 6,         /* exact cover, dancing links */
+    SUDOKU_METHOD_FAST = 7,        /* 9x9 with 3x3 boxes only: band bitsets (sudoku9.h) */
     SUDOKU_METHOD_COUNT
 } sudoku_method_t;
 

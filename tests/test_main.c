@@ -11,6 +11,7 @@ Suite *config_suite(void);
 Suite *http_suite(void);
 Suite *sudoku_suite(void);
 Suite *sudoku_api_suite(void);
+Suite *sudoku9_suite(void);
 Suite *xcover_suite(void);
 Suite *xcover_api_suite(void);
 
@@ -23,6 +24,7 @@ int main(void) {
     srunner_add_suite(sr, api_suite());
     srunner_add_suite(sr, config_suite());
     srunner_add_suite(sr, sudoku_suite());
+    srunner_add_suite(sr, sudoku9_suite());
     srunner_add_suite(sr, sudoku_api_suite());
     srunner_add_suite(sr, xcover_suite());
     srunner_add_suite(sr, xcover_api_suite());

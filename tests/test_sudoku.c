@@ -752,6 +752,11 @@ START_TEST(sudoku_allocation_failure) {
         o.dealloc = t_free;
         o.alloc_ud = &a;
         rc = sudoku_solve(&s, g, &o, &r);
+        if (m == SUDOKU_METHOD_FAST || m == SUDOKU_METHOD_AUTO) { /* 9x9 band solver: no heap */
+            ck_assert_int_eq(rc, 0);
+            ck_assert_int_eq(a.calls, 0);
+            continue;
+        }
         ck_assert_msg(rc == SEARCH_ENOMEM, "%s: rc %d", sudoku_method_name((sudoku_method_t)m), rc);
         ck_assert_uint_eq(r.solutions_found, 0);
         ck_assert_uint_eq(a.live, 0);
@@ -934,6 +939,10 @@ START_TEST(sudoku_node_budget) {
         ck_assert_ptr_nonnull(sols);
         sudoku_opts_init(&o);
         o.method = (sudoku_method_t)m;
+        if (m == SUDOKU_METHOD_FAST && sh.n != 9) { /* fast is 9x9 only, and says so */
+            ck_assert_int_eq(sudoku_solve(&sh, g, &o, &r), SEARCH_EINVAL);
+            continue;
+        }
         o.max_solutions = SUDOKU_MAX_SOLUTIONS;
         o.solutions = sols;
         o.ctl = &ctl;
@@ -1008,6 +1017,10 @@ START_TEST(sudoku_max_solutions_and_exhausted) {
         sudoku_result_t r;
         sudoku_opts_init(&o);
         o.method = (sudoku_method_t)m;
+        if (m == SUDOKU_METHOD_FAST && sh.n != 9) { /* fast is 9x9 only, and says so */
+            ck_assert_int_eq(sudoku_solve(&sh, g, &o, &r), SEARCH_EINVAL);
+            continue;
+        }
         o.solutions = sols;
         o.max_solutions = 10;
         ck_assert_int_eq(sudoku_solve(&sh, g, &o, &r), 0);
@@ -1044,6 +1057,10 @@ START_TEST(sudoku_consistent_but_unsolvable) {
         sudoku_opts_init(&o);
         o.method = (sudoku_method_t)m;
         o.max_solutions = 2;
+        if (m == SUDOKU_METHOD_FAST) { /* 9x9 only, and says so */
+            ck_assert_int_eq(sudoku_solve(&sh, g, &o, &r), SEARCH_EINVAL);
+            continue;
+        }
         ck_assert_int_eq(sudoku_solve(&sh, g, &o, &r), 0);
         ck_assert_uint_eq(r.solutions_found, 0);
         ck_assert(r.exhausted);
@@ -1118,10 +1135,20 @@ START_TEST(sudoku_stats_and_auto) {
     grid_from_string("..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..", easy, 9);
     grid_from_string("8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..", hard, 9);
     sudoku_opts_init(&o);
-    /* auto runs propagation at hidden-singles and says so */
+    /* auto runs the 9x9 band solver, and says so */
     ck_assert_int_eq(sudoku_solve(&sh, easy, &o, &r), 0);
-    ck_assert_int_eq(r.method, SUDOKU_METHOD_PROPAGATION);
-    ck_assert_int_eq(r.level, SUDOKU_LEVEL_HIDDEN_SINGLES);
+    ck_assert_int_eq(r.method, SUDOKU_METHOD_FAST);
+    /* a traced 9x9 solve propagates at hidden-singles (fast keeps no trace) */
+    {
+        sudoku_step_t steps[64];
+        sudoku_opts_t ot;
+        sudoku_opts_init(&ot);
+        ot.trace = steps;
+        ot.trace_cap = 64;
+        ck_assert_int_eq(sudoku_solve(&sh, easy, &ot, &r), 0);
+        ck_assert_int_eq(r.method, SUDOKU_METHOD_PROPAGATION);
+        ck_assert_int_eq(r.level, SUDOKU_LEVEL_HIDDEN_SINGLES);
+    }
     /* from 16x16 on auto propagates at the subsets level */
     {
         sudoku_shape_t s16 = shape_of(16);

@@ -98,10 +98,10 @@ END_TEST
 
 START_TEST(sudoku_api_every_method_agrees) {
     const char *methods[] = {"auto", "backtracking", "mrv", "propagation", "best-first", "dlx",
-                             "algorithm-x"};
+                             "algorithm-x", "fast"};
     const char *levels[] = {"peers", "hidden-singles", "naked-pairs", "subsets"};
     char body[512];
-    for (size_t m = 0; m < 7; m++) {
+    for (size_t m = 0; m < 8; m++) {
         snprintf(body, sizeof body, "{\"grid\":\"%s\",\"method\":\"%s\",\"max_solutions\":2}", inkala,
                  methods[m]);
         call_t c = solve_json(body);
@@ -312,6 +312,7 @@ static const bad_t bad_inputs[] = {
     {"application/json", "{\"grid\":\"................\",\"max_solutions\":10001}", 400, "max_solutions"},
     {"application/json", "{\"grid\":\"................\",\"timeout_ms\":0}", 400, "timeout_ms"},
     {"application/json", "{\"grid\":\"................\",\"threads\":3}", 400, "threads"},
+    {"application/json", "{\"grid\":\"................\",\"method\":\"fast\"}", 400, "method"},
     {"application/json", "{\"grid\":\"................\",\"method\":\"dlx\",\"trace\":true}", 400, "trace"},
     {"application/json", "{\"grid\":\"................\",\"trace\":\"yes\"}", 400, "trace"},
     {"application/json", "{\"grid\":\"................\",\"colour\":1}", 400, "colour"},

@@ -1,0 +1,195 @@
+/* bench9.c -- how fast the 9x9 solver (solvers/sudoku9.h) is next to the
+ * general methods of sudoku_solve(), on public collections.
+ *
+ *   bench9 [-k PUZZLES] [-t SECONDS] [FILE...]
+ *
+ *   FILE  one puzzle a line, 81 characters, '.' or '0' empty, '#' lines are
+ *         comments; default: each of ../shared/data/sudoku9/puzzles2_17_clue,
+ *         puzzles3_magictour_top1465, puzzles6_forum_hardest_1106,
+ *         puzzles7_serg_benchmark that is present (run from the repo root).
+ *   -k    the general methods solve at most this many puzzles of a file
+ *         (default 2000) ...
+ *   -t    ... and stop after this many seconds per method (default 2).
+ *
+ * For each file, single-threaded, all puzzles loaded first and only the
+ * solving timed, it prints one line per run: puzzles/s, microseconds per
+ * puzzle, % of puzzles solved without a guess, guesses per puzzle (nodes for
+ * the general methods), and the outcome counts.  Runs: the fast solver with
+ * max_solutions 2 (uniqueness) and 1 (first solution) over the whole file;
+ * propagation (hidden singles) and dlx with max_solutions 2 on the capped
+ * subset.  Afterwards (untimed) every fast solution is checked against the
+ * rules and givens, and the fast solver's counts against propagation's on
+ * the subset; "bad" counts failures and makes the exit code 1. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solvers/sudoku.h"
+#include "solvers/sudoku9.h"
+
+typedef struct set_s {
+    size_t n, cap;
+    uint8_t *p; /* n * 81 */
+} set_t;
+
+static int load(const char *path, set_t *set) {
+    FILE *fp = fopen(path, "r");
+    char line[512];
+    if (!fp) return -1;
+    memset(set, 0, sizeof *set);
+    while (fgets(line, sizeof line, fp)) {
+        uint8_t g[81];
+        int k = 0;
+        if (line[0] == '#') continue;
+        for (const char *c = line; *c && k < 81; c++) {
+            if (*c >= '1' && *c <= '9') g[k++] = (uint8_t)(*c - '0');
+            else if (*c == '.' || *c == '0') g[k++] = 0;
+            else if (*c == '\n' || *c == '\r' || *c == ' ' || *c == '\t') break;
+        }
+        if (k != 81) continue;
+        if (set->n == set->cap) {
+            size_t cap = set->cap ? 2 * set->cap : 1024;
+            uint8_t *p = realloc(set->p, cap * 81);
+            if (!p) {
+                fclose(fp);
+                return -1;
+            }
+            set->p = p, set->cap = cap;
+        }
+        memcpy(set->p + 81 * set->n++, g, 81);
+    }
+    fclose(fp);
+    return 0;
+}
+
+static double now_s(void) { return (double)search_now_ns() / 1e9; }
+
+typedef struct run_s {
+    size_t done;
+    double secs;
+    uint64_t guesses, noguess, unique, multi, none, errors;
+} run_t;
+
+static void print_run(const char *name, const run_t *r) {
+    double per = r->done ? r->secs / (double)r->done : 0;
+    printf("  %-26s %7zu %11.0f %9.2f %7.1f%% %9.2f %7llu %6llu %5llu %4llu\n", name, r->done,
+           per > 0 ? 1.0 / per : 0, per * 1e6, r->done ? 100.0 * (double)r->noguess / (double)r->done : 0,
+           r->done ? (double)r->guesses / (double)r->done : 0, (unsigned long long)r->unique,
+           (unsigned long long)r->multi, (unsigned long long)r->none, (unsigned long long)r->errors);
+}
+
+static void tally(run_t *r, int code, uint32_t found) {
+    if (code != 0) r->errors++;
+    else if (found == 0) r->none++;
+    else if (found == 1) r->unique++;
+    else r->multi++;
+}
+
+static run_t run_fast(const set_t *set, uint32_t max, uint8_t *sol, uint32_t *counts) {
+    run_t r = {0};
+    sudoku9_result_t res;
+    double t0 = now_s();
+    for (size_t i = 0; i < set->n; i++) {
+        int code = sudoku9_solve(set->p + 81 * i, max, sol, NULL, &res);
+        r.guesses += res.guesses;
+        r.noguess += res.no_guess;
+        tally(&r, code, res.solutions_found);
+        if (counts) counts[i] = res.solutions_found;
+    }
+    r.secs = now_s() - t0;
+    r.done = set->n;
+    return r;
+}
+
+static run_t run_general(const set_t *set, sudoku_method_t method, size_t cap, double tcap,
+                         uint32_t *counts) {
+    run_t r = {0};
+    sudoku_shape_t shape;
+    sudoku_opts_t opts;
+    sudoku_result_t res;
+    uint8_t sol[2 * 81];
+    sudoku_shape_init(&shape, 9, 3, 3);
+    sudoku_opts_init(&opts);
+    opts.method = method;
+    opts.max_solutions = 2;
+    opts.solutions = sol;
+    double t0 = now_s();
+    for (size_t i = 0; i < set->n && i < cap; i++) {
+        int code = sudoku_solve(&shape, set->p + 81 * i, &opts, &res);
+        r.guesses += res.stats.nodes;
+        tally(&r, code, res.solutions_found);
+        if (counts) counts[i] = res.solutions_found;
+        r.done++;
+        if ((i & 15) == 15 && now_s() - t0 > tcap) break;
+    }
+    r.secs = now_s() - t0;
+    return r;
+}
+
+static int bench_file(const char *path, size_t cap, double tcap) {
+    set_t set = {0};
+    int bad = 0;
+    if (load(path, &set) != 0 || set.n == 0) {
+        printf("%s: skipped (missing or empty)\n", path);
+        free(set.p);
+        return 0;
+    }
+    uint32_t *fast_counts = calloc(set.n, sizeof *fast_counts);
+    uint32_t *prop_counts = calloc(set.n, sizeof *prop_counts);
+    uint8_t sol[2 * 81];
+    if (!fast_counts || !prop_counts) {
+        free(set.p), free(fast_counts), free(prop_counts);
+        return 1;
+    }
+    const char *base = strrchr(path, '/');
+    printf("%s (%zu puzzles)\n", base ? base + 1 : path, set.n);
+    printf("  %-26s %7s %11s %9s %8s %9s %7s %6s %5s %4s\n", "solver", "puzzles", "puzzles/s", "us/puzzle",
+           "noguess", "guess/pz", "unique", "multi", "none", "err");
+    run_t r2 = run_fast(&set, 2, sol, fast_counts);
+    print_run("fast, stop at 2", &r2);
+    run_t r1 = run_fast(&set, 1, sol, NULL);
+    print_run("fast, stop at 1", &r1);
+    run_t rp = run_general(&set, SUDOKU_METHOD_PROPAGATION, cap, tcap, prop_counts);
+    print_run("propagation(hs), at 2 *", &rp);
+    run_t rd = run_general(&set, SUDOKU_METHOD_DLX, cap, tcap, NULL);
+    print_run("dlx, at 2 *", &rd);
+    printf("  (* guess/pz = nodes per puzzle; noguess not reported)  fast/propagation speed: %.0fx\n",
+           rp.done && r2.secs > 0 ? (rp.secs / (double)rp.done) / (r2.secs / (double)r2.done) : 0.0);
+
+    /* Untimed checks: every first solution, and counts against propagation. */
+    sudoku_shape_t shape;
+    sudoku_shape_init(&shape, 9, 3, 3);
+    for (size_t i = 0; i < set.n; i++) {
+        sudoku9_result_t res;
+        const uint8_t *pz = set.p + 81 * i;
+        if (sudoku9_solve(pz, 2, sol, NULL, &res) != 0) bad++;
+        for (uint32_t k = 0; k < res.solutions_found; k++)
+            if (sudoku_check_solution(&shape, pz, sol + 81 * k) != 1) bad++;
+        if (i < rp.done && fast_counts[i] != prop_counts[i]) bad++;
+    }
+    printf("  checked %zu puzzles: %d bad\n", set.n, bad);
+    free(set.p), free(fast_counts), free(prop_counts);
+    return bad;
+}
+
+int main(int argc, char **argv) {
+    static const char *defaults[] = {
+        "../shared/data/sudoku9/puzzles2_17_clue", "../shared/data/sudoku9/puzzles3_magictour_top1465",
+        "../shared/data/sudoku9/puzzles6_forum_hardest_1106",
+        "../shared/data/sudoku9/puzzles7_serg_benchmark"};
+    size_t cap = 2000;
+    double tcap = 2.0;
+    int i = 1, bad = 0, files = 0;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        if (!strcmp(argv[i], "-k") && i + 1 < argc) cap = (size_t)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "-t") && i + 1 < argc) tcap = strtod(argv[++i], NULL);
+        else {
+            fprintf(stderr, "usage: bench9 [-k PUZZLES] [-t SECONDS] [FILE...]\n");
+            return 2;
+        }
+    }
+    for (; i < argc; i++, files++) bad += bench_file(argv[i], cap, tcap);
+    if (!files)
+        for (size_t k = 0; k < sizeof defaults / sizeof defaults[0]; k++) bad += bench_file(defaults[k], cap, tcap);
+    return bad ? 1 : 0;
+}

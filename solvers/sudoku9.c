@@ -1,0 +1,566 @@
+/* sudoku9.c -- the fast 9x9 Sudoku solver ("fast" method, sudoku9.h).
+ *
+ * Why a separate solver: most traffic is 9x9, and the general N x N methods
+ * (sudoku_prop.c) pay for their generality with per-cell candidate arrays and
+ * unit lists.  Here every 9x9-specific fact lives in a few small const tables.
+ *
+ * Representation
+ * --------------
+ * The grid is cut into three bands of three rows.  For each digit d (0..8)
+ * and band b (0..2) one 27-bit word f[3*d+b] holds the cells of the band
+ * where d is still possible; bit p = 9*(row in band) + column:
+ *
+ *     bit:  26 ............ 18 17 ............ 9  8 ............ 0
+ *          | row 2 of band b  | row 1 of band b  | row 0 of band b  |
+ *           c8 c7 c6 ... c1 c0  (each row: box 2 = bits 6-8, box 1 = 3-5,
+ *                                box 0 = 0-2)
+ *
+ * A placed digit keeps its own bit and loses every peer; other digits lose
+ * the cell.  unsolved[b] marks the band's cells not yet placed, rows[i] the
+ * rows (3 bits) of digit-band i that hold their placed digit.
+ *
+ * Propagation (s9_propagate), run to a fixpoint:
+ *  1. Band rule.  Inside a band a digit occupies one "minirow" (row x box,
+ *     3 cells) per row and per box: its minirows form a 3x3 permutation
+ *     matrix.  The word is shrunk to a 9-bit minirow mask (s9_mini), and
+ *     s9_perm keeps the minirows that lie on some permutation contained in
+ *     it; s9_expand maps them back to cells.  This one lookup does locked
+ *     candidates (pointing and claiming) within the band and, with step 2,
+ *     hidden singles in boxes; an empty result is a contradiction.
+ *
+ *         shrink (9 bits)        perm of {0,1,2} -> 6 matrices, e.g.
+ *         bit 3*row + box        100 / 010 / 001 = 0x111
+ *
+ *  2. Row singles: a row of the band with one cell left for d gets d
+ *     (a hidden single in a row, and after step 1 in a box).
+ *  3. Naked singles per band, counting candidates with two OR/AND
+ *     accumulators (r1 = at least one digit, r2 = at least two); an unsolved
+ *     cell with none is a contradiction.
+ *  4. At the fixpoint (skipped once solved, and for digits all placed):
+ *     each digit must still reach all nine columns; a column with one cell
+ *     left for d gets d (hidden single in a column); and the band rule turned
+ *     90 degrees, the "stack rule": in each stack the columns (3) x bands (3)
+ *     a digit can use must hold a permutation matrix, through s9_perm again
+ *     (locked candidates across bands).  Measured with perf instructions,
+ *     single-thread, stop at 2: column singles cut guesses 5x on the 17-clue
+ *     set; the stack rule cuts instructions by 17% on 17-clue and top1465
+ *     but costs 9% on forum_hardest and 19% on serg (easy, multi-solution
+ *     puzzles where it rarely fires).  Kept; finer gating is open work.
+ * Only digit-bands whose word changed since they were last looked at
+ * (prev[]) are processed again, so quiet parts of the grid cost nothing.
+ *
+ * Search
+ * ------
+ * At a fixpoint that is not solved, guess on the first cell with two
+ * candidates (else the cell with fewest), lowest digit first.  The choice
+ * stack is explicit: a frame keeps the 27 words of the fixpoint (108 bytes)
+ * plus the cell and digit guessed; backtracking restores them and removes
+ * that digit from the cell, so the last alternative of a cell needs no frame.
+ * Every other piece of state (unsolved, rows, prev) follows from a fixpoint's
+ * words: an unsolved cell has two or more candidates and a placed row holds
+ * one bit.  A path places one more cell per guess, so 81 frames suffice
+ * (about 9 KiB on the stack; the whole call stays near 10 KiB).
+ *
+ * Designs tried or rejected
+ * -------------------------
+ *  - tdoku-style global solver objects: fast to reuse, not reentrant.
+ *  - Recursion with a copy per level: same memory, but no proven stack bound
+ *    the caller can see, and harder to stop cleanly on a deadline.
+ *  - Storing unsolved/rows in each frame: 40 more bytes a frame for state
+ *    that is cheap to rebuild on the (rarer) backtrack.
+ *  - Fewer frames plus replaying guesses from an older snapshot would bring
+ *    the stack under 4 KiB at some cost per deep backtrack; not done yet.
+ *
+ * Thread-safety: reentrant; only the const tables below are shared. */
+#include "solvers/sudoku9.h"
+
+#include <string.h>
+
+#include "solvers/sudoku.h"
+
+/* === Tables (generated once by a short script; see the comment above) ==== */
+
+/* s9_mini[x]: for a 9-bit row x, bit k set when box k of the row has a cell. */
+static const uint8_t s9_mini[512] = {
+    0, 1, 1, 1, 1, 1, 1, 1, 2, 3, 3, 3, 3, 3, 3, 3,
+    2, 3, 3, 3, 3, 3, 3, 3, 2, 3, 3, 3, 3, 3, 3, 3,
+    2, 3, 3, 3, 3, 3, 3, 3, 2, 3, 3, 3, 3, 3, 3, 3,
+    2, 3, 3, 3, 3, 3, 3, 3, 2, 3, 3, 3, 3, 3, 3, 3,
+    4, 5, 5, 5, 5, 5, 5, 5, 6, 7, 7, 7, 7, 7, 7, 7,
+    6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
+    6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
+    6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
+    4, 5, 5, 5, 5, 5, 5, 5, 6, 7, 7, 7, 7, 7, 7, 7,
+    6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
+    6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
+    6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
+    4, 5, 5, 5, 5, 5, 5, 5, 6, 7, 7, 7, 7, 7, 7, 7,
+    6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
+    6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
+    6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
+    4, 5, 5, 5, 5, 5, 5, 5, 6, 7, 7, 7, 7, 7, 7, 7,
+    6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
+    6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
+    6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
+    4, 5, 5, 5, 5, 5, 5, 5, 6, 7, 7, 7, 7, 7, 7, 7,
+    6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
+    6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
+    6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
+    4, 5, 5, 5, 5, 5, 5, 5, 6, 7, 7, 7, 7, 7, 7, 7,
+    6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
+    6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
+    6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
+    4, 5, 5, 5, 5, 5, 5, 5, 6, 7, 7, 7, 7, 7, 7, 7,
+    6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
+    6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
+    6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
+};
+
+/* s9_perm[s]: the minirows of mask s (bit 3*row + box) that lie on a 3x3
+ * permutation matrix contained in s; 0 when none fits. */
+static const uint16_t s9_perm[512] = {
+    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000,
+    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000,
+    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000,
+    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000,
+    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000,
+    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000,
+    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000,
+    0x054, 0x054, 0x054, 0x054, 0x000, 0x000, 0x000, 0x000, 0x054, 0x054, 0x054, 0x054,
+    0x000, 0x000, 0x062, 0x062, 0x000, 0x000, 0x062, 0x062, 0x000, 0x000, 0x062, 0x062,
+    0x000, 0x000, 0x062, 0x062, 0x000, 0x000, 0x062, 0x062, 0x054, 0x054, 0x076, 0x076,
+    0x000, 0x000, 0x062, 0x062, 0x054, 0x054, 0x076, 0x076, 0x000, 0x000, 0x000, 0x000,
+    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x08c, 0x08c, 0x08c, 0x08c,
+    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000,
+    0x08c, 0x08c, 0x08c, 0x08c, 0x000, 0x0a1, 0x000, 0x0a1, 0x000, 0x0a1, 0x000, 0x0a1,
+    0x000, 0x0a1, 0x000, 0x0a1, 0x08c, 0x0ad, 0x08c, 0x0ad, 0x000, 0x0a1, 0x000, 0x0a1,
+    0x000, 0x0a1, 0x000, 0x0a1, 0x000, 0x0a1, 0x000, 0x0a1, 0x08c, 0x0ad, 0x08c, 0x0ad,
+    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000,
+    0x08c, 0x08c, 0x08c, 0x08c, 0x000, 0x000, 0x000, 0x000, 0x054, 0x054, 0x054, 0x054,
+    0x000, 0x000, 0x000, 0x000, 0x0dc, 0x0dc, 0x0dc, 0x0dc, 0x000, 0x0a1, 0x062, 0x0e3,
+    0x000, 0x0a1, 0x062, 0x0e3, 0x000, 0x0a1, 0x062, 0x0e3, 0x08c, 0x0ad, 0x0ee, 0x0ef,
+    0x000, 0x0a1, 0x062, 0x0e3, 0x054, 0x0f5, 0x076, 0x0f7, 0x000, 0x0a1, 0x062, 0x0e3,
+    0x0dc, 0x0fd, 0x0fe, 0x0ff, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000,
+    0x000, 0x000, 0x10a, 0x10a, 0x000, 0x000, 0x10a, 0x10a, 0x000, 0x111, 0x000, 0x111,
+    0x000, 0x111, 0x000, 0x111, 0x000, 0x111, 0x10a, 0x11b, 0x000, 0x111, 0x10a, 0x11b,
+    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x10a, 0x10a,
+    0x000, 0x000, 0x10a, 0x10a, 0x000, 0x111, 0x000, 0x111, 0x000, 0x111, 0x000, 0x111,
+    0x000, 0x111, 0x10a, 0x11b, 0x000, 0x111, 0x10a, 0x11b, 0x000, 0x000, 0x000, 0x000,
+    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x10a, 0x10a, 0x000, 0x000, 0x10a, 0x10a,
+    0x000, 0x111, 0x000, 0x111, 0x054, 0x155, 0x054, 0x155, 0x000, 0x111, 0x10a, 0x11b,
+    0x054, 0x155, 0x15e, 0x15f, 0x000, 0x000, 0x062, 0x062, 0x000, 0x000, 0x062, 0x062,
+    0x000, 0x000, 0x16a, 0x16a, 0x000, 0x000, 0x16a, 0x16a, 0x000, 0x111, 0x062, 0x173,
+    0x054, 0x155, 0x076, 0x177, 0x000, 0x111, 0x16a, 0x17b, 0x054, 0x155, 0x17e, 0x17f,
+    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x10a, 0x10a,
+    0x08c, 0x08c, 0x18e, 0x18e, 0x000, 0x111, 0x000, 0x111, 0x000, 0x111, 0x000, 0x111,
+    0x000, 0x111, 0x10a, 0x11b, 0x08c, 0x19d, 0x18e, 0x19f, 0x000, 0x0a1, 0x000, 0x0a1,
+    0x000, 0x0a1, 0x000, 0x0a1, 0x000, 0x0a1, 0x10a, 0x1ab, 0x08c, 0x0ad, 0x18e, 0x1af,
+    0x000, 0x1b1, 0x000, 0x1b1, 0x000, 0x1b1, 0x000, 0x1b1, 0x000, 0x1b1, 0x10a, 0x1bb,
+    0x08c, 0x1bd, 0x18e, 0x1bf, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000,
+    0x000, 0x000, 0x10a, 0x10a, 0x08c, 0x08c, 0x18e, 0x18e, 0x000, 0x111, 0x000, 0x111,
+    0x054, 0x155, 0x054, 0x155, 0x000, 0x111, 0x10a, 0x11b, 0x0dc, 0x1dd, 0x1de, 0x1df,
+    0x000, 0x0a1, 0x062, 0x0e3, 0x000, 0x0a1, 0x062, 0x0e3, 0x000, 0x0a1, 0x16a, 0x1eb,
+    0x08c, 0x0ad, 0x1ee, 0x1ef, 0x000, 0x1b1, 0x062, 0x1f3, 0x054, 0x1f5, 0x076, 0x1f7,
+    0x000, 0x1b1, 0x16a, 0x1fb, 0x0dc, 0x1fd, 0x1fe, 0x1ff,
+};
+
+/* s9_expand[s]: minirow mask -> the 27 cells it covers. */
+static const uint32_t s9_expand[512] = {
+    0x0000000, 0x0000007, 0x0000038, 0x000003f, 0x00001c0, 0x00001c7,
+    0x00001f8, 0x00001ff, 0x0000e00, 0x0000e07, 0x0000e38, 0x0000e3f,
+    0x0000fc0, 0x0000fc7, 0x0000ff8, 0x0000fff, 0x0007000, 0x0007007,
+    0x0007038, 0x000703f, 0x00071c0, 0x00071c7, 0x00071f8, 0x00071ff,
+    0x0007e00, 0x0007e07, 0x0007e38, 0x0007e3f, 0x0007fc0, 0x0007fc7,
+    0x0007ff8, 0x0007fff, 0x0038000, 0x0038007, 0x0038038, 0x003803f,
+    0x00381c0, 0x00381c7, 0x00381f8, 0x00381ff, 0x0038e00, 0x0038e07,
+    0x0038e38, 0x0038e3f, 0x0038fc0, 0x0038fc7, 0x0038ff8, 0x0038fff,
+    0x003f000, 0x003f007, 0x003f038, 0x003f03f, 0x003f1c0, 0x003f1c7,
+    0x003f1f8, 0x003f1ff, 0x003fe00, 0x003fe07, 0x003fe38, 0x003fe3f,
+    0x003ffc0, 0x003ffc7, 0x003fff8, 0x003ffff, 0x01c0000, 0x01c0007,
+    0x01c0038, 0x01c003f, 0x01c01c0, 0x01c01c7, 0x01c01f8, 0x01c01ff,
+    0x01c0e00, 0x01c0e07, 0x01c0e38, 0x01c0e3f, 0x01c0fc0, 0x01c0fc7,
+    0x01c0ff8, 0x01c0fff, 0x01c7000, 0x01c7007, 0x01c7038, 0x01c703f,
+    0x01c71c0, 0x01c71c7, 0x01c71f8, 0x01c71ff, 0x01c7e00, 0x01c7e07,
+    0x01c7e38, 0x01c7e3f, 0x01c7fc0, 0x01c7fc7, 0x01c7ff8, 0x01c7fff,
+    0x01f8000, 0x01f8007, 0x01f8038, 0x01f803f, 0x01f81c0, 0x01f81c7,
+    0x01f81f8, 0x01f81ff, 0x01f8e00, 0x01f8e07, 0x01f8e38, 0x01f8e3f,
+    0x01f8fc0, 0x01f8fc7, 0x01f8ff8, 0x01f8fff, 0x01ff000, 0x01ff007,
+    0x01ff038, 0x01ff03f, 0x01ff1c0, 0x01ff1c7, 0x01ff1f8, 0x01ff1ff,
+    0x01ffe00, 0x01ffe07, 0x01ffe38, 0x01ffe3f, 0x01fffc0, 0x01fffc7,
+    0x01ffff8, 0x01fffff, 0x0e00000, 0x0e00007, 0x0e00038, 0x0e0003f,
+    0x0e001c0, 0x0e001c7, 0x0e001f8, 0x0e001ff, 0x0e00e00, 0x0e00e07,
+    0x0e00e38, 0x0e00e3f, 0x0e00fc0, 0x0e00fc7, 0x0e00ff8, 0x0e00fff,
+    0x0e07000, 0x0e07007, 0x0e07038, 0x0e0703f, 0x0e071c0, 0x0e071c7,
+    0x0e071f8, 0x0e071ff, 0x0e07e00, 0x0e07e07, 0x0e07e38, 0x0e07e3f,
+    0x0e07fc0, 0x0e07fc7, 0x0e07ff8, 0x0e07fff, 0x0e38000, 0x0e38007,
+    0x0e38038, 0x0e3803f, 0x0e381c0, 0x0e381c7, 0x0e381f8, 0x0e381ff,
+    0x0e38e00, 0x0e38e07, 0x0e38e38, 0x0e38e3f, 0x0e38fc0, 0x0e38fc7,
+    0x0e38ff8, 0x0e38fff, 0x0e3f000, 0x0e3f007, 0x0e3f038, 0x0e3f03f,
+    0x0e3f1c0, 0x0e3f1c7, 0x0e3f1f8, 0x0e3f1ff, 0x0e3fe00, 0x0e3fe07,
+    0x0e3fe38, 0x0e3fe3f, 0x0e3ffc0, 0x0e3ffc7, 0x0e3fff8, 0x0e3ffff,
+    0x0fc0000, 0x0fc0007, 0x0fc0038, 0x0fc003f, 0x0fc01c0, 0x0fc01c7,
+    0x0fc01f8, 0x0fc01ff, 0x0fc0e00, 0x0fc0e07, 0x0fc0e38, 0x0fc0e3f,
+    0x0fc0fc0, 0x0fc0fc7, 0x0fc0ff8, 0x0fc0fff, 0x0fc7000, 0x0fc7007,
+    0x0fc7038, 0x0fc703f, 0x0fc71c0, 0x0fc71c7, 0x0fc71f8, 0x0fc71ff,
+    0x0fc7e00, 0x0fc7e07, 0x0fc7e38, 0x0fc7e3f, 0x0fc7fc0, 0x0fc7fc7,
+    0x0fc7ff8, 0x0fc7fff, 0x0ff8000, 0x0ff8007, 0x0ff8038, 0x0ff803f,
+    0x0ff81c0, 0x0ff81c7, 0x0ff81f8, 0x0ff81ff, 0x0ff8e00, 0x0ff8e07,
+    0x0ff8e38, 0x0ff8e3f, 0x0ff8fc0, 0x0ff8fc7, 0x0ff8ff8, 0x0ff8fff,
+    0x0fff000, 0x0fff007, 0x0fff038, 0x0fff03f, 0x0fff1c0, 0x0fff1c7,
+    0x0fff1f8, 0x0fff1ff, 0x0fffe00, 0x0fffe07, 0x0fffe38, 0x0fffe3f,
+    0x0ffffc0, 0x0ffffc7, 0x0fffff8, 0x0ffffff, 0x7000000, 0x7000007,
+    0x7000038, 0x700003f, 0x70001c0, 0x70001c7, 0x70001f8, 0x70001ff,
+    0x7000e00, 0x7000e07, 0x7000e38, 0x7000e3f, 0x7000fc0, 0x7000fc7,
+    0x7000ff8, 0x7000fff, 0x7007000, 0x7007007, 0x7007038, 0x700703f,
+    0x70071c0, 0x70071c7, 0x70071f8, 0x70071ff, 0x7007e00, 0x7007e07,
+    0x7007e38, 0x7007e3f, 0x7007fc0, 0x7007fc7, 0x7007ff8, 0x7007fff,
+    0x7038000, 0x7038007, 0x7038038, 0x703803f, 0x70381c0, 0x70381c7,
+    0x70381f8, 0x70381ff, 0x7038e00, 0x7038e07, 0x7038e38, 0x7038e3f,
+    0x7038fc0, 0x7038fc7, 0x7038ff8, 0x7038fff, 0x703f000, 0x703f007,
+    0x703f038, 0x703f03f, 0x703f1c0, 0x703f1c7, 0x703f1f8, 0x703f1ff,
+    0x703fe00, 0x703fe07, 0x703fe38, 0x703fe3f, 0x703ffc0, 0x703ffc7,
+    0x703fff8, 0x703ffff, 0x71c0000, 0x71c0007, 0x71c0038, 0x71c003f,
+    0x71c01c0, 0x71c01c7, 0x71c01f8, 0x71c01ff, 0x71c0e00, 0x71c0e07,
+    0x71c0e38, 0x71c0e3f, 0x71c0fc0, 0x71c0fc7, 0x71c0ff8, 0x71c0fff,
+    0x71c7000, 0x71c7007, 0x71c7038, 0x71c703f, 0x71c71c0, 0x71c71c7,
+    0x71c71f8, 0x71c71ff, 0x71c7e00, 0x71c7e07, 0x71c7e38, 0x71c7e3f,
+    0x71c7fc0, 0x71c7fc7, 0x71c7ff8, 0x71c7fff, 0x71f8000, 0x71f8007,
+    0x71f8038, 0x71f803f, 0x71f81c0, 0x71f81c7, 0x71f81f8, 0x71f81ff,
+    0x71f8e00, 0x71f8e07, 0x71f8e38, 0x71f8e3f, 0x71f8fc0, 0x71f8fc7,
+    0x71f8ff8, 0x71f8fff, 0x71ff000, 0x71ff007, 0x71ff038, 0x71ff03f,
+    0x71ff1c0, 0x71ff1c7, 0x71ff1f8, 0x71ff1ff, 0x71ffe00, 0x71ffe07,
+    0x71ffe38, 0x71ffe3f, 0x71fffc0, 0x71fffc7, 0x71ffff8, 0x71fffff,
+    0x7e00000, 0x7e00007, 0x7e00038, 0x7e0003f, 0x7e001c0, 0x7e001c7,
+    0x7e001f8, 0x7e001ff, 0x7e00e00, 0x7e00e07, 0x7e00e38, 0x7e00e3f,
+    0x7e00fc0, 0x7e00fc7, 0x7e00ff8, 0x7e00fff, 0x7e07000, 0x7e07007,
+    0x7e07038, 0x7e0703f, 0x7e071c0, 0x7e071c7, 0x7e071f8, 0x7e071ff,
+    0x7e07e00, 0x7e07e07, 0x7e07e38, 0x7e07e3f, 0x7e07fc0, 0x7e07fc7,
+    0x7e07ff8, 0x7e07fff, 0x7e38000, 0x7e38007, 0x7e38038, 0x7e3803f,
+    0x7e381c0, 0x7e381c7, 0x7e381f8, 0x7e381ff, 0x7e38e00, 0x7e38e07,
+    0x7e38e38, 0x7e38e3f, 0x7e38fc0, 0x7e38fc7, 0x7e38ff8, 0x7e38fff,
+    0x7e3f000, 0x7e3f007, 0x7e3f038, 0x7e3f03f, 0x7e3f1c0, 0x7e3f1c7,
+    0x7e3f1f8, 0x7e3f1ff, 0x7e3fe00, 0x7e3fe07, 0x7e3fe38, 0x7e3fe3f,
+    0x7e3ffc0, 0x7e3ffc7, 0x7e3fff8, 0x7e3ffff, 0x7fc0000, 0x7fc0007,
+    0x7fc0038, 0x7fc003f, 0x7fc01c0, 0x7fc01c7, 0x7fc01f8, 0x7fc01ff,
+    0x7fc0e00, 0x7fc0e07, 0x7fc0e38, 0x7fc0e3f, 0x7fc0fc0, 0x7fc0fc7,
+    0x7fc0ff8, 0x7fc0fff, 0x7fc7000, 0x7fc7007, 0x7fc7038, 0x7fc703f,
+    0x7fc71c0, 0x7fc71c7, 0x7fc71f8, 0x7fc71ff, 0x7fc7e00, 0x7fc7e07,
+    0x7fc7e38, 0x7fc7e3f, 0x7fc7fc0, 0x7fc7fc7, 0x7fc7ff8, 0x7fc7fff,
+    0x7ff8000, 0x7ff8007, 0x7ff8038, 0x7ff803f, 0x7ff81c0, 0x7ff81c7,
+    0x7ff81f8, 0x7ff81ff, 0x7ff8e00, 0x7ff8e07, 0x7ff8e38, 0x7ff8e3f,
+    0x7ff8fc0, 0x7ff8fc7, 0x7ff8ff8, 0x7ff8fff, 0x7fff000, 0x7fff007,
+    0x7fff038, 0x7fff03f, 0x7fff1c0, 0x7fff1c7, 0x7fff1f8, 0x7fff1ff,
+    0x7fffe00, 0x7fffe07, 0x7fffe38, 0x7fffe3f, 0x7ffffc0, 0x7ffffc7,
+    0x7fffff8, 0x7ffffff,
+};
+
+/* s9_peers[p]: cells of the band that share a row, column or box with p. */
+static const uint32_t s9_peers[27] = {
+    0x01c0ffe, 0x01c0ffd, 0x01c0ffb, 0x0e071f7, 0x0e071ef, 0x0e071df,
+    0x70381bf, 0x703817f, 0x70380ff, 0x01ffc07, 0x01ffa07, 0x01ff607,
+    0x0e3ee38, 0x0e3de38, 0x0e3be38, 0x7037fc0, 0x702ffc0, 0x701ffc0,
+    0x7f80e07, 0x7f40e07, 0x7ec0e07, 0x7dc7038, 0x7bc7038, 0x77c7038,
+    0x6ff81c0, 0x5ff81c0, 0x3ff81c0,
+};
+
+/* === State ============================================================== */
+
+#define S9_BAND 0x7ffffffu  /* the 27 cells of a band */
+#define S9_COL0 0x0040201u  /* column 0 of a band: bits 0, 9, 18 */
+#define S9_FRAMES 81        /* one frame per guess; a path has <= 81 guesses */
+
+#if defined(__GNUC__) || defined(__clang__)
+#define S9_CTZ(x) __builtin_ctz(x)
+#else
+static int s9_ctz(uint32_t x) {
+    int n = 0;
+    while (!(x & 1u)) x >>= 1, n++;
+    return n;
+}
+#define S9_CTZ(x) s9_ctz(x)
+#endif
+
+typedef struct s9_pos_s {
+    uint32_t f[27];        /* f[3*d+b]: cells of band b where digit d may go */
+    uint32_t prev[27];     /* f[i] as last processed; 0xffffffff = never */
+    uint32_t unsolved[3];  /* cells of band b not placed yet */
+    uint8_t rows[27];      /* rows (bits 0-2) of digit-band i already placed */
+    uint64_t placed;       /* placements made by inference (statistics) */
+} s9_pos_t;
+
+typedef struct s9_frame_s {
+    uint32_t f[27];        /* the words at the fixpoint where we guessed */
+    uint8_t band, bit, digit;
+} s9_frame_t;
+
+static const uint8_t s9_next[3] = {1, 2, 0};
+static const uint8_t s9_last[3] = {2, 0, 1};
+
+/* Puts digit d on bit p of band b.  The caller has checked that d is still a
+ * candidate there. */
+static inline void s9_place(s9_pos_t *s, int d, int b, int p) {
+    uint32_t bit = 1u << p, col = S9_COL0 << (p % 9);
+    int i = 3 * d + b;
+    uint32_t keep = s->f[i] & ~s9_peers[p];
+    for (int e = b; e < 27; e += 3) s->f[e] &= ~bit;
+    s->f[i] = keep;
+    s->f[3 * d + s9_next[b]] &= ~col;
+    s->f[3 * d + s9_last[b]] &= ~col;
+    s->unsolved[b] &= ~bit;
+    s->rows[i] |= (uint8_t)(1u << (p / 9));
+    s->placed++;
+}
+
+/* 9-bit set of the columns a band word touches. */
+static inline uint32_t s9_fold(uint32_t a) { return (a | a >> 9 | a >> 18) & 511u; }
+
+/* Naked singles of every band.  Returns -1 on an empty cell, else the number
+ * of digits placed. */
+static int s9_naked(s9_pos_t *s) {
+    int found = 0;
+    for (int b = 0; b < 3; b++) {
+        uint32_t r1 = 0, r2 = 0, u = s->unsolved[b];
+        if (!u) continue;
+        for (int i = b; i < 27; i += 3) {
+            r2 |= r1 & s->f[i];
+            r1 |= s->f[i];
+        }
+        if (u & ~r1) return -1;
+        for (uint32_t one = u & ~r2; one; one &= one - 1) {
+            int p = S9_CTZ(one), i = b;
+            while (i < 27 && !(s->f[i] & (1u << p))) i += 3;
+            if (i >= 27) return -1; /* an earlier single took its last digit */
+            s9_place(s, i / 3, b, p);
+            found++;
+        }
+    }
+    return found;
+}
+
+/* Column checks of step 4: every digit must reach every column; a column
+ * with one cell left for a digit gets it.  Returns -1 or the number placed. */
+static int s9_columns(s9_pos_t *s) {
+    int found = 0;
+    for (int d = 0; d < 9; d++) {
+        uint32_t once = 0, twice = 0, done = 0;
+        if ((s->rows[3 * d] & s->rows[3 * d + 1] & s->rows[3 * d + 2]) == 7u) continue; /* all placed */
+        for (int b = 0; b < 3; b++) {
+            uint32_t a = s->f[3 * d + b];
+            uint32_t x = a & 511u, y = (a >> 9) & 511u, z = a >> 18;
+            uint32_t c = x | y | z;
+            twice |= (once & c) | (x & y) | (x & z) | (y & z);
+            once |= c;
+            done |= s9_fold(a & ~s->unsolved[b]);
+        }
+        if (once != 511u) return -1;
+        /* Stack rule: the band rule turned 90 degrees, on the columns each
+         * band still offers the digit (3x3: band x column of the stack). */
+        uint32_t col[3], keep[3] = {0, 0, 0};
+        for (int b = 0; b < 3; b++) col[b] = s9_fold(s->f[3 * d + b]);
+        for (int k = 0; k < 9; k += 3) {
+            uint32_t pm = s9_perm[((col[0] >> k) & 7u) | ((col[1] >> k) & 7u) << 3 | ((col[2] >> k) & 7u) << 6];
+            if (!pm) return -1;
+            keep[0] |= (pm & 7u) << k, keep[1] |= ((pm >> 3) & 7u) << k, keep[2] |= (pm >> 6) << k;
+        }
+        for (int b = 0; b < 3; b++)
+            if (keep[b] != col[b]) {
+                s->f[3 * d + b] &= keep[b] * S9_COL0;
+                found++;
+            }
+        for (uint32_t one = once & ~twice & ~done; one; one &= one - 1) {
+            int c = S9_CTZ(one), b = 0;
+            uint32_t cells = 0;
+            for (; b < 3; b++)
+                if ((cells = s->f[3 * d + b] & (S9_COL0 << c)) != 0) break;
+            if (!cells) return -1; /* an earlier placement emptied the column */
+            s9_place(s, d, b, S9_CTZ(cells));
+            found++;
+        }
+    }
+    return found;
+}
+
+/* Runs the rules of the header comment to a fixpoint.  Returns 0 (fixpoint,
+ * maybe solved) or -1 (contradiction). */
+static int s9_propagate(s9_pos_t *s) {
+    for (;;) {
+        int changed;
+        do {
+            changed = 0;
+            for (int i = 0; i < 27; i++) {
+                uint32_t a = s->f[i];
+                if (a == s->prev[i]) continue;
+                changed = 1;
+                uint32_t sh = (uint32_t)s9_mini[a & 511u] | (uint32_t)s9_mini[(a >> 9) & 511u] << 3 |
+                              (uint32_t)s9_mini[a >> 18] << 6;
+                uint32_t pm = s9_perm[sh];
+                if (!pm) return -1;
+                a &= s9_expand[pm];
+                s->f[i] = s->prev[i] = a;
+                for (uint32_t todo = 7u & ~(uint32_t)s->rows[i]; todo; todo &= todo - 1) {
+                    int r = S9_CTZ(todo);
+                    uint32_t x = (s->f[i] >> (9 * r)) & 511u;
+                    if (!x) return -1;
+                    if (!(x & (x - 1))) s9_place(s, i / 3, i % 3, 9 * r + S9_CTZ(x));
+                }
+            }
+        } while (changed);
+        int n = s9_naked(s);
+        if (n < 0) return -1;
+        if (n > 0) continue;
+        if ((s->unsolved[0] | s->unsolved[1] | s->unsolved[2]) == 0) return 0;
+        n = s9_columns(s);
+        if (n < 0) return -1;
+        if (n == 0) return 0;
+    }
+}
+
+/* Rebuilds the whole state from the words of a fixpoint (see the header:
+ * unsolved = cells with two or more candidates, placed rows = one bit). */
+static void s9_restore(s9_pos_t *s, const uint32_t f[27]) {
+    memcpy(s->f, f, sizeof s->f);
+    memcpy(s->prev, f, sizeof s->prev);
+    for (int b = 0; b < 3; b++) {
+        uint32_t r1 = 0, r2 = 0;
+        for (int i = b; i < 27; i += 3) {
+            r2 |= r1 & f[i];
+            r1 |= f[i];
+        }
+        s->unsolved[b] = r2;
+    }
+    for (int i = 0; i < 27; i++) {
+        uint8_t rows = 0;
+        for (int r = 0; r < 3; r++) {
+            uint32_t x = (f[i] >> (9 * r)) & 511u;
+            if (x && !(x & (x - 1))) rows |= (uint8_t)(1u << r);
+        }
+        s->rows[i] = rows;
+    }
+}
+
+/* Picks the guess at an unsolved fixpoint: the first two-candidate cell, else
+ * the first cell with fewest candidates; its lowest digit. */
+static void s9_choose(const s9_pos_t *s, s9_frame_t *fr) {
+    int best = 10, bb = 0, bp = 0;
+    for (int b = 0; b < 3 && best > 2; b++) {
+        uint32_t u = s->unsolved[b], r1 = 0, r2 = 0, r3 = 0;
+        if (!u) continue;
+        for (int i = b; i < 27; i += 3) {
+            r3 |= r2 & s->f[i];
+            r2 |= r1 & s->f[i];
+            r1 |= s->f[i];
+        }
+        if (u & ~r3) {
+            best = 2, bb = b, bp = S9_CTZ(u & ~r3);
+            break;
+        }
+        for (; u; u &= u - 1) { /* rare: no cell has two candidates */
+            int p = S9_CTZ(u), k = 0;
+            for (int i = b; i < 27; i += 3) k += (s->f[i] >> p) & 1u;
+            if (k < best) best = k, bb = b, bp = p;
+        }
+    }
+    int i = bb;
+    while (!(s->f[i] & (1u << bp))) i += 3;
+    fr->band = (uint8_t)bb;
+    fr->bit = (uint8_t)bp;
+    fr->digit = (uint8_t)(i / 3);
+}
+
+static void s9_write(const s9_pos_t *s, uint8_t *grid) {
+    for (int i = 0; i < 27; i++)
+        for (uint32_t a = s->f[i]; a; a &= a - 1) grid[27 * (i % 3) + S9_CTZ(a)] = (uint8_t)(i / 3 + 1);
+}
+
+/* Budget before every node, clock and flag every SEARCH_POLL_MASK+1 nodes. */
+static int s9_stop(const search_ctl_t *ctl, uint64_t nodes) {
+    if (ctl == NULL) return 0;
+    if (ctl->node_budget != 0 && nodes >= ctl->node_budget) return SEARCH_BUDGET;
+    return search_should_stop(ctl, nodes);
+}
+
+/* Returns SEARCH_EINVAL for a value > 9, SUDOKU_ECONFLICT for clashing
+ * givens, else 0. */
+static int s9_check_givens(const uint8_t *puzzle) {
+    uint16_t row[9] = {0}, col[9] = {0}, box[9] = {0};
+    int conflict = 0;
+    for (int c = 0; c < 81; c++)
+        if (puzzle[c] > 9) return SEARCH_EINVAL;
+    for (int c = 0; c < 81; c++) {
+        if (!puzzle[c]) continue;
+        int r = c / 9, k = c % 9, x = (r / 3) * 3 + k / 3;
+        uint16_t bit = (uint16_t)(1u << puzzle[c]);
+        if ((row[r] | col[k] | box[x]) & bit) conflict = 1;
+        row[r] |= bit, col[k] |= bit, box[x] |= bit;
+    }
+    return conflict ? SUDOKU_ECONFLICT : 0;
+}
+
+/* === Entry point ======================================================== */
+
+int sudoku9_solve(const uint8_t puzzle[SUDOKU9_CELLS], uint32_t max_solutions, uint8_t *solutions,
+                  const search_ctl_t *ctl, sudoku9_result_t *res) {
+    s9_pos_t s;
+    s9_frame_t stack[S9_FRAMES];
+    int top = 0, rc, ok, started = 0;
+
+    if (res == NULL) return SEARCH_EINVAL;
+    memset(res, 0, sizeof *res);
+    if (puzzle == NULL || max_solutions < 1 || max_solutions > SUDOKU_MAX_SOLUTIONS) {
+        rc = SEARCH_EINVAL;
+        goto out;
+    }
+    if ((rc = s9_check_givens(puzzle)) != 0) goto out;
+    if ((rc = search_check_now(ctl, 0)) != 0) goto out;
+
+    for (int i = 0; i < 27; i++) s.f[i] = S9_BAND, s.prev[i] = 0xffffffffu, s.rows[i] = 0;
+    s.unsolved[0] = s.unsolved[1] = s.unsolved[2] = S9_BAND;
+    for (int c = 0; c < 81; c++)
+        if (puzzle[c]) s9_place(&s, puzzle[c] - 1, c / 27, c % 27);
+    s.placed = 0;
+    started = 1;
+
+    ok = s9_propagate(&s);
+    for (;;) {
+        if (ok == 0) {
+            if ((s.unsolved[0] | s.unsolved[1] | s.unsolved[2]) == 0) {
+                if (solutions) s9_write(&s, solutions + (size_t)SUDOKU9_CELLS * res->solutions_found);
+                if (res->guesses == 0) res->no_guess = 1;
+                if (++res->solutions_found == max_solutions) {
+                    res->exhausted = top == 0;
+                    break;
+                }
+                ok = -1; /* look for the next one */
+                continue;
+            }
+            if ((rc = s9_stop(ctl, res->stats.nodes)) != 0) goto out;
+            s9_frame_t *fr = &stack[top++];
+            memcpy(fr->f, s.f, sizeof fr->f);
+            s9_choose(&s, fr);
+            if ((uint32_t)top > res->stats.max_depth) res->stats.max_depth = (uint32_t)top;
+            res->guesses++;
+            res->stats.nodes++;
+            s9_place(&s, fr->digit, fr->band, fr->bit);
+            ok = s9_propagate(&s);
+            continue;
+        }
+        if (top == 0) {
+            res->exhausted = 1;
+            break;
+        }
+        if ((rc = s9_stop(ctl, res->stats.nodes)) != 0) goto out;
+        const s9_frame_t *fr = &stack[--top];
+        uint64_t placed = s.placed;
+        s9_restore(&s, fr->f);
+        s.placed = placed;
+        s.f[3 * fr->digit + fr->band] &= ~(1u << fr->bit);
+        res->stats.nodes++;
+        res->stats.backtracks++;
+        ok = s9_propagate(&s);
+    }
+    rc = 0;
+out:
+    if (started) res->stats.propagations = s.placed;
+    res->code = rc;
+    return rc;
+}

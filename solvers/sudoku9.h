@@ -1,0 +1,56 @@
+/* sudoku9.h -- a specialised solver for classic 9x9 Sudoku (3x3 boxes).
+ *
+ * Same grid model and solution contract as sudoku_solve() (sudoku.h): 81
+ * bytes row-major, 0 = empty, 1..9 = a digit; up to max_solutions solutions
+ * are written to a caller buffer, solution k at solutions + 81*k.  It is the
+ * "fast" method: bitsets per digit and band of three rows, table-driven
+ * propagation (naked singles, hidden singles, locked candidates inside a
+ * band) and guesses on two-candidate cells.  See sudoku9.c for the design.
+ *
+ * No allocation, no global state: every call is reentrant and uses about
+ * 10 KiB of stack.  Concurrent calls may share one search_ctl_t. */
+#ifndef PUZZLED_SUDOKU9_H
+#define PUZZLED_SUDOKU9_H
+
+#include <stdint.h>
+
+#include "search.h"
+
+#define SUDOKU9_CELLS 81
+
+typedef struct sudoku9_result_s {
+    int code;                 /* what sudoku9_solve() returned */
+    uint32_t solutions_found; /* solutions written (valid even when stopped early) */
+    int exhausted;            /* 1: nothing is left to search, so solutions_found is
+                                 the exact count (also set when the last solution
+                                 allowed is found with no choice left open) */
+    int no_guess;             /* 1: a solution was reached by inference alone */
+    uint64_t guesses;         /* choices made: cells where a digit was tried with
+                                 another candidate left open (tdoku's guess count) */
+    search_stats_t stats;     /* nodes = branches tried (a guess or the alternative left
+                                 after one failed), backtracks = branches abandoned,
+                                 propagations = digits placed by inference,
+                                 max_depth = deepest stack of open choices */
+} sudoku9_result_t;
+
+/* Solves `puzzle` (81 bytes, not modified) and fills *res (zeroed first).
+ *
+ *   max_solutions  1..SUDOKU_MAX_SOLUTIONS (10000): stop after this many;
+ *                  2 is the uniqueness check.
+ *   solutions      NULL (count only) or max_solutions*81 bytes.
+ *   ctl            deadline / cancel flag / node budget; NULL = none.  Checked
+ *                  once before the search, the budget before every node, the
+ *                  clock and flag every SEARCH_POLL_MASK+1 nodes.
+ *
+ * Returns (and stores in res->code), with the same meanings as sudoku_solve():
+ *   0                  max_solutions found, or the space exhausted (givens
+ *                      that agree but admit no solution end here with 0).
+ *   SEARCH_TIMEOUT / SEARCH_CANCELLED / SEARCH_BUDGET   stopped by ctl; the
+ *                      solutions found before are valid and counted.
+ *   SEARCH_EINVAL      puzzle or res NULL, a value > 9, max_solutions out of
+ *                      range (res untouched when res is NULL).
+ *   SUDOKU_ECONFLICT   two givens share a row, column or box; no search. */
+int sudoku9_solve(const uint8_t puzzle[SUDOKU9_CELLS], uint32_t max_solutions, uint8_t *solutions,
+                  const search_ctl_t *ctl, sudoku9_result_t *res);
+
+#endif

@@ -1,0 +1,349 @@
+/* test_sudoku9.c -- the fast 9x9 solver (solvers/sudoku9.h) against the
+ * general propagation method of sudoku_solve(), which the other suites
+ * already check against every method.
+ *
+ *  - fixtures: every line of tests/fixtures/sudoku_9.txt (count and unique
+ *    solution from the file, counts and the exhausted flag from propagation);
+ *  - generated puzzles: random solved grids (a base grid under random digit,
+ *    row, column, band, stack permutations and transposition) with random
+ *    clues kept, from 17 to 45 of them, so many have several solutions and
+ *    some none after a random given is changed; counts compared with
+ *    max_solutions 1, 2, 10 and (for some) 1000;
+ *  - the empty grid (10000 solutions, limit respected, all distinct), solved
+ *    grids, unsolvable but consistent givens, conflicting givens, bad input;
+ *  - limits: past deadline, cancel flag, node budget;
+ *  - the no-guess flag and the guess counter.
+ * Every solution returned is checked with sudoku_check_solution().  The
+ * random generator is a local xorshift with fixed seeds, so runs repeat.
+ *
+ * Fixtures are read relative to the working directory (make test runs from
+ * the repository root); SUDOKU_FIXTURES=dir overrides. */
+#include <check.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solvers/sudoku.h"
+#include "solvers/sudoku9.h"
+
+Suite *sudoku9_suite(void);
+
+/* === Helpers ============================================================ */
+
+static sudoku_shape_t shape9(void) {
+    sudoku_shape_t s;
+    ck_assert_int_eq(sudoku_shape_init(&s, 9, 3, 3), 0);
+    return s;
+}
+
+/* Runs the propagation method with the same limit; returns its result. */
+static sudoku_result_t prop_solve(const uint8_t *pz, uint32_t max) {
+    sudoku_shape_t s = shape9();
+    sudoku_opts_t o;
+    sudoku_result_t r;
+    sudoku_opts_init(&o);
+    o.method = SUDOKU_METHOD_PROPAGATION;
+    o.max_solutions = max;
+    sudoku_solve(&s, pz, &o, &r);
+    return r;
+}
+
+/* Solves with the fast solver, checks every solution; returns the result. */
+static sudoku9_result_t fast_checked(const uint8_t *pz, uint32_t max, uint8_t *buf) {
+    sudoku_shape_t s = shape9();
+    sudoku9_result_t r;
+    int rc = sudoku9_solve(pz, max, buf, NULL, &r);
+    ck_assert_int_eq(rc, r.code);
+    ck_assert_uint_le(r.solutions_found, max);
+    for (uint32_t k = 0; buf && k < r.solutions_found; k++)
+        ck_assert_int_eq(sudoku_check_solution(&s, pz, buf + 81 * k), 1);
+    return r;
+}
+
+/* Fast and propagation agree on code, count and (below the limit) on the
+ * exhausted flag. */
+static void agree(const uint8_t *pz, uint32_t max, uint8_t *buf) {
+    sudoku9_result_t f = fast_checked(pz, max, buf);
+    sudoku_result_t p = prop_solve(pz, max);
+    ck_assert_int_eq(f.code, p.code);
+    ck_assert_uint_eq(f.solutions_found, p.solutions_found);
+    if (f.code == 0 && f.solutions_found < max) {
+        ck_assert_int_eq(f.exhausted, 1);
+        ck_assert_int_eq(p.exhausted, 1);
+    }
+    if (f.code == 0 && f.exhausted && p.code == 0 && p.exhausted)
+        ck_assert_uint_eq(f.solutions_found, p.solutions_found);
+}
+
+typedef struct rng_s {
+    uint64_t s;
+} rng_t;
+
+static uint32_t rng_next(rng_t *r, uint32_t n) {
+    r->s ^= r->s << 13;
+    r->s ^= r->s >> 7;
+    r->s ^= r->s << 17;
+    return (uint32_t)((r->s >> 16) % n);
+}
+
+static void shuffle(rng_t *r, int *a, int n) {
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)rng_next(r, (uint32_t)i + 1), t = a[i];
+        a[i] = a[j], a[j] = t;
+    }
+}
+
+/* A random solved grid: a base pattern under the symmetry group. */
+static void random_grid(rng_t *r, uint8_t *g) {
+    int digit[9], band[3], stack[3], rows[9], cols[9];
+    for (int i = 0; i < 9; i++) digit[i] = i + 1;
+    for (int i = 0; i < 3; i++) band[i] = stack[i] = i;
+    shuffle(r, digit, 9), shuffle(r, band, 3), shuffle(r, stack, 3);
+    for (int b = 0; b < 3; b++) {
+        int in_r[3] = {0, 1, 2}, in_c[3] = {0, 1, 2};
+        shuffle(r, in_r, 3), shuffle(r, in_c, 3);
+        for (int k = 0; k < 3; k++) rows[3 * b + k] = 3 * band[b] + in_r[k], cols[3 * b + k] = 3 * stack[b] + in_c[k];
+    }
+    int tr = (int)rng_next(r, 2);
+    for (int i = 0; i < 9; i++)
+        for (int j = 0; j < 9; j++) {
+            int rr = rows[i], cc = cols[j];
+            if (tr) rr = cols[i], cc = rows[j];
+            g[9 * i + j] = (uint8_t)digit[(3 * (rr % 3) + rr / 3 + cc) % 9];
+        }
+}
+
+/* === Fixtures =========================================================== */
+
+static const char *fixture_path(char *buf, size_t cap) {
+    const char *dir = getenv("SUDOKU_FIXTURES");
+    snprintf(buf, cap, "%s/sudoku_9.txt", dir ? dir : "tests/fixtures");
+    return buf;
+}
+
+static int parse81(const char *s, uint8_t *g) {
+    for (int i = 0; i < 81; i++) {
+        if (s[i] == '.') g[i] = 0;
+        else if (s[i] >= '1' && s[i] <= '9') g[i] = (uint8_t)(s[i] - '0');
+        else return -1;
+    }
+    return 0;
+}
+
+START_TEST(sudoku9_fixtures) {
+    char path[512], line[1024];
+    FILE *fp = fopen(fixture_path(path, sizeof path), "r");
+    int n = 0;
+    static uint8_t buf[SUDOKU_MAX_SOLUTIONS * 81];
+    ck_assert_msg(fp != NULL, "cannot open %s", path);
+    while (fgets(line, sizeof line, fp)) {
+        uint8_t pz[81], sol[81];
+        if (line[0] == '#' || line[0] == '\n') continue;
+        ck_assert_int_eq(parse81(line, pz), 0);
+        ck_assert_int_eq(line[81], ':');
+        char *end;
+        long count = strtol(line + 82, &end, 10);
+        int at_least = *end == '+';
+        if (at_least) end++;
+        ck_assert_int_eq(*end, ':');
+        uint32_t max = at_least ? (uint32_t)count : SUDOKU_MAX_SOLUTIONS;
+        sudoku9_result_t r = fast_checked(pz, max, buf);
+        ck_assert_int_eq(r.code, 0);
+        if (at_least) {
+            ck_assert_uint_eq(r.solutions_found, (uint32_t)count);
+        } else {
+            ck_assert_uint_eq(r.solutions_found, (uint32_t)count);
+            ck_assert_int_eq(r.exhausted, 1);
+        }
+        if (count == 1 && !at_least) {
+            ck_assert_int_eq(parse81(end + 1, sol), 0);
+            ck_assert_mem_eq(buf, sol, 81);
+        }
+        for (uint32_t m = 1; m <= 10; m *= 10) agree(pz, m, buf), agree(pz, m + 1, buf);
+        n++;
+    }
+    fclose(fp);
+    ck_assert_int_ge(n, 8);
+}
+END_TEST
+
+/* === Generated puzzles ================================================== */
+
+START_TEST(sudoku9_random_agree) {
+    static const uint32_t limits[] = {1, 2, 10};
+    static uint8_t buf[1000 * 81];
+    rng_t r = {0x9e3779b97f4a7c15ull + (uint64_t)_i};
+    uint8_t grid[81], pz[81];
+    sudoku_shape_t s = shape9();
+    for (int t = 0; t < 1000; t++) {
+        random_grid(&r, grid);
+        ck_assert_int_eq(sudoku_is_complete(&s, grid), 1);
+        int keep = 17 + (int)rng_next(&r, 29); /* 17..45 clues */
+        int cells[81];
+        for (int i = 0; i < 81; i++) cells[i] = i;
+        shuffle(&r, cells, 81);
+        memset(pz, 0, 81);
+        for (int i = 0; i < keep; i++) pz[cells[i]] = grid[cells[i]];
+        if (t % 8 == 7) { /* change one given: often no solution, maybe a conflict */
+            int c = cells[rng_next(&r, (uint32_t)keep)];
+            pz[c] = (uint8_t)(1 + (pz[c] + rng_next(&r, 8)) % 9);
+        }
+        for (size_t k = 0; k < sizeof limits / sizeof limits[0]; k++) agree(pz, limits[k], buf);
+        if (t % 8 == 0 && keep >= 24) agree(pz, 1000, buf);
+        if (t % 8 != 7) { /* the grid it came from is among the solutions */
+            sudoku9_result_t f = fast_checked(pz, 2, buf);
+            ck_assert_uint_ge(f.solutions_found, 1);
+            if (f.solutions_found == 1) ck_assert_mem_eq(buf, grid, 81);
+        }
+    }
+}
+END_TEST
+
+/* === Edge cases ========================================================= */
+
+static int cmp81(const void *a, const void *b) { return memcmp(a, b, 81); }
+
+START_TEST(sudoku9_empty_grid) {
+    static uint8_t buf[SUDOKU_MAX_SOLUTIONS * 81];
+    uint8_t pz[81] = {0};
+    sudoku9_result_t r = fast_checked(pz, SUDOKU_MAX_SOLUTIONS, buf);
+    ck_assert_int_eq(r.code, 0);
+    ck_assert_uint_eq(r.solutions_found, SUDOKU_MAX_SOLUTIONS);
+    ck_assert_int_eq(r.exhausted, 0);
+    ck_assert_int_eq(r.no_guess, 0);
+    qsort(buf, SUDOKU_MAX_SOLUTIONS, 81, cmp81);
+    for (uint32_t k = 1; k < SUDOKU_MAX_SOLUTIONS; k++) ck_assert(memcmp(buf + 81 * (k - 1), buf + 81 * k, 81) != 0);
+    r = fast_checked(pz, 3, NULL); /* count only */
+    ck_assert_uint_eq(r.solutions_found, 3);
+}
+END_TEST
+
+START_TEST(sudoku9_solved_and_unsolvable) {
+    uint8_t grid[81], pz[81], buf[2 * 81];
+    rng_t r = {12345};
+    random_grid(&r, grid);
+    sudoku9_result_t f = fast_checked(grid, 2, buf);
+    ck_assert_int_eq(f.code, 0);
+    ck_assert_uint_eq(f.solutions_found, 1);
+    ck_assert_int_eq(f.exhausted, 1);
+    ck_assert_int_eq(f.no_guess, 1);
+    ck_assert_uint_eq(f.guesses, 0);
+    ck_assert_mem_eq(buf, grid, 81);
+    /* Row 0 holds 1..8, (1,8) holds 9: (0,8) has no digit, givens agree. */
+    memset(pz, 0, 81);
+    for (int c = 0; c < 8; c++) pz[c] = (uint8_t)(c + 1);
+    pz[17] = 9;
+    agree(pz, 2, buf);
+    f = fast_checked(pz, 2, buf);
+    ck_assert_int_eq(f.code, 0);
+    ck_assert_uint_eq(f.solutions_found, 0);
+    ck_assert_int_eq(f.exhausted, 1);
+    ck_assert_int_eq(f.no_guess, 0);
+    /* A hidden contradiction: 9 cannot go anywhere in column 0's box rows. */
+    memset(pz, 0, 81);
+    pz[1] = 9, pz[9 + 4] = 9, pz[18 + 7] = 9; /* 9 barred from rows 0-2 ... */
+    pz[27] = 1, pz[54] = 2; /* ... and nothing wrong elsewhere */
+    agree(pz, 1, buf), agree(pz, 2, buf);
+}
+END_TEST
+
+START_TEST(sudoku9_conflicts_and_bad_input) {
+    uint8_t pz[81] = {0}, buf[81];
+    sudoku9_result_t r;
+    static const int pairs[][2] = {{0, 8}, {0, 72}, {0, 20}, {40, 50}};
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
+        memset(pz, 0, 81);
+        pz[pairs[k][0]] = pz[pairs[k][1]] = 5;
+        ck_assert_int_eq(sudoku9_solve(pz, 2, buf, NULL, &r), SUDOKU_ECONFLICT);
+        ck_assert_int_eq(r.code, SUDOKU_ECONFLICT);
+        ck_assert_uint_eq(r.solutions_found, 0);
+        ck_assert_int_eq(prop_solve(pz, 2).code, SUDOKU_ECONFLICT);
+    }
+    memset(pz, 0, 81);
+    pz[10] = 10;
+    ck_assert_int_eq(sudoku9_solve(pz, 1, buf, NULL, &r), SEARCH_EINVAL);
+    pz[10] = 0;
+    ck_assert_int_eq(sudoku9_solve(pz, 0, buf, NULL, &r), SEARCH_EINVAL);
+    ck_assert_int_eq(sudoku9_solve(pz, SUDOKU_MAX_SOLUTIONS + 1, NULL, NULL, &r), SEARCH_EINVAL);
+    ck_assert_int_eq(sudoku9_solve(NULL, 1, buf, NULL, &r), SEARCH_EINVAL);
+    ck_assert_int_eq(r.code, SEARCH_EINVAL);
+    ck_assert_int_eq(sudoku9_solve(pz, 1, buf, NULL, NULL), SEARCH_EINVAL);
+}
+END_TEST
+
+/* === Limits ============================================================= */
+
+START_TEST(sudoku9_limits) {
+    static uint8_t buf[SUDOKU_MAX_SOLUTIONS * 81];
+    uint8_t pz[81] = {0};
+    sudoku9_result_t r;
+    search_ctl_t ctl = {0};
+    atomic_int flag = 0;
+
+    ctl.deadline_ns = 1; /* long past */
+    ck_assert_int_eq(sudoku9_solve(pz, 10, buf, &ctl, &r), SEARCH_TIMEOUT);
+    ck_assert_uint_eq(r.solutions_found, 0);
+
+    ctl.deadline_ns = 0;
+    ctl.cancel = &flag;
+    atomic_store(&flag, 1);
+    ck_assert_int_eq(sudoku9_solve(pz, 10, buf, &ctl, &r), SEARCH_CANCELLED);
+    atomic_store(&flag, 0);
+    ck_assert_int_eq(sudoku9_solve(pz, 10, buf, &ctl, &r), 0);
+    ck_assert_uint_eq(r.solutions_found, 10);
+
+    ctl.cancel = NULL;
+    ctl.node_budget = 100;
+    ck_assert_int_eq(sudoku9_solve(pz, SUDOKU_MAX_SOLUTIONS, buf, &ctl, &r), SEARCH_BUDGET);
+    ck_assert_int_eq(r.code, SEARCH_BUDGET);
+    ck_assert_uint_le(r.stats.nodes, 100);
+    ck_assert_uint_gt(r.solutions_found, 0); /* found before the budget ran out */
+    sudoku_shape_t s = shape9();
+    for (uint32_t k = 0; k < r.solutions_found; k++) ck_assert_int_eq(sudoku_check_solution(&s, pz, buf + 81 * k), 1);
+
+    /* A deadline in the future lets the search finish. */
+    ctl.node_budget = 0;
+    ctl.deadline_ns = search_now_ns() + 60 * (int64_t)1000000000;
+    ck_assert_int_eq(sudoku9_solve(pz, 50, buf, &ctl, &r), 0);
+    ck_assert_uint_eq(r.solutions_found, 50);
+}
+END_TEST
+
+/* === Statistics ========================================================= */
+
+START_TEST(sudoku9_guess_stats) {
+    uint8_t pz[81], buf[2 * 81];
+    /* Norvig's grid1: singles alone solve it. */
+    ck_assert_int_eq(parse81("..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..", pz), 0);
+    sudoku9_result_t r = fast_checked(pz, 2, buf);
+    ck_assert_int_eq(r.no_guess, 1);
+    ck_assert_uint_eq(r.guesses, 0);
+    ck_assert_uint_eq(r.solutions_found, 1);
+    ck_assert_int_eq(r.exhausted, 1);
+    ck_assert_uint_gt(r.stats.propagations, 0);
+    /* Inkala 2012 needs guesses. */
+    ck_assert_int_eq(parse81("8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..", pz), 0);
+    r = fast_checked(pz, 2, buf);
+    ck_assert_int_eq(r.no_guess, 0);
+    ck_assert_uint_gt(r.guesses, 0);
+    ck_assert_uint_ge(r.stats.nodes, r.guesses);
+    ck_assert_uint_ge(r.stats.max_depth, 1);
+    ck_assert_uint_eq(r.solutions_found, 1);
+}
+END_TEST
+
+Suite *sudoku9_suite(void) {
+    Suite *s = suite_create("sudoku9");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, sudoku9_fixtures);
+    tcase_add_loop_test(tc, sudoku9_random_agree, 0, 3);
+    tcase_add_test(tc, sudoku9_empty_grid);
+    tcase_add_test(tc, sudoku9_solved_and_unsolvable);
+    tcase_add_test(tc, sudoku9_conflicts_and_bad_input);
+    tcase_add_test(tc, sudoku9_limits);
+    tcase_add_test(tc, sudoku9_guess_stats);
+    suite_add_tcase(s, tc);
+    return s;
+}
