@@ -39,17 +39,20 @@ TEST_LIBS   = $(shell pkg-config --libs check libcurl)
 # ---- sources: explicit lists, layered server -> api -> solvers -------------
 SOLVER_SRC := solvers/nqueens.c solvers/sudoku.c solvers/sudoku_bt.c solvers/sudoku_prop.c \
               solvers/sudoku_bestfirst.c solvers/xcover.c solvers/xcover_dlx.c solvers/xcover_algx.c \
-              solvers/sudoku_xc.c solvers/nqueens_xc.c solvers/sudoku9.c
+              solvers/sudoku_xc.c solvers/nqueens_xc.c solvers/sudoku9.c solvers/killer.c \
+              solvers/killer_bt.c solvers/killer_adv.c solvers/nqueens_board.c solvers/nqueens_heur.c \
+              solvers/nqueens_repair.c
 API_SRC    := api/problem.c api/request.c api/json_util.c api/xc_job.c api/nqueens_api.c api/sudoku_api.c \
-              api/xcover_api.c
+              api/xcover_api.c api/killer_api.c api/nqueens_board_api.c
 SERVER_SRC := server/config.c server/metrics.c server/pool.c server/http.c \
               server/router.c server/healthcheck.c server/reqid.c
 MAIN_SRC   := server/main.c
 TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test_config.c \
               tests/test_sudoku.c tests/test_sudoku9.c tests/test_sudoku_api.c tests/test_xcover.c tests/test_xcover_api.c tests/pentomino.c \
-              tests/test_http.c tests/http_client.c
+              tests/test_killer.c tests/test_killer_api.c tests/test_nqueens_more.c \
+              tests/test_nqueens_board_api.c tests/test_http.c tests/http_client.c
 BENCH_SRC  := bench/bench_nqueens.c bench/bench_sudoku.c bench/bench_xcover.c bench/bench9.c \
-              bench/bench_http.c
+              bench/bench_killer.c bench/bench_nqueens_more.c bench/bench_http.c
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 SOLVER_OBJ := $(call obj,$(SOLVER_SRC))
@@ -66,6 +69,8 @@ BENCH_NQ   := $(BUILD)/bench/bench_nqueens
 BENCH_SD   := $(BUILD)/bench/bench_sudoku
 BENCH_XC   := $(BUILD)/bench/bench_xcover
 BENCH_9    := $(BUILD)/bench/bench9
+BENCH_KL   := $(BUILD)/bench/bench_killer
+BENCH_NQ2  := $(BUILD)/bench/bench_nqueens_more
 BENCH_HTTP := $(BUILD)/bench/bench_http
 
 .PHONY: all run test bench bench9 deps check-layers clean
@@ -130,6 +135,14 @@ $(BENCH_9): $(BUILD)/bench/bench9.o $(SOLVER_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
 
+$(BENCH_KL): $(BUILD)/bench/bench_killer.o $(SOLVER_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
+
+$(BENCH_NQ2): $(BUILD)/bench/bench_nqueens_more.o $(SOLVER_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
+
 $(BENCH_HTTP): $(BUILD)/bench/bench_http.o $(BUILD)/tests/http_client.o
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
@@ -149,10 +162,12 @@ test: deps check-layers $(PUZZLED) $(TEST_BIN)
 
 # Each bench prints its own table; the data-driven ones read ../shared/data
 # when it is there and say what they skipped when it is not.
-bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_SD) $(BENCH_XC) $(BENCH_HTTP)
+bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_KL) $(BENCH_HTTP)
 	./$(BENCH_NQ)
+	./$(BENCH_NQ2)
 	./$(BENCH_SD)
 	./$(BENCH_XC) -p gecode-89
+	./$(BENCH_KL)
 	PUZZLED_BIN=./$(PUZZLED) ./$(BENCH_HTTP)
 
 # 9x9 speed: every 9x9 collection in ../shared/data (or FILES=...), fast solver

@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/nqueens_board_api.h"
 #include "api/xc_job.h"
 #include "solvers/nqueens.h"
 #include "solvers/nqueens_xc.h"
@@ -303,109 +304,28 @@ fail:
 
 /* === First solution === */
 
-typedef struct nq_solve_job_s {
-    api_job_t base;
-    int n;
-    int rc;
-    search_stats_t stats;
-    int cols[NQUEENS_SOLVE_MAX_N];
-} nq_solve_job_t;
-
-static int nq_solve_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
-    nq_solve_job_t *j = (nq_solve_job_t *)job;
-    (void)item;
-    return nqueens_first(j->n, ctl, j->cols, &j->stats);
-}
-
-static int nq_solve_merge(api_job_t *job, size_t item, int rc) {
-    nq_solve_job_t *j = (nq_solve_job_t *)job;
-    (void)item;
-    j->rc = rc;
-    job->nodes += j->stats.nodes;
-    return API_JOB_STOP;
-}
-
-static void nq_solve_render(api_job_t *job, api_response_t *out) {
-    nq_solve_job_t *j = (nq_solve_job_t *)job;
-    unsigned char scratch[8 * NQUEENS_SOLVE_MAX_N];
-    const char *status;
-    json_t *queens = NULL;
-
-    if (j->rc == 0) {
-        if (!nqueens_verify(j->n, j->cols, scratch)) {
-            api_problem_t p;
-            api_problem_init(&p, API_EINTERNAL, "the solver produced a board that fails verification");
-            api_response_problem(out, &p);
-            return;
-        }
-        status = "solved";
-        queens = json_array();
-        for (int r = 0; r < j->n && queens != NULL; r++)
-            json_array_append_new(queens, json_integer(j->cols[r]));
-    } else if (j->rc == 1) {
-        status = "unsolvable";
-    } else {
-        status = nq_status_name(j->rc);
-    }
-    json_t *stats = json_pack("{s:s, s:I, s:I, s:i, s:f}", "method", "backtracking", "nodes",
-                              (json_int_t)j->stats.nodes, "backtracks",
-                              (json_int_t)j->stats.backtracks, "max_depth",
-                              (int)j->stats.max_depth, "elapsed_ms",
-                              api_elapsed_ms(job->start_ns, search_now_ns()));
-    json_t *root = json_pack("{s:i, s:s, s:o}", "n", j->n, "status", status, "stats", stats);
-    if (root != NULL && queens != NULL) {
-        json_object_set_new(root, "queens", queens);
-        json_object_set_new(root, "verified", json_true());
-    } else {
-        json_decref(queens);
-    }
-    api_response_json(out, 200, root);
-}
-
-static void nq_solve_free(api_job_t *job) { free(job); }
-
-static const api_job_ops_t nq_solve_ops = {
-    "nqueens", nq_solve_run, nq_solve_merge, nq_solve_render, nq_solve_free,
-};
-
+/* GET /v1/nqueens/solve: the exact-cover methods here; every other method
+ * (backtracking, mrv, minconflicts, auto) is a board solve without placed
+ * queens (nqueens_board_api.c). */
 int api_nqueens_solve_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
     static const char *const allowed[] = {"n", "timeout_ms", "method", "threads", NULL};
     api_problem_t p;
     long long n = 0, timeout_ms = 0, threads = 1;
-    int bad = 0, xc;
+    int bad = 0;
     xcover_engine_t engine = XCOVER_ENGINE_DLX;
-    nq_solve_job_t *j;
+    const char *m = api_param(req, "method");
 
+    if (m == NULL || xcover_engine_parse(m, &engine) != 0) return api_nqueens_solve_get_board(req, job, resp);
     *job = NULL;
     api_problem_init(&p, API_EINVALID, "invalid query parameters");
     bad |= api_params_check(req, allowed, &p) != 0;
-    bad |= nq_common_params(req, NQUEENS_SOLVE_MAX_N, &n, &timeout_ms, &p) != 0;
+    bad |= nq_common_params(req, NQUEENS_XC_MAX_N, &n, &timeout_ms, &p) != 0;
     bad |= api_param_int(req, "threads", 0, 1, req->pool_threads, 1, &threads, &p) != 0;
-    bad |= (xc = nq_method(req, "backtracking", &engine, &p)) < 0;
-    if (!bad && xc && n > NQUEENS_XC_MAX_N) {
-        api_problem_add(&p, "query", "n", "exact cover solves n up to %d", NQUEENS_XC_MAX_N);
-        bad = 1;
-    }
     if (bad) goto fail;
-    if (xc) {
-        if (nq_xc_prepare((int)n, 0, engine, (unsigned)threads, timeout_ms, job) != 0) {
-            api_problem_init(&p, API_ENOMEM, "out of memory");
-            goto fail;
-        }
-        return 0;
-    }
-    j = calloc(1, sizeof *j);
-    if (j == NULL) {
+    if (nq_xc_prepare((int)n, 0, engine, (unsigned)threads, timeout_ms, job) != 0) {
         api_problem_init(&p, API_ENOMEM, "out of memory");
         goto fail;
     }
-    j->n = (int)n;
-    j->base.ops = &nq_solve_ops;
-    j->base.nitems = 1;
-    j->base.threads = 1;
-    j->base.timeout_ms = timeout_ms;
-    j->base.start_ns = search_now_ns();
-    *job = &j->base;
     return 0;
 fail:
     api_response_problem(resp, &p);

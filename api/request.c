@@ -16,6 +16,10 @@ void api_response_destroy(api_response_t *resp) {
     free(resp->body);
     resp->body = NULL;
     resp->len = 0;
+    if (resp->stream_free != NULL) resp->stream_free(resp->stream_cls);
+    resp->stream = NULL;
+    resp->stream_free = NULL;
+    resp->stream_cls = NULL;
 }
 
 void api_response_problem(api_response_t *resp, const api_problem_t *p) {

@@ -51,13 +51,26 @@ typedef struct api_request_s {
     int64_t max_timeout_ms;   /* default and maximum for `timeout_ms` */
 } api_request_t;
 
-/* An answer: status, content type and a malloc'd body owned by the struct. */
+/* Writes the next bytes of a streamed body into buf (at most max) and
+ * returns how many, 0 to be called again later, or -1 at the end.  Called
+ * on the HTTP thread; must not block. */
+typedef long (*api_stream_fn)(void *cls, char *buf, size_t max);
+
+/* An answer: status, content type and either a malloc'd body owned by the
+ * struct, or a stream (for answers too large to build in one buffer, like a
+ * ten-million-queen board): `stream` produces the body in pieces and
+ * `stream_free(stream_cls)` releases what it owns once the answer is sent
+ * or abandoned.  The stream owns its data: nothing it reads may belong to
+ * the job, which is freed when the request completes. */
 typedef struct api_response_s {
     int status;
     const char *content_type; /* static string */
     char *body;
     size_t len;
     unsigned retry_after; /* seconds; 0 = no Retry-After header */
+    api_stream_fn stream; /* NULL: the body above */
+    void (*stream_free)(void *cls);
+    void *stream_cls;
 } api_response_t;
 
 /* What merge() asks the server to do next. */
@@ -78,7 +91,7 @@ typedef struct api_job_ops_s {
 /* Embedded first in each endpoint's job struct. */
 struct api_job_s {
     const api_job_ops_t *ops;
-    size_t nitems;       /* >= 1 */
+    size_t nitems;       /* 0 finishes at once; merge() may raise it */
     unsigned threads;    /* items in flight at most, >= 1 */
     int64_t timeout_ms;  /* deadline, counted from admission */
     int64_t start_ns;    /* when prepare() built it */

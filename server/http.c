@@ -41,6 +41,7 @@
 #define HTTP_CONNECTION_LIMIT 1024
 #define HTTP_IDLE_TIMEOUT_S 30
 #define HTTP_LOG_PATH_MAX 200
+#define HTTP_STREAM_BLOCK (64 * 1024) /* bytes MHD asks a stream for at a time */
 
 struct http_server_s {
     struct MHD_Daemon *daemon;
@@ -134,6 +135,15 @@ static void http_set_json(http_req_t *req, int status, json_t *body) {
     req->have_resp = 1;
 }
 
+/* MHD asks for the next piece of a streamed body (chunked encoding). */
+static ssize_t http_stream_read(void *cls, uint64_t pos, char *buf, size_t max) {
+    api_response_t *r = cls;
+    long n;
+    (void)pos;
+    n = r->stream(r->stream_cls, buf, max);
+    return n < 0 ? MHD_CONTENT_READER_END_OF_STREAM : (ssize_t)n;
+}
+
 /* Queues req->resp with the headers every answer carries. */
 static enum MHD_Result http_send(http_req_t *req) {
     http_server_t *srv = req->srv;
@@ -141,10 +151,17 @@ static enum MHD_Result http_send(http_req_t *req) {
     struct MHD_Response *m;
     enum MHD_Result ok;
 
-    m = MHD_create_response_from_buffer_with_free_callback(r->len, r->body, free);
-    if (m == NULL) return MHD_NO;
-    r->body = NULL; /* MHD owns it now */
-    r->len = 0;
+    if (r->stream != NULL) {
+        m = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, HTTP_STREAM_BLOCK, http_stream_read,
+                                              r, NULL);
+        if (m == NULL) return MHD_NO;
+        /* the stream stays in req->resp until on_completed() frees it */
+    } else {
+        m = MHD_create_response_from_buffer_with_free_callback(r->len, r->body, free);
+        if (m == NULL) return MHD_NO;
+        r->body = NULL; /* MHD owns it now */
+        r->len = 0;
+    }
     if (r->content_type) MHD_add_response_header(m, MHD_HTTP_HEADER_CONTENT_TYPE, r->content_type);
     MHD_add_response_header(m, "X-Request-Id", req->id);
     MHD_add_response_header(m, MHD_HTTP_HEADER_ACCESS_CONTROL_ALLOW_ORIGIN, srv->cfg->cors_origin);

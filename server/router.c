@@ -9,6 +9,8 @@
 
 #include "api/nqueens_api.h"
 #include "api/sudoku_api.h"
+#include "api/killer_api.h"
+#include "api/nqueens_board_api.h"
 #include "api/xcover_api.h"
 
 static const route_t routes[] = {
@@ -17,8 +19,13 @@ static const route_t routes[] = {
     {"GET", "/metrics", ROUTE_METRICS, NULL},
     {"GET", "/v1/nqueens/count", ROUTE_API, api_nqueens_count_prepare},
     {"GET", "/v1/nqueens/solve", ROUTE_API, api_nqueens_solve_prepare},
+    {"POST", "/v1/nqueens/solve", ROUTE_API, api_nqueens_solve_post_prepare},
+    {"POST", "/v1/nqueens/count", ROUTE_API, api_nqueens_count_post_prepare},
+    {"POST", "/v1/nqueens/analyze", ROUTE_API, api_nqueens_analyze_prepare},
+    {"GET", "/v1/nqueens/solutions", ROUTE_API, api_nqueens_solutions_prepare},
     {"POST", "/v1/sudoku/solve", ROUTE_API, api_sudoku_solve_prepare},
     {"POST", "/v1/sudoku/validate", ROUTE_API, api_sudoku_validate_prepare},
+    {"POST", "/v1/killer/solve", ROUTE_API, api_killer_solve_prepare},
     {"POST", "/v1/exact-cover/solve", ROUTE_API, api_xcover_solve_prepare},
 };
 #define NROUTES (sizeof routes / sizeof routes[0])

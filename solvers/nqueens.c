@@ -439,6 +439,46 @@ int nqueens_count_sub(const nqueens_sub_t *sub, const search_ctl_t *ctl, uint64_
     return count_plan(&plan, ctl, units, stats);
 }
 
+/* Masked counting reuses count_plan(): a PLAIN plan whose allowed[] comes
+ * from the caller instead of a symmetry class.  count_plan() already takes
+ * every row's squares from allowed[] (the look-ahead and the closed-form
+ * last rows included), so nothing else changes. */
+int nqueens_count_masked(int n, int depth, const uint8_t *cols, const uint32_t *allowed,
+                         const search_ctl_t *ctl, uint64_t *count, search_stats_t *stats) {
+    plan_t plan;
+    search_stats_t local = {0};
+    if (n < 1 || n > NQUEENS_COUNT_MAX_N || depth < 0 || depth > n || allowed == NULL ||
+        count == NULL || (depth > 0 && cols == NULL))
+        return SEARCH_EINVAL;
+    if (stats == NULL) stats = &local;
+    const uint32_t full = full_mask(n);
+    plan.n = n;
+    plan.start = depth;
+    plan.klass = NQUEENS_PLAIN;
+    plan.bound = 0;
+    for (int y = 0; y < n; y++)
+        plan.allowed[y] = allowed[y] & full;
+    uint32_t c = 0, l = 0, r = 0;
+    for (int y = 0; y < depth; y++) {
+        if (cols[y] >= n) return SEARCH_EINVAL;
+        const uint32_t bit = (uint32_t)1 << cols[y];
+        if ((bit & plan.allowed[y] & ~(c | l | r)) == 0) return SEARCH_EINVAL;
+        plan.prefix_cols[y] = c;
+        c |= bit;
+        l = (l | bit) << 1;
+        r = (r | bit) >> 1;
+    }
+    plan.prefix_cols[depth] = c;
+    plan.cols = c;
+    plan.ld = l;
+    plan.rd = r;
+    int rc = search_check_now(ctl, stats->nodes);
+    if (rc != 0) return rc;
+    uint64_t units = 0;
+    if ((rc = count_plan(&plan, ctl, &units, stats)) == 0) *count = nqueens_units_to_count(units);
+    return rc;
+}
+
 /* === Splitting === */
 
 /* Appends to out[] every extension of the class root (klass, bound) to

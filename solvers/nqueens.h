@@ -72,6 +72,19 @@ static inline uint64_t nqueens_units_to_count(uint64_t units) { return units / N
 int nqueens_count(int n, int symmetry, const search_ctl_t *ctl, uint64_t *count,
                   search_stats_t *stats);
 
+/* Counts the boards that keep the queens of rows 0..depth-1 at cols[0..depth-1]
+ * and put row y's queen on a bit of allowed[y] (bits >= n are ignored), by
+ * the same search as nqueens_count_sub() with symmetry off.  This is the
+ * counter behind partial boards (solvers/nqueens_board.h): a placed queen
+ * becomes a one-bit row and the squares it attacks leave the other rows.
+ * Sets *count and returns 0; SEARCH_EINVAL if n is outside
+ * 1..NQUEENS_COUNT_MAX_N, depth outside 0..n, or the prefix has a column out
+ * of range, off its mask or attacked by an earlier prefix queen;
+ * SEARCH_TIMEOUT / SEARCH_CANCELLED / SEARCH_BUDGET if stopped (*count
+ * untouched).  Adds its work to *stats (may be NULL). */
+int nqueens_count_masked(int n, int depth, const uint8_t *cols, const uint32_t *allowed,
+                         const search_ctl_t *ctl, uint64_t *count, search_stats_t *stats);
+
 /* The first solution in row-major, ascending-column backtracking order.
  * Writes cols[0..n-1] (cols[r] = column of the queen in row r) and returns 0;
  * returns 1 if n has no solution (n = 2, 3); SEARCH_EINVAL if n is outside

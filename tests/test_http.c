@@ -238,7 +238,8 @@ START_TEST(http_bad_parameters_are_400) {
     get_problem(&shared_srv, "/v1/nqueens/count?n=8&symmetry=maybe", 400, "symmetry");
     get_problem(&shared_srv, "/v1/nqueens/count?n=8&bogus=1", 400, "bogus");
     get_problem(&shared_srv, "/v1/nqueens/count?n=8&n=9", 400, "n");
-    get_problem(&shared_srv, "/v1/nqueens/solve?n=65", 400, "n");
+    get_problem(&shared_srv, "/v1/nqueens/solve?n=65&method=backtracking", 400, "n");
+    get_problem(&shared_srv, "/v1/nqueens/solve?n=10000001", 400, "n");
     get_problem(&shared_srv, "/v1/nqueens/solve?n=8&method=guessing", 400, "method");
 }
 END_TEST
@@ -266,7 +267,7 @@ START_TEST(http_wrong_method_is_405_with_allow) {
     char url[256], allow[128];
     hresp_t r;
     CURL *c = curl_easy_init();
-    url_of(url, sizeof url, &shared_srv, "/v1/nqueens/count?n=8");
+    url_of(url, sizeof url, &shared_srv, "/v1/nqueens/solutions?n=8");
     http_do(c, "DELETE", url, NULL, 0, NULL, &r);
     assert_problem(&r, 405, NULL);
     ck_assert(hresp_header(&r, "Allow", allow, sizeof allow));
@@ -287,7 +288,7 @@ START_TEST(http_body_over_limit_is_413) {
     hresp_t r;
     CURL *c = curl_easy_init();
     memset(body, 'x', big);
-    url_of(url, sizeof url, &shared_srv, "/v1/nqueens/count?n=8");
+    url_of(url, sizeof url, &shared_srv, "/v1/nqueens/solutions?n=8");
     /* declared Content-Length, body sent: drained, answered, connection kept */
     static const char *const no_expect[] = {"Expect:", NULL};
     http_do(c, "POST", url, body, big, no_expect, &r);
@@ -699,6 +700,50 @@ START_TEST(http_nqueens_exact_cover_methods) {
 }
 END_TEST
 
+START_TEST(http_killer_solve) {
+    const char *text = "4\n1 2 3 4\n8\n3 0,0 0,1\n7 0,2 0,3\n7 1,0 2,0\n5 1,1 1,2\n"
+                       "3 1,3 2,3\n5 2,1 2,2\n3 3,0 3,1\n7 3,2 3,3\n";
+    hresp_t r = post(&shared_srv, "/v1/killer/solve?max_solutions=2", "text/plain", NULL, text);
+    ck_assert_msg(r.status == 200, "%s", r.body);
+    ck_assert_ptr_nonnull(strstr(r.body, "\"solution\":[["));
+    hresp_free(&r);
+    r = post(&shared_srv, "/v1/killer/solve", "application/json", NULL,
+             "{\"size\":4,\"cages\":[{\"sum\":2,\"cells\":[[0,0],[0,1]]}]}");
+    assert_problem(&r, 422, "cages[0].sum");
+    hresp_free(&r);
+}
+END_TEST
+
+/* A board past the inline limit is streamed (chunked) and still one valid
+ * JSON document holding a verified board. */
+START_TEST(http_nqueens_streamed_board) {
+    char url[256], te[64];
+    hresp_t r;
+    json_error_t err;
+    int n = 150000;
+    url_of(url, sizeof url, &shared_srv, "/v1/nqueens/solve?n=150000&method=minconflicts&seed=9");
+    ck_assert_int_eq(http_get(url, &r), CURLE_OK);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert(hresp_header(&r, "Transfer-Encoding", te, sizeof te));
+    ck_assert_str_eq(te, "chunked");
+    json_t *j = json_loads(r.body, 0, &err);
+    ck_assert_msg(j != NULL, "not JSON at %d: %s", err.position, err.text);
+    json_t *q = json_object_get(j, "queens");
+    ck_assert_int_eq(json_array_size(q), n);
+    char *col = calloc((size_t)n, 1), *d1 = calloc(2 * (size_t)n, 1), *d2 = calloc(2 * (size_t)n, 1);
+    for (int row = 0; row < n; row++) {
+        int c = (int)json_integer_value(json_array_get(q, (size_t)row));
+        ck_assert(c >= 0 && c < n && !col[c] && !d1[row + c] && !d2[row - c + n]);
+        col[c] = d1[row + c] = d2[row - c + n] = 1;
+    }
+    free(col);
+    free(d1);
+    free(d2);
+    json_decref(j);
+    hresp_free(&r);
+}
+END_TEST
+
 Suite *http_suite(void);
 Suite *http_suite(void) {
     Suite *s = suite_create("http");
@@ -728,6 +773,8 @@ Suite *http_suite(void) {
     tcase_add_test(shared, http_sudoku_solve_formats);
     tcase_add_test(shared, http_sudoku_errors);
     tcase_add_test(shared, http_exact_cover_parallel);
+    tcase_add_test(shared, http_killer_solve);
+    tcase_add_test(shared, http_nqueens_streamed_board);
     tcase_add_test(shared, http_nqueens_exact_cover_methods);
     tcase_add_test(own, http_cors_origin_flag);
     tcase_add_test(own, http_full_queue_is_503);

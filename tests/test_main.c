@@ -13,6 +13,10 @@ Suite *sudoku_suite(void);
 Suite *sudoku_api_suite(void);
 Suite *sudoku9_suite(void);
 Suite *xcover_suite(void);
+Suite *killer_suite(void);
+Suite *killer_api_suite(void);
+Suite *nqueens_more_suite(void);
+Suite *nqueens_board_api_suite(void);
 Suite *xcover_api_suite(void);
 
 int main(void) {
@@ -28,6 +32,10 @@ int main(void) {
     srunner_add_suite(sr, sudoku_api_suite());
     srunner_add_suite(sr, xcover_suite());
     srunner_add_suite(sr, xcover_api_suite());
+    srunner_add_suite(sr, killer_suite());
+    srunner_add_suite(sr, killer_api_suite());
+    srunner_add_suite(sr, nqueens_more_suite());
+    srunner_add_suite(sr, nqueens_board_api_suite());
     srunner_add_suite(sr, http_suite());
     srunner_run_all(sr, CK_NORMAL);
     failed = srunner_ntests_failed(sr);

@@ -1,0 +1,595 @@
+/* killer_api.c -- Killer Sudoku over HTTP.
+ *
+ * JSON body: {"size": N (4..36) or "box": {"rows","cols"}, "symbols": [N
+ * distinct non-negative integers; sums are over them], "cages": [{"sum": S,
+ * "cells": [[r,c], ...]}, ...], "grid": givens (as for Sudoku: N arrays of N
+ * symbols with 0/null empty, or a string for N <= 35), "diagonals": bool
+ * (Killer-X), "method": "backtracking" | "advanced" | "auto", "max_solutions",
+ * "timeout_ms", "threads"}.
+ *
+ * text/plain, the course format: line 1 the size, line 2 the symbols, line 3
+ * the number of cages, then one cage per line as "sum r,c r,c ..."; options
+ * in the query string (method, max_solutions, timeout_ms, diagonals, box,
+ * threads).
+ *
+ * The body is parsed into a killer_puzzle_t; killer_validate() (the
+ * solver's own checks) then finds the first problem, which this file names
+ * the way the client wrote it: cages[3].cells[1], cages[3].sum, grid[2][5],
+ * symbols.  Structural problems are 400, arithmetic and logical ones (a sum
+ * no distinct symbols reach, cage totals that miss the grid total, givens
+ * against the rules or a cage) are 422.
+ *
+ * `threads` is accepted for symmetry with Sudoku, but the Killer searches
+ * run on one worker (stats.threads says so): splitting them is future work.
+ * The answer has the shape of /v1/sudoku/solve's, grids as arrays of arrays
+ * of symbols, every solution checked with killer_check_solution(). */
+#include "api/killer_api.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/json_util.h"
+#include "solvers/killer.h"
+
+#define KL_MAX_CELLS (KILLER_MAX_N * KILLER_MAX_N)
+
+typedef struct kl_job_s {
+    api_job_t base;
+    int n, box_rows, box_cols;
+    long symbols[KILLER_MAX_N];
+    int nsymbols; /* 0 = default 1..n */
+    killer_cage_t *cages;
+    killer_cell_t *cells; /* all cages' cells, back to back */
+    int ncages;
+    uint8_t givens[KL_MAX_CELLS];
+    long long raw[KL_MAX_CELLS]; /* givens as written: -1 empty */
+    int has_givens;
+    int diagonals;
+    killer_method_t method;
+    long long max_solutions, timeout_ms, threads;
+    killer_puzzle_t pz;
+    uint8_t *solutions;
+    killer_result_t res;
+    int rc;
+} kl_job_t;
+
+/* === Parsing === */
+
+static int kl_cells_alloc(kl_job_t *j, size_t ncages, size_t ncells) {
+    j->cages = calloc(ncages ? ncages : 1, sizeof *j->cages);
+    j->cells = calloc(ncells ? ncells : 1, sizeof *j->cells);
+    return j->cages && j->cells ? 0 : -1;
+}
+
+static int kl_json_grid(json_t *g, kl_job_t *j, api_problem_t *p) {
+    int n = j->n, bad = 0;
+    char f[32];
+    j->has_givens = 1;
+    for (int i = 0; i < n * n; i++) j->raw[i] = -1;
+    if (json_is_string(g)) {
+        const char *s = json_string_value(g);
+        if (json_string_length(g) != (size_t)(n * n)) {
+            api_problem_add(p, "body", "grid", "a string grid has %d characters for size %d", n * n, n);
+            return -1;
+        }
+        for (int i = 0; i < n * n; i++) {
+            char ch = s[i];
+            int v = ch == '.' || ch == '0' ? -1 : ch >= '1' && ch <= '9' ? ch - '0'
+                  : ch >= 'A' && ch <= 'Z' ? ch - 'A' + 10 : ch >= 'a' && ch <= 'z' ? ch - 'a' + 10 : -2;
+            if (v == -2) {
+                snprintf(f, sizeof f, "grid[%d][%d]", i / n, i % n);
+                api_problem_add(p, "body", f, "unexpected character");
+                bad = 1;
+            }
+            j->raw[i] = v;
+        }
+        return bad ? -1 : 0;
+    }
+    if (!json_is_array(g) || json_array_size(g) != (size_t)n) {
+        api_problem_add(p, "body", "grid", "must be %d rows of %d symbols (or a string)", n, n);
+        return -1;
+    }
+    for (int r = 0; r < n; r++) {
+        json_t *row = json_array_get(g, (size_t)r);
+        if (!json_is_array(row) || json_array_size(row) != (size_t)n) {
+            snprintf(f, sizeof f, "grid[%d]", r);
+            api_problem_add(p, "body", f, "must be an array of %d cells", n);
+            bad = 1;
+            continue;
+        }
+        for (int c = 0; c < n; c++) {
+            json_t *v = json_array_get(row, (size_t)c);
+            if (json_is_null(v)) continue;
+            snprintf(f, sizeof f, "grid[%d][%d]", r, c);
+            if (!json_is_integer(v) || json_integer_value(v) < 0) {
+                api_problem_add(p, "body", f, "must be a symbol (a non-negative integer) or null");
+                bad = 1;
+                continue;
+            }
+            j->raw[r * n + c] = json_integer_value(v);
+        }
+    }
+    return bad ? -1 : 0;
+}
+
+static int kl_json_cages(json_t *cages, kl_job_t *j, api_problem_t *p) {
+    size_t k, total = 0, at = 0;
+    json_t *cage;
+    int bad = 0;
+    char f[64];
+    if (!json_is_array(cages)) {
+        api_problem_add(p, "body", "cages", "required: an array of {\"sum\", \"cells\"}");
+        return -1;
+    }
+    if (json_array_size(cages) > KL_MAX_CELLS) {
+        api_problem_add(p, "body", "cages", "at most %d cages", KL_MAX_CELLS);
+        return -1;
+    }
+    json_array_foreach(cages, k, cage) total += json_array_size(json_object_get(cage, "cells"));
+    if (total > 4 * KL_MAX_CELLS) { /* more entries than a grid could hold, many times over */
+        api_problem_add(p, "body", "cages", "too many cells over all cages");
+        return -1;
+    }
+    if (kl_cells_alloc(j, json_array_size(cages), total) != 0) return -2;
+    json_array_foreach(cages, k, cage) {
+        json_t *sum = json_object_get(cage, "sum"), *cells = json_object_get(cage, "cells"), *cell;
+        size_t i;
+        long long s;
+        snprintf(f, sizeof f, "cages[%zu]", k);
+        if (!json_is_object(cage) || json_object_size(cage) != 2 || sum == NULL || cells == NULL) {
+            api_problem_add(p, "body", f, "must be {\"sum\": S, \"cells\": [[r, c], ...]}");
+            bad = 1;
+            continue;
+        }
+        snprintf(f, sizeof f, "cages[%zu].sum", k);
+        bad |= api_json_int(sum, f, 0, 1000000000LL, &s, p) != 0;
+        if (!json_is_array(cells)) {
+            snprintf(f, sizeof f, "cages[%zu].cells", k);
+            api_problem_add(p, "body", f, "must be an array of [row, col] pairs");
+            bad = 1;
+            continue;
+        }
+        j->cages[k].sum = (long)s;
+        j->cages[k].ncells = (int)json_array_size(cells);
+        j->cages[k].cells = j->cells + at;
+        json_array_foreach(cells, i, cell) {
+            json_t *r = json_array_get(cell, 0), *c = json_array_get(cell, 1);
+            snprintf(f, sizeof f, "cages[%zu].cells[%zu]", k, i);
+            if (!json_is_array(cell) || json_array_size(cell) != 2 || !json_is_integer(r) ||
+                !json_is_integer(c) || json_integer_value(r) < -1000000 || json_integer_value(r) > 1000000 ||
+                json_integer_value(c) < -1000000 || json_integer_value(c) > 1000000) {
+                api_problem_add(p, "body", f, "must be [row, col], two integers");
+                bad = 1;
+                continue;
+            }
+            j->cells[at + i].r = (int)json_integer_value(r);
+            j->cells[at + i].c = (int)json_integer_value(c);
+        }
+        at += json_array_size(cells);
+        if (p->nerrors >= API_PROBLEM_MAX_ERRORS) break;
+    }
+    j->ncages = (int)json_array_size(cages);
+    return bad ? -1 : 0;
+}
+
+static int kl_method(const char *name, kl_job_t *j, const char *in, api_problem_t *p) {
+    if (killer_method_parse(name, &j->method) == 0) return 0;
+    api_problem_add(p, in, "method", "must be auto, backtracking or advanced, got '%.40s'", name);
+    return -1;
+}
+
+static int kl_parse_json(const api_request_t *req, kl_job_t *j, api_problem_t *p) {
+    static const char *const none[] = {NULL};
+    static const char *const fields[] = {"size", "box", "symbols", "cages", "grid", "diagonals",
+                                         "method", "max_solutions", "timeout_ms", "threads", NULL};
+    json_t *root, *v;
+    long long x;
+    int bad = api_params_check(req, none, p) != 0, rc = 0;
+
+    if ((root = api_json_object(req, p)) == NULL) return -1;
+    bad |= api_json_fields(root, fields, p) != 0;
+    if ((v = json_object_get(root, "box")) != NULL) {
+        json_t *r = json_object_get(v, "rows"), *c = json_object_get(v, "cols");
+        if (!json_is_object(v) || json_object_size(v) != 2 || r == NULL || c == NULL) {
+            api_problem_add(p, "body", "box", "must be {\"rows\": R, \"cols\": C}");
+            bad = 1;
+        } else {
+            bad |= api_json_int(r, "box.rows", 1, KILLER_MAX_N, &x, p) != 0;
+            j->box_rows = (int)x;
+            bad |= api_json_int(c, "box.cols", 1, KILLER_MAX_N, &x, p) != 0;
+            j->box_cols = (int)x;
+        }
+    }
+    if ((v = json_object_get(root, "size")) != NULL) {
+        bad |= api_json_int(v, "size", KILLER_MIN_N, KILLER_MAX_N, &x, p) != 0;
+        j->n = (int)x;
+    } else if (j->box_rows > 0 && j->box_cols > 0) {
+        j->n = j->box_rows * j->box_cols;
+        if (j->n < KILLER_MIN_N || j->n > KILLER_MAX_N) {
+            api_problem_add(p, "body", "box", "rows x cols must be from %d to %d", KILLER_MIN_N, KILLER_MAX_N);
+            bad = 1;
+        }
+    } else if (json_object_get(root, "box") == NULL) {
+        api_problem_add(p, "body", "size", "required (or a box)");
+        bad = 1;
+    }
+    if ((v = json_object_get(root, "symbols")) != NULL) {
+        size_t k;
+        json_t *s;
+        if (!json_is_array(v) || json_array_size(v) == 0 || json_array_size(v) > KILLER_MAX_N) {
+            api_problem_add(p, "body", "symbols", "must be an array of N distinct non-negative integers");
+            bad = 1;
+        } else {
+            j->nsymbols = (int)json_array_size(v);
+            json_array_foreach(v, k, s) {
+                char f[32];
+                snprintf(f, sizeof f, "symbols[%zu]", k);
+                bad |= api_json_int(s, f, 0, KILLER_MAX_SYMBOL, &x, p) != 0;
+                j->symbols[k] = (long)x;
+            }
+        }
+    }
+    if ((v = json_object_get(root, "diagonals")) != NULL) {
+        if (!json_is_boolean(v)) {
+            api_problem_add(p, "body", "diagonals", "must be true or false");
+            bad = 1;
+        }
+        j->diagonals = json_is_true(v);
+    }
+    if ((v = json_object_get(root, "method")) != NULL)
+        bad |= !json_is_string(v) ? (api_problem_add(p, "body", "method", "must be a string"), 1)
+                                  : kl_method(json_string_value(v), j, "body", p) != 0;
+    bad |= api_json_opt_int(root, "max_solutions", 1, KILLER_MAX_SOLUTIONS, 1, &j->max_solutions, p) != 0;
+    bad |= api_json_opt_int(root, "timeout_ms", 1, req->max_timeout_ms, req->max_timeout_ms,
+                            &j->timeout_ms, p) != 0;
+    bad |= api_json_opt_int(root, "threads", 1, req->pool_threads, 1, &j->threads, p) != 0;
+    if (!bad) {
+        rc = kl_json_cages(json_object_get(root, "cages"), j, p);
+        if (rc == 0 && (v = json_object_get(root, "grid")) != NULL) rc = kl_json_grid(v, j, p);
+    }
+    json_decref(root);
+    return rc == -2 ? -2 : bad || rc != 0 ? -1 : 0;
+}
+
+/* One whitespace- or comma-separated token at *s; returns its length. */
+static size_t kl_token(const char **s, const char *end) {
+    while (*s < end && (**s == ' ' || **s == '\t')) (*s)++;
+    const char *t = *s;
+    while (t < end && *t != ' ' && *t != '\t') t++;
+    return (size_t)(t - *s);
+}
+
+static int kl_parse_text(const api_request_t *req, kl_job_t *j, api_problem_t *p) {
+    static const char *const allowed[] = {"method", "max_solutions", "timeout_ms", "diagonals",
+                                          "box", "threads", NULL};
+    const char *s = req->body ? req->body : "", *end = s + req->body_len, *v;
+    int lineno = 0, stage = 0, bad = api_params_check(req, allowed, p) != 0;
+    long long ncages = 0, nc = 0;
+    size_t at = 0;
+    char f[32];
+
+    if ((v = api_param(req, "method")) != NULL) bad |= kl_method(v, j, "query", p) != 0;
+    bad |= api_param_int(req, "max_solutions", 0, 1, KILLER_MAX_SOLUTIONS, 1, &j->max_solutions, p) != 0;
+    bad |= api_param_int(req, "timeout_ms", 0, 1, req->max_timeout_ms, req->max_timeout_ms, &j->timeout_ms, p) != 0;
+    bad |= api_param_int(req, "threads", 0, 1, req->pool_threads, 1, &j->threads, p) != 0;
+    bad |= api_param_bool(req, "diagonals", 0, &j->diagonals, p) != 0;
+    if ((v = api_param(req, "box")) != NULL && (sscanf(v, "%dx%d", &j->box_rows, &j->box_cols) != 2 ||
+                                                j->box_rows < 1 || j->box_cols < 1)) {
+        api_problem_add(p, "query", "box", "must be ROWSxCOLS, e.g. 2x3");
+        bad = 1;
+    }
+    if (bad) return -1;
+    while (s < end && p->nerrors == 0) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s)), *e = nl ? nl : end;
+        char line[8192];
+        size_t len = (size_t)(e - s);
+        if (len > 0 && s[len - 1] == '\r') len--;
+        lineno++;
+        snprintf(f, sizeof f, "line %d", lineno);
+        if (len >= sizeof line) {
+            api_problem_add(p, "body", f, "line too long");
+            return -1;
+        }
+        memcpy(line, s, len);
+        line[len] = '\0';
+        s = nl ? nl + 1 : end;
+        const char *q = line, *qe = line + len;
+        if (kl_token(&q, qe) == 0) continue; /* blank */
+        if (stage == 0) {
+            if (sscanf(line, "%d", &j->n) != 1 || j->n < KILLER_MIN_N || j->n > KILLER_MAX_N) {
+                api_problem_add(p, "body", f, "the first line is the size, %d to %d", KILLER_MIN_N, KILLER_MAX_N);
+                return -1;
+            }
+            stage = 1;
+        } else if (stage == 1) {
+            size_t tl;
+            while ((tl = kl_token(&q, qe)) > 0) {
+                char *te;
+                long x = strtol(q, &te, 10);
+                if (te != q + tl || x < 0 || x > KILLER_MAX_SYMBOL || j->nsymbols == KILLER_MAX_N) {
+                    api_problem_add(p, "body", f, "the second line holds the symbols, non-negative integers");
+                    return -1;
+                }
+                j->symbols[j->nsymbols++] = x;
+                q += tl;
+            }
+            stage = 2;
+        } else if (stage == 2) {
+            if (sscanf(line, "%lld", &ncages) != 1 || ncages < 0 || ncages > KL_MAX_CELLS) {
+                api_problem_add(p, "body", f, "the third line is the number of cages, 0 to %d", KL_MAX_CELLS);
+                return -1;
+            }
+            if (kl_cells_alloc(j, (size_t)ncages, KL_MAX_CELLS) != 0) return -2;
+            stage = 3;
+        } else {
+            size_t tl = kl_token(&q, qe);
+            char *te;
+            long sum = strtol(q, &te, 10);
+            if (nc >= ncages) {
+                api_problem_add(p, "body", f, "more cage lines than the %lld announced", ncages);
+                return -1;
+            }
+            if (te != q + tl || sum < 0) {
+                api_problem_add(p, "body", f, "a cage line is 'sum r,c r,c ...'");
+                return -1;
+            }
+            q += tl;
+            j->cages[nc].sum = sum;
+            j->cages[nc].cells = j->cells + at;
+            while ((tl = kl_token(&q, qe)) > 0) {
+                int r, c, used = 0;
+                char tok[64];
+                snprintf(tok, sizeof tok, "%.*s", (int)(tl < 63 ? tl : 63), q);
+                if (sscanf(tok, "%d,%d%n", &r, &c, &used) != 2 || tok[used] != '\0') {
+                    api_problem_add(p, "body", f, "cell '%s' is not 'row,col'", tok);
+                    return -1;
+                }
+                if (at == KL_MAX_CELLS) {
+                    api_problem_add(p, "body", f, "more cage cells than the grid has");
+                    return -1;
+                }
+                j->cells[at].r = r;
+                j->cells[at].c = c;
+                at++;
+                j->cages[nc].ncells++;
+                q += tl;
+            }
+            nc++;
+        }
+    }
+    if (stage < 3 || nc != ncages) {
+        api_problem_add(p, "body", "body", "expected the size, the symbols, the number of cages and %lld cage lines",
+                        ncages);
+        return -1;
+    }
+    j->ncages = (int)ncages;
+    return 0;
+}
+
+/* Maps the first problem killer_validate() found to a field and status. */
+static int kl_problem(const kl_job_t *j, const killer_problem_t *pr, api_problem_t *p) {
+    char f[64];
+    int code = API_EINVALID;
+    switch (pr->code) {
+    case KILLER_ESUM: case KILLER_ETOTAL: case KILLER_EGIVEN_RULE: case KILLER_EGIVEN_CAGE:
+        code = API_EUNPROCESSABLE;
+        break;
+    default: break;
+    }
+    api_problem_init(p, code, code == API_EUNPROCESSABLE ? "the puzzle contradicts itself"
+                                                        : "the puzzle is not valid");
+    switch (pr->code) {
+    case KILLER_ESYMBOLS:
+        api_problem_add(p, "body", "symbols", "must be %d distinct integers from 0 to %ld", j->n, KILLER_MAX_SYMBOL);
+        break;
+    case KILLER_EGIVEN_VALUE:
+        snprintf(f, sizeof f, "grid[%d][%d]", pr->r, pr->c);
+        api_problem_add(p, "body", f, "not one of the symbols");
+        break;
+    case KILLER_ECELL_RANGE:
+        snprintf(f, sizeof f, "cages[%d].cells[%d]", pr->cage, pr->cell);
+        api_problem_add(p, "body", f, "(%d,%d) is outside the %dx%d grid", pr->r, pr->c, j->n, j->n);
+        break;
+    case KILLER_ECELL_DUP:
+        snprintf(f, sizeof f, "cages[%d].cells[%d]", pr->cage, pr->cell);
+        api_problem_add(p, "body", f, "(%d,%d) is already in cages[%d]", pr->r, pr->c, pr->other);
+        break;
+    case KILLER_ECAGE_EMPTY:
+        snprintf(f, sizeof f, "cages[%d]", pr->cage);
+        api_problem_add(p, "body", f, "a cage needs at least one cell");
+        break;
+    case KILLER_ECAGE_SIZE:
+        snprintf(f, sizeof f, "cages[%d]", pr->cage);
+        api_problem_add(p, "body", f, "more than %d cells: the values could not be distinct", j->n);
+        break;
+    case KILLER_ESUM:
+        snprintf(f, sizeof f, "cages[%d].sum", pr->cage);
+        api_problem_add(p, "body", f, "%ld cannot be made of %d distinct symbols", j->cages[pr->cage].sum,
+                        j->cages[pr->cage].ncells);
+        break;
+    case KILLER_ETOTAL:
+        api_problem_add(p, "body", "cages", "the cages cover the grid, but their sums do not add up to "
+                        "the grid's total");
+        break;
+    case KILLER_EGIVEN_RULE:
+        snprintf(f, sizeof f, "grid[%d][%d]", pr->r, pr->c);
+        api_problem_add(p, "body", f, "repeats the value of grid[%d][%d]", pr->other / j->n, pr->other % j->n);
+        break;
+    case KILLER_EGIVEN_CAGE:
+        snprintf(f, sizeof f, "cages[%d]", pr->cage);
+        api_problem_add(p, "body", f, "the givens in this cage repeat a value or miss its sum");
+        if (pr->r >= 0) {
+            snprintf(f, sizeof f, "grid[%d][%d]", pr->r, pr->c);
+            api_problem_add(p, "body", f, "given in cages[%d]", pr->cage);
+        }
+        break;
+    default:
+        api_problem_add(p, "body", "box", "%dx%d boxes do not tile a %dx%d grid (or no default box)",
+                        j->box_rows, j->box_cols, j->n, j->n);
+        break;
+    }
+    return code;
+}
+
+/* Shape, symbols and givens into the puzzle; then the solver's checks. */
+static int kl_finish(kl_job_t *j, api_problem_t *p) {
+    killer_problem_t pr;
+    int n = j->n, zero_is_symbol = 0;
+    if (sudoku_shape_init(&j->pz.shape, n, j->box_rows, j->box_cols) != 0) {
+        api_problem_add(p, "body", "box", "%dx%d boxes do not tile a %dx%d grid (a prime size needs an "
+                        "explicit box)", j->box_rows, j->box_cols, n, n);
+        return API_EINVALID;
+    }
+    if (j->nsymbols == 0)
+        for (int k = 0; k < n; k++) j->symbols[k] = k + 1;
+    else if (j->nsymbols != n) {
+        api_problem_add(p, "body", "symbols", "a %dx%d grid needs %d symbols, got %d", n, n, n, j->nsymbols);
+        return API_EINVALID;
+    }
+    for (int k = 0; k < n; k++) zero_is_symbol |= j->symbols[k] == 0;
+    for (int i = 0; j->has_givens && i < n * n; i++) {
+        long long v = j->raw[i];
+        int k = 0;
+        if (v < 0 || (v == 0 && !zero_is_symbol)) continue;
+        while (k < n && j->symbols[k] != v) k++;
+        if (k == n) {
+            char f[32];
+            snprintf(f, sizeof f, "grid[%d][%d]", i / n, i % n);
+            api_problem_add(p, "body", f, "%lld is not one of the symbols", v);
+            return API_EINVALID;
+        }
+        j->givens[i] = (uint8_t)(k + 1);
+    }
+    j->pz.symbols = j->symbols;
+    j->pz.cages = j->cages;
+    j->pz.ncages = j->ncages;
+    j->pz.givens = j->has_givens ? j->givens : NULL;
+    j->pz.diagonals = j->diagonals;
+    if (killer_validate(&j->pz, &pr) != 0) return kl_problem(j, &pr, p);
+    return 0;
+}
+
+/* === The job === */
+
+static int kl_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
+    kl_job_t *j = (kl_job_t *)job;
+    killer_opts_t o;
+    (void)item;
+    killer_opts_init(&o);
+    o.method = j->method;
+    o.max_solutions = (uint32_t)j->max_solutions;
+    o.solutions = j->solutions;
+    o.ctl = ctl;
+    return killer_solve(&j->pz, &o, &j->res);
+}
+
+static int kl_merge(api_job_t *job, size_t item, int rc) {
+    kl_job_t *j = (kl_job_t *)job;
+    (void)item;
+    j->rc = rc;
+    job->nodes += j->res.stats.nodes;
+    return API_JOB_STOP;
+}
+
+static json_t *kl_grid(const kl_job_t *j, const uint8_t *g) {
+    json_t *rows = json_array();
+    for (int r = 0; r < j->n && rows; r++) {
+        json_t *row = json_array();
+        for (int c = 0; c < j->n && row; c++) json_array_append_new(row, json_integer(j->symbols[g[r * j->n + c] - 1]));
+        json_array_append_new(rows, row);
+    }
+    return rows;
+}
+
+static void kl_render(api_job_t *job, api_response_t *out) {
+    kl_job_t *j = (kl_job_t *)job;
+    const killer_result_t *res = &j->res;
+    size_t nn = (size_t)j->n * (size_t)j->n;
+    const char *status;
+    json_t *unique;
+    api_problem_t p;
+
+    if (j->rc != 0 && j->rc != SEARCH_TIMEOUT && j->rc != SEARCH_CANCELLED && j->rc != SEARCH_BUDGET) {
+        api_problem_init(&p, j->rc == SEARCH_ENOMEM ? API_ENOMEM : API_EINTERNAL,
+                         "the killer solver failed (code %d)", j->rc);
+        api_response_problem(out, &p);
+        return;
+    }
+    for (uint32_t k = 0; k < res->solutions_found; k++)
+        if (killer_check_solution(&j->pz, j->solutions + k * nn) != 1) {
+            api_problem_init(&p, API_EINTERNAL, "solution %u fails verification", k);
+            api_response_problem(out, &p);
+            return;
+        }
+    status = res->solutions_found >= 2 ? "multiple" : res->solutions_found == 1 ? "solved"
+           : j->rc == 0 ? "unsolvable" : j->rc == SEARCH_CANCELLED ? "cancelled" : "timeout";
+    unique = res->solutions_found >= 2 || (j->rc == 0 && res->exhausted && res->solutions_found == 0)
+                 ? json_false() : killer_result_unique(res) ? json_true() : json_null();
+    json_t *stats = json_pack("{s:s, s:I, s:I, s:I, s:i, s:i, s:i, s:f}", "method",
+                              killer_method_name(res->method), "nodes", (json_int_t)res->stats.nodes,
+                              "backtracks", (json_int_t)res->stats.backtracks, "propagations",
+                              (json_int_t)res->stats.propagations, "max_depth", (int)res->stats.max_depth,
+                              "derived_sums", (int)res->derived, "threads", 1, "elapsed_ms",
+                              api_elapsed_ms(job->start_ns, search_now_ns()));
+    json_t *root = json_pack("{s:s, s:i, s:{s:i, s:i}, s:I, s:o, s:b, s:o}", "status", status, "n", j->n,
+                             "box", "rows", j->pz.shape.box_rows, "cols", j->pz.shape.box_cols,
+                             "solutions_found", (json_int_t)res->solutions_found, "unique", unique,
+                             "complete", j->rc == 0, "stats", stats);
+    if (root != NULL && res->solutions_found > 0) json_object_set_new(root, "solution", kl_grid(j, j->solutions));
+    if (root != NULL && j->max_solutions > 1) {
+        json_t *all = json_array();
+        for (uint32_t k = 0; k < res->solutions_found && all; k++)
+            json_array_append_new(all, kl_grid(j, j->solutions + k * nn));
+        json_object_set_new(root, "solutions", all);
+    }
+    api_response_json(out, 200, root);
+}
+
+static void kl_free(api_job_t *job) {
+    kl_job_t *j = (kl_job_t *)job;
+    if (j == NULL) return;
+    free(j->cages);
+    free(j->cells);
+    free(j->solutions);
+    free(j);
+}
+
+static const api_job_ops_t kl_ops = {"killer", kl_run, kl_merge, kl_render, kl_free};
+
+int api_killer_solve_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
+    api_problem_t p;
+    kl_job_t *j = calloc(1, sizeof *j);
+    int rc;
+    *job = NULL;
+    api_problem_init(&p, API_EINVALID, "the puzzle is not valid");
+    if (j == NULL) goto nomem;
+    j->method = KILLER_METHOD_AUTO;
+    if (api_json_content_type(req))
+        rc = kl_parse_json(req, j, &p);
+    else if (req->content_type != NULL && strncmp(req->content_type, "text/plain", 10) == 0)
+        rc = kl_parse_text(req, j, &p);
+    else {
+        api_problem_init(&p, API_EMEDIA, "send application/json or text/plain");
+        api_problem_add(&p, "header", "Content-Type", "unsupported: '%.60s'", req->content_type);
+        goto fail;
+    }
+    if (rc == -2) goto nomem;
+    if (rc != 0 || p.nerrors > 0) goto fail;
+    if (kl_finish(j, &p) != 0) goto fail;
+    j->solutions = malloc((size_t)j->max_solutions * (size_t)j->n * (size_t)j->n);
+    if (j->solutions == NULL) goto nomem;
+    j->base.ops = &kl_ops;
+    j->base.nitems = 1;
+    j->base.threads = 1;
+    j->base.timeout_ms = j->timeout_ms;
+    j->base.start_ns = search_now_ns();
+    *job = &j->base;
+    return 0;
+nomem:
+    api_problem_init(&p, API_ENOMEM, "out of memory for this puzzle");
+fail:
+    kl_free(j ? &j->base : NULL);
+    api_response_problem(resp, &p);
+    return p.code;
+}

@@ -1,0 +1,827 @@
+/* nqueens_board_api.c -- N-Queens boards over HTTP: solve (complete) a board
+ * with any method, count completions, analyse, and page through solutions.
+ *
+ * A board in a body is {"n": N, "queens": [column or null per row]} or
+ * {"n": N, "placed": [[row, col], ...]}; both become fixed[r] (-1 = empty).
+ * Errors: 400 names queens[r] / placed[k] (out of range, two in one row);
+ * queens that attack each other are a 422 naming both (queens[r1] and
+ * queens[r2], or the placed[] entries).
+ *
+ * Large answers: a board of more than API_NQUEENS_INLINE_MAX_N queens is
+ * streamed (chunked encoding): the JSON head is rendered, then the columns
+ * are printed straight from the solver's array, which the stream takes over
+ * from the job.  `output=summary` leaves the board out altogether.  Every
+ * board is verified in O(n) on the worker before any byte is sent: placed
+ * queens kept, no two queens attacking. */
+#include "api/nqueens_board_api.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/json_util.h"
+#include "solvers/nqueens.h"
+#include "solvers/nqueens_board.h"
+#include "solvers/nqueens_heur.h"
+#include "solvers/nqueens_repair.h"
+
+#define NQB_ANALYZE_MAX_N 1024 /* candidates of every row: n^2 numbers in the answer */
+#define NQB_PAIRS_SHOWN 64
+
+/* === Boards in bodies === */
+
+typedef struct nqb_board_s {
+    int n;
+    int *fixed;   /* n entries, -1 = empty; NULL for an empty board */
+    int *origin;  /* placed[] index of each row's queen (placed form), else NULL */
+    int placed;   /* queens on the board */
+    int placed_form;
+} nqb_board_t;
+
+static void nqb_board_free(nqb_board_t *b) {
+    free(b->fixed);
+    free(b->origin);
+    b->fixed = b->origin = NULL;
+}
+
+static void nqb_row_field(const nqb_board_t *b, int r, char *f, size_t cap) {
+    if (b->placed_form) snprintf(f, cap, "placed[%d]", b->origin[r]);
+    else snprintf(f, cap, "queens[%d]", r);
+}
+
+/* Reads n and the queens.  Returns 0, -1 (errors in p) or -2 (no memory). */
+static int nqb_board_read(json_t *root, long long max_n, nqb_board_t *b, api_problem_t *p) {
+    json_t *q = json_object_get(root, "queens"), *pl = json_object_get(root, "placed"), *v;
+    long long n;
+    size_t k;
+    int bad = 0;
+    char f[48];
+
+    memset(b, 0, sizeof *b);
+    if (api_json_int(json_object_get(root, "n"), "n", 1, max_n, &n, p) != 0) return -1;
+    b->n = (int)n;
+    if (q != NULL && pl != NULL) {
+        api_problem_add(p, "body", "placed", "give queens or placed, not both");
+        return -1;
+    }
+    if (q == NULL && pl == NULL) return 0;
+    b->fixed = malloc((size_t)n * sizeof *b->fixed);
+    if (b->fixed == NULL) return -2;
+    for (long long r = 0; r < n; r++) b->fixed[r] = -1;
+    if (q != NULL) {
+        if (!json_is_array(q) || json_array_size(q) != (size_t)n) {
+            api_problem_add(p, "body", "queens", "must be %lld entries: a column or null per row", n);
+            return -1;
+        }
+        json_array_foreach(q, k, v) {
+            if (json_is_null(v)) continue;
+            snprintf(f, sizeof f, "queens[%zu]", k);
+            if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) >= n) {
+                api_problem_add(p, "body", f, "must be a column from 0 to %lld, or null", n - 1);
+                bad = 1;
+                continue;
+            }
+            b->fixed[k] = (int)json_integer_value(v);
+            b->placed++;
+        }
+        return bad ? -1 : 0;
+    }
+    b->placed_form = 1;
+    if (!json_is_array(pl) || json_array_size(pl) > (size_t)n) {
+        api_problem_add(p, "body", "placed", "must be at most %lld [row, col] pairs", n);
+        return -1;
+    }
+    b->origin = malloc((size_t)n * sizeof *b->origin);
+    if (b->origin == NULL) return -2;
+    json_array_foreach(pl, k, v) {
+        json_t *r = json_array_get(v, 0), *c = json_array_get(v, 1);
+        snprintf(f, sizeof f, "placed[%zu]", k);
+        if (!json_is_array(v) || json_array_size(v) != 2 || !json_is_integer(r) || !json_is_integer(c) ||
+            json_integer_value(r) < 0 || json_integer_value(r) >= n || json_integer_value(c) < 0 ||
+            json_integer_value(c) >= n) {
+            api_problem_add(p, "body", f, "must be [row, col] with both from 0 to %lld", n - 1);
+            bad = 1;
+            continue;
+        }
+        int row = (int)json_integer_value(r);
+        if (b->fixed[row] >= 0) {
+            api_problem_add(p, "body", f, "row %d already has a queen (placed[%d])", row, b->origin[row]);
+            bad = 1;
+            continue;
+        }
+        b->fixed[row] = (int)json_integer_value(c);
+        b->origin[row] = (int)k;
+        b->placed++;
+    }
+    return bad ? -1 : 0;
+}
+
+/* 0, or a 422 naming the attacking pair (API_EUNPROCESSABLE), or API_ENOMEM. */
+static int nqb_board_attacks(const nqb_board_t *b, api_problem_t *p) {
+    nqueens_pair_t bad;
+    void *scratch;
+    char f1[48], f2[48];
+    int rc;
+    if (b->fixed == NULL) return 0;
+    scratch = malloc(nqueens_board_scratch(b->n));
+    if (scratch == NULL) return API_ENOMEM;
+    rc = nqueens_board_check(b->n, b->fixed, scratch, &bad);
+    free(scratch);
+    if (rc != NQUEENS_EATTACK) return 0; /* ranges were checked while reading */
+    nqb_row_field(b, bad.r1, f1, sizeof f1);
+    nqb_row_field(b, bad.r2, f2, sizeof f2);
+    api_problem_init(p, API_EUNPROCESSABLE, "placed queens attack each other: (%d,%d) and (%d,%d)",
+                     bad.r1, b->fixed[bad.r1], bad.r2, b->fixed[bad.r2]);
+    api_problem_add(p, "body", f1, "attacks the queen at (%d,%d)", bad.r2, b->fixed[bad.r2]);
+    api_problem_add(p, "body", f2, "attacks the queen at (%d,%d)", bad.r1, b->fixed[bad.r1]);
+    return API_EUNPROCESSABLE;
+}
+
+/* Loads the body, checks its fields and reads the board; 0 or an API code. */
+static int nqb_read_body(const api_request_t *req, const char *const *fields, long long max_n,
+                         json_t **root, nqb_board_t *b, api_problem_t *p) {
+    static const char *const none[] = {NULL};
+    int bad = 0, rc;
+    api_problem_init(p, API_EINVALID, "the board is not valid");
+    memset(b, 0, sizeof *b);
+    if (!api_json_content_type(req)) {
+        api_problem_init(p, API_EMEDIA, "send application/json");
+        api_problem_add(p, "header", "Content-Type", "unsupported: '%.60s'", req->content_type);
+        return API_EMEDIA;
+    }
+    bad |= api_params_check(req, none, p) != 0;
+    if ((*root = api_json_object(req, p)) == NULL) return API_EINVALID;
+    bad |= api_json_fields(*root, fields, p) != 0;
+    rc = nqb_board_read(*root, max_n, b, p);
+    if (rc == -2) return API_ENOMEM;
+    if (rc != 0 || bad) return API_EINVALID;
+    rc = nqb_board_attacks(b, p);
+    return rc;
+}
+
+/* === Analysis (answered at once) === */
+
+int api_nqueens_analyze_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
+    static const char *const fields[] = {"n", "queens", "placed", NULL};
+    api_problem_t p;
+    json_t *root = NULL;
+    nqb_board_t b;
+    uint64_t *cand = NULL;
+    int *ncand = NULL;
+    void *scratch = NULL;
+    nqueens_pair_t pairs[NQB_PAIRS_SHOWN], bad;
+    nqueens_analysis_t an;
+    int rc;
+
+    *job = NULL;
+    rc = nqb_read_body(req, fields, NQB_ANALYZE_MAX_N, &root, &b, &p);
+    if (rc == API_EUNPROCESSABLE) rc = 0; /* attacks are reported, not refused */
+    if (rc != 0) goto fail;
+    size_t words = nqueens_row_words(b.n);
+    cand = malloc((size_t)b.n * words * sizeof *cand);
+    ncand = malloc((size_t)b.n * sizeof *ncand);
+    scratch = malloc(nqueens_board_scratch(b.n));
+    int *fixed = b.fixed;
+    if (fixed == NULL && (fixed = b.fixed = malloc((size_t)b.n * sizeof *fixed)) != NULL)
+        for (int r = 0; r < b.n; r++) fixed[r] = -1;
+    if (cand == NULL || ncand == NULL || scratch == NULL || fixed == NULL) {
+        rc = API_ENOMEM;
+        api_problem_init(&p, API_ENOMEM, "out of memory");
+        goto fail;
+    }
+    if (nqueens_board_analyze(b.n, fixed, cand, ncand, pairs, NQB_PAIRS_SHOWN, &an, scratch, &bad) != 0) {
+        rc = API_EINTERNAL;
+        api_problem_init(&p, API_EINTERNAL, "analysis failed");
+        goto fail;
+    }
+    json_t *rows = json_array(), *conflicts = json_array();
+    for (int r = 0; r < b.n && rows; r++) {
+        if (fixed[r] >= 0) {
+            json_array_append_new(rows, json_pack("{s:i, s:i}", "row", r, "queen", fixed[r]));
+            continue;
+        }
+        json_t *cs = json_array();
+        for (int c = 0; c < b.n && cs; c++)
+            if (cand[(size_t)r * words + (size_t)c / 64] >> (c % 64) & 1) json_array_append_new(cs, json_integer(c));
+        json_array_append_new(rows, json_pack("{s:i, s:o}", "row", r, "candidates", cs));
+    }
+    for (size_t k = 0; k < an.npairs && k < NQB_PAIRS_SHOWN && conflicts; k++)
+        json_array_append_new(conflicts, json_pack("{s:[i,i], s:[i,i]}", "a", pairs[k].r1, fixed[pairs[k].r1],
+                                                   "b", pairs[k].r2, fixed[pairs[k].r2]));
+    json_t *out = json_pack("{s:i, s:i, s:o, s:o, s:I}", "n", b.n, "placed", an.placed, "rows", rows,
+                            "conflicts", conflicts, "conflicts_total", (json_int_t)an.npairs);
+    if (out != NULL) json_object_set_new(out, "next_row", an.next_row >= 0 ? json_integer(an.next_row) : json_null());
+    api_response_json(resp, 200, out);
+    rc = 0;
+    goto done;
+fail:
+    api_response_problem(resp, &p);
+done:
+    free(cand);
+    free(ncand);
+    free(scratch);
+    nqb_board_free(&b);
+    json_decref(root);
+    return rc;
+}
+
+/* === Counting completions === */
+
+typedef struct nqb_count_s {
+    api_job_t base;
+    int n, placed;
+    nqueens_psub_t *subs;
+    uint64_t *counts;
+    search_stats_t *stats;
+    uint64_t total;
+    size_t completed;
+    int rc;
+} nqb_count_t;
+
+static int nqb_count_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
+    nqb_count_t *j = (nqb_count_t *)job;
+    return nqueens_complete_count_sub(&j->subs[item], ctl, &j->counts[item], &j->stats[item]);
+}
+
+static int nqb_count_merge(api_job_t *job, size_t item, int rc) {
+    nqb_count_t *j = (nqb_count_t *)job;
+    job->nodes += j->stats[item].nodes;
+    if (rc != 0) {
+        if (j->rc == 0) j->rc = rc;
+        return API_JOB_CANCEL;
+    }
+    j->total += j->counts[item];
+    j->completed++;
+    return API_JOB_CONTINUE;
+}
+
+static void nqb_count_render(api_job_t *job, api_response_t *out) {
+    nqb_count_t *j = (nqb_count_t *)job;
+    int done = j->rc == 0 && j->completed == job->nitems;
+    json_t *stats = json_pack("{s:I, s:I, s:I, s:i, s:f}", "nodes", (json_int_t)job->nodes, "subproblems",
+                              (json_int_t)job->nitems, "completed_subproblems", (json_int_t)j->completed,
+                              "threads", (int)job->threads, "elapsed_ms",
+                              api_elapsed_ms(job->start_ns, search_now_ns()));
+    json_t *root = json_pack("{s:i, s:i, s:s, s:o}", "n", j->n, "placed", j->placed, "status",
+                             done ? "complete" : j->rc == SEARCH_CANCELLED ? "cancelled" : "timeout", "stats", stats);
+    if (root != NULL && done) json_object_set_new(root, "count", json_integer((json_int_t)j->total));
+    api_response_json(out, 200, root);
+}
+
+static void nqb_count_free(api_job_t *job) {
+    nqb_count_t *j = (nqb_count_t *)job;
+    if (j == NULL) return;
+    free(j->subs);
+    free(j->counts);
+    free(j->stats);
+    free(j);
+}
+
+static const api_job_ops_t nqb_count_ops = {"nqueens", nqb_count_run, nqb_count_merge, nqb_count_render,
+                                            nqb_count_free};
+
+int api_nqueens_count_post_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
+    static const char *const fields[] = {"n", "queens", "placed", "threads", "timeout_ms", NULL};
+    api_problem_t p;
+    json_t *root = NULL;
+    nqb_board_t b;
+    nqb_count_t *j = NULL;
+    long long threads, timeout_ms;
+    size_t count = 0;
+    int rc, depth;
+
+    *job = NULL;
+    rc = nqb_read_body(req, fields, NQUEENS_COUNT_MAX_N, &root, &b, &p);
+    if (rc != 0) goto fail;
+    rc = API_EINVALID;
+    if (api_json_opt_int(root, "threads", 1, req->pool_threads, req->pool_threads, &threads, &p) != 0 ||
+        api_json_opt_int(root, "timeout_ms", 1, req->max_timeout_ms, req->max_timeout_ms, &timeout_ms, &p) != 0)
+        goto fail;
+    /* slices of milliseconds, as for the empty board: ~n^depth prefixes */
+    depth = b.n <= 10 ? 1 : b.n <= 14 ? 3 : b.n <= 17 ? 4 : 5;
+    rc = API_ENOMEM;
+    nqueens_complete_split(b.n, b.fixed, depth, NULL, 0, &count, NULL);
+    j = calloc(1, sizeof *j);
+    if (j == NULL) goto nomem;
+    j->subs = calloc(count ? count : 1, sizeof *j->subs);
+    j->counts = calloc(count ? count : 1, sizeof *j->counts);
+    j->stats = calloc(count ? count : 1, sizeof *j->stats);
+    if (!j->subs || !j->counts || !j->stats) goto nomem;
+    if (count > 0 && nqueens_complete_split(b.n, b.fixed, depth, j->subs, count, &count, NULL) != 0) goto nomem;
+    j->n = b.n;
+    j->placed = b.placed;
+    j->base.ops = &nqb_count_ops;
+    j->base.nitems = count; /* 0: no prefix fits the placed queens, so no completion;
+                               the pool finishes such a job at once */
+    j->base.threads = (unsigned)threads;
+    j->base.timeout_ms = timeout_ms;
+    j->base.start_ns = search_now_ns();
+    *job = &j->base;
+    nqb_board_free(&b);
+    json_decref(root);
+    return 0;
+nomem:
+    api_problem_init(&p, API_ENOMEM, "out of memory for the subproblems");
+fail:
+    nqb_count_free(j ? &j->base : NULL);
+    nqb_board_free(&b);
+    json_decref(root);
+    api_response_problem(resp, &p);
+    return p.code;
+}
+
+/* === Paged enumeration === */
+
+typedef struct nqb_enum_s {
+    api_job_t base;
+    int n, limit, written, rc;
+    uint64_t offset;
+    int *out;
+    search_stats_t stats;
+} nqb_enum_t;
+
+static int nqb_enum_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
+    nqb_enum_t *j = (nqb_enum_t *)job;
+    (void)item;
+    return nqueens_enumerate(j->n, NULL, j->offset, j->limit, ctl, j->out, &j->written, &j->stats, NULL);
+}
+
+static int nqb_enum_merge(api_job_t *job, size_t item, int rc) {
+    nqb_enum_t *j = (nqb_enum_t *)job;
+    (void)item;
+    j->rc = rc;
+    job->nodes += j->stats.nodes;
+    return API_JOB_STOP;
+}
+
+static void nqb_enum_render(api_job_t *job, api_response_t *out) {
+    nqb_enum_t *j = (nqb_enum_t *)job;
+    unsigned char *scratch = malloc(nqueens_verify_scratch(j->n));
+    uint64_t total;
+    json_t *sols = json_array();
+    for (int k = 0; k < j->written && sols != NULL; k++) {
+        json_t *one = json_array();
+        if (scratch == NULL || !nqueens_verify(j->n, j->out + (size_t)k * (size_t)j->n, scratch)) {
+            api_problem_t p;
+            api_problem_init(&p, API_EINTERNAL, "solution %d fails verification", k);
+            json_decref(one);
+            json_decref(sols);
+            free(scratch);
+            api_response_problem(out, &p);
+            return;
+        }
+        for (int r = 0; r < j->n && one; r++) json_array_append_new(one, json_integer(j->out[(size_t)k * (size_t)j->n + (size_t)r]));
+        json_array_append_new(sols, one);
+    }
+    free(scratch);
+    json_t *root = json_pack("{s:i, s:I, s:i, s:i, s:s, s:o, s:{s:I, s:f}}", "n", j->n, "offset",
+                             (json_int_t)j->offset, "limit", j->limit, "returned", j->written, "status",
+                             j->rc == 0 ? "complete" : j->rc == SEARCH_CANCELLED ? "cancelled" : "timeout",
+                             "solutions", sols, "stats", "nodes", (json_int_t)j->stats.nodes, "elapsed_ms",
+                             api_elapsed_ms(job->start_ns, search_now_ns()));
+    if (root != NULL && j->n <= 16 && nqueens_total(j->n, &total) == 0)
+        json_object_set_new(root, "total", json_integer((json_int_t)total));
+    if (root != NULL && j->rc == 0 && j->written == j->limit)
+        json_object_set_new(root, "next_offset", json_integer((json_int_t)(j->offset + (uint64_t)j->limit)));
+    api_response_json(out, 200, root);
+}
+
+static void nqb_enum_free(api_job_t *job) {
+    nqb_enum_t *j = (nqb_enum_t *)job;
+    if (j == NULL) return;
+    free(j->out);
+    free(j);
+}
+
+static const api_job_ops_t nqb_enum_ops = {"nqueens", nqb_enum_run, nqb_enum_merge, nqb_enum_render,
+                                           nqb_enum_free};
+
+int api_nqueens_solutions_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
+    static const char *const allowed[] = {"n", "offset", "limit", "timeout_ms", NULL};
+    api_problem_t p;
+    long long n, offset, limit, timeout_ms;
+    int bad = 0;
+    nqb_enum_t *j;
+
+    *job = NULL;
+    api_problem_init(&p, API_EINVALID, "invalid query parameters");
+    bad |= api_params_check(req, allowed, &p) != 0;
+    bad |= api_param_int(req, "n", 1, 1, NQUEENS_ENUM_MAX_N, 0, &n, &p) != 0;
+    bad |= api_param_int(req, "offset", 0, 0, (long long)1 << 62, 0, &offset, &p) != 0;
+    bad |= api_param_int(req, "limit", 0, 1, NQUEENS_ENUM_MAX_LIMIT, 10, &limit, &p) != 0;
+    bad |= api_param_int(req, "timeout_ms", 0, 1, req->max_timeout_ms, req->max_timeout_ms, &timeout_ms, &p) != 0;
+    if (bad) goto fail;
+    j = calloc(1, sizeof *j);
+    if (j == NULL || (j->out = malloc((size_t)limit * (size_t)n * sizeof *j->out)) == NULL) {
+        free(j);
+        api_problem_init(&p, API_ENOMEM, "out of memory");
+        goto fail;
+    }
+    j->n = (int)n;
+    j->offset = (uint64_t)offset;
+    j->limit = (int)limit;
+    j->base.ops = &nqb_enum_ops;
+    j->base.nitems = 1;
+    j->base.threads = 1;
+    j->base.timeout_ms = timeout_ms;
+    j->base.start_ns = search_now_ns();
+    *job = &j->base;
+    return 0;
+fail:
+    api_response_problem(resp, &p);
+    return p.code;
+}
+
+/* === Min-conflicts: memory, trace and figures around nqueens_repair() === */
+
+typedef struct nqb_repair_s {
+    uint32_t *trace;  /* conflicts after each move (trace=true) */
+    uint8_t *restart; /* 1 where a move was a perturbation */
+    size_t cap;
+    nqueens_repair_result_t res;
+    search_stats_t stats;
+} nqb_repair_t;
+
+/* A trace long enough for any run we have seen by a wide margin (steps stay
+ * near n); a longer run is cut and says so. */
+static int nqb_repair_init(nqb_repair_t *r, int n, int trace) {
+    memset(r, 0, sizeof *r);
+    if (!trace) return 0;
+    r->cap = 64 * (size_t)n + 1024;
+    r->trace = malloc(r->cap * sizeof *r->trace);
+    r->restart = malloc(r->cap);
+    return r->trace && r->restart ? 0 : -1;
+}
+
+static void nqb_repair_destroy(nqb_repair_t *r) {
+    free(r->trace);
+    free(r->restart);
+    r->trace = NULL;
+    r->restart = NULL;
+}
+
+/* Worker side: scratch for the run, allocated before it starts. */
+static int nqb_repair_run(int n, const int *fixed, uint64_t seed, uint64_t max_steps, int trace,
+                          const search_ctl_t *ctl, int *cols, nqb_repair_t *r) {
+    nqueens_repair_opts_t o;
+    void *scratch = malloc(nqueens_repair_scratch(n));
+    int rc;
+    if (scratch == NULL) return SEARCH_ENOMEM;
+    memset(&o, 0, sizeof o);
+    o.seed = seed;
+    o.max_steps = max_steps;
+    if (trace) {
+        o.trace = r->trace;
+        o.restart = r->restart;
+        o.trace_cap = r->cap;
+    }
+    rc = nqueens_repair(n, fixed, &o, ctl, cols, scratch, &r->res, &r->stats, NULL);
+    free(scratch);
+    return rc;
+}
+
+static void nqb_repair_stats(const nqb_repair_t *r, json_t *stats) {
+    json_object_set_new(stats, "steps", json_integer((json_int_t)r->res.steps));
+    json_object_set_new(stats, "initial_conflicts", json_integer((json_int_t)r->res.initial_conflicts));
+    json_object_set_new(stats, "conflicts", json_integer((json_int_t)r->res.conflicts));
+    json_object_set_new(stats, "restarts", json_integer((json_int_t)r->res.restarts));
+}
+
+static void nqb_repair_trace(const nqb_repair_t *r, json_t *root) {
+    json_t *t = json_array(), *rs = json_array();
+    for (size_t i = 0; i < r->res.trace_len && t && rs; i++) {
+        json_array_append_new(t, json_integer(r->trace[i]));
+        if (r->restart[i]) json_array_append_new(rs, json_integer((json_int_t)i));
+    }
+    json_object_set_new(root, "trace", t);
+    json_object_set_new(root, "trace_restarts", rs);
+    json_object_set_new(root, "trace_truncated", json_boolean(r->res.trace_len < r->res.steps));
+}
+
+/* === Solving a board === */
+
+typedef struct nqb_solve_s {
+    api_job_t base;
+    nqb_board_t b;
+    nqueens_method_t method;
+    uint64_t seed, max_steps;
+    int trace, summary;
+    int *cols;
+    int rc, verified;
+    search_stats_t stats;
+    nqb_repair_t repair; /* minconflicts statistics and trace */
+} nqb_solve_t;
+
+static const char *nqb_method_name(nqueens_method_t m) {
+    return m == NQUEENS_METHOD_MRV ? "mrv" : m == NQUEENS_METHOD_MINCONFLICTS ? "minconflicts" : "backtracking";
+}
+
+/* Every board leaves the worker checked: n non-attacking queens, placed
+ * queens where they were placed. */
+static int nqb_verify(const nqb_solve_t *j) {
+    unsigned char *scratch = malloc(nqueens_verify_scratch(j->b.n));
+    int ok = scratch != NULL && nqueens_verify(j->b.n, j->cols, scratch);
+    for (int r = 0; ok && j->b.fixed != NULL && r < j->b.n; r++)
+        ok = j->b.fixed[r] < 0 || j->b.fixed[r] == j->cols[r];
+    free(scratch);
+    return ok;
+}
+
+static int nqb_solve_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
+    nqb_solve_t *j = (nqb_solve_t *)job;
+    void *scratch;
+    int rc;
+    (void)item;
+    switch (j->method) {
+    case NQUEENS_METHOD_MRV:
+        if ((scratch = malloc(nqueens_mrv_scratch(j->b.n))) == NULL) return SEARCH_ENOMEM;
+        rc = nqueens_mrv(j->b.n, j->b.fixed, ctl, j->cols, scratch, &j->stats, NULL);
+        free(scratch);
+        break;
+    case NQUEENS_METHOD_MINCONFLICTS:
+        rc = nqb_repair_run(j->b.n, j->b.fixed, j->seed, j->max_steps, j->trace, ctl, j->cols, &j->repair);
+        break;
+    default:
+        rc = nqueens_complete_first(j->b.n, j->b.fixed, ctl, j->cols, &j->stats, NULL);
+        break;
+    }
+    if (rc == 0) j->verified = nqb_verify(j);
+    return rc;
+}
+
+static int nqb_solve_merge(api_job_t *job, size_t item, int rc) {
+    nqb_solve_t *j = (nqb_solve_t *)job;
+    (void)item;
+    j->rc = rc;
+    job->nodes += j->method == NQUEENS_METHOD_MINCONFLICTS ? j->repair.res.steps : j->stats.nodes;
+    return API_JOB_STOP;
+}
+
+/* A board streamed after a rendered JSON head: head, "c0,c1,...", tail. */
+typedef struct nqb_stream_s {
+    char *head;
+    size_t head_len, head_pos;
+    int *cols;
+    int n, next;
+    const char *tail;
+    size_t tail_pos;
+} nqb_stream_t;
+
+static long nqb_stream_read(void *cls, char *buf, size_t max) {
+    nqb_stream_t *s = cls;
+    size_t w = 0;
+    if (s->head_pos < s->head_len) {
+        size_t k = s->head_len - s->head_pos < max ? s->head_len - s->head_pos : max;
+        memcpy(buf, s->head + s->head_pos, k);
+        s->head_pos += k;
+        return (long)k;
+    }
+    while (s->next < s->n && max - w >= 12) { /* a column and its comma fit in 12 */
+        w += (size_t)snprintf(buf + w, max - w, s->next + 1 < s->n ? "%d," : "%d", s->cols[s->next]);
+        s->next++;
+    }
+    if (w > 0) return (long)w;
+    if (s->tail[s->tail_pos] == '\0') return -1;
+    while (w < max && s->tail[s->tail_pos] != '\0') buf[w++] = s->tail[s->tail_pos++];
+    return (long)w;
+}
+
+static void nqb_stream_free(void *cls) {
+    nqb_stream_t *s = cls;
+    if (s == NULL) return;
+    free(s->head);
+    free(s->cols);
+    free(s);
+}
+
+static void nqb_solve_render(api_job_t *job, api_response_t *out) {
+    nqb_solve_t *j = (nqb_solve_t *)job;
+    const char *status;
+    json_t *stats, *root;
+    api_problem_t p;
+
+    if (j->rc == SEARCH_ENOMEM || j->rc == SEARCH_EINVAL || (j->rc == 0 && !j->verified)) {
+        api_problem_init(&p, j->rc == SEARCH_ENOMEM ? API_ENOMEM : API_EINTERNAL,
+                         j->rc == 0 ? "the board fails verification" : "the solver failed (code %d)", j->rc);
+        api_response_problem(out, &p);
+        return;
+    }
+    status = j->rc == 0 ? "solved" : j->rc == 1 ? "unsolvable" : j->rc == SEARCH_CANCELLED ? "cancelled" : "timeout";
+    stats = json_pack("{s:s, s:f}", "method", nqb_method_name(j->method), "elapsed_ms",
+                      api_elapsed_ms(job->start_ns, search_now_ns()));
+    if (stats != NULL && j->method == NQUEENS_METHOD_MINCONFLICTS) {
+        nqb_repair_stats(&j->repair, stats);
+    } else if (stats != NULL) {
+        json_object_set_new(stats, "nodes", json_integer((json_int_t)j->stats.nodes));
+        json_object_set_new(stats, "backtracks", json_integer((json_int_t)j->stats.backtracks));
+        json_object_set_new(stats, "max_depth", json_integer((json_int_t)j->stats.max_depth));
+    }
+    root = json_pack("{s:i, s:i, s:s, s:o}", "n", j->b.n, "placed", j->b.placed, "status", status, "stats", stats);
+    if (root == NULL) {
+        api_response_json(out, 200, NULL);
+        return;
+    }
+    if (j->rc == 0) json_object_set_new(root, "verified", json_true());
+    if (j->trace && j->method == NQUEENS_METHOD_MINCONFLICTS) nqb_repair_trace(&j->repair, root);
+    if (j->rc != 0 || j->summary) {
+        api_response_json(out, 200, root);
+        return;
+    }
+    if (j->b.n <= API_NQUEENS_INLINE_MAX_N) {
+        json_t *q = json_array();
+        for (int r = 0; r < j->b.n && q != NULL; r++) json_array_append_new(q, json_integer(j->cols[r]));
+        json_object_set_new(root, "queens", q);
+        api_response_json(out, 200, root);
+        return;
+    }
+    /* stream: the head without its closing brace, then ,"queens":[ ... ]} */
+    nqb_stream_t *s = calloc(1, sizeof *s);
+    char *head = json_dumps(root, API_JSON_FLAGS);
+    json_decref(root);
+    if (s == NULL || head == NULL) {
+        free(s);
+        free(head);
+        api_problem_init(&p, API_ENOMEM, "out of memory for the answer");
+        api_response_problem(out, &p);
+        return;
+    }
+    size_t hl = strlen(head);
+    char *h2 = realloc(head, hl + 16);
+    if (h2 == NULL) {
+        free(head);
+        free(s);
+        api_problem_init(&p, API_ENOMEM, "out of memory for the answer");
+        api_response_problem(out, &p);
+        return;
+    }
+    memcpy(h2 + hl - 1, ",\"queens\":[", 12); /* replaces the final '}' */
+    s->head = h2;
+    s->head_len = strlen(h2);
+    s->cols = j->cols; /* the stream owns the board now */
+    j->cols = NULL;
+    s->n = j->b.n;
+    s->tail = "]}";
+    api_response_destroy(out);
+    out->status = 200;
+    out->content_type = "application/json";
+    out->stream = nqb_stream_read;
+    out->stream_free = nqb_stream_free;
+    out->stream_cls = s;
+}
+
+static void nqb_solve_free(api_job_t *job) {
+    nqb_solve_t *j = (nqb_solve_t *)job;
+    if (j == NULL) return;
+    nqb_board_free(&j->b);
+    nqb_repair_destroy(&j->repair);
+    free(j->cols);
+    free(j);
+}
+
+static const api_job_ops_t nqb_solve_ops = {"nqueens", nqb_solve_run, nqb_solve_merge, nqb_solve_render,
+                                            nqb_solve_free};
+
+/* Picks the method, checks n against its limit; 0 or -1 (error in p). */
+static int nqb_pick_method(const char *name, int n, int has_fixed, nqueens_method_t *m, const char *in,
+                           api_problem_t *p) {
+    if (name == NULL || strcmp(name, "auto") == 0) *m = nqueens_auto_method(n, has_fixed);
+    else if (strcmp(name, "backtracking") == 0) *m = NQUEENS_METHOD_BACKTRACK;
+    else if (strcmp(name, "mrv") == 0) *m = NQUEENS_METHOD_MRV;
+    else if (strcmp(name, "minconflicts") == 0) *m = NQUEENS_METHOD_MINCONFLICTS;
+    else {
+        api_problem_add(p, in, "method", "must be auto, backtracking, mrv, minconflicts, dlx or algorithm-x, "
+                        "got '%.40s'", name);
+        return -1;
+    }
+    long long lim = *m == NQUEENS_METHOD_BACKTRACK ? NQUEENS_ENUM_MAX_N
+                  : *m == NQUEENS_METHOD_MRV ? NQUEENS_MRV_MAX_N : API_NQUEENS_MAX_N;
+    if (n > lim) {
+        api_problem_add(p, in, "n", "%s solves n up to %lld", nqb_method_name(*m), lim);
+        return -1;
+    }
+    if (*m == NQUEENS_METHOD_MINCONFLICTS && n < NQUEENS_REPAIR_MIN_N) {
+        api_problem_add(p, in, "n", "minconflicts needs n >= %d", NQUEENS_REPAIR_MIN_N);
+        return -1;
+    }
+    return 0;
+}
+
+static int nqb_solve_finish(nqb_solve_t *j, long long timeout_ms, api_job_t **job) {
+    j->cols = malloc((size_t)j->b.n * sizeof *j->cols);
+    if (j->cols == NULL) return -1;
+    if (j->method == NQUEENS_METHOD_MINCONFLICTS &&
+        nqb_repair_init(&j->repair, j->b.n, j->trace && j->b.n <= API_NQUEENS_TRACE_MAX_N) != 0)
+        return -1;
+    j->base.ops = &nqb_solve_ops;
+    j->base.nitems = 1;
+    j->base.threads = 1;
+    j->base.timeout_ms = timeout_ms;
+    j->base.start_ns = search_now_ns();
+    *job = &j->base;
+    return 0;
+}
+
+int api_nqueens_solve_post_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
+    static const char *const fields[] = {"n", "queens", "placed", "method", "seed", "max_steps", "trace",
+                                         "output", "timeout_ms", NULL};
+    api_problem_t p;
+    json_t *root = NULL, *v;
+    nqb_solve_t *j = calloc(1, sizeof *j);
+    long long seed, max_steps, timeout_ms;
+    int rc, bad = 0;
+
+    *job = NULL;
+    if (j == NULL) {
+        api_problem_init(&p, API_ENOMEM, "out of memory");
+        goto fail;
+    }
+    rc = nqb_read_body(req, fields, API_NQUEENS_MAX_N, &root, &j->b, &p);
+    if (rc != 0) goto fail;
+    v = json_object_get(root, "method");
+    if (v != NULL && !json_is_string(v)) {
+        api_problem_add(&p, "body", "method", "must be a string");
+        bad = 1;
+    } else {
+        bad |= nqb_pick_method(v ? json_string_value(v) : NULL, j->b.n, j->b.placed > 0, &j->method, "body", &p) != 0;
+    }
+    bad |= api_json_opt_int(root, "seed", 0, INT64_MAX, 1, &seed, &p) != 0;
+    bad |= api_json_opt_int(root, "max_steps", 1, INT64_MAX, 0, &max_steps, &p) != 0; /* 0: deadline only */
+    bad |= api_json_opt_int(root, "timeout_ms", 1, req->max_timeout_ms, req->max_timeout_ms, &timeout_ms, &p) != 0;
+    if ((v = json_object_get(root, "trace")) != NULL) {
+        if (!json_is_boolean(v)) {
+            api_problem_add(&p, "body", "trace", "must be true or false");
+            bad = 1;
+        } else if ((j->trace = json_is_true(v)) && j->b.n > API_NQUEENS_TRACE_MAX_N) {
+            api_problem_add(&p, "body", "trace", "only for n up to %d", API_NQUEENS_TRACE_MAX_N);
+            bad = 1;
+        }
+    }
+    if ((v = json_object_get(root, "output")) != NULL) {
+        if (!json_is_string(v) || (strcmp(json_string_value(v), "full") != 0 &&
+                                   strcmp(json_string_value(v), "summary") != 0)) {
+            api_problem_add(&p, "body", "output", "must be full or summary");
+            bad = 1;
+        } else {
+            j->summary = strcmp(json_string_value(v), "summary") == 0;
+        }
+    }
+    if (bad) goto fail;
+    j->seed = (uint64_t)seed;
+    j->max_steps = (uint64_t)max_steps;
+    if (nqb_solve_finish(j, timeout_ms, job) != 0) {
+        api_problem_init(&p, API_ENOMEM, "out of memory for the board");
+        goto fail;
+    }
+    json_decref(root);
+    return 0;
+fail:
+    nqb_solve_free(j ? &j->base : NULL);
+    json_decref(root);
+    api_response_problem(resp, &p);
+    return p.code;
+}
+
+int api_nqueens_solve_get_board(const api_request_t *req, api_job_t **job, api_response_t *resp) {
+    static const char *const allowed[] = {"n", "method", "seed", "max_steps", "trace", "output", "timeout_ms", NULL};
+    api_problem_t p;
+    nqb_solve_t *j = calloc(1, sizeof *j);
+    long long n = 0, seed, max_steps, timeout_ms;
+    const char *out;
+    int bad = 0;
+
+    *job = NULL;
+    api_problem_init(&p, API_EINVALID, "invalid query parameters");
+    if (j == NULL) {
+        api_problem_init(&p, API_ENOMEM, "out of memory");
+        goto fail;
+    }
+    bad |= api_params_check(req, allowed, &p) != 0;
+    bad |= api_param_int(req, "n", 1, 1, API_NQUEENS_MAX_N, 0, &n, &p) != 0;
+    bad |= api_param_int(req, "seed", 0, 0, INT64_MAX, 1, &seed, &p) != 0;
+    bad |= api_param_int(req, "max_steps", 0, 1, INT64_MAX, 0, &max_steps, &p) != 0; /* 0: deadline only */
+    bad |= api_param_int(req, "timeout_ms", 0, 1, req->max_timeout_ms, req->max_timeout_ms, &timeout_ms, &p) != 0;
+    bad |= api_param_bool(req, "trace", 0, &j->trace, &p) != 0;
+    if ((out = api_param(req, "output")) != NULL && strcmp(out, "full") != 0 && strcmp(out, "summary") != 0) {
+        api_problem_add(&p, "query", "output", "must be full or summary");
+        bad = 1;
+    }
+    j->summary = out != NULL && strcmp(out, "summary") == 0;
+    if (!bad) bad |= nqb_pick_method(api_param(req, "method"), (int)n, 0, &j->method, "query", &p) != 0;
+    if (!bad && j->trace && n > API_NQUEENS_TRACE_MAX_N) {
+        api_problem_add(&p, "query", "trace", "only for n up to %d", API_NQUEENS_TRACE_MAX_N);
+        bad = 1;
+    }
+    if (bad) goto fail;
+    j->b.n = (int)n;
+    j->seed = (uint64_t)seed;
+    j->max_steps = (uint64_t)max_steps;
+    if (nqb_solve_finish(j, timeout_ms, job) != 0) {
+        api_problem_init(&p, API_ENOMEM, "out of memory for the board");
+        goto fail;
+    }
+    return 0;
+fail:
+    nqb_solve_free(j ? &j->base : NULL);
+    api_response_problem(resp, &p);
+    return p.code;
+}

@@ -1,0 +1,380 @@
+/* bench_killer.c -- Killer Sudoku solvers on the shared collections.
+ *
+ *   bench_killer [-d dir] [-t cap_ms] [-m max_per_file] [-v] [-a] [-f id_part]
+ *
+ * For each of killers_curated.jsonl, janko_killer_{4x4,6x6,9x9}.jsonl in dir
+ * (default ../shared/data/killer, relative to the repository root; missing
+ * files are skipped) and each method (backtracking under a per-puzzle time
+ * cap, default 1000 ms; advanced under 60 s), prints puzzles solved (the
+ * first solution, checked against the rules, the cages and the file's
+ * solution unless the puzzle has several), median and worst time, median and
+ * worst nodes.  -v prints one line per puzzle (id, ms, nodes, derived),
+ * -a runs only advanced, -f keeps only puzzles whose id contains id_part.
+ *
+ * The files are JSON lines; a small DOM parser below reads what is needed
+ * (size/n, symbols, cages with [r,c] pairs or cell indices, flags, solution
+ * as rows of symbols or a digit string).  This is a benchmark, not product
+ * code, so it does I/O and exits on malformed input. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solvers/killer.h"
+
+/* === Tiny JSON DOM ====================================================== */
+
+enum { J_NULL, J_NUM, J_STR, J_ARR, J_OBJ, J_BOOL };
+
+typedef struct jv_s {
+    int type, len;   /* len: children (arr/obj) or string length */
+    double num;
+    const char *str; /* J_STR: points into the line (not terminated) */
+    int first, next; /* child list (indices into pool), -1 = none */
+    const char *key; /* for members of objects */
+    int keylen;
+} jv_t;
+
+typedef struct jdoc_s {
+    jv_t *pool;
+    int cap, used;
+    const char *p;
+} jdoc_t;
+
+static void ws(jdoc_t *d) {
+    while (*d->p == ' ' || *d->p == '\t' || *d->p == '\n' || *d->p == '\r') d->p++;
+}
+
+static int jnew(jdoc_t *d, int type) {
+    if (d->used == d->cap) {
+        d->cap = d->cap ? d->cap * 2 : 4096;
+        d->pool = realloc(d->pool, (size_t)d->cap * sizeof(jv_t));
+        if (d->pool == NULL) exit(2);
+    }
+    memset(&d->pool[d->used], 0, sizeof(jv_t));
+    d->pool[d->used].type = type;
+    d->pool[d->used].first = d->pool[d->used].next = -1;
+    return d->used++;
+}
+
+static int jparse(jdoc_t *d);
+
+static int jstring(jdoc_t *d, const char **s, int *len) {
+    const char *b;
+    if (*d->p != '"') return -1;
+    b = ++d->p;
+    while (*d->p && *d->p != '"') d->p += (*d->p == '\\' && d->p[1]) ? 2 : 1;
+    if (*d->p != '"') return -1;
+    *s = b;
+    *len = (int)(d->p - b);
+    d->p++;
+    return 0;
+}
+
+static int jparse(jdoc_t *d) {
+    int v, last = -1;
+    ws(d);
+    if (*d->p == '{' || *d->p == '[') {
+        int obj = *d->p == '{';
+        v = jnew(d, obj ? J_OBJ : J_ARR);
+        d->p++;
+        ws(d);
+        if (*d->p == (obj ? '}' : ']')) {
+            d->p++;
+            return v;
+        }
+        for (;;) {
+            const char *k = NULL;
+            int kl = 0, c;
+            ws(d);
+            if (obj) {
+                if (jstring(d, &k, &kl) != 0) return -1;
+                ws(d);
+                if (*d->p++ != ':') return -1;
+            }
+            c = jparse(d);
+            if (c < 0) return -1;
+            d->pool[c].key = k;
+            d->pool[c].keylen = kl;
+            if (last < 0)
+                d->pool[v].first = c;
+            else
+                d->pool[last].next = c;
+            last = c;
+            d->pool[v].len++;
+            ws(d);
+            if (*d->p == ',') {
+                d->p++;
+                continue;
+            }
+            if (*d->p == (obj ? '}' : ']')) {
+                d->p++;
+                return v;
+            }
+            return -1;
+        }
+    }
+    if (*d->p == '"') {
+        v = jnew(d, J_STR);
+        if (jstring(d, &d->pool[v].str, &d->pool[v].len) != 0) return -1;
+        return v;
+    }
+    if (strncmp(d->p, "true", 4) == 0 || strncmp(d->p, "false", 5) == 0) {
+        v = jnew(d, J_BOOL);
+        d->pool[v].num = *d->p == 't';
+        d->p += *d->p == 't' ? 4 : 5;
+        return v;
+    }
+    if (strncmp(d->p, "null", 4) == 0) {
+        d->p += 4;
+        return jnew(d, J_NULL);
+    }
+    {
+        char *end;
+        double x = strtod(d->p, &end);
+        if (end == d->p) return -1;
+        d->p = end;
+        v = jnew(d, J_NUM);
+        d->pool[v].num = x;
+        return v;
+    }
+}
+
+static int jget(const jdoc_t *d, int obj, const char *key) {
+    int c;
+    if (obj < 0 || d->pool[obj].type != J_OBJ) return -1;
+    for (c = d->pool[obj].first; c >= 0; c = d->pool[c].next)
+        if ((int)strlen(key) == d->pool[c].keylen && strncmp(d->pool[c].key, key, (size_t)d->pool[c].keylen) == 0)
+            return c;
+    return -1;
+}
+
+static int jat(const jdoc_t *d, int arr, int i) {
+    int c;
+    if (arr < 0) return -1;
+    for (c = d->pool[arr].first; c >= 0 && i > 0; c = d->pool[c].next) i--;
+    return c;
+}
+
+/* === Puzzles ============================================================ */
+
+typedef struct kp_s {
+    char id[96];
+    killer_puzzle_t pz;
+    long symbols[KILLER_MAX_N];
+    killer_cage_t *cages;
+    killer_cell_t *cells;
+    uint8_t solution[KILLER_MAX_N * KILLER_MAX_N]; /* value indices; 0 = unknown */
+    int multi;                                     /* known to have several solutions */
+} kp_t;
+
+static void kp_free(kp_t *k) {
+    free(k->cages);
+    free(k->cells);
+    k->cages = NULL;
+    k->cells = NULL;
+}
+
+/* Fills *k from one JSON line; returns 0 or -1. */
+static int kp_parse(const char *line, kp_t *k) {
+    jdoc_t d;
+    int root, v, cg, i, j, n, ncells = 0, janko;
+    memset(&d, 0, sizeof d);
+    memset(k, 0, sizeof *k);
+    d.p = line;
+    root = jparse(&d);
+    if (root < 0) goto fail;
+    v = jget(&d, root, "id");
+    if (v >= 0) snprintf(k->id, sizeof k->id, "%.*s", d.pool[v].len, d.pool[v].str);
+    janko = jget(&d, root, "size") < 0;
+    v = jget(&d, root, janko ? "n" : "size");
+    if (v < 0) goto fail;
+    n = (int)d.pool[v].num;
+    if (sudoku_shape_init(&k->pz.shape, n, 0, 0) != 0 || n > KILLER_MAX_N) goto fail;
+    v = jget(&d, root, "symbols");
+    if (v >= 0 && d.pool[v].len == n) {
+        for (i = 0; i < n; i++) k->symbols[i] = (long)d.pool[jat(&d, v, i)].num;
+        k->pz.symbols = k->symbols;
+    }
+    v = jget(&d, root, "flags");
+    for (i = 0; v >= 0 && i < d.pool[v].len; i++) {
+        int f = jat(&d, v, i);
+        if (d.pool[f].len == 8 && strncmp(d.pool[f].str, "diagonal", 8) == 0) k->pz.diagonals = 1;
+    }
+    v = jget(&d, root, "unique");
+    if (v >= 0 && d.pool[v].type == J_BOOL && d.pool[v].num == 0) k->multi = 1;
+    cg = jget(&d, root, "cages");
+    if (cg < 0) goto fail;
+    for (i = 0; i < d.pool[cg].len; i++) ncells += d.pool[jget(&d, jat(&d, cg, i), "cells")].len;
+    k->cages = calloc((size_t)d.pool[cg].len + 1, sizeof *k->cages);
+    k->cells = calloc((size_t)ncells + 1, sizeof *k->cells);
+    if (k->cages == NULL || k->cells == NULL) goto fail;
+    ncells = 0;
+    for (i = 0; i < d.pool[cg].len; i++) {
+        int c = jat(&d, cg, i), cl = jget(&d, c, "cells");
+        k->cages[i].sum = (long)d.pool[jget(&d, c, "sum")].num;
+        k->cages[i].cells = k->cells + ncells;
+        k->cages[i].ncells = d.pool[cl].len;
+        for (j = 0; j < d.pool[cl].len; j++) {
+            int e = jat(&d, cl, j);
+            if (d.pool[e].type == J_ARR) {
+                k->cells[ncells].r = (int)d.pool[jat(&d, e, 0)].num;
+                k->cells[ncells].c = (int)d.pool[jat(&d, e, 1)].num;
+            } else {
+                k->cells[ncells].r = (int)d.pool[e].num / n;
+                k->cells[ncells].c = (int)d.pool[e].num % n;
+            }
+            ncells++;
+        }
+    }
+    k->pz.cages = k->cages;
+    k->pz.ncages = d.pool[cg].len;
+    v = jget(&d, root, "solution");
+    if (v >= 0 && d.pool[v].type == J_STR && d.pool[v].len == n * n) {
+        for (i = 0; i < n * n; i++) {
+            char ch = d.pool[v].str[i];
+            k->solution[i] = (uint8_t)(ch >= '1' && ch <= '9' ? ch - '0' : ch >= 'A' && ch <= 'Z' ? ch - 'A' + 10 : 0);
+        }
+    } else if (v >= 0 && d.pool[v].type == J_ARR && d.pool[v].len == n) {
+        for (i = 0; i < n; i++)
+            for (j = 0; j < n; j++) {
+                long s = (long)d.pool[jat(&d, jat(&d, v, i), j)].num;
+                int x;
+                for (x = 1; x <= n; x++)
+                    if (killer_symbol(&k->pz, x) == s) k->solution[i * n + j] = (uint8_t)x;
+            }
+    }
+    free(d.pool);
+    return 0;
+fail:
+    free(d.pool);
+    kp_free(k);
+    return -1;
+}
+
+/* === Measuring ========================================================== */
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void run_file(const char *dir, const char *name, int cap_ms, int maxp, int verbose, const char *only,
+                     int adv_only) {
+    char path[1024], *line = NULL;
+    size_t lcap = 0;
+    FILE *f;
+    kp_t *ps = NULL;
+    int np = 0, cp = 0, mi, i;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "r");
+    if (f == NULL) {
+        printf("%-28s (missing, skipped)\n", name);
+        return;
+    }
+    while (getline(&line, &lcap, f) > 0 && (maxp <= 0 || np < maxp)) {
+        if (line[0] != '{') continue;
+        if (np == cp) {
+            cp = cp ? 2 * cp : 64;
+            ps = realloc(ps, (size_t)cp * sizeof *ps);
+            if (ps == NULL) exit(2);
+        }
+        if (kp_parse(line, &ps[np]) == 0) {
+            if (only != NULL && strstr(ps[np].id, only) == NULL)
+                kp_free(&ps[np]);
+            else
+                np++;
+        }
+    }
+    free(line);
+    fclose(f);
+    if (np == 0) goto out;
+    for (mi = adv_only; mi < 2; mi++) {
+        killer_method_t meth = mi == 0 ? KILLER_METHOD_BACKTRACKING : KILLER_METHOD_ADVANCED;
+        double *ms = calloc((size_t)np + 1, sizeof(double));
+        uint64_t *nodes = calloc((size_t)np + 1, sizeof(uint64_t));
+        int solved = 0, wrong = 0, stopped = 0;
+        for (i = 0; i < np; i++) {
+            kp_t *k = &ps[i];
+            int n = k->pz.shape.n;
+            uint8_t sol[KILLER_MAX_N * KILLER_MAX_N];
+            killer_opts_t o;
+            killer_result_t r;
+            search_ctl_t ctl;
+            int64_t t0;
+            killer_opts_init(&o);
+            o.method = meth;
+            o.solutions = sol;
+            memset(&ctl, 0, sizeof ctl);
+            ctl.deadline_ns = search_now_ns() + (int64_t)(mi == 0 ? cap_ms : 60000) * 1000000;
+            o.ctl = &ctl;
+            t0 = search_now_ns();
+            killer_solve(&k->pz, &o, &r);
+            ms[i] = (double)(search_now_ns() - t0) / 1e6;
+            nodes[i] = r.stats.nodes;
+            if (r.code == 0 && r.solutions_found == 1) {
+                int ok = killer_check_solution(&k->pz, sol) == 1;
+                if (ok && !k->multi && k->solution[0] != 0 && memcmp(sol, k->solution, (size_t)n * n) != 0) ok = 0;
+                if (ok)
+                    solved++;
+                else {
+                    wrong++;
+                    if (verbose) printf("  BAD %s: %s\n", k->id, killer_check_solution(&k->pz, sol) == 1 ?
+                                        "valid, differs from the file's solution" : "invalid solution");
+                }
+            } else if (r.code != 0)
+                stopped++;
+            else
+                wrong++; /* no solution claimed */
+            if (verbose)
+                printf("  %-10s %-34s %9.3f ms %10llu nodes code %d derived %u\n", killer_method_name(meth), k->id,
+                       ms[i], (unsigned long long)r.stats.nodes, r.code, r.derived);
+        }
+        qsort(ms, (size_t)np, sizeof(double), cmp_double);
+        qsort(nodes, (size_t)np, sizeof(uint64_t), cmp_u64);
+        printf("%-28s %-12s %4d/%-4d %6d %5d %10.3f %10.3f %10llu %12llu\n", name, killer_method_name(meth), solved, np,
+               stopped, wrong, np ? ms[np / 2] : 0.0, np ? ms[np - 1] : 0.0,
+               (unsigned long long)(np ? nodes[np / 2] : 0), (unsigned long long)(np ? nodes[np - 1] : 0));
+        fflush(stdout);
+        free(ms);
+        free(nodes);
+    }
+out:
+    for (i = 0; i < np; i++) kp_free(&ps[i]);
+    free(ps);
+}
+
+int main(int argc, char **argv) {
+    static const char *const files[] = {"janko_killer_4x4.jsonl", "janko_killer_6x6.jsonl",
+                                        "janko_killer_9x9.jsonl", "killers_curated.jsonl"};
+    const char *dir = "../shared/data/killer";
+    const char *only = NULL;
+    int cap_ms = 1000, maxp = 0, verbose = 0, adv_only = 0, i;
+    for (i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-d") == 0 && i + 1 < argc)
+            dir = argv[++i];
+        else if (strcmp(argv[i], "-t") == 0 && i + 1 < argc)
+            cap_ms = atoi(argv[++i]);
+        else if (strcmp(argv[i], "-m") == 0 && i + 1 < argc)
+            maxp = atoi(argv[++i]);
+        else if (strcmp(argv[i], "-v") == 0)
+            verbose = 1;
+        else if (strcmp(argv[i], "-a") == 0)
+            adv_only = 1;
+        else if (strcmp(argv[i], "-f") == 0 && i + 1 < argc)
+            only = argv[++i];
+        else {
+            fprintf(stderr, "usage: %s [-d dir] [-t backtracking_cap_ms] [-m max_per_file] [-v] [-a] [-f id_part]\n", argv[0]);
+            return 2;
+        }
+    }
+    printf("Killer Sudoku, first solution; backtracking capped at %d ms a puzzle, advanced at 60 s\n", cap_ms);
+    printf("%-28s %-12s %9s %6s %5s %10s %10s %10s %12s\n", "file", "method", "solved", "stop", "bad", "median ms",
+           "worst ms", "med nodes", "worst nodes");
+    for (i = 0; i < (int)(sizeof files / sizeof files[0]); i++) run_file(dir, files[i], cap_ms, maxp, verbose, only, adv_only);
+    return 0;
+}

@@ -1,0 +1,152 @@
+/* bench_nqueens_more.c -- how fast the heuristic N-Queens solvers are.
+ *
+ *   bench_nqueens_more            everything below
+ *   bench_nqueens_more mrv LO HI  nqueens_mrv() for n = LO..HI only
+ *   bench_nqueens_more mc N...    nqueens_repair() for the given n only
+ *
+ * Sections:
+ *   mrv      nqueens_mrv() for every n = 4..1000 (2 s deadline each): the
+ *            slowest n and its time, the total, and any n that failed
+ *   mc       nqueens_repair() at n = 10^5, 10^6, 10^7, seed 1: wall time,
+ *            moves, restarts, initial conflicts, the bytes the solver was
+ *            given (scratch + cols) and getrusage() maxrss after the run
+ *   auto     the figures behind nqueens_auto_method(): nqueens_first() for
+ *            n = 20..36, and mrv against minconflicts at a few n
+ * Every board is checked with nqueens_verify(); exits 1 on any failure.
+ * Wall time is CLOCK_MONOTONIC; the machine is shared, so compare within a
+ * run (or count instructions with perf stat). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "solvers/nqueens.h"
+#include "solvers/nqueens_heur.h"
+#include "solvers/nqueens_repair.h"
+
+static double secs_since(int64_t t0) { return (double)(search_now_ns() - t0) / 1e9; }
+
+static long maxrss_kb(void) {
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+static int check(int n, const int *cols) {
+    unsigned char *v = malloc(nqueens_verify_scratch(n));
+    const int ok = v != NULL && nqueens_verify(n, cols, v);
+    free(v);
+    return ok;
+}
+
+/* === mrv === */
+
+static int bench_mrv(int lo, int hi) {
+    int *cols = malloc(sizeof(int) * (size_t)hi);
+    void *s = malloc(nqueens_mrv_scratch(hi));
+    int bad = 0, worst_n = 0;
+    double worst = 0, total = 0;
+    uint64_t nodes = 0, backs = 0;
+    if (cols == NULL || s == NULL) return 1;
+    for (int n = lo; n <= hi; n++) {
+        search_ctl_t ctl = {search_now_ns() + 2000000000, 0, NULL};
+        search_stats_t st = {0};
+        const int64_t t0 = search_now_ns();
+        const int rc = nqueens_mrv(n, NULL, &ctl, cols, s, &st, NULL);
+        const double t = secs_since(t0);
+        total += t;
+        nodes += st.nodes;
+        backs += st.backtracks;
+        if (t > worst) {
+            worst = t;
+            worst_n = n;
+        }
+        if (rc != 0 || !check(n, cols)) {
+            printf("mrv n=%d: rc=%d nodes=%llu FAILED\n", n, rc, (unsigned long long)st.nodes);
+            bad++;
+        }
+    }
+    printf("mrv n=%d..%d: slowest n=%d %.3f s, total %.2f s, nodes %llu, backtracks %llu, "
+           "failures %d\n",
+           lo, hi, worst_n, worst, total, (unsigned long long)nodes, (unsigned long long)backs,
+           bad);
+    free(cols);
+    free(s);
+    return bad != 0;
+}
+
+/* === minconflicts === */
+
+static int bench_mc(int n, uint64_t seed, double *secs) {
+    const size_t sb = nqueens_repair_scratch(n), cb = sizeof(int) * (size_t)n;
+    int *cols = malloc(cb);
+    void *s = malloc(sb);
+    if (cols == NULL || s == NULL) {
+        printf("mc n=%d: out of memory\n", n);
+        return 1;
+    }
+    nqueens_repair_opts_t o = {seed, 0, NULL, NULL, 0};
+    nqueens_repair_result_t res;
+    search_ctl_t ctl = {search_now_ns() + 60000000000, 0, NULL};
+    const int64_t t0 = search_now_ns();
+    const int rc = nqueens_repair(n, NULL, &o, &ctl, cols, s, &res, NULL, NULL);
+    const double t = secs_since(t0);
+    const int ok = rc == 0 && check(n, cols);
+    if (secs != NULL) *secs = t;
+    if (secs == NULL)
+        printf("mc n=%-9d %7.3f s  steps %-8llu restarts %-4llu initial %-7llu  solver bytes %zu "
+               "(%.2f/queen)  maxrss %ld kB  %s\n",
+               n, t, (unsigned long long)res.steps, (unsigned long long)res.restarts,
+               (unsigned long long)res.initial_conflicts, sb + cb, (double)(sb + cb) / n,
+               maxrss_kb(), ok ? "ok" : "FAILED");
+    free(cols);
+    free(s);
+    return !ok;
+}
+
+/* === auto === */
+
+static void bench_auto(void) {
+    int cols[64];
+    printf("auto: nqueens_first (2 s deadline):");
+    for (int n = 20; n <= 36; n++) {
+        search_ctl_t ctl = {search_now_ns() + 2000000000, 0, NULL};
+        const int64_t t0 = search_now_ns();
+        const int rc = nqueens_first(n, &ctl, cols, NULL);
+        printf(" %d:%s%.3f", n, rc == 0 ? "" : "!", secs_since(t0));
+    }
+    printf("  (! = stopped)\n");
+    static const int ns[] = {28, 100, 300, 1000, 2000, 5000};
+    for (size_t i = 0; i < sizeof ns / sizeof *ns; i++) {
+        const int n = ns[i];
+        int *c = malloc(sizeof(int) * (size_t)n);
+        void *s = malloc(nqueens_mrv_scratch(n));
+        search_ctl_t ctl = {search_now_ns() + 5000000000, 0, NULL};
+        const int64_t t0 = search_now_ns();
+        const int rc = nqueens_mrv(n, NULL, &ctl, c, s, NULL, NULL);
+        const double tm = secs_since(t0);
+        double tr = 0;
+        bench_mc(n, 1, &tr);
+        printf("auto n=%-5d mrv %.4f s%s  minconflicts %.4f s\n", n, tm, rc == 0 ? "" : " (failed)",
+               tr);
+        free(c);
+        free(s);
+    }
+}
+
+int main(int argc, char **argv) {
+    int bad = 0;
+    if (argc >= 4 && strcmp(argv[1], "mrv") == 0) return bench_mrv(atoi(argv[2]), atoi(argv[3]));
+    if (argc >= 3 && strcmp(argv[1], "mc") == 0) {
+        for (int i = 2; i < argc; i++)
+            bad |= bench_mc(atoi(argv[i]), 1, NULL);
+        return bad;
+    }
+    bad |= bench_mrv(4, 1000);
+    bad |= bench_mc(100000, 1, NULL);
+    bad |= bench_mc(1000000, 1, NULL);
+    bad |= bench_mc(10000000, 1, NULL);
+    bench_auto();
+    return bad;
+}

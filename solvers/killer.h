@@ -1,0 +1,196 @@
+/* killer.h -- Killer Sudoku (and Killer-X) on N x N grids, N = 4..36: the
+ * puzzle model, validation that names the first problem, and ONE solver
+ * entry point, killer_solve(), that runs the plain or the advanced search.
+ *
+ * Model
+ * -----
+ * The grid is a Sudoku grid (sudoku.h): n*n bytes, row-major, 0 = empty,
+ * 1..n = a value INDEX.  Index v stands for symbol symbols[v-1]; cage sums
+ * are sums of symbol values.  symbols == NULL means 1..n (classic killer).
+ * Symbols must be n distinct non-negative integers (any order).
+ *
+ * A cage is a list of distinct cells (r, c) whose symbols are pairwise
+ * distinct and add up to `sum`.  Cages may leave cells uncovered (those are
+ * plain Sudoku cells); a cell may be in at most one cage.  With diagonals
+ * set, both main diagonals are units too (Killer-X).
+ *
+ * Methods:
+ *   backtracking  cells in row-major order, values ascending, each checked
+ *                 against rows/columns/boxes(/diagonals) and its cage's
+ *                 partial sum (min/max reachable with distinct unused
+ *                 symbols).  The baseline; no other inference.
+ *   advanced      candidate masks with a trail; per-cage tables of the
+ *                 symbol combinations still possible; exact supports for
+ *                 cages with few open cells; 45-rule innies/outies turned
+ *                 into extra sum constraints before the search; peers,
+ *                 hidden singles, cage/unit claiming; fewest-candidates
+ *                 branching.  Design notes in killer_adv.c.
+ *   auto          = advanced.
+ *
+ * Both are iterative (explicit stacks), allocate their working memory once
+ * before the search, honour max_solutions and every limit of search_ctl_t.
+ * Nothing here does I/O or keeps global state: every function is reentrant
+ * and writes only to memory the caller passes in.
+ *
+ * Error codes (KILLER_E*, -48..-63) name the kind of problem; validation
+ * reports which cage (index into cages[]) and which cell (index into that
+ * cage's cells[], plus r, c) it concerns.  Suggested HTTP mapping: the
+ * structural ones (ESYMBOLS, EGIVEN_VALUE, ECELL_RANGE, ECELL_DUP,
+ * ECAGE_EMPTY, ECAGE_SIZE) are 400; the arithmetical/logical ones (ESUM,
+ * ETOTAL, EGIVEN_RULE, EGIVEN_CAGE) are 422. */
+#ifndef PUZZLED_KILLER_H
+#define PUZZLED_KILLER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "search.h"
+#include "sudoku.h"
+
+#define KILLER_MIN_N 4
+#define KILLER_MAX_N 36
+#define KILLER_MAX_SOLUTIONS 10000u
+#define KILLER_MAX_SYMBOL 1000000L /* symbols above this are refused (sums fit in int64 easily) */
+
+/* Largest combination table one cage may have (entries of 8 bytes).  A cage
+ * whose table would be larger (e.g. 18 cells out of 36 symbols) is handled
+ * with min/max sum bounds plus the remaining-sum check instead; the table is
+ * enumerated with an early stop, so deciding this costs at most this many
+ * steps of enumeration per distinct (size, sum). */
+#define KILLER_COMBO_CAP 4096u
+/* Cap on all tables of one puzzle together (entries); cages beyond it fall
+ * back to bounds as above. */
+#define KILLER_COMBO_TOTAL_CAP (1u << 20)
+
+/* Error codes of this module (beyond SEARCH_*). */
+#define KILLER_ESYMBOLS (-48)     /* symbols not n distinct values in 0..KILLER_MAX_SYMBOL */
+#define KILLER_EGIVEN_VALUE (-49) /* a given > n (cell set, cage -1) */
+#define KILLER_ECELL_RANGE (-50)  /* a cage cell outside the grid */
+#define KILLER_ECELL_DUP (-51)    /* a cell in two cages (or twice in one); other = first cage */
+#define KILLER_ECAGE_EMPTY (-52)  /* a cage without cells */
+#define KILLER_ECAGE_SIZE (-53)   /* a cage with more than n cells */
+#define KILLER_ESUM (-54)         /* no set of distinct symbols of the cage's size has its sum */
+#define KILLER_ETOTAL (-55)       /* cages cover the grid but the sums do not add to n*sum(symbols) */
+#define KILLER_EGIVEN_RULE (-56)  /* two givens repeat a value in a row/column/box/diagonal */
+#define KILLER_EGIVEN_CAGE (-57)  /* givens repeat a value in a cage or make its sum unreachable */
+
+/* === Model ============================================================== */
+
+typedef struct killer_cell_s {
+    int r, c;
+} killer_cell_t;
+
+typedef struct killer_cage_s {
+    long sum;                    /* sum of the symbol values of its cells */
+    int ncells;                  /* 1..n */
+    const killer_cell_t *cells;  /* ncells cells (not owned) */
+} killer_cage_t;
+
+typedef struct killer_puzzle_s {
+    sudoku_shape_t shape;        /* n in KILLER_MIN_N..KILLER_MAX_N, any box shape */
+    const long *symbols;         /* n symbol values, or NULL for 1..n */
+    const killer_cage_t *cages;  /* ncages cages (not owned) */
+    int ncages;
+    const uint8_t *givens;       /* NULL or n*n bytes: 0 empty, 1..n value index */
+    int diagonals;               /* nonzero: Killer-X */
+} killer_puzzle_t;
+
+/* The first problem validation found.  cage = -1 / cell = -1 when the
+ * problem is not about one cage / one cell of it; r, c = -1 when no cell. */
+typedef struct killer_problem_s {
+    int code;  /* 0 or a KILLER_E* / SEARCH_EINVAL code */
+    int cage;  /* index into puzzle->cages, or -1 */
+    int cell;  /* index into cages[cage].cells, or -1 */
+    int r, c;  /* the cell concerned (for givens problems too), or -1 */
+    int other; /* ECELL_DUP: the cage that already holds the cell; EGIVEN_RULE:
+                  the earlier cell index r*n+c with the same value; else -1 */
+} killer_problem_t;
+
+/* Checks the puzzle in this order and reports the FIRST problem: shape
+ * (SEARCH_EINVAL, also for cages == NULL with ncages > 0 or ncages < 0),
+ * symbols, given values, then cage by cage (empty, larger than n, each cell
+ * in order: range, duplicate; then the sum), the grid total when the cages
+ * cover every cell, the givens against the rules (row-major, a cell
+ * repeating an earlier one), the givens against their cages.
+ * Returns 0 (prob->code = 0) or the code, also stored in prob->code.
+ * prob may be NULL.  Needs no heap memory; inputs are not modified. */
+int killer_validate(const killer_puzzle_t *pz, killer_problem_t *prob);
+
+/* Returns 1 if grid (n*n value indices) is a solved Killer grid for pz:
+ * Sudoku rules (sudoku_is_complete), diagonals if set, every cage distinct
+ * with its sum, every given kept; 0 if not; SEARCH_EINVAL for a bad shape.
+ * pz should have passed killer_validate(). */
+int killer_check_solution(const killer_puzzle_t *pz, const uint8_t *grid);
+
+/* Symbol value of index v (1..n). */
+static inline long killer_symbol(const killer_puzzle_t *pz, int v) {
+    return pz->symbols != NULL ? pz->symbols[v - 1] : (long)v;
+}
+
+/* === Solving ============================================================ */
+
+typedef enum killer_method_e {
+    KILLER_METHOD_AUTO = 0,
+    KILLER_METHOD_BACKTRACKING = 1,
+    KILLER_METHOD_ADVANCED = 2,
+    KILLER_METHOD_COUNT
+} killer_method_t;
+
+/* "auto", "backtracking", "advanced"; *_name returns NULL when out of range,
+ * *_parse returns 0 and sets *out, or SEARCH_EINVAL. */
+const char *killer_method_name(killer_method_t m);
+int killer_method_parse(const char *name, killer_method_t *out);
+
+typedef void *(*killer_alloc_fn)(void *ud, size_t size);
+typedef void (*killer_free_fn)(void *ud, void *ptr);
+
+typedef struct killer_opts_s {
+    killer_method_t method;   /* default auto */
+    uint32_t max_solutions;   /* 1..KILLER_MAX_SOLUTIONS, default 1 */
+    uint8_t *solutions;       /* NULL (count only) or max_solutions*n*n bytes */
+    const search_ctl_t *ctl;  /* NULL = no limits */
+    killer_alloc_fn alloc;    /* NULL = malloc (set both or neither) */
+    killer_free_fn dealloc;   /* NULL = free */
+    void *alloc_ud;
+} killer_opts_t;
+
+/* Defaults: auto, max_solutions 1, no buffer, no limits, malloc/free. */
+void killer_opts_init(killer_opts_t *opts);
+
+typedef struct killer_result_s {
+    int code;                 /* what killer_solve() returned */
+    killer_method_t method;   /* method that ran */
+    uint32_t solutions_found; /* solutions written / counted (valid when stopped) */
+    int exhausted;            /* 1: the space was searched to the end, so
+                                 solutions_found is the exact count */
+    killer_problem_t problem; /* validation result (code 0 when valid) */
+    uint32_t derived;         /* advanced: 45-rule sum constraints added */
+    uint32_t bounds_cages;    /* advanced: cages over the table cap (bounds only) */
+    search_stats_t stats;     /* nodes = values tried (backtracking) or branch
+                                 choices (advanced), backtracks = choices undone,
+                                 propagations = candidates removed / forced,
+                                 max_depth = deepest stack of open choices */
+    size_t mem_peak;          /* bytes the solve allocated */
+} killer_result_t;
+
+static inline int killer_result_unique(const killer_result_t *r) {
+    return r->code == 0 && r->exhausted && r->solutions_found == 1;
+}
+
+/* Validates pz (killer_validate; on a problem returns its code with
+ * res->problem filled, no search) and solves it with opts (NULL =
+ * defaults).  *res is zeroed first.
+ * Returns (and stores in res->code):
+ *   0  the search ended: max_solutions found or the space exhausted
+ *      (0 solutions, exhausted, for a consistent puzzle with no solution).
+ *   SEARCH_TIMEOUT / SEARCH_CANCELLED / SEARCH_BUDGET  stopped by ctl; the
+ *      solutions found before are valid and counted.  The limits are also
+ *      checked once before the search.
+ *   SEARCH_EINVAL  bad options (method, max_solutions) or shape.
+ *   KILLER_E*      validation failed (see res->problem).
+ *   SEARCH_ENOMEM  working memory could not be allocated.
+ * Solution k is written at opts->solutions + k*n*n.  The puzzle is not
+ * modified.  Thread-safety: reentrant; concurrent solves may share ctl. */
+int killer_solve(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_result_t *res);
+
+#endif

@@ -1,0 +1,930 @@
+/* killer_adv.c -- the "advanced" Killer Sudoku method: propagation over
+ * candidate masks with sum constraints, and fewest-candidates search.
+ *
+ * Constraints ("cons")
+ * --------------------
+ * Every cage is a con: cells, a target sum, distinct values.  Before the
+ * search the 45-rule adds more (derive()): for each region made of whole
+ * units -- runs of consecutive rows, of consecutive columns, single boxes,
+ * runs of boxes along a band or a stack, the diagonals (Killer-X) -- with
+ * total T = (units in it) * (sum of symbols):
+ *   innies  the cells of the region that are not in a cage lying wholly
+ *           inside it add up to T - (sums of the cages inside);
+ *   outies  when every cell of the region is caged, the cells outside it of
+ *           the cages that stick out add up to (sums of the cages inside or
+ *           sticking out) - T.
+ * A derived set with 1..DERIVED_MAX cells becomes a con (duplicates and sets
+ * equal to a cage dropped).  Its cells may repeat a value unless they are
+ * pairwise peers, so a con is `distinct` only when every pair shares a
+ * unit or a cage.
+ *
+ * How a con propagates (prop_con):
+ *   tabled   distinct cons whose table of value combinations (sets of k
+ *            value indices as uint64 masks whose symbols add to the sum;
+ *            killer__combos) fits KILLER_COMBO_CAP.  The table is a sparse
+ *            set: combos[0..live) are still possible, the rest were removed
+ *            by swapping them behind `live`, so undoing is restoring live
+ *            (trailed), never copying the table.  A combo stays live if it
+ *            holds the decided values, every open cell meets the rest of it,
+ *            and the open cells together cover that rest.  Open cells shrink
+ *            to the union of the live rests; the intersection of live combos
+ *            is what the cage must hold: a required value with one place in
+ *            the cage goes there, and leaves every other cell of each unit
+ *            that contains the whole cage (cage/unit claiming).  Conversely
+ *            the hidden-single scan of a unit notices a value whose every
+ *            place in the unit lies in one cage, and keeps only that cage's
+ *            combos that contain it.
+ *   bounds   distinct cons over the cap (big cages on big grids): the rest
+ *            of the sum must lie between the sums of the `open` smallest
+ *            and largest available symbols, per cell and value.
+ *   sum      non-distinct (derived) cons: interval reasoning on the sum.
+ *   small    any con with <= SMALL_OPEN open cells is then solved exactly:
+ *            a depth-first walk (depth <= SMALL_OPEN) over the open cells'
+ *            candidates finds, for each cell, the values that belong to some
+ *            complete assignment (distinct where the cells are peers, sum
+ *            met), and removes the others.
+ * Plus the Sudoku rules: a decided cell's value leaves its peers (row,
+ * column, box, diagonals, cage), hidden singles per unit.
+ *
+ * State and undo
+ * --------------
+ *   cand[ncells]  uint64 candidate masks (value v = bit v-1)
+ *   live[ncons]   uint32 live combos per tabled con
+ *   trail         key[] (uint32: cell, or ncells + con) / old[] (uint64)
+ * Every trail entry removes at least one candidate bit or one live combo
+ * from the state on the current path, and undo pops exactly the entries of
+ * abandoned branches, so the trail holds at most ncells*n + (all combos)
+ * entries: that is its size, allocated before the search.
+ *
+ * Search: binary branching as in sudoku_prop.c: on the undecided cell with
+ * the fewest candidates try its lowest value; when that subtree is done undo
+ * it and remove the value at the parent level, then propagate.  Frames hold
+ * (trail mark, decided count, cell, value); each frame decides one more cell
+ * so depth <= ncells.  A node is one choice.
+ *
+ * Rejected: an exact-cover model (one option per cage combination
+ * placement explodes for big cages and loses the sum reasoning across
+ * cages); copying state per level (36x36: 10 KiB a level, 1296 levels).
+ *
+ * Thread-safety: all state lives in two arenas of one solve. */
+#include <string.h>
+
+#include "killer_int.h"
+
+#define DERIVED_MAX 8   /* largest innie/outie set turned into a con */
+#define SMALL_OPEN 3    /* cons with this few open cells are solved exactly */
+#define COMBO_BUDGET ((uint64_t)KILLER_COMBO_CAP * 64) /* enumeration steps per table */
+
+typedef struct con_s {
+    long sum;
+    uint32_t cells_off; /* into con_cells */
+    uint32_t combo_off; /* into combos (tabled) */
+    uint32_t ncombo;    /* table size (tabled) */
+    int16_t cage;       /* cage index, or -1 for a derived con */
+    uint8_t ncells;
+    uint8_t distinct;
+    uint8_t tabled;
+    uint8_t nunits_in;  /* units containing every cell */
+    uint8_t units_in[5];
+} con_t;
+
+typedef struct frame_s {
+    uint32_t mark, decided;
+    uint16_t cell;
+    uint8_t value;
+} frame_t;
+
+typedef struct adv_s {
+    killer__model_t m;
+    const killer_opts_t *opts;
+    killer_result_t *res;
+    int n, nc, ncons, nunits;
+    uint64_t full;
+    /* constraints */
+    con_t *cons;
+    uint16_t *con_cells;
+    uint32_t *cell_cons_off; /* nc + 1 */
+    uint16_t *cell_cons;
+    uint32_t *peer_off;      /* nc + 1 */
+    uint16_t *peers;
+    uint64_t *combos;
+    /* state */
+    uint64_t *cand;
+    uint32_t *live;
+    uint32_t *tkey;
+    uint64_t *told;
+    uint32_t tlen, tcap;
+    uint32_t decided;
+    uint16_t *sq; /* decided cells whose value has to leave their peers */
+    uint32_t sqlen;
+    uint32_t *cq; /* cons to propagate; inq[] flags */
+    uint32_t cqlen;
+    uint8_t *inq;
+    uint8_t *udirty; /* units to scan for hidden singles */
+    uint8_t *ulist;
+    uint32_t ulen;
+    uint8_t *stamp; /* scratch per cell */
+    frame_t *stack;
+    uint8_t *grid;
+} adv_t;
+
+/* === Changes and trail ================================================== */
+
+static void trail(adv_t *a, uint32_t key, uint64_t old) {
+    assert(a->tlen < a->tcap);
+    a->tkey[a->tlen] = key;
+    a->told[a->tlen] = old;
+    a->tlen++;
+}
+
+static void undo(adv_t *a, uint32_t mark) {
+    while (a->tlen > mark) {
+        uint32_t k = a->tkey[--a->tlen];
+        if (k < (uint32_t)a->nc)
+            a->cand[k] = a->told[a->tlen];
+        else
+            a->live[k - (uint32_t)a->nc] = (uint32_t)a->told[a->tlen];
+    }
+}
+
+static void enqueue_con(adv_t *a, uint32_t ci) {
+    if (!a->inq[ci]) {
+        a->inq[ci] = 1;
+        a->cq[a->cqlen++] = ci;
+    }
+}
+
+/* Sets cand[cell] = m (a strict subset of the current mask).  Returns -1
+ * when m is empty. */
+static int set_mask(adv_t *a, int cell, uint64_t m) {
+    uint64_t old = a->cand[cell];
+    uint32_t i;
+    assert((m & ~old) == 0 && m != old);
+    trail(a, (uint32_t)cell, old);
+    a->cand[cell] = m;
+    a->res->stats.propagations += (uint64_t)killer__popcount(old & ~m);
+    if (m == 0) return -1;
+    if ((m & (m - 1)) == 0) {
+        a->decided++;
+        a->sq[a->sqlen++] = (uint16_t)cell;
+    }
+    for (i = 0; i < a->m.cell_nunits[cell]; i++) {
+        int u = a->m.cell_units[cell][i];
+        if (!a->udirty[u]) {
+            a->udirty[u] = 1;
+            a->ulist[a->ulen++] = (uint8_t)u;
+        }
+    }
+    for (i = a->cell_cons_off[cell]; i < a->cell_cons_off[cell + 1]; i++) enqueue_con(a, a->cell_cons[i]);
+    return 0;
+}
+
+static inline int restrict_to(adv_t *a, int cell, uint64_t keep) {
+    uint64_t m = a->cand[cell];
+    return (m & ~keep) != 0 ? set_mask(a, cell, m & keep) : 0;
+}
+
+/* Removes combos of tabled con ci that lack any value of `need`. */
+static int con_require(adv_t *a, uint32_t ci, uint64_t need) {
+    const con_t *c = &a->cons[ci];
+    uint64_t *cb = a->combos + c->combo_off;
+    uint32_t live = a->live[ci], i = 0, old = live;
+    while (i < live) {
+        if ((cb[i] & need) != need) {
+            uint64_t t = cb[i];
+            cb[i] = cb[--live];
+            cb[live] = t;
+        } else
+            i++;
+    }
+    if (live == old) return 0;
+    trail(a, (uint32_t)a->nc + ci, old);
+    a->live[ci] = live;
+    a->res->stats.propagations += old - live;
+    enqueue_con(a, ci);
+    return live == 0 ? -1 : 0;
+}
+
+/* === Con propagation ==================================================== */
+
+typedef struct small_s {
+    int m;
+    int cells[SMALL_OPEN];
+    uint64_t cand[SMALL_OPEN];
+    uint64_t support[SMALL_OPEN];
+    uint8_t peer[SMALL_OPEN][SMALL_OPEN];
+    uint8_t vals[SMALL_OPEN];
+    long rem;
+    const long *sym;
+} small_t;
+
+/* Depth <= SMALL_OPEN.  Assigns cells i.. with the rest of the sum rem. */
+static void small_rec(small_t *s, int i, long rem) {
+    uint64_t m = s->cand[i];
+    int j;
+    for (; m != 0; m &= m - 1) {
+        int v = killer__ctz(m) + 1, ok = 1;
+        for (j = 0; j < i && ok; j++)
+            if (s->peer[i][j] && s->vals[j] == v) ok = 0;
+        if (!ok) continue;
+        if (i == s->m - 1) {
+            if (rem != s->sym[v]) continue;
+            s->vals[i] = (uint8_t)v;
+            for (j = 0; j <= i; j++) s->support[j] |= KILLER__BIT(s->vals[j]);
+        } else {
+            s->vals[i] = (uint8_t)v;
+            small_rec(s, i + 1, rem - s->sym[v]);
+        }
+    }
+}
+
+/* Perfect matchings of m <= SMALL_OPEN + 1 open cells onto the values r
+ * (|r| == m): sup[i] collects the values cell i takes in some matching.
+ * Depth <= m. */
+typedef struct match_s {
+    int m;
+    uint64_t cand[SMALL_OPEN + 1];
+    uint64_t sup[SMALL_OPEN + 1];
+    uint64_t pick[SMALL_OPEN + 1];
+} match_t;
+
+static void match_rec(match_t *t, int i, uint64_t left) {
+    uint64_t x = t->cand[i] & left;
+    int j;
+    for (; x != 0; x &= x - 1) {
+        uint64_t bit = x & -x;
+        t->pick[i] = bit;
+        if (i == t->m - 1) {
+            for (j = 0; j <= i; j++) t->sup[j] |= t->pick[j];
+        } else
+            match_rec(t, i + 1, left & ~bit);
+    }
+}
+
+static int are_peers(const adv_t *a, int x, int y) {
+    int i, j;
+    if (a->m.cell_cage[x] >= 0 && a->m.cell_cage[x] == a->m.cell_cage[y]) return 1;
+    for (i = 0; i < a->m.cell_nunits[x]; i++)
+        for (j = 0; j < a->m.cell_nunits[y]; j++)
+            if (a->m.cell_units[x][i] == a->m.cell_units[y][j]) return 1;
+    return 0;
+}
+
+static int prop_con(adv_t *a, uint32_t ci) {
+    const con_t *c = &a->cons[ci];
+    const uint16_t *cells = a->con_cells + c->cells_off;
+    const long *sym = a->m.sym;
+    int open[KILLER_MAX_N], m = 0, i, j;
+    uint64_t dec = 0, uni = 0;
+    long rem = c->sum;
+
+    for (i = 0; i < c->ncells; i++) {
+        uint64_t x = a->cand[cells[i]];
+        if ((x & (x - 1)) == 0) {
+            int v = killer__ctz(x) + 1;
+            if (c->distinct && (dec & x)) return -1;
+            dec |= x;
+            rem -= sym[v];
+        } else {
+            open[m++] = cells[i];
+            uni |= x;
+        }
+    }
+    if (m == 0) return rem == 0 ? 0 : -1;
+
+    if (c->tabled) {
+        uint64_t *cb = a->combos + c->combo_off;
+        uint32_t live = a->live[ci], old = live, k = 0;
+        uint64_t allowed = 0, req = a->full, cellsup[SMALL_OPEN + 1];
+        match_t mt;
+        mt.m = m;
+        if (m <= SMALL_OPEN + 1) {
+            for (i = 0; i < m; i++) {
+                mt.cand[i] = a->cand[open[i]];
+                cellsup[i] = 0;
+            }
+        }
+        while (k < live) {
+            uint64_t x = cb[k], r = x & ~dec, cover = 0;
+            int ok = (x & dec) == dec && (r & ~uni) == 0;
+            for (i = 0; i < m && ok; i++) {
+                uint64_t h = a->cand[open[i]] & r;
+                if (h == 0) ok = 0;
+                cover |= h;
+            }
+            if (ok && cover == r && m <= SMALL_OPEN + 1) { /* exact: a matching must exist */
+                for (i = 0; i < m; i++) mt.sup[i] = 0;
+                match_rec(&mt, 0, r);
+                ok = mt.sup[0] != 0;
+                for (i = 0; i < m && ok; i++) cellsup[i] |= mt.sup[i];
+            }
+            if (ok && cover == r) {
+                allowed |= r;
+                req &= x;
+                k++;
+            } else {
+                cb[k] = cb[--live];
+                cb[live] = x;
+            }
+        }
+        if (live != old) {
+            trail(a, (uint32_t)a->nc + ci, old);
+            a->live[ci] = live;
+            a->res->stats.propagations += old - live;
+        }
+        if (live == 0) return -1;
+        for (i = 0; i < m; i++)
+            if (restrict_to(a, open[i], m <= SMALL_OPEN + 1 ? cellsup[i] : allowed) != 0) return -1;
+        /* required values: hidden single inside the cage, then claiming */
+        req &= ~dec;
+        for (uint64_t r = req; r != 0; r &= r - 1) {
+            uint64_t bit = r & -r;
+            int where = -1, cnt = 0;
+            for (i = 0; i < m; i++)
+                if (a->cand[open[i]] & bit) {
+                    where = open[i];
+                    cnt++;
+                }
+            if (cnt == 0) return -1;
+            if (cnt == 1 && a->cand[where] != bit && set_mask(a, where, bit) != 0) return -1;
+        }
+        if (req != 0 && c->nunits_in > 0) {
+            for (i = 0; i < c->ncells; i++) a->stamp[cells[i]] = 1;
+            for (j = 0; j < c->nunits_in; j++) {
+                const uint16_t *uc = a->m.unit_cells[c->units_in[j]];
+                for (i = 0; i < a->n; i++)
+                    if (!a->stamp[uc[i]] && restrict_to(a, uc[i], ~req) != 0) {
+                        for (i = 0; i < c->ncells; i++) a->stamp[cells[i]] = 0;
+                        return -1;
+                    }
+            }
+            for (i = 0; i < c->ncells; i++) a->stamp[cells[i]] = 0;
+        }
+    } else if (c->distinct) {
+        uint64_t avail = uni & ~dec;
+        long lo, hi;
+        if (killer__sum_bounds(sym, avail, m, &lo, &hi) != 0 || rem < lo || rem > hi) return -1;
+        for (i = 0; i < m; i++) {
+            uint64_t x = a->cand[open[i]] & ~dec, keep = 0;
+            for (uint64_t r = x; r != 0; r &= r - 1) {
+                uint64_t bit = r & -r;
+                int v = killer__ctz(r) + 1;
+                if (m == 1 ? rem == sym[v]
+                           : (killer__sum_bounds(sym, avail & ~bit, m - 1, &lo, &hi) == 0 && rem - sym[v] >= lo &&
+                              rem - sym[v] <= hi))
+                    keep |= bit;
+            }
+            if (restrict_to(a, open[i], keep) != 0) return -1;
+        }
+    } else {
+        long lo = 0, hi = 0, cmin[KILLER_MAX_N], cmax[KILLER_MAX_N];
+        for (i = 0; i < m; i++) {
+            uint64_t x = a->cand[open[i]];
+            cmin[i] = sym[killer__ctz(x) + 1];
+            cmax[i] = cmin[i];
+            for (; x != 0; x &= x - 1) {
+                long s = sym[killer__ctz(x) + 1];
+                if (s < cmin[i]) cmin[i] = s;
+                if (s > cmax[i]) cmax[i] = s;
+            }
+            lo += cmin[i];
+            hi += cmax[i];
+        }
+        if (rem < lo || rem > hi) return -1;
+        for (i = 0; i < m; i++) {
+            long olo = lo - cmin[i], ohi = hi - cmax[i];
+            uint64_t x = a->cand[open[i]], keep = 0;
+            if (rem - cmin[i] <= ohi && rem - cmax[i] >= olo) continue; /* all fit */
+            for (; x != 0; x &= x - 1) {
+                long s = sym[killer__ctz(x) + 1];
+                if (rem - s >= olo && rem - s <= ohi) keep |= x & -x;
+            }
+            if (restrict_to(a, open[i], keep) != 0) return -1;
+        }
+    }
+
+    /* few open cells: exact supports.  Tabled cons did this per combo
+     * above (match_rec); the candidate walk below cost half the run time
+     * when it also ran for them (callgrind, sigh-tarek-37). */
+    if (c->tabled) return 0;
+    m = 0;
+    for (i = 0; i < c->ncells; i++) {
+        uint64_t x = a->cand[cells[i]];
+        if (x & (x - 1)) {
+            if (m == SMALL_OPEN) return 0;
+            open[m++] = cells[i];
+        }
+    }
+    if (m >= 2) {
+        small_t s;
+        s.m = m;
+        s.rem = rem; /* decided values unchanged since the first pass? recompute */
+        s.rem = c->sum;
+        s.sym = sym;
+        dec = 0;
+        for (i = 0; i < c->ncells; i++) {
+            uint64_t x = a->cand[cells[i]];
+            if ((x & (x - 1)) == 0) {
+                s.rem -= sym[killer__ctz(x) + 1];
+                dec |= x;
+            }
+        }
+        for (i = 0; i < m; i++) {
+            s.cells[i] = open[i];
+            s.cand[i] = a->cand[open[i]] & (c->distinct ? ~dec : a->full);
+            s.support[i] = 0;
+            for (j = 0; j < i; j++) s.peer[i][j] = (uint8_t)(c->distinct || are_peers(a, open[i], open[j]));
+        }
+        small_rec(&s, 0, s.rem);
+        for (i = 0; i < m; i++)
+            if (restrict_to(a, open[i], s.support[i]) != 0) return -1;
+    }
+    return 0;
+}
+
+/* === Units: hidden singles, values confined to one cage ================= */
+
+static int scan_unit(adv_t *a, int u) {
+    const uint16_t *uc = a->m.unit_cells[u];
+    uint64_t once = 0, twice = 0, decv = 0, single;
+    int16_t owner[KILLER_MAX_N];
+    int n = a->n, i;
+
+    for (i = 0; i < n; i++) {
+        uint64_t x = a->cand[uc[i]];
+        twice |= once & x;
+        once |= x;
+        if ((x & (x - 1)) == 0) decv |= x;
+    }
+    if (once != a->full) return -1;
+    single = once & ~twice & ~decv;
+    for (; single != 0; single &= single - 1) {
+        uint64_t bit = single & -single;
+        for (i = 0; i < n; i++)
+            if (a->cand[uc[i]] & bit) {
+                if (set_mask(a, uc[i], bit) != 0) return -1;
+                break;
+            }
+    }
+    /* values of the unit whose places all lie in one cage */
+    for (i = 0; i < n; i++) owner[i] = -1;
+    for (i = 0; i < n; i++) {
+        uint64_t x = a->cand[uc[i]] & ~decv;
+        int cg = a->m.cell_cage[uc[i]];
+        for (; x != 0; x &= x - 1) {
+            int v = killer__ctz(x);
+            if (owner[v] == -1)
+                owner[v] = (int16_t)(cg >= 0 ? cg : -2);
+            else if (owner[v] != cg)
+                owner[v] = -2;
+        }
+    }
+    for (i = 0; i < n; i++)
+        if (owner[i] >= 0 && a->cons[owner[i]].tabled && con_require(a, (uint32_t)owner[i], (uint64_t)1 << i) != 0)
+            return -1;
+    return 0;
+}
+
+/* === Propagation loop =================================================== */
+
+static void clear_queues(adv_t *a) {
+    uint32_t i;
+    for (i = 0; i < a->cqlen; i++) a->inq[a->cq[i]] = 0;
+    for (i = 0; i < a->ulen; i++) a->udirty[a->ulist[i]] = 0;
+    a->cqlen = a->ulen = a->sqlen = 0;
+}
+
+static int propagate(adv_t *a) {
+    for (;;) {
+        if (a->sqlen > 0) {
+            int cell = a->sq[--a->sqlen];
+            uint64_t bit = a->cand[cell];
+            uint32_t p;
+            for (p = a->peer_off[cell]; p < a->peer_off[cell + 1]; p++) {
+                int q = a->peers[p];
+                if ((a->cand[q] & bit) && set_mask(a, q, a->cand[q] & ~bit) != 0) goto fail;
+            }
+            continue;
+        }
+        if (a->cqlen > 0) {
+            uint32_t ci = a->cq[--a->cqlen];
+            a->inq[ci] = 0;
+            if (prop_con(a, ci) != 0) goto fail;
+            continue;
+        }
+        if (a->ulen > 0) {
+            int u = a->ulist[--a->ulen];
+            a->udirty[u] = 0;
+            if (scan_unit(a, u) != 0) goto fail;
+            continue;
+        }
+        return 0;
+    }
+fail:
+    clear_queues(a);
+    return -1;
+}
+
+/* === Setup: cons, 45 rule, peers, tables ================================ */
+
+typedef struct build_s {
+    uint32_t ncons, ncells; /* used so far */
+    uint32_t maxcons, maxcells;
+} build_t;
+
+/* Appends a con over cells[0..k) unless an equal set is already there. */
+static void add_con(adv_t *a, build_t *b, const uint16_t *cells, int k, long sum, int cage) {
+    uint32_t i;
+    int j;
+    if (b->ncons >= b->maxcons || b->ncells + (uint32_t)k > b->maxcells) return;
+    if (cage < 0) {
+        /* bit 4 of stamp: the caller's region marks (2) stay intact */
+        for (j = 0; j < k; j++) a->stamp[cells[j]] |= 4;
+        for (i = 0; i < b->ncons; i++) {
+            const con_t *c = &a->cons[i];
+            int same = c->ncells == k;
+            for (j = 0; j < c->ncells && same; j++)
+                if (!(a->stamp[a->con_cells[c->cells_off + j]] & 4)) same = 0;
+            if (same) break;
+        }
+        for (j = 0; j < k; j++) a->stamp[cells[j]] &= (uint8_t)~4u;
+        if (i < b->ncons) return; /* same cells: same sum, or the puzzle is contradictory;
+                                     the first con then fails on its own when decided */
+    }
+    {
+        con_t *c = &a->cons[b->ncons];
+        memset(c, 0, sizeof *c);
+        c->sum = sum;
+        c->cells_off = b->ncells;
+        c->ncells = (uint8_t)k;
+        c->cage = (int16_t)cage;
+        memcpy(a->con_cells + b->ncells, cells, (size_t)k * sizeof(uint16_t));
+        b->ncells += (uint32_t)k;
+        b->ncons++;
+    }
+}
+
+/* One region (cells marked in a->stamp with 2, nunits whole units). */
+static void derive_region(adv_t *a, build_t *b, int nunits, long total, int32_t *incnt, uint16_t *buf) {
+    const killer_puzzle_t *pz = a->m.pz;
+    long inside = 0, partial = 0, T = total * nunits;
+    int ni = 0, no = 0, uncaged = 0, cell, i, j;
+
+    for (cell = 0; cell < a->nc; cell++)
+        if (a->stamp[cell] == 2) {
+            int cg = a->m.cell_cage[cell];
+            if (cg < 0)
+                uncaged++;
+            else
+                incnt[cg]++;
+        }
+    for (i = 0; i < pz->ncages; i++) {
+        if (incnt[i] == 0) continue;
+        if (incnt[i] == pz->cages[i].ncells)
+            inside += pz->cages[i].sum;
+        else
+            partial += pz->cages[i].sum;
+    }
+    /* innies */
+    for (cell = 0; cell < a->nc && ni <= DERIVED_MAX; cell++)
+        if (a->stamp[cell] == 2) {
+            int cg = a->m.cell_cage[cell];
+            if (cg < 0 || incnt[cg] != pz->cages[cg].ncells) buf[ni++] = (uint16_t)cell;
+        }
+    if (ni >= 1 && ni <= DERIVED_MAX) add_con(a, b, buf, ni, T - inside, -1);
+    /* outies */
+    if (uncaged == 0) {
+        for (i = 0; i < pz->ncages && no <= DERIVED_MAX; i++) {
+            if (incnt[i] == 0 || incnt[i] == pz->cages[i].ncells) continue;
+            for (j = 0; j < pz->cages[i].ncells && no <= DERIVED_MAX; j++) {
+                int x = pz->cages[i].cells[j].r * a->n + pz->cages[i].cells[j].c;
+                if (a->stamp[x] != 2) buf[no++] = (uint16_t)x;
+            }
+        }
+        if (no >= 1 && no <= DERIVED_MAX) add_con(a, b, buf, no, inside + partial - T, -1);
+    }
+    for (cell = 0; cell < a->nc; cell++) {
+        if (a->stamp[cell] == 2) {
+            int cg = a->m.cell_cage[cell];
+            if (cg >= 0) incnt[cg] = 0;
+        }
+        a->stamp[cell] = 0;
+    }
+}
+
+static void mark_unit(adv_t *a, int u) {
+    int i;
+    for (i = 0; i < a->n; i++) a->stamp[a->m.unit_cells[u][i]] = 2;
+}
+
+/* The 45 rule over every region described in the file comment. */
+static void derive(adv_t *a, build_t *b, int32_t *incnt, uint16_t *buf) {
+    int n = a->n, br = a->m.pz->shape.box_rows, bc = a->m.pz->shape.box_cols;
+    int bands = n / br, stacks = n / bc, s, len, u, i;
+    long total = 0;
+    for (i = 1; i <= n; i++) total += a->m.sym[i];
+    for (len = 1; len < n; len++)
+        for (s = 0; s + len <= n; s++) {
+            for (u = s; u < s + len; u++) mark_unit(a, u);
+            derive_region(a, b, len, total, incnt, buf);
+            for (u = s; u < s + len; u++) mark_unit(a, n + u);
+            derive_region(a, b, len, total, incnt, buf);
+        }
+    /* boxes: runs along each band (len < stacks) and each stack (len < bands) */
+    for (i = 0; i < bands; i++)
+        for (len = 1; len < stacks; len++)
+            for (s = 0; s + len <= stacks; s++) {
+                for (u = s; u < s + len; u++) mark_unit(a, 2 * n + i * stacks + u);
+                derive_region(a, b, len, total, incnt, buf);
+            }
+    for (i = 0; i < stacks; i++)
+        for (len = 2; len < bands; len++)
+            for (s = 0; s + len <= bands; s++) {
+                for (u = s; u < s + len; u++) mark_unit(a, 2 * n + u * stacks + i);
+                derive_region(a, b, len, total, incnt, buf);
+            }
+    if (a->m.pz->diagonals)
+        for (u = 3 * n; u < 3 * n + 2; u++) {
+            mark_unit(a, u);
+            derive_region(a, b, 1, total, incnt, buf);
+        }
+}
+
+/* Fills distinct / nunits_in of every con. */
+static void classify(adv_t *a) {
+    int ci, i, j, u;
+    for (ci = 0; ci < a->ncons; ci++) {
+        con_t *c = &a->cons[ci];
+        const uint16_t *cells = a->con_cells + c->cells_off;
+        int first = cells[0];
+        c->distinct = 1;
+        if (c->cage < 0)
+            for (i = 0; i < c->ncells && c->distinct; i++)
+                for (j = 0; j < i && c->distinct; j++)
+                    if (!are_peers(a, cells[i], cells[j])) c->distinct = 0;
+        c->nunits_in = 0;
+        for (u = 0; u < a->m.cell_nunits[first]; u++) {
+            int unit = a->m.cell_units[first][u], all = 1;
+            for (i = 1; i < c->ncells && all; i++) {
+                int k, in = 0;
+                for (k = 0; k < a->m.cell_nunits[cells[i]]; k++)
+                    if (a->m.cell_units[cells[i]][k] == unit) in = 1;
+                all = in;
+            }
+            if (all) c->units_in[c->nunits_in++] = (uint8_t)unit;
+        }
+    }
+}
+
+/* === Solve ============================================================== */
+
+int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_result_t *res) {
+    int n = pz->shape.n, nc = n * n, ncg = pz->ncages, i, j, rc = 0;
+    uint32_t nregions, maxcons, maxcells, cage_cells = 0, total_combo = 0, depth = 0, ci, p;
+    size_t bytes1, bytes2;
+    char *mem1 = NULL, *mem2 = NULL, *at;
+    adv_t *a;
+    build_t b;
+    int32_t *incnt;
+    uint16_t *buf;
+    uint32_t *tabsz;
+
+    for (i = 0; i < ncg; i++) cage_cells += (uint32_t)pz->cages[i].ncells;
+    nregions = (uint32_t)(n * (n - 1) + n * n + n * n + 2); /* row/col runs, box runs (generous) */
+    maxcons = (uint32_t)ncg + 2 * nregions;
+    maxcells = cage_cells + 2 * nregions * DERIVED_MAX;
+
+    bytes1 = KILLER__ALIGN(sizeof(adv_t)) + KILLER__ALIGN(maxcons * sizeof(con_t)) +
+             KILLER__ALIGN(maxcells * sizeof(uint16_t)) + KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint32_t)) +
+             KILLER__ALIGN(maxcells * sizeof(uint16_t)) + KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint32_t)) +
+             KILLER__ALIGN((size_t)nc * 6 * n * sizeof(uint16_t)) + KILLER__ALIGN((size_t)nc * sizeof(uint64_t)) +
+             KILLER__ALIGN(maxcons * sizeof(uint32_t)) * 3 + KILLER__ALIGN(maxcons) +
+             KILLER__ALIGN((size_t)nc * sizeof(uint16_t)) + 2 * KILLER__ALIGN(KILLER__MAX_UNITS) +
+             2 * KILLER__ALIGN(nc) + KILLER__ALIGN((size_t)nc * sizeof(frame_t)) +
+             KILLER__ALIGN((size_t)(ncg + 1) * sizeof(int32_t)) + KILLER__ALIGN((size_t)nc * sizeof(uint16_t));
+    mem1 = killer__alloc(opts, bytes1);
+    if (mem1 == NULL) return SEARCH_ENOMEM;
+    memset(mem1, 0, bytes1);
+    at = mem1;
+#define TAKE(ptr, type, count)                                 \
+    do {                                                       \
+        ptr = (type *)(void *)at;                              \
+        at += KILLER__ALIGN((size_t)(count) * sizeof(type));   \
+    } while (0)
+    TAKE(a, adv_t, 1);
+    killer__model_init(&a->m, pz);
+    a->opts = opts;
+    a->res = res;
+    a->n = n;
+    a->nc = nc;
+    a->full = a->m.full;
+    a->nunits = a->m.nunits;
+    TAKE(a->cons, con_t, maxcons);
+    TAKE(a->con_cells, uint16_t, maxcells);
+    TAKE(a->cell_cons_off, uint32_t, nc + 1);
+    TAKE(a->cell_cons, uint16_t, maxcells);
+    TAKE(a->peer_off, uint32_t, nc + 1);
+    TAKE(a->peers, uint16_t, (size_t)nc * 6 * n);
+    TAKE(a->cand, uint64_t, nc);
+    TAKE(a->live, uint32_t, maxcons);
+    TAKE(a->cq, uint32_t, maxcons);
+    TAKE(tabsz, uint32_t, maxcons);
+    TAKE(a->inq, uint8_t, maxcons);
+    TAKE(a->sq, uint16_t, nc);
+    TAKE(a->udirty, uint8_t, KILLER__MAX_UNITS);
+    TAKE(a->ulist, uint8_t, KILLER__MAX_UNITS);
+    TAKE(a->stamp, uint8_t, nc);
+    TAKE(a->grid, uint8_t, nc);
+    TAKE(a->stack, frame_t, nc);
+    TAKE(incnt, int32_t, ncg + 1);
+    TAKE(buf, uint16_t, nc);
+#undef TAKE
+    assert((size_t)(at - mem1) <= bytes1);
+
+    /* cons: cages first (con index == cage index), then the 45 rule */
+    memset(&b, 0, sizeof b);
+    b.maxcons = maxcons;
+    b.maxcells = maxcells;
+    for (i = 0; i < ncg; i++) {
+        for (j = 0; j < pz->cages[i].ncells; j++)
+            buf[j] = (uint16_t)(pz->cages[i].cells[j].r * n + pz->cages[i].cells[j].c);
+        add_con(a, &b, buf, pz->cages[i].ncells, pz->cages[i].sum, i);
+    }
+    derive(a, &b, incnt, buf);
+    a->ncons = (int)b.ncons;
+    res->derived = b.ncons - (uint32_t)ncg;
+    classify(a);
+
+    /* cell -> cons */
+    for (ci = 0; ci < b.ncons; ci++)
+        for (j = 0; j < a->cons[ci].ncells; j++) a->cell_cons_off[a->con_cells[a->cons[ci].cells_off + j] + 1]++;
+    for (i = 0; i < nc; i++) a->cell_cons_off[i + 1] += a->cell_cons_off[i];
+    for (i = 0; i < nc; i++) a->sq[i] = 0; /* fill cursors */
+    for (ci = 0; ci < b.ncons; ci++)
+        for (j = 0; j < a->cons[ci].ncells; j++) {
+            int x = a->con_cells[a->cons[ci].cells_off + j];
+            a->cell_cons[a->cell_cons_off[x] + a->sq[x]++] = (uint16_t)ci;
+        }
+    /* peers: units and the cage, each once */
+    p = 0;
+    for (i = 0; i < nc; i++) {
+        int cg = a->m.cell_cage[i];
+        a->peer_off[i] = p;
+        a->stamp[i] = 1;
+        for (j = 0; j < a->m.cell_nunits[i]; j++) {
+            const uint16_t *uc = a->m.unit_cells[a->m.cell_units[i][j]];
+            int k;
+            for (k = 0; k < n; k++)
+                if (!a->stamp[uc[k]]) {
+                    a->stamp[uc[k]] = 1;
+                    a->peers[p++] = uc[k];
+                }
+        }
+        if (cg >= 0)
+            for (j = 0; j < pz->cages[cg].ncells; j++) {
+                int x = pz->cages[cg].cells[j].r * n + pz->cages[cg].cells[j].c;
+                if (!a->stamp[x]) {
+                    a->stamp[x] = 1;
+                    a->peers[p++] = (uint16_t)x;
+                }
+            }
+        a->stamp[i] = 0;
+        for (j = (int)a->peer_off[i]; j < (int)p; j++) a->stamp[a->peers[j]] = 0;
+    }
+    a->peer_off[nc] = p;
+
+    /* combination tables: sizes first (with the caps), then fill */
+    for (ci = 0; ci < b.ncons; ci++) {
+        con_t *c = &a->cons[ci];
+        uint32_t cnt = 0;
+        tabsz[ci] = 0;
+        if (!c->distinct) continue;
+        for (j = 0; j < (int)ci; j++) /* same (size, sum) as an earlier tabled con */
+            if (a->cons[j].distinct && a->cons[j].ncells == c->ncells && a->cons[j].sum == c->sum) break;
+        if (j < (int)ci) {
+            if (a->cons[j].tabled && total_combo + tabsz[j] <= KILLER_COMBO_TOTAL_CAP) {
+                c->tabled = 1;
+                tabsz[ci] = tabsz[j];
+                total_combo += tabsz[j];
+            }
+        } else if (killer__combos(a->m.sym, a->full, c->ncells, c->sum, NULL, KILLER_COMBO_CAP, &cnt,
+                                  COMBO_BUDGET) == 0 &&
+                   total_combo + cnt <= KILLER_COMBO_TOTAL_CAP) {
+            c->tabled = 1;
+            tabsz[ci] = cnt;
+            total_combo += cnt;
+        }
+        if (!c->tabled && c->cage >= 0) res->bounds_cages++;
+    }
+    a->tcap = (uint32_t)nc * (uint32_t)n + total_combo + 16;
+    bytes2 = KILLER__ALIGN((size_t)total_combo * sizeof(uint64_t)) + KILLER__ALIGN((size_t)a->tcap * 4) +
+             KILLER__ALIGN((size_t)a->tcap * 8);
+    mem2 = killer__alloc(opts, bytes2);
+    if (mem2 == NULL) {
+        rc = SEARCH_ENOMEM;
+        goto out;
+    }
+    res->mem_peak = bytes1 + bytes2;
+    a->combos = (uint64_t *)(void *)mem2;
+    a->tkey = (uint32_t *)(void *)(mem2 + KILLER__ALIGN((size_t)total_combo * sizeof(uint64_t)));
+    a->told = (uint64_t *)(void *)(mem2 + KILLER__ALIGN((size_t)total_combo * sizeof(uint64_t)) +
+                                   KILLER__ALIGN((size_t)a->tcap * 4));
+    {
+        uint32_t off = 0, cnt;
+        for (ci = 0; ci < b.ncons; ci++) {
+            con_t *c = &a->cons[ci];
+            if (!c->tabled) continue;
+            c->combo_off = off;
+            c->ncombo = tabsz[ci];
+            (void)killer__combos(a->m.sym, a->full, c->ncells, c->sum, a->combos + off, tabsz[ci], &cnt,
+                                 COMBO_BUDGET);
+            a->live[ci] = tabsz[ci];
+            off += tabsz[ci];
+        }
+    }
+
+    /* initial state: all candidates, givens through set_mask, everything queued */
+    for (i = 0; i < nc; i++) a->cand[i] = a->full;
+    for (ci = 0; ci < b.ncons; ci++) enqueue_con(a, ci);
+    for (i = 0; i < a->nunits; i++) {
+        a->udirty[i] = 1;
+        a->ulist[a->ulen++] = (uint8_t)i;
+    }
+    {
+        int ok = 1;
+        if (pz->givens != NULL)
+            for (i = 0; i < nc && ok; i++)
+                if (pz->givens[i] != 0 && a->cand[i] != KILLER__BIT(pz->givens[i]))
+                    ok = (a->cand[i] & KILLER__BIT(pz->givens[i])) && set_mask(a, i, KILLER__BIT(pz->givens[i])) == 0;
+        if (!ok) {
+            clear_queues(a);
+        } else
+            ok = propagate(a) == 0;
+
+        for (;;) {
+            if (ok) {
+                if (a->decided == (uint32_t)nc) {
+                    for (i = 0; i < nc; i++) a->grid[i] = (uint8_t)(killer__ctz(a->cand[i]) + 1);
+                    assert(killer_check_solution(pz, a->grid) == 1);
+                    if (opts->solutions != NULL)
+                        memcpy(opts->solutions + (size_t)res->solutions_found * nc, a->grid, (size_t)nc);
+                    res->solutions_found++;
+                    if (res->solutions_found >= opts->max_solutions) {
+                        /* nothing left to search when no choice is open */
+                        res->exhausted = depth == 0;
+                        goto out;
+                    }
+                    ok = 0;
+                    continue;
+                }
+                {
+                    int best = -1, bc = 65;
+                    frame_t *f;
+                    for (i = 0; i < nc; i++) {
+                        uint64_t x = a->cand[i];
+                        if (x & (x - 1)) {
+                            int pc = killer__popcount(x);
+                            if (pc < bc) {
+                                bc = pc;
+                                best = i;
+                                if (pc == 2) break;
+                            }
+                        }
+                    }
+                    assert(best >= 0);
+                    res->stats.nodes++;
+                    if ((rc = search_should_stop(opts->ctl, res->stats.nodes)) != 0) goto out;
+                    if (opts->ctl != NULL && opts->ctl->node_budget != 0 && res->stats.nodes > opts->ctl->node_budget) {
+                        rc = SEARCH_BUDGET;
+                        goto out;
+                    }
+                    f = &a->stack[depth++];
+                    if (depth > res->stats.max_depth) res->stats.max_depth = depth;
+                    f->mark = a->tlen;
+                    f->decided = a->decided;
+                    f->cell = (uint16_t)best;
+                    f->value = (uint8_t)(killer__ctz(a->cand[best]) + 1);
+                    ok = set_mask(a, best, KILLER__BIT(f->value)) == 0 && propagate(a) == 0;
+                    if (!ok) clear_queues(a);
+                }
+                continue;
+            }
+            if (depth == 0) {
+                res->exhausted = 1;
+                break;
+            }
+            {
+                frame_t *f = &a->stack[--depth];
+                undo(a, f->mark);
+                a->decided = f->decided;
+                res->stats.backtracks++;
+                ok = set_mask(a, f->cell, a->cand[f->cell] & ~KILLER__BIT(f->value)) == 0 && propagate(a) == 0;
+                if (!ok) clear_queues(a);
+            }
+        }
+    }
+out:
+    killer__free(opts, mem2);
+    killer__free(opts, mem1);
+    return rc;
+}

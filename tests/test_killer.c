@@ -1,0 +1,744 @@
+/* test_killer.c -- the Killer Sudoku solver core (solvers/killer.h), no HTTP.
+ *
+ * Puzzles are made here from valid grids: a Sudoku grid by relabelling and
+ * shuffling the pattern grid (rows within bands, bands, ...), a Killer-X grid
+ * by solving an empty X grid and relabelling, then a random partition into
+ * cages of distinct values whose sums come from the grid.  Every solution a
+ * solver returns is checked against the rules, the cages and the givens
+ * (killer_check_solution, which builds on sudoku_is_complete), both methods
+ * must agree on counts, and the generating grid must be among the solutions.
+ *
+ * Plus the fixtures of tests/fixtures/killer_*.txt (made by tests/gen_killer.c,
+ * format described there and in tests/fixtures/killer_basic.txt), the
+ * validation table (every KILLER_E* code with its cage and cell), limits
+ * (deadline, cancel, node budget), options, allocation failure.
+ * Fixtures are read relative to the working directory (the repository root
+ * under make test); KILLER_FIXTURES=dir overrides. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solvers/killer.h"
+
+Suite *killer_suite(void);
+
+/* === Generated puzzles ================================================== */
+
+#define MAXN 16
+#define MAXC (MAXN * MAXN)
+
+typedef struct gen_s {
+    killer_puzzle_t pz;
+    killer_cage_t cages[MAXC];
+    killer_cell_t cells[MAXC];
+    long symbols[MAXN];
+    uint8_t grid[MAXC];   /* the grid the cages came from */
+    uint8_t givens[MAXC];
+} gen_t;
+
+static unsigned rnd(unsigned *s) {
+    *s = *s * 1103515245u + 12345u;
+    return (*s >> 16) & 0x7fff;
+}
+
+/* A valid Sudoku grid for shape (br x bc boxes), shuffled. */
+static void make_grid(int n, int br, int bc, unsigned *seed, uint8_t *g) {
+    int perm[MAXN], rows[MAXN], cols[MAXN], i, j, r, c, bands = n / br, stacks = n / bc;
+    int bandp[MAXN], stackp[MAXN];
+    for (i = 0; i < n; i++) perm[i] = i;
+    for (i = n - 1; i > 0; i--) {
+        j = (int)(rnd(seed) % (unsigned)(i + 1));
+        r = perm[i], perm[i] = perm[j], perm[j] = r;
+    }
+    for (i = 0; i < bands; i++) bandp[i] = i;
+    for (i = 0; i < stacks; i++) stackp[i] = i;
+    for (i = bands - 1; i > 0; i--) {
+        j = (int)(rnd(seed) % (unsigned)(i + 1));
+        r = bandp[i], bandp[i] = bandp[j], bandp[j] = r;
+    }
+    for (i = stacks - 1; i > 0; i--) {
+        j = (int)(rnd(seed) % (unsigned)(i + 1));
+        r = stackp[i], stackp[i] = stackp[j], stackp[j] = r;
+    }
+    for (i = 0; i < n; i++) cols[i] = stackp[i / bc] * bc + i % bc;
+    /* rotate rows inside each band by a random amount */
+    for (i = 0; i < bands; i++) {
+        int k = (int)(rnd(seed) % (unsigned)br);
+        for (j = 0; j < br; j++) rows[i * br + j] = bandp[i] * br + (j + k) % br;
+    }
+    for (r = 0; r < n; r++)
+        for (c = 0; c < n; c++) {
+            int rr = rows[r], cc = cols[c];
+            int v = (rr % br * bc + rr / br + cc) % n; /* pattern: valid for br x bc boxes */
+            g[r * n + c] = (uint8_t)(perm[v] + 1);
+        }
+}
+
+/* Random cages of 1..maxk cells, grown from the first free cell to random
+ * free neighbours whose values are not yet in the cage.  keep_pct of the
+ * cages are kept (100 = the grid is covered). */
+static void make_cages(gen_t *g, int maxk, int keep_pct, unsigned *seed) {
+    int n = g->pz.shape.n, nc = n * n, used[MAXC], i, nca = 0, ncl = 0;
+    memset(used, 0, sizeof used);
+    for (i = 0; i < nc; i++) {
+        int target, k = 1, tries;
+        uint64_t vals;
+        if (used[i]) continue;
+        target = 1 + (int)(rnd(seed) % (unsigned)maxk);
+        g->cages[nca].cells = g->cells + ncl;
+        g->cells[ncl].r = i / n;
+        g->cells[ncl].c = i % n;
+        used[i] = 1;
+        vals = (uint64_t)1 << g->grid[i];
+        for (tries = 0; k < target && tries < 40; tries++) {
+            killer_cell_t from = g->cells[ncl + (int)(rnd(seed) % (unsigned)k)];
+            int d = (int)(rnd(seed) % 4), r = from.r + (d == 0) - (d == 1), c = from.c + (d == 2) - (d == 3);
+            if (r < 0 || r >= n || c < 0 || c >= n || used[r * n + c]) continue;
+            if (vals & ((uint64_t)1 << g->grid[r * n + c])) continue;
+            used[r * n + c] = 1;
+            vals |= (uint64_t)1 << g->grid[r * n + c];
+            g->cells[ncl + k].r = r;
+            g->cells[ncl + k].c = c;
+            k++;
+        }
+        g->cages[nca].ncells = k;
+        g->cages[nca].sum = 0;
+        for (int j = 0; j < k; j++)
+            g->cages[nca].sum += killer_symbol(&g->pz, g->grid[g->cells[ncl + j].r * n + g->cells[ncl + j].c]);
+        ncl += k;
+        if ((int)(rnd(seed) % 100) < keep_pct) nca++; /* else the slot is reused */
+        else ncl -= k;
+    }
+    g->pz.cages = g->cages;
+    g->pz.ncages = nca;
+}
+
+static void gen_init(gen_t *g, int n, int br, int bc) {
+    memset(g, 0, sizeof *g);
+    ck_assert_int_eq(sudoku_shape_init(&g->pz.shape, n, br, bc), 0);
+}
+
+/* Solves with both methods (backtracking only up to bt_budget nodes, 0 =
+ * none), checks every solution, the agreement of the counts and that the
+ * generating grid is among them.  Returns the count. */
+static uint32_t solve_both(const gen_t *g, uint32_t maxsol, uint64_t bt_budget) {
+    int n = g->pz.shape.n, nc = n * n, mi;
+    uint32_t counts[2] = {0, 0}, k;
+    int exh[2] = {0, 0};
+    uint8_t *sol = malloc((size_t)maxsol * nc);
+    ck_assert_ptr_nonnull(sol);
+    for (mi = 0; mi < 2; mi++) {
+        killer_opts_t o;
+        killer_result_t r;
+        search_ctl_t ctl;
+        int found_grid = 0;
+        killer_opts_init(&o);
+        o.method = mi == 0 ? KILLER_METHOD_ADVANCED : KILLER_METHOD_BACKTRACKING;
+        o.max_solutions = maxsol;
+        o.solutions = sol;
+        memset(&ctl, 0, sizeof ctl);
+        ctl.node_budget = mi == 1 ? bt_budget : 0;
+        o.ctl = &ctl;
+        killer_solve(&g->pz, &o, &r);
+        if (mi == 1 && r.code == SEARCH_BUDGET) {
+            ck_assert_uint_le(r.solutions_found, counts[0]);
+        } else {
+            ck_assert_msg(r.code == 0, "method %d code %d", mi, r.code);
+        }
+        for (k = 0; k < r.solutions_found; k++) {
+            ck_assert_int_eq(killer_check_solution(&g->pz, sol + (size_t)k * nc), 1);
+            if (memcmp(sol + (size_t)k * nc, g->grid, (size_t)nc) == 0) found_grid = 1;
+            if (k > 0) ck_assert_int_ne(memcmp(sol + (size_t)k * nc, sol + (size_t)(k - 1) * nc, (size_t)nc), 0);
+        }
+        counts[mi] = r.solutions_found;
+        exh[mi] = r.exhausted;
+        if (r.code == 0 && r.exhausted) ck_assert_msg(found_grid, "method %d lost the generating grid", mi);
+        if (r.code == 0) ck_assert_uint_ge(r.solutions_found, 1);
+    }
+    if (exh[0] && exh[1]) ck_assert_uint_eq(counts[0], counts[1]);
+    free(sol);
+    return counts[0];
+}
+
+/* === Generated: covering cages, all sizes =============================== */
+
+static const struct {
+    int n, br, bc, maxk;
+    uint64_t bt_budget;
+} shapes[] = {{4, 2, 2, 3, 0}, {6, 2, 3, 4, 0}, {9, 3, 3, 4, 2000000}, {16, 4, 4, 3, 200000}};
+
+START_TEST(killer_generated_agree) {
+    gen_t *g = malloc(sizeof *g);
+    unsigned seed = 1234u + (unsigned)_i * 7919u;
+    int s = _i % 4;
+    ck_assert_ptr_nonnull(g);
+    gen_init(g, shapes[s].n, shapes[s].br, shapes[s].bc);
+    make_grid(shapes[s].n, shapes[s].br, shapes[s].bc, &seed, g->grid);
+    make_cages(g, shapes[s].maxk, 100, &seed);
+    ck_assert_int_eq(killer_validate(&g->pz, NULL), 0);
+    solve_both(g, 2, shapes[s].bt_budget);
+    free(g);
+}
+END_TEST
+
+/* Few large cages (or cages dropped) on 4x4 / 6x6: many solutions, counted
+ * exactly by both methods. */
+START_TEST(killer_multi_solution_counts) {
+    gen_t *g = malloc(sizeof *g);
+    unsigned seed = 99u + (unsigned)_i * 31u;
+    int six = _i & 1;
+    uint32_t cnt;
+    ck_assert_ptr_nonnull(g);
+    gen_init(g, six ? 6 : 4, 2, six ? 3 : 2);
+    make_grid(g->pz.shape.n, 2, six ? 3 : 2, &seed, g->grid);
+    make_cages(g, six ? 6 : 4, six ? 40 : 60, &seed);
+    cnt = solve_both(g, 10000, 0);
+    ck_assert_uint_ge(cnt, 1);
+    free(g);
+}
+END_TEST
+
+/* No cages at all on 4x4: the number of 4x4 Sudoku grids is 288. */
+START_TEST(killer_no_cages_counts_sudoku) {
+    gen_t *g = malloc(sizeof *g);
+    ck_assert_ptr_nonnull(g);
+    gen_init(g, 4, 2, 2);
+    {
+        unsigned seed = 5;
+        make_grid(4, 2, 2, &seed, g->grid);
+    }
+    g->pz.ncages = 0;
+    g->pz.cages = g->cages;
+    ck_assert_uint_eq(solve_both(g, 10000, 0), 288);
+    free(g);
+}
+END_TEST
+
+/* Custom symbols: 0..n-1, 10,20,..., and a scrambled set. */
+START_TEST(killer_custom_symbols) {
+    gen_t *g = malloc(sizeof *g);
+    unsigned seed = 777u + (unsigned)_i;
+    int i, n = _i < 2 ? 9 : 6, b = n == 9 ? 3 : 2;
+    ck_assert_ptr_nonnull(g);
+    gen_init(g, n, b, n / b);
+    for (i = 0; i < n; i++) g->symbols[i] = _i == 0 ? i : _i == 1 ? 10L * (i + 1) : (long)((i * 7 + 3) % 11) * 3;
+    g->pz.symbols = g->symbols;
+    make_grid(n, b, n / b, &seed, g->grid);
+    make_cages(g, 4, 100, &seed);
+    ck_assert_int_eq(killer_validate(&g->pz, NULL), 0);
+    solve_both(g, 2, 5000000);
+    free(g);
+}
+END_TEST
+
+/* Partial cages plus givens from the grid. */
+START_TEST(killer_partial_cages_and_givens) {
+    gen_t *g = malloc(sizeof *g);
+    unsigned seed = 4242u + (unsigned)_i * 13u;
+    int i, nc = 81;
+    ck_assert_ptr_nonnull(g);
+    gen_init(g, 9, 3, 3);
+    make_grid(9, 3, 3, &seed, g->grid);
+    make_cages(g, 4, 70, &seed);
+    for (i = 0; i < nc; i++) g->givens[i] = rnd(&seed) % 5 == 0 ? g->grid[i] : 0;
+    g->pz.givens = g->givens;
+    ck_assert_int_eq(killer_validate(&g->pz, NULL), 0);
+    solve_both(g, 3, 5000000);
+    free(g);
+}
+END_TEST
+
+/* Killer-X: a grid with distinct diagonals from solving the empty X grid. */
+START_TEST(killer_diagonals) {
+    gen_t *g = malloc(sizeof *g);
+    unsigned seed = 31337u + (unsigned)_i;
+    int n = _i & 1 ? 9 : 6, b = n == 9 ? 3 : 2, i, perm[MAXN];
+    killer_opts_t o;
+    killer_result_t r;
+    uint8_t grid[MAXC];
+    ck_assert_ptr_nonnull(g);
+    gen_init(g, n, b, n / b);
+    g->pz.diagonals = 1;
+    g->pz.cages = g->cages;
+    killer_opts_init(&o);
+    o.solutions = grid;
+    ck_assert_int_eq(killer_solve(&g->pz, &o, &r), 0);
+    ck_assert_uint_eq(r.solutions_found, 1);
+    for (i = 0; i < n; i++) perm[i] = i + 1;
+    for (i = n - 1; i > 0; i--) {
+        int j = (int)(rnd(&seed) % (unsigned)(i + 1)), t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    for (i = 0; i < n * n; i++) g->grid[i] = (uint8_t)perm[grid[i] - 1];
+    ck_assert_int_eq(killer_check_solution(&g->pz, g->grid), 1);
+    make_cages(g, 4, 100, &seed);
+    solve_both(g, 2, 5000000);
+    /* the diagonal rule matters: a plain grid breaks it */
+    {
+        uint8_t plain[MAXC];
+        unsigned s2 = 3;
+        make_grid(n, b, n / b, &s2, plain);
+        if (plain[0] == plain[n + 1]) ck_assert_int_eq(killer_check_solution(&g->pz, plain), 0);
+    }
+    free(g);
+}
+END_TEST
+
+/* A consistent killer with no solution ends exhausted with 0 found:
+ * cage {(0,0)} = 1 while the given (0,1) is 1. */
+START_TEST(killer_unsolvable) {
+    static const killer_cell_t cell00[] = {{0, 0}};
+    killer_cage_t cg = {1, 1, cell00};
+    killer_puzzle_t pz;
+    uint8_t giv[16];
+    int mi;
+    memset(&pz, 0, sizeof pz);
+    memset(giv, 0, sizeof giv);
+    ck_assert_int_eq(sudoku_shape_init(&pz.shape, 4, 2, 2), 0);
+    giv[1] = 1;
+    pz.givens = giv;
+    pz.cages = &cg;
+    pz.ncages = 1;
+    ck_assert_int_eq(killer_validate(&pz, NULL), 0);
+    for (mi = 1; mi <= 2; mi++) {
+        killer_opts_t o;
+        killer_result_t r;
+        killer_opts_init(&o);
+        o.method = (killer_method_t)mi;
+        o.max_solutions = 5;
+        ck_assert_int_eq(killer_solve(&pz, &o, &r), 0);
+        ck_assert_uint_eq(r.solutions_found, 0);
+        ck_assert_int_eq(r.exhausted, 1);
+    }
+}
+END_TEST
+
+/* === Fixtures =========================================================== */
+
+/* Line format (see tests/gen_killer.c):
+ *   N BRxBC D | SYMBOLS | GIVENS | CAGES | COUNT | SOLUTION
+ * D 0/1 diagonals; SYMBOLS "-" or a comma list; GIVENS "-" or n*n comma
+ * values; CAGES "sum:r,c r,c;sum:..."; COUNT exact count; SOLUTION n*n comma
+ * values or "-".  '#' lines are comments. */
+typedef struct fx_s {
+    gen_t g;
+    long count;
+    uint8_t sol[MAXC];
+    int has_sol;
+} fx_t;
+
+static char *field(char **s) {
+    char *f = *s, *bar = strchr(f, '|');
+    if (bar != NULL) {
+        *bar = 0;
+        *s = bar + 1;
+    } else
+        *s = f + strlen(f);
+    while (*f == ' ') f++;
+    return f;
+}
+
+static int parse_fixture(char *line, fx_t *x) {
+    char *s = line, *f;
+    int n, br, bc, d, i, nca = 0, ncl = 0;
+    memset(x, 0, sizeof *x);
+    f = field(&s);
+    if (sscanf(f, "%d %dx%d %d", &n, &br, &bc, &d) != 4 || n > MAXN) return -1;
+    if (sudoku_shape_init(&x->g.pz.shape, n, br, bc) != 0) return -1;
+    x->g.pz.diagonals = d;
+    f = field(&s);
+    if (*f != '-') {
+        for (i = 0; i < n; i++) x->g.symbols[i] = strtol(f, &f, 10), f += (*f == ',');
+        x->g.pz.symbols = x->g.symbols;
+    }
+    f = field(&s);
+    if (*f != '-') {
+        for (i = 0; i < n * n; i++) x->g.givens[i] = (uint8_t)strtol(f, &f, 10), f += (*f == ',');
+        x->g.pz.givens = x->g.givens;
+    }
+    f = field(&s);
+    while (*f && *f != ' ' && nca < MAXC) {
+        killer_cage_t *c = &x->g.cages[nca++];
+        c->sum = strtol(f, &f, 10);
+        if (*f++ != ':') return -1;
+        c->cells = x->g.cells + ncl;
+        while (*f >= '0' && *f <= '9' && ncl < MAXC) {
+            x->g.cells[ncl].r = (int)strtol(f, &f, 10);
+            if (*f++ != ',') return -1;
+            x->g.cells[ncl].c = (int)strtol(f, &f, 10);
+            ncl++;
+            c->ncells++;
+            while (*f == ' ' && f[1] >= '0' && f[1] <= '9') f++;
+        }
+        if (*f == ';') f++;
+    }
+    x->g.pz.cages = x->g.cages;
+    x->g.pz.ncages = nca;
+    f = field(&s);
+    x->count = strtol(f, NULL, 10);
+    f = field(&s);
+    if (*f != '-' && *f != 0) {
+        for (i = 0; i < n * n; i++) x->sol[i] = (uint8_t)strtol(f, &f, 10), f += (*f == ',');
+        x->has_sol = 1;
+    }
+    return 0;
+}
+
+START_TEST(killer_fixtures) {
+    const char *dir = getenv("KILLER_FIXTURES");
+    char path[512], line[16384];
+    FILE *fp;
+    int lines = 0;
+    fx_t *x = malloc(sizeof *x);
+    ck_assert_ptr_nonnull(x);
+    snprintf(path, sizeof path, "%s/killer_basic.txt", dir != NULL ? dir : "tests/fixtures");
+    fp = fopen(path, "r");
+    ck_assert_msg(fp != NULL, "cannot open %s", path);
+    while (fgets(line, sizeof line, fp) != NULL) {
+        int n, mi;
+        if (line[0] == '#' || line[0] == '\n') continue;
+        ck_assert_int_eq(parse_fixture(line, x), 0);
+        n = x->g.pz.shape.n;
+        ck_assert_int_eq(killer_validate(&x->g.pz, NULL), 0);
+        for (mi = 1; mi <= 2; mi++) {
+            killer_opts_t o;
+            killer_result_t r;
+            uint8_t *sol = malloc((size_t)(x->count + 1) * n * n);
+            uint32_t k;
+            ck_assert_ptr_nonnull(sol);
+            killer_opts_init(&o);
+            o.method = (killer_method_t)mi;
+            o.max_solutions = (uint32_t)x->count + 1;
+            o.solutions = sol;
+            ck_assert_int_eq(killer_solve(&x->g.pz, &o, &r), 0);
+            ck_assert_int_eq(r.exhausted, 1);
+            ck_assert_msg(r.solutions_found == (uint32_t)x->count, "line %d method %d: %u != %ld", lines + 1, mi,
+                          r.solutions_found, x->count);
+            for (k = 0; k < r.solutions_found; k++)
+                ck_assert_int_eq(killer_check_solution(&x->g.pz, sol + (size_t)k * n * n), 1);
+            if (x->has_sol && x->count == 1) ck_assert_int_eq(memcmp(sol, x->sol, (size_t)n * n), 0);
+            free(sol);
+        }
+        lines++;
+    }
+    fclose(fp);
+    ck_assert_int_ge(lines, 5);
+    free(x);
+}
+END_TEST
+
+/* === Validation table =================================================== */
+
+START_TEST(killer_validation_table) {
+    static const killer_cell_t c_ok[] = {{0, 0}, {0, 1}};
+    static const killer_cell_t c_range[] = {{0, 2}, {4, 0}};
+    static const killer_cell_t c_dup[] = {{1, 1}, {0, 1}};
+    static const killer_cell_t c_big[] = {{1, 0}, {1, 1}, {1, 2}, {1, 3}, {2, 0}};
+    static const killer_cell_t c_one[] = {{3, 3}};
+    static const killer_cell_t c_row1[] = {{1, 0}, {1, 1}, {1, 2}, {1, 3}};
+    killer_cage_t cg[3];
+    killer_puzzle_t pz;
+    killer_problem_t p;
+    uint8_t giv[16];
+    long badsym[4] = {1, 2, 2, 4}, negsym[4] = {1, -2, 3, 4}, tens[4] = {10, 20, 30, 40};
+
+    memset(&pz, 0, sizeof pz);
+    ck_assert_int_eq(sudoku_shape_init(&pz.shape, 4, 2, 2), 0);
+    pz.cages = cg;
+    cg[0].sum = 3, cg[0].ncells = 2, cg[0].cells = c_ok;
+    cg[1].sum = 4, cg[1].ncells = 1, cg[1].cells = c_one;
+    pz.ncages = 2;
+    ck_assert_int_eq(killer_validate(&pz, &p), 0);
+    ck_assert_int_eq(p.code, 0);
+
+    /* symbols */
+    pz.symbols = badsym;
+    ck_assert_int_eq(killer_validate(&pz, &p), KILLER_ESYMBOLS);
+    ck_assert_int_eq(p.other, 2);
+    pz.symbols = negsym;
+    ck_assert_int_eq(killer_validate(&pz, &p), KILLER_ESYMBOLS);
+    ck_assert_int_eq(p.other, 1);
+    pz.symbols = NULL;
+    /* given out of range */
+    memset(giv, 0, sizeof giv);
+    giv[6] = 5;
+    pz.givens = giv;
+    ck_assert_int_eq(killer_validate(&pz, &p), KILLER_EGIVEN_VALUE);
+    ck_assert_int_eq(p.r, 1);
+    ck_assert_int_eq(p.c, 2);
+    pz.givens = NULL;
+    /* cell out of range: cage 1, cell 1 */
+    cg[1].ncells = 2, cg[1].cells = c_range, cg[1].sum = 5;
+    ck_assert_int_eq(killer_validate(&pz, &p), KILLER_ECELL_RANGE);
+    ck_assert_int_eq(p.cage, 1);
+    ck_assert_int_eq(p.cell, 1);
+    ck_assert_int_eq(p.r, 4);
+    /* a cell in two cages: cage 1 cell 1 = (0,1) of cage 0 */
+    cg[1].cells = c_dup;
+    ck_assert_int_eq(killer_validate(&pz, &p), KILLER_ECELL_DUP);
+    ck_assert_int_eq(p.cage, 1);
+    ck_assert_int_eq(p.cell, 1);
+    ck_assert_int_eq(p.other, 0);
+    /* empty cage */
+    cg[1].ncells = 0;
+    ck_assert_int_eq(killer_validate(&pz, &p), KILLER_ECAGE_EMPTY);
+    ck_assert_int_eq(p.cage, 1);
+    ck_assert_int_eq(p.cell, -1);
+    /* larger than n */
+    cg[1].ncells = 5, cg[1].cells = c_big, cg[1].sum = 10;
+    ck_assert_int_eq(killer_validate(&pz, &p), KILLER_ECAGE_SIZE);
+    ck_assert_int_eq(p.cage, 1);
+    /* unreachable sum: 2 cells cannot make 8 from 1..4, nor 2 */
+    cg[1].ncells = 1, cg[1].cells = c_one, cg[1].sum = 4;
+    cg[0].sum = 8;
+    ck_assert_int_eq(killer_validate(&pz, &p), KILLER_ESUM);
+    ck_assert_int_eq(p.cage, 0);
+    cg[0].sum = 2;
+    ck_assert_int_eq(killer_validate(&pz, &p), KILLER_ESUM);
+    /* with symbols 10..40, 25 is between the bounds but unreachable */
+    pz.symbols = tens;
+    cg[0].sum = 25;
+    cg[1].sum = 40;
+    ck_assert_int_eq(killer_validate(&pz, &p), KILLER_ESUM);
+    cg[0].sum = 30;
+    ck_assert_int_eq(killer_validate(&pz, &p), 0);
+    pz.symbols = NULL;
+    cg[0].sum = 3;
+    /* givens break a rule: (0,3) and (3,3) both 2 (column 3) */
+    giv[6] = 0;
+    giv[3] = 2;
+    giv[15] = 2;
+    cg[1].sum = 2;
+    pz.givens = giv;
+    ck_assert_int_eq(killer_validate(&pz, &p), KILLER_EGIVEN_RULE);
+    ck_assert_int_eq(p.r, 3);
+    ck_assert_int_eq(p.c, 3);
+    ck_assert_int_eq(p.other, 3);
+    ck_assert_int_eq(p.cage, 1);
+    ck_assert_int_eq(p.cell, 0);
+    /* givens contradict a cage: (0,0)=3 in the 1+2 cage */
+    memset(giv, 0, sizeof giv);
+    giv[0] = 3;
+    ck_assert_int_eq(killer_validate(&pz, &p), KILLER_EGIVEN_CAGE);
+    ck_assert_int_eq(p.cage, 0);
+    ck_assert_int_eq(p.cell, 0);
+    /* given in cage 1 that is not its sum */
+    memset(giv, 0, sizeof giv);
+    giv[15] = 3;
+    ck_assert_int_eq(killer_validate(&pz, &p), KILLER_EGIVEN_CAGE);
+    ck_assert_int_eq(p.cage, 1);
+    pz.givens = NULL;
+    /* Killer-X: givens on the diagonal */
+    memset(giv, 0, sizeof giv);
+    giv[5] = 3;
+    giv[10] = 3;
+    pz.givens = giv;
+    ck_assert_int_eq(killer_validate(&pz, &p), 0);
+    pz.diagonals = 1;
+    ck_assert_int_eq(killer_validate(&pz, &p), KILLER_EGIVEN_RULE);
+    ck_assert_int_eq(p.r, 2);
+    pz.diagonals = 0;
+    pz.givens = NULL;
+    /* the grid total: cover all 16 cells with 4 row cages of sum 10, then 11 */
+    {
+        killer_cage_t rows[4];
+        killer_cell_t rc[16];
+        int i;
+        for (i = 0; i < 16; i++) rc[i].r = i / 4, rc[i].c = i % 4;
+        for (i = 0; i < 4; i++) rows[i].sum = 10, rows[i].ncells = 4, rows[i].cells = rc + 4 * i;
+        pz.cages = rows;
+        pz.ncages = 4;
+        ck_assert_int_eq(killer_validate(&pz, &p), 0);
+        rows[2].cells = c_row1; /* row 1 twice: a duplicate first */
+        ck_assert_int_eq(killer_validate(&pz, &p), KILLER_ECELL_DUP);
+        ck_assert_int_eq(p.cage, 2);
+        ck_assert_int_eq(p.cell, 0);
+        rows[2].cells = rc + 8;
+        rows[3].sum = 9;
+        rows[3].ncells = 3; /* 9 from 3 cells: fine alone, but one cell uncovered */
+        ck_assert_int_eq(killer_validate(&pz, &p), 0);
+        rows[3].ncells = 4;
+        rows[3].sum = 10;
+        rows[0].cells = rc; /* now split row 0: a 3-cell cage of 7 and a 1-cell cage */
+        rows[0].ncells = 3;
+        rows[0].sum = 7;
+        pz.ncages = 4;
+        {
+            killer_cage_t five[5];
+            memcpy(five, rows, sizeof rows);
+            five[4].sum = 3, five[4].ncells = 1, five[4].cells = rc + 3;
+            pz.cages = five;
+            pz.ncages = 5;
+            ck_assert_int_eq(killer_validate(&pz, &p), 0);
+            five[4].sum = 4; /* 7 + 4 + 30 = 41 != 40 */
+            ck_assert_int_eq(killer_validate(&pz, &p), KILLER_ETOTAL);
+            ck_assert_int_eq(p.cage, -1);
+            /* killer_solve reports the same code and problem */
+            {
+                killer_result_t r;
+                ck_assert_int_eq(killer_solve(&pz, NULL, &r), KILLER_ETOTAL);
+                ck_assert_int_eq(r.problem.code, KILLER_ETOTAL);
+                ck_assert_uint_eq(r.solutions_found, 0);
+            }
+        }
+    }
+    /* bad shapes and cage arrays */
+    pz.cages = NULL;
+    pz.ncages = 1;
+    ck_assert_int_eq(killer_validate(&pz, &p), SEARCH_EINVAL);
+    pz.ncages = 0;
+    ck_assert_int_eq(killer_validate(&pz, &p), 0);
+    pz.shape.n = 37;
+    ck_assert_int_eq(killer_validate(&pz, &p), SEARCH_EINVAL);
+    ck_assert_int_eq(killer_validate(NULL, &p), SEARCH_EINVAL);
+}
+END_TEST
+
+/* === Limits and options ================================================= */
+
+static void empty9(killer_puzzle_t *pz) {
+    memset(pz, 0, sizeof *pz);
+    ck_assert_int_eq(sudoku_shape_init(&pz->shape, 9, 3, 3), 0);
+}
+
+START_TEST(killer_limits) {
+    killer_puzzle_t pz;
+    killer_opts_t o;
+    killer_result_t r;
+    search_ctl_t ctl;
+    atomic_int flag;
+    int mi;
+    empty9(&pz);
+    for (mi = 1; mi <= 2; mi++) {
+        killer_opts_init(&o);
+        o.method = (killer_method_t)mi;
+        o.max_solutions = KILLER_MAX_SOLUTIONS;
+        o.ctl = &ctl;
+        /* a past deadline */
+        memset(&ctl, 0, sizeof ctl);
+        ctl.deadline_ns = 1;
+        ck_assert_int_eq(killer_solve(&pz, &o, &r), SEARCH_TIMEOUT);
+        ck_assert_int_eq(r.code, SEARCH_TIMEOUT);
+        /* a deadline during the search (the empty grid has ~6.7e21 solutions) */
+        ctl.deadline_ns = search_now_ns() + 20 * 1000000;
+        o.max_solutions = KILLER_MAX_SOLUTIONS;
+        o.solutions = NULL;
+        ctl.node_budget = 0;
+        {
+            /* count only, many solutions: stops at max_solutions or the deadline */
+            int rc = killer_solve(&pz, &o, &r);
+            ck_assert(rc == 0 || rc == SEARCH_TIMEOUT);
+            ck_assert_int_eq(r.exhausted, 0);
+        }
+        /* cancel */
+        memset(&ctl, 0, sizeof ctl);
+        atomic_init(&flag, 1);
+        ctl.cancel = &flag;
+        ck_assert_int_eq(killer_solve(&pz, &o, &r), SEARCH_CANCELLED);
+        /* node budget */
+        memset(&ctl, 0, sizeof ctl);
+        ctl.node_budget = 50;
+        ck_assert_int_eq(killer_solve(&pz, &o, &r), SEARCH_BUDGET);
+        ck_assert_uint_le(r.stats.nodes, 51);
+        ck_assert_int_eq(r.exhausted, 0);
+        /* max_solutions: exactly that many, not exhausted */
+        memset(&ctl, 0, sizeof ctl);
+        o.max_solutions = 3;
+        {
+            uint8_t sol[3 * 81];
+            int k;
+            o.solutions = sol;
+            ck_assert_int_eq(killer_solve(&pz, &o, &r), 0);
+            ck_assert_uint_eq(r.solutions_found, 3);
+            ck_assert_int_eq(r.exhausted, 0);
+            for (k = 0; k < 3; k++) ck_assert_int_eq(killer_check_solution(&pz, sol + 81 * k), 1);
+            o.solutions = NULL;
+        }
+    }
+}
+END_TEST
+
+START_TEST(killer_options) {
+    killer_puzzle_t pz;
+    killer_opts_t o;
+    killer_result_t r;
+    killer_method_t m;
+    empty9(&pz);
+    killer_opts_init(&o);
+    o.max_solutions = 0;
+    ck_assert_int_eq(killer_solve(&pz, &o, &r), SEARCH_EINVAL);
+    o.max_solutions = KILLER_MAX_SOLUTIONS + 1;
+    ck_assert_int_eq(killer_solve(&pz, &o, &r), SEARCH_EINVAL);
+    o.max_solutions = 1;
+    o.method = KILLER_METHOD_COUNT;
+    ck_assert_int_eq(killer_solve(&pz, &o, &r), SEARCH_EINVAL);
+    o.method = KILLER_METHOD_AUTO;
+    ck_assert_int_eq(killer_solve(&pz, &o, &r), 0);
+    ck_assert_int_eq(r.method, KILLER_METHOD_ADVANCED);
+    ck_assert_str_eq(killer_method_name(KILLER_METHOD_BACKTRACKING), "backtracking");
+    ck_assert_ptr_null(killer_method_name(KILLER_METHOD_COUNT));
+    ck_assert_int_eq(killer_method_parse("advanced", &m), 0);
+    ck_assert_int_eq(m, KILLER_METHOD_ADVANCED);
+    ck_assert_int_eq(killer_method_parse("auto", &m), 0);
+    ck_assert_int_eq(m, KILLER_METHOD_AUTO);
+    ck_assert_int_eq(killer_method_parse("dlx", &m), SEARCH_EINVAL);
+}
+END_TEST
+
+static int alloc_calls, alloc_fail_at;
+static void *fail_alloc(void *ud, size_t size) {
+    (void)ud;
+    if (++alloc_calls == alloc_fail_at) return NULL;
+    return malloc(size);
+}
+static void plain_free(void *ud, void *p) {
+    (void)ud;
+    free(p);
+}
+
+START_TEST(killer_alloc_failure) {
+    gen_t *g = malloc(sizeof *g);
+    unsigned seed = 11;
+    int mi, at;
+    ck_assert_ptr_nonnull(g);
+    gen_init(g, 9, 3, 3);
+    make_grid(9, 3, 3, &seed, g->grid);
+    make_cages(g, 3, 100, &seed);
+    for (mi = 1; mi <= 2; mi++)
+        for (at = 1; at <= 2; at++) {
+            killer_opts_t o;
+            killer_result_t r;
+            killer_opts_init(&o);
+            o.method = (killer_method_t)mi;
+            o.alloc = fail_alloc;
+            o.dealloc = plain_free;
+            alloc_calls = 0;
+            alloc_fail_at = at;
+            if (mi == 1 && at == 2) continue; /* backtracking allocates once */
+            ck_assert_int_eq(killer_solve(&g->pz, &o, &r), SEARCH_ENOMEM);
+        }
+    free(g);
+}
+END_TEST
+
+Suite *killer_suite(void) {
+    Suite *s = suite_create("killer");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, killer_generated_agree, 0, 16);
+    tcase_add_loop_test(tc, killer_multi_solution_counts, 0, 8);
+    tcase_add_test(tc, killer_no_cages_counts_sudoku);
+    tcase_add_loop_test(tc, killer_custom_symbols, 0, 3);
+    tcase_add_loop_test(tc, killer_partial_cages_and_givens, 0, 3);
+    tcase_add_loop_test(tc, killer_diagonals, 0, 2);
+    tcase_add_test(tc, killer_unsolvable);
+    tcase_add_test(tc, killer_fixtures);
+    tcase_add_test(tc, killer_validation_table);
+    tcase_add_test(tc, killer_limits);
+    tcase_add_test(tc, killer_options);
+    tcase_add_test(tc, killer_alloc_failure);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,268 @@
+/* test_nqueens_board_api.c -- N-Queens boards without a server: analysis
+ * examples from the issue, completions counted and cross-checked against
+ * the enumeration, pagination covering all 92 solutions of n = 8 once,
+ * completion with every method, and the errors (400 / 422 naming rows). */
+#include <check.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/nqueens_board_api.h"
+
+typedef struct qres_s {
+    int status;
+    json_t *json;
+    char *body;
+} qres_t;
+
+static qres_t qcall(api_prepare_fn fn, const char *body, const api_param_t *params, size_t np) {
+    api_request_t r;
+    api_job_t *job = NULL;
+    api_response_t resp = {0};
+    search_ctl_t ctl = {search_now_ns() + 30LL * 1000000000, 0, NULL};
+    qres_t out;
+    memset(&r, 0, sizeof r);
+    r.method = body ? "POST" : "GET";
+    r.path = "/test";
+    r.body = body;
+    r.body_len = body ? strlen(body) : 0;
+    r.content_type = body ? "application/json" : NULL;
+    r.params = params;
+    r.nparams = np;
+    r.pool_threads = 2;
+    r.max_timeout_ms = 30000;
+    fn(&r, &job, &resp);
+    if (job != NULL) {
+        int act = API_JOB_CONTINUE;
+        for (size_t k = job->nitems; act == API_JOB_CONTINUE && k-- > 0;) /* out of order */
+            act = job->ops->merge(job, k, job->ops->run(job, k, &ctl));
+        job->ops->render(job, &resp);
+        job->ops->free(job);
+    }
+    out.status = resp.status;
+    out.body = strndup(resp.body ? resp.body : "", resp.len);
+    out.json = json_loads(out.body, 0, NULL);
+    api_response_destroy(&resp);
+    return out;
+}
+
+static void qfree(qres_t *q) {
+    json_decref(q->json);
+    free(q->body);
+}
+
+static int has_field(const qres_t *q, const char *field) {
+    json_t *e = json_object_get(q->json, "errors");
+    for (size_t i = 0; i < json_array_size(e); i++) {
+        const char *f = json_string_value(json_object_get(json_array_get(e, i), "field"));
+        if (f && strcmp(f, field) == 0) return 1;
+    }
+    return 0;
+}
+
+static void assert_candidates(json_t *rows, int r, const int *want, size_t n) {
+    json_t *c = json_object_get(json_array_get(rows, (size_t)r), "candidates");
+    ck_assert_int_eq(json_array_size(c), n);
+    for (size_t i = 0; i < n; i++) ck_assert_int_eq(json_integer_value(json_array_get(c, i)), want[i]);
+}
+
+START_TEST(nqueens_api_analyze_examples) {
+    static const int r1[] = {0, 1, 2, 6, 7}, r2[] = {0, 1, 3, 5, 7}, r3[] = {0, 2, 3, 5, 6};
+    qres_t q = qcall(api_nqueens_analyze_prepare, "{\"n\":8,\"placed\":[[0,4]]}", NULL, 0);
+    ck_assert_msg(q.status == 200, "%s", q.body);
+    json_t *rows = json_object_get(q.json, "rows");
+    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(rows, 0), "queen")), 4);
+    assert_candidates(rows, 1, r1, 5);
+    assert_candidates(rows, 2, r2, 5);
+    assert_candidates(rows, 3, r3, 5);
+    ck_assert_int_eq(json_integer_value(json_object_get(q.json, "next_row")), 1);
+    qfree(&q);
+    q = qcall(api_nqueens_analyze_prepare, "{\"n\":8,\"placed\":[[0,0],[1,3],[2,6],[6,7]]}", NULL, 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(q.json, "next_row")), 3);
+    qfree(&q);
+    q = qcall(api_nqueens_analyze_prepare, "{\"n\":3,\"queens\":[1,null,null]}", NULL, 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(q.json, "next_row")), 1); /* no candidates */
+    ck_assert_int_eq(json_array_size(json_object_get(json_array_get(json_object_get(q.json, "rows"), 1),
+                                                     "candidates")), 0);
+    qfree(&q);
+    /* attacking queens are reported by analysis, not refused */
+    q = qcall(api_nqueens_analyze_prepare, "{\"n\":8,\"placed\":[[0,0],[3,3]]}", NULL, 0);
+    ck_assert_int_eq(q.status, 200);
+    ck_assert_int_eq(json_integer_value(json_object_get(q.json, "conflicts_total")), 1);
+    qfree(&q);
+}
+END_TEST
+
+START_TEST(nqueens_api_pagination_covers_92_once) {
+    const int pages[] = {1, 7, 10, 92};
+    for (size_t pi = 0; pi < 4; pi++) {
+        char seen[92][9];
+        int nseen = 0;
+        for (int off = 0; off < 100; off += pages[pi]) {
+            char o[16], l[16];
+            snprintf(o, sizeof o, "%d", off);
+            snprintf(l, sizeof l, "%d", pages[pi]);
+            api_param_t q[3] = {{"n", "8"}, {"offset", o}, {"limit", l}};
+            qres_t r = qcall(api_nqueens_solutions_prepare, NULL, q, 3);
+            ck_assert_int_eq(r.status, 200);
+            ck_assert_int_eq(json_integer_value(json_object_get(r.json, "total")), 92);
+            json_t *sols = json_object_get(r.json, "solutions");
+            for (size_t k = 0; k < json_array_size(sols); k++) {
+                json_t *s = json_array_get(sols, k);
+                ck_assert_int_lt(nseen, 92);
+                for (int i = 0; i < 8; i++) seen[nseen][i] = (char)('0' + json_integer_value(json_array_get(s, (size_t)i)));
+                seen[nseen][8] = 0;
+                for (int j = 0; j < nseen; j++) ck_assert_str_ne(seen[j], seen[nseen]);
+                if (nseen > 0) ck_assert(strcmp(seen[nseen - 1], seen[nseen]) < 0); /* lexicographic */
+                nseen++;
+            }
+            qfree(&r);
+        }
+        ck_assert_int_eq(nseen, 92);
+        ck_assert_str_eq(seen[0], "04752613"); /* the first: [0,4,7,5,2,6,1,3] */
+    }
+}
+END_TEST
+
+START_TEST(nqueens_api_count_completions) {
+    /* the completions of a corner queen equal the listed solutions that have one */
+    int corner = 0;
+    api_param_t q[3] = {{"n", "8"}, {"offset", "0"}, {"limit", "100"}};
+    qres_t all = qcall(api_nqueens_solutions_prepare, NULL, q, 3);
+    json_t *sols = json_object_get(all.json, "solutions");
+    for (size_t k = 0; k < json_array_size(sols); k++)
+        corner += json_integer_value(json_array_get(json_array_get(sols, k), 0)) == 0;
+    qfree(&all);
+    qres_t c = qcall(api_nqueens_count_post_prepare, "{\"n\":8,\"queens\":[0,null,null,null,null,null,null,null]}", NULL, 0);
+    ck_assert_msg(c.status == 200, "%s", c.body);
+    ck_assert_int_eq(json_integer_value(json_object_get(c.json, "count")), corner);
+    ck_assert_int_eq(corner, 4);
+    qfree(&c);
+    /* an empty placed list is the empty board */
+    c = qcall(api_nqueens_count_post_prepare, "{\"n\":10,\"placed\":[],\"threads\":2}", NULL, 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(c.json, "count")), 724);
+    qfree(&c);
+    c = qcall(api_nqueens_count_post_prepare, "{\"n\":8,\"placed\":[[0,0],[1,2],[2,4]]}", NULL, 0);
+    ck_assert_int_eq(c.status, 200); /* no completion: 0, complete */
+    ck_assert_str_eq(json_string_value(json_object_get(c.json, "status")), "complete");
+    qfree(&c);
+}
+END_TEST
+
+START_TEST(nqueens_api_complete_with_each_method) {
+    const char *methods[] = {"backtracking", "mrv", "minconflicts", "auto"};
+    for (size_t m = 0; m < 4; m++) {
+        char body[256];
+        snprintf(body, sizeof body, "{\"n\":12,\"placed\":[[0,5],[6,0]],\"method\":\"%s\",\"seed\":7}", methods[m]);
+        qres_t q = qcall(api_nqueens_solve_post_prepare, body, NULL, 0);
+        ck_assert_msg(q.status == 200, "%s: %s", methods[m], q.body);
+        ck_assert_str_eq(json_string_value(json_object_get(q.json, "status")), "solved");
+        ck_assert(json_is_true(json_object_get(q.json, "verified")));
+        json_t *b = json_object_get(q.json, "queens");
+        ck_assert_int_eq(json_integer_value(json_array_get(b, 0)), 5);
+        ck_assert_int_eq(json_integer_value(json_array_get(b, 6)), 0);
+        qfree(&q);
+    }
+    /* backtracking completes lexicographically: the first solution with row 0 at 0 */
+    qres_t q = qcall(api_nqueens_solve_post_prepare, "{\"n\":8,\"queens\":[0,null,null,null,null,null,null,null],"
+                     "\"method\":\"backtracking\"}", NULL, 0);
+    json_t *b = json_object_get(q.json, "queens");
+    static const int first[] = {0, 4, 7, 5, 2, 6, 1, 3};
+    for (int r = 0; r < 8; r++) ck_assert_int_eq(json_integer_value(json_array_get(b, (size_t)r)), first[r]);
+    qfree(&q);
+    q = qcall(api_nqueens_solve_post_prepare, "{\"n\":8,\"placed\":[[0,0],[1,2],[2,4]],\"method\":\"mrv\"}", NULL, 0);
+    ck_assert_str_eq(json_string_value(json_object_get(q.json, "status")), "unsolvable");
+    qfree(&q);
+}
+END_TEST
+
+START_TEST(nqueens_api_board_errors) {
+    struct { const char *body; int status; const char *f1, *f2; } t[] = {
+        {"{\"n\":8,\"queens\":[0,1,null,null,null,null,null,null]}", 422, "queens[0]", "queens[1]"},
+        {"{\"n\":8,\"placed\":[[2,2],[5,5]]}", 422, "placed[0]", "placed[1]"},
+        {"{\"n\":8,\"queens\":[0,8,null,null,null,null,null,null]}", 400, "queens[1]", NULL},
+        {"{\"n\":8,\"queens\":[0]}", 400, "queens", NULL},
+        {"{\"n\":8,\"placed\":[[0,1],[0,5]]}", 400, "placed[1]", NULL},
+        {"{\"n\":8,\"placed\":[[9,1]]}", 400, "placed[0]", NULL},
+        {"{\"n\":8,\"queens\":[],\"placed\":[]}", 400, "placed", NULL},
+        {"{\"queens\":[]}", 400, "n", NULL},
+        {"{\"n\":8,\"method\":\"guess\"}", 400, "method", NULL},
+        {"{\"n\":100,\"method\":\"backtracking\"}", 400, "n", NULL},
+        {"{\"n\":8,\"output\":\"all\"}", 400, "output", NULL},
+        {"{\"n\":20000,\"trace\":true}", 400, "trace", NULL},
+        {"{\"n\":8,\"colour\":1}", 400, "colour", NULL},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        qres_t q = qcall(api_nqueens_solve_post_prepare, t[i].body, NULL, 0);
+        ck_assert_msg(q.status == t[i].status, "case %zu: %d %s", i, q.status, q.body);
+        ck_assert_msg(has_field(&q, t[i].f1), "case %zu: %s not named: %s", i, t[i].f1, q.body);
+        if (t[i].f2) ck_assert_msg(has_field(&q, t[i].f2), "case %zu: %s not named", i, t[i].f2);
+        qfree(&q);
+    }
+    qres_t q = qcall(api_nqueens_count_post_prepare, "{\"n\":28}", NULL, 0);
+    ck_assert(has_field(&q, "n"));
+    qfree(&q);
+    api_param_t p[2] = {{"n", "8"}, {"limit", "1001"}};
+    q = qcall(api_nqueens_solutions_prepare, NULL, p, 2);
+    ck_assert_int_eq(q.status, 400);
+    ck_assert(has_field(&q, "limit"));
+    qfree(&q);
+}
+END_TEST
+
+START_TEST(nqueens_api_get_solve_methods) {
+    const char *methods[] = {"mrv", "minconflicts", "auto", "backtracking"};
+    for (size_t m = 0; m < 4; m++) {
+        api_param_t q[3] = {{"n", "24"}, {"method", methods[m]}, {"seed", "3"}};
+        qres_t r = qcall(api_nqueens_solve_get_board, NULL, q, 3);
+        ck_assert_msg(r.status == 200, "%s: %s", methods[m], r.body);
+        ck_assert(json_is_true(json_object_get(r.json, "verified")));
+        ck_assert_int_eq(json_array_size(json_object_get(r.json, "queens")), 24);
+        qfree(&r);
+    }
+    api_param_t q[3] = {{"n", "5000"}, {"method", "minconflicts"}, {"output", "summary"}};
+    qres_t r = qcall(api_nqueens_solve_get_board, NULL, q, 3);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert(json_is_true(json_object_get(r.json, "verified")));
+    ck_assert_ptr_null(json_object_get(r.json, "queens"));
+    qfree(&r);
+}
+END_TEST
+
+START_TEST(nqueens_api_minconflicts_trace_and_seed) {
+    const char *body = "{\"n\":500,\"method\":\"minconflicts\",\"seed\":42,\"trace\":true}";
+    qres_t a = qcall(api_nqueens_solve_post_prepare, body, NULL, 0);
+    qres_t b = qcall(api_nqueens_solve_post_prepare, body, NULL, 0);
+    ck_assert_msg(a.status == 200, "%s", a.body);
+    ck_assert(json_equal(json_object_get(a.json, "queens"), json_object_get(b.json, "queens"))); /* seeded */
+    json_t *tr = json_object_get(a.json, "trace"), *st = json_object_get(a.json, "stats");
+    size_t len = json_array_size(tr);
+    ck_assert_int_gt(len, 0);
+    ck_assert_int_eq(json_integer_value(json_array_get(tr, len - 1)), 0);
+    long long restarts = json_integer_value(json_object_get(st, "restarts")), rises = 0;
+    for (size_t i = 1; i < len; i++)
+        rises += json_integer_value(json_array_get(tr, i)) > json_integer_value(json_array_get(tr, i - 1));
+    ck_assert_int_le(rises, restarts); /* only a restart may raise the count */
+    ck_assert(json_is_integer(json_object_get(st, "steps")));
+    ck_assert(json_is_integer(json_object_get(st, "initial_conflicts")));
+    qfree(&a);
+    qfree(&b);
+}
+END_TEST
+
+Suite *nqueens_board_api_suite(void);
+Suite *nqueens_board_api_suite(void) {
+    Suite *s = suite_create("nqueens_board_api");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, nqueens_api_analyze_examples);
+    tcase_add_test(tc, nqueens_api_pagination_covers_92_once);
+    tcase_add_test(tc, nqueens_api_count_completions);
+    tcase_add_test(tc, nqueens_api_complete_with_each_method);
+    tcase_add_test(tc, nqueens_api_board_errors);
+    tcase_add_test(tc, nqueens_api_get_solve_methods);
+    tcase_add_test(tc, nqueens_api_minconflicts_trace_and_seed);
+    suite_add_tcase(s, tc);
+    return s;
+}

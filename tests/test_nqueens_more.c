@@ -1,0 +1,613 @@
+/* test_nqueens_more.c -- unit tests for the N-Queens additions: partial
+ * boards (solvers/nqueens_board.c), heuristic backtracking
+ * (solvers/nqueens_heur.c) and min-conflicts repair (solvers/nqueens_repair.c).
+ *
+ * Every board a solver returns is checked with nqueens_verify().  Counts,
+ * first completions and pages are checked against a tiny independent brute
+ * force (all placements row by row, n <= 8), never against the solver's own
+ * machinery.  Runtime: well under a second natively (mrv n = 4..200 and
+ * repair up to n = 2000 dominate); bench/bench_nqueens_more.c does big n.
+ *
+ * Exports nqueens_more_suite(); tests/test_main.c runs it. */
+#include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solvers/nqueens.h"
+#include "solvers/nqueens_board.h"
+#include "solvers/nqueens_heur.h"
+#include "solvers/nqueens_repair.h"
+
+/* === Brute force (n <= 8) === */
+
+#define BF_MAX 8
+
+/* All completions of fixed (NULL = empty), lexicographic, into sols (each n
+ * ints, at most cap of them); returns how many exist. */
+static size_t brute(int n, const int *fixed, int *sols, size_t cap) {
+    int col[BF_MAX];
+    size_t found = 0;
+    int y = 0;
+    col[0] = -1;
+    while (y >= 0) {
+        col[y]++;
+        if (col[y] >= n) {
+            y--;
+            continue;
+        }
+        if (fixed != NULL && fixed[y] >= 0 && col[y] != fixed[y]) continue;
+        int ok = 1;
+        for (int k = 0; k < y && ok; k++)
+            ok = col[k] != col[y] && abs(col[k] - col[y]) != y - k;
+        for (int k = y + 1; k < n && ok && fixed != NULL; k++) /* placed rows below */
+            if (fixed[k] >= 0) ok = fixed[k] != col[y] && abs(fixed[k] - col[y]) != k - y;
+        if (!ok) continue;
+        if (y == n - 1) {
+            if (found < cap) memcpy(sols + found * (size_t)n, col, sizeof(int) * (size_t)n);
+            found++;
+            continue;
+        }
+        col[++y] = -1;
+    }
+    return found;
+}
+
+static void assert_board(int n, const int *cols) {
+    unsigned char *v = malloc(nqueens_verify_scratch(n));
+    ck_assert_ptr_nonnull(v);
+    ck_assert_msg(nqueens_verify(n, cols, v), "n=%d: not a solution", n);
+    free(v);
+}
+
+static uint64_t lcg(uint64_t *s) {
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return *s >> 33;
+}
+
+/* A random partial board: each row placed with probability ~1/3 on a square
+ * no earlier placed queen attacks. */
+static void random_partial(int n, uint64_t *s, int *fixed) {
+    for (int r = 0; r < n; r++) {
+        fixed[r] = -1;
+        if (lcg(s) % 3 != 0) continue;
+        const int c = (int)(lcg(s) % (uint64_t)n);
+        int ok = 1;
+        for (int k = 0; k < r; k++)
+            if (fixed[k] >= 0 && (fixed[k] == c || abs(fixed[k] - c) == r - k)) ok = 0;
+        if (ok) fixed[r] = c;
+    }
+}
+
+/* === Validation === */
+
+START_TEST(nqueens_board_check_reports_errors) {
+    unsigned char scratch[256];
+    nqueens_pair_t bad = {0, 0};
+    int f[8] = {0, -1, -1, 3, -1, -1, -1, -1};
+    ck_assert_uint_le(nqueens_board_scratch(8), sizeof scratch);
+    ck_assert_int_eq(nqueens_board_check(8, f, scratch, &bad), NQUEENS_EATTACK);
+    ck_assert_int_eq(bad.r1, 0);
+    ck_assert_int_eq(bad.r2, 3);
+    /* smallest r2 first, then smallest r1: (1,5) and (2,5) attack row 5 */
+    int g[8] = {-1, 2, 4, -1, -1, 6, -1, -1};
+    ck_assert_int_eq(nqueens_board_check(8, g, scratch, &bad), NQUEENS_EATTACK);
+    ck_assert_int_eq(bad.r1, 1);
+    ck_assert_int_eq(bad.r2, 5);
+    int h[8] = {0, 2, 8, -1, -1, -1, -1, -1};
+    ck_assert_int_eq(nqueens_board_check(8, h, scratch, &bad), NQUEENS_ERANGE);
+    ck_assert_int_eq(bad.r1, 2);
+    ck_assert_int_eq(bad.r2, -1);
+    h[2] = -2;
+    ck_assert_int_eq(nqueens_board_check(8, h, scratch, &bad), NQUEENS_ERANGE);
+    int ok[8] = {0, 4, 7, 5, 2, 6, 1, 3};
+    ck_assert_int_eq(nqueens_board_check(8, ok, scratch, &bad), 0);
+    ck_assert_int_eq(nqueens_board_check(8, NULL, scratch, &bad), 0);
+}
+END_TEST
+
+START_TEST(nqueens_solvers_share_error_codes) {
+    int cols[8];
+    int att[8] = {0, 1, -1, -1, -1, -1, -1, -1}, rng[8] = {-1, 9, -1, -1, -1, -1, -1, -1};
+    nqueens_pair_t bad = {-7, -7};
+    void *ms = malloc(nqueens_mrv_scratch(8)), *rs = malloc(nqueens_repair_scratch(8));
+    nqueens_repair_opts_t o = {1, 1000, NULL, NULL, 0};
+    nqueens_repair_result_t res;
+    uint64_t count;
+    ck_assert_int_eq(nqueens_mrv(8, att, NULL, cols, ms, NULL, &bad), NQUEENS_EATTACK);
+    ck_assert(bad.r1 == 0 && bad.r2 == 1);
+    ck_assert_int_eq(nqueens_mrv(8, rng, NULL, cols, ms, NULL, &bad), NQUEENS_ERANGE);
+    ck_assert(bad.r1 == 1 && bad.r2 == -1);
+    ck_assert_int_eq(nqueens_repair(8, att, &o, NULL, cols, rs, &res, NULL, &bad), NQUEENS_EATTACK);
+    ck_assert_int_eq(nqueens_repair(8, rng, &o, NULL, cols, rs, &res, NULL, &bad), NQUEENS_ERANGE);
+    ck_assert_int_eq(nqueens_complete_first(8, att, NULL, cols, NULL, &bad), NQUEENS_EATTACK);
+    ck_assert_int_eq(nqueens_complete_count(8, rng, NULL, &count, NULL, &bad), NQUEENS_ERANGE);
+    ck_assert_int_eq(nqueens_enumerate(8, att, 0, 1, NULL, cols, &(int){0}, NULL, &bad),
+                     NQUEENS_EATTACK);
+    free(ms);
+    free(rs);
+}
+END_TEST
+
+/* === Analysis === */
+
+static int row_list(const uint64_t *cand, int n, int r, int *out) {
+    const size_t w = nqueens_row_words(n);
+    int k = 0;
+    for (int c = 0; c < n; c++)
+        if ((cand[(size_t)r * w + (size_t)c / 64] >> (c % 64)) & 1) out[k++] = c;
+    return k;
+}
+
+START_TEST(nqueens_board_analyze_examples) {
+    int n = 8, f[8], ncand[8], list[8];
+    uint64_t cand[8];
+    unsigned char scratch[256];
+    nqueens_pair_t pairs[8];
+    nqueens_analysis_t a;
+    for (int r = 0; r < 8; r++)
+        f[r] = -1;
+    f[0] = 4;
+    ck_assert_int_eq(nqueens_board_analyze(n, f, cand, ncand, pairs, 8, &a, scratch, NULL), 0);
+    static const int r1[] = {0, 1, 2, 6, 7}, r2[] = {0, 1, 3, 5, 7}, r3[] = {0, 2, 3, 5, 6};
+    ck_assert_int_eq(row_list(cand, n, 1, list), 5);
+    ck_assert_mem_eq(list, r1, sizeof r1);
+    ck_assert_int_eq(row_list(cand, n, 2, list), 5);
+    ck_assert_mem_eq(list, r2, sizeof r2);
+    ck_assert_int_eq(row_list(cand, n, 3, list), 5);
+    ck_assert_mem_eq(list, r3, sizeof r3);
+    ck_assert_int_eq(ncand[0], 0);
+    ck_assert_int_eq(ncand[1], 5);
+    ck_assert_int_eq(a.next_row, 1);
+    ck_assert_int_eq(a.placed, 1);
+    ck_assert_uint_eq(a.npairs, 0);
+
+    for (int r = 0; r < 8; r++)
+        f[r] = -1;
+    f[0] = 0, f[1] = 3, f[2] = 6, f[6] = 7;
+    ck_assert_int_eq(nqueens_board_analyze(n, f, cand, ncand, pairs, 8, &a, scratch, NULL), 0);
+    ck_assert_int_eq(a.next_row, 3);
+
+    int g[3] = {1, -1, -1};
+    ck_assert_int_eq(nqueens_board_analyze(3, g, cand, ncand, pairs, 8, &a, scratch, NULL), 0);
+    ck_assert_int_eq(a.next_row, 1);
+    ck_assert_int_eq(ncand[1], 0);
+    ck_assert_int_eq(ncand[2], 2);
+
+    /* next_row on every 5x5 board with two placed queens, against a direct
+     * computation; some of them have a dead row below a live empty row */
+    int covered = 0;
+    for (int q1 = 0; q1 < 25; q1++)
+        for (int q2 = q1 + 5 - q1 % 5; q2 < 25; q2++) {
+            int b[5] = {-1, -1, -1, -1, -1};
+            b[q1 / 5] = q1 % 5;
+            b[q2 / 5] = q2 % 5;
+            ck_assert_int_eq(nqueens_board_analyze(5, b, cand, ncand, pairs, 8, &a, scratch, NULL),
+                             0);
+            int first_empty = -1, first_dead = -1;
+            for (int r = 0; r < 5; r++) {
+                if (b[r] >= 0) continue;
+                int k = 0;
+                for (int c = 0; c < 5; c++) {
+                    int fr = 1;
+                    for (int q = 0; q < 5; q++)
+                        if (b[q] >= 0 && (b[q] == c || abs(b[q] - c) == abs(q - r))) fr = 0;
+                    k += fr;
+                }
+                ck_assert_int_eq(ncand[r], k);
+                if (first_empty < 0) first_empty = r;
+                if (k == 0 && first_dead < 0) first_dead = r;
+            }
+            ck_assert_int_eq(a.next_row, first_dead >= 0 ? first_dead : first_empty);
+            covered += first_dead > first_empty;
+        }
+    ck_assert_int_gt(covered, 0);
+
+    /* attacking pairs, ordered, with a cap */
+    int p[8] = {0, -1, 2, -1, 4, -1, -1, 0};
+    ck_assert_int_eq(nqueens_board_analyze(8, p, cand, ncand, pairs, 2, &a, scratch, NULL), 0);
+    ck_assert_uint_eq(a.npairs, 4); /* (0,2) (0,4) (0,7) (2,4) */
+    ck_assert(pairs[0].r1 == 0 && pairs[0].r2 == 2);
+    ck_assert(pairs[1].r1 == 0 && pairs[1].r2 == 4);
+    p[3] = 8;
+    ck_assert_int_eq(nqueens_board_analyze(8, p, cand, ncand, pairs, 2, &a, scratch, NULL),
+                     NQUEENS_ERANGE);
+}
+END_TEST
+
+/* Analysis beyond one word per row agrees with direct attack tests. */
+START_TEST(nqueens_board_analyze_wide) {
+    const int n = 150;
+    int f[150], ncand[150];
+    uint64_t seed = 7;
+    random_partial(n, &seed, f);
+    uint64_t *cand = malloc(sizeof(uint64_t) * nqueens_row_words(n) * (size_t)n);
+    void *scratch = malloc(nqueens_board_scratch(n));
+    nqueens_analysis_t a;
+    ck_assert_int_eq(nqueens_board_analyze(n, f, cand, ncand, NULL, 0, &a, scratch, NULL), 0);
+    const size_t w = nqueens_row_words(n);
+    for (int r = 0; r < n; r++) {
+        int k = 0;
+        for (int c = 0; c < n; c++) {
+            int free_sq = f[r] < 0;
+            for (int q = 0; q < n && free_sq; q++)
+                if (f[q] >= 0 && (f[q] == c || abs(f[q] - c) == abs(q - r))) free_sq = 0;
+            ck_assert_int_eq((int)((cand[(size_t)r * w + (size_t)c / 64] >> (c % 64)) & 1),
+                             free_sq);
+            k += free_sq;
+        }
+        ck_assert_int_eq(ncand[r], k);
+    }
+    ck_assert_uint_eq(a.npairs, 0);
+    free(cand);
+    free(scratch);
+}
+END_TEST
+
+/* === Completion: first and count, against brute force === */
+
+START_TEST(nqueens_complete_matches_brute_force) {
+    int f[BF_MAX], sols[BF_MAX * 100], cols[BF_MAX];
+    uint64_t seed = 12345;
+    for (int n = 1; n <= BF_MAX; n++)
+        for (int t = 0; t < 40; t++) {
+            random_partial(n, &seed, f);
+            if (t == 0)
+                for (int r = 0; r < n; r++)
+                    f[r] = -1;
+            const size_t want = brute(n, f, sols, 100);
+            uint64_t got = 99;
+            ck_assert_int_eq(nqueens_complete_count(n, f, NULL, &got, NULL, NULL), 0);
+            ck_assert_uint_eq(got, want);
+            /* the split, at every depth, sums to the same count */
+            for (int depth = 0; depth <= n; depth++) {
+                size_t need = 0, have = 0;
+                ck_assert_int_ge(nqueens_complete_split(n, f, depth, NULL, 0, &need, NULL), -66);
+                nqueens_psub_t *subs = calloc(need ? need : 1, sizeof *subs);
+                ck_assert_int_eq(nqueens_complete_split(n, f, depth, subs, need, &have, NULL), 0);
+                uint64_t sum = 0;
+                for (size_t i = 0; i < have; i++)
+                    ck_assert_int_eq(
+                        nqueens_complete_count_sub(&subs[have - 1 - i], NULL, &sum, NULL), 0);
+                ck_assert_uint_eq(sum, want);
+                free(subs);
+            }
+            const int rc = nqueens_complete_first(n, f, NULL, cols, NULL, NULL);
+            ck_assert_int_eq(rc, want ? 0 : 1);
+            if (want) ck_assert_mem_eq(cols, sols, sizeof(int) * (size_t)n);
+        }
+}
+END_TEST
+
+START_TEST(nqueens_complete_count_known_case) {
+    /* 8x8 with queens at (0,0) and (1,4): only 0 4 7 5 2 6 1 3 */
+    int f[8] = {0, 4, -1, -1, -1, -1, -1, -1};
+    uint64_t got = 0;
+    ck_assert_int_eq(nqueens_complete_count(8, f, NULL, &got, NULL, NULL), 0);
+    ck_assert_uint_eq(got, brute(8, f, NULL, 0));
+    ck_assert_uint_eq(got, 1);
+    size_t need = 0;
+    ck_assert_int_eq(nqueens_complete_split(8, f, 4, NULL, 0, &need, NULL), NQUEENS_ENOSPACE);
+    ck_assert_uint_gt(need, 0);
+}
+END_TEST
+
+/* === Enumeration === */
+
+START_TEST(nqueens_enumerate_pages_cover_92) {
+    int all[92 * 8], page[92 * 8];
+    ck_assert_uint_eq(brute(8, NULL, all, 92), 92);
+    static const int sizes[] = {1, 7, 10, 92};
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+        int seen[92] = {0};
+        uint64_t off = 0;
+        for (;;) {
+            int written = -1;
+            ck_assert_int_eq(
+                nqueens_enumerate(8, NULL, off, sizes[s], NULL, page, &written, NULL, NULL), 0);
+            for (int k = 0; k < written; k++) {
+                const size_t rank = (size_t)off + (size_t)k;
+                ck_assert_uint_lt(rank, 92);
+                ck_assert_mem_eq(page + k * 8, all + rank * 8, sizeof(int) * 8);
+                seen[rank]++;
+            }
+            if (written < sizes[s]) break;
+            off += (uint64_t)written;
+        }
+        for (int i = 0; i < 92; i++)
+            ck_assert_int_eq(seen[i], 1);
+    }
+    int written = -1;
+    ck_assert_int_eq(nqueens_enumerate(8, NULL, 92, 10, NULL, page, &written, NULL, NULL), 0);
+    ck_assert_int_eq(written, 0);
+    ck_assert_int_eq(nqueens_enumerate(8, NULL, 1000000, 10, NULL, page, &written, NULL, NULL), 0);
+    ck_assert_int_eq(written, 0);
+    ck_assert_int_eq(nqueens_enumerate(8, NULL, 0, 0, NULL, page, &written, NULL, NULL),
+                     SEARCH_EINVAL);
+    ck_assert_int_eq(nqueens_enumerate(8, NULL, 0, 1001, NULL, page, &written, NULL, NULL),
+                     SEARCH_EINVAL);
+    uint64_t total = 0;
+    ck_assert_int_eq(nqueens_total(8, &total), 0);
+    ck_assert_uint_eq(total, 92);
+    ck_assert_int_eq(nqueens_total(16, &total), 0);
+    ck_assert_uint_eq(total, 14772512);
+}
+END_TEST
+
+/* Skipping by subtree counts lands where listing from the start does. */
+START_TEST(nqueens_enumerate_skip_matches_listing) {
+    const int n = 11, lim = 1000;
+    int *seq = malloc(sizeof(int) * (size_t)n * lim), *pg = malloc(sizeof(int) * (size_t)n * 10);
+    unsigned char v[64];
+    int written;
+    uint64_t off = 0;
+    for (int k = 0; k < 2; k++) { /* ranks 0..1999, listed page by page */
+        ck_assert_int_eq(nqueens_enumerate(n, NULL, off, lim, NULL, seq, &written, NULL, NULL), 0);
+        ck_assert_int_eq(written, lim);
+        off += lim;
+    }
+    /* seq now holds ranks 1000..1999; jump straight to 1537 */
+    ck_assert_int_eq(nqueens_enumerate(n, NULL, 1537, 10, NULL, pg, &written, NULL, NULL), 0);
+    ck_assert_int_eq(written, 10);
+    ck_assert_mem_eq(pg, seq + (size_t)537 * n, sizeof(int) * (size_t)n * 10);
+    for (int k = 0; k < 10; k++)
+        ck_assert(nqueens_verify(n, pg + k * n, v));
+    /* the last page of n = 11 (2680 solutions) */
+    ck_assert_int_eq(nqueens_enumerate(n, NULL, 2675, 10, NULL, pg, &written, NULL, NULL), 0);
+    ck_assert_int_eq(written, 5);
+    free(seq);
+    free(pg);
+}
+END_TEST
+
+/* === mrv === */
+
+START_TEST(nqueens_mrv_solves_4_to_200) {
+    int cols[200];
+    void *s = malloc(nqueens_mrv_scratch(200));
+    for (int n = 4; n <= 200; n++) {
+        search_stats_t st = {0};
+        ck_assert_int_eq(nqueens_mrv(n, NULL, NULL, cols, s, &st, NULL), 0);
+        assert_board(n, cols);
+        ck_assert_uint_ge(st.nodes, (uint64_t)n);
+    }
+    ck_assert_int_eq(nqueens_mrv(1, NULL, NULL, cols, s, NULL, NULL), 0);
+    ck_assert_int_eq(cols[0], 0);
+    ck_assert_int_eq(nqueens_mrv(2, NULL, NULL, cols, s, NULL, NULL), 1);
+    ck_assert_int_eq(nqueens_mrv(3, NULL, NULL, cols, s, NULL, NULL), 1);
+    free(s);
+}
+END_TEST
+
+START_TEST(nqueens_mrv_deterministic) {
+    int a[300], b[300];
+    void *s = malloc(nqueens_mrv_scratch(300));
+    ck_assert_int_eq(nqueens_mrv(300, NULL, NULL, a, s, NULL, NULL), 0);
+    ck_assert_int_eq(nqueens_mrv(300, NULL, NULL, b, s, NULL, NULL), 0);
+    ck_assert_mem_eq(a, b, sizeof a);
+    free(s);
+}
+END_TEST
+
+START_TEST(nqueens_mrv_completes_partial_boards) {
+    int f[BF_MAX], cols[BF_MAX];
+    uint64_t seed = 99;
+    void *s = malloc(nqueens_mrv_scratch(BF_MAX));
+    for (int n = 4; n <= BF_MAX; n++)
+        for (int t = 0; t < 40; t++) {
+            random_partial(n, &seed, f);
+            const size_t want = brute(n, f, NULL, 0);
+            const int rc = nqueens_mrv(n, f, NULL, cols, s, NULL, NULL);
+            ck_assert_int_eq(rc, want ? 0 : 1);
+            if (rc == 0) {
+                assert_board(n, cols);
+                for (int r = 0; r < n; r++)
+                    if (f[r] >= 0) ck_assert_int_eq(cols[r], f[r]);
+            }
+        }
+    free(s);
+    /* a bigger board with a few queens placed */
+    int big[120], bc[120];
+    for (int r = 0; r < 120; r++)
+        big[r] = -1;
+    big[0] = 0, big[50] = 60, big[119] = 7;
+    void *s2 = malloc(nqueens_mrv_scratch(120));
+    ck_assert_int_eq(nqueens_mrv(120, big, NULL, bc, s2, NULL, NULL), 0);
+    assert_board(120, bc);
+    ck_assert(bc[0] == 0 && bc[50] == 60 && bc[119] == 7);
+    free(s2);
+}
+END_TEST
+
+START_TEST(nqueens_mrv_honours_budget) {
+    int cols[8];
+    int f[8] = {0, 2, -1, -1, -1, -1, -1, -1};
+    void *s = malloc(nqueens_mrv_scratch(8));
+    atomic_int cancel = 1;
+    search_ctl_t ctl = {0, 0, &cancel};
+    ck_assert_int_eq(nqueens_mrv(8, f, &ctl, cols, s, NULL, NULL), SEARCH_CANCELLED);
+    ck_assert_int_eq(nqueens_mrv(0, NULL, NULL, cols, s, NULL, NULL), SEARCH_EINVAL);
+    free(s);
+}
+END_TEST
+
+/* === minconflicts === */
+
+static int repair(int n, const int *fixed, uint64_t seed, int *cols, nqueens_repair_result_t *res,
+                  uint32_t *trace, uint8_t *restart, size_t cap) {
+    void *s = malloc(nqueens_repair_scratch(n));
+    ck_assert_ptr_nonnull(s);
+    nqueens_repair_opts_t o = {seed, 2000000, trace, restart, cap};
+    const int rc = nqueens_repair(n, fixed, &o, NULL, cols, s, res, NULL, NULL);
+    free(s);
+    return rc;
+}
+
+START_TEST(nqueens_repair_solves_8_to_2000) {
+    static const int ns[] = {4, 5, 6, 7, 8, 9, 10, 12, 16, 25, 50, 100, 333, 1000, 2000};
+    int *cols = malloc(sizeof(int) * 2000);
+    for (size_t i = 0; i < sizeof ns / sizeof *ns; i++)
+        for (uint64_t seed = 1; seed <= 5; seed++) {
+            nqueens_repair_result_t res;
+            ck_assert_int_eq(repair(ns[i], NULL, seed, cols, &res, NULL, NULL, 0), 0);
+            assert_board(ns[i], cols);
+            ck_assert_uint_eq(res.conflicts, 0);
+            ck_assert_uint_eq(res.trace_len, 0);
+        }
+    free(cols);
+}
+END_TEST
+
+START_TEST(nqueens_repair_reproducible) {
+    int a[1000], b[1000];
+    nqueens_repair_result_t ra, rb;
+    ck_assert_int_eq(repair(1000, NULL, 42, a, &ra, NULL, NULL, 0), 0);
+    ck_assert_int_eq(repair(1000, NULL, 42, b, &rb, NULL, NULL, 0), 0);
+    ck_assert_mem_eq(a, b, sizeof a);
+    ck_assert_uint_eq(ra.steps, rb.steps);
+    ck_assert_uint_eq(ra.initial_conflicts, rb.initial_conflicts);
+    ck_assert_int_eq(repair(1000, NULL, 43, b, &rb, NULL, NULL, 0), 0);
+    ck_assert(memcmp(a, b, sizeof a) != 0);
+}
+END_TEST
+
+/* The trace ends at 0 and never rises except at a flagged perturbation. */
+static void check_trace(int n, const int *fixed, uint64_t seed, uint64_t *restarts) {
+    enum { CAP = 1 << 20 };
+    uint32_t *tr = malloc(sizeof(uint32_t) * CAP);
+    uint8_t *rs = malloc(CAP);
+    int *cols = malloc(sizeof(int) * (size_t)n);
+    nqueens_repair_result_t res;
+    ck_assert_int_eq(repair(n, fixed, seed, cols, &res, tr, rs, CAP), 0);
+    assert_board(n, cols);
+    ck_assert_uint_eq(res.trace_len, res.steps);
+    uint64_t prev = res.initial_conflicts, flagged = 0;
+    for (size_t i = 0; i < res.trace_len; i++) {
+        if (rs[i])
+            flagged++;
+        else
+            ck_assert_msg(tr[i] <= prev, "n=%d seed=%llu step %zu: %u > %llu", n,
+                          (unsigned long long)seed, i, tr[i], (unsigned long long)prev);
+        prev = tr[i];
+    }
+    ck_assert_uint_eq(flagged, res.restarts);
+    if (res.steps > 0) ck_assert_uint_eq(tr[res.steps - 1], 0);
+    *restarts += res.restarts;
+    free(tr);
+    free(rs);
+    free(cols);
+}
+
+START_TEST(nqueens_repair_trace_monotone) {
+    uint64_t restarts = 0;
+    for (uint64_t seed = 1; seed <= 30; seed++) {
+        check_trace(8, NULL, seed, &restarts);
+        check_trace(9, NULL, seed, &restarts);
+    }
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        check_trace(200, NULL, seed, &restarts);
+        check_trace(5000, NULL, seed, &restarts); /* sampled squares above 4096 */
+    }
+    ck_assert_uint_gt(restarts, 0); /* small boards do hit plateaus: the flagged path ran */
+}
+END_TEST
+
+START_TEST(nqueens_repair_keeps_fixed_queens) {
+    uint64_t seed = 5, restarts = 0;
+    int f[BF_MAX], cols[BF_MAX];
+    for (int n = 4; n <= BF_MAX; n++)
+        for (int t = 0; t < 20; t++) {
+            random_partial(n, &seed, f);
+            if (brute(n, f, NULL, 0) == 0) {
+                void *s = malloc(nqueens_repair_scratch(n));
+                nqueens_repair_opts_t o = {seed, 20000, NULL, NULL, 0};
+                nqueens_repair_result_t res;
+                ck_assert_int_eq(nqueens_repair(n, f, &o, NULL, cols, s, &res, NULL, NULL),
+                                 SEARCH_TIMEOUT);
+                ck_assert_uint_eq(res.steps, 20000);
+                for (int r = 0; r < n; r++)
+                    if (f[r] >= 0) ck_assert_int_eq(cols[r], f[r]);
+                free(s);
+                continue;
+            }
+            nqueens_repair_result_t res;
+            ck_assert_int_eq(repair(n, f, seed, cols, &res, NULL, NULL, 0), 0);
+            assert_board(n, cols);
+            for (int r = 0; r < n; r++)
+                if (f[r] >= 0) ck_assert_int_eq(cols[r], f[r]);
+        }
+    /* n = 3000 with a quarter of the rows placed (a solution's rows) */
+    const int n = 3000;
+    int *sol = malloc(sizeof(int) * n), *fx = malloc(sizeof(int) * n),
+        *out = malloc(sizeof(int) * n);
+    nqueens_repair_result_t res;
+    ck_assert_int_eq(repair(n, NULL, 77, sol, &res, NULL, NULL, 0), 0);
+    for (int r = 0; r < n; r++)
+        fx[r] = r % 4 == 0 ? sol[r] : -1;
+    check_trace(n, fx, 78, &restarts);
+    ck_assert_int_eq(repair(n, fx, 78, out, &res, NULL, NULL, 0), 0);
+    assert_board(n, out);
+    for (int r = 0; r < n; r += 4)
+        ck_assert_int_eq(out[r], sol[r]);
+    free(sol);
+    free(fx);
+    free(out);
+}
+END_TEST
+
+START_TEST(nqueens_repair_limits) {
+    int cols[8];
+    nqueens_repair_opts_t o = {1, 0, NULL, NULL, 0};
+    nqueens_repair_result_t res;
+    unsigned char s[4096];
+    ck_assert_uint_eq(nqueens_repair_scratch(3), 0);
+    ck_assert_uint_eq(nqueens_repair_scratch(NQUEENS_REPAIR_MAX_N + 1), 0);
+    ck_assert_uint_le(nqueens_repair_scratch(8), sizeof s);
+    ck_assert_int_eq(nqueens_repair(3, NULL, &o, NULL, cols, s, &res, NULL, NULL), SEARCH_EINVAL);
+    ck_assert_int_eq(nqueens_repair(8, NULL, NULL, NULL, cols, s, &res, NULL, NULL), SEARCH_EINVAL);
+    /* every row placed: nothing to do */
+    int full[8] = {0, 4, 7, 5, 2, 6, 1, 3};
+    ck_assert_int_eq(nqueens_repair(8, full, &o, NULL, cols, s, &res, NULL, NULL), 0);
+    ck_assert_mem_eq(cols, full, sizeof full);
+    ck_assert_uint_eq(res.steps, 0);
+}
+END_TEST
+
+START_TEST(nqueens_auto_thresholds) {
+    ck_assert_int_eq(nqueens_auto_method(8, 0), NQUEENS_METHOD_BACKTRACK);
+    ck_assert_int_eq(nqueens_auto_method(NQUEENS_AUTO_BACKTRACK_MAX, 0), NQUEENS_METHOD_BACKTRACK);
+    ck_assert_int_eq(nqueens_auto_method(NQUEENS_AUTO_BACKTRACK_MAX + 1, 0),
+                     NQUEENS_METHOD_MINCONFLICTS);
+    ck_assert_int_eq(nqueens_auto_method(8, 1), NQUEENS_METHOD_MRV);
+    ck_assert_int_eq(nqueens_auto_method(NQUEENS_AUTO_MRV_MAX, 1), NQUEENS_METHOD_MRV);
+    ck_assert_int_eq(nqueens_auto_method(NQUEENS_AUTO_MRV_MAX + 1, 1), NQUEENS_METHOD_MINCONFLICTS);
+}
+END_TEST
+
+Suite *nqueens_more_suite(void);
+
+Suite *nqueens_more_suite(void) {
+    Suite *s = suite_create("nqueens_more");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, nqueens_board_check_reports_errors);
+    tcase_add_test(tc, nqueens_solvers_share_error_codes);
+    tcase_add_test(tc, nqueens_board_analyze_examples);
+    tcase_add_test(tc, nqueens_board_analyze_wide);
+    tcase_add_test(tc, nqueens_complete_matches_brute_force);
+    tcase_add_test(tc, nqueens_complete_count_known_case);
+    tcase_add_test(tc, nqueens_enumerate_pages_cover_92);
+    tcase_add_test(tc, nqueens_enumerate_skip_matches_listing);
+    tcase_add_test(tc, nqueens_mrv_solves_4_to_200);
+    tcase_add_test(tc, nqueens_mrv_deterministic);
+    tcase_add_test(tc, nqueens_mrv_completes_partial_boards);
+    tcase_add_test(tc, nqueens_mrv_honours_budget);
+    tcase_add_test(tc, nqueens_repair_solves_8_to_2000);
+    tcase_add_test(tc, nqueens_repair_reproducible);
+    tcase_add_test(tc, nqueens_repair_trace_monotone);
+    tcase_add_test(tc, nqueens_repair_keeps_fixed_queens);
+    tcase_add_test(tc, nqueens_repair_limits);
+    tcase_add_test(tc, nqueens_auto_thresholds);
+    suite_add_tcase(s, tc);
+    return s;
+}
