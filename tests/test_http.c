@@ -744,6 +744,35 @@ START_TEST(http_nqueens_streamed_board) {
 }
 END_TEST
 
+/* Every N-Queens board endpoint through the real server. */
+START_TEST(http_nqueens_board_endpoints) {
+    hresp_t r = post(&shared_srv, "/v1/nqueens/solve", "application/json", NULL,
+                     "{\"n\":10,\"placed\":[[0,0]],\"method\":\"mrv\"}");
+    ck_assert_msg(r.status == 200, "%s", r.body);
+    ck_assert_ptr_nonnull(strstr(r.body, "\"queens\":[0,"));
+    ck_assert_ptr_nonnull(strstr(r.body, "\"verified\":true"));
+    hresp_free(&r);
+    r = post(&shared_srv, "/v1/nqueens/solve", "application/json", NULL, "{\"n\":8,\"queens\":[0,1,null,null,null,null,null,null]}");
+    assert_problem(&r, 422, "queens[1]");
+    hresp_free(&r);
+    r = post(&shared_srv, "/v1/nqueens/count", "application/json", NULL,
+             "{\"n\":8,\"queens\":[0,null,null,null,null,null,null,null]}");
+    ck_assert_ptr_nonnull(strstr(r.body, "\"count\":4"));
+    hresp_free(&r);
+    r = post(&shared_srv, "/v1/nqueens/analyze", "application/json", NULL, "{\"n\":3,\"placed\":[[0,1]]}");
+    ck_assert_ptr_nonnull(strstr(r.body, "\"next_row\":1"));
+    hresp_free(&r);
+    json_t *j = get_json(&shared_srv, "/v1/nqueens/solutions?n=8&offset=90&limit=5", 200);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "returned")), 2);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "total")), 92);
+    json_decref(j);
+    j = get_json(&shared_srv, "/v1/nqueens/solve?n=300&method=minconflicts&trace=true&seed=4", 200);
+    json_t *tr = json_object_get(j, "trace");
+    ck_assert_int_eq(json_integer_value(json_array_get(tr, json_array_size(tr) - 1)), 0);
+    json_decref(j);
+}
+END_TEST
+
 Suite *http_suite(void);
 Suite *http_suite(void) {
     Suite *s = suite_create("http");
@@ -775,6 +804,7 @@ Suite *http_suite(void) {
     tcase_add_test(shared, http_exact_cover_parallel);
     tcase_add_test(shared, http_killer_solve);
     tcase_add_test(shared, http_nqueens_streamed_board);
+    tcase_add_test(shared, http_nqueens_board_endpoints);
     tcase_add_test(shared, http_nqueens_exact_cover_methods);
     tcase_add_test(own, http_cors_origin_flag);
     tcase_add_test(own, http_full_queue_is_503);
