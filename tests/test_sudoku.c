@@ -941,6 +941,8 @@ START_TEST(sudoku_node_budget) {
         o.method = (sudoku_method_t)m;
         if (m == SUDOKU_METHOD_FAST && sh.n != 9) { /* fast is 9x9 only, and says so */
             ck_assert_int_eq(sudoku_solve(&sh, g, &o, &r), SEARCH_EINVAL);
+            free(sols);
+            free(g);
             continue;
         }
         o.max_solutions = SUDOKU_MAX_SOLUTIONS;
