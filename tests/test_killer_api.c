@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "api/killer_api.h"
+#include "tests/job_harness.h"
 
 static const int grid4[4][4] = {{1, 2, 3, 4}, {3, 4, 1, 2}, {4, 3, 2, 1}, {2, 1, 4, 3}};
 
@@ -25,45 +26,13 @@ static const int grid4[4][4] = {{1, 2, 3, 4}, {3, 4, 1, 2}, {4, 3, 2, 1}, {2, 1,
     "{\"sum\":3,\"cells\":[[1,3],[2,3]]},{\"sum\":5,\"cells\":[[2,1],[2,2]]},"                      \
     "{\"sum\":3,\"cells\":[[3,0],[3,1]]},{\"sum\":7,\"cells\":[[3,2],[3,3]]}]"
 
-typedef struct kres_s {
-    int status;
-    json_t *json;
-    char *body;
-} kres_t;
+typedef tjob_t kres_t;
 
 static kres_t ksolve(const char *ctype, const char *body, const api_param_t *params, size_t np) {
-    api_request_t r;
-    api_job_t *job = NULL;
-    api_response_t resp = {0};
-    search_ctl_t ctl = {search_now_ns() + 20LL * 1000000000, 0, NULL};
-    kres_t out;
-    memset(&r, 0, sizeof r);
-    r.method = "POST";
-    r.path = "/v1/killer/solve";
-    r.body = body;
-    r.body_len = strlen(body);
-    r.content_type = ctype;
-    r.params = params;
-    r.nparams = np;
-    r.pool_threads = 2;
-    r.max_timeout_ms = 20000;
-    api_killer_solve_prepare(&r, &job, &resp);
-    if (job != NULL) {
-        job->ops->merge(job, 0, job->ops->run(job, 0, &ctl));
-        job->ops->render(job, &resp);
-        job->ops->free(job);
-    }
-    out.status = resp.status;
-    out.body = strndup(resp.body ? resp.body : "", resp.len);
-    out.json = json_loads(out.body, 0, NULL);
-    api_response_destroy(&resp);
-    return out;
+    return tjob_call(api_killer_solve_prepare, ctype, NULL, body, params, np);
 }
 
-static void kres_free(kres_t *k) {
-    json_decref(k->json);
-    free(k->body);
-}
+static void kres_free(kres_t *k) { tjob_free(k); }
 
 static long long cell(json_t *grid, int r, int c) {
     return json_integer_value(json_array_get(json_array_get(grid, (size_t)r), (size_t)c));
@@ -207,12 +176,7 @@ START_TEST(killer_api_invalid_inputs_table) {
     const kbad_t *b = &kbad[_i];
     kres_t k = ksolve(b->ctype, b->body, NULL, 0);
     ck_assert_msg(k.status == b->status, "case %d: status %d, want %d: %s", _i, k.status, b->status, k.body);
-    json_t *errors = json_object_get(k.json, "errors");
-    int found = 0;
-    for (size_t i = 0; i < json_array_size(errors); i++) {
-        const char *f = json_string_value(json_object_get(json_array_get(errors, i), "field"));
-        found |= f && strcmp(f, b->field) == 0;
-    }
+    int found = tjob_names(&k, b->field);
     ck_assert_msg(found, "case %d: '%s' not named: %s", _i, b->field, k.body);
     kres_free(&k);
 }

@@ -9,57 +9,17 @@
 #include <string.h>
 
 #include "api/nqueens_board_api.h"
+#include "tests/job_harness.h"
 
-typedef struct qres_s {
-    int status;
-    json_t *json;
-    char *body;
-} qres_t;
+typedef tjob_t qres_t;
 
 static qres_t qcall(api_prepare_fn fn, const char *body, const api_param_t *params, size_t np) {
-    api_request_t r;
-    api_job_t *job = NULL;
-    api_response_t resp = {0};
-    search_ctl_t ctl = {search_now_ns() + 30LL * 1000000000, 0, NULL};
-    qres_t out;
-    memset(&r, 0, sizeof r);
-    r.method = body ? "POST" : "GET";
-    r.path = "/test";
-    r.body = body;
-    r.body_len = body ? strlen(body) : 0;
-    r.content_type = body ? "application/json" : NULL;
-    r.params = params;
-    r.nparams = np;
-    r.pool_threads = 2;
-    r.max_timeout_ms = 30000;
-    fn(&r, &job, &resp);
-    if (job != NULL) {
-        int act = API_JOB_CONTINUE;
-        for (size_t k = job->nitems; act == API_JOB_CONTINUE && k-- > 0;) /* out of order */
-            act = job->ops->merge(job, k, job->ops->run(job, k, &ctl));
-        job->ops->render(job, &resp);
-        job->ops->free(job);
-    }
-    out.status = resp.status;
-    out.body = strndup(resp.body ? resp.body : "", resp.len);
-    out.json = json_loads(out.body, 0, NULL);
-    api_response_destroy(&resp);
-    return out;
+    return tjob_call(fn, body ? "application/json" : NULL, NULL, body, params, np);
 }
 
-static void qfree(qres_t *q) {
-    json_decref(q->json);
-    free(q->body);
-}
+static void qfree(qres_t *q) { tjob_free(q); }
 
-static int has_field(const qres_t *q, const char *field) {
-    json_t *e = json_object_get(q->json, "errors");
-    for (size_t i = 0; i < json_array_size(e); i++) {
-        const char *f = json_string_value(json_object_get(json_array_get(e, i), "field"));
-        if (f && strcmp(f, field) == 0) return 1;
-    }
-    return 0;
-}
+static int has_field(const qres_t *q, const char *field) { return tjob_names(q, field); }
 
 static void assert_candidates(json_t *rows, int r, const int *want, size_t n) {
     json_t *c = json_object_get(json_array_get(rows, (size_t)r), "candidates");

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "api/sudoku_api.h"
+#include "tests/job_harness.h"
 
 /* Arto Inkala's 2012 puzzle and its (unique) solution. */
 static const char *inkala =
@@ -16,68 +17,22 @@ static const char *inkala =
 static const char *inkala_sol =
     "812753649943682175675491283154237896369845721287169534521974368438526917796318452";
 
-typedef struct call_s {
-    int status;
-    char ctype[64];
-    char *body;
-    json_t *json;
-} call_t;
+typedef tjob_t call_t;
 
 static call_t call(api_prepare_fn fn, const char *ctype, const char *accept, const char *body,
                    const api_param_t *params, size_t nparams) {
-    api_request_t r;
-    api_job_t *job = NULL;
-    api_response_t resp = {0};
-    call_t out;
-    search_ctl_t ctl = {search_now_ns() + 20LL * 1000000000, 0, NULL};
-    memset(&r, 0, sizeof r);
-    r.method = "POST";
-    r.path = "/test";
-    r.body = body;
-    r.body_len = strlen(body);
-    r.content_type = ctype;
-    r.accept = accept;
-    r.params = params;
-    r.nparams = nparams;
-    r.pool_threads = 2;
-    r.max_timeout_ms = 20000;
-    fn(&r, &job, &resp);
-    if (job != NULL) { /* items in order; a parallel job raises nitems after item 0 */
-        int act = API_JOB_CONTINUE;
-        for (size_t k = 0; act == API_JOB_CONTINUE && k < job->nitems; k++)
-            act = job->ops->merge(job, k, job->ops->run(job, k, &ctl));
-        job->ops->render(job, &resp);
-        job->ops->free(job);
-    }
-    memset(&out, 0, sizeof out);
-    out.status = resp.status;
-    snprintf(out.ctype, sizeof out.ctype, "%s", resp.content_type ? resp.content_type : "");
-    out.body = resp.body ? strndup(resp.body, resp.len) : strdup("");
-    out.json = json_loads(out.body, 0, NULL);
-    api_response_destroy(&resp);
-    return out;
+    return tjob_call(fn, ctype, accept, body, params, nparams);
 }
 
 static call_t solve_json(const char *body) {
     return call(api_sudoku_solve_prepare, "application/json", NULL, body, NULL, 0);
 }
 
-static void call_free(call_t *c) {
-    free(c->body);
-    json_decref(c->json);
-}
+static void call_free(call_t *c) { tjob_free(c); }
 
 static const char *jstr(json_t *j, const char *k) { return json_string_value(json_object_get(j, k)); }
 
-/* The problem's errors[] names `field`. */
-static int names_field(const call_t *c, const char *field) {
-    json_t *errors = json_object_get(c->json, "errors");
-    for (size_t i = 0; i < json_array_size(errors); i++) {
-        const char *f = jstr(json_array_get(errors, i), "field");
-        if (f && strcmp(f, field) == 0) return 1;
-    }
-    return 0;
-}
+static int names_field(const call_t *c, const char *field) { return tjob_names(c, field); }
 
 START_TEST(sudoku_api_solves_string_grid) {
     char body[256];

@@ -8,48 +8,16 @@
 #include <string.h>
 
 #include "api/xcover_api.h"
+#include "tests/job_harness.h"
 
-typedef struct xres_s {
-    int status;
-    json_t *json;
-    char *body;
-} xres_t;
+typedef tjob_t xres_t;
 
-/* Runs a job as the pool does: item 0 first (a parallel job splits there and
- * raises nitems), then the others last to first, so merges come out of order. */
 static xres_t xsolve(const char *body, unsigned pool_threads) {
-    api_request_t r;
-    api_job_t *job = NULL;
-    api_response_t resp = {0};
-    search_ctl_t ctl = {search_now_ns() + 20LL * 1000000000, 0, NULL};
-    xres_t out;
-    memset(&r, 0, sizeof r);
-    r.method = "POST";
-    r.path = "/v1/exact-cover/solve";
-    r.body = body;
-    r.body_len = strlen(body);
-    r.content_type = "application/json";
-    r.pool_threads = pool_threads;
-    r.max_timeout_ms = 20000;
-    api_xcover_solve_prepare(&r, &job, &resp);
-    if (job != NULL) {
-        int act = job->ops->merge(job, 0, job->ops->run(job, 0, &ctl));
-        for (size_t k = job->nitems; act == API_JOB_CONTINUE && k-- > 1;)
-            act = job->ops->merge(job, k, job->ops->run(job, k, &ctl));
-        job->ops->render(job, &resp);
-        job->ops->free(job);
-    }
-    out.status = resp.status;
-    out.body = strndup(resp.body ? resp.body : "", resp.len);
-    out.json = json_loads(out.body, 0, NULL);
-    api_response_destroy(&resp);
-    return out;
+    (void)pool_threads; /* the harness's pool has 2 threads */
+    return tjob_call(api_xcover_solve_prepare, "application/json", NULL, body, NULL, 0);
 }
 
-static void xres_free(xres_t *x) {
-    json_decref(x->json);
-    free(x->body);
-}
+static void xres_free(xres_t *x) { tjob_free(x); }
 
 static const char *knuth =
     "\"items\":[\"A\",\"B\",\"C\",\"D\",\"E\",\"F\",\"G\"],"
@@ -179,12 +147,7 @@ START_TEST(xcover_api_invalid_inputs_table) {
     const xbad_t *b = &xbad[_i];
     xres_t x = xsolve(b->body, 2);
     ck_assert_msg(x.status == b->status, "case %d: %d: %s", _i, x.status, x.body);
-    json_t *errors = json_object_get(x.json, "errors");
-    int found = 0;
-    for (size_t i = 0; i < json_array_size(errors); i++) {
-        const char *f = json_string_value(json_object_get(json_array_get(errors, i), "field"));
-        found |= f && strcmp(f, b->field) == 0;
-    }
+    int found = tjob_names(&x, b->field);
     ck_assert_msg(found, "case %d: '%s' not named: %s", _i, b->field, x.body);
     xres_free(&x);
 }

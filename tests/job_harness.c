@@ -1,0 +1,58 @@
+/* job_harness.c -- see job_harness.h. */
+#include "tests/job_harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+tjob_t tjob_call(api_prepare_fn fn, const char *ctype, const char *accept, const char *body,
+                 const api_param_t *params, size_t nparams) {
+    api_request_t r;
+    api_job_t *job = NULL;
+    api_response_t resp = {0};
+    search_ctl_t ctl = {search_now_ns() + 30LL * 1000000000, 0, NULL};
+    tjob_t out;
+    memset(&r, 0, sizeof r);
+    r.method = body ? "POST" : "GET";
+    r.path = "/test";
+    r.body = body;
+    r.body_len = body ? strlen(body) : 0;
+    r.content_type = ctype;
+    r.accept = accept;
+    r.params = params;
+    r.nparams = nparams;
+    r.pool_threads = 2;
+    r.max_timeout_ms = 30000;
+    fn(&r, &job, &resp);
+    if (job != NULL) {
+        int act = API_JOB_CONTINUE;
+        if (job->nitems > 0) act = job->ops->merge(job, 0, job->ops->run(job, 0, &ctl));
+        for (size_t k = job->nitems; act == API_JOB_CONTINUE && k-- > 1;)
+            act = job->ops->merge(job, k, job->ops->run(job, k, &ctl));
+        job->ops->render(job, &resp);
+        job->ops->free(job);
+    }
+    memset(&out, 0, sizeof out);
+    out.status = resp.status;
+    snprintf(out.ctype, sizeof out.ctype, "%s", resp.content_type ? resp.content_type : "");
+    out.body = strndup(resp.body ? resp.body : "", resp.len);
+    out.json = json_loads(out.body, 0, NULL);
+    api_response_destroy(&resp);
+    return out;
+}
+
+void tjob_free(tjob_t *t) {
+    json_decref(t->json);
+    free(t->body);
+    t->json = NULL;
+    t->body = NULL;
+}
+
+int tjob_names(const tjob_t *t, const char *field) {
+    json_t *errors = json_object_get(t->json, "errors");
+    for (size_t i = 0; i < json_array_size(errors); i++) {
+        const char *f = json_string_value(json_object_get(json_array_get(errors, i), "field"));
+        if (f && strcmp(f, field) == 0) return 1;
+    }
+    return 0;
+}

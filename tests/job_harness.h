@@ -1,0 +1,29 @@
+/* job_harness.h -- drives an api/ endpoint the way the server does, without
+ * a server: prepare, run every item, merge, render.  Item 0 runs first (a
+ * parallel job splits there and raises nitems); the others run last to
+ * first, so merges arrive out of order as they may on the pool. */
+#ifndef PUZZLED_TESTS_JOB_HARNESS_H
+#define PUZZLED_TESTS_JOB_HARNESS_H
+
+#include <jansson.h>
+
+#include "api/request.h"
+
+typedef struct tjob_s {
+    int status;
+    char ctype[64];
+    char *body;   /* NUL-terminated */
+    json_t *json; /* NULL when the body is not JSON (CSV answers) */
+} tjob_t;
+
+/* A POST with `body` (GET when body is NULL), pool of 2 threads, 30 s
+ * timeout.  Free the result with tjob_free(). */
+tjob_t tjob_call(api_prepare_fn fn, const char *ctype, const char *accept, const char *body,
+                 const api_param_t *params, size_t nparams);
+
+void tjob_free(tjob_t *t);
+
+/* Whether a problem's errors[] names `field`. */
+int tjob_names(const tjob_t *t, const char *field);
+
+#endif
