@@ -90,6 +90,7 @@
 #include <string.h>
 
 #include "solvers/nqueens.h"
+#include "solvers/nqueens_board.h"
 
 /* Units a SIDE leaf adds for m = 1..4 (index 0 unused). */
 static const uint8_t side_units[5] = {0, 24, 12, 8, 6};
@@ -581,76 +582,15 @@ out:
 
 /* === First solution === */
 
-typedef struct frame64_s {
-    uint64_t avail, cols, ld, rd;
-} frame64_t;
-
 /* Backtracking in ascending-column order, so the first solution reached is
- * the lexicographically first.  Its cost jumps around with n: 10^7 to 10^8
- * placements for n = 28..33 (under a second), but n = 34 and every n from
- * 36 to 64 ran past a 2 s deadline (3-5 * 10^8 placements), so callers
- * should pass one; a constructive placement is the way to serve big boards
- * quickly. */
+ * the lexicographically first.  The empty board's first solution is its
+ * first completion, so the search lives once, in nqueens_board.c.  Its cost
+ * jumps around with n: 10^7 to 10^8 placements for n = 28..33 (under a
+ * second), but n = 34 and every n from 36 to 64 ran past a 2 s deadline, so
+ * callers should pass one (method=auto hands big boards to minconflicts). */
 int nqueens_first(int n, const search_ctl_t *ctl, int *cols, search_stats_t *stats) {
-    frame64_t stk[NQUEENS_SOLVE_MAX_N];
-    search_stats_t local = {0};
-    int rc;
-
     if (n < 1 || n > NQUEENS_SOLVE_MAX_N || cols == NULL) return SEARCH_EINVAL;
-    if (stats == NULL) stats = &local;
-    if ((rc = search_check_now(ctl, stats->nodes)) != 0) return rc;
-
-    const uint64_t full = n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
-    uint64_t nodes = stats->nodes, backs = 0;
-    uint64_t c = 0, l = 0, r = 0, avail = full;
-    int y = 0, deep = 0;
-    rc = 1; /* unsolvable unless the last row is reached */
-    for (;;) {
-        int stop;
-        if (avail) {
-            const uint64_t bit = avail & -avail;
-            avail ^= bit;
-            cols[y] = __builtin_ctzll(bit);
-            ++nodes;
-            if (y + 1 > deep) deep = y + 1;
-            if (y + 1 == n) {
-                rc = 0;
-                break;
-            }
-            if ((stop = search_should_stop(ctl, nodes)) != 0) {
-                rc = stop;
-                break;
-            }
-            /* Look-ahead: skip the queen if it leaves the next row, or the
-             * one after, without a free square.  It prunes only subtrees
-             * with no solution, so the first solution found is unchanged. */
-            const uint64_t nc = c | bit, nl = (l | bit) << 1, nr = (r | bit) >> 1;
-            const uint64_t next = full & ~(nc | nl | nr);
-            const uint64_t next2 = y + 2 < n ? full & ~(nc | nl << 1 | nr >> 1) : full;
-            if (next == 0 || next2 == 0) {
-                ++backs;
-                continue;
-            }
-            stk[y] = (frame64_t){avail, c, l, r};
-            c = nc;
-            l = nl;
-            r = nr;
-            ++y;
-            avail = next;
-        } else {
-            if (y == 0) break;
-            --y;
-            ++backs;
-            avail = stk[y].avail;
-            c = stk[y].cols;
-            l = stk[y].ld;
-            r = stk[y].rd;
-        }
-    }
-    stats->nodes = nodes;
-    stats->backtracks += backs;
-    if ((uint32_t)deep > stats->max_depth) stats->max_depth = (uint32_t)deep;
-    return rc;
+    return nqueens_complete_first(n, NULL, ctl, cols, stats, NULL);
 }
 
 /* === Verification === */
