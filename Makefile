@@ -42,13 +42,13 @@ SOLVER_SRC := solvers/nqueens.c solvers/sudoku.c solvers/sudoku_bt.c solvers/sud
               solvers/sudoku_xc.c solvers/nqueens_xc.c solvers/sudoku9.c solvers/killer.c \
               solvers/killer_bt.c solvers/killer_adv.c solvers/nqueens_board.c solvers/nqueens_heur.c \
               solvers/nqueens_repair.c
-API_SRC    := api/problem.c api/request.c api/json_util.c api/xc_job.c api/nqueens_api.c api/sudoku_api.c \
+API_SRC    := api/problem.c api/request.c api/json_util.c api/xc_job.c api/nqueens_api.c api/sudoku_api.c api/sudoku_batch.c \
               api/xcover_api.c api/killer_api.c api/nqueens_board_api.c
 SERVER_SRC := server/config.c server/metrics.c server/pool.c server/http.c \
               server/router.c server/healthcheck.c server/reqid.c
 MAIN_SRC   := server/main.c
 TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test_config.c \
-              tests/test_sudoku.c tests/test_sudoku9.c tests/test_sudoku_api.c tests/test_xcover.c tests/test_xcover_api.c tests/pentomino.c \
+              tests/test_sudoku.c tests/test_sudoku9.c tests/test_sudoku_api.c tests/test_sudoku_batch.c tests/test_xcover.c tests/test_xcover_api.c tests/pentomino.c \
               tests/test_killer.c tests/test_killer_api.c tests/test_nqueens_more.c \
               tests/test_nqueens_board_api.c tests/job_harness.c tests/test_http.c \
               tests/http_client.c

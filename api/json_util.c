@@ -56,17 +56,10 @@ int api_json_opt_int(json_t *obj, const char *key, long long lo, long long hi, l
     return api_json_int(v, key, lo, hi, out, p);
 }
 
-static int json_media_is(const char *header, const char *type) {
-    size_t n = strlen(type);
-    while (header != NULL && *header == ' ') header++;
-    return header != NULL && strncasecmp(header, type, n) == 0 &&
-           (header[n] == '\0' || header[n] == ';' || header[n] == ' ');
-}
-
 int api_json_content_type(const api_request_t *req) {
     size_t i = 0;
-    if (req->content_type == NULL || json_media_is(req->content_type, "application/json")) return 1;
-    if (!json_media_is(req->content_type, "application/x-www-form-urlencoded")) return 0;
+    if (req->content_type == NULL || api_media_is(req->content_type, "application/json")) return 1;
+    if (!api_media_is(req->content_type, "application/x-www-form-urlencoded")) return 0;
     while (i < req->body_len && isspace((unsigned char)req->body[i])) i++;
     return i < req->body_len && req->body[i] == '{';
 }

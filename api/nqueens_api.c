@@ -114,7 +114,7 @@ static void nq_xc_free(api_job_t *job) {
     free(j);
 }
 
-static const api_job_ops_t nq_xc_ops = {"nqueens", nq_xc_run, nq_xc_merge, nq_xc_render, nq_xc_free};
+static const api_job_ops_t nq_xc_ops = {"nqueens", nq_xc_run, nq_xc_merge, nq_xc_render, nq_xc_free, 0, NULL};
 
 /* Builds the exact-cover job; 0 or API_ENOMEM. */
 static int nq_xc_prepare(int n, int count_mode, xcover_engine_t engine, unsigned threads,
@@ -234,8 +234,7 @@ static void nq_count_free(api_job_t *job) {
 }
 
 static const api_job_ops_t nq_count_ops = {
-    "nqueens", nq_count_run, nq_count_merge, nq_count_render, nq_count_free,
-};
+    "nqueens", nq_count_run, nq_count_merge, nq_count_render, nq_count_free, 0, NULL};
 
 /* Reads the parameters both endpoints share; returns 0 or -1 (errors in p). */
 static int nq_common_params(const api_request_t *req, long long max_n, long long *n,

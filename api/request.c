@@ -10,6 +10,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 void api_response_destroy(api_response_t *resp) {
     if (resp == NULL) return;
@@ -127,4 +128,20 @@ int api_param_bool(const api_request_t *req, const char *key, int def, int *out,
 
 double api_elapsed_ms(int64_t start_ns, int64_t end_ns) {
     return (double)(end_ns - start_ns) / 1e6;
+}
+
+int api_media_is(const char *header, const char *type) {
+    size_t n = strlen(type);
+    if (header == NULL) return 0;
+    while (*header == ' ') header++;
+    return strncasecmp(header, type, n) == 0 &&
+           (header[n] == '\0' || header[n] == ';' || header[n] == ' ' || header[n] == ',');
+}
+
+int api_accepts(const char *accept, const char *type) {
+    for (const char *p = accept; p != NULL; p = strchr(p, ',')) {
+        if (*p == ',') p++;
+        if (api_media_is(p, type)) return 1;
+    }
+    return 0;
 }

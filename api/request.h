@@ -17,7 +17,17 @@
  * run() may execute concurrently for different items, so it must only write
  * to its own item's slot; merge() and render() are serialised and may touch
  * anything.  merge() answers whether to go on, stop scheduling more items, or
- * also cancel the items in flight (a first solution was found, say). */
+ * also cancel the items in flight (a first solution was found, say).
+ *
+ * A progressive job (ops->progressive, the batch endpoint) answers while it
+ * runs: render() is called once, right after prepare() and before any run(),
+ * and must set up a 200 stream; the stream reads what merge() has published
+ * (with release/acquire atomics: it runs on the HTTP thread, concurrently
+ * with merge()) and returns 0 while the next bytes are not ready.  finish()
+ * is called on the loop thread after the last merge, with the task's first
+ * negative item code (or 0): items never run end there, so the stream can
+ * answer for them.  The stream may read the job: the server frees the job
+ * only after the answer is sent or abandoned and the task has finished. */
 #ifndef PUZZLED_API_REQUEST_H
 #define PUZZLED_API_REQUEST_H
 
@@ -49,6 +59,7 @@ typedef struct api_request_s {
     const char *accept;       /* NULL if absent */
     unsigned pool_threads;    /* upper bound for a `threads` parameter */
     int64_t max_timeout_ms;   /* default and maximum for `timeout_ms` */
+    size_t max_batch_lines;   /* most puzzles a batch endpoint takes */
 } api_request_t;
 
 /* Writes the next bytes of a streamed body into buf (at most max) and
@@ -86,6 +97,8 @@ typedef struct api_job_ops_s {
     int (*merge)(api_job_t *job, size_t item, int rc);
     void (*render)(api_job_t *job, api_response_t *out);
     void (*free)(api_job_t *job);
+    int progressive;                         /* see above; 0 for ordinary jobs */
+    void (*finish)(api_job_t *job, int rc);  /* progressive jobs only */
 } api_job_ops_t;
 
 /* Embedded first in each endpoint's job struct. */
@@ -135,6 +148,15 @@ int api_param_int(const api_request_t *req, const char *key, int required, long 
 /* Parses parameter `key` as a boolean (true/false/1/0); same conventions. */
 int api_param_bool(const api_request_t *req, const char *key, int def, int *out,
                    api_problem_t *p);
+
+/* === Media types === */
+
+/* Whether a Content-Type value names `type` (case-insensitive, parameters
+ * after ';' ignored).  NULL is no type. */
+int api_media_is(const char *header, const char *type);
+
+/* Whether an Accept value lists `type` among its comma-separated entries. */
+int api_accepts(const char *accept, const char *type);
 
 /* Milliseconds between two CLOCK_MONOTONIC readings, as a double. */
 double api_elapsed_ms(int64_t start_ns, int64_t end_ns);

@@ -77,23 +77,6 @@ typedef struct sd_puzzle_s {
 
 /* The media type of a Content-Type or Accept entry, compared without
  * parameters and case. */
-static int sd_media_is(const char *header, const char *type) {
-    size_t n = strlen(type);
-    if (header == NULL) return 0;
-    while (*header == ' ') header++;
-    return strncasecmp(header, type, n) == 0 &&
-           (header[n] == '\0' || header[n] == ';' || header[n] == ' ');
-}
-
-static int sd_accepts_csv(const char *accept) {
-    if (accept == NULL) return 0;
-    for (const char *p = accept; p != NULL; p = strchr(p, ',')) {
-        if (*p == ',') p++;
-        if (sd_media_is(p, "text/csv")) return 1;
-    }
-    return 0;
-}
-
 static int sd_char_value(char ch) {
     if (ch == '.' || ch == '0') return -1;
     if (ch >= '1' && ch <= '9') return ch - '0';
@@ -595,13 +578,13 @@ static int sd_read(const api_request_t *req, sd_puzzle_t *pz, api_problem_t *p) 
     int rc;
     api_problem_init(p, API_EINVALID, "the puzzle is not valid");
     sd_defaults(pz, req);
-    pz->csv_out = sd_accepts_csv(req->accept);
+    pz->csv_out = api_accepts(req->accept, "text/csv");
     if (api_json_content_type(req)) {
         rc = sd_parse_json(req, pz, p);
-    } else if (sd_media_is(ct, "text/plain")) {
+    } else if (api_media_is(ct, "text/plain")) {
         rc = sd_query_options(req, pz, p);
         rc |= sd_parse_text(req, pz, p);
-    } else if (sd_media_is(ct, "text/csv")) {
+    } else if (api_media_is(ct, "text/csv")) {
         rc = sd_query_options(req, pz, p);
         rc |= sd_parse_csv(req, pz, p);
     } else {
@@ -819,7 +802,7 @@ static void sd_free(api_job_t *job) {
     free(j);
 }
 
-static const api_job_ops_t sd_ops = {"sudoku", sd_run, sd_merge, sd_render, sd_free};
+static const api_job_ops_t sd_ops = {"sudoku", sd_run, sd_merge, sd_render, sd_free, 0, NULL};
 
 int api_sudoku_solve_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
     api_problem_t p;

@@ -31,6 +31,10 @@ static const opt_t opts[] = {
      "worker threads (default: number of cores)"},
     {"max-body", "PUZZLED_MAX_BODY", OPT_SIZE, 1024, 256LL << 20, OFF(max_body),
      "largest request body in bytes, 413 past it (default 1048576)"},
+    {"max-batch-body", "PUZZLED_MAX_BATCH_BODY", OPT_SIZE, 1024, 1LL << 30, OFF(max_batch_body),
+     "largest body of POST /v1/sudoku/batch in bytes (default 16777216)"},
+    {"max-batch-lines", "PUZZLED_MAX_BATCH_LINES", OPT_UINT, 1, 10000000, OFF(max_batch_lines),
+     "most puzzles in one batch, 413 past it (default 200000)"},
     {"max-queue", "PUZZLED_MAX_QUEUE", OPT_UINT, 0, 100000, OFF(max_queue),
      "jobs waiting beyond the busy workers before 503 (default 64)"},
     {"timeout-ms", "PUZZLED_TIMEOUT_MS", OPT_I64, 1, CONFIG_MAX_TIMEOUT_MS, OFF(timeout_ms),
@@ -51,6 +55,8 @@ static void config_defaults(config_t *cfg) {
     cfg->port = 8080;
     cfg->threads = cores < 1 ? 1 : cores > CONFIG_MAX_THREADS ? CONFIG_MAX_THREADS : (unsigned)cores;
     cfg->max_body = 1 << 20;
+    cfg->max_batch_body = 16u << 20;
+    cfg->max_batch_lines = 200000;
     cfg->max_queue = 64;
     cfg->timeout_ms = 30000;
     cfg->grace_ms = 10000;

@@ -14,6 +14,8 @@ typedef struct config_s {
     unsigned port;        /* 0 = any free port (tests) */
     unsigned threads;     /* worker threads in the pool */
     size_t max_body;      /* bytes */
+    size_t max_batch_body;    /* bytes, for routes that take batches */
+    unsigned max_batch_lines; /* puzzles in one batch */
     unsigned max_queue;   /* jobs admitted beyond `threads` before 503 */
     int64_t timeout_ms;   /* default and maximum per-request deadline */
     int64_t grace_ms;     /* how long SIGTERM waits for in-flight work */

@@ -18,16 +18,27 @@
  *   final call      (again, after the resume) queue the stored answer.
  *   completed       access log line, metrics, free everything.
  *
+ * Progressive jobs (the batch endpoint) answer while they run: the final call
+ * renders a 200 stream at once, submits the job and queues the answer.  The
+ * stream reader returns what merge() has published; when nothing is ready it
+ * suspends the connection and returns 0 (MHD's pattern for "no data yet"),
+ * and the loop thread resumes it after the next merge (progress()) or when
+ * the task ends.  `lock` orders those two, so a wake-up is never lost.
+ *
  * http_req_t owns everything of one request (body, job, answer) and is freed
- * in exactly one place, on_completed().  A request waiting on the pool is
- * always suspended, and the daemon is stopped only when the pool is empty, so
- * on_completed() never runs while a worker still uses the job. */
+ * by http_req_free(), normally from on_completed().  An ordinary request
+ * waiting on the pool is always suspended, and the daemon is stopped only
+ * when the pool is empty, so on_completed() never runs while a worker still
+ * uses its job.  A progressive request is not suspended while it sends, so
+ * its client may vanish mid-job: on_completed() then cancels the task and
+ * leaves the freeing to the task's done(), under `lock`. */
 #include "server/http.h"
 
 #include <arpa/inet.h>
 #include <jansson.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +85,16 @@ typedef struct http_req_s {
     api_response_t resp;
     int have_resp;
     int status; /* sent, 0 = none yet */
+
+    /* Progressive jobs only; the flags are guarded by lock. */
+    int progressive;
+    pthread_mutex_t lock;
+    int reader_waiting; /* the reader suspended the connection */
+    int task_done;      /* the pool is finished with the job */
+    int orphaned;       /* on_completed() ran first: done() frees */
 } http_req_t;
+
+static void http_req_free(http_req_t *req);
 
 /* === Logging === */
 
@@ -144,6 +164,22 @@ static ssize_t http_stream_read(void *cls, uint64_t pos, char *buf, size_t max) 
     return n < 0 ? MHD_CONTENT_READER_END_OF_STREAM : (ssize_t)n;
 }
 
+/* The same for a progressive job: nothing ready yet means suspend, and the
+ * loop thread resumes us (http_progress, http_progressive_done). */
+static ssize_t http_progressive_read(void *cls, uint64_t pos, char *buf, size_t max) {
+    http_req_t *req = cls;
+    long n;
+    (void)pos;
+    pthread_mutex_lock(&req->lock);
+    n = req->resp.stream(req->resp.stream_cls, buf, max);
+    if (n == 0) {
+        req->reader_waiting = 1;
+        MHD_suspend_connection(req->conn);
+    }
+    pthread_mutex_unlock(&req->lock);
+    return n < 0 ? MHD_CONTENT_READER_END_OF_STREAM : (ssize_t)n;
+}
+
 /* Queues req->resp with the headers every answer carries. */
 static enum MHD_Result http_send(http_req_t *req) {
     http_server_t *srv = req->srv;
@@ -151,7 +187,11 @@ static enum MHD_Result http_send(http_req_t *req) {
     struct MHD_Response *m;
     enum MHD_Result ok;
 
-    if (r->stream != NULL) {
+    if (r->stream != NULL && req->progressive) {
+        m = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, HTTP_STREAM_BLOCK,
+                                              http_progressive_read, req, NULL);
+        if (m == NULL) return MHD_NO;
+    } else if (r->stream != NULL) {
         m = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, HTTP_STREAM_BLOCK, http_stream_read,
                                               r, NULL);
         if (m == NULL) return MHD_NO;
@@ -199,6 +239,58 @@ static void http_job_done(pool_task_t *task) {
     MHD_resume_connection(req->conn);
 }
 
+/* Loop thread, after each merge of a progressive job: wake the reader. */
+static void http_progress(pool_task_t *task) {
+    http_req_t *req = task->owner;
+    pthread_mutex_lock(&req->lock);
+    if (req->reader_waiting) {
+        req->reader_waiting = 0;
+        MHD_resume_connection(req->conn);
+    }
+    pthread_mutex_unlock(&req->lock);
+}
+
+/* Loop thread: a progressive job's last item is merged.  The stream learns it
+ * through finish(); then wake the reader, or free an orphaned request. */
+static void http_progressive_done(pool_task_t *task) {
+    http_req_t *req = task->owner;
+    api_job_t *job = req->job;
+    int orphaned;
+    job->ops->finish(job, task->rc);
+    metrics_add_nodes(req->srv->metrics, job->ops->puzzle, job->nodes);
+    pthread_mutex_lock(&req->lock);
+    req->task_done = 1;
+    orphaned = req->orphaned;
+    if (!orphaned && req->reader_waiting) {
+        req->reader_waiting = 0;
+        MHD_resume_connection(req->conn);
+    }
+    pthread_mutex_unlock(&req->lock);
+    if (orphaned) http_req_free(req);
+}
+
+/* Renders the stream, submits the job and lets the final call queue the
+ * answer at once.  On failure the answer is a problem and no task runs. */
+static void http_run_progressive(http_req_t *req, int watch_fd) {
+    req->job->ops->render(req->job, &req->resp);
+    req->have_resp = 1;
+    if (req->resp.stream == NULL) { /* render() answered an error */
+        pool_release(req->srv->pool);
+        return;
+    }
+    req->progressive = 1;
+    req->task.job = req->job;
+    req->task.done = http_progressive_done;
+    req->task.progress = http_progress;
+    req->task.owner = req;
+    req->task.watch_fd = watch_fd;
+    if (pool_submit(req->srv->pool, &req->task) != 0) {
+        req->progressive = 0;
+        api_response_destroy(&req->resp);
+        http_set_problem(req, API_ENOMEM, "could not queue the job");
+    }
+}
+
 typedef struct http_params_s {
     api_param_t kv[API_MAX_PARAMS];
     size_t n;
@@ -240,6 +332,7 @@ static void http_run_api(http_req_t *req) {
     areq.accept = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, "Accept");
     areq.pool_threads = srv->cfg->threads;
     areq.max_timeout_ms = srv->cfg->timeout_ms;
+    areq.max_batch_lines = srv->cfg->max_batch_lines;
 
     if (req->route->prepare(&areq, &req->job, &req->resp) != 0 || req->job == NULL) {
         req->have_resp = 1; /* an error, or an answer that needed no search */
@@ -257,6 +350,10 @@ static void http_run_api(http_req_t *req) {
     }
     const union MHD_ConnectionInfo *ci =
         MHD_get_connection_info(req->conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (req->job->ops->progressive) {
+        http_run_progressive(req, ci ? ci->connect_fd : -1);
+        return;
+    }
     req->task.job = req->job;
     req->task.done = http_job_done;
     req->task.owner = req;
@@ -268,6 +365,12 @@ static void http_run_api(http_req_t *req) {
     }
 }
 
+/* The largest body this request's route reads. */
+static size_t http_body_limit(const http_req_t *req) {
+    const config_t *cfg = req->srv->cfg;
+    return req->route != NULL && req->route->batch ? cfg->max_batch_body : cfg->max_body;
+}
+
 /* The final call of a request that has no answer yet. */
 static void http_dispatch(http_req_t *req) {
     http_server_t *srv = req->srv;
@@ -276,7 +379,7 @@ static void http_dispatch(http_req_t *req) {
 
     if (req->too_large) {
         char d[96];
-        snprintf(d, sizeof d, "the body is larger than the limit of %zu bytes", srv->cfg->max_body);
+        snprintf(d, sizeof d, "the body is larger than the limit of %zu bytes", http_body_limit(req));
         http_set_problem(req, API_ETOOLARGE, d);
         return;
     }
@@ -340,6 +443,7 @@ static http_req_t *http_req_new(http_server_t *srv, struct MHD_Connection *conn,
     req->conn = conn;
     req->start_ns = search_now_ns();
     req->task.watch_fd = -1;
+    pthread_mutex_init(&req->lock, NULL);
     http_copy_printable(req->method, sizeof req->method, method);
     http_copy_printable(req->path, sizeof req->path, url);
     reqid_take(&srv->reqid, MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id"),
@@ -352,10 +456,10 @@ static http_req_t *http_req_new(http_server_t *srv, struct MHD_Connection *conn,
 }
 
 /* How many bytes of a refused body we read and drop before hanging up. */
-static size_t http_drain_cap(const http_server_t *srv) { return srv->cfg->max_body + (8u << 20); }
+static size_t http_drain_cap(const http_req_t *req) { return http_body_limit(req) + (8u << 20); }
 
 static int http_body_append(http_req_t *req, const char *data, size_t size) {
-    size_t max = req->srv->cfg->max_body;
+    size_t max = http_body_limit(req);
     if (req->len + size > max) return -1;
     if (req->len + size > req->cap) {
         size_t cap = req->cap ? req->cap * 2 : 4096;
@@ -386,14 +490,14 @@ static enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn, c
         *con_cls = req;
         cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         expect = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_EXPECT);
-        if (cl != NULL && strtoull(cl, NULL, 10) > srv->cfg->max_body) {
+        if (cl != NULL && strtoull(cl, NULL, 10) > http_body_limit(req)) {
             req->too_large = 1;
             /* A client waiting for "100 Continue", or one about to send more
              * than we are willing to drain, gets its 413 now (the connection
              * then closes).  Otherwise we read and drop the body and answer
              * at the end: answering mid-body makes the kernel reset the
              * connection, and the client may never see the answer. */
-            if (expect != NULL || strtoull(cl, NULL, 10) > http_drain_cap(srv)) {
+            if (expect != NULL || strtoull(cl, NULL, 10) > http_drain_cap(req)) {
                 http_dispatch(req);
                 return http_send(req);
             }
@@ -411,7 +515,7 @@ static enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn, c
         }
         if (req->too_large) {
             req->len += size; /* counts what was dropped */
-            if (req->len > http_drain_cap(srv)) return MHD_NO; /* a flood: hang up */
+            if (req->len > http_drain_cap(req)) return MHD_NO; /* a flood: hang up */
         }
         return MHD_YES;
     }
@@ -435,12 +539,28 @@ static void http_on_completed(void *cls, struct MHD_Connection *conn, void **con
         json_object_set_new(f, "terminated", json_integer((json_int_t)toe));
     if (f != NULL && req->task.client_gone) json_object_set_new(f, "client_gone", json_true());
     http_log("info", "request", f);
+    *con_cls = NULL;
 
+    if (req->progressive) {
+        pthread_mutex_lock(&req->lock);
+        if (!req->task_done) { /* the client left mid-stream: stop the job */
+            req->orphaned = 1;
+            atomic_store(&req->task.cancel, 1);
+            pthread_mutex_unlock(&req->lock);
+            return; /* http_progressive_done() frees */
+        }
+        pthread_mutex_unlock(&req->lock);
+    }
+    http_req_free(req);
+}
+
+static void http_req_free(http_req_t *req) {
+    http_server_t *srv = req->srv;
     if (req->job != NULL) req->job->ops->free(req->job);
     api_response_destroy(&req->resp);
+    pthread_mutex_destroy(&req->lock);
     free(req->body);
     free(req);
-    *con_cls = NULL;
     atomic_fetch_sub_explicit(&srv->metrics->connections, 1, memory_order_relaxed);
     atomic_fetch_sub(&srv->active, 1);
 }

@@ -135,6 +135,7 @@ static void pool_after_cb(uv_work_t *w, int status) {
     action = t->job->ops->merge(t->job, slot->item, rc);
     if (action != API_JOB_CONTINUE) t->stopping = 1;
     if (action == API_JOB_CANCEL) atomic_store(&t->cancel, 1);
+    if (t->progress) t->progress(t);
     pool_schedule(t); /* refills the window, or finishes the task */
 }
 

@@ -24,7 +24,9 @@ typedef void (*pool_done_fn)(pool_task_t *task);
 struct pool_task_s {
     api_job_t *job;
     pool_done_fn done;
-    void *owner;  /* for done() */
+    pool_done_fn progress; /* NULL, or called on the loop thread after each
+                              merge() (progressive jobs: more output is ready) */
+    void *owner;  /* for done() and progress() */
     int watch_fd; /* client socket: a hang-up cancels the task; -1 = none */
 
     /* Results, valid in done(). */

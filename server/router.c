@@ -1,7 +1,8 @@
 /* router.c -- a constant table of routes; lookup is a linear scan, which for
  * a dozen routes is faster than anything cleverer and obviously correct.
  * Paths match exactly (no trailing-slash folding, no patterns): the API's
- * variable parts travel in the query string or the body. */
+ * variable parts travel in the query string or the body.  A route marked
+ * `batch` reads bodies up to --max-batch-body instead of --max-body. */
 #include "server/router.h"
 
 #include <stdio.h>
@@ -9,24 +10,26 @@
 
 #include "api/nqueens_api.h"
 #include "api/sudoku_api.h"
+#include "api/sudoku_batch.h"
 #include "api/killer_api.h"
 #include "api/nqueens_board_api.h"
 #include "api/xcover_api.h"
 
 static const route_t routes[] = {
-    {"GET", "/healthz", ROUTE_HEALTHZ, NULL},
-    {"GET", "/readyz", ROUTE_READYZ, NULL},
-    {"GET", "/metrics", ROUTE_METRICS, NULL},
-    {"GET", "/v1/nqueens/count", ROUTE_API, api_nqueens_count_prepare},
-    {"GET", "/v1/nqueens/solve", ROUTE_API, api_nqueens_solve_prepare},
-    {"POST", "/v1/nqueens/solve", ROUTE_API, api_nqueens_solve_post_prepare},
-    {"POST", "/v1/nqueens/count", ROUTE_API, api_nqueens_count_post_prepare},
-    {"POST", "/v1/nqueens/analyze", ROUTE_API, api_nqueens_analyze_prepare},
-    {"GET", "/v1/nqueens/solutions", ROUTE_API, api_nqueens_solutions_prepare},
-    {"POST", "/v1/sudoku/solve", ROUTE_API, api_sudoku_solve_prepare},
-    {"POST", "/v1/sudoku/validate", ROUTE_API, api_sudoku_validate_prepare},
-    {"POST", "/v1/killer/solve", ROUTE_API, api_killer_solve_prepare},
-    {"POST", "/v1/exact-cover/solve", ROUTE_API, api_xcover_solve_prepare},
+    {"GET", "/healthz", ROUTE_HEALTHZ, NULL, 0},
+    {"GET", "/readyz", ROUTE_READYZ, NULL, 0},
+    {"GET", "/metrics", ROUTE_METRICS, NULL, 0},
+    {"GET", "/v1/nqueens/count", ROUTE_API, api_nqueens_count_prepare, 0},
+    {"GET", "/v1/nqueens/solve", ROUTE_API, api_nqueens_solve_prepare, 0},
+    {"POST", "/v1/nqueens/solve", ROUTE_API, api_nqueens_solve_post_prepare, 0},
+    {"POST", "/v1/nqueens/count", ROUTE_API, api_nqueens_count_post_prepare, 0},
+    {"POST", "/v1/nqueens/analyze", ROUTE_API, api_nqueens_analyze_prepare, 0},
+    {"GET", "/v1/nqueens/solutions", ROUTE_API, api_nqueens_solutions_prepare, 0},
+    {"POST", "/v1/sudoku/solve", ROUTE_API, api_sudoku_solve_prepare, 0},
+    {"POST", "/v1/sudoku/validate", ROUTE_API, api_sudoku_validate_prepare, 0},
+    {"POST", "/v1/sudoku/batch", ROUTE_API, api_sudoku_batch_prepare, 1},
+    {"POST", "/v1/killer/solve", ROUTE_API, api_killer_solve_prepare, 0},
+    {"POST", "/v1/exact-cover/solve", ROUTE_API, api_xcover_solve_prepare, 0},
 };
 #define NROUTES (sizeof routes / sizeof routes[0])
 

@@ -18,6 +18,7 @@ typedef struct route_s {
     const char *path;
     route_kind_t kind;
     api_prepare_fn prepare; /* ROUTE_API only */
+    int batch;              /* takes a batch: --max-batch-body, not --max-body */
 } route_t;
 
 #define ROUTER_FOUND 0

@@ -5,6 +5,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <check.h>
+
+/* A progressive job: render first, run and merge every item (the stream is
+ * read between merges, as the HTTP thread may), finish, then drain the
+ * stream into resp's body. */
+static void tjob_progressive(api_job_t *job, api_response_t *resp, const search_ctl_t *ctl) {
+    size_t len = 0, cap = 1 << 16;
+    char *body = malloc(cap);
+    long n = 0;
+    job->ops->render(job, resp);
+    for (size_t k = 0; k < job->nitems; k++) {
+        job->ops->merge(job, k, job->ops->run(job, k, ctl));
+        if (len + 512 > cap) body = realloc(body, cap *= 2);
+        n = resp->stream(resp->stream_cls, body + len, 512);
+        if (n > 0) len += (size_t)n;
+    }
+    job->ops->finish(job, 0);
+    while (n >= 0) {
+        if (len + 4096 > cap) body = realloc(body, cap *= 2);
+        n = resp->stream(resp->stream_cls, body + len, 4096);
+        if (n > 0) len += (size_t)n;
+        ck_assert_int_ne(n, 0); /* after finish() the stream never waits */
+    }
+    job->ops->free(job);
+    api_response_destroy(resp);
+    resp->body = body;
+    resp->len = len;
+}
+
 tjob_t tjob_call(api_prepare_fn fn, const char *ctype, const char *accept, const char *body,
                  const api_param_t *params, size_t nparams) {
     api_request_t r;
@@ -23,8 +52,11 @@ tjob_t tjob_call(api_prepare_fn fn, const char *ctype, const char *accept, const
     r.nparams = nparams;
     r.pool_threads = 2;
     r.max_timeout_ms = 30000;
+    r.max_batch_lines = 1000;
     fn(&r, &job, &resp);
-    if (job != NULL) {
+    if (job != NULL && job->ops->progressive) {
+        tjob_progressive(job, &resp, &ctl);
+    } else if (job != NULL) {
         int act = API_JOB_CONTINUE;
         if (job->nitems > 0) act = job->ops->merge(job, 0, job->ops->run(job, 0, &ctl));
         for (size_t k = job->nitems; act == API_JOB_CONTINUE && k-- > 1;)

@@ -1,7 +1,9 @@
 /* job_harness.h -- drives an api/ endpoint the way the server does, without
  * a server: prepare, run every item, merge, render.  Item 0 runs first (a
  * parallel job splits there and raises nitems); the others run last to
- * first, so merges arrive out of order as they may on the pool. */
+ * first, so merges arrive out of order as they may on the pool.  A
+ * progressive job runs its items in order, its stream read between merges;
+ * the body is everything the stream produced. */
 #ifndef PUZZLED_TESTS_JOB_HARNESS_H
 #define PUZZLED_TESTS_JOB_HARNESS_H
 

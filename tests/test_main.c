@@ -12,6 +12,7 @@ Suite *http_suite(void);
 Suite *sudoku_suite(void);
 Suite *sudoku_api_suite(void);
 Suite *sudoku9_suite(void);
+Suite *sudoku_batch_suite(void);
 Suite *xcover_suite(void);
 Suite *killer_suite(void);
 Suite *killer_api_suite(void);
@@ -30,6 +31,7 @@ int main(void) {
     srunner_add_suite(sr, sudoku_suite());
     srunner_add_suite(sr, sudoku9_suite());
     srunner_add_suite(sr, sudoku_api_suite());
+    srunner_add_suite(sr, sudoku_batch_suite());
     srunner_add_suite(sr, xcover_suite());
     srunner_add_suite(sr, xcover_api_suite());
     srunner_add_suite(sr, killer_suite());
