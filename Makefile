@@ -53,7 +53,7 @@ TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test
               tests/test_nqueens_board_api.c tests/job_harness.c tests/test_http.c \
               tests/http_client.c
 BENCH_SRC  := bench/bench_nqueens.c bench/bench_sudoku.c bench/bench_xcover.c bench/bench9.c \
-              bench/bench_killer.c bench/bench_nqueens_more.c bench/bench_http.c
+              bench/bench_killer.c bench/bench_nqueens_more.c bench/bench_http.c bench/bench9_http.c
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 SOLVER_OBJ := $(call obj,$(SOLVER_SRC))
@@ -70,6 +70,7 @@ BENCH_NQ   := $(BUILD)/bench/bench_nqueens
 BENCH_SD   := $(BUILD)/bench/bench_sudoku
 BENCH_XC   := $(BUILD)/bench/bench_xcover
 BENCH_9    := $(BUILD)/bench/bench9
+BENCH_9H   := $(BUILD)/bench/bench9_http
 BENCH_KL   := $(BUILD)/bench/bench_killer
 BENCH_NQ2  := $(BUILD)/bench/bench_nqueens_more
 BENCH_HTTP := $(BUILD)/bench/bench_http
@@ -136,6 +137,10 @@ $(BENCH_9): $(BUILD)/bench/bench9.o $(SOLVER_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
 
+$(BENCH_9H): $(BUILD)/bench/bench9_http.o $(BUILD)/tests/http_client.o $(SOLVER_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
+
 $(BENCH_KL): $(BUILD)/bench/bench_killer.o $(SOLVER_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
@@ -172,9 +177,11 @@ bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_
 	PUZZLED_BIN=./$(PUZZLED) ./$(BENCH_HTTP)
 
 # 9x9 speed: every 9x9 collection in ../shared/data (or FILES=...), fast solver
-# in both modes next to the other methods, single-threaded.
-bench9: deps $(BENCH_9)
+# in both modes next to the other methods, single-threaded; then the same
+# files through POST /v1/sudoku/batch on a loopback server.
+bench9: deps $(PUZZLED) $(BENCH_9) $(BENCH_9H)
 	./$(BENCH_9) $(FILES)
+	PUZZLED_BIN=./$(PUZZLED) ./$(BENCH_9H) $(FILES)
 
 clean:
 	rm -rf build
