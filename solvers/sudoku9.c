@@ -16,8 +16,8 @@
  *                                box 0 = 0-2)
  *
  * A placed digit keeps its own bit and loses every peer; other digits lose
- * the cell.  unsolved[b] marks the band's cells not yet placed, rows[i] the
- * rows (3 bits) of digit-band i that hold their placed digit.
+ * the cell.  unsolved[b] marks the band's cells not yet placed, rows[b] bit
+ * 3*d+r that row r of band b holds its placed d.
  *
  * Propagation (s9_propagate), run to a fixpoint:
  *  1. Band rule.  Inside a band a digit occupies one "minirow" (row x box,
@@ -46,34 +46,57 @@
  *     set; the stack rule cuts instructions by 17% on 17-clue and top1465
  *     but costs 9% on forum_hardest and 19% on serg (easy, multi-solution
  *     puzzles where it rarely fires).  Kept; finer gating is open work.
- * Only digit-bands whose word changed since they were last looked at
- * (prev[]) are processed again, so quiet parts of the grid cost nothing.
+ *
+ * Work lists: todo (27 bits) names the digit-bands a placement or guess may
+ * have touched; a word equal to prev[] (as last processed) is skipped.
+ * band_dirty / digit_dirty name the bands and digits the band rule changed
+ * since steps 3 / 4 last ran, and only those are looked at again.  Both
+ * rules are monotone, so skipping an unchanged part cannot miss a deduction.
+ * (Rescanning all 27 words per pass, all bands and all digits per fixpoint
+ * cost 20-30% more instructions.)
  *
  * Search
  * ------
- * At a fixpoint that is not solved, guess on the first cell with two
- * candidates (else the cell with fewest), lowest digit first.  The choice
- * stack is explicit: a frame keeps the 27 words of the fixpoint (108 bytes)
- * plus the cell and digit guessed; backtracking restores them and removes
- * that digit from the cell, so the last alternative of a cell needs no frame.
- * Every other piece of state (unsolved, rows, prev) follows from a fixpoint's
- * words: an unsolved cell has two or more candidates and a placed row holds
- * one bit.  A path places one more cell per guess, so 81 frames suffice
- * (about 9 KiB on the stack; the whole call stays near 10 KiB).
+ * At a fixpoint that is not solved, in the spirit of tdoku's band
+ * configurations: the band rule leaves each digit-band a set of permutation
+ * matrices (s9_nperm counts them; nband[] caches the count per word, and
+ * nstack[] the stack rule's count per digit-stack).  Among the three bands
+ * and three stacks with a digit down to exactly two matrices, take the one
+ * with fewest matrices over all nine digits; guess its first such digit's
+ * first matrix (three minirows or minicolumns at once), the alternative is
+ * the other matrix.  When that best total is above 18 (a loose unit, as in
+ * near-empty grids), guess the first two-candidate cell instead, else the
+ * first cell with fewest candidates (guess: keep the cell, drop its peers;
+ * alternative: drop the cell).  Measured, stop at 2: cells only took 286
+ * guesses a puzzle on forum_hardest and 18.8 on top1465; matrices in bands
+ * only 233 / 17.3; bands and stacks 184 / 15.5; with the cell rule for loose
+ * units 156 / 14.6.  Always preferring a two-candidate cell: 261 / 18.7.
+ * Without the loose-unit rule the empty grid took 380,000 nodes to reach a
+ * first solution.
+ *
+ * The choice stack is explicit: a frame keeps the grid of the fixpoint
+ * (s9_grid_t, 188 bytes) plus the guess; backtracking restores it and
+ * applies the alternative, so the last alternative needs no frame.  Depth
+ * bound: every guess strictly lowers (digit-bands with 2+ matrices) +
+ * (digit-stacks with 2+ matrices) + (unsolved cells) <= 27 + 27 + 81, which
+ * no branch raises, so 135 frames suffice (about 26 KiB on the stack).
  *
  * Designs tried or rejected
  * -------------------------
  *  - tdoku-style global solver objects: fast to reuse, not reentrant.
  *  - Recursion with a copy per level: same memory, but no proven stack bound
  *    the caller can see, and harder to stop cleanly on a deadline.
- *  - Storing unsolved/rows in each frame: 40 more bytes a frame for state
- *    that is cheap to rebuild on the (rarer) backtrack.
+ *  - Rebuilding unsolved/rows/counts from the words on each backtrack: 12%
+ *    of the time on forum_hardest, for 78 bytes a frame saved.
+ *  - Computing the matrix counts afresh in s9_choose instead of caching
+ *    them: 13-17% of the time.
  *  - Fewer frames plus replaying guesses from an older snapshot would bring
- *    the stack under 4 KiB at some cost per deep backtrack; not done yet.
+ *    the stack down at some cost per deep backtrack; not done.
  *
  * Thread-safety: reentrant; only the const tables below are shared. */
 #include "solvers/sudoku9.h"
 
+#include <assert.h>
 #include <string.h>
 
 #include "solvers/sudoku.h"
@@ -162,6 +185,26 @@ static const uint16_t s9_perm[512] = {
     0x000, 0x0a1, 0x062, 0x0e3, 0x000, 0x0a1, 0x062, 0x0e3, 0x000, 0x0a1, 0x16a, 0x1eb,
     0x08c, 0x0ad, 0x1ee, 0x1ef, 0x000, 0x1b1, 0x062, 0x1f3, 0x054, 0x1f5, 0x076, 0x1f7,
     0x000, 0x1b1, 0x16a, 0x1fb, 0x0dc, 0x1fd, 0x1fe, 0x1ff,
+};
+
+/* s9_nperm[s]: how many 3x3 permutation matrices mask s contains (0..6). */
+static const uint8_t s9_nperm[512] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1,
+    0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 1, 1, 2, 2, 0, 0, 1, 1, 1, 1, 2, 2,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1,
+    0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 2, 1, 2, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 2, 1, 2,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 2, 2, 2, 2,
+    0, 1, 1, 2, 0, 1, 1, 2, 0, 1, 1, 2, 1, 2, 2, 3, 0, 1, 1, 2, 1, 2, 2, 3, 0, 1, 1, 2, 2, 3, 3, 4,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 2, 0, 1, 1, 2,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 2, 0, 1, 1, 2,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 1, 1, 0, 1, 0, 1, 1, 2, 1, 2, 0, 1, 1, 2, 1, 2, 2, 3,
+    0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 2, 2, 0, 0, 2, 2, 0, 1, 1, 2, 1, 2, 2, 3, 0, 1, 2, 3, 1, 2, 3, 4,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 2, 1, 2, 2, 3,
+    0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 2, 1, 2, 2, 3, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 1, 3, 1, 3, 2, 4,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 0, 1, 0, 1, 1, 2, 1, 2, 0, 1, 1, 2, 2, 3, 3, 4,
+    0, 1, 1, 2, 0, 1, 1, 2, 0, 1, 2, 3, 1, 2, 3, 4, 0, 2, 1, 3, 1, 3, 2, 4, 0, 2, 2, 4, 2, 4, 4, 6,
 };
 
 /* s9_expand[s]: minirow mask -> the 27 cells it covers. */
@@ -267,7 +310,11 @@ static const uint32_t s9_peers[27] = {
 
 #define S9_BAND 0x7ffffffu  /* the 27 cells of a band */
 #define S9_COL0 0x0040201u  /* column 0 of a band: bits 0, 9, 18 */
-#define S9_FRAMES 81        /* one frame per guess; a path has <= 81 guesses */
+#define S9_BANDW 0x1249249u /* digit-band words of band 0: bits 0, 3, ..., 24 */
+#define S9_FRAMES 135       /* one frame per open guess; see "Search" above */
+#define S9_CELL 0
+#define S9_PERM_BAND 1
+#define S9_PERM_STACK 2
 
 #if defined(__GNUC__) || defined(__clang__)
 #define S9_CTZ(x) __builtin_ctz(x)
@@ -280,17 +327,33 @@ static int s9_ctz(uint32_t x) {
 #define S9_CTZ(x) s9_ctz(x)
 #endif
 
+/* What a guess saves and a backtrack restores (132 bytes). */
+typedef struct s9_grid_s {
+    uint32_t f[27];       /* f[3*d+b]: cells of band b where digit d may go */
+    uint32_t unsolved[3]; /* cells of band b not placed yet */
+    uint32_t rows[3];     /* rows[b] bit 3*d+r: row r of band b holds its d */
+    uint8_t nband[27];    /* [3*d+b]: matrices left for d in band b (s9_nperm) */
+    uint8_t nstack[27];   /* [3*d+k]: the same for d in stack k */
+} s9_grid_t;
+
 typedef struct s9_pos_s {
-    uint32_t f[27];        /* f[3*d+b]: cells of band b where digit d may go */
-    uint32_t prev[27];     /* f[i] as last processed; 0xffffffff = never */
-    uint32_t unsolved[3];  /* cells of band b not placed yet */
-    uint8_t rows[27];      /* rows (bits 0-2) of digit-band i already placed */
-    uint64_t placed;       /* placements made by inference (statistics) */
+    s9_grid_t g;
+    uint32_t prev[27];    /* f[i] as last processed by the band rule */
+    uint32_t todo;        /* digit-bands (bit i) that may differ from prev */
+    uint32_t band_dirty;  /* bands (bits 0-2) changed since s9_naked looked */
+    uint32_t digit_dirty; /* digits (bits 0-8) changed since s9_columns looked */
+    uint64_t placed;      /* placements made by inference (statistics) */
 } s9_pos_t;
 
+/* A guess is "f[word] &= take"; its alternative, tried on backtrack, is
+ * "f[word] &= other" (for a cell: keep the cell and drop its peers, or drop
+ * the cell). */
 typedef struct s9_frame_s {
-    uint32_t f[27];        /* the words at the fixpoint where we guessed */
-    uint8_t band, bit, digit;
+    s9_grid_t g;          /* the state at the fixpoint where we guessed */
+    uint16_t take, other; /* S9_PERM_*: permutation matrices; S9_CELL: unused */
+    uint8_t kind, digit;  /* S9_CELL / S9_PERM_BAND / S9_PERM_STACK, digit 0..8 */
+    uint8_t where;        /* cell: bit of the band word; band: 0..2; stack: 0..2 */
+    uint8_t band;         /* cell: its band */
 } s9_frame_t;
 
 static const uint8_t s9_next[3] = {1, 2, 0};
@@ -301,34 +364,38 @@ static const uint8_t s9_last[3] = {2, 0, 1};
 static inline void s9_place(s9_pos_t *s, int d, int b, int p) {
     uint32_t bit = 1u << p, col = S9_COL0 << (p % 9);
     int i = 3 * d + b;
-    uint32_t keep = s->f[i] & ~s9_peers[p];
-    for (int e = b; e < 27; e += 3) s->f[e] &= ~bit;
-    s->f[i] = keep;
-    s->f[3 * d + s9_next[b]] &= ~col;
-    s->f[3 * d + s9_last[b]] &= ~col;
-    s->unsolved[b] &= ~bit;
-    s->rows[i] |= (uint8_t)(1u << (p / 9));
+    uint32_t keep = s->g.f[i] & ~s9_peers[p];
+    for (int e = b; e < 27; e += 3) s->g.f[e] &= ~bit;
+    s->g.f[i] = keep;
+    s->g.f[3 * d + s9_next[b]] &= ~col;
+    s->g.f[3 * d + s9_last[b]] &= ~col;
+    s->g.unsolved[b] &= ~bit;
+    s->g.rows[b] |= 1u << (3 * d + p / 9);
+    s->todo |= (S9_BANDW << b) | (7u << (3 * d));
     s->placed++;
 }
 
 /* 9-bit set of the columns a band word touches. */
 static inline uint32_t s9_fold(uint32_t a) { return (a | a >> 9 | a >> 18) & 511u; }
 
-/* Naked singles of every band.  Returns -1 on an empty cell, else the number
- * of digits placed. */
+/* Naked singles of the bands changed since the last call.  Returns -1 on an
+ * empty cell, else the number of digits placed. */
 static int s9_naked(s9_pos_t *s) {
     int found = 0;
-    for (int b = 0; b < 3; b++) {
-        uint32_t r1 = 0, r2 = 0, u = s->unsolved[b];
+    uint32_t todo = s->band_dirty;
+    s->band_dirty = 0;
+    for (; todo; todo &= todo - 1) {
+        int b = S9_CTZ(todo);
+        uint32_t r1 = 0, r2 = 0, u = s->g.unsolved[b];
         if (!u) continue;
         for (int i = b; i < 27; i += 3) {
-            r2 |= r1 & s->f[i];
-            r1 |= s->f[i];
+            r2 |= r1 & s->g.f[i];
+            r1 |= s->g.f[i];
         }
         if (u & ~r1) return -1;
         for (uint32_t one = u & ~r2; one; one &= one - 1) {
             int p = S9_CTZ(one), i = b;
-            while (i < 27 && !(s->f[i] & (1u << p))) i += 3;
+            while (i < 27 && !(s->g.f[i] & (1u << p))) i += 3;
             if (i >= 27) return -1; /* an earlier single took its last digit */
             s9_place(s, i / 3, b, p);
             found++;
@@ -337,41 +404,52 @@ static int s9_naked(s9_pos_t *s) {
     return found;
 }
 
-/* Column checks of step 4: every digit must reach every column; a column
- * with one cell left for a digit gets it.  Returns -1 or the number placed. */
+/* Column checks of step 4 for the digits changed since the last call: every
+ * digit must reach every column; a column with one cell left for a digit gets
+ * it; the stack rule.  Returns -1 or the number of words changed. */
 static int s9_columns(s9_pos_t *s) {
     int found = 0;
-    for (int d = 0; d < 9; d++) {
+    uint32_t todo = s->digit_dirty;
+    uint32_t all = s->g.rows[0] & s->g.rows[1] & s->g.rows[2];
+    s->digit_dirty = 0;
+    for (; todo; todo &= todo - 1) {
+        int d = S9_CTZ(todo);
         uint32_t once = 0, twice = 0, done = 0;
-        if ((s->rows[3 * d] & s->rows[3 * d + 1] & s->rows[3 * d + 2]) == 7u) continue; /* all placed */
+        if (((all >> (3 * d)) & 7u) == 7u) { /* all placed */
+            s->g.nstack[3 * d] = s->g.nstack[3 * d + 1] = s->g.nstack[3 * d + 2] = 1;
+            continue;
+        }
         for (int b = 0; b < 3; b++) {
-            uint32_t a = s->f[3 * d + b];
+            uint32_t a = s->g.f[3 * d + b];
             uint32_t x = a & 511u, y = (a >> 9) & 511u, z = a >> 18;
             uint32_t c = x | y | z;
             twice |= (once & c) | (x & y) | (x & z) | (y & z);
             once |= c;
-            done |= s9_fold(a & ~s->unsolved[b]);
+            done |= s9_fold(a & ~s->g.unsolved[b]);
         }
         if (once != 511u) return -1;
         /* Stack rule: the band rule turned 90 degrees, on the columns each
          * band still offers the digit (3x3: band x column of the stack). */
         uint32_t col[3], keep[3] = {0, 0, 0};
-        for (int b = 0; b < 3; b++) col[b] = s9_fold(s->f[3 * d + b]);
+        for (int b = 0; b < 3; b++) col[b] = s9_fold(s->g.f[3 * d + b]);
         for (int k = 0; k < 9; k += 3) {
-            uint32_t pm = s9_perm[((col[0] >> k) & 7u) | ((col[1] >> k) & 7u) << 3 | ((col[2] >> k) & 7u) << 6];
+            uint32_t sh = ((col[0] >> k) & 7u) | ((col[1] >> k) & 7u) << 3 | ((col[2] >> k) & 7u) << 6;
+            uint32_t pm = s9_perm[sh];
             if (!pm) return -1;
+            s->g.nstack[3 * d + k / 3] = s9_nperm[sh];
             keep[0] |= (pm & 7u) << k, keep[1] |= ((pm >> 3) & 7u) << k, keep[2] |= (pm >> 6) << k;
         }
         for (int b = 0; b < 3; b++)
             if (keep[b] != col[b]) {
-                s->f[3 * d + b] &= keep[b] * S9_COL0;
+                s->g.f[3 * d + b] &= keep[b] * S9_COL0;
+                s->todo |= 1u << (3 * d + b);
                 found++;
             }
         for (uint32_t one = once & ~twice & ~done; one; one &= one - 1) {
             int c = S9_CTZ(one), b = 0;
             uint32_t cells = 0;
             for (; b < 3; b++)
-                if ((cells = s->f[3 * d + b] & (S9_COL0 << c)) != 0) break;
+                if ((cells = s->g.f[3 * d + b] & (S9_COL0 << c)) != 0) break;
             if (!cells) return -1; /* an earlier placement emptied the column */
             s9_place(s, d, b, S9_CTZ(cells));
             found++;
@@ -380,96 +458,161 @@ static int s9_columns(s9_pos_t *s) {
     return found;
 }
 
+/* Band rule and row singles (steps 1 and 2) on every digit-band in todo,
+ * until none is left.  Returns 0 or -1 (contradiction). */
+static int s9_bands(s9_pos_t *s) {
+    while (s->todo) {
+        int i = S9_CTZ(s->todo);
+        s->todo &= s->todo - 1;
+        uint32_t a = s->g.f[i];
+        if (a == s->prev[i]) continue;
+        int d = i / 3, b = i - 3 * d;
+        s->band_dirty |= 1u << b;
+        s->digit_dirty |= 1u << d;
+        uint32_t sh = (uint32_t)s9_mini[a & 511u] | (uint32_t)s9_mini[(a >> 9) & 511u] << 3 |
+                      (uint32_t)s9_mini[a >> 18] << 6;
+        uint32_t pm = s9_perm[sh];
+        if (!pm) return -1;
+        a &= s9_expand[pm];
+        s->g.f[i] = s->prev[i] = a;
+        s->g.nband[i] = s9_nperm[sh];
+        for (uint32_t open = 7u & ~(s->g.rows[b] >> (3 * d)); open; open &= open - 1) {
+            int r = S9_CTZ(open);
+            uint32_t x = (a >> (9 * r)) & 511u;
+            if (!x) return -1;
+            if (!(x & (x - 1))) {
+                s9_place(s, d, b, 9 * r + S9_CTZ(x));
+                a = s->g.f[i];
+            }
+        }
+    }
+    return 0;
+}
+
 /* Runs the rules of the header comment to a fixpoint.  Returns 0 (fixpoint,
  * maybe solved) or -1 (contradiction). */
 static int s9_propagate(s9_pos_t *s) {
     for (;;) {
-        int changed;
-        do {
-            changed = 0;
-            for (int i = 0; i < 27; i++) {
-                uint32_t a = s->f[i];
-                if (a == s->prev[i]) continue;
-                changed = 1;
-                uint32_t sh = (uint32_t)s9_mini[a & 511u] | (uint32_t)s9_mini[(a >> 9) & 511u] << 3 |
-                              (uint32_t)s9_mini[a >> 18] << 6;
-                uint32_t pm = s9_perm[sh];
-                if (!pm) return -1;
-                a &= s9_expand[pm];
-                s->f[i] = s->prev[i] = a;
-                for (uint32_t todo = 7u & ~(uint32_t)s->rows[i]; todo; todo &= todo - 1) {
-                    int r = S9_CTZ(todo);
-                    uint32_t x = (s->f[i] >> (9 * r)) & 511u;
-                    if (!x) return -1;
-                    if (!(x & (x - 1))) s9_place(s, i / 3, i % 3, 9 * r + S9_CTZ(x));
-                }
-            }
-        } while (changed);
+        if (s9_bands(s) < 0) return -1;
         int n = s9_naked(s);
         if (n < 0) return -1;
         if (n > 0) continue;
-        if ((s->unsolved[0] | s->unsolved[1] | s->unsolved[2]) == 0) return 0;
+        if ((s->g.unsolved[0] | s->g.unsolved[1] | s->g.unsolved[2]) == 0) return 0;
         n = s9_columns(s);
         if (n < 0) return -1;
         if (n == 0) return 0;
     }
 }
 
-/* Rebuilds the whole state from the words of a fixpoint (see the header:
- * unsolved = cells with two or more candidates, placed rows = one bit). */
-static void s9_restore(s9_pos_t *s, const uint32_t f[27]) {
-    memcpy(s->f, f, sizeof s->f);
-    memcpy(s->prev, f, sizeof s->prev);
-    for (int b = 0; b < 3; b++) {
-        uint32_t r1 = 0, r2 = 0;
-        for (int i = b; i < 27; i += 3) {
-            r2 |= r1 & f[i];
-            r1 |= f[i];
-        }
-        s->unsolved[b] = r2;
-    }
-    for (int i = 0; i < 27; i++) {
-        uint8_t rows = 0;
-        for (int r = 0; r < 3; r++) {
-            uint32_t x = (f[i] >> (9 * r)) & 511u;
-            if (x && !(x & (x - 1))) rows |= (uint8_t)(1u << r);
-        }
-        s->rows[i] = rows;
-    }
+/* Back to the fixpoint saved in *g, where every rule had been applied. */
+static void s9_restore(s9_pos_t *s, const s9_grid_t *g) {
+    s->g = *g;
+    memcpy(s->prev, g->f, sizeof s->prev);
+    s->todo = s->band_dirty = s->digit_dirty = 0;
+}
+/* The six 3x3 permutation matrices, bit 3*row + column. */
+static const uint16_t s9_perms6[6] = {0x111, 0x0a1, 0x10a, 0x062, 0x08c, 0x054};
+
+/* The two permutation matrices in a mask holding exactly two. */
+static void s9_two_perms(uint32_t sh, s9_frame_t *fr) {
+    int k = 0;
+    while ((sh & s9_perms6[k]) != s9_perms6[k]) k++;
+    fr->take = s9_perms6[k++];
+    while ((sh & s9_perms6[k]) != s9_perms6[k]) k++;
+    fr->other = s9_perms6[k];
 }
 
-/* Picks the guess at an unsolved fixpoint: the first two-candidate cell, else
- * the first cell with fewest candidates; its lowest digit. */
+/* Stack mask of a digit: C holds the columns of band b at bits 9b..9b+8;
+ * returns bit 3*band + column-in-stack for stack k. */
+static inline uint32_t s9_stack_mask(uint32_t C, int k) {
+    uint32_t m = (C >> (3 * k)) & 0x01c0e07u;
+    return (m & 7u) | ((m >> 6) & 0x38u) | ((m >> 12) & 0x1c0u);
+}
+
+/* Picks the guess at an unsolved fixpoint (see "Search" in the header). */
 static void s9_choose(const s9_pos_t *s, s9_frame_t *fr) {
-    int best = 10, bb = 0, bp = 0;
-    for (int b = 0; b < 3 && best > 2; b++) {
-        uint32_t u = s->unsolved[b], r1 = 0, r2 = 0, r3 = 0;
-        if (!u) continue;
-        for (int i = b; i < 27; i += 3) {
-            r3 |= r2 & s->f[i];
-            r2 |= r1 & s->f[i];
-            r1 |= s->f[i];
+    int best = 1000, kind = -1, bd = 0, bw = 0;
+    for (int b = 0; b < 3; b++) {
+        int tot = 0, cd = -1, td = 0, sd = -1;
+        for (int d = 0; d < 9; d++) {
+            int n = s->g.nband[3 * d + b], m = s->g.nstack[3 * d + b];
+            tot += n, td += m;
+            if (n == 2 && cd < 0) cd = d;
+            if (m == 2 && sd < 0) sd = d;
         }
-        if (u & ~r3) {
-            best = 2, bb = b, bp = S9_CTZ(u & ~r3);
-            break;
+        if (cd >= 0 && tot < best) best = tot, kind = S9_PERM_BAND, bd = cd, bw = b;
+        if (sd >= 0 && td < best) best = td, kind = S9_PERM_STACK, bd = sd, bw = b;
+    }
+    /* A loose band or stack (more than 18 matrices in all): a two-candidate
+     * cell, else the first cell with fewest candidates, cuts the search more
+     * (and keeps near-empty grids from wandering into large dead subtrees). */
+    if (best > 18) {
+        for (int b = 0; b < 3; b++) {
+            uint32_t u = s->g.unsolved[b], r1 = 0, r2 = 0, r3 = 0;
+            for (int i = b; i < 27; i += 3) {
+                r3 |= r2 & s->g.f[i];
+                r2 |= r1 & s->g.f[i];
+                r1 |= s->g.f[i];
+            }
+            if (u & ~r3) {
+                int p = S9_CTZ(u & ~r3), i = b;
+                while (!(s->g.f[i] & (1u << p))) i += 3;
+                fr->kind = S9_CELL, fr->digit = (uint8_t)(i / 3), fr->where = (uint8_t)p, fr->band = (uint8_t)b;
+                return;
+            }
         }
-        for (; u; u &= u - 1) { /* rare: no cell has two candidates */
+    }
+    if (best > 18) kind = -1;
+    if (kind == S9_PERM_BAND) {
+        uint32_t a = s->g.f[3 * bd + bw];
+        uint32_t sh = (uint32_t)s9_mini[a & 511u] | (uint32_t)s9_mini[(a >> 9) & 511u] << 3 |
+                      (uint32_t)s9_mini[a >> 18] << 6;
+        fr->kind = (uint8_t)kind, fr->digit = (uint8_t)bd, fr->where = (uint8_t)bw;
+        s9_two_perms(sh, fr);
+        return;
+    }
+    if (kind == S9_PERM_STACK) {
+        uint32_t C = s9_fold(s->g.f[3 * bd]) | s9_fold(s->g.f[3 * bd + 1]) << 9 | s9_fold(s->g.f[3 * bd + 2]) << 18;
+        fr->kind = (uint8_t)kind, fr->digit = (uint8_t)bd, fr->where = (uint8_t)bw;
+        s9_two_perms(s9_stack_mask(C, bw), fr);
+        return;
+    }
+    /* No two-candidate cell, and no tight band or stack. */
+    int bestc = 10, bb = 0, bp = 0;
+    for (int b = 0; b < 3 && bestc > 2; b++) {
+        for (uint32_t u = s->g.unsolved[b]; u; u &= u - 1) {
             int p = S9_CTZ(u), k = 0;
-            for (int i = b; i < 27; i += 3) k += (s->f[i] >> p) & 1u;
-            if (k < best) best = k, bb = b, bp = p;
+            for (int i = b; i < 27; i += 3) k += (s->g.f[i] >> p) & 1u;
+            if (k < bestc) bestc = k, bb = b, bp = p;
         }
     }
     int i = bb;
-    while (!(s->f[i] & (1u << bp))) i += 3;
-    fr->band = (uint8_t)bb;
-    fr->bit = (uint8_t)bp;
-    fr->digit = (uint8_t)(i / 3);
+    while (!(s->g.f[i] & (1u << bp))) i += 3;
+    fr->kind = S9_CELL, fr->digit = (uint8_t)(i / 3), fr->where = (uint8_t)bp, fr->band = (uint8_t)bb;
+}
+
+/* Applies the guess of *fr (alt 0) or its alternative (alt 1). */
+static void s9_branch(s9_pos_t *s, const s9_frame_t *fr, int alt) {
+    int d = fr->digit;
+    uint32_t pm = alt ? fr->other : fr->take;
+    if (fr->kind == S9_CELL) {
+        int i = 3 * d + fr->band;
+        s->g.f[i] &= alt ? ~(1u << fr->where) : ~s9_peers[fr->where];
+        s->todo |= 1u << i;
+    } else if (fr->kind == S9_PERM_BAND) {
+        s->g.f[3 * d + fr->where] &= s9_expand[pm];
+        s->todo |= 1u << (3 * d + fr->where);
+    } else {
+        int k = 3 * fr->where;
+        for (int b = 0; b < 3; b++)
+            s->g.f[3 * d + b] &= ((511u & ~(7u << k)) | ((pm >> (3 * b)) & 7u) << k) * S9_COL0;
+        s->todo |= 7u << (3 * d);
+    }
 }
 
 static void s9_write(const s9_pos_t *s, uint8_t *grid) {
     for (int i = 0; i < 27; i++)
-        for (uint32_t a = s->f[i]; a; a &= a - 1) grid[27 * (i % 3) + S9_CTZ(a)] = (uint8_t)(i / 3 + 1);
+        for (uint32_t a = s->g.f[i]; a; a &= a - 1) grid[27 * (i % 3) + S9_CTZ(a)] = (uint8_t)(i / 3 + 1);
 }
 
 /* Budget before every node, clock and flag every SEARCH_POLL_MASK+1 nodes. */
@@ -513,8 +656,9 @@ int sudoku9_solve(const uint8_t puzzle[SUDOKU9_CELLS], uint32_t max_solutions, u
     if ((rc = s9_check_givens(puzzle)) != 0) goto out;
     if ((rc = search_check_now(ctl, 0)) != 0) goto out;
 
-    for (int i = 0; i < 27; i++) s.f[i] = S9_BAND, s.prev[i] = 0xffffffffu, s.rows[i] = 0;
-    s.unsolved[0] = s.unsolved[1] = s.unsolved[2] = S9_BAND;
+    for (int i = 0; i < 27; i++) s.g.f[i] = S9_BAND, s.prev[i] = 0xffffffffu;
+    for (int b = 0; b < 3; b++) s.g.unsolved[b] = S9_BAND, s.g.rows[b] = 0;
+    s.todo = S9_BAND, s.band_dirty = s.digit_dirty = 0;
     for (int c = 0; c < 81; c++)
         if (puzzle[c]) s9_place(&s, puzzle[c] - 1, c / 27, c % 27);
     s.placed = 0;
@@ -523,7 +667,7 @@ int sudoku9_solve(const uint8_t puzzle[SUDOKU9_CELLS], uint32_t max_solutions, u
     ok = s9_propagate(&s);
     for (;;) {
         if (ok == 0) {
-            if ((s.unsolved[0] | s.unsolved[1] | s.unsolved[2]) == 0) {
+            if ((s.g.unsolved[0] | s.g.unsolved[1] | s.g.unsolved[2]) == 0) {
                 if (solutions) s9_write(&s, solutions + (size_t)SUDOKU9_CELLS * res->solutions_found);
                 if (res->guesses == 0) res->no_guess = 1;
                 if (++res->solutions_found == max_solutions) {
@@ -534,13 +678,14 @@ int sudoku9_solve(const uint8_t puzzle[SUDOKU9_CELLS], uint32_t max_solutions, u
                 continue;
             }
             if ((rc = s9_stop(ctl, res->stats.nodes)) != 0) goto out;
+            assert(top < S9_FRAMES); /* the depth bound of the header */
             s9_frame_t *fr = &stack[top++];
-            memcpy(fr->f, s.f, sizeof fr->f);
+            fr->g = s.g;
             s9_choose(&s, fr);
             if ((uint32_t)top > res->stats.max_depth) res->stats.max_depth = (uint32_t)top;
             res->guesses++;
             res->stats.nodes++;
-            s9_place(&s, fr->digit, fr->band, fr->bit);
+            s9_branch(&s, fr, 0);
             ok = s9_propagate(&s);
             continue;
         }
@@ -551,9 +696,9 @@ int sudoku9_solve(const uint8_t puzzle[SUDOKU9_CELLS], uint32_t max_solutions, u
         if ((rc = s9_stop(ctl, res->stats.nodes)) != 0) goto out;
         const s9_frame_t *fr = &stack[--top];
         uint64_t placed = s.placed;
-        s9_restore(&s, fr->f);
+        s9_restore(&s, &fr->g);
         s.placed = placed;
-        s.f[3 * fr->digit + fr->band] &= ~(1u << fr->bit);
+        s9_branch(&s, fr, 1);
         res->stats.nodes++;
         res->stats.backtracks++;
         ok = s9_propagate(&s);

@@ -11,18 +11,22 @@
  *    max_solutions 1, 2, 10 and (for some) 1000;
  *  - the empty grid (10000 solutions, limit respected, all distinct), solved
  *    grids, unsolvable but consistent givens, conflicting givens, bad input;
- *  - limits: past deadline, cancel flag, node budget;
- *  - the no-guess flag and the guess counter.
+ *  - limits: past deadline, cancel flag, node budget, and a deadline or
+ *    flag that turns while the solver is busy;
+ *  - the no-guess flag and the guess counter;
+ *  - hard and many-solution puzzles (every kind of guess, the depth bound).
  * Every solution returned is checked with sudoku_check_solution().  The
  * random generator is a local xorshift with fixed seeds, so runs repeat.
  *
  * Fixtures are read relative to the working directory (make test runs from
  * the repository root); SUDOKU_FIXTURES=dir overrides. */
 #include <check.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "solvers/sudoku.h"
 #include "solvers/sudoku9.h"
@@ -294,10 +298,10 @@ START_TEST(sudoku9_limits) {
     ck_assert_uint_eq(r.solutions_found, 10);
 
     ctl.cancel = NULL;
-    ctl.node_budget = 100;
+    ctl.node_budget = 1000;
     ck_assert_int_eq(sudoku9_solve(pz, SUDOKU_MAX_SOLUTIONS, buf, &ctl, &r), SEARCH_BUDGET);
     ck_assert_int_eq(r.code, SEARCH_BUDGET);
-    ck_assert_uint_le(r.stats.nodes, 100);
+    ck_assert_uint_le(r.stats.nodes, 1000);
     ck_assert_uint_gt(r.solutions_found, 0); /* found before the budget ran out */
     sudoku_shape_t s = shape9();
     for (uint32_t k = 0; k < r.solutions_found; k++) ck_assert_int_eq(sudoku_check_solution(&s, pz, buf + 81 * k), 1);
@@ -307,6 +311,56 @@ START_TEST(sudoku9_limits) {
     ctl.deadline_ns = search_now_ns() + 60 * (int64_t)1000000000;
     ck_assert_int_eq(sudoku9_solve(pz, 50, buf, &ctl, &r), 0);
     ck_assert_uint_eq(r.solutions_found, 50);
+}
+END_TEST
+
+/* A clock or flag that turns while the solver is busy stops it.  No single
+ * 9x9 task within the solution cap lasts 20 ms for this solver, so it solves
+ * the empty grid (10,000 solutions, about 20,000 nodes: the clock is read
+ * mid-search) again and again until the deadline or the flag, raised 20 ms
+ * in, ends one solve; what that solve found is still valid. */
+typedef struct s9_raiser_s {
+    atomic_int *flag;
+} s9_raiser_t;
+
+static void *s9_raise_later(void *arg) {
+    s9_raiser_t *r = arg;
+    struct timespec ts = {0, 20 * 1000000L};
+    nanosleep(&ts, NULL);
+    atomic_store(r->flag, 1);
+    return NULL;
+}
+
+START_TEST(sudoku9_stops_while_busy) {
+    static uint8_t buf[SUDOKU_MAX_SOLUTIONS * 81];
+    uint8_t pz[81] = {0};
+    sudoku_shape_t s = shape9();
+    atomic_int flag = 0;
+    for (int mode = 0; mode < 2; mode++) {
+        search_ctl_t ctl = {0};
+        s9_raiser_t rs = {&flag};
+        pthread_t th;
+        sudoku9_result_t r;
+        int64_t t0 = search_now_ns();
+        int rc = 0;
+        long solves = 0;
+        if (mode == 0) {
+            ctl.deadline_ns = t0 + 20 * 1000000;
+        } else {
+            ctl.cancel = &flag;
+            ck_assert_int_eq(pthread_create(&th, NULL, s9_raise_later, &rs), 0);
+        }
+        while (rc == 0 && search_now_ns() - t0 < 10 * (int64_t)1000000000) {
+            rc = sudoku9_solve(pz, SUDOKU_MAX_SOLUTIONS, buf, &ctl, &r);
+            solves++;
+        }
+        if (mode == 1) ck_assert_int_eq(pthread_join(th, NULL), 0);
+        ck_assert_int_eq(rc, mode == 0 ? SEARCH_TIMEOUT : SEARCH_CANCELLED);
+        ck_assert_int_ge(solves, 1);
+        ck_assert_uint_lt(r.solutions_found, SUDOKU_MAX_SOLUTIONS);
+        for (uint32_t k = 0; k < r.solutions_found; k++)
+            ck_assert_int_eq(sudoku_check_solution(&s, pz, buf + 81 * k), 1);
+    }
 }
 END_TEST
 
@@ -333,6 +387,37 @@ START_TEST(sudoku9_guess_stats) {
 }
 END_TEST
 
+/* Hard puzzles (forum_hardest_1106, tdoku's data set) and two with many
+ * solutions (serg_benchmark): these take the search through all three kinds
+ * of guess (a digit's two placements left in a band, in a stack, a cell).
+ * Counts against propagation, every solution checked, and the depth stays
+ * within the bound the frames are sized for (135, see sudoku9.c). */
+START_TEST(sudoku9_hard_agree) {
+    static const char *const hard[] = {
+        "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
+        "5.......7.8...9.3...4...2...1..36.......4.......1.8.6...2...4...9.3...1.7.......5",
+        "1.......2.3.4...5...6...7...5.8.4.......73......9...8.7.....6...4...8.9...2.....1",
+        "1....6.8....7..1....9.....4.......5..18..5...5..36....6.5..8.3.8....3.1.....2...8",
+        "..3......4...8..36..8...1...4..6..73...9..........2..5....7..686....4...7.....54.",
+        ".2.4...8.....8....7....2..6..49..1..6....7..3.9..1.....62.....55.....37......5...",
+        "8.........95.......76.........426798...571243...893165......916....3.487....1.532",
+        "8.........95.......76.........428967...573412...691583.....4196....3.748...8..235",
+    };
+    static uint8_t buf[1000 * 81];
+    uint8_t pz[81];
+    for (size_t k = 0; k < sizeof hard / sizeof hard[0]; k++) {
+        ck_assert_int_eq(parse81(hard[k], pz), 0);
+        agree(pz, 1, buf), agree(pz, 2, buf), agree(pz, 1000, buf);
+        sudoku9_result_t r = fast_checked(pz, 1000, buf);
+        ck_assert_int_eq(r.code, 0);
+        ck_assert_uint_ge(r.solutions_found, 1);
+        ck_assert_uint_le(r.stats.max_depth, 135);
+        ck_assert_uint_ge(r.stats.nodes, r.guesses);
+        if (k < 6) ck_assert_uint_gt(r.guesses, 0);
+    }
+}
+END_TEST
+
 Suite *sudoku9_suite(void) {
     Suite *s = suite_create("sudoku9");
     TCase *tc = tcase_create("core");
@@ -343,7 +428,9 @@ Suite *sudoku9_suite(void) {
     tcase_add_test(tc, sudoku9_solved_and_unsolvable);
     tcase_add_test(tc, sudoku9_conflicts_and_bad_input);
     tcase_add_test(tc, sudoku9_limits);
+    tcase_add_test(tc, sudoku9_stops_while_busy);
     tcase_add_test(tc, sudoku9_guess_stats);
+    tcase_add_test(tc, sudoku9_hard_agree);
     suite_add_tcase(s, tc);
     return s;
 }
