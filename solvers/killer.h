@@ -22,9 +22,11 @@
  *   advanced      candidate masks with a trail; per-cage tables of the
  *                 symbol combinations still possible; exact supports for
  *                 cages with few open cells; 45-rule innies/outies turned
- *                 into extra sum constraints before the search; peers,
- *                 hidden singles, cage/unit claiming; fewest-candidates
- *                 branching.  Design notes in killer_adv.c.
+ *                 into extra sum constraints before the search (bounded
+ *                 per group of mutual peers); peers, hidden singles,
+ *                 locked candidates, cage/unit claiming; fewest-candidates
+ *                 branching, ties to the cell with the most recent
+ *                 conflicts.  Design notes in killer_adv.c.
  *   auto          = advanced.
  *
  * Both are iterative (explicit stacks), allocate their working memory once

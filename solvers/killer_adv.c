@@ -24,27 +24,40 @@
  *            killer__combos) fits KILLER_COMBO_CAP.  The table is a sparse
  *            set: combos[0..live) are still possible, the rest were removed
  *            by swapping them behind `live`, so undoing is restoring live
- *            (trailed), never copying the table.  A combo stays live if it
- *            holds the decided values, every open cell meets the rest of it,
- *            and the open cells together cover that rest.  Open cells shrink
- *            to the union of the live rests; the intersection of live combos
- *            is what the cage must hold: a required value with one place in
+ *            (trailed), never copying the table.  With n <= DP_MAX_N and at
+ *            most DP_MAX_OPEN open cells the supports are exact
+ *            (prop_tabled_dp: a layered walk over value sets, one layer per
+ *            open cell); otherwise a combo stays live if it holds the
+ *            decided values, every open cell meets the rest of it, the open
+ *            cells together cover that rest and (<= SMALL_OPEN + 1 open
+ *            cells) a perfect matching exists.  Open cells shrink to the
+ *            supported values; the intersection of live combos is what the
+ *            cage must hold (con_claim): a required value with one place in
  *            the cage goes there, and leaves every other cell of each unit
  *            that contains the whole cage (cage/unit claiming).  Conversely
  *            the hidden-single scan of a unit notices a value whose every
  *            place in the unit lies in one cage, and keeps only that cage's
- *            combos that contain it.
+ *            combos that contain it.  A tabled con's own changes do not
+ *            requeue it (a->self): its result is (close to) a fixpoint.
  *   bounds   distinct cons over the cap (big cages on big grids): the rest
  *            of the sum must lie between the sums of the `open` smallest
  *            and largest available symbols, per cell and value.
- *   sum      non-distinct (derived) cons: interval reasoning on the sum.
- *   small    any con with <= SMALL_OPEN open cells is then solved exactly:
- *            a depth-first walk (depth <= SMALL_OPEN) over the open cells'
- *            candidates finds, for each cell, the values that belong to some
- *            complete assignment (distinct where the cells are peers, sum
- *            met), and removes the others.
+ *   sum      non-distinct (derived) cons: classify() splits the cells into
+ *            peer groups (greedy cliques); a group of k open cells adds up
+ *            to between the k smallest and the k largest symbols of its
+ *            candidates' union, and a value stays at a cell only if the
+ *            bounds of the whole con still admit the sum.  With symbols
+ *            ascending by index this is one window of values per group.
+ *            Per-cell bounds (the earlier version) let two innies in one row
+ *            both be 1; the groups took sigh-hs-09 from 21,000 nodes to 10.
+ *   small    a non-tabled con with <= SMALL_OPEN open cells is then solved
+ *            exactly: a depth-first walk (depth <= SMALL_OPEN) over the open
+ *            cells' candidates finds, for each cell, the values that belong
+ *            to some complete assignment (distinct where the cells are
+ *            peers, sum met), and removes the others.
  * Plus the Sudoku rules: a decided cell's value leaves its peers (row,
- * column, box, diagonals, cage), hidden singles per unit.
+ * column, box, diagonals, cage), hidden singles per unit, and locked
+ * candidates between boxes and lines (pointing and claiming).
  *
  * State and undo
  * --------------
@@ -57,12 +70,20 @@
  * entries: that is its size, allocated before the search.
  *
  * Search: binary branching as in sudoku_prop.c: on the undecided cell with
- * the fewest candidates try its lowest value; when that subtree is done undo
- * it and remove the value at the parent level, then propagate.  Frames hold
- * (trail mark, decided count, cell, value); each frame decides one more cell
- * so depth <= ncells.  A node is one choice.
+ * the fewest candidates (ties: the larger conflict weight, see bump()) try
+ * its lowest value; when that subtree is done undo it and remove the value
+ * at the parent level, then propagate.  Frames hold (trail mark, decided
+ * count, cell, value); each frame decides one more cell so depth <= ncells.
+ * A node is one choice.
  *
- * Rejected: an exact-cover model (one option per cage combination
+ * Measured and rejected (sigh-tarek / -mathemagic, 2026-11): exact
+ * supports by the layered walk for 4+ open cells (same nodes, 2x the time:
+ * big cages reach hundreds of value sets a call); branching on conflict
+ * weight / candidates as the primary key (dom/wdeg style: 2-4x more nodes
+ * on tarek-37/-39 than fewest-candidates with weight tie-breaks);
+ * DERIVED_MAX 8 (mathemagic: 5-7x the nodes of 12) or 16+ (more cons, more
+ * time a node, no fewer nodes).
+ * Rejected earlier: an exact-cover model (one option per cage combination
  * placement explodes for big cages and loses the sum reasoning across
  * cages); copying state per level (36x36: 10 KiB a level, 1296 levels).
  *
@@ -71,9 +92,13 @@
 
 #include "killer_int.h"
 
-#define DERIVED_MAX 8   /* largest innie/outie set turned into a con */
+#define DERIVED_MAX 12  /* largest innie/outie set turned into a con */
 #define SMALL_OPEN 3    /* cons with this few open cells are solved exactly */
 #define COMBO_BUDGET ((uint64_t)KILLER_COMBO_CAP * 64) /* enumeration steps per table */
+#define DP_MAX_N 16     /* exact tabled supports (dp_tab has 2^n entries) up to this n */
+#define DP_MAX_OPEN 3    /* exact supports by the layered walk up to this many open cells */
+#define DP_STATES 8192
+#define CONFLICT_GROWTH 1.05  /* states one exact-support walk may visit */
 
 typedef struct con_s {
     long sum;
@@ -84,6 +109,7 @@ typedef struct con_s {
     uint8_t ncells;
     uint8_t distinct;
     uint8_t tabled;
+    uint8_t ngroups;    /* non-distinct: peer groups of its cells (con_grp) */
     uint8_t nunits_in;  /* units containing every cell */
     uint8_t units_in[5];
 } con_t;
@@ -103,6 +129,7 @@ typedef struct adv_s {
     /* constraints */
     con_t *cons;
     uint16_t *con_cells;
+    uint8_t *con_grp;        /* per con cell: its peer group (non-distinct cons) */
     uint32_t *cell_cons_off; /* nc + 1 */
     uint16_t *cell_cons;
     uint32_t *peer_off;      /* nc + 1 */
@@ -119,11 +146,17 @@ typedef struct adv_s {
     uint32_t sqlen;
     uint32_t *cq; /* cons to propagate; inq[] flags */
     uint32_t cqlen;
+    uint32_t self; /* tabled con being propagated (its own changes do not requeue it), or UINT32_MAX */
     uint8_t *inq;
     uint8_t *udirty; /* units to scan for hidden singles */
     uint8_t *ulist;
     uint32_t ulen;
     uint8_t *stamp; /* scratch per cell */
+    double *score;  /* conflict weight per cell (branching) */
+    int sym_sorted; /* symbols ascend with their index (1..n, or sorted) */
+    double inc;
+    uint8_t *dp_tab;      /* 2^n flags (n <= DP_MAX_N), else NULL; zero between calls */
+    uint16_t *dp_states;  /* DP_STATES */
     frame_t *stack;
     uint8_t *grid;
 } adv_t;
@@ -175,7 +208,8 @@ static int set_mask(adv_t *a, int cell, uint64_t m) {
             a->ulist[a->ulen++] = (uint8_t)u;
         }
     }
-    for (i = a->cell_cons_off[cell]; i < a->cell_cons_off[cell + 1]; i++) enqueue_con(a, a->cell_cons[i]);
+    for (i = a->cell_cons_off[cell]; i < a->cell_cons_off[cell + 1]; i++)
+        if (a->cell_cons[i] != a->self) enqueue_con(a, a->cell_cons[i]);
     return 0;
 }
 
@@ -270,6 +304,173 @@ static int are_peers(const adv_t *a, int x, int y) {
     return 0;
 }
 
+/* The values every live combo of tabled con ci holds (beyond the decided
+ * `dec`) must be placed: one with a single place among the open cells goes
+ * there, and all of them leave the rest of each unit containing the con. */
+static int con_claim(adv_t *a, uint32_t ci, const int *open, int m, uint64_t dec, uint64_t req) {
+    const con_t *c = &a->cons[ci];
+    const uint16_t *cells = a->con_cells + c->cells_off;
+    int i, j;
+    uint64_t once = 0, twice = 0, single;
+    req &= ~dec;
+    if (req == 0) return 0;
+    for (i = 0; i < m; i++) {
+        uint64_t x = a->cand[open[i]];
+        twice |= once & x;
+        once |= x;
+    }
+    if ((req & ~once) != 0) return -1;
+    single = req & ~twice;
+    for (i = 0; i < m && single != 0; i++) {
+        uint64_t x = a->cand[open[i]] & single;
+        if (x != 0) {
+            if ((x & (x - 1)) != 0) return -1; /* two required values with one place */
+            single &= ~x;
+            if (a->cand[open[i]] != x && set_mask(a, open[i], x) != 0) return -1;
+        }
+    }
+    if (c->nunits_in > 0) {
+        if (c->cage >= 0) {
+            for (j = 0; j < c->nunits_in; j++) {
+                const uint16_t *uc = a->m.unit_cells[c->units_in[j]];
+                for (i = 0; i < a->n; i++)
+                    if (a->m.cell_cage[uc[i]] != c->cage && restrict_to(a, uc[i], ~req) != 0) return -1;
+            }
+            return 0;
+        }
+        for (i = 0; i < c->ncells; i++) a->stamp[cells[i]] = 1;
+        for (j = 0; j < c->nunits_in; j++) {
+            const uint16_t *uc = a->m.unit_cells[c->units_in[j]];
+            for (i = 0; i < a->n; i++)
+                if (!a->stamp[uc[i]] && restrict_to(a, uc[i], ~req) != 0) {
+                    for (i = 0; i < c->ncells; i++) a->stamp[cells[i]] = 0;
+                    return -1;
+                }
+        }
+        for (i = 0; i < c->ncells; i++) a->stamp[cells[i]] = 0;
+    }
+    return 0;
+}
+
+/* Exact supports of a tabled con for n <= DP_MAX_N: a layered walk over the
+ * sets of values the open cells (fewest candidates first) can take, one
+ * layer per cell, states indexed by their value mask in dp_tab (bit 0:
+ * reached forwards, bit 1: completes to a live combo).  A combo stays live
+ * iff its open part was reached; a value stays at a cell iff some reached
+ * state extends by it to a completing one.  This is generalized arc
+ * consistency for the con (the per-combo matchings it replaced were only
+ * exact up to SMALL_OPEN + 1 open cells and cost half the run time).
+ * Returns 0 (done), -1 (contradiction) or 1 (more than DP_STATES states:
+ * nothing changed, the caller falls back to the per-combo test). */
+static int prop_tabled_dp(adv_t *a, uint32_t ci, const int *open, int m, uint64_t dec, uint64_t *req) {
+    const con_t *c = &a->cons[ci];
+    uint64_t *cb = a->combos + c->combo_off;
+    uint32_t live = a->live[ci], old = live, k, lo[KILLER_MAX_N + 2], nst;
+    uint64_t cm[KILLER_MAX_N], sup[KILLER_MAX_N], uni = 0;
+    int ord[KILLER_MAX_N], pc[KILLER_MAX_N], i, j;
+    uint16_t *st = a->dp_states;
+    uint8_t *tab = a->dp_tab;
+
+    for (i = 0; i < m; i++) uni |= a->cand[open[i]];
+    uni &= ~dec;
+    /* combos must hold the decided values and draw the rest from uni */
+    {
+        uint64_t u2 = 0;
+        for (k = 0; k < live;) {
+            uint64_t x = cb[k];
+            if ((x & dec) == dec && (x & ~dec & ~uni) == 0) {
+                u2 |= x;
+                k++;
+            } else {
+                cb[k] = cb[--live];
+                cb[live] = x;
+            }
+        }
+        uni &= u2;
+    }
+    if (live == 0) goto commit;
+    for (i = 0; i < m; i++) {
+        uint64_t x = a->cand[open[i]] & uni;
+        int p = killer__popcount(x);
+        if (p == 0) {
+            live = 0;
+            goto commit;
+        }
+        for (j = i; j > 0 && pc[j - 1] > p; j--) {
+            pc[j] = pc[j - 1];
+            ord[j] = ord[j - 1];
+            cm[j] = cm[j - 1];
+        }
+        pc[j] = p;
+        ord[j] = open[i];
+        cm[j] = x;
+    }
+    /* forwards */
+    st[0] = 0;
+    tab[0] = 1;
+    lo[0] = 0;
+    lo[1] = nst = 1;
+    for (i = 0; i < m; i++) {
+        for (k = lo[i]; k < lo[i + 1]; k++) {
+            uint32_t s = st[k];
+            for (uint64_t x = cm[i] & ~(uint64_t)s; x != 0; x &= x - 1) {
+                uint32_t t = s | (uint32_t)(x & -x);
+                if (tab[t] == 0) {
+                    if (nst == DP_STATES) {
+                        for (k = 0; k < nst; k++) tab[st[k]] = 0;
+                        if (live != old) {
+                            trail(a, (uint32_t)a->nc + ci, old);
+                            a->live[ci] = live;
+                        }
+                        return 1;
+                    }
+                    tab[t] = 1;
+                    st[nst++] = (uint16_t)t;
+                }
+            }
+        }
+        lo[i + 2] = nst;
+    }
+    /* live combos: open part reached */
+    for (k = 0; k < live;) {
+        uint64_t r = cb[k] & ~dec;
+        if (tab[r] & 1) {
+            tab[r] |= 2;
+            *req &= cb[k];
+            k++;
+        } else {
+            uint64_t x = cb[k];
+            cb[k] = cb[--live];
+            cb[live] = x;
+        }
+    }
+    /* backwards */
+    for (i = m - 1; i >= 0; i--) {
+        sup[i] = 0;
+        for (k = lo[i]; k < lo[i + 1]; k++) {
+            uint32_t s = st[k];
+            uint64_t good = 0;
+            for (uint64_t x = cm[i] & ~(uint64_t)s; x != 0; x &= x - 1)
+                if (tab[s | (uint32_t)(x & -x)] & 2) good |= x & -x;
+            if (good) {
+                tab[s] |= 2;
+                sup[i] |= good;
+            }
+        }
+    }
+    for (k = 0; k < nst; k++) tab[st[k]] = 0;
+commit:
+    if (live != old) {
+        trail(a, (uint32_t)a->nc + ci, old);
+        a->live[ci] = live;
+        a->res->stats.propagations += old - live;
+    }
+    if (live == 0) return -1;
+    for (i = 0; i < m; i++)
+        if (restrict_to(a, ord[i], sup[i]) != 0) return -1;
+    return 0;
+}
+
 static int prop_con(adv_t *a, uint32_t ci) {
     const con_t *c = &a->cons[ci];
     const uint16_t *cells = a->con_cells + c->cells_off;
@@ -292,6 +493,12 @@ static int prop_con(adv_t *a, uint32_t ci) {
     }
     if (m == 0) return rem == 0 ? 0 : -1;
 
+    if (c->tabled && a->dp_tab != NULL && m <= DP_MAX_OPEN) {
+        uint64_t req = a->full;
+        int r = prop_tabled_dp(a, ci, open, m, dec, &req);
+        if (r < 0) return -1;
+        if (r == 0) return con_claim(a, ci, open, m, dec, req);
+    }
     if (c->tabled) {
         uint64_t *cb = a->combos + c->combo_off;
         uint32_t live = a->live[ci], old = live, k = 0;
@@ -335,31 +542,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
         if (live == 0) return -1;
         for (i = 0; i < m; i++)
             if (restrict_to(a, open[i], m <= SMALL_OPEN + 1 ? cellsup[i] : allowed) != 0) return -1;
-        /* required values: hidden single inside the cage, then claiming */
-        req &= ~dec;
-        for (uint64_t r = req; r != 0; r &= r - 1) {
-            uint64_t bit = r & -r;
-            int where = -1, cnt = 0;
-            for (i = 0; i < m; i++)
-                if (a->cand[open[i]] & bit) {
-                    where = open[i];
-                    cnt++;
-                }
-            if (cnt == 0) return -1;
-            if (cnt == 1 && a->cand[where] != bit && set_mask(a, where, bit) != 0) return -1;
-        }
-        if (req != 0 && c->nunits_in > 0) {
-            for (i = 0; i < c->ncells; i++) a->stamp[cells[i]] = 1;
-            for (j = 0; j < c->nunits_in; j++) {
-                const uint16_t *uc = a->m.unit_cells[c->units_in[j]];
-                for (i = 0; i < a->n; i++)
-                    if (!a->stamp[uc[i]] && restrict_to(a, uc[i], ~req) != 0) {
-                        for (i = 0; i < c->ncells; i++) a->stamp[cells[i]] = 0;
-                        return -1;
-                    }
-            }
-            for (i = 0; i < c->ncells; i++) a->stamp[cells[i]] = 0;
-        }
+        return con_claim(a, ci, open, m, dec, req);
     } else if (c->distinct) {
         uint64_t avail = uni & ~dec;
         long lo, hi;
@@ -377,27 +560,83 @@ static int prop_con(adv_t *a, uint32_t ci) {
             if (restrict_to(a, open[i], keep) != 0) return -1;
         }
     } else {
-        long lo = 0, hi = 0, cmin[KILLER_MAX_N], cmax[KILLER_MAX_N];
-        for (i = 0; i < m; i++) {
-            uint64_t x = a->cand[open[i]];
-            cmin[i] = sym[killer__ctz(x) + 1];
-            cmax[i] = cmin[i];
-            for (; x != 0; x &= x - 1) {
-                long s = sym[killer__ctz(x) + 1];
-                if (s < cmin[i]) cmin[i] = s;
-                if (s > cmax[i]) cmax[i] = s;
+        /* peer groups (classify): the open cells of a group take distinct
+         * values, so a group of k open cells adds up to between the sums of
+         * the k smallest and k largest values of their candidates' union --
+         * much tighter than per-cell minima and maxima, which would let the
+         * two cells of an innie pair in one row both be 1. */
+        const uint8_t *grp = a->con_grp + c->cells_off;
+        uint64_t gu[DERIVED_MAX];
+        int gk[DERIVED_MAX], og[KILLER_MAX_N], g;
+        long lo = 0, hi = 0, glo[DERIVED_MAX], ghi[DERIVED_MAX];
+        for (g = 0; g < c->ngroups; g++) {
+            gu[g] = 0;
+            gk[g] = 0;
+        }
+        for (i = 0, j = 0; i < c->ncells; i++) {
+            uint64_t x = a->cand[cells[i]];
+            if (x & (x - 1)) {
+                og[j++] = grp[i];
+                gu[grp[i]] |= x;
+                gk[grp[i]]++;
             }
-            lo += cmin[i];
-            hi += cmax[i];
+        }
+        /* With symbols ascending by index (a->sym_sorted), when a cell of
+         * group g takes v the group's bounds become, with sk / tk the k-th
+         * smallest / largest symbol of its union: glo - sk + v if v is
+         * above sk (else unchanged), ghi - tk + v if v is below tk.  So v
+         * fits iff tk - (hi - rem) <= v <= sk + (rem - lo): one window per
+         * group. */
+        uint64_t win[DERIVED_MAX];
+        long sk[DERIVED_MAX], tk[DERIVED_MAX];
+        for (g = 0; g < c->ngroups; g++) {
+            glo[g] = ghi[g] = 0;
+            if (gk[g] == 0) continue;
+            if (killer__popcount(gu[g]) < gk[g]) return -1;
+            if (a->sym_sorted) {
+                uint64_t x = gu[g], y = gu[g];
+                int t;
+                for (t = 0; t < gk[g] - 1; t++) {
+                    uint64_t hb = (uint64_t)1 << (63 - __builtin_clzll(y));
+                    glo[g] += sym[killer__ctz(x) + 1];
+                    x &= x - 1;
+                    ghi[g] += sym[killer__ctz(hb) + 1];
+                    y &= ~hb;
+                }
+                sk[g] = sym[killer__ctz(x) + 1];
+                tk[g] = sym[64 - __builtin_clzll(y)];
+                glo[g] += sk[g];
+                ghi[g] += tk[g];
+            } else if (killer__sum_bounds(sym, gu[g], gk[g], &glo[g], &ghi[g]) != 0)
+                return -1;
+            lo += glo[g];
+            hi += ghi[g];
         }
         if (rem < lo || rem > hi) return -1;
+        if (a->sym_sorted)
+            for (g = 0; g < c->ngroups; g++) {
+                long wl = tk[g] - (hi - rem), wh = sk[g] + (rem - lo);
+                int v;
+                win[g] = 0;
+                if (gk[g] == 0) continue;
+                for (v = 1; v <= a->n; v++)
+                    if (sym[v] >= wl && sym[v] <= wh) win[g] |= KILLER__BIT(v);
+            }
         for (i = 0; i < m; i++) {
-            long olo = lo - cmin[i], ohi = hi - cmax[i];
+            long olo, ohi;
             uint64_t x = a->cand[open[i]], keep = 0;
-            if (rem - cmin[i] <= ohi && rem - cmax[i] >= olo) continue; /* all fit */
+            g = og[i];
+            if (a->sym_sorted) {
+                if (restrict_to(a, open[i], win[g]) != 0) return -1;
+                continue;
+            }
+            olo = lo - glo[g];
+            ohi = hi - ghi[g];
             for (; x != 0; x &= x - 1) {
-                long s = sym[killer__ctz(x) + 1];
-                if (rem - s >= olo && rem - s <= ohi) keep |= x & -x;
+                uint64_t bit = x & -x;
+                long sv = sym[killer__ctz(x) + 1], l2 = 0, h2 = 0;
+                if (gk[g] > 1 && killer__sum_bounds(sym, gu[g] & ~bit, gk[g] - 1, &l2, &h2) != 0) continue;
+                if (rem - sv >= olo + l2 && rem - sv <= ohi + h2) keep |= bit;
             }
             if (restrict_to(a, open[i], keep) != 0) return -1;
         }
@@ -444,6 +683,46 @@ static int prop_con(adv_t *a, uint32_t ci) {
 
 /* === Units: hidden singles, values confined to one cage ================= */
 
+/* Locked candidates: a value whose places in a row or column all lie in
+ * one box leaves the rest of that box (claiming), and one whose places in
+ * a box all lie in one row or column leaves the rest of that line
+ * (pointing).  u is a row, column or box; decv its decided values. */
+static int locked(adv_t *a, int u, uint64_t decv) {
+    const uint16_t *uc = a->m.unit_cells[u];
+    int n = a->n, i, k, kind = u / n; /* 0 row, 1 column, 2 box */
+    uint64_t sec[2][KILLER_MAX_N];
+    uint64_t vals = a->full & ~decv;
+    for (k = 0; k < 2; k++)
+        for (i = 0; i < n; i++) sec[k][i] = 0;
+    for (i = 0; i < n; i++) {
+        int cell = uc[i];
+        uint64_t x = a->cand[cell] & vals;
+        const uint8_t *cu = a->m.cell_units[cell];
+        for (; x != 0; x &= x - 1) {
+            int v = killer__ctz(x);
+            if (kind == 2) {
+                sec[0][v] |= (uint64_t)1 << cu[0];
+                sec[1][v] |= (uint64_t)1 << (cu[1] - n);
+            } else
+                sec[0][v] |= (uint64_t)1 << (cu[2] - 2 * n);
+        }
+    }
+    for (k = 0; k < (kind == 2 ? 2 : 1); k++)
+        for (uint64_t x = vals; x != 0; x &= x - 1) {
+            int v = killer__ctz(x), other, j;
+            uint64_t m = sec[k][v];
+            if (m == 0 || (m & (m - 1)) != 0) continue;
+            other = killer__ctz(m) + (kind == 2 ? k * n : 2 * n);
+            for (j = 0; j < n; j++) {
+                int q = a->m.unit_cells[other][j];
+                if ((a->cand[q] & ((uint64_t)1 << v)) == 0) continue;
+                if (a->m.cell_units[q][kind] == (uint8_t)u) continue; /* inside u */
+                if (set_mask(a, q, a->cand[q] & ~((uint64_t)1 << v)) != 0) return -1;
+            }
+        }
+    return 0;
+}
+
 static int scan_unit(adv_t *a, int u) {
     const uint16_t *uc = a->m.unit_cells[u];
     uint64_t once = 0, twice = 0, decv = 0, single;
@@ -482,6 +761,7 @@ static int scan_unit(adv_t *a, int u) {
     for (i = 0; i < n; i++)
         if (owner[i] >= 0 && a->cons[owner[i]].tabled && con_require(a, (uint32_t)owner[i], (uint64_t)1 << i) != 0)
             return -1;
+    if (u < 3 * n) return locked(a, u, decv);
     return 0;
 }
 
@@ -494,6 +774,24 @@ static void clear_queues(adv_t *a) {
     a->cqlen = a->ulen = a->sqlen = 0;
 }
 
+/* Conflict weights for branching: the cells of whatever failed gain
+ * a->inc, which grows by CONFLICT_GROWTH a conflict so that recent
+ * conflicts count more (the decay of VSIDS / dom-wdeg); all weights are
+ * scaled down together before they could overflow. */
+static void bump(adv_t *a, const uint16_t *cells, int k) {
+    int i;
+    for (i = 0; i < k; i++) a->score[cells[i]] += a->inc;
+}
+
+static void conflict_done(adv_t *a) {
+    int i;
+    a->inc *= CONFLICT_GROWTH;
+    if (a->inc > 1e100) {
+        for (i = 0; i < a->nc; i++) a->score[i] *= 1e-100;
+        a->inc *= 1e-100;
+    }
+}
+
 static int propagate(adv_t *a) {
     for (;;) {
         if (a->sqlen > 0) {
@@ -502,25 +800,40 @@ static int propagate(adv_t *a) {
             uint32_t p;
             for (p = a->peer_off[cell]; p < a->peer_off[cell + 1]; p++) {
                 int q = a->peers[p];
-                if ((a->cand[q] & bit) && set_mask(a, q, a->cand[q] & ~bit) != 0) goto fail;
+                if ((a->cand[q] & bit) && set_mask(a, q, a->cand[q] & ~bit) != 0) {
+                    a->score[q] += a->inc;
+                    a->score[cell] += a->inc;
+                    goto fail;
+                }
             }
             continue;
         }
         if (a->cqlen > 0) {
             uint32_t ci = a->cq[--a->cqlen];
             a->inq[ci] = 0;
-            if (prop_con(a, ci) != 0) goto fail;
+            int bad;
+            a->self = a->cons[ci].tabled ? ci : UINT32_MAX;
+            bad = prop_con(a, ci);
+            a->self = UINT32_MAX;
+            if (bad != 0) {
+                bump(a, a->con_cells + a->cons[ci].cells_off, a->cons[ci].ncells);
+                goto fail;
+            }
             continue;
         }
         if (a->ulen > 0) {
             int u = a->ulist[--a->ulen];
             a->udirty[u] = 0;
-            if (scan_unit(a, u) != 0) goto fail;
+            if (scan_unit(a, u) != 0) {
+                bump(a, a->m.unit_cells[u], a->n);
+                goto fail;
+            }
             continue;
         }
         return 0;
     }
 fail:
+    conflict_done(a);
     clear_queues(a);
     return -1;
 }
@@ -662,6 +975,19 @@ static void classify(adv_t *a) {
             for (i = 0; i < c->ncells && c->distinct; i++)
                 for (j = 0; j < i && c->distinct; j++)
                     if (!are_peers(a, cells[i], cells[j])) c->distinct = 0;
+        c->ngroups = 0;
+        if (!c->distinct) /* greedy partition into cliques of peers */
+            for (i = 0; i < c->ncells; i++) {
+                int g;
+                for (g = 0; g < c->ngroups; g++) {
+                    int all = 1;
+                    for (j = 0; j < i && all; j++)
+                        if (a->con_grp[c->cells_off + j] == g && !are_peers(a, cells[i], cells[j])) all = 0;
+                    if (all) break;
+                }
+                a->con_grp[c->cells_off + i] = (uint8_t)g;
+                if (g == c->ngroups) c->ngroups++;
+            }
         c->nunits_in = 0;
         for (u = 0; u < a->m.cell_nunits[first]; u++) {
             int unit = a->m.cell_units[first][u], all = 1;
@@ -696,12 +1022,13 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
 
     bytes1 = KILLER__ALIGN(sizeof(adv_t)) + KILLER__ALIGN(maxcons * sizeof(con_t)) +
              KILLER__ALIGN(maxcells * sizeof(uint16_t)) + KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint32_t)) +
-             KILLER__ALIGN(maxcells * sizeof(uint16_t)) + KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint32_t)) +
+             KILLER__ALIGN(maxcells * sizeof(uint16_t)) + KILLER__ALIGN(maxcells) + KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint32_t)) +
              KILLER__ALIGN((size_t)nc * 6 * n * sizeof(uint16_t)) + KILLER__ALIGN((size_t)nc * sizeof(uint64_t)) +
              KILLER__ALIGN(maxcons * sizeof(uint32_t)) * 3 + KILLER__ALIGN(maxcons) +
              KILLER__ALIGN((size_t)nc * sizeof(uint16_t)) + 2 * KILLER__ALIGN(KILLER__MAX_UNITS) +
              2 * KILLER__ALIGN(nc) + KILLER__ALIGN((size_t)nc * sizeof(frame_t)) +
-             KILLER__ALIGN((size_t)(ncg + 1) * sizeof(int32_t)) + KILLER__ALIGN((size_t)nc * sizeof(uint16_t));
+             KILLER__ALIGN((size_t)(ncg + 1) * sizeof(int32_t)) + KILLER__ALIGN((size_t)nc * sizeof(uint16_t)) +
+             KILLER__ALIGN((size_t)nc * sizeof(double)) + (n <= DP_MAX_N ? KILLER__ALIGN((size_t)1 << n) + KILLER__ALIGN(DP_STATES * sizeof(uint16_t)) : 0);
     mem1 = killer__alloc(opts, bytes1);
     if (mem1 == NULL) return SEARCH_ENOMEM;
     memset(mem1, 0, bytes1);
@@ -719,8 +1046,14 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
     a->nc = nc;
     a->full = a->m.full;
     a->nunits = a->m.nunits;
+    a->inc = 1.0;
+    a->self = UINT32_MAX;
+    a->sym_sorted = 1;
+    for (i = 2; i <= n; i++)
+        if (a->m.sym[i] <= a->m.sym[i - 1]) a->sym_sorted = 0;
     TAKE(a->cons, con_t, maxcons);
     TAKE(a->con_cells, uint16_t, maxcells);
+    TAKE(a->con_grp, uint8_t, maxcells);
     TAKE(a->cell_cons_off, uint32_t, nc + 1);
     TAKE(a->cell_cons, uint16_t, maxcells);
     TAKE(a->peer_off, uint32_t, nc + 1);
@@ -738,6 +1071,11 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
     TAKE(a->stack, frame_t, nc);
     TAKE(incnt, int32_t, ncg + 1);
     TAKE(buf, uint16_t, nc);
+    TAKE(a->score, double, nc);
+    if (n <= DP_MAX_N) {
+        TAKE(a->dp_tab, uint8_t, (size_t)1 << n);
+        TAKE(a->dp_states, uint16_t, DP_STATES);
+    }
 #undef TAKE
     assert((size_t)(at - mem1) <= bytes1);
 
@@ -879,15 +1217,19 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
                 }
                 {
                     int best = -1, bc = 65;
+                    double bs = -1.0;
                     frame_t *f;
                     for (i = 0; i < nc; i++) {
                         uint64_t x = a->cand[i];
                         if (x & (x - 1)) {
                             int pc = killer__popcount(x);
-                            if (pc < bc) {
+                            /* fewest candidates first; among equals the larger
+                             * conflict weight (see bump()) */
+                            double sc = a->score[i];
+                            if (pc < bc || (pc == bc && sc > bs)) {
+                                bs = sc;
                                 bc = pc;
                                 best = i;
-                                if (pc == 2) break;
                             }
                         }
                     }

@@ -17,7 +17,14 @@
 #define KILLER__BIT(v) ((uint64_t)1 << ((v) - 1))
 #define KILLER__ALIGN(x) (((x) + 15u) & ~(size_t)15u)
 
-static inline int killer__popcount(uint64_t m) { return __builtin_popcountll(m); }
+/* SWAR rather than __builtin_popcountll: without -mpopcnt the builtin is a
+ * libgcc call, which showed in the advanced search's profile. */
+static inline int killer__popcount(uint64_t m) {
+    m = m - ((m >> 1) & 0x5555555555555555ull);
+    m = (m & 0x3333333333333333ull) + ((m >> 2) & 0x3333333333333333ull);
+    m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (int)((m * 0x0101010101010101ull) >> 56);
+}
 static inline int killer__ctz(uint64_t m) { return __builtin_ctzll(m); }
 
 typedef struct killer__model_s {

@@ -232,6 +232,43 @@ START_TEST(killer_custom_symbols) {
 }
 END_TEST
 
+/* Large cages spanning boxes (maxk 6), fully or partly covering 6x6 grids,
+ * with symbols 1..n, ascending 10,20,.. and a scrambled set: the 45-rule
+ * cons over cells of several cages (peer-group bounds, both the ascending
+ * window and the general path), exact tabled supports and locked
+ * candidates must keep every solution; counts are exhaustive. */
+START_TEST(killer_derived_cons_counts) {
+    gen_t *g = malloc(sizeof *g);
+    unsigned seed = 31337u + (unsigned)_i * 101u;
+    int i, sy = _i % 3;
+    ck_assert_ptr_nonnull(g);
+    gen_init(g, 6, 2, 3);
+    if (sy != 0) {
+        for (i = 0; i < 6; i++) g->symbols[i] = sy == 1 ? 10L * (i + 1) : (long)((i * 5 + 2) % 7) * 4 + 1;
+        g->pz.symbols = g->symbols;
+    }
+    make_grid(6, 2, 3, &seed, g->grid);
+    make_cages(g, 6, _i < 6 ? 100 : 75, &seed);
+    ck_assert_int_eq(killer_validate(&g->pz, NULL), 0);
+    ck_assert_uint_ge(solve_both(g, 10000, 0), 1);
+    free(g);
+}
+END_TEST
+
+/* 9x9 with cages of up to 7 cells, first two solutions. */
+START_TEST(killer_big_cages_9x9) {
+    gen_t *g = malloc(sizeof *g);
+    unsigned seed = 2718u + (unsigned)_i * 57u;
+    ck_assert_ptr_nonnull(g);
+    gen_init(g, 9, 3, 3);
+    make_grid(9, 3, 3, &seed, g->grid);
+    make_cages(g, 7, 100, &seed);
+    ck_assert_int_eq(killer_validate(&g->pz, NULL), 0);
+    solve_both(g, 2, 5000000);
+    free(g);
+}
+END_TEST
+
 /* Partial cages plus givens from the grid. */
 START_TEST(killer_partial_cages_and_givens) {
     gen_t *g = malloc(sizeof *g);
@@ -732,6 +769,8 @@ Suite *killer_suite(void) {
     tcase_add_test(tc, killer_no_cages_counts_sudoku);
     tcase_add_loop_test(tc, killer_custom_symbols, 0, 3);
     tcase_add_loop_test(tc, killer_partial_cages_and_givens, 0, 3);
+    tcase_add_loop_test(tc, killer_derived_cons_counts, 0, 12);
+    tcase_add_loop_test(tc, killer_big_cages_9x9, 0, 4);
     tcase_add_loop_test(tc, killer_diagonals, 0, 2);
     tcase_add_test(tc, killer_unsolvable);
     tcase_add_test(tc, killer_fixtures);
