@@ -5,11 +5,11 @@
  * are written to a caller buffer, solution k at solutions + 81*k.  It is the
  * "fast" method: bitsets per digit and band of three rows, table-driven
  * propagation (naked singles, hidden singles, locked candidates inside a
- * band and a stack) and guesses on a digit's last two placements in a band or
- * stack, or on two-candidate cells.  See sudoku9.c for the design.
+ * band and a stack, minirow triads) and guesses on a digit's last two
+ * placements in a band or stack, or on two-candidate cells.  See sudoku9.c for the design.
  *
  * No allocation, no global state: every call is reentrant and uses about
- * 27 KiB of stack.  Concurrent calls may share one search_ctl_t. */
+ * 33 KiB of stack.  Concurrent calls may share one search_ctl_t. */
 #ifndef PUZZLED_SUDOKU9_H
 #define PUZZLED_SUDOKU9_H
 
