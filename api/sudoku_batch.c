@@ -165,16 +165,21 @@ static void bt_reason(const bt_entry_t *e, char *buf, size_t cap) {
     }
 }
 
+/* What a line answers; bt_status_name spells it. */
+enum { BT_SOLVED, BT_MULTIPLE, BT_UNSOLVABLE, BT_INVALID, BT_TIMEOUT, BT_CANCELLED, BT_ERROR };
+static const char *const bt_status_name[] = {"solved", "multiple", "unsolvable", "invalid",
+                                             "timeout", "cancelled", "error"};
+
 typedef struct bt_outcome_s {
-    const char *status; /* solved, multiple, unsolvable, invalid, timeout, ... */
+    int status;              /* BT_SOLVED ... */
     const uint8_t *solution; /* NULL when none */
     const char *error;       /* invalid only */
     int has_stats;
     uint64_t guesses;
 } bt_outcome_t;
 
-static const char *bt_stop_word(int rc) {
-    return rc == SEARCH_TIMEOUT ? "timeout" : rc == SEARCH_CANCELLED ? "cancelled" : "error";
+static int bt_stop_status(int rc) {
+    return rc == SEARCH_TIMEOUT ? BT_TIMEOUT : rc == SEARCH_CANCELLED ? BT_CANCELLED : BT_ERROR;
 }
 
 /* Appends one answer line; returns its length (always < the line cap). */
@@ -186,16 +191,17 @@ static size_t bt_emit(const bt_job_t *j, const bt_entry_t *e, const bt_outcome_t
         sol[SUDOKU9_CELLS] = '\0';
     }
     if (!j->ndjson) {
-        if (strcmp(o->status, "solved") == 0) n = snprintf(dst, BT_TEXT_LINE, "%s\n", sol);
+        if (o->status == BT_SOLVED) n = snprintf(dst, BT_TEXT_LINE, "%s\n", sol);
         else if (o->error) n = snprintf(dst, BT_TEXT_LINE, "invalid: %s\n", o->error);
-        else n = snprintf(dst, BT_TEXT_LINE, "%s\n", o->status);
+        else n = snprintf(dst, BT_TEXT_LINE, "%s\n", bt_status_name[o->status]);
         return n < BT_TEXT_LINE ? (size_t)n : BT_TEXT_LINE - 1;
     }
-    n = snprintf(dst, BT_JSON_LINE, "{\"line\":%u,\"status\":\"%s\"", (unsigned)e->line, o->status);
+    n = snprintf(dst, BT_JSON_LINE, "{\"line\":%u,\"status\":\"%s\"", (unsigned)e->line,
+                 bt_status_name[o->status]);
     if (o->solution != NULL) n += snprintf(dst + n, BT_JSON_LINE - (size_t)n, ",\"solution\":\"%s\"", sol);
     if (o->has_stats && j->max_solutions >= 2 && o->solution != NULL)
         n += snprintf(dst + n, BT_JSON_LINE - (size_t)n, ",\"unique\":%s",
-                      strcmp(o->status, "solved") == 0 ? "true" : "false");
+                      o->status == BT_SOLVED ? "true" : "false");
     if (o->has_stats)
         n += snprintf(dst + n, BT_JSON_LINE - (size_t)n, ",\"guesses\":%llu",
                       (unsigned long long)o->guesses);
@@ -208,10 +214,10 @@ static size_t bt_emit(const bt_job_t *j, const bt_entry_t *e, const bt_outcome_t
  * search was stopped by `rc` (< 0). */
 static size_t bt_emit_unsolved(const bt_job_t *j, const bt_entry_t *e, int rc, char *dst) {
     char why[160];
-    bt_outcome_t o = {bt_stop_word(rc), NULL, NULL, 0, 0};
+    bt_outcome_t o = {bt_stop_status(rc), NULL, NULL, 0, 0};
     if (e->bad != BT_OK) {
         bt_reason(e, why, sizeof why);
-        o.status = "invalid";
+        o.status = BT_INVALID;
         o.error = why;
     }
     return bt_emit(j, e, &o, dst);
@@ -248,16 +254,16 @@ static int bt_run(api_job_t *base, size_t item, const search_ctl_t *ctl) {
         ch->nodes += res.stats.nodes;
         if (r == SUDOKU_ECONFLICT) {
             char why[160];
-            bt_outcome_t o = {"invalid", NULL, why, 0, 0};
+            bt_outcome_t o = {BT_INVALID, NULL, why, 0, 0};
             bt_conflict(e->cells, why, sizeof why);
             len += bt_emit(j, e, &o, out + len);
         } else if (r < 0) { /* stopped: this line and the rest of the chunk */
             rc = r;
             len += bt_emit_unsolved(j, e, rc, out + len);
         } else {
-            bt_outcome_t o = {res.solutions_found == 0   ? "unsolvable"
-                              : res.solutions_found == 1 ? "solved"
-                                                         : "multiple",
+            bt_outcome_t o = {res.solutions_found == 0   ? BT_UNSOLVABLE
+                              : res.solutions_found == 1 ? BT_SOLVED
+                                                         : BT_MULTIPLE,
                               res.solutions_found ? sols : NULL, NULL, 1, res.guesses};
             len += bt_emit(j, e, &o, out + len);
         }
@@ -306,10 +312,9 @@ static long bt_stream(void *cls, char *buf, size_t max) {
             if (!atomic_load_explicit(&j->finished, memory_order_acquire)) break;
             /* finish() follows every merge: look again before calling it lost */
             st = atomic_load_explicit(&ch->state, memory_order_acquire);
-            if (st == BT_PENDING) {
+            if (st == BT_PENDING) { /* never ran: answer for it here */
                 st = BT_SKIPPED;
                 ch->rc = j->finish_rc;
-                atomic_store_explicit(&ch->state, BT_SKIPPED, memory_order_relaxed);
             }
         }
         if (st == BT_SKIPPED && ch->out == NULL && bt_render_skipped(j, j->rd) != 0)

@@ -14,16 +14,19 @@ static void tjob_progressive(api_job_t *job, api_response_t *resp, const search_
     size_t len = 0, cap = 1 << 16;
     char *body = malloc(cap);
     long n = 0;
+    ck_assert_ptr_nonnull(body);
     job->ops->render(job, resp);
     for (size_t k = 0; k < job->nitems; k++) {
         job->ops->merge(job, k, job->ops->run(job, k, ctl));
         if (len + 512 > cap) body = realloc(body, cap *= 2);
+        ck_assert_ptr_nonnull(body);
         n = resp->stream(resp->stream_cls, body + len, 512);
         if (n > 0) len += (size_t)n;
     }
     job->ops->finish(job, 0);
     while (n >= 0) {
         if (len + 4096 > cap) body = realloc(body, cap *= 2);
+        ck_assert_ptr_nonnull(body);
         n = resp->stream(resp->stream_cls, body + len, 4096);
         if (n > 0) len += (size_t)n;
         ck_assert_int_ne(n, 0); /* after finish() the stream never waits */
