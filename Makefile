@@ -176,9 +176,10 @@ bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_
 	./$(BENCH_KL)
 	PUZZLED_BIN=./$(PUZZLED) ./$(BENCH_HTTP)
 
-# 9x9 speed: every 9x9 collection in ../shared/data (or FILES=...), fast solver
+# 9x9 speed: every file of ../shared/data/sudoku9 (or FILES=...), fast solver
 # in both modes next to the other methods, single-threaded; then the same
 # files through POST /v1/sudoku/batch on a loopback server.
+FILES ?= $(sort $(wildcard ../shared/data/sudoku9/*))
 bench9: deps $(PUZZLED) $(BENCH_9) $(BENCH_9H)
 	./$(BENCH_9) $(FILES)
 	PUZZLED_BIN=./$(PUZZLED) ./$(BENCH_9H) $(FILES)

@@ -7,6 +7,7 @@
  *         comments; default: each of ../shared/data/sudoku9/puzzles2_17_clue,
  *         puzzles3_magictour_top1465, puzzles6_forum_hardest_1106,
  *         puzzles7_serg_benchmark that is present (run from the repo root).
+ *         `make bench9` passes every file of ../shared/data/sudoku9.
  *   -k    the general methods solve at most this many puzzles of a file
  *         (default 2000) ...
  *   -t    ... and stop after this many seconds per method (default 2).
@@ -19,7 +20,8 @@
  * propagation (hidden singles) and dlx with max_solutions 2 on the capped
  * subset.  Afterwards (untimed) every fast solution is checked against the
  * rules and givens, and the fast solver's counts against propagation's on
- * the subset; "bad" counts failures and makes the exit code 1. */
+ * the subset; "bad" counts failures and makes the exit code 1.  A summary
+ * table (fast solver, both modes, one row per file) ends the run. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,7 +128,19 @@ static run_t run_general(const set_t *set, sudoku_method_t method, size_t cap, d
     return r;
 }
 
-static int bench_file(const char *path, size_t cap, double tcap) {
+/* One summary row per file, printed at the end: the figures to set next
+ * to the targets (puzzles/s of the fast solver in both modes). */
+typedef struct row_s {
+    char name[40];
+    size_t n;
+    double at2, at1, guesses2, prop2;
+} row_t;
+
+#define MAX_ROWS 64
+
+static double rate(const run_t *r) { return r->secs > 0 ? (double)r->done / r->secs : 0.0; }
+
+static int bench_file(const char *path, size_t cap, double tcap, row_t *row) {
     set_t set = {0};
     int bad = 0;
     if (load(path, &set) != 0 || set.n == 0) {
@@ -168,6 +182,14 @@ static int bench_file(const char *path, size_t cap, double tcap) {
         if (i < rp.done && fast_counts[i] != prop_counts[i]) bad++;
     }
     printf("  checked %zu puzzles: %d bad\n", set.n, bad);
+    if (row != NULL) {
+        snprintf(row->name, sizeof row->name, "%s", base ? base + 1 : path);
+        row->n = set.n;
+        row->at2 = rate(&r2);
+        row->at1 = rate(&r1);
+        row->guesses2 = r2.done ? (double)r2.guesses / (double)r2.done : 0.0;
+        row->prop2 = rate(&rp);
+    }
     free(set.p), free(fast_counts), free(prop_counts);
     return bad;
 }
@@ -188,8 +210,18 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
-    for (; i < argc; i++, files++) bad += bench_file(argv[i], cap, tcap);
+    static row_t rows[MAX_ROWS];
+    int nrows = 0;
+    for (; i < argc; i++, files++) bad += bench_file(argv[i], cap, tcap, nrows < MAX_ROWS ? &rows[nrows++] : NULL);
     if (!files)
-        for (size_t k = 0; k < sizeof defaults / sizeof defaults[0]; k++) bad += bench_file(defaults[k], cap, tcap);
+        for (size_t k = 0; k < sizeof defaults / sizeof defaults[0]; k++)
+            bad += bench_file(defaults[k], cap, tcap, &rows[nrows++]);
+    printf("\nsummary, single thread, puzzles/s (fast = the 9x9 solver, method \"fast\" / \"auto\")\n");
+    printf("  %-30s %8s %12s %12s %10s %14s\n", "collection", "puzzles", "fast at 2", "fast at 1", "guess/pz",
+           "propag. at 2");
+    for (int k = 0; k < nrows; k++)
+        if (rows[k].n > 0)
+            printf("  %-30s %8zu %12.0f %12.0f %10.2f %14.0f\n", rows[k].name, rows[k].n, rows[k].at2, rows[k].at1,
+                   rows[k].guesses2, rows[k].prop2);
     return bad ? 1 : 0;
 }
