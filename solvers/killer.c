@@ -346,6 +346,7 @@ int killer_solve(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_re
     int rc;
 
     memset(res, 0, sizeof *res);
+    res->split_span = 1;
     if (opts == NULL) {
         killer_opts_init(&def);
         opts = &def;
@@ -363,8 +364,10 @@ int killer_solve(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_re
     if (rc != 0) return res->code = rc;
     if (res->method == KILLER_METHOD_BACKTRACKING && opts->split_index != 0)
         res->exhausted = 1; /* the plain search does not split: index 0 has it all */
-    else if (res->method == KILLER_METHOD_BACKTRACKING)
+    else if (res->method == KILLER_METHOD_BACKTRACKING) {
+        res->split_span = (uint32_t)1 << opts->split_depth;
         rc = killer__solve_bt(pz, opts, res);
+    }
     else
         rc = killer__solve_adv(pz, opts, res);
     return res->code = rc;

@@ -192,6 +192,11 @@ typedef struct killer_result_s {
                                  propagations = candidates removed / forced,
                                  max_depth = deepest stack of open choices */
     size_t mem_peak;          /* bytes the solve allocated */
+    uint32_t split_span;      /* split: how many indices from split_index on
+                                 this solve answered for -- 1, or more when
+                                 the grid was solved above split_depth (or
+                                 backtracking, index 0: all 2^split_depth),
+                                 so that the others are known to be empty */
 } killer_result_t;
 
 static inline int killer_result_unique(const killer_result_t *r) {

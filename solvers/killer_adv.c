@@ -1043,14 +1043,19 @@ static int branch_cell(const adv_t *a) {
  * subtree root.  Returns 1 when the subtree root is consistent, 0 when the
  * subtree is empty: a side failed, or the grid was solved at level l and
  * the lower bits of index are not all 0 (that solution belongs to the one
- * index whose lower bits are 0, so the subtrees partition the solutions). */
+ * index whose lower bits are 0, so the subtrees partition the solutions;
+ * that index says so in res->split_span). */
 static int split_descend(adv_t *a, uint32_t depth, uint32_t index) {
     uint32_t l;
     for (l = 0; l < depth; l++) {
         uint32_t rest = depth - l;
         int cell, ok;
         uint64_t bit;
-        if (a->decided == (uint32_t)a->nc) return (index & ((1u << rest) - 1)) == 0;
+        if (a->decided == (uint32_t)a->nc) {
+            if (index & ((1u << rest) - 1)) return 0;
+            a->res->split_span = 1u << rest; /* the indices up to the next 1 bit are empty */
+            return 1;
+        }
         cell = branch_cell(a);
         assert(cell >= 0);
         bit = a->cand[cell] & (~a->cand[cell] + 1); /* lowest value */

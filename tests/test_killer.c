@@ -752,7 +752,7 @@ static uint32_t split_check(const gen_t *g, killer_method_t method) {
     cmp_grid_len = nc;
     qsort(all, total, (size_t)nc, cmp_grid);
     for (d = 1; d <= 4; d++) {
-        uint32_t got = 0;
+        uint32_t got = 0, empty_until = 0;
         for (idx = 0; idx < (1u << d); idx++) {
             o.split_depth = d;
             o.split_index = idx;
@@ -760,6 +760,9 @@ static uint32_t split_check(const gen_t *g, killer_method_t method) {
             o.max_solutions = maxsol - got;
             ck_assert_int_eq(killer_solve(&g->pz, &o, &r), 0);
             ck_assert_msg(r.exhausted, "depth %u index %u not exhausted", d, idx);
+            ck_assert_uint_ge(r.split_span, 1);
+            if (idx < empty_until) ck_assert_uint_eq(r.solutions_found, 0); /* a sibling answered for it */
+            if (idx + r.split_span > empty_until) empty_until = idx + r.split_span;
             for (k = 0; k < r.solutions_found; k++)
                 ck_assert_int_eq(killer_check_solution(&g->pz, o.solutions + (size_t)k * nc), 1);
             got += r.solutions_found;
