@@ -362,13 +362,13 @@ int killer_solve(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_re
     res->method = opts->method == KILLER_METHOD_BACKTRACKING ? KILLER_METHOD_BACKTRACKING : KILLER_METHOD_ADVANCED;
     rc = search_check_now(opts->ctl, 0);
     if (rc != 0) return res->code = rc;
-    if (res->method == KILLER_METHOD_BACKTRACKING && opts->split_index != 0)
+    if (res->method == KILLER_METHOD_BACKTRACKING && opts->split_index != 0) {
         res->exhausted = 1; /* the plain search does not split: index 0 has it all */
-    else if (res->method == KILLER_METHOD_BACKTRACKING) {
+    } else if (res->method == KILLER_METHOD_BACKTRACKING) {
         res->split_span = (uint32_t)1 << opts->split_depth;
         rc = killer__solve_bt(pz, opts, res);
-    }
-    else
+    } else {
         rc = killer__solve_adv(pz, opts, res);
+    }
     return res->code = rc;
 }

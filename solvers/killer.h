@@ -171,7 +171,10 @@ typedef struct killer_opts_s {
  * backtracking ignores the split: index 0 searches everything, every other
  * index is an empty subtree (exhausted, 0 solutions), which keeps the
  * partition property (with no parallelism).  split_depth above the cap or
- * split_index >= 2^split_depth is SEARCH_EINVAL. */
+ * split_index >= 2^split_depth is SEARCH_EINVAL.  The descent is not
+ * counted in stats.nodes, and max_depth counts from the subtree root.
+ * Each subtree starts with fresh conflict weights, so the sum of nodes
+ * over the subtrees can differ from the unsplit search's either way. */
 #define KILLER_MAX_SPLIT_DEPTH 16u
 
 /* Defaults: auto, max_solutions 1, no buffer, no limits, malloc/free, no
