@@ -19,8 +19,33 @@
  * no distinct symbols reach, cage totals that miss the grid total, givens
  * against the rules or a cage) are 422.
  *
- * `threads` is accepted for symmetry with Sudoku, but the Killer searches
- * run on one worker (stats.threads says so): splitting them is future work.
+ * threads == 1 (the default), or the backtracking method: one pool item,
+ * the whole search, solutions straight into the job's buffer.
+ *
+ * threads > 1 with the advanced method (or auto): the search tree is cut
+ * into 2^d subtrees with killer_opts_t.split_depth = d = KL_SPLIT_EXTRA +
+ * ceil(log2(threads)) -- about 8 items per thread, so that uneven subtrees
+ * (most are empty or tiny, one holds the hard part) still balance -- and
+ * item k searches subtree k.  Every item redoes the root set-up and
+ * propagation (milliseconds) instead of sharing it: no state crosses
+ * threads.  Each item looks for max_solutions on its own into a buffer its
+ * worker allocates (at most `threads` such buffers exist at once, next to
+ * the job's max_solutions grids); merge() (loop thread) copies what it
+ * keeps, ordered by item so that the answer does not depend on completion
+ * order while every solution fits, frees the buffer, and cancels the items
+ * in flight once max_solutions are in.  Those cancellations are not the
+ * client's: the answer is then solved/multiple and complete.
+ *
+ * Status and `unique` mean what they mean on one thread: unique is true
+ * only when every item ran to exhaustion (or is known to be empty: an item
+ * whose subtree was solved above the split depth answers for its empty
+ * siblings, res.split_span, so a grid solved by propagation alone is as
+ * unique as on one thread) and the total is 1.  Stats: nodes, backtracks
+ * and propagations are summed over items, max_depth is the largest (depth
+ * below the subtree root), mem_peak (not rendered) the largest of one item,
+ * derived_sums one item's (all build the same model); stats.subproblems is
+ * the number of items, stats.threads the items in flight at most.
+ *
  * The answer has the shape of /v1/sudoku/solve's, grids as arrays of arrays
  * of symbols, every solution checked with killer_check_solution(). */
 #include "api/killer_api.h"
@@ -33,6 +58,15 @@
 #include "solvers/killer.h"
 
 #define KL_MAX_CELLS (KILLER_MAX_N * KILLER_MAX_N)
+#define KL_SPLIT_EXTRA 3 /* split levels beyond log2(threads): ~8 items per thread */
+
+/* One pool item: its result and its solutions (allocated by run() when the
+ * job is split, freed by merge(); the job's own buffer when it is not). */
+typedef struct kl_item_s {
+    killer_result_t res;
+    uint8_t *buf;
+    int done; /* its subtree is known to be searched to the end */
+} kl_item_t;
 
 typedef struct kl_job_s {
     api_job_t base;
@@ -49,9 +83,13 @@ typedef struct kl_job_s {
     killer_method_t method;
     long long max_solutions, timeout_ms, threads;
     killer_puzzle_t pz;
-    uint8_t *solutions;
-    killer_result_t res;
-    int rc;
+    uint8_t *solutions;    /* max_solutions grids, kept ones first */
+    uint32_t *sol_item;    /* split: the item each kept solution came from */
+    uint32_t split_depth;  /* 0: one item, the whole search */
+    kl_item_t *items;      /* base.nitems */
+    killer_result_t res;   /* all merged items together */
+    size_t merged;         /* items merged */
+    int rc;                /* first negative item code, or 0 */
 } kl_job_t;
 
 /* === Parsing === */
@@ -474,22 +512,70 @@ static int kl_finish(kl_job_t *j, api_problem_t *p) {
 
 static int kl_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
     kl_job_t *j = (kl_job_t *)job;
+    kl_item_t *it = &j->items[item];
     killer_opts_t o;
-    (void)item;
     killer_opts_init(&o);
     o.method = j->method;
     o.max_solutions = (uint32_t)j->max_solutions;
-    o.solutions = j->solutions;
     o.ctl = ctl;
-    return killer_solve(&j->pz, &o, &j->res);
+    o.split_depth = j->split_depth;
+    o.split_index = (uint32_t)item;
+    if (j->split_depth == 0) {
+        it->buf = j->solutions;
+    } else {
+        it->buf = malloc((size_t)j->max_solutions * (size_t)j->n * (size_t)j->n);
+        if (it->buf == NULL) return it->res.code = SEARCH_ENOMEM;
+    }
+    o.solutions = it->buf;
+    return killer_solve(&j->pz, &o, &it->res);
+}
+
+/* Keeps up to what is missing of max_solutions of item's solutions, placed
+ * after those of lower items (they arrive in completion order). */
+static void kl_keep(kl_job_t *j, size_t item, const kl_item_t *it) {
+    size_t nn = (size_t)j->n * (size_t)j->n;
+    uint32_t have = j->res.solutions_found, room = (uint32_t)j->max_solutions - have;
+    uint32_t cnt = it->res.solutions_found < room ? it->res.solutions_found : room, at = have;
+    if (cnt == 0) return;
+    while (at > 0 && j->sol_item[at - 1] > item) at--;
+    memmove(j->solutions + (size_t)(at + cnt) * nn, j->solutions + (size_t)at * nn, (size_t)(have - at) * nn);
+    memmove(j->sol_item + at + cnt, j->sol_item + at, (size_t)(have - at) * sizeof *j->sol_item);
+    memcpy(j->solutions + (size_t)at * nn, it->buf, (size_t)cnt * nn);
+    for (uint32_t k = 0; k < cnt; k++) j->sol_item[at + k] = (uint32_t)item;
+    j->res.solutions_found = have + cnt;
 }
 
 static int kl_merge(api_job_t *job, size_t item, int rc) {
     kl_job_t *j = (kl_job_t *)job;
-    (void)item;
-    j->rc = rc;
-    job->nodes += j->res.stats.nodes;
-    return API_JOB_STOP;
+    kl_item_t *it = &j->items[item];
+    killer_result_t *r = &j->res;
+    int done = r->solutions_found >= (uint32_t)j->max_solutions;
+
+    j->merged++;
+    r->stats.nodes += it->res.stats.nodes;
+    r->stats.backtracks += it->res.stats.backtracks;
+    r->stats.propagations += it->res.stats.propagations;
+    if (it->res.stats.max_depth > r->stats.max_depth) r->stats.max_depth = it->res.stats.max_depth;
+    if (it->res.mem_peak > r->mem_peak) r->mem_peak = it->res.mem_peak;
+    if (it->res.method != 0) r->method = it->res.method;
+    if (it->res.derived > r->derived) r->derived = it->res.derived;
+    job->nodes = r->stats.nodes;
+    if (rc == 0 && it->res.exhausted) /* with the subtrees it showed to be empty */
+        for (size_t k = item; k < job->nitems && k - item < it->res.split_span; k++) j->items[k].done = 1;
+    /* items cancelled because enough solutions were in change nothing */
+    if (!done) {
+        if (rc < 0 && j->rc == 0) j->rc = rc;
+        if (j->split_depth == 0)
+            r->solutions_found = it->res.solutions_found; /* already in place */
+        else
+            kl_keep(j, item, it);
+    }
+    if (j->split_depth > 0) {
+        free(it->buf);
+        it->buf = NULL;
+    }
+    if (r->solutions_found >= (uint32_t)j->max_solutions || rc < 0) return API_JOB_CANCEL;
+    return API_JOB_CONTINUE;
 }
 
 static json_t *kl_grid(const kl_job_t *j, const uint8_t *g) {
@@ -509,10 +595,17 @@ static void kl_render(api_job_t *job, api_response_t *out) {
     const char *status;
     json_t *unique;
     api_problem_t p;
+    /* max_solutions in hand ends the search as it does on one thread, even
+     * if some item stopped early; and every item must have run for an
+     * exhausted answer (the pool stops scheduling on a failure) */
+    int full = res->solutions_found >= (uint32_t)j->max_solutions;
+    int rc = full ? 0 : j->rc != 0 ? j->rc : j->merged < job->nitems ? SEARCH_ENOMEM : 0;
+    int exhausted = 1;
+    for (size_t k = 0; k < job->nitems; k++) exhausted &= j->items[k].done;
 
-    if (j->rc != 0 && j->rc != SEARCH_TIMEOUT && j->rc != SEARCH_CANCELLED && j->rc != SEARCH_BUDGET) {
-        api_problem_init(&p, j->rc == SEARCH_ENOMEM ? API_ENOMEM : API_EINTERNAL,
-                         "the killer solver failed (code %d)", j->rc);
+    if (rc != 0 && rc != SEARCH_TIMEOUT && rc != SEARCH_CANCELLED && rc != SEARCH_BUDGET) {
+        api_problem_init(&p, rc == SEARCH_ENOMEM ? API_ENOMEM : API_EINTERNAL,
+                         "the killer solver failed (code %d)", rc);
         api_response_problem(out, &p);
         return;
     }
@@ -523,19 +616,21 @@ static void kl_render(api_job_t *job, api_response_t *out) {
             return;
         }
     status = res->solutions_found >= 2 ? "multiple" : res->solutions_found == 1 ? "solved"
-           : j->rc == 0 ? "unsolvable" : j->rc == SEARCH_CANCELLED ? "cancelled" : "timeout";
-    unique = res->solutions_found >= 2 || (j->rc == 0 && res->exhausted && res->solutions_found == 0)
-                 ? json_false() : killer_result_unique(res) ? json_true() : json_null();
+           : rc == 0 ? "unsolvable" : rc == SEARCH_CANCELLED ? "cancelled" : "timeout";
+    unique = res->solutions_found >= 2 || (rc == 0 && exhausted && res->solutions_found == 0) ? json_false()
+             : rc == 0 && exhausted && res->solutions_found == 1                         ? json_true()
+                                                                                          : json_null();
     json_t *stats = json_pack("{s:s, s:I, s:I, s:I, s:i, s:i, s:i, s:f}", "method",
                               killer_method_name(res->method), "nodes", (json_int_t)res->stats.nodes,
                               "backtracks", (json_int_t)res->stats.backtracks, "propagations",
                               (json_int_t)res->stats.propagations, "max_depth", (int)res->stats.max_depth,
-                              "derived_sums", (int)res->derived, "threads", 1, "elapsed_ms",
+                              "derived_sums", (int)res->derived, "threads", (int)job->threads, "elapsed_ms",
                               api_elapsed_ms(job->start_ns, search_now_ns()));
+    if (stats != NULL) json_object_set_new(stats, "subproblems", json_integer((json_int_t)job->nitems));
     json_t *root = json_pack("{s:s, s:i, s:{s:i, s:i}, s:I, s:o, s:b, s:o}", "status", status, "n", j->n,
                              "box", "rows", j->pz.shape.box_rows, "cols", j->pz.shape.box_cols,
                              "solutions_found", (json_int_t)res->solutions_found, "unique", unique,
-                             "complete", j->rc == 0, "stats", stats);
+                             "complete", rc == 0, "stats", stats);
     if (root != NULL && res->solutions_found > 0) json_object_set_new(root, "solution", kl_grid(j, j->solutions));
     if (root != NULL && j->max_solutions > 1) {
         json_t *all = json_array();
@@ -551,6 +646,9 @@ static void kl_free(api_job_t *job) {
     if (j == NULL) return;
     free(j->cages);
     free(j->cells);
+    for (size_t k = 0; j->items != NULL && j->split_depth > 0 && k < j->base.nitems; k++) free(j->items[k].buf);
+    free(j->items);
+    free(j->sol_item);
     free(j->solutions);
     free(j);
 }
@@ -579,9 +677,20 @@ int api_killer_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
     if (kl_finish(j, &p) != 0) goto fail;
     j->solutions = malloc((size_t)j->max_solutions * (size_t)j->n * (size_t)j->n);
     if (j->solutions == NULL) goto nomem;
-    j->base.ops = &kl_ops;
     j->base.nitems = 1;
     j->base.threads = 1;
+    if (j->threads > 1 && j->method != KILLER_METHOD_BACKTRACKING) {
+        uint32_t d = KL_SPLIT_EXTRA;
+        while ((1LL << (d - KL_SPLIT_EXTRA)) < j->threads && d < KILLER_MAX_SPLIT_DEPTH) d++;
+        j->split_depth = d;
+        j->base.nitems = (size_t)1 << d;
+        j->base.threads = (unsigned)j->threads;
+        j->sol_item = malloc((size_t)j->max_solutions * sizeof *j->sol_item);
+        if (j->sol_item == NULL) goto nomem;
+    }
+    j->items = calloc(j->base.nitems, sizeof *j->items);
+    if (j->items == NULL) goto nomem;
+    j->base.ops = &kl_ops;
     j->base.timeout_ms = j->timeout_ms;
     j->base.start_ns = search_now_ns();
     *job = &j->base;

@@ -1,6 +1,6 @@
 /* bench_killer.c -- Killer Sudoku solvers on the shared collections.
  *
- *   bench_killer [-d dir] [-t cap_ms] [-m max_per_file] [-v] [-a] [-f id_part]
+ *   bench_killer [-d dir] [-t cap_ms] [-m max_per_file] [-v] [-a] [-f id_part] [-j threads]
  *
  * For each of killers_curated.jsonl, janko_killer_{4x4,6x6,9x9}.jsonl in dir
  * (default ../shared/data/killer, relative to the repository root; missing
@@ -10,11 +10,17 @@
  * solution unless the puzzle has several), median and worst time, median and
  * worst nodes.  -v prints one line per puzzle (id, ms, nodes, derived),
  * -a runs only advanced, -f keeps only puzzles whose id contains id_part.
+ * -j THREADS (> 1) runs advanced as the HTTP job does: 2^(3+ceil(log2
+ * THREADS)) split subtrees (killer_opts_t.split_depth) taken in index
+ * order by THREADS pthreads, the first solution cancelling the rest; times
+ * are then wall times and nodes the sum over subtrees.
  *
  * The files are JSON lines; a small DOM parser below reads what is needed
  * (size/n, symbols, cages with [r,c] pairs or cell indices, flags, solution
  * as rows of symbols or a digit string).  This is a benchmark, not product
  * code, so it does I/O and exits on malformed input. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -263,8 +269,78 @@ static int cmp_u64(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+/* === Split over pthreads (-j) ========================================== */
+
+typedef struct par_s {
+    const killer_puzzle_t *pz;
+    uint32_t depth;
+    atomic_uint next;    /* next subtree index to take */
+    atomic_int cancel;   /* raised by the first solution */
+    int64_t deadline_ns;
+    pthread_mutex_t lock; /* guards the fields below */
+    uint8_t sol[KILLER_MAX_N * KILLER_MAX_N];
+    uint32_t found;
+    uint64_t nodes;
+    int code;            /* first nonzero code other than the cancellation */
+} par_t;
+
+static void *par_worker(void *arg) {
+    par_t *p = arg;
+    size_t nn = (size_t)p->pz->shape.n * (size_t)p->pz->shape.n;
+    uint8_t sol[KILLER_MAX_N * KILLER_MAX_N];
+    search_ctl_t ctl = {p->deadline_ns, 0, &p->cancel};
+    for (;;) {
+        unsigned idx = atomic_fetch_add(&p->next, 1u);
+        killer_opts_t o;
+        killer_result_t r;
+        if (idx >= (1u << p->depth) || atomic_load(&p->cancel)) break;
+        killer_opts_init(&o);
+        o.method = KILLER_METHOD_ADVANCED;
+        o.solutions = sol;
+        o.ctl = &ctl;
+        o.split_depth = p->depth;
+        o.split_index = idx;
+        killer_solve(p->pz, &o, &r);
+        pthread_mutex_lock(&p->lock);
+        p->nodes += r.stats.nodes;
+        if (r.solutions_found > 0 && p->found == 0) {
+            memcpy(p->sol, sol, nn);
+            p->found = 1;
+            atomic_store(&p->cancel, 1);
+        }
+        if (r.code != 0 && r.code != SEARCH_CANCELLED && p->code == 0) p->code = r.code;
+        pthread_mutex_unlock(&p->lock);
+    }
+    return NULL;
+}
+
+/* First solution of pz on `threads` pthreads; fills *r as killer_solve
+ * would (code, solutions_found, stats.nodes) and sol. */
+static void par_solve(const killer_puzzle_t *pz, int threads, int64_t deadline_ns, uint8_t *sol,
+                      killer_result_t *r) {
+    pthread_t tid[64];
+    par_t *p = calloc(1, sizeof *p);
+    int t, nt = threads < 64 ? threads : 64;
+    if (p == NULL) exit(2);
+    p->pz = pz;
+    p->depth = 3;
+    while ((1 << (p->depth - 3)) < nt && p->depth < KILLER_MAX_SPLIT_DEPTH) p->depth++;
+    p->deadline_ns = deadline_ns;
+    pthread_mutex_init(&p->lock, NULL);
+    for (t = 0; t < nt; t++)
+        if (pthread_create(&tid[t], NULL, par_worker, p) != 0) exit(2);
+    for (t = 0; t < nt; t++) pthread_join(tid[t], NULL);
+    memset(r, 0, sizeof *r);
+    r->solutions_found = p->found;
+    r->stats.nodes = p->nodes;
+    r->code = p->found ? 0 : p->code;
+    memcpy(sol, p->sol, (size_t)pz->shape.n * (size_t)pz->shape.n);
+    pthread_mutex_destroy(&p->lock);
+    free(p);
+}
+
 static void run_file(const char *dir, const char *name, int cap_ms, int maxp, int verbose, const char *only,
-                     int adv_only) {
+                     int adv_only, int threads) {
     char path[1024], *line = NULL;
     size_t lcap = 0;
     FILE *f;
@@ -313,7 +389,10 @@ static void run_file(const char *dir, const char *name, int cap_ms, int maxp, in
             ctl.deadline_ns = search_now_ns() + (int64_t)(mi == 0 ? cap_ms : 60000) * 1000000;
             o.ctl = &ctl;
             t0 = search_now_ns();
-            killer_solve(&k->pz, &o, &r);
+            if (mi == 1 && threads > 1)
+                par_solve(&k->pz, threads, ctl.deadline_ns, sol, &r);
+            else
+                killer_solve(&k->pz, &o, &r);
             ms[i] = (double)(search_now_ns() - t0) / 1e6;
             nodes[i] = r.stats.nodes;
             if (r.code == 0 && r.solutions_found == 1) {
@@ -353,7 +432,7 @@ int main(int argc, char **argv) {
                                         "janko_killer_9x9.jsonl", "killers_curated.jsonl"};
     const char *dir = "../shared/data/killer";
     const char *only = NULL;
-    int cap_ms = 1000, maxp = 0, verbose = 0, adv_only = 0, i;
+    int cap_ms = 1000, maxp = 0, verbose = 0, adv_only = 0, threads = 1, i;
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-d") == 0 && i + 1 < argc)
             dir = argv[++i];
@@ -367,14 +446,19 @@ int main(int argc, char **argv) {
             adv_only = 1;
         else if (strcmp(argv[i], "-f") == 0 && i + 1 < argc)
             only = argv[++i];
+        else if (strcmp(argv[i], "-j") == 0 && i + 1 < argc && atoi(argv[i + 1]) >= 1)
+            threads = atoi(argv[++i]);
         else {
-            fprintf(stderr, "usage: %s [-d dir] [-t backtracking_cap_ms] [-m max_per_file] [-v] [-a] [-f id_part]\n", argv[0]);
+            fprintf(stderr, "usage: %s [-d dir] [-t backtracking_cap_ms] [-m max_per_file] [-v] [-a] [-f id_part] "
+                    "[-j threads]\n", argv[0]);
             return 2;
         }
     }
-    printf("Killer Sudoku, first solution; backtracking capped at %d ms a puzzle, advanced at 60 s\n", cap_ms);
+    printf("Killer Sudoku, first solution; backtracking capped at %d ms a puzzle, advanced at 60 s", cap_ms);
+    if (threads > 1) printf(" on %d threads (wall time, split subtrees)", threads);
+    printf("\n");
     printf("%-28s %-12s %9s %6s %5s %10s %10s %10s %12s\n", "file", "method", "solved", "stop", "bad", "median ms",
            "worst ms", "med nodes", "worst nodes");
-    for (i = 0; i < (int)(sizeof files / sizeof files[0]); i++) run_file(dir, files[i], cap_ms, maxp, verbose, only, adv_only);
+    for (i = 0; i < (int)(sizeof files / sizeof files[0]); i++) run_file(dir, files[i], cap_ms, maxp, verbose, only, adv_only, threads);
     return 0;
 }

@@ -346,12 +346,14 @@ int killer_solve(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_re
     int rc;
 
     memset(res, 0, sizeof *res);
+    res->split_span = 1;
     if (opts == NULL) {
         killer_opts_init(&def);
         opts = &def;
     }
     if ((int)opts->method < 0 || opts->method >= KILLER_METHOD_COUNT || opts->max_solutions == 0 ||
-        opts->max_solutions > KILLER_MAX_SOLUTIONS || ((opts->alloc == NULL) != (opts->dealloc == NULL))) {
+        opts->max_solutions > KILLER_MAX_SOLUTIONS || ((opts->alloc == NULL) != (opts->dealloc == NULL)) ||
+        opts->split_depth > KILLER_MAX_SPLIT_DEPTH || (opts->split_index >> opts->split_depth) != 0) {
         res->problem.code = 0;
         return res->code = SEARCH_EINVAL;
     }
@@ -360,9 +362,13 @@ int killer_solve(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_re
     res->method = opts->method == KILLER_METHOD_BACKTRACKING ? KILLER_METHOD_BACKTRACKING : KILLER_METHOD_ADVANCED;
     rc = search_check_now(opts->ctl, 0);
     if (rc != 0) return res->code = rc;
-    if (res->method == KILLER_METHOD_BACKTRACKING)
+    if (res->method == KILLER_METHOD_BACKTRACKING && opts->split_index != 0) {
+        res->exhausted = 1; /* the plain search does not split: index 0 has it all */
+    } else if (res->method == KILLER_METHOD_BACKTRACKING) {
+        res->split_span = (uint32_t)1 << opts->split_depth;
         rc = killer__solve_bt(pz, opts, res);
-    else
+    } else {
         rc = killer__solve_adv(pz, opts, res);
+    }
     return res->code = rc;
 }

@@ -154,9 +154,31 @@ typedef struct killer_opts_s {
     killer_alloc_fn alloc;    /* NULL = malloc (set both or neither) */
     killer_free_fn dealloc;   /* NULL = free */
     void *alloc_ud;
+    uint32_t split_depth;     /* 0..KILLER_MAX_SPLIT_DEPTH, default 0: the whole tree */
+    uint32_t split_index;     /* < 2^split_depth: which subtree (see below) */
 } killer_opts_t;
 
-/* Defaults: auto, max_solutions 1, no buffer, no limits, malloc/free. */
+/* Subtree split, for callers that search in parallel.  advanced: after the
+ * root propagation the solve descends split_depth levels of its binary
+ * search tree, choosing cells and values exactly as the search would
+ * (fewest candidates, lowest value); at level l bit (split_depth-1-l) of
+ * split_index picks the side, 0 = assign the value, 1 = remove it; then it
+ * searches only below that node.  The 2^split_depth indices partition the
+ * solution set exactly: a contradiction on the way makes the subtree empty
+ * (exhausted, 0 solutions), and a grid solved above level split_depth is
+ * reported by the one index whose remaining lower bits are 0.  The counts
+ * of exhausted subtrees therefore add up to the unsplit count.
+ * backtracking ignores the split: index 0 searches everything, every other
+ * index is an empty subtree (exhausted, 0 solutions), which keeps the
+ * partition property (with no parallelism).  split_depth above the cap or
+ * split_index >= 2^split_depth is SEARCH_EINVAL.  The descent is not
+ * counted in stats.nodes, and max_depth counts from the subtree root.
+ * Each subtree starts with fresh conflict weights, so the sum of nodes
+ * over the subtrees can differ from the unsplit search's either way. */
+#define KILLER_MAX_SPLIT_DEPTH 16u
+
+/* Defaults: auto, max_solutions 1, no buffer, no limits, malloc/free, no
+ * split. */
 void killer_opts_init(killer_opts_t *opts);
 
 typedef struct killer_result_s {
@@ -173,6 +195,11 @@ typedef struct killer_result_s {
                                  propagations = candidates removed / forced,
                                  max_depth = deepest stack of open choices */
     size_t mem_peak;          /* bytes the solve allocated */
+    uint32_t split_span;      /* split: how many indices from split_index on
+                                 this solve answered for -- 1, or more when
+                                 the grid was solved above split_depth (or
+                                 backtracking, index 0: all 2^split_depth),
+                                 so that the others are known to be empty */
 } killer_result_t;
 
 static inline int killer_result_unique(const killer_result_t *r) {

@@ -704,8 +704,25 @@ START_TEST(http_killer_solve) {
     const char *text = "4\n1 2 3 4\n8\n3 0,0 0,1\n7 0,2 0,3\n7 1,0 2,0\n5 1,1 1,2\n"
                        "3 1,3 2,3\n5 2,1 2,2\n3 3,0 3,1\n7 3,2 3,3\n";
     hresp_t r = post(&shared_srv, "/v1/killer/solve?max_solutions=2", "text/plain", NULL, text);
+    json_t *one, *two;
     ck_assert_msg(r.status == 200, "%s", r.body);
     ck_assert_ptr_nonnull(strstr(r.body, "\"solution\":[["));
+    one = json_loads(r.body, 0, NULL);
+    hresp_free(&r);
+    /* split over both workers: the same answer, and stats say how */
+    r = post(&shared_srv, "/v1/killer/solve?max_solutions=2&threads=2", "text/plain", NULL, text);
+    ck_assert_msg(r.status == 200, "%s", r.body);
+    two = json_loads(r.body, 0, NULL);
+    ck_assert_ptr_nonnull(one);
+    ck_assert_ptr_nonnull(two);
+    ck_assert_str_eq(json_string_value(json_object_get(one, "status")), json_string_value(json_object_get(two, "status")));
+    ck_assert_int_eq(json_integer_value(json_object_get(one, "solutions_found")),
+                     json_integer_value(json_object_get(two, "solutions_found")));
+    ck_assert(json_equal(json_object_get(one, "unique"), json_object_get(two, "unique")));
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(two, "stats"), "threads")), 2);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(two, "stats"), "subproblems")), 16);
+    json_decref(one);
+    json_decref(two);
     hresp_free(&r);
     r = post(&shared_srv, "/v1/killer/solve", "application/json", NULL,
              "{\"size\":4,\"cages\":[{\"sum\":2,\"cells\":[[0,0],[0,1]]}]}");

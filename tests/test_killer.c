@@ -724,6 +724,180 @@ START_TEST(killer_options) {
 }
 END_TEST
 
+/* === Subtree split ====================================================== */
+
+static int cmp_grid_len;
+static int cmp_grid(const void *x, const void *y) { return memcmp(x, y, (size_t)cmp_grid_len); }
+
+/* Counts all solutions of g unsplit (must be exhausted), then for split
+ * depths 1..4 solves every index: each must end exhausted, and the
+ * solutions of all indices together must be exactly the unsplit ones (the
+ * same multiset, sorted and compared).  Returns the count. */
+static uint32_t split_check(const gen_t *g, killer_method_t method) {
+    int nc = g->pz.shape.n * g->pz.shape.n;
+    const uint32_t maxsol = 4000;
+    uint8_t *all = malloc((size_t)maxsol * nc), *parts = malloc((size_t)maxsol * nc);
+    killer_opts_t o;
+    killer_result_t r;
+    uint32_t total, d, idx, k;
+    ck_assert_ptr_nonnull(all);
+    ck_assert_ptr_nonnull(parts);
+    killer_opts_init(&o);
+    o.method = method;
+    o.max_solutions = maxsol;
+    o.solutions = all;
+    ck_assert_int_eq(killer_solve(&g->pz, &o, &r), 0);
+    ck_assert_msg(r.exhausted, "unsplit search not exhausted (%u found)", r.solutions_found);
+    total = r.solutions_found;
+    cmp_grid_len = nc;
+    qsort(all, total, (size_t)nc, cmp_grid);
+    for (d = 1; d <= 4; d++) {
+        uint32_t got = 0, empty_until = 0;
+        for (idx = 0; idx < (1u << d); idx++) {
+            o.split_depth = d;
+            o.split_index = idx;
+            o.solutions = parts + (size_t)got * nc;
+            o.max_solutions = maxsol - got;
+            ck_assert_int_eq(killer_solve(&g->pz, &o, &r), 0);
+            ck_assert_msg(r.exhausted, "depth %u index %u not exhausted", d, idx);
+            ck_assert_uint_ge(r.split_span, 1);
+            if (idx < empty_until) ck_assert_uint_eq(r.solutions_found, 0); /* a sibling answered for it */
+            if (idx + r.split_span > empty_until) empty_until = idx + r.split_span;
+            for (k = 0; k < r.solutions_found; k++)
+                ck_assert_int_eq(killer_check_solution(&g->pz, o.solutions + (size_t)k * nc), 1);
+            got += r.solutions_found;
+            ck_assert_uint_le(got, total);
+        }
+        ck_assert_msg(got == total, "depth %u: %u solutions over the subtrees, %u unsplit", d, got, total);
+        qsort(parts, got, (size_t)nc, cmp_grid);
+        ck_assert_int_eq(memcmp(parts, all, (size_t)got * nc), 0);
+    }
+    free(all);
+    free(parts);
+    return total;
+}
+
+/* A Killer-X grid: solve the empty X grid, relabel the values at random. */
+static void make_x_grid(gen_t *g, unsigned *seed) {
+    int n = g->pz.shape.n, i, perm[MAXN];
+    killer_opts_t o;
+    killer_result_t r;
+    uint8_t grid[MAXC];
+    g->pz.diagonals = 1;
+    g->pz.cages = g->cages;
+    g->pz.ncages = 0;
+    killer_opts_init(&o);
+    o.solutions = grid;
+    ck_assert_int_eq(killer_solve(&g->pz, &o, &r), 0);
+    for (i = 0; i < n; i++) perm[i] = i + 1;
+    for (i = n - 1; i > 0; i--) {
+        int j = (int)(rnd(seed) % (unsigned)(i + 1)), t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    for (i = 0; i < n * n; i++) g->grid[i] = (uint8_t)perm[grid[i] - 1];
+}
+
+/* The 2^d subtrees of split_depth d partition the solution set: many
+ * solutions (4x4, 6x6 with few cages), no cages, unique 9x9 (solved at or
+ * near the root, so most subtrees are empty), givens, diagonals, custom
+ * symbols; and the backtracking method, which ignores the split. */
+START_TEST(killer_split_partitions) {
+    gen_t *g = malloc(sizeof *g);
+    unsigned seed = 8080u + (unsigned)_i * 17u;
+    int i;
+    uint32_t cnt;
+    ck_assert_ptr_nonnull(g);
+    switch (_i) {
+    case 0: case 1: case 2: case 3: /* multi-solution 4x4 / 6x6 */
+        gen_init(g, _i & 1 ? 6 : 4, 2, _i & 1 ? 3 : 2);
+        make_grid(g->pz.shape.n, 2, _i & 1 ? 3 : 2, &seed, g->grid);
+        make_cages(g, 4, _i & 1 ? 85 : 60, &seed);
+        break;
+    case 4: /* no cages: the 288 4x4 grids */
+        gen_init(g, 4, 2, 2);
+        g->pz.cages = g->cages;
+        break;
+    case 5: case 6: /* 9x9, cages covering the grid */
+        gen_init(g, 9, 3, 3);
+        make_grid(9, 3, 3, &seed, g->grid);
+        make_cages(g, _i == 5 ? 3 : 5, 100, &seed);
+        break;
+    case 7: case 8: /* 6x6 partial cages plus givens; 9x9 with every cell given (solved at the root) */
+        gen_init(g, _i == 7 ? 6 : 9, _i == 7 ? 2 : 3, 3);
+        make_grid(g->pz.shape.n, g->pz.shape.box_rows, 3, &seed, g->grid);
+        make_cages(g, 4, 60, &seed);
+        for (i = 0; i < g->pz.shape.n * g->pz.shape.n; i++)
+            g->givens[i] = _i == 8 || rnd(&seed) % 6 == 0 ? g->grid[i] : 0;
+        g->pz.givens = g->givens;
+        break;
+    case 9: case 10: /* Killer-X 6x6 (partial cages: several solutions) and 9x9 */
+        gen_init(g, _i == 9 ? 6 : 9, _i == 9 ? 2 : 3, 3);
+        make_x_grid(g, &seed);
+        make_cages(g, 4, _i == 9 ? 70 : 100, &seed);
+        break;
+    default: /* symbols 10,20,..., 6x6, partial */
+        gen_init(g, 6, 2, 3);
+        for (i = 0; i < 6; i++) g->symbols[i] = 10L * (i + 1);
+        g->pz.symbols = g->symbols;
+        make_grid(6, 2, 3, &seed, g->grid);
+        make_cages(g, 5, 75, &seed);
+        break;
+    }
+    ck_assert_int_eq(killer_validate(&g->pz, NULL), 0);
+    cnt = split_check(g, KILLER_METHOD_ADVANCED);
+    ck_assert_uint_ge(cnt, 1);
+    if (_i == 0 || _i == 4) ck_assert_uint_eq(split_check(g, KILLER_METHOD_BACKTRACKING), cnt);
+    if (_i == 4) ck_assert_uint_eq(cnt, 288);
+    free(g);
+}
+END_TEST
+
+/* split_depth above the cap, or an index with bits beyond the depth, is
+ * refused; an unsolvable puzzle gives 0 in every subtree. */
+START_TEST(killer_split_options) {
+    killer_puzzle_t pz;
+    killer_opts_t o;
+    killer_result_t r;
+    empty9(&pz);
+    killer_opts_init(&o);
+    o.split_depth = KILLER_MAX_SPLIT_DEPTH + 1;
+    ck_assert_int_eq(killer_solve(&pz, &o, &r), SEARCH_EINVAL);
+    o.split_depth = 3;
+    o.split_index = 8;
+    ck_assert_int_eq(killer_solve(&pz, &o, &r), SEARCH_EINVAL);
+    o.split_index = 7;
+    ck_assert_int_eq(killer_solve(&pz, &o, &r), 0);
+    ck_assert_uint_eq(r.solutions_found, 1);
+    o.split_depth = KILLER_MAX_SPLIT_DEPTH;
+    o.split_index = (1u << KILLER_MAX_SPLIT_DEPTH) - 1;
+    ck_assert_int_eq(killer_solve(&pz, &o, &r), 0);
+    o.method = KILLER_METHOD_BACKTRACKING;
+    o.split_depth = KILLER_MAX_SPLIT_DEPTH + 1;
+    o.split_index = 0;
+    ck_assert_int_eq(killer_solve(&pz, &o, &r), SEARCH_EINVAL);
+    {
+        static const killer_cell_t cell00[] = {{0, 0}};
+        killer_cage_t cg = {1, 1, cell00};
+        uint8_t givens[81] = {0};
+        uint32_t idx;
+        givens[1] = 1;
+        pz.cages = &cg;
+        pz.ncages = 1;
+        pz.givens = givens;
+        ck_assert_int_eq(killer_validate(&pz, NULL), 0);
+        o.method = KILLER_METHOD_ADVANCED;
+        o.split_depth = 2;
+        for (idx = 0; idx < 4; idx++) {
+            o.split_index = idx;
+            ck_assert_int_eq(killer_solve(&pz, &o, &r), 0);
+            ck_assert_uint_eq(r.solutions_found, 0);
+            ck_assert_int_eq(r.exhausted, 1);
+        }
+    }
+}
+END_TEST
+
 static int alloc_calls, alloc_fail_at;
 static void *fail_alloc(void *ud, size_t size) {
     (void)ud;
@@ -778,6 +952,8 @@ Suite *killer_suite(void) {
     tcase_add_test(tc, killer_limits);
     tcase_add_test(tc, killer_options);
     tcase_add_test(tc, killer_alloc_failure);
+    tcase_add_loop_test(tc, killer_split_partitions, 0, 12);
+    tcase_add_test(tc, killer_split_options);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -196,6 +196,153 @@ START_TEST(killer_api_uncovered_cells_are_plain_sudoku) {
 }
 END_TEST
 
+/* === threads > 1: the split search answers as one thread does === */
+
+/* Two 9x9 killers from tests/fixtures/killer_basic.txt (gen_killer 6 3 9 3
+ * 3 4 100 0 0): 12 and 2 solutions. */
+#define CAGES9_12 \
+    "[{\"sum\":10,\"cells\":[[0,0],[0,1],[1,0]]},{\"sum\":12,\"cells\":[[0,2],[0,3],[1,2]]},{" \
+    "\"sum\":20,\"cells\":[[0,4],[0,5],[1,5],[2,5]]},{\"sum\":15,\"cells\":[[0,6],[0,7]]},{\"s" \
+    "um\":13,\"cells\":[[0,8],[1,8]]},{\"sum\":25,\"cells\":[[1,1],[2,1],[3,1],[4,1]]},{\"sum" \
+    "\":8,\"cells\":[[1,3]]},{\"sum\":7,\"cells\":[[1,4]]},{\"sum\":3,\"cells\":[[1,6]]},{\"sum\":" \
+    "1,\"cells\":[[1,7]]},{\"sum\":21,\"cells\":[[2,0],[3,0],[4,0],[5,0]]},{\"sum\":13,\"cells" \
+    "\":[[2,2],[2,3],[3,3]]},{\"sum\":5,\"cells\":[[2,4],[3,4]]},{\"sum\":11,\"cells\":[[2,6]," \
+    "[3,6]]},{\"sum\":15,\"cells\":[[2,7],[2,8],[3,8]]},{\"sum\":14,\"cells\":[[3,2],[4,2],[4" \
+    ",3]]},{\"sum\":17,\"cells\":[[3,5],[4,5],[5,5]]},{\"sum\":18,\"cells\":[[3,7],[4,7],[4,6" \
+    "]]},{\"sum\":26,\"cells\":[[4,4],[5,4],[5,3],[5,2]]},{\"sum\":16,\"cells\":[[4,8],[5,8]," \
+    "[6,8]]},{\"sum\":2,\"cells\":[[5,1]]},{\"sum\":3,\"cells\":[[5,6],[6,6]]},{\"sum\":24,\"cel" \
+    "ls\":[[5,7],[6,7],[7,7],[7,6]]},{\"sum\":23,\"cells\":[[6,0],[6,1],[7,1],[7,2]]},{\"su" \
+    "m\":7,\"cells\":[[6,2],[6,3],[7,3]]},{\"sum\":26,\"cells\":[[6,4],[6,5],[7,4],[7,5]]},{" \
+    "\"sum\":21,\"cells\":[[7,0],[8,0],[8,1],[8,2]]},{\"sum\":1,\"cells\":[[7,8]]},{\"sum\":13," \
+    "\"cells\":[[8,3],[8,4],[8,5]]},{\"sum\":15,\"cells\":[[8,6],[8,7],[8,8]]}]"
+
+#define CAGES9_2 \
+    "[{\"sum\":14,\"cells\":[[0,0],[1,0],[1,1]]},{\"sum\":9,\"cells\":[[0,1],[0,2]]},{\"sum\":7" \
+    ",\"cells\":[[0,3]]},{\"sum\":6,\"cells\":[[0,4],[0,5]]},{\"sum\":9,\"cells\":[[0,6]]},{\"su" \
+    "m\":13,\"cells\":[[0,7],[1,7]]},{\"sum\":9,\"cells\":[[0,8],[1,8],[2,8]]},{\"sum\":11,\"ce" \
+    "lls\":[[1,2],[1,3]]},{\"sum\":29,\"cells\":[[1,4],[2,4],[3,4],[4,4]]},{\"sum\":9,\"cells" \
+    "\":[[1,5],[1,6]]},{\"sum\":14,\"cells\":[[2,0],[2,1]]},{\"sum\":14,\"cells\":[[2,2],[3,2]" \
+    "]},{\"sum\":3,\"cells\":[[2,3]]},{\"sum\":5,\"cells\":[[2,5],[3,5]]},{\"sum\":7,\"cells\":[[" \
+    "2,6]]},{\"sum\":26,\"cells\":[[2,7],[3,7],[3,8],[4,8]]},{\"sum\":6,\"cells\":[[3,0]]},{\"" \
+    "sum\":19,\"cells\":[[3,1],[4,1],[5,1]]},{\"sum\":3,\"cells\":[[3,3],[4,3]]},{\"sum\":16,\"" \
+    "cells\":[[3,6],[4,6],[4,5],[4,7]]},{\"sum\":1,\"cells\":[[4,0]]},{\"sum\":18,\"cells\":[[" \
+    "4,2],[5,2],[6,2],[5,3]]},{\"sum\":2,\"cells\":[[5,0]]},{\"sum\":13,\"cells\":[[5,4],[6,4" \
+    "],[7,4],[6,5]]},{\"sum\":18,\"cells\":[[5,5],[5,6],[6,6],[7,6]]},{\"sum\":18,\"cells\":[" \
+    "[5,7],[6,7],[6,8]]},{\"sum\":4,\"cells\":[[5,8]]},{\"sum\":5,\"cells\":[[6,0]]},{\"sum\":2" \
+    "3,\"cells\":[[6,1],[7,1],[7,2],[8,2]]},{\"sum\":12,\"cells\":[[6,3],[7,3]]},{\"sum\":12," \
+    "\"cells\":[[7,0],[8,0]]},{\"sum\":12,\"cells\":[[7,5],[8,5]]},{\"sum\":6,\"cells\":[[7,7]]" \
+    "},{\"sum\":11,\"cells\":[[7,8],[8,8],[8,7]]},{\"sum\":2,\"cells\":[[8,1]]},{\"sum\":11,\"ce" \
+    "lls\":[[8,3],[8,4]]},{\"sum\":8,\"cells\":[[8,6]]}]"
+
+#define NOGIVENS ""
+#define UNSOLVABLE4                                                                                  \
+    "{\"size\":4,\"cages\":[{\"sum\":1,\"cells\":[[0,0]]}],\"grid\":[[null,1,null,null],"          \
+    "[null,null,null,null],[null,null,null,null],[null,null,null,null]]"
+
+/* Sorted, so that sets of solutions compare as strings. */
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Asserts that threads=2 gives what threads=1 gives for `body` (a JSON
+ * object without its closing brace): status, count, unique, complete, the
+ * solution when unique, the set of solutions when the count is exact; and
+ * that stats say how the work was cut. */
+static void same_as_one_thread(const char *body, int max_solutions) {
+    kres_t k[2];
+    char buf[8192];
+    for (int t = 0; t < 2; t++) {
+        snprintf(buf, sizeof buf, "%s,\"max_solutions\":%d,\"threads\":%d}", body, max_solutions, t + 1);
+        k[t] = ksolve("application/json", buf, NULL, 0);
+        ck_assert_msg(k[t].status == 200, "threads=%d: %s", t + 1, k[t].body);
+    }
+    json_t *a = k[0].json, *b = k[1].json, *sa = json_object_get(a, "stats"), *sb = json_object_get(b, "stats");
+    ck_assert_str_eq(json_string_value(json_object_get(a, "status")), json_string_value(json_object_get(b, "status")));
+    ck_assert_int_eq(json_integer_value(json_object_get(a, "solutions_found")),
+                     json_integer_value(json_object_get(b, "solutions_found")));
+    ck_assert_msg(json_equal(json_object_get(a, "unique"), json_object_get(b, "unique")), "unique: %s vs %s",
+                  k[0].body, k[1].body);
+    ck_assert(json_equal(json_object_get(a, "complete"), json_object_get(b, "complete")));
+    if (json_is_true(json_object_get(a, "unique")))
+        ck_assert(json_equal(json_object_get(a, "solution"), json_object_get(b, "solution")));
+    ck_assert_int_eq(json_integer_value(json_object_get(sa, "threads")), 1);
+    ck_assert_int_eq(json_integer_value(json_object_get(sa, "subproblems")), 1);
+    ck_assert_int_eq(json_integer_value(json_object_get(sb, "threads")), 2);
+    ck_assert_int_eq(json_integer_value(json_object_get(sb, "subproblems")), 16);
+    ck_assert_str_eq(json_string_value(json_object_get(sb, "method")), "advanced");
+    if (json_integer_value(json_object_get(a, "solutions_found")) < max_solutions) {
+        json_t *la = json_object_get(a, "solutions"), *lb = json_object_get(b, "solutions");
+        size_t n = json_array_size(la);
+        char **xa = calloc(n + 1, sizeof *xa), **xb = calloc(n + 1, sizeof *xb);
+        ck_assert_uint_eq(json_array_size(lb), n);
+        for (size_t i = 0; i < n; i++) {
+            xa[i] = json_dumps(json_array_get(la, i), JSON_COMPACT);
+            xb[i] = json_dumps(json_array_get(lb, i), JSON_COMPACT);
+        }
+        qsort(xa, n, sizeof *xa, cmp_str);
+        qsort(xb, n, sizeof *xb, cmp_str);
+        for (size_t i = 0; i < n; i++) {
+            ck_assert_str_eq(xa[i], xb[i]);
+            free(xa[i]);
+            free(xb[i]);
+        }
+        free(xa);
+        free(xb);
+    }
+    kres_free(&k[0]);
+    kres_free(&k[1]);
+}
+
+START_TEST(killer_api_threads_same_answer) {
+    switch (_i) {
+    case 0: same_as_one_thread("{\"size\":9,\"cages\":" CAGES9_12, 100); break;  /* all 12 */
+    case 1: same_as_one_thread("{\"size\":9,\"cages\":" CAGES9_12, 2); break;    /* multiple */
+    case 2: same_as_one_thread("{\"size\":9,\"cages\":" CAGES9_2, 2); break;     /* exactly 2 */
+    case 3: same_as_one_thread("{\"size\":9,\"cages\":" CAGES9_2, 1); break;     /* solved, unique null */
+    case 4: same_as_one_thread("{\"size\":4,\"cages\":" CAGES4, 100); break;
+    case 5: same_as_one_thread("{\"size\":4,\"cages\":" CAGES4, 1); break;
+    case 6: same_as_one_thread(UNSOLVABLE4, 1); break;
+    case 7: same_as_one_thread(UNSOLVABLE4, 5); break;
+    case 8: same_as_one_thread("{\"size\":9,\"cages\":" CAGES9_12 ",\"diagonals\":true", 100); break;
+    default: { /* unique: the 2-solution killer with a given that tells them apart */
+        char body[8192], grid[512];
+        int at = 0;
+        kres_t k = ksolve("application/json", "{\"size\":9,\"cages\":" CAGES9_2 ",\"max_solutions\":2}", NULL, 0);
+        json_t *sols = json_object_get(k.json, "solutions");
+        ck_assert_uint_eq(json_array_size(sols), 2);
+        for (int i = 0; i < 81 && at == 0; i++)
+            if (cell(json_array_get(sols, 0), i / 9, i % 9) != cell(json_array_get(sols, 1), i / 9, i % 9)) at = i + 1;
+        ck_assert_int_gt(at, 0);
+        {
+            int len = 0;
+            for (int i = 0; i < 81; i++)
+                len += snprintf(grid + len, sizeof grid - (size_t)len, "%c",
+                                i == at - 1 ? (char)('0' + cell(json_array_get(sols, _i == 9 ? 0 : 1), i / 9, i % 9))
+                                            : '.');
+        }
+        snprintf(body, sizeof body, "{\"size\":9,\"cages\":" CAGES9_2 ",\"grid\":\"%s\"", grid);
+        kres_free(&k);
+        same_as_one_thread(body, 1);
+        same_as_one_thread(body, 2);
+        k = ksolve("application/json", strcat(body, ",\"threads\":2,\"max_solutions\":2}"), NULL, 0);
+        ck_assert_str_eq(json_string_value(json_object_get(k.json, "status")), "solved");
+        ck_assert(json_is_true(json_object_get(k.json, "unique")));
+        kres_free(&k);
+        break;
+    }
+    }
+}
+END_TEST
+
+/* The backtracking method does not split: threads=2 runs one item. */
+START_TEST(killer_api_threads_backtracking_one_item) {
+    kres_t k = ksolve("application/json",
+                      "{\"size\":4,\"cages\":" CAGES4 ",\"method\":\"backtracking\",\"threads\":2}", NULL, 0);
+    ck_assert_msg(k.status == 200, "%s", k.body);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(k.json, "stats"), "threads")), 1);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(k.json, "stats"), "subproblems")), 1);
+    kres_free(&k);
+}
+END_TEST
+
 Suite *killer_api_suite(void);
 Suite *killer_api_suite(void) {
     Suite *s = suite_create("killer_api");
@@ -206,6 +353,8 @@ Suite *killer_api_suite(void) {
     tcase_add_test(tc, killer_api_custom_symbols_and_givens);
     tcase_add_loop_test(tc, killer_api_invalid_inputs_table, 0, (int)(sizeof kbad / sizeof kbad[0]));
     tcase_add_test(tc, killer_api_uncovered_cells_are_plain_sudoku);
+    tcase_add_loop_test(tc, killer_api_threads_same_answer, 0, 11);
+    tcase_add_test(tc, killer_api_threads_backtracking_one_item);
     suite_add_tcase(s, tc);
     return s;
 }
