@@ -521,15 +521,33 @@ static const uint8_t s9_last[3] = {2, 0, 1};
 static inline void s9_place(s9_pos_t *s, int d, int b, int p) {
     uint32_t bit = 1u << p, col = S9_COL0 << (p % 9);
     int i = 3 * d + b;
-    uint32_t keep = s->g.f[i] & ~s9_peers[p];
-    for (int e = b; e < 27; e += 3) s->g.f[e] &= ~bit;
+    int j = 3 * d + s9_next[b], k = 3 * d + s9_last[b];
+    uint32_t keep = s->g.f[i] & ~s9_peers[p], t = 1u << i;
+    for (int e = b; e < 27; e += 3) {
+        t |= ((s->g.f[e] >> p) & 1u) << e;
+        s->g.f[e] &= ~bit;
+    }
     s->g.f[i] = keep;
+    t |= (uint32_t)((s->g.f[j] & col) != 0) << j | (uint32_t)((s->g.f[k] & col) != 0) << k;
+    s->g.f[j] &= ~col;
+    s->g.f[k] &= ~col;
+    s->g.unsolved[b] &= ~bit;
+    s->g.rows[b] |= 1u << (3 * d + p / 9);
+    s->todo |= t;
+    s->placed++;
+}
+
+/* s9_place for the givens, before the first propagation: every word is in
+ * todo already, so nothing is marked. */
+static void s9_place_given(s9_pos_t *s, int d, int b, int p) {
+    uint32_t bit = 1u << p, col = S9_COL0 << (p % 9);
+    uint32_t keep = s->g.f[3 * d + b] & ~s9_peers[p];
+    for (int e = b; e < 27; e += 3) s->g.f[e] &= ~bit;
+    s->g.f[3 * d + b] = keep;
     s->g.f[3 * d + s9_next[b]] &= ~col;
     s->g.f[3 * d + s9_last[b]] &= ~col;
     s->g.unsolved[b] &= ~bit;
     s->g.rows[b] |= 1u << (3 * d + p / 9);
-    s->todo |= (S9_BANDW << b) | (7u << (3 * d));
-    s->placed++;
 }
 
 /* 9-bit set of the columns a band word touches. */
@@ -860,10 +878,9 @@ int sudoku9_solve(const uint8_t puzzle[SUDOKU9_CELLS], uint32_t max_solutions, u
 
     for (int i = 0; i < 27; i++) s.g.f[i] = S9_BAND, s.prev[i] = 0xffffffffu;
     for (int b = 0; b < 3; b++) s.g.unsolved[b] = S9_BAND, s.g.rows[b] = 0;
-    s.todo = S9_BAND, s.band_dirty = s.digit_dirty = s.tri_dirty = 0;
+    s.todo = S9_BAND, s.band_dirty = s.digit_dirty = s.tri_dirty = 0, s.placed = 0;
     for (int c = 0; c < 81; c++)
-        if (puzzle[c]) s9_place(&s, puzzle[c] - 1, c / 27, c % 27);
-    s.placed = 0;
+        if (puzzle[c]) s9_place_given(&s, puzzle[c] - 1, c / 27, c % 27);
     started = 1;
 
     ok = s9_propagate(&s);
