@@ -487,7 +487,6 @@ typedef struct s9_grid_s {
     uint32_t f[27];       /* f[3*d+b]: cells of band b where digit d may go */
     uint32_t unsolved[3]; /* cells of band b not placed yet */
     uint32_t rows[3];     /* rows[b] bit 3*d+r: row r of band b holds its d */
-    uint8_t nband[27];    /* [3*d+b]: matrices left for d in band b (s9_nperm) */
     uint8_t nstack[27];   /* [3*d+k]: the same for d in stack k */
     uint16_t mini[27];    /* [3*d+b]: minirows of f[3*d+b] (bit 3*row + box) */
 } s9_grid_t;
@@ -691,16 +690,17 @@ static int s9_bands(s9_pos_t *s) {
         if (!pm) return -1;
         a &= s9_expand[pm];
         s->g.f[i] = s->prev[i] = a;
-        s->g.nband[i] = s9_nperm[sh];
         s->g.mini[i] = (uint16_t)pm;
-        for (uint32_t open = 7u & ~(s->g.rows[b] >> (3 * d)); open; open &= open - 1) {
-            int r = S9_CTZ(open);
-            uint32_t x = (a >> (9 * r)) & 511u;
-            if (!x) return -1;
-            if (!(x & (x - 1))) {
-                s9_place(s, d, b, 9 * r + S9_CTZ(x));
-                a = s->g.f[i];
-            }
+        /* Every row of a is non-empty (pm has a minirow in each), so one
+         * subtraction clears the lowest bit of all three rows at once; the
+         * open rows left empty by it held a single cell. */
+        uint32_t y = a & (a - S9_COL0);
+        uint32_t one = (uint32_t)!(y & 511u) | (uint32_t)!(y & (511u << 9)) << 1 | (uint32_t)!(y >> 18) << 2;
+        for (one &= ~(s->g.rows[b] >> (3 * d)); one; one &= one - 1) {
+            int r = S9_CTZ(one);
+            uint32_t x = (s->g.f[i] >> (9 * r)) & 511u;
+            if (!x) return -1; /* an earlier single of this word took it */
+            s9_place(s, d, b, 9 * r + S9_CTZ(x));
         }
     }
     return 0;
@@ -755,7 +755,7 @@ static void s9_choose(const s9_pos_t *s, s9_frame_t *fr) {
     for (int b = 0; b < 3; b++) {
         int tot = 0, cd = -1, td = 0, sd = -1;
         for (int d = 0; d < 9; d++) {
-            int n = s->g.nband[3 * d + b], m = s->g.nstack[3 * d + b];
+            int n = s9_nperm[s->g.mini[3 * d + b]], m = s->g.nstack[3 * d + b];
             tot += n, td += m;
             if (n == 2 && cd < 0) cd = d;
             if (m == 2 && sd < 0) sd = d;
@@ -784,11 +784,8 @@ static void s9_choose(const s9_pos_t *s, s9_frame_t *fr) {
     }
     if (best > 18) kind = -1;
     if (kind == S9_PERM_BAND) {
-        uint32_t a = s->g.f[3 * bd + bw];
-        uint32_t sh = (uint32_t)s9_mini[a & 511u] | (uint32_t)s9_mini[(a >> 9) & 511u] << 3 |
-                      (uint32_t)s9_mini[a >> 18] << 6;
         fr->kind = (uint8_t)kind, fr->digit = (uint8_t)bd, fr->where = (uint8_t)bw;
-        s9_two_perms(sh, fr);
+        s9_two_perms(s->g.mini[3 * bd + bw], fr);
         return;
     }
     if (kind == S9_PERM_STACK) {
