@@ -514,10 +514,11 @@ typedef struct s9_frame_s {
 
 static const uint8_t s9_next[3] = {1, 2, 0};
 static const uint8_t s9_last[3] = {2, 0, 1};
+static const uint8_t s9_band_of[27] = {0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2};
 
 /* Puts digit d on bit p of band b.  The caller has checked that d is still a
- * candidate there. */
-static inline void s9_place(s9_pos_t *s, int d, int b, int p) {
+ * candidate there.  Returns the words (bit 3*d+b) it changed, for todo. */
+static inline uint32_t s9_place(s9_pos_t *s, int d, int b, int p) {
     uint32_t bit = 1u << p, col = S9_COL0 << (p % 9);
     int i = 3 * d + b;
     int j = 3 * d + s9_next[b], k = 3 * d + s9_last[b];
@@ -532,8 +533,8 @@ static inline void s9_place(s9_pos_t *s, int d, int b, int p) {
     s->g.f[k] &= ~col;
     s->g.unsolved[b] &= ~bit;
     s->g.rows[b] |= 1u << (3 * d + p / 9);
-    s->todo |= t;
     s->placed++;
+    return t;
 }
 
 /* s9_place for the givens, before the first propagation: every word is in
@@ -571,7 +572,7 @@ static int s9_naked(s9_pos_t *s) {
             int p = S9_CTZ(one), i = b;
             while (i < 27 && !(s->g.f[i] & (1u << p))) i += 3;
             if (i >= 27) return -1; /* an earlier single took its last digit */
-            s9_place(s, i / 3, b, p);
+            s->todo |= s9_place(s, i / 3, b, p);
             found++;
         }
     }
@@ -625,7 +626,7 @@ static int s9_columns(s9_pos_t *s) {
             for (; b < 3; b++)
                 if ((cells = s->g.f[3 * d + b] & (S9_COL0 << c)) != 0) break;
             if (!cells) return -1; /* an earlier placement emptied the column */
-            s9_place(s, d, b, S9_CTZ(cells));
+            s->todo |= s9_place(s, d, b, S9_CTZ(cells));
             found++;
         }
     }
@@ -675,15 +676,13 @@ static int s9_triads(s9_pos_t *s) {
 /* Band rule and row singles (steps 1 and 2) on every digit-band in todo,
  * until none is left.  Returns 0 or -1 (contradiction). */
 static int s9_bands(s9_pos_t *s) {
-    while (s->todo) {
-        int i = S9_CTZ(s->todo);
-        s->todo &= s->todo - 1;
+    uint32_t todo = s->todo, seen = 0;
+    while (todo) {
+        int i = S9_CTZ(todo);
+        todo &= todo - 1;
         uint32_t a = s->g.f[i];
         if (a == s->prev[i]) continue;
-        int d = i / 3, b = i - 3 * d;
-        s->band_dirty |= 1u << b;
-        s->tri_dirty |= 1u << b;
-        s->digit_dirty |= 1u << d;
+        seen |= 1u << i;
         uint32_t sh = (uint32_t)s9_mini[a & 511u] | (uint32_t)s9_mini[(a >> 9) & 511u] << 3 |
                       (uint32_t)s9_mini[a >> 18] << 6;
         uint32_t pm = s9_perm[sh];
@@ -692,16 +691,29 @@ static int s9_bands(s9_pos_t *s) {
         s->g.f[i] = s->prev[i] = a;
         s->g.mini[i] = (uint16_t)pm;
         /* Every row of a is non-empty (pm has a minirow in each), so one
-         * subtraction clears the lowest bit of all three rows at once; the
-         * open rows left empty by it held a single cell. */
+         * subtraction clears the lowest cell of all three rows at once: the
+         * rows it empties held one cell, which is a hidden single unless it
+         * is the digit's placed cell. */
         uint32_t y = a & (a - S9_COL0);
-        uint32_t one = (uint32_t)!(y & 511u) | (uint32_t)!(y & (511u << 9)) << 1 | (uint32_t)!(y >> 18) << 2;
-        for (one &= ~(s->g.rows[b] >> (3 * d)); one; one &= one - 1) {
-            int r = S9_CTZ(one);
-            uint32_t x = (s->g.f[i] >> (9 * r)) & 511u;
-            if (!x) return -1; /* an earlier single of this word took it */
-            s9_place(s, d, b, 9 * r + S9_CTZ(x));
+        uint32_t one = (0u - !(y & 511u)) & 511u;
+        one |= (0u - !(y & (511u << 9))) & (511u << 9);
+        one |= (0u - !(y >> 18)) & (511u << 18);
+        int b = s9_band_of[i];
+        for (one &= a & s->g.unsolved[b]; one; one &= one - 1) {
+            int p = S9_CTZ(one);
+            if (!(s->g.f[i] & (1u << p))) return -1; /* an earlier single of this word took it */
+            todo |= s9_place(s, i / 3, b, p);
         }
+    }
+    s->todo = 0;
+    if (seen) {
+        uint32_t bands = (uint32_t)((seen & S9_BANDW) != 0) | (uint32_t)((seen & S9_BANDW << 1) != 0) << 1 |
+                         (uint32_t)((seen & S9_BANDW << 2) != 0) << 2;
+        s->band_dirty |= bands;
+        s->tri_dirty |= bands;
+        uint32_t digits = 0;
+        for (uint32_t w = (seen | seen >> 1 | seen >> 2) & S9_BANDW; w; w &= w - 1) digits |= 1u << (S9_CTZ(w) / 3);
+        s->digit_dirty |= digits;
     }
     return 0;
 }
