@@ -493,8 +493,7 @@ typedef struct s9_grid_s {
 
 typedef struct s9_pos_s {
     s9_grid_t g;
-    uint32_t prev[27];    /* f[i] as last processed by the band rule */
-    uint32_t todo;        /* digit-bands (bit i) that may differ from prev */
+    uint32_t todo;        /* digit-bands (bit i) changed since the band rule saw them */
     uint32_t band_dirty;  /* bands (bits 0-2) changed since s9_naked looked */
     uint32_t digit_dirty; /* digits (bits 0-8) changed since s9_columns looked */
     uint32_t tri_dirty;   /* bands (bits 0-2) changed since s9_triads looked */
@@ -522,11 +521,12 @@ static inline uint32_t s9_place(s9_pos_t *s, int d, int b, int p) {
     uint32_t bit = 1u << p, col = S9_COL0 << (p % 9);
     int i = 3 * d + b;
     int j = 3 * d + s9_next[b], k = 3 * d + s9_last[b];
-    uint32_t keep = s->g.f[i] & ~s9_peers[p], t = 1u << i;
+    uint32_t keep = s->g.f[i] & ~s9_peers[p], t = 0;
     for (int e = b; e < 27; e += 3) {
         t |= ((s->g.f[e] >> p) & 1u) << e;
         s->g.f[e] &= ~bit;
     }
+    t = (t & ~(1u << i)) | (uint32_t)(keep != (s->g.f[i] | bit)) << i;
     s->g.f[i] = keep;
     t |= (uint32_t)((s->g.f[j] & col) != 0) << j | (uint32_t)((s->g.f[k] & col) != 0) << k;
     s->g.f[j] &= ~col;
@@ -681,14 +681,13 @@ static int s9_bands(s9_pos_t *s) {
         int i = S9_CTZ(todo);
         todo &= todo - 1;
         uint32_t a = s->g.f[i];
-        if (a == s->prev[i]) continue;
         seen |= 1u << i;
         uint32_t sh = (uint32_t)s9_mini[a & 511u] | (uint32_t)s9_mini[(a >> 9) & 511u] << 3 |
                       (uint32_t)s9_mini[a >> 18] << 6;
         uint32_t pm = s9_perm[sh];
         if (!pm) return -1;
         a &= s9_expand[pm];
-        s->g.f[i] = s->prev[i] = a;
+        s->g.f[i] = a;
         s->g.mini[i] = (uint16_t)pm;
         /* Every row of a is non-empty (pm has a minirow in each), so one
          * subtraction clears the lowest cell of all three rows at once: the
@@ -739,7 +738,6 @@ static int s9_propagate(s9_pos_t *s) {
 /* Back to the fixpoint saved in *g, where every rule had been applied. */
 static void s9_restore(s9_pos_t *s, const s9_grid_t *g) {
     s->g = *g;
-    memcpy(s->prev, g->f, sizeof s->prev);
     s->todo = s->band_dirty = s->digit_dirty = s->tri_dirty = 0;
 }
 /* The six 3x3 permutation matrices, bit 3*row + column. */
@@ -826,16 +824,19 @@ static void s9_branch(s9_pos_t *s, const s9_frame_t *fr, int alt) {
     uint32_t pm = alt ? fr->other : fr->take;
     if (fr->kind == S9_CELL) {
         int i = 3 * d + fr->band;
-        s->g.f[i] &= alt ? ~(1u << fr->where) : ~s9_peers[fr->where];
-        s->todo |= 1u << i;
+        uint32_t a = s->g.f[i] & (alt ? ~(1u << fr->where) : ~s9_peers[fr->where]);
+        s->todo |= (uint32_t)(a != s->g.f[i]) << i;
+        s->g.f[i] = a;
     } else if (fr->kind == S9_PERM_BAND) {
         s->g.f[3 * d + fr->where] &= s9_expand[pm];
         s->todo |= 1u << (3 * d + fr->where);
     } else {
         int k = 3 * fr->where;
-        for (int b = 0; b < 3; b++)
-            s->g.f[3 * d + b] &= ((511u & ~(7u << k)) | ((pm >> (3 * b)) & 7u) << k) * S9_COL0;
-        s->todo |= 7u << (3 * d);
+        for (int b = 0; b < 3; b++) {
+            uint32_t a = s->g.f[3 * d + b] & ((511u & ~(7u << k)) | ((pm >> (3 * b)) & 7u) << k) * S9_COL0;
+            s->todo |= (uint32_t)(a != s->g.f[3 * d + b]) << (3 * d + b);
+            s->g.f[3 * d + b] = a;
+        }
     }
 }
 
@@ -885,7 +886,7 @@ int sudoku9_solve(const uint8_t puzzle[SUDOKU9_CELLS], uint32_t max_solutions, u
     if ((rc = s9_check_givens(puzzle)) != 0) goto out;
     if ((rc = search_check_now(ctl, 0)) != 0) goto out;
 
-    for (int i = 0; i < 27; i++) s.g.f[i] = S9_BAND, s.prev[i] = 0xffffffffu;
+    for (int i = 0; i < 27; i++) s.g.f[i] = S9_BAND;
     for (int b = 0; b < 3; b++) s.g.unsolved[b] = S9_BAND, s.g.rows[b] = 0;
     s.todo = S9_BAND, s.band_dirty = s.digit_dirty = s.tri_dirty = 0, s.placed = 0;
     for (int c = 0; c < 81; c++)
