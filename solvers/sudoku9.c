@@ -840,9 +840,25 @@ static void s9_branch(s9_pos_t *s, const s9_frame_t *fr, int alt) {
     }
 }
 
+/* 1 when a holds exactly three cells (for assert). */
+static inline int s9_three_cells(uint32_t a) {
+    if (!a) return 0;
+    a &= a - 1;
+    if (!a) return 0;
+    a &= a - 1;
+    return a && !(a & (a - 1));
+}
+
 static void s9_write(const s9_pos_t *s, uint8_t *grid) {
-    for (int i = 0; i < 27; i++)
-        for (uint32_t a = s->g.f[i]; a; a &= a - 1) grid[27 * (i % 3) + S9_CTZ(a)] = (uint8_t)(i / 3 + 1);
+    /* At a solution every digit-band word holds exactly three cells. */
+    for (int i = 0; i < 27; i++) {
+        uint32_t a = s->g.f[i];
+        uint8_t *g = grid + 27 * s9_band_of[i], v = (uint8_t)(i / 3 + 1);
+        assert(s9_three_cells(a));
+        g[S9_CTZ(a)] = v, a &= a - 1;
+        g[S9_CTZ(a)] = v, a &= a - 1;
+        g[S9_CTZ(a)] = v;
+    }
 }
 
 /* Budget before every node, clock and flag every SEARCH_POLL_MASK+1 nodes. */
@@ -852,21 +868,29 @@ static int s9_stop(const search_ctl_t *ctl, uint64_t nodes) {
     return search_should_stop(ctl, nodes);
 }
 
-/* Returns SEARCH_EINVAL for a value > 9, SUDOKU_ECONFLICT for clashing
- * givens, else 0. */
-static int s9_check_givens(const uint8_t *puzzle) {
-    uint16_t row[9] = {0}, col[9] = {0}, box[9] = {0};
-    int conflict = 0;
-    for (int c = 0; c < 81; c++)
-        if (puzzle[c] > 9) return SEARCH_EINVAL;
-    for (int c = 0; c < 81; c++) {
-        if (!puzzle[c]) continue;
-        int r = c / 9, k = c % 9, x = (r / 3) * 3 + k / 3;
-        uint16_t bit = (uint16_t)(1u << puzzle[c]);
-        if ((row[r] | col[k] | box[x]) & bit) conflict = 1;
-        row[r] |= bit, col[k] |= bit, box[x] |= bit;
-    }
-    return conflict ? SUDOKU_ECONFLICT : 0;
+/* Returns SEARCH_EINVAL for a value > 9, else 0. */
+static int s9_check_values(const uint8_t *puzzle) {
+    int bad = 0;
+    for (int c = 0; c < 81; c++) bad |= puzzle[c] > 9;
+    return bad ? SEARCH_EINVAL : 0;
+}
+
+/* The empty grid with the givens placed (todo: every word).  Returns
+ * SUDOKU_ECONFLICT when a given's cell was already taken from its digit,
+ * which only a given of the same digit in its row, column or box does,
+ * else 0. */
+static int s9_init(s9_pos_t *s, const uint8_t *puzzle) {
+    for (int i = 0; i < 27; i++) s->g.f[i] = S9_BAND;
+    for (int b = 0; b < 3; b++) s->g.unsolved[b] = S9_BAND, s->g.rows[b] = 0;
+    s->todo = S9_BAND, s->band_dirty = s->digit_dirty = s->tri_dirty = 0, s->placed = 0;
+    for (int b = 0; b < 3; b++)
+        for (int p = 0; p < 27; p++) {
+            int v = puzzle[27 * b + p];
+            if (!v) continue;
+            if (!((s->g.f[3 * (v - 1) + b] >> p) & 1u)) return SUDOKU_ECONFLICT;
+            s9_place_given(s, v - 1, b, p);
+        }
+    return 0;
 }
 
 /* === Entry point ======================================================== */
@@ -883,14 +907,9 @@ int sudoku9_solve(const uint8_t puzzle[SUDOKU9_CELLS], uint32_t max_solutions, u
         rc = SEARCH_EINVAL;
         goto out;
     }
-    if ((rc = s9_check_givens(puzzle)) != 0) goto out;
+    if ((rc = s9_check_values(puzzle)) != 0) goto out;
+    if ((rc = s9_init(&s, puzzle)) != 0) goto out;
     if ((rc = search_check_now(ctl, 0)) != 0) goto out;
-
-    for (int i = 0; i < 27; i++) s.g.f[i] = S9_BAND;
-    for (int b = 0; b < 3; b++) s.g.unsolved[b] = S9_BAND, s.g.rows[b] = 0;
-    s.todo = S9_BAND, s.band_dirty = s.digit_dirty = s.tri_dirty = 0, s.placed = 0;
-    for (int c = 0; c < 81; c++)
-        if (puzzle[c]) s9_place_given(&s, puzzle[c] - 1, c / 27, c % 27);
     started = 1;
 
     ok = s9_propagate(&s);
