@@ -763,15 +763,15 @@ static inline uint32_t s9_stack_mask(uint32_t C, int k) {
 static void s9_choose(const s9_pos_t *s, s9_frame_t *fr) {
     int best = 1000, kind = -1, bd = 0, bw = 0;
     for (int b = 0; b < 3; b++) {
-        int tot = 0, cd = -1, td = 0, sd = -1;
+        int tot = 0, td = 0;
+        uint32_t c2 = 0, s2 = 0; /* digits with two matrices (no branch per digit) */
         for (int d = 0; d < 9; d++) {
             int n = s9_nperm[s->g.mini[3 * d + b]], m = s->g.nstack[3 * d + b];
             tot += n, td += m;
-            if (n == 2 && cd < 0) cd = d;
-            if (m == 2 && sd < 0) sd = d;
+            c2 |= (uint32_t)(n == 2) << d, s2 |= (uint32_t)(m == 2) << d;
         }
-        if (cd >= 0 && tot < best) best = tot, kind = S9_PERM_BAND, bd = cd, bw = b;
-        if (sd >= 0 && td < best) best = td, kind = S9_PERM_STACK, bd = sd, bw = b;
+        if (c2 && tot < best) best = tot, kind = S9_PERM_BAND, bd = S9_CTZ(c2), bw = b;
+        if (s2 && td < best) best = td, kind = S9_PERM_STACK, bd = S9_CTZ(s2), bw = b;
     }
     /* A loose band or stack (more than 18 matrices in all): a two-candidate
      * cell, else the first cell with fewest candidates, cuts the search more
