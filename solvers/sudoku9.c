@@ -569,10 +569,11 @@ static int s9_naked(s9_pos_t *s) {
         }
         if (u & ~r1) return -1;
         for (uint32_t one = u & ~r2; one; one &= one - 1) {
-            int p = S9_CTZ(one), i = b;
-            while (i < 27 && !(s->g.f[i] & (1u << p))) i += 3;
-            if (i >= 27) return -1; /* an earlier single took its last digit */
-            s->todo |= s9_place(s, i / 3, b, p);
+            int p = S9_CTZ(one);
+            uint32_t dm = 0; /* the digits left on cell p, without a data-dependent exit */
+            for (int d = 0; d < 9; d++) dm |= ((s->g.f[3 * d + b] >> p) & 1u) << d;
+            if (!dm) return -1; /* an earlier single took its last digit */
+            s->todo |= s9_place(s, S9_CTZ(dm), b, p);
             found++;
         }
     }
