@@ -595,19 +595,19 @@ static int s9_columns(s9_pos_t *s) {
             s->g.nstack[3 * d] = s->g.nstack[3 * d + 1] = s->g.nstack[3 * d + 2] = 1;
             continue;
         }
+        uint32_t col[3], keep[3] = {0, 0, 0};
         for (int b = 0; b < 3; b++) {
             uint32_t a = s->g.f[3 * d + b];
             uint32_t x = a & 511u, y = (a >> 9) & 511u, z = a >> 18;
             uint32_t c = x | y | z;
             twice |= (once & c) | (x & y) | (x & z) | (y & z);
             once |= c;
+            col[b] = c;
             done |= s9_fold(a & ~s->g.unsolved[b]);
         }
         if (once != 511u) return -1;
         /* Stack rule: the band rule turned 90 degrees, on the columns each
          * band still offers the digit (3x3: band x column of the stack). */
-        uint32_t col[3], keep[3] = {0, 0, 0};
-        for (int b = 0; b < 3; b++) col[b] = s9_fold(s->g.f[3 * d + b]);
         for (int k = 0; k < 9; k += 3) {
             uint32_t sh = ((col[0] >> k) & 7u) | ((col[1] >> k) & 7u) << 3 | ((col[2] >> k) & 7u) << 6;
             uint32_t pm = s9_perm[sh];
