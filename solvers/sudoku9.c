@@ -868,7 +868,7 @@ static void s9_choose(const s9_pos_t *s, s9_frame_t *fr) {
     /* A loose band or stack (more than 18 matrices in all): a two-candidate
      * cell, else the first cell with fewest candidates, cuts the search more
      * (and keeps near-empty grids from wandering into large dead subtrees). */
-    if (best > 18) {
+    if (best > 22) {
         for (int b = 0; b < 3; b++) {
             uint32_t u = s->g.unsolved[b], r1 = 0, r2 = 0, r3 = 0;
             for (int i = b; i < 27; i += 3) {
@@ -884,7 +884,7 @@ static void s9_choose(const s9_pos_t *s, s9_frame_t *fr) {
             }
         }
     }
-    if (best > 18) kind = -1;
+    if (best > 22) kind = -1;
     if (kind == S9_PERM_BAND) {
         fr->kind = (uint8_t)kind, fr->digit = (uint8_t)bd, fr->where = (uint8_t)bw;
         s9_two_perms(s->g.mini[3 * bd + bw], fr);
