@@ -577,7 +577,6 @@ static int s9_ctz64(uint64_t x) {
 typedef struct s9_grid_s {
     uint32_t f[27];       /* f[3*d+b]: cells of band b where digit d may go */
     uint32_t unsolved[3]; /* cells of band b not placed yet */
-    uint32_t rows[3];     /* rows[b] bit 3*d+r: row r of band b holds its d */
     uint8_t nstack[27];   /* [3*d+k]: the same for d in stack k */
     uint16_t mini[27];    /* [3*d+b]: minirows of f[3*d+b] (bit 3*row + box) */
 } s9_grid_t;
@@ -623,7 +622,6 @@ static inline uint32_t s9_place(s9_pos_t *s, int d, int b, int p) {
     s->g.f[j] &= ~col;
     s->g.f[k] &= ~col;
     s->g.unsolved[b] &= ~bit;
-    s->g.rows[b] |= 1u << (3 * d + p / 9);
     s->placed++;
     return t;
 }
@@ -638,7 +636,6 @@ static void s9_place_given(s9_pos_t *s, int d, int b, int p) {
     s->g.f[3 * d + s9_next[b]] &= ~col;
     s->g.f[3 * d + s9_last[b]] &= ~col;
     s->g.unsolved[b] &= ~bit;
-    s->g.rows[b] |= 1u << (3 * d + p / 9);
 }
 
 /* 9-bit set of the columns a band word touches. */
@@ -677,15 +674,10 @@ static int s9_naked(s9_pos_t *s) {
 static int s9_columns(s9_pos_t *s) {
     int found = 0;
     uint32_t todo = s->digit_dirty;
-    uint32_t all = s->g.rows[0] & s->g.rows[1] & s->g.rows[2];
     s->digit_dirty = 0;
     for (; todo; todo &= todo - 1) {
         int d = S9_CTZ(todo);
         uint32_t once = 0, twice = 0, done = 0;
-        if (((all >> (3 * d)) & 7u) == 7u) { /* all placed */
-            s->g.nstack[3 * d] = s->g.nstack[3 * d + 1] = s->g.nstack[3 * d + 2] = 1;
-            continue;
-        }
         uint32_t col[3], keep[3] = {0, 0, 0};
         for (int b = 0; b < 3; b++) {
             uint32_t a = s->g.f[3 * d + b];
@@ -973,7 +965,7 @@ static int s9_check_values(const uint8_t *puzzle) {
  * else 0. */
 static int s9_init(s9_pos_t *s, const uint8_t *puzzle) {
     for (int i = 0; i < 27; i++) s->g.f[i] = S9_BAND;
-    for (int b = 0; b < 3; b++) s->g.unsolved[b] = S9_BAND, s->g.rows[b] = 0;
+    for (int b = 0; b < 3; b++) s->g.unsolved[b] = S9_BAND;
     s->todo = S9_BAND, s->band_dirty = s->digit_dirty = s->tri_dirty = 0, s->placed = 0;
     for (int b = 0; b < 3; b++)
         for (int p = 0; p < 27; p++) {
