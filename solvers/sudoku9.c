@@ -606,17 +606,22 @@ static const uint8_t s9_last[3] = {2, 0, 1};
 static const uint8_t s9_band_of[27] = {0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2};
 
 /* Puts digit d on bit p of band b.  The caller has checked that d is still a
- * candidate there.  Returns the words (bit 3*d+b) it changed, for todo. */
-static inline uint32_t s9_place(s9_pos_t *s, int d, int b, int p) {
+ * candidate there; `alone` (a constant at each call) says that no other digit
+ * is (a naked single), so the other digits' words need no pass.  Returns the
+ * words (bit 3*d+b) it changed, for todo. */
+static inline uint32_t s9_place(s9_pos_t *s, int d, int b, int p, int alone) {
     uint32_t bit = 1u << p, col = S9_COL0 << (p % 9);
     int i = 3 * d + b;
     int j = 3 * d + s9_next[b], k = 3 * d + s9_last[b];
-    uint32_t keep = s->g.f[i] & ~s9_peers[p], t = 0;
-    for (int e = b; e < 27; e += 3) {
-        t |= ((s->g.f[e] >> p) & 1u) << e;
-        s->g.f[e] &= ~bit;
+    uint32_t old = s->g.f[i], keep = old & ~s9_peers[p], t = 0;
+    if (!alone) {
+        for (int e = b; e < 27; e += 3) {
+            t |= ((s->g.f[e] >> p) & 1u) << e;
+            s->g.f[e] &= ~bit;
+        }
+        t &= ~(1u << i);
     }
-    t = (t & ~(1u << i)) | (uint32_t)(keep != (s->g.f[i] | bit)) << i;
+    t |= (uint32_t)(keep != old) << i;
     s->g.f[i] = keep;
     t |= (uint32_t)((s->g.f[j] & col) != 0) << j | (uint32_t)((s->g.f[k] & col) != 0) << k;
     s->g.f[j] &= ~col;
@@ -661,7 +666,7 @@ static int s9_naked(s9_pos_t *s) {
             uint32_t dm = 0; /* the digits left on cell p, without a data-dependent exit */
             for (int d = 0; d < 9; d++) dm |= ((s->g.f[3 * d + b] >> p) & 1u) << d;
             if (!dm) return -1; /* an earlier single took its last digit */
-            s->todo |= s9_place(s, S9_CTZ(dm), b, p);
+            s->todo |= s9_place(s, S9_CTZ(dm), b, p, 1);
             found++;
         }
     }
@@ -710,7 +715,7 @@ static int s9_columns(s9_pos_t *s) {
             for (; b < 3; b++)
                 if ((cells = s->g.f[3 * d + b] & (S9_COL0 << c)) != 0) break;
             if (!cells) return -1; /* an earlier placement emptied the column */
-            s->todo |= s9_place(s, d, b, S9_CTZ(cells));
+            s->todo |= s9_place(s, d, b, S9_CTZ(cells), 0);
             found++;
         }
     }
@@ -785,7 +790,7 @@ static int s9_bands(s9_pos_t *s) {
         for (one &= a & s->g.unsolved[b]; one; one &= one - 1) {
             int p = S9_CTZ(one);
             if (!(s->g.f[i] & (1u << p))) return -1; /* an earlier single of this word took it */
-            todo |= s9_place(s, i / 3, b, p);
+            todo |= s9_place(s, i / 3, b, p, 0);
         }
     }
     s->todo = 0;
