@@ -682,8 +682,7 @@ static int s9_columns(s9_pos_t *s) {
     s->digit_dirty = 0;
     for (; todo; todo &= todo - 1) {
         int d = S9_CTZ(todo);
-        uint32_t once = 0, twice = 0, done = 0;
-        uint32_t col[3], keep[3] = {0, 0, 0};
+        uint32_t once = 0, twice = 0, done = 0, col[3];
         for (int b = 0; b < 3; b++) {
             uint32_t a = s->g.f[3 * d + b];
             uint32_t x = a & 511u, y = (a >> 9) & 511u, z = a >> 18;
@@ -695,20 +694,27 @@ static int s9_columns(s9_pos_t *s) {
         }
         if (once != 511u) return -1;
         /* Stack rule: the band rule turned 90 degrees, on the columns each
-         * band still offers the digit (3x3: band x column of the stack). */
-        for (int k = 0; k < 9; k += 3) {
-            uint32_t sh = ((col[0] >> k) & 7u) | ((col[1] >> k) & 7u) << 3 | ((col[2] >> k) & 7u) << 6;
-            uint32_t pm = s9_perm[sh];
-            if (!pm) return -1;
-            s->g.nstack[3 * d + k / 3] = s9_nperm[sh];
-            keep[0] |= (pm & 7u) << k, keep[1] |= ((pm >> 3) & 7u) << k, keep[2] |= (pm >> 6) << k;
+         * band still offers the digit (3x3: band x column of the stack),
+         * written out for the three stacks so that it has one branch. */
+        uint32_t sh0 = (col[0] & 7u) | (col[1] & 7u) << 3 | (col[2] & 7u) << 6;
+        uint32_t sh1 = (col[0] >> 3 & 7u) | (col[1] >> 3 & 7u) << 3 | (col[2] >> 3 & 7u) << 6;
+        uint32_t sh2 = (col[0] >> 6) | (col[1] >> 6) << 3 | (col[2] >> 6) << 6;
+        uint32_t pm0 = s9_perm[sh0], pm1 = s9_perm[sh1], pm2 = s9_perm[sh2];
+        if (!pm0 || !pm1 || !pm2) return -1;
+        s->g.nstack[3 * d] = s9_nperm[sh0];
+        s->g.nstack[3 * d + 1] = s9_nperm[sh1];
+        s->g.nstack[3 * d + 2] = s9_nperm[sh2];
+        uint32_t keep0 = (pm0 & 7u) | (pm1 & 7u) << 3 | (pm2 & 7u) << 6;
+        uint32_t keep1 = (pm0 >> 3 & 7u) | (pm1 >> 3 & 7u) << 3 | (pm2 >> 3 & 7u) << 6;
+        uint32_t keep2 = (pm0 >> 6) | (pm1 >> 6) << 3 | (pm2 >> 6) << 6;
+        if ((keep0 ^ col[0]) | (keep1 ^ col[1]) | (keep2 ^ col[2])) {
+            s->g.f[3 * d] &= keep0 * S9_COL0;
+            s->g.f[3 * d + 1] &= keep1 * S9_COL0;
+            s->g.f[3 * d + 2] &= keep2 * S9_COL0;
+            s->todo |= ((uint32_t)(keep0 != col[0]) | (uint32_t)(keep1 != col[1]) << 1 |
+                        (uint32_t)(keep2 != col[2]) << 2) << (3 * d);
+            found++;
         }
-        for (int b = 0; b < 3; b++)
-            if (keep[b] != col[b]) {
-                s->g.f[3 * d + b] &= keep[b] * S9_COL0;
-                s->todo |= 1u << (3 * d + b);
-                found++;
-            }
         for (uint32_t one = once & ~twice & ~done; one; one &= one - 1) {
             int c = S9_CTZ(one), b = 0;
             uint32_t cells = 0;
