@@ -646,6 +646,12 @@ static void s9_place_given(s9_pos_t *s, int d, int b, int p) {
 /* 9-bit set of the columns a band word touches. */
 static inline uint32_t s9_fold(uint32_t a) { return (a | a >> 9 | a >> 18) & 511u; }
 
+/* 9-bit set of the columns where a band word has two or three cells. */
+static inline uint32_t s9_fold2(uint32_t a) {
+    uint32_t x = a & 511u, y = (a >> 9) & 511u, z = a >> 18;
+    return (x & y) | (x & z) | (y & z);
+}
+
 /* Naked singles of the bands changed since the last call.  Returns -1 on an
  * empty cell, else the number of digits placed. */
 static int s9_naked(s9_pos_t *s) {
@@ -682,16 +688,12 @@ static int s9_columns(s9_pos_t *s) {
     s->digit_dirty = 0;
     for (; todo; todo &= todo - 1) {
         int d = S9_CTZ(todo);
-        uint32_t once = 0, twice = 0, done = 0, col[3];
-        for (int b = 0; b < 3; b++) {
-            uint32_t a = s->g.f[3 * d + b];
-            uint32_t x = a & 511u, y = (a >> 9) & 511u, z = a >> 18;
-            uint32_t c = x | y | z;
-            twice |= (once & c) | (x & y) | (x & z) | (y & z);
-            once |= c;
-            col[b] = c;
-            done |= s9_fold(a & ~s->g.unsolved[b]);
-        }
+        uint32_t a0 = s->g.f[3 * d], a1 = s->g.f[3 * d + 1], a2 = s->g.f[3 * d + 2];
+        uint32_t col[3] = {s9_fold(a0), s9_fold(a1), s9_fold(a2)};
+        uint32_t once = col[0] | col[1] | col[2];
+        uint32_t twice = (col[0] & col[1]) | (col[0] & col[2]) | (col[1] & col[2]) | s9_fold2(a0) | s9_fold2(a1) |
+                         s9_fold2(a2);
+        uint32_t done = s9_fold((a0 & ~s->g.unsolved[0]) | (a1 & ~s->g.unsolved[1]) | (a2 & ~s->g.unsolved[2]));
         if (once != 511u) return -1;
         /* Stack rule: the band rule turned 90 degrees, on the columns each
          * band still offers the digit (3x3: band x column of the stack),
