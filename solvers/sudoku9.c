@@ -662,9 +662,14 @@ static int s9_naked(s9_pos_t *s) {
         int b = S9_CTZ(todo);
         uint32_t r1 = 0, r2 = 0, u = s->g.unsolved[b];
         if (!u) continue;
-        for (int i = b; i < 27; i += 3) {
-            r2 |= r1 & s->g.f[i];
-            r1 |= s->g.f[i];
+        {
+            /* at least one / two digits per cell, as a tree over the nine words */
+            const uint32_t *w = s->g.f + b;
+            uint32_t p1 = w[0] | w[3], p2 = w[0] & w[3], q1 = w[6] | w[9], q2 = w[6] & w[9];
+            uint32_t v1 = w[12] | w[15], v2 = w[12] & w[15], x1 = w[18] | w[21], x2 = w[18] & w[21];
+            uint32_t y1 = p1 | q1, y2 = p2 | q2 | (p1 & q1), z1 = v1 | x1, z2 = v2 | x2 | (v1 & x1);
+            uint32_t t1 = y1 | z1, t2 = y2 | z2 | (y1 & z1);
+            r1 = t1 | w[24], r2 = t2 | (t1 & w[24]);
         }
         if (u & ~r1) return -1;
         for (uint32_t one = u & ~r2; one; one &= one - 1) {
