@@ -631,18 +631,6 @@ static inline uint32_t s9_place(s9_pos_t *s, int d, int b, int p, int alone) {
     return t;
 }
 
-/* s9_place for the givens, before the first propagation: every word is in
- * todo already, so nothing is marked. */
-static void s9_place_given(s9_pos_t *s, int d, int b, int p) {
-    uint32_t bit = 1u << p, col = S9_COL0 << (p % 9);
-    uint32_t keep = s->g.f[3 * d + b] & ~s9_peers[p];
-    for (int e = b; e < 27; e += 3) s->g.f[e] &= ~bit;
-    s->g.f[3 * d + b] = keep;
-    s->g.f[3 * d + s9_next[b]] &= ~col;
-    s->g.f[3 * d + s9_last[b]] &= ~col;
-    s->g.unsolved[b] &= ~bit;
-}
-
 /* 9-bit set of the columns a band word touches. */
 static inline uint32_t s9_fold(uint32_t a) { return (a | a >> 9 | a >> 18) & 511u; }
 
@@ -982,16 +970,25 @@ static int s9_check_values(const uint8_t *puzzle) {
  * which only a given of the same digit in its row, column or box does,
  * else 0. */
 static int s9_init(s9_pos_t *s, const uint8_t *puzzle) {
+    uint32_t given[27] = {0};
     for (int i = 0; i < 27; i++) s->g.f[i] = S9_BAND;
-    for (int b = 0; b < 3; b++) s->g.unsolved[b] = S9_BAND;
     s->todo = S9_BAND, s->band_dirty = s->digit_dirty = s->tri_dirty = 0, s->placed = 0;
-    for (int b = 0; b < 3; b++)
+    for (int b = 0; b < 3; b++) {
+        uint32_t all = 0;
         for (int p = 0; p < 27; p++) {
-            int v = puzzle[27 * b + p];
+            int v = puzzle[27 * b + p], i = 3 * (v - 1) + b;
             if (!v) continue;
-            if (!((s->g.f[3 * (v - 1) + b] >> p) & 1u)) return SUDOKU_ECONFLICT;
-            s9_place_given(s, v - 1, b, p);
+            uint32_t bit = 1u << p, col = S9_COL0 << (p % 9);
+            if (!(s->g.f[i] & bit)) return SUDOKU_ECONFLICT;
+            s->g.f[i] &= ~s9_peers[p];
+            s->g.f[3 * (v - 1) + s9_next[b]] &= ~col;
+            s->g.f[3 * (v - 1) + s9_last[b]] &= ~col;
+            given[i] |= bit, all |= bit;
         }
+        s->g.unsolved[b] = S9_BAND & ~all;
+    }
+    /* The other digits leave the given cells, once for all givens. */
+    for (int i = 0; i < 27; i++) s->g.f[i] &= s->g.unsolved[s9_band_of[i]] | given[i];
     return 0;
 }
 
