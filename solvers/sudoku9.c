@@ -736,12 +736,10 @@ static int s9_triads(s9_pos_t *s) {
     for (; todo; todo &= todo - 1) {
         int b = S9_CTZ(todo);
         if (!s->g.unsolved[b]) continue;
-        uint32_t mini[9], sure[9];
         uint64_t np = 0, ns = 0;
         for (int d = 0; d < 9; d++) {
             uint32_t sh = s->g.mini[3 * d + b];
-            mini[d] = sh, sure[d] = s9_sure[sh];
-            np += s9_nib[sh], ns += s9_nib[sure[d]];
+            np += s9_nib[sh], ns += s9_nib[s9_sure[sh]];
         }
         if (((np + 5 * S9_NIB1) & 8 * S9_NIB1) != 8 * S9_NIB1) return -1; /* fewer than 3 */
         if ((ns + 4 * S9_NIB1) & 8 * S9_NIB1) return -1;                     /* more than 3 */
@@ -753,7 +751,7 @@ static int s9_triads(s9_pos_t *s) {
             uint32_t cells = 7u << (9 * r + 3 * x);
             uint32_t clear = (naked >> (4 * k + 3)) & 1u ? ((511u << (9 * r)) | (0x1c0e07u << (3 * x))) & ~cells : cells;
             for (int d = 0; d < 9; d++)
-                if (((mini[d] & ~sure[d]) >> k) & 1u) {
+                if (((s->g.mini[3 * d + b] & ~s9_sure[s->g.mini[3 * d + b]]) >> k) & 1u) {
                     s->g.f[3 * d + b] &= ~clear;
                     s->todo |= 1u << (3 * d + b);
                     found++;
