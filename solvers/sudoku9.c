@@ -16,27 +16,34 @@
  *                                box 0 = 0-2)
  *
  * A placed digit keeps its own bit and loses every peer; other digits lose
- * the cell.  unsolved[b] marks the band's cells not yet placed, rows[b] bit
- * 3*d+r that row r of band b holds its placed d.
+ * the cell.  unsolved[b] marks the band's cells not yet placed; mini[i]
+ * caches the minirows the band rule left word i (below).
  *
  * Propagation (s9_propagate), run to a fixpoint:
  *  1. Band rule.  Inside a band a digit occupies one "minirow" (row x box,
  *     3 cells) per row and per box: its minirows form a 3x3 permutation
  *     matrix.  The word is shrunk to a 9-bit minirow mask (s9_mini), and
  *     s9_perm keeps the minirows that lie on some permutation contained in
- *     it; s9_expand maps them back to cells.  This one lookup does locked
- *     candidates (pointing and claiming) within the band and, with step 2,
- *     hidden singles in boxes; an empty result is a contradiction.
+ *     it; s9_keep (= s9_expand of s9_perm, read in parallel with s9_perm so
+ *     the loop's chain of dependent loads is one shorter) maps them back to
+ *     cells.  This one lookup does locked candidates (pointing and claiming)
+ *     within the band and, with step 2, hidden singles in boxes; an empty
+ *     result is a contradiction.
  *
  *         shrink (9 bits)        perm of {0,1,2} -> 6 matrices, e.g.
  *         bit 3*row + box        100 / 010 / 001 = 0x111
  *
  *  2. Row singles: a row of the band with one cell left for d gets d
- *     (a hidden single in a row, and after step 1 in a box).
+ *     (a hidden single in a row, and after step 1 in a box).  After step 1
+ *     no row of the word is empty, so a - S9_COL0 clears the lowest cell of
+ *     all three rows at once; the rows it empties, less the placed cells,
+ *     are the singles (no branch per row).
  *  3. Naked singles per band, counting candidates with two OR/AND
- *     accumulators (r1 = at least one digit, r2 = at least two); an unsolved
- *     cell with none is a contradiction.
- *  4. At the fixpoint (skipped once solved, and for digits all placed):
+ *     accumulators (r1 = at least one digit, r2 = at least two, as a tree
+ *     over the nine words); an unsolved cell with none is a contradiction.
+ *     The single's digit is found with a fixed nine-step gather, and its
+ *     placement skips the other digits' words (none has the cell).
+ *  4. At the fixpoint (skipped once solved):
  *     each digit must still reach all nine columns; a column with one cell
  *     left for d gets d (hidden single in a column); and the band rule turned
  *     90 degrees, the "stack rule": in each stack the columns (3) x bands (3)
@@ -57,24 +64,30 @@
  *     14.6), forum_hardest +5% (139, was 156), 17-clue +4%, serg -5% (it
  *     fires on 2% of its calls there).  Kept for the hard sets.
  *
- * Work lists: todo (27 bits) names the digit-bands a placement or guess may
- * have touched; a word equal to prev[] (as last processed) is skipped.
- * band_dirty / digit_dirty name the bands and digits the band rule changed
- * since steps 3 / 4 last ran, and only those are looked at again.  Both
+ * Work lists: todo (27 bits) names the digit-bands changed since the band
+ * rule last saw them.  s9_place, s9_branch and the stack rule mark exactly
+ * the words they change (a placement: the digits that had the cell, the
+ * digit's own word if it lost a peer, its other bands if they had the
+ * column); triad eliminations mark the digits they may touch (a word found
+ * unchanged is harmless: every rule is idempotent).  band_dirty /
+ * digit_dirty / tri_dirty name the bands and digits the band rule changed
+ * since steps 3 / 4 / 3b last ran, and only those are looked at again.  All
  * rules are monotone, so skipping an unchanged part cannot miss a deduction.
  * (Rescanning all 27 words per pass, all bands and all digits per fixpoint
- * cost 20-30% more instructions.)
+ * cost 20-30% more instructions.)  s9_bands keeps todo and the words it
+ * changed in locals and turns them into the dirty sets once per call.
  *
  * Search
  * ------
  * At a fixpoint that is not solved, in the spirit of tdoku's band
  * configurations: the band rule leaves each digit-band a set of permutation
- * matrices (s9_nperm counts them; nband[] caches the count per word, and
- * nstack[] the stack rule's count per digit-stack).  Among the three bands
+ * matrices (s9_nperm counts them, read off the cached mini[]: the matrices
+ * in a mask are the matrices in its s9_perm; nstack[] caches the stack
+ * rule's count per digit-stack).  Among the three bands
  * and three stacks with a digit down to exactly two matrices, take the one
  * with fewest matrices over all nine digits; guess its first such digit's
  * first matrix (three minirows or minicolumns at once), the alternative is
- * the other matrix.  When that best total is above 18 (a loose unit, as in
+ * the other matrix.  When that best total is above 22 (a loose unit, as in
  * near-empty grids), guess the first two-candidate cell instead, else the
  * first cell with fewest candidates (guess: keep the cell, drop its peers;
  * alternative: drop the cell).  Measured, stop at 2: cells only took 286
@@ -82,14 +95,17 @@
  * only 233 / 17.3; bands and stacks 184 / 15.5; with the cell rule for loose
  * units 156 / 14.6.  Always preferring a two-candidate cell: 261 / 18.7.
  * Without the loose-unit rule the empty grid took 380,000 nodes to reach a
- * first solution.
+ * first solution.  Threshold 18 -> 22: forum_hardest 139.0 / 62.4 guesses
+ * (stop at 2 / 1) -> 138.7 / 59.2, top1465 11.59 / 7.46 -> 11.30 / 7.11,
+ * 17-clue 0.81 / 0.62 -> 0.75 / 0.57, serg 7.15 / 6.20 -> 7.12 / 6.14 (20:
+ * forum 136.5 but top1465 11.47; 24 and 30 no better).
  *
  * The choice stack is explicit: a frame keeps the grid of the fixpoint
- * (s9_grid_t, 240 bytes) plus the guess; backtracking restores it and
+ * (s9_grid_t, 204 bytes; frame 212) plus the guess; backtracking restores it and
  * applies the alternative, so the last alternative needs no frame.  Depth
  * bound: every guess strictly lowers (digit-bands with 2+ matrices) +
  * (digit-stacks with 2+ matrices) + (unsolved cells) <= 27 + 27 + 81, which
- * no branch raises, so 135 frames suffice (about 33 KiB on the stack).
+ * no branch raises, so 135 frames suffice (about 28 KiB on the stack).
  *
  * Designs tried or rejected
  * -------------------------
@@ -102,6 +118,44 @@
  *    them: 13-17% of the time.
  *  - Fewer frames plus replaying guesses from an older snapshot would bring
  *    the stack down at some cost per deep backtrack; not done.
+ *
+ * Speed work of the s9speed branch (perf stat cycles:u of one bench9 run per
+ * file, single thread, the commit before -> after; the log has each step):
+ *  - Precise work list (above): a placement used to mark the band's nine
+ *    digit words and the digit's three band words, and three in four were
+ *    skipped after a mispredicted compare with a prev[] copy; now marks are
+ *    exact, prev[] (and its copy on every backtrack) is gone, and branch
+ *    misses fell 60% overall.  With the givens placed without marking:
+ *    top1465 +7.6%, forum_hardest +6.8% puzzles/s; the rest of the work
+ *    list change: cycles -4% on 17-clue, top1465 and forum_hardest.
+ *  - Branch-free row singles, s9_keep, the naked-single gather and its
+ *    placement without the nine-word pass, the stack rule written out for
+ *    the three stacks, s9_choose's two-matrix digits as masks: 1-5% each.
+ *  - Givens checked while placed (a given whose digit lost the cell clashes
+ *    with a same-digit peer given) and placed in one pass; solutions written
+ *    as three lowest bits a word: serg -7%, 17-clue -6% cycles.
+ *  - nband[] and rows[] dropped (read off mini[], and the column pass needs
+ *    no all-placed shortcut): one store less per band-rule word and one
+ *    read-modify-write less per placement, frame 240 -> 212 bytes.
+ * Tried and rejected, same measure:
+ *  - Gathering the digits that had a placed cell with constant shifts (a
+ *    64-bit accumulator, or t << 3 per digit): 7-10% fewer instructions but
+ *    1-2% more cycles; the loop is latency-bound, not instruction-bound.
+ *  - Minirow mask by shifts and masks instead of three s9_mini loads: +2-3%.
+ *  - Processing the word list from the top (clz): +5-20%.
+ *  - Naked singles digit by digit (one read per word, a branch per digit):
+ *    +2%.  Column rules before triads: 0 to +1%.
+ *  - Skipping a digit in the column pass when its column sets are as the
+ *    pass last left them (a cache reset on backtrack): 0.
+ *  - Copying the frame after s9_choose, or word by word, to dodge store
+ *    forwarding stalls the profile shows on the copy: 0 / +1%.
+ *  - Marking triad eliminations only when they change a word: +1%.
+ *  - Guess choice by the cells each branch eliminates (most, least, sum,
+ *    min) as key or tie-break: 139-228 guesses on forum_hardest vs 139;
+ *    the digit least/most constrained elsewhere, or the last one: 138.8-148.
+ *    Guessing the other matrix first: stop at 1 7.46 -> 8.05 on top1465.
+ *  - Removing s->placed++ (a statistic) made it slower (code layout): a
+ *    1-2% change in cycles is within what layout alone can move.
  *
  * Thread-safety: reentrant; only the const tables below are shared. */
 #include "solvers/sudoku9.h"
@@ -573,12 +627,13 @@ static int s9_ctz64(uint64_t x) {
 #define S9_CTZ64(x) s9_ctz64(x)
 #endif
 
-/* What a guess saves and a backtrack restores (132 bytes). */
+/* What a guess saves and a backtrack restores (204 bytes). */
 typedef struct s9_grid_s {
     uint32_t f[27];       /* f[3*d+b]: cells of band b where digit d may go */
     uint32_t unsolved[3]; /* cells of band b not placed yet */
-    uint8_t nstack[27];   /* [3*d+k]: the same for d in stack k */
-    uint16_t mini[27];    /* [3*d+b]: minirows of f[3*d+b] (bit 3*row + box) */
+    uint8_t nstack[27];   /* [3*d+k]: matrices left for d in stack k (s9_nperm) */
+    uint16_t mini[27];    /* [3*d+b]: minirows the band rule left f[3*d+b] (bit
+                             3*row + box); s9_nperm of it counts its matrices */
 } s9_grid_t;
 
 typedef struct s9_pos_s {
