@@ -658,7 +658,8 @@ typedef struct s9_frame_s {
 
 static const uint8_t s9_next[3] = {1, 2, 0};
 static const uint8_t s9_last[3] = {2, 0, 1};
-static const uint8_t s9_band_of[27] = {0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2};
+static const uint8_t s9_band_of[27] = {0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1,
+                                        2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2};
 
 /* Puts digit d on bit p of band b.  The caller has checked that d is still a
  * candidate there; `alone` (a constant at each call) says that no other digit
@@ -729,7 +730,8 @@ static int s9_naked(s9_pos_t *s) {
 
 /* Column checks of step 4 for the digits changed since the last call: every
  * digit must reach every column; a column with one cell left for a digit gets
- * it; the stack rule.  Returns -1 or the number of words changed. */
+ * it; the stack rule.  Returns -1, or a count of the digits it narrowed and
+ * the cells it placed (0: nothing changed). */
 static int s9_columns(s9_pos_t *s) {
     int found = 0;
     uint32_t todo = s->digit_dirty;
@@ -739,9 +741,10 @@ static int s9_columns(s9_pos_t *s) {
         uint32_t a0 = s->g.f[3 * d], a1 = s->g.f[3 * d + 1], a2 = s->g.f[3 * d + 2];
         uint32_t col[3] = {s9_fold(a0), s9_fold(a1), s9_fold(a2)};
         uint32_t once = col[0] | col[1] | col[2];
-        uint32_t twice = (col[0] & col[1]) | (col[0] & col[2]) | (col[1] & col[2]) | s9_fold2(a0) | s9_fold2(a1) |
-                         s9_fold2(a2);
-        uint32_t done = s9_fold((a0 & ~s->g.unsolved[0]) | (a1 & ~s->g.unsolved[1]) | (a2 & ~s->g.unsolved[2]));
+        uint32_t twice = (col[0] & col[1]) | (col[0] & col[2]) | (col[1] & col[2]) |
+                         s9_fold2(a0) | s9_fold2(a1) | s9_fold2(a2);
+        uint32_t done = s9_fold((a0 & ~s->g.unsolved[0]) | (a1 & ~s->g.unsolved[1]) |
+                                (a2 & ~s->g.unsolved[2]));
         if (once != 511u) return -1;
         /* Stack rule: the band rule turned 90 degrees, on the columns each
          * band still offers the digit (3x3: band x column of the stack),
@@ -849,12 +852,14 @@ static int s9_bands(s9_pos_t *s) {
     }
     s->todo = 0;
     if (seen) {
-        uint32_t bands = (uint32_t)((seen & S9_BANDW) != 0) | (uint32_t)((seen & S9_BANDW << 1) != 0) << 1 |
+        uint32_t bands = (uint32_t)((seen & S9_BANDW) != 0) |
+                         (uint32_t)((seen & S9_BANDW << 1) != 0) << 1 |
                          (uint32_t)((seen & S9_BANDW << 2) != 0) << 2;
         s->band_dirty |= bands;
         s->tri_dirty |= bands;
         uint32_t digits = 0;
-        for (uint32_t w = (seen | seen >> 1 | seen >> 2) & S9_BANDW; w; w &= w - 1) digits |= 1u << (S9_CTZ(w) / 3);
+        for (uint32_t w = (seen | seen >> 1 | seen >> 2) & S9_BANDW; w; w &= w - 1)
+            digits |= 1u << (S9_CTZ(w) / 3);
         s->digit_dirty |= digits;
     }
     return 0;
@@ -976,7 +981,8 @@ static void s9_branch(s9_pos_t *s, const s9_frame_t *fr, int alt) {
     } else {
         int k = 3 * fr->where;
         for (int b = 0; b < 3; b++) {
-            uint32_t a = s->g.f[3 * d + b] & ((511u & ~(7u << k)) | ((pm >> (3 * b)) & 7u) << k) * S9_COL0;
+            uint32_t cols = (511u & ~(7u << k)) | ((pm >> (3 * b)) & 7u) << k;
+            uint32_t a = s->g.f[3 * d + b] & cols * S9_COL0;
             s->todo |= (uint32_t)(a != s->g.f[3 * d + b]) << (3 * d + b);
             s->g.f[3 * d + b] = a;
         }
