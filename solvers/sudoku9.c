@@ -119,8 +119,21 @@
  *  - Fewer frames plus replaying guesses from an older snapshot would bring
  *    the stack down at some cost per deep backtrack; not done.
  *
- * Speed work of the s9speed branch (perf stat cycles:u of one bench9 run per
- * file, single thread, the commit before -> after; the log has each step):
+ * Speed work of the s9speed branch.  All of it, A/B in one run (bench9 -k 1
+ * -t 0.01 on the four files, base and new alternated, median of 9;
+ * puzzles/s, single thread, 2-core machine shared with other jobs):
+ *
+ *     file            stop at 2: base -> new     stop at 1: base -> new
+ *     17-clue          314k -> 464k  +48%         335k -> 500k  +49%
+ *     top1465         70.6k -> 108k  +53%         110k -> 176k  +60%
+ *     forum_hardest   7.7k -> 11.4k  +47%        17.0k -> 26.5k +56%
+ *     serg             320k -> 408k  +28%         384k -> 507k  +32%
+ *
+ * perf stat cycles:u of a whole bench9 run per file: 17-clue 1870M -> 1279M,
+ * top1465 220M -> 145M, forum_hardest 476M -> 324M, serg 367M -> 288M;
+ * branch misses 32.1M -> 13.0M, 4.2M -> 1.7M, 8.6M -> 3.4M, 3.0M -> 1.3M.
+ * The steps (perf stat cycles:u, the commit before -> after; the git log has
+ * each):
  *  - Precise work list (above): a placement used to mark the band's nine
  *    digit words and the digit's three band words, and three in four were
  *    skipped after a mispredicted compare with a prev[] copy; now marks are
