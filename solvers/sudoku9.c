@@ -16,27 +16,34 @@
  *                                box 0 = 0-2)
  *
  * A placed digit keeps its own bit and loses every peer; other digits lose
- * the cell.  unsolved[b] marks the band's cells not yet placed, rows[b] bit
- * 3*d+r that row r of band b holds its placed d.
+ * the cell.  unsolved[b] marks the band's cells not yet placed; mini[i]
+ * caches the minirows the band rule left word i (below).
  *
  * Propagation (s9_propagate), run to a fixpoint:
  *  1. Band rule.  Inside a band a digit occupies one "minirow" (row x box,
  *     3 cells) per row and per box: its minirows form a 3x3 permutation
  *     matrix.  The word is shrunk to a 9-bit minirow mask (s9_mini), and
  *     s9_perm keeps the minirows that lie on some permutation contained in
- *     it; s9_expand maps them back to cells.  This one lookup does locked
- *     candidates (pointing and claiming) within the band and, with step 2,
- *     hidden singles in boxes; an empty result is a contradiction.
+ *     it; s9_keep (= s9_expand of s9_perm, read in parallel with s9_perm so
+ *     the loop's chain of dependent loads is one shorter) maps them back to
+ *     cells.  This one lookup does locked candidates (pointing and claiming)
+ *     within the band and, with step 2, hidden singles in boxes; an empty
+ *     result is a contradiction.
  *
  *         shrink (9 bits)        perm of {0,1,2} -> 6 matrices, e.g.
  *         bit 3*row + box        100 / 010 / 001 = 0x111
  *
  *  2. Row singles: a row of the band with one cell left for d gets d
- *     (a hidden single in a row, and after step 1 in a box).
+ *     (a hidden single in a row, and after step 1 in a box).  After step 1
+ *     no row of the word is empty, so a - S9_COL0 clears the lowest cell of
+ *     all three rows at once; the rows it empties, less the placed cells,
+ *     are the singles (no branch per row).
  *  3. Naked singles per band, counting candidates with two OR/AND
- *     accumulators (r1 = at least one digit, r2 = at least two); an unsolved
- *     cell with none is a contradiction.
- *  4. At the fixpoint (skipped once solved, and for digits all placed):
+ *     accumulators (r1 = at least one digit, r2 = at least two, as a tree
+ *     over the nine words); an unsolved cell with none is a contradiction.
+ *     The single's digit is found with a fixed nine-step gather, and its
+ *     placement skips the other digits' words (none has the cell).
+ *  4. At the fixpoint (skipped once solved):
  *     each digit must still reach all nine columns; a column with one cell
  *     left for d gets d (hidden single in a column); and the band rule turned
  *     90 degrees, the "stack rule": in each stack the columns (3) x bands (3)
@@ -57,24 +64,30 @@
  *     14.6), forum_hardest +5% (139, was 156), 17-clue +4%, serg -5% (it
  *     fires on 2% of its calls there).  Kept for the hard sets.
  *
- * Work lists: todo (27 bits) names the digit-bands a placement or guess may
- * have touched; a word equal to prev[] (as last processed) is skipped.
- * band_dirty / digit_dirty name the bands and digits the band rule changed
- * since steps 3 / 4 last ran, and only those are looked at again.  Both
+ * Work lists: todo (27 bits) names the digit-bands changed since the band
+ * rule last saw them.  s9_place, s9_branch and the stack rule mark exactly
+ * the words they change (a placement: the digits that had the cell, the
+ * digit's own word if it lost a peer, its other bands if they had the
+ * column); triad eliminations mark the digits they may touch (a word found
+ * unchanged is harmless: every rule is idempotent).  band_dirty /
+ * digit_dirty / tri_dirty name the bands and digits the band rule changed
+ * since steps 3 / 4 / 3b last ran, and only those are looked at again.  All
  * rules are monotone, so skipping an unchanged part cannot miss a deduction.
  * (Rescanning all 27 words per pass, all bands and all digits per fixpoint
- * cost 20-30% more instructions.)
+ * cost 20-30% more instructions.)  s9_bands keeps todo and the words it
+ * changed in locals and turns them into the dirty sets once per call.
  *
  * Search
  * ------
  * At a fixpoint that is not solved, in the spirit of tdoku's band
  * configurations: the band rule leaves each digit-band a set of permutation
- * matrices (s9_nperm counts them; nband[] caches the count per word, and
- * nstack[] the stack rule's count per digit-stack).  Among the three bands
+ * matrices (s9_nperm counts them, read off the cached mini[]: the matrices
+ * in a mask are the matrices in its s9_perm; nstack[] caches the stack
+ * rule's count per digit-stack).  Among the three bands
  * and three stacks with a digit down to exactly two matrices, take the one
  * with fewest matrices over all nine digits; guess its first such digit's
  * first matrix (three minirows or minicolumns at once), the alternative is
- * the other matrix.  When that best total is above 18 (a loose unit, as in
+ * the other matrix.  When that best total is above 22 (a loose unit, as in
  * near-empty grids), guess the first two-candidate cell instead, else the
  * first cell with fewest candidates (guess: keep the cell, drop its peers;
  * alternative: drop the cell).  Measured, stop at 2: cells only took 286
@@ -82,14 +95,17 @@
  * only 233 / 17.3; bands and stacks 184 / 15.5; with the cell rule for loose
  * units 156 / 14.6.  Always preferring a two-candidate cell: 261 / 18.7.
  * Without the loose-unit rule the empty grid took 380,000 nodes to reach a
- * first solution.
+ * first solution.  Threshold 18 -> 22: forum_hardest 139.0 / 62.4 guesses
+ * (stop at 2 / 1) -> 138.7 / 59.2, top1465 11.59 / 7.46 -> 11.30 / 7.11,
+ * 17-clue 0.81 / 0.62 -> 0.75 / 0.57, serg 7.15 / 6.20 -> 7.12 / 6.14 (20:
+ * forum 136.5 but top1465 11.47; 24 and 30 no better).
  *
  * The choice stack is explicit: a frame keeps the grid of the fixpoint
- * (s9_grid_t, 240 bytes) plus the guess; backtracking restores it and
+ * (s9_grid_t, 204 bytes; frame 212) plus the guess; backtracking restores it and
  * applies the alternative, so the last alternative needs no frame.  Depth
  * bound: every guess strictly lowers (digit-bands with 2+ matrices) +
  * (digit-stacks with 2+ matrices) + (unsolved cells) <= 27 + 27 + 81, which
- * no branch raises, so 135 frames suffice (about 33 KiB on the stack).
+ * no branch raises, so 135 frames suffice (about 28 KiB on the stack).
  *
  * Designs tried or rejected
  * -------------------------
@@ -102,6 +118,57 @@
  *    them: 13-17% of the time.
  *  - Fewer frames plus replaying guesses from an older snapshot would bring
  *    the stack down at some cost per deep backtrack; not done.
+ *
+ * Speed work of the s9speed branch.  All of it, A/B in one run (bench9 -k 1
+ * -t 0.01 on the four files, base and new alternated, median of 9;
+ * puzzles/s, single thread, 2-core machine shared with other jobs):
+ *
+ *     file            stop at 2: base -> new     stop at 1: base -> new
+ *     17-clue          314k -> 464k  +48%         335k -> 500k  +49%
+ *     top1465         70.6k -> 108k  +53%         110k -> 176k  +60%
+ *     forum_hardest   7.7k -> 11.4k  +47%        17.0k -> 26.5k +56%
+ *     serg             320k -> 408k  +28%         384k -> 507k  +32%
+ *
+ * perf stat cycles:u of a whole bench9 run per file: 17-clue 1870M -> 1279M,
+ * top1465 220M -> 145M, forum_hardest 476M -> 324M, serg 367M -> 288M;
+ * branch misses 32.1M -> 13.0M, 4.2M -> 1.7M, 8.6M -> 3.4M, 3.0M -> 1.3M.
+ * The steps (perf stat cycles:u, the commit before -> after; the git log has
+ * each):
+ *  - Precise work list (above): a placement used to mark the band's nine
+ *    digit words and the digit's three band words, and three in four were
+ *    skipped after a mispredicted compare with a prev[] copy; now marks are
+ *    exact, prev[] (and its copy on every backtrack) is gone, and branch
+ *    misses fell 60% overall.  With the givens placed without marking:
+ *    top1465 +7.6%, forum_hardest +6.8% puzzles/s; the rest of the work
+ *    list change: cycles -4% on 17-clue, top1465 and forum_hardest.
+ *  - Branch-free row singles, s9_keep, the naked-single gather and its
+ *    placement without the nine-word pass, the stack rule written out for
+ *    the three stacks, s9_choose's two-matrix digits as masks: 1-5% each.
+ *  - Givens checked while placed (a given whose digit lost the cell clashes
+ *    with a same-digit peer given) and placed in one pass; solutions written
+ *    as three lowest bits a word: serg -7%, 17-clue -6% cycles.
+ *  - nband[] and rows[] dropped (read off mini[], and the column pass needs
+ *    no all-placed shortcut): one store less per band-rule word and one
+ *    read-modify-write less per placement, frame 240 -> 212 bytes.
+ * Tried and rejected, same measure:
+ *  - Gathering the digits that had a placed cell with constant shifts (a
+ *    64-bit accumulator, or t << 3 per digit): 7-10% fewer instructions but
+ *    1-2% more cycles; the loop is latency-bound, not instruction-bound.
+ *  - Minirow mask by shifts and masks instead of three s9_mini loads: +2-3%.
+ *  - Processing the word list from the top (clz): +5-20%.
+ *  - Naked singles digit by digit (one read per word, a branch per digit):
+ *    +2%.  Column rules before triads: 0 to +1%.
+ *  - Skipping a digit in the column pass when its column sets are as the
+ *    pass last left them (a cache reset on backtrack): 0.
+ *  - Copying the frame after s9_choose, or word by word, to dodge store
+ *    forwarding stalls the profile shows on the copy: 0 / +1%.
+ *  - Marking triad eliminations only when they change a word: +1%.
+ *  - Guess choice by the cells each branch eliminates (most, least, sum,
+ *    min) as key or tie-break: 139-228 guesses on forum_hardest vs 139;
+ *    the digit least/most constrained elsewhere, or the last one: 138.8-148.
+ *    Guessing the other matrix first: stop at 1 7.46 -> 8.05 on top1465.
+ *  - Removing s->placed++ (a statistic) made it slower (code layout): a
+ *    1-2% change in cycles is within what layout alone can move.
  *
  * Thread-safety: reentrant; only the const tables below are shared. */
 #include "solvers/sudoku9.h"
@@ -307,6 +374,97 @@ static const uint32_t s9_expand[512] = {
     0x7fffff8, 0x7ffffff,
 };
 
+/* s9_keep[s]: s9_expand[s9_perm[s]], the cells the band rule keeps for
+ * minirow mask s (one dependent load less on the band loop's path). */
+static const uint32_t s9_keep[512] = {
+    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
+    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
+    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
+    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
+    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
+    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
+    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
+    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
+    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
+    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
+    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
+    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
+    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
+    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
+    0x01c71c0, 0x01c71c0, 0x01c71c0, 0x01c71c0, 0x0000000, 0x0000000,
+    0x0000000, 0x0000000, 0x01c71c0, 0x01c71c0, 0x01c71c0, 0x01c71c0,
+    0x0000000, 0x0000000, 0x01f8038, 0x01f8038, 0x0000000, 0x0000000,
+    0x01f8038, 0x01f8038, 0x0000000, 0x0000000, 0x01f8038, 0x01f8038,
+    0x0000000, 0x0000000, 0x01f8038, 0x01f8038, 0x0000000, 0x0000000,
+    0x01f8038, 0x01f8038, 0x01c71c0, 0x01c71c0, 0x01ff1f8, 0x01ff1f8,
+    0x0000000, 0x0000000, 0x01f8038, 0x01f8038, 0x01c71c0, 0x01c71c0,
+    0x01ff1f8, 0x01ff1f8, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
+    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
+    0x0000000, 0x0000000, 0x0e00fc0, 0x0e00fc0, 0x0e00fc0, 0x0e00fc0,
+    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
+    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
+    0x0e00fc0, 0x0e00fc0, 0x0e00fc0, 0x0e00fc0, 0x0000000, 0x0e38007,
+    0x0000000, 0x0e38007, 0x0000000, 0x0e38007, 0x0000000, 0x0e38007,
+    0x0000000, 0x0e38007, 0x0000000, 0x0e38007, 0x0e00fc0, 0x0e38fc7,
+    0x0e00fc0, 0x0e38fc7, 0x0000000, 0x0e38007, 0x0000000, 0x0e38007,
+    0x0000000, 0x0e38007, 0x0000000, 0x0e38007, 0x0000000, 0x0e38007,
+    0x0000000, 0x0e38007, 0x0e00fc0, 0x0e38fc7, 0x0e00fc0, 0x0e38fc7,
+    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
+    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
+    0x0e00fc0, 0x0e00fc0, 0x0e00fc0, 0x0e00fc0, 0x0000000, 0x0000000,
+    0x0000000, 0x0000000, 0x01c71c0, 0x01c71c0, 0x01c71c0, 0x01c71c0,
+    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0fc7fc0, 0x0fc7fc0,
+    0x0fc7fc0, 0x0fc7fc0, 0x0000000, 0x0e38007, 0x01f8038, 0x0ff803f,
+    0x0000000, 0x0e38007, 0x01f8038, 0x0ff803f, 0x0000000, 0x0e38007,
+    0x01f8038, 0x0ff803f, 0x0e00fc0, 0x0e38fc7, 0x0ff8ff8, 0x0ff8fff,
+    0x0000000, 0x0e38007, 0x01f8038, 0x0ff803f, 0x01c71c0, 0x0fff1c7,
+    0x01ff1f8, 0x0fff1ff, 0x0000000, 0x0e38007, 0x01f8038, 0x0ff803f,
+    0x0fc7fc0, 0x0ffffc7, 0x0fffff8, 0x0ffffff, 0x0000000, 0x0000000,
+    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
+    0x0000000, 0x0000000, 0x7000e38, 0x7000e38, 0x0000000, 0x0000000,
+    0x7000e38, 0x7000e38, 0x0000000, 0x7007007, 0x0000000, 0x7007007,
+    0x0000000, 0x7007007, 0x0000000, 0x7007007, 0x0000000, 0x7007007,
+    0x7000e38, 0x7007e3f, 0x0000000, 0x7007007, 0x7000e38, 0x7007e3f,
+    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
+    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x7000e38, 0x7000e38,
+    0x0000000, 0x0000000, 0x7000e38, 0x7000e38, 0x0000000, 0x7007007,
+    0x0000000, 0x7007007, 0x0000000, 0x7007007, 0x0000000, 0x7007007,
+    0x0000000, 0x7007007, 0x7000e38, 0x7007e3f, 0x0000000, 0x7007007,
+    0x7000e38, 0x7007e3f, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
+    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
+    0x7000e38, 0x7000e38, 0x0000000, 0x0000000, 0x7000e38, 0x7000e38,
+    0x0000000, 0x7007007, 0x0000000, 0x7007007, 0x01c71c0, 0x71c71c7,
+    0x01c71c0, 0x71c71c7, 0x0000000, 0x7007007, 0x7000e38, 0x7007e3f,
+    0x01c71c0, 0x71c71c7, 0x71c7ff8, 0x71c7fff, 0x0000000, 0x0000000,
+    0x01f8038, 0x01f8038, 0x0000000, 0x0000000, 0x01f8038, 0x01f8038,
+    0x0000000, 0x0000000, 0x71f8e38, 0x71f8e38, 0x0000000, 0x0000000,
+    0x71f8e38, 0x71f8e38, 0x0000000, 0x7007007, 0x01f8038, 0x71ff03f,
+    0x01c71c0, 0x71c71c7, 0x01ff1f8, 0x71ff1ff, 0x0000000, 0x7007007,
+    0x71f8e38, 0x71ffe3f, 0x01c71c0, 0x71c71c7, 0x71ffff8, 0x71fffff,
+    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
+    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x7000e38, 0x7000e38,
+    0x0e00fc0, 0x0e00fc0, 0x7e00ff8, 0x7e00ff8, 0x0000000, 0x7007007,
+    0x0000000, 0x7007007, 0x0000000, 0x7007007, 0x0000000, 0x7007007,
+    0x0000000, 0x7007007, 0x7000e38, 0x7007e3f, 0x0e00fc0, 0x7e07fc7,
+    0x7e00ff8, 0x7e07fff, 0x0000000, 0x0e38007, 0x0000000, 0x0e38007,
+    0x0000000, 0x0e38007, 0x0000000, 0x0e38007, 0x0000000, 0x0e38007,
+    0x7000e38, 0x7e38e3f, 0x0e00fc0, 0x0e38fc7, 0x7e00ff8, 0x7e38fff,
+    0x0000000, 0x7e3f007, 0x0000000, 0x7e3f007, 0x0000000, 0x7e3f007,
+    0x0000000, 0x7e3f007, 0x0000000, 0x7e3f007, 0x7000e38, 0x7e3fe3f,
+    0x0e00fc0, 0x7e3ffc7, 0x7e00ff8, 0x7e3ffff, 0x0000000, 0x0000000,
+    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
+    0x0000000, 0x0000000, 0x7000e38, 0x7000e38, 0x0e00fc0, 0x0e00fc0,
+    0x7e00ff8, 0x7e00ff8, 0x0000000, 0x7007007, 0x0000000, 0x7007007,
+    0x01c71c0, 0x71c71c7, 0x01c71c0, 0x71c71c7, 0x0000000, 0x7007007,
+    0x7000e38, 0x7007e3f, 0x0fc7fc0, 0x7fc7fc7, 0x7fc7ff8, 0x7fc7fff,
+    0x0000000, 0x0e38007, 0x01f8038, 0x0ff803f, 0x0000000, 0x0e38007,
+    0x01f8038, 0x0ff803f, 0x0000000, 0x0e38007, 0x71f8e38, 0x7ff8e3f,
+    0x0e00fc0, 0x0e38fc7, 0x7ff8ff8, 0x7ff8fff, 0x0000000, 0x7e3f007,
+    0x01f8038, 0x7fff03f, 0x01c71c0, 0x7fff1c7, 0x01ff1f8, 0x7fff1ff,
+    0x0000000, 0x7e3f007, 0x71f8e38, 0x7fffe3f, 0x0fc7fc0, 0x7ffffc7,
+    0x7fffff8, 0x7ffffff,
+};
+
 /* s9_sure[s]: the minirows on every permutation matrix contained in s (the
  * minirows the digit must use); 0 when none fits. */
 static const uint16_t s9_sure[512] = {
@@ -482,20 +640,18 @@ static int s9_ctz64(uint64_t x) {
 #define S9_CTZ64(x) s9_ctz64(x)
 #endif
 
-/* What a guess saves and a backtrack restores (132 bytes). */
+/* What a guess saves and a backtrack restores (204 bytes). */
 typedef struct s9_grid_s {
     uint32_t f[27];       /* f[3*d+b]: cells of band b where digit d may go */
     uint32_t unsolved[3]; /* cells of band b not placed yet */
-    uint32_t rows[3];     /* rows[b] bit 3*d+r: row r of band b holds its d */
-    uint8_t nband[27];    /* [3*d+b]: matrices left for d in band b (s9_nperm) */
-    uint8_t nstack[27];   /* [3*d+k]: the same for d in stack k */
-    uint16_t mini[27];    /* [3*d+b]: minirows of f[3*d+b] (bit 3*row + box) */
+    uint8_t nstack[27];   /* [3*d+k]: matrices left for d in stack k (s9_nperm) */
+    uint16_t mini[27];    /* [3*d+b]: minirows the band rule left f[3*d+b] (bit
+                             3*row + box); s9_nperm of it counts its matrices */
 } s9_grid_t;
 
 typedef struct s9_pos_s {
     s9_grid_t g;
-    uint32_t prev[27];    /* f[i] as last processed by the band rule */
-    uint32_t todo;        /* digit-bands (bit i) that may differ from prev */
+    uint32_t todo;        /* digit-bands (bit i) changed since the band rule saw them */
     uint32_t band_dirty;  /* bands (bits 0-2) changed since s9_naked looked */
     uint32_t digit_dirty; /* digits (bits 0-8) changed since s9_columns looked */
     uint32_t tri_dirty;   /* bands (bits 0-2) changed since s9_triads looked */
@@ -515,25 +671,43 @@ typedef struct s9_frame_s {
 
 static const uint8_t s9_next[3] = {1, 2, 0};
 static const uint8_t s9_last[3] = {2, 0, 1};
+static const uint8_t s9_band_of[27] = {0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1,
+                                        2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2};
 
 /* Puts digit d on bit p of band b.  The caller has checked that d is still a
- * candidate there. */
-static inline void s9_place(s9_pos_t *s, int d, int b, int p) {
+ * candidate there; `alone` (a constant at each call) says that no other digit
+ * is (a naked single), so the other digits' words need no pass.  Returns the
+ * words (bit 3*d+b) it changed, for todo. */
+static inline uint32_t s9_place(s9_pos_t *s, int d, int b, int p, int alone) {
     uint32_t bit = 1u << p, col = S9_COL0 << (p % 9);
     int i = 3 * d + b;
-    uint32_t keep = s->g.f[i] & ~s9_peers[p];
-    for (int e = b; e < 27; e += 3) s->g.f[e] &= ~bit;
+    int j = 3 * d + s9_next[b], k = 3 * d + s9_last[b];
+    uint32_t old = s->g.f[i], keep = old & ~s9_peers[p], t = 0;
+    if (!alone) {
+        for (int e = b; e < 27; e += 3) {
+            t |= ((s->g.f[e] >> p) & 1u) << e;
+            s->g.f[e] &= ~bit;
+        }
+        t &= ~(1u << i);
+    }
+    t |= (uint32_t)(keep != old) << i;
     s->g.f[i] = keep;
-    s->g.f[3 * d + s9_next[b]] &= ~col;
-    s->g.f[3 * d + s9_last[b]] &= ~col;
+    t |= (uint32_t)((s->g.f[j] & col) != 0) << j | (uint32_t)((s->g.f[k] & col) != 0) << k;
+    s->g.f[j] &= ~col;
+    s->g.f[k] &= ~col;
     s->g.unsolved[b] &= ~bit;
-    s->g.rows[b] |= 1u << (3 * d + p / 9);
-    s->todo |= (S9_BANDW << b) | (7u << (3 * d));
     s->placed++;
+    return t;
 }
 
 /* 9-bit set of the columns a band word touches. */
 static inline uint32_t s9_fold(uint32_t a) { return (a | a >> 9 | a >> 18) & 511u; }
+
+/* 9-bit set of the columns where a band word has two or three cells. */
+static inline uint32_t s9_fold2(uint32_t a) {
+    uint32_t x = a & 511u, y = (a >> 9) & 511u, z = a >> 18;
+    return (x & y) | (x & z) | (y & z);
+}
 
 /* Naked singles of the bands changed since the last call.  Returns -1 on an
  * empty cell, else the number of digits placed. */
@@ -545,16 +719,22 @@ static int s9_naked(s9_pos_t *s) {
         int b = S9_CTZ(todo);
         uint32_t r1 = 0, r2 = 0, u = s->g.unsolved[b];
         if (!u) continue;
-        for (int i = b; i < 27; i += 3) {
-            r2 |= r1 & s->g.f[i];
-            r1 |= s->g.f[i];
+        {
+            /* at least one / two digits per cell, as a tree over the nine words */
+            const uint32_t *w = s->g.f + b;
+            uint32_t p1 = w[0] | w[3], p2 = w[0] & w[3], q1 = w[6] | w[9], q2 = w[6] & w[9];
+            uint32_t v1 = w[12] | w[15], v2 = w[12] & w[15], x1 = w[18] | w[21], x2 = w[18] & w[21];
+            uint32_t y1 = p1 | q1, y2 = p2 | q2 | (p1 & q1), z1 = v1 | x1, z2 = v2 | x2 | (v1 & x1);
+            uint32_t t1 = y1 | z1, t2 = y2 | z2 | (y1 & z1);
+            r1 = t1 | w[24], r2 = t2 | (t1 & w[24]);
         }
         if (u & ~r1) return -1;
         for (uint32_t one = u & ~r2; one; one &= one - 1) {
-            int p = S9_CTZ(one), i = b;
-            while (i < 27 && !(s->g.f[i] & (1u << p))) i += 3;
-            if (i >= 27) return -1; /* an earlier single took its last digit */
-            s9_place(s, i / 3, b, p);
+            int p = S9_CTZ(one);
+            uint32_t dm = 0; /* the digits left on cell p, without a data-dependent exit */
+            for (int d = 0; d < 9; d++) dm |= ((s->g.f[3 * d + b] >> p) & 1u) << d;
+            if (!dm) return -1; /* an earlier single took its last digit */
+            s->todo |= s9_place(s, S9_CTZ(dm), b, p, 1);
             found++;
         }
     }
@@ -563,52 +743,51 @@ static int s9_naked(s9_pos_t *s) {
 
 /* Column checks of step 4 for the digits changed since the last call: every
  * digit must reach every column; a column with one cell left for a digit gets
- * it; the stack rule.  Returns -1 or the number of words changed. */
+ * it; the stack rule.  Returns -1, or a count of the digits it narrowed and
+ * the cells it placed (0: nothing changed). */
 static int s9_columns(s9_pos_t *s) {
     int found = 0;
     uint32_t todo = s->digit_dirty;
-    uint32_t all = s->g.rows[0] & s->g.rows[1] & s->g.rows[2];
     s->digit_dirty = 0;
     for (; todo; todo &= todo - 1) {
         int d = S9_CTZ(todo);
-        uint32_t once = 0, twice = 0, done = 0;
-        if (((all >> (3 * d)) & 7u) == 7u) { /* all placed */
-            s->g.nstack[3 * d] = s->g.nstack[3 * d + 1] = s->g.nstack[3 * d + 2] = 1;
-            continue;
-        }
-        for (int b = 0; b < 3; b++) {
-            uint32_t a = s->g.f[3 * d + b];
-            uint32_t x = a & 511u, y = (a >> 9) & 511u, z = a >> 18;
-            uint32_t c = x | y | z;
-            twice |= (once & c) | (x & y) | (x & z) | (y & z);
-            once |= c;
-            done |= s9_fold(a & ~s->g.unsolved[b]);
-        }
+        uint32_t a0 = s->g.f[3 * d], a1 = s->g.f[3 * d + 1], a2 = s->g.f[3 * d + 2];
+        uint32_t col[3] = {s9_fold(a0), s9_fold(a1), s9_fold(a2)};
+        uint32_t once = col[0] | col[1] | col[2];
+        uint32_t twice = (col[0] & col[1]) | (col[0] & col[2]) | (col[1] & col[2]) |
+                         s9_fold2(a0) | s9_fold2(a1) | s9_fold2(a2);
+        uint32_t done = s9_fold((a0 & ~s->g.unsolved[0]) | (a1 & ~s->g.unsolved[1]) |
+                                (a2 & ~s->g.unsolved[2]));
         if (once != 511u) return -1;
         /* Stack rule: the band rule turned 90 degrees, on the columns each
-         * band still offers the digit (3x3: band x column of the stack). */
-        uint32_t col[3], keep[3] = {0, 0, 0};
-        for (int b = 0; b < 3; b++) col[b] = s9_fold(s->g.f[3 * d + b]);
-        for (int k = 0; k < 9; k += 3) {
-            uint32_t sh = ((col[0] >> k) & 7u) | ((col[1] >> k) & 7u) << 3 | ((col[2] >> k) & 7u) << 6;
-            uint32_t pm = s9_perm[sh];
-            if (!pm) return -1;
-            s->g.nstack[3 * d + k / 3] = s9_nperm[sh];
-            keep[0] |= (pm & 7u) << k, keep[1] |= ((pm >> 3) & 7u) << k, keep[2] |= (pm >> 6) << k;
+         * band still offers the digit (3x3: band x column of the stack),
+         * written out for the three stacks so that it has one branch. */
+        uint32_t sh0 = (col[0] & 7u) | (col[1] & 7u) << 3 | (col[2] & 7u) << 6;
+        uint32_t sh1 = (col[0] >> 3 & 7u) | (col[1] >> 3 & 7u) << 3 | (col[2] >> 3 & 7u) << 6;
+        uint32_t sh2 = (col[0] >> 6) | (col[1] >> 6) << 3 | (col[2] >> 6) << 6;
+        uint32_t pm0 = s9_perm[sh0], pm1 = s9_perm[sh1], pm2 = s9_perm[sh2];
+        if (!pm0 || !pm1 || !pm2) return -1;
+        s->g.nstack[3 * d] = s9_nperm[sh0];
+        s->g.nstack[3 * d + 1] = s9_nperm[sh1];
+        s->g.nstack[3 * d + 2] = s9_nperm[sh2];
+        uint32_t keep0 = (pm0 & 7u) | (pm1 & 7u) << 3 | (pm2 & 7u) << 6;
+        uint32_t keep1 = (pm0 >> 3 & 7u) | (pm1 >> 3 & 7u) << 3 | (pm2 >> 3 & 7u) << 6;
+        uint32_t keep2 = (pm0 >> 6) | (pm1 >> 6) << 3 | (pm2 >> 6) << 6;
+        if ((keep0 ^ col[0]) | (keep1 ^ col[1]) | (keep2 ^ col[2])) {
+            s->g.f[3 * d] &= keep0 * S9_COL0;
+            s->g.f[3 * d + 1] &= keep1 * S9_COL0;
+            s->g.f[3 * d + 2] &= keep2 * S9_COL0;
+            s->todo |= ((uint32_t)(keep0 != col[0]) | (uint32_t)(keep1 != col[1]) << 1 |
+                        (uint32_t)(keep2 != col[2]) << 2) << (3 * d);
+            found++;
         }
-        for (int b = 0; b < 3; b++)
-            if (keep[b] != col[b]) {
-                s->g.f[3 * d + b] &= keep[b] * S9_COL0;
-                s->todo |= 1u << (3 * d + b);
-                found++;
-            }
         for (uint32_t one = once & ~twice & ~done; one; one &= one - 1) {
             int c = S9_CTZ(one), b = 0;
             uint32_t cells = 0;
             for (; b < 3; b++)
                 if ((cells = s->g.f[3 * d + b] & (S9_COL0 << c)) != 0) break;
             if (!cells) return -1; /* an earlier placement emptied the column */
-            s9_place(s, d, b, S9_CTZ(cells));
+            s->todo |= s9_place(s, d, b, S9_CTZ(cells), 0);
             found++;
         }
     }
@@ -628,12 +807,10 @@ static int s9_triads(s9_pos_t *s) {
     for (; todo; todo &= todo - 1) {
         int b = S9_CTZ(todo);
         if (!s->g.unsolved[b]) continue;
-        uint32_t mini[9], sure[9];
         uint64_t np = 0, ns = 0;
         for (int d = 0; d < 9; d++) {
             uint32_t sh = s->g.mini[3 * d + b];
-            mini[d] = sh, sure[d] = s9_sure[sh];
-            np += s9_nib[sh], ns += s9_nib[sure[d]];
+            np += s9_nib[sh], ns += s9_nib[s9_sure[sh]];
         }
         if (((np + 5 * S9_NIB1) & 8 * S9_NIB1) != 8 * S9_NIB1) return -1; /* fewer than 3 */
         if ((ns + 4 * S9_NIB1) & 8 * S9_NIB1) return -1;                     /* more than 3 */
@@ -645,7 +822,7 @@ static int s9_triads(s9_pos_t *s) {
             uint32_t cells = 7u << (9 * r + 3 * x);
             uint32_t clear = (naked >> (4 * k + 3)) & 1u ? ((511u << (9 * r)) | (0x1c0e07u << (3 * x))) & ~cells : cells;
             for (int d = 0; d < 9; d++)
-                if (((mini[d] & ~sure[d]) >> k) & 1u) {
+                if (((s->g.mini[3 * d + b] & ~s9_sure[s->g.mini[3 * d + b]]) >> k) & 1u) {
                     s->g.f[3 * d + b] &= ~clear;
                     s->todo |= 1u << (3 * d + b);
                     found++;
@@ -658,32 +835,45 @@ static int s9_triads(s9_pos_t *s) {
 /* Band rule and row singles (steps 1 and 2) on every digit-band in todo,
  * until none is left.  Returns 0 or -1 (contradiction). */
 static int s9_bands(s9_pos_t *s) {
-    while (s->todo) {
-        int i = S9_CTZ(s->todo);
-        s->todo &= s->todo - 1;
+    uint32_t todo = s->todo, seen = 0;
+    while (todo) {
+        int i = S9_CTZ(todo);
+        todo &= todo - 1;
         uint32_t a = s->g.f[i];
-        if (a == s->prev[i]) continue;
-        int d = i / 3, b = i - 3 * d;
-        s->band_dirty |= 1u << b;
-        s->tri_dirty |= 1u << b;
-        s->digit_dirty |= 1u << d;
+        seen |= 1u << i;
         uint32_t sh = (uint32_t)s9_mini[a & 511u] | (uint32_t)s9_mini[(a >> 9) & 511u] << 3 |
                       (uint32_t)s9_mini[a >> 18] << 6;
-        uint32_t pm = s9_perm[sh];
-        if (!pm) return -1;
-        a &= s9_expand[pm];
-        s->g.f[i] = s->prev[i] = a;
-        s->g.nband[i] = s9_nperm[sh];
+        uint32_t pm = s9_perm[sh], keep = s9_keep[sh];
+        if (!keep) return -1;
+        a &= keep;
+        s->g.f[i] = a;
         s->g.mini[i] = (uint16_t)pm;
-        for (uint32_t open = 7u & ~(s->g.rows[b] >> (3 * d)); open; open &= open - 1) {
-            int r = S9_CTZ(open);
-            uint32_t x = (a >> (9 * r)) & 511u;
-            if (!x) return -1;
-            if (!(x & (x - 1))) {
-                s9_place(s, d, b, 9 * r + S9_CTZ(x));
-                a = s->g.f[i];
-            }
+        /* Every row of a is non-empty (pm has a minirow in each), so one
+         * subtraction clears the lowest cell of all three rows at once: the
+         * rows it empties held one cell, which is a hidden single unless it
+         * is the digit's placed cell. */
+        uint32_t y = a & (a - S9_COL0);
+        uint32_t one = (0u - !(y & 511u)) & 511u;
+        one |= (0u - !(y & (511u << 9))) & (511u << 9);
+        one |= (0u - !(y >> 18)) & (511u << 18);
+        int b = s9_band_of[i];
+        for (one &= a & s->g.unsolved[b]; one; one &= one - 1) {
+            int p = S9_CTZ(one);
+            if (!(s->g.f[i] & (1u << p))) return -1; /* an earlier single of this word took it */
+            todo |= s9_place(s, i / 3, b, p, 0);
         }
+    }
+    s->todo = 0;
+    if (seen) {
+        uint32_t bands = (uint32_t)((seen & S9_BANDW) != 0) |
+                         (uint32_t)((seen & S9_BANDW << 1) != 0) << 1 |
+                         (uint32_t)((seen & S9_BANDW << 2) != 0) << 2;
+        s->band_dirty |= bands;
+        s->tri_dirty |= bands;
+        uint32_t digits = 0;
+        for (uint32_t w = (seen | seen >> 1 | seen >> 2) & S9_BANDW; w; w &= w - 1)
+            digits |= 1u << (S9_CTZ(w) / 3);
+        s->digit_dirty |= digits;
     }
     return 0;
 }
@@ -709,7 +899,6 @@ static int s9_propagate(s9_pos_t *s) {
 /* Back to the fixpoint saved in *g, where every rule had been applied. */
 static void s9_restore(s9_pos_t *s, const s9_grid_t *g) {
     s->g = *g;
-    memcpy(s->prev, g->f, sizeof s->prev);
     s->todo = s->band_dirty = s->digit_dirty = s->tri_dirty = 0;
 }
 /* The six 3x3 permutation matrices, bit 3*row + column. */
@@ -735,20 +924,20 @@ static inline uint32_t s9_stack_mask(uint32_t C, int k) {
 static void s9_choose(const s9_pos_t *s, s9_frame_t *fr) {
     int best = 1000, kind = -1, bd = 0, bw = 0;
     for (int b = 0; b < 3; b++) {
-        int tot = 0, cd = -1, td = 0, sd = -1;
+        int tot = 0, td = 0;
+        uint32_t c2 = 0, s2 = 0; /* digits with two matrices (no branch per digit) */
         for (int d = 0; d < 9; d++) {
-            int n = s->g.nband[3 * d + b], m = s->g.nstack[3 * d + b];
+            int n = s9_nperm[s->g.mini[3 * d + b]], m = s->g.nstack[3 * d + b];
             tot += n, td += m;
-            if (n == 2 && cd < 0) cd = d;
-            if (m == 2 && sd < 0) sd = d;
+            c2 |= (uint32_t)(n == 2) << d, s2 |= (uint32_t)(m == 2) << d;
         }
-        if (cd >= 0 && tot < best) best = tot, kind = S9_PERM_BAND, bd = cd, bw = b;
-        if (sd >= 0 && td < best) best = td, kind = S9_PERM_STACK, bd = sd, bw = b;
+        if (c2 && tot < best) best = tot, kind = S9_PERM_BAND, bd = S9_CTZ(c2), bw = b;
+        if (s2 && td < best) best = td, kind = S9_PERM_STACK, bd = S9_CTZ(s2), bw = b;
     }
     /* A loose band or stack (more than 18 matrices in all): a two-candidate
      * cell, else the first cell with fewest candidates, cuts the search more
      * (and keeps near-empty grids from wandering into large dead subtrees). */
-    if (best > 18) {
+    if (best > 22) {
         for (int b = 0; b < 3; b++) {
             uint32_t u = s->g.unsolved[b], r1 = 0, r2 = 0, r3 = 0;
             for (int i = b; i < 27; i += 3) {
@@ -764,13 +953,10 @@ static void s9_choose(const s9_pos_t *s, s9_frame_t *fr) {
             }
         }
     }
-    if (best > 18) kind = -1;
+    if (best > 22) kind = -1;
     if (kind == S9_PERM_BAND) {
-        uint32_t a = s->g.f[3 * bd + bw];
-        uint32_t sh = (uint32_t)s9_mini[a & 511u] | (uint32_t)s9_mini[(a >> 9) & 511u] << 3 |
-                      (uint32_t)s9_mini[a >> 18] << 6;
         fr->kind = (uint8_t)kind, fr->digit = (uint8_t)bd, fr->where = (uint8_t)bw;
-        s9_two_perms(sh, fr);
+        s9_two_perms(s->g.mini[3 * bd + bw], fr);
         return;
     }
     if (kind == S9_PERM_STACK) {
@@ -799,22 +985,42 @@ static void s9_branch(s9_pos_t *s, const s9_frame_t *fr, int alt) {
     uint32_t pm = alt ? fr->other : fr->take;
     if (fr->kind == S9_CELL) {
         int i = 3 * d + fr->band;
-        s->g.f[i] &= alt ? ~(1u << fr->where) : ~s9_peers[fr->where];
-        s->todo |= 1u << i;
+        uint32_t a = s->g.f[i] & (alt ? ~(1u << fr->where) : ~s9_peers[fr->where]);
+        s->todo |= (uint32_t)(a != s->g.f[i]) << i;
+        s->g.f[i] = a;
     } else if (fr->kind == S9_PERM_BAND) {
         s->g.f[3 * d + fr->where] &= s9_expand[pm];
         s->todo |= 1u << (3 * d + fr->where);
     } else {
         int k = 3 * fr->where;
-        for (int b = 0; b < 3; b++)
-            s->g.f[3 * d + b] &= ((511u & ~(7u << k)) | ((pm >> (3 * b)) & 7u) << k) * S9_COL0;
-        s->todo |= 7u << (3 * d);
+        for (int b = 0; b < 3; b++) {
+            uint32_t cols = (511u & ~(7u << k)) | ((pm >> (3 * b)) & 7u) << k;
+            uint32_t a = s->g.f[3 * d + b] & cols * S9_COL0;
+            s->todo |= (uint32_t)(a != s->g.f[3 * d + b]) << (3 * d + b);
+            s->g.f[3 * d + b] = a;
+        }
     }
 }
 
+/* 1 when a holds exactly three cells (for assert). */
+static inline int s9_three_cells(uint32_t a) {
+    if (!a) return 0;
+    a &= a - 1;
+    if (!a) return 0;
+    a &= a - 1;
+    return a && !(a & (a - 1));
+}
+
 static void s9_write(const s9_pos_t *s, uint8_t *grid) {
-    for (int i = 0; i < 27; i++)
-        for (uint32_t a = s->g.f[i]; a; a &= a - 1) grid[27 * (i % 3) + S9_CTZ(a)] = (uint8_t)(i / 3 + 1);
+    /* At a solution every digit-band word holds exactly three cells. */
+    for (int i = 0; i < 27; i++) {
+        uint32_t a = s->g.f[i];
+        uint8_t *g = grid + 27 * s9_band_of[i], v = (uint8_t)(i / 3 + 1);
+        assert(s9_three_cells(a));
+        g[S9_CTZ(a)] = v, a &= a - 1;
+        g[S9_CTZ(a)] = v, a &= a - 1;
+        g[S9_CTZ(a)] = v;
+    }
 }
 
 /* Budget before every node, clock and flag every SEARCH_POLL_MASK+1 nodes. */
@@ -824,21 +1030,38 @@ static int s9_stop(const search_ctl_t *ctl, uint64_t nodes) {
     return search_should_stop(ctl, nodes);
 }
 
-/* Returns SEARCH_EINVAL for a value > 9, SUDOKU_ECONFLICT for clashing
- * givens, else 0. */
-static int s9_check_givens(const uint8_t *puzzle) {
-    uint16_t row[9] = {0}, col[9] = {0}, box[9] = {0};
-    int conflict = 0;
-    for (int c = 0; c < 81; c++)
-        if (puzzle[c] > 9) return SEARCH_EINVAL;
-    for (int c = 0; c < 81; c++) {
-        if (!puzzle[c]) continue;
-        int r = c / 9, k = c % 9, x = (r / 3) * 3 + k / 3;
-        uint16_t bit = (uint16_t)(1u << puzzle[c]);
-        if ((row[r] | col[k] | box[x]) & bit) conflict = 1;
-        row[r] |= bit, col[k] |= bit, box[x] |= bit;
+/* Returns SEARCH_EINVAL for a value > 9, else 0. */
+static int s9_check_values(const uint8_t *puzzle) {
+    int bad = 0;
+    for (int c = 0; c < 81; c++) bad |= puzzle[c] > 9;
+    return bad ? SEARCH_EINVAL : 0;
+}
+
+/* The empty grid with the givens placed (todo: every word).  Returns
+ * SUDOKU_ECONFLICT when a given's cell was already taken from its digit,
+ * which only a given of the same digit in its row, column or box does,
+ * else 0. */
+static int s9_init(s9_pos_t *s, const uint8_t *puzzle) {
+    uint32_t given[27] = {0};
+    for (int i = 0; i < 27; i++) s->g.f[i] = S9_BAND;
+    s->todo = S9_BAND, s->band_dirty = s->digit_dirty = s->tri_dirty = 0, s->placed = 0;
+    for (int b = 0; b < 3; b++) {
+        uint32_t all = 0;
+        for (int p = 0; p < 27; p++) {
+            int v = puzzle[27 * b + p], i = 3 * (v - 1) + b;
+            if (!v) continue;
+            uint32_t bit = 1u << p, col = S9_COL0 << (p % 9);
+            if (!(s->g.f[i] & bit)) return SUDOKU_ECONFLICT;
+            s->g.f[i] &= ~s9_peers[p];
+            s->g.f[3 * (v - 1) + s9_next[b]] &= ~col;
+            s->g.f[3 * (v - 1) + s9_last[b]] &= ~col;
+            given[i] |= bit, all |= bit;
+        }
+        s->g.unsolved[b] = S9_BAND & ~all;
     }
-    return conflict ? SUDOKU_ECONFLICT : 0;
+    /* The other digits leave the given cells, once for all givens. */
+    for (int i = 0; i < 27; i++) s->g.f[i] &= s->g.unsolved[s9_band_of[i]] | given[i];
+    return 0;
 }
 
 /* === Entry point ======================================================== */
@@ -855,15 +1078,9 @@ int sudoku9_solve(const uint8_t puzzle[SUDOKU9_CELLS], uint32_t max_solutions, u
         rc = SEARCH_EINVAL;
         goto out;
     }
-    if ((rc = s9_check_givens(puzzle)) != 0) goto out;
+    if ((rc = s9_check_values(puzzle)) != 0) goto out;
+    if ((rc = s9_init(&s, puzzle)) != 0) goto out;
     if ((rc = search_check_now(ctl, 0)) != 0) goto out;
-
-    for (int i = 0; i < 27; i++) s.g.f[i] = S9_BAND, s.prev[i] = 0xffffffffu;
-    for (int b = 0; b < 3; b++) s.g.unsolved[b] = S9_BAND, s.g.rows[b] = 0;
-    s.todo = S9_BAND, s.band_dirty = s.digit_dirty = s.tri_dirty = 0;
-    for (int c = 0; c < 81; c++)
-        if (puzzle[c]) s9_place(&s, puzzle[c] - 1, c / 27, c % 27);
-    s.placed = 0;
     started = 1;
 
     ok = s9_propagate(&s);

@@ -9,7 +9,7 @@
  * placements in a band or stack, or on two-candidate cells.  See sudoku9.c for the design.
  *
  * No allocation, no global state: every call is reentrant and uses about
- * 33 KiB of stack.  Concurrent calls may share one search_ctl_t. */
+ * 28 KiB of stack.  Concurrent calls may share one search_ctl_t. */
 #ifndef PUZZLED_SUDOKU9_H
 #define PUZZLED_SUDOKU9_H
 
