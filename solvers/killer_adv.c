@@ -126,6 +126,7 @@ typedef struct con_s {
     uint8_t ngroups;    /* non-distinct: peer groups of its cells (con_grp) */
     uint8_t nunits_in;  /* units containing every cell */
     uint8_t units_in[5];
+    uint64_t inpos[2];  /* positions of its cells in units_in[0..1] (con_claim) */
 } con_t;
 
 typedef struct frame_s {
@@ -388,25 +389,22 @@ static int con_claim(adv_t *a, uint32_t ci, const int *open, int m, uint64_t dec
             if (a->cand[open[i]] != x && set_mask(a, open[i], x) != 0) return -1;
         }
     }
-    if (c->nunits_in > 0) {
-        if (c->cage >= 0) {
-            for (j = 0; j < c->nunits_in; j++) {
-                const uint16_t *uc = a->m.unit_cells[c->units_in[j]];
-                for (i = 0; i < a->n; i++)
-                    if (a->m.cell_cage[uc[i]] != c->cage && restrict_to(a, uc[i], ~req) != 0) return -1;
-            }
-            return 0;
+    /* the other cells of each unit containing the con, in unit order: by
+     * the positions classify() noted (a con of two or more cells lies in
+     * at most two units: a line or a diagonal, and a box), which replaced
+     * marking the con's cells in a->stamp on every call */
+    for (j = 0; j < c->nunits_in; j++) {
+        const uint16_t *uc = a->m.unit_cells[c->units_in[j]];
+        uint64_t out;
+        if (j < 2)
+            out = a->full & ~c->inpos[j];
+        else {
+            assert(c->ncells == 1);
+            for (i = 0, out = a->full; i < a->n; i++)
+                if (uc[i] == cells[0]) out &= ~((uint64_t)1 << i);
         }
-        for (i = 0; i < c->ncells; i++) a->stamp[cells[i]] = 1;
-        for (j = 0; j < c->nunits_in; j++) {
-            const uint16_t *uc = a->m.unit_cells[c->units_in[j]];
-            for (i = 0; i < a->n; i++)
-                if (!a->stamp[uc[i]] && restrict_to(a, uc[i], ~req) != 0) {
-                    for (i = 0; i < c->ncells; i++) a->stamp[cells[i]] = 0;
-                    return -1;
-                }
-        }
-        for (i = 0; i < c->ncells; i++) a->stamp[cells[i]] = 0;
+        for (; out != 0; out &= out - 1)
+            if (restrict_to(a, uc[killer__ctz(out)], ~req) != 0) return -1;
     }
     return 0;
 }
@@ -1085,6 +1083,11 @@ static void classify(adv_t *a) {
             }
             if (all) c->units_in[c->nunits_in++] = (uint8_t)unit;
         }
+        c->inpos[0] = c->inpos[1] = 0;
+        for (u = 0; u < c->nunits_in && u < 2; u++)
+            for (i = 0; i < a->n; i++)
+                for (j = 0; j < c->ncells; j++)
+                    if (a->m.unit_cells[c->units_in[u]][i] == cells[j]) c->inpos[u] |= (uint64_t)1 << i;
     }
 }
 
