@@ -217,15 +217,35 @@ static int set_mask(adv_t *a, int cell, uint64_t m) {
         a->decided++;
         a->sq[a->sqlen++] = (uint16_t)cell;
     }
-    for (i = 0; i < a->m.cell_nunits[cell]; i++) {
-        int u = a->m.cell_units[cell][i];
-        if (!a->udirty[u]) {
-            a->udirty[u] = 1;
-            a->ulist[a->ulen++] = (uint8_t)u;
+    /* locals: the uint8_t stores below may alias anything, so the fields
+     * would be reloaded on every iteration */
+    {
+        const uint8_t *cu = a->m.cell_units[cell];
+        uint8_t *udirty = a->udirty, *ulist = a->ulist;
+        uint32_t ulen = a->ulen, nu = a->m.cell_nunits[cell];
+        for (i = 0; i < nu; i++) {
+            int u = cu[i];
+            if (!udirty[u]) {
+                udirty[u] = 1;
+                ulist[ulen++] = (uint8_t)u;
+            }
         }
+        a->ulen = ulen;
     }
-    for (i = a->cell_cons_off[cell]; i < a->cell_cons_off[cell + 1]; i++)
-        if (a->cell_cons[i] != a->self) enqueue_con(a, a->cell_cons[i]);
+    {
+        const uint16_t *cc = a->cell_cons;
+        uint8_t *inq = a->inq;
+        uint32_t *cq = a->cq;
+        uint32_t cqlen = a->cqlen, self = a->self, end = a->cell_cons_off[cell + 1];
+        for (i = a->cell_cons_off[cell]; i < end; i++) {
+            uint32_t ci = cc[i];
+            if (ci != self && !inq[ci]) {
+                inq[ci] = 1;
+                cq[cqlen++] = ci;
+            }
+        }
+        a->cqlen = cqlen;
+    }
     return 0;
 }
 
