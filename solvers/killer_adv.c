@@ -254,6 +254,12 @@ static inline int restrict_to(adv_t *a, int cell, uint64_t keep) {
     return (m & ~keep) != 0 ? set_mask(a, cell, m & keep) : 0;
 }
 
+/* restrict_to when the caller holds m == cand[cell] already. */
+static inline int restrict_oc(adv_t *a, int cell, uint64_t m, uint64_t keep) {
+    assert(m == a->cand[cell]);
+    return (m & ~keep) != 0 ? set_mask(a, cell, m & keep) : 0;
+}
+
 /* Removes combos of tabled con ci that lack any value of `need`. */
 static int con_require(adv_t *a, uint32_t ci, uint64_t need) {
     const con_t *c = &a->cons[ci];
@@ -578,20 +584,47 @@ static int prop_con(adv_t *a, uint32_t ci) {
     const con_t *c = &a->cons[ci];
     const uint16_t *cells = a->con_cells + c->cells_off;
     const long *sym = a->m.sym;
+    const uint64_t *cand = a->cand;
     int open[KILLER_MAX_N], m = 0, i, j;
-    uint64_t dec = 0, uni = 0;
+    uint64_t dec = 0, uni = 0, oc[KILLER_MAX_N]; /* oc[i]: mask of open[i] on entry */
     long rem = c->sum;
+    /* non-distinct cons: the peer groups of the open cells (see below) */
+    uint64_t gu[DERIVED_MAX];
+    int gk[DERIVED_MAX], og[KILLER_MAX_N], g;
 
-    for (i = 0; i < c->ncells; i++) {
-        uint64_t x = a->cand[cells[i]];
-        if ((x & (x - 1)) == 0) {
-            int v = killer__ctz(x) + 1;
-            if (c->distinct && (dec & x)) return -1;
-            dec |= x;
-            rem -= sym[v];
-        } else {
-            open[m++] = cells[i];
-            uni |= x;
+    if (c->distinct) {
+        for (i = 0; i < c->ncells; i++) {
+            uint64_t x = cand[cells[i]];
+            if ((x & (x - 1)) == 0) {
+                if (dec & x) return -1;
+                dec |= x;
+                rem -= sym[killer__ctz(x) + 1];
+            } else {
+                oc[m] = x;
+                open[m++] = cells[i];
+                uni |= x;
+            }
+        }
+    } else {
+        const uint8_t *grp = a->con_grp + c->cells_off;
+        for (g = 0; g < c->ngroups; g++) {
+            gu[g] = 0;
+            gk[g] = 0;
+        }
+        for (i = 0; i < c->ncells; i++) {
+            uint64_t x = cand[cells[i]];
+            if ((x & (x - 1)) == 0) {
+                dec |= x;
+                rem -= sym[killer__ctz(x) + 1];
+            } else {
+                g = grp[i];
+                oc[m] = x;
+                og[m] = g;
+                open[m++] = cells[i];
+                uni |= x;
+                gu[g] |= x;
+                gk[g]++;
+            }
         }
     }
     if (m == 0) return rem == 0 ? 0 : -1;
@@ -610,7 +643,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
         mt.m = m;
         if (m <= SMALL_OPEN + 1) {
             for (i = 0; i < m; i++) {
-                mt.cand[i] = a->cand[open[i]];
+                mt.cand[i] = oc[i];
                 cellsup[i] = 0;
             }
         }
@@ -618,7 +651,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
             uint64_t x = cb[k], r = x & ~dec, cover = 0;
             int ok = (x & dec) == dec && (r & ~uni) == 0;
             for (i = 0; i < m && ok; i++) {
-                uint64_t h = a->cand[open[i]] & r;
+                uint64_t h = oc[i] & r;
                 if (h == 0) ok = 0;
                 cover |= h;
             }
@@ -647,14 +680,14 @@ static int prop_con(adv_t *a, uint32_t ci) {
         }
         if (live == 0) return -1;
         for (i = 0; i < m; i++)
-            if (restrict_to(a, open[i], m <= SMALL_OPEN + 1 ? cellsup[i] : allowed) != 0) return -1;
+            if (restrict_oc(a, open[i], oc[i], m <= SMALL_OPEN + 1 ? cellsup[i] : allowed) != 0) return -1;
         return con_claim(a, ci, open, m, dec, req);
     } else if (c->distinct) {
         uint64_t avail = uni & ~dec;
         long lo, hi;
         if (killer__sum_bounds(sym, avail, m, &lo, &hi) != 0 || rem < lo || rem > hi) return -1;
         for (i = 0; i < m; i++) {
-            uint64_t x = a->cand[open[i]] & ~dec, keep = 0;
+            uint64_t x = oc[i] & ~dec, keep = 0;
             for (uint64_t r = x; r != 0; r &= r - 1) {
                 uint64_t bit = r & -r;
                 int v = killer__ctz(r) + 1;
@@ -663,7 +696,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
                               rem - sym[v] <= hi))
                     keep |= bit;
             }
-            if (restrict_to(a, open[i], keep) != 0) return -1;
+            if (restrict_oc(a, open[i], oc[i], keep) != 0) return -1;
         }
     } else {
         /* peer groups (classify): the open cells of a group take distinct
@@ -671,22 +704,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
          * the k smallest and k largest values of their candidates' union --
          * much tighter than per-cell minima and maxima, which would let the
          * two cells of an innie pair in one row both be 1. */
-        const uint8_t *grp = a->con_grp + c->cells_off;
-        uint64_t gu[DERIVED_MAX];
-        int gk[DERIVED_MAX], og[KILLER_MAX_N], g;
         long lo = 0, hi = 0, glo[DERIVED_MAX], ghi[DERIVED_MAX];
-        for (g = 0; g < c->ngroups; g++) {
-            gu[g] = 0;
-            gk[g] = 0;
-        }
-        for (i = 0, j = 0; i < c->ncells; i++) {
-            uint64_t x = a->cand[cells[i]];
-            if (x & (x - 1)) {
-                og[j++] = grp[i];
-                gu[grp[i]] |= x;
-                gk[grp[i]]++;
-            }
-        }
         /* With symbols ascending by index (a->sym_sorted), when a cell of
          * group g takes v the group's bounds become, with sk / tk the k-th
          * smallest / largest symbol of its union: glo - sk + v if v is
@@ -728,10 +746,10 @@ static int prop_con(adv_t *a, uint32_t ci) {
             }
         for (i = 0; i < m; i++) {
             long olo, ohi;
-            uint64_t x = a->cand[open[i]], keep = 0;
+            uint64_t x = oc[i], keep = 0;
             g = og[i];
             if (a->sym_sorted) {
-                if (restrict_to(a, open[i], win[g]) != 0) return -1;
+                if (restrict_oc(a, open[i], x, win[g]) != 0) return -1;
                 continue;
             }
             olo = lo - glo[g];
@@ -742,7 +760,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
                 if (gk[g] > 1 && killer__sum_bounds(sym, gu[g] & ~bit, gk[g] - 1, &l2, &h2) != 0) continue;
                 if (rem - sv >= olo + l2 && rem - sv <= ohi + h2) keep |= bit;
             }
-            if (restrict_to(a, open[i], keep) != 0) return -1;
+            if (restrict_oc(a, open[i], oc[i], keep) != 0) return -1;
         }
     }
 
