@@ -647,15 +647,14 @@ static int prop_con(adv_t *a, uint32_t ci) {
                 cellsup[i] = 0;
             }
         }
+        /* A combo r (its values beyond dec) stays if r lies in uni -- then
+         * the open cells cover it (the test of the cover went) -- and meets
+         * every open cell. */
         while (k < live) {
-            uint64_t x = cb[k], r = x & ~dec, cover = 0;
+            uint64_t x = cb[k], r = x & ~dec;
             int ok = (x & dec) == dec && (r & ~uni) == 0;
-            for (i = 0; i < m && ok; i++) {
-                uint64_t h = oc[i] & r;
-                if (h == 0) ok = 0;
-                cover |= h;
-            }
-            if (ok && cover == r && m <= SMALL_OPEN + 1) { /* exact: a matching must exist */
+            for (i = 0; i < m && ok; i++) ok = (oc[i] & r) != 0;
+            if (ok && m <= SMALL_OPEN + 1) { /* exact: a matching must exist */
                 for (i = 0; i < m; i++) mt.sup[i] = 0;
                 if (m == 4)
                     match4(&mt, r);
@@ -664,7 +663,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
                 ok = mt.sup[0] != 0;
                 for (i = 0; i < m && ok; i++) cellsup[i] |= mt.sup[i];
             }
-            if (ok && cover == r) {
+            if (ok) {
                 allowed |= r;
                 req &= x;
                 k++;
