@@ -254,9 +254,9 @@ static inline int restrict_to(adv_t *a, int cell, uint64_t keep) {
     return (m & ~keep) != 0 ? set_mask(a, cell, m & keep) : 0;
 }
 
-/* restrict_to when the caller holds m == cand[cell] already. */
+/* restrict_to when the caller holds m == cand[cell] already (no assert:
+ * the builds keep asserts, and this one cost 1.5% of the instructions). */
 static inline int restrict_oc(adv_t *a, int cell, uint64_t m, uint64_t keep) {
-    assert(m == a->cand[cell]);
     return (m & ~keep) != 0 ? set_mask(a, cell, m & keep) : 0;
 }
 
