@@ -175,6 +175,12 @@ typedef struct adv_s {
     uint16_t *dp_states;  /* DP_STATES */
     frame_t *stack;
     uint8_t *grid;
+    /* per unit, its cells grouped by cage (scan_unit): ugrp_n groups of
+     * ugrp_len cells in ugrp_cell, cage ugrp_cage (-1: one uncaged cell) */
+    uint8_t ugrp_n[KILLER__MAX_UNITS];
+    uint8_t ugrp_len[KILLER__MAX_UNITS][KILLER_MAX_N];
+    int16_t ugrp_cage[KILLER__MAX_UNITS][KILLER_MAX_N];
+    uint16_t ugrp_cell[KILLER__MAX_UNITS][KILLER_MAX_N];
 } adv_t;
 
 /* === Changes and trail ================================================== */
@@ -810,44 +816,71 @@ static int prop_con(adv_t *a, uint32_t ci) {
  * (pointing).  u is a row, column or box; decv its decided values. */
 static int locked(adv_t *a, int u, uint64_t decv) {
     const uint16_t *uc = a->m.unit_cells[u];
-    int n = a->n, i, k, kind = u / n; /* 0 row, 1 column, 2 box */
-    uint64_t sec[2][KILLER_MAX_N];
-    uint64_t vals = a->full & ~decv;
-    for (k = 0; k < 2; k++)
-        for (i = 0; i < n; i++) sec[k][i] = 0;
-    for (i = 0; i < n; i++) {
-        int cell = uc[i];
-        uint64_t x = a->cand[cell] & vals;
-        const uint8_t *cu = a->m.cell_units[cell];
-        for (; x != 0; x &= x - 1) {
-            int v = killer__ctz(x);
-            if (kind == 2) {
-                sec[0][v] |= (uint64_t)1 << cu[0];
-                sec[1][v] |= (uint64_t)1 << (cu[1] - n);
-            } else
-                sec[0][v] |= (uint64_t)1 << (cu[2] - 2 * n);
+    const uint64_t *cand = a->cand;
+    int n = a->n, i, k, s, kind = u / n; /* 0 row, 1 column, 2 box */
+    int br = a->m.pz->shape.box_rows, bc = a->m.pz->shape.box_cols;
+    /* seg[k][s]: the values of the unit's s-th intersection with the
+     * units of the other kind k (for a box: k 0 its rows, 1 its columns;
+     * for a line: its boxes).  Unit order (killer__model_init): a row
+     * meets its boxes in runs of bc cells, a column in runs of br, and a
+     * box lists its cells row by row.  A value in exactly one intersection
+     * (once & ~twice) is locked there.  This replaced a 64-bit set of
+     * intersections per value, built value by value. */
+    uint64_t seg[2][KILLER_MAX_N], vals = a->full & ~decv;
+    int nseg[2], first[2][KILLER_MAX_N], nk = kind == 2 ? 2 : 1;
+    if (kind == 2) {
+        nseg[0] = br;
+        nseg[1] = bc;
+        for (s = 0; s < bc; s++) {
+            seg[1][s] = 0;
+            first[1][s] = uc[s];
+        }
+        for (s = 0, i = 0; s < br; s++) {
+            uint64_t rowm = 0;
+            int c;
+            first[0][s] = uc[i];
+            for (c = 0; c < bc; c++, i++) {
+                uint64_t x = cand[uc[i]] & vals;
+                rowm |= x;
+                seg[1][c] |= x;
+            }
+            seg[0][s] = rowm;
+        }
+    } else {
+        int len = kind == 0 ? bc : br, t;
+        nseg[0] = n / len;
+        for (s = 0, i = 0; s < nseg[0]; s++) {
+            uint64_t x = 0;
+            first[0][s] = uc[i];
+            for (t = 0; t < len; t++, i++) x |= cand[uc[i]];
+            seg[0][s] = x & vals;
         }
     }
-    for (k = 0; k < (kind == 2 ? 2 : 1); k++)
-        for (uint64_t x = vals; x != 0; x &= x - 1) {
-            int v = killer__ctz(x), other, j;
-            uint64_t m = sec[k][v];
-            if (m == 0 || (m & (m - 1)) != 0) continue;
-            other = killer__ctz(m) + (kind == 2 ? k * n : 2 * n);
+    for (k = 0; k < nk; k++) {
+        uint64_t once = 0, twice = 0;
+        for (s = 0; s < nseg[k]; s++) {
+            twice |= once & seg[k][s];
+            once |= seg[k][s];
+        }
+        for (uint64_t x = once & ~twice; x != 0; x &= x - 1) {
+            uint64_t bit = x & -x;
+            int other, j;
+            for (s = 0; (seg[k][s] & bit) == 0; s++) {}
+            other = a->m.cell_units[first[k][s]][kind == 2 ? k : 2];
             for (j = 0; j < n; j++) {
                 int q = a->m.unit_cells[other][j];
-                if ((a->cand[q] & ((uint64_t)1 << v)) == 0) continue;
+                if ((a->cand[q] & bit) == 0) continue;
                 if (a->m.cell_units[q][kind] == (uint8_t)u) continue; /* inside u */
-                if (set_mask(a, q, a->cand[q] & ~((uint64_t)1 << v)) != 0) return -1;
+                if (set_mask(a, q, a->cand[q] & ~bit) != 0) return -1;
             }
         }
+    }
     return 0;
 }
 
 static int scan_unit(adv_t *a, int u) {
     const uint16_t *uc = a->m.unit_cells[u];
     uint64_t once = 0, twice = 0, decv = 0, single;
-    int16_t owner[KILLER_MAX_N];
     int n = a->n, i;
 
     for (i = 0; i < n; i++) {
@@ -866,22 +899,32 @@ static int scan_unit(adv_t *a, int u) {
                 break;
             }
     }
-    /* values of the unit whose places all lie in one cage */
-    for (i = 0; i < n; i++) owner[i] = -1;
-    for (i = 0; i < n; i++) {
-        uint64_t x = a->cand[uc[i]] & ~decv;
-        int cg = a->m.cell_cage[uc[i]];
-        for (; x != 0; x &= x - 1) {
-            int v = killer__ctz(x);
-            if (owner[v] == -1)
-                owner[v] = (int16_t)(cg >= 0 ? cg : -2);
-            else if (owner[v] != cg)
-                owner[v] = -2;
+    /* values of the unit whose places all lie in one cage: once / twice
+     * over the unit's cage groups (classify(): cells of one cage together,
+     * an uncaged cell alone and "bad"), rather than an owner per value
+     * updated value by value */
+    {
+        const uint16_t *gcell = a->ugrp_cell[u];
+        const uint8_t *glen = a->ugrp_len[u];
+        const int16_t *gcage = a->ugrp_cage[u];
+        uint64_t gm[KILLER_MAX_N], bad = 0, owned;
+        int ng = a->ugrp_n[u], g, p = 0;
+        once = twice = 0;
+        for (g = 0; g < ng; g++) {
+            uint64_t x = 0;
+            for (int e = p + glen[g]; p < e; p++) x |= a->cand[gcell[p]];
+            x &= ~decv;
+            gm[g] = x;
+            if (gcage[g] < 0) bad |= x;
+            twice |= once & x;
+            once |= x;
+        }
+        for (owned = once & ~twice & ~bad; owned != 0; owned &= owned - 1) {
+            uint64_t bit = owned & -owned;
+            for (g = 0; (gm[g] & bit) == 0; g++) {}
+            if (a->cons[gcage[g]].tabled && con_require(a, (uint32_t)gcage[g], bit) != 0) return -1;
         }
     }
-    for (i = 0; i < n; i++)
-        if (owner[i] >= 0 && a->cons[owner[i]].tabled && con_require(a, (uint32_t)owner[i], (uint64_t)1 << i) != 0)
-            return -1;
     if (u < 3 * n) return locked(a, u, decv);
     return 0;
 }
@@ -1084,9 +1127,30 @@ static void derive(adv_t *a, build_t *b, int32_t *incnt, uint16_t *buf) {
         }
 }
 
-/* Fills distinct / nunits_in of every con. */
+/* Fills distinct / nunits_in / inpos of every con, and the cage groups of
+ * every unit (ugrp_*). */
 static void classify(adv_t *a) {
     int ci, i, j, u;
+    for (u = 0; u < a->nunits; u++) {
+        const uint16_t *uc = a->m.unit_cells[u];
+        int ng = 0, p = 0;
+        for (i = 0; i < a->n; i++) {
+            int cg = a->m.cell_cage[uc[i]];
+            if (cg >= 0)
+                for (j = 0; j < i; j++)
+                    if (a->m.cell_cage[uc[j]] == cg) break;
+            if (cg >= 0 && j < i) continue; /* already in its cage's group */
+            a->ugrp_cage[u][ng] = (int16_t)cg;
+            a->ugrp_len[u][ng] = 0;
+            for (j = i; j < a->n; j++)
+                if (j == i || (cg >= 0 && a->m.cell_cage[uc[j]] == cg)) {
+                    a->ugrp_cell[u][p++] = uc[j];
+                    a->ugrp_len[u][ng]++;
+                }
+            ng++;
+        }
+        a->ugrp_n[u] = (uint8_t)ng;
+    }
     for (ci = 0; ci < a->ncons; ci++) {
         con_t *c = &a->cons[ci];
         const uint16_t *cells = a->con_cells + c->cells_off;
