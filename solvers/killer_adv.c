@@ -217,7 +217,10 @@ static int set_mask(adv_t *a, int cell, uint64_t m) {
     assert((m & ~old) == 0 && m != old);
     trail(a, (uint32_t)cell, old);
     a->cand[cell] = m;
-    a->res->stats.propagations += (uint64_t)killer__popcount(old & ~m);
+    {
+        uint64_t gone = old & ~m; /* mostly one value (peer eliminations) */
+        a->res->stats.propagations += (gone & (gone - 1)) == 0 ? 1u : (uint64_t)killer__popcount(gone);
+    }
     if (m == 0) return -1;
     if ((m & (m - 1)) == 0) {
         a->decided++;
@@ -721,7 +724,9 @@ static int prop_con(adv_t *a, uint32_t ci) {
         for (g = 0; g < c->ngroups; g++) {
             glo[g] = ghi[g] = 0;
             if (gk[g] == 0) continue;
-            if (killer__popcount(gu[g]) < gk[g]) return -1;
+            /* an open cell has two values or more, so only groups of 3+
+             * open cells can have too few */
+            if (gk[g] > 2 && killer__popcount(gu[g]) < gk[g]) return -1;
             if (a->sym_sorted) {
                 uint64_t x = gu[g], y = gu[g];
                 int t;
