@@ -263,6 +263,14 @@ static inline int restrict_to(adv_t *a, int cell, uint64_t keep) {
     return (m & ~keep) != 0 ? set_mask(a, cell, m & keep) : 0;
 }
 
+/* restrict_oc that leaves the new mask in *m. */
+static inline int restrict_keep(adv_t *a, int cell, uint64_t *m, uint64_t keep) {
+    uint64_t nm = *m & keep;
+    if (nm == *m) return 0;
+    *m = nm;
+    return set_mask(a, cell, nm);
+}
+
 /* restrict_to when the caller holds m == cand[cell] already (no assert:
  * the builds keep asserts, and this one cost 1.5% of the instructions). */
 static inline int restrict_oc(adv_t *a, int cell, uint64_t m, uint64_t keep) {
@@ -704,7 +712,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
                               rem - sym[v] <= hi))
                     keep |= bit;
             }
-            if (restrict_oc(a, open[i], oc[i], keep) != 0) return -1;
+            if (restrict_keep(a, open[i], &oc[i], keep) != 0) return -1;
         }
     } else {
         /* peer groups (classify): the open cells of a group take distinct
@@ -759,7 +767,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
             uint64_t x = oc[i], keep = 0;
             g = og[i];
             if (a->sym_sorted) {
-                if (restrict_oc(a, open[i], x, win[g]) != 0) return -1;
+                if (restrict_keep(a, open[i], &oc[i], win[g]) != 0) return -1;
                 continue;
             }
             olo = lo - glo[g];
@@ -770,7 +778,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
                 if (gk[g] > 1 && killer__sum_bounds(sym, gu[g] & ~bit, gk[g] - 1, &l2, &h2) != 0) continue;
                 if (rem - sv >= olo + l2 && rem - sv <= ohi + h2) keep |= bit;
             }
-            if (restrict_oc(a, open[i], oc[i], keep) != 0) return -1;
+            if (restrict_keep(a, open[i], &oc[i], keep) != 0) return -1;
         }
     }
 
@@ -778,31 +786,30 @@ static int prop_con(adv_t *a, uint32_t ci) {
      * above (match_rec); the candidate walk below cost half the run time
      * when it also ran for them (callgrind, sigh-tarek-37). */
     if (c->tabled) return 0;
-    m = 0;
-    for (i = 0; i < c->ncells; i++) {
-        uint64_t x = a->cand[cells[i]];
+    /* oc[] holds the open cells' masks after the restrictions (only
+     * set_mask on that very cell changed it), so the cells decided by
+     * them and the rest of the sum follow without re-reading the con */
+    for (i = 0, j = 0; i < m; i++) {
+        uint64_t x = oc[i];
         if (x & (x - 1)) {
-            if (m == SMALL_OPEN) return 0;
-            open[m++] = cells[i];
+            if (j == SMALL_OPEN) return 0;
+            oc[j] = x;
+            open[j++] = open[i];
+        } else {
+            rem -= sym[killer__ctz(x) + 1];
+            dec |= x;
         }
     }
+    m = j;
     if (m >= 2) {
         small_t s;
         s.m = m;
         s.n = a->n;
         s.ident = a->sym_ident;
-        s.rem = c->sum; /* recomputed: the restrictions above may have decided cells */
+        s.rem = rem;
         s.sym = sym;
-        dec = 0;
-        for (i = 0; i < c->ncells; i++) {
-            uint64_t x = a->cand[cells[i]];
-            if ((x & (x - 1)) == 0) {
-                s.rem -= sym[killer__ctz(x) + 1];
-                dec |= x;
-            }
-        }
         for (i = 0; i < m; i++) {
-            s.cand[i] = a->cand[open[i]] & (c->distinct ? ~dec : a->full);
+            s.cand[i] = oc[i] & (c->distinct ? ~dec : a->full);
             s.support[i] = 0;
             for (j = 0; j < i; j++) s.peer[i][j] = (uint8_t)(c->distinct || are_peers(a, open[i], open[j]));
         }
