@@ -729,13 +729,14 @@ static int prop_con(adv_t *a, uint32_t ci) {
          * group. */
         uint64_t win[DERIVED_MAX];
         long sk[DERIVED_MAX], tk[DERIVED_MAX];
-        for (g = 0; g < c->ngroups; g++) {
+        const int sorted = a->sym_sorted, ng = c->ngroups; /* not reloaded after each call */
+        for (g = 0; g < ng; g++) {
             glo[g] = ghi[g] = 0;
             if (gk[g] == 0) continue;
             /* an open cell has two values or more, so only groups of 3+
              * open cells can have too few */
             if (gk[g] > 2 && killer__popcount(gu[g]) < gk[g]) return -1;
-            if (a->sym_sorted) {
+            if (sorted) {
                 uint64_t x = gu[g], y = gu[g];
                 int t;
                 for (t = 0; t < gk[g] - 1; t++) {
@@ -755,30 +756,26 @@ static int prop_con(adv_t *a, uint32_t ci) {
             hi += ghi[g];
         }
         if (rem < lo || rem > hi) return -1;
-        if (a->sym_sorted)
-            for (g = 0; g < c->ngroups; g++) {
-                long wl = tk[g] - (hi - rem), wh = sk[g] + (rem - lo);
-                win[g] = 0;
-                if (gk[g] == 0) continue;
-                win[g] = sym_window(a, wl, wh);
+        if (sorted) {
+            for (g = 0; g < ng; g++)
+                if (gk[g] != 0) win[g] = sym_window(a, tk[g] - (hi - rem), sk[g] + (rem - lo));
+            for (i = 0; i < m; i++)
+                if (restrict_keep(a, open[i], &oc[i], win[og[i]]) != 0) return -1;
+        } else {
+            for (i = 0; i < m; i++) {
+                long olo, ohi;
+                uint64_t x = oc[i], keep = 0;
+                g = og[i];
+                olo = lo - glo[g];
+                ohi = hi - ghi[g];
+                for (; x != 0; x &= x - 1) {
+                    uint64_t bit = x & -x;
+                    long sv = sym[killer__ctz(x) + 1], l2 = 0, h2 = 0;
+                    if (gk[g] > 1 && killer__sum_bounds(sym, gu[g] & ~bit, gk[g] - 1, &l2, &h2) != 0) continue;
+                    if (rem - sv >= olo + l2 && rem - sv <= ohi + h2) keep |= bit;
+                }
+                if (restrict_keep(a, open[i], &oc[i], keep) != 0) return -1;
             }
-        for (i = 0; i < m; i++) {
-            long olo, ohi;
-            uint64_t x = oc[i], keep = 0;
-            g = og[i];
-            if (a->sym_sorted) {
-                if (restrict_keep(a, open[i], &oc[i], win[g]) != 0) return -1;
-                continue;
-            }
-            olo = lo - glo[g];
-            ohi = hi - ghi[g];
-            for (; x != 0; x &= x - 1) {
-                uint64_t bit = x & -x;
-                long sv = sym[killer__ctz(x) + 1], l2 = 0, h2 = 0;
-                if (gk[g] > 1 && killer__sum_bounds(sym, gu[g] & ~bit, gk[g] - 1, &l2, &h2) != 0) continue;
-                if (rem - sv >= olo + l2 && rem - sv <= ohi + h2) keep |= bit;
-            }
-            if (restrict_keep(a, open[i], &oc[i], keep) != 0) return -1;
         }
     }
 
