@@ -969,11 +969,12 @@ static int propagate(adv_t *a) {
     for (;;) {
         if (a->sqlen > 0) {
             int cell = a->sq[--a->sqlen];
-            uint64_t bit = a->cand[cell];
-            uint32_t p;
-            for (p = a->peer_off[cell]; p < a->peer_off[cell + 1]; p++) {
-                int q = a->peers[p];
-                if ((a->cand[q] & bit) && set_mask(a, q, a->cand[q] & ~bit) != 0) {
+            uint64_t *cand = a->cand, bit = cand[cell];
+            const uint16_t *peers = a->peers;
+            uint32_t p, end = a->peer_off[cell + 1]; /* locals: set_mask calls force reloads */
+            for (p = a->peer_off[cell]; p < end; p++) {
+                int q = peers[p];
+                if ((cand[q] & bit) && set_mask(a, q, cand[q] & ~bit) != 0) {
                     a->score[q] += a->inc;
                     a->score[cell] += a->inc;
                     goto fail;
