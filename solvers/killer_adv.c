@@ -127,6 +127,12 @@ typedef struct con_s {
     uint8_t nunits_in;  /* units containing every cell */
     uint8_t units_in[5];
     uint64_t inpos[2];  /* positions of its cells in units_in[0..1] (con_claim) */
+    /* sum and bounds cons: a state where the con changed nothing, valid while
+     * a->epoch stays (no undo since, so masks only shrank): its number of
+     * open cells and the sum of its groups' unions (see prop_con) */
+    uint64_t fix_gsum;  /* (a bounds con: the union of its open cells) */
+    uint64_t fix_epoch;
+    uint8_t fix_m;
 } con_t;
 
 typedef struct frame_s {
@@ -181,6 +187,10 @@ typedef struct adv_s {
     uint8_t ugrp_len[KILLER__MAX_UNITS][KILLER_MAX_N];
     int16_t ugrp_cage[KILLER__MAX_UNITS][KILLER_MAX_N];
     uint16_t ugrp_cell[KILLER__MAX_UNITS][KILLER_MAX_N];
+    /* bumped by every undo that restores something: candidate masks and
+     * live counts only shrink while it stays (con_t fix_*).  Anything that
+     * grows them other than undo() must bump it too. */
+    uint64_t epoch;
 } adv_t;
 
 /* === Changes and trail ================================================== */
@@ -193,6 +203,7 @@ static void trail(adv_t *a, uint32_t key, uint64_t old) {
 }
 
 static void undo(adv_t *a, uint32_t mark) {
+    if (a->tlen > mark) a->epoch++;
     while (a->tlen > mark) {
         uint32_t k = a->tkey[--a->tlen];
         if (k < (uint32_t)a->nc)
@@ -606,8 +617,9 @@ static int prop_con(adv_t *a, uint32_t ci) {
     uint64_t dec = 0, uni = 0, oc[KILLER_MAX_N]; /* oc[i]: mask of open[i] on entry */
     long rem = c->sum;
     /* non-distinct cons: the peer groups of the open cells (see below) */
-    uint64_t gu[DERIVED_MAX];
+    uint64_t gu[DERIVED_MAX], gsum = 0;
     int gk[DERIVED_MAX], og[KILLER_MAX_N], g;
+    uint32_t tlen0 = a->tlen;
 
     if (c->distinct) {
         for (i = 0; i < c->ncells; i++) {
@@ -701,6 +713,10 @@ static int prop_con(adv_t *a, uint32_t ci) {
     } else if (c->distinct) {
         uint64_t avail = uni & ~dec;
         long lo, hi;
+        /* known fixpoint, as for sum cons below: a function of rem, the
+         * open cells and their union */
+        gsum = uni;
+        if (m > SMALL_OPEN && c->fix_epoch == a->epoch && c->fix_m == m && c->fix_gsum == gsum) return 0;
         if (killer__sum_bounds(sym, avail, m, &lo, &hi) != 0 || rem < lo || rem > hi) return -1;
         for (i = 0; i < m; i++) {
             uint64_t x = oc[i] & ~dec, keep = 0;
@@ -730,6 +746,14 @@ static int prop_con(adv_t *a, uint32_t ci) {
         uint64_t win[DERIVED_MAX];
         long sk[DERIVED_MAX], tk[DERIVED_MAX];
         const int sorted = a->sym_sorted, ng = c->ngroups; /* not reloaded after each call */
+        /* Known fixpoint (con_t fix_*): all of the below is a function of
+         * rem, the open cells and the group unions gu[]; with the same
+         * open cells (m: cells only get decided) and gu[g] subsets of the
+         * recorded ones, equal sums mean equal unions, the same windows,
+         * and masks already inside them.  With SMALL_OPEN or fewer open
+         * cells the exact step below depends on every mask: no shortcut. */
+        for (g = 0; g < ng; g++) gsum += gu[g];
+        if (m > SMALL_OPEN && c->fix_epoch == a->epoch && c->fix_m == m && c->fix_gsum == gsum) return 0;
         for (g = 0; g < ng; g++) {
             glo[g] = ghi[g] = 0;
             if (gk[g] == 0) continue;
@@ -789,7 +813,15 @@ static int prop_con(adv_t *a, uint32_t ci) {
     for (i = 0, j = 0; i < m; i++) {
         uint64_t x = oc[i];
         if (x & (x - 1)) {
-            if (j == SMALL_OPEN) return 0;
+            if (j == SMALL_OPEN) {
+                if (a->tlen == tlen0) { /* changed nothing: a fixpoint */
+                    con_t *cw = &a->cons[ci];
+                    cw->fix_epoch = a->epoch;
+                    cw->fix_m = (uint8_t)m;
+                    cw->fix_gsum = gsum;
+                }
+                return 0;
+            }
             oc[j] = x;
             open[j++] = open[i];
         } else {
