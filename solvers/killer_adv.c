@@ -274,18 +274,13 @@ static inline int restrict_to(adv_t *a, int cell, uint64_t keep) {
     return (m & ~keep) != 0 ? set_mask(a, cell, m & keep) : 0;
 }
 
-/* restrict_oc that leaves the new mask in *m. */
+/* restrict_to for a caller that holds *m == cand[cell] (prop_con's oc[]:
+ * only set_mask on that very cell changes it), and keeps it so. */
 static inline int restrict_keep(adv_t *a, int cell, uint64_t *m, uint64_t keep) {
     uint64_t nm = *m & keep;
     if (nm == *m) return 0;
     *m = nm;
     return set_mask(a, cell, nm);
-}
-
-/* restrict_to when the caller holds m == cand[cell] already (no assert:
- * the builds keep asserts, and this one cost 1.5% of the instructions). */
-static inline int restrict_oc(adv_t *a, int cell, uint64_t m, uint64_t keep) {
-    return (m & ~keep) != 0 ? set_mask(a, cell, m & keep) : 0;
 }
 
 /* Removes combos of tabled con ci that lack any value of `need`. */
@@ -421,18 +416,14 @@ static int are_peers(const adv_t *a, int x, int y) {
 /* The values every live combo of tabled con ci holds (beyond the decided
  * `dec`) must be placed: one with a single place among the open cells goes
  * there, and all of them leave the rest of each unit containing the con. */
-static int con_claim(adv_t *a, uint32_t ci, const int *open, int m, uint64_t dec, uint64_t req) {
+/* once / twice: the values of one / two or more open cells (the caller
+ * may have them at hand: con_claim_ot). */
+static int con_claim_ot(adv_t *a, uint32_t ci, const int *open, int m, uint64_t req, uint64_t once,
+                        uint64_t twice) {
     const con_t *c = &a->cons[ci];
     const uint16_t *cells = a->con_cells + c->cells_off;
     int i, j;
-    uint64_t once = 0, twice = 0, single;
-    req &= ~dec;
-    if (req == 0) return 0;
-    for (i = 0; i < m; i++) {
-        uint64_t x = a->cand[open[i]];
-        twice |= once & x;
-        once |= x;
-    }
+    uint64_t single;
     if ((req & ~once) != 0) return -1;
     single = req & ~twice;
     for (i = 0; i < m && single != 0; i++) {
@@ -461,6 +452,19 @@ static int con_claim(adv_t *a, uint32_t ci, const int *open, int m, uint64_t dec
             if (restrict_to(a, uc[killer__ctz(out)], ~req) != 0) return -1;
     }
     return 0;
+}
+
+static int con_claim(adv_t *a, uint32_t ci, const int *open, int m, uint64_t dec, uint64_t req) {
+    uint64_t once = 0, twice = 0;
+    int i;
+    req &= ~dec;
+    if (req == 0) return 0;
+    for (i = 0; i < m; i++) {
+        uint64_t x = a->cand[open[i]];
+        twice |= once & x;
+        once |= x;
+    }
+    return con_claim_ot(a, ci, open, m, req, once, twice);
 }
 
 /* Exact supports of a tabled con for n <= DP_MAX_N: a layered walk over the
@@ -707,9 +711,16 @@ static int prop_con(adv_t *a, uint32_t ci) {
             a->res->stats.propagations += old - live;
         }
         if (live == 0) return -1;
-        for (i = 0; i < m; i++)
-            if (restrict_oc(a, open[i], oc[i], m <= SMALL_OPEN + 1 ? cellsup[i] : allowed) != 0) return -1;
-        return con_claim(a, ci, open, m, dec, req);
+        {
+            uint64_t once = 0, twice = 0;
+            for (i = 0; i < m; i++) {
+                if (restrict_keep(a, open[i], &oc[i], m <= SMALL_OPEN + 1 ? cellsup[i] : allowed) != 0) return -1;
+                twice |= once & oc[i];
+                once |= oc[i];
+            }
+            req &= ~dec;
+            return req == 0 ? 0 : con_claim_ot(a, ci, open, m, req, once, twice);
+        }
     } else if (c->distinct) {
         uint64_t avail = uni & ~dec;
         long lo, hi;
