@@ -38,7 +38,8 @@
  *            the hidden-single scan of a unit notices a value whose every
  *            place in the unit lies in one cage, and keeps only that cage's
  *            combos that contain it.  A tabled con's own changes do not
- *            requeue it (a->self): its result is (close to) a fixpoint.
+ *            requeue it (propagate() holds its inq flag up while it runs):
+ *            its result is (close to) a fixpoint.
  *   bounds   distinct cons over the cap (big cages on big grids): the rest
  *            of the sum must lie between the sums of the `open` smallest
  *            and largest available symbols, per cell and value.
@@ -167,7 +168,7 @@ typedef struct adv_s {
     uint32_t sqlen;
     uint32_t *cq; /* cons to propagate; inq[] flags */
     uint32_t cqlen;
-    uint32_t self; /* tabled con being propagated (its own changes do not requeue it), or UINT32_MAX */
+    uint32_t self; /* unused (set by killer__solve_adv): propagate() raises a running tabled con's inq flag instead */
     uint8_t *inq;
     uint8_t *udirty; /* units to scan for hidden singles */
     uint8_t *ulist;
@@ -256,10 +257,10 @@ static int set_mask(adv_t *a, int cell, uint64_t m) {
         const uint16_t *cc = a->cell_cons;
         uint8_t *inq = a->inq;
         uint32_t *cq = a->cq;
-        uint32_t cqlen = a->cqlen, self = a->self, end = a->cell_cons_off[cell + 1];
+        uint32_t cqlen = a->cqlen, end = a->cell_cons_off[cell + 1];
         for (i = a->cell_cons_off[cell]; i < end; i++) {
             uint32_t ci = cc[i];
-            if (ci != self && !inq[ci]) {
+            if (!inq[ci]) {
                 inq[ci] = 1;
                 cq[cqlen++] = ci;
             }
@@ -1027,11 +1028,13 @@ static int propagate(adv_t *a) {
         }
         if (a->cqlen > 0) {
             uint32_t ci = a->cq[--a->cqlen];
-            a->inq[ci] = 0;
-            int bad;
-            a->self = a->cons[ci].tabled ? ci : UINT32_MAX;
+            int bad, tab = a->cons[ci].tabled;
+            /* a tabled con's own changes do not requeue it: its flag stays
+             * up while it runs (cheaper than a test per con in set_mask);
+             * any other con may requeue itself */
+            a->inq[ci] = (uint8_t)tab;
             bad = prop_con(a, ci);
-            a->self = UINT32_MAX;
+            if (tab) a->inq[ci] = 0;
             if (bad != 0) {
                 bump(a, a->con_cells + a->cons[ci].cells_off, a->cons[ci].ncells);
                 goto fail;
