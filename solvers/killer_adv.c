@@ -182,12 +182,16 @@ typedef struct adv_s {
     uint16_t *dp_states;  /* DP_STATES */
     frame_t *stack;
     uint8_t *grid;
-    /* per unit, its cells grouped by cage (scan_unit): ugrp_n groups of
-     * ugrp_len cells in ugrp_cell, cage ugrp_cage (-1: one uncaged cell) */
+    /* per unit (unit_tables(), for scan_unit): ugrp_n cage groups, the
+     * group of each position and the cage of each group (-1: one uncaged
+     * cell); useg_n[k] intersections with the units of kind k, the one of
+     * each position (USEG_NONE: none) and the unit each one lies in */
     uint8_t ugrp_n[KILLER__MAX_UNITS];
-    uint8_t ugrp_len[KILLER__MAX_UNITS][KILLER_MAX_N];
+    uint8_t ugrp_of[KILLER__MAX_UNITS][KILLER_MAX_N];
     int16_t ugrp_cage[KILLER__MAX_UNITS][KILLER_MAX_N];
-    uint16_t ugrp_cell[KILLER__MAX_UNITS][KILLER_MAX_N];
+    uint8_t useg_n[KILLER__MAX_UNITS][2];
+    uint8_t useg[KILLER__MAX_UNITS][KILLER_MAX_N][2];
+    uint8_t useg_unit[KILLER__MAX_UNITS][2][KILLER_MAX_N];
     /* bumped by every undo that restores something: candidate masks and
      * live counts only shrink while it stays (con_t fix_*).  Anything that
      * grows them other than undo() must bump it too. */
@@ -863,63 +867,47 @@ static int prop_con(adv_t *a, uint32_t ci) {
 
 /* === Units: hidden singles, values confined to one cage ================= */
 
+/* The per-unit ORs scan_unit() needs besides once / twice: gm[g] the
+ * values of cage group g, seg[k][s] those of the unit's s-th intersection
+ * with the units of kind k (see unit_tables()); slot USEG_NONE collects
+ * what no intersection wants. */
+#define USEG_NONE KILLER_MAX_N
+typedef struct unit_or_s {
+    uint64_t gm[KILLER_MAX_N];
+    uint64_t seg[2][KILLER_MAX_N + 1];
+} unit_or_t;
+
+static void unit_or_clear(const adv_t *a, int u, unit_or_t *o) {
+    int g;
+    for (g = 0; g < a->ugrp_n[u]; g++) o->gm[g] = 0;
+    for (g = 0; g < a->useg_n[u][0]; g++) o->seg[0][g] = 0;
+    for (g = 0; g < a->useg_n[u][1]; g++) o->seg[1][g] = 0;
+}
+
 /* Locked candidates: a value whose places in a row or column all lie in
  * one box leaves the rest of that box (claiming), and one whose places in
  * a box all lie in one row or column leaves the rest of that line
- * (pointing).  u is a row, column or box; decv its decided values. */
-static int locked(adv_t *a, int u, uint64_t decv) {
-    const uint16_t *uc = a->m.unit_cells[u];
-    const uint64_t *cand = a->cand;
-    int n = a->n, i, k, s, kind = u / n; /* 0 row, 1 column, 2 box */
-    int br = a->m.pz->shape.box_rows, bc = a->m.pz->shape.box_cols;
-    /* seg[k][s]: the values of the unit's s-th intersection with the
-     * units of the other kind k (for a box: k 0 its rows, 1 its columns;
-     * for a line: its boxes).  Unit order (killer__model_init): a row
-     * meets its boxes in runs of bc cells, a column in runs of br, and a
-     * box lists its cells row by row.  A value in exactly one intersection
-     * (once & ~twice) is locked there.  This replaced a 64-bit set of
-     * intersections per value, built value by value. */
-    uint64_t seg[2][KILLER_MAX_N], vals = a->full & ~decv;
-    int nseg[2], first[2][KILLER_MAX_N], nk = kind == 2 ? 2 : 1;
-    if (kind == 2) {
-        nseg[0] = br;
-        nseg[1] = bc;
-        for (s = 0; s < bc; s++) {
-            seg[1][s] = 0;
-            first[1][s] = uc[s];
-        }
-        for (s = 0, i = 0; s < br; s++) {
-            uint64_t rowm = 0;
-            int c;
-            first[0][s] = uc[i];
-            for (c = 0; c < bc; c++, i++) {
-                uint64_t x = cand[uc[i]] & vals;
-                rowm |= x;
-                seg[1][c] |= x;
-            }
-            seg[0][s] = rowm;
-        }
-    } else {
-        int len = kind == 0 ? bc : br, t;
-        nseg[0] = n / len;
-        for (s = 0, i = 0; s < nseg[0]; s++) {
-            uint64_t x = 0;
-            first[0][s] = uc[i];
-            for (t = 0; t < len; t++, i++) x |= cand[uc[i]];
-            seg[0][s] = x & vals;
-        }
-    }
-    for (k = 0; k < nk; k++) {
+ * (pointing).  u is a row, column or box; decv its decided values; o its
+ * intersections' values: one in exactly one intersection (once & ~twice)
+ * is locked there.  This replaced a 64-bit set of intersections per
+ * value, built value by value. */
+static int locked(adv_t *a, int u, uint64_t decv, const unit_or_t *o) {
+    int n = a->n, k, s, kind = u / n; /* 0 row, 1 column, 2 box */
+    uint64_t vals = a->full & ~decv;
+    for (k = 0; k < 2; k++) {
+        const uint64_t *seg = o->seg[k];
+        int ns = a->useg_n[u][k];
         uint64_t once = 0, twice = 0;
-        for (s = 0; s < nseg[k]; s++) {
-            twice |= once & seg[k][s];
-            once |= seg[k][s];
+        for (s = 0; s < ns; s++) {
+            uint64_t x = seg[s] & vals;
+            twice |= once & x;
+            once |= x;
         }
         for (uint64_t x = once & ~twice; x != 0; x &= x - 1) {
             uint64_t bit = x & -x;
             int other, j;
-            for (s = 0; (seg[k][s] & bit) == 0; s++) {}
-            other = a->m.cell_units[first[k][s]][kind == 2 ? k : 2];
+            for (s = 0; (seg[s] & bit) == 0; s++) {}
+            other = a->useg_unit[u][k][s];
             for (j = 0; j < n; j++) {
                 int q = a->m.unit_cells[other][j];
                 if ((a->cand[q] & bit) == 0) continue;
@@ -931,54 +919,69 @@ static int locked(adv_t *a, int u, uint64_t decv) {
     return 0;
 }
 
+/* Hidden singles of unit u, values confined to one cage, locked
+ * candidates.  One pass over the cells gathers once / twice and the ORs of
+ * every cage group and intersection (unit_or_t); a hidden single changes
+ * masks, and the ORs are then gathered again. */
 static int scan_unit(adv_t *a, int u) {
     const uint16_t *uc = a->m.unit_cells[u];
+    const uint64_t *cand = a->cand;
+    const uint8_t *gof = a->ugrp_of[u];
+    const uint8_t(*sid)[2] = a->useg[u];
     uint64_t once = 0, twice = 0, decv = 0, single;
+    unit_or_t o;
     int n = a->n, i;
 
+    unit_or_clear(a, u, &o);
     for (i = 0; i < n; i++) {
-        uint64_t x = a->cand[uc[i]];
+        uint64_t x = cand[uc[i]];
         twice |= once & x;
         once |= x;
         if ((x & (x - 1)) == 0) decv |= x;
+        o.gm[gof[i]] |= x;
+        o.seg[0][sid[i][0]] |= x;
+        o.seg[1][sid[i][1]] |= x;
     }
     if (once != a->full) return -1;
     single = once & ~twice & ~decv;
-    for (; single != 0; single &= single - 1) {
-        uint64_t bit = single & -single;
-        for (i = 0; i < n; i++)
-            if (a->cand[uc[i]] & bit) {
-                if (set_mask(a, uc[i], bit) != 0) return -1;
-                break;
-            }
+    if (single != 0) {
+        for (; single != 0; single &= single - 1) {
+            uint64_t bit = single & -single;
+            for (i = 0; i < n; i++)
+                if (cand[uc[i]] & bit) {
+                    if (set_mask(a, uc[i], bit) != 0) return -1;
+                    break;
+                }
+        }
+        unit_or_clear(a, u, &o);
+        for (i = 0; i < n; i++) {
+            uint64_t x = cand[uc[i]];
+            o.gm[gof[i]] |= x;
+            o.seg[0][sid[i][0]] |= x;
+            o.seg[1][sid[i][1]] |= x;
+        }
     }
     /* values of the unit whose places all lie in one cage: once / twice
-     * over the unit's cage groups (classify(): cells of one cage together,
-     * an uncaged cell alone and "bad"), rather than an owner per value
-     * updated value by value */
+     * over the unit's cage groups (an uncaged cell is a group of its own
+     * and "bad"), rather than an owner per value updated value by value */
     {
-        const uint16_t *gcell = a->ugrp_cell[u];
-        const uint8_t *glen = a->ugrp_len[u];
         const int16_t *gcage = a->ugrp_cage[u];
-        uint64_t gm[KILLER_MAX_N], bad = 0, owned;
-        int ng = a->ugrp_n[u], g, p = 0;
+        uint64_t bad = 0, owned;
+        int ng = a->ugrp_n[u], g;
         once = twice = 0;
         for (g = 0; g < ng; g++) {
-            uint64_t x = 0;
-            for (int e = p + glen[g]; p < e; p++) x |= a->cand[gcell[p]];
-            x &= ~decv;
-            gm[g] = x;
+            uint64_t x = o.gm[g] & ~decv;
             if (gcage[g] < 0) bad |= x;
             twice |= once & x;
             once |= x;
         }
         for (owned = once & ~twice & ~bad; owned != 0; owned &= owned - 1) {
             uint64_t bit = owned & -owned;
-            for (g = 0; (gm[g] & bit) == 0; g++) {}
+            for (g = 0; (o.gm[g] & bit) == 0; g++) {}
             if (a->cons[gcage[g]].tabled && con_require(a, (uint32_t)gcage[g], bit) != 0) return -1;
         }
     }
-    if (u < 3 * n) return locked(a, u, decv);
+    if (u < 3 * n) return locked(a, u, decv, &o);
     return 0;
 }
 
@@ -1183,30 +1186,53 @@ static void derive(adv_t *a, build_t *b, int32_t *incnt, uint16_t *buf) {
         }
 }
 
-/* Fills distinct / nunits_in / inpos of every con, and the cage groups of
- * every unit (ugrp_*). */
-static void classify(adv_t *a) {
-    int ci, i, j, u;
+/* The tables of every unit for scan_unit(): cage groups (cells of one cage
+ * form a group, in order of first appearance; an uncaged cell is a group
+ * of its own) and the intersections locked() works on.  Unit order
+ * (killer__model_init): a row meets its boxes in runs of box_cols cells, a
+ * column in runs of box_rows, and a box lists its cells row by row. */
+static void unit_tables(adv_t *a) {
+    int n = a->n, br = a->m.pz->shape.box_rows, bc = a->m.pz->shape.box_cols, u, i, j;
     for (u = 0; u < a->nunits; u++) {
         const uint16_t *uc = a->m.unit_cells[u];
-        int ng = 0, p = 0;
-        for (i = 0; i < a->n; i++) {
+        int ng = 0, kind = u < 3 * n ? u / n : 3, len = kind == 0 ? bc : br;
+        for (i = 0; i < n; i++) {
             int cg = a->m.cell_cage[uc[i]];
-            if (cg >= 0)
-                for (j = 0; j < i; j++)
-                    if (a->m.cell_cage[uc[j]] == cg) break;
-            if (cg >= 0 && j < i) continue; /* already in its cage's group */
+            for (j = 0; j < i && cg >= 0; j++)
+                if (a->m.cell_cage[uc[j]] == cg) break;
+            if (cg >= 0 && j < i) {
+                a->ugrp_of[u][i] = a->ugrp_of[u][j];
+                continue;
+            }
             a->ugrp_cage[u][ng] = (int16_t)cg;
-            a->ugrp_len[u][ng] = 0;
-            for (j = i; j < a->n; j++)
-                if (j == i || (cg >= 0 && a->m.cell_cage[uc[j]] == cg)) {
-                    a->ugrp_cell[u][p++] = uc[j];
-                    a->ugrp_len[u][ng]++;
-                }
-            ng++;
+            a->ugrp_of[u][i] = (uint8_t)ng++;
         }
         a->ugrp_n[u] = (uint8_t)ng;
+        a->useg_n[u][0] = (uint8_t)(kind == 2 ? br : kind < 2 ? n / len : 0);
+        a->useg_n[u][1] = (uint8_t)(kind == 2 ? bc : 0);
+        for (i = 0; i < n; i++) {
+            const uint8_t *cu = a->m.cell_units[uc[i]];
+            int s0 = USEG_NONE, s1 = USEG_NONE;
+            if (kind == 2) {
+                s0 = i / bc;
+                s1 = i % bc;
+                a->useg_unit[u][0][s0] = cu[0];
+                a->useg_unit[u][1][s1] = cu[1];
+            } else if (kind < 2) {
+                s0 = i / len;
+                a->useg_unit[u][0][s0] = cu[2];
+            }
+            a->useg[u][i][0] = (uint8_t)s0;
+            a->useg[u][i][1] = (uint8_t)s1;
+        }
     }
+}
+
+/* Fills distinct / nunits_in / inpos of every con, and the unit tables. */
+static void classify(adv_t *a) {
+    int ci, i, j, u;
+    unit_tables(a);
+
     for (ci = 0; ci < a->ncons; ci++) {
         con_t *c = &a->cons[ci];
         const uint16_t *cells = a->con_cells + c->cells_off;
