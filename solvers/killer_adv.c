@@ -531,6 +531,12 @@ static int prop_tabled_dp(adv_t *a, uint32_t ci, const int *open, int m, uint64_
     lo[0] = 0;
     lo[1] = nst = 1;
     for (i = 0; i < m; i++) {
+        /* The last layer is only looked up, for the live combos: r was
+         * reached iff r minus one value of the last cell was (the layers
+         * differ in size, so tab & 1 at size m - 1 means layer m - 1).
+         * Skipped when it surely fits in DP_STATES, so that overflowing
+         * (and falling back) happens exactly as when it was built. */
+        if (i == m - 1 && nst + (lo[i + 1] - lo[i]) * (uint32_t)pc[i] <= DP_STATES) break;
         for (k = lo[i]; k < lo[i + 1]; k++) {
             uint32_t s = st[k];
             for (uint64_t x = cm[i] & ~(uint64_t)s; x != 0; x &= x - 1) {
@@ -554,7 +560,11 @@ static int prop_tabled_dp(adv_t *a, uint32_t ci, const int *open, int m, uint64_
     /* live combos: open part reached */
     for (k = 0; k < live;) {
         uint64_t r = cb[k] & ~dec;
-        if (tab[r] & 1) {
+        int reached = tab[r] & 1;
+        if (i < m) /* last layer not built */
+            for (uint64_t y = r & cm[m - 1]; y != 0 && !reached; y &= y - 1) reached = tab[r & ~(y & -y)] & 1;
+        if (reached) {
+            if (i < m) st[nst++] = (uint16_t)r; /* to clear */
             tab[r] |= 2;
             *req &= cb[k];
             k++;
