@@ -487,7 +487,7 @@ static int prop_tabled_dp(adv_t *a, uint32_t ci, const int *open, int m, uint64_
     uint64_t *cb = a->combos + c->combo_off;
     uint32_t live = a->live[ci], old = live, k, lo[KILLER_MAX_N + 2], nst;
     uint64_t cm[KILLER_MAX_N], sup[KILLER_MAX_N], uni = 0;
-    int ord[KILLER_MAX_N], pc[KILLER_MAX_N], i, j;
+    int ord[KILLER_MAX_N], pc[KILLER_MAX_N], i, j, skip;
     uint16_t *st = a->dp_states;
     uint8_t *tab = a->dp_tab;
 
@@ -557,15 +557,29 @@ static int prop_tabled_dp(adv_t *a, uint32_t ci, const int *open, int m, uint64_
         }
         lo[i + 2] = nst;
     }
-    /* live combos: open part reached */
+    /* live combos: open part reached.  Without the last layer, the
+     * backward step of the last cell is done here from the combos' side:
+     * a layer m - 1 state completes (bit 1) by value b iff adding b gives
+     * a live reached combo. */
+    skip = i < m;
+    sup[m - 1] = 0;
     for (k = 0; k < live;) {
         uint64_t r = cb[k] & ~dec;
-        int reached = tab[r] & 1;
-        if (i < m) /* last layer not built */
-            for (uint64_t y = r & cm[m - 1]; y != 0 && !reached; y &= y - 1) reached = tab[r & ~(y & -y)] & 1;
-        if (reached) {
-            if (i < m) st[nst++] = (uint16_t)r; /* to clear */
+        int reached = 0;
+        if (skip) {
+            for (uint64_t y = r & cm[m - 1]; y != 0; y &= y - 1) {
+                uint32_t s = (uint32_t)(r & ~(y & -y));
+                if (tab[s] & 1) {
+                    reached = 1;
+                    tab[s] |= 2;
+                    sup[m - 1] |= y & -y;
+                }
+            }
+        } else if (tab[r] & 1) {
+            reached = 1;
             tab[r] |= 2;
+        }
+        if (reached) {
             *req &= cb[k];
             k++;
         } else {
@@ -575,7 +589,7 @@ static int prop_tabled_dp(adv_t *a, uint32_t ci, const int *open, int m, uint64_
         }
     }
     /* backwards */
-    for (i = m - 1; i >= 0; i--) {
+    for (i = skip ? m - 2 : m - 1; i >= 0; i--) {
         sup[i] = 0;
         for (k = lo[i]; k < lo[i + 1]; k++) {
             uint32_t s = st[k];
