@@ -69,6 +69,11 @@
  * from the state on the current path, and undo pops exactly the entries of
  * abandoned branches, so the trail holds at most ncells*n + (all combos)
  * entries: that is its size, allocated before the search.
+ *   epoch         counts the undos: while it stays, masks and live sets
+ *                 only shrink, so facts a con noted in this epoch (con_t
+ *                 fix_*: a sum or bounds con's last no-op state) still
+ *                 hold.  Anything that grows the state must go through
+ *                 undo(), or bump epoch.
  *
  * Search: binary branching as in sudoku_prop.c: on the undecided cell with
  * the fewest candidates (ties: the larger conflict weight, see bump()) try
@@ -98,6 +103,29 @@
  * moved +-40% either way with no consistent gain; Luby restarts (unit 100
  * or 1000 nodes) did not solve rmit-killer_1616 in 60 s; trying first the
  * value in the most live combos of the cell's cage: no gain.
+ * Then, same day, cheaper nodes for the same search (node counts equal on
+ * all 615 puzzles of the default set; rmit-killer_1616, stopped by time,
+ * equal in nodes, backtracks and propagations under a 300,000-node
+ * budget): a sum or bounds con with 4+ open cells returns at once when its
+ * open cells and the sum of its group unions match its last no-op run in
+ * this epoch (see prop_con); the layered walk no longer builds its last
+ * layer (the live combos look it up and do its backward step); one pass
+ * over a unit gathers hidden singles, cage groups and box/line
+ * intersections (scan_unit, unit_tables), by masks instead of per value;
+ * small supports by loops with the last value computed; con_claim by
+ * position masks instead of stamping; one scan of a con's cells feeding
+ * every later step (oc[]), the redundant cover test dropped; a running
+ * tabled con's inq flag held up instead of a self test per enqueue; loop
+ * invariants in locals where set_mask calls forced reloads.  perf stat
+ * instructions, before -> after: sigh-tarek-19 204 -> 151 M, tarek-37
+ * 1.85 -> 1.20 G, tarek-39 3.30 -> 1.99 G, tarek-41 792 -> 496 M,
+ * mathemagic-01 9.37 -> 5.99 G, mathemagic-03 6.49 -> 4.12 G, hs-05 96 ->
+ * 81 M (the bench's JSON parsing included).  Not kept: a per-cell change
+ * clock so tabled cons retest only the cells set since their last run
+ * (valid runs too rare: +2%); testing only the minimal masks, or only
+ * cells lacking m or more of the open values (popcounts per call cost
+ * more than the combo tests saved); noting a sum con's fixpoint also after
+ * a run that changed masks (+3%).
  * Rejected earlier: an exact-cover model (one option per cage combination
  * placement explodes for big cages and loses the sum reasoning across
  * cages); copying state per level (36x36: 10 KiB a level, 1296 levels).
