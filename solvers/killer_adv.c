@@ -38,7 +38,8 @@
  *            the hidden-single scan of a unit notices a value whose every
  *            place in the unit lies in one cage, and keeps only that cage's
  *            combos that contain it.  A tabled con's own changes do not
- *            requeue it (a->self): its result is (close to) a fixpoint.
+ *            requeue it (propagate() holds its inq flag up while it runs):
+ *            its result is (close to) a fixpoint.
  *   bounds   distinct cons over the cap (big cages on big grids): the rest
  *            of the sum must lie between the sums of the `open` smallest
  *            and largest available symbols, per cell and value.
@@ -68,6 +69,11 @@
  * from the state on the current path, and undo pops exactly the entries of
  * abandoned branches, so the trail holds at most ncells*n + (all combos)
  * entries: that is its size, allocated before the search.
+ *   epoch         counts the undos: while it stays, masks and live sets
+ *                 only shrink, so facts a con noted in this epoch (con_t
+ *                 fix_*: a sum or bounds con's last no-op state) still
+ *                 hold.  Anything that grows the state must go through
+ *                 undo(), or bump epoch.
  *
  * Search: binary branching as in sudoku_prop.c: on the undecided cell with
  * the fewest candidates (ties: the larger conflict weight, see bump()) try
@@ -107,6 +113,29 @@
  * moved +-40% either way with no consistent gain; Luby restarts (unit 100
  * or 1000 nodes) did not solve rmit-killer_1616 in 60 s; trying first the
  * value in the most live combos of the cell's cage: no gain.
+ * Then, same day, cheaper nodes for the same search (node counts equal on
+ * all 615 puzzles of the default set; rmit-killer_1616, stopped by time,
+ * equal in nodes, backtracks and propagations under a 300,000-node
+ * budget): a sum or bounds con with 4+ open cells returns at once when its
+ * open cells and the sum of its group unions match its last no-op run in
+ * this epoch (see prop_con); the layered walk no longer builds its last
+ * layer (the live combos look it up and do its backward step); one pass
+ * over a unit gathers hidden singles, cage groups and box/line
+ * intersections (scan_unit, unit_tables), by masks instead of per value;
+ * small supports by loops with the last value computed; con_claim by
+ * position masks instead of stamping; one scan of a con's cells feeding
+ * every later step (oc[]), the redundant cover test dropped; a running
+ * tabled con's inq flag held up instead of a self test per enqueue; loop
+ * invariants in locals where set_mask calls forced reloads.  perf stat
+ * instructions, before -> after: sigh-tarek-19 204 -> 151 M, tarek-37
+ * 1.85 -> 1.20 G, tarek-39 3.30 -> 1.99 G, tarek-41 792 -> 496 M,
+ * mathemagic-01 9.37 -> 5.99 G, mathemagic-03 6.49 -> 4.12 G, hs-05 96 ->
+ * 81 M (the bench's JSON parsing included).  Not kept: a per-cell change
+ * clock so tabled cons retest only the cells set since their last run
+ * (valid runs too rare: +2%); testing only the minimal masks, or only
+ * cells lacking m or more of the open values (popcounts per call cost
+ * more than the combo tests saved); noting a sum con's fixpoint also after
+ * a run that changed masks (+3%).
  * Rejected earlier: an exact-cover model (one option per cage combination
  * placement explodes for big cages and loses the sum reasoning across
  * cages); copying state per level (36x36: 10 KiB a level, 1296 levels).
@@ -136,6 +165,13 @@ typedef struct con_s {
     uint8_t ngroups;    /* non-distinct: peer groups of its cells (con_grp) */
     uint8_t nunits_in;  /* units containing every cell */
     uint8_t units_in[5];
+    uint64_t inpos[2];  /* positions of its cells in units_in[0..1] (con_claim) */
+    /* sum and bounds cons: a state where the con changed nothing, valid while
+     * a->epoch stays (no undo since, so masks only shrank): its number of
+     * open cells and the sum of its groups' unions (see prop_con) */
+    uint64_t fix_gsum;  /* (a bounds con: the union of its open cells) */
+    uint64_t fix_epoch;
+    uint8_t fix_m;
 } con_t;
 
 typedef struct frame_s {
@@ -170,7 +206,7 @@ typedef struct adv_s {
     uint32_t sqlen;
     uint32_t *cq; /* cons to propagate; inq[] flags */
     uint32_t cqlen;
-    uint32_t self; /* tabled con being propagated (its own changes do not requeue it), or UINT32_MAX */
+    uint32_t self; /* unused (set by killer__solve_adv): propagate() raises a running tabled con's inq flag instead */
     uint8_t *inq;
     uint8_t *udirty; /* units to scan for hidden singles */
     uint8_t *ulist;
@@ -184,6 +220,20 @@ typedef struct adv_s {
     uint16_t *dp_states;  /* DP_STATES */
     frame_t *stack;
     uint8_t *grid;
+    /* per unit (unit_tables(), for scan_unit): ugrp_n cage groups, the
+     * group of each position and the cage of each group (-1: one uncaged
+     * cell); useg_n[k] intersections with the units of kind k, the one of
+     * each position (USEG_NONE: none) and the unit each one lies in */
+    uint8_t ugrp_n[KILLER__MAX_UNITS];
+    uint8_t ugrp_of[KILLER__MAX_UNITS][KILLER_MAX_N];
+    int16_t ugrp_cage[KILLER__MAX_UNITS][KILLER_MAX_N];
+    uint8_t useg_n[KILLER__MAX_UNITS][2];
+    uint8_t useg[KILLER__MAX_UNITS][KILLER_MAX_N][2];
+    uint8_t useg_unit[KILLER__MAX_UNITS][2][KILLER_MAX_N];
+    /* bumped by every undo that restores something: candidate masks and
+     * live counts only shrink while it stays (con_t fix_*).  Anything that
+     * grows them other than undo() must bump it too. */
+    uint64_t epoch;
 } adv_t;
 
 /* === Changes and trail ================================================== */
@@ -196,6 +246,7 @@ static void trail(adv_t *a, uint32_t key, uint64_t old) {
 }
 
 static void undo(adv_t *a, uint32_t mark) {
+    if (a->tlen > mark) a->epoch++;
     while (a->tlen > mark) {
         uint32_t k = a->tkey[--a->tlen];
         if (k < (uint32_t)a->nc)
@@ -220,27 +271,59 @@ static int set_mask(adv_t *a, int cell, uint64_t m) {
     assert((m & ~old) == 0 && m != old);
     trail(a, (uint32_t)cell, old);
     a->cand[cell] = m;
-    a->res->stats.propagations += (uint64_t)killer__popcount(old & ~m);
+    {
+        uint64_t gone = old & ~m; /* mostly one value (peer eliminations) */
+        a->res->stats.propagations += (gone & (gone - 1)) == 0 ? 1u : (uint64_t)killer__popcount(gone);
+    }
     if (m == 0) return -1;
     if ((m & (m - 1)) == 0) {
         a->decided++;
         a->sq[a->sqlen++] = (uint16_t)cell;
     }
-    for (i = 0; i < a->m.cell_nunits[cell]; i++) {
-        int u = a->m.cell_units[cell][i];
-        if (!a->udirty[u]) {
-            a->udirty[u] = 1;
-            a->ulist[a->ulen++] = (uint8_t)u;
+    /* locals: the uint8_t stores below may alias anything, so the fields
+     * would be reloaded on every iteration */
+    {
+        const uint8_t *cu = a->m.cell_units[cell];
+        uint8_t *udirty = a->udirty, *ulist = a->ulist;
+        uint32_t ulen = a->ulen, nu = a->m.cell_nunits[cell];
+        for (i = 0; i < nu; i++) {
+            int u = cu[i];
+            if (!udirty[u]) {
+                udirty[u] = 1;
+                ulist[ulen++] = (uint8_t)u;
+            }
         }
+        a->ulen = ulen;
     }
-    for (i = a->cell_cons_off[cell]; i < a->cell_cons_off[cell + 1]; i++)
-        if (a->cell_cons[i] != a->self) enqueue_con(a, a->cell_cons[i]);
+    {
+        const uint16_t *cc = a->cell_cons;
+        uint8_t *inq = a->inq;
+        uint32_t *cq = a->cq;
+        uint32_t cqlen = a->cqlen, end = a->cell_cons_off[cell + 1];
+        for (i = a->cell_cons_off[cell]; i < end; i++) {
+            uint32_t ci = cc[i];
+            if (!inq[ci]) {
+                inq[ci] = 1;
+                cq[cqlen++] = ci;
+            }
+        }
+        a->cqlen = cqlen;
+    }
     return 0;
 }
 
 static inline int restrict_to(adv_t *a, int cell, uint64_t keep) {
     uint64_t m = a->cand[cell];
     return (m & ~keep) != 0 ? set_mask(a, cell, m & keep) : 0;
+}
+
+/* restrict_to for a caller that holds *m == cand[cell] (prop_con's oc[]:
+ * only set_mask on that very cell changes it), and keeps it so. */
+static inline int restrict_keep(adv_t *a, int cell, uint64_t *m, uint64_t keep) {
+    uint64_t nm = *m & keep;
+    if (nm == *m) return 0;
+    *m = nm;
+    return set_mask(a, cell, nm);
 }
 
 /* Removes combos of tabled con ci that lack any value of `need`. */
@@ -266,33 +349,56 @@ static int con_require(adv_t *a, uint32_t ci, uint64_t need) {
 
 /* === Con propagation ==================================================== */
 
+/* Exact supports of 2 or 3 open cells (cand[i] without the decided values
+ * for distinct cons): support[i] gets every value cell i takes in some
+ * assignment that meets the sum rem and keeps peers (peer[i][j], j < i)
+ * distinct.  Loops over the first m - 1 cells; the last cell's value is
+ * then fixed by the sum: for symbols 1..n (ident) it is computed, else
+ * looked up among its candidates.  Replaced a recursion that compared each
+ * value with every earlier peer (10% of the instructions on sigh-tarek-41;
+ * the same supports, so the same search). */
 typedef struct small_s {
-    int m;
-    int cells[SMALL_OPEN];
+    int m, n, ident;
     uint64_t cand[SMALL_OPEN];
     uint64_t support[SMALL_OPEN];
     uint8_t peer[SMALL_OPEN][SMALL_OPEN];
-    uint8_t vals[SMALL_OPEN];
     long rem;
     const long *sym;
 } small_t;
 
-/* Depth <= SMALL_OPEN.  Assigns cells i.. with the rest of the sum rem. */
-static void small_rec(small_t *s, int i, long rem) {
-    uint64_t m = s->cand[i];
-    int j;
-    for (; m != 0; m &= m - 1) {
-        int v = killer__ctz(m) + 1, ok = 1;
-        for (j = 0; j < i && ok; j++)
-            if (s->peer[i][j] && s->vals[j] == v) ok = 0;
-        if (!ok) continue;
-        if (i == s->m - 1) {
-            if (rem != s->sym[v]) continue;
-            s->vals[i] = (uint8_t)v;
-            for (j = 0; j <= i; j++) s->support[j] |= KILLER__BIT(s->vals[j]);
-        } else {
-            s->vals[i] = (uint8_t)v;
-            small_rec(s, i + 1, rem - s->sym[v]);
+/* The value of the last cell among `x` with symbol `need`, as a bit, or 0. */
+static inline uint64_t small_last(const small_t *s, uint64_t x, long need) {
+    if (s->ident) return need >= 1 && need <= s->n ? x & KILLER__BIT(need) : 0;
+    for (; x != 0; x &= x - 1)
+        if (s->sym[killer__ctz(x) + 1] == need) return x & -x;
+    return 0;
+}
+
+_Static_assert(SMALL_OPEN == 3, "small_supports handles 2 or 3 open cells");
+
+static void small_supports(small_t *s) {
+    const long *sym = s->sym;
+    for (uint64_t x0 = s->cand[0]; x0 != 0; x0 &= x0 - 1) {
+        uint64_t b0 = x0 & -x0;
+        long r0 = s->rem - sym[killer__ctz(x0) + 1];
+        uint64_t c1 = s->cand[1] & ~(s->peer[1][0] ? b0 : 0);
+        if (s->m == 2) {
+            uint64_t b1 = small_last(s, c1, r0);
+            if (b1 != 0) {
+                s->support[0] |= b0;
+                s->support[1] |= b1;
+            }
+            continue;
+        }
+        uint64_t c2 = s->cand[2] & ~(s->peer[2][0] ? b0 : 0);
+        for (; c1 != 0; c1 &= c1 - 1) {
+            uint64_t b1 = c1 & -c1;
+            uint64_t b2 = small_last(s, c2 & ~(s->peer[2][1] ? b1 : 0), r0 - sym[killer__ctz(c1) + 1]);
+            if (b2 != 0) {
+                s->support[0] |= b0;
+                s->support[1] |= b1;
+                s->support[2] |= b2;
+            }
         }
     }
 }
@@ -353,18 +459,14 @@ static int are_peers(const adv_t *a, int x, int y) {
 /* The values every live combo of tabled con ci holds (beyond the decided
  * `dec`) must be placed: one with a single place among the open cells goes
  * there, and all of them leave the rest of each unit containing the con. */
-static int con_claim(adv_t *a, uint32_t ci, const int *open, int m, uint64_t dec, uint64_t req) {
+/* once / twice: the values of one / two or more open cells (the caller
+ * may have them at hand: con_claim_ot). */
+static int con_claim_ot(adv_t *a, uint32_t ci, const int *open, int m, uint64_t req, uint64_t once,
+                        uint64_t twice) {
     const con_t *c = &a->cons[ci];
     const uint16_t *cells = a->con_cells + c->cells_off;
     int i, j;
-    uint64_t once = 0, twice = 0, single;
-    req &= ~dec;
-    if (req == 0) return 0;
-    for (i = 0; i < m; i++) {
-        uint64_t x = a->cand[open[i]];
-        twice |= once & x;
-        once |= x;
-    }
+    uint64_t single;
     if ((req & ~once) != 0) return -1;
     single = req & ~twice;
     for (i = 0; i < m && single != 0; i++) {
@@ -375,27 +477,37 @@ static int con_claim(adv_t *a, uint32_t ci, const int *open, int m, uint64_t dec
             if (a->cand[open[i]] != x && set_mask(a, open[i], x) != 0) return -1;
         }
     }
-    if (c->nunits_in > 0) {
-        if (c->cage >= 0) {
-            for (j = 0; j < c->nunits_in; j++) {
-                const uint16_t *uc = a->m.unit_cells[c->units_in[j]];
-                for (i = 0; i < a->n; i++)
-                    if (a->m.cell_cage[uc[i]] != c->cage && restrict_to(a, uc[i], ~req) != 0) return -1;
-            }
-            return 0;
+    /* the other cells of each unit containing the con, in unit order: by
+     * the positions classify() noted (a con of two or more cells lies in
+     * at most two units: a line or a diagonal, and a box), which replaced
+     * marking the con's cells in a->stamp on every call */
+    for (j = 0; j < c->nunits_in; j++) {
+        const uint16_t *uc = a->m.unit_cells[c->units_in[j]];
+        uint64_t out;
+        if (j < 2)
+            out = a->full & ~c->inpos[j];
+        else {
+            assert(c->ncells == 1);
+            for (i = 0, out = a->full; i < a->n; i++)
+                if (uc[i] == cells[0]) out &= ~((uint64_t)1 << i);
         }
-        for (i = 0; i < c->ncells; i++) a->stamp[cells[i]] = 1;
-        for (j = 0; j < c->nunits_in; j++) {
-            const uint16_t *uc = a->m.unit_cells[c->units_in[j]];
-            for (i = 0; i < a->n; i++)
-                if (!a->stamp[uc[i]] && restrict_to(a, uc[i], ~req) != 0) {
-                    for (i = 0; i < c->ncells; i++) a->stamp[cells[i]] = 0;
-                    return -1;
-                }
-        }
-        for (i = 0; i < c->ncells; i++) a->stamp[cells[i]] = 0;
+        for (; out != 0; out &= out - 1)
+            if (restrict_to(a, uc[killer__ctz(out)], ~req) != 0) return -1;
     }
     return 0;
+}
+
+static int con_claim(adv_t *a, uint32_t ci, const int *open, int m, uint64_t dec, uint64_t req) {
+    uint64_t once = 0, twice = 0;
+    int i;
+    req &= ~dec;
+    if (req == 0) return 0;
+    for (i = 0; i < m; i++) {
+        uint64_t x = a->cand[open[i]];
+        twice |= once & x;
+        once |= x;
+    }
+    return con_claim_ot(a, ci, open, m, req, once, twice);
 }
 
 /* Exact supports of a tabled con for n <= DP_MAX_N: a layered walk over the
@@ -413,7 +525,7 @@ static int prop_tabled_dp(adv_t *a, uint32_t ci, const int *open, int m, uint64_
     uint64_t *cb = a->combos + c->combo_off;
     uint32_t live = a->live[ci], old = live, k, lo[KILLER_MAX_N + 2], nst;
     uint64_t cm[KILLER_MAX_N], sup[KILLER_MAX_N], uni = 0;
-    int ord[KILLER_MAX_N], pc[KILLER_MAX_N], i, j;
+    int ord[KILLER_MAX_N], pc[KILLER_MAX_N], i, j, skip;
     uint16_t *st = a->dp_states;
     uint8_t *tab = a->dp_tab;
 
@@ -457,6 +569,12 @@ static int prop_tabled_dp(adv_t *a, uint32_t ci, const int *open, int m, uint64_
     lo[0] = 0;
     lo[1] = nst = 1;
     for (i = 0; i < m; i++) {
+        /* The last layer is only looked up, for the live combos: r was
+         * reached iff r minus one value of the last cell was (the layers
+         * differ in size, so tab & 1 at size m - 1 means layer m - 1).
+         * Skipped when it surely fits in DP_STATES, so that overflowing
+         * (and falling back) happens exactly as when it was built. */
+        if (i == m - 1 && nst + (lo[i + 1] - lo[i]) * (uint32_t)pc[i] <= DP_STATES) break;
         for (k = lo[i]; k < lo[i + 1]; k++) {
             uint32_t s = st[k];
             for (uint64_t x = cm[i] & ~(uint64_t)s; x != 0; x &= x - 1) {
@@ -477,11 +595,29 @@ static int prop_tabled_dp(adv_t *a, uint32_t ci, const int *open, int m, uint64_
         }
         lo[i + 2] = nst;
     }
-    /* live combos: open part reached */
+    /* live combos: open part reached.  Without the last layer, the
+     * backward step of the last cell is done here from the combos' side:
+     * a layer m - 1 state completes (bit 1) by value b iff adding b gives
+     * a live reached combo. */
+    skip = i < m;
+    sup[m - 1] = 0;
     for (k = 0; k < live;) {
         uint64_t r = cb[k] & ~dec;
-        if (tab[r] & 1) {
+        int reached = 0;
+        if (skip) {
+            for (uint64_t y = r & cm[m - 1]; y != 0; y &= y - 1) {
+                uint32_t s = (uint32_t)(r & ~(y & -y));
+                if (tab[s] & 1) {
+                    reached = 1;
+                    tab[s] |= 2;
+                    sup[m - 1] |= y & -y;
+                }
+            }
+        } else if (tab[r] & 1) {
+            reached = 1;
             tab[r] |= 2;
+        }
+        if (reached) {
             *req &= cb[k];
             k++;
         } else {
@@ -491,7 +627,7 @@ static int prop_tabled_dp(adv_t *a, uint32_t ci, const int *open, int m, uint64_
         }
     }
     /* backwards */
-    for (i = m - 1; i >= 0; i--) {
+    for (i = skip ? m - 2 : m - 1; i >= 0; i--) {
         sup[i] = 0;
         for (k = lo[i]; k < lo[i + 1]; k++) {
             uint32_t s = st[k];
@@ -547,20 +683,48 @@ static int prop_con(adv_t *a, uint32_t ci) {
     const con_t *c = &a->cons[ci];
     const uint16_t *cells = a->con_cells + c->cells_off;
     const long *sym = a->m.sym;
+    const uint64_t *cand = a->cand;
     int open[KILLER_MAX_N], m = 0, i, j;
-    uint64_t dec = 0, uni = 0;
+    uint64_t dec = 0, uni = 0, oc[KILLER_MAX_N]; /* oc[i]: mask of open[i] on entry */
     long rem = c->sum;
+    /* non-distinct cons: the peer groups of the open cells (see below) */
+    uint64_t gu[DERIVED_MAX], gsum = 0;
+    int gk[DERIVED_MAX], og[KILLER_MAX_N], g;
+    uint32_t tlen0 = a->tlen;
 
-    for (i = 0; i < c->ncells; i++) {
-        uint64_t x = a->cand[cells[i]];
-        if ((x & (x - 1)) == 0) {
-            int v = killer__ctz(x) + 1;
-            if (c->distinct && (dec & x)) return -1;
-            dec |= x;
-            rem -= sym[v];
-        } else {
-            open[m++] = cells[i];
-            uni |= x;
+    if (c->distinct) {
+        for (i = 0; i < c->ncells; i++) {
+            uint64_t x = cand[cells[i]];
+            if ((x & (x - 1)) == 0) {
+                if (dec & x) return -1;
+                dec |= x;
+                rem -= sym[killer__ctz(x) + 1];
+            } else {
+                oc[m] = x;
+                open[m++] = cells[i];
+                uni |= x;
+            }
+        }
+    } else {
+        const uint8_t *grp = a->con_grp + c->cells_off;
+        for (g = 0; g < c->ngroups; g++) {
+            gu[g] = 0;
+            gk[g] = 0;
+        }
+        for (i = 0; i < c->ncells; i++) {
+            uint64_t x = cand[cells[i]];
+            if ((x & (x - 1)) == 0) {
+                dec |= x;
+                rem -= sym[killer__ctz(x) + 1];
+            } else {
+                g = grp[i];
+                oc[m] = x;
+                og[m] = g;
+                open[m++] = cells[i];
+                uni |= x;
+                gu[g] |= x;
+                gk[g]++;
+            }
         }
     }
     if (m == 0) return rem == 0 ? 0 : -1;
@@ -579,19 +743,18 @@ static int prop_con(adv_t *a, uint32_t ci) {
         mt.m = m;
         if (m <= SMALL_OPEN + 1) {
             for (i = 0; i < m; i++) {
-                mt.cand[i] = a->cand[open[i]];
+                mt.cand[i] = oc[i];
                 cellsup[i] = 0;
             }
         }
+        /* A combo r (its values beyond dec) stays if r lies in uni -- then
+         * the open cells cover it (the test of the cover went) -- and meets
+         * every open cell. */
         while (k < live) {
-            uint64_t x = cb[k], r = x & ~dec, cover = 0;
+            uint64_t x = cb[k], r = x & ~dec;
             int ok = (x & dec) == dec && (r & ~uni) == 0;
-            for (i = 0; i < m && ok; i++) {
-                uint64_t h = a->cand[open[i]] & r;
-                if (h == 0) ok = 0;
-                cover |= h;
-            }
-            if (ok && cover == r && m <= SMALL_OPEN + 1) { /* exact: a matching must exist */
+            for (i = 0; i < m && ok; i++) ok = (oc[i] & r) != 0;
+            if (ok && m <= SMALL_OPEN + 1) { /* exact: a matching must exist */
                 for (i = 0; i < m; i++) mt.sup[i] = 0;
                 if (m == 4)
                     match4(&mt, r);
@@ -600,7 +763,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
                 ok = mt.sup[0] != 0;
                 for (i = 0; i < m && ok; i++) cellsup[i] |= mt.sup[i];
             }
-            if (ok && cover == r) {
+            if (ok) {
                 allowed |= r;
                 req &= x;
                 k++;
@@ -615,15 +778,26 @@ static int prop_con(adv_t *a, uint32_t ci) {
             a->res->stats.propagations += old - live;
         }
         if (live == 0) return -1;
-        for (i = 0; i < m; i++)
-            if (restrict_to(a, open[i], m <= SMALL_OPEN + 1 ? cellsup[i] : allowed) != 0) return -1;
-        return con_claim(a, ci, open, m, dec, req);
+        {
+            uint64_t once = 0, twice = 0;
+            for (i = 0; i < m; i++) {
+                if (restrict_keep(a, open[i], &oc[i], m <= SMALL_OPEN + 1 ? cellsup[i] : allowed) != 0) return -1;
+                twice |= once & oc[i];
+                once |= oc[i];
+            }
+            req &= ~dec;
+            return req == 0 ? 0 : con_claim_ot(a, ci, open, m, req, once, twice);
+        }
     } else if (c->distinct) {
         uint64_t avail = uni & ~dec;
         long lo, hi;
+        /* known fixpoint, as for sum cons below: a function of rem, the
+         * open cells and their union */
+        gsum = uni;
+        if (m > SMALL_OPEN && c->fix_epoch == a->epoch && c->fix_m == m && c->fix_gsum == gsum) return 0;
         if (killer__sum_bounds(sym, avail, m, &lo, &hi) != 0 || rem < lo || rem > hi) return -1;
         for (i = 0; i < m; i++) {
-            uint64_t x = a->cand[open[i]] & ~dec, keep = 0;
+            uint64_t x = oc[i] & ~dec, keep = 0;
             for (uint64_t r = x; r != 0; r &= r - 1) {
                 uint64_t bit = r & -r;
                 int v = killer__ctz(r) + 1;
@@ -632,7 +806,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
                               rem - sym[v] <= hi))
                     keep |= bit;
             }
-            if (restrict_to(a, open[i], keep) != 0) return -1;
+            if (restrict_keep(a, open[i], &oc[i], keep) != 0) return -1;
         }
     } else {
         /* peer groups (classify): the open cells of a group take distinct
@@ -640,22 +814,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
          * the k smallest and k largest values of their candidates' union --
          * much tighter than per-cell minima and maxima, which would let the
          * two cells of an innie pair in one row both be 1. */
-        const uint8_t *grp = a->con_grp + c->cells_off;
-        uint64_t gu[DERIVED_MAX];
-        int gk[DERIVED_MAX], og[KILLER_MAX_N], g;
         long lo = 0, hi = 0, glo[DERIVED_MAX], ghi[DERIVED_MAX];
-        for (g = 0; g < c->ngroups; g++) {
-            gu[g] = 0;
-            gk[g] = 0;
-        }
-        for (i = 0, j = 0; i < c->ncells; i++) {
-            uint64_t x = a->cand[cells[i]];
-            if (x & (x - 1)) {
-                og[j++] = grp[i];
-                gu[grp[i]] |= x;
-                gk[grp[i]]++;
-            }
-        }
         /* With symbols ascending by index (a->sym_sorted), when a cell of
          * group g takes v the group's bounds become, with sk / tk the k-th
          * smallest / largest symbol of its union: glo - sk + v if v is
@@ -664,11 +823,22 @@ static int prop_con(adv_t *a, uint32_t ci) {
          * group. */
         uint64_t win[DERIVED_MAX];
         long sk[DERIVED_MAX], tk[DERIVED_MAX];
-        for (g = 0; g < c->ngroups; g++) {
+        const int sorted = a->sym_sorted, ng = c->ngroups; /* not reloaded after each call */
+        /* Known fixpoint (con_t fix_*): all of the below is a function of
+         * rem, the open cells and the group unions gu[]; with the same
+         * open cells (m: cells only get decided) and gu[g] subsets of the
+         * recorded ones, equal sums mean equal unions, the same windows,
+         * and masks already inside them.  With SMALL_OPEN or fewer open
+         * cells the exact step below depends on every mask: no shortcut. */
+        for (g = 0; g < ng; g++) gsum += gu[g];
+        if (m > SMALL_OPEN && c->fix_epoch == a->epoch && c->fix_m == m && c->fix_gsum == gsum) return 0;
+        for (g = 0; g < ng; g++) {
             glo[g] = ghi[g] = 0;
             if (gk[g] == 0) continue;
-            if (killer__popcount(gu[g]) < gk[g]) return -1;
-            if (a->sym_sorted) {
+            /* an open cell has two values or more, so only groups of 3+
+             * open cells can have too few */
+            if (gk[g] > 2 && killer__popcount(gu[g]) < gk[g]) return -1;
+            if (sorted) {
                 uint64_t x = gu[g], y = gu[g];
                 int t;
                 for (t = 0; t < gk[g] - 1; t++) {
@@ -688,30 +858,26 @@ static int prop_con(adv_t *a, uint32_t ci) {
             hi += ghi[g];
         }
         if (rem < lo || rem > hi) return -1;
-        if (a->sym_sorted)
-            for (g = 0; g < c->ngroups; g++) {
-                long wl = tk[g] - (hi - rem), wh = sk[g] + (rem - lo);
-                win[g] = 0;
-                if (gk[g] == 0) continue;
-                win[g] = sym_window(a, wl, wh);
+        if (sorted) {
+            for (g = 0; g < ng; g++)
+                if (gk[g] != 0) win[g] = sym_window(a, tk[g] - (hi - rem), sk[g] + (rem - lo));
+            for (i = 0; i < m; i++)
+                if (restrict_keep(a, open[i], &oc[i], win[og[i]]) != 0) return -1;
+        } else {
+            for (i = 0; i < m; i++) {
+                long olo, ohi;
+                uint64_t x = oc[i], keep = 0;
+                g = og[i];
+                olo = lo - glo[g];
+                ohi = hi - ghi[g];
+                for (; x != 0; x &= x - 1) {
+                    uint64_t bit = x & -x;
+                    long sv = sym[killer__ctz(x) + 1], l2 = 0, h2 = 0;
+                    if (gk[g] > 1 && killer__sum_bounds(sym, gu[g] & ~bit, gk[g] - 1, &l2, &h2) != 0) continue;
+                    if (rem - sv >= olo + l2 && rem - sv <= ohi + h2) keep |= bit;
+                }
+                if (restrict_keep(a, open[i], &oc[i], keep) != 0) return -1;
             }
-        for (i = 0; i < m; i++) {
-            long olo, ohi;
-            uint64_t x = a->cand[open[i]], keep = 0;
-            g = og[i];
-            if (a->sym_sorted) {
-                if (restrict_to(a, open[i], win[g]) != 0) return -1;
-                continue;
-            }
-            olo = lo - glo[g];
-            ohi = hi - ghi[g];
-            for (; x != 0; x &= x - 1) {
-                uint64_t bit = x & -x;
-                long sv = sym[killer__ctz(x) + 1], l2 = 0, h2 = 0;
-                if (gk[g] > 1 && killer__sum_bounds(sym, gu[g] & ~bit, gk[g] - 1, &l2, &h2) != 0) continue;
-                if (rem - sv >= olo + l2 && rem - sv <= ohi + h2) keep |= bit;
-            }
-            if (restrict_to(a, open[i], keep) != 0) return -1;
         }
     }
 
@@ -719,35 +885,42 @@ static int prop_con(adv_t *a, uint32_t ci) {
      * above (match_rec); the candidate walk below cost half the run time
      * when it also ran for them (callgrind, sigh-tarek-37). */
     if (c->tabled) return 0;
-    m = 0;
-    for (i = 0; i < c->ncells; i++) {
-        uint64_t x = a->cand[cells[i]];
+    /* oc[] holds the open cells' masks after the restrictions (only
+     * set_mask on that very cell changed it), so the cells decided by
+     * them and the rest of the sum follow without re-reading the con */
+    for (i = 0, j = 0; i < m; i++) {
+        uint64_t x = oc[i];
         if (x & (x - 1)) {
-            if (m == SMALL_OPEN) return 0;
-            open[m++] = cells[i];
+            if (j == SMALL_OPEN) {
+                if (a->tlen == tlen0) { /* changed nothing: a fixpoint */
+                    con_t *cw = &a->cons[ci];
+                    cw->fix_epoch = a->epoch;
+                    cw->fix_m = (uint8_t)m;
+                    cw->fix_gsum = gsum;
+                }
+                return 0;
+            }
+            oc[j] = x;
+            open[j++] = open[i];
+        } else {
+            rem -= sym[killer__ctz(x) + 1];
+            dec |= x;
         }
     }
+    m = j;
     if (m >= 2) {
         small_t s;
         s.m = m;
-        s.rem = rem; /* decided values unchanged since the first pass? recompute */
-        s.rem = c->sum;
+        s.n = a->n;
+        s.ident = a->sym_ident;
+        s.rem = rem;
         s.sym = sym;
-        dec = 0;
-        for (i = 0; i < c->ncells; i++) {
-            uint64_t x = a->cand[cells[i]];
-            if ((x & (x - 1)) == 0) {
-                s.rem -= sym[killer__ctz(x) + 1];
-                dec |= x;
-            }
-        }
         for (i = 0; i < m; i++) {
-            s.cells[i] = open[i];
-            s.cand[i] = a->cand[open[i]] & (c->distinct ? ~dec : a->full);
+            s.cand[i] = oc[i] & (c->distinct ? ~dec : a->full);
             s.support[i] = 0;
             for (j = 0; j < i; j++) s.peer[i][j] = (uint8_t)(c->distinct || are_peers(a, open[i], open[j]));
         }
-        small_rec(&s, 0, s.rem);
+        small_supports(&s);
         for (i = 0; i < m; i++)
             if (restrict_to(a, open[i], s.support[i]) != 0) return -1;
     }
@@ -756,85 +929,121 @@ static int prop_con(adv_t *a, uint32_t ci) {
 
 /* === Units: hidden singles, values confined to one cage ================= */
 
+/* The per-unit ORs scan_unit() needs besides once / twice: gm[g] the
+ * values of cage group g, seg[k][s] those of the unit's s-th intersection
+ * with the units of kind k (see unit_tables()); slot USEG_NONE collects
+ * what no intersection wants. */
+#define USEG_NONE KILLER_MAX_N
+typedef struct unit_or_s {
+    uint64_t gm[KILLER_MAX_N];
+    uint64_t seg[2][KILLER_MAX_N + 1];
+} unit_or_t;
+
+static void unit_or_clear(const adv_t *a, int u, unit_or_t *o) {
+    int g;
+    for (g = 0; g < a->ugrp_n[u]; g++) o->gm[g] = 0;
+    for (g = 0; g < a->useg_n[u][0]; g++) o->seg[0][g] = 0;
+    for (g = 0; g < a->useg_n[u][1]; g++) o->seg[1][g] = 0;
+}
+
 /* Locked candidates: a value whose places in a row or column all lie in
  * one box leaves the rest of that box (claiming), and one whose places in
  * a box all lie in one row or column leaves the rest of that line
- * (pointing).  u is a row, column or box; decv its decided values. */
-static int locked(adv_t *a, int u, uint64_t decv) {
-    const uint16_t *uc = a->m.unit_cells[u];
-    int n = a->n, i, k, kind = u / n; /* 0 row, 1 column, 2 box */
-    uint64_t sec[2][KILLER_MAX_N];
+ * (pointing).  u is a row, column or box; decv its decided values; o its
+ * intersections' values: one in exactly one intersection (once & ~twice)
+ * is locked there.  This replaced a 64-bit set of intersections per
+ * value, built value by value. */
+static int locked(adv_t *a, int u, uint64_t decv, const unit_or_t *o) {
+    int n = a->n, k, s, kind = u / n; /* 0 row, 1 column, 2 box */
     uint64_t vals = a->full & ~decv;
-    for (k = 0; k < 2; k++)
-        for (i = 0; i < n; i++) sec[k][i] = 0;
-    for (i = 0; i < n; i++) {
-        int cell = uc[i];
-        uint64_t x = a->cand[cell] & vals;
-        const uint8_t *cu = a->m.cell_units[cell];
-        for (; x != 0; x &= x - 1) {
-            int v = killer__ctz(x);
-            if (kind == 2) {
-                sec[0][v] |= (uint64_t)1 << cu[0];
-                sec[1][v] |= (uint64_t)1 << (cu[1] - n);
-            } else
-                sec[0][v] |= (uint64_t)1 << (cu[2] - 2 * n);
+    for (k = 0; k < 2; k++) {
+        const uint64_t *seg = o->seg[k];
+        int ns = a->useg_n[u][k];
+        uint64_t once = 0, twice = 0;
+        for (s = 0; s < ns; s++) {
+            uint64_t x = seg[s] & vals;
+            twice |= once & x;
+            once |= x;
         }
-    }
-    for (k = 0; k < (kind == 2 ? 2 : 1); k++)
-        for (uint64_t x = vals; x != 0; x &= x - 1) {
-            int v = killer__ctz(x), other, j;
-            uint64_t m = sec[k][v];
-            if (m == 0 || (m & (m - 1)) != 0) continue;
-            other = killer__ctz(m) + (kind == 2 ? k * n : 2 * n);
+        for (uint64_t x = once & ~twice; x != 0; x &= x - 1) {
+            uint64_t bit = x & -x;
+            int other, j;
+            for (s = 0; (seg[s] & bit) == 0; s++) {}
+            other = a->useg_unit[u][k][s];
             for (j = 0; j < n; j++) {
                 int q = a->m.unit_cells[other][j];
-                if ((a->cand[q] & ((uint64_t)1 << v)) == 0) continue;
+                if ((a->cand[q] & bit) == 0) continue;
                 if (a->m.cell_units[q][kind] == (uint8_t)u) continue; /* inside u */
-                if (set_mask(a, q, a->cand[q] & ~((uint64_t)1 << v)) != 0) return -1;
+                if (set_mask(a, q, a->cand[q] & ~bit) != 0) return -1;
             }
         }
+    }
     return 0;
 }
 
+/* Hidden singles of unit u, values confined to one cage, locked
+ * candidates.  One pass over the cells gathers once / twice and the ORs of
+ * every cage group and intersection (unit_or_t); a hidden single changes
+ * masks, and the ORs are then gathered again. */
 static int scan_unit(adv_t *a, int u) {
     const uint16_t *uc = a->m.unit_cells[u];
+    const uint64_t *cand = a->cand;
+    const uint8_t *gof = a->ugrp_of[u];
+    const uint8_t(*sid)[2] = a->useg[u];
     uint64_t once = 0, twice = 0, decv = 0, single;
-    int16_t owner[KILLER_MAX_N];
+    unit_or_t o;
     int n = a->n, i;
 
+    unit_or_clear(a, u, &o);
     for (i = 0; i < n; i++) {
-        uint64_t x = a->cand[uc[i]];
+        uint64_t x = cand[uc[i]];
         twice |= once & x;
         once |= x;
         if ((x & (x - 1)) == 0) decv |= x;
+        o.gm[gof[i]] |= x;
+        o.seg[0][sid[i][0]] |= x;
+        o.seg[1][sid[i][1]] |= x;
     }
     if (once != a->full) return -1;
     single = once & ~twice & ~decv;
-    for (; single != 0; single &= single - 1) {
-        uint64_t bit = single & -single;
-        for (i = 0; i < n; i++)
-            if (a->cand[uc[i]] & bit) {
-                if (set_mask(a, uc[i], bit) != 0) return -1;
-                break;
-            }
-    }
-    /* values of the unit whose places all lie in one cage */
-    for (i = 0; i < n; i++) owner[i] = -1;
-    for (i = 0; i < n; i++) {
-        uint64_t x = a->cand[uc[i]] & ~decv;
-        int cg = a->m.cell_cage[uc[i]];
-        for (; x != 0; x &= x - 1) {
-            int v = killer__ctz(x);
-            if (owner[v] == -1)
-                owner[v] = (int16_t)(cg >= 0 ? cg : -2);
-            else if (owner[v] != cg)
-                owner[v] = -2;
+    if (single != 0) {
+        for (; single != 0; single &= single - 1) {
+            uint64_t bit = single & -single;
+            for (i = 0; i < n; i++)
+                if (cand[uc[i]] & bit) {
+                    if (set_mask(a, uc[i], bit) != 0) return -1;
+                    break;
+                }
+        }
+        unit_or_clear(a, u, &o);
+        for (i = 0; i < n; i++) {
+            uint64_t x = cand[uc[i]];
+            o.gm[gof[i]] |= x;
+            o.seg[0][sid[i][0]] |= x;
+            o.seg[1][sid[i][1]] |= x;
         }
     }
-    for (i = 0; i < n; i++)
-        if (owner[i] >= 0 && a->cons[owner[i]].tabled && con_require(a, (uint32_t)owner[i], (uint64_t)1 << i) != 0)
-            return -1;
-    if (u < 3 * n) return locked(a, u, decv);
+    /* values of the unit whose places all lie in one cage: once / twice
+     * over the unit's cage groups (an uncaged cell is a group of its own
+     * and "bad"), rather than an owner per value updated value by value */
+    {
+        const int16_t *gcage = a->ugrp_cage[u];
+        uint64_t bad = 0, owned;
+        int ng = a->ugrp_n[u], g;
+        once = twice = 0;
+        for (g = 0; g < ng; g++) {
+            uint64_t x = o.gm[g] & ~decv;
+            if (gcage[g] < 0) bad |= x;
+            twice |= once & x;
+            once |= x;
+        }
+        for (owned = once & ~twice & ~bad; owned != 0; owned &= owned - 1) {
+            uint64_t bit = owned & -owned;
+            for (g = 0; (o.gm[g] & bit) == 0; g++) {}
+            if (a->cons[gcage[g]].tabled && con_require(a, (uint32_t)gcage[g], bit) != 0) return -1;
+        }
+    }
+    if (u < 3 * n) return locked(a, u, decv, &o);
     return 0;
 }
 
@@ -869,11 +1078,12 @@ static int propagate(adv_t *a) {
     for (;;) {
         if (a->sqlen > 0) {
             int cell = a->sq[--a->sqlen];
-            uint64_t bit = a->cand[cell];
-            uint32_t p;
-            for (p = a->peer_off[cell]; p < a->peer_off[cell + 1]; p++) {
-                int q = a->peers[p];
-                if ((a->cand[q] & bit) && set_mask(a, q, a->cand[q] & ~bit) != 0) {
+            uint64_t *cand = a->cand, bit = cand[cell];
+            const uint16_t *peers = a->peers;
+            uint32_t p, end = a->peer_off[cell + 1]; /* locals: set_mask calls force reloads */
+            for (p = a->peer_off[cell]; p < end; p++) {
+                int q = peers[p];
+                if ((cand[q] & bit) && set_mask(a, q, cand[q] & ~bit) != 0) {
                     a->score[q] += a->inc;
                     a->score[cell] += a->inc;
                     goto fail;
@@ -883,11 +1093,13 @@ static int propagate(adv_t *a) {
         }
         if (a->cqlen > 0) {
             uint32_t ci = a->cq[--a->cqlen];
-            a->inq[ci] = 0;
-            int bad;
-            a->self = a->cons[ci].tabled ? ci : UINT32_MAX;
+            int bad, tab = a->cons[ci].tabled;
+            /* a tabled con's own changes do not requeue it: its flag stays
+             * up while it runs (cheaper than a test per con in set_mask);
+             * any other con may requeue itself */
+            a->inq[ci] = (uint8_t)tab;
             bad = prop_con(a, ci);
-            a->self = UINT32_MAX;
+            if (tab) a->inq[ci] = 0;
             if (bad != 0) {
                 bump(a, a->con_cells + a->cons[ci].cells_off, a->cons[ci].ncells);
                 goto fail;
@@ -1036,9 +1248,53 @@ static void derive(adv_t *a, build_t *b, int32_t *incnt, uint16_t *buf) {
         }
 }
 
-/* Fills distinct / nunits_in of every con. */
+/* The tables of every unit for scan_unit(): cage groups (cells of one cage
+ * form a group, in order of first appearance; an uncaged cell is a group
+ * of its own) and the intersections locked() works on.  Unit order
+ * (killer__model_init): a row meets its boxes in runs of box_cols cells, a
+ * column in runs of box_rows, and a box lists its cells row by row. */
+static void unit_tables(adv_t *a) {
+    int n = a->n, br = a->m.pz->shape.box_rows, bc = a->m.pz->shape.box_cols, u, i, j;
+    for (u = 0; u < a->nunits; u++) {
+        const uint16_t *uc = a->m.unit_cells[u];
+        int ng = 0, kind = u < 3 * n ? u / n : 3, len = kind == 0 ? bc : br;
+        for (i = 0; i < n; i++) {
+            int cg = a->m.cell_cage[uc[i]];
+            for (j = 0; j < i && cg >= 0; j++)
+                if (a->m.cell_cage[uc[j]] == cg) break;
+            if (cg >= 0 && j < i) {
+                a->ugrp_of[u][i] = a->ugrp_of[u][j];
+                continue;
+            }
+            a->ugrp_cage[u][ng] = (int16_t)cg;
+            a->ugrp_of[u][i] = (uint8_t)ng++;
+        }
+        a->ugrp_n[u] = (uint8_t)ng;
+        a->useg_n[u][0] = (uint8_t)(kind == 2 ? br : kind < 2 ? n / len : 0);
+        a->useg_n[u][1] = (uint8_t)(kind == 2 ? bc : 0);
+        for (i = 0; i < n; i++) {
+            const uint8_t *cu = a->m.cell_units[uc[i]];
+            int s0 = USEG_NONE, s1 = USEG_NONE;
+            if (kind == 2) {
+                s0 = i / bc;
+                s1 = i % bc;
+                a->useg_unit[u][0][s0] = cu[0];
+                a->useg_unit[u][1][s1] = cu[1];
+            } else if (kind < 2) {
+                s0 = i / len;
+                a->useg_unit[u][0][s0] = cu[2];
+            }
+            a->useg[u][i][0] = (uint8_t)s0;
+            a->useg[u][i][1] = (uint8_t)s1;
+        }
+    }
+}
+
+/* Fills distinct / nunits_in / inpos of every con, and the unit tables. */
 static void classify(adv_t *a) {
     int ci, i, j, u;
+    unit_tables(a);
+
     for (ci = 0; ci < a->ncons; ci++) {
         con_t *c = &a->cons[ci];
         const uint16_t *cells = a->con_cells + c->cells_off;
@@ -1072,6 +1328,11 @@ static void classify(adv_t *a) {
             }
             if (all) c->units_in[c->nunits_in++] = (uint8_t)unit;
         }
+        c->inpos[0] = c->inpos[1] = 0;
+        for (u = 0; u < c->nunits_in && u < 2; u++)
+            for (i = 0; i < a->n; i++)
+                for (j = 0; j < c->ncells; j++)
+                    if (a->m.unit_cells[c->units_in[u]][i] == cells[j]) c->inpos[u] |= (uint64_t)1 << i;
     }
 }
 
