@@ -119,7 +119,7 @@
  *  - Fewer frames plus replaying guesses from an older snapshot would bring
  *    the stack down at some cost per deep backtrack; not done.
  *
- * Speed work of the s9speed branch.  All of it, A/B in one run (bench9 -k 1
+ * Speed work of 2026-11-21.  All of it, A/B in one run (bench9 -k 1
  * -t 0.01 on the four files, base and new alternated, median of 9;
  * puzzles/s, single thread, 2-core machine shared with other jobs):
  *
