@@ -697,6 +697,43 @@ START_TEST(killer_limits) {
 }
 END_TEST
 
+/* The deadline holds when nodes are dear: 16x16 killers with cages of up
+ * to six cells cost the advanced search tens of microseconds a node (more
+ * under the sanitizers), so polling the clock every few thousand nodes
+ * overshot a 100 ms deadline by seconds.  Some of these puzzles are solved
+ * in time, others stop at the deadline; every run must end within half a
+ * second of it (the search polls the clock every 16 nodes). */
+START_TEST(killer_deadline_heavy_nodes) {
+    gen_t *g = malloc(sizeof *g);
+    int timeouts = 0;
+    ck_assert_ptr_nonnull(g);
+    for (unsigned t = 0; t < 3; t++) {
+        unsigned seed = 7001u + t;
+        killer_opts_t o;
+        killer_result_t r;
+        search_ctl_t ctl;
+        int64_t t0;
+        int rc;
+        gen_init(g, 16, 4, 4);
+        make_grid(16, 4, 4, &seed, g->grid);
+        make_cages(g, 6, 100, &seed);
+        killer_opts_init(&o);
+        o.method = KILLER_METHOD_ADVANCED;
+        memset(&ctl, 0, sizeof ctl);
+        o.ctl = &ctl;
+        t0 = search_now_ns();
+        ctl.deadline_ns = t0 + 100 * 1000000LL;
+        rc = killer_solve(&g->pz, &o, &r);
+        ck_assert(rc == 0 || rc == SEARCH_TIMEOUT);
+        ck_assert_msg(search_now_ns() - t0 < 600 * 1000000LL, "run %u took %.0f ms for a 100 ms deadline", t,
+                      (double)(search_now_ns() - t0) / 1e6);
+        timeouts += rc == SEARCH_TIMEOUT;
+    }
+    (void)timeouts; /* how many were hard enough depends on the solver */
+    free(g);
+}
+END_TEST
+
 START_TEST(killer_options) {
     killer_puzzle_t pz;
     killer_opts_t o;
@@ -950,6 +987,7 @@ Suite *killer_suite(void) {
     tcase_add_test(tc, killer_fixtures);
     tcase_add_test(tc, killer_validation_table);
     tcase_add_test(tc, killer_limits);
+    tcase_add_test(tc, killer_deadline_heavy_nodes);
     tcase_add_test(tc, killer_options);
     tcase_add_test(tc, killer_alloc_failure);
     tcase_add_loop_test(tc, killer_split_partitions, 0, 12);
