@@ -167,10 +167,12 @@ typedef struct con_s {
     uint8_t units_in[5];
     uint64_t inpos[2];  /* positions of its cells in units_in[0..1] (con_claim) */
     /* sum and bounds cons: a state where the con changed nothing, valid while
-     * a->epoch stays (no undo since, so masks only shrank): its number of
-     * open cells and the sum of its groups' unions (see prop_con) */
+     * the search level it was noted at still stands (fix_valid(): masks only
+     * shrank since): its number of open cells and the sum of its groups'
+     * unions (see prop_con) */
     uint64_t fix_gsum;  /* (a bounds con: the union of its open cells) */
-    uint64_t fix_epoch;
+    uint64_t fix_ser;   /* lser[fix_level] when noted */
+    uint32_t fix_level;
     uint8_t fix_m;
 } con_t;
 
@@ -230,10 +232,15 @@ typedef struct adv_s {
     uint8_t useg_n[KILLER__MAX_UNITS][2];
     uint8_t useg[KILLER__MAX_UNITS][KILLER_MAX_N][2];
     uint8_t useg_unit[KILLER__MAX_UNITS][2][KILLER_MAX_N];
-    /* bumped by every undo that restores something: candidate masks and
-     * live counts only shrink while it stays (con_t fix_*).  Anything that
-     * grows them other than undo() must bump it too. */
-    uint64_t epoch;
+    /* search levels for con_t fix_*: level = frames on the stack, lser[l]
+     * a serial (from nser, never reused) of the frame at level l (lser[0]:
+     * the root).  Undo only ever restores a popped frame's mark, so while
+     * the frame a fact was noted under stands, masks and live counts only
+     * shrank since.  Anything that grows them other than popping a frame
+     * must give the current frame a new serial. */
+    uint64_t *lser;
+    uint64_t nser;
+    uint32_t level;
 } adv_t;
 
 /* === Changes and trail ================================================== */
@@ -246,7 +253,6 @@ static void trail(adv_t *a, uint32_t key, uint64_t old) {
 }
 
 static void undo(adv_t *a, uint32_t mark) {
-    if (a->tlen > mark) a->epoch++;
     while (a->tlen > mark) {
         uint32_t k = a->tkey[--a->tlen];
         if (k < (uint32_t)a->nc)
@@ -427,9 +433,13 @@ static void match_rec(match_t *t, int i, uint64_t left) {
 }
 
 /* match_rec for four cells, unrolled: the fourth cell's value is what the
- * first three leave of r (|r| == 4). */
-static void match4(match_t *t, uint64_t r) {
-    const uint64_t *cd = t->cand;
+ * first three leave of r (|r| == 4).  ORs the supports into sup directly
+ * (a combo adds supports only if it has a matching, so no per-combo
+ * buffer) and returns whether some matching exists.  With `any` set the
+ * caller already holds every support this combo could add and only asks
+ * whether it has a matching: the first one found ends the walk. */
+static int match4(const uint64_t *cd, uint64_t r, uint64_t *sup, int any) {
+    int found = 0;
     for (uint64_t x0 = cd[0] & r; x0 != 0; x0 &= x0 - 1) {
         uint64_t b0 = x0 & -x0;
         for (uint64_t x1 = cd[1] & r & ~b0; x1 != 0; x1 &= x1 - 1) {
@@ -437,14 +447,17 @@ static void match4(match_t *t, uint64_t r) {
             for (uint64_t x2 = cd[2] & r & ~(b0 | b1); x2 != 0; x2 &= x2 - 1) {
                 uint64_t b2 = x2 & -x2, b3 = r & ~(b0 | b1 | b2);
                 if (cd[3] & b3) {
-                    t->sup[0] |= b0;
-                    t->sup[1] |= b1;
-                    t->sup[2] |= b2;
-                    t->sup[3] |= b3;
+                    if (any) return 1;
+                    sup[0] |= b0;
+                    sup[1] |= b1;
+                    sup[2] |= b2;
+                    sup[3] |= b3;
+                    found = 1;
                 }
             }
         }
     }
+    return found;
 }
 
 static int are_peers(const adv_t *a, int x, int y) {
@@ -653,6 +666,12 @@ commit:
     return 0;
 }
 
+/* Whether con c's noted fixpoint (con_t fix_*) still describes a state the
+ * current one only shrank from: its frame is still on the stack. */
+static inline int fix_valid(const adv_t *a, const con_t *c) {
+    return c->fix_level <= a->level && a->lser[c->fix_level] == c->fix_ser;
+}
+
 /* The values whose symbols lie in [lo, hi], for ascending symbols
  * (a->sym_sorted): two binary searches, or plain arithmetic for 1..n. */
 static uint64_t sym_window(const adv_t *a, long lo, long hi) {
@@ -742,10 +761,9 @@ static int prop_con(adv_t *a, uint32_t ci) {
         match_t mt;
         mt.m = m;
         if (m <= SMALL_OPEN + 1) {
-            for (i = 0; i < m; i++) {
-                mt.cand[i] = oc[i];
-                cellsup[i] = 0;
-            }
+            for (i = 0; i < m; i++) cellsup[i] = 0;
+            if (m < 4)
+                for (i = 0; i < m; i++) mt.cand[i] = oc[i];
         }
         /* A combo r (its values beyond dec) stays if r lies in uni -- then
          * the open cells cover it (the test of the cover went) -- and meets
@@ -753,13 +771,18 @@ static int prop_con(adv_t *a, uint32_t ci) {
         while (k < live) {
             uint64_t x = cb[k], r = x & ~dec;
             int ok = (x & dec) == dec && (r & ~uni) == 0;
-            for (i = 0; i < m && ok; i++) ok = (oc[i] & r) != 0;
-            if (ok && m <= SMALL_OPEN + 1) { /* exact: a matching must exist */
+            if (ok) { /* branch-free: (oc & r) - 1 has bit 63 set iff oc & r == 0 (n <= 36) */
+                uint64_t miss = 0;
+                for (i = 0; i < m; i++) miss |= (oc[i] & r) - 1;
+                ok = (miss >> 63) == 0;
+            }
+            if (ok && m == 4) { /* exact: a matching must exist */
+                uint64_t more = ((oc[0] & ~cellsup[0]) | (oc[1] & ~cellsup[1]) | (oc[2] & ~cellsup[2]) |
+                                 (oc[3] & ~cellsup[3])) & r;
+                ok = match4(oc, r, cellsup, more == 0);
+            } else if (ok && m < 4) {
                 for (i = 0; i < m; i++) mt.sup[i] = 0;
-                if (m == 4)
-                    match4(&mt, r);
-                else
-                    match_rec(&mt, 0, r);
+                match_rec(&mt, 0, r);
                 ok = mt.sup[0] != 0;
                 for (i = 0; i < m && ok; i++) cellsup[i] |= mt.sup[i];
             }
@@ -794,7 +817,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
         /* known fixpoint, as for sum cons below: a function of rem, the
          * open cells and their union */
         gsum = uni;
-        if (m > SMALL_OPEN && c->fix_epoch == a->epoch && c->fix_m == m && c->fix_gsum == gsum) return 0;
+        if (m > SMALL_OPEN && c->fix_m == m && c->fix_gsum == gsum && fix_valid(a, c)) return 0;
         if (killer__sum_bounds(sym, avail, m, &lo, &hi) != 0 || rem < lo || rem > hi) return -1;
         for (i = 0; i < m; i++) {
             uint64_t x = oc[i] & ~dec, keep = 0;
@@ -831,7 +854,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
          * and masks already inside them.  With SMALL_OPEN or fewer open
          * cells the exact step below depends on every mask: no shortcut. */
         for (g = 0; g < ng; g++) gsum += gu[g];
-        if (m > SMALL_OPEN && c->fix_epoch == a->epoch && c->fix_m == m && c->fix_gsum == gsum) return 0;
+        if (m > SMALL_OPEN && c->fix_m == m && c->fix_gsum == gsum && fix_valid(a, c)) return 0;
         for (g = 0; g < ng; g++) {
             glo[g] = ghi[g] = 0;
             if (gk[g] == 0) continue;
@@ -894,7 +917,8 @@ static int prop_con(adv_t *a, uint32_t ci) {
             if (j == SMALL_OPEN) {
                 if (a->tlen == tlen0) { /* changed nothing: a fixpoint */
                     con_t *cw = &a->cons[ci];
-                    cw->fix_epoch = a->epoch;
+                    cw->fix_level = a->level;
+                    cw->fix_ser = a->lser[a->level];
                     cw->fix_m = (uint8_t)m;
                     cw->fix_gsum = gsum;
                 }
@@ -1419,7 +1443,7 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
              KILLER__ALIGN((size_t)nc * sizeof(uint16_t)) + 2 * KILLER__ALIGN(KILLER__MAX_UNITS) +
              2 * KILLER__ALIGN(nc) + KILLER__ALIGN((size_t)nc * sizeof(frame_t)) +
              KILLER__ALIGN((size_t)(ncg + 1) * sizeof(int32_t)) + KILLER__ALIGN((size_t)nc * sizeof(uint16_t)) +
-             KILLER__ALIGN((size_t)nc * sizeof(double)) + (n <= DP_MAX_N ? KILLER__ALIGN((size_t)1 << n) + KILLER__ALIGN(DP_STATES * sizeof(uint16_t)) : 0);
+             KILLER__ALIGN((size_t)nc * sizeof(double)) + KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint64_t)) + (n <= DP_MAX_N ? KILLER__ALIGN((size_t)1 << n) + KILLER__ALIGN(DP_STATES * sizeof(uint16_t)) : 0);
     mem1 = killer__alloc(opts, bytes1);
     if (mem1 == NULL) return SEARCH_ENOMEM;
     memset(mem1, 0, bytes1);
@@ -1466,6 +1490,8 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
     TAKE(incnt, int32_t, ncg + 1);
     TAKE(buf, uint16_t, nc);
     TAKE(a->score, double, nc);
+    TAKE(a->lser, uint64_t, nc + 1);
+    a->lser[0] = a->nser = 1; /* fix_ser 0: nothing noted */
     if (n <= DP_MAX_N) {
         TAKE(a->dp_tab, uint8_t, (size_t)1 << n);
         TAKE(a->dp_states, uint16_t, DP_STATES);
@@ -1621,6 +1647,8 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
                         goto out;
                     }
                     f = &a->stack[depth++];
+                    a->level = depth;
+                    a->lser[depth] = ++a->nser;
                     if (depth > res->stats.max_depth) res->stats.max_depth = depth;
                     f->mark = a->tlen;
                     f->decided = a->decided;
@@ -1637,6 +1665,7 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
             }
             {
                 frame_t *f = &a->stack[--depth];
+                a->level = depth;
                 undo(a, f->mark);
                 a->decided = f->decided;
                 res->stats.backtracks++;
