@@ -176,6 +176,18 @@ typedef struct con_s {
     uint8_t fix_m;
 } con_t;
 
+/* The bounds of one peer group of a sum con as a function of its open
+ * cells' union u and their number k (prop_con, ascending symbols): the
+ * sums of the k smallest / largest symbols of u and the k-th smallest /
+ * largest symbol.  One entry per group, at the con's cells_off + group;
+ * k == 0: empty.  A pure function, so valid in any state: a con rerun
+ * after a change in one group finds the other groups here. */
+typedef struct grpc_s {
+    uint64_t u;
+    long lo, hi, sk, tk;
+    int k;
+} grpc_t;
+
 typedef struct frame_s {
     uint32_t mark, decided;
     uint16_t cell;
@@ -197,6 +209,7 @@ typedef struct adv_s {
     uint32_t *peer_off;      /* nc + 1 */
     uint16_t *peers;
     uint64_t *combos;
+    grpc_t *grpc;            /* per con cell (see grpc_t) */
     /* state */
     uint64_t *cand;
     uint32_t *live;
@@ -847,6 +860,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
         uint64_t win[DERIVED_MAX];
         long sk[DERIVED_MAX], tk[DERIVED_MAX];
         const int sorted = a->sym_sorted, ng = c->ngroups; /* not reloaded after each call */
+        grpc_t *grpc = a->grpc + c->cells_off;
         /* Known fixpoint (con_t fix_*): all of the below is a function of
          * rem, the open cells and the group unions gu[]; with the same
          * open cells (m: cells only get decided) and gu[g] subsets of the
@@ -860,22 +874,33 @@ static int prop_con(adv_t *a, uint32_t ci) {
             if (gk[g] == 0) continue;
             /* an open cell has two values or more, so only groups of 3+
              * open cells can have too few */
-            if (gk[g] > 2 && killer__popcount(gu[g]) < gk[g]) return -1;
             if (sorted) {
-                uint64_t x = gu[g], y = gu[g];
-                int t;
-                for (t = 0; t < gk[g] - 1; t++) {
-                    uint64_t hb = (uint64_t)1 << (63 - __builtin_clzll(y));
-                    glo[g] += sym[killer__ctz(x) + 1];
-                    x &= x - 1;
-                    ghi[g] += sym[killer__ctz(hb) + 1];
-                    y &= ~hb;
+                grpc_t *gc = &grpc[g];
+                if (gc->u != gu[g] || gc->k != gk[g]) {
+                    uint64_t x = gu[g], y = gu[g];
+                    long l = 0, h = 0;
+                    int t;
+                    if (gk[g] > 2 && killer__popcount(gu[g]) < gk[g]) return -1;
+                    for (t = 0; t < gk[g] - 1; t++) {
+                        uint64_t hb = (uint64_t)1 << (63 - __builtin_clzll(y));
+                        l += sym[killer__ctz(x) + 1];
+                        x &= x - 1;
+                        h += sym[killer__ctz(hb) + 1];
+                        y &= ~hb;
+                    }
+                    gc->u = gu[g];
+                    gc->k = gk[g];
+                    gc->sk = sym[killer__ctz(x) + 1];
+                    gc->tk = sym[64 - __builtin_clzll(y)];
+                    gc->lo = l + gc->sk;
+                    gc->hi = h + gc->tk;
                 }
-                sk[g] = sym[killer__ctz(x) + 1];
-                tk[g] = sym[64 - __builtin_clzll(y)];
-                glo[g] += sk[g];
-                ghi[g] += tk[g];
-            } else if (killer__sum_bounds(sym, gu[g], gk[g], &glo[g], &ghi[g]) != 0)
+                sk[g] = gc->sk;
+                tk[g] = gc->tk;
+                glo[g] = gc->lo;
+                ghi[g] = gc->hi;
+            } else if ((gk[g] > 2 && killer__popcount(gu[g]) < gk[g]) ||
+                       killer__sum_bounds(sym, gu[g], gk[g], &glo[g], &ghi[g]) != 0)
                 return -1;
             lo += glo[g];
             hi += ghi[g];
@@ -1576,7 +1601,7 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
     }
     a->tcap = (uint32_t)nc * (uint32_t)n + total_combo + 16;
     bytes2 = KILLER__ALIGN((size_t)total_combo * sizeof(uint64_t)) + KILLER__ALIGN((size_t)a->tcap * 4) +
-             KILLER__ALIGN((size_t)a->tcap * 8);
+             KILLER__ALIGN((size_t)a->tcap * 8) + KILLER__ALIGN((size_t)b.ncells * sizeof(grpc_t));
     mem2 = killer__alloc(opts, bytes2);
     if (mem2 == NULL) {
         rc = SEARCH_ENOMEM;
@@ -1587,6 +1612,9 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
     a->tkey = (uint32_t *)(void *)(mem2 + KILLER__ALIGN((size_t)total_combo * sizeof(uint64_t)));
     a->told = (uint64_t *)(void *)(mem2 + KILLER__ALIGN((size_t)total_combo * sizeof(uint64_t)) +
                                    KILLER__ALIGN((size_t)a->tcap * 4));
+    a->grpc = (grpc_t *)(void *)(mem2 + KILLER__ALIGN((size_t)total_combo * sizeof(uint64_t)) +
+                                 KILLER__ALIGN((size_t)a->tcap * 4) + KILLER__ALIGN((size_t)a->tcap * 8));
+    memset(a->grpc, 0, (size_t)b.ncells * sizeof(grpc_t));
     {
         uint32_t off = 0, cnt;
         for (ci = 0; ci < b.ncons; ci++) {
