@@ -146,6 +146,7 @@
 #include "killer_int.h"
 
 #define DERIVED_MAX 12  /* largest innie/outie set turned into a con */
+_Static_assert(DERIVED_MAX <= 32, "prop_con keeps a sum con's groups in a uint32_t");
 #define SMALL_OPEN 3    /* cons with this few open cells are solved exactly */
 #define COMBO_BUDGET ((uint64_t)KILLER_COMBO_CAP * 64) /* enumeration steps per table */
 #define DP_MAX_N 16     /* exact tabled supports (dp_tab has 2^n entries) up to this n */
@@ -178,13 +179,13 @@ typedef struct con_s {
 
 /* The bounds of one peer group of a sum con as a function of its open
  * cells' union u and their number k (prop_con, ascending symbols): the
- * sums of the k smallest / largest symbols of u and the k-th smallest /
- * largest symbol.  One entry per group, at the con's cells_off + group;
+ * sums of the k smallest / largest symbols of u, the k-th smallest /
+ * largest symbol and the smallest / largest.  One entry per group, at the con's cells_off + group;
  * k == 0: empty.  A pure function, so valid in any state: a con rerun
  * after a change in one group finds the other groups here. */
 typedef struct grpc_s {
     uint64_t u;
-    long lo, hi, sk, tk;
+    long lo, hi, sk, tk, s1, t1;
     int k;
 } grpc_t;
 
@@ -894,6 +895,8 @@ static int prop_con(adv_t *a, uint32_t ci) {
                     gc->tk = sym[64 - __builtin_clzll(y)];
                     gc->lo = l + gc->sk;
                     gc->hi = h + gc->tk;
+                    gc->s1 = sym[killer__ctz(gu[g]) + 1];
+                    gc->t1 = sym[64 - __builtin_clzll(gu[g])];
                 }
                 sk[g] = gc->sk;
                 tk[g] = gc->tk;
@@ -907,10 +910,20 @@ static int prop_con(adv_t *a, uint32_t ci) {
         }
         if (rem < lo || rem > hi) return -1;
         if (sorted) {
+            /* only the groups whose union leaves the window (its smallest or
+             * largest symbol outside) have cells to restrict */
+            uint32_t out = 0;
             for (g = 0; g < ng; g++)
-                if (gk[g] != 0) win[g] = sym_window(a, tk[g] - (hi - rem), sk[g] + (rem - lo));
-            for (i = 0; i < m; i++)
-                if (restrict_keep(a, open[i], &oc[i], win[og[i]]) != 0) return -1;
+                if (gk[g] != 0) {
+                    long wlo = tk[g] - (hi - rem), whi = sk[g] + (rem - lo);
+                    if (grpc[g].s1 < wlo || grpc[g].t1 > whi) {
+                        win[g] = sym_window(a, wlo, whi);
+                        out |= 1u << g;
+                    }
+                }
+            if (out != 0)
+                for (i = 0; i < m; i++)
+                    if (((out >> og[i]) & 1u) && restrict_keep(a, open[i], &oc[i], win[og[i]]) != 0) return -1;
         } else {
             for (i = 0; i < m; i++) {
                 long olo, ohi;
