@@ -817,13 +817,19 @@ static int prop_con(adv_t *a, uint32_t ci) {
         if (live == 0) return -1;
         {
             uint64_t once = 0, twice = 0;
+            if (m <= SMALL_OPEN + 1) {
+                for (i = 0; i < m; i++)
+                    if (restrict_keep(a, open[i], &oc[i], cellsup[i]) != 0) return -1;
+            } else if ((uni & ~allowed) != 0) /* else every cell lies in allowed */
+                for (i = 0; i < m; i++)
+                    if (restrict_keep(a, open[i], &oc[i], allowed) != 0) return -1;
+            req &= ~dec;
+            if (req == 0) return 0;
             for (i = 0; i < m; i++) {
-                if (restrict_keep(a, open[i], &oc[i], m <= SMALL_OPEN + 1 ? cellsup[i] : allowed) != 0) return -1;
                 twice |= once & oc[i];
                 once |= oc[i];
             }
-            req &= ~dec;
-            return req == 0 ? 0 : con_claim_ot(a, ci, open, m, req, once, twice);
+            return con_claim_ot(a, ci, open, m, req, once, twice);
         }
     } else if (c->distinct) {
         uint64_t avail = uni & ~dec;
