@@ -168,13 +168,17 @@ typedef struct con_s {
     uint8_t units_in[5];
     uint64_t inpos[2];  /* positions of its cells in units_in[0..1] (con_claim) */
     /* sum and bounds cons: a state where the con changed nothing, valid while
-     * the search level it was noted at still stands (fix_valid(): masks only
+     * the search level it was noted at still stands (level_valid(): masks only
      * shrank since): its number of open cells and the sum of its groups'
      * unions (see prop_con) */
     uint64_t fix_gsum;  /* (a bounds con: the union of its open cells) */
     uint64_t fix_ser;   /* lser[fix_level] when noted */
     uint32_t fix_level;
     uint8_t fix_m;
+    /* tabled cons: values con_claim_ot() has removed from the rest of the
+     * units containing the con, valid as fix_* (level_valid()) */
+    uint32_t claim_level;
+    uint64_t claim_req, claim_ser;
 } con_t;
 
 /* The bounds of one peer group of a sum con as a function of its open
@@ -274,6 +278,13 @@ static void undo(adv_t *a, uint32_t mark) {
         else
             a->live[k - (uint32_t)a->nc] = (uint32_t)a->told[a->tlen];
     }
+}
+
+/* Whether a fact noted at search level `level` (serial `ser` = lser[level]
+ * then) still holds for a state that only shrank since: its frame is still
+ * on the stack (see adv_t lser). */
+static inline int level_valid(const adv_t *a, uint32_t level, uint64_t ser) {
+    return level <= a->level && a->lser[level] == ser;
 }
 
 static void enqueue_con(adv_t *a, uint32_t ci) {
@@ -507,7 +518,13 @@ static int con_claim_ot(adv_t *a, uint32_t ci, const int *open, int m, uint64_t 
     /* the other cells of each unit containing the con, in unit order: by
      * the positions classify() noted (a con of two or more cells lies in
      * at most two units: a line or a diagonal, and a box), which replaced
-     * marking the con's cells in a->stamp on every call */
+     * marking the con's cells in a->stamp on every call.  Nothing to do
+     * when the values were removed under a frame that still stands. */
+    if (c->nunits_in == 0) return 0;
+    if (level_valid(a, c->claim_level, c->claim_ser)) {
+        if ((req & ~c->claim_req) == 0) return 0;
+        req |= c->claim_req; /* already gone: restrict_to finds nothing */
+    }
     for (j = 0; j < c->nunits_in; j++) {
         const uint16_t *uc = a->m.unit_cells[c->units_in[j]];
         uint64_t out;
@@ -520,6 +537,12 @@ static int con_claim_ot(adv_t *a, uint32_t ci, const int *open, int m, uint64_t 
         }
         for (; out != 0; out &= out - 1)
             if (restrict_to(a, uc[killer__ctz(out)], ~req) != 0) return -1;
+    }
+    {
+        con_t *cw = &a->cons[ci];
+        cw->claim_req = req;
+        cw->claim_level = a->level;
+        cw->claim_ser = a->lser[a->level];
     }
     return 0;
 }
@@ -680,11 +703,6 @@ commit:
     return 0;
 }
 
-/* Whether con c's noted fixpoint (con_t fix_*) still describes a state the
- * current one only shrank from: its frame is still on the stack. */
-static inline int fix_valid(const adv_t *a, const con_t *c) {
-    return c->fix_level <= a->level && a->lser[c->fix_level] == c->fix_ser;
-}
 
 /* The values whose symbols lie in [lo, hi], for ascending symbols
  * (a->sym_sorted): two binary searches, or plain arithmetic for 1..n. */
@@ -837,7 +855,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
         /* known fixpoint, as for sum cons below: a function of rem, the
          * open cells and their union */
         gsum = uni;
-        if (m > SMALL_OPEN && c->fix_m == m && c->fix_gsum == gsum && fix_valid(a, c)) return 0;
+        if (m > SMALL_OPEN && c->fix_m == m && c->fix_gsum == gsum && level_valid(a, c->fix_level, c->fix_ser)) return 0;
         if (killer__sum_bounds(sym, avail, m, &lo, &hi) != 0 || rem < lo || rem > hi) return -1;
         for (i = 0; i < m; i++) {
             uint64_t x = oc[i] & ~dec, keep = 0;
@@ -875,7 +893,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
          * and masks already inside them.  With SMALL_OPEN or fewer open
          * cells the exact step below depends on every mask: no shortcut. */
         for (g = 0; g < ng; g++) gsum += gu[g];
-        if (m > SMALL_OPEN && c->fix_m == m && c->fix_gsum == gsum && fix_valid(a, c)) return 0;
+        if (m > SMALL_OPEN && c->fix_m == m && c->fix_gsum == gsum && level_valid(a, c->fix_level, c->fix_ser)) return 0;
         for (g = 0; g < ng; g++) {
             glo[g] = ghi[g] = 0;
             if (gk[g] == 0) continue;
