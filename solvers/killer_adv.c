@@ -772,8 +772,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
                 oc[m] = x;
                 og[m] = g;
                 open[m++] = cells[i];
-                uni |= x;
-                gu[g] |= x;
+                gu[g] |= x; /* (uni: only for distinct cons) */
                 gk[g]++;
             }
         }
