@@ -24,20 +24,18 @@
  *            killer__combos) fits KILLER_COMBO_CAP.  The table is a sparse
  *            set: combos[0..live) are still possible, the rest were removed
  *            by swapping them behind `live`, so undoing is restoring live
- *            (trailed), never copying the table.  With n <= DP_MAX_N and at
- *            most DP_MAX_OPEN open cells the supports are exact
- *            (prop_tabled_dp: a layered walk over value sets, one layer per
- *            open cell); otherwise a combo stays live if it holds the
- *            decided values, every open cell meets the rest of it, the open
- *            cells together cover that rest and (<= SMALL_OPEN + 1 open
- *            cells) a perfect matching exists.  Open cells shrink to the
- *            supported values; the intersection of live combos is what the
- *            cage must hold (con_claim): a required value with one place in
- *            the cage goes there, and leaves every other cell of each unit
- *            that contains the whole cage (cage/unit claiming).  Conversely
- *            the hidden-single scan of a unit notices a value whose every
- *            place in the unit lies in one cage, and keeps only that cage's
- *            combos that contain it.  A tabled con's own changes do not
+ *            (trailed), never copying the table.  A combo stays live if it
+ *            holds the decided values, every open cell meets the rest of it,
+ *            the open cells together cover that rest and (<= SMALL_OPEN + 1
+ *            open cells) a perfect matching exists.  Open cells shrink to
+ *            the supported values (with <= SMALL_OPEN + 1 open cells the
+ *            values of some matching: exact); the intersection of live
+ *            combos is what the cage must hold (con_claim_ot): a required
+ *            value with one place in the cage goes there, and leaves every
+ *            other cell of each unit that contains the whole cage
+ *            (cage/unit claiming).  Conversely the hidden-single scan of a
+ *            unit notices a value whose every place in the unit lies in one
+ *            cage, and keeps only that cage's combos that contain it.  A tabled con's own changes do not
  *            requeue it (propagate() holds its inq flag up while it runs):
  *            its result is (close to) a fixpoint.
  *   bounds   distinct cons over the cap (big cages on big grids): the rest
@@ -149,10 +147,9 @@
 _Static_assert(DERIVED_MAX <= 32, "prop_con keeps a sum con's groups in a uint32_t");
 #define SMALL_OPEN 3    /* cons with this few open cells are solved exactly */
 #define COMBO_BUDGET ((uint64_t)KILLER_COMBO_CAP * 64) /* enumeration steps per table */
-#define DP_MAX_N 16     /* exact tabled supports (dp_tab has 2^n entries) up to this n */
-#define DP_MAX_OPEN 3    /* exact supports by the layered walk up to this many open cells */
-#define DP_STATES 8192
-#define CONFLICT_GROWTH 1.05  /* states one exact-support walk may visit */
+#define SORT_MAX_N 16   /* tabled cons with 2..SORT_MAX_OPEN open cells restrict */
+#define SORT_MAX_OPEN 3 /* fewest values first up to this n (see prop_con) */
+#define CONFLICT_GROWTH 1.05
 
 typedef struct con_s {
     long sum;
@@ -236,8 +233,6 @@ typedef struct adv_s {
     int sym_sorted; /* symbols ascend with their index (1..n, or sorted) */
     int sym_ident;  /* symbols are 1..n */
     double inc;
-    uint8_t *dp_tab;      /* 2^n flags (n <= DP_MAX_N), else NULL; zero between calls */
-    uint16_t *dp_states;  /* DP_STATES */
     frame_t *stack;
     uint8_t *grid;
     /* per unit (unit_tables(), for scan_unit): ugrp_n cage groups, the
@@ -434,31 +429,42 @@ static void small_supports(small_t *s) {
     }
 }
 
-/* Perfect matchings of m <= SMALL_OPEN + 1 open cells onto the values r
- * (|r| == m): sup[i] collects the values cell i takes in some matching.
- * Depth <= m. */
-typedef struct match_s {
-    int m;
-    uint64_t cand[SMALL_OPEN + 1];
-    uint64_t sup[SMALL_OPEN + 1];
-    uint64_t pick[SMALL_OPEN + 1];
-} match_t;
-
-static void match_rec(match_t *t, int i, uint64_t left) {
-    uint64_t x = t->cand[i] & left;
-    int j;
-    for (; x != 0; x &= x - 1) {
-        uint64_t bit = x & -x;
-        t->pick[i] = bit;
-        if (i == t->m - 1) {
-            for (j = 0; j <= i; j++) t->sup[j] |= t->pick[j];
-        } else
-            match_rec(t, i + 1, left & ~bit);
+/* Perfect matchings of m <= SMALL_OPEN open cells (masks cd) onto the
+ * values r (|r| == m): ORs into sup[i] the values cell i takes in some
+ * matching and returns whether one exists.  The last cell's value is what
+ * the others leave of r. */
+static int match_small(const uint64_t *cd, uint64_t r, int m, uint64_t *sup) {
+    int found = 0;
+    if (m == 1) {
+        if ((cd[0] & r) == 0) return 0;
+        sup[0] |= r;
+        return 1;
     }
+    for (uint64_t x0 = cd[0] & r; x0 != 0; x0 &= x0 - 1) {
+        uint64_t b0 = x0 & -x0;
+        if (m == 2) {
+            if (cd[1] & r & ~b0) {
+                sup[0] |= b0;
+                sup[1] |= r & ~b0;
+                found = 1;
+            }
+            continue;
+        }
+        for (uint64_t x1 = cd[1] & r & ~b0; x1 != 0; x1 &= x1 - 1) {
+            uint64_t b1 = x1 & -x1, b2 = r & ~(b0 | b1);
+            if (cd[2] & b2) {
+                sup[0] |= b0;
+                sup[1] |= b1;
+                sup[2] |= b2;
+                found = 1;
+            }
+        }
+    }
+    return found;
 }
 
-/* match_rec for four cells, unrolled: the fourth cell's value is what the
- * first three leave of r (|r| == 4).  ORs the supports into sup directly
+/* match_small for four cells, unrolled, with one more exit: the fourth
+ * cell's value is what the first three leave of r (|r| == 4).  ORs the supports into sup directly
  * (a combo adds supports only if it has a matching, so no per-combo
  * buffer) and returns whether some matching exists.  With `any` set the
  * caller already holds every support this combo could add and only asks
@@ -547,163 +553,6 @@ static int con_claim_ot(adv_t *a, uint32_t ci, const int *open, int m, uint64_t 
     return 0;
 }
 
-static int con_claim(adv_t *a, uint32_t ci, const int *open, int m, uint64_t dec, uint64_t req) {
-    uint64_t once = 0, twice = 0;
-    int i;
-    req &= ~dec;
-    if (req == 0) return 0;
-    for (i = 0; i < m; i++) {
-        uint64_t x = a->cand[open[i]];
-        twice |= once & x;
-        once |= x;
-    }
-    return con_claim_ot(a, ci, open, m, req, once, twice);
-}
-
-/* Exact supports of a tabled con for n <= DP_MAX_N: a layered walk over the
- * sets of values the open cells (fewest candidates first) can take, one
- * layer per cell, states indexed by their value mask in dp_tab (bit 0:
- * reached forwards, bit 1: completes to a live combo).  A combo stays live
- * iff its open part was reached; a value stays at a cell iff some reached
- * state extends by it to a completing one.  This is generalized arc
- * consistency for the con (the per-combo matchings it replaced were only
- * exact up to SMALL_OPEN + 1 open cells and cost half the run time).
- * Returns 0 (done), -1 (contradiction) or 1 (more than DP_STATES states:
- * nothing changed, the caller falls back to the per-combo test). */
-static int prop_tabled_dp(adv_t *a, uint32_t ci, const int *open, int m, uint64_t dec, uint64_t *req) {
-    const con_t *c = &a->cons[ci];
-    uint64_t *cb = a->combos + c->combo_off;
-    uint32_t live = a->live[ci], old = live, k, lo[KILLER_MAX_N + 2], nst;
-    uint64_t cm[KILLER_MAX_N], sup[KILLER_MAX_N], uni = 0;
-    int ord[KILLER_MAX_N], pc[KILLER_MAX_N], i, j, skip;
-    uint16_t *st = a->dp_states;
-    uint8_t *tab = a->dp_tab;
-
-    for (i = 0; i < m; i++) uni |= a->cand[open[i]];
-    uni &= ~dec;
-    /* combos must hold the decided values and draw the rest from uni */
-    {
-        uint64_t u2 = 0;
-        for (k = 0; k < live;) {
-            uint64_t x = cb[k];
-            if ((x & dec) == dec && (x & ~dec & ~uni) == 0) {
-                u2 |= x;
-                k++;
-            } else {
-                cb[k] = cb[--live];
-                cb[live] = x;
-            }
-        }
-        uni &= u2;
-    }
-    if (live == 0) goto commit;
-    for (i = 0; i < m; i++) {
-        uint64_t x = a->cand[open[i]] & uni;
-        int p = killer__popcount(x);
-        if (p == 0) {
-            live = 0;
-            goto commit;
-        }
-        for (j = i; j > 0 && pc[j - 1] > p; j--) {
-            pc[j] = pc[j - 1];
-            ord[j] = ord[j - 1];
-            cm[j] = cm[j - 1];
-        }
-        pc[j] = p;
-        ord[j] = open[i];
-        cm[j] = x;
-    }
-    /* forwards */
-    st[0] = 0;
-    tab[0] = 1;
-    lo[0] = 0;
-    lo[1] = nst = 1;
-    for (i = 0; i < m; i++) {
-        /* The last layer is only looked up, for the live combos: r was
-         * reached iff r minus one value of the last cell was (the layers
-         * differ in size, so tab & 1 at size m - 1 means layer m - 1).
-         * Skipped when it surely fits in DP_STATES, so that overflowing
-         * (and falling back) happens exactly as when it was built. */
-        if (i == m - 1 && nst + (lo[i + 1] - lo[i]) * (uint32_t)pc[i] <= DP_STATES) break;
-        for (k = lo[i]; k < lo[i + 1]; k++) {
-            uint32_t s = st[k];
-            for (uint64_t x = cm[i] & ~(uint64_t)s; x != 0; x &= x - 1) {
-                uint32_t t = s | (uint32_t)(x & -x);
-                if (tab[t] == 0) {
-                    if (nst == DP_STATES) {
-                        for (k = 0; k < nst; k++) tab[st[k]] = 0;
-                        if (live != old) {
-                            trail(a, (uint32_t)a->nc + ci, old);
-                            a->live[ci] = live;
-                        }
-                        return 1;
-                    }
-                    tab[t] = 1;
-                    st[nst++] = (uint16_t)t;
-                }
-            }
-        }
-        lo[i + 2] = nst;
-    }
-    /* live combos: open part reached.  Without the last layer, the
-     * backward step of the last cell is done here from the combos' side:
-     * a layer m - 1 state completes (bit 1) by value b iff adding b gives
-     * a live reached combo. */
-    skip = i < m;
-    sup[m - 1] = 0;
-    for (k = 0; k < live;) {
-        uint64_t r = cb[k] & ~dec;
-        int reached = 0;
-        if (skip) {
-            for (uint64_t y = r & cm[m - 1]; y != 0; y &= y - 1) {
-                uint32_t s = (uint32_t)(r & ~(y & -y));
-                if (tab[s] & 1) {
-                    reached = 1;
-                    tab[s] |= 2;
-                    sup[m - 1] |= y & -y;
-                }
-            }
-        } else if (tab[r] & 1) {
-            reached = 1;
-            tab[r] |= 2;
-        }
-        if (reached) {
-            *req &= cb[k];
-            k++;
-        } else {
-            uint64_t x = cb[k];
-            cb[k] = cb[--live];
-            cb[live] = x;
-        }
-    }
-    /* backwards */
-    for (i = skip ? m - 2 : m - 1; i >= 0; i--) {
-        sup[i] = 0;
-        for (k = lo[i]; k < lo[i + 1]; k++) {
-            uint32_t s = st[k];
-            uint64_t good = 0;
-            for (uint64_t x = cm[i] & ~(uint64_t)s; x != 0; x &= x - 1)
-                if (tab[s | (uint32_t)(x & -x)] & 2) good |= x & -x;
-            if (good) {
-                tab[s] |= 2;
-                sup[i] |= good;
-            }
-        }
-    }
-    for (k = 0; k < nst; k++) tab[st[k]] = 0;
-commit:
-    if (live != old) {
-        trail(a, (uint32_t)a->nc + ci, old);
-        a->live[ci] = live;
-        a->res->stats.propagations += old - live;
-    }
-    if (live == 0) return -1;
-    for (i = 0; i < m; i++)
-        if (restrict_to(a, ord[i], sup[i]) != 0) return -1;
-    return 0;
-}
-
-
 /* The values whose symbols lie in [lo, hi], for ascending symbols
  * (a->sym_sorted): two binary searches, or plain arithmetic for 1..n. */
 static uint64_t sym_window(const adv_t *a, long lo, long hi) {
@@ -779,30 +628,22 @@ static int prop_con(adv_t *a, uint32_t ci) {
     }
     if (m == 0) return rem == 0 ? 0 : -1;
 
-    if (c->tabled && a->dp_tab != NULL && m <= DP_MAX_OPEN) {
-        uint64_t req = a->full;
-        int r = prop_tabled_dp(a, ci, open, m, dec, &req);
-        if (r < 0) return -1;
-        if (r == 0) return con_claim(a, ci, open, m, dec, req);
-    }
     if (c->tabled) {
         uint64_t *cb = a->combos + c->combo_off;
         uint32_t live = a->live[ci], old = live, k = 0;
-        uint64_t allowed = 0, req = a->full, cellsup[SMALL_OPEN + 1];
-        match_t mt;
-        mt.m = m;
-        if (m <= SMALL_OPEN + 1) {
+        uint64_t allowed = 0, req = a->full, cellsup[SMALL_OPEN + 1], u2 = 0;
+        if (m <= SMALL_OPEN + 1)
             for (i = 0; i < m; i++) cellsup[i] = 0;
-            if (m < 4)
-                for (i = 0; i < m; i++) mt.cand[i] = oc[i];
-        }
         /* A combo r (its values beyond dec) stays if r lies in uni -- then
          * the open cells cover it (the test of the cover went) -- and meets
          * every open cell. */
         while (k < live) {
             uint64_t x = cb[k], r = x & ~dec;
             int ok = (x & dec) == dec && (r & ~uni) == 0;
-            if (ok) { /* branch-free: (oc & r) - 1 has bit 63 set iff oc & r == 0 (n <= 36) */
+            if (ok && m < 4) { /* exact: a matching must exist */
+                u2 |= x;
+                ok = match_small(oc, r, m, cellsup);
+            } else if (ok) { /* branch-free: (oc & r) - 1 has bit 63 set iff oc & r == 0 (n <= 36) */
                 uint64_t miss = 0;
                 for (i = 0; i < m; i++) miss |= (oc[i] & r) - 1;
                 ok = (miss >> 63) == 0;
@@ -811,11 +652,6 @@ static int prop_con(adv_t *a, uint32_t ci) {
                 uint64_t more = ((oc[0] & ~cellsup[0]) | (oc[1] & ~cellsup[1]) | (oc[2] & ~cellsup[2]) |
                                  (oc[3] & ~cellsup[3])) & r;
                 ok = match4(oc, r, cellsup, more == 0);
-            } else if (ok && m < 4) {
-                for (i = 0; i < m; i++) mt.sup[i] = 0;
-                match_rec(&mt, 0, r);
-                ok = mt.sup[0] != 0;
-                for (i = 0; i < m && ok; i++) cellsup[i] |= mt.sup[i];
             }
             if (ok) {
                 allowed |= r;
@@ -835,8 +671,26 @@ static int prop_con(adv_t *a, uint32_t ci) {
         {
             uint64_t once = 0, twice = 0;
             if (m <= SMALL_OPEN + 1) {
+                int ord[SMALL_OPEN + 1], pc[SMALL_OPEN + 1];
+                for (i = 0; i < m; i++) ord[i] = i;
+                if (m > 1 && m <= SORT_MAX_OPEN && a->n <= SORT_MAX_N) {
+                    /* the order of the layered walk these matchings replaced
+                     * (same supports, so the same search): fewest values in
+                     * the union of the combos that passed the first test
+                     * first, stable */
+                    uint64_t u = uni & ~dec & u2;
+                    for (i = 0; i < m; i++) {
+                        int p = killer__popcount(oc[i] & u);
+                        for (j = i; j > 0 && pc[j - 1] > p; j--) {
+                            pc[j] = pc[j - 1];
+                            ord[j] = ord[j - 1];
+                        }
+                        pc[j] = p;
+                        ord[j] = i;
+                    }
+                }
                 for (i = 0; i < m; i++)
-                    if (restrict_keep(a, open[i], &oc[i], cellsup[i]) != 0) return -1;
+                    if (restrict_keep(a, open[ord[i]], &oc[ord[i]], cellsup[ord[i]]) != 0) return -1;
             } else if ((uni & ~allowed) != 0) /* else every cell lies in allowed */
                 for (i = 0; i < m; i++)
                     if (restrict_keep(a, open[i], &oc[i], allowed) != 0) return -1;
@@ -966,7 +820,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
     }
 
     /* few open cells: exact supports.  Tabled cons did this per combo
-     * above (match_rec); the candidate walk below cost half the run time
+     * above (match_small, match4); the candidate walk below cost half the run time
      * when it also ran for them (callgrind, sigh-tarek-37). */
     if (c->tabled) return 0;
     /* oc[] holds the open cells' masks after the restrictions (only
@@ -1504,7 +1358,7 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
              KILLER__ALIGN((size_t)nc * sizeof(uint16_t)) + 2 * KILLER__ALIGN(KILLER__MAX_UNITS) +
              2 * KILLER__ALIGN(nc) + KILLER__ALIGN((size_t)nc * sizeof(frame_t)) +
              KILLER__ALIGN((size_t)(ncg + 1) * sizeof(int32_t)) + KILLER__ALIGN((size_t)nc * sizeof(uint16_t)) +
-             KILLER__ALIGN((size_t)nc * sizeof(double)) + KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint64_t)) + (n <= DP_MAX_N ? KILLER__ALIGN((size_t)1 << n) + KILLER__ALIGN(DP_STATES * sizeof(uint16_t)) : 0);
+             KILLER__ALIGN((size_t)nc * sizeof(double)) + KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint64_t));
     mem1 = killer__alloc(opts, bytes1);
     if (mem1 == NULL) return SEARCH_ENOMEM;
     memset(mem1, 0, bytes1);
@@ -1553,10 +1407,6 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
     TAKE(a->score, double, nc);
     TAKE(a->lser, uint64_t, nc + 1);
     a->lser[0] = a->nser = 1; /* fix_ser 0: nothing noted */
-    if (n <= DP_MAX_N) {
-        TAKE(a->dp_tab, uint8_t, (size_t)1 << n);
-        TAKE(a->dp_states, uint16_t, DP_STATES);
-    }
 #undef TAKE
     assert((size_t)(at - mem1) <= bytes1);
 
