@@ -463,31 +463,37 @@ static int match_small(const uint64_t *cd, uint64_t r, int m, uint64_t *sup) {
     return found;
 }
 
-/* match_small for four cells, unrolled, with one more exit: the fourth
- * cell's value is what the first three leave of r (|r| == 4).  ORs the supports into sup directly
- * (a combo adds supports only if it has a matching, so no per-combo
- * buffer) and returns whether some matching exists.  With `any` set the
- * caller already holds every support this combo could add and only asks
- * whether it has a matching: the first one found ends the walk. */
-static int match4(const uint64_t *cd, uint64_t r, uint64_t *sup, int any) {
+/* match_small for four cells, unrolled: the fourth cell's value is what
+ * the first three leave of r (|r| == 4).  need[i] holds the values cell i
+ * could still add to sup[i]; the walk stops once every one was found (at
+ * the first matching when the caller's sup already holds them all). */
+static int match4(const uint64_t *cd, uint64_t r, uint64_t *sup) {
+    uint64_t c0 = cd[0] & r, c1 = cd[1] & r, c2 = cd[2] & r, c3 = cd[3] & r;
+    uint64_t n0 = c0 & ~sup[0], n1 = c1 & ~sup[1], n2 = c2 & ~sup[2], n3 = c3 & ~sup[3];
     int found = 0;
-    for (uint64_t x0 = cd[0] & r; x0 != 0; x0 &= x0 - 1) {
+    if (c0 == 0 || c1 == 0 || c2 == 0 || c3 == 0) return 0;
+    for (uint64_t x0 = c0; x0 != 0; x0 &= x0 - 1) {
         uint64_t b0 = x0 & -x0;
-        for (uint64_t x1 = cd[1] & r & ~b0; x1 != 0; x1 &= x1 - 1) {
+        for (uint64_t x1 = c1 & ~b0; x1 != 0; x1 &= x1 - 1) {
             uint64_t b1 = x1 & -x1;
-            for (uint64_t x2 = cd[2] & r & ~(b0 | b1); x2 != 0; x2 &= x2 - 1) {
+            for (uint64_t x2 = c2 & ~(b0 | b1); x2 != 0; x2 &= x2 - 1) {
                 uint64_t b2 = x2 & -x2, b3 = r & ~(b0 | b1 | b2);
-                if (cd[3] & b3) {
-                    if (any) return 1;
-                    sup[0] |= b0;
-                    sup[1] |= b1;
-                    sup[2] |= b2;
-                    sup[3] |= b3;
+                if (c3 & b3) {
                     found = 1;
+                    n0 &= ~b0;
+                    n1 &= ~b1;
+                    n2 &= ~b2;
+                    n3 &= ~b3;
+                    if ((n0 | n1 | n2 | n3) == 0) goto done;
                 }
             }
         }
     }
+done: /* the values found: those of c that left need */
+    sup[0] |= c0 & ~n0;
+    sup[1] |= c1 & ~n1;
+    sup[2] |= c2 & ~n2;
+    sup[3] |= c3 & ~n3;
     return found;
 }
 
@@ -640,18 +646,13 @@ static int prop_con(adv_t *a, uint32_t ci) {
         while (k < live) {
             uint64_t x = cb[k], r = x & ~dec;
             int ok = (x & dec) == dec && (r & ~uni) == 0;
-            if (ok && m < 4) { /* exact: a matching must exist */
+            if (ok && m <= SMALL_OPEN + 1) { /* exact: a matching must exist */
                 u2 |= x;
-                ok = match_small(oc, r, m, cellsup);
+                ok = m == 4 ? match4(oc, r, cellsup) : match_small(oc, r, m, cellsup);
             } else if (ok) { /* branch-free: (oc & r) - 1 has bit 63 set iff oc & r == 0 (n <= 36) */
                 uint64_t miss = 0;
                 for (i = 0; i < m; i++) miss |= (oc[i] & r) - 1;
                 ok = (miss >> 63) == 0;
-            }
-            if (ok && m == 4) { /* exact: a matching must exist */
-                uint64_t more = ((oc[0] & ~cellsup[0]) | (oc[1] & ~cellsup[1]) | (oc[2] & ~cellsup[2]) |
-                                 (oc[3] & ~cellsup[3])) & r;
-                ok = match4(oc, r, cellsup, more == 0);
             }
             if (ok) {
                 allowed |= r;
