@@ -799,9 +799,17 @@ static int prop_con(adv_t *a, uint32_t ci) {
                         out |= 1u << g;
                     }
                 }
-            if (out != 0)
+            if (out != 0) {
                 for (i = 0; i < m; i++)
                     if (((out >> og[i]) & 1u) && restrict_keep(a, open[i], &oc[i], win[og[i]]) != 0) return -1;
+            } else if (m > SMALL_OPEN) { /* changed nothing, no exact step: a fixpoint (below) */
+                con_t *cw = &a->cons[ci];
+                cw->fix_level = a->level;
+                cw->fix_ser = a->lser[a->level];
+                cw->fix_m = (uint8_t)m;
+                cw->fix_gsum = gsum;
+                return 0;
+            }
         } else {
             for (i = 0; i < m; i++) {
                 long olo, ohi;
