@@ -592,6 +592,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
     const uint64_t *cand = a->cand;
     int open[KILLER_MAX_N], m = 0, i, j;
     uint64_t dec = 0, uni = 0, oc[KILLER_MAX_N]; /* oc[i]: mask of open[i] on entry */
+    uint64_t twice = 0; /* distinct cons: values of two or more open cells */
     long rem = c->sum;
     /* non-distinct cons: the peer groups of the open cells (see below) */
     uint64_t gu[DERIVED_MAX], gsum = 0;
@@ -608,6 +609,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
             } else {
                 oc[m] = x;
                 open[m++] = cells[i];
+                twice |= uni & x;
                 uni |= x;
             }
         }
@@ -670,7 +672,8 @@ static int prop_con(adv_t *a, uint32_t ci) {
         }
         if (live == 0) return -1;
         {
-            uint64_t once = 0, twice = 0;
+            uint64_t once = uni;
+            int moved = 1; /* masks may have changed: recount once / twice */
             if (m <= SMALL_OPEN + 1) {
                 int ord[SMALL_OPEN + 1], pc[SMALL_OPEN + 1];
                 for (i = 0; i < m; i++) ord[i] = i;
@@ -692,15 +695,18 @@ static int prop_con(adv_t *a, uint32_t ci) {
                 }
                 for (i = 0; i < m; i++)
                     if (restrict_keep(a, open[ord[i]], &oc[ord[i]], cellsup[ord[i]]) != 0) return -1;
-            } else if ((uni & ~allowed) != 0) /* else every cell lies in allowed */
+            } else if ((uni & ~allowed) != 0) { /* else every cell lies in allowed */
                 for (i = 0; i < m; i++)
                     if (restrict_keep(a, open[i], &oc[i], allowed) != 0) return -1;
+            } else
+                moved = 0; /* the head's once / twice hold */
             req &= ~dec;
             if (req == 0) return 0;
-            for (i = 0; i < m; i++) {
-                twice |= once & oc[i];
-                once |= oc[i];
-            }
+            if (moved)
+                for (i = 0, once = twice = 0; i < m; i++) {
+                    twice |= once & oc[i];
+                    once |= oc[i];
+                }
             return con_claim_ot(a, ci, open, m, req, once, twice);
         }
     } else if (c->distinct) {
