@@ -617,7 +617,8 @@ static int prop_con(adv_t *a, uint32_t ci) {
     long rem = c->sum;
     /* non-distinct cons: the peer groups of the open cells (see below) */
     uint64_t gu[DERIVED_MAX], gsum = 0;
-    int gk[DERIVED_MAX], og[KILLER_MAX_N], g;
+    uint8_t gk[DERIVED_MAX];
+    int og[KILLER_MAX_N], g;
     uint32_t tlen0 = a->tlen;
 
     if (c->distinct) {
@@ -636,10 +637,8 @@ static int prop_con(adv_t *a, uint32_t ci) {
         }
     } else {
         const uint8_t *grp = a->con_grp + c->cells_off;
-        for (g = 0; g < c->ngroups; g++) {
-            gu[g] = 0;
-            gk[g] = 0;
-        }
+        memset(gu, 0, sizeof gu); /* fixed size: a few stores, no loop */
+        memset(gk, 0, sizeof gk);
         for (i = 0; i < c->ncells; i++) {
             uint64_t x = cand[cells[i]];
             if ((x & (x - 1)) == 0) {
