@@ -144,17 +144,18 @@
  * walk for 2-3 open cells, restricting the cells in the walk's order;
  * match4 stops once no support is left to find; a sum con caches each
  * group's bounds by its union (grpc_t), restricts only groups whose union
- * leaves the window and otherwise notes its fixpoint at once; tabled cons
- * skip the restriction pass when the live combos cover every cell, get
- * once / twice from the scan, and claiming remembers what it removed.
- * perf stat instructions, before -> after: tarek-19 151 -> 131 M, tarek-37
- * 1.20 -> 0.91 G, tarek-39 1.99 -> 1.53 G, tarek-41 496 -> 402 M,
- * mathemagic-01 5.99 -> 4.86 G, mathemagic-03 4.12 -> 3.36 G, hs-05 81 ->
- * 76 M; cycles fall less (-4 to -20%; mathemagic ~4%: its ~37 M branch
- * misses stay).  Not kept: testing a combo only against
- * the cells missing the values all live combos share (the extra pass over
- * the combos costs more: +3%); the 'meets every cell' test two cells a
- * step (+0.1%).
+ * leaves the window and otherwise notes its fixpoint at once (group sums
+ * cleared by fixed-size memset); tabled cons skip the restriction pass
+ * when the live combos cover every cell, get once / twice from the scan,
+ * and claiming remembers what it removed.  perf stat instructions, before
+ * -> after: tarek-19 151 -> 130 M, tarek-37 1.20 -> 0.91 G, tarek-39 1.99
+ * -> 1.53 G, tarek-41 496 -> 399 M, mathemagic-01 5.99 -> 4.83 G,
+ * mathemagic-03 4.12 -> 3.33 G, hs-05 81 -> 76 M; cycles fall less (-5 to
+ * -20%; mathemagic-01 ~7%: its ~37 M branch misses stay); 16x16
+ * rmit-killer_1616, 100,000 nodes: 56.7 -> 48.2 G.  Not kept: testing a
+ * combo only against the cells missing the values all live combos share
+ * (the extra pass over the combos costs more: +3%); the 'meets every
+ * cell' test two cells a step (+0.1%).
  * Rejected earlier: an exact-cover model (one option per cage combination
  * placement explodes for big cages and loses the sum reasoning across
  * cages); copying state per level (36x36: 10 KiB a level, 1296 levels).
