@@ -24,20 +24,18 @@
  *            killer__combos) fits KILLER_COMBO_CAP.  The table is a sparse
  *            set: combos[0..live) are still possible, the rest were removed
  *            by swapping them behind `live`, so undoing is restoring live
- *            (trailed), never copying the table.  With n <= DP_MAX_N and at
- *            most DP_MAX_OPEN open cells the supports are exact
- *            (prop_tabled_dp: a layered walk over value sets, one layer per
- *            open cell); otherwise a combo stays live if it holds the
- *            decided values, every open cell meets the rest of it, the open
- *            cells together cover that rest and (<= SMALL_OPEN + 1 open
- *            cells) a perfect matching exists.  Open cells shrink to the
- *            supported values; the intersection of live combos is what the
- *            cage must hold (con_claim): a required value with one place in
- *            the cage goes there, and leaves every other cell of each unit
- *            that contains the whole cage (cage/unit claiming).  Conversely
- *            the hidden-single scan of a unit notices a value whose every
- *            place in the unit lies in one cage, and keeps only that cage's
- *            combos that contain it.  A tabled con's own changes do not
+ *            (trailed), never copying the table.  A combo stays live if it
+ *            holds the decided values, every open cell meets the rest of it,
+ *            the open cells together cover that rest and (<= SMALL_OPEN + 1
+ *            open cells) a perfect matching exists.  Open cells shrink to
+ *            the supported values (with <= SMALL_OPEN + 1 open cells the
+ *            values of some matching: exact); the intersection of live
+ *            combos is what the cage must hold (con_claim_ot): a required
+ *            value with one place in the cage goes there, and leaves every
+ *            other cell of each unit that contains the whole cage
+ *            (cage/unit claiming).  Conversely the hidden-single scan of a
+ *            unit notices a value whose every place in the unit lies in one
+ *            cage, and keeps only that cage's combos that contain it.  A tabled con's own changes do not
  *            requeue it (propagate() holds its inq flag up while it runs):
  *            its result is (close to) a fixpoint.
  *   bounds   distinct cons over the cap (big cages on big grids): the rest
@@ -69,11 +67,14 @@
  * from the state on the current path, and undo pops exactly the entries of
  * abandoned branches, so the trail holds at most ncells*n + (all combos)
  * entries: that is its size, allocated before the search.
- *   epoch         counts the undos: while it stays, masks and live sets
- *                 only shrink, so facts a con noted in this epoch (con_t
- *                 fix_*: a sum or bounds con's last no-op state) still
- *                 hold.  Anything that grows the state must go through
- *                 undo(), or bump epoch.
+ *   level, lser   frames on the stack, and a serial (never reused) per
+ *                 frame: undo only restores the marks of popped frames, so
+ *                 while the frame a fact was noted under stands, masks and
+ *                 live sets only shrank since and the fact holds
+ *                 (level_valid(): con_t fix_*, a sum or bounds con's last
+ *                 no-op state; claim_*, values claiming already removed).
+ *                 Anything else that grows the state must give the current
+ *                 frame a new serial.
  *
  * Search: binary branching as in sudoku_prop.c: on the undecided cell with
  * the fewest candidates (ties: the larger conflict weight, see bump()) try
@@ -136,6 +137,25 @@
  * cells lacking m or more of the open values (popcounts per call cost
  * more than the combo tests saved); noting a sum con's fixpoint also after
  * a run that changed masks (+3%).
+ * Round 2, 2026-11-22, again for the same search (all 615 puzzles equal in
+ * nodes, backtracks and propagations under a 300,000-node budget): noted
+ * fixpoints last while their frame stands, not only until the next undo
+ * (level_valid); per-combo matchings (match_small) instead of the layered
+ * walk for 2-3 open cells, restricting the cells in the walk's order;
+ * match4 stops once no support is left to find; a sum con caches each
+ * group's bounds by its union (grpc_t), restricts only groups whose union
+ * leaves the window and otherwise notes its fixpoint at once (group sums
+ * cleared by fixed-size memset); tabled cons skip the restriction pass
+ * when the live combos cover every cell, get once / twice from the scan,
+ * and claiming remembers what it removed.  perf stat instructions, before
+ * -> after: tarek-19 151 -> 130 M, tarek-37 1.20 -> 0.91 G, tarek-39 1.99
+ * -> 1.53 G, tarek-41 496 -> 399 M, mathemagic-01 5.99 -> 4.83 G,
+ * mathemagic-03 4.12 -> 3.33 G, hs-05 81 -> 76 M; cycles fall less (-5 to
+ * -20%; mathemagic-01 ~7%: its ~37 M branch misses stay); 16x16
+ * rmit-killer_1616, 100,000 nodes: 56.7 -> 48.2 G.  Not kept: testing a
+ * combo only against the cells missing the values all live combos share
+ * (the extra pass over the combos costs more: +3%); the 'meets every
+ * cell' test two cells a step (+0.1%).
  * Rejected earlier: an exact-cover model (one option per cage combination
  * placement explodes for big cages and loses the sum reasoning across
  * cages); copying state per level (36x36: 10 KiB a level, 1296 levels).
@@ -146,11 +166,11 @@
 #include "killer_int.h"
 
 #define DERIVED_MAX 12  /* largest innie/outie set turned into a con */
+_Static_assert(DERIVED_MAX <= 32, "prop_con keeps a sum con's groups in a uint32_t");
 #define SMALL_OPEN 3    /* cons with this few open cells are solved exactly */
 #define COMBO_BUDGET ((uint64_t)KILLER_COMBO_CAP * 64) /* enumeration steps per table */
-#define DP_MAX_N 16     /* exact tabled supports (dp_tab has 2^n entries) up to this n */
-#define DP_MAX_OPEN 3    /* exact supports by the layered walk up to this many open cells */
-#define DP_STATES 8192   /* states one exact-support walk may visit */
+#define SORT_MAX_N 16   /* tabled cons with 2..SORT_MAX_OPEN open cells restrict */
+#define SORT_MAX_OPEN 3 /* fewest values first up to this n (see prop_con) */
 #define CONFLICT_GROWTH 1.05  /* the conflict weight increment grows so (bump()) */
 /* The clock and the cancel flag are read every POLL_MASK + 1 nodes, not
  * every SEARCH_POLL_MASK + 1 (search.h): a node here costs 5 us on a 9x9
@@ -173,12 +193,30 @@ typedef struct con_s {
     uint8_t units_in[5];
     uint64_t inpos[2];  /* positions of its cells in units_in[0..1] (con_claim) */
     /* sum and bounds cons: a state where the con changed nothing, valid while
-     * a->epoch stays (no undo since, so masks only shrank): its number of
-     * open cells and the sum of its groups' unions (see prop_con) */
+     * the search level it was noted at still stands (level_valid(): masks only
+     * shrank since): its number of open cells and the sum of its groups'
+     * unions (see prop_con) */
     uint64_t fix_gsum;  /* (a bounds con: the union of its open cells) */
-    uint64_t fix_epoch;
+    uint64_t fix_ser;   /* lser[fix_level] when noted */
+    uint32_t fix_level;
     uint8_t fix_m;
+    /* tabled cons: values con_claim_ot() has removed from the rest of the
+     * units containing the con, valid as fix_* (level_valid()) */
+    uint32_t claim_level;
+    uint64_t claim_req, claim_ser;
 } con_t;
+
+/* The bounds of one peer group of a sum con as a function of its open
+ * cells' union u and their number k (prop_con, ascending symbols): the
+ * sums of the k smallest / largest symbols of u, the k-th smallest /
+ * largest symbol and the smallest / largest.  One entry per group, at the con's cells_off + group;
+ * k == 0: empty.  A pure function, so valid in any state: a con rerun
+ * after a change in one group finds the other groups here. */
+typedef struct grpc_s {
+    uint64_t u;
+    long lo, hi, sk, tk, s1, t1;
+    int k;
+} grpc_t;
 
 typedef struct frame_s {
     uint32_t mark, decided;
@@ -201,6 +239,7 @@ typedef struct adv_s {
     uint32_t *peer_off;      /* nc + 1 */
     uint16_t *peers;
     uint64_t *combos;
+    grpc_t *grpc;            /* per con cell (see grpc_t) */
     /* state */
     uint64_t *cand;
     uint32_t *live;
@@ -222,8 +261,6 @@ typedef struct adv_s {
     int sym_sorted; /* symbols ascend with their index (1..n, or sorted) */
     int sym_ident;  /* symbols are 1..n */
     double inc;
-    uint8_t *dp_tab;      /* 2^n flags (n <= DP_MAX_N), else NULL; zero between calls */
-    uint16_t *dp_states;  /* DP_STATES */
     frame_t *stack;
     uint8_t *grid;
     /* per unit (unit_tables(), for scan_unit): ugrp_n cage groups, the
@@ -236,10 +273,15 @@ typedef struct adv_s {
     uint8_t useg_n[KILLER__MAX_UNITS][2];
     uint8_t useg[KILLER__MAX_UNITS][KILLER_MAX_N][2];
     uint8_t useg_unit[KILLER__MAX_UNITS][2][KILLER_MAX_N];
-    /* bumped by every undo that restores something: candidate masks and
-     * live counts only shrink while it stays (con_t fix_*).  Anything that
-     * grows them other than undo() must bump it too. */
-    uint64_t epoch;
+    /* search levels for con_t fix_*: level = frames on the stack, lser[l]
+     * a serial (from nser, never reused) of the frame at level l (lser[0]:
+     * the root).  Undo only ever restores a popped frame's mark, so while
+     * the frame a fact was noted under stands, masks and live counts only
+     * shrank since.  Anything that grows them other than popping a frame
+     * must give the current frame a new serial. */
+    uint64_t *lser;
+    uint64_t nser;
+    uint32_t level;
 } adv_t;
 
 /* === Changes and trail ================================================== */
@@ -252,7 +294,6 @@ static void trail(adv_t *a, uint32_t key, uint64_t old) {
 }
 
 static void undo(adv_t *a, uint32_t mark) {
-    if (a->tlen > mark) a->epoch++;
     while (a->tlen > mark) {
         uint32_t k = a->tkey[--a->tlen];
         if (k < (uint32_t)a->nc)
@@ -260,6 +301,13 @@ static void undo(adv_t *a, uint32_t mark) {
         else
             a->live[k - (uint32_t)a->nc] = (uint32_t)a->told[a->tlen];
     }
+}
+
+/* Whether a fact noted at search level `level` (serial `ser` = lser[level]
+ * then) still holds for a state that only shrank since: its frame is still
+ * on the stack (see adv_t lser). */
+static inline int level_valid(const adv_t *a, uint32_t level, uint64_t ser) {
+    return level <= a->level && a->lser[level] == ser;
 }
 
 static void enqueue_con(adv_t *a, uint32_t ci) {
@@ -409,48 +457,72 @@ static void small_supports(small_t *s) {
     }
 }
 
-/* Perfect matchings of m <= SMALL_OPEN + 1 open cells onto the values r
- * (|r| == m): sup[i] collects the values cell i takes in some matching.
- * Depth <= m. */
-typedef struct match_s {
-    int m;
-    uint64_t cand[SMALL_OPEN + 1];
-    uint64_t sup[SMALL_OPEN + 1];
-    uint64_t pick[SMALL_OPEN + 1];
-} match_t;
-
-static void match_rec(match_t *t, int i, uint64_t left) {
-    uint64_t x = t->cand[i] & left;
-    int j;
-    for (; x != 0; x &= x - 1) {
-        uint64_t bit = x & -x;
-        t->pick[i] = bit;
-        if (i == t->m - 1) {
-            for (j = 0; j <= i; j++) t->sup[j] |= t->pick[j];
-        } else
-            match_rec(t, i + 1, left & ~bit);
+/* Perfect matchings of m <= SMALL_OPEN open cells (masks cd) onto the
+ * values r (|r| == m): ORs into sup[i] the values cell i takes in some
+ * matching and returns whether one exists.  The last cell's value is what
+ * the others leave of r. */
+static int match_small(const uint64_t *cd, uint64_t r, int m, uint64_t *sup) {
+    int found = 0;
+    if (m == 1) {
+        if ((cd[0] & r) == 0) return 0;
+        sup[0] |= r;
+        return 1;
     }
-}
-
-/* match_rec for four cells, unrolled: the fourth cell's value is what the
- * first three leave of r (|r| == 4). */
-static void match4(match_t *t, uint64_t r) {
-    const uint64_t *cd = t->cand;
     for (uint64_t x0 = cd[0] & r; x0 != 0; x0 &= x0 - 1) {
         uint64_t b0 = x0 & -x0;
+        if (m == 2) {
+            if (cd[1] & r & ~b0) {
+                sup[0] |= b0;
+                sup[1] |= r & ~b0;
+                found = 1;
+            }
+            continue;
+        }
         for (uint64_t x1 = cd[1] & r & ~b0; x1 != 0; x1 &= x1 - 1) {
+            uint64_t b1 = x1 & -x1, b2 = r & ~(b0 | b1);
+            if (cd[2] & b2) {
+                sup[0] |= b0;
+                sup[1] |= b1;
+                sup[2] |= b2;
+                found = 1;
+            }
+        }
+    }
+    return found;
+}
+
+/* match_small for four cells, unrolled: the fourth cell's value is what
+ * the first three leave of r (|r| == 4).  need[i] holds the values cell i
+ * could still add to sup[i]; the walk stops once every one was found (at
+ * the first matching when the caller's sup already holds them all). */
+static int match4(const uint64_t *cd, uint64_t r, uint64_t *sup) {
+    uint64_t c0 = cd[0] & r, c1 = cd[1] & r, c2 = cd[2] & r, c3 = cd[3] & r;
+    uint64_t n0 = c0 & ~sup[0], n1 = c1 & ~sup[1], n2 = c2 & ~sup[2], n3 = c3 & ~sup[3];
+    int found = 0;
+    if (c0 == 0 || c1 == 0 || c2 == 0 || c3 == 0) return 0;
+    for (uint64_t x0 = c0; x0 != 0; x0 &= x0 - 1) {
+        uint64_t b0 = x0 & -x0;
+        for (uint64_t x1 = c1 & ~b0; x1 != 0; x1 &= x1 - 1) {
             uint64_t b1 = x1 & -x1;
-            for (uint64_t x2 = cd[2] & r & ~(b0 | b1); x2 != 0; x2 &= x2 - 1) {
+            for (uint64_t x2 = c2 & ~(b0 | b1); x2 != 0; x2 &= x2 - 1) {
                 uint64_t b2 = x2 & -x2, b3 = r & ~(b0 | b1 | b2);
-                if (cd[3] & b3) {
-                    t->sup[0] |= b0;
-                    t->sup[1] |= b1;
-                    t->sup[2] |= b2;
-                    t->sup[3] |= b3;
+                if (c3 & b3) {
+                    found = 1;
+                    n0 &= ~b0;
+                    n1 &= ~b1;
+                    n2 &= ~b2;
+                    n3 &= ~b3;
+                    if ((n0 | n1 | n2 | n3) == 0) goto done;
                 }
             }
         }
     }
+done: /* the values found: those of c that left need */
+    sup[0] |= c0 & ~n0;
+    sup[1] |= c1 & ~n1;
+    sup[2] |= c2 & ~n2;
+    sup[3] |= c3 & ~n3;
+    return found;
 }
 
 static int are_peers(const adv_t *a, int x, int y) {
@@ -486,7 +558,13 @@ static int con_claim_ot(adv_t *a, uint32_t ci, const int *open, int m, uint64_t 
     /* the other cells of each unit containing the con, in unit order: by
      * the positions classify() noted (a con of two or more cells lies in
      * at most two units: a line or a diagonal, and a box), which replaced
-     * marking the con's cells in a->stamp on every call */
+     * marking the con's cells in a->stamp on every call.  Nothing to do
+     * when the values were removed under a frame that still stands. */
+    if (c->nunits_in == 0) return 0;
+    if (level_valid(a, c->claim_level, c->claim_ser)) {
+        if ((req & ~c->claim_req) == 0) return 0;
+        req |= c->claim_req; /* already gone: restrict_to finds nothing */
+    }
     for (j = 0; j < c->nunits_in; j++) {
         const uint16_t *uc = a->m.unit_cells[c->units_in[j]];
         uint64_t out;
@@ -500,162 +578,12 @@ static int con_claim_ot(adv_t *a, uint32_t ci, const int *open, int m, uint64_t 
         for (; out != 0; out &= out - 1)
             if (restrict_to(a, uc[killer__ctz(out)], ~req) != 0) return -1;
     }
-    return 0;
-}
-
-static int con_claim(adv_t *a, uint32_t ci, const int *open, int m, uint64_t dec, uint64_t req) {
-    uint64_t once = 0, twice = 0;
-    int i;
-    req &= ~dec;
-    if (req == 0) return 0;
-    for (i = 0; i < m; i++) {
-        uint64_t x = a->cand[open[i]];
-        twice |= once & x;
-        once |= x;
-    }
-    return con_claim_ot(a, ci, open, m, req, once, twice);
-}
-
-/* Exact supports of a tabled con for n <= DP_MAX_N: a layered walk over the
- * sets of values the open cells (fewest candidates first) can take, one
- * layer per cell, states indexed by their value mask in dp_tab (bit 0:
- * reached forwards, bit 1: completes to a live combo).  A combo stays live
- * iff its open part was reached; a value stays at a cell iff some reached
- * state extends by it to a completing one.  This is generalized arc
- * consistency for the con (the per-combo matchings it replaced were only
- * exact up to SMALL_OPEN + 1 open cells and cost half the run time).
- * Returns 0 (done), -1 (contradiction) or 1 (more than DP_STATES states:
- * nothing changed, the caller falls back to the per-combo test). */
-static int prop_tabled_dp(adv_t *a, uint32_t ci, const int *open, int m, uint64_t dec, uint64_t *req) {
-    const con_t *c = &a->cons[ci];
-    uint64_t *cb = a->combos + c->combo_off;
-    uint32_t live = a->live[ci], old = live, k, lo[KILLER_MAX_N + 2], nst;
-    uint64_t cm[KILLER_MAX_N], sup[KILLER_MAX_N], uni = 0;
-    int ord[KILLER_MAX_N], pc[KILLER_MAX_N], i, j, skip;
-    uint16_t *st = a->dp_states;
-    uint8_t *tab = a->dp_tab;
-
-    for (i = 0; i < m; i++) uni |= a->cand[open[i]];
-    uni &= ~dec;
-    /* combos must hold the decided values and draw the rest from uni */
     {
-        uint64_t u2 = 0;
-        for (k = 0; k < live;) {
-            uint64_t x = cb[k];
-            if ((x & dec) == dec && (x & ~dec & ~uni) == 0) {
-                u2 |= x;
-                k++;
-            } else {
-                cb[k] = cb[--live];
-                cb[live] = x;
-            }
-        }
-        uni &= u2;
+        con_t *cw = &a->cons[ci];
+        cw->claim_req = req;
+        cw->claim_level = a->level;
+        cw->claim_ser = a->lser[a->level];
     }
-    if (live == 0) goto commit;
-    for (i = 0; i < m; i++) {
-        uint64_t x = a->cand[open[i]] & uni;
-        int p = killer__popcount(x);
-        if (p == 0) {
-            live = 0;
-            goto commit;
-        }
-        for (j = i; j > 0 && pc[j - 1] > p; j--) {
-            pc[j] = pc[j - 1];
-            ord[j] = ord[j - 1];
-            cm[j] = cm[j - 1];
-        }
-        pc[j] = p;
-        ord[j] = open[i];
-        cm[j] = x;
-    }
-    /* forwards */
-    st[0] = 0;
-    tab[0] = 1;
-    lo[0] = 0;
-    lo[1] = nst = 1;
-    for (i = 0; i < m; i++) {
-        /* The last layer is only looked up, for the live combos: r was
-         * reached iff r minus one value of the last cell was (the layers
-         * differ in size, so tab & 1 at size m - 1 means layer m - 1).
-         * Skipped when it surely fits in DP_STATES, so that overflowing
-         * (and falling back) happens exactly as when it was built. */
-        if (i == m - 1 && nst + (lo[i + 1] - lo[i]) * (uint32_t)pc[i] <= DP_STATES) break;
-        for (k = lo[i]; k < lo[i + 1]; k++) {
-            uint32_t s = st[k];
-            for (uint64_t x = cm[i] & ~(uint64_t)s; x != 0; x &= x - 1) {
-                uint32_t t = s | (uint32_t)(x & -x);
-                if (tab[t] == 0) {
-                    if (nst == DP_STATES) {
-                        for (k = 0; k < nst; k++) tab[st[k]] = 0;
-                        if (live != old) {
-                            trail(a, (uint32_t)a->nc + ci, old);
-                            a->live[ci] = live;
-                        }
-                        return 1;
-                    }
-                    tab[t] = 1;
-                    st[nst++] = (uint16_t)t;
-                }
-            }
-        }
-        lo[i + 2] = nst;
-    }
-    /* live combos: open part reached.  Without the last layer, the
-     * backward step of the last cell is done here from the combos' side:
-     * a layer m - 1 state completes (bit 1) by value b iff adding b gives
-     * a live reached combo. */
-    skip = i < m;
-    sup[m - 1] = 0;
-    for (k = 0; k < live;) {
-        uint64_t r = cb[k] & ~dec;
-        int reached = 0;
-        if (skip) {
-            for (uint64_t y = r & cm[m - 1]; y != 0; y &= y - 1) {
-                uint32_t s = (uint32_t)(r & ~(y & -y));
-                if (tab[s] & 1) {
-                    reached = 1;
-                    tab[s] |= 2;
-                    sup[m - 1] |= y & -y;
-                }
-            }
-        } else if (tab[r] & 1) {
-            reached = 1;
-            tab[r] |= 2;
-        }
-        if (reached) {
-            *req &= cb[k];
-            k++;
-        } else {
-            uint64_t x = cb[k];
-            cb[k] = cb[--live];
-            cb[live] = x;
-        }
-    }
-    /* backwards */
-    for (i = skip ? m - 2 : m - 1; i >= 0; i--) {
-        sup[i] = 0;
-        for (k = lo[i]; k < lo[i + 1]; k++) {
-            uint32_t s = st[k];
-            uint64_t good = 0;
-            for (uint64_t x = cm[i] & ~(uint64_t)s; x != 0; x &= x - 1)
-                if (tab[s | (uint32_t)(x & -x)] & 2) good |= x & -x;
-            if (good) {
-                tab[s] |= 2;
-                sup[i] |= good;
-            }
-        }
-    }
-    for (k = 0; k < nst; k++) tab[st[k]] = 0;
-commit:
-    if (live != old) {
-        trail(a, (uint32_t)a->nc + ci, old);
-        a->live[ci] = live;
-        a->res->stats.propagations += old - live;
-    }
-    if (live == 0) return -1;
-    for (i = 0; i < m; i++)
-        if (restrict_to(a, ord[i], sup[i]) != 0) return -1;
     return 0;
 }
 
@@ -692,10 +620,12 @@ static int prop_con(adv_t *a, uint32_t ci) {
     const uint64_t *cand = a->cand;
     int open[KILLER_MAX_N], m = 0, i, j;
     uint64_t dec = 0, uni = 0, oc[KILLER_MAX_N]; /* oc[i]: mask of open[i] on entry */
+    uint64_t twice = 0; /* distinct cons: values of two or more open cells */
     long rem = c->sum;
     /* non-distinct cons: the peer groups of the open cells (see below) */
     uint64_t gu[DERIVED_MAX], gsum = 0;
-    int gk[DERIVED_MAX], og[KILLER_MAX_N], g;
+    uint8_t gk[DERIVED_MAX];
+    int og[KILLER_MAX_N], g;
     uint32_t tlen0 = a->tlen;
 
     if (c->distinct) {
@@ -708,15 +638,14 @@ static int prop_con(adv_t *a, uint32_t ci) {
             } else {
                 oc[m] = x;
                 open[m++] = cells[i];
+                twice |= uni & x;
                 uni |= x;
             }
         }
     } else {
         const uint8_t *grp = a->con_grp + c->cells_off;
-        for (g = 0; g < c->ngroups; g++) {
-            gu[g] = 0;
-            gk[g] = 0;
-        }
+        memset(gu, 0, sizeof gu); /* fixed size: a few stores, no loop */
+        memset(gk, 0, sizeof gk);
         for (i = 0; i < c->ncells; i++) {
             uint64_t x = cand[cells[i]];
             if ((x & (x - 1)) == 0) {
@@ -727,47 +656,32 @@ static int prop_con(adv_t *a, uint32_t ci) {
                 oc[m] = x;
                 og[m] = g;
                 open[m++] = cells[i];
-                uni |= x;
-                gu[g] |= x;
+                gu[g] |= x; /* (uni: only for distinct cons) */
                 gk[g]++;
             }
         }
     }
     if (m == 0) return rem == 0 ? 0 : -1;
 
-    if (c->tabled && a->dp_tab != NULL && m <= DP_MAX_OPEN) {
-        uint64_t req = a->full;
-        int r = prop_tabled_dp(a, ci, open, m, dec, &req);
-        if (r < 0) return -1;
-        if (r == 0) return con_claim(a, ci, open, m, dec, req);
-    }
     if (c->tabled) {
         uint64_t *cb = a->combos + c->combo_off;
         uint32_t live = a->live[ci], old = live, k = 0;
-        uint64_t allowed = 0, req = a->full, cellsup[SMALL_OPEN + 1];
-        match_t mt;
-        mt.m = m;
-        if (m <= SMALL_OPEN + 1) {
-            for (i = 0; i < m; i++) {
-                mt.cand[i] = oc[i];
-                cellsup[i] = 0;
-            }
-        }
+        uint64_t allowed = 0, req = a->full, cellsup[SMALL_OPEN + 1], u2 = 0;
+        if (m <= SMALL_OPEN + 1)
+            for (i = 0; i < m; i++) cellsup[i] = 0;
         /* A combo r (its values beyond dec) stays if r lies in uni -- then
          * the open cells cover it (the test of the cover went) -- and meets
          * every open cell. */
         while (k < live) {
             uint64_t x = cb[k], r = x & ~dec;
             int ok = (x & dec) == dec && (r & ~uni) == 0;
-            for (i = 0; i < m && ok; i++) ok = (oc[i] & r) != 0;
             if (ok && m <= SMALL_OPEN + 1) { /* exact: a matching must exist */
-                for (i = 0; i < m; i++) mt.sup[i] = 0;
-                if (m == 4)
-                    match4(&mt, r);
-                else
-                    match_rec(&mt, 0, r);
-                ok = mt.sup[0] != 0;
-                for (i = 0; i < m && ok; i++) cellsup[i] |= mt.sup[i];
+                u2 |= x;
+                ok = m == 4 ? match4(oc, r, cellsup) : match_small(oc, r, m, cellsup);
+            } else if (ok) { /* branch-free: (oc & r) - 1 has bit 63 set iff oc & r == 0 (n <= 36) */
+                uint64_t miss = 0;
+                for (i = 0; i < m; i++) miss |= (oc[i] & r) - 1;
+                ok = (miss >> 63) == 0;
             }
             if (ok) {
                 allowed |= r;
@@ -785,14 +699,42 @@ static int prop_con(adv_t *a, uint32_t ci) {
         }
         if (live == 0) return -1;
         {
-            uint64_t once = 0, twice = 0;
-            for (i = 0; i < m; i++) {
-                if (restrict_keep(a, open[i], &oc[i], m <= SMALL_OPEN + 1 ? cellsup[i] : allowed) != 0) return -1;
-                twice |= once & oc[i];
-                once |= oc[i];
-            }
+            uint64_t once = uni;
+            int moved = 1; /* masks may have changed: recount once / twice */
+            if (m <= SMALL_OPEN + 1) {
+                int ord[SMALL_OPEN + 1], pc[SMALL_OPEN + 1];
+                for (i = 0; i < m; i++) ord[i] = i;
+                if (m > 1 && m <= SORT_MAX_OPEN && a->n <= SORT_MAX_N) {
+                    /* the order of the layered walk these matchings replaced
+                     * (same supports, so the same search): fewest values in
+                     * the union of the combos that passed the first test
+                     * first, stable */
+                    uint64_t u = uni & ~dec & u2;
+                    for (i = 0; i < m; i++) {
+                        int p = killer__popcount(oc[i] & u);
+                        for (j = i; j > 0 && pc[j - 1] > p; j--) {
+                            pc[j] = pc[j - 1];
+                            ord[j] = ord[j - 1];
+                        }
+                        pc[j] = p;
+                        ord[j] = i;
+                    }
+                }
+                for (i = 0; i < m; i++)
+                    if (restrict_keep(a, open[ord[i]], &oc[ord[i]], cellsup[ord[i]]) != 0) return -1;
+            } else if ((uni & ~allowed) != 0) { /* else every cell lies in allowed */
+                for (i = 0; i < m; i++)
+                    if (restrict_keep(a, open[i], &oc[i], allowed) != 0) return -1;
+            } else
+                moved = 0; /* the head's once / twice hold */
             req &= ~dec;
-            return req == 0 ? 0 : con_claim_ot(a, ci, open, m, req, once, twice);
+            if (req == 0) return 0;
+            if (moved)
+                for (i = 0, once = twice = 0; i < m; i++) {
+                    twice |= once & oc[i];
+                    once |= oc[i];
+                }
+            return con_claim_ot(a, ci, open, m, req, once, twice);
         }
     } else if (c->distinct) {
         uint64_t avail = uni & ~dec;
@@ -800,7 +742,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
         /* known fixpoint, as for sum cons below: a function of rem, the
          * open cells and their union */
         gsum = uni;
-        if (m > SMALL_OPEN && c->fix_epoch == a->epoch && c->fix_m == m && c->fix_gsum == gsum) return 0;
+        if (m > SMALL_OPEN && c->fix_m == m && c->fix_gsum == gsum && level_valid(a, c->fix_level, c->fix_ser)) return 0;
         if (killer__sum_bounds(sym, avail, m, &lo, &hi) != 0 || rem < lo || rem > hi) return -1;
         for (i = 0; i < m; i++) {
             uint64_t x = oc[i] & ~dec, keep = 0;
@@ -830,6 +772,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
         uint64_t win[DERIVED_MAX];
         long sk[DERIVED_MAX], tk[DERIVED_MAX];
         const int sorted = a->sym_sorted, ng = c->ngroups; /* not reloaded after each call */
+        grpc_t *grpc = a->grpc + c->cells_off;
         /* Known fixpoint (con_t fix_*): all of the below is a function of
          * rem, the open cells and the group unions gu[]; with the same
          * open cells (m: cells only get decided) and gu[g] subsets of the
@@ -837,38 +780,69 @@ static int prop_con(adv_t *a, uint32_t ci) {
          * and masks already inside them.  With SMALL_OPEN or fewer open
          * cells the exact step below depends on every mask: no shortcut. */
         for (g = 0; g < ng; g++) gsum += gu[g];
-        if (m > SMALL_OPEN && c->fix_epoch == a->epoch && c->fix_m == m && c->fix_gsum == gsum) return 0;
+        if (m > SMALL_OPEN && c->fix_m == m && c->fix_gsum == gsum && level_valid(a, c->fix_level, c->fix_ser)) return 0;
         for (g = 0; g < ng; g++) {
             glo[g] = ghi[g] = 0;
             if (gk[g] == 0) continue;
             /* an open cell has two values or more, so only groups of 3+
              * open cells can have too few */
-            if (gk[g] > 2 && killer__popcount(gu[g]) < gk[g]) return -1;
             if (sorted) {
-                uint64_t x = gu[g], y = gu[g];
-                int t;
-                for (t = 0; t < gk[g] - 1; t++) {
-                    uint64_t hb = (uint64_t)1 << (63 - __builtin_clzll(y));
-                    glo[g] += sym[killer__ctz(x) + 1];
-                    x &= x - 1;
-                    ghi[g] += sym[killer__ctz(hb) + 1];
-                    y &= ~hb;
+                grpc_t *gc = &grpc[g];
+                if (gc->u != gu[g] || gc->k != gk[g]) {
+                    uint64_t x = gu[g], y = gu[g];
+                    long l = 0, h = 0;
+                    int t;
+                    if (gk[g] > 2 && killer__popcount(gu[g]) < gk[g]) return -1;
+                    for (t = 0; t < gk[g] - 1; t++) {
+                        uint64_t hb = (uint64_t)1 << (63 - __builtin_clzll(y));
+                        l += sym[killer__ctz(x) + 1];
+                        x &= x - 1;
+                        h += sym[killer__ctz(hb) + 1];
+                        y &= ~hb;
+                    }
+                    gc->u = gu[g];
+                    gc->k = gk[g];
+                    gc->sk = sym[killer__ctz(x) + 1];
+                    gc->tk = sym[64 - __builtin_clzll(y)];
+                    gc->lo = l + gc->sk;
+                    gc->hi = h + gc->tk;
+                    gc->s1 = sym[killer__ctz(gu[g]) + 1];
+                    gc->t1 = sym[64 - __builtin_clzll(gu[g])];
                 }
-                sk[g] = sym[killer__ctz(x) + 1];
-                tk[g] = sym[64 - __builtin_clzll(y)];
-                glo[g] += sk[g];
-                ghi[g] += tk[g];
-            } else if (killer__sum_bounds(sym, gu[g], gk[g], &glo[g], &ghi[g]) != 0)
+                sk[g] = gc->sk;
+                tk[g] = gc->tk;
+                glo[g] = gc->lo;
+                ghi[g] = gc->hi;
+            } else if ((gk[g] > 2 && killer__popcount(gu[g]) < gk[g]) ||
+                       killer__sum_bounds(sym, gu[g], gk[g], &glo[g], &ghi[g]) != 0)
                 return -1;
             lo += glo[g];
             hi += ghi[g];
         }
         if (rem < lo || rem > hi) return -1;
         if (sorted) {
+            /* only the groups whose union leaves the window (its smallest or
+             * largest symbol outside) have cells to restrict */
+            uint32_t out = 0;
             for (g = 0; g < ng; g++)
-                if (gk[g] != 0) win[g] = sym_window(a, tk[g] - (hi - rem), sk[g] + (rem - lo));
-            for (i = 0; i < m; i++)
-                if (restrict_keep(a, open[i], &oc[i], win[og[i]]) != 0) return -1;
+                if (gk[g] != 0) {
+                    long wlo = tk[g] - (hi - rem), whi = sk[g] + (rem - lo);
+                    if (grpc[g].s1 < wlo || grpc[g].t1 > whi) {
+                        win[g] = sym_window(a, wlo, whi);
+                        out |= 1u << g;
+                    }
+                }
+            if (out != 0) {
+                for (i = 0; i < m; i++)
+                    if (((out >> og[i]) & 1u) && restrict_keep(a, open[i], &oc[i], win[og[i]]) != 0) return -1;
+            } else if (m > SMALL_OPEN) { /* changed nothing, no exact step: a fixpoint (below) */
+                con_t *cw = &a->cons[ci];
+                cw->fix_level = a->level;
+                cw->fix_ser = a->lser[a->level];
+                cw->fix_m = (uint8_t)m;
+                cw->fix_gsum = gsum;
+                return 0;
+            }
         } else {
             for (i = 0; i < m; i++) {
                 long olo, ohi;
@@ -888,7 +862,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
     }
 
     /* few open cells: exact supports.  Tabled cons did this per combo
-     * above (match_rec); the candidate walk below cost half the run time
+     * above (match_small, match4); the candidate walk below cost half the run time
      * when it also ran for them (callgrind, sigh-tarek-37). */
     if (c->tabled) return 0;
     /* oc[] holds the open cells' masks after the restrictions (only
@@ -900,7 +874,8 @@ static int prop_con(adv_t *a, uint32_t ci) {
             if (j == SMALL_OPEN) {
                 if (a->tlen == tlen0) { /* changed nothing: a fixpoint */
                     con_t *cw = &a->cons[ci];
-                    cw->fix_epoch = a->epoch;
+                    cw->fix_level = a->level;
+                    cw->fix_ser = a->lser[a->level];
                     cw->fix_m = (uint8_t)m;
                     cw->fix_gsum = gsum;
                 }
@@ -1425,7 +1400,7 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
              KILLER__ALIGN((size_t)nc * sizeof(uint16_t)) + 2 * KILLER__ALIGN(KILLER__MAX_UNITS) +
              2 * KILLER__ALIGN(nc) + KILLER__ALIGN((size_t)nc * sizeof(frame_t)) +
              KILLER__ALIGN((size_t)(ncg + 1) * sizeof(int32_t)) + KILLER__ALIGN((size_t)nc * sizeof(uint16_t)) +
-             KILLER__ALIGN((size_t)nc * sizeof(double)) + (n <= DP_MAX_N ? KILLER__ALIGN((size_t)1 << n) + KILLER__ALIGN(DP_STATES * sizeof(uint16_t)) : 0);
+             KILLER__ALIGN((size_t)nc * sizeof(double)) + KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint64_t));
     mem1 = killer__alloc(opts, bytes1);
     if (mem1 == NULL) return SEARCH_ENOMEM;
     memset(mem1, 0, bytes1);
@@ -1472,10 +1447,8 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
     TAKE(incnt, int32_t, ncg + 1);
     TAKE(buf, uint16_t, nc);
     TAKE(a->score, double, nc);
-    if (n <= DP_MAX_N) {
-        TAKE(a->dp_tab, uint8_t, (size_t)1 << n);
-        TAKE(a->dp_states, uint16_t, DP_STATES);
-    }
+    TAKE(a->lser, uint64_t, nc + 1);
+    a->lser[0] = a->nser = 1; /* fix_ser 0: nothing noted */
 #undef TAKE
     assert((size_t)(at - mem1) <= bytes1);
 
@@ -1556,7 +1529,7 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
     }
     a->tcap = (uint32_t)nc * (uint32_t)n + total_combo + 16;
     bytes2 = KILLER__ALIGN((size_t)total_combo * sizeof(uint64_t)) + KILLER__ALIGN((size_t)a->tcap * 4) +
-             KILLER__ALIGN((size_t)a->tcap * 8);
+             KILLER__ALIGN((size_t)a->tcap * 8) + KILLER__ALIGN((size_t)b.ncells * sizeof(grpc_t));
     mem2 = killer__alloc(opts, bytes2);
     if (mem2 == NULL) {
         rc = SEARCH_ENOMEM;
@@ -1567,6 +1540,9 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
     a->tkey = (uint32_t *)(void *)(mem2 + KILLER__ALIGN((size_t)total_combo * sizeof(uint64_t)));
     a->told = (uint64_t *)(void *)(mem2 + KILLER__ALIGN((size_t)total_combo * sizeof(uint64_t)) +
                                    KILLER__ALIGN((size_t)a->tcap * 4));
+    a->grpc = (grpc_t *)(void *)(mem2 + KILLER__ALIGN((size_t)total_combo * sizeof(uint64_t)) +
+                                 KILLER__ALIGN((size_t)a->tcap * 4) + KILLER__ALIGN((size_t)a->tcap * 8));
+    memset(a->grpc, 0, (size_t)b.ncells * sizeof(grpc_t));
     {
         uint32_t off = 0, cnt;
         for (ci = 0; ci < b.ncons; ci++) {
@@ -1628,6 +1604,8 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
                         goto out;
                     }
                     f = &a->stack[depth++];
+                    a->level = depth;
+                    a->lser[depth] = ++a->nser;
                     if (depth > res->stats.max_depth) res->stats.max_depth = depth;
                     f->mark = a->tlen;
                     f->decided = a->decided;
@@ -1644,6 +1622,7 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
             }
             {
                 frame_t *f = &a->stack[--depth];
+                a->level = depth;
                 undo(a, f->mark);
                 a->decided = f->decided;
                 res->stats.backtracks++;
