@@ -330,9 +330,15 @@ static int set_mask(adv_t *a, int cell, uint64_t m) {
         a->res->stats.propagations += (gone & (gone - 1)) == 0 ? 1u : (uint64_t)killer__popcount(gone);
     }
     if (m == 0) return -1;
-    if ((m & (m - 1)) == 0) {
-        a->decided++;
-        a->sq[a->sqlen++] = (uint16_t)cell;
+    /* Branch-free queueing (round 3): whether a cell gets decided, a unit
+     * or a con is already queued is data-dependent and mispredicted often;
+     * the entry is written anyway and the length advances only when it is
+     * new (sq, ulist and cq have one spare slot for that store). */
+    {
+        uint32_t single = (m & (m - 1)) == 0;
+        a->decided += single;
+        a->sq[a->sqlen] = (uint16_t)cell;
+        a->sqlen += single;
     }
     /* locals: the uint8_t stores below may alias anything, so the fields
      * would be reloaded on every iteration */
@@ -342,10 +348,9 @@ static int set_mask(adv_t *a, int cell, uint64_t m) {
         uint32_t ulen = a->ulen, nu = a->m.cell_nunits[cell];
         for (i = 0; i < nu; i++) {
             int u = cu[i];
-            if (!udirty[u]) {
-                udirty[u] = 1;
-                ulist[ulen++] = (uint8_t)u;
-            }
+            ulist[ulen] = (uint8_t)u;
+            ulen += 1u - udirty[u];
+            udirty[u] = 1;
         }
         a->ulen = ulen;
     }
@@ -356,10 +361,9 @@ static int set_mask(adv_t *a, int cell, uint64_t m) {
         uint32_t cqlen = a->cqlen, end = a->cell_cons_off[cell + 1];
         for (i = a->cell_cons_off[cell]; i < end; i++) {
             uint32_t ci = cc[i];
-            if (!inq[ci]) {
-                inq[ci] = 1;
-                cq[cqlen++] = ci;
-            }
+            cq[cqlen] = ci;
+            cqlen += 1u - inq[ci];
+            inq[ci] = 1;
         }
         a->cqlen = cqlen;
     }
@@ -1061,10 +1065,20 @@ static int propagate(adv_t *a) {
             int cell = a->sq[--a->sqlen];
             uint64_t *cand = a->cand, bit = cand[cell];
             const uint16_t *peers = a->peers;
-            uint32_t p, end = a->peer_off[cell + 1]; /* locals: set_mask calls force reloads */
+            uint32_t p, end = a->peer_off[cell + 1], nh = 0, h; /* locals: set_mask calls force reloads */
+            uint16_t hit[6 * KILLER_MAX_N];
+            /* the peers that hold the value, gathered branch-free first
+             * (which do is data-dependent: a mispredicted branch per peer),
+             * then set in peer order as before; set_mask(q) changes only
+             * cand[q], so the gathered list is what the single loop saw */
             for (p = a->peer_off[cell]; p < end; p++) {
-                int q = peers[p];
-                if ((cand[q] & bit) && set_mask(a, q, cand[q] & ~bit) != 0) {
+                uint16_t q = peers[p];
+                hit[nh] = q;
+                nh += (cand[q] & bit) != 0;
+            }
+            for (h = 0; h < nh; h++) {
+                int q = hit[h];
+                if (set_mask(a, q, cand[q] & ~bit) != 0) {
                     a->score[q] += a->inc;
                     a->score[cell] += a->inc;
                     goto fail;
@@ -1396,8 +1410,8 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
              KILLER__ALIGN(maxcells * sizeof(uint16_t)) + KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint32_t)) +
              KILLER__ALIGN(maxcells * sizeof(uint16_t)) + KILLER__ALIGN(maxcells) + KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint32_t)) +
              KILLER__ALIGN((size_t)nc * 6 * n * sizeof(uint16_t)) + KILLER__ALIGN((size_t)nc * sizeof(uint64_t)) +
-             KILLER__ALIGN(maxcons * sizeof(uint32_t)) * 3 + KILLER__ALIGN(maxcons) +
-             KILLER__ALIGN((size_t)nc * sizeof(uint16_t)) + 2 * KILLER__ALIGN(KILLER__MAX_UNITS) +
+             KILLER__ALIGN((maxcons + 1) * sizeof(uint32_t)) * 3 + KILLER__ALIGN(maxcons) +
+             KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint16_t)) + 2 * KILLER__ALIGN(KILLER__MAX_UNITS + 1) +
              2 * KILLER__ALIGN(nc) + KILLER__ALIGN((size_t)nc * sizeof(frame_t)) +
              KILLER__ALIGN((size_t)(ncg + 1) * sizeof(int32_t)) + KILLER__ALIGN((size_t)nc * sizeof(uint16_t)) +
              KILLER__ALIGN((size_t)nc * sizeof(double)) + KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint64_t));
@@ -1435,12 +1449,12 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
     TAKE(a->peers, uint16_t, (size_t)nc * 6 * n);
     TAKE(a->cand, uint64_t, nc);
     TAKE(a->live, uint32_t, maxcons);
-    TAKE(a->cq, uint32_t, maxcons);
+    TAKE(a->cq, uint32_t, maxcons + 1); /* + 1: set_mask's unconditional store */
     TAKE(tabsz, uint32_t, maxcons);
     TAKE(a->inq, uint8_t, maxcons);
-    TAKE(a->sq, uint16_t, nc);
+    TAKE(a->sq, uint16_t, nc + 1);
     TAKE(a->udirty, uint8_t, KILLER__MAX_UNITS);
-    TAKE(a->ulist, uint8_t, KILLER__MAX_UNITS);
+    TAKE(a->ulist, uint8_t, KILLER__MAX_UNITS + 1);
     TAKE(a->stamp, uint8_t, nc);
     TAKE(a->grid, uint8_t, nc);
     TAKE(a->stack, frame_t, nc);
