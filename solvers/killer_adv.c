@@ -463,69 +463,55 @@ static void small_supports(small_t *s) {
 
 /* Perfect matchings of m <= SMALL_OPEN open cells (masks cd) onto the
  * values r (|r| == m): ORs into sup[i] the values cell i takes in some
- * matching and returns whether one exists.  The last cell's value is what
- * the others leave of r. */
+ * matching and returns whether one exists.
+ * Round 3: straight-line over the 2 or 6 assignments of r's values (e0 <
+ * e1 < e2) instead of loops over the candidates: which loop runs how often
+ * was data-dependent and mispredicted; the supports are the same. */
+static int match3(const uint64_t *cd, uint64_t r, uint64_t *sup) {
+    uint64_t e0 = r & -r, rr = r ^ e0, e1 = rr & -rr, e2 = rr ^ e1;
+    uint64_t t00 = (cd[0] & e0) != 0, t01 = (cd[0] & e1) != 0, t02 = (cd[0] & e2) != 0;
+    uint64_t t10 = (cd[1] & e0) != 0, t11 = (cd[1] & e1) != 0, t12 = (cd[1] & e2) != 0;
+    uint64_t t20 = (cd[2] & e0) != 0, t21 = (cd[2] & e1) != 0, t22 = (cd[2] & e2) != 0;
+    /* pXYZ: cell 0 takes eX, cell 1 eY, cell 2 eZ */
+    uint64_t p012 = t00 & t11 & t22, p021 = t00 & t12 & t21, p102 = t01 & t10 & t22;
+    uint64_t p120 = t01 & t12 & t20, p201 = t02 & t10 & t21, p210 = t02 & t11 & t20;
+    sup[0] |= (e0 & -(p012 | p021)) | (e1 & -(p102 | p120)) | (e2 & -(p201 | p210));
+    sup[1] |= (e0 & -(p102 | p201)) | (e1 & -(p012 | p210)) | (e2 & -(p021 | p120));
+    sup[2] |= (e0 & -(p120 | p210)) | (e1 & -(p021 | p201)) | (e2 & -(p012 | p102));
+    return (int)(p012 | p021 | p102 | p120 | p201 | p210);
+}
+
 static int match_small(const uint64_t *cd, uint64_t r, int m, uint64_t *sup) {
-    int found = 0;
     if (m == 1) {
         if ((cd[0] & r) == 0) return 0;
         sup[0] |= r;
         return 1;
     }
-    for (uint64_t x0 = cd[0] & r; x0 != 0; x0 &= x0 - 1) {
-        uint64_t b0 = x0 & -x0;
-        if (m == 2) {
-            if (cd[1] & r & ~b0) {
-                sup[0] |= b0;
-                sup[1] |= r & ~b0;
-                found = 1;
-            }
-            continue;
-        }
-        for (uint64_t x1 = cd[1] & r & ~b0; x1 != 0; x1 &= x1 - 1) {
-            uint64_t b1 = x1 & -x1, b2 = r & ~(b0 | b1);
-            if (cd[2] & b2) {
-                sup[0] |= b0;
-                sup[1] |= b1;
-                sup[2] |= b2;
-                found = 1;
-            }
-        }
+    if (m == 2) {
+        uint64_t e0 = r & -r, e1 = r ^ e0;
+        uint64_t p01 = ((cd[0] & e0) != 0) & ((cd[1] & e1) != 0);
+        uint64_t p10 = ((cd[0] & e1) != 0) & ((cd[1] & e0) != 0);
+        sup[0] |= (e0 & -p01) | (e1 & -p10);
+        sup[1] |= (e1 & -p01) | (e0 & -p10);
+        return (int)(p01 | p10);
     }
-    return found;
+    return match3(cd, r, sup);
 }
 
-/* match_small for four cells, unrolled: the fourth cell's value is what
- * the first three leave of r (|r| == 4).  need[i] holds the values cell i
- * could still add to sup[i]; the walk stops once every one was found (at
- * the first matching when the caller's sup already holds them all). */
+/* match_small for four cells: cell 0 takes each of its values in r in
+ * turn and match3 matches the other three onto the rest.  need[0] holds
+ * the values cell 0 could still add to sup[0]; the walk stops once every
+ * cell's were found (at once when the caller's sup already holds them). */
 static int match4(const uint64_t *cd, uint64_t r, uint64_t *sup) {
-    uint64_t c0 = cd[0] & r, c1 = cd[1] & r, c2 = cd[2] & r, c3 = cd[3] & r;
-    uint64_t n0 = c0 & ~sup[0], n1 = c1 & ~sup[1], n2 = c2 & ~sup[2], n3 = c3 & ~sup[3];
+    uint64_t c0 = cd[0] & r;
     int found = 0;
-    if (c0 == 0 || c1 == 0 || c2 == 0 || c3 == 0) return 0;
+    if (c0 == 0 || (cd[1] & r) == 0 || (cd[2] & r) == 0 || (cd[3] & r) == 0) return 0;
     for (uint64_t x0 = c0; x0 != 0; x0 &= x0 - 1) {
         uint64_t b0 = x0 & -x0;
-        for (uint64_t x1 = c1 & ~b0; x1 != 0; x1 &= x1 - 1) {
-            uint64_t b1 = x1 & -x1;
-            for (uint64_t x2 = c2 & ~(b0 | b1); x2 != 0; x2 &= x2 - 1) {
-                uint64_t b2 = x2 & -x2, b3 = r & ~(b0 | b1 | b2);
-                if (c3 & b3) {
-                    found = 1;
-                    n0 &= ~b0;
-                    n1 &= ~b1;
-                    n2 &= ~b2;
-                    n3 &= ~b3;
-                    if ((n0 | n1 | n2 | n3) == 0) goto done;
-                }
-            }
-        }
+        uint64_t f = (uint64_t)match3(cd + 1, r & ~b0, sup + 1);
+        sup[0] |= b0 & -f;
+        found |= (int)f;
     }
-done: /* the values found: those of c that left need */
-    sup[0] |= c0 & ~n0;
-    sup[1] |= c1 & ~n1;
-    sup[2] |= c2 & ~n2;
-    sup[3] |= c3 & ~n3;
     return found;
 }
 
