@@ -156,6 +156,24 @@
  * combo only against the cells missing the values all live combos share
  * (the extra pass over the combos costs more: +3%); the 'meets every
  * cell' test two cells a step (+0.1%).
+ * Round 3, 2026-11-22, cycles rather than instructions (same nodes and
+ * codes on all 615 puzzles, rmit-killer_1616 under a 300,000-node budget):
+ * branch misses, not instructions, held mathemagic-01 back.  set_mask
+ * queues branch-free (entry always stored, length advanced by the test),
+ * propagate() gathers the peers holding a decided value before setting
+ * them, and the 2- and 3-cell matchings test all 2 / 6 assignments with
+ * masks (match4 through match3).  perf stat cycles / branch misses, before
+ * -> after: tarek-19 49.9 -> 42.3 M / 0.81 -> 0.55 M, tarek-37 408 -> 317
+ * M / 8.1 -> 4.3 M, tarek-39 711 -> 529 M / 14.6 -> 7.2 M, tarek-41 144 ->
+ * 122 M / 2.3 -> 1.6 M, mathemagic-01 2.03 -> 1.64 G / 37.0 -> 25.7 M,
+ * mathemagic-03 1.39 -> 1.14 G / 25.2 -> 17.7 M, hs-05 22.3 -> 20.4 M
+ * (instructions +1 to +17%).  Not kept: branch-free head scans in
+ * prop_con (decided or open per cell: -5 M misses but +1.25 G
+ * instructions on mathemagic-01, +6% cycles; the sum-con one alone +1%,
+ * the distinct one alone +1.5%); padding con cell lists to 4 so the scan's
+ * exit is regular (misses unchanged, +4%); branch-free combo filtering for
+ * 5+ open cells (+1.5%); match4 as four gated match3 calls, or match4 with
+ * its early stop (+2% on mathemagic-01).
  * Rejected earlier: an exact-cover model (one option per cage combination
  * placement explodes for big cages and loses the sum reasoning across
  * cages); copying state per level (36x36: 10 KiB a level, 1296 levels).
