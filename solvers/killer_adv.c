@@ -156,6 +156,24 @@
  * combo only against the cells missing the values all live combos share
  * (the extra pass over the combos costs more: +3%); the 'meets every
  * cell' test two cells a step (+0.1%).
+ * Round 3, 2026-11-22, cycles rather than instructions (same nodes and
+ * codes on all 615 puzzles, rmit-killer_1616 under a 300,000-node budget):
+ * branch misses, not instructions, held mathemagic-01 back.  set_mask
+ * queues branch-free (entry always stored, length advanced by the test),
+ * propagate() gathers the peers holding a decided value before setting
+ * them, and the 2- and 3-cell matchings test all 2 / 6 assignments with
+ * masks (match4 through match3).  perf stat cycles / branch misses, before
+ * -> after: tarek-19 49.9 -> 42.3 M / 0.81 -> 0.55 M, tarek-37 408 -> 317
+ * M / 8.1 -> 4.3 M, tarek-39 711 -> 529 M / 14.6 -> 7.2 M, tarek-41 144 ->
+ * 122 M / 2.3 -> 1.6 M, mathemagic-01 2.03 -> 1.64 G / 37.0 -> 25.7 M,
+ * mathemagic-03 1.39 -> 1.14 G / 25.2 -> 17.7 M, hs-05 22.3 -> 20.4 M
+ * (instructions +1 to +17%).  Not kept: branch-free head scans in
+ * prop_con (decided or open per cell: -5 M misses but +1.25 G
+ * instructions on mathemagic-01, +6% cycles; the sum-con one alone +1%,
+ * the distinct one alone +1.5%); padding con cell lists to 4 so the scan's
+ * exit is regular (misses unchanged, +4%); branch-free combo filtering for
+ * 5+ open cells (+1.5%); match4 as four gated match3 calls, or match4 with
+ * its early stop (+2% on mathemagic-01).
  * Rejected earlier: an exact-cover model (one option per cage combination
  * placement explodes for big cages and loses the sum reasoning across
  * cages); copying state per level (36x36: 10 KiB a level, 1296 levels).
@@ -330,9 +348,15 @@ static int set_mask(adv_t *a, int cell, uint64_t m) {
         a->res->stats.propagations += (gone & (gone - 1)) == 0 ? 1u : (uint64_t)killer__popcount(gone);
     }
     if (m == 0) return -1;
-    if ((m & (m - 1)) == 0) {
-        a->decided++;
-        a->sq[a->sqlen++] = (uint16_t)cell;
+    /* Branch-free queueing (round 3): whether a cell gets decided, a unit
+     * or a con is already queued is data-dependent and mispredicted often;
+     * the entry is written anyway and the length advances only when it is
+     * new (sq, ulist and cq have one spare slot for that store). */
+    {
+        uint32_t single = (m & (m - 1)) == 0;
+        a->decided += single;
+        a->sq[a->sqlen] = (uint16_t)cell;
+        a->sqlen += single;
     }
     /* locals: the uint8_t stores below may alias anything, so the fields
      * would be reloaded on every iteration */
@@ -342,10 +366,9 @@ static int set_mask(adv_t *a, int cell, uint64_t m) {
         uint32_t ulen = a->ulen, nu = a->m.cell_nunits[cell];
         for (i = 0; i < nu; i++) {
             int u = cu[i];
-            if (!udirty[u]) {
-                udirty[u] = 1;
-                ulist[ulen++] = (uint8_t)u;
-            }
+            ulist[ulen] = (uint8_t)u;
+            ulen += 1u - udirty[u];
+            udirty[u] = 1;
         }
         a->ulen = ulen;
     }
@@ -356,10 +379,9 @@ static int set_mask(adv_t *a, int cell, uint64_t m) {
         uint32_t cqlen = a->cqlen, end = a->cell_cons_off[cell + 1];
         for (i = a->cell_cons_off[cell]; i < end; i++) {
             uint32_t ci = cc[i];
-            if (!inq[ci]) {
-                inq[ci] = 1;
-                cq[cqlen++] = ci;
-            }
+            cq[cqlen] = ci;
+            cqlen += 1u - inq[ci];
+            inq[ci] = 1;
         }
         a->cqlen = cqlen;
     }
@@ -459,69 +481,55 @@ static void small_supports(small_t *s) {
 
 /* Perfect matchings of m <= SMALL_OPEN open cells (masks cd) onto the
  * values r (|r| == m): ORs into sup[i] the values cell i takes in some
- * matching and returns whether one exists.  The last cell's value is what
- * the others leave of r. */
+ * matching and returns whether one exists.
+ * Round 3: straight-line over the 2 or 6 assignments of r's values (e0 <
+ * e1 < e2) instead of loops over the candidates: which loop runs how often
+ * was data-dependent and mispredicted; the supports are the same. */
+static int match3(const uint64_t *cd, uint64_t r, uint64_t *sup) {
+    uint64_t e0 = r & -r, rr = r ^ e0, e1 = rr & -rr, e2 = rr ^ e1;
+    uint64_t t00 = (cd[0] & e0) != 0, t01 = (cd[0] & e1) != 0, t02 = (cd[0] & e2) != 0;
+    uint64_t t10 = (cd[1] & e0) != 0, t11 = (cd[1] & e1) != 0, t12 = (cd[1] & e2) != 0;
+    uint64_t t20 = (cd[2] & e0) != 0, t21 = (cd[2] & e1) != 0, t22 = (cd[2] & e2) != 0;
+    /* pXYZ: cell 0 takes eX, cell 1 eY, cell 2 eZ */
+    uint64_t p012 = t00 & t11 & t22, p021 = t00 & t12 & t21, p102 = t01 & t10 & t22;
+    uint64_t p120 = t01 & t12 & t20, p201 = t02 & t10 & t21, p210 = t02 & t11 & t20;
+    sup[0] |= (e0 & -(p012 | p021)) | (e1 & -(p102 | p120)) | (e2 & -(p201 | p210));
+    sup[1] |= (e0 & -(p102 | p201)) | (e1 & -(p012 | p210)) | (e2 & -(p021 | p120));
+    sup[2] |= (e0 & -(p120 | p210)) | (e1 & -(p021 | p201)) | (e2 & -(p012 | p102));
+    return (int)(p012 | p021 | p102 | p120 | p201 | p210);
+}
+
 static int match_small(const uint64_t *cd, uint64_t r, int m, uint64_t *sup) {
-    int found = 0;
     if (m == 1) {
         if ((cd[0] & r) == 0) return 0;
         sup[0] |= r;
         return 1;
     }
-    for (uint64_t x0 = cd[0] & r; x0 != 0; x0 &= x0 - 1) {
-        uint64_t b0 = x0 & -x0;
-        if (m == 2) {
-            if (cd[1] & r & ~b0) {
-                sup[0] |= b0;
-                sup[1] |= r & ~b0;
-                found = 1;
-            }
-            continue;
-        }
-        for (uint64_t x1 = cd[1] & r & ~b0; x1 != 0; x1 &= x1 - 1) {
-            uint64_t b1 = x1 & -x1, b2 = r & ~(b0 | b1);
-            if (cd[2] & b2) {
-                sup[0] |= b0;
-                sup[1] |= b1;
-                sup[2] |= b2;
-                found = 1;
-            }
-        }
+    if (m == 2) {
+        uint64_t e0 = r & -r, e1 = r ^ e0;
+        uint64_t p01 = ((cd[0] & e0) != 0) & ((cd[1] & e1) != 0);
+        uint64_t p10 = ((cd[0] & e1) != 0) & ((cd[1] & e0) != 0);
+        sup[0] |= (e0 & -p01) | (e1 & -p10);
+        sup[1] |= (e1 & -p01) | (e0 & -p10);
+        return (int)(p01 | p10);
     }
-    return found;
+    return match3(cd, r, sup);
 }
 
-/* match_small for four cells, unrolled: the fourth cell's value is what
- * the first three leave of r (|r| == 4).  need[i] holds the values cell i
- * could still add to sup[i]; the walk stops once every one was found (at
- * the first matching when the caller's sup already holds them all). */
+/* match_small for four cells: cell 0 takes each of its values in r in
+ * turn and match3 matches the other three onto the rest.  need[0] holds
+ * the values cell 0 could still add to sup[0]; the walk stops once every
+ * cell's were found (at once when the caller's sup already holds them). */
 static int match4(const uint64_t *cd, uint64_t r, uint64_t *sup) {
-    uint64_t c0 = cd[0] & r, c1 = cd[1] & r, c2 = cd[2] & r, c3 = cd[3] & r;
-    uint64_t n0 = c0 & ~sup[0], n1 = c1 & ~sup[1], n2 = c2 & ~sup[2], n3 = c3 & ~sup[3];
+    uint64_t c0 = cd[0] & r;
     int found = 0;
-    if (c0 == 0 || c1 == 0 || c2 == 0 || c3 == 0) return 0;
+    if (c0 == 0 || (cd[1] & r) == 0 || (cd[2] & r) == 0 || (cd[3] & r) == 0) return 0;
     for (uint64_t x0 = c0; x0 != 0; x0 &= x0 - 1) {
         uint64_t b0 = x0 & -x0;
-        for (uint64_t x1 = c1 & ~b0; x1 != 0; x1 &= x1 - 1) {
-            uint64_t b1 = x1 & -x1;
-            for (uint64_t x2 = c2 & ~(b0 | b1); x2 != 0; x2 &= x2 - 1) {
-                uint64_t b2 = x2 & -x2, b3 = r & ~(b0 | b1 | b2);
-                if (c3 & b3) {
-                    found = 1;
-                    n0 &= ~b0;
-                    n1 &= ~b1;
-                    n2 &= ~b2;
-                    n3 &= ~b3;
-                    if ((n0 | n1 | n2 | n3) == 0) goto done;
-                }
-            }
-        }
+        uint64_t f = (uint64_t)match3(cd + 1, r & ~b0, sup + 1);
+        sup[0] |= b0 & -f;
+        found |= (int)f;
     }
-done: /* the values found: those of c that left need */
-    sup[0] |= c0 & ~n0;
-    sup[1] |= c1 & ~n1;
-    sup[2] |= c2 & ~n2;
-    sup[3] |= c3 & ~n3;
     return found;
 }
 
@@ -1061,10 +1069,20 @@ static int propagate(adv_t *a) {
             int cell = a->sq[--a->sqlen];
             uint64_t *cand = a->cand, bit = cand[cell];
             const uint16_t *peers = a->peers;
-            uint32_t p, end = a->peer_off[cell + 1]; /* locals: set_mask calls force reloads */
+            uint32_t p, end = a->peer_off[cell + 1], nh = 0, h; /* locals: set_mask calls force reloads */
+            uint16_t hit[6 * KILLER_MAX_N];
+            /* the peers that hold the value, gathered branch-free first
+             * (which do is data-dependent: a mispredicted branch per peer),
+             * then set in peer order as before; set_mask(q) changes only
+             * cand[q], so the gathered list is what the single loop saw */
             for (p = a->peer_off[cell]; p < end; p++) {
-                int q = peers[p];
-                if ((cand[q] & bit) && set_mask(a, q, cand[q] & ~bit) != 0) {
+                uint16_t q = peers[p];
+                hit[nh] = q;
+                nh += (cand[q] & bit) != 0;
+            }
+            for (h = 0; h < nh; h++) {
+                int q = hit[h];
+                if (set_mask(a, q, cand[q] & ~bit) != 0) {
                     a->score[q] += a->inc;
                     a->score[cell] += a->inc;
                     goto fail;
@@ -1396,8 +1414,8 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
              KILLER__ALIGN(maxcells * sizeof(uint16_t)) + KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint32_t)) +
              KILLER__ALIGN(maxcells * sizeof(uint16_t)) + KILLER__ALIGN(maxcells) + KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint32_t)) +
              KILLER__ALIGN((size_t)nc * 6 * n * sizeof(uint16_t)) + KILLER__ALIGN((size_t)nc * sizeof(uint64_t)) +
-             KILLER__ALIGN(maxcons * sizeof(uint32_t)) * 3 + KILLER__ALIGN(maxcons) +
-             KILLER__ALIGN((size_t)nc * sizeof(uint16_t)) + 2 * KILLER__ALIGN(KILLER__MAX_UNITS) +
+             KILLER__ALIGN((maxcons + 1) * sizeof(uint32_t)) * 3 + KILLER__ALIGN(maxcons) +
+             KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint16_t)) + 2 * KILLER__ALIGN(KILLER__MAX_UNITS + 1) +
              2 * KILLER__ALIGN(nc) + KILLER__ALIGN((size_t)nc * sizeof(frame_t)) +
              KILLER__ALIGN((size_t)(ncg + 1) * sizeof(int32_t)) + KILLER__ALIGN((size_t)nc * sizeof(uint16_t)) +
              KILLER__ALIGN((size_t)nc * sizeof(double)) + KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint64_t));
@@ -1435,12 +1453,12 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
     TAKE(a->peers, uint16_t, (size_t)nc * 6 * n);
     TAKE(a->cand, uint64_t, nc);
     TAKE(a->live, uint32_t, maxcons);
-    TAKE(a->cq, uint32_t, maxcons);
+    TAKE(a->cq, uint32_t, maxcons + 1); /* + 1: set_mask's unconditional store */
     TAKE(tabsz, uint32_t, maxcons);
     TAKE(a->inq, uint8_t, maxcons);
-    TAKE(a->sq, uint16_t, nc);
+    TAKE(a->sq, uint16_t, nc + 1);
     TAKE(a->udirty, uint8_t, KILLER__MAX_UNITS);
-    TAKE(a->ulist, uint8_t, KILLER__MAX_UNITS);
+    TAKE(a->ulist, uint8_t, KILLER__MAX_UNITS + 1);
     TAKE(a->stamp, uint8_t, nc);
     TAKE(a->grid, uint8_t, nc);
     TAKE(a->stack, frame_t, nc);
