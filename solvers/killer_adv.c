@@ -113,7 +113,18 @@
  * bound changes, shifts the conflict weights and so the tree: node counts
  * moved +-40% either way with no consistent gain; Luby restarts (unit 100
  * or 1000 nodes) did not solve rmit-killer_1616 in 60 s; trying first the
- * value in the most live combos of the cell's cage: no gain.
+ * value in the most live combos of the cell's cage: no gain.  Later the
+ * same day, totals over the 21 sigh-tarek puzzles, mathemagic-01/03/05,
+ * wecoc_1_mod_b and sigh-hs (305,624 nodes as kept): branching on a value
+ * with two places in a unit when no cell has two candidates, 349,922 nodes
+ * (and 663,895 when preferred even over two-candidate cells); exact group
+ * sums for sum cons (subset-sum bitsets per group, convolved across groups)
+ * 309,453 nodes (mathemagic -25%, tarek-37 +27%) for 6x the instructions;
+ * naked pairs in units, and CONFLICT_GROWTH from 1.0 to 1.2: within the
+ * +-15% that any change of the conflict weights causes.  Random 16x16
+ * killers with cages of up to 5-6 cells (make_cages() in the tests, or any
+ * random partition; rmit-killer_1616 is one) are not solved in seconds by
+ * any of these, nor by restarts with random value order.
  * Then, same day, cheaper nodes for the same search (node counts equal on
  * all 615 puzzles of the default set; rmit-killer_1616, stopped by time,
  * equal in nodes, backtracks and propagations under a 300,000-node
