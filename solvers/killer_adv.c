@@ -247,6 +247,17 @@ typedef struct grpc_s {
     int k;
 } grpc_t;
 
+/* Per con, kept by set_mask() and undo() (round 4): the positions of its
+ * open cells, the arithmetic sum of its decided cells' value bits (for a
+ * distinct con their OR: peers never stay decided to one value once the
+ * decided-cell queue is empty, and prop_con runs only then) and the rest
+ * of its sum.  prop_con's head walks the open positions instead of testing
+ * every cell (that test was its worst-predicted branch). */
+typedef struct condyn_s {
+    uint64_t open, dec;
+    long rem;
+} condyn_t;
+
 typedef struct frame_s {
     uint32_t mark, decided;
     uint16_t cell;
@@ -265,6 +276,8 @@ typedef struct adv_s {
     uint8_t *con_grp;        /* per con cell: its peer group (non-distinct cons) */
     uint32_t *cell_cons_off; /* nc + 1 */
     uint16_t *cell_cons;
+    uint8_t *cell_cons_pos;  /* per cell_cons entry: the cell's position in that con */
+    condyn_t *cdyn;          /* per con (see condyn_t) */
     uint32_t *peer_off;      /* nc + 1 */
     uint16_t *peers;
     uint64_t *combos;
@@ -322,12 +335,33 @@ static void trail(adv_t *a, uint32_t key, uint64_t old) {
     a->tlen++;
 }
 
+/* A cell got decided to value bit m: its cons learn it (condyn_t).
+ * sign -1 reverts that (undo). */
+static void cons_decide(adv_t *a, int cell, uint64_t m, long sign) {
+    const uint16_t *cc = a->cell_cons;
+    const uint8_t *pos = a->cell_cons_pos;
+    condyn_t *cd = a->cdyn;
+    long sv = sign * a->m.sym[killer__ctz(m) + 1];
+    uint64_t dm = (uint64_t)sign * m;
+    uint32_t i, end = a->cell_cons_off[cell + 1];
+    for (i = a->cell_cons_off[cell]; i < end; i++) {
+        condyn_t *d = &cd[cc[i]];
+        d->open ^= (uint64_t)1 << pos[i];
+        d->dec += dm;
+        d->rem -= sv;
+    }
+}
+
+/* Pops the trail down to mark.  A cell entry whose newer mask (the current
+ * one: later entries are already undone) is a single value undecides it. */
 static void undo(adv_t *a, uint32_t mark) {
     while (a->tlen > mark) {
         uint32_t k = a->tkey[--a->tlen];
-        if (k < (uint32_t)a->nc)
+        if (k < (uint32_t)a->nc) {
+            uint64_t cur = a->cand[k];
+            if (cur != 0 && (cur & (cur - 1)) == 0) cons_decide(a, (int)k, cur, -1);
             a->cand[k] = a->told[a->tlen];
-        else
+        } else
             a->live[k - (uint32_t)a->nc] = (uint32_t)a->told[a->tlen];
     }
 }
@@ -368,6 +402,7 @@ static int set_mask(adv_t *a, int cell, uint64_t m) {
         a->decided += single;
         a->sq[a->sqlen] = (uint16_t)cell;
         a->sqlen += single;
+        if (single) cons_decide(a, cell, m, 1);
     }
     /* locals: the uint8_t stores below may alias anything, so the fields
      * would be reloaded on every iteration */
@@ -647,37 +682,33 @@ static int prop_con(adv_t *a, uint32_t ci) {
     int og[KILLER_MAX_N], g;
     uint32_t tlen0 = a->tlen;
 
+    uint64_t op = a->cdyn[ci].open; /* open positions, in cell order */
+    rem = a->cdyn[ci].rem;
     if (c->distinct) {
-        for (i = 0; i < c->ncells; i++) {
-            uint64_t x = cand[cells[i]];
-            if ((x & (x - 1)) == 0) {
-                if (dec & x) return -1;
-                dec |= x;
-                rem -= sym[killer__ctz(x) + 1];
-            } else {
-                oc[m] = x;
-                open[m++] = cells[i];
-                twice |= uni & x;
-                uni |= x;
-            }
+        dec = a->cdyn[ci].dec; /* the decided values' OR (see condyn_t) */
+        assert(killer__popcount(dec) + killer__popcount(op) == c->ncells);
+        for (; op != 0; op &= op - 1) {
+            int cell = cells[killer__ctz(op)];
+            uint64_t x = cand[cell];
+            assert((x & (x - 1)) != 0);
+            oc[m] = x;
+            open[m++] = cell;
+            twice |= uni & x;
+            uni |= x;
         }
     } else {
         const uint8_t *grp = a->con_grp + c->cells_off;
         memset(gu, 0, sizeof gu); /* fixed size: a few stores, no loop */
         memset(gk, 0, sizeof gk);
-        for (i = 0; i < c->ncells; i++) {
-            uint64_t x = cand[cells[i]];
-            if ((x & (x - 1)) == 0) {
-                dec |= x;
-                rem -= sym[killer__ctz(x) + 1];
-            } else {
-                g = grp[i];
-                oc[m] = x;
-                og[m] = g;
-                open[m++] = cells[i];
-                gu[g] |= x; /* (uni: only for distinct cons) */
-                gk[g]++;
-            }
+        for (; op != 0; op &= op - 1) {
+            int p = killer__ctz(op);
+            uint64_t x = cand[cells[p]];
+            g = grp[p];
+            oc[m] = x;
+            og[m] = g;
+            open[m++] = cells[p];
+            gu[g] |= x; /* (uni: only for distinct cons) */
+            gk[g]++;
         }
     }
     if (m == 0) return rem == 0 ? 0 : -1;
@@ -1421,7 +1452,8 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
     maxcons = (uint32_t)ncg + 2 * nregions;
     maxcells = cage_cells + 2 * nregions * DERIVED_MAX;
 
-    bytes1 = KILLER__ALIGN(sizeof(adv_t)) + KILLER__ALIGN(maxcons * sizeof(con_t)) +
+    bytes1 = KILLER__ALIGN(sizeof(adv_t)) + KILLER__ALIGN(maxcons * sizeof(con_t)) + KILLER__ALIGN(maxcells) +
+             KILLER__ALIGN(maxcons * sizeof(condyn_t)) +
              KILLER__ALIGN(maxcells * sizeof(uint16_t)) + KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint32_t)) +
              KILLER__ALIGN(maxcells * sizeof(uint16_t)) + KILLER__ALIGN(maxcells) + KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint32_t)) +
              KILLER__ALIGN((size_t)nc * 6 * n * sizeof(uint16_t)) + KILLER__ALIGN((size_t)nc * sizeof(uint64_t)) +
@@ -1460,6 +1492,8 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
     TAKE(a->con_grp, uint8_t, maxcells);
     TAKE(a->cell_cons_off, uint32_t, nc + 1);
     TAKE(a->cell_cons, uint16_t, maxcells);
+    TAKE(a->cell_cons_pos, uint8_t, maxcells);
+    TAKE(a->cdyn, condyn_t, maxcons);
     TAKE(a->peer_off, uint32_t, nc + 1);
     TAKE(a->peers, uint16_t, (size_t)nc * 6 * n);
     TAKE(a->cand, uint64_t, nc);
@@ -1503,6 +1537,7 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
     for (ci = 0; ci < b.ncons; ci++)
         for (j = 0; j < a->cons[ci].ncells; j++) {
             int x = a->con_cells[a->cons[ci].cells_off + j];
+            a->cell_cons_pos[a->cell_cons_off[x] + a->sq[x]] = (uint8_t)j;
             a->cell_cons[a->cell_cons_off[x] + a->sq[x]++] = (uint16_t)ci;
         }
     /* peers: units and the cage, each once */
@@ -1588,6 +1623,12 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
 
     /* initial state: all candidates, givens through set_mask, everything queued */
     for (i = 0; i < nc; i++) a->cand[i] = a->full;
+    for (ci = 0; ci < b.ncons; ci++) {
+        int k = a->cons[ci].ncells;
+        a->cdyn[ci].open = k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << k) - 1;
+        a->cdyn[ci].dec = 0;
+        a->cdyn[ci].rem = a->cons[ci].sum;
+    }
     for (ci = 0; ci < b.ncons; ci++) enqueue_con(a, ci);
     for (i = 0; i < a->nunits; i++) {
         a->udirty[i] = 1;
