@@ -698,7 +698,8 @@ static int prop_con(adv_t *a, uint32_t ci) {
         }
     } else {
         const uint8_t *grp = a->con_grp + c->cells_off;
-        memset(gu, 0, sizeof gu); /* fixed size: a few stores, no loop */
+        static const uint64_t gu0[DERIVED_MAX];
+        memcpy(gu, gu0, sizeof gu); /* fixed size: a few stores, no loop (a memset was a rep stos) */
         memset(gk, 0, sizeof gk);
         for (; op != 0; op &= op - 1) {
             int p = killer__ctz(op);
@@ -966,15 +967,19 @@ static int prop_con(adv_t *a, uint32_t ci) {
  * what no intersection wants. */
 #define USEG_NONE KILLER_MAX_N
 typedef struct unit_or_s {
-    uint64_t gm[KILLER_MAX_N];
-    uint64_t seg[2][KILLER_MAX_N + 1];
+    uint64_t gm[KILLER_MAX_N + 3];         /* + 3: unit_or_clear's pieces */
+    uint64_t seg[2][KILLER_MAX_N + 4];
 } unit_or_t;
 
+/* Round 4: by 32-byte pieces from a constant.  The loops of single
+ * stores these replaced became rep stos, whose stores scan_unit's first
+ * loads could not forward from (a stall per call on AMD). */
 static void unit_or_clear(const adv_t *a, int u, unit_or_t *o) {
+    static const uint64_t z[4];
     int g;
-    for (g = 0; g < a->ugrp_n[u]; g++) o->gm[g] = 0;
-    for (g = 0; g < a->useg_n[u][0]; g++) o->seg[0][g] = 0;
-    for (g = 0; g < a->useg_n[u][1]; g++) o->seg[1][g] = 0;
+    for (g = 0; g < a->ugrp_n[u]; g += 4) memcpy(o->gm + g, z, sizeof z);
+    for (g = 0; g < a->useg_n[u][0]; g += 4) memcpy(o->seg[0] + g, z, sizeof z);
+    for (g = 0; g < a->useg_n[u][1]; g += 4) memcpy(o->seg[1] + g, z, sizeof z);
 }
 
 /* Locked candidates: a value whose places in a row or column all lie in
