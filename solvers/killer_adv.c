@@ -62,6 +62,9 @@
  * --------------
  *   cand[ncells]  uint64 candidate masks (value v = bit v-1)
  *   live[ncons]   uint32 live combos per tabled con
+ *   cdyn[ncons]   open positions, decided values, rest of the sum per con:
+ *                 derived from cand (set_mask on deciding, undo on the
+ *                 entry that decided), not trailed
  *   trail         key[] (uint32: cell, or ncells + con) / old[] (uint64)
  * Every trail entry removes at least one candidate bit or one live combo
  * from the state on the current path, and undo pops exactly the entries of
@@ -185,6 +188,20 @@
  * exit is regular (misses unchanged, +4%); branch-free combo filtering for
  * 5+ open cells (+1.5%); match4 as four gated match3 calls, or match4 with
  * its early stop (+2% on mathemagic-01).
+ * Round 4, 2026-11-22 (same nodes and codes on all 615 puzzles,
+ * rmit-killer_1616 under a 100,000-node budget): each con keeps its open
+ * positions, decided values and rest of the sum (condyn_t; set_mask and
+ * undo keep them), so prop_con's head walks only the open cells, in cell
+ * order, instead of testing every cell; prop_con's group unions and
+ * scan_unit's ORs are cleared by fixed-size copies, not the rep stos gcc
+ * made of memset and of the clearing loops (its stores do not forward to
+ * the loads that follow: the top line of the cycle profile).  perf stat
+ * cycles, before -> after: tarek-19 42.4 -> 39.9 M, tarek-37 317 -> 304
+ * M, tarek-39 529 -> 514 M, tarek-41 122 -> 116 M, mathemagic-01 1.65 ->
+ * 1.50 G (branch misses 25.7 -> 23.2 M), mathemagic-03 1.14 -> 1.04 G,
+ * hs-05 20.3 -> 20.2 M (instructions +2 to +5%).  Not kept: gk[] packed in one
+ * register (+3%); match3 returning its supports so that match4 ORs them
+ * in registers (+1%).
  * Rejected earlier: an exact-cover model (one option per cage combination
  * placement explodes for big cages and loses the sum reasoning across
  * cages); copying state per level (36x36: 10 KiB a level, 1296 levels).
