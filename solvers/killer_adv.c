@@ -132,8 +132,9 @@
  * all 615 puzzles of the default set; rmit-killer_1616, stopped by time,
  * equal in nodes, backtracks and propagations under a 300,000-node
  * budget): a sum or bounds con with 4+ open cells returns at once when its
- * open cells and the sum of its group unions match its last no-op run in
- * this epoch (see prop_con); the layered walk no longer builds its last
+ * open cells and the sum of its group unions match its last no-op run
+ * since the last undo (an epoch counter, later replaced by the per-frame
+ * serials of round 2); the layered walk no longer builds its last
  * layer (the live combos look it up and do its backward step); one pass
  * over a unit gathers hidden singles, cage groups and box/line
  * intersections (scan_unit, unit_tables), by masks instead of per value;
@@ -310,7 +311,6 @@ typedef struct adv_s {
     uint32_t sqlen;
     uint32_t *cq; /* cons to propagate; inq[] flags */
     uint32_t cqlen;
-    uint32_t self; /* unused (set by killer__solve_adv): propagate() raises a running tabled con's inq flag instead */
     uint8_t *inq;
     uint8_t *udirty; /* units to scan for hidden singles */
     uint8_t *ulist;
@@ -1502,7 +1502,6 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
     a->full = a->m.full;
     a->nunits = a->m.nunits;
     a->inc = 1.0;
-    a->self = UINT32_MAX;
     a->sym_sorted = 1;
     a->sym_ident = 1;
     for (i = 1; i <= n; i++)
