@@ -705,7 +705,6 @@ END_TEST
  * second of it (the search polls the clock every 16 nodes). */
 START_TEST(killer_deadline_heavy_nodes) {
     gen_t *g = malloc(sizeof *g);
-    int timeouts = 0;
     ck_assert_ptr_nonnull(g);
     for (unsigned t = 0; t < 3; t++) {
         unsigned seed = 7001u + t;
@@ -727,9 +726,7 @@ START_TEST(killer_deadline_heavy_nodes) {
         ck_assert(rc == 0 || rc == SEARCH_TIMEOUT);
         ck_assert_msg(search_now_ns() - t0 < 600 * 1000000LL, "run %u took %.0f ms for a 100 ms deadline", t,
                       (double)(search_now_ns() - t0) / 1e6);
-        timeouts += rc == SEARCH_TIMEOUT;
     }
-    (void)timeouts; /* how many were hard enough depends on the solver */
     free(g);
 }
 END_TEST
