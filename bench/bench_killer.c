@@ -1,11 +1,11 @@
 /* bench_killer.c -- Killer Sudoku solvers on the shared collections.
  *
- *   bench_killer [-d dir] [-t cap_ms] [-m max_per_file] [-v] [-a] [-f id_part] [-j threads]
+ *   bench_killer [-d dir] [-t cap_ms] [-T advanced_cap_ms] [-m max_per_file] [-v] [-a] [-f id_part] [-j threads]
  *
  * For each of killers_curated.jsonl, janko_killer_{4x4,6x6,9x9}.jsonl in dir
  * (default ../shared/data/killer, relative to the repository root; missing
  * files are skipped) and each method (backtracking under a per-puzzle time
- * cap, default 1000 ms; advanced under 60 s), prints puzzles solved (the
+ * cap, default 1000 ms; advanced under -T, default 60 s), prints puzzles solved (the
  * first solution, checked against the rules, the cages and the file's
  * solution unless the puzzle has several), median and worst time, median and
  * worst nodes.  A valid answer that differs from the file's counts as solved
@@ -356,7 +356,7 @@ static int has_two(const killer_puzzle_t *pz) {
     return killer_solve(pz, &o, &r) == 0 && r.solutions_found == 2;
 }
 
-static void run_file(const char *dir, const char *name, int cap_ms, int maxp, int verbose, const char *only,
+static void run_file(const char *dir, const char *name, int cap_ms, int adv_cap_ms, int maxp, int verbose, const char *only,
                      int adv_only, int threads) {
     char path[1024], *line = NULL;
     size_t lcap = 0;
@@ -403,7 +403,7 @@ static void run_file(const char *dir, const char *name, int cap_ms, int maxp, in
             o.method = meth;
             o.solutions = sol;
             memset(&ctl, 0, sizeof ctl);
-            ctl.deadline_ns = search_now_ns() + (int64_t)(mi == 0 ? cap_ms : 60000) * 1000000;
+            ctl.deadline_ns = search_now_ns() + (int64_t)(mi == 0 ? cap_ms : adv_cap_ms) * 1000000;
             o.ctl = &ctl;
             t0 = search_now_ns();
             if (mi == 1 && threads > 1)
@@ -453,12 +453,14 @@ int main(int argc, char **argv) {
                                         "janko_killer_9x9.jsonl", "killers_curated.jsonl"};
     const char *dir = "../shared/data/killer";
     const char *only = NULL;
-    int cap_ms = 1000, maxp = 0, verbose = 0, adv_only = 0, threads = 1, i;
+    int cap_ms = 1000, adv_cap_ms = 60000, maxp = 0, verbose = 0, adv_only = 0, threads = 1, i;
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-d") == 0 && i + 1 < argc)
             dir = argv[++i];
         else if (strcmp(argv[i], "-t") == 0 && i + 1 < argc)
             cap_ms = atoi(argv[++i]);
+        else if (strcmp(argv[i], "-T") == 0 && i + 1 < argc && atoi(argv[i + 1]) >= 1)
+            adv_cap_ms = atoi(argv[++i]);
         else if (strcmp(argv[i], "-m") == 0 && i + 1 < argc)
             maxp = atoi(argv[++i]);
         else if (strcmp(argv[i], "-v") == 0)
@@ -470,16 +472,16 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "-j") == 0 && i + 1 < argc && atoi(argv[i + 1]) >= 1)
             threads = atoi(argv[++i]);
         else {
-            fprintf(stderr, "usage: %s [-d dir] [-t backtracking_cap_ms] [-m max_per_file] [-v] [-a] [-f id_part] "
+            fprintf(stderr, "usage: %s [-d dir] [-t backtracking_cap_ms] [-T advanced_cap_ms] [-m max_per_file] [-v] [-a] [-f id_part] "
                     "[-j threads]\n", argv[0]);
             return 2;
         }
     }
-    printf("Killer Sudoku, first solution; backtracking capped at %d ms a puzzle, advanced at 60 s", cap_ms);
+    printf("Killer Sudoku, first solution; backtracking capped at %d ms a puzzle, advanced at %d ms", cap_ms, adv_cap_ms);
     if (threads > 1) printf(" on %d threads (wall time, split subtrees)", threads);
     printf("\n");
     printf("%-28s %-12s %9s %6s %5s %5s %10s %10s %10s %12s\n", "file", "method", "solved", "stop", "multi", "bad",
            "median ms", "worst ms", "med nodes", "worst nodes");
-    for (i = 0; i < (int)(sizeof files / sizeof files[0]); i++) run_file(dir, files[i], cap_ms, maxp, verbose, only, adv_only, threads);
+    for (i = 0; i < (int)(sizeof files / sizeof files[0]); i++) run_file(dir, files[i], cap_ms, adv_cap_ms, maxp, verbose, only, adv_only, threads);
     return 0;
 }
