@@ -22,7 +22,8 @@
  * threads == 1 (the default), or the backtracking method: one pool item,
  * the whole search, solutions straight into the job's buffer.
  *
- * threads > 1 with the advanced method (or auto): the search tree is cut
+ * threads > 1 with the advanced method (or auto), max_solutions > 1: the
+ * search tree is cut
  * into 2^d subtrees with killer_opts_t.split_depth = d = KL_SPLIT_EXTRA +
  * ceil(log2(threads)) -- about 8 items per thread, so that uneven subtrees
  * (most are empty or tiny, one holds the hard part) still balance -- and
@@ -36,15 +37,30 @@
  * in flight once max_solutions are in.  Those cancellations are not the
  * client's: the answer is then solved/multiple and complete.
  *
+ * threads > 1 and max_solutions 1 (advanced): a portfolio.  Half the
+ * threads search with ascending values, half with descending ones
+ * (killer_opts_t.descending), each order split as above over its threads
+ * (not split with one thread each); items alternate between the orders
+ * (item k: order k % 2, subtree k / 2) so both start at once.  On hard
+ * killers the two orders often differ tenfold in the work to a first
+ * solution, one way or the other, so the first answer of either comes much
+ * sooner than one order's.  Either order alone is complete: the answer is
+ * settled once one of them has a solution or has searched all its
+ * subtrees (unsolvable), and the other is cancelled.  Stats add up the
+ * work of both.  With max_solutions > 1 the whole tree is searched anyway,
+ * so a second order would only repeat it: one order, split.
+ *
  * Status and `unique` mean what they mean on one thread: unique is true
  * only when every item ran to exhaustion (or is known to be empty: an item
  * whose subtree was solved above the split depth answers for its empty
  * siblings, res.split_span, so a grid solved by propagation alone is as
- * unique as on one thread) and the total is 1.  Stats: nodes, backtracks
+ * unique as on one thread) and the total is 1 (in a portfolio: every item
+ * of one order).  Stats: nodes, backtracks
  * and propagations are summed over items, max_depth is the largest (depth
  * below the subtree root), mem_peak (not rendered) the largest of one item,
  * derived_sums one item's (all build the same model); stats.subproblems is
- * the number of items, stats.threads the items in flight at most.
+ * the number of items, stats.threads the items in flight at most,
+ * stats.value_orders 1 or 2 (a portfolio).
  *
  * The answer has the shape of /v1/sudoku/solve's, grids as arrays of arrays
  * of symbols, every solution checked with killer_check_solution(). */
@@ -85,11 +101,13 @@ typedef struct kl_job_s {
     killer_puzzle_t pz;
     uint8_t *solutions;    /* max_solutions grids, kept ones first */
     uint32_t *sol_item;    /* split: the item each kept solution came from */
-    uint32_t split_depth;  /* 0: one item, the whole search */
-    kl_item_t *items;      /* base.nitems */
+    uint32_t split_depth;  /* subtrees per value order: 2^split_depth */
+    uint32_t orders;       /* 1, or 2: a portfolio of both value orders */
+    kl_item_t *items;      /* base.nitems = orders << split_depth */
     killer_result_t res;   /* all merged items together */
     size_t merged;         /* items merged */
     int rc;                /* first negative item code, or 0 */
+    int settled;           /* portfolio: one order searched to the end */
 } kl_job_t;
 
 /* === Parsing === */
@@ -519,8 +537,9 @@ static int kl_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
     o.max_solutions = (uint32_t)j->max_solutions;
     o.ctl = ctl;
     o.split_depth = j->split_depth;
-    o.split_index = (uint32_t)item;
-    if (j->split_depth == 0) {
+    o.split_index = (uint32_t)(item / j->orders);
+    o.descending = item % j->orders == 1;
+    if (j->base.nitems == 1) {
         it->buf = j->solutions;
     } else {
         it->buf = malloc((size_t)j->max_solutions * (size_t)j->n * (size_t)j->n);
@@ -545,11 +564,22 @@ static void kl_keep(kl_job_t *j, size_t item, const kl_item_t *it) {
     j->res.solutions_found = have + cnt;
 }
 
+/* Whether the items of one value order have all been searched to the end
+ * (with one order: every item): the solutions in hand are then all there are. */
+static int kl_exhausted(const kl_job_t *j) {
+    for (size_t o = 0; o < j->orders; o++) {
+        size_t k = o;
+        while (k < j->base.nitems && j->items[k].done) k += j->orders;
+        if (k >= j->base.nitems) return 1;
+    }
+    return 0;
+}
+
 static int kl_merge(api_job_t *job, size_t item, int rc) {
     kl_job_t *j = (kl_job_t *)job;
     kl_item_t *it = &j->items[item];
     killer_result_t *r = &j->res;
-    int done = r->solutions_found >= (uint32_t)j->max_solutions;
+    int done = r->solutions_found >= (uint32_t)j->max_solutions || j->settled;
 
     j->merged++;
     r->stats.nodes += it->res.stats.nodes;
@@ -561,20 +591,23 @@ static int kl_merge(api_job_t *job, size_t item, int rc) {
     if (it->res.derived > r->derived) r->derived = it->res.derived;
     job->nodes = r->stats.nodes;
     if (rc == 0 && it->res.exhausted) /* with the subtrees it showed to be empty */
-        for (size_t k = item; k < job->nitems && k - item < it->res.split_span; k++) j->items[k].done = 1;
-    /* items cancelled because enough solutions were in change nothing */
+        for (size_t s = 0, k = item; k < job->nitems && s < it->res.split_span; s++, k += j->orders)
+            j->items[k].done = 1;
+    /* items cancelled because enough solutions were in (or because the other
+     * value order settled the answer) change nothing */
     if (!done) {
         if (rc < 0 && j->rc == 0) j->rc = rc;
-        if (j->split_depth == 0)
+        if (job->nitems == 1)
             r->solutions_found = it->res.solutions_found; /* already in place */
         else
             kl_keep(j, item, it);
+        if (j->orders > 1 && kl_exhausted(j)) j->settled = 1;
     }
-    if (j->split_depth > 0) {
+    if (job->nitems > 1) {
         free(it->buf);
         it->buf = NULL;
     }
-    if (r->solutions_found >= (uint32_t)j->max_solutions || rc < 0) return API_JOB_CANCEL;
+    if (r->solutions_found >= (uint32_t)j->max_solutions || j->settled || rc < 0) return API_JOB_CANCEL;
     return API_JOB_CONTINUE;
 }
 
@@ -598,10 +631,9 @@ static void kl_render(api_job_t *job, api_response_t *out) {
     /* max_solutions in hand ends the search as it does on one thread, even
      * if some item stopped early; and every item must have run for an
      * exhausted answer (the pool stops scheduling on a failure) */
-    int full = res->solutions_found >= (uint32_t)j->max_solutions;
+    int full = res->solutions_found >= (uint32_t)j->max_solutions || j->settled;
     int rc = full ? 0 : j->rc != 0 ? j->rc : j->merged < job->nitems ? SEARCH_ENOMEM : 0;
-    int exhausted = 1;
-    for (size_t k = 0; k < job->nitems; k++) exhausted &= j->items[k].done;
+    int exhausted = kl_exhausted(j);
 
     if (rc != 0 && rc != SEARCH_TIMEOUT && rc != SEARCH_CANCELLED && rc != SEARCH_BUDGET) {
         api_problem_init(&p, rc == SEARCH_ENOMEM ? API_ENOMEM : API_EINTERNAL,
@@ -626,7 +658,10 @@ static void kl_render(api_job_t *job, api_response_t *out) {
                               (json_int_t)res->stats.propagations, "max_depth", (int)res->stats.max_depth,
                               "derived_sums", (int)res->derived, "threads", (int)job->threads, "elapsed_ms",
                               api_elapsed_ms(job->start_ns, search_now_ns()));
-    if (stats != NULL) json_object_set_new(stats, "subproblems", json_integer((json_int_t)job->nitems));
+    if (stats != NULL) {
+        json_object_set_new(stats, "subproblems", json_integer((json_int_t)job->nitems));
+        json_object_set_new(stats, "value_orders", json_integer((json_int_t)j->orders));
+    }
     json_t *root = json_pack("{s:s, s:i, s:{s:i, s:i}, s:I, s:o, s:b, s:o}", "status", status, "n", j->n,
                              "box", "rows", j->pz.shape.box_rows, "cols", j->pz.shape.box_cols,
                              "solutions_found", (json_int_t)res->solutions_found, "unique", unique,
@@ -646,7 +681,7 @@ static void kl_free(api_job_t *job) {
     if (j == NULL) return;
     free(j->cages);
     free(j->cells);
-    for (size_t k = 0; j->items != NULL && j->split_depth > 0 && k < j->base.nitems; k++) free(j->items[k].buf);
+    for (size_t k = 0; j->items != NULL && j->base.nitems > 1 && k < j->base.nitems; k++) free(j->items[k].buf);
     free(j->items);
     free(j->sol_item);
     free(j->solutions);
@@ -679,11 +714,20 @@ int api_killer_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
     if (j->solutions == NULL) goto nomem;
     j->base.nitems = 1;
     j->base.threads = 1;
+    j->orders = 1;
     if (j->threads > 1 && j->method != KILLER_METHOD_BACKTRACKING) {
-        uint32_t d = KL_SPLIT_EXTRA;
-        while ((1LL << (d - KL_SPLIT_EXTRA)) < j->threads && d < KILLER_MAX_SPLIT_DEPTH) d++;
+        long long per = j->threads; /* threads per value order */
+        uint32_t d = 0;
+        if (j->max_solutions == 1) {
+            j->orders = 2;
+            per = j->threads / 2;
+        }
+        if (per > 1) {
+            d = KL_SPLIT_EXTRA;
+            while ((1LL << (d - KL_SPLIT_EXTRA)) < per && d < KILLER_MAX_SPLIT_DEPTH) d++;
+        }
         j->split_depth = d;
-        j->base.nitems = (size_t)1 << d;
+        j->base.nitems = (size_t)j->orders << d;
         j->base.threads = (unsigned)j->threads;
         j->sol_item = malloc((size_t)j->max_solutions * sizeof *j->sol_item);
         if (j->sol_item == NULL) goto nomem;

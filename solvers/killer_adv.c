@@ -1421,9 +1421,15 @@ static int branch_cell(const adv_t *a) {
     return best;
 }
 
+/* The value bit of candidates m (two or more) the search tries first: the
+ * lowest, or the highest with killer_opts_t descending. */
+static inline uint64_t first_value(const adv_t *a, uint64_t m) {
+    return a->opts->descending ? (uint64_t)1 << killer__msb(m) : m & (~m + 1);
+}
+
 /* Walks from the propagated root to the root of subtree `index` of
  * 2^depth (killer_opts_t.split_depth/split_index): at level l the cell and
- * value the search would choose (branch_cell(), lowest value; the weights
+ * value the search would choose (branch_cell(), first_value(); the weights
  * are still those of the root, since nothing has failed on this path), and
  * bit depth-1-l of index picks the side: 0 assigns the value, 1 removes it.
  * No frames are pushed, so the search below never backtracks above the
@@ -1445,7 +1451,7 @@ static int split_descend(adv_t *a, uint32_t depth, uint32_t index) {
         }
         cell = branch_cell(a);
         assert(cell >= 0);
-        bit = a->cand[cell] & (~a->cand[cell] + 1); /* lowest value */
+        bit = first_value(a, a->cand[cell]);
         if ((index >> (rest - 1)) & 1u)
             ok = set_mask(a, cell, a->cand[cell] & ~bit) == 0 && propagate(a) == 0;
         else
@@ -1701,7 +1707,7 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
                     f->mark = a->tlen;
                     f->decided = a->decided;
                     f->cell = (uint16_t)best;
-                    f->value = (uint8_t)(killer__ctz(a->cand[best]) + 1);
+                    f->value = (uint8_t)(killer__ctz(first_value(a, a->cand[best])) + 1);
                     ok = set_mask(a, best, KILLER__BIT(f->value)) == 0 && propagate(a) == 0;
                     if (!ok) clear_queues(a);
                 }

@@ -26,6 +26,7 @@ static inline int killer__popcount(uint64_t m) {
     return (int)((m * 0x0101010101010101ull) >> 56);
 }
 static inline int killer__ctz(uint64_t m) { return __builtin_ctzll(m); }
+static inline int killer__msb(uint64_t m) { return 63 - __builtin_clzll(m); } /* m != 0 */
 
 typedef struct killer__model_s {
     const killer_puzzle_t *pz;

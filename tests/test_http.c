@@ -724,6 +724,23 @@ START_TEST(http_killer_solve) {
     json_decref(one);
     json_decref(two);
     hresp_free(&r);
+    /* max_solutions 1 on two workers: both value orders race; the answer is
+     * the one-thread answer, unsolvable included */
+    r = post(&shared_srv, "/v1/killer/solve?threads=2", "text/plain", NULL, text);
+    ck_assert_msg(r.status == 200, "%s", r.body);
+    two = json_loads(r.body, 0, NULL);
+    ck_assert_ptr_nonnull(two);
+    ck_assert_str_eq(json_string_value(json_object_get(two, "status")), "solved");
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(two, "stats"), "value_orders")), 2);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(two, "stats"), "subproblems")), 2);
+    json_decref(two);
+    hresp_free(&r);
+    r = post(&shared_srv, "/v1/killer/solve?threads=2", "text/plain", NULL,
+             "4\n1 2 3 4\n2\n3 0,0 0,1\n3 0,2 0,3\n");
+    ck_assert_msg(r.status == 200, "%s", r.body);
+    ck_assert_ptr_nonnull(strstr(r.body, "\"status\":\"unsolvable\""));
+    ck_assert_ptr_nonnull(strstr(r.body, "\"unique\":false"));
+    hresp_free(&r);
     r = post(&shared_srv, "/v1/killer/solve", "application/json", NULL,
              "{\"size\":4,\"cages\":[{\"sum\":2,\"cells\":[[0,0],[0,1]]}]}");
     assert_problem(&r, 422, "cages[0].sum");

@@ -763,21 +763,25 @@ END_TEST
 static int cmp_grid_len;
 static int cmp_grid(const void *x, const void *y) { return memcmp(x, y, (size_t)cmp_grid_len); }
 
+#define SPLIT_MAXSOL 4000u
+
 /* Counts all solutions of g unsplit (must be exhausted), then for split
  * depths 1..4 solves every index: each must end exhausted, and the
  * solutions of all indices together must be exactly the unsplit ones (the
- * same multiset, sorted and compared).  Returns the count. */
-static uint32_t split_check(const gen_t *g, killer_method_t method) {
+ * same multiset, sorted and compared).  All with the value order
+ * `descending`.  Returns the count; all (SPLIT_MAXSOL grids) gets the
+ * solutions, sorted. */
+static uint32_t split_check(const gen_t *g, killer_method_t method, int descending, uint8_t *all) {
     int nc = g->pz.shape.n * g->pz.shape.n;
-    const uint32_t maxsol = 4000;
-    uint8_t *all = malloc((size_t)maxsol * nc), *parts = malloc((size_t)maxsol * nc);
+    const uint32_t maxsol = SPLIT_MAXSOL;
+    uint8_t *parts = malloc((size_t)maxsol * nc);
     killer_opts_t o;
     killer_result_t r;
     uint32_t total, d, idx, k;
-    ck_assert_ptr_nonnull(all);
     ck_assert_ptr_nonnull(parts);
     killer_opts_init(&o);
     o.method = method;
+    o.descending = descending;
     o.max_solutions = maxsol;
     o.solutions = all;
     ck_assert_int_eq(killer_solve(&g->pz, &o, &r), 0);
@@ -806,7 +810,6 @@ static uint32_t split_check(const gen_t *g, killer_method_t method) {
         qsort(parts, got, (size_t)nc, cmp_grid);
         ck_assert_int_eq(memcmp(parts, all, (size_t)got * nc), 0);
     }
-    free(all);
     free(parts);
     return total;
 }
@@ -835,13 +838,17 @@ static void make_x_grid(gen_t *g, unsigned *seed) {
 /* The 2^d subtrees of split_depth d partition the solution set: many
  * solutions (4x4, 6x6 with few cages), no cages, unique 9x9 (solved at or
  * near the root, so most subtrees are empty), givens, diagonals, custom
- * symbols; and the backtracking method, which ignores the split. */
+ * symbols; in both value orders, which find the same solutions; and the
+ * backtracking method, which ignores the split. */
 START_TEST(killer_split_partitions) {
     gen_t *g = malloc(sizeof *g);
     unsigned seed = 8080u + (unsigned)_i * 17u;
     int i;
     uint32_t cnt;
+    uint8_t *asc = malloc((size_t)SPLIT_MAXSOL * MAXC), *desc = malloc((size_t)SPLIT_MAXSOL * MAXC);
     ck_assert_ptr_nonnull(g);
+    ck_assert_ptr_nonnull(asc);
+    ck_assert_ptr_nonnull(desc);
     switch (_i) {
     case 0: case 1: case 2: case 3: /* multi-solution 4x4 / 6x6 */
         gen_init(g, _i & 1 ? 6 : 4, 2, _i & 1 ? 3 : 2);
@@ -879,11 +886,36 @@ START_TEST(killer_split_partitions) {
         break;
     }
     ck_assert_int_eq(killer_validate(&g->pz, NULL), 0);
-    cnt = split_check(g, KILLER_METHOD_ADVANCED);
+    cnt = split_check(g, KILLER_METHOD_ADVANCED, 0, asc);
     ck_assert_uint_ge(cnt, 1);
-    if (_i == 0 || _i == 4) ck_assert_uint_eq(split_check(g, KILLER_METHOD_BACKTRACKING), cnt);
+    ck_assert_uint_eq(split_check(g, KILLER_METHOD_ADVANCED, 1, desc), cnt);
+    ck_assert_int_eq(memcmp(asc, desc, (size_t)cnt * (size_t)(g->pz.shape.n * g->pz.shape.n)), 0);
+    if (_i == 0 || _i == 4) ck_assert_uint_eq(split_check(g, KILLER_METHOD_BACKTRACKING, 0, desc), cnt);
     if (_i == 4) ck_assert_uint_eq(cnt, 288);
+    free(asc);
+    free(desc);
     free(g);
+}
+END_TEST
+
+/* Descending values find another first solution of the empty grid, a
+ * valid one, and with a split the subtree roots follow the same order. */
+START_TEST(killer_value_order) {
+    killer_puzzle_t pz;
+    killer_opts_t o;
+    killer_result_t r;
+    uint8_t asc[81], desc[81];
+    empty9(&pz);
+    killer_opts_init(&o);
+    o.method = KILLER_METHOD_ADVANCED;
+    o.solutions = asc;
+    ck_assert_int_eq(killer_solve(&pz, &o, &r), 0);
+    o.solutions = desc;
+    o.descending = 1;
+    ck_assert_int_eq(killer_solve(&pz, &o, &r), 0);
+    ck_assert_int_eq(killer_check_solution(&pz, asc), 1);
+    ck_assert_int_eq(killer_check_solution(&pz, desc), 1);
+    ck_assert_int_ne(memcmp(asc, desc, sizeof asc), 0);
 }
 END_TEST
 
@@ -989,6 +1021,7 @@ Suite *killer_suite(void) {
     tcase_add_test(tc, killer_alloc_failure);
     tcase_add_loop_test(tc, killer_split_partitions, 0, 12);
     tcase_add_test(tc, killer_split_options);
+    tcase_add_test(tc, killer_value_order);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -245,7 +245,8 @@ static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *
 /* Asserts that threads=2 gives what threads=1 gives for `body` (a JSON
  * object without its closing brace): status, count, unique, complete, the
  * solution when unique, the set of solutions when the count is exact; and
- * that stats say how the work was cut. */
+ * that stats say how the work was cut (max_solutions 1: the portfolio of
+ * both value orders). */
 static void same_as_one_thread(const char *body, int max_solutions) {
     kres_t k[2];
     char buf[8192];
@@ -265,8 +266,11 @@ static void same_as_one_thread(const char *body, int max_solutions) {
         ck_assert(json_equal(json_object_get(a, "solution"), json_object_get(b, "solution")));
     ck_assert_int_eq(json_integer_value(json_object_get(sa, "threads")), 1);
     ck_assert_int_eq(json_integer_value(json_object_get(sa, "subproblems")), 1);
+    ck_assert_int_eq(json_integer_value(json_object_get(sa, "value_orders")), 1);
     ck_assert_int_eq(json_integer_value(json_object_get(sb, "threads")), 2);
-    ck_assert_int_eq(json_integer_value(json_object_get(sb, "subproblems")), 16);
+    /* max_solutions 1: both value orders, one item each; else 16 subtrees */
+    ck_assert_int_eq(json_integer_value(json_object_get(sb, "subproblems")), max_solutions == 1 ? 2 : 16);
+    ck_assert_int_eq(json_integer_value(json_object_get(sb, "value_orders")), max_solutions == 1 ? 2 : 1);
     ck_assert_str_eq(json_string_value(json_object_get(sb, "method")), "advanced");
     if (json_integer_value(json_object_get(a, "solutions_found")) < max_solutions) {
         json_t *la = json_object_get(a, "solutions"), *lb = json_object_get(b, "solutions");
