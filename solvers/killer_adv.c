@@ -214,6 +214,10 @@
 
 #define DERIVED_MAX 12  /* largest innie/outie set turned into a con */
 _Static_assert(DERIVED_MAX <= 32, "prop_con keeps a sum con's groups in a uint32_t");
+#define MIXED_MAX 5     /* largest mixed innie/outie set turned into a con */
+#define POS_MASK 63u    /* cell_cons_pos: the position bits */
+_Static_assert(KILLER_MAX_N <= 64, "a con's positions fit POS_MASK");
+#define MIXED_PARTIAL 12 /* regions with more cages sticking out get no mixed cons */
 #define SMALL_OPEN 3    /* cons with this few open cells are solved exactly */
 #define COMBO_BUDGET ((uint64_t)KILLER_COMBO_CAP * 64) /* enumeration steps per table */
 #define SORT_MAX_N 16   /* tabled cons with 2..SORT_MAX_OPEN open cells restrict */
@@ -236,6 +240,7 @@ typedef struct con_s {
     uint8_t distinct;
     uint8_t tabled;
     uint8_t ngroups;    /* non-distinct: peer groups of its cells (con_grp) */
+    uint8_t mirror;     /* some cell enters mirrored (con_neg; derive_region) */
     uint8_t nunits_in;  /* units containing every cell */
     uint8_t units_in[5];
     uint64_t inpos[2];  /* positions of its cells in units_in[0..1] (con_claim) */
@@ -292,9 +297,11 @@ typedef struct adv_s {
     con_t *cons;
     uint16_t *con_cells;
     uint8_t *con_grp;        /* per con cell: its peer group (non-distinct cons) */
+    uint8_t *con_neg;        /* per con cell: 1 = enters mirrored, n + 1 - v (derive_region) */
     uint32_t *cell_cons_off; /* nc + 1 */
     uint16_t *cell_cons;
-    uint8_t *cell_cons_pos;  /* per cell_cons entry: the cell's position in that con */
+    uint8_t *cell_cons_pos;  /* per cell_cons entry: the cell's position in that con,
+                              * bit 7 set when it enters mirrored (con_neg) */
     condyn_t *cdyn;          /* per con (see condyn_t) */
     uint32_t *peer_off;      /* nc + 1 */
     uint16_t *peers;
@@ -358,14 +365,14 @@ static void cons_decide(adv_t *a, int cell, uint64_t m, long sign) {
     const uint16_t *cc = a->cell_cons;
     const uint8_t *pos = a->cell_cons_pos;
     condyn_t *cd = a->cdyn;
-    long sv = sign * a->m.sym[killer__ctz(m) + 1];
+    long v = a->m.sym[killer__ctz(m) + 1], sv = sign * v, sd = sign * (a->n + 1 - 2 * v);
     uint64_t dm = (uint64_t)sign * m;
     uint32_t i, end = a->cell_cons_off[cell + 1];
     for (i = a->cell_cons_off[cell]; i < end; i++) {
         condyn_t *d = &cd[cc[i]];
-        d->open ^= (uint64_t)1 << pos[i];
+        d->open ^= (uint64_t)1 << (pos[i] & POS_MASK);
         d->dec += dm;
-        d->rem -= sv;
+        d->rem -= sv + (sd & -(long)(pos[i] >> 7)); /* mirrored: n + 1 - v (symbols 1..n) */
     }
 }
 
@@ -684,6 +691,25 @@ static uint64_t sym_window(const adv_t *a, long lo, long hi) {
     return (((uint64_t)1 << last) - 1) & ~(((uint64_t)1 << (first - 1)) - 1);
 }
 
+/* The mask of value n + 1 - v for each value v of x (symbols 1..n): a
+ * mirrored cell of a sum con is seen through it (derive_region). */
+static inline uint64_t mirror_mask(const adv_t *a, uint64_t x) {
+    x = ((x >> 1) & 0x5555555555555555ull) | ((x & 0x5555555555555555ull) << 1);
+    x = ((x >> 2) & 0x3333333333333333ull) | ((x & 0x3333333333333333ull) << 2);
+    x = ((x >> 4) & 0x0f0f0f0f0f0f0f0full) | ((x & 0x0f0f0f0f0f0f0f0full) << 4);
+    x = __builtin_bswap64(x);
+    return x >> (64 - a->n);
+}
+
+/* restrict_keep for a con cell that may be mirrored: *m and keep are in
+ * the con's view. */
+static inline int restrict_view(adv_t *a, int cell, uint64_t *m, uint64_t keep, int neg) {
+    uint64_t nm = *m & keep;
+    if (nm == *m) return 0;
+    *m = nm;
+    return set_mask(a, cell, neg ? mirror_mask(a, nm) : nm);
+}
+
 static int prop_con(adv_t *a, uint32_t ci) {
     const con_t *c = &a->cons[ci];
     const uint16_t *cells = a->con_cells + c->cells_off;
@@ -697,6 +723,8 @@ static int prop_con(adv_t *a, uint32_t ci) {
     uint64_t gu[DERIVED_MAX], gsum = 0;
     uint8_t gk[DERIVED_MAX];
     int og[KILLER_MAX_N], g;
+    uint8_t on[KILLER_MAX_N]; /* mir: open[i] enters mirrored */
+    const int mir = c->mirror; /* (a local: not reloaded after each call) */
     uint32_t tlen0 = a->tlen;
 
     uint64_t op = a->cdyn[ci].open; /* open positions, in cell order */
@@ -714,14 +742,17 @@ static int prop_con(adv_t *a, uint32_t ci) {
             uni |= x;
         }
     } else {
-        const uint8_t *grp = a->con_grp + c->cells_off;
+        const uint8_t *grp = a->con_grp + c->cells_off, *neg = a->con_neg + c->cells_off;
         static const uint64_t gu0[DERIVED_MAX];
         memcpy(gu, gu0, sizeof gu); /* fixed size: a few stores, no loop (a memset was a rep stos) */
         memset(gk, 0, sizeof gk);
+        if (mir) /* the mirrored cells' masks seen mirrored */
+            for (uint64_t q = op, i2 = 0; q != 0; q &= q - 1, i2++) on[i2] = neg[killer__ctz(q)];
         for (; op != 0; op &= op - 1) {
             int p = killer__ctz(op);
             uint64_t x = cand[cells[p]];
             g = grp[p];
+            if (mir && on[m]) x = mirror_mask(a, x);
             oc[m] = x;
             og[m] = g;
             open[m++] = cells[p];
@@ -902,7 +933,10 @@ static int prop_con(adv_t *a, uint32_t ci) {
                 }
             if (out != 0) {
                 for (i = 0; i < m; i++)
-                    if (((out >> og[i]) & 1u) && restrict_keep(a, open[i], &oc[i], win[og[i]]) != 0) return -1;
+                    if (((out >> og[i]) & 1u) &&
+                        (mir ? restrict_view(a, open[i], &oc[i], win[og[i]], on[i])
+                             : restrict_keep(a, open[i], &oc[i], win[og[i]])) != 0)
+                        return -1;
             } else if (m > SMALL_OPEN) { /* changed nothing, no exact step: a fixpoint (below) */
                 con_t *cw = &a->cons[ci];
                 cw->fix_level = a->level;
@@ -924,6 +958,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
                     if (gk[g] > 1 && killer__sum_bounds(sym, gu[g] & ~bit, gk[g] - 1, &l2, &h2) != 0) continue;
                     if (rem - sv >= olo + l2 && rem - sv <= ohi + h2) keep |= bit;
                 }
+                assert(!c->mirror); /* mirrored cons need symbols 1..n */
                 if (restrict_keep(a, open[i], &oc[i], keep) != 0) return -1;
             }
         }
@@ -950,6 +985,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
                 return 0;
             }
             oc[j] = x;
+            if (mir) on[j] = on[i];
             open[j++] = open[i];
         } else {
             rem -= sym[killer__ctz(x) + 1];
@@ -967,11 +1003,14 @@ static int prop_con(adv_t *a, uint32_t ci) {
         for (i = 0; i < m; i++) {
             s.cand[i] = oc[i] & (c->distinct ? ~dec : a->full);
             s.support[i] = 0;
-            for (j = 0; j < i; j++) s.peer[i][j] = (uint8_t)(c->distinct || are_peers(a, open[i], open[j]));
+            for (j = 0; j < i; j++)
+                s.peer[i][j] =
+                    (uint8_t)(c->distinct || ((!mir || on[i] == on[j]) && are_peers(a, open[i], open[j])));
         }
         small_supports(&s);
         for (i = 0; i < m; i++)
-            if (restrict_to(a, open[i], s.support[i]) != 0) return -1;
+            if ((mir ? restrict_view(a, open[i], &oc[i], s.support[i], on[i]) : restrict_to(a, open[i], s.support[i])) != 0)
+                return -1;
     }
     return 0;
 }
@@ -1191,24 +1230,32 @@ fail:
 typedef struct build_s {
     uint32_t ncons, ncells; /* used so far */
     uint32_t maxcons, maxcells;
+    uint32_t nmixed, maxmixed; /* mixed innie/outie cons (derive_region) */
 } build_t;
 
 /* Appends a con over cells[0..k) unless an equal set is already there. */
-static void add_con(adv_t *a, build_t *b, const uint16_t *cells, int k, long sum, int cage) {
+static void add_con(adv_t *a, build_t *b, const uint16_t *cells, const uint8_t *neg, int k, long sum, int cage) {
     uint32_t i;
     int j;
     if (b->ncons >= b->maxcons || b->ncells + (uint32_t)k > b->maxcells) return;
     if (cage < 0) {
         /* bit 4 of stamp: the caller's region marks (2) stay intact */
-        for (j = 0; j < k; j++) a->stamp[cells[j]] |= 4;
+        /* bit 3: mirrored.  The same cells with other signs are another
+         * con, unless every sign is flipped: the same equation negated. */
+        for (j = 0; j < k; j++) a->stamp[cells[j]] |= (uint8_t)(4 | (neg != NULL && neg[j] ? 8 : 0));
         for (i = 0; i < b->ncons; i++) {
             const con_t *c = &a->cons[i];
-            int same = c->ncells == k;
-            for (j = 0; j < c->ncells && same; j++)
-                if (!(a->stamp[a->con_cells[c->cells_off + j]] & 4)) same = 0;
-            if (same) break;
+            int same = c->ncells == k, flip = same;
+            for (j = 0; j < c->ncells && (same || flip); j++) {
+                uint8_t st = a->stamp[a->con_cells[c->cells_off + j]];
+                int eq = ((st & 8) != 0) == (a->con_neg[c->cells_off + j] != 0);
+                if (!(st & 4)) same = flip = 0;
+                same &= eq;
+                flip &= !eq;
+            }
+            if (same || flip) break;
         }
-        for (j = 0; j < k; j++) a->stamp[cells[j]] &= (uint8_t)~4u;
+        for (j = 0; j < k; j++) a->stamp[cells[j]] &= (uint8_t)~12u;
         if (i < b->ncons) return; /* same cells: same sum, or the puzzle is contradictory;
                                      the first con then fails on its own when decided */
     }
@@ -1220,6 +1267,10 @@ static void add_con(adv_t *a, build_t *b, const uint16_t *cells, int k, long sum
         c->ncells = (uint8_t)k;
         c->cage = (int16_t)cage;
         memcpy(a->con_cells + b->ncells, cells, (size_t)k * sizeof(uint16_t));
+        for (j = 0; j < k; j++) {
+            a->con_neg[b->ncells + (uint32_t)j] = (uint8_t)(neg != NULL && neg[j]);
+            c->mirror |= a->con_neg[b->ncells + (uint32_t)j];
+        }
         b->ncells += (uint32_t)k;
         b->ncons++;
     }
@@ -1227,6 +1278,7 @@ static void add_con(adv_t *a, build_t *b, const uint16_t *cells, int k, long sum
 
 /* One region (cells marked in a->stamp with 2, nunits whole units). */
 static void derive_region(adv_t *a, build_t *b, int nunits, long total, int32_t *incnt, uint16_t *buf) {
+    uint8_t mneg[MIXED_MAX + 1];
     const killer_puzzle_t *pz = a->m.pz;
     long inside = 0, partial = 0, T = total * nunits;
     int ni = 0, no = 0, uncaged = 0, cell, i, j;
@@ -1252,7 +1304,7 @@ static void derive_region(adv_t *a, build_t *b, int nunits, long total, int32_t 
             int cg = a->m.cell_cage[cell];
             if (cg < 0 || incnt[cg] != pz->cages[cg].ncells) buf[ni++] = (uint16_t)cell;
         }
-    if (ni >= 1 && ni <= DERIVED_MAX) add_con(a, b, buf, ni, T - inside, -1);
+    if (ni >= 1 && ni <= DERIVED_MAX) add_con(a, b, buf, NULL, ni, T - inside, -1);
     /* outies */
     if (uncaged == 0) {
         for (i = 0; i < pz->ncages && no <= DERIVED_MAX; i++) {
@@ -1262,7 +1314,60 @@ static void derive_region(adv_t *a, build_t *b, int nunits, long total, int32_t 
                 if (a->stamp[x] != 2) buf[no++] = (uint16_t)x;
             }
         }
-        if (no >= 1 && no <= DERIVED_MAX) add_con(a, b, buf, no, inside + partial - T, -1);
+        if (no >= 1 && no <= DERIVED_MAX) add_con(a, b, buf, NULL, no, inside + partial - T, -1);
+    }
+    /* innies and outies mixed (symbols 1..n): each cage sticking out
+     * counts by one of its parts, the cells inside (+) or those outside
+     * (-): sum(inside parts) - sum(outside parts) = T - inside - (sums of
+     * the cages counted outside).  A cell counted negatively enters the con
+     * mirrored, as n + 1 - v, so the con stays a plain sum (of T - inside -
+     * outsums + (n + 1) * (mirrored cells)).  Every choice of parts with
+     * both signs and at most MIXED_MAX cells becomes a con. */
+    if (a->sym_ident && MIXED_MAX > 0) {
+        int pc[MIXED_PARTIAL], npc = 0, unc = 0, minsz;
+        uint32_t choice;
+        for (i = 0; i < pz->ncages && npc <= MIXED_PARTIAL; i++)
+            if (incnt[i] != 0 && incnt[i] != pz->cages[i].ncells) {
+                if (npc < MIXED_PARTIAL) pc[npc] = i;
+                npc++;
+            }
+        unc = uncaged;
+        minsz = unc;
+        for (i = 0; i < npc && i < MIXED_PARTIAL; i++) {
+            int kin = incnt[pc[i]], kout = pz->cages[pc[i]].ncells - kin;
+            minsz += kin < kout ? kin : kout;
+        }
+        if (npc >= 2 && npc <= MIXED_PARTIAL && minsz <= MIXED_MAX)
+            for (choice = 1; choice < (1u << npc) - (unc == 0 ? 1u : 0u); choice++) {
+                long msum = T - inside;
+                int nm = 0, sz = unc;
+                for (i = 0; i < npc; i++) {
+                    int kin = incnt[pc[i]];
+                    sz += (choice >> i) & 1u ? pz->cages[pc[i]].ncells - kin : kin;
+                }
+                if (sz > MIXED_MAX) continue;
+                for (cell = 0; cell < a->nc; cell++)
+                    if (a->stamp[cell] == 2 && a->m.cell_cage[cell] < 0) {
+                        mneg[nm] = 0;
+                        buf[nm++] = (uint16_t)cell;
+                    }
+                for (i = 0; i < npc; i++) {
+                    int cg = pc[i], out = (int)((choice >> i) & 1u);
+                    if (out) msum -= pz->cages[cg].sum - (long)(a->n + 1) * (pz->cages[cg].ncells - incnt[cg]);
+                    for (j = 0; j < pz->cages[cg].ncells; j++) {
+                        int x = pz->cages[cg].cells[j].r * a->n + pz->cages[cg].cells[j].c;
+                        if ((a->stamp[x] == 2) != out) {
+                            mneg[nm] = (uint8_t)out;
+                            buf[nm++] = (uint16_t)x;
+                        }
+                    }
+                }
+                assert(nm == sz);
+                if (b->nmixed < b->maxmixed) {
+                    b->nmixed++;
+                    add_con(a, b, buf, mneg, nm, msum, -1);
+                }
+            }
     }
     for (cell = 0; cell < a->nc; cell++) {
         if (a->stamp[cell] == 2) {
@@ -1362,7 +1467,7 @@ static void classify(adv_t *a) {
         con_t *c = &a->cons[ci];
         const uint16_t *cells = a->con_cells + c->cells_off;
         int first = cells[0];
-        c->distinct = 1;
+        c->distinct = !c->mirror;
         if (c->cage < 0)
             for (i = 0; i < c->ncells && c->distinct; i++)
                 for (j = 0; j < i && c->distinct; j++)
@@ -1374,7 +1479,9 @@ static void classify(adv_t *a) {
                 for (g = 0; g < c->ngroups; g++) {
                     int all = 1;
                     for (j = 0; j < i && all; j++)
-                        if (a->con_grp[c->cells_off + j] == g && !are_peers(a, cells[i], cells[j])) all = 0;
+                        if (a->con_grp[c->cells_off + j] == g &&
+                            (a->con_neg[c->cells_off + j] != a->con_neg[c->cells_off + i] || !are_peers(a, cells[i], cells[j])))
+                            all = 0;
                     if (all) break;
                 }
                 a->con_grp[c->cells_off + i] = (uint8_t)g;
@@ -1471,13 +1578,14 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
 
     for (i = 0; i < ncg; i++) cage_cells += (uint32_t)pz->cages[i].ncells;
     nregions = (uint32_t)(n * (n - 1) + n * n + n * n + 2); /* row/col runs, box runs (generous) */
-    maxcons = (uint32_t)ncg + 2 * nregions;
-    maxcells = cage_cells + 2 * nregions * DERIVED_MAX;
+    maxcons = (uint32_t)ncg + 4 * nregions; /* 2 * nregions: mixed (build_t maxmixed) */
+    maxcells = cage_cells + 2 * nregions * DERIVED_MAX + 2 * nregions * MIXED_MAX;
 
     bytes1 = KILLER__ALIGN(sizeof(adv_t)) + KILLER__ALIGN(maxcons * sizeof(con_t)) + KILLER__ALIGN(maxcells) +
              KILLER__ALIGN(maxcons * sizeof(condyn_t)) +
              KILLER__ALIGN(maxcells * sizeof(uint16_t)) + KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint32_t)) +
              KILLER__ALIGN(maxcells * sizeof(uint16_t)) + KILLER__ALIGN(maxcells) + KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint32_t)) +
+             KILLER__ALIGN(maxcells) +
              KILLER__ALIGN((size_t)nc * 6 * n * sizeof(uint16_t)) + KILLER__ALIGN((size_t)nc * sizeof(uint64_t)) +
              KILLER__ALIGN((maxcons + 1) * sizeof(uint32_t)) * 3 + KILLER__ALIGN(maxcons) +
              KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint16_t)) + 2 * KILLER__ALIGN(KILLER__MAX_UNITS + 1) +
@@ -1511,6 +1619,7 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
     TAKE(a->cons, con_t, maxcons);
     TAKE(a->con_cells, uint16_t, maxcells);
     TAKE(a->con_grp, uint8_t, maxcells);
+    TAKE(a->con_neg, uint8_t, maxcells);
     TAKE(a->cell_cons_off, uint32_t, nc + 1);
     TAKE(a->cell_cons, uint16_t, maxcells);
     TAKE(a->cell_cons_pos, uint8_t, maxcells);
@@ -1540,10 +1649,11 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
     memset(&b, 0, sizeof b);
     b.maxcons = maxcons;
     b.maxcells = maxcells;
+    b.maxmixed = 2 * nregions;
     for (i = 0; i < ncg; i++) {
         for (j = 0; j < pz->cages[i].ncells; j++)
             buf[j] = (uint16_t)(pz->cages[i].cells[j].r * n + pz->cages[i].cells[j].c);
-        add_con(a, &b, buf, pz->cages[i].ncells, pz->cages[i].sum, i);
+        add_con(a, &b, buf, NULL, pz->cages[i].ncells, pz->cages[i].sum, i);
     }
     derive(a, &b, incnt, buf);
     a->ncons = (int)b.ncons;
@@ -1558,7 +1668,8 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
     for (ci = 0; ci < b.ncons; ci++)
         for (j = 0; j < a->cons[ci].ncells; j++) {
             int x = a->con_cells[a->cons[ci].cells_off + j];
-            a->cell_cons_pos[a->cell_cons_off[x] + a->sq[x]] = (uint8_t)j;
+            a->cell_cons_pos[a->cell_cons_off[x] + a->sq[x]] =
+                (uint8_t)(j | (a->con_neg[a->cons[ci].cells_off + j] ? 0x80 : 0));
             a->cell_cons[a->cell_cons_off[x] + a->sq[x]++] = (uint16_t)ci;
         }
     /* peers: units and the cage, each once */
