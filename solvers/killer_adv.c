@@ -633,6 +633,38 @@ static int con_claim_ot(adv_t *a, uint32_t ci, const int *open, int m, uint64_t 
             if (a->cand[open[i]] != x && set_mask(a, open[i], x) != 0) return -1;
         }
     }
+    /* cage pointing: a required value whose places in a cage all lie in
+     * one unit that does not hold the whole cage leaves the rest of that
+     * unit (the units holding it follow below) */
+    if (c->cage >= 0)
+        for (uint64_t x = req & twice; x != 0; x &= x - 1) {
+            uint64_t bit = x & -x;
+            uint8_t un[5];
+            int nu = -1, k, l;
+            for (i = 0; i < m && nu != 0; i++) {
+                const uint8_t *cu = a->m.cell_units[open[i]];
+                int cn = a->m.cell_nunits[open[i]];
+                if ((a->cand[open[i]] & bit) == 0) continue;
+                if (nu < 0) {
+                    for (nu = 0; nu < cn; nu++) un[nu] = cu[nu];
+                    continue;
+                }
+                for (k = 0, l = 0; k < nu; k++) {
+                    int in = 0;
+                    for (j = 0; j < cn; j++) in |= cu[j] == un[k];
+                    if (in) un[l++] = un[k];
+                }
+                nu = l;
+            }
+            for (k = 0; k < nu; k++) {
+                const uint16_t *uc = a->m.unit_cells[un[k]];
+                int whole = 0;
+                for (j = 0; j < c->nunits_in; j++) whole |= c->units_in[j] == un[k];
+                if (whole) continue;
+                for (j = 0; j < a->n; j++)
+                    if (a->m.cell_cage[uc[j]] != c->cage && restrict_to(a, uc[j], ~bit) != 0) return -1;
+            }
+        }
     /* the other cells of each unit containing the con, in unit order: by
      * the positions classify() noted (a con of two or more cells lies in
      * at most two units: a line or a diagonal, and a box), which replaced
