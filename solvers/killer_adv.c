@@ -244,6 +244,7 @@ typedef struct con_s {
     uint8_t nunits_in;  /* units containing every cell */
     uint8_t units_in[5];
     uint64_t inpos[2];  /* positions of its cells in units_in[0..1] (con_claim) */
+    uint64_t pexcl[2];  /* adv_t pbits: its cells and those of units_in (con_claim_ot) */
     /* sum and bounds cons: a state where the con changed nothing, valid while
      * the search level it was noted at still stands (level_valid(): masks only
      * shrank since): its number of open cells and the sum of its groups'
@@ -305,6 +306,7 @@ typedef struct adv_s {
     condyn_t *cdyn;          /* per con (see condyn_t) */
     uint32_t *peer_off;      /* nc + 1 */
     uint16_t *peers;
+    uint64_t *pbits;         /* nc <= 128: the peers of cell i as a bitset at [2i], [2i + 1], else NULL */
     uint64_t *combos;
     grpc_t *grpc;            /* per con cell (see grpc_t) */
     /* state */
@@ -633,10 +635,26 @@ static int con_claim_ot(adv_t *a, uint32_t ci, const int *open, int m, uint64_t 
             if (a->cand[open[i]] != x && set_mask(a, open[i], x) != 0) return -1;
         }
     }
-    /* cage pointing: a required value whose places in a cage all lie in
-     * one unit that does not hold the whole cage leaves the rest of that
-     * unit (the units holding it follow below) */
-    if (c->cage >= 0)
+    /* cage pointing: a required value leaves every cell outside the con
+     * that sees all of its places in the con: by peer bitsets on grids of
+     * up to 128 cells, else (cages only) the units holding every place */
+    if (a->pbits != NULL && c->cage >= 0)
+        for (uint64_t x = req & twice; x != 0; x &= x - 1) {
+            uint64_t bit = x & -x, w0 = ~c->pexcl[0], w1 = ~c->pexcl[1];
+            int any = 0;
+            for (i = 0; i < m && (w0 | w1) != 0; i++)
+                if (a->cand[open[i]] & bit) {
+                    any = 1;
+                    w0 &= a->pbits[2 * open[i]];
+                    w1 &= a->pbits[2 * open[i] + 1];
+                }
+            if (!any) continue; /* (placed by the singles above) */
+            for (; w0 != 0; w0 &= w0 - 1)
+                if (restrict_to(a, killer__ctz(w0), ~bit) != 0) return -1;
+            for (; w1 != 0; w1 &= w1 - 1)
+                if (restrict_to(a, 64 + killer__ctz(w1), ~bit) != 0) return -1;
+        }
+    else if (c->cage >= 0)
         for (uint64_t x = req & twice; x != 0; x &= x - 1) {
             uint64_t bit = x & -x;
             uint8_t un[5];
@@ -1618,7 +1636,7 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
              KILLER__ALIGN(maxcells * sizeof(uint16_t)) + KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint32_t)) +
              KILLER__ALIGN(maxcells * sizeof(uint16_t)) + KILLER__ALIGN(maxcells) + KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint32_t)) +
              KILLER__ALIGN(maxcells) +
-             KILLER__ALIGN((size_t)nc * 6 * n * sizeof(uint16_t)) + KILLER__ALIGN((size_t)nc * sizeof(uint64_t)) +
+             KILLER__ALIGN((size_t)nc * 6 * n * sizeof(uint16_t)) + KILLER__ALIGN((size_t)nc * 2 * sizeof(uint64_t)) + KILLER__ALIGN((size_t)nc * sizeof(uint64_t)) +
              KILLER__ALIGN((maxcons + 1) * sizeof(uint32_t)) * 3 + KILLER__ALIGN(maxcons) +
              KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint16_t)) + 2 * KILLER__ALIGN(KILLER__MAX_UNITS + 1) +
              2 * KILLER__ALIGN(nc) + KILLER__ALIGN((size_t)nc * sizeof(frame_t)) +
@@ -1658,6 +1676,8 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
     TAKE(a->cdyn, condyn_t, maxcons);
     TAKE(a->peer_off, uint32_t, nc + 1);
     TAKE(a->peers, uint16_t, (size_t)nc * 6 * n);
+    TAKE(a->pbits, uint64_t, 2 * nc);
+    if (nc > 128) a->pbits = NULL;
     TAKE(a->cand, uint64_t, nc);
     TAKE(a->live, uint32_t, maxcons);
     TAKE(a->cq, uint32_t, maxcons + 1); /* + 1: set_mask's unconditional store */
@@ -1731,6 +1751,25 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
         for (j = (int)a->peer_off[i]; j < (int)p; j++) a->stamp[a->peers[j]] = 0;
     }
     a->peer_off[nc] = p;
+    if (a->pbits != NULL) {
+        for (i = 0; i < nc; i++)
+            for (p = a->peer_off[i]; p < a->peer_off[i + 1]; p++)
+                a->pbits[2 * i + (a->peers[p] >> 6)] |= (uint64_t)1 << (a->peers[p] & 63);
+        for (ci = 0; ci < b.ncons; ci++) {
+            con_t *c = &a->cons[ci];
+            for (j = 0; j < c->ncells; j++) {
+                int x = a->con_cells[c->cells_off + j];
+                c->pexcl[x >> 6] |= (uint64_t)1 << (x & 63);
+            }
+            for (j = 0; j < c->nunits_in; j++) {
+                int k;
+                for (k = 0; k < n; k++) {
+                    int x = a->m.unit_cells[c->units_in[j]][k];
+                    c->pexcl[x >> 6] |= (uint64_t)1 << (x & 63);
+                }
+            }
+        }
+    }
 
     /* combination tables: sizes first (with the caps), then fill */
     for (ci = 0; ci < b.ncons; ci++) {
