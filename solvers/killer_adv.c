@@ -217,6 +217,7 @@ _Static_assert(DERIVED_MAX <= 32, "prop_con keeps a sum con's groups in a uint32
 #define MIXED_MAX 5     /* largest mixed innie/outie set turned into a con */
 #define POS_MASK 63u    /* cell_cons_pos: the position bits */
 _Static_assert(KILLER_MAX_N <= 64, "a con's positions fit POS_MASK");
+#define POINT_DERIVED_MAX 5 /* derived cons up to this size point too (con_claim_ot) */
 #define MIXED_PARTIAL 12 /* regions with more cages sticking out get no mixed cons */
 #define SMALL_OPEN 3    /* cons with this few open cells are solved exactly */
 #define COMBO_BUDGET ((uint64_t)KILLER_COMBO_CAP * 64) /* enumeration steps per table */
@@ -637,8 +638,10 @@ static int con_claim_ot(adv_t *a, uint32_t ci, const int *open, int m, uint64_t 
     }
     /* cage pointing: a required value leaves every cell outside the con
      * that sees all of its places in the con: by peer bitsets on grids of
-     * up to 128 cells, else (cages only) the units holding every place */
-    if (a->pbits != NULL && c->cage >= 0)
+     * up to 128 cells (cages and derived cons of up to POINT_DERIVED_MAX
+     * cells: the bigger ones cost more than they save), else (cages only)
+     * the units holding every place */
+    if (a->pbits != NULL && (c->cage >= 0 || c->ncells <= POINT_DERIVED_MAX))
         for (uint64_t x = req & twice; x != 0; x &= x - 1) {
             uint64_t bit = x & -x, w0 = ~c->pexcl[0], w1 = ~c->pexcl[1];
             int any = 0;
