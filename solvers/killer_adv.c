@@ -215,8 +215,6 @@
 #define DERIVED_MAX 12  /* largest innie/outie set turned into a con */
 _Static_assert(DERIVED_MAX <= 32, "prop_con keeps a sum con's groups in a uint32_t");
 #define MIXED_MAX 5     /* largest mixed innie/outie set turned into a con */
-#define POS_MASK 63u    /* cell_cons_pos: the position bits */
-_Static_assert(KILLER_MAX_N <= 64, "a con's positions fit POS_MASK");
 #define POINT_DERIVED_MAX 5 /* derived cons up to this size point too (con_claim_ot) */
 #define MIXED_PARTIAL 12 /* regions with more cages sticking out get no mixed cons */
 #define SMALL_OPEN 3    /* cons with this few open cells are solved exactly */
@@ -302,8 +300,7 @@ typedef struct adv_s {
     uint8_t *con_neg;        /* per con cell: 1 = enters mirrored, n + 1 - v (derive_region) */
     uint32_t *cell_cons_off; /* nc + 1 */
     uint16_t *cell_cons;
-    uint8_t *cell_cons_pos;  /* per cell_cons entry: the cell's position in that con,
-                              * bit 7 set when it enters mirrored (con_neg) */
+    uint8_t *cell_cons_pos;  /* per cell_cons entry: the cell's position in that con */
     condyn_t *cdyn;          /* per con (see condyn_t) */
     uint32_t *peer_off;      /* nc + 1 */
     uint16_t *peers;
@@ -368,14 +365,14 @@ static void cons_decide(adv_t *a, int cell, uint64_t m, long sign) {
     const uint16_t *cc = a->cell_cons;
     const uint8_t *pos = a->cell_cons_pos;
     condyn_t *cd = a->cdyn;
-    long v = a->m.sym[killer__ctz(m) + 1], sv = sign * v, sd = sign * (a->n + 1 - 2 * v);
+    long sv = sign * a->m.sym[killer__ctz(m) + 1];
     uint64_t dm = (uint64_t)sign * m;
     uint32_t i, end = a->cell_cons_off[cell + 1];
     for (i = a->cell_cons_off[cell]; i < end; i++) {
         condyn_t *d = &cd[cc[i]];
-        d->open ^= (uint64_t)1 << (pos[i] & POS_MASK);
+        d->open ^= (uint64_t)1 << pos[i];
         d->dec += dm;
-        d->rem -= sv + (sd & -(long)(pos[i] >> 7)); /* mirrored: n + 1 - v (symbols 1..n) */
+        d->rem -= sv; /* (a mirrored con recounts its rest: prop_con) */
     }
 }
 
@@ -799,8 +796,17 @@ static int prop_con(adv_t *a, uint32_t ci) {
         static const uint64_t gu0[DERIVED_MAX];
         memcpy(gu, gu0, sizeof gu); /* fixed size: a few stores, no loop (a memset was a rep stos) */
         memset(gk, 0, sizeof gk);
-        if (mir) /* the mirrored cells' masks seen mirrored */
-            for (uint64_t q = op, i2 = 0; q != 0; q &= q - 1, i2++) on[i2] = neg[killer__ctz(q)];
+        if (mir) { /* the mirrored cells' masks seen mirrored; the rest of the
+                    * sum counted here (cdyn's counts every cell as itself) */
+            uint64_t q, dp = (c->ncells == 64 ? ~(uint64_t)0 : ((uint64_t)1 << c->ncells) - 1) & ~op;
+            int i2 = 0;
+            for (q = op; q != 0; q &= q - 1) on[i2++] = neg[killer__ctz(q)];
+            for (rem = c->sum; dp != 0; dp &= dp - 1) {
+                int p = killer__ctz(dp);
+                long v = sym[killer__ctz(cand[cells[p]]) + 1];
+                rem -= neg[p] ? a->n + 1 - v : v;
+            }
+        }
         for (; op != 0; op &= op - 1) {
             int p = killer__ctz(op);
             uint64_t x = cand[cells[p]];
@@ -1723,8 +1729,7 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
     for (ci = 0; ci < b.ncons; ci++)
         for (j = 0; j < a->cons[ci].ncells; j++) {
             int x = a->con_cells[a->cons[ci].cells_off + j];
-            a->cell_cons_pos[a->cell_cons_off[x] + a->sq[x]] =
-                (uint8_t)(j | (a->con_neg[a->cons[ci].cells_off + j] ? 0x80 : 0));
+            a->cell_cons_pos[a->cell_cons_off[x] + a->sq[x]] = (uint8_t)j;
             a->cell_cons[a->cell_cons_off[x] + a->sq[x]++] = (uint16_t)ci;
         }
     /* peers: units and the cage, each once */
