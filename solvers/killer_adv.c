@@ -12,9 +12,16 @@
  *           inside it add up to T - (sums of the cages inside);
  *   outies  when every cell of the region is caged, the cells outside it of
  *           the cages that stick out add up to (sums of the cages inside or
- *           sticking out) - T.
- * A derived set with 1..DERIVED_MAX cells becomes a con (duplicates and sets
- * equal to a cage dropped).  Its cells may repeat a value unless they are
+ *           sticking out) - T;
+ *   mixed   (symbols 1..n) each cage sticking out counted by its part
+ *           inside (+) or its part outside (-): sum(+) - sum(-) = T -
+ *           (sums inside) - (sums of the cages counted outside).  A `-`
+ *           cell enters the con mirrored (con_neg), as n + 1 - v, so the
+ *           con stays a plain sum; every choice with both signs and at most
+ *           MIXED_MAX cells is a con (on the mathemagic killers, 5-cell
+ *           cages 4 + 1 across rows: r1c1 + r1c6 = r0c8 + 4).
+ * A derived set with 1..DERIVED_MAX cells becomes a con (duplicates, sets
+ * equal to a cage and the same equation negated dropped).  Its cells may repeat a value unless they are
  * pairwise peers, so a con is `distinct` only when every pair shares a
  * unit or a cage.
  *
@@ -33,7 +40,9 @@
  *            combos is what the cage must hold (con_claim_ot): a required
  *            value with one place in the cage goes there, and leaves every
  *            other cell of each unit that contains the whole cage
- *            (cage/unit claiming).  Conversely the hidden-single scan of a
+ *            (cage/unit claiming) and every cell outside the cage that sees
+ *            all of its places in it (cage pointing; peer bitsets, grids of
+ *            up to 128 cells; derived cons up to POINT_DERIVED_MAX cells).  Conversely the hidden-single scan of a
  *            unit notices a value whose every place in the unit lies in one
  *            cage, and keeps only that cage's combos that contain it.  A tabled con's own changes do not
  *            requeue it (propagate() holds its inq flag up while it runs):
@@ -49,6 +58,9 @@
  *            ascending by index this is one window of values per group.
  *            Per-cell bounds (the earlier version) let two innies in one row
  *            both be 1; the groups took sigh-hs-09 from 21,000 nodes to 10.
+ *            A mixed con sees its mirrored cells' masks mirrored
+ *            (mirror_mask; a group never mixes signs) and recounts the
+ *            rest of its sum (cdyn's counts every cell as itself).
  *   small    a non-tabled con with <= SMALL_OPEN open cells is then solved
  *            exactly: a depth-first walk (depth <= SMALL_OPEN) over the open
  *            cells' candidates finds, for each cell, the values that belong
@@ -203,6 +215,24 @@
  * hs-05 20.3 -> 20.2 M (instructions +2 to +5%).  Not kept: gk[] packed in one
  * register (+3%); match3 returning its supports so that match4 ORs them
  * in registers (+1%).
+ * Round 5, 2026-11-22, fewer nodes (totals over the 21 sigh-tarek, 7
+ * mathemagic, both wecoc and the sigh-hs puzzles; a second sample with
+ * CONFLICT_GROWTH 1.03, since any change moves single puzzles +-40%):
+ * mixed innie/outie cons up to 5 cells, 1,581,793 -> 1,173,085 nodes
+ * (1,567,649 -> 1,157,108), 267 -> 256 G instructions; cage pointing by
+ * common units, -> 729,921 (758,081), 179 G; by peer bitsets, -> 665,142
+ * (677,720), 165 G; also for derived cons of up to 5 cells, -> 634,788
+ * (663,412), 154 G (mathemagic-01 30,111 -> 8,931 nodes).  Not kept:
+ * MIXED_MAX 3 / 4 / 6 / 8 / 12 (6: 634,507 nodes but 198 G against 5's
+ * 665,142 and 165 G); only the smaller part of each cage (fewer cons,
+ * -21% nodes); pointing for every derived con (551,483 nodes, 188 G
+ * against 634,788, 156 G); mixed cons of two disjoint units (nothing new
+ * within 5 cells); a tabled derived con lying in a unit requiring what
+ * the rest of the unit cannot take (mathemagic equal, others 79 -> 123 k
+ * nodes); a value whose places in a unit all lie in one cage leaving that
+ * cage's cells outside the unit (-7% nodes over two samples, mathemagic
+ * -10%, instructions -0.6%: not clear); no con for a whole-unit innie set
+ * (45 over 9 cells: same nodes and instructions).
  * Rejected earlier: an exact-cover model (one option per cage combination
  * placement explodes for big cages and loses the sum reasoning across
  * cages); copying state per level (36x36: 10 KiB a level, 1296 levels).
