@@ -222,7 +222,10 @@
  * (1,567,649 -> 1,157,108), 267 -> 256 G instructions; cage pointing by
  * common units, -> 729,921 (758,081), 179 G; by peer bitsets, -> 665,142
  * (677,720), 165 G; also for derived cons of up to 5 cells, -> 634,788
- * (663,412), 154 G (mathemagic-01 30,111 -> 8,931 nodes).  Not kept:
+ * (663,412), 154 G (mathemagic-01 30,111 -> 8,931 nodes); then
+ * DERIVED_MAX 12 -> 10, 620,654 nodes (651,732), 127 G (137 G): with
+ * the mixed cons the big innie / outie sets cost more than they save (8:
+ * 694,677 nodes, 111 G; 9: 670,920, 139 G; 14: 698,329, 203 G).  Not kept:
  * MIXED_MAX 3 / 4 / 6 / 8 / 12 (6: 634,507 nodes but 198 G against 5's
  * 665,142 and 165 G); only the smaller part of each cage (fewer cons,
  * -21% nodes); pointing for every derived con (551,483 nodes, 188 G
@@ -242,7 +245,7 @@
 
 #include "killer_int.h"
 
-#define DERIVED_MAX 12  /* largest innie/outie set turned into a con */
+#define DERIVED_MAX 10  /* largest innie/outie set turned into a con */
 _Static_assert(DERIVED_MAX <= 32, "prop_con keeps a sum con's groups in a uint32_t");
 #define MIXED_MAX 5     /* largest mixed innie/outie set turned into a con */
 #define POINT_DERIVED_MAX 5 /* derived cons up to this size point too (con_claim_ot) */
