@@ -68,7 +68,9 @@
  *            peers, sum met), and removes the others.
  * Plus the Sudoku rules: a decided cell's value leaves its peers (row,
  * column, box, diagonals, cage), hidden singles per unit, and locked
- * candidates between boxes and lines (pointing and claiming).
+ * candidates between boxes and lines (pointing and claiming); a value
+ * whose places in a unit all lie in one cage leaves the cage's other
+ * cells (and its tabled con keeps only combos holding it).
  *
  * State and undo
  * --------------
@@ -232,10 +234,13 @@
  * against 634,788, 156 G); mixed cons of two disjoint units (nothing new
  * within 5 cells); a tabled derived con lying in a unit requiring what
  * the rest of the unit cannot take (mathemagic equal, others 79 -> 123 k
- * nodes); a value whose places in a unit all lie in one cage leaving that
- * cage's cells outside the unit (-7% nodes over two samples, mathemagic
- * -10%, instructions -0.6%: not clear); no con for a whole-unit innie set
- * (45 over 9 cells: same nodes and instructions).
+ * nodes); no con for a whole-unit innie set (45 over 9 cells: same nodes
+ * and instructions).  Kept last: a value whose places in a unit all lie
+ * in one cage leaves that cage's cells outside the unit (scan_unit);
+ * three samples (CONFLICT_GROWTH 1.05 / 1.03 / 1.07): 620,654 / 651,732 /
+ * 660,334 -> 609,394 / 558,722 / 559,215 nodes, 126.8 / 137.0 / 136.1 ->
+ * 136.2 / 121.6 / 121.9 G (mathemagic -10% in each; with DERIVED_MAX 12
+ * it was not clear: -7% nodes, -0.6% instructions over two samples).
  * Rejected earlier: an exact-cover model (one option per cage combination
  * placement explodes for big cages and loses the sum reasoning across
  * cages); copying state per level (36x36: 10 KiB a level, 1296 levels).
@@ -1225,6 +1230,17 @@ static int scan_unit(adv_t *a, int u) {
             uint64_t bit = owned & -owned;
             for (g = 0; (o.gm[g] & bit) == 0; g++) {}
             if (a->cons[gcage[g]].tabled && con_require(a, (uint32_t)gcage[g], bit) != 0) return -1;
+            /* the value lies in the cage inside u, so the cage's cells
+             * outside u cannot take it (round 5) */
+            {
+                const killer_cage_t *cg = &a->m.pz->cages[gcage[g]];
+                int k;
+                for (k = 0; k < cg->ncells; k++) {
+                    int q = cg->cells[k].r * n + cg->cells[k].c, in = 0, t;
+                    for (t = 0; t < a->m.cell_nunits[q]; t++) in |= a->m.cell_units[q][t] == u;
+                    if (!in && restrict_to(a, q, ~bit) != 0) return -1;
+                }
+            }
         }
     }
     if (u < 3 * n) return locked(a, u, decv, &o);
