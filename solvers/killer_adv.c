@@ -12,9 +12,16 @@
  *           inside it add up to T - (sums of the cages inside);
  *   outies  when every cell of the region is caged, the cells outside it of
  *           the cages that stick out add up to (sums of the cages inside or
- *           sticking out) - T.
- * A derived set with 1..DERIVED_MAX cells becomes a con (duplicates and sets
- * equal to a cage dropped).  Its cells may repeat a value unless they are
+ *           sticking out) - T;
+ *   mixed   (symbols 1..n) each cage sticking out counted by its part
+ *           inside (+) or its part outside (-): sum(+) - sum(-) = T -
+ *           (sums inside) - (sums of the cages counted outside).  A `-`
+ *           cell enters the con mirrored (con_neg), as n + 1 - v, so the
+ *           con stays a plain sum; every choice with both signs and at most
+ *           MIXED_MAX cells is a con (on the mathemagic killers, 5-cell
+ *           cages 4 + 1 across rows: r1c1 + r1c6 = r0c8 + 4).
+ * A derived set with 1..DERIVED_MAX cells becomes a con (duplicates, sets
+ * equal to a cage and the same equation negated dropped).  Its cells may repeat a value unless they are
  * pairwise peers, so a con is `distinct` only when every pair shares a
  * unit or a cage.
  *
@@ -33,7 +40,9 @@
  *            combos is what the cage must hold (con_claim_ot): a required
  *            value with one place in the cage goes there, and leaves every
  *            other cell of each unit that contains the whole cage
- *            (cage/unit claiming).  Conversely the hidden-single scan of a
+ *            (cage/unit claiming) and every cell outside the cage that sees
+ *            all of its places in it (cage pointing; peer bitsets, grids of
+ *            up to 128 cells; derived cons up to POINT_DERIVED_MAX cells).  Conversely the hidden-single scan of a
  *            unit notices a value whose every place in the unit lies in one
  *            cage, and keeps only that cage's combos that contain it.  A tabled con's own changes do not
  *            requeue it (propagate() holds its inq flag up while it runs):
@@ -49,6 +58,9 @@
  *            ascending by index this is one window of values per group.
  *            Per-cell bounds (the earlier version) let two innies in one row
  *            both be 1; the groups took sigh-hs-09 from 21,000 nodes to 10.
+ *            A mixed con sees its mirrored cells' masks mirrored
+ *            (mirror_mask; a group never mixes signs) and recounts the
+ *            rest of its sum (cdyn's counts every cell as itself).
  *   small    a non-tabled con with <= SMALL_OPEN open cells is then solved
  *            exactly: a depth-first walk (depth <= SMALL_OPEN) over the open
  *            cells' candidates finds, for each cell, the values that belong
@@ -56,7 +68,9 @@
  *            peers, sum met), and removes the others.
  * Plus the Sudoku rules: a decided cell's value leaves its peers (row,
  * column, box, diagonals, cage), hidden singles per unit, and locked
- * candidates between boxes and lines (pointing and claiming).
+ * candidates between boxes and lines (pointing and claiming); a value
+ * whose places in a unit all lie in one cage leaves the cage's other
+ * cells (and its tabled con keeps only combos holding it).
  *
  * State and undo
  * --------------
@@ -203,6 +217,30 @@
  * hs-05 20.3 -> 20.2 M (instructions +2 to +5%).  Not kept: gk[] packed in one
  * register (+3%); match3 returning its supports so that match4 ORs them
  * in registers (+1%).
+ * Round 5, 2026-11-22, fewer nodes (totals over the 21 sigh-tarek, 7
+ * mathemagic, both wecoc and the sigh-hs puzzles; a second sample with
+ * CONFLICT_GROWTH 1.03, since any change moves single puzzles +-40%):
+ * mixed innie/outie cons up to 5 cells, 1,581,793 -> 1,173,085 nodes
+ * (1,567,649 -> 1,157,108), 267 -> 256 G instructions; cage pointing by
+ * common units, -> 729,921 (758,081), 179 G; by peer bitsets, -> 665,142
+ * (677,720), 165 G; also for derived cons of up to 5 cells, -> 634,788
+ * (663,412), 154 G (mathemagic-01 30,111 -> 8,931 nodes); then
+ * DERIVED_MAX 12 -> 10, 620,654 nodes (651,732), 127 G (137 G): with
+ * the mixed cons the big innie / outie sets cost more than they save (8:
+ * 694,677 nodes, 111 G; 9: 670,920, 139 G; 14: 698,329, 203 G).  Not kept:
+ * MIXED_MAX 3 / 4 / 6 / 8 / 12 (6: 634,507 nodes but 198 G against 5's
+ * 665,142 and 165 G); only the smaller part of each cage (fewer cons,
+ * -21% nodes); pointing for every derived con (551,483 nodes, 188 G
+ * against 634,788, 156 G); mixed cons of two disjoint units (nothing new
+ * within 5 cells); a tabled derived con lying in a unit requiring what
+ * the rest of the unit cannot take (mathemagic equal, others 79 -> 123 k
+ * nodes); no con for a whole-unit innie set (45 over 9 cells: same nodes
+ * and instructions).  Kept last: a value whose places in a unit all lie
+ * in one cage leaves that cage's cells outside the unit (scan_unit);
+ * three samples (CONFLICT_GROWTH 1.05 / 1.03 / 1.07): 620,654 / 651,732 /
+ * 660,334 -> 609,394 / 558,722 / 559,215 nodes, 126.8 / 137.0 / 136.1 ->
+ * 136.2 / 121.6 / 121.9 G (mathemagic -10% in each; with DERIVED_MAX 12
+ * it was not clear: -7% nodes, -0.6% instructions over two samples).
  * Rejected earlier: an exact-cover model (one option per cage combination
  * placement explodes for big cages and loses the sum reasoning across
  * cages); copying state per level (36x36: 10 KiB a level, 1296 levels).
@@ -212,8 +250,11 @@
 
 #include "killer_int.h"
 
-#define DERIVED_MAX 12  /* largest innie/outie set turned into a con */
+#define DERIVED_MAX 10  /* largest innie/outie set turned into a con */
 _Static_assert(DERIVED_MAX <= 32, "prop_con keeps a sum con's groups in a uint32_t");
+#define MIXED_MAX 5     /* largest mixed innie/outie set turned into a con */
+#define POINT_DERIVED_MAX 5 /* derived cons up to this size point too (con_claim_ot) */
+#define MIXED_PARTIAL 12 /* regions with more cages sticking out get no mixed cons */
 #define SMALL_OPEN 3    /* cons with this few open cells are solved exactly */
 #define COMBO_BUDGET ((uint64_t)KILLER_COMBO_CAP * 64) /* enumeration steps per table */
 #define SORT_MAX_N 16   /* tabled cons with 2..SORT_MAX_OPEN open cells restrict */
@@ -236,9 +277,11 @@ typedef struct con_s {
     uint8_t distinct;
     uint8_t tabled;
     uint8_t ngroups;    /* non-distinct: peer groups of its cells (con_grp) */
+    uint8_t mirror;     /* some cell enters mirrored (con_neg; derive_region) */
     uint8_t nunits_in;  /* units containing every cell */
     uint8_t units_in[5];
     uint64_t inpos[2];  /* positions of its cells in units_in[0..1] (con_claim) */
+    uint64_t pexcl[2];  /* adv_t pbits: its cells and those of units_in (con_claim_ot) */
     /* sum and bounds cons: a state where the con changed nothing, valid while
      * the search level it was noted at still stands (level_valid(): masks only
      * shrank since): its number of open cells and the sum of its groups'
@@ -292,12 +335,14 @@ typedef struct adv_s {
     con_t *cons;
     uint16_t *con_cells;
     uint8_t *con_grp;        /* per con cell: its peer group (non-distinct cons) */
+    uint8_t *con_neg;        /* per con cell: 1 = enters mirrored, n + 1 - v (derive_region) */
     uint32_t *cell_cons_off; /* nc + 1 */
     uint16_t *cell_cons;
     uint8_t *cell_cons_pos;  /* per cell_cons entry: the cell's position in that con */
     condyn_t *cdyn;          /* per con (see condyn_t) */
     uint32_t *peer_off;      /* nc + 1 */
     uint16_t *peers;
+    uint64_t *pbits;         /* nc <= 128: the peers of cell i as a bitset at [2i], [2i + 1], else NULL */
     uint64_t *combos;
     grpc_t *grpc;            /* per con cell (see grpc_t) */
     /* state */
@@ -365,7 +410,7 @@ static void cons_decide(adv_t *a, int cell, uint64_t m, long sign) {
         condyn_t *d = &cd[cc[i]];
         d->open ^= (uint64_t)1 << pos[i];
         d->dec += dm;
-        d->rem -= sv;
+        d->rem -= sv; /* (a mirrored con recounts its rest: prop_con) */
     }
 }
 
@@ -626,6 +671,56 @@ static int con_claim_ot(adv_t *a, uint32_t ci, const int *open, int m, uint64_t 
             if (a->cand[open[i]] != x && set_mask(a, open[i], x) != 0) return -1;
         }
     }
+    /* cage pointing: a required value leaves every cell outside the con
+     * that sees all of its places in the con: by peer bitsets on grids of
+     * up to 128 cells (cages and derived cons of up to POINT_DERIVED_MAX
+     * cells: the bigger ones cost more than they save), else (cages only)
+     * the units holding every place */
+    if (a->pbits != NULL && (c->cage >= 0 || c->ncells <= POINT_DERIVED_MAX))
+        for (uint64_t x = req & twice; x != 0; x &= x - 1) {
+            uint64_t bit = x & -x, w0 = ~c->pexcl[0], w1 = ~c->pexcl[1];
+            int any = 0;
+            for (i = 0; i < m && (w0 | w1) != 0; i++)
+                if (a->cand[open[i]] & bit) {
+                    any = 1;
+                    w0 &= a->pbits[2 * open[i]];
+                    w1 &= a->pbits[2 * open[i] + 1];
+                }
+            if (!any) continue; /* (placed by the singles above) */
+            for (; w0 != 0; w0 &= w0 - 1)
+                if (restrict_to(a, killer__ctz(w0), ~bit) != 0) return -1;
+            for (; w1 != 0; w1 &= w1 - 1)
+                if (restrict_to(a, 64 + killer__ctz(w1), ~bit) != 0) return -1;
+        }
+    else if (c->cage >= 0)
+        for (uint64_t x = req & twice; x != 0; x &= x - 1) {
+            uint64_t bit = x & -x;
+            uint8_t un[5];
+            int nu = -1, k, l;
+            for (i = 0; i < m && nu != 0; i++) {
+                const uint8_t *cu = a->m.cell_units[open[i]];
+                int cn = a->m.cell_nunits[open[i]];
+                if ((a->cand[open[i]] & bit) == 0) continue;
+                if (nu < 0) {
+                    for (nu = 0; nu < cn; nu++) un[nu] = cu[nu];
+                    continue;
+                }
+                for (k = 0, l = 0; k < nu; k++) {
+                    int in = 0;
+                    for (j = 0; j < cn; j++) in |= cu[j] == un[k];
+                    if (in) un[l++] = un[k];
+                }
+                nu = l;
+            }
+            for (k = 0; k < nu; k++) {
+                const uint16_t *uc = a->m.unit_cells[un[k]];
+                int whole = 0;
+                for (j = 0; j < c->nunits_in; j++) whole |= c->units_in[j] == un[k];
+                if (whole) continue;
+                for (j = 0; j < a->n; j++)
+                    if (a->m.cell_cage[uc[j]] != c->cage && restrict_to(a, uc[j], ~bit) != 0) return -1;
+            }
+        }
     /* the other cells of each unit containing the con, in unit order: by
      * the positions classify() noted (a con of two or more cells lies in
      * at most two units: a line or a diagonal, and a box), which replaced
@@ -684,6 +779,25 @@ static uint64_t sym_window(const adv_t *a, long lo, long hi) {
     return (((uint64_t)1 << last) - 1) & ~(((uint64_t)1 << (first - 1)) - 1);
 }
 
+/* The mask of value n + 1 - v for each value v of x (symbols 1..n): a
+ * mirrored cell of a sum con is seen through it (derive_region). */
+static inline uint64_t mirror_mask(const adv_t *a, uint64_t x) {
+    x = ((x >> 1) & 0x5555555555555555ull) | ((x & 0x5555555555555555ull) << 1);
+    x = ((x >> 2) & 0x3333333333333333ull) | ((x & 0x3333333333333333ull) << 2);
+    x = ((x >> 4) & 0x0f0f0f0f0f0f0f0full) | ((x & 0x0f0f0f0f0f0f0f0full) << 4);
+    x = __builtin_bswap64(x);
+    return x >> (64 - a->n);
+}
+
+/* restrict_keep for a con cell that may be mirrored: *m and keep are in
+ * the con's view. */
+static inline int restrict_view(adv_t *a, int cell, uint64_t *m, uint64_t keep, int neg) {
+    uint64_t nm = *m & keep;
+    if (nm == *m) return 0;
+    *m = nm;
+    return set_mask(a, cell, neg ? mirror_mask(a, nm) : nm);
+}
+
 static int prop_con(adv_t *a, uint32_t ci) {
     const con_t *c = &a->cons[ci];
     const uint16_t *cells = a->con_cells + c->cells_off;
@@ -697,6 +811,8 @@ static int prop_con(adv_t *a, uint32_t ci) {
     uint64_t gu[DERIVED_MAX], gsum = 0;
     uint8_t gk[DERIVED_MAX];
     int og[KILLER_MAX_N], g;
+    uint8_t on[KILLER_MAX_N]; /* mir: open[i] enters mirrored */
+    const int mir = c->mirror; /* (a local: not reloaded after each call) */
     uint32_t tlen0 = a->tlen;
 
     uint64_t op = a->cdyn[ci].open; /* open positions, in cell order */
@@ -714,14 +830,26 @@ static int prop_con(adv_t *a, uint32_t ci) {
             uni |= x;
         }
     } else {
-        const uint8_t *grp = a->con_grp + c->cells_off;
+        const uint8_t *grp = a->con_grp + c->cells_off, *neg = a->con_neg + c->cells_off;
         static const uint64_t gu0[DERIVED_MAX];
         memcpy(gu, gu0, sizeof gu); /* fixed size: a few stores, no loop (a memset was a rep stos) */
         memset(gk, 0, sizeof gk);
+        if (mir) { /* the mirrored cells' masks seen mirrored; the rest of the
+                    * sum counted here (cdyn's counts every cell as itself) */
+            uint64_t q, dp = (c->ncells == 64 ? ~(uint64_t)0 : ((uint64_t)1 << c->ncells) - 1) & ~op;
+            int i2 = 0;
+            for (q = op; q != 0; q &= q - 1) on[i2++] = neg[killer__ctz(q)];
+            for (rem = c->sum; dp != 0; dp &= dp - 1) {
+                int p = killer__ctz(dp);
+                long v = sym[killer__ctz(cand[cells[p]]) + 1];
+                rem -= neg[p] ? a->n + 1 - v : v;
+            }
+        }
         for (; op != 0; op &= op - 1) {
             int p = killer__ctz(op);
             uint64_t x = cand[cells[p]];
             g = grp[p];
+            if (mir && on[m]) x = mirror_mask(a, x);
             oc[m] = x;
             og[m] = g;
             open[m++] = cells[p];
@@ -902,7 +1030,10 @@ static int prop_con(adv_t *a, uint32_t ci) {
                 }
             if (out != 0) {
                 for (i = 0; i < m; i++)
-                    if (((out >> og[i]) & 1u) && restrict_keep(a, open[i], &oc[i], win[og[i]]) != 0) return -1;
+                    if (((out >> og[i]) & 1u) &&
+                        (mir ? restrict_view(a, open[i], &oc[i], win[og[i]], on[i])
+                             : restrict_keep(a, open[i], &oc[i], win[og[i]])) != 0)
+                        return -1;
             } else if (m > SMALL_OPEN) { /* changed nothing, no exact step: a fixpoint (below) */
                 con_t *cw = &a->cons[ci];
                 cw->fix_level = a->level;
@@ -924,6 +1055,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
                     if (gk[g] > 1 && killer__sum_bounds(sym, gu[g] & ~bit, gk[g] - 1, &l2, &h2) != 0) continue;
                     if (rem - sv >= olo + l2 && rem - sv <= ohi + h2) keep |= bit;
                 }
+                assert(!c->mirror); /* mirrored cons need symbols 1..n */
                 if (restrict_keep(a, open[i], &oc[i], keep) != 0) return -1;
             }
         }
@@ -950,6 +1082,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
                 return 0;
             }
             oc[j] = x;
+            if (mir) on[j] = on[i];
             open[j++] = open[i];
         } else {
             rem -= sym[killer__ctz(x) + 1];
@@ -967,11 +1100,14 @@ static int prop_con(adv_t *a, uint32_t ci) {
         for (i = 0; i < m; i++) {
             s.cand[i] = oc[i] & (c->distinct ? ~dec : a->full);
             s.support[i] = 0;
-            for (j = 0; j < i; j++) s.peer[i][j] = (uint8_t)(c->distinct || are_peers(a, open[i], open[j]));
+            for (j = 0; j < i; j++)
+                s.peer[i][j] =
+                    (uint8_t)(c->distinct || ((!mir || on[i] == on[j]) && are_peers(a, open[i], open[j])));
         }
         small_supports(&s);
         for (i = 0; i < m; i++)
-            if (restrict_to(a, open[i], s.support[i]) != 0) return -1;
+            if ((mir ? restrict_view(a, open[i], &oc[i], s.support[i], on[i]) : restrict_to(a, open[i], s.support[i])) != 0)
+                return -1;
     }
     return 0;
 }
@@ -1094,6 +1230,17 @@ static int scan_unit(adv_t *a, int u) {
             uint64_t bit = owned & -owned;
             for (g = 0; (o.gm[g] & bit) == 0; g++) {}
             if (a->cons[gcage[g]].tabled && con_require(a, (uint32_t)gcage[g], bit) != 0) return -1;
+            /* the value lies in the cage inside u, so the cage's cells
+             * outside u cannot take it (round 5) */
+            {
+                const killer_cage_t *cg = &a->m.pz->cages[gcage[g]];
+                int k;
+                for (k = 0; k < cg->ncells; k++) {
+                    int q = cg->cells[k].r * n + cg->cells[k].c, in = 0, t;
+                    for (t = 0; t < a->m.cell_nunits[q]; t++) in |= a->m.cell_units[q][t] == u;
+                    if (!in && restrict_to(a, q, ~bit) != 0) return -1;
+                }
+            }
         }
     }
     if (u < 3 * n) return locked(a, u, decv, &o);
@@ -1191,24 +1338,32 @@ fail:
 typedef struct build_s {
     uint32_t ncons, ncells; /* used so far */
     uint32_t maxcons, maxcells;
+    uint32_t nmixed, maxmixed; /* mixed innie/outie cons (derive_region) */
 } build_t;
 
 /* Appends a con over cells[0..k) unless an equal set is already there. */
-static void add_con(adv_t *a, build_t *b, const uint16_t *cells, int k, long sum, int cage) {
+static void add_con(adv_t *a, build_t *b, const uint16_t *cells, const uint8_t *neg, int k, long sum, int cage) {
     uint32_t i;
     int j;
     if (b->ncons >= b->maxcons || b->ncells + (uint32_t)k > b->maxcells) return;
     if (cage < 0) {
         /* bit 4 of stamp: the caller's region marks (2) stay intact */
-        for (j = 0; j < k; j++) a->stamp[cells[j]] |= 4;
+        /* bit 3: mirrored.  The same cells with other signs are another
+         * con, unless every sign is flipped: the same equation negated. */
+        for (j = 0; j < k; j++) a->stamp[cells[j]] |= (uint8_t)(4 | (neg != NULL && neg[j] ? 8 : 0));
         for (i = 0; i < b->ncons; i++) {
             const con_t *c = &a->cons[i];
-            int same = c->ncells == k;
-            for (j = 0; j < c->ncells && same; j++)
-                if (!(a->stamp[a->con_cells[c->cells_off + j]] & 4)) same = 0;
-            if (same) break;
+            int same = c->ncells == k, flip = same;
+            for (j = 0; j < c->ncells && (same || flip); j++) {
+                uint8_t st = a->stamp[a->con_cells[c->cells_off + j]];
+                int eq = ((st & 8) != 0) == (a->con_neg[c->cells_off + j] != 0);
+                if (!(st & 4)) same = flip = 0;
+                same &= eq;
+                flip &= !eq;
+            }
+            if (same || flip) break;
         }
-        for (j = 0; j < k; j++) a->stamp[cells[j]] &= (uint8_t)~4u;
+        for (j = 0; j < k; j++) a->stamp[cells[j]] &= (uint8_t)~12u;
         if (i < b->ncons) return; /* same cells: same sum, or the puzzle is contradictory;
                                      the first con then fails on its own when decided */
     }
@@ -1220,6 +1375,10 @@ static void add_con(adv_t *a, build_t *b, const uint16_t *cells, int k, long sum
         c->ncells = (uint8_t)k;
         c->cage = (int16_t)cage;
         memcpy(a->con_cells + b->ncells, cells, (size_t)k * sizeof(uint16_t));
+        for (j = 0; j < k; j++) {
+            a->con_neg[b->ncells + (uint32_t)j] = (uint8_t)(neg != NULL && neg[j]);
+            c->mirror |= a->con_neg[b->ncells + (uint32_t)j];
+        }
         b->ncells += (uint32_t)k;
         b->ncons++;
     }
@@ -1227,6 +1386,7 @@ static void add_con(adv_t *a, build_t *b, const uint16_t *cells, int k, long sum
 
 /* One region (cells marked in a->stamp with 2, nunits whole units). */
 static void derive_region(adv_t *a, build_t *b, int nunits, long total, int32_t *incnt, uint16_t *buf) {
+    uint8_t mneg[MIXED_MAX + 1];
     const killer_puzzle_t *pz = a->m.pz;
     long inside = 0, partial = 0, T = total * nunits;
     int ni = 0, no = 0, uncaged = 0, cell, i, j;
@@ -1252,7 +1412,7 @@ static void derive_region(adv_t *a, build_t *b, int nunits, long total, int32_t 
             int cg = a->m.cell_cage[cell];
             if (cg < 0 || incnt[cg] != pz->cages[cg].ncells) buf[ni++] = (uint16_t)cell;
         }
-    if (ni >= 1 && ni <= DERIVED_MAX) add_con(a, b, buf, ni, T - inside, -1);
+    if (ni >= 1 && ni <= DERIVED_MAX) add_con(a, b, buf, NULL, ni, T - inside, -1);
     /* outies */
     if (uncaged == 0) {
         for (i = 0; i < pz->ncages && no <= DERIVED_MAX; i++) {
@@ -1262,7 +1422,60 @@ static void derive_region(adv_t *a, build_t *b, int nunits, long total, int32_t 
                 if (a->stamp[x] != 2) buf[no++] = (uint16_t)x;
             }
         }
-        if (no >= 1 && no <= DERIVED_MAX) add_con(a, b, buf, no, inside + partial - T, -1);
+        if (no >= 1 && no <= DERIVED_MAX) add_con(a, b, buf, NULL, no, inside + partial - T, -1);
+    }
+    /* innies and outies mixed (symbols 1..n): each cage sticking out
+     * counts by one of its parts, the cells inside (+) or those outside
+     * (-): sum(inside parts) - sum(outside parts) = T - inside - (sums of
+     * the cages counted outside).  A cell counted negatively enters the con
+     * mirrored, as n + 1 - v, so the con stays a plain sum (of T - inside -
+     * outsums + (n + 1) * (mirrored cells)).  Every choice of parts with
+     * both signs and at most MIXED_MAX cells becomes a con. */
+    if (a->sym_ident && MIXED_MAX > 0) {
+        int pc[MIXED_PARTIAL], npc = 0, unc = 0, minsz;
+        uint32_t choice;
+        for (i = 0; i < pz->ncages && npc <= MIXED_PARTIAL; i++)
+            if (incnt[i] != 0 && incnt[i] != pz->cages[i].ncells) {
+                if (npc < MIXED_PARTIAL) pc[npc] = i;
+                npc++;
+            }
+        unc = uncaged;
+        minsz = unc;
+        for (i = 0; i < npc && i < MIXED_PARTIAL; i++) {
+            int kin = incnt[pc[i]], kout = pz->cages[pc[i]].ncells - kin;
+            minsz += kin < kout ? kin : kout;
+        }
+        if (npc >= 2 && npc <= MIXED_PARTIAL && minsz <= MIXED_MAX)
+            for (choice = 1; choice < (1u << npc) - (unc == 0 ? 1u : 0u); choice++) {
+                long msum = T - inside;
+                int nm = 0, sz = unc;
+                for (i = 0; i < npc; i++) {
+                    int kin = incnt[pc[i]];
+                    sz += (choice >> i) & 1u ? pz->cages[pc[i]].ncells - kin : kin;
+                }
+                if (sz > MIXED_MAX) continue;
+                for (cell = 0; cell < a->nc; cell++)
+                    if (a->stamp[cell] == 2 && a->m.cell_cage[cell] < 0) {
+                        mneg[nm] = 0;
+                        buf[nm++] = (uint16_t)cell;
+                    }
+                for (i = 0; i < npc; i++) {
+                    int cg = pc[i], out = (int)((choice >> i) & 1u);
+                    if (out) msum -= pz->cages[cg].sum - (long)(a->n + 1) * (pz->cages[cg].ncells - incnt[cg]);
+                    for (j = 0; j < pz->cages[cg].ncells; j++) {
+                        int x = pz->cages[cg].cells[j].r * a->n + pz->cages[cg].cells[j].c;
+                        if ((a->stamp[x] == 2) != out) {
+                            mneg[nm] = (uint8_t)out;
+                            buf[nm++] = (uint16_t)x;
+                        }
+                    }
+                }
+                assert(nm == sz);
+                if (b->nmixed < b->maxmixed) {
+                    b->nmixed++;
+                    add_con(a, b, buf, mneg, nm, msum, -1);
+                }
+            }
     }
     for (cell = 0; cell < a->nc; cell++) {
         if (a->stamp[cell] == 2) {
@@ -1362,7 +1575,7 @@ static void classify(adv_t *a) {
         con_t *c = &a->cons[ci];
         const uint16_t *cells = a->con_cells + c->cells_off;
         int first = cells[0];
-        c->distinct = 1;
+        c->distinct = !c->mirror;
         if (c->cage < 0)
             for (i = 0; i < c->ncells && c->distinct; i++)
                 for (j = 0; j < i && c->distinct; j++)
@@ -1374,7 +1587,9 @@ static void classify(adv_t *a) {
                 for (g = 0; g < c->ngroups; g++) {
                     int all = 1;
                     for (j = 0; j < i && all; j++)
-                        if (a->con_grp[c->cells_off + j] == g && !are_peers(a, cells[i], cells[j])) all = 0;
+                        if (a->con_grp[c->cells_off + j] == g &&
+                            (a->con_neg[c->cells_off + j] != a->con_neg[c->cells_off + i] || !are_peers(a, cells[i], cells[j])))
+                            all = 0;
                     if (all) break;
                 }
                 a->con_grp[c->cells_off + i] = (uint8_t)g;
@@ -1477,14 +1692,15 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
 
     for (i = 0; i < ncg; i++) cage_cells += (uint32_t)pz->cages[i].ncells;
     nregions = (uint32_t)(n * (n - 1) + n * n + n * n + 2); /* row/col runs, box runs (generous) */
-    maxcons = (uint32_t)ncg + 2 * nregions;
-    maxcells = cage_cells + 2 * nregions * DERIVED_MAX;
+    maxcons = (uint32_t)ncg + 4 * nregions; /* 2 * nregions: mixed (build_t maxmixed) */
+    maxcells = cage_cells + 2 * nregions * DERIVED_MAX + 2 * nregions * MIXED_MAX;
 
     bytes1 = KILLER__ALIGN(sizeof(adv_t)) + KILLER__ALIGN(maxcons * sizeof(con_t)) + KILLER__ALIGN(maxcells) +
              KILLER__ALIGN(maxcons * sizeof(condyn_t)) +
              KILLER__ALIGN(maxcells * sizeof(uint16_t)) + KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint32_t)) +
              KILLER__ALIGN(maxcells * sizeof(uint16_t)) + KILLER__ALIGN(maxcells) + KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint32_t)) +
-             KILLER__ALIGN((size_t)nc * 6 * n * sizeof(uint16_t)) + KILLER__ALIGN((size_t)nc * sizeof(uint64_t)) +
+             KILLER__ALIGN(maxcells) +
+             KILLER__ALIGN((size_t)nc * 6 * n * sizeof(uint16_t)) + KILLER__ALIGN((size_t)nc * 2 * sizeof(uint64_t)) + KILLER__ALIGN((size_t)nc * sizeof(uint64_t)) +
              KILLER__ALIGN((maxcons + 1) * sizeof(uint32_t)) * 3 + KILLER__ALIGN(maxcons) +
              KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint16_t)) + 2 * KILLER__ALIGN(KILLER__MAX_UNITS + 1) +
              2 * KILLER__ALIGN(nc) + KILLER__ALIGN((size_t)nc * sizeof(frame_t)) +
@@ -1517,12 +1733,15 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
     TAKE(a->cons, con_t, maxcons);
     TAKE(a->con_cells, uint16_t, maxcells);
     TAKE(a->con_grp, uint8_t, maxcells);
+    TAKE(a->con_neg, uint8_t, maxcells);
     TAKE(a->cell_cons_off, uint32_t, nc + 1);
     TAKE(a->cell_cons, uint16_t, maxcells);
     TAKE(a->cell_cons_pos, uint8_t, maxcells);
     TAKE(a->cdyn, condyn_t, maxcons);
     TAKE(a->peer_off, uint32_t, nc + 1);
     TAKE(a->peers, uint16_t, (size_t)nc * 6 * n);
+    TAKE(a->pbits, uint64_t, 2 * nc);
+    if (nc > 128) a->pbits = NULL;
     TAKE(a->cand, uint64_t, nc);
     TAKE(a->live, uint32_t, maxcons);
     TAKE(a->cq, uint32_t, maxcons + 1); /* + 1: set_mask's unconditional store */
@@ -1546,10 +1765,11 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
     memset(&b, 0, sizeof b);
     b.maxcons = maxcons;
     b.maxcells = maxcells;
+    b.maxmixed = 2 * nregions;
     for (i = 0; i < ncg; i++) {
         for (j = 0; j < pz->cages[i].ncells; j++)
             buf[j] = (uint16_t)(pz->cages[i].cells[j].r * n + pz->cages[i].cells[j].c);
-        add_con(a, &b, buf, pz->cages[i].ncells, pz->cages[i].sum, i);
+        add_con(a, &b, buf, NULL, pz->cages[i].ncells, pz->cages[i].sum, i);
     }
     derive(a, &b, incnt, buf);
     a->ncons = (int)b.ncons;
@@ -1594,6 +1814,25 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
         for (j = (int)a->peer_off[i]; j < (int)p; j++) a->stamp[a->peers[j]] = 0;
     }
     a->peer_off[nc] = p;
+    if (a->pbits != NULL) {
+        for (i = 0; i < nc; i++)
+            for (p = a->peer_off[i]; p < a->peer_off[i + 1]; p++)
+                a->pbits[2 * i + (a->peers[p] >> 6)] |= (uint64_t)1 << (a->peers[p] & 63);
+        for (ci = 0; ci < b.ncons; ci++) {
+            con_t *c = &a->cons[ci];
+            for (j = 0; j < c->ncells; j++) {
+                int x = a->con_cells[c->cells_off + j];
+                c->pexcl[x >> 6] |= (uint64_t)1 << (x & 63);
+            }
+            for (j = 0; j < c->nunits_in; j++) {
+                int k;
+                for (k = 0; k < n; k++) {
+                    int x = a->m.unit_cells[c->units_in[j]][k];
+                    c->pexcl[x >> 6] |= (uint64_t)1 << (x & 63);
+                }
+            }
+        }
+    }
 
     /* combination tables: sizes first (with the caps), then fill */
     for (ci = 0; ci < b.ncons; ci++) {
