@@ -39,7 +39,7 @@
  *
  * threads > 1 and max_solutions 1 (advanced): a portfolio.  Half the
  * threads search with ascending values, half with descending ones
- * (killer_opts_t.descending), each order split as above over its threads
+ * (killer_opts_t.values), each order split as above over its threads
  * (not split with one thread each); items alternate between the orders
  * (item k: order k % 2, subtree k / 2) so both start at once.  On hard
  * killers the two orders often differ tenfold in the work to a first
@@ -60,7 +60,9 @@
  * below the subtree root), mem_peak (not rendered) the largest of one item,
  * derived_sums one item's (all build the same model); stats.subproblems is
  * the number of items, stats.threads the items in flight at most,
- * stats.value_orders 1 or 2 (a portfolio).
+ * stats.value_orders how many value orders searched: 2 in a portfolio
+ * whose both orders ran, or on one thread when the solver took turns
+ * between them (max_solutions 1, killer_opts_t values auto).
  *
  * The answer has the shape of /v1/sudoku/solve's, grids as arrays of arrays
  * of symbols, every solution checked with killer_check_solution(). */
@@ -108,6 +110,7 @@ typedef struct kl_job_s {
     size_t merged;         /* items merged */
     int rc;                /* first negative item code, or 0 */
     int settled;           /* portfolio: one order searched to the end */
+    unsigned orders_ran;   /* bit per value order that searched (stats) */
 } kl_job_t;
 
 /* === Parsing === */
@@ -538,7 +541,7 @@ static int kl_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
     o.ctl = ctl;
     o.split_depth = j->split_depth;
     o.split_index = (uint32_t)(item / j->orders);
-    o.descending = item % j->orders == 1;
+    o.values = item % j->orders == 1 ? KILLER_VALUES_DESCENDING : KILLER_VALUES_ASCENDING;
     if (j->base.nitems == 1) {
         it->buf = j->solutions;
     } else {
@@ -589,6 +592,8 @@ static int kl_merge(api_job_t *job, size_t item, int rc) {
     if (it->res.mem_peak > r->mem_peak) r->mem_peak = it->res.mem_peak;
     if (it->res.method != 0) r->method = it->res.method;
     if (it->res.derived > r->derived) r->derived = it->res.derived;
+    if (it->res.value_orders > 0)
+        j->orders_ran |= j->orders == 2 ? 1u << (item % 2) : it->res.value_orders == 2 ? 3u : 1u;
     job->nodes = r->stats.nodes;
     if (rc == 0 && it->res.exhausted) /* with the subtrees it showed to be empty */
         for (size_t s = 0, k = item; k < job->nitems && s < it->res.split_span; s++, k += j->orders)
@@ -660,7 +665,7 @@ static void kl_render(api_job_t *job, api_response_t *out) {
                               api_elapsed_ms(job->start_ns, search_now_ns()));
     if (stats != NULL) {
         json_object_set_new(stats, "subproblems", json_integer((json_int_t)job->nitems));
-        json_object_set_new(stats, "value_orders", json_integer((json_int_t)j->orders));
+        json_object_set_new(stats, "value_orders", json_integer(j->orders_ran == 3 ? 2 : 1));
     }
     json_t *root = json_pack("{s:s, s:i, s:{s:i, s:i}, s:I, s:o, s:b, s:o}", "status", status, "n", j->n,
                              "box", "rows", j->pz.shape.box_rows, "cols", j->pz.shape.box_cols,

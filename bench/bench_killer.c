@@ -1,6 +1,6 @@
 /* bench_killer.c -- Killer Sudoku solvers on the shared collections.
  *
- *   bench_killer [-d dir] [-t cap_ms] [-T advanced_cap_ms] [-m max_per_file] [-v] [-a] [-f id_part] [-j threads]
+ *   bench_killer [-d dir] [-t cap_ms] [-T advanced_cap_ms] [-m max_per_file] [-v] [-a] [-f id_part] [-o auto|asc|desc] [-j threads]
  *
  * For each of killers_curated.jsonl, janko_killer_{4x4,6x6,9x9}.jsonl in dir
  * (default ../shared/data/killer, relative to the repository root; missing
@@ -12,8 +12,10 @@
  * and under "multi" when the puzzle has a second solution (checked, untimed,
  * by advanced with max_solutions 2), else under "bad".  -v prints one line per puzzle (id, ms, nodes, derived),
  * -a runs only advanced, -f keeps only puzzles whose id contains id_part.
+ * -o sets the advanced value order on one thread (killer_opts_t values;
+ * default auto: both orders in turns).
  * -j THREADS (> 1) runs advanced as the HTTP job does for max_solutions 1:
- * a portfolio of both value orders (killer_opts_t.descending), each split
+ * a portfolio of both value orders (killer_opts_t.values), each split
  * into 2^(3+ceil(log2 THREADS/2)) subtrees when it has two threads or more,
  * items alternating between the orders, taken in order by THREADS
  * pthreads, the first solution cancelling the rest; times are then wall
@@ -305,7 +307,7 @@ static void *par_worker(void *arg) {
         o.ctl = &ctl;
         o.split_depth = p->depth;
         o.split_index = idx / p->orders;
-        o.descending = idx % p->orders == 1;
+        o.values = idx % p->orders == 1 ? KILLER_VALUES_DESCENDING : KILLER_VALUES_ASCENDING;
         killer_solve(p->pz, &o, &r);
         pthread_mutex_lock(&p->lock);
         p->nodes += r.stats.nodes;
@@ -365,7 +367,7 @@ static int has_two(const killer_puzzle_t *pz) {
 }
 
 static void run_file(const char *dir, const char *name, int cap_ms, int adv_cap_ms, int maxp, int verbose, const char *only,
-                     int adv_only, int threads) {
+                     int adv_only, int threads, killer_values_t values) {
     char path[1024], *line = NULL;
     size_t lcap = 0;
     FILE *f;
@@ -409,6 +411,7 @@ static void run_file(const char *dir, const char *name, int cap_ms, int adv_cap_
             int64_t t0;
             killer_opts_init(&o);
             o.method = meth;
+            o.values = values;
             o.solutions = sol;
             memset(&ctl, 0, sizeof ctl);
             ctl.deadline_ns = search_now_ns() + (int64_t)(mi == 0 ? cap_ms : adv_cap_ms) * 1000000;
@@ -462,6 +465,7 @@ int main(int argc, char **argv) {
     const char *dir = "../shared/data/killer";
     const char *only = NULL;
     int cap_ms = 1000, adv_cap_ms = 60000, maxp = 0, verbose = 0, adv_only = 0, threads = 1, i;
+    killer_values_t values = KILLER_VALUES_AUTO;
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-d") == 0 && i + 1 < argc)
             dir = argv[++i];
@@ -477,11 +481,17 @@ int main(int argc, char **argv) {
             adv_only = 1;
         else if (strcmp(argv[i], "-f") == 0 && i + 1 < argc)
             only = argv[++i];
+        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc && strcmp(argv[i + 1], "auto") == 0 && ++i)
+            values = KILLER_VALUES_AUTO;
+        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc && strcmp(argv[i + 1], "asc") == 0 && ++i)
+            values = KILLER_VALUES_ASCENDING;
+        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc && strcmp(argv[i + 1], "desc") == 0 && ++i)
+            values = KILLER_VALUES_DESCENDING;
         else if (strcmp(argv[i], "-j") == 0 && i + 1 < argc && atoi(argv[i + 1]) >= 1)
             threads = atoi(argv[++i]);
         else {
             fprintf(stderr, "usage: %s [-d dir] [-t backtracking_cap_ms] [-T advanced_cap_ms] [-m max_per_file] [-v] [-a] [-f id_part] "
-                    "[-j threads]\n", argv[0]);
+                    "[-o auto|asc|desc] [-j threads]\n", argv[0]);
             return 2;
         }
     }
@@ -490,6 +500,6 @@ int main(int argc, char **argv) {
     printf("\n");
     printf("%-28s %-12s %9s %6s %5s %5s %10s %10s %10s %12s\n", "file", "method", "solved", "stop", "multi", "bad",
            "median ms", "worst ms", "med nodes", "worst nodes");
-    for (i = 0; i < (int)(sizeof files / sizeof files[0]); i++) run_file(dir, files[i], cap_ms, adv_cap_ms, maxp, verbose, only, adv_only, threads);
+    for (i = 0; i < (int)(sizeof files / sizeof files[0]); i++) run_file(dir, files[i], cap_ms, adv_cap_ms, maxp, verbose, only, adv_only, threads, values);
     return 0;
 }

@@ -351,7 +351,8 @@ int killer_solve(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_re
         killer_opts_init(&def);
         opts = &def;
     }
-    if ((int)opts->method < 0 || opts->method >= KILLER_METHOD_COUNT || opts->max_solutions == 0 ||
+    if ((int)opts->method < 0 || opts->method >= KILLER_METHOD_COUNT || (int)opts->values < 0 ||
+        opts->values >= KILLER_VALUES_COUNT || opts->max_solutions == 0 ||
         opts->max_solutions > KILLER_MAX_SOLUTIONS || ((opts->alloc == NULL) != (opts->dealloc == NULL)) ||
         opts->split_depth > KILLER_MAX_SPLIT_DEPTH || (opts->split_index >> opts->split_depth) != 0) {
         res->problem.code = 0;

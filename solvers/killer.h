@@ -143,6 +143,15 @@ typedef enum killer_method_e {
 const char *killer_method_name(killer_method_t m);
 int killer_method_parse(const char *name, killer_method_t *out);
 
+/* Which value of the branching cell the advanced search tries first. */
+typedef enum killer_values_e {
+    KILLER_VALUES_AUTO = 0,   /* max_solutions 1 and no split: both orders,
+                                 interleaved; otherwise ascending */
+    KILLER_VALUES_ASCENDING,  /* the lowest */
+    KILLER_VALUES_DESCENDING, /* the highest */
+    KILLER_VALUES_COUNT
+} killer_values_t;
+
 typedef void *(*killer_alloc_fn)(void *ud, size_t size);
 typedef void (*killer_free_fn)(void *ud, void *ptr);
 
@@ -156,7 +165,8 @@ typedef struct killer_opts_s {
     void *alloc_ud;
     uint32_t split_depth;     /* 0..KILLER_MAX_SPLIT_DEPTH, default 0: the whole tree */
     uint32_t split_index;     /* < 2^split_depth: which subtree (see below) */
-    int descending;           /* advanced: try a cell's highest value first, not its lowest */
+    killer_values_t values;   /* advanced: value order, default auto (see below) */
+    uint32_t interleave;      /* auto's nodes per turn; 0 = KILLER_INTERLEAVE_NODES */
 } killer_opts_t;
 
 /* Subtree split, for callers that search in parallel.  advanced: after the
@@ -179,16 +189,25 @@ typedef struct killer_opts_s {
 #define KILLER_MAX_SPLIT_DEPTH 16u
 
 /* Value order (advanced): the search and the split descent try first the
- * lowest value of the branching cell, or with `descending` its highest.
- * Both orders search the same tree of choices on other sides and find the
- * same solutions, in a different order and after different amounts of
- * work: on hard killers one order often needs a tenth of the other's nodes
- * to reach the first solution, and which one cannot be told in advance.  A
- * parallel caller can run both and keep the first answer (a portfolio).
- * The split partition holds within one order.
- *
- * Defaults: auto, max_solutions 1, no buffer, no limits, malloc/free, no
- * split, ascending values. */
+ * lowest value of the branching cell (ascending) or its highest
+ * (descending).  Both orders search the same tree on the other sides and
+ * find the same solutions, in another order and after different amounts
+ * of work: on hard killers one order often needs a tenth of the other's
+ * nodes to reach a first solution, and which one cannot be told in
+ * advance.  So with max_solutions 1 and no split, auto runs both, one
+ * solve state each, taking turns of `interleave` nodes (default
+ * KILLER_INTERLEAVE_NODES; the second state is built only when the first
+ * has used up its first turn): the first answer of either ends the solve, after at most about
+ * twice the work of the better order.  Either order alone is complete, so
+ * an unsolvable puzzle ends with the first order that runs out.  Stats add
+ * up both; mem_peak is both states together; node_budget counts both.  A
+ * parallel caller can run the orders as separate items instead (the HTTP
+ * job does with threads > 1).  The split partition holds within one order;
+ * a split solve with auto uses ascending. */
+#define KILLER_INTERLEAVE_NODES 1024u
+
+/* Defaults: auto, max_solutions 1, no buffer, no limits, malloc/free, no
+ * split, auto value order. */
 void killer_opts_init(killer_opts_t *opts);
 
 typedef struct killer_result_s {
@@ -210,6 +229,8 @@ typedef struct killer_result_s {
                                  the grid was solved above split_depth (or
                                  backtracking, index 0: all 2^split_depth),
                                  so that the others are known to be empty */
+    uint32_t value_orders;    /* advanced: value orders that searched, 2 when
+                                 auto took turns (killer_opts_t values) */
 } killer_result_t;
 
 static inline int killer_result_unique(const killer_result_t *r) {

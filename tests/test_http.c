@@ -731,7 +731,7 @@ START_TEST(http_killer_solve) {
     two = json_loads(r.body, 0, NULL);
     ck_assert_ptr_nonnull(two);
     ck_assert_str_eq(json_string_value(json_object_get(two, "status")), "solved");
-    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(two, "stats"), "value_orders")), 2);
+    ck_assert_int_ge(json_integer_value(json_object_get(json_object_get(two, "stats"), "value_orders")), 1);
     ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(two, "stats"), "subproblems")), 2);
     json_decref(two);
     hresp_free(&r);

@@ -768,10 +768,9 @@ static int cmp_grid(const void *x, const void *y) { return memcmp(x, y, (size_t)
 /* Counts all solutions of g unsplit (must be exhausted), then for split
  * depths 1..4 solves every index: each must end exhausted, and the
  * solutions of all indices together must be exactly the unsplit ones (the
- * same multiset, sorted and compared).  All with the value order
- * `descending`.  Returns the count; all (SPLIT_MAXSOL grids) gets the
+ * same multiset, sorted and compared).  All with value order `values`.  Returns the count; all (SPLIT_MAXSOL grids) gets the
  * solutions, sorted. */
-static uint32_t split_check(const gen_t *g, killer_method_t method, int descending, uint8_t *all) {
+static uint32_t split_check(const gen_t *g, killer_method_t method, killer_values_t values, uint8_t *all) {
     int nc = g->pz.shape.n * g->pz.shape.n;
     const uint32_t maxsol = SPLIT_MAXSOL;
     uint8_t *parts = malloc((size_t)maxsol * nc);
@@ -781,7 +780,7 @@ static uint32_t split_check(const gen_t *g, killer_method_t method, int descendi
     ck_assert_ptr_nonnull(parts);
     killer_opts_init(&o);
     o.method = method;
-    o.descending = descending;
+    o.values = values;
     o.max_solutions = maxsol;
     o.solutions = all;
     ck_assert_int_eq(killer_solve(&g->pz, &o, &r), 0);
@@ -812,6 +811,29 @@ static uint32_t split_check(const gen_t *g, killer_method_t method, int descendi
     }
     free(parts);
     return total;
+}
+
+/* Auto value order, one solution wanted: both orders in turns of 1, 2, 3
+ * and 1024 nodes.  The answer must be one of the `cnt` solutions in
+ * `sorted` (all of g's); a one-node turn makes the orders alternate at
+ * every node, so the answer may come from either. */
+static void interleave_check(const gen_t *g, const uint8_t *sorted, uint32_t cnt) {
+    static const uint32_t turns[] = {1, 2, 3, 0};
+    int nc = g->pz.shape.n * g->pz.shape.n;
+    uint8_t sol[MAXC];
+    size_t t;
+    for (t = 0; t < sizeof turns / sizeof turns[0]; t++) {
+        killer_opts_t o;
+        killer_result_t r;
+        killer_opts_init(&o);
+        o.method = KILLER_METHOD_ADVANCED;
+        o.interleave = turns[t];
+        o.solutions = sol;
+        ck_assert_int_eq(killer_solve(&g->pz, &o, &r), 0);
+        ck_assert_uint_eq(r.solutions_found, 1);
+        cmp_grid_len = nc;
+        ck_assert_ptr_nonnull(bsearch(sol, sorted, cnt, (size_t)nc, cmp_grid));
+    }
 }
 
 /* A Killer-X grid: solve the empty X grid, relabel the values at random. */
@@ -886,11 +908,12 @@ START_TEST(killer_split_partitions) {
         break;
     }
     ck_assert_int_eq(killer_validate(&g->pz, NULL), 0);
-    cnt = split_check(g, KILLER_METHOD_ADVANCED, 0, asc);
+    cnt = split_check(g, KILLER_METHOD_ADVANCED, KILLER_VALUES_ASCENDING, asc);
     ck_assert_uint_ge(cnt, 1);
-    ck_assert_uint_eq(split_check(g, KILLER_METHOD_ADVANCED, 1, desc), cnt);
+    interleave_check(g, asc, cnt);
+    ck_assert_uint_eq(split_check(g, KILLER_METHOD_ADVANCED, KILLER_VALUES_DESCENDING, desc), cnt);
     ck_assert_int_eq(memcmp(asc, desc, (size_t)cnt * (size_t)(g->pz.shape.n * g->pz.shape.n)), 0);
-    if (_i == 0 || _i == 4) ck_assert_uint_eq(split_check(g, KILLER_METHOD_BACKTRACKING, 0, desc), cnt);
+    if (_i == 0 || _i == 4) ck_assert_uint_eq(split_check(g, KILLER_METHOD_BACKTRACKING, KILLER_VALUES_AUTO, desc), cnt);
     if (_i == 4) ck_assert_uint_eq(cnt, 288);
     free(asc);
     free(desc);
@@ -911,11 +934,58 @@ START_TEST(killer_value_order) {
     o.solutions = asc;
     ck_assert_int_eq(killer_solve(&pz, &o, &r), 0);
     o.solutions = desc;
-    o.descending = 1;
+    o.values = KILLER_VALUES_DESCENDING;
     ck_assert_int_eq(killer_solve(&pz, &o, &r), 0);
     ck_assert_int_eq(killer_check_solution(&pz, asc), 1);
     ck_assert_int_eq(killer_check_solution(&pz, desc), 1);
     ck_assert_int_ne(memcmp(asc, desc, sizeof asc), 0);
+}
+END_TEST
+
+/* Auto with one-node turns: an unsolvable puzzle that needs a search is
+ * exhausted by the first order to run out, with both states built
+ * (mem_peak holds both); the node budget counts both orders. */
+START_TEST(killer_interleave_limits) {
+    /* Inkala's 2012 puzzle with an 8 added at row 1, column 6: consistent
+     * givens, no solution, tens of nodes to show it */
+    static const char inkala[] = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+    killer_puzzle_t pz;
+    killer_opts_t o;
+    killer_result_t r, one;
+    search_ctl_t ctl;
+    uint8_t givens[81];
+    int i;
+    empty9(&pz);
+    for (i = 0; i < 81; i++) givens[i] = inkala[i] == '.' ? 0 : (uint8_t)(inkala[i] - '0');
+    givens[15] = 8;
+    pz.givens = givens;
+    ck_assert_int_eq(killer_validate(&pz, NULL), 0);
+    killer_opts_init(&o);
+    o.method = KILLER_METHOD_ADVANCED;
+    o.values = KILLER_VALUES_ASCENDING;
+    ck_assert_int_eq(killer_solve(&pz, &o, &one), 0);
+    ck_assert_uint_eq(one.solutions_found, 0);
+    ck_assert_int_eq(one.exhausted, 1);
+    ck_assert_uint_ge(one.stats.nodes, 10);
+    o.values = KILLER_VALUES_AUTO;
+    o.interleave = 1;
+    ck_assert_int_eq(killer_solve(&pz, &o, &r), 0);
+    ck_assert_uint_eq(r.solutions_found, 0);
+    ck_assert_int_eq(r.exhausted, 1);
+    ck_assert_uint_gt(r.mem_peak, one.mem_peak);
+    /* the empty 16x16 grid: far more than 10 nodes to its first solution */
+    memset(&pz, 0, sizeof pz);
+    ck_assert_int_eq(sudoku_shape_init(&pz.shape, 16, 4, 4), 0);
+    memset(&ctl, 0, sizeof ctl);
+    ctl.node_budget = 10;
+    o.ctl = &ctl;
+    o.values = KILLER_VALUES_ASCENDING;
+    ck_assert_int_eq(killer_solve(&pz, &o, &one), SEARCH_BUDGET);
+    o.values = KILLER_VALUES_AUTO;
+    ck_assert_int_eq(killer_solve(&pz, &o, &r), SEARCH_BUDGET);
+    ck_assert_uint_le(r.stats.nodes, 10);
+    ck_assert_uint_gt(r.mem_peak, one.mem_peak);
+    ck_assert_int_eq(r.exhausted, 0);
 }
 END_TEST
 
@@ -1022,6 +1092,7 @@ Suite *killer_suite(void) {
     tcase_add_loop_test(tc, killer_split_partitions, 0, 12);
     tcase_add_test(tc, killer_split_options);
     tcase_add_test(tc, killer_value_order);
+    tcase_add_test(tc, killer_interleave_limits);
     suite_add_tcase(s, tc);
     return s;
 }

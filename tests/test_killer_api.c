@@ -270,7 +270,9 @@ static void same_as_one_thread(const char *body, int max_solutions) {
     ck_assert_int_eq(json_integer_value(json_object_get(sb, "threads")), 2);
     /* max_solutions 1: both value orders, one item each; else 16 subtrees */
     ck_assert_int_eq(json_integer_value(json_object_get(sb, "subproblems")), max_solutions == 1 ? 2 : 16);
-    ck_assert_int_eq(json_integer_value(json_object_get(sb, "value_orders")), max_solutions == 1 ? 2 : 1);
+    /* which orders searched depends on which item answers first */
+    ck_assert_int_ge(json_integer_value(json_object_get(sb, "value_orders")), 1);
+    ck_assert_int_le(json_integer_value(json_object_get(sb, "value_orders")), max_solutions == 1 ? 2 : 1);
     ck_assert_str_eq(json_string_value(json_object_get(sb, "method")), "advanced");
     if (json_integer_value(json_object_get(a, "solutions_found")) < max_solutions) {
         json_t *la = json_object_get(a, "solutions"), *lb = json_object_get(b, "solutions");
