@@ -1359,21 +1359,51 @@ typedef struct build_s {
     uint32_t ncons, ncells; /* used so far */
     uint32_t maxcons, maxcells;
     uint32_t nmixed, maxmixed; /* mixed innie/outie cons (derive_region) */
+    /* duplicate detection: hkey[con] is a hash of its signed cell set that
+     * the same equation negated shares (con_key), htab an open-addressing
+     * table of con + 1 by key (hmask + 1 slots, a power of two over twice
+     * maxcons).  Testing each new con against every earlier one made the
+     * set-up quadratic: half the time of an ordinary 9x9 killer. */
+    uint64_t *hkey;
+    uint32_t *htab, hmask;
 } build_t;
+
+static uint64_t mix64(uint64_t x) { /* splitmix64's finaliser */
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* Order-free hash of a signed cell set, equal for the set with every sign
+ * flipped (the smaller of the two sums of per-cell hashes). */
+static uint64_t con_key(const uint16_t *cells, const uint8_t *neg, int k) {
+    uint64_t h = 0, f = 0;
+    int j;
+    for (j = 0; j < k; j++) {
+        uint64_t x = (uint64_t)cells[j] * 2;
+        int ng = neg != NULL && neg[j];
+        h += mix64(x + (uint64_t)ng);
+        f += mix64(x + (uint64_t)!ng);
+    }
+    return h < f ? h : f;
+}
 
 /* Appends a con over cells[0..k) unless an equal set is already there. */
 static void add_con(adv_t *a, build_t *b, const uint16_t *cells, const uint8_t *neg, int k, long sum, int cage) {
-    uint32_t i;
+    uint32_t i = b->ncons, slot;
+    uint64_t key = con_key(cells, neg, k);
     int j;
     if (b->ncons >= b->maxcons || b->ncells + (uint32_t)k > b->maxcells) return;
+    slot = (uint32_t)key & b->hmask;
     if (cage < 0) {
         /* bit 4 of stamp: the caller's region marks (2) stay intact */
         /* bit 3: mirrored.  The same cells with other signs are another
          * con, unless every sign is flipped: the same equation negated. */
         for (j = 0; j < k; j++) a->stamp[cells[j]] |= (uint8_t)(4 | (neg != NULL && neg[j] ? 8 : 0));
-        for (i = 0; i < b->ncons; i++) {
-            const con_t *c = &a->cons[i];
+        for (; b->htab[slot] != 0; slot = (slot + 1) & b->hmask) {
+            const con_t *c = &a->cons[b->htab[slot] - 1];
             int same = c->ncells == k, flip = same;
+            if (b->hkey[b->htab[slot] - 1] != key) continue;
             for (j = 0; j < c->ncells && (same || flip); j++) {
                 uint8_t st = a->stamp[a->con_cells[c->cells_off + j]];
                 int eq = ((st & 8) != 0) == (a->con_neg[c->cells_off + j] != 0);
@@ -1384,9 +1414,13 @@ static void add_con(adv_t *a, build_t *b, const uint16_t *cells, const uint8_t *
             if (same || flip) break;
         }
         for (j = 0; j < k; j++) a->stamp[cells[j]] &= (uint8_t)~12u;
-        if (i < b->ncons) return; /* same cells: same sum, or the puzzle is contradictory;
-                                     the first con then fails on its own when decided */
+        if (b->htab[slot] != 0) return; /* same cells: same sum, or the puzzle is contradictory;
+                                           the first con then fails on its own when decided */
+    } else {
+        while (b->htab[slot] != 0) slot = (slot + 1) & b->hmask;
     }
+    b->htab[slot] = i + 1;
+    b->hkey[i] = key;
     {
         con_t *c = &a->cons[b->ncons];
         memset(c, 0, sizeof *c);
@@ -1706,7 +1740,7 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
     int n = pz->shape.n, nc = n * n, ncg = pz->ncages, i, j, rc = 0;
     uint32_t nregions, maxcons, maxcells, cage_cells = 0, total_combo = 0, ci, p;
     size_t bytes1, bytes2;
-    char *mem1 = NULL, *mem2 = NULL, *at;
+    char *mem1 = NULL, *mem2 = NULL, *hmem = NULL, *at;
     adv_t *a;
     build_t b;
     int32_t *incnt;
@@ -1789,12 +1823,25 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
     b.maxcons = maxcons;
     b.maxcells = maxcells;
     b.maxmixed = 2 * nregions;
+    b.hmask = 1;
+    while (b.hmask < 2 * maxcons) b.hmask *= 2;
+    hmem = killer__alloc(opts, (size_t)b.hmask * sizeof(uint32_t) + (size_t)maxcons * sizeof(uint64_t));
+    if (hmem == NULL) {
+        rc = SEARCH_ENOMEM;
+        goto out;
+    }
+    b.hkey = (uint64_t *)(void *)hmem;
+    b.htab = (uint32_t *)(void *)(hmem + (size_t)maxcons * sizeof(uint64_t));
+    memset(b.htab, 0, (size_t)b.hmask * sizeof(uint32_t));
+    b.hmask--;
     for (i = 0; i < ncg; i++) {
         for (j = 0; j < pz->cages[i].ncells; j++)
             buf[j] = (uint16_t)(pz->cages[i].cells[j].r * n + pz->cages[i].cells[j].c);
         add_con(a, &b, buf, NULL, pz->cages[i].ncells, pz->cages[i].sum, i);
     }
     derive(a, &b, incnt, buf);
+    killer__free(opts, hmem);
+    hmem = NULL;
     a->ncons = (int)b.ncons;
     res->derived = b.ncons - (uint32_t)ncg;
     classify(a);
@@ -1942,6 +1989,7 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
     *out = a;
     return 0;
 out:
+    killer__free(opts, hmem);
     killer__free(opts, mem2);
     killer__free(opts, mem1);
     return rc;
