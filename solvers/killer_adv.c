@@ -1421,57 +1421,6 @@ static int branch_cell(const adv_t *a) {
     return best;
 }
 
-/* Value order by probing: each value of the branching cell is assigned
- * and propagated, then undone, under a pseudo frame one level down with a
- * fresh serial (facts noted during a probe lapse with it).  Values whose
- * probe fails leave the cell at this node; otherwise the search tries first
- * the value whose propagation changed the most (trail entries; ties: the
- * later value).  When that is the last value probed its state is kept as
- * the branch (*kept = 1: the probe's trail mark and decided count in
- * *mark / *dec, its level and serial already set up for the new frame).
- * Returns 1 with *bit, 0 when values were removed (the node is to be
- * looked at again), -1 when that removal failed the node. */
-static int probe_order(adv_t *a, int cell, uint64_t *bit, int *kept, uint32_t *mark, uint32_t *dec) {
-    uint64_t m = a->cand[cell], r = m, dead = 0, best = 0;
-    uint32_t lev = a->level, bc = 0;
-    *kept = 0;
-    while (r) {
-        uint64_t b = r & (~r + 1);
-        uint32_t mk = a->tlen, dc = a->decided, c;
-        int failed;
-        r &= r - 1;
-        a->level = lev + 1;
-        a->lser[lev + 1] = ++a->nser;
-        failed = set_mask(a, cell, b) != 0 || propagate(a) != 0;
-        if (failed) clear_queues(a);
-        c = a->tlen - mk;
-        if (!failed && (best == 0 || c >= bc)) {
-            bc = c;
-            best = b;
-            if (r == 0 && dead == 0) { /* the choice: keep its state */
-                *kept = 1;
-                *mark = mk;
-                *dec = dc;
-                *bit = b;
-                return 1;
-            }
-        }
-        if (failed) dead |= b;
-        undo(a, mk);
-        a->decided = dc;
-        a->level = lev;
-    }
-    if (dead != 0) {
-        if (set_mask(a, cell, m & ~dead) != 0 || propagate(a) != 0) {
-            clear_queues(a);
-            return -1;
-        }
-        return 0;
-    }
-    *bit = best;
-    return 1;
-}
-
 /* Walks from the propagated root to the root of subtree `index` of
  * 2^depth (killer_opts_t.split_depth/split_index): at level l the cell and
  * value the search would choose (branch_cell(), lowest value; the weights
@@ -1511,7 +1460,7 @@ static int split_descend(adv_t *a, uint32_t depth, uint32_t index) {
 
 int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_result_t *res) {
     int n = pz->shape.n, nc = n * n, ncg = pz->ncages, i, j, rc = 0;
-    uint32_t nregions, maxcons, maxcells, cage_cells = 0, total_combo = 0, depth = 0, ci, p, reenter = 0;
+    uint32_t nregions, maxcons, maxcells, cage_cells = 0, total_combo = 0, depth = 0, ci, p;
     size_t bytes1, bytes2;
     char *mem1 = NULL, *mem2 = NULL, *at;
     adv_t *a;
@@ -1735,20 +1684,9 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
                     continue;
                 }
                 {
-                    int best = branch_cell(a), kept;
-                    uint32_t kmark = 0, kdec = 0;
-                    uint64_t bbit = 0;
+                    int best = branch_cell(a);
                     frame_t *f;
                     assert(best >= 0);
-                    {
-                        int r = probe_order(a, best, &bbit, &kept, &kmark, &kdec);
-                        if (r <= 0) { /* not a node, but probes cost as much: poll */
-                            if ((++reenter & POLL_MASK) == 0 && (rc = search_check_now(opts->ctl, res->stats.nodes)) != 0)
-                                goto out;
-                            ok = r == 0;
-                            continue;
-                        }
-                    }
                     res->stats.nodes++;
                     if ((res->stats.nodes & POLL_MASK) == 0 && (rc = search_check_now(opts->ctl, res->stats.nodes)) != 0)
                         goto out;
@@ -1757,21 +1695,15 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
                         goto out;
                     }
                     f = &a->stack[depth++];
+                    a->level = depth;
+                    a->lser[depth] = ++a->nser;
                     if (depth > res->stats.max_depth) res->stats.max_depth = depth;
+                    f->mark = a->tlen;
+                    f->decided = a->decided;
                     f->cell = (uint16_t)best;
-                    f->value = (uint8_t)(killer__ctz(bbit) + 1);
-                    if (kept) { /* probe_order() left this branch propagated */
-                        assert(a->level == depth);
-                        f->mark = kmark;
-                        f->decided = kdec;
-                    } else {
-                        a->level = depth;
-                        a->lser[depth] = ++a->nser;
-                        f->mark = a->tlen;
-                        f->decided = a->decided;
-                        ok = set_mask(a, best, bbit) == 0 && propagate(a) == 0;
-                        if (!ok) clear_queues(a);
-                    }
+                    f->value = (uint8_t)(killer__ctz(a->cand[best]) + 1);
+                    ok = set_mask(a, best, KILLER__BIT(f->value)) == 0 && propagate(a) == 0;
+                    if (!ok) clear_queues(a);
                 }
                 continue;
             }
