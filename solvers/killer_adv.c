@@ -203,6 +203,38 @@
  * hs-05 20.3 -> 20.2 M (instructions +2 to +5%).  Not kept: gk[] packed in one
  * register (+3%); match3 returning its supports so that match4 ORs them
  * in registers (+1%).
+ * Search round, 2026-11-22 (perf stat instructions over the 37 sigh
+ * puzzles, first solution; 267 G, 1.58 M nodes as kept): the total is
+ * ruled by the value order's luck on mathemagic-05..13 and wecoc_1_mod_b
+ * (one node count moves 10x when the first value changes), so changes of
+ * the cell choice were also judged by the whole tree (max_solutions 2;
+ * tarek + hs + wecoc_1 + mathemagic-01/03: 8.2 + 0.16 + 56 + 46 + 47 G).
+ * Not kept: probing the branching cell's values and trying first the one
+ * whose propagation changes most (failed ones removed, the last probe's
+ * state kept as the branch; commit 111267e): 209 G and 0.30 M nodes, but
+ * tarek 4.4 -> 6.8 G, hs +13%: on two-candidate cells the probes are the
+ * two children, so only the lucky value order gains; trying the highest
+ * value first with no probes gives 138 G by the same luck (tarek +9%, hs
+ * +43%); probes at depth <= 5 only, 182 G; probing each value of every
+ * open cell at the root until none fails (singleton consistency) removes
+ * nothing on mathemagic and costs ~40 ms a puzzle (310 G); look-ahead cell
+ * choice (the two best cells by the order above, both values probed, the
+ * cell whose branches change most by product; failed values removed):
+ * whole trees 3-4x fewer nodes but tarek 12.5 G, mathemagic-01 64 G,
+ * -03 69 G, and with the derived cons skipped during probes still 11.2 /
+ * 55 / 60 G (wecoc_1 53 G); only at depth <= 4, 11.6 / 44.4 / 53.4 G
+ * (wecoc_1 65 G), <= 10, 13.4 / 62 / 78 G (102 G): ~6.5 probes a node, a
+ * third of them failing.  Cells ranked after fewest candidates by a
+ * running impact per (cell, value) (trail entries of its assignments,
+ * failures 2 nc) instead of or times the conflict weight: 261 / 279 G,
+ * noise; by the product over their values of (1 + peers holding the
+ * value), before or times the weight (a probe-free look-ahead): whole
+ * trees of mathemagic-01 3.4-3.6x the nodes (187-191 G), tarek +4-19%;
+ * last-conflict branching (the cell whose assignment failed is chosen
+ * again until assigned): mathemagic-01 1,151,960 nodes whole (205 G),
+ * first solutions 445 G; Luby restarts (unit 100, no learning besides the
+ * weights): mathemagic-01 30,111 -> 1,019,429 nodes, geometric (x1.5)
+ * 363 G.
  * Rejected earlier: an exact-cover model (one option per cage combination
  * placement explodes for big cages and loses the sum reasoning across
  * cages); copying state per level (36x36: 10 KiB a level, 1296 levels).
