@@ -232,7 +232,10 @@
  * trees of mathemagic-01 3.4-3.6x the nodes (187-191 G), tarek +4-19%;
  * last-conflict branching (the cell whose assignment failed is chosen
  * again until assigned): mathemagic-01 1,151,960 nodes whole (205 G),
- * first solutions 445 G; Luby restarts (unit 100, no learning besides the
+ * first solutions 445 G; dom/wdeg again, on whole trees (candidates over
+ * weight, or over weight squared; weights relative to the increment):
+ * mathemagic-01 850,697 / 1,247,382 nodes (141 / 222 G), tarek 12.6 /
+ * 8.8 G, though wecoc_1 29 G with the first; Luby restarts (unit 100, no learning besides the
  * weights): mathemagic-01 30,111 -> 1,019,429 nodes, geometric (x1.5)
  * 363 G.
  * Rejected earlier: an exact-cover model (one option per cage combination
