@@ -254,6 +254,53 @@
  * 660,334 -> 609,394 / 558,722 / 559,215 nodes, 126.8 / 137.0 / 136.1 ->
  * 136.2 / 121.6 / 121.9 G (mathemagic -10% in each; with DERIVED_MAX 12
  * it was not clear: -7% nodes, -0.6% instructions over two samples).
+ * Search round, 2026-11-22 (perf stat instructions over the 37 sigh
+ * puzzles, first solution; 267 G, 1.58 M nodes as kept): the total is
+ * ruled by the value order's luck on mathemagic-05..13 and wecoc_1_mod_b
+ * (one node count moves 10x when the first value changes), so changes of
+ * the cell choice were also judged by the whole tree (max_solutions 2;
+ * tarek + hs + wecoc_1 + mathemagic-01/03: 8.2 + 0.16 + 56 + 46 + 47 G).
+ * Not kept: probing the branching cell's values and trying first the one
+ * whose propagation changes most (failed ones removed, the last probe's
+ * state kept as the branch; commit 111267e): 209 G and 0.30 M nodes, but
+ * tarek 4.4 -> 6.8 G, hs +13%: on two-candidate cells the probes are the
+ * two children, so only the lucky value order gains; trying the highest
+ * value first with no probes gives 138 G by the same luck (tarek +9%, hs
+ * +43%); probes at depth <= 5 only, 182 G; probing each value of every
+ * open cell at the root until none fails (singleton consistency) removes
+ * nothing on mathemagic and costs ~40 ms a puzzle (310 G); look-ahead cell
+ * choice (the two best cells by the order above, both values probed, the
+ * cell whose branches change most by product; failed values removed):
+ * whole trees 3-4x fewer nodes but tarek 12.5 G, mathemagic-01 64 G,
+ * -03 69 G, and with the derived cons skipped during probes still 11.2 /
+ * 55 / 60 G (wecoc_1 53 G); only at depth <= 4, 11.6 / 44.4 / 53.4 G
+ * (wecoc_1 65 G), <= 10, 13.4 / 62 / 78 G (102 G): ~6.5 probes a node, a
+ * third of them failing.  Cells ranked after fewest candidates by a
+ * running impact per (cell, value) (trail entries of its assignments,
+ * failures 2 nc) instead of or times the conflict weight: 261 / 279 G,
+ * noise; by the product over their values of (1 + peers holding the
+ * value), before or times the weight (a probe-free look-ahead): whole
+ * trees of mathemagic-01 3.4-3.6x the nodes (187-191 G), tarek +4-19%;
+ * last-conflict branching (the cell whose assignment failed is chosen
+ * again until assigned): mathemagic-01 1,151,960 nodes whole (205 G),
+ * first solutions 445 G; dom/wdeg again, on whole trees (candidates over
+ * weight, or over weight squared; weights relative to the increment):
+ * mathemagic-01 850,697 / 1,247,382 nodes (141 / 222 G), tarek 12.6 /
+ * 8.8 G, though wecoc_1 29 G with the first; Luby restarts (unit 100, no learning besides the
+ * weights): mathemagic-01 30,111 -> 1,019,429 nodes, geometric (x1.5)
+ * 363 G.
+ * 16x16, same day (rmit-killer_1616; stand-ins: that puzzle with 10-14
+ * cells of its solution given): 3111 of 4096 candidates remain after the
+ * root, every cage tabled; the search errs at depth 4 or earlier and does
+ * not refute it within 300,000 nodes (failing leaves near depth 30 of
+ * ~52).  An impact-based choice on 16x16 (probe every value of the 16
+ * best cells, branch on the smallest mean space left, try the value
+ * leaving the most) solved 8/8 stand-ins with 12 givens against 5/8, but
+ * not the puzzle (767k nodes in 420 s; 1.55M on two threads in 600 s):
+ * branch k16, not merged (it fixes the value order, which the two-order
+ * turns above rely on, and is tuned to one grid side).  Carrying conflict
+ * weights from one split subtree to the next on the same thread: 277k
+ * against 272k nodes over five hard puzzles, not kept.
  * Rejected earlier: an exact-cover model (one option per cage combination
  * placement explodes for big cages and loses the sum reasoning across
  * cages); copying state per level (36x36: 10 KiB a level, 1296 levels).
