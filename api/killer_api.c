@@ -20,11 +20,13 @@
  * against the rules or a cage) are 422.
  *
  * threads == 1 (the default), or the backtracking method: one pool item,
- * the whole search, solutions straight into the job's buffer.
+ * the whole search, solutions straight into the job's buffer (with
+ * max_solutions 1 the advanced solver takes turns between both value
+ * orders itself: killer_opts_t values auto).
  *
  * threads > 1 with the advanced method (or auto), max_solutions > 1: the
- * search tree is cut
- * into 2^d subtrees with killer_opts_t.split_depth = d = KL_SPLIT_EXTRA +
+ * search tree is cut into 2^d subtrees with
+ * killer_opts_t.split_depth = d = KL_SPLIT_EXTRA +
  * ceil(log2(threads)) -- about 8 items per thread, so that uneven subtrees
  * (most are empty or tiny, one holds the hard part) still balance -- and
  * item k searches subtree k.  Every item redoes the root set-up and
@@ -541,7 +543,8 @@ static int kl_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
     o.ctl = ctl;
     o.split_depth = j->split_depth;
     o.split_index = (uint32_t)(item / j->orders);
-    o.values = item % j->orders == 1 ? KILLER_VALUES_DESCENDING : KILLER_VALUES_ASCENDING;
+    if (j->orders == 2) /* else auto: both orders in turns on one thread (killer.h) */
+        o.values = item % 2 == 1 ? KILLER_VALUES_DESCENDING : KILLER_VALUES_ASCENDING;
     if (j->base.nitems == 1) {
         it->buf = j->solutions;
     } else {

@@ -197,8 +197,9 @@ typedef struct killer_opts_s {
  * advance.  So with max_solutions 1 and no split, auto runs both, one
  * solve state each, taking turns of `interleave` nodes (default
  * KILLER_INTERLEAVE_NODES; the second state is built only when the first
- * has used up its first turn): the first answer of either ends the solve, after at most about
- * twice the work of the better order.  Either order alone is complete, so
+ * has used up its first turn): the first answer of either ends the solve,
+ * after about twice the work of the better order at most (plus up to a
+ * turn).  Either order alone is complete, so
  * an unsolvable puzzle ends with the first order that runs out.  Stats add
  * up both; mem_peak is both states together; node_budget counts both.  A
  * parallel caller can run the orders as separate items instead (the HTTP
