@@ -254,6 +254,15 @@
  * 660,334 -> 609,394 / 558,722 / 559,215 nodes, 126.8 / 137.0 / 136.1 ->
  * 136.2 / 121.6 / 121.9 G (mathemagic -10% in each; with DERIVED_MAX 12
  * it was not clear: -7% nodes, -0.6% instructions over two samples).
+ * Round 6, 2026-11-22 (nodes over the 37 sigh puzzles, -o asc / desc;
+ * kept: 609,785 / 228,486, 136.2 / 50.7 G instructions).  Not kept: a
+ * region per set of boxes (L shapes, blocks; 2^9 regions), 591,630 /
+ * 254,896, 145.0 / 61.2 G (mathemagic gets 2 more cons, no gain); combined
+ * sums (two disjoint plain cons, cages or derived, with >= 6 (or 4) cells
+ * of the smaller seeing the other merged greedily while the peer-group
+ * score sum k(n - k) - dof improves, as sigh's optimizer), 611,097 /
+ * 231,391 (with 4: 629,220 / 237,891, 144.8 / 55.6 G): 0-9 merged cons a
+ * puzzle, which the group bounds and tabled cages already imply.
  * Search round, 2026-11-22 (perf stat instructions over the 37 sigh
  * puzzles, first solution; 267 G, 1.58 M nodes as kept): the total is
  * ruled by the value order's luck on mathemagic-05..13 and wecoc_1_mod_b
