@@ -254,6 +254,24 @@
  * 660,334 -> 609,394 / 558,722 / 559,215 nodes, 126.8 / 137.0 / 136.1 ->
  * 136.2 / 121.6 / 121.9 G (mathemagic -10% in each; with DERIVED_MAX 12
  * it was not clear: -7% nodes, -0.6% instructions over two samples).
+ * Round 6, 2026-11-22 (nodes over the 37 sigh puzzles, -o asc / desc;
+ * kept: 609,785 / 228,486, 136.2 / 50.7 G instructions).  Not kept: a
+ * region per set of boxes (L shapes, blocks; 2^9 regions), 591,630 /
+ * 254,896, 145.0 / 61.2 G (mathemagic gets 2 more cons, no gain); combined
+ * sums (two disjoint plain cons, cages or derived, with >= 6 (or 4) cells
+ * of the smaller seeing the other merged greedily while the peer-group
+ * score sum k(n - k) - dof improves, as sigh's optimizer), 611,097 /
+ * 231,391 (with 4: 629,220 / 237,891, 144.8 / 55.6 G): 0-9 merged cons a
+ * puzzle, which the group bounds and tabled cages already imply; the 45
+ * rule over a line and a box it crosses, shared cells counted twice (a
+ * cage counted t times leaves weight mult - t per cell: repeated or
+ * mirrored entries), mixed up to 8 cells: 644,242 / 238,517, 163 / 59 G
+ * (up to 5 cells: no new con on mathemagic); A - B for plain cons B
+ * inside A: no new con on mathemagic; the exact walk (small_supports)
+ * also for 4 open cells of sum cons: 539,784 / 206,591 but 152 / 58 G,
+ * and capped at 24 / 64 / 160 steps, -4.5 / -8 / -12% nodes for -2 / +1
+ * / +3% instructions, with CONFLICT_GROWTH 1.03 (base 559,097 / 240,304,
+ * 175 G) cap 24 -2.3% nodes, +2.2% instructions: noise.
  * Search round, 2026-11-22 (perf stat instructions over the 37 sigh
  * puzzles, first solution; 267 G, 1.58 M nodes as kept): the total is
  * ruled by the value order's luck on mathemagic-05..13 and wecoc_1_mod_b
