@@ -874,6 +874,16 @@ static inline uint64_t mirror_mask(const adv_t *a, uint64_t x) {
     return x >> (64 - a->n);
 }
 
+
+/* Notes that sum or bounds con ci changed nothing with m open cells and
+ * group-union sum gsum, valid while the current frame stands (con_t fix_*). */
+static void note_fixpoint(adv_t *a, uint32_t ci, int m, uint64_t gsum) {
+    con_t *cw = &a->cons[ci];
+    cw->fix_level = a->level;
+    cw->fix_ser = a->lser[a->level];
+    cw->fix_m = (uint8_t)m;
+    cw->fix_gsum = gsum;
+}
 /* restrict_keep for a con cell that may be mirrored: *m and keep are in
  * the con's view. */
 static inline int restrict_view(adv_t *a, int cell, uint64_t *m, uint64_t keep, int neg) {
@@ -1120,11 +1130,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
                              : restrict_keep(a, open[i], &oc[i], win[og[i]])) != 0)
                         return -1;
             } else if (m > SMALL_OPEN) { /* changed nothing, no exact step: a fixpoint (below) */
-                con_t *cw = &a->cons[ci];
-                cw->fix_level = a->level;
-                cw->fix_ser = a->lser[a->level];
-                cw->fix_m = (uint8_t)m;
-                cw->fix_gsum = gsum;
+                note_fixpoint(a, ci, m, gsum);
                 return 0;
             }
         } else {
@@ -1157,13 +1163,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
         uint64_t x = oc[i];
         if (x & (x - 1)) {
             if (j == SMALL_OPEN) {
-                if (a->tlen == tlen0) { /* changed nothing: a fixpoint */
-                    con_t *cw = &a->cons[ci];
-                    cw->fix_level = a->level;
-                    cw->fix_ser = a->lser[a->level];
-                    cw->fix_m = (uint8_t)m;
-                    cw->fix_gsum = gsum;
-                }
+                if (a->tlen == tlen0) note_fixpoint(a, ci, m, gsum); /* changed nothing */
                 return 0;
             }
             oc[j] = x;
