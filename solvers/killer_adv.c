@@ -323,7 +323,8 @@
  * placement explodes for big cages and loses the sum reasoning across
  * cages); copying state per level (36x36: 10 KiB a level, 1296 levels).
  *
- * Thread-safety: all state lives in two arenas of one solve. */
+ * Thread-safety: all state lives in the two arenas of each solve state
+ * (one per value order when auto takes turns); nothing is shared. */
 #include <string.h>
 
 #include "killer_int.h"
