@@ -1,6 +1,7 @@
 /* bench_killer.c -- Killer Sudoku solvers on the shared collections.
  *
- *   bench_killer [-d dir] [-t cap_ms] [-T advanced_cap_ms] [-m max_per_file] [-v] [-a] [-f id_part] [-o auto|asc|desc] [-j threads]
+ *   bench_killer [-d dir] [-t cap_ms] [-T advanced_cap_ms] [-m max_per_file] [-v] [-a] [-f id_part]
+ *                [-o auto|asc|desc] [-j threads] [-s split_depth]
  *
  * For each of killers_curated.jsonl, janko_killer_{4x4,6x6,9x9}.jsonl in dir
  * (default ../shared/data/killer, relative to the repository root; missing
@@ -20,6 +21,9 @@
  * items alternating between the orders, taken in order by THREADS
  * pthreads, the first solution cancelling the rest; times are then wall
  * times and nodes the sum over all items.
+ * -s DEPTH prints, instead of the table, each puzzle's nodes per subtree of
+ * the top DEPTH levels of the advanced search, for each value order
+ * (sweep()).
  *
  * The files are JSON lines; a small DOM parser below reads what is needed
  * (size/n, symbols, cages with [r,c] pairs or cell indices, flags, solution
@@ -366,8 +370,50 @@ static int has_two(const killer_puzzle_t *pz) {
     return killer_solve(pz, &o, &r) == 0 && r.solutions_found == 2;
 }
 
-static void run_file(const char *dir, const char *name, int cap_ms, int adv_cap_ms, int maxp, int verbose, const char *only,
-                     int adv_only, int threads, killer_values_t values) {
+/* What main() read from the command line. */
+typedef struct run_opts_s {
+    const char *dir, *only;
+    int cap_ms, adv_cap_ms, maxp, verbose, adv_only, threads, sweep;
+    killer_values_t values;
+} run_opts_t;
+
+/* -s DEPTH: for each value order, each of the 2^DEPTH subtrees of the
+ * advanced search alone (killer_opts_t split_depth / split_index), its
+ * nodes to its first solution (marked *) or to exhaustion, or ? when the
+ * cap stopped it.  Shows where a search spends its work: whether the
+ * subtree holding the solution is small and the rest large (a value-order
+ * or interleaving question), or large itself (a propagation question). */
+static void sweep(const kp_t *k, const run_opts_t *ro) {
+    int vo, ix;
+    for (vo = 0; vo < 2; vo++) {
+        uint64_t total = 0;
+        printf("  %-34s %-4s 2^%d:", k->id, vo ? "desc" : "asc", ro->sweep);
+        for (ix = 0; ix < (1 << ro->sweep); ix++) {
+            killer_opts_t o;
+            killer_result_t r;
+            search_ctl_t ctl;
+            killer_opts_init(&o);
+            o.method = KILLER_METHOD_ADVANCED;
+            o.values = vo ? KILLER_VALUES_DESCENDING : KILLER_VALUES_ASCENDING;
+            o.split_depth = (uint32_t)ro->sweep;
+            o.split_index = (uint32_t)ix;
+            memset(&ctl, 0, sizeof ctl);
+            ctl.deadline_ns = search_now_ns() + (int64_t)ro->adv_cap_ms * 1000000;
+            o.ctl = &ctl;
+            killer_solve(&k->pz, &o, &r);
+            total += r.stats.nodes;
+            printf(" %llu%s", (unsigned long long)r.stats.nodes,
+                   r.code != 0 ? "?" : r.solutions_found > 0 ? "*" : "");
+        }
+        printf("  (sum %llu)\n", (unsigned long long)total);
+    }
+}
+
+static void run_file(const char *name, const run_opts_t *ro) {
+    const char *dir = ro->dir, *only = ro->only;
+    int cap_ms = ro->cap_ms, adv_cap_ms = ro->adv_cap_ms, maxp = ro->maxp, verbose = ro->verbose;
+    int adv_only = ro->adv_only, threads = ro->threads;
+    killer_values_t values = ro->values;
     char path[1024], *line = NULL;
     size_t lcap = 0;
     FILE *f;
@@ -396,6 +442,11 @@ static void run_file(const char *dir, const char *name, int cap_ms, int adv_cap_
     free(line);
     fclose(f);
     if (np == 0) goto out;
+    if (ro->sweep > 0) {
+        printf("%s: nodes per subtree, 2^%d subtrees, * = its first solution, ? = stopped by -T\n", name, ro->sweep);
+        for (i = 0; i < np; i++) sweep(&ps[i], ro);
+        goto out;
+    }
     for (mi = adv_only; mi < 2; mi++) {
         killer_method_t meth = mi == 0 ? KILLER_METHOD_BACKTRACKING : KILLER_METHOD_ADVANCED;
         double *ms = calloc((size_t)np + 1, sizeof(double));
@@ -462,44 +513,46 @@ out:
 int main(int argc, char **argv) {
     static const char *const files[] = {"janko_killer_4x4.jsonl", "janko_killer_6x6.jsonl",
                                         "janko_killer_9x9.jsonl", "killers_curated.jsonl"};
-    const char *dir = "../shared/data/killer";
-    const char *only = NULL;
-    int cap_ms = 1000, adv_cap_ms = 60000, maxp = 0, verbose = 0, adv_only = 0, threads = 1, i;
-    killer_values_t values = KILLER_VALUES_AUTO;
+    run_opts_t ro = {"../shared/data/killer", NULL, 1000, 60000, 0, 0, 0, 1, 0, KILLER_VALUES_AUTO};
+    int i;
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-d") == 0 && i + 1 < argc)
-            dir = argv[++i];
+            ro.dir = argv[++i];
         else if (strcmp(argv[i], "-t") == 0 && i + 1 < argc)
-            cap_ms = atoi(argv[++i]);
+            ro.cap_ms = atoi(argv[++i]);
         else if (strcmp(argv[i], "-T") == 0 && i + 1 < argc && atoi(argv[i + 1]) >= 1)
-            adv_cap_ms = atoi(argv[++i]);
+            ro.adv_cap_ms = atoi(argv[++i]);
         else if (strcmp(argv[i], "-m") == 0 && i + 1 < argc)
-            maxp = atoi(argv[++i]);
+            ro.maxp = atoi(argv[++i]);
         else if (strcmp(argv[i], "-v") == 0)
-            verbose = 1;
+            ro.verbose = 1;
         else if (strcmp(argv[i], "-a") == 0)
-            adv_only = 1;
+            ro.adv_only = 1;
         else if (strcmp(argv[i], "-f") == 0 && i + 1 < argc)
-            only = argv[++i];
+            ro.only = argv[++i];
         else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc && strcmp(argv[i + 1], "auto") == 0 && ++i)
-            values = KILLER_VALUES_AUTO;
+            ro.values = KILLER_VALUES_AUTO;
         else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc && strcmp(argv[i + 1], "asc") == 0 && ++i)
-            values = KILLER_VALUES_ASCENDING;
+            ro.values = KILLER_VALUES_ASCENDING;
         else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc && strcmp(argv[i + 1], "desc") == 0 && ++i)
-            values = KILLER_VALUES_DESCENDING;
+            ro.values = KILLER_VALUES_DESCENDING;
         else if (strcmp(argv[i], "-j") == 0 && i + 1 < argc && atoi(argv[i + 1]) >= 1)
-            threads = atoi(argv[++i]);
+            ro.threads = atoi(argv[++i]);
+        else if (strcmp(argv[i], "-s") == 0 && i + 1 < argc && atoi(argv[i + 1]) >= 1 &&
+                 atoi(argv[i + 1]) <= (int)KILLER_MAX_SPLIT_DEPTH)
+            ro.sweep = atoi(argv[++i]);
         else {
             fprintf(stderr, "usage: %s [-d dir] [-t backtracking_cap_ms] [-T advanced_cap_ms] [-m max_per_file] [-v] [-a] [-f id_part] "
-                    "[-o auto|asc|desc] [-j threads]\n", argv[0]);
+                    "[-o auto|asc|desc] [-j threads] [-s split_depth]\n", argv[0]);
             return 2;
         }
     }
-    printf("Killer Sudoku, first solution; backtracking capped at %d ms a puzzle, advanced at %d ms", cap_ms, adv_cap_ms);
-    if (threads > 1) printf(" on %d threads (wall time, both value orders)", threads);
+    printf("Killer Sudoku, first solution; backtracking capped at %d ms a puzzle, advanced at %d ms", ro.cap_ms, ro.adv_cap_ms);
+    if (ro.threads > 1) printf(" on %d threads (wall time, both value orders)", ro.threads);
     printf("\n");
-    printf("%-28s %-12s %9s %6s %5s %5s %10s %10s %10s %12s\n", "file", "method", "solved", "stop", "multi", "bad",
-           "median ms", "worst ms", "med nodes", "worst nodes");
-    for (i = 0; i < (int)(sizeof files / sizeof files[0]); i++) run_file(dir, files[i], cap_ms, adv_cap_ms, maxp, verbose, only, adv_only, threads, values);
+    if (ro.sweep == 0)
+        printf("%-28s %-12s %9s %6s %5s %5s %10s %10s %10s %12s\n", "file", "method", "solved", "stop", "multi", "bad",
+               "median ms", "worst ms", "med nodes", "worst nodes");
+    for (i = 0; i < (int)(sizeof files / sizeof files[0]); i++) run_file(files[i], &ro);
     return 0;
 }

@@ -123,205 +123,30 @@
  * as nodes; each item repeats the root set-up, which is cheap next to a
  * hard search.
  *
- * Measured and rejected (sigh-tarek / -mathemagic, 2026-11): exact
- * supports by the layered walk for 4+ open cells (same nodes, 2x the time:
- * big cages reach hundreds of value sets a call); branching on conflict
- * weight / candidates as the primary key (dom/wdeg style: 2-4x more nodes
- * on tarek-37/-39 than fewest-candidates with weight tie-breaks);
- * DERIVED_MAX 8 (mathemagic: 5-7x the nodes of 12) or 16+ (more cons, more
- * time a node, no fewer nodes).
- * Measured 2026-11-21 (perf stat instructions, same node counts): the
- * unrolled four-cell matching (match4) and the window of values by
- * arithmetic instead of a loop over n (sym_window) take sigh-tarek-37
- * from 2.36 to 1.85 G instructions and mathemagic-01 from 10.6 to 9.4 G.
- * Tried and not kept, same day: probing (assign each value of every cell
- * with <= 2 or 3 candidates, propagate, drop the values that fail) cuts
- * nodes 3-7x but costs more instructions than it saves, at every depth
- * limit tried (a node costs ~300k instructions: ~220 con propagations, of
- * which only 12% of the tabled and 4% of the sum ones change anything);
- * running tabled cons before the sum cons, or waking sum cons only on
- * bound changes, shifts the conflict weights and so the tree: node counts
- * moved +-40% either way with no consistent gain; Luby restarts (unit 100
- * or 1000 nodes) did not solve rmit-killer_1616 in 60 s; trying first the
- * value in the most live combos of the cell's cage: no gain.  Later the
- * same day, totals over the 21 sigh-tarek puzzles, mathemagic-01/03/05,
- * wecoc_1_mod_b and sigh-hs (305,624 nodes as kept): branching on a value
- * with two places in a unit when no cell has two candidates, 349,922 nodes
- * (and 663,895 when preferred even over two-candidate cells); exact group
- * sums for sum cons (subset-sum bitsets per group, convolved across groups)
- * 309,453 nodes (mathemagic -25%, tarek-37 +27%) for 6x the instructions;
- * naked pairs in units, and CONFLICT_GROWTH from 1.0 to 1.2: within the
- * +-15% that any change of the conflict weights causes.  Random 16x16
- * killers with cages of up to 5-6 cells (make_cages() in the tests, or any
- * random partition; rmit-killer_1616 is one) are not solved in seconds by
- * any of these, nor by restarts with random value order.
- * Then, same day, cheaper nodes for the same search (node counts equal on
- * all 615 puzzles of the default set; rmit-killer_1616, stopped by time,
- * equal in nodes, backtracks and propagations under a 300,000-node
- * budget): a sum or bounds con with 4+ open cells returns at once when its
- * open cells and the sum of its group unions match its last no-op run
- * since the last undo (an epoch counter, later replaced by the per-frame
- * serials of round 2); the layered walk no longer builds its last
- * layer (the live combos look it up and do its backward step); one pass
- * over a unit gathers hidden singles, cage groups and box/line
- * intersections (scan_unit, unit_tables), by masks instead of per value;
- * small supports by loops with the last value computed; con_claim by
- * position masks instead of stamping; one scan of a con's cells feeding
- * every later step (oc[]), the redundant cover test dropped; a running
- * tabled con's inq flag held up instead of a self test per enqueue; loop
- * invariants in locals where set_mask calls forced reloads.  perf stat
- * instructions, before -> after: sigh-tarek-19 204 -> 151 M, tarek-37
- * 1.85 -> 1.20 G, tarek-39 3.30 -> 1.99 G, tarek-41 792 -> 496 M,
- * mathemagic-01 9.37 -> 5.99 G, mathemagic-03 6.49 -> 4.12 G, hs-05 96 ->
- * 81 M (the bench's JSON parsing included).  Not kept: a per-cell change
- * clock so tabled cons retest only the cells set since their last run
- * (valid runs too rare: +2%); testing only the minimal masks, or only
- * cells lacking m or more of the open values (popcounts per call cost
- * more than the combo tests saved); noting a sum con's fixpoint also after
- * a run that changed masks (+3%).
- * Round 2, 2026-11-22, again for the same search (all 615 puzzles equal in
- * nodes, backtracks and propagations under a 300,000-node budget): noted
- * fixpoints last while their frame stands, not only until the next undo
- * (level_valid); per-combo matchings (match_small) instead of the layered
- * walk for 2-3 open cells, restricting the cells in the walk's order;
- * match4 stops once no support is left to find; a sum con caches each
- * group's bounds by its union (grpc_t), restricts only groups whose union
- * leaves the window and otherwise notes its fixpoint at once (group sums
- * cleared by fixed-size memset); tabled cons skip the restriction pass
- * when the live combos cover every cell, get once / twice from the scan,
- * and claiming remembers what it removed.  perf stat instructions, before
- * -> after: tarek-19 151 -> 130 M, tarek-37 1.20 -> 0.91 G, tarek-39 1.99
- * -> 1.53 G, tarek-41 496 -> 399 M, mathemagic-01 5.99 -> 4.83 G,
- * mathemagic-03 4.12 -> 3.33 G, hs-05 81 -> 76 M; cycles fall less (-5 to
- * -20%; mathemagic-01 ~7%: its ~37 M branch misses stay); 16x16
- * rmit-killer_1616, 100,000 nodes: 56.7 -> 48.2 G.  Not kept: testing a
- * combo only against the cells missing the values all live combos share
- * (the extra pass over the combos costs more: +3%); the 'meets every
- * cell' test two cells a step (+0.1%).
- * Round 3, 2026-11-22, cycles rather than instructions (same nodes and
- * codes on all 615 puzzles, rmit-killer_1616 under a 300,000-node budget):
- * branch misses, not instructions, held mathemagic-01 back.  set_mask
- * queues branch-free (entry always stored, length advanced by the test),
- * propagate() gathers the peers holding a decided value before setting
- * them, and the 2- and 3-cell matchings test all 2 / 6 assignments with
- * masks (match4 through match3).  perf stat cycles / branch misses, before
- * -> after: tarek-19 49.9 -> 42.3 M / 0.81 -> 0.55 M, tarek-37 408 -> 317
- * M / 8.1 -> 4.3 M, tarek-39 711 -> 529 M / 14.6 -> 7.2 M, tarek-41 144 ->
- * 122 M / 2.3 -> 1.6 M, mathemagic-01 2.03 -> 1.64 G / 37.0 -> 25.7 M,
- * mathemagic-03 1.39 -> 1.14 G / 25.2 -> 17.7 M, hs-05 22.3 -> 20.4 M
- * (instructions +1 to +17%).  Not kept: branch-free head scans in
- * prop_con (decided or open per cell: -5 M misses but +1.25 G
- * instructions on mathemagic-01, +6% cycles; the sum-con one alone +1%,
- * the distinct one alone +1.5%); padding con cell lists to 4 so the scan's
- * exit is regular (misses unchanged, +4%); branch-free combo filtering for
- * 5+ open cells (+1.5%); match4 as four gated match3 calls, or match4 with
- * its early stop (+2% on mathemagic-01).
- * Round 4, 2026-11-22 (same nodes and codes on all 615 puzzles,
- * rmit-killer_1616 under a 100,000-node budget): each con keeps its open
- * positions, decided values and rest of the sum (condyn_t; set_mask and
- * undo keep them), so prop_con's head walks only the open cells, in cell
- * order, instead of testing every cell; prop_con's group unions and
- * scan_unit's ORs are cleared by fixed-size copies, not the rep stos gcc
- * made of memset and of the clearing loops (its stores do not forward to
- * the loads that follow: the top line of the cycle profile).  perf stat
- * cycles, before -> after: tarek-19 42.4 -> 39.9 M, tarek-37 317 -> 304
- * M, tarek-39 529 -> 514 M, tarek-41 122 -> 116 M, mathemagic-01 1.65 ->
- * 1.50 G (branch misses 25.7 -> 23.2 M), mathemagic-03 1.14 -> 1.04 G,
- * hs-05 20.3 -> 20.2 M (instructions +2 to +5%).  Not kept: gk[] packed in one
- * register (+3%); match3 returning its supports so that match4 ORs them
- * in registers (+1%).
- * Round 5, 2026-11-22, fewer nodes (totals over the 21 sigh-tarek, 7
- * mathemagic, both wecoc and the sigh-hs puzzles; a second sample with
- * CONFLICT_GROWTH 1.03, since any change moves single puzzles +-40%):
- * mixed innie/outie cons up to 5 cells, 1,581,793 -> 1,173,085 nodes
- * (1,567,649 -> 1,157,108), 267 -> 256 G instructions; cage pointing by
- * common units, -> 729,921 (758,081), 179 G; by peer bitsets, -> 665,142
- * (677,720), 165 G; also for derived cons of up to 5 cells, -> 634,788
- * (663,412), 154 G (mathemagic-01 30,111 -> 8,931 nodes); then
- * DERIVED_MAX 12 -> 10, 620,654 nodes (651,732), 127 G (137 G): with
- * the mixed cons the big innie / outie sets cost more than they save (8:
- * 694,677 nodes, 111 G; 9: 670,920, 139 G; 14: 698,329, 203 G).  Not kept:
- * MIXED_MAX 3 / 4 / 6 / 8 / 12 (6: 634,507 nodes but 198 G against 5's
- * 665,142 and 165 G); only the smaller part of each cage (fewer cons,
- * -21% nodes); pointing for every derived con (551,483 nodes, 188 G
- * against 634,788, 156 G); mixed cons of two disjoint units (nothing new
- * within 5 cells); a tabled derived con lying in a unit requiring what
- * the rest of the unit cannot take (mathemagic equal, others 79 -> 123 k
- * nodes); no con for a whole-unit innie set (45 over 9 cells: same nodes
- * and instructions).  Kept last: a value whose places in a unit all lie
- * in one cage leaves that cage's cells outside the unit (scan_unit);
- * three samples (CONFLICT_GROWTH 1.05 / 1.03 / 1.07): 620,654 / 651,732 /
- * 660,334 -> 609,394 / 558,722 / 559,215 nodes, 126.8 / 137.0 / 136.1 ->
- * 136.2 / 121.6 / 121.9 G (mathemagic -10% in each; with DERIVED_MAX 12
- * it was not clear: -7% nodes, -0.6% instructions over two samples).
- * Round 6, 2026-11-22 (nodes over the 37 sigh puzzles, -o asc / desc;
- * kept: 609,785 / 228,486, 136.2 / 50.7 G instructions).  Not kept: a
- * region per set of boxes (L shapes, blocks; 2^9 regions), 591,630 /
- * 254,896, 145.0 / 61.2 G (mathemagic gets 2 more cons, no gain); combined
- * sums (two disjoint plain cons, cages or derived, with >= 6 (or 4) cells
- * of the smaller seeing the other merged greedily while the peer-group
- * score sum k(n - k) - dof improves, as sigh's optimizer), 611,097 /
- * 231,391 (with 4: 629,220 / 237,891, 144.8 / 55.6 G): 0-9 merged cons a
- * puzzle, which the group bounds and tabled cages already imply; the 45
- * rule over a line and a box it crosses, shared cells counted twice (a
- * cage counted t times leaves weight mult - t per cell: repeated or
- * mirrored entries), mixed up to 8 cells: 644,242 / 238,517, 163 / 59 G
- * (up to 5 cells: no new con on mathemagic); A - B for plain cons B
- * inside A: no new con on mathemagic; the exact walk (small_supports)
- * also for 4 open cells of sum cons: 539,784 / 206,591 but 152 / 58 G,
- * and capped at 24 / 64 / 160 steps, -4.5 / -8 / -12% nodes for -2 / +1
- * / +3% instructions, with CONFLICT_GROWTH 1.03 (base 559,097 / 240,304,
- * 175 G) cap 24 -2.3% nodes, +2.2% instructions: noise.
- * Search round, 2026-11-22 (perf stat instructions over the 37 sigh
- * puzzles, first solution; 267 G, 1.58 M nodes as kept): the total is
- * ruled by the value order's luck on mathemagic-05..13 and wecoc_1_mod_b
- * (one node count moves 10x when the first value changes), so changes of
- * the cell choice were also judged by the whole tree (max_solutions 2;
- * tarek + hs + wecoc_1 + mathemagic-01/03: 8.2 + 0.16 + 56 + 46 + 47 G).
- * Not kept: probing the branching cell's values and trying first the one
- * whose propagation changes most (failed ones removed, the last probe's
- * state kept as the branch; commit 111267e): 209 G and 0.30 M nodes, but
- * tarek 4.4 -> 6.8 G, hs +13%: on two-candidate cells the probes are the
- * two children, so only the lucky value order gains; trying the highest
- * value first with no probes gives 138 G by the same luck (tarek +9%, hs
- * +43%); probes at depth <= 5 only, 182 G; probing each value of every
- * open cell at the root until none fails (singleton consistency) removes
- * nothing on mathemagic and costs ~40 ms a puzzle (310 G); look-ahead cell
- * choice (the two best cells by the order above, both values probed, the
- * cell whose branches change most by product; failed values removed):
- * whole trees 3-4x fewer nodes but tarek 12.5 G, mathemagic-01 64 G,
- * -03 69 G, and with the derived cons skipped during probes still 11.2 /
- * 55 / 60 G (wecoc_1 53 G); only at depth <= 4, 11.6 / 44.4 / 53.4 G
- * (wecoc_1 65 G), <= 10, 13.4 / 62 / 78 G (102 G): ~6.5 probes a node, a
- * third of them failing.  Cells ranked after fewest candidates by a
- * running impact per (cell, value) (trail entries of its assignments,
- * failures 2 nc) instead of or times the conflict weight: 261 / 279 G,
- * noise; by the product over their values of (1 + peers holding the
- * value), before or times the weight (a probe-free look-ahead): whole
- * trees of mathemagic-01 3.4-3.6x the nodes (187-191 G), tarek +4-19%;
- * last-conflict branching (the cell whose assignment failed is chosen
- * again until assigned): mathemagic-01 1,151,960 nodes whole (205 G),
- * first solutions 445 G; dom/wdeg again, on whole trees (candidates over
- * weight, or over weight squared; weights relative to the increment):
- * mathemagic-01 850,697 / 1,247,382 nodes (141 / 222 G), tarek 12.6 /
- * 8.8 G, though wecoc_1 29 G with the first; Luby restarts (unit 100, no learning besides the
- * weights): mathemagic-01 30,111 -> 1,019,429 nodes, geometric (x1.5)
- * 363 G.
- * 16x16, same day (rmit-killer_1616; stand-ins: that puzzle with 10-14
- * cells of its solution given): 3111 of 4096 candidates remain after the
- * root, every cage tabled; the search errs at depth 4 or earlier and does
- * not refute it within 300,000 nodes (failing leaves near depth 30 of
- * ~52).  An impact-based choice on 16x16 (probe every value of the 16
- * best cells, branch on the smallest mean space left, try the value
- * leaving the most) solved 8/8 stand-ins with 12 givens against 5/8, but
- * not the puzzle (767k nodes in 420 s; 1.55M on two threads in 600 s):
- * branch k16, not merged (it fixes the value order, which the two-order
- * turns above rely on, and is tuned to one grid side).  Carrying conflict
- * weights from one split subtree to the next on the same thread: 277k
- * against 272k nodes over five hard puzzles, not kept.
- * Rejected earlier: an exact-cover model (one option per cage combination
- * placement explodes for big cages and loses the sum reasoning across
- * cages); copying state per level (36x36: 10 KiB a level, 1296 levels).
+ * Measurements
+ * ------------
+ * docs/killer-tuning.md keeps every round of tuning with its numbers and
+ * the commands that give them.  In short, per node (~14 us on the hard
+ * 9x9s, ~220 con runs of which ~10% change anything) and per tree:
+ *   kept      the unrolled 2-4-cell matchings, fixpoints noted per frame
+ *             (level_valid), per-con open positions (condyn_t), branch-free
+ *             queueing; mixed innie/outie cons, cage pointing, DERIVED_MAX
+ *             10, the unit-in-one-cage rule; the two value orders in turns.
+ *   rejected  probing and look-ahead, at the root (singleton consistency)
+ *             or at any depth limit: 3-7x fewer nodes, more instructions;
+ *             dom/wdeg, impacts, last-conflict, value-by-combo-count
+ *             choices; Luby / geometric restarts without nogoods; exact
+ *             group sums, 4-cell exact walks, combined sums, box-set
+ *             regions, weighted 45 rules, con differences, naked pairs;
+ *             MIXED_MAX other than 5, DERIVED_MAX other than 10; an
+ *             exact-cover model (cage combination placements explode and
+ *             lose the sums across cages); state copied per level (36x36:
+ *             10 KiB a level, 1296 levels).
+ * Where the work is: on mathemagic-13 the lowest-first search is wrong at
+ * each of its first 7 choices, and even the subtree holding the solution
+ * below them takes 36k nodes (7.5k highest-first); a perfect value order
+ * at the top would not reach 100 ms, so what is missing is refuting wrong
+ * subtrees faster (stronger propagation or learning), not luck.
  *
  * Thread-safety: all state lives in the two arenas of each solve state
  * (one per value order when auto takes turns); nothing is shared. */
