@@ -40,7 +40,7 @@ TEST_LIBS   = $(shell pkg-config --libs check libcurl)
 SOLVER_SRC := solvers/nqueens.c solvers/sudoku.c solvers/sudoku_bt.c solvers/sudoku_prop.c \
               solvers/sudoku_bestfirst.c solvers/xcover.c solvers/xcover_dlx.c solvers/xcover_algx.c \
               solvers/sudoku_xc.c solvers/nqueens_xc.c solvers/sudoku9.c solvers/killer.c \
-              solvers/killer_bt.c solvers/killer_adv.c solvers/nqueens_board.c solvers/nqueens_heur.c \
+              solvers/killer_bt.c solvers/killer_adv.c solvers/killer_derive.c solvers/nqueens_board.c solvers/nqueens_heur.c \
               solvers/nqueens_repair.c
 API_SRC    := api/problem.c api/request.c api/json_util.c api/xc_job.c api/nqueens_api.c api/sudoku_api.c api/sudoku_batch.c \
               api/xcover_api.c api/killer_api.c api/nqueens_board_api.c

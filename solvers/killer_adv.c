@@ -4,26 +4,12 @@
  * Constraints ("cons")
  * --------------------
  * Every cage is a con: cells, a target sum, distinct values.  Before the
- * search the 45-rule adds more (derive()): for each region made of whole
- * units -- runs of consecutive rows, of consecutive columns, single boxes,
- * runs of boxes along a band or a stack, the diagonals (Killer-X) -- with
- * total T = (units in it) * (sum of symbols):
- *   innies  the cells of the region that are not in a cage lying wholly
- *           inside it add up to T - (sums of the cages inside);
- *   outies  when every cell of the region is caged, the cells outside it of
- *           the cages that stick out add up to (sums of the cages inside or
- *           sticking out) - T;
- *   mixed   (symbols 1..n) each cage sticking out counted by its part
- *           inside (+) or its part outside (-): sum(+) - sum(-) = T -
- *           (sums inside) - (sums of the cages counted outside).  A `-`
- *           cell enters the con mirrored (con_neg), as n + 1 - v, so the
- *           con stays a plain sum; every choice with both signs and at most
- *           MIXED_MAX cells is a con (on the mathemagic killers, 5-cell
- *           cages 4 + 1 across rows: r1c1 + r1c6 = r0c8 + 4).
- * A derived set with 1..DERIVED_MAX cells becomes a con (duplicates, sets
- * equal to a cage and the same equation negated dropped).  Its cells may repeat a value unless they are
- * pairwise peers, so a con is `distinct` only when every pair shares a
- * unit or a cage.
+ * search the 45 rule adds more (killer_derive.c): innie, outie and mixed
+ * sets of up to DERIVED_MAX cells over runs of rows, columns and boxes, a
+ * mixed set's `-` cells entering mirrored (con_neg: n + 1 - v), so every
+ * con is a plain sum.  A derived con's cells may repeat a value unless
+ * they are pairwise peers, so a con is `distinct` only when every pair
+ * shares a unit or a cage.
  *
  * How a con propagates (prop_con):
  *   tabled   distinct cons whose table of value combinations (sets of k
@@ -152,13 +138,12 @@
  * (one per value order when auto takes turns); nothing is shared. */
 #include <string.h>
 
-#include "killer_int.h"
+#include "killer_derive.h"
 
-#define DERIVED_MAX 10  /* largest innie/outie set turned into a con */
+#define DERIVED_MAX KILLER__DERIVED_MAX /* largest derived con (killer_derive.h) */
 _Static_assert(DERIVED_MAX <= 32, "prop_con keeps a sum con's groups in a uint32_t");
-#define MIXED_MAX 5     /* largest mixed innie/outie set turned into a con */
+_Static_assert(KILLER__MIXED_MAX <= DERIVED_MAX, "prop_con sizes its group arrays by DERIVED_MAX");
 #define POINT_DERIVED_MAX 5 /* derived cons up to this size point too (con_claim_ot) */
-#define MIXED_PARTIAL 12 /* regions with more cages sticking out get no mixed cons */
 #define SMALL_OPEN 3    /* cons with this few open cells are solved exactly */
 #define COMBO_BUDGET ((uint64_t)KILLER_COMBO_CAP * 64) /* enumeration steps per table */
 #define SORT_MAX_N 16   /* tabled cons with 2..SORT_MAX_OPEN open cells restrict */
@@ -1246,229 +1231,6 @@ fail:
 
 /* === Setup: cons, 45 rule, peers, tables ================================ */
 
-typedef struct build_s {
-    uint32_t ncons, ncells; /* used so far */
-    uint32_t maxcons, maxcells;
-    uint32_t nmixed, maxmixed; /* mixed innie/outie cons (derive_region) */
-    /* duplicate detection: hkey[con] is a hash of its signed cell set that
-     * the same equation negated shares (con_key), htab an open-addressing
-     * table of con + 1 by key (hmask + 1 slots, a power of two over twice
-     * maxcons).  Testing each new con against every earlier one made the
-     * set-up quadratic: half the time of an ordinary 9x9 killer. */
-    uint64_t *hkey;
-    uint32_t *htab, hmask;
-} build_t;
-
-static uint64_t mix64(uint64_t x) { /* splitmix64's finaliser */
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
-/* Order-free hash of a signed cell set, equal for the set with every sign
- * flipped (the smaller of the two sums of per-cell hashes). */
-static uint64_t con_key(const uint16_t *cells, const uint8_t *neg, int k) {
-    uint64_t h = 0, f = 0;
-    int j;
-    for (j = 0; j < k; j++) {
-        uint64_t x = (uint64_t)cells[j] * 2;
-        int ng = neg != NULL && neg[j];
-        h += mix64(x + (uint64_t)ng);
-        f += mix64(x + (uint64_t)!ng);
-    }
-    return h < f ? h : f;
-}
-
-/* Appends a con over cells[0..k) unless an equal set is already there. */
-static void add_con(adv_t *a, build_t *b, const uint16_t *cells, const uint8_t *neg, int k, long sum, int cage) {
-    uint32_t i = b->ncons, slot;
-    uint64_t key = con_key(cells, neg, k);
-    int j;
-    if (b->ncons >= b->maxcons || b->ncells + (uint32_t)k > b->maxcells) return;
-    slot = (uint32_t)key & b->hmask;
-    if (cage < 0) {
-        /* bit 4 of stamp: the caller's region marks (2) stay intact */
-        /* bit 3: mirrored.  The same cells with other signs are another
-         * con, unless every sign is flipped: the same equation negated. */
-        for (j = 0; j < k; j++) a->stamp[cells[j]] |= (uint8_t)(4 | (neg != NULL && neg[j] ? 8 : 0));
-        for (; b->htab[slot] != 0; slot = (slot + 1) & b->hmask) {
-            const con_t *c = &a->cons[b->htab[slot] - 1];
-            int same = c->ncells == k, flip = same;
-            if (b->hkey[b->htab[slot] - 1] != key) continue;
-            for (j = 0; j < c->ncells && (same || flip); j++) {
-                uint8_t st = a->stamp[a->con_cells[c->cells_off + j]];
-                int eq = ((st & 8) != 0) == (a->con_neg[c->cells_off + j] != 0);
-                if (!(st & 4)) same = flip = 0;
-                same &= eq;
-                flip &= !eq;
-            }
-            if (same || flip) break;
-        }
-        for (j = 0; j < k; j++) a->stamp[cells[j]] &= (uint8_t)~12u;
-        if (b->htab[slot] != 0) return; /* same cells: same sum, or the puzzle is contradictory;
-                                           the first con then fails on its own when decided */
-    } else {
-        while (b->htab[slot] != 0) slot = (slot + 1) & b->hmask;
-    }
-    b->htab[slot] = i + 1;
-    b->hkey[i] = key;
-    {
-        con_t *c = &a->cons[b->ncons];
-        memset(c, 0, sizeof *c);
-        c->sum = sum;
-        c->cells_off = b->ncells;
-        c->ncells = (uint8_t)k;
-        c->cage = (int16_t)cage;
-        memcpy(a->con_cells + b->ncells, cells, (size_t)k * sizeof(uint16_t));
-        for (j = 0; j < k; j++) {
-            a->con_neg[b->ncells + (uint32_t)j] = (uint8_t)(neg != NULL && neg[j]);
-            c->mirror |= a->con_neg[b->ncells + (uint32_t)j];
-        }
-        b->ncells += (uint32_t)k;
-        b->ncons++;
-    }
-}
-
-/* One region (cells marked in a->stamp with 2, nunits whole units). */
-static void derive_region(adv_t *a, build_t *b, int nunits, long total, int32_t *incnt, uint16_t *buf) {
-    uint8_t mneg[MIXED_MAX + 1];
-    const killer_puzzle_t *pz = a->m.pz;
-    long inside = 0, partial = 0, T = total * nunits;
-    int ni = 0, no = 0, uncaged = 0, cell, i, j;
-
-    for (cell = 0; cell < a->nc; cell++)
-        if (a->stamp[cell] == 2) {
-            int cg = a->m.cell_cage[cell];
-            if (cg < 0)
-                uncaged++;
-            else
-                incnt[cg]++;
-        }
-    for (i = 0; i < pz->ncages; i++) {
-        if (incnt[i] == 0) continue;
-        if (incnt[i] == pz->cages[i].ncells)
-            inside += pz->cages[i].sum;
-        else
-            partial += pz->cages[i].sum;
-    }
-    /* innies */
-    for (cell = 0; cell < a->nc && ni <= DERIVED_MAX; cell++)
-        if (a->stamp[cell] == 2) {
-            int cg = a->m.cell_cage[cell];
-            if (cg < 0 || incnt[cg] != pz->cages[cg].ncells) buf[ni++] = (uint16_t)cell;
-        }
-    if (ni >= 1 && ni <= DERIVED_MAX) add_con(a, b, buf, NULL, ni, T - inside, -1);
-    /* outies */
-    if (uncaged == 0) {
-        for (i = 0; i < pz->ncages && no <= DERIVED_MAX; i++) {
-            if (incnt[i] == 0 || incnt[i] == pz->cages[i].ncells) continue;
-            for (j = 0; j < pz->cages[i].ncells && no <= DERIVED_MAX; j++) {
-                int x = pz->cages[i].cells[j].r * a->n + pz->cages[i].cells[j].c;
-                if (a->stamp[x] != 2) buf[no++] = (uint16_t)x;
-            }
-        }
-        if (no >= 1 && no <= DERIVED_MAX) add_con(a, b, buf, NULL, no, inside + partial - T, -1);
-    }
-    /* innies and outies mixed (symbols 1..n): each cage sticking out
-     * counts by one of its parts, the cells inside (+) or those outside
-     * (-): sum(inside parts) - sum(outside parts) = T - inside - (sums of
-     * the cages counted outside).  A cell counted negatively enters the con
-     * mirrored, as n + 1 - v, so the con stays a plain sum (of T - inside -
-     * outsums + (n + 1) * (mirrored cells)).  Every choice of parts with
-     * both signs and at most MIXED_MAX cells becomes a con. */
-    if (a->sym_ident && MIXED_MAX > 0) {
-        int pc[MIXED_PARTIAL], npc = 0, unc = 0, minsz;
-        uint32_t choice;
-        for (i = 0; i < pz->ncages && npc <= MIXED_PARTIAL; i++)
-            if (incnt[i] != 0 && incnt[i] != pz->cages[i].ncells) {
-                if (npc < MIXED_PARTIAL) pc[npc] = i;
-                npc++;
-            }
-        unc = uncaged;
-        minsz = unc;
-        for (i = 0; i < npc && i < MIXED_PARTIAL; i++) {
-            int kin = incnt[pc[i]], kout = pz->cages[pc[i]].ncells - kin;
-            minsz += kin < kout ? kin : kout;
-        }
-        if (npc >= 2 && npc <= MIXED_PARTIAL && minsz <= MIXED_MAX)
-            for (choice = 1; choice < (1u << npc) - (unc == 0 ? 1u : 0u); choice++) {
-                long msum = T - inside;
-                int nm = 0, sz = unc;
-                for (i = 0; i < npc; i++) {
-                    int kin = incnt[pc[i]];
-                    sz += (choice >> i) & 1u ? pz->cages[pc[i]].ncells - kin : kin;
-                }
-                if (sz > MIXED_MAX) continue;
-                for (cell = 0; cell < a->nc; cell++)
-                    if (a->stamp[cell] == 2 && a->m.cell_cage[cell] < 0) {
-                        mneg[nm] = 0;
-                        buf[nm++] = (uint16_t)cell;
-                    }
-                for (i = 0; i < npc; i++) {
-                    int cg = pc[i], out = (int)((choice >> i) & 1u);
-                    if (out) msum -= pz->cages[cg].sum - (long)(a->n + 1) * (pz->cages[cg].ncells - incnt[cg]);
-                    for (j = 0; j < pz->cages[cg].ncells; j++) {
-                        int x = pz->cages[cg].cells[j].r * a->n + pz->cages[cg].cells[j].c;
-                        if ((a->stamp[x] == 2) != out) {
-                            mneg[nm] = (uint8_t)out;
-                            buf[nm++] = (uint16_t)x;
-                        }
-                    }
-                }
-                assert(nm == sz);
-                if (b->nmixed < b->maxmixed) {
-                    b->nmixed++;
-                    add_con(a, b, buf, mneg, nm, msum, -1);
-                }
-            }
-    }
-    for (cell = 0; cell < a->nc; cell++) {
-        if (a->stamp[cell] == 2) {
-            int cg = a->m.cell_cage[cell];
-            if (cg >= 0) incnt[cg] = 0;
-        }
-        a->stamp[cell] = 0;
-    }
-}
-
-static void mark_unit(adv_t *a, int u) {
-    int i;
-    for (i = 0; i < a->n; i++) a->stamp[a->m.unit_cells[u][i]] = 2;
-}
-
-/* The 45 rule over every region described in the file comment. */
-static void derive(adv_t *a, build_t *b, int32_t *incnt, uint16_t *buf) {
-    int n = a->n, br = a->m.pz->shape.box_rows, bc = a->m.pz->shape.box_cols;
-    int bands = n / br, stacks = n / bc, s, len, u, i;
-    long total = 0;
-    for (i = 1; i <= n; i++) total += a->m.sym[i];
-    for (len = 1; len < n; len++)
-        for (s = 0; s + len <= n; s++) {
-            for (u = s; u < s + len; u++) mark_unit(a, u);
-            derive_region(a, b, len, total, incnt, buf);
-            for (u = s; u < s + len; u++) mark_unit(a, n + u);
-            derive_region(a, b, len, total, incnt, buf);
-        }
-    /* boxes: runs along each band (len < stacks) and each stack (len < bands) */
-    for (i = 0; i < bands; i++)
-        for (len = 1; len < stacks; len++)
-            for (s = 0; s + len <= stacks; s++) {
-                for (u = s; u < s + len; u++) mark_unit(a, 2 * n + i * stacks + u);
-                derive_region(a, b, len, total, incnt, buf);
-            }
-    for (i = 0; i < stacks; i++)
-        for (len = 2; len < bands; len++)
-            for (s = 0; s + len <= bands; s++) {
-                for (u = s; u < s + len; u++) mark_unit(a, 2 * n + u * stacks + i);
-                derive_region(a, b, len, total, incnt, buf);
-            }
-    if (a->m.pz->diagonals)
-        for (u = 3 * n; u < 3 * n + 2; u++) {
-            mark_unit(a, u);
-            derive_region(a, b, 1, total, incnt, buf);
-        }
-}
-
 /* The tables of every unit for scan_unit(): cage groups (cells of one cage
  * form a group, in order of first appearance; an uncaged cell is a group
  * of its own) and the intersections locked() works on.  Unit order
@@ -1628,20 +1390,15 @@ static int split_descend(adv_t *a, uint32_t depth, uint32_t index) {
  * the root propagation and the split descent.  Returns 0 with *out set
  * (free it with adv_close()), or SEARCH_ENOMEM. */
 static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_result_t *res, adv_t **out) {
-    int n = pz->shape.n, nc = n * n, ncg = pz->ncages, i, j, rc = 0;
-    uint32_t nregions, maxcons, maxcells, cage_cells = 0, total_combo = 0, ci, p;
-    size_t bytes1, bytes2;
+    int n = pz->shape.n, nc = n * n, i, j, rc = 0;
+    uint32_t maxcons, maxcells, total_combo = 0, ci, p;
+    size_t bytes1, bytes2, scratch;
     char *mem1 = NULL, *mem2 = NULL, *hmem = NULL, *at;
     adv_t *a;
-    build_t b;
-    int32_t *incnt;
-    uint16_t *buf;
+    killer__eqs_t eqs;
     uint32_t *tabsz;
 
-    for (i = 0; i < ncg; i++) cage_cells += (uint32_t)pz->cages[i].ncells;
-    nregions = (uint32_t)(n * (n - 1) + n * n + n * n + 2); /* row/col runs, box runs (generous) */
-    maxcons = (uint32_t)ncg + 4 * nregions; /* 2 * nregions: mixed (build_t maxmixed) */
-    maxcells = cage_cells + 2 * nregions * DERIVED_MAX + 2 * nregions * MIXED_MAX;
+    killer__derive_size(pz, &maxcons, &maxcells, &scratch);
 
     bytes1 = KILLER__ALIGN(sizeof(adv_t)) + KILLER__ALIGN(maxcons * sizeof(con_t)) + KILLER__ALIGN(maxcells) +
              KILLER__ALIGN(maxcons * sizeof(condyn_t)) +
@@ -1652,7 +1409,6 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
              KILLER__ALIGN((maxcons + 1) * sizeof(uint32_t)) * 3 + KILLER__ALIGN(maxcons) +
              KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint16_t)) + 2 * KILLER__ALIGN(KILLER__MAX_UNITS + 1) +
              2 * KILLER__ALIGN(nc) + KILLER__ALIGN((size_t)nc * sizeof(frame_t)) +
-             KILLER__ALIGN((size_t)(ncg + 1) * sizeof(int32_t)) + KILLER__ALIGN((size_t)nc * sizeof(uint16_t)) +
              KILLER__ALIGN((size_t)nc * sizeof(double)) + KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint64_t));
     mem1 = killer__alloc(opts, bytes1);
     if (mem1 == NULL) return SEARCH_ENOMEM;
@@ -1701,48 +1457,42 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
     TAKE(a->stamp, uint8_t, nc);
     TAKE(a->grid, uint8_t, nc);
     TAKE(a->stack, frame_t, nc);
-    TAKE(incnt, int32_t, ncg + 1);
-    TAKE(buf, uint16_t, nc);
     TAKE(a->score, double, nc);
     TAKE(a->lser, uint64_t, nc + 1);
     a->lser[0] = a->nser = 1; /* fix_ser 0: nothing noted */
 #undef TAKE
     assert((size_t)(at - mem1) <= bytes1);
 
-    /* cons: cages first (con index == cage index), then the 45 rule */
-    memset(&b, 0, sizeof b);
-    b.maxcons = maxcons;
-    b.maxcells = maxcells;
-    b.maxmixed = 2 * nregions;
-    b.hmask = 1;
-    while (b.hmask < 2 * maxcons) b.hmask *= 2;
-    hmem = killer__alloc(opts, (size_t)b.hmask * sizeof(uint32_t) + (size_t)maxcons * sizeof(uint64_t));
+    /* cons: cages first (con index == cage index), then the 45 rule
+     * (killer_derive.c), written straight into con_cells / con_neg */
+    hmem = killer__alloc(opts, KILLER__ALIGN((size_t)maxcons * sizeof(killer__eq_t)) + scratch);
     if (hmem == NULL) {
         rc = SEARCH_ENOMEM;
         goto out;
     }
-    b.hkey = (uint64_t *)(void *)hmem;
-    b.htab = (uint32_t *)(void *)(hmem + (size_t)maxcons * sizeof(uint64_t));
-    memset(b.htab, 0, (size_t)b.hmask * sizeof(uint32_t));
-    b.hmask--;
-    for (i = 0; i < ncg; i++) {
-        for (j = 0; j < pz->cages[i].ncells; j++)
-            buf[j] = (uint16_t)(pz->cages[i].cells[j].r * n + pz->cages[i].cells[j].c);
-        add_con(a, &b, buf, NULL, pz->cages[i].ncells, pz->cages[i].sum, i);
+    eqs.eq = (killer__eq_t *)(void *)hmem;
+    eqs.cells = a->con_cells;
+    eqs.neg = a->con_neg;
+    res->derived = killer__derive(&a->m, &eqs, hmem + KILLER__ALIGN((size_t)maxcons * sizeof(killer__eq_t)));
+    for (ci = 0; ci < eqs.neq; ci++) {
+        con_t *c = &a->cons[ci];
+        c->sum = eqs.eq[ci].sum;
+        c->cells_off = eqs.eq[ci].off;
+        c->ncells = eqs.eq[ci].k;
+        c->cage = eqs.eq[ci].cage;
+        c->mirror = eqs.eq[ci].mirror;
     }
-    derive(a, &b, incnt, buf);
+    a->ncons = (int)eqs.neq;
     killer__free(opts, hmem);
     hmem = NULL;
-    a->ncons = (int)b.ncons;
-    res->derived = b.ncons - (uint32_t)ncg;
     classify(a);
 
     /* cell -> cons */
-    for (ci = 0; ci < b.ncons; ci++)
+    for (ci = 0; ci < eqs.neq; ci++)
         for (j = 0; j < a->cons[ci].ncells; j++) a->cell_cons_off[a->con_cells[a->cons[ci].cells_off + j] + 1]++;
     for (i = 0; i < nc; i++) a->cell_cons_off[i + 1] += a->cell_cons_off[i];
     for (i = 0; i < nc; i++) a->sq[i] = 0; /* fill cursors */
-    for (ci = 0; ci < b.ncons; ci++)
+    for (ci = 0; ci < eqs.neq; ci++)
         for (j = 0; j < a->cons[ci].ncells; j++) {
             int x = a->con_cells[a->cons[ci].cells_off + j];
             a->cell_cons_pos[a->cell_cons_off[x] + a->sq[x]] = (uint8_t)j;
@@ -1779,7 +1529,7 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
         for (i = 0; i < nc; i++)
             for (p = a->peer_off[i]; p < a->peer_off[i + 1]; p++)
                 a->pbits[2 * i + (a->peers[p] >> 6)] |= (uint64_t)1 << (a->peers[p] & 63);
-        for (ci = 0; ci < b.ncons; ci++) {
+        for (ci = 0; ci < eqs.neq; ci++) {
             con_t *c = &a->cons[ci];
             for (j = 0; j < c->ncells; j++) {
                 int x = a->con_cells[c->cells_off + j];
@@ -1796,7 +1546,7 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
     }
 
     /* combination tables: sizes first (with the caps), then fill */
-    for (ci = 0; ci < b.ncons; ci++) {
+    for (ci = 0; ci < eqs.neq; ci++) {
         con_t *c = &a->cons[ci];
         uint32_t cnt = 0;
         tabsz[ci] = 0;
@@ -1820,7 +1570,7 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
     }
     a->tcap = (uint32_t)nc * (uint32_t)n + total_combo + 16;
     bytes2 = KILLER__ALIGN((size_t)total_combo * sizeof(uint64_t)) + KILLER__ALIGN((size_t)a->tcap * 4) +
-             KILLER__ALIGN((size_t)a->tcap * 8) + KILLER__ALIGN((size_t)b.ncells * sizeof(grpc_t));
+             KILLER__ALIGN((size_t)a->tcap * 8) + KILLER__ALIGN((size_t)eqs.ncells * sizeof(grpc_t));
     mem2 = killer__alloc(opts, bytes2);
     if (mem2 == NULL) {
         rc = SEARCH_ENOMEM;
@@ -1833,10 +1583,10 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
                                    KILLER__ALIGN((size_t)a->tcap * 4));
     a->grpc = (grpc_t *)(void *)(mem2 + KILLER__ALIGN((size_t)total_combo * sizeof(uint64_t)) +
                                  KILLER__ALIGN((size_t)a->tcap * 4) + KILLER__ALIGN((size_t)a->tcap * 8));
-    memset(a->grpc, 0, (size_t)b.ncells * sizeof(grpc_t));
+    memset(a->grpc, 0, (size_t)eqs.ncells * sizeof(grpc_t));
     {
         uint32_t off = 0, cnt;
-        for (ci = 0; ci < b.ncons; ci++) {
+        for (ci = 0; ci < eqs.neq; ci++) {
             con_t *c = &a->cons[ci];
             if (!c->tabled) continue;
             c->combo_off = off;
@@ -1850,13 +1600,13 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
 
     /* initial state: all candidates, givens through set_mask, everything queued */
     for (i = 0; i < nc; i++) a->cand[i] = a->full;
-    for (ci = 0; ci < b.ncons; ci++) {
+    for (ci = 0; ci < eqs.neq; ci++) {
         int k = a->cons[ci].ncells;
         a->cdyn[ci].open = k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << k) - 1;
         a->cdyn[ci].dec = 0;
         a->cdyn[ci].rem = a->cons[ci].sum;
     }
-    for (ci = 0; ci < b.ncons; ci++) enqueue_con(a, ci);
+    for (ci = 0; ci < eqs.neq; ci++) enqueue_con(a, ci);
     for (i = 0; i < a->nunits; i++) {
         a->udirty[i] = 1;
         a->ulist[a->ulen++] = (uint8_t)i;

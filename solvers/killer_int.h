@@ -1,4 +1,5 @@
-/* killer_int.h -- internals shared by killer.c, killer_bt.c, killer_adv.c.
+/* killer_int.h -- internals shared by killer.c, killer_bt.c, killer_adv.c,
+ * killer_derive.c.
  *
  * killer__model_t is the puzzle compiled once per solve (stack or arena
  * memory of the caller): symbol values by index, the cage of each cell and

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "solvers/killer.h"
+#include "solvers/killer_derive.h"
 
 Suite *killer_suite(void);
 
@@ -251,6 +252,82 @@ START_TEST(killer_derived_cons_counts) {
     make_cages(g, 6, _i < 6 ? 100 : 75, &seed);
     ck_assert_int_eq(killer_validate(&g->pz, NULL), 0);
     ck_assert_uint_ge(solve_both(g, 10000, 0), 1);
+    free(g);
+}
+END_TEST
+
+/* The 45 rule (killer_derive.c) on generated puzzles: the cages come
+ * first, in order; every derived equation holds on the grid the cages were
+ * made from (a mirrored cell counting n + 1 - v); mirrored cells only with
+ * symbols 1..n; no signed cell set twice, nor negated; and the sizes stay
+ * within the caps.  Covered grids of 6x6, 9x9 and 16x16, and 9x9 with a
+ * quarter of the cages dropped. */
+START_TEST(killer_derived_equations_hold) {
+    static const int sides[][3] = {{6, 2, 3}, {9, 3, 3}, {9, 3, 3}, {16, 4, 4}};
+    gen_t *g = malloc(sizeof *g);
+    killer__model_t *m = malloc(sizeof *m);
+    unsigned seed = 4242u + (unsigned)_i * 7u;
+    int n = sides[_i % 4][0], i, j, derived_seen = 0;
+    uint32_t maxeqs, maxcells, e, f;
+    size_t scratch;
+    killer__eqs_t eqs;
+    void *mem;
+    ck_assert_ptr_nonnull(g);
+    ck_assert_ptr_nonnull(m);
+    gen_init(g, n, sides[_i % 4][1], sides[_i % 4][2]);
+    make_grid(n, sides[_i % 4][1], sides[_i % 4][2], &seed, g->grid);
+    make_cages(g, n == 16 ? 5 : 4, _i % 4 == 2 ? 75 : 100, &seed);
+    ck_assert_int_eq(killer_validate(&g->pz, NULL), 0);
+    killer__model_init(m, &g->pz);
+    killer__derive_size(&g->pz, &maxeqs, &maxcells, &scratch);
+    eqs.eq = malloc(maxeqs * sizeof *eqs.eq);
+    eqs.cells = malloc(maxcells * sizeof *eqs.cells);
+    eqs.neg = malloc(maxcells);
+    mem = aligned_alloc(16, (scratch + 15) / 16 * 16);
+    ck_assert(eqs.eq != NULL && eqs.cells != NULL && eqs.neg != NULL && mem != NULL);
+    ck_assert_uint_eq(killer__derive(m, &eqs, mem), eqs.neq - (uint32_t)g->pz.ncages);
+    ck_assert_uint_le(eqs.neq, maxeqs);
+    ck_assert_uint_le(eqs.ncells, maxcells);
+    for (e = 0; e < eqs.neq; e++) {
+        const killer__eq_t *q = &eqs.eq[e];
+        long sum = 0;
+        if (e < (uint32_t)g->pz.ncages) {
+            ck_assert_int_eq(q->cage, (int)e);
+            ck_assert_int_eq(q->k, g->pz.cages[e].ncells);
+            ck_assert_int_eq(q->sum, g->pz.cages[e].sum);
+        } else {
+            ck_assert_int_eq(q->cage, -1);
+            ck_assert_int_le(q->k, q->mirror ? KILLER__MIXED_MAX : KILLER__DERIVED_MAX);
+            derived_seen++;
+        }
+        for (j = 0; j < q->k; j++) {
+            int v = g->grid[eqs.cells[q->off + (uint32_t)j]];
+            sum += eqs.neg[q->off + (uint32_t)j] ? n + 1 - v : v;
+        }
+        ck_assert_msg(sum == q->sum, "equation %u: %ld on the grid, %ld stated", e, sum, q->sum);
+        for (f = 0; f < e; f++) { /* the same signed set, or every sign flipped */
+            const killer__eq_t *r = &eqs.eq[f];
+            int same = r->k == q->k, flip = same;
+            for (i = 0; i < q->k && (same || flip); i++) {
+                int found = -1;
+                for (j = 0; j < r->k; j++)
+                    if (eqs.cells[r->off + (uint32_t)j] == eqs.cells[q->off + (uint32_t)i]) found = j;
+                if (found < 0)
+                    same = flip = 0;
+                else if (eqs.neg[r->off + (uint32_t)found] == eqs.neg[q->off + (uint32_t)i])
+                    flip = 0;
+                else
+                    same = 0;
+            }
+            ck_assert_msg(!same && !flip, "equations %u and %u are one", f, e);
+        }
+    }
+    ck_assert_int_gt(derived_seen, 0);
+    free(mem);
+    free(eqs.neg);
+    free(eqs.cells);
+    free(eqs.eq);
+    free(m);
     free(g);
 }
 END_TEST
@@ -1080,6 +1157,7 @@ Suite *killer_suite(void) {
     tcase_add_loop_test(tc, killer_custom_symbols, 0, 3);
     tcase_add_loop_test(tc, killer_partial_cages_and_givens, 0, 3);
     tcase_add_loop_test(tc, killer_derived_cons_counts, 0, 12);
+    tcase_add_loop_test(tc, killer_derived_equations_hold, 0, 8);
     tcase_add_loop_test(tc, killer_big_cages_9x9, 0, 4);
     tcase_add_loop_test(tc, killer_diagonals, 0, 2);
     tcase_add_test(tc, killer_unsolvable);
