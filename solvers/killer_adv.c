@@ -58,6 +58,16 @@
  * whose places in a unit all lie in one cage leaves the cage's other
  * cells (and its tabled con keeps only combos holding it).
  *
+ * Order (propagate()): decided cells' peers, then cages (cq), then unit
+ * scans, and the derived cons (dq) only when all of those are done.  A
+ * derived con has up to DERIVED_MAX cells and is woken by each change of
+ * any of them: run eagerly, derived cons were 5 in 6 con runs (3-4 runs
+ * each a node on mathemagic-13) and 1 in 20 changed anything.  Deferred,
+ * they see the cheap fixpoint once; over the sigh set 136.2 -> 108.8 G
+ * instructions lowest-first, 50.7 -> 42.2 G highest-first, nodes 609,785
+ * -> 613,553 and 228,486 -> 236,165 (the usual drift of a changed
+ * conflict order; docs/killer-tuning.md).
+ *
  * State and undo
  * --------------
  *   cand[ncells]  uint64 candidate masks (value v = bit v-1)
@@ -244,8 +254,11 @@ typedef struct adv_s {
     uint32_t decided;
     uint16_t *sq; /* decided cells whose value has to leave their peers */
     uint32_t sqlen;
-    uint32_t *cq; /* cons to propagate; inq[] flags */
+    uint32_t *cq; /* cages to propagate; inq[] flags */
     uint32_t cqlen;
+    uint32_t *dq; /* derived cons to propagate (after cq and the units); inq[] */
+    uint32_t dqlen;
+    uint32_t first_derived; /* cons [0, first_derived) are the cages */
     uint8_t *inq;
     uint8_t *udirty; /* units to scan for hidden singles */
     uint8_t *ulist;
@@ -334,7 +347,10 @@ static inline int level_valid(const adv_t *a, uint32_t level, uint64_t ser) {
 static void enqueue_con(adv_t *a, uint32_t ci) {
     if (!a->inq[ci]) {
         a->inq[ci] = 1;
-        a->cq[a->cqlen++] = ci;
+        if (ci < a->first_derived)
+            a->cq[a->cqlen++] = ci;
+        else
+            a->dq[a->dqlen++] = ci;
     }
 }
 
@@ -377,17 +393,27 @@ static int set_mask(adv_t *a, int cell, uint64_t m) {
         a->ulen = ulen;
     }
     {
+        /* a cell's cons ascend by index: its cage (if any) first, to cq,
+         * then derived cons, to dq */
         const uint16_t *cc = a->cell_cons;
         uint8_t *inq = a->inq;
-        uint32_t *cq = a->cq;
-        uint32_t cqlen = a->cqlen, end = a->cell_cons_off[cell + 1];
-        for (i = a->cell_cons_off[cell]; i < end; i++) {
-            uint32_t ci = cc[i];
-            cq[cqlen] = ci;
-            cqlen += 1u - inq[ci];
+        uint32_t *dq = a->dq;
+        uint32_t dqlen = a->dqlen, end = a->cell_cons_off[cell + 1];
+        i = a->cell_cons_off[cell];
+        if (a->m.cell_cage[cell] >= 0) {
+            uint32_t ci = cc[i++];
+            assert(ci < a->first_derived);
+            a->cq[a->cqlen] = ci;
+            a->cqlen += 1u - inq[ci];
             inq[ci] = 1;
         }
-        a->cqlen = cqlen;
+        for (; i < end; i++) {
+            uint32_t ci = cc[i];
+            dq[dqlen] = ci;
+            dqlen += 1u - inq[ci];
+            inq[ci] = 1;
+        }
+        a->dqlen = dqlen;
     }
     return 0;
 }
@@ -1148,6 +1174,8 @@ static int scan_unit(adv_t *a, int u) {
 static void clear_queues(adv_t *a) {
     uint32_t i;
     for (i = 0; i < a->cqlen; i++) a->inq[a->cq[i]] = 0;
+    for (i = 0; i < a->dqlen; i++) a->inq[a->dq[i]] = 0;
+    a->dqlen = 0;
     for (i = 0; i < a->ulen; i++) a->udirty[a->ulist[i]] = 0;
     a->cqlen = a->ulen = a->sqlen = 0;
 }
@@ -1168,6 +1196,19 @@ static void conflict_done(adv_t *a) {
         for (i = 0; i < a->nc; i++) a->score[i] *= 1e-100;
         a->inc *= 1e-100;
     }
+}
+
+/* Runs con ci, just taken off its queue; on a conflict bumps its cells. */
+static inline int run_con(adv_t *a, uint32_t ci) {
+    int bad, tab = a->cons[ci].tabled;
+    /* a tabled con's own changes do not requeue it: its flag stays up
+     * while it runs (cheaper than a test per con in set_mask); any other
+     * con may requeue itself */
+    a->inq[ci] = (uint8_t)tab;
+    bad = prop_con(a, ci);
+    if (tab) a->inq[ci] = 0;
+    if (bad != 0) bump(a, a->con_cells + a->cons[ci].cells_off, a->cons[ci].ncells);
+    return bad;
 }
 
 static int propagate(adv_t *a) {
@@ -1198,18 +1239,7 @@ static int propagate(adv_t *a) {
             continue;
         }
         if (a->cqlen > 0) {
-            uint32_t ci = a->cq[--a->cqlen];
-            int bad, tab = a->cons[ci].tabled;
-            /* a tabled con's own changes do not requeue it: its flag stays
-             * up while it runs (cheaper than a test per con in set_mask);
-             * any other con may requeue itself */
-            a->inq[ci] = (uint8_t)tab;
-            bad = prop_con(a, ci);
-            if (tab) a->inq[ci] = 0;
-            if (bad != 0) {
-                bump(a, a->con_cells + a->cons[ci].cells_off, a->cons[ci].ncells);
-                goto fail;
-            }
+            if (run_con(a, a->cq[--a->cqlen]) != 0) goto fail;
             continue;
         }
         if (a->ulen > 0) {
@@ -1219,6 +1249,10 @@ static int propagate(adv_t *a) {
                 bump(a, a->m.unit_cells[u], a->n);
                 goto fail;
             }
+            continue;
+        }
+        if (a->dqlen > 0) {
+            if (run_con(a, a->dq[--a->dqlen]) != 0) goto fail;
             continue;
         }
         return 0;
@@ -1409,7 +1443,7 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
              KILLER__ALIGN((maxcons + 1) * sizeof(uint32_t)) * 3 + KILLER__ALIGN(maxcons) +
              KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint16_t)) + 2 * KILLER__ALIGN(KILLER__MAX_UNITS + 1) +
              2 * KILLER__ALIGN(nc) + KILLER__ALIGN((size_t)nc * sizeof(frame_t)) +
-             KILLER__ALIGN((size_t)nc * sizeof(double)) + KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint64_t));
+             KILLER__ALIGN((size_t)nc * sizeof(double)) + KILLER__ALIGN((maxcons + 1) * sizeof(uint32_t)) + KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint64_t));
     mem1 = killer__alloc(opts, bytes1);
     if (mem1 == NULL) return SEARCH_ENOMEM;
     memset(mem1, 0, bytes1);
@@ -1449,6 +1483,7 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
     TAKE(a->cand, uint64_t, nc);
     TAKE(a->live, uint32_t, maxcons);
     TAKE(a->cq, uint32_t, maxcons + 1); /* + 1: set_mask's unconditional store */
+    TAKE(a->dq, uint32_t, maxcons + 1);
     TAKE(tabsz, uint32_t, maxcons);
     TAKE(a->inq, uint8_t, maxcons);
     TAKE(a->sq, uint16_t, nc + 1);
@@ -1483,6 +1518,7 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
         c->mirror = eqs.eq[ci].mirror;
     }
     a->ncons = (int)eqs.neq;
+    a->first_derived = (uint32_t)pz->ncages;
     killer__free(opts, hmem);
     hmem = NULL;
     classify(a);
