@@ -122,12 +122,13 @@
  * Measurements
  * ------------
  * docs/killer-tuning.md keeps every round of tuning with its numbers and
- * the commands that give them.  In short, per node (~14 us on the hard
- * 9x9s, ~220 con runs of which ~10% change anything) and per tree:
+ * the commands that give them.  In short, per node (~11 us on the hard
+ * 9x9s) and per tree:
  *   kept      the unrolled 2-4-cell matchings, fixpoints noted per frame
  *             (level_valid), per-con open positions (condyn_t), branch-free
- *             queueing; mixed innie/outie cons, cage pointing, DERIVED_MAX
- *             10, the unit-in-one-cage rule; the two value orders in turns.
+ *             queueing, derived cons deferred (dq); mixed innie/outie cons,
+ *             cage pointing, DERIVED_MAX 10, the unit-in-one-cage rule; the
+ *             two value orders in turns.
  *   rejected  probing and look-ahead, at the root (singleton consistency)
  *             or at any depth limit: 3-7x fewer nodes, more instructions;
  *             dom/wdeg, impacts, last-conflict, value-by-combo-count
