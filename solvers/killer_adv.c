@@ -63,8 +63,8 @@
  * derived con has up to DERIVED_MAX cells and is woken by each change of
  * any of them: run eagerly, derived cons were 5 in 6 con runs (3-4 runs
  * each a node on mathemagic-13) and 1 in 20 changed anything.  Deferred,
- * they see the cheap fixpoint once; over the sigh set 136.2 -> 108.8 G
- * instructions lowest-first, 50.7 -> 42.2 G highest-first, nodes 609,785
+ * they see the cheap fixpoint once; over the sigh set 136.2 -> 102.7 G
+ * instructions lowest-first, 50.7 -> 39.8 G highest-first, nodes 609,785
  * -> 613,553 and 228,486 -> 236,165 (the usual drift of a changed
  * conflict order; docs/killer-tuning.md).
  *
