@@ -89,30 +89,34 @@
  *                 Anything else that grows the state must give the current
  *                 frame a new serial.
  *
- * Search: binary branching as in sudoku_prop.c: on the undecided cell with
- * the fewest candidates (ties: the larger conflict weight, see bump()) try
- * its lowest value; when that subtree is done undo it and remove the value
- * at the parent level, then propagate.  Frames hold (trail mark, decided
- * count, cell, value); each frame decides one more cell so depth <= ncells.
- * A node is one choice.
+ * Search: binary branching as in sudoku_prop.c (choose()): a cage with
+ * exactly two live combos first (the largest conflict weight over its open
+ * cells): keep one combo, and when that subtree is done drop it; else the
+ * undecided cell with the fewest candidates (ties: the larger conflict
+ * weight, see bump()): its first value, then without it.  After each side,
+ * propagate.  Frames hold (trail mark, decided count, choice); each frame
+ * decides a cell or takes a cage from two live combos to one, so depth <=
+ * ncells + ncages.  A node is one choice.  Splitting two-combo cages cut
+ * the sigh set's nodes 613,553 -> 481,176 lowest value first and 236,165
+ * -> 194,906 highest first (docs/killer-tuning.md).
  *
  * Value order (killer_opts_t values, first_value()): the lowest value or
  * the highest.  With max_solutions 1 and no split, killer__solve_adv()
  * builds one state per order (adv_open) and runs them in turns
  * (adv_run pauses at a node limit, between nodes, where the state is a
  * propagated fixpoint): the first answer of either ends the solve.
- * Measured 2026-11-22 (first solution, nodes; bench_killer -o asc / desc /
- * auto): mathemagic-01 10,362 / 49,654 / 20,602, -03 7,616 / 63,743 /
- * 14,784, -11 88,680 / 2,079 / 5,151, -13 192,044 / 42,337 / 85,345,
- * wecoc_1_mod_b 107,040 / 5,241 / 11,385, tarek-39 4,556 / 6,784 / 8,652.
+ * Measured 2026-11-25 (first solution, nodes; bench_killer -o asc / desc /
+ * auto): mathemagic-01 9,341 / 41,220 / 18,557, -03 6,625 / 54,199 /
+ * 12,769, -11 74,821 / 1,920 / 3,968, -13 175,829 / 32,888 / 66,680,
+ * wecoc_1_mod_b 24,488 / 3,773 / 7,869, tarek-39 5,071 / 3,818 / 7,914.
  * The better order is up to 40x better and neither is better in general;
  * the turns cost about twice the better one (over mathemagic, wecoc and
- * tarek-37/-39: 611k / 225k / 243k nodes, the largest 192k / 64k / 85k).
+ * tarek-37/-39: 477k / 191k / 222k nodes, the largest 176k / 54k / 67k).
  *
  * Split (killer_opts_t.split_depth d > 0, for parallel callers): after the
  * root propagation split_descend() follows split_index through the top d
- * levels of this binary tree -- the same cells and values the search picks,
- * bit d-1-l of the index at level l: 0 assigns, 1 removes -- without
+ * levels of this binary tree -- the same choices the search makes, bit
+ * d-1-l of the index at level l: 0 takes the value or combo, 1 removes it -- without
  * pushing frames, and the search runs below that node only.  The 2^d
  * indices partition the solutions (a grid solved above level d belongs to
  * the index whose remaining bits are 0).  Descent choices are not counted
@@ -166,6 +170,13 @@ _Static_assert(KILLER__MIXED_MAX <= DERIVED_MAX, "prop_con sizes its group array
  * overshot a 100 ms deadline by 0.7 s on 16x16 killers; a clock read is
  * ~20 ns. */
 #define POLL_MASK 15u
+/* choose() splits a cage's combos when it has 2..COMBO_BRANCH_MAX live
+ * ones, fewest first.  Over the sigh set (first solution, nodes lowest /
+ * highest value first): 2: 481,176 / 194,906; 3: 495,095 / 283,390;
+ * 4: 510,514 / 312,358; 6: 762,720 / 771,430; cells only: 613,553 /
+ * 236,165; cells first when one has 2 (3) candidates: 556,685 / 226,779
+ * (574,054 / 239,787). */
+#define COMBO_BRANCH_MAX 2
 #define ADV_PAUSED 1 /* adv_run(): the node limit came first; call again */
 
 typedef struct con_s {
@@ -220,10 +231,17 @@ typedef struct condyn_s {
     long rem;
 } condyn_t;
 
+/* A search choice (choose()): what < nc assigns cell `what` the value
+ * bit `bits` or removes it; what = nc + ci keeps only combo `bits` of
+ * cage con ci (which has two live) or removes it. */
+typedef struct choice_s {
+    uint64_t bits;
+    uint32_t what;
+} choice_t;
+
 typedef struct frame_s {
+    choice_t ch;
     uint32_t mark, decided;
-    uint16_t cell;
-    uint8_t value;
 } frame_t;
 
 typedef struct adv_s {
@@ -452,6 +470,23 @@ static int con_require(adv_t *a, uint32_t ci, uint64_t need) {
     a->res->stats.propagations += old - live;
     enqueue_con(a, ci);
     return live == 0 ? -1 : 0;
+}
+
+/* Removes combo `combo` from the live ones of tabled con ci (the second
+ * side of a combo choice). */
+static int con_drop(adv_t *a, uint32_t ci, uint64_t combo) {
+    const con_t *c = &a->cons[ci];
+    uint64_t *cb = a->combos + c->combo_off;
+    uint32_t live = a->live[ci], i;
+    for (i = 0; i < live && cb[i] != combo; i++) {}
+    if (i == live) return 0;
+    cb[i] = cb[live - 1];
+    cb[live - 1] = combo;
+    trail(a, (uint32_t)a->nc + ci, live);
+    a->live[ci] = live - 1;
+    a->res->stats.propagations++;
+    enqueue_con(a, ci);
+    return live == 1 ? -1 : 0;
 }
 
 /* === Con propagation ==================================================== */
@@ -1384,11 +1419,73 @@ static inline uint64_t first_value(const adv_t *a, uint64_t m) {
     return a->opts->values == KILLER_VALUES_DESCENDING ? (uint64_t)1 << killer__msb(m) : m & (~m + 1);
 }
 
+/* The next choice: a cage with exactly two live combos and open cells,
+ * the one whose open cells carry the largest conflict weight, split on
+ * its combos (the first: the one holding the first value, in the value
+ * order, of the two combos' difference); when there is none, the cell
+ * branch_cell() names, split on its first value.  A combo choice settles
+ * a cage's value set at once where a cell choice would take one cell at
+ * a time; each cage is chosen at most once on a path (its live count is
+ * 1 below), so a path has at most ncells + ncages choices. */
+static choice_t choose(const adv_t *a) {
+    choice_t ch;
+    uint32_t ci, best = UINT32_MAX, bl = UINT32_MAX;
+    double bw = -1.0;
+    for (ci = 0; ci < a->first_derived; ci++) {
+        uint64_t o = a->cdyn[ci].open;
+        uint32_t l = a->live[ci];
+        const uint16_t *cells;
+        double w = 0.0;
+        if (l < 2 || l > COMBO_BRANCH_MAX || o == 0 || !a->cons[ci].tabled) continue;
+        if (l > bl) continue;
+        cells = a->con_cells + a->cons[ci].cells_off;
+        for (; o != 0; o &= o - 1) w += a->score[cells[killer__ctz(o)]];
+        if (l < bl || w > bw) {
+            bw = w;
+            bl = l;
+            best = ci;
+        }
+    }
+    if (best != UINT32_MAX) {
+        const uint64_t *cb = a->combos + a->cons[best].combo_off;
+        uint64_t x = cb[0];
+        uint32_t i;
+        for (i = 1; i < bl; i++)
+            if ((cb[i] & first_value(a, cb[i] ^ x)) != 0) x = cb[i];
+        ch.what = (uint32_t)a->nc + best;
+        ch.bits = x;
+    } else {
+        int cell = branch_cell(a);
+        assert(cell >= 0);
+        ch.what = (uint32_t)cell;
+        ch.bits = first_value(a, a->cand[cell]);
+    }
+    return ch;
+}
+
+/* Takes choice ch (take: the value or the combo; else the other side:
+ * without it) and propagates.  Returns 0, or -1 on a conflict with the
+ * queues cleared. */
+static int apply_choice(adv_t *a, choice_t ch, int take) {
+    int bad;
+    if (ch.what < (uint32_t)a->nc) {
+        int cell = (int)ch.what;
+        bad = set_mask(a, cell, take ? ch.bits : a->cand[cell] & ~ch.bits);
+    } else {
+        uint32_t ci = ch.what - (uint32_t)a->nc;
+        bad = take ? con_require(a, ci, ch.bits) : con_drop(a, ci, ch.bits);
+    }
+    if (bad == 0 && propagate(a) == 0) return 0;
+    clear_queues(a);
+    return -1;
+}
+
 /* Walks from the propagated root to the root of subtree `index` of
- * 2^depth (killer_opts_t.split_depth/split_index): at level l the cell and
- * value the search would choose (branch_cell(), first_value(); the weights
+ * 2^depth (killer_opts_t.split_depth/split_index): at level l the choice
+ * the search would make (choose(); the weights
  * are still those of the root, since nothing has failed on this path), and
- * bit depth-1-l of index picks the side: 0 assigns the value, 1 removes it.
+ * bit depth-1-l of index picks the side: 0 takes the value or combo, 1
+ * removes it.
  * No frames are pushed, so the search below never backtracks above the
  * subtree root.  Returns 1 when the subtree root is consistent, 0 when the
  * subtree is empty: a side failed, or the grid was solved at level l and
@@ -1399,24 +1496,12 @@ static int split_descend(adv_t *a, uint32_t depth, uint32_t index) {
     uint32_t l;
     for (l = 0; l < depth; l++) {
         uint32_t rest = depth - l;
-        int cell, ok;
-        uint64_t bit;
         if (a->decided == (uint32_t)a->nc) {
             if (index & ((1u << rest) - 1)) return 0;
             a->res->split_span = 1u << rest; /* the indices up to the next 1 bit are empty */
             return 1;
         }
-        cell = branch_cell(a);
-        assert(cell >= 0);
-        bit = first_value(a, a->cand[cell]);
-        if ((index >> (rest - 1)) & 1u)
-            ok = set_mask(a, cell, a->cand[cell] & ~bit) == 0 && propagate(a) == 0;
-        else
-            ok = set_mask(a, cell, bit) == 0 && propagate(a) == 0;
-        if (!ok) {
-            clear_queues(a);
-            return 0;
-        }
+        if (apply_choice(a, choose(a), !((index >> (rest - 1)) & 1u)) != 0) return 0;
     }
     return 1;
 }
@@ -1427,13 +1512,14 @@ static int split_descend(adv_t *a, uint32_t depth, uint32_t index) {
 static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_result_t *res, adv_t **out) {
     int n = pz->shape.n, nc = n * n, i, j, rc = 0;
     uint32_t maxcons, maxcells, total_combo = 0, ci, p;
-    size_t bytes1, bytes2, scratch;
+    size_t bytes1, bytes2, scratch, maxdepth;
     char *mem1 = NULL, *mem2 = NULL, *hmem = NULL, *at;
     adv_t *a;
     killer__eqs_t eqs;
     uint32_t *tabsz;
 
     killer__derive_size(pz, &maxcons, &maxcells, &scratch);
+    maxdepth = (size_t)nc + (size_t)pz->ncages; /* choose() */
 
     bytes1 = KILLER__ALIGN(sizeof(adv_t)) + KILLER__ALIGN(maxcons * sizeof(con_t)) + KILLER__ALIGN(maxcells) +
              KILLER__ALIGN(maxcons * sizeof(condyn_t)) +
@@ -1443,8 +1529,8 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
              KILLER__ALIGN((size_t)nc * 6 * n * sizeof(uint16_t)) + KILLER__ALIGN((size_t)nc * 2 * sizeof(uint64_t)) + KILLER__ALIGN((size_t)nc * sizeof(uint64_t)) +
              KILLER__ALIGN((maxcons + 1) * sizeof(uint32_t)) * 3 + KILLER__ALIGN(maxcons) +
              KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint16_t)) + 2 * KILLER__ALIGN(KILLER__MAX_UNITS + 1) +
-             2 * KILLER__ALIGN(nc) + KILLER__ALIGN((size_t)nc * sizeof(frame_t)) +
-             KILLER__ALIGN((size_t)nc * sizeof(double)) + KILLER__ALIGN((maxcons + 1) * sizeof(uint32_t)) + KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint64_t));
+             2 * KILLER__ALIGN(nc) + KILLER__ALIGN(maxdepth * sizeof(frame_t)) +
+             KILLER__ALIGN((size_t)nc * sizeof(double)) + KILLER__ALIGN((maxcons + 1) * sizeof(uint32_t)) + KILLER__ALIGN((maxdepth + 1) * sizeof(uint64_t));
     mem1 = killer__alloc(opts, bytes1);
     if (mem1 == NULL) return SEARCH_ENOMEM;
     memset(mem1, 0, bytes1);
@@ -1492,9 +1578,9 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
     TAKE(a->ulist, uint8_t, KILLER__MAX_UNITS + 1);
     TAKE(a->stamp, uint8_t, nc);
     TAKE(a->grid, uint8_t, nc);
-    TAKE(a->stack, frame_t, nc);
+    TAKE(a->stack, frame_t, maxdepth);
     TAKE(a->score, double, nc);
-    TAKE(a->lser, uint64_t, nc + 1);
+    TAKE(a->lser, uint64_t, maxdepth + 1);
     a->lser[0] = a->nser = 1; /* fix_ser 0: nothing noted */
 #undef TAKE
     assert((size_t)(at - mem1) <= bytes1);
@@ -1704,9 +1790,7 @@ static int adv_run(adv_t *a, uint64_t pause_at) {
                 goto out;
             }
             {
-                int best = branch_cell(a);
                 frame_t *f;
-                assert(best >= 0);
                 res->stats.nodes++;
                 if ((res->stats.nodes & POLL_MASK) == 0 && (rc = search_check_now(opts->ctl, res->stats.nodes)) != 0)
                     goto out;
@@ -1720,10 +1804,8 @@ static int adv_run(adv_t *a, uint64_t pause_at) {
                 if (depth > res->stats.max_depth) res->stats.max_depth = depth;
                 f->mark = a->tlen;
                 f->decided = a->decided;
-                f->cell = (uint16_t)best;
-                f->value = (uint8_t)(killer__ctz(first_value(a, a->cand[best])) + 1);
-                ok = set_mask(a, best, KILLER__BIT(f->value)) == 0 && propagate(a) == 0;
-                if (!ok) clear_queues(a);
+                f->ch = choose(a);
+                ok = apply_choice(a, f->ch, 1) == 0;
             }
             continue;
         }
@@ -1737,8 +1819,7 @@ static int adv_run(adv_t *a, uint64_t pause_at) {
             undo(a, f->mark);
             a->decided = f->decided;
             res->stats.backtracks++;
-            ok = set_mask(a, f->cell, a->cand[f->cell] & ~KILLER__BIT(f->value)) == 0 && propagate(a) == 0;
-            if (!ok) clear_queues(a);
+            ok = apply_choice(a, f->ch, 0) == 0;
         }
     }
 out:
