@@ -116,12 +116,12 @@
  * Split (killer_opts_t.split_depth d > 0, for parallel callers): after the
  * root propagation split_descend() follows split_index through the top d
  * levels of this binary tree -- the same choices the search makes, bit
- * d-1-l of the index at level l: 0 takes the value or combo, 1 removes it -- without
- * pushing frames, and the search runs below that node only.  The 2^d
- * indices partition the solutions (a grid solved above level d belongs to
- * the index whose remaining bits are 0).  Descent choices are not counted
- * as nodes; each item repeats the root set-up, which is cheap next to a
- * hard search.
+ * d-1-l of the index at level l: 0 takes the value or combo, 1 removes
+ * it -- without pushing frames, and the search runs below that node only.
+ * The 2^d indices partition the solutions (a grid solved above level d
+ * belongs to the index whose remaining bits are 0).  Descent choices are
+ * not counted as nodes; each item repeats the root set-up, which is cheap
+ * next to a hard search.
  *
  * Measurements
  * ------------
@@ -170,13 +170,6 @@ _Static_assert(KILLER__MIXED_MAX <= DERIVED_MAX, "prop_con sizes its group array
  * overshot a 100 ms deadline by 0.7 s on 16x16 killers; a clock read is
  * ~20 ns. */
 #define POLL_MASK 15u
-/* choose() splits a cage's combos when it has 2..COMBO_BRANCH_MAX live
- * ones, fewest first.  Over the sigh set (first solution, nodes lowest /
- * highest value first): 2: 481,176 / 194,906; 3: 495,095 / 283,390;
- * 4: 510,514 / 312,358; 6: 762,720 / 771,430; cells only: 613,553 /
- * 236,165; cells first when one has 2 (3) candidates: 556,685 / 226,779
- * (574,054 / 239,787). */
-#define COMBO_BRANCH_MAX 2
 #define ADV_PAUSED 1 /* adv_run(): the node limit came first; call again */
 
 typedef struct con_s {
@@ -1426,34 +1419,33 @@ static inline uint64_t first_value(const adv_t *a, uint64_t m) {
  * branch_cell() names, split on its first value.  A combo choice settles
  * a cage's value set at once where a cell choice would take one cell at
  * a time; each cage is chosen at most once on a path (its live count is
- * 1 below), so a path has at most ncells + ncages choices. */
+ * 1 below), so a path has at most ncells + ncages choices (the stack's
+ * size: a rule that chose cages with more live combos would need more).
+ * Over the sigh set (first solution, nodes lowest / highest value first):
+ * two-combo cages 481,176 / 194,906; cells only 613,553 / 236,165; cages
+ * with 2..3 live combos, fewest first, 495,095 / 283,390; 2..4, 510,514 /
+ * 312,358; cells first when one has two candidates 556,685 / 226,779. */
 static choice_t choose(const adv_t *a) {
     choice_t ch;
-    uint32_t ci, best = UINT32_MAX, bl = UINT32_MAX;
+    uint32_t ci, best = UINT32_MAX;
     double bw = -1.0;
     for (ci = 0; ci < a->first_derived; ci++) {
         uint64_t o = a->cdyn[ci].open;
-        uint32_t l = a->live[ci];
         const uint16_t *cells;
         double w = 0.0;
-        if (l < 2 || l > COMBO_BRANCH_MAX || o == 0 || !a->cons[ci].tabled) continue;
-        if (l > bl) continue;
+        if (a->live[ci] != 2 || o == 0 || !a->cons[ci].tabled) continue;
         cells = a->con_cells + a->cons[ci].cells_off;
         for (; o != 0; o &= o - 1) w += a->score[cells[killer__ctz(o)]];
-        if (l < bl || w > bw) {
+        if (w > bw) {
             bw = w;
-            bl = l;
             best = ci;
         }
     }
     if (best != UINT32_MAX) {
         const uint64_t *cb = a->combos + a->cons[best].combo_off;
-        uint64_t x = cb[0];
-        uint32_t i;
-        for (i = 1; i < bl; i++)
-            if ((cb[i] & first_value(a, cb[i] ^ x)) != 0) x = cb[i];
+        uint64_t v = first_value(a, cb[0] ^ cb[1]);
         ch.what = (uint32_t)a->nc + best;
-        ch.bits = x;
+        ch.bits = (cb[0] & v) != 0 ? cb[0] : cb[1];
     } else {
         int cell = branch_cell(a);
         assert(cell >= 0);
@@ -1519,7 +1511,7 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
     uint32_t *tabsz;
 
     killer__derive_size(pz, &maxcons, &maxcells, &scratch);
-    maxdepth = (size_t)nc + (size_t)pz->ncages; /* choose() */
+    maxdepth = (size_t)nc + (size_t)pz->ncages; /* frames on a path (choose()) */
 
     bytes1 = KILLER__ALIGN(sizeof(adv_t)) + KILLER__ALIGN(maxcons * sizeof(con_t)) + KILLER__ALIGN(maxcells) +
              KILLER__ALIGN(maxcons * sizeof(condyn_t)) +
