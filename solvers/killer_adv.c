@@ -1474,11 +1474,10 @@ static int apply_choice(adv_t *a, choice_t ch, int take) {
 
 /* Walks from the propagated root to the root of subtree `index` of
  * 2^depth (killer_opts_t.split_depth/split_index): at level l the choice
- * the search would make (choose(); the weights
- * are still those of the root, since nothing has failed on this path), and
- * bit depth-1-l of index picks the side: 0 takes the value or combo, 1
- * removes it.
- * No frames are pushed, so the search below never backtracks above the
+ * the search would make (choose(); the weights are still those of the
+ * root, since nothing has failed on this path), and bit depth-1-l of index
+ * picks the side: 0 takes the value or combo, 1 removes it.  No frames
+ * are pushed, so the search below never backtracks above the
  * subtree root.  Returns 1 when the subtree root is consistent, 0 when the
  * subtree is empty: a side failed, or the grid was solved at level l and
  * the lower bits of index are not all 0 (that solution belongs to the one
