@@ -1,7 +1,7 @@
 /* bench_killer.c -- Killer Sudoku solvers on the shared collections.
  *
  *   bench_killer [-d dir] [-t cap_ms] [-T advanced_cap_ms] [-m max_per_file] [-v] [-a] [-f id_part]
- *                [-o auto|asc|desc] [-j threads] [-s split_depth]
+ *                [-o auto|asc|desc] [-j threads] [-s split_depth] [-c cnf_dir]
  *
  * For each of killers_curated.jsonl, janko_killer_{4x4,6x6,9x9}.jsonl in dir
  * (default ../shared/data/killer, relative to the repository root; missing
@@ -24,6 +24,8 @@
  * -s DEPTH prints, instead of the table, each puzzle's nodes per subtree of
  * the top DEPTH levels of the advanced search, for each value order
  * (sweep()).
+ * -c DIR writes each puzzle (up to 16x16) as DIMACS CNF, DIR/<id>.cnf,
+ * instead (write_cnf()), to time a SAT solver on the same puzzles.
  *
  * The files are JSON lines; a small DOM parser below reads what is needed
  * (size/n, symbols, cages with [r,c] pairs or cell indices, flags, solution
@@ -372,7 +374,7 @@ static int has_two(const killer_puzzle_t *pz) {
 
 /* What main() read from the command line. */
 typedef struct run_opts_s {
-    const char *dir, *only;
+    const char *dir, *only, *cnf_dir;
     int cap_ms, adv_cap_ms, maxp, verbose, adv_only, threads, sweep;
     killer_values_t values;
 } run_opts_t;
@@ -409,6 +411,142 @@ static void sweep(const kp_t *k, const run_opts_t *ro) {
     }
 }
 
+/* -c DIR: writes each puzzle as DIMACS CNF to DIR/<id>.cnf instead of
+ * solving it, for timing a SAT solver on the same puzzles (minisat,
+ * cadical; docs/killer-tuning.md has the figures).  The encoding is the
+ * usual direct one plus the cage tables: x(cell, v) = cell * n + v
+ * (v = 1..n); each cell exactly one value; each row, column, box (and
+ * diagonal) each value exactly once; each cage's cells pairwise distinct,
+ * and one variable per value combination of the cage (k distinct values
+ * whose symbols add up to its sum): at least one combination holds, a
+ * combination puts each of its values in some cell of the cage, and a
+ * cell takes only values of some combination.  Grids up to 16x16 (the
+ * combinations are enumerated over all k-subsets of the n values). */
+typedef struct cnf_s {
+    FILE *f;
+    unsigned long nclauses;
+} cnf_t;
+
+static void cnf_amo(cnf_t *c, const int *lits, int k) {
+    int i, j;
+    for (i = 0; i < k; i++)
+        for (j = i + 1; j < k; j++) {
+            fprintf(c->f, "-%d -%d 0\n", lits[i], lits[j]);
+            c->nclauses++;
+        }
+}
+
+static void cnf_alo(cnf_t *c, const int *lits, int k) {
+    int i;
+    for (i = 0; i < k; i++) fprintf(c->f, "%d ", lits[i]);
+    fprintf(c->f, "0\n");
+    c->nclauses++;
+}
+
+/* One pass writes the clauses (f != NULL) or only counts variables and
+ * clauses (f == NULL: the DIMACS header needs both first). */
+static void cnf_pass(const killer_puzzle_t *pz, cnf_t *c, int *nvars) {
+    int n = pz->shape.n, br = pz->shape.box_rows, bc = pz->shape.box_cols, nv = n * n * n;
+    int u, v, i, j, g, lits[KILLER_MAX_N * KILLER_MAX_N];
+    FILE *f = c->f;
+    if (f == NULL) c->f = fopen("/dev/null", "w");
+    c->nclauses = 0;
+    for (i = 0; i < n * n; i++) {
+        for (v = 0; v < n; v++) lits[v] = i * n + v + 1;
+        cnf_alo(c, lits, n);
+        cnf_amo(c, lits, n);
+    }
+    for (u = 0; u < 3 * n + 2 * (pz->diagonals != 0); u++)
+        for (v = 0; v < n; v++) {
+            for (i = 0; i < n; i++) {
+                int r, col;
+                if (u < n) r = u, col = i;
+                else if (u < 2 * n) r = i, col = u - n;
+                else if (u < 3 * n) r = (u - 2 * n) / (n / bc) * br + i / bc, col = (u - 2 * n) % (n / bc) * bc + i % bc;
+                else if (u == 3 * n) r = i, col = i;
+                else r = i, col = n - 1 - i;
+                lits[i] = (r * n + col) * n + v + 1;
+            }
+            cnf_alo(c, lits, n);
+            cnf_amo(c, lits, n);
+        }
+    for (g = 0; g < pz->ncages; g++) {
+        const killer_cage_t *cg = &pz->cages[g];
+        int k = cg->ncells, first = nv + 1, ncomb = 0;
+        uint32_t x, top = (uint32_t)1 << n;
+        for (v = 0; v < n; v++) {
+            for (i = 0; i < k; i++) lits[i] = (cg->cells[i].r * n + cg->cells[i].c) * n + v + 1;
+            cnf_amo(c, lits, k);
+        }
+        /* Gosper's hack: every k-subset of the n values, ascending */
+        for (x = ((uint32_t)1 << k) - 1; x < top; ) {
+            long sum = 0;
+            for (v = 0; v < n; v++)
+                if (x >> v & 1) sum += killer_symbol(pz, v + 1);
+            if (sum == cg->sum) {
+                int var = first + ncomb++;
+                for (v = 0; v < n; v++)
+                    if (x >> v & 1) { /* combination -> v in some cell */
+                        fprintf(c->f, "-%d ", var);
+                        for (i = 0; i < k; i++) fprintf(c->f, "%d ", (cg->cells[i].r * n + cg->cells[i].c) * n + v + 1);
+                        fprintf(c->f, "0\n");
+                        c->nclauses++;
+                    }
+            }
+            {
+                uint32_t lo = x & -x, r = x + lo;
+                if (r == 0 || lo == 0) break;
+                x = (((r ^ x) >> 2) / lo) | r;
+            }
+        }
+        for (i = 0; i < ncomb; i++) lits[i] = first + i;
+        cnf_alo(c, lits, ncomb); /* some combination */
+        for (v = 0; v < n; v++) { /* a cell's value -> some combination holding it */
+            int nh = 0;
+            for (x = ((uint32_t)1 << k) - 1, j = 0; x < top; ) {
+                long sum = 0;
+                for (i = 0; i < n; i++)
+                    if (x >> i & 1) sum += killer_symbol(pz, i + 1);
+                if (sum == cg->sum) {
+                    if (x >> v & 1) lits[KILLER_MAX_N + nh++] = first + j;
+                    j++;
+                }
+                {
+                    uint32_t lo = x & -x, r = x + lo;
+                    if (r == 0 || lo == 0) break;
+                    x = (((r ^ x) >> 2) / lo) | r;
+                }
+            }
+            for (i = 0; i < k; i++) {
+                fprintf(c->f, "-%d ", (cg->cells[i].r * n + cg->cells[i].c) * n + v + 1);
+                for (j = 0; j < nh; j++) fprintf(c->f, "%d ", lits[KILLER_MAX_N + j]);
+                fprintf(c->f, "0\n");
+                c->nclauses++;
+            }
+        }
+        nv += ncomb;
+    }
+    if (f == NULL) {
+        fclose(c->f);
+        c->f = NULL;
+    }
+    *nvars = nv;
+}
+
+static int write_cnf(const kp_t *k, const char *dir) {
+    char path[1200];
+    cnf_t c = {NULL, 0};
+    int nvars;
+    if (k->pz.shape.n > 16) return -1;
+    cnf_pass(&k->pz, &c, &nvars);
+    snprintf(path, sizeof path, "%s/%s.cnf", dir, k->id);
+    c.f = fopen(path, "w");
+    if (c.f == NULL) return -1;
+    fprintf(c.f, "p cnf %d %lu\n", nvars, c.nclauses);
+    cnf_pass(&k->pz, &c, &nvars);
+    return fclose(c.f) == 0 ? 0 : -1;
+}
+
 static void run_file(const char *name, const run_opts_t *ro) {
     const char *dir = ro->dir, *only = ro->only;
     int cap_ms = ro->cap_ms, adv_cap_ms = ro->adv_cap_ms, maxp = ro->maxp, verbose = ro->verbose;
@@ -442,6 +580,12 @@ static void run_file(const char *name, const run_opts_t *ro) {
     free(line);
     fclose(f);
     if (np == 0) goto out;
+    if (ro->cnf_dir != NULL) {
+        int w = 0;
+        for (i = 0; i < np; i++) w += write_cnf(&ps[i], ro->cnf_dir) == 0;
+        printf("%-28s %d of %d written as %s/<id>.cnf\n", name, w, np, ro->cnf_dir);
+        goto out;
+    }
     if (ro->sweep > 0) {
         printf("%s: nodes per subtree, 2^%d subtrees, * = its first solution, ? = stopped by -T\n", name, ro->sweep);
         for (i = 0; i < np; i++) sweep(&ps[i], ro);
@@ -513,7 +657,7 @@ out:
 int main(int argc, char **argv) {
     static const char *const files[] = {"janko_killer_4x4.jsonl", "janko_killer_6x6.jsonl",
                                         "janko_killer_9x9.jsonl", "killers_curated.jsonl"};
-    run_opts_t ro = {"../shared/data/killer", NULL, 1000, 60000, 0, 0, 0, 1, 0, KILLER_VALUES_AUTO};
+    run_opts_t ro = {"../shared/data/killer", NULL, NULL, 1000, 60000, 0, 0, 0, 1, 0, KILLER_VALUES_AUTO};
     int i;
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-d") == 0 && i + 1 < argc)
@@ -526,6 +670,8 @@ int main(int argc, char **argv) {
             ro.maxp = atoi(argv[++i]);
         else if (strcmp(argv[i], "-v") == 0)
             ro.verbose = 1;
+        else if (strcmp(argv[i], "-c") == 0 && i + 1 < argc)
+            ro.cnf_dir = argv[++i];
         else if (strcmp(argv[i], "-a") == 0)
             ro.adv_only = 1;
         else if (strcmp(argv[i], "-f") == 0 && i + 1 < argc)
@@ -543,14 +689,14 @@ int main(int argc, char **argv) {
             ro.sweep = atoi(argv[++i]);
         else {
             fprintf(stderr, "usage: %s [-d dir] [-t backtracking_cap_ms] [-T advanced_cap_ms] [-m max_per_file] [-v] [-a] [-f id_part] "
-                    "[-o auto|asc|desc] [-j threads] [-s split_depth]\n", argv[0]);
+                    "[-o auto|asc|desc] [-j threads] [-s split_depth] [-c cnf_dir]\n", argv[0]);
             return 2;
         }
     }
     printf("Killer Sudoku, first solution; backtracking capped at %d ms a puzzle, advanced at %d ms", ro.cap_ms, ro.adv_cap_ms);
     if (ro.threads > 1) printf(" on %d threads (wall time, both value orders)", ro.threads);
     printf("\n");
-    if (ro.sweep == 0)
+    if (ro.sweep == 0 && ro.cnf_dir == NULL)
         printf("%-28s %-12s %9s %6s %5s %5s %10s %10s %10s %12s\n", "file", "method", "solved", "stop", "multi", "bad",
                "median ms", "worst ms", "med nodes", "worst nodes");
     for (i = 0; i < (int)(sizeof files / sizeof files[0]); i++) run_file(files[i], &ro);
