@@ -499,31 +499,30 @@ static void cnf_pass(const killer_puzzle_t *pz, cnf_t *c, int *nvars) {
                 x = (((r ^ x) >> 2) / lo) | r;
             }
         }
-        for (i = 0; i < ncomb; i++) lits[i] = first + i;
-        cnf_alo(c, lits, ncomb); /* some combination */
-        for (v = 0; v < n; v++) { /* a cell's value -> some combination holding it */
-            int nh = 0;
-            for (x = ((uint32_t)1 << k) - 1, j = 0; x < top; ) {
-                long sum = 0;
-                for (i = 0; i < n; i++)
-                    if (x >> i & 1) sum += killer_symbol(pz, i + 1);
-                if (sum == cg->sum) {
-                    if (x >> v & 1) lits[KILLER_MAX_N + nh++] = first + j;
-                    j++;
-                }
-                {
-                    uint32_t lo = x & -x, r = x + lo;
-                    if (r == 0 || lo == 0) break;
-                    x = (((r ^ x) >> 2) / lo) | r;
-                }
-            }
+        for (i = 0; i < ncomb; i++) fprintf(c->f, "%d ", first + i); /* some combination */
+        fprintf(c->f, "0\n");
+        c->nclauses++;
+        for (v = 0; v < n; v++) /* a cell's value -> some combination holding it */
             for (i = 0; i < k; i++) {
                 fprintf(c->f, "-%d ", (cg->cells[i].r * n + cg->cells[i].c) * n + v + 1);
-                for (j = 0; j < nh; j++) fprintf(c->f, "%d ", lits[KILLER_MAX_N + j]);
+                for (x = ((uint32_t)1 << k) - 1, j = 0; x < top;) {
+                    long sum = 0;
+                    int t;
+                    for (t = 0; t < n; t++)
+                        if (x >> t & 1) sum += killer_symbol(pz, t + 1);
+                    if (sum == cg->sum) {
+                        if (x >> v & 1) fprintf(c->f, "%d ", first + j);
+                        j++;
+                    }
+                    {
+                        uint32_t lo = x & -x, r = x + lo;
+                        if (r == 0 || lo == 0) break;
+                        x = (((r ^ x) >> 2) / lo) | r;
+                    }
+                }
                 fprintf(c->f, "0\n");
                 c->nclauses++;
             }
-        }
         nv += ncomb;
     }
     if (f == NULL) {
