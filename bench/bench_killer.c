@@ -443,11 +443,32 @@ static void cnf_alo(cnf_t *c, const int *lits, int k) {
     c->nclauses++;
 }
 
+/* The value sets (bit v-1 = index v) of k = cg->ncells distinct values
+ * whose symbols add up to cg->sum, ascending as numbers (Gosper's hack over
+ * the k-subsets of n <= 16 values); returns how many. */
+#define CNF_MAX_COMBOS 12870 /* C(16, 8): the most k-subsets of 16 */
+static int cage_combos(const killer_puzzle_t *pz, const killer_cage_t *cg, uint32_t *out) {
+    int n = pz->shape.n, k = cg->ncells, cnt = 0, v;
+    uint32_t x, top = (uint32_t)1 << n;
+    if (k < 1 || k > n) return 0;
+    for (x = ((uint32_t)1 << k) - 1; x < top;) {
+        long sum = 0;
+        uint32_t lo = x & -x, r = x + lo;
+        for (v = 0; v < n; v++)
+            if (x >> v & 1) sum += killer_symbol(pz, v + 1);
+        if (sum == cg->sum) out[cnt++] = x;
+        if (r >= top) break;
+        x = (((r ^ x) >> 2) / lo) | r;
+    }
+    return cnt;
+}
+
 /* One pass writes the clauses (f != NULL) or only counts variables and
  * clauses (f == NULL: the DIMACS header needs both first). */
 static void cnf_pass(const killer_puzzle_t *pz, cnf_t *c, int *nvars) {
     int n = pz->shape.n, br = pz->shape.box_rows, bc = pz->shape.box_cols, nv = n * n * n;
     int u, v, i, j, g, lits[KILLER_MAX_N * KILLER_MAX_N];
+    uint32_t cmb[CNF_MAX_COMBOS];
     FILE *f = c->f;
     if (f == NULL) c->f = fopen("/dev/null", "w");
     c->nclauses = 0;
@@ -472,54 +493,28 @@ static void cnf_pass(const killer_puzzle_t *pz, cnf_t *c, int *nvars) {
         }
     for (g = 0; g < pz->ncages; g++) {
         const killer_cage_t *cg = &pz->cages[g];
-        int k = cg->ncells, first = nv + 1, ncomb = 0;
-        uint32_t x, top = (uint32_t)1 << n;
+        int k = cg->ncells, first = nv + 1, ncomb;
         for (v = 0; v < n; v++) {
             for (i = 0; i < k; i++) lits[i] = (cg->cells[i].r * n + cg->cells[i].c) * n + v + 1;
             cnf_amo(c, lits, k);
         }
-        /* Gosper's hack: every k-subset of the n values, ascending */
-        for (x = ((uint32_t)1 << k) - 1; x < top; ) {
-            long sum = 0;
+        ncomb = cage_combos(pz, cg, cmb);
+        for (j = 0; j < ncomb; j++)
             for (v = 0; v < n; v++)
-                if (x >> v & 1) sum += killer_symbol(pz, v + 1);
-            if (sum == cg->sum) {
-                int var = first + ncomb++;
-                for (v = 0; v < n; v++)
-                    if (x >> v & 1) { /* combination -> v in some cell */
-                        fprintf(c->f, "-%d ", var);
-                        for (i = 0; i < k; i++) fprintf(c->f, "%d ", (cg->cells[i].r * n + cg->cells[i].c) * n + v + 1);
-                        fprintf(c->f, "0\n");
-                        c->nclauses++;
-                    }
-            }
-            {
-                uint32_t lo = x & -x, r = x + lo;
-                if (r == 0 || lo == 0) break;
-                x = (((r ^ x) >> 2) / lo) | r;
-            }
-        }
-        for (i = 0; i < ncomb; i++) fprintf(c->f, "%d ", first + i); /* some combination */
+                if (cmb[j] >> v & 1) { /* combination -> v in some cell */
+                    fprintf(c->f, "-%d ", first + j);
+                    for (i = 0; i < k; i++) fprintf(c->f, "%d ", (cg->cells[i].r * n + cg->cells[i].c) * n + v + 1);
+                    fprintf(c->f, "0\n");
+                    c->nclauses++;
+                }
+        for (j = 0; j < ncomb; j++) fprintf(c->f, "%d ", first + j); /* some combination */
         fprintf(c->f, "0\n");
         c->nclauses++;
         for (v = 0; v < n; v++) /* a cell's value -> some combination holding it */
             for (i = 0; i < k; i++) {
                 fprintf(c->f, "-%d ", (cg->cells[i].r * n + cg->cells[i].c) * n + v + 1);
-                for (x = ((uint32_t)1 << k) - 1, j = 0; x < top;) {
-                    long sum = 0;
-                    int t;
-                    for (t = 0; t < n; t++)
-                        if (x >> t & 1) sum += killer_symbol(pz, t + 1);
-                    if (sum == cg->sum) {
-                        if (x >> v & 1) fprintf(c->f, "%d ", first + j);
-                        j++;
-                    }
-                    {
-                        uint32_t lo = x & -x, r = x + lo;
-                        if (r == 0 || lo == 0) break;
-                        x = (((r ^ x) >> 2) / lo) | r;
-                    }
-                }
+                for (j = 0; j < ncomb; j++)
+                    if (cmb[j] >> v & 1) fprintf(c->f, "%d ", first + j);
                 fprintf(c->f, "0\n");
                 c->nclauses++;
             }
