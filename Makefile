@@ -161,7 +161,11 @@ check-layers: $(SOLVER_OBJ) $(API_OBJ)
 run: deps $(PUZZLED)
 	./$(PUZZLED)
 
-test: deps check-layers $(PUZZLED) $(TEST_BIN)
+# The benches are built (not run) too, so that -Werror catches them
+# drifting from the code they measure.
+BENCH_BIN  := $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_9) $(BENCH_9H) $(BENCH_KL) $(BENCH_HTTP)
+
+test: deps check-layers $(PUZZLED) $(TEST_BIN) $(BENCH_BIN)
 	@if [ "$(SANITIZE)" != 1 ]; then sh tests/check_dockerfile.sh $(PUZZLED); fi
 	@sh tests/check_openapi.sh
 	PUZZLED_BIN=./$(PUZZLED) ./$(TEST_BIN)
