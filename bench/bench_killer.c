@@ -463,14 +463,12 @@ static int cage_combos(const killer_puzzle_t *pz, const killer_cage_t *cg, uint3
     return cnt;
 }
 
-/* One pass writes the clauses (f != NULL) or only counts variables and
- * clauses (f == NULL: the DIMACS header needs both first). */
+/* Writes the clauses to c->f, counting them in c->nclauses and the
+ * variables in *nvars. */
 static void cnf_pass(const killer_puzzle_t *pz, cnf_t *c, int *nvars) {
     int n = pz->shape.n, br = pz->shape.box_rows, bc = pz->shape.box_cols, nv = n * n * n;
-    int u, v, i, j, g, lits[KILLER_MAX_N * KILLER_MAX_N];
+    int u, v, i, j, g, lits[KILLER_MAX_N]; /* a unit's or a cage's cells */
     uint32_t cmb[CNF_MAX_COMBOS];
-    FILE *f = c->f;
-    if (f == NULL) c->f = fopen("/dev/null", "w");
     c->nclauses = 0;
     for (i = 0; i < n * n; i++) {
         for (v = 0; v < n; v++) lits[v] = i * n + v + 1;
@@ -520,25 +518,30 @@ static void cnf_pass(const killer_puzzle_t *pz, cnf_t *c, int *nvars) {
             }
         nv += ncomb;
     }
-    if (f == NULL) {
-        fclose(c->f);
-        c->f = NULL;
-    }
     *nvars = nv;
 }
 
+/* The clauses go to a temporary file first: the DIMACS header before
+ * them needs their count. */
 static int write_cnf(const kp_t *k, const char *dir) {
-    char path[1200];
+    char path[1200], buf[65536];
     cnf_t c = {NULL, 0};
-    int nvars;
-    if (k->pz.shape.n > 16) return -1;
+    int nvars, rc = -1;
+    size_t got;
+    FILE *out;
+    if (k->pz.shape.n > 16 || killer_validate(&k->pz, NULL) != 0 || (c.f = tmpfile()) == NULL) return -1;
     cnf_pass(&k->pz, &c, &nvars);
     snprintf(path, sizeof path, "%s/%s.cnf", dir, k->id);
-    c.f = fopen(path, "w");
-    if (c.f == NULL) return -1;
-    fprintf(c.f, "p cnf %d %lu\n", nvars, c.nclauses);
-    cnf_pass(&k->pz, &c, &nvars);
-    return fclose(c.f) == 0 ? 0 : -1;
+    out = fopen(path, "w");
+    if (out != NULL) {
+        fprintf(out, "p cnf %d %lu\n", nvars, c.nclauses);
+        rewind(c.f);
+        while ((got = fread(buf, 1, sizeof buf, c.f)) > 0) fwrite(buf, 1, got, out);
+        rc = ferror(c.f) || ferror(out) ? -1 : 0;
+        if (fclose(out) != 0) rc = -1;
+    }
+    fclose(c.f);
+    return rc;
 }
 
 static void run_file(const char *name, const run_opts_t *ro) {
