@@ -168,7 +168,8 @@ BENCH_BIN  := $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_9) $(BENC
 test: deps check-layers $(PUZZLED) $(TEST_BIN) $(BENCH_BIN)
 	@if [ "$(SANITIZE)" != 1 ]; then sh tests/check_dockerfile.sh $(PUZZLED); fi
 	@sh tests/check_openapi.sh
-	PUZZLED_BIN=./$(PUZZLED) ./$(TEST_BIN)
+	@rm -rf $(BUILD)/test-logs && mkdir -p $(BUILD)/test-logs
+	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(TEST_BIN)
 
 # Each bench prints its own table; the data-driven ones read ../shared/data
 # when it is there and say what they skipped when it is not.
@@ -178,7 +179,8 @@ bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_
 	./$(BENCH_SD)
 	./$(BENCH_XC) -p gecode-89
 	./$(BENCH_KL)
-	PUZZLED_BIN=./$(PUZZLED) ./$(BENCH_HTTP)
+	@mkdir -p $(BUILD)/test-logs
+	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(BENCH_HTTP)
 
 # 9x9 speed: every file of ../shared/data/sudoku9 (or FILES=...), fast solver
 # in both modes next to the other methods, single-threaded; then the same
@@ -186,7 +188,8 @@ bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_
 FILES ?= $(sort $(wildcard ../shared/data/sudoku9/*))
 bench9: deps $(PUZZLED) $(BENCH_9) $(BENCH_9H)
 	./$(BENCH_9) $(FILES)
-	PUZZLED_BIN=./$(PUZZLED) ./$(BENCH_9H) $(FILES)
+	@mkdir -p $(BUILD)/test-logs
+	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(BENCH_9H) $(FILES)
 
 clean:
 	rm -rf build

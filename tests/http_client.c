@@ -20,13 +20,15 @@ static void sleep_ms(int ms) {
 
 int tsrv_start(tsrv_t *s, const char *const *args, const char *const *env) {
     const char *bin = getenv("PUZZLED_BIN");
+    const char *dir = getenv("PUZZLED_TEST_LOGS");
     const char *argv[40];
     int argc = 0;
     static int seq;
 
     memset(s, 0, sizeof *s);
     if (bin == NULL) bin = "./build/puzzled";
-    snprintf(s->log_path, sizeof s->log_path, "/tmp/puzzled-test-%d-%d.log", (int)getpid(), seq++);
+    if (dir == NULL || *dir == '\0') dir = "/tmp";
+    snprintf(s->log_path, sizeof s->log_path, "%s/puzzled-test-%d-%d.log", dir, (int)getpid(), seq++);
     argv[argc++] = bin;
     argv[argc++] = "--port";
     argv[argc++] = "0";
