@@ -35,7 +35,9 @@
  *            its result is (close to) a fixpoint.
  *   bounds   distinct cons over the cap (big cages on big grids): the rest
  *            of the sum must lie between the sums of the `open` smallest
- *            and largest available symbols, per cell and value.
+ *            and largest available symbols, per cell and value; with
+ *            symbols ascending by index that is one window of values for
+ *            every cell.
  *   sum      non-distinct (derived) cons: classify() splits the cells into
  *            peer groups (greedy cliques); a group of k open cells adds up
  *            to between the k smallest and the k largest symbols of its
@@ -901,6 +903,34 @@ static int prop_con(adv_t *a, uint32_t ci) {
         gsum = uni;
         if (m > SMALL_OPEN && c->fix_m == m && c->fix_gsum == gsum && level_valid(a, c->fix_level, c->fix_ser)) return 0;
         if (killer__sum_bounds(sym, avail, m, &lo, &hi) != 0 || rem < lo || rem > hi) return -1;
+        if (a->sym_sorted && m > 1) {
+            /* One window for every cell: with the other m - 1 cells on the
+             * rest of avail, v fits iff the m - 1 smallest / largest of
+             * avail without v bracket rem - v.  When v is among the m - 1
+             * smallest, those are the m smallest less v and the low side
+             * holds (lo <= rem, checked above); else they are the m - 1
+             * smallest, so v <= rem - lo1.  Hence v <= max(s, rem - lo1),
+             * s the (m-1)-th smallest symbol of avail, and mirrored for the
+             * high side.  The same values as testing each one. */
+            uint64_t x = avail, y = avail;
+            long lo1 = 0, hi1 = 0, s = 0, t = 0, wlo, whi;
+            for (j = 0; j < m - 1; j++) {
+                uint64_t hb = (uint64_t)1 << (63 - __builtin_clzll(y));
+                s = sym[killer__ctz(x) + 1];
+                lo1 += s;
+                x &= x - 1;
+                t = sym[killer__ctz(hb) + 1];
+                hi1 += t;
+                y &= ~hb;
+            }
+            whi = rem - lo1 > s ? rem - lo1 : s;
+            wlo = rem - hi1 < t ? rem - hi1 : t;
+            if (wlo > sym[1] || whi < sym[a->n]) {
+                uint64_t win = sym_window(a, wlo, whi);
+                for (i = 0; i < m; i++)
+                    if (restrict_keep(a, open[i], &oc[i], win) != 0) return -1;
+            }
+        } else
         for (i = 0; i < m; i++) {
             uint64_t x = oc[i] & ~dec, keep = 0;
             for (uint64_t r = x; r != 0; r &= r - 1) {
