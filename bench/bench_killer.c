@@ -1,7 +1,7 @@
 /* bench_killer.c -- Killer Sudoku solvers on the shared collections.
  *
  *   bench_killer [-d dir] [-t cap_ms] [-T advanced_cap_ms] [-m max_per_file] [-v] [-a] [-f id_part]
- *                [-o auto|asc|desc] [-j threads] [-s split_depth] [-c cnf_dir]
+ *                [-o auto|asc|desc] [-j threads] [-s split_depth] [-c cnf_dir] [-g lp_dir]
  *
  * For each of killers_curated.jsonl, janko_killer_{4x4,6x6,9x9}.jsonl in dir
  * (default ../shared/data/killer, relative to the repository root; missing
@@ -26,6 +26,8 @@
  * (sweep()).
  * -c DIR writes each puzzle (up to 16x16) as DIMACS CNF, DIR/<id>.cnf,
  * instead (write_cnf()), to time a SAT solver on the same puzzles.
+ * -g DIR likewise writes DIR/<id>.lp for clingo (write_lp()): the same
+ * model plus the 45-rule equations as native sums.
  *
  * The files are JSON lines; a small DOM parser below reads what is needed
  * (size/n, symbols, cages with [r,c] pairs or cell indices, flags, solution
@@ -38,6 +40,7 @@
 #include <string.h>
 
 #include "solvers/killer.h"
+#include "solvers/killer_derive.h"
 
 /* === Tiny JSON DOM ====================================================== */
 
@@ -374,7 +377,7 @@ static int has_two(const killer_puzzle_t *pz) {
 
 /* What main() read from the command line. */
 typedef struct run_opts_s {
-    const char *dir, *only, *cnf_dir;
+    const char *dir, *only, *cnf_dir, *lp_dir;
     int cap_ms, adv_cap_ms, maxp, verbose, adv_only, threads, sweep;
     killer_values_t values;
 } run_opts_t;
@@ -544,6 +547,101 @@ static int write_cnf(const kp_t *k, const char *dir) {
     return rc;
 }
 
+/* -g DIR: writes each puzzle (up to 16x16) as a clingo program,
+ * DIR/<id>.lp, to time a learning solver with native sums on the model
+ * the advanced search propagates: x(R,C,V) = cell (R,C) holds value index
+ * V; exactly one value a cell and one place a value in each unit; each
+ * cage pairwise distinct, with one atom k(Cage,J) per value combination
+ * tied to the cells both ways as in the CNF above; and every sum equation
+ * of killer__derive() -- the cages and the 45-rule innie / outie / mixed
+ * sets -- as a #sum constraint, a mirrored cell weighing n + 1 - V.
+ * `clingo -q --stats F.lp` solves it (docs/killer-tuning.md). */
+static int write_lp(const kp_t *k, const char *dir) {
+    const killer_puzzle_t *pz = &k->pz;
+    int n = pz->shape.n, bc = pz->shape.box_cols, br = pz->shape.box_rows, rc = -1;
+    uint32_t maxeq, maxcells, i, *cmb = NULL;
+    size_t scratch;
+    killer__model_t *m = NULL;
+    killer__eqs_t e = {NULL, NULL, NULL, 0, 0};
+    void *scr = NULL;
+    char path[1200];
+    FILE *out = NULL;
+    if (n > 16 || killer_validate(pz, NULL) != 0) return -1;
+    killer__derive_size(pz, &maxeq, &maxcells, &scratch);
+    m = malloc(sizeof *m);
+    e.eq = malloc(maxeq * sizeof *e.eq);
+    e.cells = malloc(maxcells * sizeof *e.cells);
+    e.neg = malloc(maxcells);
+    scr = aligned_alloc(16, KILLER__ALIGN(scratch) + 16);
+    cmb = malloc(CNF_MAX_COMBOS * sizeof *cmb);
+    snprintf(path, sizeof path, "%s/%s.lp", dir, k->id);
+    if (!m || !e.eq || !e.cells || !e.neg || !scr || !cmb || (out = fopen(path, "w")) == NULL) goto done;
+    killer__model_init(m, pz);
+    killer__derive(m, &e, scr);
+    fprintf(out, "rc(0..%d). val(1..%d).\n", n - 1, n);
+    fprintf(out, "1 { x(R,C,V) : val(V) } 1 :- rc(R), rc(C).\n");
+    fprintf(out, "1 { x(R,C,V) : rc(C) } 1 :- rc(R), val(V).\n");
+    fprintf(out, "1 { x(R,C,V) : rc(R) } 1 :- rc(C), val(V).\n");
+    fprintf(out, "box(R,C,(R/%d)*%d+C/%d) :- rc(R), rc(C).\n", br, n / bc, bc);
+    fprintf(out, "1 { x(R,C,V) : box(R,C,B) } 1 :- box(_,_,B), val(V).\n");
+    if (pz->diagonals) {
+        fprintf(out, "1 { x(R,R,V) : rc(R) } 1 :- val(V).\n");
+        fprintf(out, "1 { x(R,%d-R,V) : rc(R) } 1 :- val(V).\n", n - 1);
+    }
+    for (i = 0; i < e.neq; i++) {
+        const killer__eq_t *q = &e.eq[i];
+        int j, v;
+        fprintf(out, ":- #sum {");
+        for (j = 0; j < q->k; j++) {
+            int cell = e.cells[q->off + j], r = cell / n, c = cell % n;
+            for (v = 1; v <= n; v++)
+                fprintf(out, "%s %ld,%d,%d,%d : x(%d,%d,%d)", j + v > 1 ? ";" : "",
+                        e.neg[q->off + j] ? (long)(n + 1 - v) : killer_symbol(pz, v), r, c, v, r, c, v);
+        }
+        fprintf(out, " } != %ld.\n", q->sum);
+    }
+    for (int g = 0; g < pz->ncages; g++) {
+        const killer_cage_t *cg = &pz->cages[g];
+        int kc = cg->ncells, ncomb = cage_combos(pz, cg, cmb), j, v, t;
+        for (v = 1; v <= n; v++) {
+            fprintf(out, ":- 2 {");
+            for (t = 0; t < kc; t++) fprintf(out, "%s x(%d,%d,%d)", t ? ";" : "", cg->cells[t].r, cg->cells[t].c, v);
+            fprintf(out, " }.\n");
+        }
+        fprintf(out, "1 {");
+        for (j = 0; j < ncomb; j++) fprintf(out, "%s k(%d,%d)", j ? ";" : "", g, j);
+        fprintf(out, " } 1.\n");
+        for (j = 0; j < ncomb; j++)
+            for (v = 1; v <= n; v++) {
+                if (cmb[j] >> (v - 1) & 1) { /* the combination puts v in some cell */
+                    fprintf(out, ":- k(%d,%d)", g, j);
+                    for (t = 0; t < kc; t++) fprintf(out, ", not x(%d,%d,%d)", cg->cells[t].r, cg->cells[t].c, v);
+                    fprintf(out, ".\n");
+                } else
+                    for (t = 0; t < kc; t++)
+                        fprintf(out, ":- k(%d,%d), x(%d,%d,%d).\n", g, j, cg->cells[t].r, cg->cells[t].c, v);
+            }
+        for (v = 1; v <= n; v++) /* a cell's value -> some combination holding it */
+            for (t = 0; t < kc; t++) {
+                fprintf(out, ":- x(%d,%d,%d)", cg->cells[t].r, cg->cells[t].c, v);
+                for (j = 0; j < ncomb; j++)
+                    if (cmb[j] >> (v - 1) & 1) fprintf(out, ", not k(%d,%d)", g, j);
+                fprintf(out, ".\n");
+            }
+    }
+    fprintf(out, "#show x/3.\n");
+    rc = ferror(out) ? -1 : 0;
+done:
+    if (out != NULL && fclose(out) != 0) rc = -1;
+    free(cmb);
+    free(scr);
+    free(e.neg);
+    free(e.cells);
+    free(e.eq);
+    free(m);
+    return rc;
+}
+
 static void run_file(const char *name, const run_opts_t *ro) {
     const char *dir = ro->dir, *only = ro->only;
     int cap_ms = ro->cap_ms, adv_cap_ms = ro->adv_cap_ms, maxp = ro->maxp, verbose = ro->verbose;
@@ -581,6 +679,12 @@ static void run_file(const char *name, const run_opts_t *ro) {
         int w = 0;
         for (i = 0; i < np; i++) w += write_cnf(&ps[i], ro->cnf_dir) == 0;
         printf("%-28s %d of %d written as %s/<id>.cnf\n", name, w, np, ro->cnf_dir);
+        goto out;
+    }
+    if (ro->lp_dir != NULL) {
+        int w = 0;
+        for (i = 0; i < np; i++) w += write_lp(&ps[i], ro->lp_dir) == 0;
+        printf("%-28s %d of %d written as %s/<id>.lp\n", name, w, np, ro->lp_dir);
         goto out;
     }
     if (ro->sweep > 0) {
@@ -654,7 +758,7 @@ out:
 int main(int argc, char **argv) {
     static const char *const files[] = {"janko_killer_4x4.jsonl", "janko_killer_6x6.jsonl",
                                         "janko_killer_9x9.jsonl", "killers_curated.jsonl"};
-    run_opts_t ro = {"../shared/data/killer", NULL, NULL, 1000, 60000, 0, 0, 0, 1, 0, KILLER_VALUES_AUTO};
+    run_opts_t ro = {"../shared/data/killer", NULL, NULL, NULL, 1000, 60000, 0, 0, 0, 1, 0, KILLER_VALUES_AUTO};
     int i;
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-d") == 0 && i + 1 < argc)
@@ -669,6 +773,8 @@ int main(int argc, char **argv) {
             ro.verbose = 1;
         else if (strcmp(argv[i], "-c") == 0 && i + 1 < argc)
             ro.cnf_dir = argv[++i];
+        else if (strcmp(argv[i], "-g") == 0 && i + 1 < argc)
+            ro.lp_dir = argv[++i];
         else if (strcmp(argv[i], "-a") == 0)
             ro.adv_only = 1;
         else if (strcmp(argv[i], "-f") == 0 && i + 1 < argc)
@@ -686,14 +792,14 @@ int main(int argc, char **argv) {
             ro.sweep = atoi(argv[++i]);
         else {
             fprintf(stderr, "usage: %s [-d dir] [-t backtracking_cap_ms] [-T advanced_cap_ms] [-m max_per_file] [-v] [-a] [-f id_part] "
-                    "[-o auto|asc|desc] [-j threads] [-s split_depth] [-c cnf_dir]\n", argv[0]);
+                    "[-o auto|asc|desc] [-j threads] [-s split_depth] [-c cnf_dir] [-g lp_dir]\n", argv[0]);
             return 2;
         }
     }
     printf("Killer Sudoku, first solution; backtracking capped at %d ms a puzzle, advanced at %d ms", ro.cap_ms, ro.adv_cap_ms);
     if (ro.threads > 1) printf(" on %d threads (wall time, both value orders)", ro.threads);
     printf("\n");
-    if (ro.sweep == 0 && ro.cnf_dir == NULL)
+    if (ro.sweep == 0 && ro.cnf_dir == NULL && ro.lp_dir == NULL)
         printf("%-28s %-12s %9s %6s %5s %5s %10s %10s %10s %12s\n", "file", "method", "solved", "stop", "multi", "bad",
                "median ms", "worst ms", "med nodes", "worst nodes");
     for (i = 0; i < (int)(sizeof files / sizeof files[0]); i++) run_file(files[i], &ro);
