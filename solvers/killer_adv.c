@@ -138,7 +138,7 @@
  *   rejected  probing and look-ahead, at the root (singleton consistency)
  *             or at any depth limit: 3-7x fewer nodes, more instructions;
  *             dom/wdeg, impacts, last-conflict, value-by-combo-count
- *             choices; Luby / geometric restarts without nogoods; exact
+ *             choices; Luby / geometric restarts, also with nld-nogoods; exact
  *             group sums, 4-cell exact walks, combined sums, box-set
  *             regions, weighted 45 rules, con differences, naked pairs;
  *             MIXED_MAX other than 5, DERIVED_MAX other than 10; an
@@ -149,7 +149,10 @@
  * each of its first 7 choices, and even the subtree holding the solution
  * below them takes 36k nodes (7.5k highest-first); a perfect value order
  * at the top would not reach 100 ms, so what is missing is refuting wrong
- * subtrees faster (stronger propagation or learning), not luck.
+ * subtrees faster, not luck.  Clause learning alone is not it on 9x9:
+ * clasp over this very model (bench_killer -g: tables and 45-rule sums)
+ * needs as many conflicts as this search needs nodes; on random 16x16
+ * it solves one more of eight (docs/killer-tuning.md).
  *
  * Thread-safety: all state lives in the two arenas of each solve state
  * (one per value order when auto takes turns); nothing is shared. */
