@@ -914,7 +914,8 @@ static int prop_con(adv_t *a, uint32_t ci) {
              * holds (lo <= rem, checked above); else they are the m - 1
              * smallest, so v <= rem - lo1.  Hence v <= max(s, rem - lo1),
              * s the (m-1)-th smallest symbol of avail, and mirrored for the
-             * high side.  The same values as testing each one. */
+             * high side.  The same values as testing each one (values
+             * decided in the con leave too, as there). */
             uint64_t x = avail, y = avail;
             long lo1 = 0, hi1 = 0, s = 0, t = 0, wlo, whi;
             for (j = 0; j < m - 1; j++) {
@@ -928,23 +929,24 @@ static int prop_con(adv_t *a, uint32_t ci) {
             }
             whi = rem - lo1 > s ? rem - lo1 : s;
             wlo = rem - hi1 < t ? rem - hi1 : t;
-            if (wlo > sym[1] || whi < sym[a->n]) {
-                uint64_t win = sym_window(a, wlo, whi);
+            {
+                uint64_t win = sym_window(a, wlo, whi) & ~dec;
                 for (i = 0; i < m; i++)
                     if (restrict_keep(a, open[i], &oc[i], win) != 0) return -1;
             }
-        } else
-        for (i = 0; i < m; i++) {
-            uint64_t x = oc[i] & ~dec, keep = 0;
-            for (uint64_t r = x; r != 0; r &= r - 1) {
-                uint64_t bit = r & -r;
-                int v = killer__ctz(r) + 1;
-                if (m == 1 ? rem == sym[v]
-                           : (killer__sum_bounds(sym, avail & ~bit, m - 1, &lo, &hi) == 0 && rem - sym[v] >= lo &&
-                              rem - sym[v] <= hi))
-                    keep |= bit;
+        } else {
+            for (i = 0; i < m; i++) {
+                uint64_t x = oc[i] & ~dec, keep = 0;
+                for (uint64_t r = x; r != 0; r &= r - 1) {
+                    uint64_t bit = r & -r;
+                    int v = killer__ctz(r) + 1;
+                    if (m == 1 ? rem == sym[v]
+                               : (killer__sum_bounds(sym, avail & ~bit, m - 1, &lo, &hi) == 0 && rem - sym[v] >= lo &&
+                                  rem - sym[v] <= hi))
+                        keep |= bit;
+                }
+                if (restrict_keep(a, open[i], &oc[i], keep) != 0) return -1;
             }
-            if (restrict_keep(a, open[i], &oc[i], keep) != 0) return -1;
         }
     } else {
         /* peer groups (classify): the open cells of a group take distinct
