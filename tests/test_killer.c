@@ -26,7 +26,7 @@ Suite *killer_suite(void);
 
 /* === Generated puzzles ================================================== */
 
-#define MAXN 16
+#define MAXN 25
 #define MAXC (MAXN * MAXN)
 
 typedef struct gen_s {
@@ -359,6 +359,32 @@ START_TEST(killer_big_cages_9x9) {
     make_cages(g, 7, 100, &seed);
     ck_assert_int_eq(killer_validate(&g->pz, NULL), 0);
     solve_both(g, 2, 5000000);
+    free(g);
+}
+END_TEST
+
+/* Cages too big to table (over KILLER_COMBO_CAP combinations: up to 12
+ * cells of 25 values) make "bounds" cons, cages and derived alike, whose
+ * restriction is one window of values when the symbols ascend and a test
+ * per value otherwise: symbols 1..25 and a scrambled set, 55% of the cells
+ * given so that both methods finish; every solution checked, the counts
+ * agree and the generating grid is among them. */
+START_TEST(killer_bounds_cons_25) {
+    gen_t *g = malloc(sizeof *g);
+    unsigned seed = 2525u + (unsigned)_i * 11u;
+    int i, nc = 25 * 25;
+    ck_assert_ptr_nonnull(g);
+    gen_init(g, 25, 5, 5);
+    if (_i & 1) {
+        for (i = 0; i < 25; i++) g->symbols[i] = (long)((i * 7 + 3) % 26) * 2;
+        g->pz.symbols = g->symbols;
+    }
+    make_grid(25, 5, 5, &seed, g->grid);
+    make_cages(g, 12, 100, &seed);
+    for (i = 0; i < nc; i++) g->givens[i] = rnd(&seed) % 100 < 55 ? g->grid[i] : 0;
+    g->pz.givens = g->givens;
+    ck_assert_int_eq(killer_validate(&g->pz, NULL), 0);
+    solve_both(g, 2, 2000000);
     free(g);
 }
 END_TEST
@@ -1173,6 +1199,7 @@ Suite *killer_suite(void) {
     tcase_add_loop_test(tc, killer_derived_cons_counts, 0, 12);
     tcase_add_loop_test(tc, killer_derived_equations_hold, 0, 8);
     tcase_add_loop_test(tc, killer_big_cages_9x9, 0, 4);
+    tcase_add_loop_test(tc, killer_bounds_cons_25, 0, 4);
     tcase_add_loop_test(tc, killer_diagonals, 0, 2);
     tcase_add_test(tc, killer_unsolvable);
     tcase_add_test(tc, killer_fixtures);
