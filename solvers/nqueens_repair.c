@@ -55,6 +55,11 @@
  * the only step that may raise total; it is counted in `restarts` and flagged
  * in the trace.
  *
+ * Deadline and cancel flag: checked before anything else, between 8 MiB
+ * slices of zeroing the scratch, every 65536 rows of the greedy start, and
+ * every SEARCH_POLL_MASK + 1 steps; at 10^7 queens the set-up alone takes
+ * about a second, so checking only in the repair loop overshot short
+ * deadlines by that much.
  * Randomness: a splitmix64 state on the stack, seeded from opts->seed.
  * Thread-safety: reentrant; all state is in the caller's scratch. */
 #include <stdint.h>
@@ -306,7 +311,12 @@ static inline void draw_ahead(rep_t *p, draw_t *d, int row, size_t kk, size_t m)
     }
 }
 
-static int greedy_start(rep_t *p) {
+/* Polls ctl every GREEDY_POLL rows: at 10^7 queens the start alone takes
+ * about a second, far past a short deadline. */
+#define GREEDY_POLL 0xffffu
+#define SCRATCH_SLICE ((size_t)8 << 20)
+
+static int greedy_start(rep_t *p, const search_ctl_t *ctl, uint64_t nodes) {
     const int n = p->n;
     int32_t *pool = p->list; /* consumed slots become list entries */
     draw_t ring[PF_AHEAD];
@@ -372,6 +382,10 @@ static int greedy_start(rep_t *p) {
         pool[bj] = pool[k];
         pool[k++] = c;
         if (p->total + bc >= TOTAL_LIMIT) return SEARCH_BUDGET;
+        if ((k & GREEDY_POLL) == 0) {
+            const int rc = search_check_now(ctl, nodes);
+            if (rc != 0) return rc;
+        }
         p->total += bc;
         p->cols[r] = c;
         p->ccnt[c] = 1;
@@ -401,7 +415,12 @@ int nqueens_repair(int n, const int *fixed, const nqueens_repair_opts_t *opts,
     if (stats == NULL) stats = &local;
     if ((rc = search_check_now(ctl, stats->nodes)) != 0) return rc;
 
-    memset(scratch, 0, bytes);
+    /* zeroed in slices, polling between them: at 10^7 queens the first
+     * touch of 180 MB of scratch takes a few hundred ms */
+    for (size_t off = 0; off < bytes; off += SCRATCH_SLICE) {
+        memset((char *)scratch + off, 0, bytes - off < SCRATCH_SLICE ? bytes - off : SCRATCH_SLICE);
+        if ((rc = search_check_now(ctl, stats->nodes)) != 0) return rc;
+    }
     p.n = n;
     p.cols = cols;
     p.fixed = fixed;
@@ -409,7 +428,7 @@ int nqueens_repair(int n, const int *fixed, const nqueens_repair_opts_t *opts,
     p.total = 0;
     p.rng = opts->seed;
     memset(res, 0, sizeof *res);
-    if ((rc = greedy_start(&p)) != 0) return rc;
+    if ((rc = greedy_start(&p, ctl, stats->nodes)) != 0) return rc;
     res->initial_conflicts = p.total;
 
     const uint64_t base = stats->nodes;

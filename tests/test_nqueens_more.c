@@ -573,6 +573,32 @@ START_TEST(nqueens_repair_limits) {
 }
 END_TEST
 
+/* A deadline already close when a 10^7-queen repair starts: zeroing its
+ * 180 MB of scratch and the greedy start took over a second before they
+ * polled the clock (found by fuzz/fuzz_api.c: n=5444444 with a 50 ms
+ * timeout answered after 1.2 s).  Both now poll; the run must stop with
+ * SEARCH_TIMEOUT well within a second of a 20 ms deadline, also under the
+ * sanitizers (typically 25-70 ms). */
+START_TEST(nqueens_repair_deadline_at_max_n) {
+    const int n = NQUEENS_REPAIR_MAX_N;
+    nqueens_repair_opts_t o = {1, 0, NULL, NULL, 0};
+    nqueens_repair_result_t res;
+    search_ctl_t ctl = {0, 0, NULL};
+    int *cols = malloc(sizeof(int) * (size_t)n);
+    void *scratch = malloc(nqueens_repair_scratch(n));
+    int64_t t0;
+    ck_assert_ptr_nonnull(cols);
+    ck_assert_ptr_nonnull(scratch);
+    t0 = search_now_ns();
+    ctl.deadline_ns = t0 + 20 * 1000000LL;
+    ck_assert_int_eq(nqueens_repair(n, NULL, &o, &ctl, cols, scratch, &res, NULL, NULL), SEARCH_TIMEOUT);
+    ck_assert_msg(search_now_ns() - t0 < 700 * 1000000LL, "stopped %.0f ms after a 20 ms deadline",
+                  (double)(search_now_ns() - t0 - 20 * 1000000LL) / 1e6);
+    free(scratch);
+    free(cols);
+}
+END_TEST
+
 START_TEST(nqueens_auto_thresholds) {
     ck_assert_int_eq(nqueens_auto_method(8, 0), NQUEENS_METHOD_BACKTRACK);
     ck_assert_int_eq(nqueens_auto_method(NQUEENS_AUTO_BACKTRACK_MAX, 0), NQUEENS_METHOD_BACKTRACK);
@@ -608,6 +634,7 @@ Suite *nqueens_more_suite(void) {
     tcase_add_test(tc, nqueens_repair_keeps_fixed_queens);
     tcase_add_test(tc, nqueens_repair_limits);
     tcase_add_test(tc, nqueens_auto_thresholds);
+    tcase_add_test(tc, nqueens_repair_deadline_at_max_n);
     suite_add_tcase(s, tc);
     return s;
 }
