@@ -5,6 +5,7 @@
 #   make test         install missing packages, build, check layering, run every test
 #   make test SANITIZE=1   the same suite under ASan + UBSan (objects in build/san)
 #   make bench        benchmarks (reads ../shared/data when it is there)
+#   make fuzz         libFuzzer on every api/ endpoint (clang; FUZZ_SECONDS, default 60)
 #   make deps         apt-get install whatever Debian package is missing
 #
 # Objects go to $(BUILD); sanitizer builds use their own tree so the two never mix.
@@ -52,6 +53,7 @@ TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test
               tests/test_killer.c tests/test_killer_api.c tests/test_nqueens_more.c \
               tests/test_nqueens_board_api.c tests/job_harness.c tests/test_http.c \
               tests/http_client.c
+FUZZ_SRC   := fuzz/fuzz_api.c fuzz/replay.c
 BENCH_SRC  := bench/bench_nqueens.c bench/bench_sudoku.c bench/bench_xcover.c bench/bench9.c \
               bench/bench_killer.c bench/bench_nqueens_more.c bench/bench_http.c bench/bench9_http.c
 
@@ -62,7 +64,8 @@ SERVER_OBJ := $(call obj,$(SERVER_SRC))
 MAIN_OBJ   := $(call obj,$(MAIN_SRC))
 TEST_OBJ   := $(call obj,$(TEST_SRC))
 BENCH_OBJ  := $(call obj,$(BENCH_SRC))
-ALL_OBJ    := $(SOLVER_OBJ) $(API_OBJ) $(SERVER_OBJ) $(MAIN_OBJ) $(TEST_OBJ) $(BENCH_OBJ)
+FUZZ_OBJ   := $(call obj,$(FUZZ_SRC))
+ALL_OBJ    := $(SOLVER_OBJ) $(API_OBJ) $(SERVER_OBJ) $(MAIN_OBJ) $(TEST_OBJ) $(BENCH_OBJ) $(FUZZ_OBJ)
 
 PUZZLED    := $(BUILD)/puzzled
 TEST_BIN   := $(BUILD)/tests/run_tests
@@ -74,8 +77,9 @@ BENCH_9H   := $(BUILD)/bench/bench9_http
 BENCH_KL   := $(BUILD)/bench/bench_killer
 BENCH_NQ2  := $(BUILD)/bench/bench_nqueens_more
 BENCH_HTTP := $(BUILD)/bench/bench_http
+FUZZ_REPLAY := $(BUILD)/fuzz/replay
 
-.PHONY: all run test bench bench9 deps check-layers clean
+.PHONY: all run test bench bench9 fuzz deps check-layers clean
 all: $(PUZZLED)
 
 # Goals that must see the packages installed first.
@@ -109,6 +113,10 @@ $(BUILD)/server/%.o: server/%.c
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) -c $< -o $@
+
+$(BUILD)/fuzz/%.o: fuzz/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -c $< -o $@
 
 $(BUILD)/bench/%.o: bench/%.c
 	@mkdir -p $(@D)
@@ -153,6 +161,26 @@ $(BENCH_HTTP): $(BUILD)/bench/bench_http.o $(BUILD)/tests/http_client.o
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
 
+# The fuzz entry point with a plain main() that replays files: `make test`
+# runs fuzz/corpus through it (under ASan/UBSan with SANITIZE=1).
+$(FUZZ_REPLAY): $(FUZZ_OBJ) $(API_OBJ) $(SOLVER_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+
+# libFuzzer, ASan and UBSan with clang, on its own objects (build/fuzz-lf);
+# new inputs go to build/fuzz-lf/corpus, crashes to build/fuzz-lf/.  Copy an
+# input worth keeping into fuzz/corpus and `make test` replays it for good.
+FUZZ_SECONDS ?= 60
+FUZZ_DIR := build/fuzz-lf
+fuzz: deps
+	@command -v clang >/dev/null 2>&1 || { echo "installing clang"; apt-get install -y clang >/dev/null; }
+	@mkdir -p $(FUZZ_DIR)/corpus
+	clang -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g -I. $(PKG_CFLAGS) \
+	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	  fuzz/fuzz_api.c $(API_SRC) $(SOLVER_SRC) -o $(FUZZ_DIR)/fuzz_api $(PKG_LIBS) -lm -pthread
+	$(FUZZ_DIR)/fuzz_api -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
+	  -artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/corpus fuzz/corpus
+
 # solvers/ must stay pure (no HTTP/JSON/libuv, no I/O, no mutable globals) and
 # api/ free of HTTP and libuv; see tests/check_layers.sh for what is checked.
 check-layers: $(SOLVER_OBJ) $(API_OBJ)
@@ -165,9 +193,10 @@ run: deps $(PUZZLED)
 # drifting from the code they measure.
 BENCH_BIN  := $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_9) $(BENCH_9H) $(BENCH_KL) $(BENCH_HTTP)
 
-test: deps check-layers $(PUZZLED) $(TEST_BIN) $(BENCH_BIN)
+test: deps check-layers $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) $(FUZZ_REPLAY)
 	@if [ "$(SANITIZE)" != 1 ]; then sh tests/check_dockerfile.sh $(PUZZLED); fi
 	@sh tests/check_openapi.sh
+	./$(FUZZ_REPLAY) fuzz/corpus
 	@rm -rf $(BUILD)/test-logs && mkdir -p $(BUILD)/test-logs
 	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(TEST_BIN)
 
