@@ -256,15 +256,22 @@ static int kl_parse_json(const api_request_t *req, kl_job_t *j, api_problem_t *p
             api_problem_add(p, "body", "box", "must be {\"rows\": R, \"cols\": C}");
             bad = 1;
         } else {
-            bad |= api_json_int(r, "box.rows", 1, KILLER_MAX_N, &x, p) != 0;
-            j->box_rows = (int)x;
-            bad |= api_json_int(c, "box.cols", 1, KILLER_MAX_N, &x, p) != 0;
-            j->box_cols = (int)x;
+            /* a value only when it passed: x is not written on an error */
+            if (api_json_int(r, "box.rows", 1, KILLER_MAX_N, &x, p) == 0)
+                j->box_rows = (int)x;
+            else
+                bad = 1;
+            if (api_json_int(c, "box.cols", 1, KILLER_MAX_N, &x, p) == 0)
+                j->box_cols = (int)x;
+            else
+                bad = 1;
         }
     }
     if ((v = json_object_get(root, "size")) != NULL) {
-        bad |= api_json_int(v, "size", KILLER_MIN_N, KILLER_MAX_N, &x, p) != 0;
-        j->n = (int)x;
+        if (api_json_int(v, "size", KILLER_MIN_N, KILLER_MAX_N, &x, p) == 0)
+            j->n = (int)x;
+        else
+            bad = 1;
     } else if (j->box_rows > 0 && j->box_cols > 0) {
         j->n = j->box_rows * j->box_cols;
         if (j->n < KILLER_MIN_N || j->n > KILLER_MAX_N) {
@@ -286,8 +293,10 @@ static int kl_parse_json(const api_request_t *req, kl_job_t *j, api_problem_t *p
             json_array_foreach(v, k, s) {
                 char f[32];
                 snprintf(f, sizeof f, "symbols[%zu]", k);
-                bad |= api_json_int(s, f, 0, KILLER_MAX_SYMBOL, &x, p) != 0;
-                j->symbols[k] = (long)x;
+                if (api_json_int(s, f, 0, KILLER_MAX_SYMBOL, &x, p) == 0)
+                    j->symbols[k] = (long)x;
+                else
+                    bad = 1;
             }
         }
     }

@@ -261,10 +261,15 @@ static int sd_parse_json(const api_request_t *req, sd_puzzle_t *pz, api_problem_
                 api_problem_add(p, "body", "box", "must be {\"rows\": R, \"cols\": C}");
                 bad = 1;
             } else {
-                bad |= api_json_int(r, "box.rows", 1, SUDOKU_MAX_N, &x, p) != 0;
-                pz->box_rows = (int)x;
-                bad |= api_json_int(c, "box.cols", 1, SUDOKU_MAX_N, &x, p) != 0;
-                pz->box_cols = (int)x;
+                /* a value only when it passed: x is not written on an error */
+                if (api_json_int(r, "box.rows", 1, SUDOKU_MAX_N, &x, p) == 0)
+                    pz->box_rows = (int)x;
+                else
+                    bad = 1;
+                if (api_json_int(c, "box.cols", 1, SUDOKU_MAX_N, &x, p) == 0)
+                    pz->box_cols = (int)x;
+                else
+                    bad = 1;
             }
         } else if (strcmp(key, "symbols") == 0) {
             size_t k;
