@@ -46,6 +46,25 @@ int api_json_int(json_t *v, const char *field, long long lo, long long hi, long 
     return 0;
 }
 
+int api_json_box(json_t *v, int maxn, int *rows, int *cols, api_problem_t *p) {
+    json_t *r = json_object_get(v, "rows"), *c = json_object_get(v, "cols");
+    long long x;
+    int bad = 0;
+    if (!json_is_object(v) || json_object_size(v) != 2 || r == NULL || c == NULL) {
+        api_problem_add(p, "body", "box", "must be {\"rows\": R, \"cols\": C}");
+        return -1;
+    }
+    if (api_json_int(r, "box.rows", 1, maxn, &x, p) == 0)
+        *rows = (int)x;
+    else
+        bad = 1;
+    if (api_json_int(c, "box.cols", 1, maxn, &x, p) == 0)
+        *cols = (int)x;
+    else
+        bad = 1;
+    return bad ? -1 : 0;
+}
+
 int api_json_opt_int(json_t *obj, const char *key, long long lo, long long hi, long long def,
                      long long *out, api_problem_t *p) {
     json_t *v = json_object_get(obj, key);

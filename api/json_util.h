@@ -22,6 +22,12 @@ int api_json_fields(json_t *obj, const char *const *allowed, api_problem_t *p);
 int api_json_int(json_t *v, const char *field, long long lo, long long hi, long long *out,
                  api_problem_t *p);
 
+/* Reads v as a box shape {"rows": R, "cols": C}, each from 1 to maxn:
+ * stores each one only when it is valid (the other stays as it was), adds
+ * an error on "box" / "box.rows" / "box.cols" otherwise, and returns 0 or
+ * -1. */
+int api_json_box(json_t *v, int maxn, int *rows, int *cols, api_problem_t *p);
+
 /* Like api_json_int for an optional member `key` of obj: absent -> def. */
 int api_json_opt_int(json_t *obj, const char *key, long long lo, long long hi, long long def,
                      long long *out, api_problem_t *p);

@@ -250,23 +250,8 @@ static int kl_parse_json(const api_request_t *req, kl_job_t *j, api_problem_t *p
 
     if ((root = api_json_object(req, p)) == NULL) return -1;
     bad |= api_json_fields(root, fields, p) != 0;
-    if ((v = json_object_get(root, "box")) != NULL) {
-        json_t *r = json_object_get(v, "rows"), *c = json_object_get(v, "cols");
-        if (!json_is_object(v) || json_object_size(v) != 2 || r == NULL || c == NULL) {
-            api_problem_add(p, "body", "box", "must be {\"rows\": R, \"cols\": C}");
-            bad = 1;
-        } else {
-            /* a value only when it passed: x is not written on an error */
-            if (api_json_int(r, "box.rows", 1, KILLER_MAX_N, &x, p) == 0)
-                j->box_rows = (int)x;
-            else
-                bad = 1;
-            if (api_json_int(c, "box.cols", 1, KILLER_MAX_N, &x, p) == 0)
-                j->box_cols = (int)x;
-            else
-                bad = 1;
-        }
-    }
+    if ((v = json_object_get(root, "box")) != NULL)
+        bad |= api_json_box(v, KILLER_MAX_N, &j->box_rows, &j->box_cols, p) != 0;
     if ((v = json_object_get(root, "size")) != NULL) {
         if (api_json_int(v, "size", KILLER_MIN_N, KILLER_MAX_N, &x, p) == 0)
             j->n = (int)x;

@@ -245,7 +245,6 @@ static int sd_parse_json(const api_request_t *req, sd_puzzle_t *pz, api_problem_
 
     if ((root = api_json_object(req, p)) == NULL) return -1;
     json_object_foreach(root, key, v) {
-        long long x;
         if (strcmp(key, "grid") == 0) {
             if (json_is_string(v))
                 bad |= sd_json_grid_string(json_string_value(v), json_string_length(v), pz, p) != 0;
@@ -256,21 +255,7 @@ static int sd_parse_json(const api_request_t *req, sd_puzzle_t *pz, api_problem_
                 bad = 1;
             }
         } else if (strcmp(key, "box") == 0) {
-            json_t *r = json_object_get(v, "rows"), *c = json_object_get(v, "cols");
-            if (!json_is_object(v) || json_object_size(v) != 2 || r == NULL || c == NULL) {
-                api_problem_add(p, "body", "box", "must be {\"rows\": R, \"cols\": C}");
-                bad = 1;
-            } else {
-                /* a value only when it passed: x is not written on an error */
-                if (api_json_int(r, "box.rows", 1, SUDOKU_MAX_N, &x, p) == 0)
-                    pz->box_rows = (int)x;
-                else
-                    bad = 1;
-                if (api_json_int(c, "box.cols", 1, SUDOKU_MAX_N, &x, p) == 0)
-                    pz->box_cols = (int)x;
-                else
-                    bad = 1;
-            }
+            bad |= api_json_box(v, SUDOKU_MAX_N, &pz->box_rows, &pz->box_cols, p) != 0;
         } else if (strcmp(key, "symbols") == 0) {
             size_t k;
             json_t *s;
