@@ -311,8 +311,9 @@ static inline void draw_ahead(rep_t *p, draw_t *d, int row, size_t kk, size_t m)
     }
 }
 
-/* Polls ctl every GREEDY_POLL rows: at 10^7 queens the start alone takes
- * about a second, far past a short deadline. */
+/* How often the set-up polls ctl (see "Deadline" above): every
+ * GREEDY_POLL + 1 rows of the greedy start, and after each SCRATCH_SLICE
+ * bytes of zeroing. */
 #define GREEDY_POLL 0xffffu
 #define SCRATCH_SLICE ((size_t)8 << 20)
 
@@ -416,7 +417,7 @@ int nqueens_repair(int n, const int *fixed, const nqueens_repair_opts_t *opts,
     if ((rc = search_check_now(ctl, stats->nodes)) != 0) return rc;
 
     /* zeroed in slices, polling between them: at 10^7 queens the first
-     * touch of 180 MB of scratch takes a few hundred ms */
+     * touch of 182 MB of scratch takes a few hundred ms */
     for (size_t off = 0; off < bytes; off += SCRATCH_SLICE) {
         memset((char *)scratch + off, 0, bytes - off < SCRATCH_SLICE ? bytes - off : SCRATCH_SLICE);
         if ((rc = search_check_now(ctl, stats->nodes)) != 0) return rc;
