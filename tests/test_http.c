@@ -1,6 +1,7 @@
 /* test_http.c -- the real server on an ephemeral loopback port, driven with
  * libcurl: happy paths, every error status, headers, metrics, keep-alive,
- * queue limits, deadlines, client hang-up and SIGTERM draining.
+ * queue limits, deadlines, client hang-up and SIGTERM draining, and raw
+ * framing over a plain socket (pipelining, bad lengths, hang-ups mid-body).
  *
  * Most tests share one server started by an unchecked fixture (it lives in
  * check's parent process, outside the forked tests); tests that need other
@@ -15,6 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -474,6 +478,122 @@ START_TEST(http_client_hangup_cancels_work) {
 }
 END_TEST
 
+/* === Raw HTTP framing ===
+ * What curl never sends: pipelined requests, conflicting lengths, bodies cut
+ * off by a hang-up.  These go over a plain socket; after each the server
+ * must still answer, and no job may be left behind. */
+
+/* Sends `len` bytes on a new connection; then, unless `hang_up`, reads until
+ * the server closes (or 5 s pass) into out (NUL-terminated, truncated at
+ * cap).  Returns the bytes read, or -1 if the connection failed. */
+static long raw_exchange(const tsrv_t *s, const char *req, size_t len, int hang_up, char *out, size_t cap) {
+    struct sockaddr_in a = {0};
+    struct timeval tv = {5, 0};
+    size_t got = 0;
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) return -1;
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)s->port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0 || send(fd, req, len, MSG_NOSIGNAL) != (ssize_t)len) {
+        close(fd);
+        return -1;
+    }
+    while (!hang_up && got + 1 < cap) {
+        ssize_t n = recv(fd, out + got, cap - 1 - got, 0);
+        if (n <= 0) break;
+        got += (size_t)n;
+    }
+    if (cap > 0) out[got] = '\0';
+    close(fd);
+    return (long)got;
+}
+
+static int count_of(const char *hay, const char *needle) {
+    int n = 0;
+    for (const char *p = strstr(hay, needle); p != NULL; p = strstr(p + 1, needle)) n++;
+    return n;
+}
+
+static void assert_healthy_and_idle(const tsrv_t *s) {
+    json_t *h = get_json(s, "/healthz", 200);
+    json_decref(h);
+    ck_assert(wait_metric(s, "puzzled_jobs_inflight", 0, 5000));
+    ck_assert(wait_metric(s, "puzzled_jobs_queued", 0, 5000));
+}
+
+START_TEST(http_raw_framing) {
+    static const char killer[] = "{\"size\":4,\"cages\":[{\"sum\":10,\"cells\":[[0,0],[0,1],[1,0],[1,1]]}]}";
+    char req[8192], *out = malloc(1 << 16);
+    size_t len = 0;
+    long got;
+    ck_assert_ptr_nonnull(out);
+
+    /* pipelined: three POSTs and a GET in one write, answered in order */
+    for (int i = 0; i < 3; i++)
+        len += (size_t)snprintf(req + len, sizeof req - len,
+                                "POST /v1/killer/solve HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+                                "Content-Length: %zu\r\n\r\n%s",
+                                strlen(killer), killer);
+    len += (size_t)snprintf(req + len, sizeof req - len, "GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n");
+    got = raw_exchange(&shared_srv, req, len, 0, out, 1 << 16);
+    ck_assert_int_gt(got, 0);
+    ck_assert_int_eq(count_of(out, "HTTP/1.1 200 "), 4);
+    ck_assert_int_eq(count_of(out, "\"status\":\"solved\""), 3);
+    ck_assert_ptr_nonnull(strstr(strrchr(out, '{'), "\"status\":\"ok\"")); /* the GET answered last */
+
+    /* a chunked body, with its chunk framing, is read whole */
+    len = (size_t)snprintf(req, sizeof req,
+                           "POST /v1/killer/solve HTTP/1.1\r\nHost: t\r\nConnection: close\r\n"
+                           "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                           "10\r\n%.16s\r\n%zx\r\n%s\r\n0\r\n\r\n",
+                           killer, strlen(killer) - 16, killer + 16);
+    ck_assert_int_gt(raw_exchange(&shared_srv, req, len, 0, out, 1 << 16), 0);
+    ck_assert_msg(strncmp(out, "HTTP/1.1 200 ", 13) == 0, "%s", out);
+    ck_assert_ptr_nonnull(strstr(out, "\"status\":\"solved\""));
+
+    /* malformed framing is refused with a 4xx before any route sees it:
+     * both Content-Length and chunked, two lengths, a bad chunk size */
+    static const char *const bad[] = {
+        "POST /v1/killer/solve HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n"
+        "Transfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
+        "POST /v1/killer/solve HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\nContent-Length: 5\r\n\r\nabcde",
+        "POST /v1/killer/solve HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        ck_assert_int_gt(raw_exchange(&shared_srv, bad[i], strlen(bad[i]), 0, out, 1 << 16), 0);
+        ck_assert_msg(strncmp(out, "HTTP/1.1 4", 10) == 0, "case %zu: %.80s", i, out);
+    }
+    assert_healthy_and_idle(&shared_srv);
+
+    /* hang-ups: a body cut short, pipelined work abandoned, a batch
+     * abandoned while it streams */
+    len = (size_t)snprintf(req, sizeof req,
+                           "POST /v1/killer/solve HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+                           "Content-Length: 1000\r\n\r\n%s",
+                           killer);
+    ck_assert_int_eq(raw_exchange(&shared_srv, req, len, 1, out, 1 << 16), 0);
+    len = 0;
+    for (int i = 0; i < 20; i++)
+        len += (size_t)snprintf(req + len, sizeof req - len,
+                                "GET /v1/nqueens/count?n=13 HTTP/1.1\r\nHost: t\r\n\r\n");
+    ck_assert_int_eq(raw_exchange(&shared_srv, req, len, 1, out, 1 << 16), 0);
+    len = (size_t)snprintf(req, sizeof req,
+                           "POST /v1/sudoku/batch HTTP/1.1\r\nHost: t\r\nContent-Type: text/plain\r\n"
+                           "Content-Length: %d\r\n\r\n",
+                           82 * 40);
+    for (int i = 0; i < 40; i++) {
+        memset(req + len, '.', 81);
+        req[len + 81] = '\n';
+        len += 82;
+    }
+    ck_assert_int_eq(raw_exchange(&shared_srv, req, len, 1, out, 1 << 16), 0);
+    assert_healthy_and_idle(&shared_srv);
+    free(out);
+}
+END_TEST
+
 START_TEST(http_full_queue_is_503) {
     static const char *const args[] = {"--threads", "1", "--max-queue", "1", NULL};
     tsrv_t s;
@@ -832,6 +952,7 @@ Suite *http_suite(void) {
     tcase_add_test(shared, http_count_timeout_stops_everything);
     tcase_add_test(shared, http_small_request_not_held_behind_long_count);
     tcase_add_test(shared, http_client_hangup_cancels_work);
+    tcase_add_test(shared, http_raw_framing);
     tcase_add_test(shared, http_cli_flags_and_healthcheck);
     tcase_add_test(shared, http_sudoku_solve_formats);
     tcase_add_test(shared, http_sudoku_errors);
