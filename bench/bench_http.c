@@ -7,7 +7,12 @@
  *   2. fairness: small requests (count n=8) fired one after another while an
  *      n=17 count with threads=2 runs, against the same requests on an idle
  *      server: median and worst latency.  The pool's per-job window is what
- *      keeps the second figure near the first. */
+ *      keeps the second figure near the first;
+ *   3. POST /v1/killer/solve for each 9x9 killer of
+ *      ../shared/data/killer/janko_killer_9x9.jsonl (when present), one at a
+ *      time on one keep-alive connection: the client's wall time next to the
+ *      server's elapsed_ms (parse, validation, 45-rule set-up and search),
+ *      so the difference is what HTTP and the pool hand-off add. */
 #include <jansson.h>
 #include <pthread.h>
 #include <signal.h>
@@ -76,6 +81,61 @@ static void report(const char *what, double *lat, size_t k) {
            lat[k / 2], lat[(k * 9) / 10], lat[k - 1]);
 }
 
+/* Section 3: every janko 9x9 killer over HTTP.  The file's cages hold cell
+ * indices; the API takes [row, col] pairs. */
+static void killer_latency(const tsrv_t *s) {
+    const char *path = "../shared/data/killer/janko_killer_9x9.jsonl";
+    FILE *f = fopen(path, "r");
+    static double wall[1024], server[1024];
+    size_t k = 0, bad = 0;
+    char line[16384], url[256];
+    if (f == NULL) {
+        printf("\nKiller over HTTP: %s not found, skipped\n", path);
+        return;
+    }
+    CURL *c = curl_easy_init();
+    static const char *const hdr[] = {"Content-Type: application/json", NULL};
+    snprintf(url, sizeof url, "%s/v1/killer/solve", s->base);
+    while (k < sizeof wall / sizeof wall[0] && fgets(line, sizeof line, f) != NULL) {
+        json_t *p = json_loads(line, 0, NULL), *cages = json_array(), *cg;
+        size_t i, j;
+        if (p == NULL) continue;
+        json_int_t n = json_integer_value(json_object_get(p, "n"));
+        json_array_foreach(json_object_get(p, "cages"), i, cg) {
+            json_t *cells = json_array(), *x;
+            json_array_foreach(json_object_get(cg, "cells"), j, x) {
+                json_int_t v = json_integer_value(x);
+                json_array_append_new(cells, json_pack("[I,I]", v / n, v % n));
+            }
+            json_array_append_new(cages, json_pack("{s:O,s:o}", "sum", json_object_get(cg, "sum"), "cells", cells));
+        }
+        json_t *req = json_pack("{s:I,s:o}", "size", n, "cages", cages);
+        char *body = json_dumps(req, JSON_COMPACT);
+        hresp_t r;
+        double t0 = now_s();
+        http_do(c, "POST", url, body, strlen(body), hdr, &r);
+        double ms = (now_s() - t0) * 1000.0;
+        json_t *a = json_loads(r.body, 0, NULL);
+        const char *st = json_string_value(json_object_get(a, "status"));
+        if (r.status == 200 && st != NULL && strcmp(st, "solved") == 0) {
+            wall[k] = ms;
+            server[k++] = json_number_value(json_object_get(json_object_get(a, "stats"), "elapsed_ms"));
+        } else {
+            bad++;
+        }
+        json_decref(a);
+        hresp_free(&r);
+        free(body);
+        json_decref(req);
+        json_decref(p);
+    }
+    fclose(f);
+    curl_easy_cleanup(c);
+    printf("\nKiller over HTTP (POST /v1/killer/solve, janko 9x9, one at a time, keep-alive; %zu not solved)\n", bad);
+    report("client wall", wall, k);
+    report("server elapsed_ms", server, k);
+}
+
 int main(int argc, char **argv) {
     static const char *const args[] = {"--threads", "2", "--timeout-ms", "600000", NULL};
     int lo = argc > 1 ? atoi(argv[1]) : 14, hi = argc > 2 ? atoi(argv[2]) : 17;
@@ -129,6 +189,7 @@ int main(int argc, char **argv) {
     printf("  (the n=%d count took %.1f s and answered %lld)\n", hi, big.wall, big.count);
     curl_easy_cleanup(c);
 
+    killer_latency(&s);
     tsrv_stop(&s, SIGTERM, 20000);
     curl_global_cleanup();
     return 0;
