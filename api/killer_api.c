@@ -4,13 +4,14 @@
  * distinct non-negative integers; sums are over them], "cages": [{"sum": S,
  * "cells": [[r,c], ...]}, ...], "grid": givens (as for Sudoku: N arrays of N
  * symbols with 0/null empty, or a string for N <= 35), "diagonals": bool
- * (Killer-X), "method": "backtracking" | "advanced" | "auto", "max_solutions",
+ * (Killer-X), "method": "backtracking" | "advanced" | "auto", "value_order":
+ * "auto" | "ascending" | "descending" (advanced only), "max_solutions",
  * "timeout_ms", "threads"}.
  *
  * text/plain, the course format: line 1 the size, line 2 the symbols, line 3
  * the number of cages, then one cage per line as "sum r,c r,c ..."; options
- * in the query string (method, max_solutions, timeout_ms, diagonals, box,
- * threads).
+ * in the query string (method, value_order, max_solutions, timeout_ms,
+ * diagonals, box, threads).
  *
  * The body is parsed into a killer_puzzle_t; killer_validate() (the
  * solver's own checks) then finds the first problem, which this file names
@@ -51,6 +52,11 @@
  * subtrees (unsolvable), and the other is cancelled.  Stats add up the
  * work of both.  With max_solutions > 1 the whole tree is searched anyway,
  * so a second order would only repeat it: one order, split.
+ *
+ * value_order ascending or descending: that order alone, everywhere: one
+ * item, or with threads > 1 one order split as above (no portfolio, also
+ * for max_solutions 1; the first solution found ends the job).  auto is
+ * all of the above.
  *
  * Status and `unique` mean what they mean on one thread: unique is true
  * only when every item ran to exhaustion (or is known to be empty: an item
@@ -101,6 +107,7 @@ typedef struct kl_job_s {
     int has_givens;
     int diagonals;
     killer_method_t method;
+    killer_values_t values; /* value_order: auto, or one order everywhere */
     long long max_solutions, timeout_ms, threads;
     killer_puzzle_t pz;
     uint8_t *solutions;    /* max_solutions grids, kept ones first */
@@ -240,10 +247,16 @@ static int kl_method(const char *name, kl_job_t *j, const char *in, api_problem_
     return -1;
 }
 
+static int kl_values(const char *name, kl_job_t *j, const char *in, api_problem_t *p) {
+    if (killer_values_parse(name, &j->values) == 0) return 0;
+    api_problem_add(p, in, "value_order", "must be auto, ascending or descending, got '%.40s'", name);
+    return -1;
+}
+
 static int kl_parse_json(const api_request_t *req, kl_job_t *j, api_problem_t *p) {
     static const char *const none[] = {NULL};
     static const char *const fields[] = {"size", "box", "symbols", "cages", "grid", "diagonals",
-                                         "method", "max_solutions", "timeout_ms", "threads", NULL};
+                                         "method", "value_order", "max_solutions", "timeout_ms", "threads", NULL};
     json_t *root, *v;
     long long x;
     int bad = api_params_check(req, none, p) != 0, rc = 0;
@@ -295,6 +308,9 @@ static int kl_parse_json(const api_request_t *req, kl_job_t *j, api_problem_t *p
     if ((v = json_object_get(root, "method")) != NULL)
         bad |= !json_is_string(v) ? (api_problem_add(p, "body", "method", "must be a string"), 1)
                                   : kl_method(json_string_value(v), j, "body", p) != 0;
+    if ((v = json_object_get(root, "value_order")) != NULL)
+        bad |= !json_is_string(v) ? (api_problem_add(p, "body", "value_order", "must be a string"), 1)
+                                  : kl_values(json_string_value(v), j, "body", p) != 0;
     bad |= api_json_opt_int(root, "max_solutions", 1, KILLER_MAX_SOLUTIONS, 1, &j->max_solutions, p) != 0;
     bad |= api_json_opt_int(root, "timeout_ms", 1, req->max_timeout_ms, req->max_timeout_ms,
                             &j->timeout_ms, p) != 0;
@@ -316,8 +332,8 @@ static size_t kl_token(const char **s, const char *end) {
 }
 
 static int kl_parse_text(const api_request_t *req, kl_job_t *j, api_problem_t *p) {
-    static const char *const allowed[] = {"method", "max_solutions", "timeout_ms", "diagonals",
-                                          "box", "threads", NULL};
+    static const char *const allowed[] = {"method", "value_order", "max_solutions", "timeout_ms",
+                                          "diagonals", "box", "threads", NULL};
     const char *s = req->body ? req->body : "", *end = s + req->body_len, *v;
     int lineno = 0, stage = 0, bad = api_params_check(req, allowed, p) != 0;
     long long ncages = 0, nc = 0;
@@ -325,6 +341,7 @@ static int kl_parse_text(const api_request_t *req, kl_job_t *j, api_problem_t *p
     char f[32];
 
     if ((v = api_param(req, "method")) != NULL) bad |= kl_method(v, j, "query", p) != 0;
+    if ((v = api_param(req, "value_order")) != NULL) bad |= kl_values(v, j, "query", p) != 0;
     bad |= api_param_int(req, "max_solutions", 0, 1, KILLER_MAX_SOLUTIONS, 1, &j->max_solutions, p) != 0;
     bad |= api_param_int(req, "timeout_ms", 0, 1, req->max_timeout_ms, req->max_timeout_ms, &j->timeout_ms, p) != 0;
     bad |= api_param_int(req, "threads", 0, 1, req->pool_threads, 1, &j->threads, p) != 0;
@@ -537,8 +554,10 @@ static int kl_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
     o.ctl = ctl;
     o.split_depth = j->split_depth;
     o.split_index = (uint32_t)(item / j->orders);
-    if (j->orders == 2) /* else auto: both orders in turns on one thread (killer.h) */
+    if (j->orders == 2) /* else the client's order, or auto: both in turns on one thread (killer.h) */
         o.values = item % 2 == 1 ? KILLER_VALUES_DESCENDING : KILLER_VALUES_ASCENDING;
+    else
+        o.values = j->values;
     if (j->base.nitems == 1) {
         it->buf = j->solutions;
     } else {
@@ -711,6 +730,11 @@ int api_killer_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
     }
     if (rc == -2) goto nomem;
     if (rc != 0 || p.nerrors > 0) goto fail;
+    if (j->method == KILLER_METHOD_BACKTRACKING && j->values != KILLER_VALUES_AUTO) {
+        api_problem_add(&p, api_json_content_type(req) ? "body" : "query", "value_order",
+                        "only the advanced method has a value order (backtracking tries values ascending)");
+        goto fail;
+    }
     if (kl_finish(j, &p) != 0) goto fail;
     j->solutions = malloc((size_t)j->max_solutions * (size_t)j->n * (size_t)j->n);
     if (j->solutions == NULL) goto nomem;
@@ -720,7 +744,7 @@ int api_killer_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
     if (j->threads > 1 && j->method != KILLER_METHOD_BACKTRACKING) {
         long long per = j->threads; /* threads per value order */
         uint32_t d = 0;
-        if (j->max_solutions == 1) {
+        if (j->max_solutions == 1 && j->values == KILLER_VALUES_AUTO) {
             j->orders = 2;
             per = j->threads / 2;
         }

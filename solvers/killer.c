@@ -30,15 +30,31 @@ const char *killer_method_name(killer_method_t m) {
     return ((int)m >= 0 && m < KILLER_METHOD_COUNT) ? method_names[m] : NULL;
 }
 
+/* The index of name in names[0..count), or -1. */
+static int name_index(const char *const *names, int count, const char *name) {
+    for (int i = 0; name != NULL && i < count; i++)
+        if (strcmp(name, names[i]) == 0) return i;
+    return -1;
+}
+
 int killer_method_parse(const char *name, killer_method_t *out) {
-    int i;
-    if (name == NULL) return SEARCH_EINVAL;
-    for (i = 0; i < KILLER_METHOD_COUNT; i++)
-        if (strcmp(name, method_names[i]) == 0) {
-            *out = (killer_method_t)i;
-            return 0;
-        }
-    return SEARCH_EINVAL;
+    int i = name_index(method_names, KILLER_METHOD_COUNT, name);
+    if (i < 0) return SEARCH_EINVAL;
+    *out = (killer_method_t)i;
+    return 0;
+}
+
+static const char *const values_names[KILLER_VALUES_COUNT] = {"auto", "ascending", "descending"};
+
+const char *killer_values_name(killer_values_t v) {
+    return ((int)v >= 0 && v < KILLER_VALUES_COUNT) ? values_names[v] : NULL;
+}
+
+int killer_values_parse(const char *name, killer_values_t *out) {
+    int i = name_index(values_names, KILLER_VALUES_COUNT, name);
+    if (i < 0) return SEARCH_EINVAL;
+    *out = (killer_values_t)i;
+    return 0;
 }
 
 void killer_opts_init(killer_opts_t *opts) {

@@ -152,6 +152,10 @@ typedef enum killer_values_e {
     KILLER_VALUES_COUNT
 } killer_values_t;
 
+/* "auto", "ascending", "descending"; as for the method names. */
+const char *killer_values_name(killer_values_t v);
+int killer_values_parse(const char *name, killer_values_t *out);
+
 typedef void *(*killer_alloc_fn)(void *ud, size_t size);
 typedef void (*killer_free_fn)(void *ud, void *ptr);
 

@@ -874,6 +874,15 @@ START_TEST(killer_options) {
     ck_assert_int_eq(killer_method_parse("auto", &m), 0);
     ck_assert_int_eq(m, KILLER_METHOD_AUTO);
     ck_assert_int_eq(killer_method_parse("dlx", &m), SEARCH_EINVAL);
+    ck_assert_int_eq(killer_method_parse(NULL, &m), SEARCH_EINVAL);
+    for (int v = 0; v < KILLER_VALUES_COUNT; v++) { /* the names round-trip */
+        killer_values_t back = KILLER_VALUES_COUNT;
+        ck_assert_int_eq(killer_values_parse(killer_values_name((killer_values_t)v), &back), 0);
+        ck_assert_int_eq(back, v);
+    }
+    ck_assert_str_eq(killer_values_name(KILLER_VALUES_DESCENDING), "descending");
+    ck_assert_ptr_null(killer_values_name(KILLER_VALUES_COUNT));
+    ck_assert_int_eq(killer_values_parse("Ascending", &o.values), SEARCH_EINVAL);
 }
 END_TEST
 

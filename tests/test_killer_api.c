@@ -1,6 +1,6 @@
 /* test_killer_api.c -- POST /v1/killer/solve without a server: JSON and the
- * course text format, symbols, Killer-X, methods agreeing, and the table of
- * invalid cages with the status and field each must produce.
+ * course text format, symbols, Killer-X, methods agreeing, value orders, and
+ * the table of invalid cages with the status and field each must produce.
  *
  * The puzzle is made from this 4x4 grid (a Killer-X grid: both diagonals
  * distinct), cut into eight dominoes whose sums come from the grid:
@@ -164,6 +164,9 @@ static const kbad_t kbad[] = {
     {"application/json", "{\"size\":4,\"cages\":[{\"sum\":3,\"cells\":[[0]]}]}", 400, "cages[0].cells[0]"},
     {"application/json", "{\"size\":4,\"cages\":[{\"sum\":3}]}", 400, "cages[0]"},
     {"application/json", "{\"size\":4,\"cages\":[],\"method\":\"fast\"}", 400, "method"},
+    {"application/json", "{\"size\":4,\"cages\":[],\"value_order\":\"up\"}", 400, "value_order"},
+    {"application/json", "{\"size\":4,\"cages\":[],\"value_order\":3}", 400, "value_order"},
+    {"application/json", "{\"size\":4,\"cages\":[],\"value_order\":\"descending\",\"method\":\"backtracking\"}", 400, "value_order"},
     {"application/json", "{\"size\":4,\"cages\":[],\"max_solutions\":0}", 400, "max_solutions"},
     {"application/json", "{\"size\":4,\"cages\":[],\"diagonals\":1}", 400, "diagonals"},
     {"application/json", "{\"size\":4,\"cages\":[],\"shape\":1}", 400, "shape"},
@@ -352,6 +355,43 @@ START_TEST(killer_api_threads_backtracking_one_item) {
 }
 END_TEST
 
+/* value_order: one order alone.  With no cages the search is symmetric
+ * under v -> 5 - v, so the first solution highest-first is the mirror of
+ * the lowest-first one; the text format takes the order in the query. */
+START_TEST(killer_api_value_order) {
+    static const char *const bodies[] = {
+        "{\"size\":4,\"cages\":[],\"value_order\":\"ascending\"}",
+        "{\"size\":4,\"cages\":[],\"value_order\":\"descending\"}",
+        "{\"size\":4,\"cages\":[],\"value_order\":\"descending\",\"threads\":2}",
+    };
+    kres_t k[4];
+    for (int i = 0; i < 3; i++) {
+        k[i] = ksolve("application/json", bodies[i], NULL, 0);
+        ck_assert_msg(k[i].status == 200, "%s", k[i].body);
+        json_t *st = json_object_get(k[i].json, "stats");
+        ck_assert_int_eq(json_integer_value(json_object_get(st, "value_orders")), 1);
+        ck_assert_int_eq(json_integer_value(json_object_get(st, "subproblems")), i == 2 ? 16 : 1);
+    }
+    api_param_t q[1] = {{"value_order", "descending"}};
+    k[3] = ksolve("text/plain", "4\n1 2 3 4\n0\n", q, 1);
+    ck_assert_msg(k[3].status == 200, "%s", k[3].body);
+    json_t *lo = json_object_get(k[0].json, "solution"), *hi = json_object_get(k[1].json, "solution");
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++) {
+            ck_assert_int_eq(cell(hi, r, c), 5 - cell(lo, r, c));
+            ck_assert_int_eq(cell(json_object_get(k[3].json, "solution"), r, c), cell(hi, r, c));
+        }
+    /* split over two workers: still a valid grid, still one order */
+    json_t *sp = json_object_get(k[2].json, "solution");
+    for (int r = 0; r < 4; r++) {
+        int seen = 0;
+        for (int c = 0; c < 4; c++) seen |= 1 << cell(sp, r, c);
+        ck_assert_int_eq(seen, 0x1e);
+    }
+    for (int i = 0; i < 4; i++) kres_free(&k[i]);
+}
+END_TEST
+
 Suite *killer_api_suite(void);
 Suite *killer_api_suite(void) {
     Suite *s = suite_create("killer_api");
@@ -364,6 +404,7 @@ Suite *killer_api_suite(void) {
     tcase_add_test(tc, killer_api_uncovered_cells_are_plain_sudoku);
     tcase_add_loop_test(tc, killer_api_threads_same_answer, 0, 11);
     tcase_add_test(tc, killer_api_threads_backtracking_one_item);
+    tcase_add_test(tc, killer_api_value_order);
     suite_add_tcase(s, tc);
     return s;
 }
