@@ -536,7 +536,8 @@ START_TEST(http_raw_framing) {
                                 "POST /v1/killer/solve HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
                                 "Content-Length: %zu\r\n\r\n%s",
                                 strlen(killer), killer);
-    len += (size_t)snprintf(req + len, sizeof req - len, "GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n");
+    len += (size_t)snprintf(req + len, sizeof req - len,
+                            "GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n");
     got = raw_exchange(&shared_srv, req, len, 0, out, 1 << 16);
     ck_assert_int_gt(got, 0);
     ck_assert_int_eq(count_of(out, "HTTP/1.1 200 "), 4);
