@@ -20,7 +20,8 @@
  *
  * Built two ways: with clang -fsanitize=fuzzer by `make fuzz` (libFuzzer's
  * main), and with replay.c by `make test`, which runs every file of
- * fuzz/corpus through it. */
+ * fuzz/corpus (hand-made seeds) and fuzz/cover (`make fuzz-cover`: the
+ * fewest fuzzer inputs that reach every edge it reached) through it. */
 #include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
