@@ -1,7 +1,7 @@
 /* bench_killer.c -- Killer Sudoku solvers on the shared collections.
  *
  *   bench_killer [-d dir] [-t cap_ms] [-T advanced_cap_ms] [-m max_per_file] [-v] [-a] [-f id_part]
- *                [-o auto|asc|desc] [-j threads] [-s split_depth] [-c cnf_dir] [-g lp_dir]
+ *                [-o auto|asc|desc] [-j threads] [-s split_depth] [-c cnf_dir] [-g lp_dir] [-z mzn_dir]
  *
  * For each of killers_curated.jsonl, janko_killer_{4x4,6x6,9x9}.jsonl in dir
  * (default ../shared/data/killer, relative to the repository root; missing
@@ -28,6 +28,8 @@
  * instead (write_cnf()), to time a SAT solver on the same puzzles.
  * -g DIR likewise writes DIR/<id>.lp for clingo (write_lp()): the same
  * model plus the 45-rule equations as native sums.
+ * -z DIR writes DIR/<id>.mzn (write_mzn()): the plain MiniZinc model, for
+ * a CP / lazy clause generation solver such as Chuffed.
  *
  * The files are JSON lines; a small DOM parser below reads what is needed
  * (size/n, symbols, cages with [r,c] pairs or cell indices, flags, solution
@@ -377,7 +379,7 @@ static int has_two(const killer_puzzle_t *pz) {
 
 /* What main() read from the command line. */
 typedef struct run_opts_s {
-    const char *dir, *only, *cnf_dir, *lp_dir;
+    const char *dir, *only, *cnf_dir, *lp_dir, *mzn_dir;
     int cap_ms, adv_cap_ms, maxp, verbose, adv_only, threads, sweep;
     killer_values_t values;
 } run_opts_t;
@@ -642,6 +644,53 @@ done:
     return rc;
 }
 
+/* -z DIR: writes each puzzle as a MiniZinc model, DIR/<id>.mzn, the
+ * textbook model a CP user would write: one variable a cell over its value
+ * indices 1..n, alldifferent on every unit (and the diagonals for
+ * Killer-X), each cage alldifferent with its sum over the symbol values,
+ * the givens fixed, the answer printed as n*n value indices.  No combinations and no 45-rule sums: this is the
+ * yardstick for a constraint solver's own propagation and learning (Chuffed,
+ * a lazy clause generation solver; docs/killer-tuning.md). */
+static int write_mzn(const kp_t *k, const char *dir) {
+    const killer_puzzle_t *pz = &k->pz;
+    int n = pz->shape.n, bc = pz->shape.box_cols, br = pz->shape.box_rows, rc = -1, g, t, v, plain = 1;
+    char path[1200];
+    FILE *out;
+    if (killer_validate(pz, NULL) != 0) return -1;
+    for (v = 1; v <= n; v++) plain &= killer_symbol(pz, v) == v;
+    snprintf(path, sizeof path, "%s/%s.mzn", dir, k->id);
+    if ((out = fopen(path, "w")) == NULL) return -1;
+    fprintf(out, "include \"alldifferent.mzn\";\nint: n = %d;\narray[1..n] of int: sym = [", n);
+    for (v = 1; v <= n; v++) fprintf(out, "%s%ld", v > 1 ? "," : "", killer_symbol(pz, v));
+    fprintf(out, "];\narray[0..n-1, 0..n-1] of var 1..n: x;\n");
+    fprintf(out, "constraint forall(i in 0..n-1)(alldifferent([x[i,j] | j in 0..n-1]) /\\ "
+                 "alldifferent([x[j,i] | j in 0..n-1]));\n");
+    fprintf(out, "constraint forall(R in 0..%d, C in 0..%d)(alldifferent([x[R*%d+r, C*%d+c] | r in 0..%d, c in 0..%d]));\n",
+            n / br - 1, n / bc - 1, br, bc, br - 1, bc - 1);
+    if (pz->diagonals)
+        fprintf(out, "constraint alldifferent([x[i,i] | i in 0..n-1]) /\\ alldifferent([x[i,n-1-i] | i in 0..n-1]);\n");
+    for (g = 0; g < pz->ncages; g++) {
+        const killer_cage_t *cg = &pz->cages[g];
+        fprintf(out, "constraint sum([");
+        for (t = 0; t < cg->ncells; t++) /* sym[] only when the symbols are not 1..n */
+            fprintf(out, plain ? "%sx[%d,%d]" : "%ssym[x[%d,%d]]", t ? "," : "", cg->cells[t].r, cg->cells[t].c);
+        fprintf(out, "]) = %ld", cg->sum);
+        if (cg->ncells > 1) {
+            fprintf(out, " /\\ alldifferent([");
+            for (t = 0; t < cg->ncells; t++) fprintf(out, "%sx[%d,%d]", t ? "," : "", cg->cells[t].r, cg->cells[t].c);
+            fprintf(out, "])");
+        }
+        fprintf(out, ";\n");
+    }
+    if (pz->givens != NULL)
+        for (t = 0; t < n * n; t++)
+            if (pz->givens[t]) fprintf(out, "constraint x[%d,%d] = %d;\n", t / n, t % n, pz->givens[t]);
+    fprintf(out, "solve satisfy;\noutput [show(x[i,j]) ++ \" \" | i, j in 0..n-1];\n"); /* value indices, row-major */
+    rc = ferror(out) ? -1 : 0;
+    if (fclose(out) != 0) rc = -1;
+    return rc;
+}
+
 static void run_file(const char *name, const run_opts_t *ro) {
     const char *dir = ro->dir, *only = ro->only;
     int cap_ms = ro->cap_ms, adv_cap_ms = ro->adv_cap_ms, maxp = ro->maxp, verbose = ro->verbose;
@@ -685,6 +734,12 @@ static void run_file(const char *name, const run_opts_t *ro) {
         int w = 0;
         for (i = 0; i < np; i++) w += write_lp(&ps[i], ro->lp_dir) == 0;
         printf("%-28s %d of %d written as %s/<id>.lp\n", name, w, np, ro->lp_dir);
+        goto out;
+    }
+    if (ro->mzn_dir != NULL) {
+        int w = 0;
+        for (i = 0; i < np; i++) w += write_mzn(&ps[i], ro->mzn_dir) == 0;
+        printf("%-28s %d of %d written as %s/<id>.mzn\n", name, w, np, ro->mzn_dir);
         goto out;
     }
     if (ro->sweep > 0) {
@@ -758,7 +813,7 @@ out:
 int main(int argc, char **argv) {
     static const char *const files[] = {"janko_killer_4x4.jsonl", "janko_killer_6x6.jsonl",
                                         "janko_killer_9x9.jsonl", "killers_curated.jsonl"};
-    run_opts_t ro = {"../shared/data/killer", NULL, NULL, NULL, 1000, 60000, 0, 0, 0, 1, 0, KILLER_VALUES_AUTO};
+    run_opts_t ro = {"../shared/data/killer", NULL, NULL, NULL, NULL, 1000, 60000, 0, 0, 0, 1, 0, KILLER_VALUES_AUTO};
     int i;
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-d") == 0 && i + 1 < argc)
@@ -775,6 +830,8 @@ int main(int argc, char **argv) {
             ro.cnf_dir = argv[++i];
         else if (strcmp(argv[i], "-g") == 0 && i + 1 < argc)
             ro.lp_dir = argv[++i];
+        else if (strcmp(argv[i], "-z") == 0 && i + 1 < argc)
+            ro.mzn_dir = argv[++i];
         else if (strcmp(argv[i], "-a") == 0)
             ro.adv_only = 1;
         else if (strcmp(argv[i], "-f") == 0 && i + 1 < argc)
@@ -792,14 +849,14 @@ int main(int argc, char **argv) {
             ro.sweep = atoi(argv[++i]);
         else {
             fprintf(stderr, "usage: %s [-d dir] [-t backtracking_cap_ms] [-T advanced_cap_ms] [-m max_per_file] [-v] [-a] [-f id_part] "
-                    "[-o auto|asc|desc] [-j threads] [-s split_depth] [-c cnf_dir] [-g lp_dir]\n", argv[0]);
+                    "[-o auto|asc|desc] [-j threads] [-s split_depth] [-c cnf_dir] [-g lp_dir] [-z mzn_dir]\n", argv[0]);
             return 2;
         }
     }
     printf("Killer Sudoku, first solution; backtracking capped at %d ms a puzzle, advanced at %d ms", ro.cap_ms, ro.adv_cap_ms);
     if (ro.threads > 1) printf(" on %d threads (wall time, both value orders)", ro.threads);
     printf("\n");
-    if (ro.sweep == 0 && ro.cnf_dir == NULL && ro.lp_dir == NULL)
+    if (ro.sweep == 0 && ro.cnf_dir == NULL && ro.lp_dir == NULL && ro.mzn_dir == NULL)
         printf("%-28s %-12s %9s %6s %5s %5s %10s %10s %10s %12s\n", "file", "method", "solved", "stop", "multi", "bad",
                "median ms", "worst ms", "med nodes", "worst nodes");
     for (i = 0; i < (int)(sizeof files / sizeof files[0]); i++) run_file(files[i], &ro);
