@@ -716,7 +716,7 @@ int api_killer_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
     kl_job_t *j = calloc(1, sizeof *j);
     int rc;
     *job = NULL;
-    api_problem_init(&p, API_EINVALID, "the puzzle is not valid");
+    api_problem_init(&p, API_EINVALID, "the request is not valid");
     if (j == NULL) goto nomem;
     j->method = KILLER_METHOD_AUTO;
     if (api_json_content_type(req))

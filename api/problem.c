@@ -75,12 +75,31 @@ void api_problem_add(api_problem_t *p, const char *in, const char *field, const 
     problem_sanitize(e->detail);
 }
 
+/* The top-level detail: the handler's summary, and when there are field
+ * errors the first one, so that a reader of `detail` alone learns what to
+ * fix ("the puzzle is not valid (value_order: only the advanced method
+ * ...)"); errors[] keeps the full list. */
+static void problem_detail(const api_problem_t *p, char *buf, size_t cap) {
+    size_t more = p->nerrors + p->dropped - 1;
+    if (p->nerrors == 0) {
+        snprintf(buf, cap, "%s", p->detail);
+        return;
+    }
+    if (more == 0)
+        snprintf(buf, cap, "%s (%s: %s)", p->detail, p->errors[0].field, p->errors[0].detail);
+    else
+        snprintf(buf, cap, "%s (%s: %s; %zu more in errors)", p->detail, p->errors[0].field, p->errors[0].detail,
+                 more);
+}
+
 char *api_problem_render(const api_problem_t *p, size_t *len) {
     const problem_kind_t *k = problem_kind(p->code);
-    char *out = NULL;
+    char *out = NULL, detail[sizeof p->detail + sizeof p->errors[0].field + sizeof p->errors[0].detail + 40];
     json_t *errors = json_array();
-    json_t *root = json_pack("{s:s, s:s, s:i, s:s}", "type", k->type, "title", k->title,
-                             "status", k->status, "detail", p->detail);
+    json_t *root;
+    problem_detail(p, detail, sizeof detail);
+    root = json_pack("{s:s, s:s, s:i, s:s}", "type", k->type, "title", k->title, "status", k->status, "detail",
+                     detail);
     if (root == NULL || errors == NULL) goto done;
     for (size_t i = 0; i < p->nerrors; i++) {
         const api_field_error_t *e = &p->errors[i];

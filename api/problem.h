@@ -5,7 +5,8 @@
  * picks status, type and title from the table; `detail` says what is wrong in
  * a sentence; `errors` names each offending query parameter, body field or
  * header, so that a client can point at it.  api_problem_render() turns it
- * into an `application/problem+json` body.
+ * into an `application/problem+json` body whose `detail` is that sentence
+ * followed by the first field error (and how many more there are).
  *
  * The struct is plain data (fixed-size buffers), so it lives on the stack of
  * whoever validates; nothing here allocates except api_problem_render(). */

@@ -566,7 +566,7 @@ static int sd_conflicts_problem(sd_puzzle_t *pz, api_problem_t *p) {
 static int sd_read(const api_request_t *req, sd_puzzle_t *pz, api_problem_t *p) {
     const char *ct = req->content_type;
     int rc;
-    api_problem_init(p, API_EINVALID, "the puzzle is not valid");
+    api_problem_init(p, API_EINVALID, "the request is not valid");
     sd_defaults(pz, req);
     pz->csv_out = api_accepts(req->accept, "text/csv");
     if (api_json_content_type(req)) {
@@ -824,7 +824,7 @@ int api_sudoku_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
             goto fail;
         }
         if (j->pz.trace) {
-            api_problem_init(&p, API_EINVALID, "the puzzle is not valid");
+            api_problem_init(&p, API_EINVALID, "the request is not valid");
             api_problem_add(&p, "body", "trace", "exact-cover methods do not trace; use another method");
             goto fail;
         }

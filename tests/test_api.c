@@ -63,11 +63,29 @@ START_TEST(api_problem_renders_rfc9457) {
     json_t *e0 = json_array_get(json_object_get(j, "errors"), 0);
     ck_assert_str_eq(json_string_value(json_object_get(e0, "field")), "grid[3][4]");
     ck_assert_str_eq(json_string_value(json_object_get(e0, "in")), "body");
+    /* detail alone says what to fix: the summary and the first field error */
+    ck_assert_str_eq(json_string_value(json_object_get(j, "detail")), "bad ??grid (grid[3][4]: duplicate 5 in row 3)");
     json_decref(j);
     free(text);
     for (int i = 0; i < API_PROBLEM_MAX_ERRORS + 3; i++) api_problem_add(&p, "query", "x", "y");
     ck_assert_int_eq(p.nerrors, API_PROBLEM_MAX_ERRORS);
     ck_assert_int_eq(p.dropped, 4);
+    text = api_problem_render(&p, &len);
+    ck_assert_ptr_nonnull(text);
+    j = json_loads(text, 0, &err);
+    ck_assert_ptr_nonnull(j); /* 16 kept + 4 dropped: 19 besides the first */
+    ck_assert_str_eq(json_string_value(json_object_get(j, "detail")),
+                     "bad ??grid (grid[3][4]: duplicate 5 in row 3; 19 more in errors)");
+    json_decref(j);
+    free(text);
+    api_problem_init(&p, API_EBUSY, "no worker free");
+    text = api_problem_render(&p, &len);
+    ck_assert_ptr_nonnull(text);
+    j = json_loads(text, 0, &err);
+    ck_assert_ptr_nonnull(j); /* no field errors: the sentence alone */
+    ck_assert_str_eq(json_string_value(json_object_get(j, "detail")), "no worker free");
+    json_decref(j);
+    free(text);
 }
 END_TEST
 
