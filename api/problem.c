@@ -77,7 +77,7 @@ void api_problem_add(api_problem_t *p, const char *in, const char *field, const 
 
 /* The top-level detail: the handler's summary, and when there are field
  * errors the first one, so that a reader of `detail` alone learns what to
- * fix ("the puzzle is not valid (value_order: only the advanced method
+ * fix ("the request is not valid (value_order: only the advanced method
  * ...)"); errors[] keeps the full list. */
 static void problem_detail(const api_problem_t *p, char *buf, size_t cap) {
     size_t more = p->nerrors + p->dropped - 1;

@@ -648,9 +648,10 @@ done:
  * textbook model a CP user would write: one variable a cell over its value
  * indices 1..n, alldifferent on every unit (and the diagonals for
  * Killer-X), each cage alldifferent with its sum over the symbol values,
- * the givens fixed, the answer printed as n*n value indices.  No combinations and no 45-rule sums: this is the
- * yardstick for a constraint solver's own propagation and learning (Chuffed,
- * a lazy clause generation solver; docs/killer-tuning.md). */
+ * the givens fixed, the answer printed as n*n value indices.  No
+ * combinations and no 45-rule sums: this is the yardstick for a constraint
+ * solver's own propagation and learning (Chuffed, a lazy clause generation
+ * solver; docs/killer-tuning.md). */
 static int write_mzn(const kp_t *k, const char *dir) {
     const killer_puzzle_t *pz = &k->pz;
     int n = pz->shape.n, bc = pz->shape.box_cols, br = pz->shape.box_rows, rc = -1, g, t, v, plain = 1;
@@ -665,7 +666,8 @@ static int write_mzn(const kp_t *k, const char *dir) {
     fprintf(out, "];\narray[0..n-1, 0..n-1] of var 1..n: x;\n");
     fprintf(out, "constraint forall(i in 0..n-1)(alldifferent([x[i,j] | j in 0..n-1]) /\\ "
                  "alldifferent([x[j,i] | j in 0..n-1]));\n");
-    fprintf(out, "constraint forall(R in 0..%d, C in 0..%d)(alldifferent([x[R*%d+r, C*%d+c] | r in 0..%d, c in 0..%d]));\n",
+    fprintf(out, "constraint forall(R in 0..%d, C in 0..%d)"
+                 "(alldifferent([x[R*%d+r, C*%d+c] | r in 0..%d, c in 0..%d]));\n",
             n / br - 1, n / bc - 1, br, bc, br - 1, bc - 1);
     if (pz->diagonals)
         fprintf(out, "constraint alldifferent([x[i,i] | i in 0..n-1]) /\\ alldifferent([x[i,n-1-i] | i in 0..n-1]);\n");
@@ -849,7 +851,8 @@ int main(int argc, char **argv) {
             ro.sweep = atoi(argv[++i]);
         else {
             fprintf(stderr, "usage: %s [-d dir] [-t backtracking_cap_ms] [-T advanced_cap_ms] [-m max_per_file] [-v] [-a] [-f id_part] "
-                    "[-o auto|asc|desc] [-j threads] [-s split_depth] [-c cnf_dir] [-g lp_dir] [-z mzn_dir]\n", argv[0]);
+                    "[-o auto|asc|desc] [-j threads] [-s split_depth] [-c cnf_dir] [-g lp_dir] [-z mzn_dir]\n",
+                    argv[0]);
             return 2;
         }
     }
