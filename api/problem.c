@@ -80,11 +80,12 @@ void api_problem_add(api_problem_t *p, const char *in, const char *field, const 
  * fix ("the request is not valid (value_order: only the advanced method
  * ...)"); errors[] keeps the full list. */
 static void problem_detail(const api_problem_t *p, char *buf, size_t cap) {
-    size_t more = p->nerrors + p->dropped - 1;
+    size_t more;
     if (p->nerrors == 0) {
         snprintf(buf, cap, "%s", p->detail);
         return;
     }
+    more = p->nerrors - 1 + p->dropped;
     if (more == 0)
         snprintf(buf, cap, "%s (%s: %s)", p->detail, p->errors[0].field, p->errors[0].detail);
     else

@@ -379,9 +379,12 @@ static int has_two(const killer_puzzle_t *pz) {
 
 /* What main() read from the command line. */
 typedef struct run_opts_s {
-    const char *dir, *only, *cnf_dir, *lp_dir, *mzn_dir;
+    const char *dir, *only;
     int cap_ms, adv_cap_ms, maxp, verbose, adv_only, threads, sweep;
     killer_values_t values;
+    /* -c / -g / -z: write each puzzle as DIR/<id>.EXT instead of solving */
+    const char *out_dir, *out_ext;
+    int (*write)(const kp_t *k, const char *dir);
 } run_opts_t;
 
 /* -s DEPTH: for each value order, each of the 2^DEPTH subtrees of the
@@ -726,22 +729,10 @@ static void run_file(const char *name, const run_opts_t *ro) {
     free(line);
     fclose(f);
     if (np == 0) goto out;
-    if (ro->cnf_dir != NULL) {
+    if (ro->out_dir != NULL) {
         int w = 0;
-        for (i = 0; i < np; i++) w += write_cnf(&ps[i], ro->cnf_dir) == 0;
-        printf("%-28s %d of %d written as %s/<id>.cnf\n", name, w, np, ro->cnf_dir);
-        goto out;
-    }
-    if (ro->lp_dir != NULL) {
-        int w = 0;
-        for (i = 0; i < np; i++) w += write_lp(&ps[i], ro->lp_dir) == 0;
-        printf("%-28s %d of %d written as %s/<id>.lp\n", name, w, np, ro->lp_dir);
-        goto out;
-    }
-    if (ro->mzn_dir != NULL) {
-        int w = 0;
-        for (i = 0; i < np; i++) w += write_mzn(&ps[i], ro->mzn_dir) == 0;
-        printf("%-28s %d of %d written as %s/<id>.mzn\n", name, w, np, ro->mzn_dir);
+        for (i = 0; i < np; i++) w += ro->write(&ps[i], ro->out_dir) == 0;
+        printf("%-28s %d of %d written as %s/<id>.%s\n", name, w, np, ro->out_dir, ro->out_ext);
         goto out;
     }
     if (ro->sweep > 0) {
@@ -815,7 +806,7 @@ out:
 int main(int argc, char **argv) {
     static const char *const files[] = {"janko_killer_4x4.jsonl", "janko_killer_6x6.jsonl",
                                         "janko_killer_9x9.jsonl", "killers_curated.jsonl"};
-    run_opts_t ro = {"../shared/data/killer", NULL, NULL, NULL, NULL, 1000, 60000, 0, 0, 0, 1, 0, KILLER_VALUES_AUTO};
+    run_opts_t ro = {"../shared/data/killer", NULL, 1000, 60000, 0, 0, 0, 1, 0, KILLER_VALUES_AUTO, NULL, NULL, NULL};
     int i;
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-d") == 0 && i + 1 < argc)
@@ -828,12 +819,21 @@ int main(int argc, char **argv) {
             ro.maxp = atoi(argv[++i]);
         else if (strcmp(argv[i], "-v") == 0)
             ro.verbose = 1;
-        else if (strcmp(argv[i], "-c") == 0 && i + 1 < argc)
-            ro.cnf_dir = argv[++i];
-        else if (strcmp(argv[i], "-g") == 0 && i + 1 < argc)
-            ro.lp_dir = argv[++i];
-        else if (strcmp(argv[i], "-z") == 0 && i + 1 < argc)
-            ro.mzn_dir = argv[++i];
+        else if (strcmp(argv[i], "-c") == 0 && i + 1 < argc) {
+            ro.out_dir = argv[++i];
+            ro.out_ext = "cnf";
+            ro.write = write_cnf;
+        }
+        else if (strcmp(argv[i], "-g") == 0 && i + 1 < argc) {
+            ro.out_dir = argv[++i];
+            ro.out_ext = "lp";
+            ro.write = write_lp;
+        }
+        else if (strcmp(argv[i], "-z") == 0 && i + 1 < argc) {
+            ro.out_dir = argv[++i];
+            ro.out_ext = "mzn";
+            ro.write = write_mzn;
+        }
         else if (strcmp(argv[i], "-a") == 0)
             ro.adv_only = 1;
         else if (strcmp(argv[i], "-f") == 0 && i + 1 < argc)
@@ -859,7 +859,7 @@ int main(int argc, char **argv) {
     printf("Killer Sudoku, first solution; backtracking capped at %d ms a puzzle, advanced at %d ms", ro.cap_ms, ro.adv_cap_ms);
     if (ro.threads > 1) printf(" on %d threads (wall time, both value orders)", ro.threads);
     printf("\n");
-    if (ro.sweep == 0 && ro.cnf_dir == NULL && ro.lp_dir == NULL && ro.mzn_dir == NULL)
+    if (ro.sweep == 0 && ro.out_dir == NULL)
         printf("%-28s %-12s %9s %6s %5s %5s %10s %10s %10s %12s\n", "file", "method", "solved", "stop", "multi", "bad",
                "median ms", "worst ms", "med nodes", "worst nodes");
     for (i = 0; i < (int)(sizeof files / sizeof files[0]); i++) run_file(files[i], &ro);
