@@ -1,11 +1,12 @@
 /* bench_killer.c -- Killer Sudoku solvers on the shared collections.
  *
- *   bench_killer [-d dir] [-t cap_ms] [-T advanced_cap_ms] [-m max_per_file] [-v] [-a] [-f id_part]
- *                [-o auto|asc|desc] [-j threads] [-s split_depth] [-c cnf_dir] [-g lp_dir] [-z mzn_dir]
+ *   bench_killer [-d dir | -i file] [-t cap_ms] [-T advanced_cap_ms] [-m max_per_file] [-v] [-a]
+ *                [-f id_part] [-o auto|asc|desc] [-j threads] [-s split_depth] [-c cnf_dir] [-g lp_dir] [-z mzn_dir]
  *
  * For each of killers_curated.jsonl, janko_killer_{4x4,6x6,9x9}.jsonl in dir
  * (default ../shared/data/killer, relative to the repository root; missing
- * files are skipped) and each method (backtracking under a per-puzzle time
+ * files are skipped; -i FILE reads that one file of the same shape instead,
+ * any name) and each method (backtracking under a per-puzzle time
  * cap, default 1000 ms; advanced under -T, default 60 s), prints puzzles solved (the
  * first solution, checked against the rules, the cages and the file's
  * solution unless the puzzle has several), median and worst time, median and
@@ -183,7 +184,8 @@ static int jat(const jdoc_t *d, int arr, int i) {
 typedef struct kp_s {
     char id[96];
     killer_puzzle_t pz;
-    long symbols[KILLER_MAX_N];
+    long symbols[KILLER_MAX_N]; /* pz.symbols points here once has_symbols */
+    int has_symbols;            /* (set by kp_settle: the array of kp_t moves while it grows) */
     killer_cage_t *cages;
     killer_cell_t *cells;
     uint8_t solution[KILLER_MAX_N * KILLER_MAX_N]; /* value indices; 0 = unknown */
@@ -197,7 +199,16 @@ static void kp_free(kp_t *k) {
     k->cells = NULL;
 }
 
-/* Fills *k from one JSON line; returns 0 or -1. */
+/* Points k->pz at k's own symbol list.  Called once k has its final
+ * address: the loader grows its array of kp_t with realloc, which would
+ * leave a pointer into an earlier copy dangling (it did, from the 65th
+ * puzzle of a file with symbols on). */
+static void kp_settle(kp_t *k) {
+    k->pz.symbols = k->has_symbols ? k->symbols : NULL;
+}
+
+/* Fills *k from one JSON line; returns 0 or -1.  k->pz.symbols points
+ * into *k, so a caller that moves *k settles it again (kp_settle). */
 static int kp_parse(const char *line, kp_t *k) {
     jdoc_t d;
     int root, v, cg, i, j, n, ncells = 0, janko;
@@ -216,7 +227,8 @@ static int kp_parse(const char *line, kp_t *k) {
     v = jget(&d, root, "symbols");
     if (v >= 0 && d.pool[v].len == n) {
         for (i = 0; i < n; i++) k->symbols[i] = (long)d.pool[jat(&d, v, i)].num;
-        k->pz.symbols = k->symbols;
+        k->has_symbols = 1;
+        kp_settle(k); /* for the solution below; settled again once loaded */
     }
     v = jget(&d, root, "flags");
     for (i = 0; v >= 0 && i < d.pool[v].len; i++) {
@@ -706,7 +718,10 @@ static void run_file(const char *name, const run_opts_t *ro) {
     FILE *f;
     kp_t *ps = NULL;
     int np = 0, cp = 0, mi, i;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (dir != NULL)
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+    else
+        snprintf(path, sizeof path, "%s", name);
     f = fopen(path, "r");
     if (f == NULL) {
         printf("%-28s (missing, skipped)\n", name);
@@ -728,6 +743,7 @@ static void run_file(const char *name, const run_opts_t *ro) {
     }
     free(line);
     fclose(f);
+    for (i = 0; i < np; i++) kp_settle(&ps[i]);
     if (np == 0) goto out;
     if (ro->out_dir != NULL) {
         int w = 0;
@@ -807,10 +823,13 @@ int main(int argc, char **argv) {
     static const char *const files[] = {"janko_killer_4x4.jsonl", "janko_killer_6x6.jsonl",
                                         "janko_killer_9x9.jsonl", "killers_curated.jsonl"};
     run_opts_t ro = {"../shared/data/killer", NULL, 1000, 60000, 0, 0, 0, 1, 0, KILLER_VALUES_AUTO, NULL, NULL, NULL};
+    const char *one = NULL; /* -i FILE */
     int i;
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-d") == 0 && i + 1 < argc)
             ro.dir = argv[++i];
+        else if (strcmp(argv[i], "-i") == 0 && i + 1 < argc)
+            one = argv[++i];
         else if (strcmp(argv[i], "-t") == 0 && i + 1 < argc)
             ro.cap_ms = atoi(argv[++i]);
         else if (strcmp(argv[i], "-T") == 0 && i + 1 < argc && atoi(argv[i + 1]) >= 1)
@@ -850,7 +869,7 @@ int main(int argc, char **argv) {
                  atoi(argv[i + 1]) <= (int)KILLER_MAX_SPLIT_DEPTH)
             ro.sweep = atoi(argv[++i]);
         else {
-            fprintf(stderr, "usage: %s [-d dir] [-t backtracking_cap_ms] [-T advanced_cap_ms] [-m max_per_file] [-v] [-a] [-f id_part] "
+            fprintf(stderr, "usage: %s [-d dir | -i file] [-t backtracking_cap_ms] [-T advanced_cap_ms] [-m max_per_file] [-v] [-a] [-f id_part] "
                     "[-o auto|asc|desc] [-j threads] [-s split_depth] [-c cnf_dir] [-g lp_dir] [-z mzn_dir]\n",
                     argv[0]);
             return 2;
@@ -862,6 +881,10 @@ int main(int argc, char **argv) {
     if (ro.sweep == 0 && ro.out_dir == NULL)
         printf("%-28s %-12s %9s %6s %5s %5s %10s %10s %10s %12s\n", "file", "method", "solved", "stop", "multi", "bad",
                "median ms", "worst ms", "med nodes", "worst nodes");
-    for (i = 0; i < (int)(sizeof files / sizeof files[0]); i++) run_file(files[i], &ro);
+    if (one != NULL) {
+        ro.dir = NULL; /* run_file() reads the name as a path */
+        run_file(one, &ro);
+    } else
+        for (i = 0; i < (int)(sizeof files / sizeof files[0]); i++) run_file(files[i], &ro);
     return 0;
 }
