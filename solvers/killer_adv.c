@@ -151,8 +151,10 @@
  * at the top would not reach 100 ms, so what is missing is refuting wrong
  * subtrees faster, not luck.  Clause learning alone is not it on 9x9:
  * clasp over this very model (bench_killer -g: tables and 45-rule sums)
- * needs as many conflicts as this search needs nodes; on random 16x16
- * it solves one more of eight (docs/killer-tuning.md).
+ * needs as many conflicts as this search needs nodes, and Chuffed (lazy
+ * clause generation) with the cage tables solves no Mathemagic puzzle in
+ * 120 s; on random 16x16 clasp solves one more of eight
+ * (docs/killer-tuning.md).
  *
  * Thread-safety: all state lives in the two arenas of each solve state
  * (one per value order when auto takes turns); nothing is shared. */
