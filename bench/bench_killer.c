@@ -184,8 +184,8 @@ static int jat(const jdoc_t *d, int arr, int i) {
 typedef struct kp_s {
     char id[96];
     killer_puzzle_t pz;
-    long symbols[KILLER_MAX_N]; /* pz.symbols points here once has_symbols */
-    int has_symbols;            /* (set by kp_settle: the array of kp_t moves while it grows) */
+    long symbols[KILLER_MAX_N]; /* the file's symbols, when has_symbols */
+    int has_symbols;            /* then pz.symbols points at symbols (kp_settle) */
     killer_cage_t *cages;
     killer_cell_t *cells;
     uint8_t solution[KILLER_MAX_N * KILLER_MAX_N]; /* value indices; 0 = unknown */
@@ -202,7 +202,7 @@ static void kp_free(kp_t *k) {
 /* Points k->pz at k's own symbol list.  Called once k has its final
  * address: the loader grows its array of kp_t with realloc, which would
  * leave a pointer into an earlier copy dangling (it did, from the 65th
- * puzzle of a file with symbols on). */
+ * puzzle of a file whose puzzles list their symbols). */
 static void kp_settle(kp_t *k) {
     k->pz.symbols = k->has_symbols ? k->symbols : NULL;
 }
