@@ -172,8 +172,8 @@ $(FUZZ_REPLAY): $(FUZZ_OBJ) $(API_OBJ) $(SOLVER_OBJ)
 # new inputs go to build/fuzz-lf/corpus, crashes to build/fuzz-lf/.  Copy an
 # input worth keeping into fuzz/corpus and `make test` replays it for good.
 # fuzz/cover is the smallest set of the fuzzer's inputs that reaches every
-# edge it reached (20 minutes, 1.08 M runs): refresh it with `make fuzz-cover`
-# after a long run.
+# edge it reached (last refreshed after 20 minutes, 1.03 M runs: 3,500
+# edges): refresh it with `make fuzz-cover` after a long run.
 FUZZ_SECONDS ?= 60
 FUZZ_DIR := build/fuzz-lf
 fuzz: deps
