@@ -184,8 +184,9 @@ static int jat(const jdoc_t *d, int arr, int i) {
 typedef struct kp_s {
     char id[96];
     killer_puzzle_t pz;
-    long symbols[KILLER_MAX_N]; /* the file's symbols, when has_symbols */
-    int has_symbols;            /* then pz.symbols points at symbols (kp_settle) */
+    long *symbols; /* the file's symbols or NULL; like cages and cells on the heap,
+                    * so pz's pointers stay valid when the loader's realloc
+                    * moves the kp_t (an array inside it once dangled) */
     killer_cage_t *cages;
     killer_cell_t *cells;
     uint8_t solution[KILLER_MAX_N * KILLER_MAX_N]; /* value indices; 0 = unknown */
@@ -193,22 +194,15 @@ typedef struct kp_s {
 } kp_t;
 
 static void kp_free(kp_t *k) {
+    free(k->symbols);
     free(k->cages);
     free(k->cells);
+    k->symbols = NULL;
     k->cages = NULL;
     k->cells = NULL;
 }
 
-/* Points k->pz at k's own symbol list.  Called once k has its final
- * address: the loader grows its array of kp_t with realloc, which would
- * leave a pointer into an earlier copy dangling (it did, from the 65th
- * puzzle of a file whose puzzles list their symbols). */
-static void kp_settle(kp_t *k) {
-    k->pz.symbols = k->has_symbols ? k->symbols : NULL;
-}
-
-/* Fills *k from one JSON line; returns 0 or -1.  k->pz.symbols points
- * into *k, so a caller that moves *k settles it again (kp_settle). */
+/* Fills *k from one JSON line; returns 0 or -1. */
 static int kp_parse(const char *line, kp_t *k) {
     jdoc_t d;
     int root, v, cg, i, j, n, ncells = 0, janko;
@@ -226,9 +220,9 @@ static int kp_parse(const char *line, kp_t *k) {
     if (sudoku_shape_init(&k->pz.shape, n, 0, 0) != 0 || n > KILLER_MAX_N) goto fail;
     v = jget(&d, root, "symbols");
     if (v >= 0 && d.pool[v].len == n) {
+        if ((k->symbols = calloc((size_t)n, sizeof *k->symbols)) == NULL) goto fail;
         for (i = 0; i < n; i++) k->symbols[i] = (long)d.pool[jat(&d, v, i)].num;
-        k->has_symbols = 1;
-        kp_settle(k); /* for the solution below; settled again once loaded */
+        k->pz.symbols = k->symbols;
     }
     v = jget(&d, root, "flags");
     for (i = 0; v >= 0 && i < d.pool[v].len; i++) {
@@ -743,7 +737,6 @@ static void run_file(const char *name, const run_opts_t *ro) {
     }
     free(line);
     fclose(f);
-    for (i = 0; i < np; i++) kp_settle(&ps[i]);
     if (np == 0) goto out;
     if (ro->out_dir != NULL) {
         int w = 0;

@@ -4,8 +4,8 @@
 # the sums are the symbols' and the loader keeps a symbol list per puzzle),
 # each solved by both methods, checked by the bench against the rules, the
 # cages and the file's solution.  70 > 64 makes the loader grow its array
-# of puzzles at least once: each puzzle's symbol pointer must follow it
-# (bench_killer.c kp_settle; it once pointed into the freed array).
+# of puzzles at least once, and each puzzle's symbol pointer must stay
+# valid across the move (it once pointed into the freed array).
 set -eu
 bench=$1
 f=$(mktemp)
