@@ -49,6 +49,8 @@ typedef struct build_s {
     uint8_t *stamp;            /* per cell: 2 = in the region; bits 4, 8: add_eq */
     int32_t *incnt;            /* per cage: its cells in the region */
     uint16_t *buf;             /* a set being built */
+    uint16_t *reg, *unc;       /* derive_region: the region's cells, its uncaged ones */
+    uint16_t *touch;           /* derive_region: the cages it touches */
     /* duplicates: hkey[eq] the hash of its signed cell set (con_key), htab
      * eq + 1 by key, hmask + 1 slots (a power of two over twice maxeqs) */
     uint64_t *hkey;
@@ -126,45 +128,53 @@ static void add_eq(build_t *b, const uint16_t *cells, const uint8_t *neg, int k,
     }
 }
 
-/* One region (cells marked in b->stamp with 2, nunits whole units). */
+/* One region (cells marked in b->stamp with 2, nunits whole units).  One
+ * scan of the grid lists the region's cells (reg, ascending), its uncaged
+ * ones (unc) and the cages it touches (touch, ascending by index); the
+ * rest works on those lists, so a region costs its own size, not the
+ * grid's, beyond that scan. */
 static void derive_region(build_t *b, int nunits, long total) {
     uint8_t mneg[KILLER__MIXED_MAX + 1];
     const killer__model_t *m = b->m;
     const killer_puzzle_t *pz = m->pz;
     int32_t *incnt = b->incnt;
-    uint16_t *buf = b->buf;
+    uint16_t *buf = b->buf, *reg = b->reg, *unc = b->unc, *touch = b->touch;
     uint8_t *stamp = b->stamp;
     long inside = 0, partial = 0, T = total * nunits;
-    int ni = 0, no = 0, uncaged = 0, cell, i, j;
+    int ni = 0, no = 0, nreg = 0, uncaged = 0, ntouch = 0, cell, i, j;
 
     for (cell = 0; cell < m->nc; cell++)
         if (stamp[cell] == 2) {
             int cg = m->cell_cage[cell];
+            reg[nreg++] = (uint16_t)cell;
             if (cg < 0)
-                uncaged++;
-            else
-                incnt[cg]++;
+                unc[uncaged++] = (uint16_t)cell;
+            else if (incnt[cg]++ == 0) {
+                for (j = ntouch; j > 0 && touch[j - 1] > cg; j--) touch[j] = touch[j - 1];
+                touch[j] = (uint16_t)cg;
+                ntouch++;
+            }
         }
-    for (i = 0; i < pz->ncages; i++) {
-        if (incnt[i] == 0) continue;
-        if (incnt[i] == pz->cages[i].ncells)
-            inside += pz->cages[i].sum;
+    for (i = 0; i < ntouch; i++) {
+        int cg = touch[i];
+        if (incnt[cg] == pz->cages[cg].ncells)
+            inside += pz->cages[cg].sum;
         else
-            partial += pz->cages[i].sum;
+            partial += pz->cages[cg].sum;
     }
     /* innies */
-    for (cell = 0; cell < m->nc && ni <= KILLER__DERIVED_MAX; cell++)
-        if (stamp[cell] == 2) {
-            int cg = m->cell_cage[cell];
-            if (cg < 0 || incnt[cg] != pz->cages[cg].ncells) buf[ni++] = (uint16_t)cell;
-        }
+    for (i = 0; i < nreg && ni <= KILLER__DERIVED_MAX; i++) {
+        int cg = m->cell_cage[reg[i]];
+        if (cg < 0 || incnt[cg] != pz->cages[cg].ncells) buf[ni++] = reg[i];
+    }
     if (ni >= 1 && ni <= KILLER__DERIVED_MAX) add_eq(b, buf, NULL, ni, T - inside, -1);
     /* outies */
     if (uncaged == 0) {
-        for (i = 0; i < pz->ncages && no <= KILLER__DERIVED_MAX; i++) {
-            if (incnt[i] == 0 || incnt[i] == pz->cages[i].ncells) continue;
-            for (j = 0; j < pz->cages[i].ncells && no <= KILLER__DERIVED_MAX; j++) {
-                int x = pz->cages[i].cells[j].r * m->n + pz->cages[i].cells[j].c;
+        for (i = 0; i < ntouch && no <= KILLER__DERIVED_MAX; i++) {
+            int cg = touch[i];
+            if (incnt[cg] == pz->cages[cg].ncells) continue;
+            for (j = 0; j < pz->cages[cg].ncells && no <= KILLER__DERIVED_MAX; j++) {
+                int x = pz->cages[cg].cells[j].r * m->n + pz->cages[cg].cells[j].c;
                 if (stamp[x] != 2) buf[no++] = (uint16_t)x;
             }
         }
@@ -177,34 +187,32 @@ static void derive_region(build_t *b, int nunits, long total) {
      * mirrored, as n + 1 - v, so the con stays a plain sum (of T - inside -
      * outsums + (n + 1) * (mirrored cells)).  Every choice of parts with
      * both signs and at most KILLER__MIXED_MAX cells becomes a con. */
-    if (b->sym_ident && KILLER__MIXED_MAX > 0) {
-        int pc[MIXED_PARTIAL], npc = 0, unc = 0, minsz;
+    if (b->sym_ident && KILLER__MIXED_MAX > 0 && uncaged <= KILLER__MIXED_MAX) {
+        int pc[MIXED_PARTIAL], npc = 0, minsz;
         uint32_t choice;
-        for (i = 0; i < pz->ncages && npc <= MIXED_PARTIAL; i++)
-            if (incnt[i] != 0 && incnt[i] != pz->cages[i].ncells) {
-                if (npc < MIXED_PARTIAL) pc[npc] = i;
+        for (i = 0; i < ntouch && npc <= MIXED_PARTIAL; i++)
+            if (incnt[touch[i]] != pz->cages[touch[i]].ncells) {
+                if (npc < MIXED_PARTIAL) pc[npc] = touch[i];
                 npc++;
             }
-        unc = uncaged;
-        minsz = unc;
+        minsz = uncaged;
         for (i = 0; i < npc && i < MIXED_PARTIAL; i++) {
             int kin = incnt[pc[i]], kout = pz->cages[pc[i]].ncells - kin;
             minsz += kin < kout ? kin : kout;
         }
         if (npc >= 2 && npc <= MIXED_PARTIAL && minsz <= KILLER__MIXED_MAX)
-            for (choice = 1; choice < (1u << npc) - (unc == 0 ? 1u : 0u); choice++) {
+            for (choice = 1; choice < (1u << npc) - (uncaged == 0 ? 1u : 0u); choice++) {
                 long msum = T - inside;
-                int nm = 0, sz = unc;
+                int nm = 0, sz = uncaged;
                 for (i = 0; i < npc; i++) {
                     int kin = incnt[pc[i]];
                     sz += (choice >> i) & 1u ? pz->cages[pc[i]].ncells - kin : kin;
                 }
                 if (sz > KILLER__MIXED_MAX) continue;
-                for (cell = 0; cell < m->nc; cell++)
-                    if (stamp[cell] == 2 && m->cell_cage[cell] < 0) {
-                        mneg[nm] = 0;
-                        buf[nm++] = (uint16_t)cell;
-                    }
+                for (; nm < uncaged; nm++) {
+                    mneg[nm] = 0;
+                    buf[nm] = unc[nm];
+                }
                 for (i = 0; i < npc; i++) {
                     int cg = pc[i], out = (int)((choice >> i) & 1u);
                     if (out) msum -= pz->cages[cg].sum - (long)(m->n + 1) * (pz->cages[cg].ncells - incnt[cg]);
@@ -223,13 +231,8 @@ static void derive_region(build_t *b, int nunits, long total) {
                 }
             }
     }
-    for (cell = 0; cell < m->nc; cell++) {
-        if (stamp[cell] == 2) {
-            int cg = m->cell_cage[cell];
-            if (cg >= 0) incnt[cg] = 0;
-        }
-        stamp[cell] = 0;
-    }
+    for (i = 0; i < ntouch; i++) incnt[touch[i]] = 0;
+    for (i = 0; i < nreg; i++) stamp[reg[i]] = 0;
 }
 
 static void mark_unit(build_t *b, int u) {
@@ -289,7 +292,8 @@ void killer__derive_size(const killer_puzzle_t *pz, uint32_t *maxeqs, uint32_t *
     *maxcells = cage_cells + 2 * nr * KILLER__DERIVED_MAX + 2 * nr * KILLER__MIXED_MAX;
     *scratch = KILLER__ALIGN((size_t)me * sizeof(uint64_t)) + KILLER__ALIGN((size_t)hslots_of(me) * sizeof(uint32_t)) +
                KILLER__ALIGN((size_t)(pz->ncages + 1) * sizeof(int32_t)) +
-               KILLER__ALIGN((size_t)n * n * sizeof(uint16_t)) + KILLER__ALIGN((size_t)n * n);
+               3 * KILLER__ALIGN((size_t)n * n * sizeof(uint16_t)) + KILLER__ALIGN((size_t)(pz->ncages + 1) * sizeof(uint16_t)) +
+               KILLER__ALIGN((size_t)n * n);
 }
 
 uint32_t killer__derive(const killer__model_t *m, killer__eqs_t *out, void *scratch) {
@@ -318,6 +322,12 @@ uint32_t killer__derive(const killer__model_t *m, killer__eqs_t *out, void *scra
     at += KILLER__ALIGN((size_t)(pz->ncages + 1) * sizeof(int32_t));
     b.buf = (uint16_t *)(void *)at;
     at += KILLER__ALIGN((size_t)m->nc * sizeof(uint16_t));
+    b.reg = (uint16_t *)(void *)at;
+    at += KILLER__ALIGN((size_t)m->nc * sizeof(uint16_t));
+    b.unc = (uint16_t *)(void *)at;
+    at += KILLER__ALIGN((size_t)m->nc * sizeof(uint16_t));
+    b.touch = (uint16_t *)(void *)at;
+    at += KILLER__ALIGN((size_t)(pz->ncages + 1) * sizeof(uint16_t));
     b.stamp = (uint8_t *)at;
     memset(b.stamp, 0, (size_t)m->nc);
     at += KILLER__ALIGN((size_t)m->nc);
