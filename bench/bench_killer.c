@@ -588,7 +588,7 @@ static int write_lp(const kp_t *k, const char *dir) {
     snprintf(path, sizeof path, "%s/%s.lp", dir, k->id);
     if (!m || !e.eq || !e.cells || !e.neg || !scr || !cmb || (out = fopen(path, "w")) == NULL) goto done;
     killer__model_init(m, pz);
-    killer__derive(m, &e, scr);
+    killer__derive(m, &e, scr, 1);
     fprintf(out, "rc(0..%d). val(1..%d).\n", n - 1, n);
     fprintf(out, "1 { x(R,C,V) : val(V) } 1 :- rc(R), rc(C).\n");
     fprintf(out, "1 { x(R,C,V) : rc(C) } 1 :- rc(R), val(V).\n");

@@ -296,7 +296,7 @@ void killer__derive_size(const killer_puzzle_t *pz, uint32_t *maxeqs, uint32_t *
                KILLER__ALIGN((size_t)n * n);
 }
 
-uint32_t killer__derive(const killer__model_t *m, killer__eqs_t *out, void *scratch) {
+uint32_t killer__derive(const killer__model_t *m, killer__eqs_t *out, void *scratch, int rule45) {
     const killer_puzzle_t *pz = m->pz;
     char *at = scratch;
     build_t b;
@@ -339,6 +339,6 @@ uint32_t killer__derive(const killer__model_t *m, killer__eqs_t *out, void *scra
             b.buf[j] = (uint16_t)(pz->cages[i].cells[j].r * m->n + pz->cages[i].cells[j].c);
         add_eq(&b, b.buf, NULL, pz->cages[i].ncells, pz->cages[i].sum, i);
     }
-    derive_all(&b);
+    if (rule45) derive_all(&b);
     return out->neq - (uint32_t)pz->ncages;
 }

@@ -39,12 +39,13 @@ typedef struct killer__eqs_s {
  * scratch killer__derive() needs. */
 void killer__derive_size(const killer_puzzle_t *pz, uint32_t *maxeqs, uint32_t *maxcells, size_t *scratch);
 
-/* Writes the cages and then every derived equation of the model into out
- * (capacities from killer__derive_size(pz) for m's puzzle), using scratch
- * (that many bytes, 16-byte aligned; its contents on return are
- * unspecified).  Duplicates are dropped: the same signed cell set twice,
- * or once negated (the same equation); a derived set equal to a cage.
- * Cannot fail.  Returns the number of derived equations. */
-uint32_t killer__derive(const killer__model_t *m, killer__eqs_t *out, void *scratch);
+/* Writes the cages and then, if rule45 is nonzero, every derived equation
+ * of the model into out (capacities from killer__derive_size(pz) for m's
+ * puzzle), using scratch (that many bytes, 16-byte aligned; its contents
+ * on return are unspecified).  Duplicates are dropped: the same signed
+ * cell set twice, or once negated (the same equation); a derived set
+ * equal to a cage.  Cannot fail.  Returns the number of derived
+ * equations. */
+uint32_t killer__derive(const killer__model_t *m, killer__eqs_t *out, void *scratch, int rule45);
 
 #endif

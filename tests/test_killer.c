@@ -301,7 +301,7 @@ START_TEST(killer_derived_equations_hold) {
     eqs.neg = malloc(maxcells);
     mem = aligned_alloc(16, (scratch + 15) / 16 * 16);
     ck_assert(eqs.eq != NULL && eqs.cells != NULL && eqs.neg != NULL && mem != NULL);
-    ck_assert_uint_eq(killer__derive(m, &eqs, mem), eqs.neq - (uint32_t)g->pz.ncages);
+    ck_assert_uint_eq(killer__derive(m, &eqs, mem, 1), eqs.neq - (uint32_t)g->pz.ncages);
     ck_assert_uint_le(eqs.neq, maxeqs);
     ck_assert_uint_le(eqs.ncells, maxcells);
     for (e = 0; e < eqs.neq; e++) {
@@ -1170,27 +1170,92 @@ static void plain_free(void *ud, void *p) {
     free(p);
 }
 
+/* Every allocation of a solve may fail: it returns SEARCH_ENOMEM (and,
+ * under ASan, frees what it took) until enough succeed.  Advanced makes
+ * three a state; two puzzles, one the cages settle at the root (one
+ * state) and one that needs the 45 rule (that state, then the full one),
+ * so the failures reach every allocation of both paths. */
 START_TEST(killer_alloc_failure) {
     gen_t *g = malloc(sizeof *g);
-    unsigned seed = 11;
-    int mi, at;
+    int mi, at, pi;
     ck_assert_ptr_nonnull(g);
-    gen_init(g, 9, 3, 3);
-    make_grid(9, 3, 3, &seed, g->grid);
-    make_cages(g, 3, 100, &seed);
-    for (mi = 1; mi <= 2; mi++)
-        for (at = 1; at <= 2; at++) {
+    for (pi = 0; pi < 2; pi++) {
+        int tries;
+        for (tries = 0; tries < 50; tries++) { /* the first puzzle that takes path pi */
+            unsigned seed = 11u + (unsigned)tries;
             killer_opts_t o;
             killer_result_t r;
+            gen_init(g, 9, 3, 3);
+            make_grid(9, 3, 3, &seed, g->grid);
+            make_cages(g, pi == 0 ? 3 : 6, 100, &seed);
             killer_opts_init(&o);
-            o.method = (killer_method_t)mi;
-            o.alloc = fail_alloc;
-            o.dealloc = plain_free;
-            alloc_calls = 0;
-            alloc_fail_at = at;
-            if (mi == 1 && at == 2) continue; /* backtracking allocates once */
-            ck_assert_int_eq(killer_solve(&g->pz, &o, &r), SEARCH_ENOMEM);
+            ck_assert_int_eq(killer_solve(&g->pz, &o, &r), 0);
+            if ((r.derived == 0) == (pi == 0)) break;
         }
+        ck_assert_int_lt(tries, 50);
+        for (mi = 1; mi <= 2; mi++) {
+            int fails = 0, rc = SEARCH_ENOMEM;
+            killer_result_t r;
+            for (at = 1; rc == SEARCH_ENOMEM && at <= 16; at++) {
+                killer_opts_t o;
+                killer_opts_init(&o);
+                o.method = (killer_method_t)mi;
+                o.alloc = fail_alloc;
+                o.dealloc = plain_free;
+                alloc_calls = 0;
+                alloc_fail_at = at;
+                rc = killer_solve(&g->pz, &o, &r);
+                if (rc == SEARCH_ENOMEM) fails++;
+            }
+            ck_assert_int_eq(rc, 0);
+            ck_assert_uint_eq(r.solutions_found, 1);
+            if (mi == 1) {
+                ck_assert_int_eq(fails, 1); /* backtracking allocates once */
+            } else {
+                ck_assert_int_eq(fails, pi == 0 ? 3 : 6);
+            }
+        }
+    }
+    free(g);
+}
+END_TEST
+
+/* The root with the cages alone (killer__solve_adv): a puzzle it settles
+ * answers with no node and no 45-rule con, unique (max_solutions 2, the
+ * space exhausted: propagation keeps every solution, so a full grid at
+ * the root is the only one); one it does not settle goes through the full
+ * set-up.  Over 40 generated 9x9 killers of cages up to 3 and up to 6
+ * cells both paths occur, and every answer is the generating grid. */
+START_TEST(killer_root_by_cages) {
+    gen_t *g = malloc(sizeof *g);
+    uint8_t sol[2 * 81];
+    int i, by_cages = 0, full = 0;
+    ck_assert_ptr_nonnull(g);
+    for (i = 0; i < 40; i++) {
+        unsigned seed = 500u + (unsigned)i * 17u;
+        killer_opts_t o;
+        killer_result_t r;
+        gen_init(g, 9, 3, 3);
+        make_grid(9, 3, 3, &seed, g->grid);
+        make_cages(g, i % 2 == 0 ? 3 : 6, 100, &seed);
+        killer_opts_init(&o);
+        o.method = KILLER_METHOD_ADVANCED;
+        o.max_solutions = 2;
+        o.solutions = sol;
+        ck_assert_int_eq(killer_solve(&g->pz, &o, &r), 0);
+        ck_assert_uint_ge(r.solutions_found, 1);
+        ck_assert_int_eq(killer_check_solution(&g->pz, sol), 1);
+        if (r.derived == 0) {
+            by_cages++;
+            ck_assert_uint_eq(r.stats.nodes, 0);
+            ck_assert_uint_eq(r.solutions_found, 1);
+            ck_assert_int_eq(r.exhausted, 1);
+            ck_assert_int_eq(memcmp(sol, g->grid, 81), 0);
+        } else
+            full++;
+    }
+    ck_assert_int_gt(by_cages, 0);
+    ck_assert_int_gt(full, 0);
     free(g);
 }
 END_TEST
@@ -1216,6 +1281,7 @@ Suite *killer_suite(void) {
     tcase_add_test(tc, killer_deadline_heavy_nodes);
     tcase_add_test(tc, killer_options);
     tcase_add_test(tc, killer_alloc_failure);
+    tcase_add_test(tc, killer_root_by_cages);
     tcase_add_loop_test(tc, killer_split_partitions, 0, 12);
     tcase_add_test(tc, killer_split_options);
     tcase_add_test(tc, killer_value_order);
