@@ -1940,29 +1940,35 @@ static int solve_full(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
  * (propagation only removes values no solution has, so a full grid is
  * the only solution and a failure means none); otherwise the state goes
  * and solve_full() starts over with every con, making the same search as
- * without this step.  Split items (split_depth > 0) skip it. */
+ * without this step.  A split item (split_depth d > 0) takes the root
+ * unsplit: a grid settled there belongs to index 0, whose split_span then
+ * covers all 2^d (as split_descend() does for a grid solved above level
+ * d), and every other index is empty. */
 int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_result_t *res) {
-    uint64_t props = 0;
+    killer_opts_t one = *opts;
+    killer_result_t r0 = *res;
+    adv_t *st;
     int rc;
-    if (opts->split_depth == 0) {
-        killer_opts_t one = *opts;
-        killer_result_t r0 = *res;
-        adv_t *st;
-        if (one.values == KILLER_VALUES_AUTO) one.values = KILLER_VALUES_ASCENDING;
-        rc = adv_open(pz, &one, &r0, 0, &st);
-        if (rc != 0) return rc;
-        if (!st->ok || st->decided == (uint32_t)st->nc) {
-            rc = adv_run(st, UINT64_MAX);
-            adv_close(st);
-            *res = r0;
-            res->value_orders = 1;
-            return rc;
+    if (one.values == KILLER_VALUES_AUTO) one.values = KILLER_VALUES_ASCENDING;
+    one.split_depth = 0;
+    rc = adv_open(pz, &one, &r0, 0, &st);
+    if (rc != 0) return rc;
+    if (!st->ok || st->decided == (uint32_t)st->nc) {
+        if (st->ok && opts->split_depth > 0) {
+            if (opts->split_index != 0)
+                st->ok = 0;
+            else
+                r0.split_span = 1u << opts->split_depth;
         }
-        props = r0.stats.propagations;
+        rc = adv_run(st, UINT64_MAX);
         adv_close(st);
+        *res = r0;
+        res->value_orders = 1;
+        return rc;
     }
+    adv_close(st);
     rc = solve_full(pz, opts, res);
-    res->stats.propagations += props;
+    res->stats.propagations += r0.stats.propagations;
     return rc;
 }
 

@@ -1225,7 +1225,8 @@ END_TEST
  * space exhausted: propagation keeps every solution, so a full grid at
  * the root is the only one); one it does not settle goes through the full
  * set-up.  Over 40 generated 9x9 killers of cages up to 3 and up to 6
- * cells both paths occur, and every answer is the generating grid. */
+ * cells both paths occur, and every answer is the generating grid; split
+ * into eight subtrees, a settled grid is found once, by index 0. */
 START_TEST(killer_root_by_cages) {
     gen_t *g = malloc(sizeof *g);
     uint8_t sol[2 * 81];
@@ -1246,11 +1247,22 @@ START_TEST(killer_root_by_cages) {
         ck_assert_uint_ge(r.solutions_found, 1);
         ck_assert_int_eq(killer_check_solution(&g->pz, sol), 1);
         if (r.derived == 0) {
+            uint32_t idx;
             by_cages++;
             ck_assert_uint_eq(r.stats.nodes, 0);
             ck_assert_uint_eq(r.solutions_found, 1);
             ck_assert_int_eq(r.exhausted, 1);
             ck_assert_int_eq(memcmp(sol, g->grid, 81), 0);
+            /* split three levels: the grid is index 0's, whose span
+             * covers all eight; the others are empty */
+            o.split_depth = 3;
+            for (idx = 0; idx < 8; idx++) {
+                o.split_index = idx;
+                ck_assert_int_eq(killer_solve(&g->pz, &o, &r), 0);
+                ck_assert_uint_eq(r.solutions_found, idx == 0 ? 1 : 0);
+                ck_assert_int_eq(r.exhausted, 1);
+                if (idx == 0) ck_assert_uint_eq(r.split_span, 8);
+            }
         } else
             full++;
     }
