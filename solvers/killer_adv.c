@@ -1934,9 +1934,9 @@ static int solve_full(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
 
 /* Most ordinary killers fall to the cages and the Sudoku rules at the
  * root, and for those the 45-rule set-up (killer__derive(), classify(),
- * the tables) is most of the time: janko's 9x9 ones, 187 of 243, take
- * 0.07 ms (median) that way against 0.42 ms.  So the root is tried with the cages
- * alone first.  When it decides every cell or fails, that is the answer
+ * the tables) is most of the time: janko's 9x9 ones, 187 of 243, end
+ * there, and their median went from 0.42 to 0.07 ms.  So the root is
+ * tried with the cages alone first.  When it decides every cell or fails, that is the answer
  * (propagation only removes values no solution has, so a full grid is
  * the only solution and a failure means none); otherwise the state goes
  * and solve_full() starts over with every con, making the same search as
