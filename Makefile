@@ -38,11 +38,12 @@ TEST_CFLAGS = $(shell pkg-config --cflags check libcurl)
 TEST_LIBS   = $(shell pkg-config --libs check libcurl)
 
 # ---- sources: explicit lists, layered server -> api -> solvers -------------
-SOLVER_SRC := solvers/nqueens.c solvers/sudoku.c solvers/sudoku_bt.c solvers/sudoku_prop.c \
-              solvers/sudoku_bestfirst.c solvers/xcover.c solvers/xcover_dlx.c solvers/xcover_algx.c \
-              solvers/sudoku_xc.c solvers/nqueens_xc.c solvers/sudoku9.c solvers/killer.c \
-              solvers/killer_bt.c solvers/killer_adv.c solvers/killer_derive.c solvers/nqueens_board.c solvers/nqueens_heur.c \
-              solvers/nqueens_repair.c
+SOLVER_SRC := solvers/nqueens/nqueens.c solvers/nqueens/xc.c solvers/nqueens/board.c \
+              solvers/nqueens/heur.c solvers/nqueens/repair.c \
+              solvers/sudoku/sudoku.c solvers/sudoku/bt.c solvers/sudoku/prop.c \
+              solvers/sudoku/bestfirst.c solvers/sudoku/xc.c solvers/sudoku/sudoku9.c \
+              solvers/xcover/xcover.c solvers/xcover/dlx.c solvers/xcover/algx.c \
+              solvers/killer/killer.c solvers/killer/bt.c solvers/killer/adv.c solvers/killer/derive.c
 API_SRC    := api/problem.c api/request.c api/json_util.c api/xc_job.c api/nqueens_api.c api/sudoku_api.c api/sudoku_batch.c \
               api/xcover_api.c api/killer_api.c api/nqueens_board_api.c
 SERVER_SRC := server/config.c server/metrics.c server/pool.c server/http.c \

@@ -81,7 +81,7 @@
 #include <string.h>
 
 #include "api/json_util.h"
-#include "solvers/killer.h"
+#include "solvers/killer/killer.h"
 
 #define KL_MAX_CELLS (KILLER_MAX_N * KILLER_MAX_N)
 #define KL_SPLIT_EXTRA 3 /* split levels beyond log2(threads): ~8 items per thread */

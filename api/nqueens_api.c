@@ -21,7 +21,7 @@
  * a 500 (it would be a solver bug).
  *
  * method=dlx or algorithm-x (both endpoints) solves N-Queens as exact cover
- * instead (rows and columns primary, diagonals secondary; nqueens_xc.h),
+ * instead (rows and columns primary, diagonals secondary; nqueens/xc.h),
  * through the shared exact-cover job (xc_job.c), split into subtrees when
  * threads > 1: a cross-check of the bitboard search, and a way to compare
  * the methods' statistics.  Its first solution is the first in exact-cover
@@ -34,8 +34,8 @@
 
 #include "api/nqueens_board_api.h"
 #include "api/xc_job.h"
-#include "solvers/nqueens.h"
-#include "solvers/nqueens_xc.h"
+#include "solvers/nqueens/nqueens.h"
+#include "solvers/nqueens/xc.h"
 
 /* === Exact cover === */
 

@@ -20,10 +20,10 @@
 #include <string.h>
 
 #include "api/json_util.h"
-#include "solvers/nqueens.h"
-#include "solvers/nqueens_board.h"
-#include "solvers/nqueens_heur.h"
-#include "solvers/nqueens_repair.h"
+#include "solvers/nqueens/nqueens.h"
+#include "solvers/nqueens/board.h"
+#include "solvers/nqueens/heur.h"
+#include "solvers/nqueens/repair.h"
 
 #define NQB_ANALYZE_MAX_N 1024 /* candidates of every row: n^2 numbers in the answer */
 #define NQB_PAIRS_SHOWN 64

@@ -41,8 +41,8 @@
 
 #include "api/json_util.h"
 #include "api/xc_job.h"
-#include "solvers/sudoku.h"
-#include "solvers/sudoku_xc.h"
+#include "solvers/sudoku/sudoku.h"
+#include "solvers/sudoku/xc.h"
 
 #define SD_MAX_CELLS (SUDOKU_MAX_N * SUDOKU_MAX_N)
 #define SD_STRING_MAX_N 35

@@ -45,8 +45,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solvers/sudoku.h"
-#include "solvers/sudoku9.h"
+#include "solvers/sudoku/sudoku.h"
+#include "solvers/sudoku/sudoku9.h"
 
 #define BT_TEXT_LINE 128 /* longest text answer line, newline included */
 #define BT_JSON_LINE 320 /* longest NDJSON answer line */

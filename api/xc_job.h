@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "api/request.h"
-#include "solvers/xcover.h"
+#include "solvers/xcover/xcover.h"
 
 typedef struct api_xc_item_s api_xc_item_t;
 

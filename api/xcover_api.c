@@ -21,7 +21,7 @@
 
 #include "api/json_util.h"
 #include "api/xc_job.h"
-#include "solvers/xcover.h"
+#include "solvers/xcover/xcover.h"
 
 typedef struct names_s {
     const char **key; /* borrowed from the JSON document */

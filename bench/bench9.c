@@ -1,4 +1,4 @@
-/* bench9.c -- how fast the 9x9 solver (solvers/sudoku9.h) is next to the
+/* bench9.c -- how fast the 9x9 solver (solvers/sudoku/sudoku9.h) is next to the
  * general methods of sudoku_solve(), on public collections.
  *
  *   bench9 [-k PUZZLES] [-t SECONDS] [FILE...]
@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solvers/sudoku.h"
-#include "solvers/sudoku9.h"
+#include "solvers/sudoku/sudoku.h"
+#include "solvers/sudoku/sudoku9.h"
 
 typedef struct set_s {
     size_t n, cap;

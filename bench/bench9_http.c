@@ -27,8 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "solvers/sudoku.h"
-#include "solvers/sudoku9.h"
+#include "solvers/sudoku/sudoku.h"
+#include "solvers/sudoku/sudoku9.h"
 #include "tests/http_client.h"
 
 typedef struct file_s {

@@ -42,8 +42,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solvers/killer.h"
-#include "solvers/killer_derive.h"
+#include "solvers/killer/killer.h"
+#include "solvers/killer/derive.h"
 
 /* === Tiny JSON DOM ====================================================== */
 

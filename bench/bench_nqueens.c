@@ -1,4 +1,4 @@
-/* bench_nqueens.c -- how fast solvers/nqueens.c counts, on one and two threads.
+/* bench_nqueens.c -- how fast solvers/nqueens/nqueens.c counts, on one and two threads.
  *
  *   bench_nqueens            n = 14..17
  *   bench_nqueens LO HI      n = LO..HI (at most NQUEENS_COUNT_MAX_N)
@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "solvers/nqueens.h"
+#include "solvers/nqueens/nqueens.h"
 
 #define SPLIT_THREADS  2
 #define SPLIT_MIN_SUBS 300 /* the shallowest split with at least this many */
@@ -180,7 +180,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "need 1 <= LO <= HI <= %d\n", NQUEENS_COUNT_MAX_N);
         return 2;
     }
-    printf("N-Queens counting (solvers/nqueens.c): wall = CLOCK_MONOTONIC, "
+    printf("N-Queens counting (solvers/nqueens/nqueens.c): wall = CLOCK_MONOTONIC, "
            "CPU = CLOCK_PROCESS_CPUTIME_ID\n");
     printf("%3s  %-6s %3s  %20s  %-4s %9s %9s  %14s %9s\n", "n", "mode", "thr", "count", "OK",
            "wall s", "CPU s", "nodes", "Mnodes/s");

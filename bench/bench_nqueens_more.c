@@ -21,9 +21,9 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "solvers/nqueens.h"
-#include "solvers/nqueens_heur.h"
-#include "solvers/nqueens_repair.h"
+#include "solvers/nqueens/nqueens.h"
+#include "solvers/nqueens/heur.h"
+#include "solvers/nqueens/repair.h"
 
 static double secs_since(int64_t t0) { return (double)(search_now_ns() - t0) / 1e9; }
 

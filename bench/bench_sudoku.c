@@ -1,4 +1,4 @@
-/* bench_sudoku.c -- how fast the methods of solvers/sudoku.h solve public
+/* bench_sudoku.c -- how fast the methods of solvers/sudoku/sudoku.h solve public
  * puzzle collections.
  *
  *   bench_sudoku [-d DATA_DIR] [-t SECONDS] [-p SECONDS] [-k PUZZLES]
@@ -41,7 +41,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "solvers/sudoku.h"
+#include "solvers/sudoku/sudoku.h"
 
 #define MAX_PUZZLES_DEFAULT 100000
 #define MAX_BIG_SIZES 8

@@ -35,9 +35,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solvers/sudoku.h"
-#include "solvers/sudoku_xc.h"
-#include "solvers/xcover.h"
+#include "solvers/sudoku/sudoku.h"
+#include "solvers/sudoku/xc.h"
+#include "solvers/xcover/xcover.h"
 #include "tests/pentomino.h"
 
 #define MAX_N 64

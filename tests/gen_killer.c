@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solvers/killer.h"
+#include "solvers/killer/killer.h"
 
 static unsigned rnd(unsigned *s) {
     *s = *s * 1103515245u + 12345u;

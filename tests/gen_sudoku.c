@@ -4,8 +4,8 @@
  * run once and its output committed (tests/fixtures/sudoku_<n>.txt say with
  * which arguments).  Build from the repository root:
  *
- *   cc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -I. tests/gen_sudoku.c solvers/sudoku.c \
- *      solvers/sudoku_bt.c solvers/sudoku_prop.c solvers/sudoku_bestfirst.c -o gen_sudoku
+ *   cc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -I. tests/gen_sudoku.c solvers/sudoku/sudoku.c \
+ *      solvers/sudoku/bt.c solvers/sudoku/prop.c solvers/sudoku/bestfirst.c -o gen_sudoku
  *   ./gen_sudoku KIND N SEED PERCENT [COUNT [BUDGET]]
  *
  * KIND   unique      a puzzle with exactly one solution
@@ -39,7 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solvers/sudoku.h"
+#include "solvers/sudoku/sudoku.h"
 
 static uint64_t rng_state;
 

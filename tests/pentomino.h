@@ -2,7 +2,7 @@
 #ifndef PUZZLED_TESTS_PENTOMINO_H
 #define PUZZLED_TESTS_PENTOMINO_H
 
-#include "solvers/xcover.h"
+#include "solvers/xcover/xcover.h"
 
 /* Items: the 12 pieces, then cell (r, c) at 12 + r*C + c; one option per
  * placement of each distinct orientation of each piece.  With quarter != 0

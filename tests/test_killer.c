@@ -1,4 +1,4 @@
-/* test_killer.c -- the Killer Sudoku solver core (solvers/killer.h), no HTTP.
+/* test_killer.c -- the Killer Sudoku solver core (solvers/killer/killer.h), no HTTP.
  *
  * Puzzles are made here from valid grids: a Sudoku grid by relabelling and
  * shuffling the pattern grid (rows within bands, bands, ...), a Killer-X grid
@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solvers/killer.h"
-#include "solvers/killer_derive.h"
+#include "solvers/killer/killer.h"
+#include "solvers/killer/derive.h"
 
 Suite *killer_suite(void);
 
@@ -272,7 +272,7 @@ START_TEST(killer_derived_cons_counts) {
 }
 END_TEST
 
-/* The 45 rule (killer_derive.c) on generated puzzles: the cages come
+/* The 45 rule (killer/derive.c) on generated puzzles: the cages come
  * first, in order; every derived equation holds on the grid the cages were
  * made from (a mirrored cell counting n + 1 - v); mirrored cells only with
  * symbols 1..n; no signed cell set twice, nor negated; and the sizes stay

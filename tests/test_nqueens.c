@@ -1,4 +1,4 @@
-/* test_nqueens.c -- unit tests for solvers/nqueens.c.
+/* test_nqueens.c -- unit tests for solvers/nqueens/nqueens.c.
  *
  * Counts are checked against OEIS A000170, with and without symmetry, and
  * through every path that produces them: nqueens_count(), and the sum of
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solvers/nqueens.h"
+#include "solvers/nqueens/nqueens.h"
 
 /* OEIS A000170: number of solutions for n = 0..18. */
 static const uint64_t a000170[] = {1,      1,       0,        0,        2,        10,    4,

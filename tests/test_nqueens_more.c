@@ -1,6 +1,6 @@
 /* test_nqueens_more.c -- unit tests for the N-Queens additions: partial
- * boards (solvers/nqueens_board.c), heuristic backtracking
- * (solvers/nqueens_heur.c) and min-conflicts repair (solvers/nqueens_repair.c).
+ * boards (solvers/nqueens/board.c), heuristic backtracking
+ * (solvers/nqueens/heur.c) and min-conflicts repair (solvers/nqueens/repair.c).
  *
  * Every board a solver returns is checked with nqueens_verify().  Counts,
  * first completions and pages are checked against a tiny independent brute
@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solvers/nqueens.h"
-#include "solvers/nqueens_board.h"
-#include "solvers/nqueens_heur.h"
-#include "solvers/nqueens_repair.h"
+#include "solvers/nqueens/nqueens.h"
+#include "solvers/nqueens/board.h"
+#include "solvers/nqueens/heur.h"
+#include "solvers/nqueens/repair.h"
 
 /* === Brute force (n <= 8) === */
 

@@ -1,4 +1,4 @@
-/* test_sudoku.c -- the Sudoku solver core (solvers/sudoku.h), no HTTP.
+/* test_sudoku.c -- the Sudoku solver core (solvers/sudoku/sudoku.h), no HTTP.
  *
  * The centre is the fixture run: every method (and every propagation level)
  * against every line of tests/fixtures/sudoku_<n>.txt for the ten sizes,
@@ -22,7 +22,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "solvers/sudoku.h"
+#include "solvers/sudoku/sudoku.h"
 
 Suite *sudoku_suite(void);
 

@@ -1,4 +1,4 @@
-/* test_sudoku9.c -- the fast 9x9 solver (solvers/sudoku9.h) against the
+/* test_sudoku9.c -- the fast 9x9 solver (solvers/sudoku/sudoku9.h) against the
  * general propagation method of sudoku_solve(), which the other suites
  * already check against every method.
  *
@@ -28,8 +28,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "solvers/sudoku.h"
-#include "solvers/sudoku9.h"
+#include "solvers/sudoku/sudoku.h"
+#include "solvers/sudoku/sudoku9.h"
 
 Suite *sudoku9_suite(void);
 

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "api/sudoku_batch.h"
-#include "solvers/sudoku.h"
+#include "solvers/sudoku/sudoku.h"
 #include "tests/http_client.h"
 #include "tests/job_harness.h"
 

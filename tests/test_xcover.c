@@ -1,5 +1,5 @@
-/* test_xcover.c -- unit tests for solvers/xcover*.c, sudoku_xc.c and
- * nqueens_xc.c.
+/* test_xcover.c -- unit tests for solvers/xcover*.c, sudoku/xc.c and
+ * nqueens/xc.c.
  *
  * What is checked, and against what:
  *   - Knuth's example from "Dancing Links" (one solution, known by hand).
@@ -29,13 +29,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solvers/nqueens.h"
-#include "solvers/nqueens_xc.h"
-#include "solvers/sudoku.h"
-#include "solvers/sudoku_xc.h"
-#include "solvers/xcover.h"
+#include "solvers/nqueens/nqueens.h"
+#include "solvers/nqueens/xc.h"
+#include "solvers/sudoku/sudoku.h"
+#include "solvers/sudoku/xc.h"
+#include "solvers/xcover/xcover.h"
 #include "tests/pentomino.h"
-#include "solvers/xcover_int.h"
+#include "solvers/xcover/internal.h"
 
 Suite *xcover_suite(void);
 

@@ -1,10 +1,10 @@
-/* killer_adv.c -- the "advanced" Killer Sudoku method: propagation over
+/* killer/adv.c -- the "advanced" Killer Sudoku method: propagation over
  * candidate masks with sum constraints, and fewest-candidates search.
  *
  * Constraints ("cons")
  * --------------------
  * Every cage is a con: cells, a target sum, distinct values.  Before the
- * search the 45 rule adds more (killer_derive.c): innie, outie and mixed
+ * search the 45 rule adds more (killer/derive.c): innie, outie and mixed
  * sets of up to DERIVED_MAX cells over runs of rows, columns and boxes, a
  * mixed set's `-` cells entering mirrored (con_neg: n + 1 - v), so every
  * con is a plain sum.  A derived con's cells may repeat a value unless
@@ -97,7 +97,7 @@
  * time (janko 9x9: 187 of 243 end there; median 0.42 -> 0.07 ms).  Else
  * the full state is built from scratch and searches exactly as before.
  *
- * Search: binary branching as in sudoku_prop.c (choose()): a cage with
+ * Search: binary branching as in sudoku/prop.c (choose()): a cage with
  * exactly two live combos first (the largest conflict weight over its open
  * cells): keep one combo, and when that subtree is done drop it; else the
  * undecided cell with the fewest candidates (ties: the larger conflict
@@ -167,9 +167,9 @@
  * (one per value order when auto takes turns); nothing is shared. */
 #include <string.h>
 
-#include "killer_derive.h"
+#include "solvers/killer/derive.h"
 
-#define DERIVED_MAX KILLER__DERIVED_MAX /* largest derived con (killer_derive.h) */
+#define DERIVED_MAX KILLER__DERIVED_MAX /* largest derived con (killer/derive.h) */
 _Static_assert(DERIVED_MAX <= 32, "prop_con keeps a sum con's groups in a uint32_t");
 _Static_assert(KILLER__MIXED_MAX <= DERIVED_MAX, "prop_con sizes its group arrays by DERIVED_MAX");
 #define POINT_DERIVED_MAX 5 /* derived cons up to this size point too (con_claim_ot) */
@@ -1622,7 +1622,7 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
     assert((size_t)(at - mem1) <= bytes1);
 
     /* cons: cages first (con index == cage index), then the 45 rule
-     * (killer_derive.c), written straight into con_cells / con_neg */
+     * (killer/derive.c), written straight into con_cells / con_neg */
     hmem = killer__alloc(opts, KILLER__ALIGN((size_t)maxcons * sizeof(killer__eq_t)) + scratch);
     if (hmem == NULL) {
         rc = SEARCH_ENOMEM;

@@ -1,4 +1,4 @@
-/* killer_bt.c -- the "backtracking" Killer Sudoku method: the plain baseline.
+/* killer/bt.c -- the "backtracking" Killer Sudoku method: the plain baseline.
  *
  * Empty cells are visited in row-major order; each tries its values in
  * ascending index order and keeps the first that (a) is not used in its row,
@@ -20,7 +20,7 @@
  * Thread-safety: all state is in the arena of one solve. */
 #include <string.h>
 
-#include "killer_int.h"
+#include "solvers/killer/internal.h"
 
 typedef struct bt_s {
     killer__model_t m;

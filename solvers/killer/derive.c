@@ -1,5 +1,5 @@
-/* killer_derive.c -- the 45 rule: sum equations a Killer implies beyond
- * its cages, found once before the search (killer_derive.h).
+/* killer/derive.c -- the 45 rule: sum equations a Killer implies beyond
+ * its cages, found once before the search (killer/derive.h).
  *
  * For each region made of whole units -- runs of consecutive rows, of
  * consecutive columns, single boxes, runs of boxes along a band or a
@@ -36,7 +36,7 @@
  * Thread-safety: everything lives in the caller's arrays and scratch. */
 #include <string.h>
 
-#include "killer_derive.h"
+#include "solvers/killer/derive.h"
 
 #define MIXED_PARTIAL 12 /* regions with more cages sticking out get no mixed sets */
 

@@ -1,5 +1,5 @@
-/* killer_derive.h -- the sum equations of a Killer: its cages, and what the
- * 45 rule derives from them (killer_derive.c).  Internal to solvers/.
+/* killer/derive.h -- the sum equations of a Killer: its cages, and what the
+ * 45 rule derives from them (killer/derive.c).  Internal to solvers/.
  *
  * An equation is a set of cells and a sum: sum(value(cell)) == sum, where
  * a cell marked `neg` enters mirrored, as n + 1 - value (symbols 1..n only),
@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "killer_int.h"
+#include "solvers/killer/internal.h"
 
 #define KILLER__DERIVED_MAX 10 /* largest innie / outie set kept as an equation */
 #define KILLER__MIXED_MAX 5    /* largest mixed innie/outie set kept */

@@ -1,5 +1,5 @@
-/* killer_int.h -- internals shared by killer.c, killer_bt.c, killer_adv.c,
- * killer_derive.c.
+/* killer/internal.h -- internals shared by killer.c, killer/bt.c, killer/adv.c,
+ * killer/derive.c.
  *
  * killer__model_t is the puzzle compiled once per solve (stack or arena
  * memory of the caller): symbol values by index, the cage of each cell and
@@ -11,7 +11,7 @@
 
 #include <assert.h>
 
-#include "killer.h"
+#include "solvers/killer/killer.h"
 
 #define KILLER__MAX_CELLS (KILLER_MAX_N * KILLER_MAX_N)
 #define KILLER__MAX_UNITS (3 * KILLER_MAX_N + 2)

@@ -1,6 +1,6 @@
 /* killer.c -- Killer Sudoku model: validation, solution check, the compiled
  * model and combination enumeration shared by both searches, and the entry
- * point killer_solve() that dispatches to killer_bt.c / killer_adv.c.
+ * point killer_solve() that dispatches to killer/bt.c / killer/adv.c.
  *
  * Data: the public puzzle (killer.h) is never modified.  Validation keeps a
  * per-cell owner array (int16, n*n <= 1296 entries, 2.6 KiB on the stack) to
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "killer_int.h"
+#include "solvers/killer/internal.h"
 
 #define VALIDATE_BUDGET ((uint64_t)1 << 18) /* enumeration steps per sum check */
 

@@ -26,7 +26,7 @@
  *                 per group of mutual peers); peers, hidden singles,
  *                 locked candidates, cage/unit claiming; fewest-candidates
  *                 branching, ties to the cell with the most recent
- *                 conflicts.  Design notes in killer_adv.c.
+ *                 conflicts.  Design notes in killer/adv.c.
  *   auto          = advanced.
  *
  * Both are iterative (explicit stacks), allocate their working memory once
@@ -46,8 +46,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "search.h"
-#include "sudoku.h"
+#include "solvers/search.h"
+#include "solvers/sudoku/sudoku.h"
 
 #define KILLER_MIN_N 4
 #define KILLER_MAX_N 36

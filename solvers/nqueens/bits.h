@@ -1,4 +1,4 @@
-/* nqueens_bits.h -- multi-word bitsets for the N-Queens solvers (internal).
+/* nqueens/bits.h -- multi-word bitsets for the N-Queens solvers (internal).
  *
  * Boards wider than 64 columns keep their lines (columns, diagonals,
  * anti-diagonals) as arrays of 64-bit words.  Diagonals are numbered so that
@@ -12,7 +12,7 @@
  *
  * nqb_get64() reads one word past the last one holding a bit, so every line
  * set is allocated with NQB_PAD spare words (NQB_LINE_WORDS does it).
- * Header-only and stateless; shared by nqueens_board.c and nqueens_heur.c. */
+ * Header-only and stateless; shared by nqueens/board.c and nqueens/heur.c. */
 #ifndef PUZZLED_NQUEENS_BITS_H
 #define PUZZLED_NQUEENS_BITS_H
 

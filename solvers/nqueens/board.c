@@ -1,4 +1,4 @@
-/* nqueens_board.c -- partly placed N-Queens boards: check, analyse, complete,
+/* nqueens/board.c -- partly placed N-Queens boards: check, analyse, complete,
  * count completions, enumerate solutions page by page.
  *
  * Representation
@@ -7,7 +7,7 @@
  *
  *   line bitsets   (any n; check and analysis) columns, diagonals and
  *                  anti-diagonals occupied by placed queens, as multi-word
- *                  bitsets laid out by nqueens_bits.h, so a row's candidates
+ *                  bitsets laid out by nqueens/bits.h, so a row's candidates
  *                  are n/64 word operations.
  *   row masks      (n <= 64; completion, counting, enumeration) allowed[y],
  *                  the squares of row y a completion may use: a placed row is
@@ -35,8 +35,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "solvers/nqueens_bits.h"
-#include "solvers/nqueens_board.h"
+#include "solvers/nqueens/bits.h"
+#include "solvers/nqueens/board.h"
 
 /* OEIS A000170, n = 0..27. */
 static const uint64_t a000170[NQUEENS_COUNT_MAX_N + 1] = {

@@ -1,4 +1,4 @@
-/* nqueens_board.h -- N-Queens on a partly placed board: validation,
+/* nqueens/board.h -- N-Queens on a partly placed board: validation,
  * analysis, the first completion, counting completions (splittable for
  * parallel counting) and paged enumeration of solutions in lexicographic
  * order.
@@ -23,8 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "nqueens.h"
-#include "search.h"
+#include "solvers/nqueens/nqueens.h"
+#include "solvers/search.h"
 
 #define NQUEENS_ERANGE   (-64) /* a placed column outside -1..n-1 */
 #define NQUEENS_EATTACK  (-65) /* two placed queens attack each other */

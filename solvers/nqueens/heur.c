@@ -1,9 +1,9 @@
-/* nqueens_heur.c -- heuristic backtracking for N-Queens (method=mrv) and the
+/* nqueens/heur.c -- heuristic backtracking for N-Queens (method=mrv) and the
  * method=auto thresholds.
  *
  * Representation
  * --------------
- * Occupied lines are multi-word bitsets (nqueens_bits.h): colb (n bits),
+ * Occupied lines are multi-word bitsets (nqueens/bits.h): colb (n bits),
  * diagb and antib (2n-1 bits, d = c - r + n - 1, a = c + r).  Square (r, c)
  * is *free* when its row is empty and none of its three lines is occupied.
  * Four counter arrays follow the free squares:
@@ -54,8 +54,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "solvers/nqueens_bits.h"
-#include "solvers/nqueens_heur.h"
+#include "solvers/nqueens/bits.h"
+#include "solvers/nqueens/heur.h"
 
 /* Backtracks allowed per run: RESTART_FIRST times the Luby sequence
  * 1 1 2 1 1 2 4 1 1 2 ..., so most runs are short (a fresh tie order nearly

@@ -1,11 +1,11 @@
-/* nqueens_heur.h -- N-Queens by heuristic backtracking (method=mrv), and the
+/* nqueens/heur.h -- N-Queens by heuristic backtracking (method=mrv), and the
  * choice of method for method=auto.
  *
  * nqueens_mrv() fills the most constrained empty row first (fewest free
  * squares) with its least constraining square first (the one that takes the
  * fewest free squares from the other empty rows).  It works on multi-word
  * bitsets, so any n up to NQUEENS_MRV_MAX_N, and completes partial boards
- * (see solvers/nqueens_board.h for `fixed` and its error codes).  It is
+ * (see solvers/nqueens/board.h for `fixed` and its error codes).  It is
  * deterministic: the same input gives the same board.
  *
  * Nothing here allocates, keeps global state or does I/O. */
@@ -14,8 +14,8 @@
 
 #include <stddef.h>
 
-#include "nqueens_board.h"
-#include "search.h"
+#include "solvers/nqueens/board.h"
+#include "solvers/search.h"
 
 #define NQUEENS_MRV_MAX_N 65536 /* O(n^2) per board: 0.05 s at n <= 1000, 0.6 s at 2000 */
 

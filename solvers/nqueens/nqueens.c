@@ -89,8 +89,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "solvers/nqueens.h"
-#include "solvers/nqueens_board.h"
+#include "solvers/nqueens/nqueens.h"
+#include "solvers/nqueens/board.h"
 
 /* Units a SIDE leaf adds for m = 1..4 (index 0 unused). */
 static const uint8_t side_units[5] = {0, 24, 12, 8, 6};
@@ -584,7 +584,7 @@ out:
 
 /* Backtracking in ascending-column order, so the first solution reached is
  * the lexicographically first.  The empty board's first solution is its
- * first completion, so the search lives once, in nqueens_board.c.  Its cost
+ * first completion, so the search lives once, in nqueens/board.c.  Its cost
  * jumps around with n: 10^7 to 10^8 placements for n = 28..33 (under a
  * second), but n = 34 and every n from 36 to 64 ran past a 2 s deadline, so
  * callers should pass one (method=auto hands big boards to minconflicts). */

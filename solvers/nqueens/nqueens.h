@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "search.h"
+#include "solvers/search.h"
 
 #define NQUEENS_COUNT_MAX_N 27 /* counts are exact up to here */
 #define NQUEENS_SOLVE_MAX_N 64 /* bitboard backtracking works up to here */
@@ -75,7 +75,7 @@ int nqueens_count(int n, int symmetry, const search_ctl_t *ctl, uint64_t *count,
 /* Counts the boards that keep the queens of rows 0..depth-1 at cols[0..depth-1]
  * and put row y's queen on a bit of allowed[y] (bits >= n are ignored), by
  * the same search as nqueens_count_sub() with symmetry off.  This is the
- * counter behind partial boards (solvers/nqueens_board.h): a placed queen
+ * counter behind partial boards (solvers/nqueens/board.h): a placed queen
  * becomes a one-bit row and the squares it attacks leave the other rows.
  * Sets *count and returns 0; SEARCH_EINVAL if n is outside
  * 1..NQUEENS_COUNT_MAX_N, depth outside 0..n, or the prefix has a column out

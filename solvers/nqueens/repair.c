@@ -1,4 +1,4 @@
-/* nqueens_repair.c -- min-conflicts repair for N-Queens, up to 10^7 queens.
+/* nqueens/repair.c -- min-conflicts repair for N-Queens, up to 10^7 queens.
  *
  * State (n queens, one per row; d = r - c + n - 1, a = r + c)
  * -----------------------------------------------------------
@@ -65,8 +65,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "solvers/nqueens_bits.h"
-#include "solvers/nqueens_repair.h"
+#include "solvers/nqueens/bits.h"
+#include "solvers/nqueens/repair.h"
 
 #define INIT_TRIES   34            /* pool draws per row in the greedy start, at most */
 #define TRY_BATCH    4             /* retries drawn together */

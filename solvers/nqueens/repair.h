@@ -1,10 +1,10 @@
-/* nqueens_repair.h -- N-Queens by incremental repair (method=minconflicts).
+/* nqueens/repair.h -- N-Queens by incremental repair (method=minconflicts).
  *
  * Start from a greedy low-conflict board, then repeatedly take a
  * most-conflicted queen and move it within its row to a least-conflicted
  * square, until no two queens attack each other.  Moves never raise the
  * number of attacking pairs; only a perturbation (counted in `restarts`) may.
- * Placed queens (`fixed`, as in solvers/nqueens_board.h) are never moved.
+ * Placed queens (`fixed`, as in solvers/nqueens/board.h) are never moved.
  * Reproducible: the same n, fixed and seed give the same board and trace.
  *
  * Memory: the caller passes nqueens_repair_scratch(n) bytes, about 18 bytes
@@ -18,8 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "nqueens_board.h"
-#include "search.h"
+#include "solvers/nqueens/board.h"
+#include "solvers/search.h"
 
 #define NQUEENS_REPAIR_MIN_N 4        /* n = 2, 3 have no solution, 1 is trivial */
 #define NQUEENS_REPAIR_MAX_N 10000000 /* 10^7 */

@@ -1,5 +1,5 @@
-/* nqueens_xc.c -- N-Queens through the exact-cover engines (model in
- * nqueens_xc.h).
+/* nqueens/xc.c -- N-Queens through the exact-cover engines (model in
+ * nqueens/xc.h).
  *
  * The spec arrays (at most 1,024 options of 4 items, 20 KB) are allocated
  * and freed around the build rather than put on a worker's small stack.
@@ -14,8 +14,8 @@
  * Thread-safety: reentrant, no globals. */
 #include <string.h>
 
-#include "solvers/nqueens_xc.h"
-#include "solvers/xcover_int.h" /* xcover__alloc / xcover__free */
+#include "solvers/nqueens/xc.h"
+#include "solvers/xcover/internal.h" /* xcover__alloc / xcover__free */
 
 int nqueens_xc_problem_new(int n, xcover_problem_t **out) {
     uint32_t *start, *items, un = (uint32_t)n, r, c, k;

@@ -1,4 +1,4 @@
-/* nqueens_xc.h -- N-Queens as exact cover with secondary items (Knuth's
+/* nqueens/xc.h -- N-Queens as exact cover with secondary items (Knuth's
  * classic example of them), used to cross-check the bitboard solver of
  * nqueens.h.
  *
@@ -16,8 +16,8 @@
 
 #include <stdint.h>
 
-#include "search.h"
-#include "xcover.h"
+#include "solvers/search.h"
+#include "solvers/xcover/xcover.h"
 
 #define NQUEENS_XC_MAX_N 32 /* far beyond what exact cover counts in reasonable time
                                (n = 16 already takes minutes); first solutions to 32 */

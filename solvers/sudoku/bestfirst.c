@@ -1,8 +1,8 @@
-/* sudoku_bestfirst.c -- best-first search: a priority queue of propagated
+/* sudoku/bestfirst.c -- best-first search: a priority queue of propagated
  * partial grids, the one with the fewest undecided cells expanded first.
  *
  * Expansion of a node: load its candidate masks into the propagation engine
- * (sudoku_prop.c), pick the undecided cell with the fewest candidates, and
+ * (sudoku/prop.c), pick the undecided cell with the fewest candidates, and
  * for each of its values (highest first, see ties) guess, propagate at the
  * requested level (default hidden-singles), record a solved child at once,
  * queue a consistent one, drop a failed one, then undo back to the node.
@@ -15,7 +15,7 @@
  * Memory
  * ------
  *   arena (one malloc before the search): geometry, engine (trail bounded as
- *     in sudoku_prop.c), and the table of chunk pointers.
+ *     in sudoku/prop.c), and the table of chunk pointers.
  *   node slots: [hdr 16 B][cand ncells * 8 B], in chunks of about
  *     mem_cap / 256 bytes, clamped to 1..64 MiB (and at least one slot; the
  *     table of chunk pointers is sized for the cap), allocated when the
@@ -35,7 +35,7 @@
  * Thread-safety: all state belongs to one solve. */
 #include <string.h>
 
-#include "sudoku_int.h"
+#include "solvers/sudoku/internal.h"
 
 #define BF_NONE UINT32_MAX
 

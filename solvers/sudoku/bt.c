@@ -1,4 +1,4 @@
-/* sudoku_bt.c -- the two propagation-free methods: plain backtracking and
+/* sudoku/bt.c -- the two propagation-free methods: plain backtracking and
  * mrv (minimum remaining values with forward checking).  They exist as
  * baselines a user can compare, so they do exactly what their names say and
  * nothing cleverer.
@@ -28,7 +28,7 @@
  * Thread-safety: all state is in the arena of one solve. */
 #include <string.h>
 
-#include "sudoku_int.h"
+#include "solvers/sudoku/internal.h"
 
 typedef struct bt_frame_s {
     uint64_t left;  /* mrv: values not yet tried */

@@ -1,4 +1,4 @@
-/* sudoku_int.h -- what the sudoku*.c files share; not part of the public API.
+/* sudoku/internal.h -- what the sudoku*.c files share; not part of the public API.
  *
  * One solve = one sudoku__run_t on the stack of sudoku_solve(): the checked
  * inputs, the result being filled, and the geometry tables the methods share.
@@ -22,8 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "search.h"
-#include "sudoku.h"
+#include "solvers/search.h"
+#include "solvers/sudoku/sudoku.h"
 
 #define SUDOKU__ALIGN(x) (((x) + 15u) & ~(size_t)15u)
 #define SUDOKU__BIT(v) ((uint64_t)1 << ((v)-1))
@@ -121,7 +121,7 @@ static inline int sudoku__popcount(uint64_t m) {
 }
 static inline int sudoku__ctz(uint64_t m) { return __builtin_ctzll(m); }
 
-/* === Propagation engine (sudoku_prop.c), shared with best-first ========= */
+/* === Propagation engine (sudoku/prop.c), shared with best-first ========= */
 
 /* State: one candidate mask per cell (a decided cell has one bit), an undo
  * trail of (cell, previous mask), a queue of cells that became single and

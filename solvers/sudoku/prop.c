@@ -1,5 +1,5 @@
-/* sudoku_prop.c -- constraint propagation for Sudoku, and the depth-first
- * "propagation" method built on it.  best-first (sudoku_bestfirst.c) reuses
+/* sudoku/prop.c -- constraint propagation for Sudoku, and the depth-first
+ * "propagation" method built on it.  best-first (sudoku/bestfirst.c) reuses
  * the engine.
  *
  * State (sudoku__prop_t, in one arena allocated before the search)
@@ -52,7 +52,7 @@
  * Thread-safety: all state is in the arena of one solve. */
 #include <string.h>
 
-#include "sudoku_int.h"
+#include "solvers/sudoku/internal.h"
 
 /* === Engine ============================================================= */
 

@@ -2,10 +2,10 @@
  *
  * Why this file exists: the HTTP layer needs one call that checks a puzzle,
  * picks a method and reports a uniform result; the methods live in
- *   sudoku_bt.c         backtracking and mrv (used-masks, no propagation)
- *   sudoku_prop.c       propagation engine + its depth-first search
- *   sudoku_bestfirst.c  best-first search over propagated partial grids
- * and share the run context and geometry declared in sudoku_int.h.
+ *   sudoku/bt.c         backtracking and mrv (used-masks, no propagation)
+ *   sudoku/prop.c       propagation engine + its depth-first search
+ *   sudoku/bestfirst.c  best-first search over propagated partial grids
+ * and share the run context and geometry declared in sudoku/internal.h.
  *
  * Data: grids are n*n bytes row-major (0 empty, 1..n).  Value masks are
  * uint64_t with value v at bit v-1, which is why n stops at 64.  Validation
@@ -44,14 +44,14 @@
  * run_method(), so a 9x9 fast path or exact cover slots in with two lines.
  *
  * Thread-safety: no state outside the arguments; the tables are const. */
-#include "sudoku.h"
+#include "solvers/sudoku/sudoku.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "sudoku_int.h"
-#include "sudoku9.h"
-#include "sudoku_xc.h"
+#include "solvers/sudoku/internal.h"
+#include "solvers/sudoku/sudoku9.h"
+#include "solvers/sudoku/xc.h"
 
 /* === Shape ============================================================== */
 
@@ -331,7 +331,7 @@ static int givens_agree(const sudoku_shape_t *s, const uint8_t *grid) {
     return 0;
 }
 
-/* The exact-cover methods run in sudoku_xc.c, on the same options and limits;
+/* The exact-cover methods run in sudoku/xc.c, on the same options and limits;
  * they keep no trace (trace_len stays 0). */
 static int solve_exact_cover(const sudoku_shape_t *shape, const uint8_t *puzzle,
                              const sudoku_opts_t *opts, sudoku_method_t method,

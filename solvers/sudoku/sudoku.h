@@ -26,7 +26,7 @@
  *                 with the fewest candidates.
  *   best-first    priority queue of propagated partial grids, fewest
  *                 undecided cells first, under a memory cap.
- *   algorithm-x,  exact cover (sudoku_xc.h): N^3 options over 4 N^2 items,
+ *   algorithm-x,  exact cover (sudoku/xc.h): N^3 options over 4 N^2 items,
  *   dlx           plain Algorithm X or dancing links; no trace.
  *   fast          9x9 with 3x3 boxes only (sudoku9.h): per-digit band
  *                 bitsets and table-driven propagation; no trace.  auto
@@ -37,7 +37,7 @@
  *                 res->level say what ran.
  * Every method honours max_solutions, the search_ctl_t limits, is iterative
  * and allocates only before its search loop (best-first also grows its queue
- * in bounded chunks between expansions, see sudoku_bestfirst.c).
+ * in bounded chunks between expansions, see sudoku/bestfirst.c).
  *
  * Nothing here does I/O or keeps global state: every function is reentrant
  * and writes only to memory the caller passes in.  A solve allocates one
@@ -49,7 +49,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "search.h"
+#include "solvers/search.h"
 
 #define SUDOKU_MIN_N 4
 #define SUDOKU_MAX_N 64
@@ -137,7 +137,7 @@ typedef enum sudoku_method_e {
     SUDOKU_METHOD_MRV = 2,
     SUDOKU_METHOD_PROPAGATION = 3,
     SUDOKU_METHOD_BEST_FIRST = 4,
-    SUDOKU_METHOD_ALGORITHM_X = 5, /* exact cover (sudoku_xc.h), plain Algorithm X */
+    SUDOKU_METHOD_ALGORITHM_X = 5, /* exact cover (sudoku/xc.h), plain Algorithm X */
     SUDOKU_METHOD_DLX = 6,         /* exact cover, dancing links */
     SUDOKU_METHOD_FAST = 7,        /* 9x9 with 3x3 boxes only: band bitsets (sudoku9.h) */
     SUDOKU_METHOD_COUNT

@@ -1,7 +1,7 @@
 /* sudoku9.c -- the fast 9x9 Sudoku solver ("fast" method, sudoku9.h).
  *
  * Why a separate solver: most traffic is 9x9, and the general N x N methods
- * (sudoku_prop.c) pay for their generality with per-cell candidate arrays and
+ * (sudoku/prop.c) pay for their generality with per-cell candidate arrays and
  * unit lists.  Here every 9x9-specific fact lives in a few small const tables.
  *
  * Representation
@@ -171,12 +171,12 @@
  *    1-2% change in cycles is within what layout alone can move.
  *
  * Thread-safety: reentrant; only the const tables below are shared. */
-#include "solvers/sudoku9.h"
+#include "solvers/sudoku/sudoku9.h"
 
 #include <assert.h>
 #include <string.h>
 
-#include "solvers/sudoku.h"
+#include "solvers/sudoku/sudoku.h"
 
 /* === Tables (generated once by a short script; see the comment above) ==== */
 

@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#include "search.h"
+#include "solvers/search.h"
 
 #define SUDOKU9_CELLS 81
 

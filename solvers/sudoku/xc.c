@@ -1,5 +1,5 @@
-/* sudoku_xc.c -- Sudoku <-> exact cover (layout and numbering in
- * sudoku_xc.h).
+/* sudoku/xc.c -- Sudoku <-> exact cover (layout and numbering in
+ * sudoku/xc.h).
  *
  * Building: the problem has a fixed shape -- every option has exactly four
  * items -- so option_start is k*4 and the items are computed, not searched.
@@ -22,8 +22,8 @@
  * Thread-safety: reentrant, no globals; problems are read-only. */
 #include <string.h>
 
-#include "solvers/sudoku_xc.h"
-#include "solvers/xcover_int.h" /* xcover__alloc / xcover__free */
+#include "solvers/sudoku/xc.h"
+#include "solvers/xcover/internal.h" /* xcover__alloc / xcover__free */
 
 int sudoku_xc_problem_new(const sudoku_shape_t *shape, const xcover_allocator_t *alloc,
                           xcover_problem_t **out) {

@@ -1,4 +1,4 @@
-/* sudoku_xc.h -- Sudoku as exact cover (xcover.h), for every shape of
+/* sudoku/xc.h -- Sudoku as exact cover (xcover.h), for every shape of
  * sudoku.h (4 <= N <= 64, any box_rows x box_cols == N).
  *
  * Model: N^3 options, one per (cell, value); 4 N^2 primary items.
@@ -25,9 +25,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "search.h"
-#include "sudoku.h"
-#include "xcover.h"
+#include "solvers/search.h"
+#include "solvers/sudoku/sudoku.h"
+#include "solvers/xcover/xcover.h"
 
 /* Option of (cell, value 1..n) and back. */
 static inline uint32_t sudoku_xc_option(const sudoku_shape_t *s, int cell, int value) {

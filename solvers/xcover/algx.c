@@ -1,4 +1,4 @@
-/* xcover_algx.c -- Algorithm X as it is usually taught: the 0/1 matrix with
+/* xcover/algx.c -- Algorithm X as it is usually taught: the 0/1 matrix with
  * active flags, nothing precomputed that the search updates.
  *
  * Representation
@@ -29,7 +29,7 @@
  * the trail holds exactly the inactive rows, once each (so it never exceeds
  * noptions); active_primary counts active primary columns.
  *
- * The search visits nodes in the same order as xcover_dlx.c (same choice
+ * The search visits nodes in the same order as xcover/dlx.c (same choice
  * rule, rows ascending) and reports the same leaves; see that file for the
  * step names (X2..X8) used here too.
  *
@@ -38,7 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solvers/xcover_int.h"
+#include "solvers/xcover/internal.h"
 
 int xcover__algx_init(xcover__algx_t *w, const xcover_problem_t *p, const xcover_allocator_t *a) {
     size_t sz_rows = xcover__round((size_t)p->noptions + 1);
@@ -153,7 +153,7 @@ x2_enter:
         goto x8_leave;
     }
     i = choose(w, &n); /* X3 */
-    if (s->cutoff != 0) { /* split mode, as in xcover_dlx.c */
+    if (s->cutoff != 0) { /* split mode, as in xcover/dlx.c */
         uint32_t above = l == 0 ? 0 : fr[l - 1].branch;
         if (above == s->cutoff) {
             if (n > 0) {

@@ -1,6 +1,6 @@
-/* xcover_dlx.c -- the dancing-links engine (Knuth's Algorithm X as in DLX1).
+/* xcover/dlx.c -- the dancing-links engine (Knuth's Algorithm X as in DLX1).
  *
- * Representation: see xcover_int.h.  A solve copies the problem's fully
+ * Representation: see xcover/internal.h.  A solve copies the problem's fully
  * linked template (items {left,right}, nodes {top,up,down}) into one block
  * of its own; all links are int32 array indices, so the copy is a memcpy and
  * the structure is cache-dense (12 bytes a node).
@@ -49,7 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solvers/xcover_int.h"
+#include "solvers/xcover/internal.h"
 
 int xcover__dlx_init(xcover__dlx_t *w, const xcover_problem_t *p, const xcover_allocator_t *a) {
     size_t sz_items = xcover__round(((size_t)p->nitems + 2) * sizeof(xcover__link_t));

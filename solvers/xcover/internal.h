@@ -1,4 +1,4 @@
-/* xcover_int.h -- what xcover.c, xcover_dlx.c and xcover_algx.c share: the
+/* xcover/internal.h -- what xcover.c, xcover/dlx.c and xcover/algx.c share: the
  * problem's layout, the two engines' working state, and the leaf callback
  * through which an engine reports solutions and split roots.  Not part of
  * the public API (tests include it to check the sanity functions).
@@ -39,7 +39,7 @@
 #include <stdint.h>
 
 #include "solvers/search.h"
-#include "solvers/xcover.h"
+#include "solvers/xcover/xcover.h"
 
 typedef struct xcover__node_s {
     int32_t top; /* header: len; option node: header index; spacer: -option */
@@ -95,7 +95,7 @@ typedef struct xcover__search_s {
     int exhausted;            /* set to 1 by the engine when the tree is done */
 } xcover__search_t;
 
-/* === Dancing links (xcover_dlx.c) === */
+/* === Dancing links (xcover/dlx.c) === */
 
 typedef struct xcover__dlx_s {
     const xcover_problem_t *p;
@@ -128,7 +128,7 @@ int xcover__dlx_run(xcover__dlx_t *w, xcover__search_t *s);
  * negative number naming the first broken rule.  Costs O(nodes). */
 int xcover__dlx_sanity(const xcover__dlx_t *w);
 
-/* === Algorithm X (xcover_algx.c) === */
+/* === Algorithm X (xcover/algx.c) === */
 
 typedef struct xcover__algx_frame_s {
     uint32_t item;  /* item branched on at this level */

@@ -1,10 +1,10 @@
 /* xcover.c -- exact cover: the problem builder, the solve and split entry
  * points, and what the two engines share (memory, result bookkeeping).
- * The searches themselves are in xcover_dlx.c and xcover_algx.c.
+ * The searches themselves are in xcover/dlx.c and xcover/algx.c.
  *
  * Data
  * ----
- * A problem is ONE allocation (struct + arrays, layout in xcover_int.h):
+ * A problem is ONE allocation (struct + arrays, layout in xcover/internal.h):
  * the options as compressed rows (as given), the items as compressed columns
  * (options ascending), and a fully linked dancing-links template.  Nothing
  * in it changes after xcover_problem_new() returns, which is what lets many
@@ -33,8 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solvers/xcover.h"
-#include "solvers/xcover_int.h"
+#include "solvers/xcover/xcover.h"
+#include "solvers/xcover/internal.h"
 
 /* === Memory ============================================================== */
 
@@ -125,7 +125,7 @@ static void build_columns(xcover_problem_t *p) {
     start[0] = 0;
 }
 
-/* Links the dancing-links template (layout in xcover_int.h). */
+/* Links the dancing-links template (layout in xcover/internal.h). */
 static void build_links(xcover_problem_t *p) {
     xcover__link_t *it = p->dlx_items;
     xcover__node_t *nd = p->dlx_nodes;

@@ -69,7 +69,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "search.h"
+#include "solvers/search.h"
 
 #define XCOVER_MAX_ITEMS 65536u
 #define XCOVER_MAX_OPTIONS 262144u
