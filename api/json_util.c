@@ -7,7 +7,8 @@
 
 json_t *api_json_object(const api_request_t *req, api_problem_t *p) {
     json_error_t err;
-    json_t *root = json_loadb(req->body ? req->body : "", req->body_len, JSON_REJECT_DUPLICATES, &err);
+    json_t *root =
+        json_loadb(req->body ? req->body : "", req->body_len, JSON_REJECT_DUPLICATES, &err);
     if (root == NULL) {
         api_problem_add(p, "body", "body", "not valid JSON (line %d, column %d): %s", err.line,
                         err.column, err.text);
@@ -27,7 +28,8 @@ int api_json_fields(json_t *obj, const char *const *allowed, api_problem_t *p) {
     int bad = 0;
     json_object_foreach(obj, key, v) {
         int known = 0;
-        for (const char *const *a = allowed; *a != NULL; a++) known |= strcmp(*a, key) == 0;
+        for (const char *const *a = allowed; *a != NULL; a++)
+            known |= strcmp(*a, key) == 0;
         if (!known) {
             api_problem_add(p, "body", key, "unknown field");
             bad++;
@@ -79,6 +81,7 @@ int api_json_content_type(const api_request_t *req) {
     size_t i = 0;
     if (req->content_type == NULL || api_media_is(req->content_type, "application/json")) return 1;
     if (!api_media_is(req->content_type, "application/x-www-form-urlencoded")) return 0;
-    while (i < req->body_len && isspace((unsigned char)req->body[i])) i++;
+    while (i < req->body_len && isspace((unsigned char)req->body[i]))
+        i++;
     return i < req->body_len && req->body[i] == '{';
 }

@@ -83,7 +83,7 @@
 #include "api/json_util.h"
 #include "solvers/killer/killer.h"
 
-#define KL_MAX_CELLS (KILLER_MAX_N * KILLER_MAX_N)
+#define KL_MAX_CELLS   (KILLER_MAX_N * KILLER_MAX_N)
 #define KL_SPLIT_EXTRA 3 /* split levels beyond log2(threads): ~8 items per thread */
 
 /* One pool item: its result and its solutions (allocated by run() when the
@@ -110,16 +110,16 @@ typedef struct kl_job_s {
     killer_values_t values; /* value_order: auto, or one order everywhere */
     long long max_solutions, timeout_ms, threads;
     killer_puzzle_t pz;
-    uint8_t *solutions;    /* max_solutions grids, kept ones first */
-    uint32_t *sol_item;    /* split: the item each kept solution came from */
-    uint32_t split_depth;  /* subtrees per value order: 2^split_depth */
-    uint32_t orders;       /* 1, or 2: a portfolio of both value orders */
-    kl_item_t *items;      /* base.nitems = orders << split_depth */
-    killer_result_t res;   /* all merged items together */
-    size_t merged;         /* items merged */
-    int rc;                /* first negative item code, or 0 */
-    int settled;           /* portfolio: one order searched to the end */
-    unsigned orders_ran;   /* bit per value order that searched (stats) */
+    uint8_t *solutions;   /* max_solutions grids, kept ones first */
+    uint32_t *sol_item;   /* split: the item each kept solution came from */
+    uint32_t split_depth; /* subtrees per value order: 2^split_depth */
+    uint32_t orders;      /* 1, or 2: a portfolio of both value orders */
+    kl_item_t *items;     /* base.nitems = orders << split_depth */
+    killer_result_t res;  /* all merged items together */
+    size_t merged;        /* items merged */
+    int rc;               /* first negative item code, or 0 */
+    int settled;          /* portfolio: one order searched to the end */
+    unsigned orders_ran;  /* bit per value order that searched (stats) */
 } kl_job_t;
 
 /* === Parsing === */
@@ -134,17 +134,22 @@ static int kl_json_grid(json_t *g, kl_job_t *j, api_problem_t *p) {
     int n = j->n, bad = 0;
     char f[32];
     j->has_givens = 1;
-    for (int i = 0; i < n * n; i++) j->raw[i] = -1;
+    for (int i = 0; i < n * n; i++)
+        j->raw[i] = -1;
     if (json_is_string(g)) {
         const char *s = json_string_value(g);
         if (json_string_length(g) != (size_t)(n * n)) {
-            api_problem_add(p, "body", "grid", "a string grid has %d characters for size %d", n * n, n);
+            api_problem_add(p, "body", "grid", "a string grid has %d characters for size %d", n * n,
+                            n);
             return -1;
         }
         for (int i = 0; i < n * n; i++) {
             char ch = s[i];
-            int v = ch == '.' || ch == '0' ? -1 : ch >= '1' && ch <= '9' ? ch - '0'
-                  : ch >= 'A' && ch <= 'Z' ? ch - 'A' + 10 : ch >= 'a' && ch <= 'z' ? ch - 'a' + 10 : -2;
+            int v = ch == '.' || ch == '0'   ? -1
+                    : ch >= '1' && ch <= '9' ? ch - '0'
+                    : ch >= 'A' && ch <= 'Z' ? ch - 'A' + 10
+                    : ch >= 'a' && ch <= 'z' ? ch - 'a' + 10
+                                             : -2;
             if (v == -2) {
                 snprintf(f, sizeof f, "grid[%d][%d]", i / n, i % n);
                 api_problem_add(p, "body", f, "unexpected character");
@@ -225,8 +230,9 @@ static int kl_json_cages(json_t *cages, kl_job_t *j, api_problem_t *p) {
             json_t *r = json_array_get(cell, 0), *c = json_array_get(cell, 1);
             snprintf(f, sizeof f, "cages[%zu].cells[%zu]", k, i);
             if (!json_is_array(cell) || json_array_size(cell) != 2 || !json_is_integer(r) ||
-                !json_is_integer(c) || json_integer_value(r) < -1000000 || json_integer_value(r) > 1000000 ||
-                json_integer_value(c) < -1000000 || json_integer_value(c) > 1000000) {
+                !json_is_integer(c) || json_integer_value(r) < -1000000 ||
+                json_integer_value(r) > 1000000 || json_integer_value(c) < -1000000 ||
+                json_integer_value(c) > 1000000) {
                 api_problem_add(p, "body", f, "must be [row, col], two integers");
                 bad = 1;
                 continue;
@@ -249,14 +255,16 @@ static int kl_method(const char *name, kl_job_t *j, const char *in, api_problem_
 
 static int kl_values(const char *name, kl_job_t *j, const char *in, api_problem_t *p) {
     if (killer_values_parse(name, &j->values) == 0) return 0;
-    api_problem_add(p, in, "value_order", "must be auto, ascending or descending, got '%.40s'", name);
+    api_problem_add(p, in, "value_order", "must be auto, ascending or descending, got '%.40s'",
+                    name);
     return -1;
 }
 
 static int kl_parse_json(const api_request_t *req, kl_job_t *j, api_problem_t *p) {
     static const char *const none[] = {NULL};
-    static const char *const fields[] = {"size", "box", "symbols", "cages", "grid", "diagonals",
-                                         "method", "value_order", "max_solutions", "timeout_ms", "threads", NULL};
+    static const char *const fields[] = {"size",          "box",        "symbols", "cages",
+                                         "grid",          "diagonals",  "method",  "value_order",
+                                         "max_solutions", "timeout_ms", "threads", NULL};
     json_t *root, *v;
     long long x;
     int bad = api_params_check(req, none, p) != 0, rc = 0;
@@ -273,7 +281,8 @@ static int kl_parse_json(const api_request_t *req, kl_job_t *j, api_problem_t *p
     } else if (j->box_rows > 0 && j->box_cols > 0) {
         j->n = j->box_rows * j->box_cols;
         if (j->n < KILLER_MIN_N || j->n > KILLER_MAX_N) {
-            api_problem_add(p, "body", "box", "rows x cols must be from %d to %d", KILLER_MIN_N, KILLER_MAX_N);
+            api_problem_add(p, "body", "box", "rows x cols must be from %d to %d", KILLER_MIN_N,
+                            KILLER_MAX_N);
             bad = 1;
         }
     } else if (json_object_get(root, "box") == NULL) {
@@ -284,7 +293,8 @@ static int kl_parse_json(const api_request_t *req, kl_job_t *j, api_problem_t *p
         size_t k;
         json_t *s;
         if (!json_is_array(v) || json_array_size(v) == 0 || json_array_size(v) > KILLER_MAX_N) {
-            api_problem_add(p, "body", "symbols", "must be an array of N distinct non-negative integers");
+            api_problem_add(p, "body", "symbols",
+                            "must be an array of N distinct non-negative integers");
             bad = 1;
         } else {
             j->nsymbols = (int)json_array_size(v);
@@ -309,9 +319,11 @@ static int kl_parse_json(const api_request_t *req, kl_job_t *j, api_problem_t *p
         bad |= !json_is_string(v) ? (api_problem_add(p, "body", "method", "must be a string"), 1)
                                   : kl_method(json_string_value(v), j, "body", p) != 0;
     if ((v = json_object_get(root, "value_order")) != NULL)
-        bad |= !json_is_string(v) ? (api_problem_add(p, "body", "value_order", "must be a string"), 1)
-                                  : kl_values(json_string_value(v), j, "body", p) != 0;
-    bad |= api_json_opt_int(root, "max_solutions", 1, KILLER_MAX_SOLUTIONS, 1, &j->max_solutions, p) != 0;
+        bad |= !json_is_string(v)
+                   ? (api_problem_add(p, "body", "value_order", "must be a string"), 1)
+                   : kl_values(json_string_value(v), j, "body", p) != 0;
+    bad |= api_json_opt_int(root, "max_solutions", 1, KILLER_MAX_SOLUTIONS, 1, &j->max_solutions,
+                            p) != 0;
     bad |= api_json_opt_int(root, "timeout_ms", 1, req->max_timeout_ms, req->max_timeout_ms,
                             &j->timeout_ms, p) != 0;
     bad |= api_json_opt_int(root, "threads", 1, req->pool_threads, 1, &j->threads, p) != 0;
@@ -325,15 +337,17 @@ static int kl_parse_json(const api_request_t *req, kl_job_t *j, api_problem_t *p
 
 /* One whitespace- or comma-separated token at *s; returns its length. */
 static size_t kl_token(const char **s, const char *end) {
-    while (*s < end && (**s == ' ' || **s == '\t')) (*s)++;
+    while (*s < end && (**s == ' ' || **s == '\t'))
+        (*s)++;
     const char *t = *s;
-    while (t < end && *t != ' ' && *t != '\t') t++;
+    while (t < end && *t != ' ' && *t != '\t')
+        t++;
     return (size_t)(t - *s);
 }
 
 static int kl_parse_text(const api_request_t *req, kl_job_t *j, api_problem_t *p) {
-    static const char *const allowed[] = {"method", "value_order", "max_solutions", "timeout_ms",
-                                          "diagonals", "box", "threads", NULL};
+    static const char *const allowed[] = {"method",    "value_order", "max_solutions", "timeout_ms",
+                                          "diagonals", "box",         "threads",       NULL};
     const char *s = req->body ? req->body : "", *end = s + req->body_len, *v;
     int lineno = 0, stage = 0, bad = api_params_check(req, allowed, p) != 0;
     long long ncages = 0, nc = 0;
@@ -342,12 +356,15 @@ static int kl_parse_text(const api_request_t *req, kl_job_t *j, api_problem_t *p
 
     if ((v = api_param(req, "method")) != NULL) bad |= kl_method(v, j, "query", p) != 0;
     if ((v = api_param(req, "value_order")) != NULL) bad |= kl_values(v, j, "query", p) != 0;
-    bad |= api_param_int(req, "max_solutions", 0, 1, KILLER_MAX_SOLUTIONS, 1, &j->max_solutions, p) != 0;
-    bad |= api_param_int(req, "timeout_ms", 0, 1, req->max_timeout_ms, req->max_timeout_ms, &j->timeout_ms, p) != 0;
+    bad |= api_param_int(req, "max_solutions", 0, 1, KILLER_MAX_SOLUTIONS, 1, &j->max_solutions,
+                         p) != 0;
+    bad |= api_param_int(req, "timeout_ms", 0, 1, req->max_timeout_ms, req->max_timeout_ms,
+                         &j->timeout_ms, p) != 0;
     bad |= api_param_int(req, "threads", 0, 1, req->pool_threads, 1, &j->threads, p) != 0;
     bad |= api_param_bool(req, "diagonals", 0, &j->diagonals, p) != 0;
-    if ((v = api_param(req, "box")) != NULL && (sscanf(v, "%dx%d", &j->box_rows, &j->box_cols) != 2 ||
-                                                j->box_rows < 1 || j->box_cols < 1)) {
+    if ((v = api_param(req, "box")) != NULL &&
+        (sscanf(v, "%dx%d", &j->box_rows, &j->box_cols) != 2 || j->box_rows < 1 ||
+         j->box_cols < 1)) {
         api_problem_add(p, "query", "box", "must be ROWSxCOLS, e.g. 2x3");
         bad = 1;
     }
@@ -370,7 +387,8 @@ static int kl_parse_text(const api_request_t *req, kl_job_t *j, api_problem_t *p
         if (kl_token(&q, qe) == 0) continue; /* blank */
         if (stage == 0) {
             if (sscanf(line, "%d", &j->n) != 1 || j->n < KILLER_MIN_N || j->n > KILLER_MAX_N) {
-                api_problem_add(p, "body", f, "the first line is the size, %d to %d", KILLER_MIN_N, KILLER_MAX_N);
+                api_problem_add(p, "body", f, "the first line is the size, %d to %d", KILLER_MIN_N,
+                                KILLER_MAX_N);
                 return -1;
             }
             stage = 1;
@@ -380,7 +398,8 @@ static int kl_parse_text(const api_request_t *req, kl_job_t *j, api_problem_t *p
                 char *te;
                 long x = strtol(q, &te, 10);
                 if (te != q + tl || x < 0 || x > KILLER_MAX_SYMBOL || j->nsymbols == KILLER_MAX_N) {
-                    api_problem_add(p, "body", f, "the second line holds the symbols, non-negative integers");
+                    api_problem_add(p, "body", f,
+                                    "the second line holds the symbols, non-negative integers");
                     return -1;
                 }
                 j->symbols[j->nsymbols++] = x;
@@ -389,7 +408,8 @@ static int kl_parse_text(const api_request_t *req, kl_job_t *j, api_problem_t *p
             stage = 2;
         } else if (stage == 2) {
             if (sscanf(line, "%lld", &ncages) != 1 || ncages < 0 || ncages > KL_MAX_CELLS) {
-                api_problem_add(p, "body", f, "the third line is the number of cages, 0 to %d", KL_MAX_CELLS);
+                api_problem_add(p, "body", f, "the third line is the number of cages, 0 to %d",
+                                KL_MAX_CELLS);
                 return -1;
             }
             if (kl_cells_alloc(j, (size_t)ncages, KL_MAX_CELLS) != 0) return -2;
@@ -431,7 +451,8 @@ static int kl_parse_text(const api_request_t *req, kl_job_t *j, api_problem_t *p
         }
     }
     if (stage < 3 || nc != ncages) {
-        api_problem_add(p, "body", "body", "expected the size, the symbols, the number of cages and %lld cage lines",
+        api_problem_add(p, "body", "body",
+                        "expected the size, the symbols, the number of cages and %lld cage lines",
                         ncages);
         return -1;
     }
@@ -444,16 +465,19 @@ static int kl_problem(const kl_job_t *j, const killer_problem_t *pr, api_problem
     char f[64];
     int code = API_EINVALID;
     switch (pr->code) {
-    case KILLER_ESUM: case KILLER_ETOTAL: case KILLER_EGIVEN_RULE: case KILLER_EGIVEN_CAGE:
-        code = API_EUNPROCESSABLE;
-        break;
+    case KILLER_ESUM:
+    case KILLER_ETOTAL:
+    case KILLER_EGIVEN_RULE:
+    case KILLER_EGIVEN_CAGE: code = API_EUNPROCESSABLE; break;
     default: break;
     }
-    api_problem_init(p, code, code == API_EUNPROCESSABLE ? "the puzzle contradicts itself"
-                                                        : "the puzzle is not valid");
+    api_problem_init(p, code,
+                     code == API_EUNPROCESSABLE ? "the puzzle contradicts itself"
+                                                : "the puzzle is not valid");
     switch (pr->code) {
     case KILLER_ESYMBOLS:
-        api_problem_add(p, "body", "symbols", "must be %d distinct integers from 0 to %ld", j->n, KILLER_MAX_SYMBOL);
+        api_problem_add(p, "body", "symbols", "must be %d distinct integers from 0 to %ld", j->n,
+                        KILLER_MAX_SYMBOL);
         break;
     case KILLER_EGIVEN_VALUE:
         snprintf(f, sizeof f, "grid[%d][%d]", pr->r, pr->c);
@@ -461,7 +485,8 @@ static int kl_problem(const kl_job_t *j, const killer_problem_t *pr, api_problem
         break;
     case KILLER_ECELL_RANGE:
         snprintf(f, sizeof f, "cages[%d].cells[%d]", pr->cage, pr->cell);
-        api_problem_add(p, "body", f, "(%d,%d) is outside the %dx%d grid", pr->r, pr->c, j->n, j->n);
+        api_problem_add(p, "body", f, "(%d,%d) is outside the %dx%d grid", pr->r, pr->c, j->n,
+                        j->n);
         break;
     case KILLER_ECELL_DUP:
         snprintf(f, sizeof f, "cages[%d].cells[%d]", pr->cage, pr->cell);
@@ -477,16 +502,18 @@ static int kl_problem(const kl_job_t *j, const killer_problem_t *pr, api_problem
         break;
     case KILLER_ESUM:
         snprintf(f, sizeof f, "cages[%d].sum", pr->cage);
-        api_problem_add(p, "body", f, "%ld cannot be made of %d distinct symbols", j->cages[pr->cage].sum,
-                        j->cages[pr->cage].ncells);
+        api_problem_add(p, "body", f, "%ld cannot be made of %d distinct symbols",
+                        j->cages[pr->cage].sum, j->cages[pr->cage].ncells);
         break;
     case KILLER_ETOTAL:
-        api_problem_add(p, "body", "cages", "the cages cover the grid, but their sums do not add up to "
+        api_problem_add(p, "body", "cages",
+                        "the cages cover the grid, but their sums do not add up to "
                         "the grid's total");
         break;
     case KILLER_EGIVEN_RULE:
         snprintf(f, sizeof f, "grid[%d][%d]", pr->r, pr->c);
-        api_problem_add(p, "body", f, "repeats the value of grid[%d][%d]", pr->other / j->n, pr->other % j->n);
+        api_problem_add(p, "body", f, "repeats the value of grid[%d][%d]", pr->other / j->n,
+                        pr->other % j->n);
         break;
     case KILLER_EGIVEN_CAGE:
         snprintf(f, sizeof f, "cages[%d]", pr->cage);
@@ -497,8 +524,9 @@ static int kl_problem(const kl_job_t *j, const killer_problem_t *pr, api_problem
         }
         break;
     default:
-        api_problem_add(p, "body", "box", "%dx%d boxes do not tile a %dx%d grid (or no default box)",
-                        j->box_rows, j->box_cols, j->n, j->n);
+        api_problem_add(p, "body", "box",
+                        "%dx%d boxes do not tile a %dx%d grid (or no default box)", j->box_rows,
+                        j->box_cols, j->n, j->n);
         break;
     }
     return code;
@@ -509,22 +537,28 @@ static int kl_finish(kl_job_t *j, api_problem_t *p) {
     killer_problem_t pr;
     int n = j->n, zero_is_symbol = 0;
     if (sudoku_shape_init(&j->pz.shape, n, j->box_rows, j->box_cols) != 0) {
-        api_problem_add(p, "body", "box", "%dx%d boxes do not tile a %dx%d grid (a prime size needs an "
-                        "explicit box)", j->box_rows, j->box_cols, n, n);
+        api_problem_add(p, "body", "box",
+                        "%dx%d boxes do not tile a %dx%d grid (a prime size needs an "
+                        "explicit box)",
+                        j->box_rows, j->box_cols, n, n);
         return API_EINVALID;
     }
     if (j->nsymbols == 0)
-        for (int k = 0; k < n; k++) j->symbols[k] = k + 1;
+        for (int k = 0; k < n; k++)
+            j->symbols[k] = k + 1;
     else if (j->nsymbols != n) {
-        api_problem_add(p, "body", "symbols", "a %dx%d grid needs %d symbols, got %d", n, n, n, j->nsymbols);
+        api_problem_add(p, "body", "symbols", "a %dx%d grid needs %d symbols, got %d", n, n, n,
+                        j->nsymbols);
         return API_EINVALID;
     }
-    for (int k = 0; k < n; k++) zero_is_symbol |= j->symbols[k] == 0;
+    for (int k = 0; k < n; k++)
+        zero_is_symbol |= j->symbols[k] == 0;
     for (int i = 0; j->has_givens && i < n * n; i++) {
         long long v = j->raw[i];
         int k = 0;
         if (v < 0 || (v == 0 && !zero_is_symbol)) continue;
-        while (k < n && j->symbols[k] != v) k++;
+        while (k < n && j->symbols[k] != v)
+            k++;
         if (k == n) {
             char f[32];
             snprintf(f, sizeof f, "grid[%d][%d]", i / n, i % n);
@@ -554,7 +588,8 @@ static int kl_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
     o.ctl = ctl;
     o.split_depth = j->split_depth;
     o.split_index = (uint32_t)(item / j->orders);
-    if (j->orders == 2) /* else the client's order, or auto: both in turns on one thread (killer.h) */
+    if (j->orders ==
+        2) /* else the client's order, or auto: both in turns on one thread (killer.h) */
         o.values = item % 2 == 1 ? KILLER_VALUES_DESCENDING : KILLER_VALUES_ASCENDING;
     else
         o.values = j->values;
@@ -575,11 +610,14 @@ static void kl_keep(kl_job_t *j, size_t item, const kl_item_t *it) {
     uint32_t have = j->res.solutions_found, room = (uint32_t)j->max_solutions - have;
     uint32_t cnt = it->res.solutions_found < room ? it->res.solutions_found : room, at = have;
     if (cnt == 0) return;
-    while (at > 0 && j->sol_item[at - 1] > item) at--;
-    memmove(j->solutions + (size_t)(at + cnt) * nn, j->solutions + (size_t)at * nn, (size_t)(have - at) * nn);
+    while (at > 0 && j->sol_item[at - 1] > item)
+        at--;
+    memmove(j->solutions + (size_t)(at + cnt) * nn, j->solutions + (size_t)at * nn,
+            (size_t)(have - at) * nn);
     memmove(j->sol_item + at + cnt, j->sol_item + at, (size_t)(have - at) * sizeof *j->sol_item);
     memcpy(j->solutions + (size_t)at * nn, it->buf, (size_t)cnt * nn);
-    for (uint32_t k = 0; k < cnt; k++) j->sol_item[at + k] = (uint32_t)item;
+    for (uint32_t k = 0; k < cnt; k++)
+        j->sol_item[at + k] = (uint32_t)item;
     j->res.solutions_found = have + cnt;
 }
 
@@ -588,7 +626,8 @@ static void kl_keep(kl_job_t *j, size_t item, const kl_item_t *it) {
 static int kl_exhausted(const kl_job_t *j) {
     for (size_t o = 0; o < j->orders; o++) {
         size_t k = o;
-        while (k < j->base.nitems && j->items[k].done) k += j->orders;
+        while (k < j->base.nitems && j->items[k].done)
+            k += j->orders;
         if (k >= j->base.nitems) return 1;
     }
     return 0;
@@ -628,7 +667,8 @@ static int kl_merge(api_job_t *job, size_t item, int rc) {
         free(it->buf);
         it->buf = NULL;
     }
-    if (r->solutions_found >= (uint32_t)j->max_solutions || j->settled || rc < 0) return API_JOB_CANCEL;
+    if (r->solutions_found >= (uint32_t)j->max_solutions || j->settled || rc < 0)
+        return API_JOB_CANCEL;
     return API_JOB_CONTINUE;
 }
 
@@ -636,7 +676,8 @@ static json_t *kl_grid(const kl_job_t *j, const uint8_t *g) {
     json_t *rows = json_array();
     for (int r = 0; r < j->n && rows; r++) {
         json_t *row = json_array();
-        for (int c = 0; c < j->n && row; c++) json_array_append_new(row, json_integer(j->symbols[g[r * j->n + c] - 1]));
+        for (int c = 0; c < j->n && row; c++)
+            json_array_append_new(row, json_integer(j->symbols[g[r * j->n + c] - 1]));
         json_array_append_new(rows, row);
     }
     return rows;
@@ -668,26 +709,31 @@ static void kl_render(api_job_t *job, api_response_t *out) {
             api_response_problem(out, &p);
             return;
         }
-    status = res->solutions_found >= 2 ? "multiple" : res->solutions_found == 1 ? "solved"
-           : rc == 0 ? "unsolvable" : rc == SEARCH_CANCELLED ? "cancelled" : "timeout";
-    unique = res->solutions_found >= 2 || (rc == 0 && exhausted && res->solutions_found == 0) ? json_false()
-             : rc == 0 && exhausted && res->solutions_found == 1                         ? json_true()
-                                                                                          : json_null();
-    json_t *stats = json_pack("{s:s, s:I, s:I, s:I, s:i, s:i, s:i, s:f}", "method",
-                              killer_method_name(res->method), "nodes", (json_int_t)res->stats.nodes,
-                              "backtracks", (json_int_t)res->stats.backtracks, "propagations",
-                              (json_int_t)res->stats.propagations, "max_depth", (int)res->stats.max_depth,
-                              "derived_sums", (int)res->derived, "threads", (int)job->threads, "elapsed_ms",
-                              api_elapsed_ms(job->start_ns, search_now_ns()));
+    status = res->solutions_found >= 2   ? "multiple"
+             : res->solutions_found == 1 ? "solved"
+             : rc == 0                   ? "unsolvable"
+             : rc == SEARCH_CANCELLED    ? "cancelled"
+                                         : "timeout";
+    unique = res->solutions_found >= 2 || (rc == 0 && exhausted && res->solutions_found == 0)
+                 ? json_false()
+             : rc == 0 && exhausted && res->solutions_found == 1 ? json_true()
+                                                                 : json_null();
+    json_t *stats = json_pack(
+        "{s:s, s:I, s:I, s:I, s:i, s:i, s:i, s:f}", "method", killer_method_name(res->method),
+        "nodes", (json_int_t)res->stats.nodes, "backtracks", (json_int_t)res->stats.backtracks,
+        "propagations", (json_int_t)res->stats.propagations, "max_depth", (int)res->stats.max_depth,
+        "derived_sums", (int)res->derived, "threads", (int)job->threads, "elapsed_ms",
+        api_elapsed_ms(job->start_ns, search_now_ns()));
     if (stats != NULL) {
         json_object_set_new(stats, "subproblems", json_integer((json_int_t)job->nitems));
         json_object_set_new(stats, "value_orders", json_integer(j->orders_ran == 3 ? 2 : 1));
     }
-    json_t *root = json_pack("{s:s, s:i, s:{s:i, s:i}, s:I, s:o, s:b, s:o}", "status", status, "n", j->n,
-                             "box", "rows", j->pz.shape.box_rows, "cols", j->pz.shape.box_cols,
-                             "solutions_found", (json_int_t)res->solutions_found, "unique", unique,
-                             "complete", rc == 0, "stats", stats);
-    if (root != NULL && res->solutions_found > 0) json_object_set_new(root, "solution", kl_grid(j, j->solutions));
+    json_t *root = json_pack(
+        "{s:s, s:i, s:{s:i, s:i}, s:I, s:o, s:b, s:o}", "status", status, "n", j->n, "box", "rows",
+        j->pz.shape.box_rows, "cols", j->pz.shape.box_cols, "solutions_found",
+        (json_int_t)res->solutions_found, "unique", unique, "complete", rc == 0, "stats", stats);
+    if (root != NULL && res->solutions_found > 0)
+        json_object_set_new(root, "solution", kl_grid(j, j->solutions));
     if (root != NULL && j->max_solutions > 1) {
         json_t *all = json_array();
         for (uint32_t k = 0; k < res->solutions_found && all; k++)
@@ -702,7 +748,8 @@ static void kl_free(api_job_t *job) {
     if (j == NULL) return;
     free(j->cages);
     free(j->cells);
-    for (size_t k = 0; j->items != NULL && j->base.nitems > 1 && k < j->base.nitems; k++) free(j->items[k].buf);
+    for (size_t k = 0; j->items != NULL && j->base.nitems > 1 && k < j->base.nitems; k++)
+        free(j->items[k].buf);
     free(j->items);
     free(j->sol_item);
     free(j->solutions);
@@ -731,8 +778,9 @@ int api_killer_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
     if (rc == -2) goto nomem;
     if (rc != 0 || p.nerrors > 0) goto fail;
     if (j->method == KILLER_METHOD_BACKTRACKING && j->values != KILLER_VALUES_AUTO) {
-        api_problem_add(&p, api_json_content_type(req) ? "body" : "query", "value_order",
-                        "only the advanced method has a value order (backtracking tries values ascending)");
+        api_problem_add(
+            &p, api_json_content_type(req) ? "body" : "query", "value_order",
+            "only the advanced method has a value order (backtracking tries values ascending)");
         goto fail;
     }
     if (kl_finish(j, &p) != 0) goto fail;
@@ -750,7 +798,8 @@ int api_killer_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
         }
         if (per > 1) {
             d = KL_SPLIT_EXTRA;
-            while ((1LL << (d - KL_SPLIT_EXTRA)) < per && d < KILLER_MAX_SPLIT_DEPTH) d++;
+            while ((1LL << (d - KL_SPLIT_EXTRA)) < per && d < KILLER_MAX_SPLIT_DEPTH)
+                d++;
         }
         j->split_depth = d;
         j->base.nitems = (size_t)j->orders << d;

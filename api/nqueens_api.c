@@ -64,16 +64,18 @@ static void nq_xc_render(api_job_t *job, api_response_t *out) {
     json_t *queens = NULL, *root;
 
     api_xc_finish(x);
-    json_t *stats = json_pack("{s:s, s:I, s:I, s:i, s:I, s:i, s:f}", "method",
-                              xcover_engine_name(x->engine), "nodes", (json_int_t)x->stats.nodes,
-                              "backtracks", (json_int_t)x->stats.backtracks, "max_depth",
-                              (int)x->stats.max_depth, "subproblems", (json_int_t)x->subtrees,
-                              "threads", (int)job->threads, "elapsed_ms",
-                              api_elapsed_ms(job->start_ns, search_now_ns()));
+    json_t *stats = json_pack(
+        "{s:s, s:I, s:I, s:i, s:I, s:i, s:f}", "method", xcover_engine_name(x->engine), "nodes",
+        (json_int_t)x->stats.nodes, "backtracks", (json_int_t)x->stats.backtracks, "max_depth",
+        (int)x->stats.max_depth, "subproblems", (json_int_t)x->subtrees, "threads",
+        (int)job->threads, "elapsed_ms", api_elapsed_ms(job->start_ns, search_now_ns()));
     if (j->count_mode) {
         int done = x->rc == 0 && x->exhausted;
-        root = json_pack("{s:i, s:s, s:o}", "n", j->n, "status", done ? "complete" : nq_status_name(x->rc ? x->rc : SEARCH_TIMEOUT), "stats", stats);
-        if (root != NULL && done) json_object_set_new(root, "count", json_integer((json_int_t)x->found));
+        root = json_pack("{s:i, s:s, s:o}", "n", j->n, "status",
+                         done ? "complete" : nq_status_name(x->rc ? x->rc : SEARCH_TIMEOUT),
+                         "stats", stats);
+        if (root != NULL && done)
+            json_object_set_new(root, "count", json_integer((json_int_t)x->found));
         api_response_json(out, 200, root);
         return;
     }
@@ -82,7 +84,8 @@ static void nq_xc_render(api_job_t *job, api_response_t *out) {
         unsigned char scratch[8 * NQUEENS_XC_MAX_N];
         const uint32_t *o;
         size_t k = api_xc_solution(x, 0, &o);
-        for (size_t i = 0; i < k; i++) cols[o[i] / (uint32_t)j->n] = (int)(o[i] % (uint32_t)j->n);
+        for (size_t i = 0; i < k; i++)
+            cols[o[i] / (uint32_t)j->n] = (int)(o[i] % (uint32_t)j->n);
         if (k != (size_t)j->n || !nqueens_verify(j->n, cols, scratch)) {
             api_problem_t p;
             json_decref(stats);
@@ -91,7 +94,8 @@ static void nq_xc_render(api_job_t *job, api_response_t *out) {
             return;
         }
         queens = json_array();
-        for (int r = 0; r < j->n && queens != NULL; r++) json_array_append_new(queens, json_integer(cols[r]));
+        for (int r = 0; r < j->n && queens != NULL; r++)
+            json_array_append_new(queens, json_integer(cols[r]));
         status = "solved";
     } else {
         status = x->rc == 0 ? "unsolvable" : nq_status_name(x->rc);
@@ -114,7 +118,8 @@ static void nq_xc_free(api_job_t *job) {
     free(j);
 }
 
-static const api_job_ops_t nq_xc_ops = {"nqueens", nq_xc_run, nq_xc_merge, nq_xc_render, nq_xc_free, 0, NULL};
+static const api_job_ops_t nq_xc_ops = {"nqueens",  nq_xc_run, nq_xc_merge, nq_xc_render,
+                                        nq_xc_free, 0,         NULL};
 
 /* Builds the exact-cover job; 0 or API_ENOMEM. */
 static int nq_xc_prepare(int n, int count_mode, xcover_engine_t engine, unsigned threads,
@@ -144,7 +149,8 @@ static int nq_method(const api_request_t *req, const char *own, xcover_engine_t 
     const char *m = api_param(req, "method");
     if (m == NULL || strcmp(m, "auto") == 0 || strcmp(m, own) == 0) return 0;
     if (xcover_engine_parse(m, engine) == 0) return 1;
-    api_problem_add(p, "query", "method", "must be auto, %s, dlx or algorithm-x, got '%.40s'", own, m);
+    api_problem_add(p, "query", "method", "must be auto, %s, dlx or algorithm-x, got '%.40s'", own,
+                    m);
     return -1;
 }
 
@@ -173,8 +179,13 @@ int api_nqueens_split_depth(int n, int symmetry) {
      * stays small.  Work grows ~6.5x per n, so the target grows with it:
      * at n = 17 depth 3 gives 1,031 slices of 20 ms at most; 9,033 slices
      * (depth 4) cost 15% more wall time in one measured run. */
-    size_t target = n <= 10 ? 1 : n <= 13 ? 64 : n <= 15 ? 256 : n == 16 ? 512 : n == 17 ? 1024
-                  : n == 18 ? 4096 : 16384;
+    size_t target = n <= 10   ? 1
+                    : n <= 13 ? 64
+                    : n <= 15 ? 256
+                    : n == 16 ? 512
+                    : n == 17 ? 1024
+                    : n == 18 ? 4096
+                              : 16384;
     int depth = 1;
     size_t count = 0;
     while (depth < n - 1) {
@@ -213,15 +224,16 @@ static const char *nq_status_name(int rc) {
 
 static void nq_count_render(api_job_t *job, api_response_t *out) {
     nq_count_job_t *j = (nq_count_job_t *)job;
-    json_t *stats = json_pack("{s:I, s:I, s:I, s:i, s:f, s:b}", "nodes", (json_int_t)job->nodes,
-                              "subproblems", (json_int_t)job->nitems, "completed_subproblems",
-                              (json_int_t)j->completed, "threads", (int)job->threads,
-                              "elapsed_ms", api_elapsed_ms(job->start_ns, search_now_ns()),
-                              "symmetry", j->symmetry);
-    json_t *root = json_pack("{s:i, s:s, s:o}", "n", j->n, "status", nq_status_name(j->rc),
-                             "stats", stats);
+    json_t *stats =
+        json_pack("{s:I, s:I, s:I, s:i, s:f, s:b}", "nodes", (json_int_t)job->nodes, "subproblems",
+                  (json_int_t)job->nitems, "completed_subproblems", (json_int_t)j->completed,
+                  "threads", (int)job->threads, "elapsed_ms",
+                  api_elapsed_ms(job->start_ns, search_now_ns()), "symmetry", j->symmetry);
+    json_t *root =
+        json_pack("{s:i, s:s, s:o}", "n", j->n, "status", nq_status_name(j->rc), "stats", stats);
     if (root != NULL && j->rc == 0 && j->completed == job->nitems)
-        json_object_set_new(root, "count", json_integer((json_int_t)nqueens_units_to_count(j->units)));
+        json_object_set_new(root, "count",
+                            json_integer((json_int_t)nqueens_units_to_count(j->units)));
     api_response_json(out, 200, root);
 }
 
@@ -314,7 +326,8 @@ int api_nqueens_solve_prepare(const api_request_t *req, api_job_t **job, api_res
     xcover_engine_t engine = XCOVER_ENGINE_DLX;
     const char *m = api_param(req, "method");
 
-    if (m == NULL || xcover_engine_parse(m, &engine) != 0) return api_nqueens_solve_get_board(req, job, resp);
+    if (m == NULL || xcover_engine_parse(m, &engine) != 0)
+        return api_nqueens_solve_get_board(req, job, resp);
     *job = NULL;
     api_problem_init(&p, API_EINVALID, "invalid query parameters");
     bad |= api_params_check(req, allowed, &p) != 0;

@@ -26,15 +26,15 @@
 #include "solvers/nqueens/repair.h"
 
 #define NQB_ANALYZE_MAX_N 1024 /* candidates of every row: n^2 numbers in the answer */
-#define NQB_PAIRS_SHOWN 64
+#define NQB_PAIRS_SHOWN   64
 
 /* === Boards in bodies === */
 
 typedef struct nqb_board_s {
     int n;
-    int *fixed;   /* n entries, -1 = empty; NULL for an empty board */
-    int *origin;  /* placed[] index of each row's queen (placed form), else NULL */
-    int placed;   /* queens on the board */
+    int *fixed;  /* n entries, -1 = empty; NULL for an empty board */
+    int *origin; /* placed[] index of each row's queen (placed form), else NULL */
+    int placed;  /* queens on the board */
     int placed_form;
 } nqb_board_t;
 
@@ -45,8 +45,10 @@ static void nqb_board_free(nqb_board_t *b) {
 }
 
 static void nqb_row_field(const nqb_board_t *b, int r, char *f, size_t cap) {
-    if (b->placed_form) snprintf(f, cap, "placed[%d]", b->origin[r]);
-    else snprintf(f, cap, "queens[%d]", r);
+    if (b->placed_form)
+        snprintf(f, cap, "placed[%d]", b->origin[r]);
+    else
+        snprintf(f, cap, "queens[%d]", r);
 }
 
 /* Reads n and the queens.  Returns 0, -1 (errors in p) or -2 (no memory). */
@@ -67,10 +69,12 @@ static int nqb_board_read(json_t *root, long long max_n, nqb_board_t *b, api_pro
     if (q == NULL && pl == NULL) return 0;
     b->fixed = malloc((size_t)n * sizeof *b->fixed);
     if (b->fixed == NULL) return -2;
-    for (long long r = 0; r < n; r++) b->fixed[r] = -1;
+    for (long long r = 0; r < n; r++)
+        b->fixed[r] = -1;
     if (q != NULL) {
         if (!json_is_array(q) || json_array_size(q) != (size_t)n) {
-            api_problem_add(p, "body", "queens", "must be %lld entries: a column or null per row", n);
+            api_problem_add(p, "body", "queens", "must be %lld entries: a column or null per row",
+                            n);
             return -1;
         }
         json_array_foreach(q, k, v) {
@@ -96,16 +100,17 @@ static int nqb_board_read(json_t *root, long long max_n, nqb_board_t *b, api_pro
     json_array_foreach(pl, k, v) {
         json_t *r = json_array_get(v, 0), *c = json_array_get(v, 1);
         snprintf(f, sizeof f, "placed[%zu]", k);
-        if (!json_is_array(v) || json_array_size(v) != 2 || !json_is_integer(r) || !json_is_integer(c) ||
-            json_integer_value(r) < 0 || json_integer_value(r) >= n || json_integer_value(c) < 0 ||
-            json_integer_value(c) >= n) {
+        if (!json_is_array(v) || json_array_size(v) != 2 || !json_is_integer(r) ||
+            !json_is_integer(c) || json_integer_value(r) < 0 || json_integer_value(r) >= n ||
+            json_integer_value(c) < 0 || json_integer_value(c) >= n) {
             api_problem_add(p, "body", f, "must be [row, col] with both from 0 to %lld", n - 1);
             bad = 1;
             continue;
         }
         int row = (int)json_integer_value(r);
         if (b->fixed[row] >= 0) {
-            api_problem_add(p, "body", f, "row %d already has a queen (placed[%d])", row, b->origin[row]);
+            api_problem_add(p, "body", f, "row %d already has a queen (placed[%d])", row,
+                            b->origin[row]);
             bad = 1;
             continue;
         }
@@ -183,13 +188,15 @@ int api_nqueens_analyze_prepare(const api_request_t *req, api_job_t **job, api_r
     scratch = malloc(nqueens_board_scratch(b.n));
     int *fixed = b.fixed;
     if (fixed == NULL && (fixed = b.fixed = malloc((size_t)b.n * sizeof *fixed)) != NULL)
-        for (int r = 0; r < b.n; r++) fixed[r] = -1;
+        for (int r = 0; r < b.n; r++)
+            fixed[r] = -1;
     if (cand == NULL || ncand == NULL || scratch == NULL || fixed == NULL) {
         rc = API_ENOMEM;
         api_problem_init(&p, API_ENOMEM, "out of memory");
         goto fail;
     }
-    if (nqueens_board_analyze(b.n, fixed, cand, ncand, pairs, NQB_PAIRS_SHOWN, &an, scratch, &bad) != 0) {
+    if (nqueens_board_analyze(b.n, fixed, cand, ncand, pairs, NQB_PAIRS_SHOWN, &an, scratch,
+                              &bad) != 0) {
         rc = API_EINTERNAL;
         api_problem_init(&p, API_EINTERNAL, "analysis failed");
         goto fail;
@@ -202,15 +209,19 @@ int api_nqueens_analyze_prepare(const api_request_t *req, api_job_t **job, api_r
         }
         json_t *cs = json_array();
         for (int c = 0; c < b.n && cs; c++)
-            if (cand[(size_t)r * words + (size_t)c / 64] >> (c % 64) & 1) json_array_append_new(cs, json_integer(c));
+            if (cand[(size_t)r * words + (size_t)c / 64] >> (c % 64) & 1)
+                json_array_append_new(cs, json_integer(c));
         json_array_append_new(rows, json_pack("{s:i, s:o}", "row", r, "candidates", cs));
     }
     for (size_t k = 0; k < an.npairs && k < NQB_PAIRS_SHOWN && conflicts; k++)
-        json_array_append_new(conflicts, json_pack("{s:[i,i], s:[i,i]}", "a", pairs[k].r1, fixed[pairs[k].r1],
-                                                   "b", pairs[k].r2, fixed[pairs[k].r2]));
-    json_t *out = json_pack("{s:i, s:i, s:o, s:o, s:I}", "n", b.n, "placed", an.placed, "rows", rows,
-                            "conflicts", conflicts, "conflicts_total", (json_int_t)an.npairs);
-    if (out != NULL) json_object_set_new(out, "next_row", an.next_row >= 0 ? json_integer(an.next_row) : json_null());
+        json_array_append_new(conflicts,
+                              json_pack("{s:[i,i], s:[i,i]}", "a", pairs[k].r1, fixed[pairs[k].r1],
+                                        "b", pairs[k].r2, fixed[pairs[k].r2]));
+    json_t *out = json_pack("{s:i, s:i, s:o, s:o, s:I}", "n", b.n, "placed", an.placed, "rows",
+                            rows, "conflicts", conflicts, "conflicts_total", (json_int_t)an.npairs);
+    if (out != NULL)
+        json_object_set_new(out, "next_row",
+                            an.next_row >= 0 ? json_integer(an.next_row) : json_null());
     api_response_json(resp, 200, out);
     rc = 0;
     goto done;
@@ -258,13 +269,17 @@ static int nqb_count_merge(api_job_t *job, size_t item, int rc) {
 static void nqb_count_render(api_job_t *job, api_response_t *out) {
     nqb_count_t *j = (nqb_count_t *)job;
     int done = j->rc == 0 && j->completed == job->nitems;
-    json_t *stats = json_pack("{s:I, s:I, s:I, s:i, s:f}", "nodes", (json_int_t)job->nodes, "subproblems",
-                              (json_int_t)job->nitems, "completed_subproblems", (json_int_t)j->completed,
-                              "threads", (int)job->threads, "elapsed_ms",
+    json_t *stats = json_pack("{s:I, s:I, s:I, s:i, s:f}", "nodes", (json_int_t)job->nodes,
+                              "subproblems", (json_int_t)job->nitems, "completed_subproblems",
+                              (json_int_t)j->completed, "threads", (int)job->threads, "elapsed_ms",
                               api_elapsed_ms(job->start_ns, search_now_ns()));
     json_t *root = json_pack("{s:i, s:i, s:s, s:o}", "n", j->n, "placed", j->placed, "status",
-                             done ? "complete" : j->rc == SEARCH_CANCELLED ? "cancelled" : "timeout", "stats", stats);
-    if (root != NULL && done) json_object_set_new(root, "count", json_integer((json_int_t)j->total));
+                             done                        ? "complete"
+                             : j->rc == SEARCH_CANCELLED ? "cancelled"
+                                                         : "timeout",
+                             "stats", stats);
+    if (root != NULL && done)
+        json_object_set_new(root, "count", json_integer((json_int_t)j->total));
     api_response_json(out, 200, root);
 }
 
@@ -277,10 +292,11 @@ static void nqb_count_free(api_job_t *job) {
     free(j);
 }
 
-static const api_job_ops_t nqb_count_ops = {"nqueens", nqb_count_run, nqb_count_merge, nqb_count_render,
-                                            nqb_count_free, 0, NULL};
+static const api_job_ops_t nqb_count_ops = {
+    "nqueens", nqb_count_run, nqb_count_merge, nqb_count_render, nqb_count_free, 0, NULL};
 
-int api_nqueens_count_post_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
+int api_nqueens_count_post_prepare(const api_request_t *req, api_job_t **job,
+                                   api_response_t *resp) {
     static const char *const fields[] = {"n", "queens", "placed", "threads", "timeout_ms", NULL};
     api_problem_t p;
     json_t *root = NULL;
@@ -294,8 +310,10 @@ int api_nqueens_count_post_prepare(const api_request_t *req, api_job_t **job, ap
     rc = nqb_read_body(req, fields, NQUEENS_COUNT_MAX_N, &root, &b, &p);
     if (rc != 0) goto fail;
     rc = API_EINVALID;
-    if (api_json_opt_int(root, "threads", 1, req->pool_threads, req->pool_threads, &threads, &p) != 0 ||
-        api_json_opt_int(root, "timeout_ms", 1, req->max_timeout_ms, req->max_timeout_ms, &timeout_ms, &p) != 0)
+    if (api_json_opt_int(root, "threads", 1, req->pool_threads, req->pool_threads, &threads, &p) !=
+            0 ||
+        api_json_opt_int(root, "timeout_ms", 1, req->max_timeout_ms, req->max_timeout_ms,
+                         &timeout_ms, &p) != 0)
         goto fail;
     /* slices of milliseconds, as for the empty board: ~n^depth prefixes */
     depth = b.n <= 10 ? 1 : b.n <= 14 ? 3 : b.n <= 17 ? 4 : 5;
@@ -307,7 +325,8 @@ int api_nqueens_count_post_prepare(const api_request_t *req, api_job_t **job, ap
     j->counts = calloc(count ? count : 1, sizeof *j->counts);
     j->stats = calloc(count ? count : 1, sizeof *j->stats);
     if (!j->subs || !j->counts || !j->stats) goto nomem;
-    if (count > 0 && nqueens_complete_split(b.n, b.fixed, depth, j->subs, count, &count, NULL) != 0) goto nomem;
+    if (count > 0 && nqueens_complete_split(b.n, b.fixed, depth, j->subs, count, &count, NULL) != 0)
+        goto nomem;
     j->n = b.n;
     j->placed = b.placed;
     j->base.ops = &nqb_count_ops;
@@ -343,7 +362,8 @@ typedef struct nqb_enum_s {
 static int nqb_enum_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
     nqb_enum_t *j = (nqb_enum_t *)job;
     (void)item;
-    return nqueens_enumerate(j->n, NULL, j->offset, j->limit, ctl, j->out, &j->written, &j->stats, NULL);
+    return nqueens_enumerate(j->n, NULL, j->offset, j->limit, ctl, j->out, &j->written, &j->stats,
+                             NULL);
 }
 
 static int nqb_enum_merge(api_job_t *job, size_t item, int rc) {
@@ -370,19 +390,24 @@ static void nqb_enum_render(api_job_t *job, api_response_t *out) {
             api_response_problem(out, &p);
             return;
         }
-        for (int r = 0; r < j->n && one; r++) json_array_append_new(one, json_integer(j->out[(size_t)k * (size_t)j->n + (size_t)r]));
+        for (int r = 0; r < j->n && one; r++)
+            json_array_append_new(one, json_integer(j->out[(size_t)k * (size_t)j->n + (size_t)r]));
         json_array_append_new(sols, one);
     }
     free(scratch);
-    json_t *root = json_pack("{s:i, s:I, s:i, s:i, s:s, s:o, s:{s:I, s:f}}", "n", j->n, "offset",
-                             (json_int_t)j->offset, "limit", j->limit, "returned", j->written, "status",
-                             j->rc == 0 ? "complete" : j->rc == SEARCH_CANCELLED ? "cancelled" : "timeout",
-                             "solutions", sols, "stats", "nodes", (json_int_t)j->stats.nodes, "elapsed_ms",
-                             api_elapsed_ms(job->start_ns, search_now_ns()));
+    json_t *root =
+        json_pack("{s:i, s:I, s:i, s:i, s:s, s:o, s:{s:I, s:f}}", "n", j->n, "offset",
+                  (json_int_t)j->offset, "limit", j->limit, "returned", j->written, "status",
+                  j->rc == 0                  ? "complete"
+                  : j->rc == SEARCH_CANCELLED ? "cancelled"
+                                              : "timeout",
+                  "solutions", sols, "stats", "nodes", (json_int_t)j->stats.nodes, "elapsed_ms",
+                  api_elapsed_ms(job->start_ns, search_now_ns()));
     if (root != NULL && j->n <= 16 && nqueens_total(j->n, &total) == 0)
         json_object_set_new(root, "total", json_integer((json_int_t)total));
     if (root != NULL && j->rc == 0 && j->written == j->limit)
-        json_object_set_new(root, "next_offset", json_integer((json_int_t)(j->offset + (uint64_t)j->limit)));
+        json_object_set_new(root, "next_offset",
+                            json_integer((json_int_t)(j->offset + (uint64_t)j->limit)));
     api_response_json(out, 200, root);
 }
 
@@ -393,8 +418,8 @@ static void nqb_enum_free(api_job_t *job) {
     free(j);
 }
 
-static const api_job_ops_t nqb_enum_ops = {"nqueens", nqb_enum_run, nqb_enum_merge, nqb_enum_render,
-                                           nqb_enum_free, 0, NULL};
+static const api_job_ops_t nqb_enum_ops = {
+    "nqueens", nqb_enum_run, nqb_enum_merge, nqb_enum_render, nqb_enum_free, 0, NULL};
 
 int api_nqueens_solutions_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
     static const char *const allowed[] = {"n", "offset", "limit", "timeout_ms", NULL};
@@ -409,7 +434,8 @@ int api_nqueens_solutions_prepare(const api_request_t *req, api_job_t **job, api
     bad |= api_param_int(req, "n", 1, 1, NQUEENS_ENUM_MAX_N, 0, &n, &p) != 0;
     bad |= api_param_int(req, "offset", 0, 0, (long long)1 << 62, 0, &offset, &p) != 0;
     bad |= api_param_int(req, "limit", 0, 1, NQUEENS_ENUM_MAX_LIMIT, 10, &limit, &p) != 0;
-    bad |= api_param_int(req, "timeout_ms", 0, 1, req->max_timeout_ms, req->max_timeout_ms, &timeout_ms, &p) != 0;
+    bad |= api_param_int(req, "timeout_ms", 0, 1, req->max_timeout_ms, req->max_timeout_ms,
+                         &timeout_ms, &p) != 0;
     if (bad) goto fail;
     j = calloc(1, sizeof *j);
     if (j == NULL || (j->out = malloc((size_t)limit * (size_t)n * sizeof *j->out)) == NULL) {
@@ -482,7 +508,8 @@ static int nqb_repair_run(int n, const int *fixed, uint64_t seed, uint64_t max_s
 
 static void nqb_repair_stats(const nqb_repair_t *r, json_t *stats) {
     json_object_set_new(stats, "steps", json_integer((json_int_t)r->res.steps));
-    json_object_set_new(stats, "initial_conflicts", json_integer((json_int_t)r->res.initial_conflicts));
+    json_object_set_new(stats, "initial_conflicts",
+                        json_integer((json_int_t)r->res.initial_conflicts));
     json_object_set_new(stats, "conflicts", json_integer((json_int_t)r->res.conflicts));
     json_object_set_new(stats, "restarts", json_integer((json_int_t)r->res.restarts));
 }
@@ -513,7 +540,9 @@ typedef struct nqb_solve_s {
 } nqb_solve_t;
 
 static const char *nqb_method_name(nqueens_method_t m) {
-    return m == NQUEENS_METHOD_MRV ? "mrv" : m == NQUEENS_METHOD_MINCONFLICTS ? "minconflicts" : "backtracking";
+    return m == NQUEENS_METHOD_MRV            ? "mrv"
+           : m == NQUEENS_METHOD_MINCONFLICTS ? "minconflicts"
+                                              : "backtracking";
 }
 
 /* Every board leaves the worker checked: n non-attacking queens, placed
@@ -539,11 +568,10 @@ static int nqb_solve_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
         free(scratch);
         break;
     case NQUEENS_METHOD_MINCONFLICTS:
-        rc = nqb_repair_run(j->b.n, j->b.fixed, j->seed, j->max_steps, j->trace, ctl, j->cols, &j->repair);
+        rc = nqb_repair_run(j->b.n, j->b.fixed, j->seed, j->max_steps, j->trace, ctl, j->cols,
+                            &j->repair);
         break;
-    default:
-        rc = nqueens_complete_first(j->b.n, j->b.fixed, ctl, j->cols, &j->stats, NULL);
-        break;
+    default: rc = nqueens_complete_first(j->b.n, j->b.fixed, ctl, j->cols, &j->stats, NULL); break;
     }
     if (rc == 0) j->verified = nqb_verify(j);
     return rc;
@@ -577,12 +605,14 @@ static long nqb_stream_read(void *cls, char *buf, size_t max) {
         return (long)k;
     }
     while (s->next < s->n && max - w >= 12) { /* a column and its comma fit in 12 */
-        w += (size_t)snprintf(buf + w, max - w, s->next + 1 < s->n ? "%d," : "%d", s->cols[s->next]);
+        w +=
+            (size_t)snprintf(buf + w, max - w, s->next + 1 < s->n ? "%d," : "%d", s->cols[s->next]);
         s->next++;
     }
     if (w > 0) return (long)w;
     if (s->tail[s->tail_pos] == '\0') return -1;
-    while (w < max && s->tail[s->tail_pos] != '\0') buf[w++] = s->tail[s->tail_pos++];
+    while (w < max && s->tail[s->tail_pos] != '\0')
+        buf[w++] = s->tail[s->tail_pos++];
     return (long)w;
 }
 
@@ -601,12 +631,16 @@ static void nqb_solve_render(api_job_t *job, api_response_t *out) {
     api_problem_t p;
 
     if (j->rc == SEARCH_ENOMEM || j->rc == SEARCH_EINVAL || (j->rc == 0 && !j->verified)) {
-        api_problem_init(&p, j->rc == SEARCH_ENOMEM ? API_ENOMEM : API_EINTERNAL,
-                         j->rc == 0 ? "the board fails verification" : "the solver failed (code %d)", j->rc);
+        api_problem_init(
+            &p, j->rc == SEARCH_ENOMEM ? API_ENOMEM : API_EINTERNAL,
+            j->rc == 0 ? "the board fails verification" : "the solver failed (code %d)", j->rc);
         api_response_problem(out, &p);
         return;
     }
-    status = j->rc == 0 ? "solved" : j->rc == 1 ? "unsolvable" : j->rc == SEARCH_CANCELLED ? "cancelled" : "timeout";
+    status = j->rc == 0                  ? "solved"
+             : j->rc == 1                ? "unsolvable"
+             : j->rc == SEARCH_CANCELLED ? "cancelled"
+                                         : "timeout";
     stats = json_pack("{s:s, s:f}", "method", nqb_method_name(j->method), "elapsed_ms",
                       api_elapsed_ms(job->start_ns, search_now_ns()));
     if (stats != NULL && j->method == NQUEENS_METHOD_MINCONFLICTS) {
@@ -616,7 +650,8 @@ static void nqb_solve_render(api_job_t *job, api_response_t *out) {
         json_object_set_new(stats, "backtracks", json_integer((json_int_t)j->stats.backtracks));
         json_object_set_new(stats, "max_depth", json_integer((json_int_t)j->stats.max_depth));
     }
-    root = json_pack("{s:i, s:i, s:s, s:o}", "n", j->b.n, "placed", j->b.placed, "status", status, "stats", stats);
+    root = json_pack("{s:i, s:i, s:s, s:o}", "n", j->b.n, "placed", j->b.placed, "status", status,
+                     "stats", stats);
     if (root == NULL) {
         api_response_json(out, 200, NULL);
         return;
@@ -629,7 +664,8 @@ static void nqb_solve_render(api_job_t *job, api_response_t *out) {
     }
     if (j->b.n <= API_NQUEENS_INLINE_MAX_N) {
         json_t *q = json_array();
-        for (int r = 0; r < j->b.n && q != NULL; r++) json_array_append_new(q, json_integer(j->cols[r]));
+        for (int r = 0; r < j->b.n && q != NULL; r++)
+            json_array_append_new(q, json_integer(j->cols[r]));
         json_object_set_new(root, "queens", q);
         api_response_json(out, 200, root);
         return;
@@ -678,23 +714,30 @@ static void nqb_solve_free(api_job_t *job) {
     free(j);
 }
 
-static const api_job_ops_t nqb_solve_ops = {"nqueens", nqb_solve_run, nqb_solve_merge, nqb_solve_render,
-                                            nqb_solve_free, 0, NULL};
+static const api_job_ops_t nqb_solve_ops = {
+    "nqueens", nqb_solve_run, nqb_solve_merge, nqb_solve_render, nqb_solve_free, 0, NULL};
 
 /* Picks the method, checks n against its limit; 0 or -1 (error in p). */
-static int nqb_pick_method(const char *name, int n, int has_fixed, nqueens_method_t *m, const char *in,
-                           api_problem_t *p) {
-    if (name == NULL || strcmp(name, "auto") == 0) *m = nqueens_auto_method(n, has_fixed);
-    else if (strcmp(name, "backtracking") == 0) *m = NQUEENS_METHOD_BACKTRACK;
-    else if (strcmp(name, "mrv") == 0) *m = NQUEENS_METHOD_MRV;
-    else if (strcmp(name, "minconflicts") == 0) *m = NQUEENS_METHOD_MINCONFLICTS;
+static int nqb_pick_method(const char *name, int n, int has_fixed, nqueens_method_t *m,
+                           const char *in, api_problem_t *p) {
+    if (name == NULL || strcmp(name, "auto") == 0)
+        *m = nqueens_auto_method(n, has_fixed);
+    else if (strcmp(name, "backtracking") == 0)
+        *m = NQUEENS_METHOD_BACKTRACK;
+    else if (strcmp(name, "mrv") == 0)
+        *m = NQUEENS_METHOD_MRV;
+    else if (strcmp(name, "minconflicts") == 0)
+        *m = NQUEENS_METHOD_MINCONFLICTS;
     else {
-        api_problem_add(p, in, "method", "must be auto, backtracking, mrv, minconflicts, dlx or algorithm-x, "
-                        "got '%.40s'", name);
+        api_problem_add(p, in, "method",
+                        "must be auto, backtracking, mrv, minconflicts, dlx or algorithm-x, "
+                        "got '%.40s'",
+                        name);
         return -1;
     }
     long long lim = *m == NQUEENS_METHOD_BACKTRACK ? NQUEENS_ENUM_MAX_N
-                  : *m == NQUEENS_METHOD_MRV ? NQUEENS_MRV_MAX_N : API_NQUEENS_MAX_N;
+                    : *m == NQUEENS_METHOD_MRV     ? NQUEENS_MRV_MAX_N
+                                                   : API_NQUEENS_MAX_N;
     if (n > lim) {
         api_problem_add(p, in, "n", "%s solves n up to %lld", nqb_method_name(*m), lim);
         return -1;
@@ -721,9 +764,10 @@ static int nqb_solve_finish(nqb_solve_t *j, long long timeout_ms, api_job_t **jo
     return 0;
 }
 
-int api_nqueens_solve_post_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
-    static const char *const fields[] = {"n", "queens", "placed", "method", "seed", "max_steps", "trace",
-                                         "output", "timeout_ms", NULL};
+int api_nqueens_solve_post_prepare(const api_request_t *req, api_job_t **job,
+                                   api_response_t *resp) {
+    static const char *const fields[] = {"n",         "queens", "placed", "method",     "seed",
+                                         "max_steps", "trace",  "output", "timeout_ms", NULL};
     api_problem_t p;
     json_t *root = NULL, *v;
     nqb_solve_t *j = calloc(1, sizeof *j);
@@ -742,11 +786,14 @@ int api_nqueens_solve_post_prepare(const api_request_t *req, api_job_t **job, ap
         api_problem_add(&p, "body", "method", "must be a string");
         bad = 1;
     } else {
-        bad |= nqb_pick_method(v ? json_string_value(v) : NULL, j->b.n, j->b.placed > 0, &j->method, "body", &p) != 0;
+        bad |= nqb_pick_method(v ? json_string_value(v) : NULL, j->b.n, j->b.placed > 0, &j->method,
+                               "body", &p) != 0;
     }
     bad |= api_json_opt_int(root, "seed", 0, INT64_MAX, 1, &seed, &p) != 0;
-    bad |= api_json_opt_int(root, "max_steps", 1, INT64_MAX, 0, &max_steps, &p) != 0; /* 0: deadline only */
-    bad |= api_json_opt_int(root, "timeout_ms", 1, req->max_timeout_ms, req->max_timeout_ms, &timeout_ms, &p) != 0;
+    bad |= api_json_opt_int(root, "max_steps", 1, INT64_MAX, 0, &max_steps, &p) !=
+           0; /* 0: deadline only */
+    bad |= api_json_opt_int(root, "timeout_ms", 1, req->max_timeout_ms, req->max_timeout_ms,
+                            &timeout_ms, &p) != 0;
     if ((v = json_object_get(root, "trace")) != NULL) {
         if (!json_is_boolean(v)) {
             api_problem_add(&p, "body", "trace", "must be true or false");
@@ -782,7 +829,8 @@ fail:
 }
 
 int api_nqueens_solve_get_board(const api_request_t *req, api_job_t **job, api_response_t *resp) {
-    static const char *const allowed[] = {"n", "method", "seed", "max_steps", "trace", "output", "timeout_ms", NULL};
+    static const char *const allowed[] = {"n",     "method", "seed",       "max_steps",
+                                          "trace", "output", "timeout_ms", NULL};
     api_problem_t p;
     nqb_solve_t *j = calloc(1, sizeof *j);
     long long n = 0, seed, max_steps, timeout_ms;
@@ -798,15 +846,19 @@ int api_nqueens_solve_get_board(const api_request_t *req, api_job_t **job, api_r
     bad |= api_params_check(req, allowed, &p) != 0;
     bad |= api_param_int(req, "n", 1, 1, API_NQUEENS_MAX_N, 0, &n, &p) != 0;
     bad |= api_param_int(req, "seed", 0, 0, INT64_MAX, 1, &seed, &p) != 0;
-    bad |= api_param_int(req, "max_steps", 0, 1, INT64_MAX, 0, &max_steps, &p) != 0; /* 0: deadline only */
-    bad |= api_param_int(req, "timeout_ms", 0, 1, req->max_timeout_ms, req->max_timeout_ms, &timeout_ms, &p) != 0;
+    bad |= api_param_int(req, "max_steps", 0, 1, INT64_MAX, 0, &max_steps, &p) !=
+           0; /* 0: deadline only */
+    bad |= api_param_int(req, "timeout_ms", 0, 1, req->max_timeout_ms, req->max_timeout_ms,
+                         &timeout_ms, &p) != 0;
     bad |= api_param_bool(req, "trace", 0, &j->trace, &p) != 0;
-    if ((out = api_param(req, "output")) != NULL && strcmp(out, "full") != 0 && strcmp(out, "summary") != 0) {
+    if ((out = api_param(req, "output")) != NULL && strcmp(out, "full") != 0 &&
+        strcmp(out, "summary") != 0) {
         api_problem_add(&p, "query", "output", "must be full or summary");
         bad = 1;
     }
     j->summary = out != NULL && strcmp(out, "summary") == 0;
-    if (!bad) bad |= nqb_pick_method(api_param(req, "method"), (int)n, 0, &j->method, "query", &p) != 0;
+    if (!bad)
+        bad |= nqb_pick_method(api_param(req, "method"), (int)n, 0, &j->method, "query", &p) != 0;
     if (!bad && j->trace && n > API_NQUEENS_TRACE_MAX_N) {
         api_problem_add(&p, "query", "trace", "only for n up to %d", API_NQUEENS_TRACE_MAX_N);
         bad = 1;

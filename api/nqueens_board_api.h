@@ -6,9 +6,9 @@
 
 #include "api/request.h"
 
-#define API_NQUEENS_MAX_N 10000000     /* minconflicts */
-#define API_NQUEENS_TRACE_MAX_N 10000  /* trace=true */
-#define API_NQUEENS_INLINE_MAX_N 100000 /* larger boards are streamed */
+#define API_NQUEENS_MAX_N        10000000 /* minconflicts */
+#define API_NQUEENS_TRACE_MAX_N  10000    /* trace=true */
+#define API_NQUEENS_INLINE_MAX_N 100000   /* larger boards are streamed */
 
 /* POST /v1/nqueens/solve: {"n", "queens" | "placed", "method", "seed",
  * "max_steps", "trace", "output", "timeout_ms"} */

@@ -89,23 +89,24 @@ static void problem_detail(const api_problem_t *p, char *buf, size_t cap) {
     if (more == 0)
         snprintf(buf, cap, "%s (%s: %s)", p->detail, p->errors[0].field, p->errors[0].detail);
     else
-        snprintf(buf, cap, "%s (%s: %s; %zu more in errors)", p->detail, p->errors[0].field, p->errors[0].detail,
-                 more);
+        snprintf(buf, cap, "%s (%s: %s; %zu more in errors)", p->detail, p->errors[0].field,
+                 p->errors[0].detail, more);
 }
 
 char *api_problem_render(const api_problem_t *p, size_t *len) {
     const problem_kind_t *k = problem_kind(p->code);
-    char *out = NULL, detail[sizeof p->detail + sizeof p->errors[0].field + sizeof p->errors[0].detail + 40];
+    char *out = NULL,
+         detail[sizeof p->detail + sizeof p->errors[0].field + sizeof p->errors[0].detail + 40];
     json_t *errors = json_array();
     json_t *root;
     problem_detail(p, detail, sizeof detail);
-    root = json_pack("{s:s, s:s, s:i, s:s}", "type", k->type, "title", k->title, "status", k->status, "detail",
-                     detail);
+    root = json_pack("{s:s, s:s, s:i, s:s}", "type", k->type, "title", k->title, "status",
+                     k->status, "detail", detail);
     if (root == NULL || errors == NULL) goto done;
     for (size_t i = 0; i < p->nerrors; i++) {
         const api_field_error_t *e = &p->errors[i];
-        json_t *item = json_pack("{s:s, s:s, s:s}", "in", e->in, "field", e->field,
-                                 "detail", e->detail);
+        json_t *item =
+            json_pack("{s:s, s:s, s:s}", "in", e->in, "field", e->field, "detail", e->detail);
         if (item == NULL || json_array_append_new(errors, item) != 0) goto done;
     }
     if (json_object_set(root, "errors", errors) != 0) goto done;

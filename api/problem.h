@@ -16,19 +16,19 @@
 #include <stddef.h>
 
 /* Error codes: 0 is success, every failure is negative. */
-#define API_OK 0
-#define API_EINVALID (-1)     /* 400 malformed or out-of-range input */
-#define API_ENOTFOUND (-2)    /* 404 no such route */
-#define API_EMETHOD (-3)      /* 405 route exists, method does not */
-#define API_ETOOLARGE (-4)    /* 413 body over the limit */
-#define API_EUNPROCESSABLE (-5) /* 422 well-formed but contradictory input */
-#define API_EBUSY (-6)        /* 503 queue full */
-#define API_EDRAINING (-7)    /* 503 shutting down */
-#define API_EINTERNAL (-8)    /* 500 a bug: a result failed verification, ... */
-#define API_EMEDIA (-9)       /* 415 unsupported Content-Type */
-#define API_ENOMEM (-10)      /* 503 out of memory for this request */
+#define API_OK             0
+#define API_EINVALID       (-1)  /* 400 malformed or out-of-range input */
+#define API_ENOTFOUND      (-2)  /* 404 no such route */
+#define API_EMETHOD        (-3)  /* 405 route exists, method does not */
+#define API_ETOOLARGE      (-4)  /* 413 body over the limit */
+#define API_EUNPROCESSABLE (-5)  /* 422 well-formed but contradictory input */
+#define API_EBUSY          (-6)  /* 503 queue full */
+#define API_EDRAINING      (-7)  /* 503 shutting down */
+#define API_EINTERNAL      (-8)  /* 500 a bug: a result failed verification, ... */
+#define API_EMEDIA         (-9)  /* 415 unsupported Content-Type */
+#define API_ENOMEM         (-10) /* 503 out of memory for this request */
 
-#define API_PROBLEM_MAX_ERRORS 16
+#define API_PROBLEM_MAX_ERRORS   16
 #define API_PROBLEM_CONTENT_TYPE "application/problem+json"
 
 typedef struct api_field_error_s {
@@ -38,10 +38,10 @@ typedef struct api_field_error_s {
 } api_field_error_t;
 
 typedef struct api_problem_s {
-    int code;          /* API_E* */
-    char detail[256];  /* one sentence for a human */
+    int code;         /* API_E* */
+    char detail[256]; /* one sentence for a human */
     size_t nerrors;
-    size_t dropped;    /* field errors beyond API_PROBLEM_MAX_ERRORS */
+    size_t dropped; /* field errors beyond API_PROBLEM_MAX_ERRORS */
     api_field_error_t errors[API_PROBLEM_MAX_ERRORS];
 } api_problem_t;
 

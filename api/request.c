@@ -107,8 +107,7 @@ int api_param_int(const api_request_t *req, const char *key, int required, long 
     return 0;
 }
 
-int api_param_bool(const api_request_t *req, const char *key, int def, int *out,
-                   api_problem_t *p) {
+int api_param_bool(const api_request_t *req, const char *key, int def, int *out, api_problem_t *p) {
     const char *v = api_param(req, key);
     if (v == NULL) {
         *out = def;
@@ -133,7 +132,8 @@ double api_elapsed_ms(int64_t start_ns, int64_t end_ns) {
 int api_media_is(const char *header, const char *type) {
     size_t n = strlen(type);
     if (header == NULL) return 0;
-    while (*header == ' ') header++;
+    while (*header == ' ')
+        header++;
     return strncasecmp(header, type, n) == 0 &&
            (header[n] == '\0' || header[n] == ';' || header[n] == ' ' || header[n] == ',');
 }

@@ -86,8 +86,8 @@ typedef struct api_response_s {
 
 /* What merge() asks the server to do next. */
 #define API_JOB_CONTINUE 0
-#define API_JOB_STOP 1   /* schedule nothing more; let running items finish */
-#define API_JOB_CANCEL 2 /* ... and raise the cancel flag for them */
+#define API_JOB_STOP     1 /* schedule nothing more; let running items finish */
+#define API_JOB_CANCEL   2 /* ... and raise the cancel flag for them */
 
 typedef struct api_job_s api_job_t;
 
@@ -97,18 +97,18 @@ typedef struct api_job_ops_s {
     int (*merge)(api_job_t *job, size_t item, int rc);
     void (*render)(api_job_t *job, api_response_t *out);
     void (*free)(api_job_t *job);
-    int progressive;                         /* see above; 0 for ordinary jobs */
-    void (*finish)(api_job_t *job, int rc);  /* progressive jobs only */
+    int progressive;                        /* see above; 0 for ordinary jobs */
+    void (*finish)(api_job_t *job, int rc); /* progressive jobs only */
 } api_job_ops_t;
 
 /* Embedded first in each endpoint's job struct. */
 struct api_job_s {
     const api_job_ops_t *ops;
-    size_t nitems;       /* 0 finishes at once; merge() may raise it */
-    unsigned threads;    /* items in flight at most, >= 1 */
-    int64_t timeout_ms;  /* deadline, counted from admission */
-    int64_t start_ns;    /* when prepare() built it */
-    uint64_t nodes;      /* search nodes so far, for metrics (set by merge) */
+    size_t nitems;      /* 0 finishes at once; merge() may raise it */
+    unsigned threads;   /* items in flight at most, >= 1 */
+    int64_t timeout_ms; /* deadline, counted from admission */
+    int64_t start_ns;   /* when prepare() built it */
+    uint64_t nodes;     /* search nodes so far, for metrics (set by merge) */
 };
 
 /* Endpoint entry point: on success returns 0 and sets *job (caller runs and
@@ -146,8 +146,7 @@ int api_param_int(const api_request_t *req, const char *key, int required, long 
                   long long hi, long long def, long long *out, api_problem_t *p);
 
 /* Parses parameter `key` as a boolean (true/false/1/0); same conventions. */
-int api_param_bool(const api_request_t *req, const char *key, int def, int *out,
-                   api_problem_t *p);
+int api_param_bool(const api_request_t *req, const char *key, int def, int *out, api_problem_t *p);
 
 /* === Media types === */
 

@@ -44,10 +44,10 @@
 #include "solvers/sudoku/sudoku.h"
 #include "solvers/sudoku/xc.h"
 
-#define SD_MAX_CELLS (SUDOKU_MAX_N * SUDOKU_MAX_N)
-#define SD_STRING_MAX_N 35
+#define SD_MAX_CELLS     (SUDOKU_MAX_N * SUDOKU_MAX_N)
+#define SD_STRING_MAX_N  35
 #define SD_CONFLICTS_CAP 256
-#define SD_SYMBOL_MAX 2147483647LL
+#define SD_SYMBOL_MAX    2147483647LL
 
 typedef enum { SD_OUT_STRING, SD_OUT_ARRAYS } sd_shape_t;
 
@@ -69,7 +69,7 @@ typedef struct sd_puzzle_s {
     long long timeout_ms;
     long long threads;
     int trace;
-    int xc;                 /* method dlx or algorithm-x: solved as exact cover */
+    int xc; /* method dlx or algorithm-x: solved as exact cover */
     xcover_engine_t engine;
 } sd_puzzle_t;
 
@@ -128,7 +128,8 @@ static int sd_method_parse(const char *name, sd_puzzle_t *pz) {
 static void sd_bad_method(api_problem_t *p, const char *in, const char *got) {
     api_problem_add(p, in, "method",
                     "must be auto, backtracking, mrv, propagation, best-first, algorithm-x, dlx "
-                    "or fast, got '%.40s'", got);
+                    "or fast, got '%.40s'",
+                    got);
 }
 
 static void sd_bad_level(api_problem_t *p, const char *in, const char *got) {
@@ -139,7 +140,7 @@ static void sd_bad_level(api_problem_t *p, const char *in, const char *got) {
 /* Options from the query string (text and CSV bodies). */
 static int sd_query_options(const api_request_t *req, sd_puzzle_t *pz, api_problem_t *p) {
     static const char *const allowed[] = {"method", "propagation", "max_solutions", "timeout_ms",
-                                          "trace", "box", "threads", NULL};
+                                          "trace",  "box",         "threads",       NULL};
     const char *v;
     int bad = api_params_check(req, allowed, p) != 0;
     if ((v = api_param(req, "method")) != NULL && sd_method_parse(v, pz) != 0) {
@@ -151,7 +152,8 @@ static int sd_query_options(const api_request_t *req, sd_puzzle_t *pz, api_probl
         sd_bad_level(p, "query", v);
         bad = 1;
     }
-    bad |= api_param_int(req, "max_solutions", 0, 1, SUDOKU_MAX_SOLUTIONS, 1, &pz->max_solutions, p) != 0;
+    bad |= api_param_int(req, "max_solutions", 0, 1, SUDOKU_MAX_SOLUTIONS, 1, &pz->max_solutions,
+                         p) != 0;
     bad |= api_param_int(req, "timeout_ms", 0, 1, req->max_timeout_ms, req->max_timeout_ms,
                          &pz->timeout_ms, p) != 0;
     bad |= api_param_bool(req, "trace", 0, &pz->trace, p) != 0;
@@ -174,7 +176,8 @@ static int sd_query_options(const api_request_t *req, sd_puzzle_t *pz, api_probl
 
 static int sd_json_grid_string(const char *s, size_t len, sd_puzzle_t *pz, api_problem_t *p) {
     int n = 0;
-    while (n * n < (int)len && n <= SD_STRING_MAX_N) n++;
+    while (n * n < (int)len && n <= SD_STRING_MAX_N)
+        n++;
     if (n * n != (int)len || n < SUDOKU_MIN_N || n > SD_STRING_MAX_N) {
         api_problem_add(p, "body", "grid",
                         "a string grid has N*N characters with N from %d to %d; got %zu characters",
@@ -189,7 +192,8 @@ static int sd_json_grid_string(const char *s, size_t len, sd_puzzle_t *pz, api_p
         if (v == -2) {
             char f[32];
             sd_cell_name(f, sizeof f, n, i);
-            api_problem_add(p, "body", f, "unexpected character '%c' (use . or 0 for empty, 1-9, A-Z)",
+            api_problem_add(p, "body", f,
+                            "unexpected character '%c' (use . or 0 for empty, 1-9, A-Z)",
                             isprint((unsigned char)s[i]) ? s[i] : '?');
             bad = 1;
             continue;
@@ -260,7 +264,8 @@ static int sd_parse_json(const api_request_t *req, sd_puzzle_t *pz, api_problem_
             size_t k;
             json_t *s;
             if (!json_is_array(v) || json_array_size(v) > SUDOKU_MAX_N || json_array_size(v) == 0) {
-                api_problem_add(p, "body", "symbols", "must be an array of N distinct non-negative integers");
+                api_problem_add(p, "body", "symbols",
+                                "must be an array of N distinct non-negative integers");
                 bad = 1;
                 continue;
             }
@@ -272,17 +277,20 @@ static int sd_parse_json(const api_request_t *req, sd_puzzle_t *pz, api_problem_
             }
         } else if (strcmp(key, "method") == 0) {
             if (!json_is_string(v) || sd_method_parse(json_string_value(v), pz) != 0) {
-                sd_bad_method(p, "body", json_is_string(v) ? json_string_value(v) : "(not a string)");
+                sd_bad_method(p, "body",
+                              json_is_string(v) ? json_string_value(v) : "(not a string)");
                 bad = 1;
             }
         } else if (strcmp(key, "propagation") == 0) {
             if (!json_is_string(v) || sudoku_level_parse(json_string_value(v), &pz->level) != 0 ||
                 pz->level == SUDOKU_LEVEL_DEFAULT) {
-                sd_bad_level(p, "body", json_is_string(v) ? json_string_value(v) : "(not a string)");
+                sd_bad_level(p, "body",
+                             json_is_string(v) ? json_string_value(v) : "(not a string)");
                 bad = 1;
             }
         } else if (strcmp(key, "max_solutions") == 0) {
-            bad |= api_json_int(v, "max_solutions", 1, SUDOKU_MAX_SOLUTIONS, &pz->max_solutions, p) != 0;
+            bad |= api_json_int(v, "max_solutions", 1, SUDOKU_MAX_SOLUTIONS, &pz->max_solutions,
+                                p) != 0;
         } else if (strcmp(key, "timeout_ms") == 0) {
             bad |= api_json_int(v, "timeout_ms", 1, req->max_timeout_ms, &pz->timeout_ms, p) != 0;
         } else if (strcmp(key, "threads") == 0) {
@@ -313,7 +321,8 @@ static int sd_parse_json(const api_request_t *req, sd_puzzle_t *pz, api_problem_
  * 1-based number.  Stops at the first non-zero return. */
 typedef int (*sd_line_fn)(sd_puzzle_t *pz, int lineno, const char *s, size_t len, api_problem_t *p);
 
-static int sd_each_line(const api_request_t *req, sd_puzzle_t *pz, sd_line_fn fn, api_problem_t *p) {
+static int sd_each_line(const api_request_t *req, sd_puzzle_t *pz, sd_line_fn fn,
+                        api_problem_t *p) {
     const char *s = req->body ? req->body : "", *end = s + req->body_len;
     int lineno = 0, bad = 0;
     while (s < end) {
@@ -330,7 +339,8 @@ static int sd_each_line(const api_request_t *req, sd_puzzle_t *pz, sd_line_fn fn
 
 static int sd_blank(const char *s, size_t len) {
     size_t i = 0;
-    while (i < len && (s[i] == ' ' || s[i] == '\t')) i++;
+    while (i < len && (s[i] == ' ' || s[i] == '\t'))
+        i++;
     return i == len || s[i] == '#';
 }
 
@@ -343,27 +353,33 @@ static int sd_text_line(sd_puzzle_t *pz, int lineno, const char *s, size_t len, 
     if (pz->n == 0) {
         long long n;
         size_t a = 0, b = len;
-        while (a < b && (s[a] == ' ' || s[a] == '\t')) a++;
-        while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t')) b--;
+        while (a < b && (s[a] == ' ' || s[a] == '\t'))
+            a++;
+        while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t'))
+            b--;
         if (sd_parse_uint(s + a, b - a, &n) != 0 || n < SUDOKU_MIN_N || n > SUDOKU_MAX_N) {
             api_problem_add(p, "body", field, "the first line is the size N, from %d to %d",
                             SUDOKU_MIN_N, SUDOKU_MAX_N);
             return -1;
         }
         pz->n = (int)n;
-        for (int i = 0; i < pz->n * pz->n; i++) pz->raw[i] = -1;
+        for (int i = 0; i < pz->n * pz->n; i++)
+            pz->raw[i] = -1;
         return 0;
     }
     if (pz->nsymbols == 0) {
         size_t i = 0;
         int k = 0;
         while (i < len) {
-            while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == ',')) i++;
+            while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == ','))
+                i++;
             size_t j = i;
-            while (j < len && s[j] != ' ' && s[j] != '\t' && s[j] != ',') j++;
+            while (j < len && s[j] != ' ' && s[j] != '\t' && s[j] != ',')
+                j++;
             if (j == i) break;
             if (k == SUDOKU_MAX_N || sd_parse_uint(s + i, j - i, &pz->symbols[k]) != 0) {
-                api_problem_add(p, "body", field, "the second line holds the N symbols, non-negative integers");
+                api_problem_add(p, "body", field,
+                                "the second line holds the N symbols, non-negative integers");
                 return -1;
             }
             k++;
@@ -383,7 +399,8 @@ static int sd_text_line(sd_puzzle_t *pz, int lineno, const char *s, size_t len, 
         return -1;
     }
     if (r < 0 || c < 0 || r >= pz->n || c >= pz->n) {
-        api_problem_add(p, "body", field, "cell (%d,%d) is outside the %dx%d grid", r, c, pz->n, pz->n);
+        api_problem_add(p, "body", field, "cell (%d,%d) is outside the %dx%d grid", r, c, pz->n,
+                        pz->n);
         return -1;
     }
     if (pz->raw[r * pz->n + c] != -1) {
@@ -406,10 +423,13 @@ static int sd_csv_line(sd_puzzle_t *pz, int lineno, const char *s, size_t len, a
     }
     for (;;) {
         size_t j = i;
-        while (j < len && s[j] != ',') j++;
+        while (j < len && s[j] != ',')
+            j++;
         size_t a = i, b = j;
-        while (a < b && (s[a] == ' ' || s[a] == '\t')) a++;
-        while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t')) b--;
+        while (a < b && (s[a] == ' ' || s[a] == '\t'))
+            a++;
+        while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t'))
+            b--;
         if (c >= SUDOKU_MAX_N) {
             snprintf(field, sizeof field, "grid[%d]", r);
             api_problem_add(p, "body", field, "more than %d values", SUDOKU_MAX_N);
@@ -452,7 +472,8 @@ static int sd_parse_csv(const api_request_t *req, sd_puzzle_t *pz, api_problem_t
     if (bad) return -1;
     /* compact rows from stride SUDOKU_MAX_N to stride n */
     for (int r = 0; r < n; r++)
-        for (int c = 0; c < n; c++) pz->raw[r * n + c] = pz->raw[r * SUDOKU_MAX_N + c];
+        for (int c = 0; c < n; c++)
+            pz->raw[r * n + c] = pz->raw[r * SUDOKU_MAX_N + c];
     pz->out = SD_OUT_ARRAYS;
     return 0;
 }
@@ -477,7 +498,8 @@ static int sd_finish(sd_puzzle_t *pz, api_problem_t *p) {
     if (rc == SUDOKU_ENOBOX) {
         api_problem_add(p, "body", "box",
                         "N = %d has no box shape rows x cols with 2 <= rows <= cols; give \"box\" "
-                        "explicitly", n);
+                        "explicitly",
+                        n);
         return -1;
     }
     if (rc != 0) {
@@ -486,7 +508,8 @@ static int sd_finish(sd_puzzle_t *pz, api_problem_t *p) {
         return -1;
     }
     if (pz->nsymbols == 0) {
-        for (int k = 0; k < n; k++) pz->symbols[k] = k + 1;
+        for (int k = 0; k < n; k++)
+            pz->symbols[k] = k + 1;
     } else {
         if (pz->nsymbols != n) {
             api_problem_add(p, "body", "symbols", "a %dx%d grid needs %d symbols, got %d", n, n, n,
@@ -504,9 +527,10 @@ static int sd_finish(sd_puzzle_t *pz, api_problem_t *p) {
             for (int k = 0; k < n; k++)
                 if (pz->symbols[k] < 1 || pz->symbols[k] > SD_STRING_MAX_N) {
                     snprintf(f, sizeof f, "symbols[%d]", k);
-                    api_problem_add(p, "body", f,
-                                    "a string grid can only write symbols 1..35; use arrays for %lld",
-                                    pz->symbols[k]);
+                    api_problem_add(
+                        p, "body", f,
+                        "a string grid can only write symbols 1..35; use arrays for %lld",
+                        pz->symbols[k]);
                     bad = 1;
                 }
         if (bad) return -1;
@@ -521,7 +545,8 @@ static int sd_finish(sd_puzzle_t *pz, api_problem_t *p) {
             pz->grid[i] = 0;
             continue;
         }
-        while (k < n && pz->symbols[k] != v) k++;
+        while (k < n && pz->symbols[k] != v)
+            k++;
         if (k == n) {
             sd_cell_name(f, sizeof f, n, i);
             if (pz->nsymbols == 0)
@@ -588,7 +613,8 @@ static int sd_read(const api_request_t *req, sd_puzzle_t *pz, api_problem_t *p) 
         api_problem_add(p, "body", "method", "fast solves 9x9 grids with 3x3 boxes only");
         return API_EINVALID;
     }
-    if ((unsigned long long)pz->max_solutions * (unsigned)(pz->n * pz->n) > API_SUDOKU_SOLUTION_BYTES) {
+    if ((unsigned long long)pz->max_solutions * (unsigned)(pz->n * pz->n) >
+        API_SUDOKU_SOLUTION_BYTES) {
         api_problem_add(p, "body", "max_solutions", "at most %u for a %dx%d grid",
                         API_SUDOKU_SOLUTION_BYTES / (unsigned)(pz->n * pz->n), pz->n, pz->n);
         return API_EINVALID;
@@ -602,7 +628,8 @@ static json_t *sd_grid_json(const sd_puzzle_t *pz, const uint8_t *g) {
     int n = pz->n;
     if (pz->out == SD_OUT_STRING) {
         char s[SD_STRING_MAX_N * SD_STRING_MAX_N + 1];
-        for (int i = 0; i < n * n; i++) s[i] = g[i] ? sd_value_char(pz->symbols[g[i] - 1]) : '.';
+        for (int i = 0; i < n * n; i++)
+            s[i] = g[i] ? sd_value_char(pz->symbols[g[i] - 1]) : '.';
         return json_stringn(s, (size_t)(n * n));
     }
     json_t *rows = json_array();
@@ -681,7 +708,8 @@ static void sd_render_csv(const sd_job_t *j, api_response_t *out) {
     for (int r = 0; r < n; r++)
         for (int c = 0; c < n; c++)
             len += (size_t)snprintf(buf + len, cap - len, "%lld%c",
-                                    j->pz.symbols[j->solutions[r * n + c] - 1], c == n - 1 ? '\n' : ',');
+                                    j->pz.symbols[j->solutions[r * n + c] - 1],
+                                    c == n - 1 ? '\n' : ',');
     api_response_destroy(out);
     out->status = 200;
     out->content_type = "text/csv; charset=utf-8";
@@ -736,7 +764,8 @@ static void sd_render(api_job_t *job, api_response_t *out) {
         sd_render_csv(j, out);
         return;
     }
-    if (res->solutions_found >= 2 || (res->exhausted && res->code == 0 && res->solutions_found == 0))
+    if (res->solutions_found >= 2 ||
+        (res->exhausted && res->code == 0 && res->solutions_found == 0))
         unique = json_false();
     else if (sudoku_result_unique(res))
         unique = json_true();
@@ -755,10 +784,10 @@ static void sd_render(api_job_t *job, api_response_t *out) {
         json_object_set_new(stats, "subproblems", json_integer((json_int_t)j->x.subtrees));
         json_object_set_new(stats, "threads", json_integer((json_int_t)job->threads));
     }
-    json_t *root = json_pack("{s:s, s:i, s:o, s:I, s:o, s:b, s:o}", "status", sd_status(j), "n",
-                             j->pz.n, "box", sd_box_json(&j->pz), "solutions_found",
-                             (json_int_t)res->solutions_found, "unique", unique, "complete",
-                             j->rc == 0, "stats", stats);
+    json_t *root =
+        json_pack("{s:s, s:i, s:o, s:I, s:o, s:b, s:o}", "status", sd_status(j), "n", j->pz.n,
+                  "box", sd_box_json(&j->pz), "solutions_found", (json_int_t)res->solutions_found,
+                  "unique", unique, "complete", j->rc == 0, "stats", stats);
     if (root != NULL && res->solutions_found > 0)
         json_object_set_new(root, "solution", sd_grid_json(&j->pz, j->solutions));
     if (root != NULL && j->pz.max_solutions > 1) {
@@ -772,8 +801,8 @@ static void sd_render(api_job_t *job, api_response_t *out) {
         for (size_t k = 0; k < res->trace_len && steps != NULL; k++) {
             const sudoku_step_t *s = &j->trace[k];
             json_array_append_new(
-                steps, json_pack("{s:s, s:i, s:i, s:I}", "step", sudoku_step_kind_name(s->kind), "row",
-                                 s->cell / j->pz.n, "col", s->cell % j->pz.n, "value",
+                steps, json_pack("{s:s, s:i, s:i, s:I}", "step", sudoku_step_kind_name(s->kind),
+                                 "row", s->cell / j->pz.n, "col", s->cell % j->pz.n, "value",
                                  (json_int_t)j->pz.symbols[s->value - 1]));
         }
         json_object_set_new(root, "trace", steps);
@@ -825,7 +854,8 @@ int api_sudoku_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
         }
         if (j->pz.trace) {
             api_problem_init(&p, API_EINVALID, "the request is not valid");
-            api_problem_add(&p, "body", "trace", "exact-cover methods do not trace; use another method");
+            api_problem_add(&p, "body", "trace",
+                            "exact-cover methods do not trace; use another method");
             goto fail;
         }
     }
@@ -862,17 +892,19 @@ int api_sudoku_validate_prepare(const api_request_t *req, api_job_t **job, api_r
         json_t *cells = json_array();
         snprintf(unit, sizeof unit, "%s %d", sd_unit_names[cf[k].unit], cf[k].index);
         for (size_t c = 0; c < cf[k].ncells && cells != NULL; c++)
-            json_array_append_new(cells, json_pack("[i,i]", cf[k].cells[c] / pz->n, cf[k].cells[c] % pz->n));
-        json_array_append_new(list, json_pack("{s:s, s:I, s:o}", "unit", unit, "value",
-                                              (json_int_t)pz->symbols[cf[k].value - 1], "cells", cells));
+            json_array_append_new(
+                cells, json_pack("[i,i]", cf[k].cells[c] / pz->n, cf[k].cells[c] % pz->n));
+        json_array_append_new(list,
+                              json_pack("{s:s, s:I, s:o}", "unit", unit, "value",
+                                        (json_int_t)pz->symbols[cf[k].value - 1], "cells", cells));
     }
     int filled = 1;
     for (int i = 0; i < pz->n * pz->n; i++)
         if (pz->grid[i] == 0) filled = 0;
     api_response_json(resp, 200,
                       json_pack("{s:b, s:b, s:i, s:o, s:o, s:I}", "valid", count == 0, "complete",
-                                count == 0 && filled, "n", pz->n, "box", sd_box_json(pz), "conflicts",
-                                list, "conflicts_total", (json_int_t)count));
+                                count == 0 && filled, "n", pz->n, "box", sd_box_json(pz),
+                                "conflicts", list, "conflicts_total", (json_int_t)count));
     free(cf);
     free(pz);
     return 0;

@@ -64,8 +64,8 @@ typedef struct bt_entry_s {
 
 typedef struct bt_chunk_s {
     atomic_int state;
-    int rc;        /* SKIPPED: why */
-    char *out;     /* READY: the answer lines */
+    int rc;    /* SKIPPED: why */
+    char *out; /* READY: the answer lines */
     size_t len;
     uint64_t nodes;
 } bt_chunk_t;
@@ -124,8 +124,10 @@ static size_t bt_scan(const char *body, size_t len, bt_entry_t *out, size_t cap)
         size_t end = nl ? (size_t)(nl - body) : len, a = pos, b = end;
         line++;
         pos = end + 1;
-        while (a < b && bt_blank(body[a])) a++;
-        while (b > a && bt_blank(body[b - 1])) b--;
+        while (a < b && bt_blank(body[a]))
+            a++;
+        while (b > a && bt_blank(body[b - 1]))
+            b--;
         if (a == b || body[a] == '#') continue;
         if (out != NULL && n < cap) bt_parse_line(body + a, b - a, line, &out[n]);
         n++;
@@ -141,12 +143,13 @@ static void bt_conflict(const uint8_t *c, char *buf, size_t cap) {
         if (!c[i]) continue;
         for (int j = i + 1; j < SUDOKU9_CELLS; j++) {
             if (c[j] != c[i]) continue;
-            const char *unit = i / 9 == j / 9 ? "row"
-                               : i % 9 == j % 9 ? "column"
+            const char *unit = i / 9 == j / 9                                 ? "row"
+                               : i % 9 == j % 9                               ? "column"
                                : (i / 27 == j / 27 && i % 9 / 3 == j % 9 / 3) ? "box"
                                                                               : NULL;
             if (unit == NULL) continue;
-            snprintf(buf, cap, "digit %d at characters %d and %d (same %s)", c[i], i + 1, j + 1, unit);
+            snprintf(buf, cap, "digit %d at characters %d and %d (same %s)", c[i], i + 1, j + 1,
+                     unit);
             return;
         }
     }
@@ -157,7 +160,8 @@ static void bt_reason(const bt_entry_t *e, char *buf, size_t cap) {
     if (e->bad == BT_BAD_LENGTH) {
         snprintf(buf, cap, "%zu characters, a puzzle has 81", e->arg);
     } else if (e->badchar > 0x20 && e->badchar < 0x7f && e->badchar != '"' && e->badchar != '\\') {
-        snprintf(buf, cap, "character '%c' at position %zu; use 1-9 for givens, '.' or '0' for empty",
+        snprintf(buf, cap,
+                 "character '%c' at position %zu; use 1-9 for givens, '.' or '0' for empty",
                  e->badchar, e->arg);
     } else {
         snprintf(buf, cap, "byte 0x%02x at position %zu; use 1-9 for givens, '.' or '0' for empty",
@@ -167,7 +171,7 @@ static void bt_reason(const bt_entry_t *e, char *buf, size_t cap) {
 
 /* What a line answers; bt_status_name spells it. */
 enum { BT_SOLVED, BT_MULTIPLE, BT_UNSOLVABLE, BT_INVALID, BT_TIMEOUT, BT_CANCELLED, BT_ERROR };
-static const char *const bt_status_name[] = {"solved", "multiple", "unsolvable", "invalid",
+static const char *const bt_status_name[] = {"solved",  "multiple",  "unsolvable", "invalid",
                                              "timeout", "cancelled", "error"};
 
 typedef struct bt_outcome_s {
@@ -187,18 +191,23 @@ static size_t bt_emit(const bt_job_t *j, const bt_entry_t *e, const bt_outcome_t
     char sol[SUDOKU9_CELLS + 1] = "";
     int n;
     if (o->solution != NULL) {
-        for (int i = 0; i < SUDOKU9_CELLS; i++) sol[i] = (char)('0' + o->solution[i]);
+        for (int i = 0; i < SUDOKU9_CELLS; i++)
+            sol[i] = (char)('0' + o->solution[i]);
         sol[SUDOKU9_CELLS] = '\0';
     }
     if (!j->ndjson) {
-        if (o->status == BT_SOLVED) n = snprintf(dst, BT_TEXT_LINE, "%s\n", sol);
-        else if (o->error) n = snprintf(dst, BT_TEXT_LINE, "invalid: %s\n", o->error);
-        else n = snprintf(dst, BT_TEXT_LINE, "%s\n", bt_status_name[o->status]);
+        if (o->status == BT_SOLVED)
+            n = snprintf(dst, BT_TEXT_LINE, "%s\n", sol);
+        else if (o->error)
+            n = snprintf(dst, BT_TEXT_LINE, "invalid: %s\n", o->error);
+        else
+            n = snprintf(dst, BT_TEXT_LINE, "%s\n", bt_status_name[o->status]);
         return n < BT_TEXT_LINE ? (size_t)n : BT_TEXT_LINE - 1;
     }
     n = snprintf(dst, BT_JSON_LINE, "{\"line\":%u,\"status\":\"%s\"", (unsigned)e->line,
                  bt_status_name[o->status]);
-    if (o->solution != NULL) n += snprintf(dst + n, BT_JSON_LINE - (size_t)n, ",\"solution\":\"%s\"", sol);
+    if (o->solution != NULL)
+        n += snprintf(dst + n, BT_JSON_LINE - (size_t)n, ",\"solution\":\"%s\"", sol);
     if (o->has_stats && j->max_solutions >= 2 && o->solution != NULL)
         n += snprintf(dst + n, BT_JSON_LINE - (size_t)n, ",\"unique\":%s",
                       o->status == BT_SOLVED ? "true" : "false");
@@ -279,7 +288,8 @@ static int bt_merge(api_job_t *base, size_t item, int rc) {
     bt_chunk_t *ch = &j->chunks[item];
     ch->rc = rc;
     j->base.nodes += ch->nodes;
-    atomic_store_explicit(&ch->state, ch->out != NULL ? BT_READY : BT_SKIPPED, memory_order_release);
+    atomic_store_explicit(&ch->state, ch->out != NULL ? BT_READY : BT_SKIPPED,
+                          memory_order_release);
     return API_JOB_CONTINUE;
 }
 
@@ -296,7 +306,8 @@ static int bt_render_skipped(bt_job_t *j, size_t item) {
     bt_chunk_range(j, item, &first, &end);
     ch->out = malloc((end - first) * bt_line_cap(j));
     if (ch->out == NULL) return -1;
-    for (size_t k = first; k < end; k++) len += bt_emit_unsolved(j, &j->entries[k], ch->rc, ch->out + len);
+    for (size_t k = first; k < end; k++)
+        len += bt_emit_unsolved(j, &j->entries[k], ch->rc, ch->out + len);
     ch->len = len;
     return 0;
 }
@@ -347,7 +358,8 @@ static void bt_render(api_job_t *base, api_response_t *out) {
 static void bt_free(api_job_t *base) {
     bt_job_t *j = (bt_job_t *)base;
     if (j == NULL) return;
-    for (size_t i = 0; j->chunks != NULL && i < j->nchunks; i++) free(j->chunks[i].out);
+    for (size_t i = 0; j->chunks != NULL && i < j->nchunks; i++)
+        free(j->chunks[i].out);
     free(j->chunks);
     free(j->entries);
     free(j);
@@ -369,24 +381,28 @@ int api_sudoku_batch_prepare(const api_request_t *req, api_job_t **job, api_resp
     api_problem_init(&p, API_EINVALID, "the query string has errors");
     bad = api_params_check(req, allowed, &p) != 0;
     bad |= api_param_int(req, "max_solutions", 0, 1, 2, 1, &max_solutions, &p) != 0;
-    bad |= api_param_int(req, "threads", 0, 1, req->pool_threads, req->pool_threads, &threads, &p) != 0;
-    bad |= api_param_int(req, "timeout_ms", 0, 1, req->max_timeout_ms, req->max_timeout_ms, &timeout_ms,
+    bad |= api_param_int(req, "threads", 0, 1, req->pool_threads, req->pool_threads, &threads,
                          &p) != 0;
+    bad |= api_param_int(req, "timeout_ms", 0, 1, req->max_timeout_ms, req->max_timeout_ms,
+                         &timeout_ms, &p) != 0;
     if (bad) goto fail;
     if (req->content_type != NULL && !api_media_is(req->content_type, "text/plain") &&
         !api_media_is(req->content_type, "application/x-www-form-urlencoded")) {
-        api_problem_init(&p, API_EMEDIA,
-                         "send text/plain: one puzzle per line, 81 characters, '.' or '0' for empty");
+        api_problem_init(
+            &p, API_EMEDIA,
+            "send text/plain: one puzzle per line, 81 characters, '.' or '0' for empty");
         goto fail;
     }
     n = bt_scan(req->body, req->body_len, NULL, req->max_batch_lines);
     if (n > req->max_batch_lines) {
-        api_problem_init(&p, API_ETOOLARGE, "the batch holds more than %zu puzzles (--max-batch-lines)",
+        api_problem_init(&p, API_ETOOLARGE,
+                         "the batch holds more than %zu puzzles (--max-batch-lines)",
                          req->max_batch_lines);
         goto fail;
     }
     if (n == 0) {
-        api_problem_init(&p, API_EINVALID, "the body holds no puzzle: one per line, '#' starts a comment");
+        api_problem_init(&p, API_EINVALID,
+                         "the body holds no puzzle: one per line, '#' starts a comment");
         api_problem_add(&p, "body", "body", "no puzzle lines");
         goto fail;
     }
@@ -403,7 +419,8 @@ int api_sudoku_batch_prepare(const api_request_t *req, api_job_t **job, api_resp
     j->nchunks = (n + j->chunk_size - 1) / j->chunk_size;
     j->chunks = calloc(j->nchunks, sizeof *j->chunks);
     if (j->chunks == NULL) goto nomem;
-    for (size_t i = 0; i < j->nchunks; i++) atomic_init(&j->chunks[i].state, BT_PENDING);
+    for (size_t i = 0; i < j->nchunks; i++)
+        atomic_init(&j->chunks[i].state, BT_PENDING);
     atomic_init(&j->finished, 0);
     j->base.ops = &bt_ops;
     j->base.nitems = j->nchunks;

@@ -48,8 +48,8 @@ int api_xc_init(api_xc_t *x, const xcover_problem_t *problem, xcover_engine_t en
     xcover_problem_info(problem, &info);
     /* a solution chooses one option per covered primary item at most, plus
      * forced options: bounded by the options there are */
-    x->max_entries = (size_t)(info.nprimary < info.noptions ? info.nprimary : info.noptions) +
-                     base_len + 1;
+    x->max_entries =
+        (size_t)(info.nprimary < info.noptions ? info.nprimary : info.noptions) + base_len + 1;
     if (x->threads == 1 && (x->items = calloc(1, sizeof *x->items)) == NULL) return API_ENOMEM;
     if (base_len > 0) {
         x->base = malloc(base_len * sizeof *x->base);
@@ -132,7 +132,8 @@ int api_xc_run(api_xc_t *x, size_t item, const search_ctl_t *ctl) {
 static int xc_keep(api_xc_t *x, size_t subtree, const uint32_t *sol, size_t len) {
     if (x->sols_len + len > x->sols_cap) {
         size_t cap = x->sols_cap ? x->sols_cap * 2 : 256;
-        while (cap < x->sols_len + len) cap *= 2;
+        while (cap < x->sols_len + len)
+            cap *= 2;
         uint32_t *p = realloc(x->sols, cap * sizeof *p);
         if (p == NULL) return -1;
         x->sols = p;
@@ -210,7 +211,8 @@ size_t api_xc_solution(const api_xc_t *x, size_t k, const uint32_t **options) {
 
 void api_xc_destroy(api_xc_t *x) {
     size_t n = x->threads > 1 ? x->subtrees : 1;
-    for (size_t k = 0; x->items != NULL && k < n; k++) free(x->items[k].buf);
+    for (size_t k = 0; x->items != NULL && k < n; k++)
+        free(x->items[k].buf);
     free(x->items);
     free(x->roots);
     free(x->root_start);

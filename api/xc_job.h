@@ -22,15 +22,15 @@ typedef struct api_xc_s {
     unsigned threads;       /* 1 = one sequential item; more = split first */
     uint32_t *base;         /* options forced first (Sudoku givens); owned */
     size_t base_len;
-    size_t max_entries;     /* entries of one solution at most, terminator included */
+    size_t max_entries; /* entries of one solution at most, terminator included */
 
     /* results, valid in render() */
-    int rc;                 /* first negative item code, 0 if none */
-    uint64_t found;         /* solutions found (all items) */
-    int exhausted;          /* every subtree searched to its end */
-    size_t subtrees;        /* 0 when sequential */
-    search_stats_t stats;   /* summed (max_depth: the deepest) */
-    size_t nsols;           /* solutions stored (at most max_solutions) */
+    int rc;               /* first negative item code, 0 if none */
+    uint64_t found;       /* solutions found (all items) */
+    int exhausted;        /* every subtree searched to its end */
+    size_t subtrees;      /* 0 when sequential */
+    search_stats_t stats; /* summed (max_depth: the deepest) */
+    size_t nsols;         /* solutions stored (at most max_solutions) */
 
     /* private */
     uint32_t *roots;

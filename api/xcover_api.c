@@ -26,18 +26,20 @@
 typedef struct names_s {
     const char **key; /* borrowed from the JSON document */
     uint32_t *val;
-    size_t cap;       /* power of two */
+    size_t cap; /* power of two */
 } names_t;
 
 static uint64_t names_hash(const char *s) {
     uint64_t h = 1469598103934665603ull;
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
     return h;
 }
 
 static int names_init(names_t *t, size_t n) {
     t->cap = 16;
-    while (t->cap < 2 * n) t->cap *= 2;
+    while (t->cap < 2 * n)
+        t->cap *= 2;
     t->key = calloc(t->cap, sizeof *t->key);
     t->val = malloc(t->cap * sizeof *t->val);
     return t->key && t->val ? 0 : -1;
@@ -46,7 +48,8 @@ static int names_init(names_t *t, size_t n) {
 /* Returns the slot of `s`: its key is s when present, NULL when free. */
 static size_t names_slot(const names_t *t, const char *s) {
     size_t i = (size_t)names_hash(s) & (t->cap - 1);
-    while (t->key[i] != NULL && strcmp(t->key[i], s) != 0) i = (i + 1) & (t->cap - 1);
+    while (t->key[i] != NULL && strcmp(t->key[i], s) != 0)
+        i = (i + 1) & (t->cap - 1);
     return i;
 }
 
@@ -93,15 +96,15 @@ static void xcj_render(api_job_t *job, api_response_t *out) {
         const uint32_t *o;
         size_t n = api_xc_solution(x, k, &o);
         json_t *one = json_array();
-        for (size_t i = 0; i < n && one != NULL; i++) json_array_append_new(one, json_integer(o[i]));
+        for (size_t i = 0; i < n && one != NULL; i++)
+            json_array_append_new(one, json_integer(o[i]));
         json_array_append_new(sols, one);
     }
-    json_t *stats = json_pack("{s:s, s:I, s:I, s:i, s:I, s:i, s:f}", "method",
-                              xcover_engine_name(x->engine), "nodes", (json_int_t)x->stats.nodes,
-                              "backtracks", (json_int_t)x->stats.backtracks, "max_depth",
-                              (int)x->stats.max_depth, "subproblems", (json_int_t)x->subtrees,
-                              "threads", (int)job->threads, "elapsed_ms",
-                              api_elapsed_ms(job->start_ns, search_now_ns()));
+    json_t *stats = json_pack(
+        "{s:s, s:I, s:I, s:i, s:I, s:i, s:f}", "method", xcover_engine_name(x->engine), "nodes",
+        (json_int_t)x->stats.nodes, "backtracks", (json_int_t)x->stats.backtracks, "max_depth",
+        (int)x->stats.max_depth, "subproblems", (json_int_t)x->subtrees, "threads",
+        (int)job->threads, "elapsed_ms", api_elapsed_ms(job->start_ns, search_now_ns()));
     api_response_json(out, 200,
                       json_pack("{s:s, s:o, s:I, s:b, s:o}", "status", xcj_status(x), "solutions",
                                 sols, "solutions_found", (json_int_t)x->found, "complete",
@@ -116,7 +119,8 @@ static void xcj_free(api_job_t *job) {
     free(j);
 }
 
-static const api_job_ops_t xcj_ops = {"exact-cover", xcj_run, xcj_merge, xcj_render, xcj_free, 0, NULL};
+static const api_job_ops_t xcj_ops = {"exact-cover", xcj_run, xcj_merge, xcj_render,
+                                      xcj_free,      0,       NULL};
 
 /* Reads items or secondary names into the table; returns 0 or -1. */
 static int xcj_names(json_t *list, const char *field, names_t *t, uint32_t first,
@@ -149,8 +153,8 @@ static int xcj_names(json_t *list, const char *field, names_t *t, uint32_t first
 
 int api_xcover_solve_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
     static const char *const none[] = {NULL};
-    static const char *const fields[] = {"items", "secondary", "options", "max_solutions",
-                                         "timeout_ms", "threads", "method", NULL};
+    static const char *const fields[] = {"items",      "secondary", "options", "max_solutions",
+                                         "timeout_ms", "threads",   "method",  NULL};
     api_problem_t p;
     json_t *root = NULL, *items, *secondary, *options, *v;
     names_t names = {NULL, NULL, 0};
@@ -172,7 +176,8 @@ int api_xcover_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
     if ((root = api_json_object(req, &p)) == NULL) goto fail;
     bad |= api_json_fields(root, fields, &p) != 0;
     bad |= api_json_opt_int(root, "max_solutions", 1, 10000, 1, &max_solutions, &p) != 0;
-    bad |= api_json_opt_int(root, "timeout_ms", 1, req->max_timeout_ms, req->max_timeout_ms, &timeout_ms, &p) != 0;
+    bad |= api_json_opt_int(root, "timeout_ms", 1, req->max_timeout_ms, req->max_timeout_ms,
+                            &timeout_ms, &p) != 0;
     bad |= api_json_opt_int(root, "threads", 1, req->pool_threads, 1, &threads, &p) != 0;
     if ((v = json_object_get(root, "method")) != NULL &&
         (!json_is_string(v) || xcover_engine_parse(json_string_value(v), &engine) != 0)) {
@@ -191,7 +196,8 @@ int api_xcover_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
         bad = 1;
     }
     if (!json_is_array(options)) {
-        api_problem_add(&p, "body", "options", "required: an array of options (arrays of item names)");
+        api_problem_add(&p, "body", "options",
+                        "required: an array of options (arrays of item names)");
         bad = 1;
     }
     if (bad) goto fail;
@@ -199,7 +205,8 @@ int api_xcover_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
     nsec = json_array_size(secondary);
     nopt = json_array_size(options);
     if (nitems + nsec > XCOVER_MAX_ITEMS) {
-        api_problem_add(&p, "body", "items", "at most %u items (primary and secondary)", XCOVER_MAX_ITEMS);
+        api_problem_add(&p, "body", "items", "at most %u items (primary and secondary)",
+                        XCOVER_MAX_ITEMS);
         goto fail;
     }
     if (nopt > XCOVER_MAX_OPTIONS) {
@@ -215,7 +222,8 @@ int api_xcover_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
     if (start == NULL) goto nomem;
     json_array_foreach(options, k, v) nent += json_array_size(v);
     if (nent > XCOVER_MAX_NODES) {
-        api_problem_add(&p, "body", "options", "at most %u item entries over all options", XCOVER_MAX_NODES);
+        api_problem_add(&p, "body", "options", "at most %u item entries over all options",
+                        XCOVER_MAX_NODES);
         goto fail;
     }
     entries = malloc((nent ? nent : 1) * sizeof *entries);
@@ -228,8 +236,9 @@ int api_xcover_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
         start[k] = (uint32_t)nent;
         snprintf(f, sizeof f, "options[%zu]", k);
         if (!json_is_array(v) || json_array_size(v) == 0) {
-            api_problem_add(&p, "body", f, json_is_array(v) ? "an option needs at least one item"
-                                                            : "must be an array of item names");
+            api_problem_add(&p, "body", f,
+                            json_is_array(v) ? "an option needs at least one item"
+                                             : "must be an array of item names");
             bad = 1;
             continue;
         }
@@ -272,7 +281,8 @@ int api_xcover_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
         api_problem_add(&p, "body", f, "rejected by the solver (code %d)", rc);
         goto fail;
     }
-    if (api_xc_init(&j->xc, j->problem, engine, (uint64_t)max_solutions, (unsigned)threads, NULL, 0) != 0)
+    if (api_xc_init(&j->xc, j->problem, engine, (uint64_t)max_solutions, (unsigned)threads, NULL,
+                    0) != 0)
         goto nomem;
     j->base.ops = &xcj_ops;
     j->base.nitems = 1;

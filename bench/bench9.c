@@ -44,9 +44,12 @@ static int load(const char *path, set_t *set) {
         int k = 0;
         if (line[0] == '#') continue;
         for (const char *c = line; *c && k < 81; c++) {
-            if (*c >= '1' && *c <= '9') g[k++] = (uint8_t)(*c - '0');
-            else if (*c == '.' || *c == '0') g[k++] = 0;
-            else if (*c == '\n' || *c == '\r' || *c == ' ' || *c == '\t') break;
+            if (*c >= '1' && *c <= '9')
+                g[k++] = (uint8_t)(*c - '0');
+            else if (*c == '.' || *c == '0')
+                g[k++] = 0;
+            else if (*c == '\n' || *c == '\r' || *c == ' ' || *c == '\t')
+                break;
         }
         if (k != 81) continue;
         if (set->n == set->cap) {
@@ -75,16 +78,22 @@ typedef struct run_s {
 static void print_run(const char *name, const run_t *r) {
     double per = r->done ? r->secs / (double)r->done : 0;
     printf("  %-26s %7zu %11.0f %9.2f %7.1f%% %9.2f %7llu %6llu %5llu %4llu\n", name, r->done,
-           per > 0 ? 1.0 / per : 0, per * 1e6, r->done ? 100.0 * (double)r->noguess / (double)r->done : 0,
+           per > 0 ? 1.0 / per : 0, per * 1e6,
+           r->done ? 100.0 * (double)r->noguess / (double)r->done : 0,
            r->done ? (double)r->guesses / (double)r->done : 0, (unsigned long long)r->unique,
-           (unsigned long long)r->multi, (unsigned long long)r->none, (unsigned long long)r->errors);
+           (unsigned long long)r->multi, (unsigned long long)r->none,
+           (unsigned long long)r->errors);
 }
 
 static void tally(run_t *r, int code, uint32_t found) {
-    if (code != 0) r->errors++;
-    else if (found == 0) r->none++;
-    else if (found == 1) r->unique++;
-    else r->multi++;
+    if (code != 0)
+        r->errors++;
+    else if (found == 0)
+        r->none++;
+    else if (found == 1)
+        r->unique++;
+    else
+        r->multi++;
 }
 
 static run_t run_fast(const set_t *set, uint32_t max, uint8_t *sol, uint32_t *counts) {
@@ -157,8 +166,8 @@ static int bench_file(const char *path, size_t cap, double tcap, row_t *row) {
     }
     const char *base = strrchr(path, '/');
     printf("%s (%zu puzzles)\n", base ? base + 1 : path, set.n);
-    printf("  %-26s %7s %11s %9s %8s %9s %7s %6s %5s %4s\n", "solver", "puzzles", "puzzles/s", "us/puzzle",
-           "noguess", "guess/pz", "unique", "multi", "none", "err");
+    printf("  %-26s %7s %11s %9s %8s %9s %7s %6s %5s %4s\n", "solver", "puzzles", "puzzles/s",
+           "us/puzzle", "noguess", "guess/pz", "unique", "multi", "none", "err");
     run_t r2 = run_fast(&set, 2, sol, fast_counts);
     print_run("fast, stop at 2", &r2);
     run_t r1 = run_fast(&set, 1, sol, NULL);
@@ -167,8 +176,9 @@ static int bench_file(const char *path, size_t cap, double tcap, row_t *row) {
     print_run("propagation(hs), at 2 *", &rp);
     run_t rd = run_general(&set, SUDOKU_METHOD_DLX, cap, tcap, NULL);
     print_run("dlx, at 2 *", &rd);
-    printf("  (* guess/pz = nodes per puzzle; noguess not reported)  fast/propagation speed: %.0fx\n",
-           rp.done && r2.secs > 0 ? (rp.secs / (double)rp.done) / (r2.secs / (double)r2.done) : 0.0);
+    printf(
+        "  (* guess/pz = nodes per puzzle; noguess not reported)  fast/propagation speed: %.0fx\n",
+        rp.done && r2.secs > 0 ? (rp.secs / (double)rp.done) / (r2.secs / (double)r2.done) : 0.0);
 
     /* Untimed checks: every first solution, and counts against propagation. */
     sudoku_shape_t shape;
@@ -195,16 +205,18 @@ static int bench_file(const char *path, size_t cap, double tcap, row_t *row) {
 }
 
 int main(int argc, char **argv) {
-    static const char *defaults[] = {
-        "../shared/data/sudoku9/puzzles2_17_clue", "../shared/data/sudoku9/puzzles3_magictour_top1465",
-        "../shared/data/sudoku9/puzzles6_forum_hardest_1106",
-        "../shared/data/sudoku9/puzzles7_serg_benchmark"};
+    static const char *defaults[] = {"../shared/data/sudoku9/puzzles2_17_clue",
+                                     "../shared/data/sudoku9/puzzles3_magictour_top1465",
+                                     "../shared/data/sudoku9/puzzles6_forum_hardest_1106",
+                                     "../shared/data/sudoku9/puzzles7_serg_benchmark"};
     size_t cap = 2000;
     double tcap = 2.0;
     int i = 1, bad = 0, files = 0;
     for (; i < argc && argv[i][0] == '-'; i++) {
-        if (!strcmp(argv[i], "-k") && i + 1 < argc) cap = (size_t)strtoul(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "-t") && i + 1 < argc) tcap = strtod(argv[++i], NULL);
+        if (!strcmp(argv[i], "-k") && i + 1 < argc)
+            cap = (size_t)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "-t") && i + 1 < argc)
+            tcap = strtod(argv[++i], NULL);
         else {
             fprintf(stderr, "usage: bench9 [-k PUZZLES] [-t SECONDS] [FILE...]\n");
             return 2;
@@ -212,16 +224,18 @@ int main(int argc, char **argv) {
     }
     static row_t rows[MAX_ROWS];
     int nrows = 0;
-    for (; i < argc; i++, files++) bad += bench_file(argv[i], cap, tcap, nrows < MAX_ROWS ? &rows[nrows++] : NULL);
+    for (; i < argc; i++, files++)
+        bad += bench_file(argv[i], cap, tcap, nrows < MAX_ROWS ? &rows[nrows++] : NULL);
     if (!files)
         for (size_t k = 0; k < sizeof defaults / sizeof defaults[0]; k++)
             bad += bench_file(defaults[k], cap, tcap, &rows[nrows++]);
-    printf("\nsummary, single thread, puzzles/s (fast = the 9x9 solver, method \"fast\" / \"auto\")\n");
-    printf("  %-30s %8s %12s %12s %10s %14s\n", "collection", "puzzles", "fast at 2", "fast at 1", "guess/pz",
-           "propag. at 2");
+    printf("\nsummary, single thread, puzzles/s (fast = the 9x9 solver, method \"fast\" / "
+           "\"auto\")\n");
+    printf("  %-30s %8s %12s %12s %10s %14s\n", "collection", "puzzles", "fast at 2", "fast at 1",
+           "guess/pz", "propag. at 2");
     for (int k = 0; k < nrows; k++)
         if (rows[k].n > 0)
-            printf("  %-30s %8zu %12.0f %12.0f %10.2f %14.0f\n", rows[k].name, rows[k].n, rows[k].at2, rows[k].at1,
-                   rows[k].guesses2, rows[k].prop2);
+            printf("  %-30s %8zu %12.0f %12.0f %10.2f %14.0f\n", rows[k].name, rows[k].n,
+                   rows[k].at2, rows[k].at1, rows[k].guesses2, rows[k].prop2);
     return bad ? 1 : 0;
 }

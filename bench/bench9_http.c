@@ -34,7 +34,7 @@
 typedef struct file_s {
     char *raw; /* the file as sent */
     size_t rawlen;
-    uint8_t *p; /* n * 81 puzzles */
+    uint8_t *p;     /* n * 81 puzzles */
     uint8_t *count; /* in-process solutions found at max 2 */
     size_t n;
 } file_t;
@@ -66,12 +66,16 @@ static int load(const char *path, file_t *f) {
         end = strchr(line, '\n');
         if (end == NULL) end = line + strlen(line);
         size_t a = 0, b = (size_t)(end - line);
-        while (a < b && (line[a] == ' ' || line[a] == '\t' || line[a] == '\r')) a++;
-        while (b > a && (line[b - 1] == ' ' || line[b - 1] == '\t' || line[b - 1] == '\r')) b--;
+        while (a < b && (line[a] == ' ' || line[a] == '\t' || line[a] == '\r'))
+            a++;
+        while (b > a && (line[b - 1] == ' ' || line[b - 1] == '\t' || line[b - 1] == '\r'))
+            b--;
         if (a == b || line[a] == '#') continue;
         uint8_t *g = f->p + 81 * f->n++;
         for (size_t i = 0; i < 81; i++)
-            g[i] = i < b - a && line[a + i] >= '1' && line[a + i] <= '9' ? (uint8_t)(line[a + i] - '0') : 0;
+            g[i] = i < b - a && line[a + i] >= '1' && line[a + i] <= '9'
+                       ? (uint8_t)(line[a + i] - '0')
+                       : 0;
     }
     f->count = calloc(f->n ? f->n : 1, 1);
     return f->count ? 0 : -1;
@@ -147,7 +151,8 @@ static size_t sink_write(char *data, size_t size, size_t nmemb, void *cls) {
 
 /* The whole file through the batch endpoint, best of `runs`: wall time and
  * when the first answer line arrived. */
-static row_t over_http(const tsrv_t *srv, const file_t *f, int threads, int max_solutions, int runs) {
+static row_t over_http(const tsrv_t *srv, const file_t *f, int threads, int max_solutions,
+                       int runs) {
     char url[256];
     row_t best = {1e30, 0, 0};
     snprintf(url, sizeof url, "%s/v1/sudoku/batch?threads=%d&max_solutions=%d&timeout_ms=600000",
@@ -166,7 +171,8 @@ static row_t over_http(const tsrv_t *srv, const file_t *f, int threads, int max_
         CURLcode rc = curl_easy_perform(c);
         double wall = now_s() - sink.t0;
         curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
-        size_t bad = rc == CURLE_OK && status == 200 && sink.buf ? check(f, sink.buf, max_solutions) : f->n;
+        size_t bad =
+            rc == CURLE_OK && status == 200 && sink.buf ? check(f, sink.buf, max_solutions) : f->n;
         if (wall < best.wall) best = (row_t){wall, sink.first, best.bad};
         if (bad > best.bad) best.bad = bad;
         free(sink.buf);
@@ -182,18 +188,27 @@ static void print_row(const char *name, size_t n, double wall, double ttfb, doub
 }
 
 int main(int argc, char **argv) {
-    static const char *const defaults[] = {
-        "../shared/data/sudoku9/puzzles2_17_clue", "../shared/data/sudoku9/puzzles3_magictour_top1465",
-        "../shared/data/sudoku9/puzzles6_forum_hardest_1106", "../shared/data/sudoku9/puzzles7_serg_benchmark"};
-    static const char *const args[] = {"--threads", "2", "--max-batch-body", "268435456",
-                                       "--max-batch-lines", "10000000", "--timeout-ms", "600000", NULL};
+    static const char *const defaults[] = {"../shared/data/sudoku9/puzzles2_17_clue",
+                                           "../shared/data/sudoku9/puzzles3_magictour_top1465",
+                                           "../shared/data/sudoku9/puzzles6_forum_hardest_1106",
+                                           "../shared/data/sudoku9/puzzles7_serg_benchmark"};
+    static const char *const args[] = {"--threads",
+                                       "2",
+                                       "--max-batch-body",
+                                       "268435456",
+                                       "--max-batch-lines",
+                                       "10000000",
+                                       "--timeout-ms",
+                                       "600000",
+                                       NULL};
     int runs = 3, opt, nfiles;
     const char *const *files;
     size_t bad = 0;
     tsrv_t srv;
 
     while ((opt = getopt(argc, argv, "r:")) != -1) {
-        if (opt == 'r' && atoi(optarg) > 0) runs = atoi(optarg);
+        if (opt == 'r' && atoi(optarg) > 0)
+            runs = atoi(optarg);
         else {
             fprintf(stderr, "usage: bench9_http [-r RUNS] [FILE...]\n");
             return 2;
@@ -221,10 +236,15 @@ int main(int argc, char **argv) {
             if (x < t) t = x;
         }
         printf("%s (%zu puzzles, %zu bytes)\n", base, f.n, f.rawlen);
-        printf("  %-30s %10s %9s %10s %9s\n", "path", "puzzles/s", "us/puzzle", "1st line ms", "time/in-proc");
+        printf("  %-30s %10s %9s %10s %9s\n", "path", "puzzles/s", "us/puzzle", "1st line ms",
+               "time/in-proc");
         print_row("in process, 1 thread, at 2", f.n, t, 0, t);
-        static const struct { int threads, max; const char *name; } rows[] = {
-            {1, 2, "HTTP, threads=1, at 2"}, {2, 2, "HTTP, threads=2, at 2"}, {2, 1, "HTTP, threads=2, at 1"}};
+        static const struct {
+            int threads, max;
+            const char *name;
+        } rows[] = {{1, 2, "HTTP, threads=1, at 2"},
+                    {2, 2, "HTTP, threads=2, at 2"},
+                    {2, 1, "HTTP, threads=2, at 1"}};
         for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
             row_t r = over_http(&srv, &f, rows[k].threads, rows[k].max, runs);
             print_row(rows[k].name, f.n, r.wall, r.ttfb, t);

@@ -107,7 +107,8 @@ static void killer_latency(const tsrv_t *s) {
                 json_int_t v = json_integer_value(x);
                 json_array_append_new(cells, json_pack("[I,I]", v / n, v % n));
             }
-            json_array_append_new(cages, json_pack("{s:O,s:o}", "sum", json_object_get(cg, "sum"), "cells", cells));
+            json_array_append_new(
+                cages, json_pack("{s:O,s:o}", "sum", json_object_get(cg, "sum"), "cells", cells));
         }
         json_t *req = json_pack("{s:I,s:o}", "size", n, "cages", cages);
         char *body = json_dumps(req, JSON_COMPACT);
@@ -119,7 +120,8 @@ static void killer_latency(const tsrv_t *s) {
         const char *st = json_string_value(json_object_get(a, "status"));
         if (r.status == 200 && st != NULL && strcmp(st, "solved") == 0) {
             wall[k] = ms;
-            server[k++] = json_number_value(json_object_get(json_object_get(a, "stats"), "elapsed_ms"));
+            server[k++] =
+                json_number_value(json_object_get(json_object_get(a, "stats"), "elapsed_ms"));
         } else {
             bad++;
         }
@@ -131,7 +133,9 @@ static void killer_latency(const tsrv_t *s) {
     }
     fclose(f);
     curl_easy_cleanup(c);
-    printf("\nKiller over HTTP (POST /v1/killer/solve, janko 9x9, one at a time, keep-alive; %zu not solved)\n", bad);
+    printf("\nKiller over HTTP (POST /v1/killer/solve, janko 9x9, one at a time, keep-alive; %zu "
+           "not solved)\n",
+           bad);
     report("client wall", wall, k);
     report("server elapsed_ms", server, k);
 }

@@ -1,7 +1,8 @@
 /* bench_killer.c -- Killer Sudoku solvers on the shared collections.
  *
  *   bench_killer [-d dir | -i file] [-t cap_ms] [-T advanced_cap_ms] [-m max_per_file] [-v] [-a]
- *                [-f id_part] [-o auto|asc|desc] [-j threads] [-s split_depth] [-c cnf_dir] [-g lp_dir] [-z mzn_dir]
+ *                [-f id_part] [-o auto|asc|desc] [-j threads] [-s split_depth] [-c cnf_dir] [-g
+ * lp_dir] [-z mzn_dir]
  *
  * For each of killers_curated.jsonl, janko_killer_{4x4,6x6,9x9}.jsonl in dir
  * (default ../shared/data/killer, relative to the repository root; missing
@@ -12,14 +13,12 @@
  * solution unless the puzzle has several), median and worst time, median and
  * worst nodes.  A valid answer that differs from the file's counts as solved
  * and under "multi" when the puzzle has a second solution (checked, untimed,
- * by advanced with max_solutions 2), else under "bad".  -v prints one line per puzzle (id, ms, nodes, derived),
- * -a runs only advanced, -f keeps only puzzles whose id contains id_part.
- * -o sets the advanced value order on one thread (killer_opts_t values;
- * default auto: both orders in turns).
- * -j THREADS (> 1) runs advanced as the HTTP job does for max_solutions 1:
- * a portfolio of both value orders (killer_opts_t.values), each split
- * into 2^(3+ceil(log2 THREADS/2)) subtrees when it has two threads or more,
- * items alternating between the orders, taken in order by THREADS
+ * by advanced with max_solutions 2), else under "bad".  -v prints one line per puzzle (id, ms,
+ * nodes, derived), -a runs only advanced, -f keeps only puzzles whose id contains id_part. -o sets
+ * the advanced value order on one thread (killer_opts_t values; default auto: both orders in
+ * turns). -j THREADS (> 1) runs advanced as the HTTP job does for max_solutions 1: a portfolio of
+ * both value orders (killer_opts_t.values), each split into 2^(3+ceil(log2 THREADS/2)) subtrees
+ * when it has two threads or more, items alternating between the orders, taken in order by THREADS
  * pthreads, the first solution cancelling the rest; times are then wall
  * times and nodes the sum over all items.
  * -s DEPTH prints, instead of the table, each puzzle's nodes per subtree of
@@ -50,7 +49,7 @@
 enum { J_NULL, J_NUM, J_STR, J_ARR, J_OBJ, J_BOOL };
 
 typedef struct jv_s {
-    int type, len;   /* len: children (arr/obj) or string length */
+    int type, len; /* len: children (arr/obj) or string length */
     double num;
     const char *str; /* J_STR: points into the line (not terminated) */
     int first, next; /* child list (indices into pool), -1 = none */
@@ -65,7 +64,8 @@ typedef struct jdoc_s {
 } jdoc_t;
 
 static void ws(jdoc_t *d) {
-    while (*d->p == ' ' || *d->p == '\t' || *d->p == '\n' || *d->p == '\r') d->p++;
+    while (*d->p == ' ' || *d->p == '\t' || *d->p == '\n' || *d->p == '\r')
+        d->p++;
 }
 
 static int jnew(jdoc_t *d, int type) {
@@ -86,7 +86,8 @@ static int jstring(jdoc_t *d, const char **s, int *len) {
     const char *b;
     if (*d->p != '"') return -1;
     b = ++d->p;
-    while (*d->p && *d->p != '"') d->p += (*d->p == '\\' && d->p[1]) ? 2 : 1;
+    while (*d->p && *d->p != '"')
+        d->p += (*d->p == '\\' && d->p[1]) ? 2 : 1;
     if (*d->p != '"') return -1;
     *s = b;
     *len = (int)(d->p - b);
@@ -167,7 +168,8 @@ static int jget(const jdoc_t *d, int obj, const char *key) {
     int c;
     if (obj < 0 || d->pool[obj].type != J_OBJ) return -1;
     for (c = d->pool[obj].first; c >= 0; c = d->pool[c].next)
-        if ((int)strlen(key) == d->pool[c].keylen && strncmp(d->pool[c].key, key, (size_t)d->pool[c].keylen) == 0)
+        if ((int)strlen(key) == d->pool[c].keylen &&
+            strncmp(d->pool[c].key, key, (size_t)d->pool[c].keylen) == 0)
             return c;
     return -1;
 }
@@ -175,7 +177,8 @@ static int jget(const jdoc_t *d, int obj, const char *key) {
 static int jat(const jdoc_t *d, int arr, int i) {
     int c;
     if (arr < 0) return -1;
-    for (c = d->pool[arr].first; c >= 0 && i > 0; c = d->pool[c].next) i--;
+    for (c = d->pool[arr].first; c >= 0 && i > 0; c = d->pool[c].next)
+        i--;
     return c;
 }
 
@@ -221,7 +224,8 @@ static int kp_parse(const char *line, kp_t *k) {
     v = jget(&d, root, "symbols");
     if (v >= 0 && d.pool[v].len == n) {
         if ((k->symbols = calloc((size_t)n, sizeof *k->symbols)) == NULL) goto fail;
-        for (i = 0; i < n; i++) k->symbols[i] = (long)d.pool[jat(&d, v, i)].num;
+        for (i = 0; i < n; i++)
+            k->symbols[i] = (long)d.pool[jat(&d, v, i)].num;
         k->pz.symbols = k->symbols;
     }
     v = jget(&d, root, "flags");
@@ -233,7 +237,8 @@ static int kp_parse(const char *line, kp_t *k) {
     if (v >= 0 && d.pool[v].type == J_BOOL && d.pool[v].num == 0) k->multi = 1;
     cg = jget(&d, root, "cages");
     if (cg < 0) goto fail;
-    for (i = 0; i < d.pool[cg].len; i++) ncells += d.pool[jget(&d, jat(&d, cg, i), "cells")].len;
+    for (i = 0; i < d.pool[cg].len; i++)
+        ncells += d.pool[jget(&d, jat(&d, cg, i), "cells")].len;
     k->cages = calloc((size_t)d.pool[cg].len + 1, sizeof *k->cages);
     k->cells = calloc((size_t)ncells + 1, sizeof *k->cells);
     if (k->cages == NULL || k->cells == NULL) goto fail;
@@ -261,7 +266,9 @@ static int kp_parse(const char *line, kp_t *k) {
     if (v >= 0 && d.pool[v].type == J_STR && d.pool[v].len == n * n) {
         for (i = 0; i < n * n; i++) {
             char ch = d.pool[v].str[i];
-            k->solution[i] = (uint8_t)(ch >= '1' && ch <= '9' ? ch - '0' : ch >= 'A' && ch <= 'Z' ? ch - 'A' + 10 : 0);
+            k->solution[i] = (uint8_t)(ch >= '1' && ch <= '9'   ? ch - '0'
+                                       : ch >= 'A' && ch <= 'Z' ? ch - 'A' + 10
+                                                                : 0);
         }
     } else if (v >= 0 && d.pool[v].type == J_ARR && d.pool[v].len == n) {
         for (i = 0; i < n; i++)
@@ -296,16 +303,16 @@ static int cmp_u64(const void *a, const void *b) {
 
 typedef struct par_s {
     const killer_puzzle_t *pz;
-    uint32_t depth;      /* subtrees per value order: 2^depth */
-    uint32_t orders;     /* 2: both value orders, items alternating */
-    atomic_uint next;    /* next item to take */
-    atomic_int cancel;   /* raised by the first solution */
+    uint32_t depth;    /* subtrees per value order: 2^depth */
+    uint32_t orders;   /* 2: both value orders, items alternating */
+    atomic_uint next;  /* next item to take */
+    atomic_int cancel; /* raised by the first solution */
     int64_t deadline_ns;
     pthread_mutex_t lock; /* guards the fields below */
     uint8_t sol[KILLER_MAX_N * KILLER_MAX_N];
     uint32_t found;
     uint64_t nodes;
-    int code;            /* first nonzero code other than the cancellation */
+    int code; /* first nonzero code other than the cancellation */
 } par_t;
 
 static void *par_worker(void *arg) {
@@ -352,13 +359,15 @@ static void par_solve(const killer_puzzle_t *pz, int threads, int64_t deadline_n
     p->depth = 0;
     if (nt / 2 > 1) { /* as api/killer_api.c does for max_solutions 1 */
         p->depth = 3;
-        while ((1 << (p->depth - 3)) < nt / 2 && p->depth < KILLER_MAX_SPLIT_DEPTH) p->depth++;
+        while ((1 << (p->depth - 3)) < nt / 2 && p->depth < KILLER_MAX_SPLIT_DEPTH)
+            p->depth++;
     }
     p->deadline_ns = deadline_ns;
     pthread_mutex_init(&p->lock, NULL);
     for (t = 0; t < nt; t++)
         if (pthread_create(&tid[t], NULL, par_worker, p) != 0) exit(2);
-    for (t = 0; t < nt; t++) pthread_join(tid[t], NULL);
+    for (t = 0; t < nt; t++)
+        pthread_join(tid[t], NULL);
     memset(r, 0, sizeof *r);
     r->solutions_found = p->found;
     r->stats.nodes = p->nodes;
@@ -419,7 +428,9 @@ static void sweep(const kp_t *k, const run_opts_t *ro) {
             killer_solve(&k->pz, &o, &r);
             total += r.stats.nodes;
             printf(" %llu%s", (unsigned long long)r.stats.nodes,
-                   r.code != 0 ? "?" : r.solutions_found > 0 ? "*" : "");
+                   r.code != 0             ? "?"
+                   : r.solutions_found > 0 ? "*"
+                                           : "");
         }
         printf("  (sum %llu)\n", (unsigned long long)total);
     }
@@ -452,7 +463,8 @@ static void cnf_amo(cnf_t *c, const int *lits, int k) {
 
 static void cnf_alo(cnf_t *c, const int *lits, int k) {
     int i;
-    for (i = 0; i < k; i++) fprintf(c->f, "%d ", lits[i]);
+    for (i = 0; i < k; i++)
+        fprintf(c->f, "%d ", lits[i]);
     fprintf(c->f, "0\n");
     c->nclauses++;
 }
@@ -485,7 +497,8 @@ static void cnf_pass(const killer_puzzle_t *pz, cnf_t *c, int *nvars) {
     uint32_t cmb[CNF_MAX_COMBOS];
     c->nclauses = 0;
     for (i = 0; i < n * n; i++) {
-        for (v = 0; v < n; v++) lits[v] = i * n + v + 1;
+        for (v = 0; v < n; v++)
+            lits[v] = i * n + v + 1;
         cnf_alo(c, lits, n);
         cnf_amo(c, lits, n);
     }
@@ -493,11 +506,17 @@ static void cnf_pass(const killer_puzzle_t *pz, cnf_t *c, int *nvars) {
         for (v = 0; v < n; v++) {
             for (i = 0; i < n; i++) {
                 int r, col;
-                if (u < n) r = u, col = i;
-                else if (u < 2 * n) r = i, col = u - n;
-                else if (u < 3 * n) r = (u - 2 * n) / (n / bc) * br + i / bc, col = (u - 2 * n) % (n / bc) * bc + i % bc;
-                else if (u == 3 * n) r = i, col = i;
-                else r = i, col = n - 1 - i;
+                if (u < n)
+                    r = u, col = i;
+                else if (u < 2 * n)
+                    r = i, col = u - n;
+                else if (u < 3 * n)
+                    r = (u - 2 * n) / (n / bc) * br + i / bc,
+                    col = (u - 2 * n) % (n / bc) * bc + i % bc;
+                else if (u == 3 * n)
+                    r = i, col = i;
+                else
+                    r = i, col = n - 1 - i;
                 lits[i] = (r * n + col) * n + v + 1;
             }
             cnf_alo(c, lits, n);
@@ -507,7 +526,8 @@ static void cnf_pass(const killer_puzzle_t *pz, cnf_t *c, int *nvars) {
         const killer_cage_t *cg = &pz->cages[g];
         int k = cg->ncells, first = nv + 1, ncomb;
         for (v = 0; v < n; v++) {
-            for (i = 0; i < k; i++) lits[i] = (cg->cells[i].r * n + cg->cells[i].c) * n + v + 1;
+            for (i = 0; i < k; i++)
+                lits[i] = (cg->cells[i].r * n + cg->cells[i].c) * n + v + 1;
             cnf_amo(c, lits, k);
         }
         ncomb = cage_combos(pz, cg, cmb);
@@ -515,11 +535,13 @@ static void cnf_pass(const killer_puzzle_t *pz, cnf_t *c, int *nvars) {
             for (v = 0; v < n; v++)
                 if (cmb[j] >> v & 1) { /* combination -> v in some cell */
                     fprintf(c->f, "-%d ", first + j);
-                    for (i = 0; i < k; i++) fprintf(c->f, "%d ", (cg->cells[i].r * n + cg->cells[i].c) * n + v + 1);
+                    for (i = 0; i < k; i++)
+                        fprintf(c->f, "%d ", (cg->cells[i].r * n + cg->cells[i].c) * n + v + 1);
                     fprintf(c->f, "0\n");
                     c->nclauses++;
                 }
-        for (j = 0; j < ncomb; j++) fprintf(c->f, "%d ", first + j); /* some combination */
+        for (j = 0; j < ncomb; j++)
+            fprintf(c->f, "%d ", first + j); /* some combination */
         fprintf(c->f, "0\n");
         c->nclauses++;
         for (v = 0; v < n; v++) /* a cell's value -> some combination holding it */
@@ -543,14 +565,16 @@ static int write_cnf(const kp_t *k, const char *dir) {
     int nvars, rc = -1;
     size_t got;
     FILE *out;
-    if (k->pz.shape.n > 16 || killer_validate(&k->pz, NULL) != 0 || (c.f = tmpfile()) == NULL) return -1;
+    if (k->pz.shape.n > 16 || killer_validate(&k->pz, NULL) != 0 || (c.f = tmpfile()) == NULL)
+        return -1;
     cnf_pass(&k->pz, &c, &nvars);
     snprintf(path, sizeof path, "%s/%s.cnf", dir, k->id);
     out = fopen(path, "w");
     if (out != NULL) {
         fprintf(out, "p cnf %d %lu\n", nvars, c.nclauses);
         rewind(c.f);
-        while ((got = fread(buf, 1, sizeof buf, c.f)) > 0) fwrite(buf, 1, got, out);
+        while ((got = fread(buf, 1, sizeof buf, c.f)) > 0)
+            fwrite(buf, 1, got, out);
         rc = ferror(c.f) || ferror(out) ? -1 : 0;
         if (fclose(out) != 0) rc = -1;
     }
@@ -586,7 +610,8 @@ static int write_lp(const kp_t *k, const char *dir) {
     scr = aligned_alloc(16, KILLER__ALIGN(scratch) + 16);
     cmb = malloc(CNF_MAX_COMBOS * sizeof *cmb);
     snprintf(path, sizeof path, "%s/%s.lp", dir, k->id);
-    if (!m || !e.eq || !e.cells || !e.neg || !scr || !cmb || (out = fopen(path, "w")) == NULL) goto done;
+    if (!m || !e.eq || !e.cells || !e.neg || !scr || !cmb || (out = fopen(path, "w")) == NULL)
+        goto done;
     killer__model_init(m, pz);
     killer__derive(m, &e, scr, 1);
     fprintf(out, "rc(0..%d). val(1..%d).\n", n - 1, n);
@@ -607,7 +632,8 @@ static int write_lp(const kp_t *k, const char *dir) {
             int cell = e.cells[q->off + j], r = cell / n, c = cell % n;
             for (v = 1; v <= n; v++)
                 fprintf(out, "%s %ld,%d,%d,%d : x(%d,%d,%d)", j + v > 1 ? ";" : "",
-                        e.neg[q->off + j] ? (long)(n + 1 - v) : killer_symbol(pz, v), r, c, v, r, c, v);
+                        e.neg[q->off + j] ? (long)(n + 1 - v) : killer_symbol(pz, v), r, c, v, r, c,
+                        v);
         }
         fprintf(out, " } != %ld.\n", q->sum);
     }
@@ -616,21 +642,25 @@ static int write_lp(const kp_t *k, const char *dir) {
         int kc = cg->ncells, ncomb = cage_combos(pz, cg, cmb), j, v, t;
         for (v = 1; v <= n; v++) {
             fprintf(out, ":- 2 {");
-            for (t = 0; t < kc; t++) fprintf(out, "%s x(%d,%d,%d)", t ? ";" : "", cg->cells[t].r, cg->cells[t].c, v);
+            for (t = 0; t < kc; t++)
+                fprintf(out, "%s x(%d,%d,%d)", t ? ";" : "", cg->cells[t].r, cg->cells[t].c, v);
             fprintf(out, " }.\n");
         }
         fprintf(out, "1 {");
-        for (j = 0; j < ncomb; j++) fprintf(out, "%s k(%d,%d)", j ? ";" : "", g, j);
+        for (j = 0; j < ncomb; j++)
+            fprintf(out, "%s k(%d,%d)", j ? ";" : "", g, j);
         fprintf(out, " } 1.\n");
         for (j = 0; j < ncomb; j++)
             for (v = 1; v <= n; v++) {
                 if (cmb[j] >> (v - 1) & 1) { /* the combination puts v in some cell */
                     fprintf(out, ":- k(%d,%d)", g, j);
-                    for (t = 0; t < kc; t++) fprintf(out, ", not x(%d,%d,%d)", cg->cells[t].r, cg->cells[t].c, v);
+                    for (t = 0; t < kc; t++)
+                        fprintf(out, ", not x(%d,%d,%d)", cg->cells[t].r, cg->cells[t].c, v);
                     fprintf(out, ".\n");
                 } else
                     for (t = 0; t < kc; t++)
-                        fprintf(out, ":- k(%d,%d), x(%d,%d,%d).\n", g, j, cg->cells[t].r, cg->cells[t].c, v);
+                        fprintf(out, ":- k(%d,%d), x(%d,%d,%d).\n", g, j, cg->cells[t].r,
+                                cg->cells[t].c, v);
             }
         for (v = 1; v <= n; v++) /* a cell's value -> some combination holding it */
             for (t = 0; t < kc; t++) {
@@ -663,40 +693,50 @@ done:
  * solver; docs/killer-tuning.md). */
 static int write_mzn(const kp_t *k, const char *dir) {
     const killer_puzzle_t *pz = &k->pz;
-    int n = pz->shape.n, bc = pz->shape.box_cols, br = pz->shape.box_rows, rc = -1, g, t, v, plain = 1;
+    int n = pz->shape.n, bc = pz->shape.box_cols, br = pz->shape.box_rows, rc = -1, g, t, v,
+        plain = 1;
     char path[1200];
     FILE *out;
     if (killer_validate(pz, NULL) != 0) return -1;
-    for (v = 1; v <= n; v++) plain &= killer_symbol(pz, v) == v;
+    for (v = 1; v <= n; v++)
+        plain &= killer_symbol(pz, v) == v;
     snprintf(path, sizeof path, "%s/%s.mzn", dir, k->id);
     if ((out = fopen(path, "w")) == NULL) return -1;
     fprintf(out, "include \"alldifferent.mzn\";\nint: n = %d;\narray[1..n] of int: sym = [", n);
-    for (v = 1; v <= n; v++) fprintf(out, "%s%ld", v > 1 ? "," : "", killer_symbol(pz, v));
+    for (v = 1; v <= n; v++)
+        fprintf(out, "%s%ld", v > 1 ? "," : "", killer_symbol(pz, v));
     fprintf(out, "];\narray[0..n-1, 0..n-1] of var 1..n: x;\n");
     fprintf(out, "constraint forall(i in 0..n-1)(alldifferent([x[i,j] | j in 0..n-1]) /\\ "
                  "alldifferent([x[j,i] | j in 0..n-1]));\n");
-    fprintf(out, "constraint forall(R in 0..%d, C in 0..%d)"
-                 "(alldifferent([x[R*%d+r, C*%d+c] | r in 0..%d, c in 0..%d]));\n",
+    fprintf(out,
+            "constraint forall(R in 0..%d, C in 0..%d)"
+            "(alldifferent([x[R*%d+r, C*%d+c] | r in 0..%d, c in 0..%d]));\n",
             n / br - 1, n / bc - 1, br, bc, br - 1, bc - 1);
     if (pz->diagonals)
-        fprintf(out, "constraint alldifferent([x[i,i] | i in 0..n-1]) /\\ alldifferent([x[i,n-1-i] | i in 0..n-1]);\n");
+        fprintf(out, "constraint alldifferent([x[i,i] | i in 0..n-1]) /\\ alldifferent([x[i,n-1-i] "
+                     "| i in 0..n-1]);\n");
     for (g = 0; g < pz->ncages; g++) {
         const killer_cage_t *cg = &pz->cages[g];
         fprintf(out, "constraint sum([");
         for (t = 0; t < cg->ncells; t++) /* sym[] only when the symbols are not 1..n */
-            fprintf(out, plain ? "%sx[%d,%d]" : "%ssym[x[%d,%d]]", t ? "," : "", cg->cells[t].r, cg->cells[t].c);
+            fprintf(out, plain ? "%sx[%d,%d]" : "%ssym[x[%d,%d]]", t ? "," : "", cg->cells[t].r,
+                    cg->cells[t].c);
         fprintf(out, "]) = %ld", cg->sum);
         if (cg->ncells > 1) {
             fprintf(out, " /\\ alldifferent([");
-            for (t = 0; t < cg->ncells; t++) fprintf(out, "%sx[%d,%d]", t ? "," : "", cg->cells[t].r, cg->cells[t].c);
+            for (t = 0; t < cg->ncells; t++)
+                fprintf(out, "%sx[%d,%d]", t ? "," : "", cg->cells[t].r, cg->cells[t].c);
             fprintf(out, "])");
         }
         fprintf(out, ";\n");
     }
     if (pz->givens != NULL)
         for (t = 0; t < n * n; t++)
-            if (pz->givens[t]) fprintf(out, "constraint x[%d,%d] = %d;\n", t / n, t % n, pz->givens[t]);
-    fprintf(out, "solve satisfy;\noutput [show(x[i,j]) ++ \" \" | i, j in 0..n-1];\n"); /* value indices, row-major */
+            if (pz->givens[t])
+                fprintf(out, "constraint x[%d,%d] = %d;\n", t / n, t % n, pz->givens[t]);
+    fprintf(out,
+            "solve satisfy;\noutput [show(x[i,j]) ++ \" \" | i, j in 0..n-1];\n"); /* value indices,
+                                                                                      row-major */
     rc = ferror(out) ? -1 : 0;
     if (fclose(out) != 0) rc = -1;
     return rc;
@@ -740,13 +780,16 @@ static void run_file(const char *name, const run_opts_t *ro) {
     if (np == 0) goto out;
     if (ro->out_dir != NULL) {
         int w = 0;
-        for (i = 0; i < np; i++) w += ro->write(&ps[i], ro->out_dir) == 0;
+        for (i = 0; i < np; i++)
+            w += ro->write(&ps[i], ro->out_dir) == 0;
         printf("%-28s %d of %d written as %s/<id>.%s\n", name, w, np, ro->out_dir, ro->out_ext);
         goto out;
     }
     if (ro->sweep > 0) {
-        printf("%s: nodes per subtree, 2^%d subtrees, * = its first solution, ? = stopped by -T\n", name, ro->sweep);
-        for (i = 0; i < np; i++) sweep(&ps[i], ro);
+        printf("%s: nodes per subtree, 2^%d subtrees, * = its first solution, ? = stopped by -T\n",
+               name, ro->sweep);
+        for (i = 0; i < np; i++)
+            sweep(&ps[i], ro);
         goto out;
     }
     for (mi = adv_only; mi < 2; mi++) {
@@ -778,44 +821,56 @@ static void run_file(const char *name, const run_opts_t *ro) {
             nodes[i] = r.stats.nodes;
             if (r.code == 0 && r.solutions_found == 1) {
                 int ok = killer_check_solution(&k->pz, sol) == 1;
-                if (ok && !k->multi && k->solution[0] != 0 && memcmp(sol, k->solution, (size_t)n * n) != 0) ok = 0;
+                if (ok && !k->multi && k->solution[0] != 0 &&
+                    memcmp(sol, k->solution, (size_t)n * n) != 0)
+                    ok = 0;
                 if (!ok && killer_check_solution(&k->pz, sol) == 1 && has_two(&k->pz)) {
                     multi++; /* valid, and the file's answer is not the only one */
                     solved++;
-                    if (verbose) printf("  MULTI %s: valid, differs from the file's; the puzzle has 2+ solutions\n", k->id);
+                    if (verbose)
+                        printf("  MULTI %s: valid, differs from the file's; the puzzle has 2+ "
+                               "solutions\n",
+                               k->id);
                 } else if (ok)
                     solved++;
                 else {
                     wrong++;
-                    if (verbose) printf("  BAD %s: %s\n", k->id, killer_check_solution(&k->pz, sol) == 1 ?
-                                        "valid, differs from the file's solution" : "invalid solution");
+                    if (verbose)
+                        printf("  BAD %s: %s\n", k->id,
+                               killer_check_solution(&k->pz, sol) == 1
+                                   ? "valid, differs from the file's solution"
+                                   : "invalid solution");
                 }
             } else if (r.code != 0)
                 stopped++;
             else
                 wrong++; /* no solution claimed */
             if (verbose)
-                printf("  %-10s %-34s %9.3f ms %10llu nodes code %d derived %u\n", killer_method_name(meth), k->id,
-                       ms[i], (unsigned long long)r.stats.nodes, r.code, r.derived);
+                printf("  %-10s %-34s %9.3f ms %10llu nodes code %d derived %u\n",
+                       killer_method_name(meth), k->id, ms[i], (unsigned long long)r.stats.nodes,
+                       r.code, r.derived);
         }
         qsort(ms, (size_t)np, sizeof(double), cmp_double);
         qsort(nodes, (size_t)np, sizeof(uint64_t), cmp_u64);
-        printf("%-28s %-12s %4d/%-4d %6d %5d %5d %10.3f %10.3f %10llu %12llu\n", name, killer_method_name(meth), solved,
-               np, stopped, multi, wrong, np ? ms[np / 2] : 0.0, np ? ms[np - 1] : 0.0,
-               (unsigned long long)(np ? nodes[np / 2] : 0), (unsigned long long)(np ? nodes[np - 1] : 0));
+        printf("%-28s %-12s %4d/%-4d %6d %5d %5d %10.3f %10.3f %10llu %12llu\n", name,
+               killer_method_name(meth), solved, np, stopped, multi, wrong, np ? ms[np / 2] : 0.0,
+               np ? ms[np - 1] : 0.0, (unsigned long long)(np ? nodes[np / 2] : 0),
+               (unsigned long long)(np ? nodes[np - 1] : 0));
         fflush(stdout);
         free(ms);
         free(nodes);
     }
 out:
-    for (i = 0; i < np; i++) kp_free(&ps[i]);
+    for (i = 0; i < np; i++)
+        kp_free(&ps[i]);
     free(ps);
 }
 
 int main(int argc, char **argv) {
     static const char *const files[] = {"janko_killer_4x4.jsonl", "janko_killer_6x6.jsonl",
                                         "janko_killer_9x9.jsonl", "killers_curated.jsonl"};
-    run_opts_t ro = {"../shared/data/killer", NULL, 1000, 60000, 0, 0, 0, 1, 0, KILLER_VALUES_AUTO, NULL, NULL, NULL};
+    run_opts_t ro = {"../shared/data/killer", NULL, 1000, 60000, 0, 0, 0, 1, 0,
+                     KILLER_VALUES_AUTO,      NULL, NULL, NULL};
     const char *one = NULL; /* -i FILE */
     int i;
     for (i = 1; i < argc; i++) {
@@ -835,26 +890,26 @@ int main(int argc, char **argv) {
             ro.out_dir = argv[++i];
             ro.out_ext = "cnf";
             ro.write = write_cnf;
-        }
-        else if (strcmp(argv[i], "-g") == 0 && i + 1 < argc) {
+        } else if (strcmp(argv[i], "-g") == 0 && i + 1 < argc) {
             ro.out_dir = argv[++i];
             ro.out_ext = "lp";
             ro.write = write_lp;
-        }
-        else if (strcmp(argv[i], "-z") == 0 && i + 1 < argc) {
+        } else if (strcmp(argv[i], "-z") == 0 && i + 1 < argc) {
             ro.out_dir = argv[++i];
             ro.out_ext = "mzn";
             ro.write = write_mzn;
-        }
-        else if (strcmp(argv[i], "-a") == 0)
+        } else if (strcmp(argv[i], "-a") == 0)
             ro.adv_only = 1;
         else if (strcmp(argv[i], "-f") == 0 && i + 1 < argc)
             ro.only = argv[++i];
-        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc && strcmp(argv[i + 1], "auto") == 0 && ++i)
+        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc && strcmp(argv[i + 1], "auto") == 0 &&
+                 ++i)
             ro.values = KILLER_VALUES_AUTO;
-        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc && strcmp(argv[i + 1], "asc") == 0 && ++i)
+        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc && strcmp(argv[i + 1], "asc") == 0 &&
+                 ++i)
             ro.values = KILLER_VALUES_ASCENDING;
-        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc && strcmp(argv[i + 1], "desc") == 0 && ++i)
+        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc && strcmp(argv[i + 1], "desc") == 0 &&
+                 ++i)
             ro.values = KILLER_VALUES_DESCENDING;
         else if (strcmp(argv[i], "-j") == 0 && i + 1 < argc && atoi(argv[i + 1]) >= 1)
             ro.threads = atoi(argv[++i]);
@@ -862,22 +917,28 @@ int main(int argc, char **argv) {
                  atoi(argv[i + 1]) <= (int)KILLER_MAX_SPLIT_DEPTH)
             ro.sweep = atoi(argv[++i]);
         else {
-            fprintf(stderr, "usage: %s [-d dir | -i file] [-t backtracking_cap_ms] [-T advanced_cap_ms] [-m max_per_file] [-v] [-a] [-f id_part] "
-                    "[-o auto|asc|desc] [-j threads] [-s split_depth] [-c cnf_dir] [-g lp_dir] [-z mzn_dir]\n",
+            fprintf(stderr,
+                    "usage: %s [-d dir | -i file] [-t backtracking_cap_ms] [-T advanced_cap_ms] "
+                    "[-m max_per_file] [-v] [-a] [-f id_part] "
+                    "[-o auto|asc|desc] [-j threads] [-s split_depth] [-c cnf_dir] [-g lp_dir] [-z "
+                    "mzn_dir]\n",
                     argv[0]);
             return 2;
         }
     }
-    printf("Killer Sudoku, first solution; backtracking capped at %d ms a puzzle, advanced at %d ms", ro.cap_ms, ro.adv_cap_ms);
+    printf(
+        "Killer Sudoku, first solution; backtracking capped at %d ms a puzzle, advanced at %d ms",
+        ro.cap_ms, ro.adv_cap_ms);
     if (ro.threads > 1) printf(" on %d threads (wall time, both value orders)", ro.threads);
     printf("\n");
     if (ro.sweep == 0 && ro.out_dir == NULL)
-        printf("%-28s %-12s %9s %6s %5s %5s %10s %10s %10s %12s\n", "file", "method", "solved", "stop", "multi", "bad",
-               "median ms", "worst ms", "med nodes", "worst nodes");
+        printf("%-28s %-12s %9s %6s %5s %5s %10s %10s %10s %12s\n", "file", "method", "solved",
+               "stop", "multi", "bad", "median ms", "worst ms", "med nodes", "worst nodes");
     if (one != NULL) {
         ro.dir = NULL; /* run_file() reads the name as a path */
         run_file(one, &ro);
     } else
-        for (i = 0; i < (int)(sizeof files / sizeof files[0]); i++) run_file(files[i], &ro);
+        for (i = 0; i < (int)(sizeof files / sizeof files[0]); i++)
+            run_file(files[i], &ro);
     return 0;
 }

@@ -33,9 +33,9 @@
  * checked against the rules and the givens, and against the collection's
  * solution when it has one; "bad" counts failures and makes the exit code 1.
  *
- * Per-puzzle limits: the -p deadline for every method, plus node budgets for the methods that can run away (backtracking 2e6,
- * mrv 5e5, peers 5e5), so one pathological puzzle cannot eat a run; such
- * stops are counted in "stop" and their time is included. */
+ * Per-puzzle limits: the -p deadline for every method, plus node budgets for the methods that can
+ * run away (backtracking 2e6, mrv 5e5, peers 5e5), so one pathological puzzle cannot eat a run;
+ * such stops are counted in "stop" and their time is included. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +44,7 @@
 #include "solvers/sudoku/sudoku.h"
 
 #define MAX_PUZZLES_DEFAULT 100000
-#define MAX_BIG_SIZES 8
+#define MAX_BIG_SIZES       8
 
 typedef struct config_s {
     const char *name;
@@ -184,7 +184,8 @@ static int parse_big_line(const char *line, uint8_t *grid, int max_n) {
     for (;;) {
         char *end;
         long r, col, v;
-        while (*p == ' ' || *p == ',') p++;
+        while (*p == ' ' || *p == ',')
+            p++;
         if (*p == '}') break;
         if (*p++ != '"') return 0;
         r = strtol(p, &end, 10);
@@ -192,7 +193,8 @@ static int parse_big_line(const char *line, uint8_t *grid, int max_n) {
         col = strtol(end + 1, &end, 10);
         if (*end != '"') return 0;
         p = end + 1;
-        while (*p == ' ' || *p == ':') p++;
+        while (*p == ' ' || *p == ':')
+            p++;
         v = strtol(p, &end, 10);
         if (end == p || r < 0 || r >= n || col < 0 || col >= n || v < 1 || v > n) return 0;
         grid[r * n + col] = (uint8_t)v;
@@ -235,9 +237,11 @@ static double now_s(void) { return (double)search_now_ns() / 1e9; }
 
 static double per_puzzle_s = 2.0;
 
-static void run(const coll_t *c, const config_t *cfg, double cap_s, size_t limit, uint32_t max_sol) {
+static void run(const coll_t *c, const config_t *cfg, double cap_s, size_t limit,
+                uint32_t max_sol) {
     sudoku_shape_t shape;
-    size_t nn = (size_t)c->n * c->n, i, ran = 0, stopped = 0, uniq = 0, multi = 0, none = 0, bad = 0;
+    size_t nn = (size_t)c->n * c->n, i, ran = 0, stopped = 0, uniq = 0, multi = 0, none = 0,
+           bad = 0;
     uint64_t nodes = 0;
     double solve_s = 0, t_end = now_s() + cap_s;
     uint8_t *sols = malloc(2 * nn);
@@ -285,8 +289,9 @@ static void run(const coll_t *c, const config_t *cfg, double cap_s, size_t limit
         }
     }
     bad_total += (int)bad;
-    printf("%-36s %-15s %6zu/%-6zu %11.1f %11.1f %6zu %6zu %6zu %5zu %4zu\n", c->name, cfg->name, ran,
-           c->count < limit ? c->count : limit, ran > 0 && solve_s > 0 ? (double)ran / solve_s : 0.0,
+    printf("%-36s %-15s %6zu/%-6zu %11.1f %11.1f %6zu %6zu %6zu %5zu %4zu\n", c->name, cfg->name,
+           ran, c->count < limit ? c->count : limit,
+           ran > 0 && solve_s > 0 ? (double)ran / solve_s : 0.0,
            ran > 0 ? (double)nodes / (double)ran : 0.0, stopped, uniq, multi, none, bad);
     fflush(stdout);
     free(sols);
@@ -305,7 +310,8 @@ static int selected(const char *list, const char *name) {
 
 static const char *coll_filter;
 
-static void run_all(const coll_t *c, const char *methods, double cap_s, size_t limit, uint32_t max_sol) {
+static void run_all(const coll_t *c, const char *methods, double cap_s, size_t limit,
+                    uint32_t max_sol) {
     int k;
     if (coll_filter != NULL && strstr(c->name, coll_filter) == NULL) return;
     for (k = 0; k < NCONFIGS; k++)
@@ -359,7 +365,8 @@ int main(int argc, char **argv) {
     printf("data %s; per run at most %.1f s and %zu puzzles, %.1f s a puzzle; max_solutions %u\n",
            dir, cap_s, limit, per_puzzle_s, max_sol);
     printf("%-36s %-15s %13s %11s %11s %6s %6s %6s %5s %4s\n", "collection", "method", "ran/loaded",
-           "puzzles/s", "nodes/puz", "stop", max_sol == 1 ? "solved" : "unique", "multi", "none", "bad");
+           "puzzles/s", "nodes/puz", "stop", max_sol == 1 ? "solved" : "unique", "multi", "none",
+           "bad");
 
     for (i = 0; i < sizeof files9 / sizeof files9[0]; i++) {
         coll_t c;

@@ -178,7 +178,8 @@ static par_result_t par_solve(const xcover_problem_t *p, const uint32_t *base, s
     if (threads > 8) threads = 8;
     for (i = 0; i < threads; i++)
         if (pthread_create(&th[i], NULL, par_worker, &w) != 0) threads = i;
-    for (i = 0; i < threads; i++) pthread_join(th[i], NULL);
+    for (i = 0; i < threads; i++)
+        pthread_join(th[i], NULL);
     res.total_s = secs(search_now_ns() - t0);
     res.found = atomic_load(&w.found);
     if (want != 0 && res.found > want) res.found = want;
@@ -275,7 +276,8 @@ static size_t read_lines(const char *path, int n, puzzle_t *out, size_t cap) {
         pz->n = n;
         if (n == 9) {
             if (strlen(line) < 81) continue;
-            for (i = 0; i < 81; i++) pz->grid[i] = (uint8_t)symbol_value(line[i]);
+            for (i = 0; i < 81; i++)
+                pz->grid[i] = (uint8_t)symbol_value(line[i]);
             snprintf(pz->id, sizeof pz->id, "#%zu", count + 1);
         } else {
             if (sscanf(line, "%63s %399s %399s", id, puz, sol) != 3) continue;
@@ -300,7 +302,8 @@ static int parse_big(const char *line, puzzle_t *pz) {
     int i;
     memset(pz, 0, sizeof *pz);
     if ((s = strstr(line, "\"id\"")) != NULL && (s = strchr(s + 4, '"')) != NULL) {
-        for (i = 0; i < 63 && s[1 + i] != '"' && s[1 + i] != '\0'; i++) pz->id[i] = s[1 + i];
+        for (i = 0; i < 63 && s[1 + i] != '"' && s[1 + i] != '\0'; i++)
+            pz->id[i] = s[1 + i];
     }
     if ((s = strstr(line, "\"size\"")) == NULL) return -1;
     pz->n = atoi(strchr(s, ':') + 1);
@@ -324,7 +327,8 @@ static int parse_big(const char *line, puzzle_t *pz) {
     }
     if ((s = strstr(line, "\"solution\"")) != NULL && (s = strchr(s, '[')) != NULL) {
         for (i = 0; i < pz->n * pz->n; i++) {
-            while (*s != '\0' && (*s < '0' || *s > '9')) s++;
+            while (*s != '\0' && (*s < '0' || *s > '9'))
+                s++;
             if (*s == '\0') break;
             pz->solution[i] = (uint8_t)strtol(s, (char **)&s, 10);
         }
@@ -394,8 +398,8 @@ static run_t solve_one(shapes_t *sh, const puzzle_t *pz, xcover_engine_t e, uint
     out.found = r.solutions_found;
     out.exhausted = r.exhausted;
     out.nodes = r.stats.nodes;
-    out.matches = r.solutions_found >= 1 &&
-                  sudoku_check_solution(&sh->shape[pz->n], pz->grid, sols) == 1;
+    out.matches =
+        r.solutions_found >= 1 && sudoku_check_solution(&sh->shape[pz->n], pz->grid, sols) == 1;
     if (out.matches && pz->solution[0] != 0) out.matches = memcmp(sols, pz->solution, nn) == 0;
     return out;
 }
@@ -426,8 +430,10 @@ static void run_collection(shapes_t *sh, const char *name, const puzzle_t *pz, s
     for (; done < count && done < (size_t)cfg->max_puzzles; done++) {
         run_t r = solve_one(sh, &pz[done], e, 2, per_puzzle_s);
         nodes += r.nodes;
-        if (r.rc != 0) stopped++;
-        else if (r.found >= 1) solved++;
+        if (r.rc != 0)
+            stopped++;
+        else if (r.found >= 1)
+            solved++;
         if (r.rc == 0 && r.found == 1 && r.exhausted) unique++;
         if (r.found >= 1 && !r.matches) bad++;
         if (slowest != NULL && r.rc == 0 && r.found >= 1) note_slow(slowest, &pz[done], r.s);
@@ -489,8 +495,8 @@ static void bench_big(shapes_t *sh, const config_t *cfg, puzzle_t *big, size_t n
             continue;
         }
         for (e = 0; e < XCOVER_ENGINE_COUNT; e++)
-            run_collection(sh, files16[f], p16[f], count, (xcover_engine_t)e, cfg,
-                           cfg->big_seconds, e == XCOVER_ENGINE_DLX ? slowest : NULL);
+            run_collection(sh, files16[f], p16[f], count, (xcover_engine_t)e, cfg, cfg->big_seconds,
+                           e == XCOVER_ENGINE_DLX ? slowest : NULL);
     }
     if (nbig == 0) {
         printf("  big/big_sudoku.jsonl skipped (not found)\n");
@@ -506,10 +512,13 @@ static void bench_big(shapes_t *sh, const config_t *cfg, puzzle_t *big, size_t n
         } else {
             printf("    %-28s %2dx%-2d first %8.3f s %10llu nodes %-9s  to 2: %8.3f s %s\n",
                    big[k].id, big[k].n, big[k].n, r1.s, (unsigned long long)r1.nodes,
-                   r1.rc != 0 ? "TIMEOUT" : r1.matches ? "ok" : "WRONG", r2.s,
-                   r2.rc != 0       ? "TIMEOUT"
-                   : r2.exhausted   ? (r2.found == 1 ? "unique" : "several")
-                                    : "several");
+                   r1.rc != 0   ? "TIMEOUT"
+                   : r1.matches ? "ok"
+                                : "WRONG",
+                   r2.s,
+                   r2.rc != 0     ? "TIMEOUT"
+                   : r2.exhausted ? (r2.found == 1 ? "unique" : "several")
+                                  : "several");
         }
         if (r1.rc == 0) note_slow(slowest, &big[k], r1.s);
     }
@@ -533,7 +542,8 @@ static void bench_parallel_one(shapes_t *sh, const puzzle_t *pz, uint64_t max_wa
                "2 threads %7.3f s (%zu roots, depth %u, split %.3f s) speedup %.2fx%s\n",
                pz->id, pz->n, pz->n, (unsigned long long)want, seq.s, r1.total_s, r2.total_s,
                r2.roots, r2.depth, r2.split_s, r2.total_s > 0 ? seq.s / r2.total_s : 0.0,
-               (r1.ok && r2.ok && seq.rc == 0 && r2.found == seq.found) ? "" : "  MISMATCH/STOPPED");
+               (r1.ok && r2.ok && seq.rc == 0 && r2.found == seq.found) ? ""
+                                                                        : "  MISMATCH/STOPPED");
     }
 }
 
@@ -545,7 +555,8 @@ static void bench_parallel(shapes_t *sh, const slow_t *slowest, const config_t *
     for (k = 0; k < NSLOW && slowest[k].pz != NULL; k++)
         bench_parallel_one(sh, slowest[k].pz, 2, 4 * cfg->big_seconds);
     for (int i = 0; i < cfg->npar; i++) {
-        for (k = 0; k < nbig && strcmp(big[k].id, cfg->par_ids[i]) != 0; k++) continue;
+        for (k = 0; k < nbig && strcmp(big[k].id, cfg->par_ids[i]) != 0; k++)
+            continue;
         if (k == nbig) {
             printf("  %-20s not in the big file, skipped\n", cfg->par_ids[i]);
             continue;
@@ -575,8 +586,10 @@ int main(int argc, char **argv) {
         else if (argv[i][0] != '-')
             cfg.dir = argv[i];
         else {
-            fprintf(stderr, "usage: %s [DATA_DIR] [-n MAX_PUZZLES] [-t SECONDS] [-b SECONDS] [-p BIG_ID]...\n",
-                    argv[0]);
+            fprintf(
+                stderr,
+                "usage: %s [DATA_DIR] [-n MAX_PUZZLES] [-t SECONDS] [-b SECONDS] [-p BIG_ID]...\n",
+                argv[0]);
             return 2;
         }
     }
@@ -589,7 +602,8 @@ int main(int argc, char **argv) {
     nbig = read_big(path, big, sizeof big / sizeof big[0]);
     bench_big(sh, &cfg, big, nbig, slowest);
     bench_parallel(sh, slowest, &cfg, big, nbig);
-    for (i = 0; i <= MAX_N; i++) xcover_problem_free(sh->problem[i]);
+    for (i = 0; i <= MAX_N; i++)
+        xcover_problem_free(sh->problem[i]);
     free(sh);
     return 0;
 }

@@ -39,10 +39,10 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const api_prepare_fn endpoints[] = {
-    api_killer_solve_prepare,        api_sudoku_solve_prepare,       api_sudoku_validate_prepare,
-    api_sudoku_batch_prepare,        api_xcover_solve_prepare,       api_nqueens_count_prepare,
-    api_nqueens_solve_prepare,       api_nqueens_solve_post_prepare, api_nqueens_count_post_prepare,
-    api_nqueens_analyze_prepare,     api_nqueens_solutions_prepare,
+    api_killer_solve_prepare,    api_sudoku_solve_prepare,       api_sudoku_validate_prepare,
+    api_sudoku_batch_prepare,    api_xcover_solve_prepare,       api_nqueens_count_prepare,
+    api_nqueens_solve_prepare,   api_nqueens_solve_post_prepare, api_nqueens_count_post_prepare,
+    api_nqueens_analyze_prepare, api_nqueens_solutions_prepare,
 };
 #define NENDPOINTS (sizeof endpoints / sizeof endpoints[0])
 
@@ -88,7 +88,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     api_response_t resp;
     search_ctl_t ctl;
     if (size == 0) return 0;
-    while (1 + qlen < size && data[1 + qlen] != '\n') qlen++;
+    while (1 + qlen < size && data[1 + qlen] != '\n')
+        qlen++;
     query = malloc(qlen + 1);
     blen = size > 2 + qlen ? size - 2 - qlen : 0;
     if (blen > 0) body = malloc(blen);
@@ -96,7 +97,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memcpy(query, data + 1, qlen);
     query[qlen] = '\0';
     if (blen > 0) memcpy(body, data + 2 + qlen, blen);
-    for (kv = strtok_r(query, "&", &save); kv != NULL && nparams < API_MAX_PARAMS; kv = strtok_r(NULL, "&", &save)) {
+    for (kv = strtok_r(query, "&", &save); kv != NULL && nparams < API_MAX_PARAMS;
+         kv = strtok_r(NULL, "&", &save)) {
         char *eq = strchr(kv, '=');
         params[nparams].key = kv;
         params[nparams].value = eq != NULL ? eq + 1 : "";
@@ -138,7 +140,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     if (getenv("FUZZ_VERBOSE") != NULL) /* what each corpus input exercises */
         fprintf(stderr, "endpoint %d: %d %.*s\n", (int)((data[0] & 0x0f) % NENDPOINTS), resp.status,
-                resp.body != NULL && resp.len > 100 ? 100 : (int)resp.len, resp.body != NULL ? resp.body : "");
+                resp.body != NULL && resp.len > 100 ? 100 : (int)resp.len,
+                resp.body != NULL ? resp.body : "");
     api_response_destroy(&resp);
 out:
     free(body);

@@ -26,7 +26,8 @@ typedef struct opt_s {
 
 static const opt_t opts[] = {
     {"bind", "PUZZLED_BIND", OPT_STR, 0, 0, OFF(bind), "address to listen on (default 127.0.0.1)"},
-    {"port", "PUZZLED_PORT", OPT_UINT, 0, 65535, OFF(port), "TCP port, 0 = any free one (default 8080)"},
+    {"port", "PUZZLED_PORT", OPT_UINT, 0, 65535, OFF(port),
+     "TCP port, 0 = any free one (default 8080)"},
     {"threads", "PUZZLED_THREADS", OPT_UINT, 1, CONFIG_MAX_THREADS, OFF(threads),
      "worker threads (default: number of cores)"},
     {"max-body", "PUZZLED_MAX_BODY", OPT_SIZE, 1024, 256LL << 20, OFF(max_body),
@@ -53,7 +54,9 @@ static void config_defaults(config_t *cfg) {
     memset(cfg, 0, sizeof *cfg);
     snprintf(cfg->bind, sizeof cfg->bind, "127.0.0.1");
     cfg->port = 8080;
-    cfg->threads = cores < 1 ? 1 : cores > CONFIG_MAX_THREADS ? CONFIG_MAX_THREADS : (unsigned)cores;
+    cfg->threads = cores < 1                    ? 1
+                   : cores > CONFIG_MAX_THREADS ? CONFIG_MAX_THREADS
+                                                : (unsigned)cores;
     cfg->max_body = 1 << 20;
     cfg->max_batch_body = 16u << 20;
     cfg->max_batch_lines = 200000;
@@ -64,7 +67,8 @@ static void config_defaults(config_t *cfg) {
 }
 
 /* Stores `value` into the field `o` describes; returns 0 or -1 (message in err). */
-static int config_set(config_t *cfg, const opt_t *o, const char *value, const char *source, FILE *err) {
+static int config_set(config_t *cfg, const opt_t *o, const char *value, const char *source,
+                      FILE *err) {
     char *field = (char *)cfg + o->offset;
     char *end;
     long long x;

@@ -6,21 +6,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CONFIG_MAX_THREADS 256
+#define CONFIG_MAX_THREADS    256
 #define CONFIG_MAX_TIMEOUT_MS 600000 /* ten minutes */
 
 typedef struct config_s {
-    char bind[64];        /* IPv4 or IPv6 literal */
-    unsigned port;        /* 0 = any free port (tests) */
-    unsigned threads;     /* worker threads in the pool */
-    size_t max_body;      /* bytes */
+    char bind[64];            /* IPv4 or IPv6 literal */
+    unsigned port;            /* 0 = any free port (tests) */
+    unsigned threads;         /* worker threads in the pool */
+    size_t max_body;          /* bytes */
     size_t max_batch_body;    /* bytes, for routes that take batches */
     unsigned max_batch_lines; /* puzzles in one batch */
-    unsigned max_queue;   /* jobs admitted beyond `threads` before 503 */
-    int64_t timeout_ms;   /* default and maximum per-request deadline */
-    int64_t grace_ms;     /* how long SIGTERM waits for in-flight work */
+    unsigned max_queue;       /* jobs admitted beyond `threads` before 503 */
+    int64_t timeout_ms;       /* default and maximum per-request deadline */
+    int64_t grace_ms;         /* how long SIGTERM waits for in-flight work */
     char cors_origin[256];
-    int healthcheck;      /* --healthcheck: probe /healthz and exit */
+    int healthcheck; /* --healthcheck: probe /healthz and exit */
 } config_t;
 
 /* Fills cfg from defaults, then the environment, then argv.  Returns 0 to

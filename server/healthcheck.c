@@ -16,7 +16,8 @@ int healthcheck_run(const config_t *cfg) {
     socklen_t len;
     struct timeval tv = {3, 0};
     char buf[256];
-    const char *req = "GET /healthz HTTP/1.0\r\nHost: localhost\r\nUser-Agent: puzzled-healthcheck\r\n\r\n";
+    const char *req =
+        "GET /healthz HTTP/1.0\r\nHost: localhost\r\nUser-Agent: puzzled-healthcheck\r\n\r\n";
     size_t got = 0;
     int fd, ok = 1;
 
@@ -25,15 +26,19 @@ int healthcheck_run(const config_t *cfg) {
         struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
         a->sin6_family = AF_INET6;
         a->sin6_port = htons((uint16_t)cfg->port);
-        if (strcmp(cfg->bind, "::") == 0) a->sin6_addr = in6addr_loopback;
-        else inet_pton(AF_INET6, cfg->bind, &a->sin6_addr);
+        if (strcmp(cfg->bind, "::") == 0)
+            a->sin6_addr = in6addr_loopback;
+        else
+            inet_pton(AF_INET6, cfg->bind, &a->sin6_addr);
         len = sizeof *a;
     } else {
         struct sockaddr_in *a = (struct sockaddr_in *)&ss;
         a->sin_family = AF_INET;
         a->sin_port = htons((uint16_t)cfg->port);
-        if (strcmp(cfg->bind, "0.0.0.0") == 0) a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        else inet_pton(AF_INET, cfg->bind, &a->sin_addr);
+        if (strcmp(cfg->bind, "0.0.0.0") == 0)
+            a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        else
+            inet_pton(AF_INET, cfg->bind, &a->sin_addr);
         len = sizeof *a;
     }
     fd = socket(ss.ss_family, SOCK_STREAM, 0);

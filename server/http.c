@@ -50,9 +50,9 @@
 #include "server/router.h"
 
 #define HTTP_CONNECTION_LIMIT 1024
-#define HTTP_IDLE_TIMEOUT_S 30
-#define HTTP_LOG_PATH_MAX 200
-#define HTTP_STREAM_BLOCK (64 * 1024) /* bytes MHD asks a stream for at a time */
+#define HTTP_IDLE_TIMEOUT_S   30
+#define HTTP_LOG_PATH_MAX     200
+#define HTTP_STREAM_BLOCK     (64 * 1024) /* bytes MHD asks a stream for at a time */
 
 struct http_server_s {
     struct MHD_Daemon *daemon;
@@ -208,10 +208,12 @@ static enum MHD_Result http_send(http_req_t *req) {
     MHD_add_response_header(m, "Access-Control-Expose-Headers", "X-Request-Id, Retry-After");
     if (strcmp(srv->cfg->cors_origin, "*") != 0) MHD_add_response_header(m, "Vary", "Origin");
     MHD_add_response_header(m, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-    if (r->status == 405 || r->status == 204) MHD_add_response_header(m, MHD_HTTP_HEADER_ALLOW, req->allow);
+    if (r->status == 405 || r->status == 204)
+        MHD_add_response_header(m, MHD_HTTP_HEADER_ALLOW, req->allow);
     if (r->status == 204 && req->match == ROUTER_PREFLIGHT) {
         MHD_add_response_header(m, "Access-Control-Allow-Methods", req->allow);
-        MHD_add_response_header(m, "Access-Control-Allow-Headers", "Content-Type, Accept, X-Request-Id");
+        MHD_add_response_header(m, "Access-Control-Allow-Headers",
+                                "Content-Type, Accept, X-Request-Id");
         MHD_add_response_header(m, "Access-Control-Max-Age", "600");
     }
     if (r->retry_after > 0) {
@@ -219,7 +221,8 @@ static enum MHD_Result http_send(http_req_t *req) {
         snprintf(ra, sizeof ra, "%u", r->retry_after);
         MHD_add_response_header(m, MHD_HTTP_HEADER_RETRY_AFTER, ra);
     }
-    if (atomic_load(&srv->draining)) MHD_add_response_header(m, MHD_HTTP_HEADER_CONNECTION, "close");
+    if (atomic_load(&srv->draining))
+        MHD_add_response_header(m, MHD_HTTP_HEADER_CONNECTION, "close");
     ok = MHD_queue_response(req->conn, (unsigned)r->status, m);
     MHD_destroy_response(m);
     req->status = r->status;
@@ -379,7 +382,8 @@ static void http_dispatch(http_req_t *req) {
 
     if (req->too_large) {
         char d[96];
-        snprintf(d, sizeof d, "the body is larger than the limit of %zu bytes", http_body_limit(req));
+        snprintf(d, sizeof d, "the body is larger than the limit of %zu bytes",
+                 http_body_limit(req));
         http_set_problem(req, API_ETOOLARGE, d);
         return;
     }
@@ -405,9 +409,7 @@ static void http_dispatch(http_req_t *req) {
     default: break;
     }
     switch (req->route->kind) {
-    case ROUTE_HEALTHZ:
-        http_set_json(req, 200, json_pack("{s:s}", "status", "ok"));
-        return;
+    case ROUTE_HEALTHZ: http_set_json(req, 200, json_pack("{s:s}", "status", "ok")); return;
     case ROUTE_READYZ:
         if (atomic_load(&srv->draining))
             http_set_problem(req, API_EDRAINING, "draining: not taking new work");
@@ -427,9 +429,7 @@ static void http_dispatch(http_req_t *req) {
         req->resp.len = len;
         req->have_resp = 1;
         return;
-    case ROUTE_API:
-        http_run_api(req);
-        return;
+    case ROUTE_API: http_run_api(req); return;
     }
 }
 
@@ -448,8 +448,8 @@ static http_req_t *http_req_new(http_server_t *srv, struct MHD_Connection *conn,
     http_copy_printable(req->path, sizeof req->path, url);
     reqid_take(&srv->reqid, MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id"),
                req->id);
-    req->match = router_match(method, url, &req->route, &req->path_index, req->allow,
-                              sizeof req->allow);
+    req->match =
+        router_match(method, url, &req->route, &req->path_index, req->allow, sizeof req->allow);
     atomic_fetch_add(&srv->active, 1);
     atomic_fetch_add_explicit(&srv->metrics->connections, 1, memory_order_relaxed);
     return req;
@@ -463,7 +463,8 @@ static int http_body_append(http_req_t *req, const char *data, size_t size) {
     if (req->len + size > max) return -1;
     if (req->len + size > req->cap) {
         size_t cap = req->cap ? req->cap * 2 : 4096;
-        while (cap < req->len + size) cap *= 2;
+        while (cap < req->len + size)
+            cap *= 2;
         if (cap > max) cap = max;
         char *p = realloc(req->body, cap);
         if (p == NULL) return -1;
@@ -514,7 +515,7 @@ static enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn, c
             req->cap = 0;
         }
         if (req->too_large) {
-            req->len += size; /* counts what was dropped */
+            req->len += size;                                  /* counts what was dropped */
             if (req->len > http_drain_cap(req)) return MHD_NO; /* a flood: hang up */
         }
         return MHD_YES;
@@ -596,12 +597,12 @@ int http_server_start(http_server_t **out, const config_t *cfg, pool_t *pool, me
     }
     s->daemon = MHD_start_daemon(
         flags, (uint16_t)cfg->port, NULL, NULL, http_on_request, s, MHD_OPTION_EXTERNAL_LOGGER,
-        http_mhd_logger, NULL, MHD_OPTION_SOCK_ADDR, addr,
-        MHD_OPTION_NOTIFY_COMPLETED, http_on_completed, s, MHD_OPTION_CONNECTION_TIMEOUT,
-        (unsigned)HTTP_IDLE_TIMEOUT_S, MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_CONNECTION_LIMIT,
-        MHD_OPTION_END);
+        http_mhd_logger, NULL, MHD_OPTION_SOCK_ADDR, addr, MHD_OPTION_NOTIFY_COMPLETED,
+        http_on_completed, s, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_IDLE_TIMEOUT_S,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_CONNECTION_LIMIT, MHD_OPTION_END);
     if (s->daemon == NULL) {
-        http_log("error", "cannot listen", json_pack("{s:s, s:i}", "bind", cfg->bind, "port", (int)cfg->port));
+        http_log("error", "cannot listen",
+                 json_pack("{s:s, s:i}", "bind", cfg->bind, "port", (int)cfg->port));
         free(s);
         return -1;
     }

@@ -57,7 +57,8 @@ int main(int argc, char **argv) {
     metrics = calloc(1, sizeof *metrics);
     if (metrics == NULL) return 1;
     size_t npaths = router_npaths();
-    for (size_t i = 0; i < npaths && i < METRICS_MAX_PATHS; i++) paths[i] = router_path(i);
+    for (size_t i = 0; i < npaths && i < METRICS_MAX_PATHS; i++)
+        paths[i] = router_path(i);
     metrics_init(metrics, paths, npaths);
 
     if (pool_new(&pool, cfg.threads, cfg.max_queue, metrics) != 0) {
@@ -79,8 +80,9 @@ int main(int argc, char **argv) {
         sig = sigwaitinfo(&set, NULL);
     } while (sig < 0);
 
-    http_log("info", "draining", json_pack("{s:s, s:I}", "signal", sig == SIGINT ? "SIGINT" : "SIGTERM",
-                                          "grace_ms", (json_int_t)cfg.grace_ms));
+    http_log("info", "draining",
+             json_pack("{s:s, s:I}", "signal", sig == SIGINT ? "SIGINT" : "SIGTERM", "grace_ms",
+                       (json_int_t)cfg.grace_ms));
     http_server_drain(http);
     if (!wait_idle(http, pool, cfg.grace_ms, &set)) {
         http_log("warn", "grace period over: cancelling in-flight work",

@@ -8,17 +8,17 @@
 #include <string.h>
 
 static const int metrics_statuses[METRICS_NSTATUS - 1] = {200, 204, 400, 404, 405, 406, 413,
-                                                         415, 422, 429, 500, 503, 504};
-static const double metrics_bounds_ms[METRICS_NBUCKETS] = {1,    5,    10,   25,    50,
-                                                           100,  250,  500,  1000,  2500,
-                                                           5000, 10000, 30000, 60000};
+                                                          415, 422, 429, 500, 503, 504};
+static const double metrics_bounds_ms[METRICS_NBUCKETS] = {
+    1, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000, 60000};
 static const char *const metrics_puzzles[METRICS_NPUZZLES] = {"nqueens", "sudoku", "killer",
-                                                             "exact-cover", "other"};
+                                                              "exact-cover", "other"};
 
 void metrics_init(metrics_t *m, const char *const *paths, size_t npaths) {
     memset(m, 0, sizeof *m);
     m->npaths = npaths > METRICS_MAX_PATHS ? METRICS_MAX_PATHS : npaths;
-    for (size_t i = 0; i < m->npaths; i++) m->paths[i] = paths[i];
+    for (size_t i = 0; i < m->npaths; i++)
+        m->paths[i] = paths[i];
     m->paths[m->npaths] = "unmatched";
 }
 
@@ -33,7 +33,8 @@ void metrics_observe(metrics_t *m, size_t path, int status, double ms) {
     if (path > m->npaths) path = m->npaths;
     atomic_fetch_add_explicit(&m->requests[path][metrics_status_slot(status)], 1,
                               memory_order_relaxed);
-    while (b < METRICS_NBUCKETS && ms > metrics_bounds_ms[b]) b++;
+    while (b < METRICS_NBUCKETS && ms > metrics_bounds_ms[b])
+        b++;
     atomic_fetch_add_explicit(&m->latency[path][b], 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&m->latency_sum_us[path], (uint_fast64_t)(ms * 1000.0),
                               memory_order_relaxed);
@@ -41,7 +42,8 @@ void metrics_observe(metrics_t *m, size_t path, int status, double ms) {
 
 void metrics_add_nodes(metrics_t *m, const char *puzzle, uint64_t nodes) {
     size_t i = 0;
-    while (i < METRICS_NPUZZLES - 1 && strcmp(metrics_puzzles[i], puzzle) != 0) i++;
+    while (i < METRICS_NPUZZLES - 1 && strcmp(metrics_puzzles[i], puzzle) != 0)
+        i++;
     atomic_fetch_add_explicit(&m->nodes[i], nodes, memory_order_relaxed);
 }
 
@@ -84,8 +86,9 @@ char *metrics_render(metrics_t *m, size_t *len) {
     buf_t b = {malloc(8192), 0, 8192, 0};
     if (b.p == NULL) return NULL;
 
-    buf_printf(&b, "# HELP puzzled_http_requests_total HTTP requests answered, by route and status.\n"
-                   "# TYPE puzzled_http_requests_total counter\n");
+    buf_printf(&b,
+               "# HELP puzzled_http_requests_total HTTP requests answered, by route and status.\n"
+               "# TYPE puzzled_http_requests_total counter\n");
     for (size_t r = 0; r <= m->npaths; r++)
         for (size_t s = 0; s < METRICS_NSTATUS; s++) {
             unsigned long long v = LOAD(m->requests[r][s]);
@@ -98,23 +101,27 @@ char *metrics_render(metrics_t *m, size_t *len) {
                            m->paths[r], v);
         }
 
-    buf_printf(&b, "# HELP puzzled_http_request_duration_seconds Time from first byte to answer queued.\n"
-                   "# TYPE puzzled_http_request_duration_seconds histogram\n");
+    buf_printf(
+        &b, "# HELP puzzled_http_request_duration_seconds Time from first byte to answer queued.\n"
+            "# TYPE puzzled_http_request_duration_seconds histogram\n");
     for (size_t r = 0; r <= m->npaths; r++) {
         unsigned long long cum = 0;
-        for (size_t k = 0; k <= METRICS_NBUCKETS; k++) cum += LOAD(m->latency[r][k]);
+        for (size_t k = 0; k <= METRICS_NBUCKETS; k++)
+            cum += LOAD(m->latency[r][k]);
         if (cum == 0) continue;
         cum = 0;
         for (size_t k = 0; k < METRICS_NBUCKETS; k++) {
             cum += LOAD(m->latency[r][k]);
-            buf_printf(&b, "puzzled_http_request_duration_seconds_bucket{route=\"%s\",le=\"%g\"} %llu\n",
-                       m->paths[r], metrics_bounds_ms[k] / 1000.0, cum);
+            buf_printf(
+                &b, "puzzled_http_request_duration_seconds_bucket{route=\"%s\",le=\"%g\"} %llu\n",
+                m->paths[r], metrics_bounds_ms[k] / 1000.0, cum);
         }
         cum += LOAD(m->latency[r][METRICS_NBUCKETS]);
-        buf_printf(&b, "puzzled_http_request_duration_seconds_bucket{route=\"%s\",le=\"+Inf\"} %llu\n",
+        buf_printf(&b,
+                   "puzzled_http_request_duration_seconds_bucket{route=\"%s\",le=\"+Inf\"} %llu\n",
                    m->paths[r], cum);
-        buf_printf(&b, "puzzled_http_request_duration_seconds_sum{route=\"%s\"} %.6f\n", m->paths[r],
-                   (double)LOAD(m->latency_sum_us[r]) / 1e6);
+        buf_printf(&b, "puzzled_http_request_duration_seconds_sum{route=\"%s\"} %.6f\n",
+                   m->paths[r], (double)LOAD(m->latency_sum_us[r]) / 1e6);
         buf_printf(&b, "puzzled_http_request_duration_seconds_count{route=\"%s\"} %llu\n",
                    m->paths[r], cum);
     }
@@ -125,17 +132,18 @@ char *metrics_render(metrics_t *m, size_t *len) {
         buf_printf(&b, "puzzled_solver_nodes_total{puzzle=\"%s\"} %llu\n", metrics_puzzles[i],
                    LOAD(m->nodes[i]));
 
-    buf_printf(&b,
-               "# HELP puzzled_jobs_inflight Jobs admitted to the worker pool and not finished.\n"
-               "# TYPE puzzled_jobs_inflight gauge\npuzzled_jobs_inflight %lld\n"
-               "# HELP puzzled_jobs_queued Jobs admitted whose work has not started yet.\n"
-               "# TYPE puzzled_jobs_queued gauge\npuzzled_jobs_queued %lld\n"
-               "# HELP puzzled_jobs_rejected_total Jobs refused with 503 because the queue was full.\n"
-               "# TYPE puzzled_jobs_rejected_total counter\npuzzled_jobs_rejected_total %llu\n"
-               "# HELP puzzled_http_requests_active Requests between first byte and answer sent.\n"
-               "# TYPE puzzled_http_requests_active gauge\npuzzled_http_requests_active %lld\n",
-               (long long)atomic_load(&m->jobs_inflight), (long long)atomic_load(&m->jobs_queued),
-               LOAD(m->jobs_rejected), (long long)atomic_load(&m->connections));
+    buf_printf(
+        &b,
+        "# HELP puzzled_jobs_inflight Jobs admitted to the worker pool and not finished.\n"
+        "# TYPE puzzled_jobs_inflight gauge\npuzzled_jobs_inflight %lld\n"
+        "# HELP puzzled_jobs_queued Jobs admitted whose work has not started yet.\n"
+        "# TYPE puzzled_jobs_queued gauge\npuzzled_jobs_queued %lld\n"
+        "# HELP puzzled_jobs_rejected_total Jobs refused with 503 because the queue was full.\n"
+        "# TYPE puzzled_jobs_rejected_total counter\npuzzled_jobs_rejected_total %llu\n"
+        "# HELP puzzled_http_requests_active Requests between first byte and answer sent.\n"
+        "# TYPE puzzled_http_requests_active gauge\npuzzled_http_requests_active %lld\n",
+        (long long)atomic_load(&m->jobs_inflight), (long long)atomic_load(&m->jobs_queued),
+        LOAD(m->jobs_rejected), (long long)atomic_load(&m->connections));
     if (b.oom) {
         free(b.p);
         return NULL;

@@ -13,9 +13,9 @@
 #include <stdint.h>
 
 #define METRICS_MAX_PATHS 32
-#define METRICS_NSTATUS 14 /* known statuses + "other" */
-#define METRICS_NBUCKETS 14
-#define METRICS_NPUZZLES 5 /* known puzzles + "other" */
+#define METRICS_NSTATUS   14 /* known statuses + "other" */
+#define METRICS_NBUCKETS  14
+#define METRICS_NPUZZLES  5 /* known puzzles + "other" */
 
 typedef struct metrics_s {
     size_t npaths; /* slot npaths is "unmatched" */
@@ -27,7 +27,7 @@ typedef struct metrics_s {
     atomic_int_fast64_t jobs_inflight; /* admitted, not finished */
     atomic_int_fast64_t jobs_queued;   /* admitted, no item started yet */
     atomic_uint_fast64_t jobs_rejected;
-    atomic_int_fast64_t connections;   /* requests being handled */
+    atomic_int_fast64_t connections; /* requests being handled */
 } metrics_t;
 
 /* Sets up labels: paths[0..npaths-1] (at most METRICS_MAX_PATHS, the rest are

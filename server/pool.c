@@ -85,8 +85,10 @@ static void pool_after_cb(uv_work_t *w, int status);
 
 static void pool_finish(pool_task_t *t) {
     pool_t *p = t->pool;
-    if (t->prev) t->prev->next = t->next;
-    else p->active = t->next;
+    if (t->prev)
+        t->prev->next = t->next;
+    else
+        p->active = t->next;
     if (t->next) t->next->prev = t->prev;
     if (!atomic_exchange(&t->started, 1))
         atomic_fetch_sub_explicit(&p->metrics->jobs_queued, 1, memory_order_relaxed);
@@ -148,7 +150,8 @@ static void pool_activate(pool_t *p, pool_task_t *t) {
 }
 
 static void pool_cancel_active(pool_t *p) {
-    for (pool_task_t *t = p->active; t != NULL; t = t->next) atomic_store(&t->cancel, 1);
+    for (pool_task_t *t = p->active; t != NULL; t = t->next)
+        atomic_store(&t->cancel, 1);
 }
 
 static void pool_async_cb(uv_async_t *h) {

@@ -26,8 +26,8 @@ struct pool_task_s {
     pool_done_fn done;
     pool_done_fn progress; /* NULL, or called on the loop thread after each
                               merge() (progressive jobs: more output is ready) */
-    void *owner;  /* for done() and progress() */
-    int watch_fd; /* client socket: a hang-up cancels the task; -1 = none */
+    void *owner;           /* for done() and progress() */
+    int watch_fd;          /* client socket: a hang-up cancels the task; -1 = none */
 
     /* Results, valid in done(). */
     int rc;          /* first negative item code, 0 if none */

@@ -39,7 +39,8 @@ size_t router_npaths(void) {
     size_t n = 0;
     for (size_t i = 0; i < NROUTES; i++) {
         size_t j = 0;
-        while (j < i && strcmp(routes[j].path, routes[i].path) != 0) j++;
+        while (j < i && strcmp(routes[j].path, routes[i].path) != 0)
+            j++;
         if (j == i) n++;
     }
     return n;
@@ -49,7 +50,8 @@ const char *router_path(size_t k) {
     size_t n = 0;
     for (size_t i = 0; i < NROUTES; i++) {
         size_t j = 0;
-        while (j < i && strcmp(routes[j].path, routes[i].path) != 0) j++;
+        while (j < i && strcmp(routes[j].path, routes[i].path) != 0)
+            j++;
         if (j == i && n++ == k) return routes[i].path;
     }
     return NULL;
@@ -76,7 +78,8 @@ int router_match(const char *method, const char *path, const route_t **route, si
         used += (size_t)snprintf(allow + used, used < allow_cap ? allow_cap - used : 0, "%s%s",
                                  used ? ", " : "", routes[i].method);
         if (strcmp(routes[i].method, "GET") == 0)
-            used += (size_t)snprintf(allow + used, used < allow_cap ? allow_cap - used : 0, ", HEAD");
+            used +=
+                (size_t)snprintf(allow + used, used < allow_cap ? allow_cap - used : 0, ", HEAD");
     }
     *path_index = router_path_index(path);
     if (!known) return ROUTER_NOT_FOUND;

@@ -21,10 +21,10 @@ typedef struct route_s {
     int batch;              /* takes a batch: --max-batch-body, not --max-body */
 } route_t;
 
-#define ROUTER_FOUND 0
-#define ROUTER_NOT_FOUND (-1)
+#define ROUTER_FOUND      0
+#define ROUTER_NOT_FOUND  (-1)
 #define ROUTER_BAD_METHOD (-2)
-#define ROUTER_PREFLIGHT 1 /* OPTIONS on a known path */
+#define ROUTER_PREFLIGHT  1 /* OPTIONS on a known path */
 
 /* Looks up method + path.  Returns ROUTER_FOUND with *route set,
  * ROUTER_PREFLIGHT, ROUTER_BAD_METHOD or ROUTER_NOT_FOUND.  For every known

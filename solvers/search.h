@@ -25,12 +25,12 @@
 
 /* Result codes shared by all solvers.  0 means "ran to completion" (the whole
  * space was searched, or the requested number of solutions was found). */
-#define SEARCH_OK 0
-#define SEARCH_TIMEOUT (-1)   /* the deadline passed */
+#define SEARCH_OK        0
+#define SEARCH_TIMEOUT   (-1) /* the deadline passed */
 #define SEARCH_CANCELLED (-2) /* the cancel flag was raised */
-#define SEARCH_BUDGET (-3)    /* the node budget or a memory cap ran out */
-#define SEARCH_EINVAL (-4)    /* the input breaks the solver's preconditions */
-#define SEARCH_ENOMEM (-5)    /* an allocation before the search failed */
+#define SEARCH_BUDGET    (-3) /* the node budget or a memory cap ran out */
+#define SEARCH_EINVAL    (-4) /* the input breaks the solver's preconditions */
+#define SEARCH_ENOMEM    (-5) /* an allocation before the search failed */
 
 #define SEARCH_POLL_MASK 0x3fffu /* poll the clock every 16384 nodes */
 

@@ -15,7 +15,8 @@
  * GIVENS "-" or n*n comma-separated indices (0 empty); CAGES
  * "sum:r,c r,c;sum:r,c" (0-based); COUNT the exact number of solutions;
  * SOLUTION n*n comma-separated indices when COUNT is 1, else "-".
- * Build: cc -std=c11 -I. tests/gen_killer.c solvers/killer*.c solvers/sudoku*.c solvers/xcover*.c */
+ * Build: cc -std=c11 -I. tests/gen_killer.c solvers/killer*.c solvers/sudoku*.c solvers/xcover*.c
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,8 @@ int main(int argc, char **argv) {
     int count, n, br, bc, maxk, keep, gpct, diag, p, i;
     long symbols[KILLER_MAX_N];
     if (argc < 10) {
-        fprintf(stderr, "usage: gen_killer SEED COUNT N BR BC MAXK KEEP_PCT GIVEN_PCT DIAG [SYMBOLS]\n");
+        fprintf(stderr,
+                "usage: gen_killer SEED COUNT N BR BC MAXK KEEP_PCT GIVEN_PCT DIAG [SYMBOLS]\n");
         return 2;
     }
     seed = (unsigned)atoi(argv[1]);
@@ -49,12 +51,14 @@ int main(int argc, char **argv) {
     maxk = atoi(argv[6]), keep = atoi(argv[7]), gpct = atoi(argv[8]), diag = atoi(argv[9]);
     if (argc > 10) {
         char *s = argv[10];
-        for (i = 0; i < n; i++) symbols[i] = strtol(s, &s, 10), s += (*s == ',');
+        for (i = 0; i < n; i++)
+            symbols[i] = strtol(s, &s, 10), s += (*s == ',');
     }
     for (p = 0; p < count; p++) {
         static killer_cage_t cages[KILLER_MAX_N * KILLER_MAX_N];
         static killer_cell_t cells[KILLER_MAX_N * KILLER_MAX_N];
-        static uint8_t grid[KILLER_MAX_N * KILLER_MAX_N], givens[KILLER_MAX_N * KILLER_MAX_N], sol[1001 * 256];
+        static uint8_t grid[KILLER_MAX_N * KILLER_MAX_N], givens[KILLER_MAX_N * KILLER_MAX_N],
+            sol[1001 * 256];
         int perm[KILLER_MAX_N], used[KILLER_MAX_N * KILLER_MAX_N], nca = 0, ncl = 0, mi, r, c;
         uint32_t cnt[2];
         killer_puzzle_t pz;
@@ -64,19 +68,23 @@ int main(int argc, char **argv) {
         if (sudoku_shape_init(&pz.shape, n, br, bc) != 0) return 2;
         if (argc > 10) pz.symbols = symbols;
         pz.diagonals = diag;
-        for (i = 0; i < n; i++) perm[i] = i;
+        for (i = 0; i < n; i++)
+            perm[i] = i;
         shuffle(perm, n, &seed);
         if (diag) {
             killer_opts_init(&o);
             o.solutions = grid;
             pz.cages = cages;
             if (killer_solve(&pz, &o, &res) != 0 || res.solutions_found != 1) return 1;
-            for (i = 0; i < n * n; i++) grid[i] = (uint8_t)(perm[grid[i] - 1] + 1);
+            for (i = 0; i < n * n; i++)
+                grid[i] = (uint8_t)(perm[grid[i] - 1] + 1);
         } else {
             int rows[KILLER_MAX_N], bands[KILLER_MAX_N];
-            for (i = 0; i < n / br; i++) bands[i] = i;
+            for (i = 0; i < n / br; i++)
+                bands[i] = i;
             shuffle(bands, n / br, &seed);
-            for (i = 0; i < n; i++) rows[i] = bands[i / br] * br + (i % br + (int)(rnd(&seed) % 1)) % br;
+            for (i = 0; i < n; i++)
+                rows[i] = bands[i / br] * br + (i % br + (int)(rnd(&seed) % 1)) % br;
             for (r = 0; r < n; r++)
                 for (c = 0; c < n; c++) {
                     int rr = rows[r];
@@ -105,7 +113,8 @@ int main(int argc, char **argv) {
             }
             cages[nca].ncells = k;
             cages[nca].sum = 0;
-            for (j = 0; j < k; j++) cages[nca].sum += killer_symbol(&pz, grid[cells[ncl + j].r * n + cells[ncl + j].c]);
+            for (j = 0; j < k; j++)
+                cages[nca].sum += killer_symbol(&pz, grid[cells[ncl + j].r * n + cells[ncl + j].c]);
             ncl += k;
             if ((int)(rnd(&seed) % 100) < keep)
                 nca++;
@@ -114,7 +123,8 @@ int main(int argc, char **argv) {
         }
         pz.cages = cages;
         pz.ncages = nca;
-        for (i = 0; i < n * n; i++) givens[i] = (int)(rnd(&seed) % 100) < gpct ? grid[i] : 0;
+        for (i = 0; i < n * n; i++)
+            givens[i] = (int)(rnd(&seed) % 100) < gpct ? grid[i] : 0;
         pz.givens = gpct > 0 ? givens : NULL;
         if (killer_validate(&pz, NULL) != 0) return 1;
         for (mi = 0; mi < 2; mi++) {
@@ -132,23 +142,27 @@ int main(int argc, char **argv) {
         if (pz.symbols == NULL)
             printf("-");
         else
-            for (i = 0; i < n; i++) printf(i ? ",%ld" : "%ld", symbols[i]);
+            for (i = 0; i < n; i++)
+                printf(i ? ",%ld" : "%ld", symbols[i]);
         printf(" | ");
         if (pz.givens == NULL)
             printf("-");
         else
-            for (i = 0; i < n * n; i++) printf(i ? ",%d" : "%d", givens[i]);
+            for (i = 0; i < n * n; i++)
+                printf(i ? ",%d" : "%d", givens[i]);
         printf(" | ");
         for (i = 0; i < nca; i++) {
             int j;
             printf(i ? ";%ld:" : "%ld:", cages[i].sum);
-            for (j = 0; j < cages[i].ncells; j++) printf(j ? " %d,%d" : "%d,%d", cages[i].cells[j].r, cages[i].cells[j].c);
+            for (j = 0; j < cages[i].ncells; j++)
+                printf(j ? " %d,%d" : "%d,%d", cages[i].cells[j].r, cages[i].cells[j].c);
         }
         printf(" | %u | ", cnt[0]);
         if (cnt[0] != 1)
             printf("-");
         else
-            for (i = 0; i < n * n; i++) printf(i ? ",%d" : "%d", sol[i]);
+            for (i = 0; i < n * n; i++)
+                printf(i ? ",%d" : "%d", sol[i]);
         printf("\n");
     }
     return 0;

@@ -66,24 +66,31 @@ static void make_grid(const sudoku_shape_t *s, uint8_t *grid) {
     int rowmap[SUDOKU_MAX_N], colmap[SUDOKU_MAX_N], sym[SUDOKU_MAX_N];
     int bands[SUDOKU_MAX_N], stacks[SUDOKU_MAX_N], inner[SUDOKU_MAX_N];
     /* rows: n/br = bc bands of br rows each */
-    for (i = 0; i < bc; i++) bands[i] = i;
+    for (i = 0; i < bc; i++)
+        bands[i] = i;
     shuffle(bands, bc);
     for (i = 0; i < bc; i++) {
         int j;
-        for (j = 0; j < br; j++) inner[j] = j;
+        for (j = 0; j < br; j++)
+            inner[j] = j;
         shuffle(inner, br);
-        for (j = 0; j < br; j++) rowmap[i * br + j] = bands[i] * br + inner[j];
+        for (j = 0; j < br; j++)
+            rowmap[i * br + j] = bands[i] * br + inner[j];
     }
     /* columns: n/bc = br stacks of bc columns each */
-    for (i = 0; i < br; i++) stacks[i] = i;
+    for (i = 0; i < br; i++)
+        stacks[i] = i;
     shuffle(stacks, br);
     for (i = 0; i < br; i++) {
         int j;
-        for (j = 0; j < bc; j++) inner[j] = j;
+        for (j = 0; j < bc; j++)
+            inner[j] = j;
         shuffle(inner, bc);
-        for (j = 0; j < bc; j++) colmap[i * bc + j] = stacks[i] * bc + inner[j];
+        for (j = 0; j < bc; j++)
+            colmap[i * bc + j] = stacks[i] * bc + inner[j];
     }
-    for (i = 0; i < n; i++) sym[i] = i + 1;
+    for (i = 0; i < n; i++)
+        sym[i] = i + 1;
     shuffle(sym, n);
     for (r = 0; r < n; r++)
         for (c = 0; c < n; c++) {
@@ -113,7 +120,8 @@ static long count_solutions(const sudoku_shape_t *s, const uint8_t *puzzle, uint
 static void remove_clues(const sudoku_shape_t *s, uint8_t *puzzle, int percent, uint64_t budget) {
     int nn = s->n * s->n, i, given = nn, order[SUDOKU_MAX_N * SUDOKU_MAX_N];
     int target = nn * percent / 100;
-    for (i = 0; i < nn; i++) order[i] = i;
+    for (i = 0; i < nn; i++)
+        order[i] = i;
     shuffle(order, nn);
     for (i = 0; i < nn && given > target; i++) {
         int cell = order[i], v = puzzle[cell];
@@ -147,7 +155,8 @@ int main(int argc, char **argv) {
     const char *kind;
 
     if (argc < 5) {
-        fprintf(stderr, "usage: %s unique|multi|unsolvable N SEED PERCENT [COUNT [BUDGET]]\n", argv[0]);
+        fprintf(stderr, "usage: %s unique|multi|unsolvable N SEED PERCENT [COUNT [BUDGET]]\n",
+                argv[0]);
         return 2;
     }
     kind = argv[1];
@@ -175,7 +184,8 @@ int main(int argc, char **argv) {
         found = 1;
         if (strcmp(kind, "multi") == 0) {
             int order[SUDOKU_MAX_N * SUDOKU_MAX_N], i;
-            for (i = 0; i < nn; i++) order[i] = i;
+            for (i = 0; i < nn; i++)
+                order[i] = i;
             shuffle(order, nn);
             for (i = 0, found = 1; i < nn && found < 2; i++) {
                 int v = puzzle[order[i]];

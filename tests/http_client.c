@@ -28,13 +28,15 @@ int tsrv_start(tsrv_t *s, const char *const *args, const char *const *env) {
     memset(s, 0, sizeof *s);
     if (bin == NULL) bin = "./build/puzzled";
     if (dir == NULL || *dir == '\0') dir = "/tmp";
-    snprintf(s->log_path, sizeof s->log_path, "%s/puzzled-test-%d-%d.log", dir, (int)getpid(), seq++);
+    snprintf(s->log_path, sizeof s->log_path, "%s/puzzled-test-%d-%d.log", dir, (int)getpid(),
+             seq++);
     argv[argc++] = bin;
     argv[argc++] = "--port";
     argv[argc++] = "0";
     argv[argc++] = "--bind";
     argv[argc++] = "127.0.0.1";
-    for (size_t i = 0; args != NULL && args[i] != NULL && argc < 38; i++) argv[argc++] = args[i];
+    for (size_t i = 0; args != NULL && args[i] != NULL && argc < 38; i++)
+        argv[argc++] = args[i];
     argv[argc] = NULL;
 
     s->pid = fork();
@@ -42,7 +44,8 @@ int tsrv_start(tsrv_t *s, const char *const *args, const char *const *env) {
     if (s->pid == 0) {
         FILE *f = freopen(s->log_path, "w", stderr);
         if (f == NULL) _exit(127);
-        for (size_t i = 0; env != NULL && env[i] != NULL; i++) putenv((char *)env[i]);
+        for (size_t i = 0; env != NULL && env[i] != NULL; i++)
+            putenv((char *)env[i]);
         execv(bin, (char *const *)argv);
         _exit(127);
     }
@@ -117,7 +120,8 @@ CURLcode http_do(CURL *curl, const char *method, const char *url, const char *bo
     CURLcode rc;
 
     memset(out, 0, sizeof *out);
-    for (size_t i = 0; headers != NULL && headers[i] != NULL; i++) hl = curl_slist_append(hl, headers[i]);
+    for (size_t i = 0; headers != NULL && headers[i] != NULL; i++)
+        hl = curl_slist_append(hl, headers[i]);
     curl_easy_setopt(curl, CURLOPT_URL, url);
     curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, NULL);
     curl_easy_setopt(curl, CURLOPT_NOBODY, 0L);
@@ -167,7 +171,8 @@ int hresp_header(const hresp_t *r, const char *name, char *out, size_t cap) {
         if (end == NULL) end = line + strlen(line);
         if ((size_t)(end - line) > nl && strncasecmp(line, name, nl) == 0 && line[nl] == ':') {
             const char *v = line + nl + 1;
-            while (*v == ' ') v++;
+            while (*v == ' ')
+                v++;
             size_t n = (size_t)(end - v);
             if (n >= cap) n = cap - 1;
             memcpy(out, v, n);

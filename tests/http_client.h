@@ -11,14 +11,15 @@ typedef struct tsrv_s {
     pid_t pid;
     unsigned port;
     char log_path[256]; /* the server's stderr (JSON log lines) */
-    char base[64];     /* "http://127.0.0.1:PORT" */
+    char base[64];      /* "http://127.0.0.1:PORT" */
 } tsrv_t;
 
 /* Starts $PUZZLED_BIN (default ./build/puzzled) with --port 0 --bind
  * 127.0.0.1 and the NULL-terminated extra args, and waits for its "listening"
  * log line.  The server's stderr goes to $PUZZLED_TEST_LOGS (default /tmp)
- * as puzzled-test-PID-SEQ.log; `make test` points it into the build tree.  `env` (NULL-terminated "K=V" list, may be NULL) is added to the
- * environment.  Returns 0, or -1 if it did not come up within 10 s. */
+ * as puzzled-test-PID-SEQ.log; `make test` points it into the build tree.  `env` (NULL-terminated
+ * "K=V" list, may be NULL) is added to the environment.  Returns 0, or -1 if it did not come up
+ * within 10 s. */
 int tsrv_start(tsrv_t *s, const char *const *args, const char *const *env);
 
 /* Sends `sig` and waits for the exit; returns the exit status, or -1 if it

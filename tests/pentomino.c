@@ -57,15 +57,18 @@ xcover_problem_t *pentomino_problem(int R, int C, int quarter) {
                 if (r < mr) mr = r;
                 if (c < mc) mc = c;
             }
-            for (j = 0; j < 5; j++) cs[j][0] -= mr, cs[j][1] -= mc;
+            for (j = 0; j < 5; j++)
+                cs[j][0] -= mr, cs[j][1] -= mc;
             qsort(cs, 5, sizeof cs[0], cmp_cell);
-            for (k = 0; k < nseen; k++) dup |= memcmp(seen[k], cs, sizeof cs) == 0;
+            for (k = 0; k < nseen; k++)
+                dup |= memcmp(seen[k], cs, sizeof cs) == 0;
             if (dup) continue;
             memcpy(seen[nseen++], cs, sizeof cs);
             for (r0 = 0; r0 < R; r0++) {
                 for (c0 = 0; c0 < C; c0++) {
                     int fits = 1;
-                    for (j = 0; j < 5; j++) fits &= cs[j][0] + r0 < R && cs[j][1] + c0 < C;
+                    for (j = 0; j < 5; j++)
+                        fits &= cs[j][0] + r0 < R && cs[j][1] + c0 < C;
                     if (!fits) continue;
                     if (quarter && pc == PENTO_X && (r0 + 1 >= R / 2 || c0 + 1 >= C / 2)) continue;
                     if (no >= 4095) goto done; /* boards up to 6x10 need ~2,000 */

@@ -64,10 +64,12 @@ START_TEST(api_problem_renders_rfc9457) {
     ck_assert_str_eq(json_string_value(json_object_get(e0, "field")), "grid[3][4]");
     ck_assert_str_eq(json_string_value(json_object_get(e0, "in")), "body");
     /* detail alone says what to fix: the summary and the first field error */
-    ck_assert_str_eq(json_string_value(json_object_get(j, "detail")), "bad ??grid (grid[3][4]: duplicate 5 in row 3)");
+    ck_assert_str_eq(json_string_value(json_object_get(j, "detail")),
+                     "bad ??grid (grid[3][4]: duplicate 5 in row 3)");
     json_decref(j);
     free(text);
-    for (int i = 0; i < API_PROBLEM_MAX_ERRORS + 3; i++) api_problem_add(&p, "query", "x", "y");
+    for (int i = 0; i < API_PROBLEM_MAX_ERRORS + 3; i++)
+        api_problem_add(&p, "query", "x", "y");
     ck_assert_int_eq(p.nerrors, API_PROBLEM_MAX_ERRORS);
     ck_assert_int_eq(p.dropped, 4);
     text = api_problem_render(&p, &len);

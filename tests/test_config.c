@@ -29,7 +29,8 @@ END_TEST
 
 START_TEST(config_flags_override_env) {
     config_t cfg;
-    const char *argv[] = {"puzzled", "--port", "9000", "--threads=3", "--cors-origin", "https://a.b", NULL};
+    const char *argv[] = {"puzzled",       "--port",      "9000", "--threads=3",
+                          "--cors-origin", "https://a.b", NULL};
     setenv("PUZZLED_PORT", "7000", 1);
     setenv("PUZZLED_MAX_QUEUE", "5", 1);
     ck_assert_int_eq(parse(&cfg, 6, argv), 0);
@@ -45,10 +46,10 @@ END_TEST
 START_TEST(config_rejects_bad_values) {
     config_t cfg;
     const char *bad[][3] = {
-        {"puzzled", "--port", "70000"},    {"puzzled", "--port", "12x"},
-        {"puzzled", "--threads", "0"},      {"puzzled", "--max-body", "10"},
-        {"puzzled", "--timeout-ms", "0"},   {"puzzled", "--bind", "localhost"},
-        {"puzzled", "--nope", "1"},         {"puzzled", "--bind", "999.1.1.1"},
+        {"puzzled", "--port", "70000"},   {"puzzled", "--port", "12x"},
+        {"puzzled", "--threads", "0"},    {"puzzled", "--max-body", "10"},
+        {"puzzled", "--timeout-ms", "0"}, {"puzzled", "--bind", "localhost"},
+        {"puzzled", "--nope", "1"},       {"puzzled", "--bind", "999.1.1.1"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const char *argv[4] = {bad[i][0], bad[i][1], bad[i][2], NULL};

@@ -324,7 +324,8 @@ END_TEST
 /* === Headers === */
 
 START_TEST(http_cors_on_every_answer_and_preflight) {
-    const char *paths[] = {"/healthz", "/v1/nqueens/count?n=5", "/v1/nqueens/count?n=0", "/nowhere"};
+    const char *paths[] = {"/healthz", "/v1/nqueens/count?n=5", "/v1/nqueens/count?n=0",
+                           "/nowhere"};
     char url[256], v[256];
     hresp_t r;
     for (size_t i = 0; i < 4; i++) {
@@ -388,7 +389,8 @@ START_TEST(http_request_id_echoed_or_minted) {
     curl_easy_cleanup(c);
     /* the access log names the request, its status and its id */
     snprintf(needle, sizeof needle, "\"request_id\":\"trace-42.abc\"");
-    for (int t = 0; t < 100 && !tsrv_log_has(&shared_srv, needle); t++) sleep_ms(10);
+    for (int t = 0; t < 100 && !tsrv_log_has(&shared_srv, needle); t++)
+        sleep_ms(10);
     ck_assert(tsrv_log_has(&shared_srv, needle));
     ck_assert(tsrv_log_has(&shared_srv, "\"path\":\"/v1/nqueens/count\",\"status\":200"));
 }
@@ -425,9 +427,15 @@ START_TEST(http_metrics_exposed) {
     url_of(url, sizeof url, &shared_srv, "/metrics");
     http_get(url, &r);
     ck_assert_int_eq(r.status, 200);
-    ck_assert(metrics_value(r.body, "puzzled_http_requests_total{route=\"/v1/nqueens/count\",status=\"200\"}") >= 1);
-    ck_assert(metrics_value(r.body, "puzzled_http_request_duration_seconds_count{route=\"/v1/nqueens/count\"}") >= 1);
-    ck_assert_ptr_nonnull(strstr(r.body, "puzzled_http_request_duration_seconds_bucket{route=\"/v1/nqueens/count\",le=\"+Inf\"}"));
+    ck_assert(metrics_value(
+                  r.body,
+                  "puzzled_http_requests_total{route=\"/v1/nqueens/count\",status=\"200\"}") >= 1);
+    ck_assert(metrics_value(
+                  r.body,
+                  "puzzled_http_request_duration_seconds_count{route=\"/v1/nqueens/count\"}") >= 1);
+    ck_assert_ptr_nonnull(strstr(
+        r.body,
+        "puzzled_http_request_duration_seconds_bucket{route=\"/v1/nqueens/count\",le=\"+Inf\"}"));
     ck_assert(metrics_value(r.body, "puzzled_solver_nodes_total{puzzle=\"nqueens\"}") > 0);
     ck_assert(metrics_value(r.body, "puzzled_jobs_inflight") >= 0);
     ck_assert(metrics_value(r.body, "puzzled_jobs_queued") >= 0);
@@ -486,7 +494,8 @@ END_TEST
 /* Sends `len` bytes on a new connection; then, unless `hang_up`, reads until
  * the server closes (or 5 s pass) into out (NUL-terminated, truncated at
  * cap).  Returns the bytes read, or -1 if the connection failed. */
-static long raw_exchange(const tsrv_t *s, const char *req, size_t len, int hang_up, char *out, size_t cap) {
+static long raw_exchange(const tsrv_t *s, const char *req, size_t len, int hang_up, char *out,
+                         size_t cap) {
     struct sockaddr_in a = {0};
     struct timeval tv = {5, 0};
     size_t got = 0;
@@ -496,7 +505,8 @@ static long raw_exchange(const tsrv_t *s, const char *req, size_t len, int hang_
     a.sin_port = htons((uint16_t)s->port);
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0 || send(fd, req, len, MSG_NOSIGNAL) != (ssize_t)len) {
+    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0 ||
+        send(fd, req, len, MSG_NOSIGNAL) != (ssize_t)len) {
         close(fd);
         return -1;
     }
@@ -512,7 +522,8 @@ static long raw_exchange(const tsrv_t *s, const char *req, size_t len, int hang_
 
 static int count_of(const char *hay, const char *needle) {
     int n = 0;
-    for (const char *p = strstr(hay, needle); p != NULL; p = strstr(p + 1, needle)) n++;
+    for (const char *p = strstr(hay, needle); p != NULL; p = strstr(p + 1, needle))
+        n++;
     return n;
 }
 
@@ -524,7 +535,8 @@ static void assert_healthy_and_idle(const tsrv_t *s) {
 }
 
 START_TEST(http_raw_framing) {
-    static const char killer[] = "{\"size\":4,\"cages\":[{\"sum\":10,\"cells\":[[0,0],[0,1],[1,0],[1,1]]}]}";
+    static const char killer[] =
+        "{\"size\":4,\"cages\":[{\"sum\":10,\"cells\":[[0,0],[0,1],[1,0],[1,1]]}]}";
     char req[8192], *out = malloc(1 << 16);
     size_t len = 0;
     long got;
@@ -532,17 +544,19 @@ START_TEST(http_raw_framing) {
 
     /* pipelined: three POSTs and a GET in one write, answered in order */
     for (int i = 0; i < 3; i++)
-        len += (size_t)snprintf(req + len, sizeof req - len,
-                                "POST /v1/killer/solve HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
-                                "Content-Length: %zu\r\n\r\n%s",
-                                strlen(killer), killer);
+        len += (size_t)snprintf(
+            req + len, sizeof req - len,
+            "POST /v1/killer/solve HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+            "Content-Length: %zu\r\n\r\n%s",
+            strlen(killer), killer);
     len += (size_t)snprintf(req + len, sizeof req - len,
                             "GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n");
     got = raw_exchange(&shared_srv, req, len, 0, out, 1 << 16);
     ck_assert_int_gt(got, 0);
     ck_assert_int_eq(count_of(out, "HTTP/1.1 200 "), 4);
     ck_assert_int_eq(count_of(out, "\"status\":\"solved\""), 3);
-    ck_assert_ptr_nonnull(strstr(strrchr(out, '{'), "\"status\":\"ok\"")); /* the GET answered last */
+    ck_assert_ptr_nonnull(
+        strstr(strrchr(out, '{'), "\"status\":\"ok\"")); /* the GET answered last */
 
     /* a chunked body, with its chunk framing, is read whole */
     len = (size_t)snprintf(req, sizeof req,
@@ -559,8 +573,10 @@ START_TEST(http_raw_framing) {
     static const char *const bad[] = {
         "POST /v1/killer/solve HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n"
         "Transfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
-        "POST /v1/killer/solve HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\nContent-Length: 5\r\n\r\nabcde",
-        "POST /v1/killer/solve HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n",
+        "POST /v1/killer/solve HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\nContent-Length: "
+        "5\r\n\r\nabcde",
+        "POST /v1/killer/solve HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: "
+        "chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n",
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         ck_assert_int_gt(raw_exchange(&shared_srv, bad[i], strlen(bad[i]), 0, out, 1 << 16), 0);
@@ -570,20 +586,22 @@ START_TEST(http_raw_framing) {
 
     /* hang-ups: a body cut short, pipelined work abandoned, a batch
      * abandoned while it streams */
-    len = (size_t)snprintf(req, sizeof req,
-                           "POST /v1/killer/solve HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
-                           "Content-Length: 1000\r\n\r\n%s",
-                           killer);
+    len = (size_t)snprintf(
+        req, sizeof req,
+        "POST /v1/killer/solve HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+        "Content-Length: 1000\r\n\r\n%s",
+        killer);
     ck_assert_int_eq(raw_exchange(&shared_srv, req, len, 1, out, 1 << 16), 0);
     len = 0;
     for (int i = 0; i < 20; i++)
         len += (size_t)snprintf(req + len, sizeof req - len,
                                 "GET /v1/nqueens/count?n=13 HTTP/1.1\r\nHost: t\r\n\r\n");
     ck_assert_int_eq(raw_exchange(&shared_srv, req, len, 1, out, 1 << 16), 0);
-    len = (size_t)snprintf(req, sizeof req,
-                           "POST /v1/sudoku/batch HTTP/1.1\r\nHost: t\r\nContent-Type: text/plain\r\n"
-                           "Content-Length: %d\r\n\r\n",
-                           82 * 40);
+    len =
+        (size_t)snprintf(req, sizeof req,
+                         "POST /v1/sudoku/batch HTTP/1.1\r\nHost: t\r\nContent-Type: text/plain\r\n"
+                         "Content-Length: %d\r\n\r\n",
+                         82 * 40);
     for (int i = 0; i < 40; i++) {
         memset(req + len, '.', 81);
         req[len + 81] = '\n';
@@ -644,7 +662,8 @@ START_TEST(http_sigterm_drains_inflight) {
     bg_start(&job, &s, "/v1/nqueens/count?n=21&timeout_ms=1500", 0);
     ck_assert(wait_metric(&s, "puzzled_jobs_inflight", 1, 3000));
     kill(s.pid, SIGTERM);
-    for (int t = 0; t < 200 && !tsrv_log_has(&s, "\"msg\":\"draining\""); t++) sleep_ms(10);
+    for (int t = 0; t < 200 && !tsrv_log_has(&s, "\"msg\":\"draining\""); t++)
+        sleep_ms(10);
     http_do(keep, "GET", url, NULL, 0, NULL, &r); /* same connection: not ready */
     assert_problem(&r, 503, NULL);
     hresp_free(&r);
@@ -687,7 +706,8 @@ START_TEST(http_cli_flags_and_healthcheck) {
     ck_assert_int_eq(run_cmd(cmd), 0);
     snprintf(cmd, sizeof cmd,
              "for f in --bind --port --threads --max-body --max-queue --timeout-ms --cors-origin "
-             "--grace-ms PUZZLED_PORT PUZZLED_THREADS; do grep -q -- $f /tmp/puzzled-help.txt || exit 1; done");
+             "--grace-ms PUZZLED_PORT PUZZLED_THREADS; do grep -q -- $f /tmp/puzzled-help.txt || "
+             "exit 1; done");
     ck_assert_int_eq(run_cmd(cmd), 0);
     snprintf(cmd, sizeof cmd, "%s --port abc 2>/dev/null", bin);
     ck_assert_int_eq(run_cmd(cmd), 2);
@@ -741,10 +761,14 @@ static hresp_t post(const tsrv_t *s, const char *path, const char *ctype, const 
 
 START_TEST(http_sudoku_solve_formats) {
     hresp_t r = post(&shared_srv, "/v1/sudoku/solve", "application/json", NULL,
-                     "{\"grid\":\"8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..\","
+                     "{\"grid\":\"8..........36......7..9.2...5...7.......457.....1...3...1....68.."
+                     "85...1..9....4..\","
                      "\"max_solutions\":2}");
     ck_assert_int_eq(r.status, 200);
-    ck_assert_ptr_nonnull(strstr(r.body, "\"solution\":\"812753649943682175675491283154237896369845721287169534521974368438526917796318452\""));
+    ck_assert_ptr_nonnull(strstr(
+        r.body,
+        "\"solution\":"
+        "\"812753649943682175675491283154237896369845721287169534521974368438526917796318452\""));
     ck_assert_ptr_nonnull(strstr(r.body, "\"unique\":true"));
     hresp_free(&r);
     r = post(&shared_srv, "/v1/sudoku/solve", "text/csv", "text/csv", "1,,,\n,,3,\n,,,\n,,,2\n");
@@ -765,17 +789,21 @@ START_TEST(http_sudoku_errors) {
     hresp_t r = post(&shared_srv, "/v1/sudoku/solve", "application/xml", NULL, "<x/>");
     assert_problem(&r, 415, "Content-Type");
     hresp_free(&r);
-    r = post(&shared_srv, "/v1/sudoku/solve", "application/json", NULL, "{\"grid\":\"11..............\"}");
+    r = post(&shared_srv, "/v1/sudoku/solve", "application/json", NULL,
+             "{\"grid\":\"11..............\"}");
     assert_problem(&r, 422, "grid[0][1]");
     assert_problem(&r, 422, "grid[0][0]");
     hresp_free(&r);
-    r = post(&shared_srv, "/v1/sudoku/solve", NULL, NULL, "{\"grid\": 5}"); /* curl's form default */
+    r = post(&shared_srv, "/v1/sudoku/solve", NULL, NULL,
+             "{\"grid\": 5}"); /* curl's form default */
     assert_problem(&r, 400, "grid");
     hresp_free(&r);
-    r = post(&shared_srv, "/v1/sudoku/solve", "application/x-www-form-urlencoded", NULL, "grid=123");
+    r = post(&shared_srv, "/v1/sudoku/solve", "application/x-www-form-urlencoded", NULL,
+             "grid=123");
     assert_problem(&r, 415, "Content-Type");
     hresp_free(&r);
-    r = post(&shared_srv, "/v1/sudoku/validate", "application/json", NULL, "{\"grid\":\"11..............\"}");
+    r = post(&shared_srv, "/v1/sudoku/validate", "application/json", NULL,
+             "{\"grid\":\"11..............\"}");
     ck_assert_int_eq(r.status, 200); /* validation reports conflicts, it does not refuse them */
     ck_assert_ptr_nonnull(strstr(r.body, "\"valid\":false"));
     ck_assert_ptr_nonnull(strstr(r.body, "\"unit\":\"row 0\""));
@@ -787,9 +815,10 @@ END_TEST
 /* === Exact cover over HTTP (split across the real pool) === */
 
 START_TEST(http_exact_cover_parallel) {
-    const char *knuth = "{\"items\":[\"A\",\"B\",\"C\",\"D\",\"E\",\"F\",\"G\"],"
-                        "\"options\":[[\"C\",\"E\",\"F\"],[\"A\",\"D\",\"G\"],[\"B\",\"C\",\"F\"],"
-                        "[\"A\",\"D\"],[\"B\",\"G\"],[\"D\",\"E\",\"G\"]],\"max_solutions\":5,\"threads\":2}";
+    const char *knuth =
+        "{\"items\":[\"A\",\"B\",\"C\",\"D\",\"E\",\"F\",\"G\"],"
+        "\"options\":[[\"C\",\"E\",\"F\"],[\"A\",\"D\",\"G\"],[\"B\",\"C\",\"F\"],"
+        "[\"A\",\"D\"],[\"B\",\"G\"],[\"D\",\"E\",\"G\"]],\"max_solutions\":5,\"threads\":2}";
     hresp_t r = post(&shared_srv, "/v1/exact-cover/solve", "application/json", NULL, knuth);
     ck_assert_msg(r.status == 200, "%s", r.body);
     ck_assert_ptr_nonnull(strstr(r.body, "\"solutions\":[[0,3,4]]"));
@@ -814,7 +843,8 @@ START_TEST(http_nqueens_exact_cover_methods) {
     json_t *j = get_json(&shared_srv, "/v1/nqueens/solve?n=12&method=dlx", 200);
     ck_assert(json_is_true(json_object_get(j, "verified")));
     ck_assert_int_eq(json_array_size(json_object_get(j, "queens")), 12);
-    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "stats"), "method")), "dlx");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "stats"), "method")),
+                     "dlx");
     json_decref(j);
     get_problem(&shared_srv, "/v1/nqueens/solve?n=40&method=dlx", 400, "n");
     get_problem(&shared_srv, "/v1/nqueens/count?n=8&method=magic", 400, "method");
@@ -836,12 +866,15 @@ START_TEST(http_killer_solve) {
     two = json_loads(r.body, 0, NULL);
     ck_assert_ptr_nonnull(one);
     ck_assert_ptr_nonnull(two);
-    ck_assert_str_eq(json_string_value(json_object_get(one, "status")), json_string_value(json_object_get(two, "status")));
+    ck_assert_str_eq(json_string_value(json_object_get(one, "status")),
+                     json_string_value(json_object_get(two, "status")));
     ck_assert_int_eq(json_integer_value(json_object_get(one, "solutions_found")),
                      json_integer_value(json_object_get(two, "solutions_found")));
     ck_assert(json_equal(json_object_get(one, "unique"), json_object_get(two, "unique")));
-    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(two, "stats"), "threads")), 2);
-    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(two, "stats"), "subproblems")), 16);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(two, "stats"), "threads")),
+                     2);
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(json_object_get(two, "stats"), "subproblems")), 16);
     json_decref(one);
     json_decref(two);
     hresp_free(&r);
@@ -852,8 +885,10 @@ START_TEST(http_killer_solve) {
     two = json_loads(r.body, 0, NULL);
     ck_assert_ptr_nonnull(two);
     ck_assert_str_eq(json_string_value(json_object_get(two, "status")), "solved");
-    ck_assert_int_ge(json_integer_value(json_object_get(json_object_get(two, "stats"), "value_orders")), 1);
-    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(two, "stats"), "subproblems")), 2);
+    ck_assert_int_ge(
+        json_integer_value(json_object_get(json_object_get(two, "stats"), "value_orders")), 1);
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(json_object_get(two, "stats"), "subproblems")), 2);
     json_decref(two);
     hresp_free(&r);
     r = post(&shared_srv, "/v1/killer/solve?threads=2", "text/plain", NULL,
@@ -885,7 +920,8 @@ START_TEST(http_nqueens_streamed_board) {
     ck_assert_msg(j != NULL, "not JSON at %d: %s", err.position, err.text);
     json_t *q = json_object_get(j, "queens");
     ck_assert_int_eq(json_array_size(q), n);
-    char *col = calloc((size_t)n, 1), *d1 = calloc(2 * (size_t)n, 1), *d2 = calloc(2 * (size_t)n, 1);
+    char *col = calloc((size_t)n, 1), *d1 = calloc(2 * (size_t)n, 1),
+         *d2 = calloc(2 * (size_t)n, 1);
     for (int row = 0; row < n; row++) {
         int c = (int)json_integer_value(json_array_get(q, (size_t)row));
         ck_assert(c >= 0 && c < n && !col[c] && !d1[row + c] && !d2[row - c + n]);
@@ -907,14 +943,16 @@ START_TEST(http_nqueens_board_endpoints) {
     ck_assert_ptr_nonnull(strstr(r.body, "\"queens\":[0,"));
     ck_assert_ptr_nonnull(strstr(r.body, "\"verified\":true"));
     hresp_free(&r);
-    r = post(&shared_srv, "/v1/nqueens/solve", "application/json", NULL, "{\"n\":8,\"queens\":[0,1,null,null,null,null,null,null]}");
+    r = post(&shared_srv, "/v1/nqueens/solve", "application/json", NULL,
+             "{\"n\":8,\"queens\":[0,1,null,null,null,null,null,null]}");
     assert_problem(&r, 422, "queens[1]");
     hresp_free(&r);
     r = post(&shared_srv, "/v1/nqueens/count", "application/json", NULL,
              "{\"n\":8,\"queens\":[0,null,null,null,null,null,null,null]}");
     ck_assert_ptr_nonnull(strstr(r.body, "\"count\":4"));
     hresp_free(&r);
-    r = post(&shared_srv, "/v1/nqueens/analyze", "application/json", NULL, "{\"n\":3,\"placed\":[[0,1]]}");
+    r = post(&shared_srv, "/v1/nqueens/analyze", "application/json", NULL,
+             "{\"n\":3,\"placed\":[[0,1]]}");
     ck_assert_ptr_nonnull(strstr(r.body, "\"next_row\":1"));
     hresp_free(&r);
     json_t *j = get_json(&shared_srv, "/v1/nqueens/solutions?n=8&offset=90&limit=5", 200);

@@ -34,7 +34,7 @@ typedef struct gen_s {
     killer_cage_t cages[MAXC];
     killer_cell_t cells[MAXC];
     long symbols[MAXN];
-    uint8_t grid[MAXC];   /* the grid the cages came from */
+    uint8_t grid[MAXC]; /* the grid the cages came from */
     uint8_t givens[MAXC];
 } gen_t;
 
@@ -47,13 +47,16 @@ static unsigned rnd(unsigned *s) {
 static void make_grid(int n, int br, int bc, unsigned *seed, uint8_t *g) {
     int perm[MAXN], rows[MAXN], cols[MAXN], i, j, r, c, bands = n / br, stacks = n / bc;
     int bandp[MAXN], stackp[MAXN];
-    for (i = 0; i < n; i++) perm[i] = i;
+    for (i = 0; i < n; i++)
+        perm[i] = i;
     for (i = n - 1; i > 0; i--) {
         j = (int)(rnd(seed) % (unsigned)(i + 1));
         r = perm[i], perm[i] = perm[j], perm[j] = r;
     }
-    for (i = 0; i < bands; i++) bandp[i] = i;
-    for (i = 0; i < stacks; i++) stackp[i] = i;
+    for (i = 0; i < bands; i++)
+        bandp[i] = i;
+    for (i = 0; i < stacks; i++)
+        stackp[i] = i;
     for (i = bands - 1; i > 0; i--) {
         j = (int)(rnd(seed) % (unsigned)(i + 1));
         r = bandp[i], bandp[i] = bandp[j], bandp[j] = r;
@@ -62,11 +65,13 @@ static void make_grid(int n, int br, int bc, unsigned *seed, uint8_t *g) {
         j = (int)(rnd(seed) % (unsigned)(i + 1));
         r = stackp[i], stackp[i] = stackp[j], stackp[j] = r;
     }
-    for (i = 0; i < n; i++) cols[i] = stackp[i / bc] * bc + i % bc;
+    for (i = 0; i < n; i++)
+        cols[i] = stackp[i / bc] * bc + i % bc;
     /* rotate rows inside each band by a random amount */
     for (i = 0; i < bands; i++) {
         int k = (int)(rnd(seed) % (unsigned)br);
-        for (j = 0; j < br; j++) rows[i * br + j] = bandp[i] * br + (j + k) % br;
+        for (j = 0; j < br; j++)
+            rows[i * br + j] = bandp[i] * br + (j + k) % br;
     }
     for (r = 0; r < n; r++)
         for (c = 0; c < n; c++) {
@@ -94,7 +99,8 @@ static void make_cages(gen_t *g, int maxk, int keep_pct, unsigned *seed) {
         vals = (uint64_t)1 << g->grid[i];
         for (tries = 0; k < target && tries < 40; tries++) {
             killer_cell_t from = g->cells[ncl + (int)(rnd(seed) % (unsigned)k)];
-            int d = (int)(rnd(seed) % 4), r = from.r + (d == 0) - (d == 1), c = from.c + (d == 2) - (d == 3);
+            int d = (int)(rnd(seed) % 4), r = from.r + (d == 0) - (d == 1),
+                c = from.c + (d == 2) - (d == 3);
             if (r < 0 || r >= n || c < 0 || c >= n || used[r * n + c]) continue;
             if (vals & ((uint64_t)1 << g->grid[r * n + c])) continue;
             used[r * n + c] = 1;
@@ -106,10 +112,13 @@ static void make_cages(gen_t *g, int maxk, int keep_pct, unsigned *seed) {
         g->cages[nca].ncells = k;
         g->cages[nca].sum = 0;
         for (int j = 0; j < k; j++)
-            g->cages[nca].sum += killer_symbol(&g->pz, g->grid[g->cells[ncl + j].r * n + g->cells[ncl + j].c]);
+            g->cages[nca].sum +=
+                killer_symbol(&g->pz, g->grid[g->cells[ncl + j].r * n + g->cells[ncl + j].c]);
         ncl += k;
-        if ((int)(rnd(seed) % 100) < keep_pct) nca++; /* else the slot is reused */
-        else ncl -= k;
+        if ((int)(rnd(seed) % 100) < keep_pct)
+            nca++; /* else the slot is reused */
+        else
+            ncl -= k;
     }
     g->pz.cages = g->cages;
     g->pz.ncages = nca;
@@ -130,7 +139,8 @@ static void assert_all_distinct(uint8_t *sol, uint32_t k, int nc) {
     cmp_grid_len = nc;
     qsort(sol, k, (size_t)nc, cmp_grid);
     for (i = 1; i < k; i++)
-        ck_assert_msg(memcmp(sol + (size_t)(i - 1) * nc, sol + (size_t)i * nc, (size_t)nc) != 0, "a solution found twice");
+        ck_assert_msg(memcmp(sol + (size_t)(i - 1) * nc, sol + (size_t)i * nc, (size_t)nc) != 0,
+                      "a solution found twice");
 }
 
 /* Solves with both methods (backtracking only up to bt_budget nodes, 0 =
@@ -167,7 +177,8 @@ static uint32_t solve_both(const gen_t *g, uint32_t maxsol, uint64_t bt_budget) 
         assert_all_distinct(sol, r.solutions_found, nc);
         counts[mi] = r.solutions_found;
         exh[mi] = r.exhausted;
-        if (r.code == 0 && r.exhausted) ck_assert_msg(found_grid, "method %d lost the generating grid", mi);
+        if (r.code == 0 && r.exhausted)
+            ck_assert_msg(found_grid, "method %d lost the generating grid", mi);
         if (r.code == 0) ck_assert_uint_ge(r.solutions_found, 1);
     }
     /* a method that searched the whole tree bounds what the other found
@@ -239,7 +250,8 @@ START_TEST(killer_custom_symbols) {
     int i, n = _i < 2 ? 9 : 6, b = n == 9 ? 3 : 2;
     ck_assert_ptr_nonnull(g);
     gen_init(g, n, b, n / b);
-    for (i = 0; i < n; i++) g->symbols[i] = _i == 0 ? i : _i == 1 ? 10L * (i + 1) : (long)((i * 7 + 3) % 11) * 3;
+    for (i = 0; i < n; i++)
+        g->symbols[i] = _i == 0 ? i : _i == 1 ? 10L * (i + 1) : (long)((i * 7 + 3) % 11) * 3;
     g->pz.symbols = g->symbols;
     make_grid(n, b, n / b, &seed, g->grid);
     make_cages(g, 4, 100, &seed);
@@ -261,7 +273,8 @@ START_TEST(killer_derived_cons_counts) {
     ck_assert_ptr_nonnull(g);
     gen_init(g, 6, 2, 3);
     if (sy != 0) {
-        for (i = 0; i < 6; i++) g->symbols[i] = sy == 1 ? 10L * (i + 1) : (long)((i * 5 + 2) % 7) * 4 + 1;
+        for (i = 0; i < 6; i++)
+            g->symbols[i] = sy == 1 ? 10L * (i + 1) : (long)((i * 5 + 2) % 7) * 4 + 1;
         g->pz.symbols = g->symbols;
     }
     make_grid(6, 2, 3, &seed, g->grid);
@@ -327,7 +340,8 @@ START_TEST(killer_derived_equations_hold) {
             for (i = 0; i < q->k && (same || flip); i++) {
                 int found = -1;
                 for (j = 0; j < r->k; j++)
-                    if (eqs.cells[r->off + (uint32_t)j] == eqs.cells[q->off + (uint32_t)i]) found = j;
+                    if (eqs.cells[r->off + (uint32_t)j] == eqs.cells[q->off + (uint32_t)i])
+                        found = j;
                 if (found < 0)
                     same = flip = 0;
                 else if (eqs.neg[r->off + (uint32_t)found] == eqs.neg[q->off + (uint32_t)i])
@@ -375,12 +389,14 @@ START_TEST(killer_bounds_cons_25) {
     ck_assert_ptr_nonnull(g);
     gen_init(g, 25, 5, 5);
     if (_i & 1) {
-        for (i = 0; i < 25; i++) g->symbols[i] = (long)((i * 7 + 3) % 26) * 2;
+        for (i = 0; i < 25; i++)
+            g->symbols[i] = (long)((i * 7 + 3) % 26) * 2;
         g->pz.symbols = g->symbols;
     }
     make_grid(25, 5, 5, &seed, g->grid);
     make_cages(g, 12, 100, &seed);
-    for (i = 0; i < nc; i++) g->givens[i] = rnd(&seed) % 100 < 55 ? g->grid[i] : 0;
+    for (i = 0; i < nc; i++)
+        g->givens[i] = rnd(&seed) % 100 < 55 ? g->grid[i] : 0;
     g->pz.givens = g->givens;
     ck_assert_int_eq(killer_validate(&g->pz, NULL), 0);
     solve_both(g, 2, 2000000);
@@ -397,7 +413,8 @@ START_TEST(killer_partial_cages_and_givens) {
     gen_init(g, 9, 3, 3);
     make_grid(9, 3, 3, &seed, g->grid);
     make_cages(g, 4, 70, &seed);
-    for (i = 0; i < nc; i++) g->givens[i] = rnd(&seed) % 5 == 0 ? g->grid[i] : 0;
+    for (i = 0; i < nc; i++)
+        g->givens[i] = rnd(&seed) % 5 == 0 ? g->grid[i] : 0;
     g->pz.givens = g->givens;
     ck_assert_int_eq(killer_validate(&g->pz, NULL), 0);
     solve_both(g, 3, 5000000);
@@ -421,13 +438,15 @@ START_TEST(killer_diagonals) {
     o.solutions = grid;
     ck_assert_int_eq(killer_solve(&g->pz, &o, &r), 0);
     ck_assert_uint_eq(r.solutions_found, 1);
-    for (i = 0; i < n; i++) perm[i] = i + 1;
+    for (i = 0; i < n; i++)
+        perm[i] = i + 1;
     for (i = n - 1; i > 0; i--) {
         int j = (int)(rnd(&seed) % (unsigned)(i + 1)), t = perm[i];
         perm[i] = perm[j];
         perm[j] = t;
     }
-    for (i = 0; i < n * n; i++) g->grid[i] = (uint8_t)perm[grid[i] - 1];
+    for (i = 0; i < n * n; i++)
+        g->grid[i] = (uint8_t)perm[grid[i] - 1];
     ck_assert_int_eq(killer_check_solution(&g->pz, g->grid), 1);
     make_cages(g, 4, 100, &seed);
     solve_both(g, 2, 5000000);
@@ -492,7 +511,8 @@ static char *field(char **s) {
         *s = bar + 1;
     } else
         *s = f + strlen(f);
-    while (*f == ' ') f++;
+    while (*f == ' ')
+        f++;
     return f;
 }
 
@@ -506,12 +526,14 @@ static int parse_fixture(char *line, fx_t *x) {
     x->g.pz.diagonals = d;
     f = field(&s);
     if (*f != '-') {
-        for (i = 0; i < n; i++) x->g.symbols[i] = strtol(f, &f, 10), f += (*f == ',');
+        for (i = 0; i < n; i++)
+            x->g.symbols[i] = strtol(f, &f, 10), f += (*f == ',');
         x->g.pz.symbols = x->g.symbols;
     }
     f = field(&s);
     if (*f != '-') {
-        for (i = 0; i < n * n; i++) x->g.givens[i] = (uint8_t)strtol(f, &f, 10), f += (*f == ',');
+        for (i = 0; i < n * n; i++)
+            x->g.givens[i] = (uint8_t)strtol(f, &f, 10), f += (*f == ',');
         x->g.pz.givens = x->g.givens;
     }
     f = field(&s);
@@ -526,7 +548,8 @@ static int parse_fixture(char *line, fx_t *x) {
             x->g.cells[ncl].c = (int)strtol(f, &f, 10);
             ncl++;
             c->ncells++;
-            while (*f == ' ' && f[1] >= '0' && f[1] <= '9') f++;
+            while (*f == ' ' && f[1] >= '0' && f[1] <= '9')
+                f++;
         }
         if (*f == ';') f++;
     }
@@ -536,7 +559,8 @@ static int parse_fixture(char *line, fx_t *x) {
     x->count = strtol(f, NULL, 10);
     f = field(&s);
     if (*f != '-' && *f != 0) {
-        for (i = 0; i < n * n; i++) x->sol[i] = (uint8_t)strtol(f, &f, 10), f += (*f == ',');
+        for (i = 0; i < n * n; i++)
+            x->sol[i] = (uint8_t)strtol(f, &f, 10), f += (*f == ',');
         x->has_sol = 1;
     }
     return 0;
@@ -570,11 +594,12 @@ START_TEST(killer_fixtures) {
             o.solutions = sol;
             ck_assert_int_eq(killer_solve(&x->g.pz, &o, &r), 0);
             ck_assert_int_eq(r.exhausted, 1);
-            ck_assert_msg(r.solutions_found == (uint32_t)x->count, "line %d method %d: %u != %ld", lines + 1, mi,
-                          r.solutions_found, x->count);
+            ck_assert_msg(r.solutions_found == (uint32_t)x->count, "line %d method %d: %u != %ld",
+                          lines + 1, mi, r.solutions_found, x->count);
             for (k = 0; k < r.solutions_found; k++)
                 ck_assert_int_eq(killer_check_solution(&x->g.pz, sol + (size_t)k * n * n), 1);
-            if (x->has_sol && x->count == 1) ck_assert_int_eq(memcmp(sol, x->sol, (size_t)n * n), 0);
+            if (x->has_sol && x->count == 1)
+                ck_assert_int_eq(memcmp(sol, x->sol, (size_t)n * n), 0);
             free(sol);
         }
         lines++;
@@ -702,8 +727,10 @@ START_TEST(killer_validation_table) {
         killer_cage_t rows[4];
         killer_cell_t rc[16];
         int i;
-        for (i = 0; i < 16; i++) rc[i].r = i / 4, rc[i].c = i % 4;
-        for (i = 0; i < 4; i++) rows[i].sum = 10, rows[i].ncells = 4, rows[i].cells = rc + 4 * i;
+        for (i = 0; i < 16; i++)
+            rc[i].r = i / 4, rc[i].c = i % 4;
+        for (i = 0; i < 4; i++)
+            rows[i].sum = 10, rows[i].ncells = 4, rows[i].cells = rc + 4 * i;
         pz.cages = rows;
         pz.ncages = 4;
         ck_assert_int_eq(killer_validate(&pz, &p), 0);
@@ -809,7 +836,8 @@ START_TEST(killer_limits) {
             ck_assert_int_eq(killer_solve(&pz, &o, &r), 0);
             ck_assert_uint_eq(r.solutions_found, 3);
             ck_assert_int_eq(r.exhausted, 0);
-            for (k = 0; k < 3; k++) ck_assert_int_eq(killer_check_solution(&pz, sol + 81 * k), 1);
+            for (k = 0; k < 3; k++)
+                ck_assert_int_eq(killer_check_solution(&pz, sol + 81 * k), 1);
             o.solutions = NULL;
         }
     }
@@ -843,7 +871,8 @@ START_TEST(killer_deadline_heavy_nodes) {
         ctl.deadline_ns = t0 + 100 * 1000000LL;
         rc = killer_solve(&g->pz, &o, &r);
         ck_assert(rc == 0 || rc == SEARCH_TIMEOUT);
-        ck_assert_msg(search_now_ns() - t0 < 600 * 1000000LL, "run %u took %.0f ms for a 100 ms deadline", t,
+        ck_assert_msg(search_now_ns() - t0 < 600 * 1000000LL,
+                      "run %u took %.0f ms for a 100 ms deadline", t,
                       (double)(search_now_ns() - t0) / 1e6);
     }
     free(g);
@@ -893,9 +922,10 @@ END_TEST
 /* Counts all solutions of g unsplit (must be exhausted), then for split
  * depths 1..4 solves every index: each must end exhausted, and the
  * solutions of all indices together must be exactly the unsplit ones (the
- * same multiset, sorted and compared).  All with value order `values`.  Returns the count; all (SPLIT_MAXSOL grids) gets the
- * solutions, sorted. */
-static uint32_t split_check(const gen_t *g, killer_method_t method, killer_values_t values, uint8_t *all) {
+ * same multiset, sorted and compared).  All with value order `values`.  Returns the count; all
+ * (SPLIT_MAXSOL grids) gets the solutions, sorted. */
+static uint32_t split_check(const gen_t *g, killer_method_t method, killer_values_t values,
+                            uint8_t *all) {
     int nc = g->pz.shape.n * g->pz.shape.n;
     const uint32_t maxsol = SPLIT_MAXSOL;
     uint8_t *parts = malloc((size_t)maxsol * nc);
@@ -923,14 +953,16 @@ static uint32_t split_check(const gen_t *g, killer_method_t method, killer_value
             ck_assert_int_eq(killer_solve(&g->pz, &o, &r), 0);
             ck_assert_msg(r.exhausted, "depth %u index %u not exhausted", d, idx);
             ck_assert_uint_ge(r.split_span, 1);
-            if (idx < empty_until) ck_assert_uint_eq(r.solutions_found, 0); /* a sibling answered for it */
+            if (idx < empty_until)
+                ck_assert_uint_eq(r.solutions_found, 0); /* a sibling answered for it */
             if (idx + r.split_span > empty_until) empty_until = idx + r.split_span;
             for (k = 0; k < r.solutions_found; k++)
                 ck_assert_int_eq(killer_check_solution(&g->pz, o.solutions + (size_t)k * nc), 1);
             got += r.solutions_found;
             ck_assert_uint_le(got, total);
         }
-        ck_assert_msg(got == total, "depth %u: %u solutions over the subtrees, %u unsplit", d, got, total);
+        ck_assert_msg(got == total, "depth %u: %u solutions over the subtrees, %u unsplit", d, got,
+                      total);
         qsort(parts, got, (size_t)nc, cmp_grid);
         ck_assert_int_eq(memcmp(parts, all, (size_t)got * nc), 0);
     }
@@ -973,13 +1005,15 @@ static void make_x_grid(gen_t *g, unsigned *seed) {
     killer_opts_init(&o);
     o.solutions = grid;
     ck_assert_int_eq(killer_solve(&g->pz, &o, &r), 0);
-    for (i = 0; i < n; i++) perm[i] = i + 1;
+    for (i = 0; i < n; i++)
+        perm[i] = i + 1;
     for (i = n - 1; i > 0; i--) {
         int j = (int)(rnd(seed) % (unsigned)(i + 1)), t = perm[i];
         perm[i] = perm[j];
         perm[j] = t;
     }
-    for (i = 0; i < n * n; i++) g->grid[i] = (uint8_t)perm[grid[i] - 1];
+    for (i = 0; i < n * n; i++)
+        g->grid[i] = (uint8_t)perm[grid[i] - 1];
 }
 
 /* The 2^d subtrees of split_depth d partition the solution set: many
@@ -997,7 +1031,10 @@ START_TEST(killer_split_partitions) {
     ck_assert_ptr_nonnull(asc);
     ck_assert_ptr_nonnull(desc);
     switch (_i) {
-    case 0: case 1: case 2: case 3: /* multi-solution 4x4 / 6x6 */
+    case 0:
+    case 1:
+    case 2:
+    case 3: /* multi-solution 4x4 / 6x6 */
         gen_init(g, _i & 1 ? 6 : 4, 2, _i & 1 ? 3 : 2);
         make_grid(g->pz.shape.n, 2, _i & 1 ? 3 : 2, &seed, g->grid);
         make_cages(g, 4, _i & 1 ? 85 : 60, &seed);
@@ -1006,12 +1043,14 @@ START_TEST(killer_split_partitions) {
         gen_init(g, 4, 2, 2);
         g->pz.cages = g->cages;
         break;
-    case 5: case 6: /* 9x9, cages covering the grid */
+    case 5:
+    case 6: /* 9x9, cages covering the grid */
         gen_init(g, 9, 3, 3);
         make_grid(9, 3, 3, &seed, g->grid);
         make_cages(g, _i == 5 ? 3 : 5, 100, &seed);
         break;
-    case 7: case 8: /* 6x6 partial cages plus givens; 9x9 with every cell given (solved at the root) */
+    case 7:
+    case 8: /* 6x6 partial cages plus givens; 9x9 with every cell given (solved at the root) */
         gen_init(g, _i == 7 ? 6 : 9, _i == 7 ? 2 : 3, 3);
         make_grid(g->pz.shape.n, g->pz.shape.box_rows, 3, &seed, g->grid);
         make_cages(g, 4, 60, &seed);
@@ -1019,14 +1058,16 @@ START_TEST(killer_split_partitions) {
             g->givens[i] = _i == 8 || rnd(&seed) % 6 == 0 ? g->grid[i] : 0;
         g->pz.givens = g->givens;
         break;
-    case 9: case 10: /* Killer-X 6x6 (partial cages: several solutions) and 9x9 */
+    case 9:
+    case 10: /* Killer-X 6x6 (partial cages: several solutions) and 9x9 */
         gen_init(g, _i == 9 ? 6 : 9, _i == 9 ? 2 : 3, 3);
         make_x_grid(g, &seed);
         make_cages(g, 4, _i == 9 ? 70 : 100, &seed);
         break;
     default: /* symbols 10,20,..., 6x6, partial */
         gen_init(g, 6, 2, 3);
-        for (i = 0; i < 6; i++) g->symbols[i] = 10L * (i + 1);
+        for (i = 0; i < 6; i++)
+            g->symbols[i] = 10L * (i + 1);
         g->pz.symbols = g->symbols;
         make_grid(6, 2, 3, &seed, g->grid);
         make_cages(g, 5, 75, &seed);
@@ -1038,7 +1079,9 @@ START_TEST(killer_split_partitions) {
     interleave_check(g, asc, cnt);
     ck_assert_uint_eq(split_check(g, KILLER_METHOD_ADVANCED, KILLER_VALUES_DESCENDING, desc), cnt);
     ck_assert_int_eq(memcmp(asc, desc, (size_t)cnt * (size_t)(g->pz.shape.n * g->pz.shape.n)), 0);
-    if (_i == 0 || _i == 4) ck_assert_uint_eq(split_check(g, KILLER_METHOD_BACKTRACKING, KILLER_VALUES_AUTO, desc), cnt);
+    if (_i == 0 || _i == 4)
+        ck_assert_uint_eq(split_check(g, KILLER_METHOD_BACKTRACKING, KILLER_VALUES_AUTO, desc),
+                          cnt);
     if (_i == 4) ck_assert_uint_eq(cnt, 288);
     free(asc);
     free(desc);
@@ -1073,7 +1116,8 @@ END_TEST
 START_TEST(killer_interleave_limits) {
     /* Inkala's 2012 puzzle with an 8 added at row 1, column 6: consistent
      * givens, no solution, tens of nodes to show it */
-    static const char inkala[] = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+    static const char inkala[] =
+        "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
     killer_puzzle_t pz;
     killer_opts_t o;
     killer_result_t r, one;
@@ -1081,7 +1125,8 @@ START_TEST(killer_interleave_limits) {
     uint8_t givens[81];
     int i;
     empty9(&pz);
-    for (i = 0; i < 81; i++) givens[i] = inkala[i] == '.' ? 0 : (uint8_t)(inkala[i] - '0');
+    for (i = 0; i < 81; i++)
+        givens[i] = inkala[i] == '.' ? 0 : (uint8_t)(inkala[i] - '0');
     givens[15] = 8;
     pz.givens = givens;
     ck_assert_int_eq(killer_validate(&pz, NULL), 0);

@@ -20,10 +20,10 @@
 
 static const int grid4[4][4] = {{1, 2, 3, 4}, {3, 4, 1, 2}, {4, 3, 2, 1}, {2, 1, 4, 3}};
 
-#define CAGES4                                                                                      \
-    "[{\"sum\":3,\"cells\":[[0,0],[0,1]]},{\"sum\":7,\"cells\":[[0,2],[0,3]]},"                     \
-    "{\"sum\":7,\"cells\":[[1,0],[2,0]]},{\"sum\":5,\"cells\":[[1,1],[1,2]]},"                      \
-    "{\"sum\":3,\"cells\":[[1,3],[2,3]]},{\"sum\":5,\"cells\":[[2,1],[2,2]]},"                      \
+#define CAGES4                                                                                     \
+    "[{\"sum\":3,\"cells\":[[0,0],[0,1]]},{\"sum\":7,\"cells\":[[0,2],[0,3]]},"                    \
+    "{\"sum\":7,\"cells\":[[1,0],[2,0]]},{\"sum\":5,\"cells\":[[1,1],[1,2]]},"                     \
+    "{\"sum\":3,\"cells\":[[1,3],[2,3]]},{\"sum\":5,\"cells\":[[2,1],[2,2]]},"                     \
     "{\"sum\":3,\"cells\":[[3,0],[3,1]]},{\"sum\":7,\"cells\":[[3,2],[3,3]]}]"
 
 typedef tjob_t kres_t;
@@ -67,15 +67,17 @@ START_TEST(killer_api_json_both_methods_agree) {
     const char *methods[] = {"backtracking", "advanced"};
     for (int m = 0; m < 2; m++) {
         char body[1024];
-        snprintf(body, sizeof body, "{\"size\":4,\"cages\":" CAGES4 ",\"method\":\"%s\",\"max_solutions\":100}",
+        snprintf(body, sizeof body,
+                 "{\"size\":4,\"cages\":" CAGES4 ",\"method\":\"%s\",\"max_solutions\":100}",
                  methods[m]);
         kres_t k = ksolve("application/json", body, NULL, 0);
         ck_assert_msg(k.status == 200, "%s", k.body);
         counts[m] = json_integer_value(json_object_get(k.json, "solutions_found"));
         ck_assert(json_is_true(json_object_get(k.json, "complete")));
         ck_assert(check_solutions(json_object_get(k.json, "solutions"), 1));
-        ck_assert_str_eq(json_string_value(json_object_get(json_object_get(k.json, "stats"), "method")),
-                         methods[m]);
+        ck_assert_str_eq(
+            json_string_value(json_object_get(json_object_get(k.json, "stats"), "method")),
+            methods[m]);
         kres_free(&k);
     }
     ck_assert_int_ge(counts[0], 1);
@@ -112,7 +114,8 @@ START_TEST(killer_api_custom_symbols_and_givens) {
                        "{\"sum\":50,\"cells\":[[1,0],[2,0]]},{\"sum\":30,\"cells\":[[1,1],[1,2]]},"
                        "{\"sum\":10,\"cells\":[[1,3],[2,3]]},{\"sum\":30,\"cells\":[[2,1],[2,2]]},"
                        "{\"sum\":10,\"cells\":[[3,0],[3,1]]},{\"sum\":50,\"cells\":[[3,2],[3,3]]}],"
-                       "\"grid\":[[0,null,null,null],[null,null,null,null],[null,null,null,null],[null,null,null,null]],"
+                       "\"grid\":[[0,null,null,null],[null,null,null,null],[null,null,null,null],["
+                       "null,null,null,null]],"
                        "\"max_solutions\":100}";
     kres_t k = ksolve("application/json", body, NULL, 0);
     ck_assert_msg(k.status == 200, "%s", k.body);
@@ -137,19 +140,39 @@ typedef struct kbad_s {
 } kbad_t;
 
 static const kbad_t kbad[] = {
-    {"application/json", "{\"size\":4,\"cages\":[{\"sum\":3,\"cells\":[[0,0],[0,4]]}]}", 400, "cages[0].cells[1]"},
-    {"application/json", "{\"size\":4,\"cages\":[{\"sum\":3,\"cells\":[[0,0],[0,1]]},{\"sum\":3,\"cells\":[[1,0],[0,1]]}]}", 400, "cages[1].cells[1]"},
+    {"application/json", "{\"size\":4,\"cages\":[{\"sum\":3,\"cells\":[[0,0],[0,4]]}]}", 400,
+     "cages[0].cells[1]"},
+    {"application/json",
+     "{\"size\":4,\"cages\":[{\"sum\":3,\"cells\":[[0,0],[0,1]]},{\"sum\":3,\"cells\":[[1,0],[0,1]]"
+     "}]}",
+     400, "cages[1].cells[1]"},
     {"application/json", "{\"size\":4,\"cages\":[{\"sum\":3,\"cells\":[]}]}", 400, "cages[0]"},
-    {"application/json", "{\"size\":4,\"cages\":[{\"sum\":10,\"cells\":[[0,0],[0,1],[0,2],[0,3],[1,0]]}]}", 400, "cages[0]"},
-    {"application/json", "{\"size\":4,\"cages\":[{\"sum\":2,\"cells\":[[0,0],[0,1]]}]}", 422, "cages[0].sum"},
-    {"application/json", "{\"size\":4,\"cages\":[{\"sum\":8,\"cells\":[[0,0],[0,1]]}]}", 422, "cages[0].sum"},
-    {"application/json", "{\"size\":4,\"cages\":" "[{\"sum\":3,\"cells\":[[0,0],[0,1]]},{\"sum\":7,\"cells\":[[0,2],[0,3]]},"
-                         "{\"sum\":7,\"cells\":[[1,0],[2,0]]},{\"sum\":5,\"cells\":[[1,1],[1,2]]},"
-                         "{\"sum\":3,\"cells\":[[1,3],[2,3]]},{\"sum\":5,\"cells\":[[2,1],[2,2]]},"
-                         "{\"sum\":3,\"cells\":[[3,0],[3,1]]},{\"sum\":6,\"cells\":[[3,2],[3,3]]}]}", 422, "cages"},
-    {"application/json", "{\"size\":4,\"cages\":[],\"grid\":[[1,1,null,null],[null,null,null,null],[null,null,null,null],[null,null,null,null]]}", 422, "grid[0][1]"},
-    {"application/json", "{\"size\":4,\"cages\":[{\"sum\":3,\"cells\":[[0,0],[0,1]]}],\"grid\":[[3,null,null,null],[null,null,null,null],[null,null,null,null],[null,null,null,null]]}", 422, "cages[0]"},
-    {"application/json", "{\"size\":4,\"cages\":[],\"grid\":[[9,null,null,null],[null,null,null,null],[null,null,null,null],[null,null,null,null]]}", 400, "grid[0][0]"},
+    {"application/json",
+     "{\"size\":4,\"cages\":[{\"sum\":10,\"cells\":[[0,0],[0,1],[0,2],[0,3],[1,0]]}]}", 400,
+     "cages[0]"},
+    {"application/json", "{\"size\":4,\"cages\":[{\"sum\":2,\"cells\":[[0,0],[0,1]]}]}", 422,
+     "cages[0].sum"},
+    {"application/json", "{\"size\":4,\"cages\":[{\"sum\":8,\"cells\":[[0,0],[0,1]]}]}", 422,
+     "cages[0].sum"},
+    {"application/json",
+     "{\"size\":4,\"cages\":"
+     "[{\"sum\":3,\"cells\":[[0,0],[0,1]]},{\"sum\":7,\"cells\":[[0,2],[0,3]]},"
+     "{\"sum\":7,\"cells\":[[1,0],[2,0]]},{\"sum\":5,\"cells\":[[1,1],[1,2]]},"
+     "{\"sum\":3,\"cells\":[[1,3],[2,3]]},{\"sum\":5,\"cells\":[[2,1],[2,2]]},"
+     "{\"sum\":3,\"cells\":[[3,0],[3,1]]},{\"sum\":6,\"cells\":[[3,2],[3,3]]}]}",
+     422, "cages"},
+    {"application/json",
+     "{\"size\":4,\"cages\":[],\"grid\":[[1,1,null,null],[null,null,null,null],[null,null,null,"
+     "null],[null,null,null,null]]}",
+     422, "grid[0][1]"},
+    {"application/json",
+     "{\"size\":4,\"cages\":[{\"sum\":3,\"cells\":[[0,0],[0,1]]}],\"grid\":[[3,null,null,null],["
+     "null,null,null,null],[null,null,null,null],[null,null,null,null]]}",
+     422, "cages[0]"},
+    {"application/json",
+     "{\"size\":4,\"cages\":[],\"grid\":[[9,null,null,null],[null,null,null,null],[null,null,null,"
+     "null],[null,null,null,null]]}",
+     400, "grid[0][0]"},
     {"application/json", "{\"size\":4,\"symbols\":[1,2,3],\"cages\":[]}", 400, "symbols"},
     {"application/json", "{\"size\":4,\"symbols\":[1,2,2,4],\"cages\":[]}", 400, "symbols"},
     {"application/json", "{\"cages\":[]}", 400, "size"},
@@ -160,13 +183,17 @@ static const kbad_t kbad[] = {
     {"application/json", "{\"box\":{\"rows\":2,\"cols\":99},\"cages\":[]}", 400, "box.cols"},
     {"application/json", "{\"size\":\"9\",\"cages\":[]}", 400, "size"},
     {"application/json", "{\"size\":4}", 400, "cages"},
-    {"application/json", "{\"size\":4,\"cages\":[{\"sum\":\"3\",\"cells\":[[0,0]]}]}", 400, "cages[0].sum"},
-    {"application/json", "{\"size\":4,\"cages\":[{\"sum\":3,\"cells\":[[0]]}]}", 400, "cages[0].cells[0]"},
+    {"application/json", "{\"size\":4,\"cages\":[{\"sum\":\"3\",\"cells\":[[0,0]]}]}", 400,
+     "cages[0].sum"},
+    {"application/json", "{\"size\":4,\"cages\":[{\"sum\":3,\"cells\":[[0]]}]}", 400,
+     "cages[0].cells[0]"},
     {"application/json", "{\"size\":4,\"cages\":[{\"sum\":3}]}", 400, "cages[0]"},
     {"application/json", "{\"size\":4,\"cages\":[],\"method\":\"fast\"}", 400, "method"},
     {"application/json", "{\"size\":4,\"cages\":[],\"value_order\":\"up\"}", 400, "value_order"},
     {"application/json", "{\"size\":4,\"cages\":[],\"value_order\":3}", 400, "value_order"},
-    {"application/json", "{\"size\":4,\"cages\":[],\"value_order\":\"descending\",\"method\":\"backtracking\"}", 400, "value_order"},
+    {"application/json",
+     "{\"size\":4,\"cages\":[],\"value_order\":\"descending\",\"method\":\"backtracking\"}", 400,
+     "value_order"},
     {"application/json", "{\"size\":4,\"cages\":[],\"max_solutions\":0}", 400, "max_solutions"},
     {"application/json", "{\"size\":4,\"cages\":[],\"diagonals\":1}", 400, "diagonals"},
     {"application/json", "{\"size\":4,\"cages\":[],\"shape\":1}", 400, "shape"},
@@ -181,7 +208,8 @@ static const kbad_t kbad[] = {
 START_TEST(killer_api_invalid_inputs_table) {
     const kbad_t *b = &kbad[_i];
     kres_t k = ksolve(b->ctype, b->body, NULL, 0);
-    ck_assert_msg(k.status == b->status, "case %d: status %d, want %d: %s", _i, k.status, b->status, k.body);
+    ck_assert_msg(k.status == b->status, "case %d: status %d, want %d: %s", _i, k.status, b->status,
+                  k.body);
     int found = tjob_names(&k, b->field);
     ck_assert_msg(found, "case %d: '%s' not named: %s", _i, b->field, k.body);
     kres_free(&k);
@@ -190,8 +218,10 @@ END_TEST
 
 START_TEST(killer_api_uncovered_cells_are_plain_sudoku) {
     /* one cage only: the rest is an ordinary 4x4 with 288 solutions cut down */
-    kres_t k = ksolve("application/json",
-                      "{\"size\":4,\"cages\":[{\"sum\":3,\"cells\":[[0,0],[0,1]]}],\"max_solutions\":1000}", NULL, 0);
+    kres_t k = ksolve(
+        "application/json",
+        "{\"size\":4,\"cages\":[{\"sum\":3,\"cells\":[[0,0],[0,1]]}],\"max_solutions\":1000}", NULL,
+        0);
     ck_assert_msg(k.status == 200, "%s", k.body);
     long long n = json_integer_value(json_object_get(k.json, "solutions_found"));
     ck_assert_int_gt(n, 1);
@@ -206,47 +236,50 @@ END_TEST
 
 /* Two 9x9 killers from tests/fixtures/killer_basic.txt (gen_killer 6 3 9 3
  * 3 4 100 0 0): 12 and 2 solutions. */
-#define CAGES9_12 \
-    "[{\"sum\":10,\"cells\":[[0,0],[0,1],[1,0]]},{\"sum\":12,\"cells\":[[0,2],[0,3],[1,2]]},{" \
-    "\"sum\":20,\"cells\":[[0,4],[0,5],[1,5],[2,5]]},{\"sum\":15,\"cells\":[[0,6],[0,7]]},{\"s" \
-    "um\":13,\"cells\":[[0,8],[1,8]]},{\"sum\":25,\"cells\":[[1,1],[2,1],[3,1],[4,1]]},{\"sum" \
-    "\":8,\"cells\":[[1,3]]},{\"sum\":7,\"cells\":[[1,4]]},{\"sum\":3,\"cells\":[[1,6]]},{\"sum\":" \
-    "1,\"cells\":[[1,7]]},{\"sum\":21,\"cells\":[[2,0],[3,0],[4,0],[5,0]]},{\"sum\":13,\"cells" \
-    "\":[[2,2],[2,3],[3,3]]},{\"sum\":5,\"cells\":[[2,4],[3,4]]},{\"sum\":11,\"cells\":[[2,6]," \
-    "[3,6]]},{\"sum\":15,\"cells\":[[2,7],[2,8],[3,8]]},{\"sum\":14,\"cells\":[[3,2],[4,2],[4" \
-    ",3]]},{\"sum\":17,\"cells\":[[3,5],[4,5],[5,5]]},{\"sum\":18,\"cells\":[[3,7],[4,7],[4,6" \
-    "]]},{\"sum\":26,\"cells\":[[4,4],[5,4],[5,3],[5,2]]},{\"sum\":16,\"cells\":[[4,8],[5,8]," \
-    "[6,8]]},{\"sum\":2,\"cells\":[[5,1]]},{\"sum\":3,\"cells\":[[5,6],[6,6]]},{\"sum\":24,\"cel" \
-    "ls\":[[5,7],[6,7],[7,7],[7,6]]},{\"sum\":23,\"cells\":[[6,0],[6,1],[7,1],[7,2]]},{\"su" \
-    "m\":7,\"cells\":[[6,2],[6,3],[7,3]]},{\"sum\":26,\"cells\":[[6,4],[6,5],[7,4],[7,5]]},{" \
-    "\"sum\":21,\"cells\":[[7,0],[8,0],[8,1],[8,2]]},{\"sum\":1,\"cells\":[[7,8]]},{\"sum\":13," \
+#define CAGES9_12                                                                                  \
+    "[{\"sum\":10,\"cells\":[[0,0],[0,1],[1,0]]},{\"sum\":12,\"cells\":[[0,2],[0,3],[1,2]]},{"     \
+    "\"sum\":20,\"cells\":[[0,4],[0,5],[1,5],[2,5]]},{\"sum\":15,\"cells\":[[0,6],[0,7]]},{\"s"    \
+    "um\":13,\"cells\":[[0,8],[1,8]]},{\"sum\":25,\"cells\":[[1,1],[2,1],[3,1],[4,1]]},{\"sum"     \
+    "\":8,\"cells\":[[1,3]]},{\"sum\":7,\"cells\":[[1,4]]},{\"sum\":3,\"cells\":[[1,6]]},{"        \
+    "\"sum\":"                                                                                     \
+    "1,\"cells\":[[1,7]]},{\"sum\":21,\"cells\":[[2,0],[3,0],[4,0],[5,0]]},{\"sum\":13,\"cells"    \
+    "\":[[2,2],[2,3],[3,3]]},{\"sum\":5,\"cells\":[[2,4],[3,4]]},{\"sum\":11,\"cells\":[[2,6],"    \
+    "[3,6]]},{\"sum\":15,\"cells\":[[2,7],[2,8],[3,8]]},{\"sum\":14,\"cells\":[[3,2],[4,2],[4"     \
+    ",3]]},{\"sum\":17,\"cells\":[[3,5],[4,5],[5,5]]},{\"sum\":18,\"cells\":[[3,7],[4,7],[4,6"     \
+    "]]},{\"sum\":26,\"cells\":[[4,4],[5,4],[5,3],[5,2]]},{\"sum\":16,\"cells\":[[4,8],[5,8],"     \
+    "[6,8]]},{\"sum\":2,\"cells\":[[5,1]]},{\"sum\":3,\"cells\":[[5,6],[6,6]]},{\"sum\":24,\"cel"  \
+    "ls\":[[5,7],[6,7],[7,7],[7,6]]},{\"sum\":23,\"cells\":[[6,0],[6,1],[7,1],[7,2]]},{\"su"       \
+    "m\":7,\"cells\":[[6,2],[6,3],[7,3]]},{\"sum\":26,\"cells\":[[6,4],[6,5],[7,4],[7,5]]},{"      \
+    "\"sum\":21,\"cells\":[[7,0],[8,0],[8,1],[8,2]]},{\"sum\":1,\"cells\":[[7,8]]},{\"sum\":13,"   \
     "\"cells\":[[8,3],[8,4],[8,5]]},{\"sum\":15,\"cells\":[[8,6],[8,7],[8,8]]}]"
 
-#define CAGES9_2 \
-    "[{\"sum\":14,\"cells\":[[0,0],[1,0],[1,1]]},{\"sum\":9,\"cells\":[[0,1],[0,2]]},{\"sum\":7" \
-    ",\"cells\":[[0,3]]},{\"sum\":6,\"cells\":[[0,4],[0,5]]},{\"sum\":9,\"cells\":[[0,6]]},{\"su" \
-    "m\":13,\"cells\":[[0,7],[1,7]]},{\"sum\":9,\"cells\":[[0,8],[1,8],[2,8]]},{\"sum\":11,\"ce" \
-    "lls\":[[1,2],[1,3]]},{\"sum\":29,\"cells\":[[1,4],[2,4],[3,4],[4,4]]},{\"sum\":9,\"cells" \
-    "\":[[1,5],[1,6]]},{\"sum\":14,\"cells\":[[2,0],[2,1]]},{\"sum\":14,\"cells\":[[2,2],[3,2]" \
+#define CAGES9_2                                                                                   \
+    "[{\"sum\":14,\"cells\":[[0,0],[1,0],[1,1]]},{\"sum\":9,\"cells\":[[0,1],[0,2]]},{\"sum\":7"   \
+    ",\"cells\":[[0,3]]},{\"sum\":6,\"cells\":[[0,4],[0,5]]},{\"sum\":9,\"cells\":[[0,6]]},{\"su"  \
+    "m\":13,\"cells\":[[0,7],[1,7]]},{\"sum\":9,\"cells\":[[0,8],[1,8],[2,8]]},{\"sum\":11,\"ce"   \
+    "lls\":[[1,2],[1,3]]},{\"sum\":29,\"cells\":[[1,4],[2,4],[3,4],[4,4]]},{\"sum\":9,\"cells"     \
+    "\":[[1,5],[1,6]]},{\"sum\":14,\"cells\":[[2,0],[2,1]]},{\"sum\":14,\"cells\":[[2,2],[3,2]"    \
     "]},{\"sum\":3,\"cells\":[[2,3]]},{\"sum\":5,\"cells\":[[2,5],[3,5]]},{\"sum\":7,\"cells\":[[" \
-    "2,6]]},{\"sum\":26,\"cells\":[[2,7],[3,7],[3,8],[4,8]]},{\"sum\":6,\"cells\":[[3,0]]},{\"" \
-    "sum\":19,\"cells\":[[3,1],[4,1],[5,1]]},{\"sum\":3,\"cells\":[[3,3],[4,3]]},{\"sum\":16,\"" \
-    "cells\":[[3,6],[4,6],[4,5],[4,7]]},{\"sum\":1,\"cells\":[[4,0]]},{\"sum\":18,\"cells\":[[" \
-    "4,2],[5,2],[6,2],[5,3]]},{\"sum\":2,\"cells\":[[5,0]]},{\"sum\":13,\"cells\":[[5,4],[6,4" \
-    "],[7,4],[6,5]]},{\"sum\":18,\"cells\":[[5,5],[5,6],[6,6],[7,6]]},{\"sum\":18,\"cells\":[" \
-    "[5,7],[6,7],[6,8]]},{\"sum\":4,\"cells\":[[5,8]]},{\"sum\":5,\"cells\":[[6,0]]},{\"sum\":2" \
-    "3,\"cells\":[[6,1],[7,1],[7,2],[8,2]]},{\"sum\":12,\"cells\":[[6,3],[7,3]]},{\"sum\":12," \
-    "\"cells\":[[7,0],[8,0]]},{\"sum\":12,\"cells\":[[7,5],[8,5]]},{\"sum\":6,\"cells\":[[7,7]]" \
-    "},{\"sum\":11,\"cells\":[[7,8],[8,8],[8,7]]},{\"sum\":2,\"cells\":[[8,1]]},{\"sum\":11,\"ce" \
+    "2,6]]},{\"sum\":26,\"cells\":[[2,7],[3,7],[3,8],[4,8]]},{\"sum\":6,\"cells\":[[3,0]]},{\""    \
+    "sum\":19,\"cells\":[[3,1],[4,1],[5,1]]},{\"sum\":3,\"cells\":[[3,3],[4,3]]},{\"sum\":16,\""   \
+    "cells\":[[3,6],[4,6],[4,5],[4,7]]},{\"sum\":1,\"cells\":[[4,0]]},{\"sum\":18,\"cells\":[["    \
+    "4,2],[5,2],[6,2],[5,3]]},{\"sum\":2,\"cells\":[[5,0]]},{\"sum\":13,\"cells\":[[5,4],[6,4"     \
+    "],[7,4],[6,5]]},{\"sum\":18,\"cells\":[[5,5],[5,6],[6,6],[7,6]]},{\"sum\":18,\"cells\":["     \
+    "[5,7],[6,7],[6,8]]},{\"sum\":4,\"cells\":[[5,8]]},{\"sum\":5,\"cells\":[[6,0]]},{\"sum\":2"   \
+    "3,\"cells\":[[6,1],[7,1],[7,2],[8,2]]},{\"sum\":12,\"cells\":[[6,3],[7,3]]},{\"sum\":12,"     \
+    "\"cells\":[[7,0],[8,0]]},{\"sum\":12,\"cells\":[[7,5],[8,5]]},{\"sum\":6,\"cells\":[[7,7]]"   \
+    "},{\"sum\":11,\"cells\":[[7,8],[8,8],[8,7]]},{\"sum\":2,\"cells\":[[8,1]]},{\"sum\":11,\"ce"  \
     "lls\":[[8,3],[8,4]]},{\"sum\":8,\"cells\":[[8,6]]}]"
 
 #define NOGIVENS ""
-#define UNSOLVABLE4                                                                                  \
+#define UNSOLVABLE4                                                                                \
     "{\"size\":4,\"cages\":[{\"sum\":1,\"cells\":[[0,0]]}],\"grid\":[[null,1,null,null],"          \
     "[null,null,null,null],[null,null,null,null],[null,null,null,null]]"
 
 /* Sorted, so that sets of solutions compare as strings. */
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int cmp_str(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 /* Asserts that threads=2 gives what threads=1 gives for `body` (a JSON
  * object without its closing brace): status, count, unique, complete, the
@@ -257,16 +290,19 @@ static void same_as_one_thread(const char *body, int max_solutions) {
     kres_t k[2];
     char buf[8192];
     for (int t = 0; t < 2; t++) {
-        snprintf(buf, sizeof buf, "%s,\"max_solutions\":%d,\"threads\":%d}", body, max_solutions, t + 1);
+        snprintf(buf, sizeof buf, "%s,\"max_solutions\":%d,\"threads\":%d}", body, max_solutions,
+                 t + 1);
         k[t] = ksolve("application/json", buf, NULL, 0);
         ck_assert_msg(k[t].status == 200, "threads=%d: %s", t + 1, k[t].body);
     }
-    json_t *a = k[0].json, *b = k[1].json, *sa = json_object_get(a, "stats"), *sb = json_object_get(b, "stats");
-    ck_assert_str_eq(json_string_value(json_object_get(a, "status")), json_string_value(json_object_get(b, "status")));
+    json_t *a = k[0].json, *b = k[1].json, *sa = json_object_get(a, "stats"),
+           *sb = json_object_get(b, "stats");
+    ck_assert_str_eq(json_string_value(json_object_get(a, "status")),
+                     json_string_value(json_object_get(b, "status")));
     ck_assert_int_eq(json_integer_value(json_object_get(a, "solutions_found")),
                      json_integer_value(json_object_get(b, "solutions_found")));
-    ck_assert_msg(json_equal(json_object_get(a, "unique"), json_object_get(b, "unique")), "unique: %s vs %s",
-                  k[0].body, k[1].body);
+    ck_assert_msg(json_equal(json_object_get(a, "unique"), json_object_get(b, "unique")),
+                  "unique: %s vs %s", k[0].body, k[1].body);
     ck_assert(json_equal(json_object_get(a, "complete"), json_object_get(b, "complete")));
     if (json_is_true(json_object_get(a, "unique")))
         ck_assert(json_equal(json_object_get(a, "solution"), json_object_get(b, "solution")));
@@ -275,10 +311,12 @@ static void same_as_one_thread(const char *body, int max_solutions) {
     ck_assert_int_eq(json_integer_value(json_object_get(sa, "value_orders")), 1);
     ck_assert_int_eq(json_integer_value(json_object_get(sb, "threads")), 2);
     /* max_solutions 1: both value orders, one item each; else 16 subtrees */
-    ck_assert_int_eq(json_integer_value(json_object_get(sb, "subproblems")), max_solutions == 1 ? 2 : 16);
+    ck_assert_int_eq(json_integer_value(json_object_get(sb, "subproblems")),
+                     max_solutions == 1 ? 2 : 16);
     /* which orders searched depends on which item answers first */
     ck_assert_int_ge(json_integer_value(json_object_get(sb, "value_orders")), 1);
-    ck_assert_int_le(json_integer_value(json_object_get(sb, "value_orders")), max_solutions == 1 ? 2 : 1);
+    ck_assert_int_le(json_integer_value(json_object_get(sb, "value_orders")),
+                     max_solutions == 1 ? 2 : 1);
     ck_assert_str_eq(json_string_value(json_object_get(sb, "method")), "advanced");
     if (json_integer_value(json_object_get(a, "solutions_found")) < max_solutions) {
         json_t *la = json_object_get(a, "solutions"), *lb = json_object_get(b, "solutions");
@@ -305,36 +343,46 @@ static void same_as_one_thread(const char *body, int max_solutions) {
 
 START_TEST(killer_api_threads_same_answer) {
     switch (_i) {
-    case 0: same_as_one_thread("{\"size\":9,\"cages\":" CAGES9_12, 100); break;  /* all 12 */
-    case 1: same_as_one_thread("{\"size\":9,\"cages\":" CAGES9_12, 2); break;    /* multiple */
-    case 2: same_as_one_thread("{\"size\":9,\"cages\":" CAGES9_2, 2); break;     /* exactly 2 */
-    case 3: same_as_one_thread("{\"size\":9,\"cages\":" CAGES9_2, 1); break;     /* solved, unique null */
+    case 0: same_as_one_thread("{\"size\":9,\"cages\":" CAGES9_12, 100); break; /* all 12 */
+    case 1: same_as_one_thread("{\"size\":9,\"cages\":" CAGES9_12, 2); break;   /* multiple */
+    case 2: same_as_one_thread("{\"size\":9,\"cages\":" CAGES9_2, 2); break;    /* exactly 2 */
+    case 3:
+        same_as_one_thread("{\"size\":9,\"cages\":" CAGES9_2, 1);
+        break; /* solved, unique null */
     case 4: same_as_one_thread("{\"size\":4,\"cages\":" CAGES4, 100); break;
     case 5: same_as_one_thread("{\"size\":4,\"cages\":" CAGES4, 1); break;
     case 6: same_as_one_thread(UNSOLVABLE4, 1); break;
     case 7: same_as_one_thread(UNSOLVABLE4, 5); break;
-    case 8: same_as_one_thread("{\"size\":9,\"cages\":" CAGES9_12 ",\"diagonals\":true", 100); break;
+    case 8:
+        same_as_one_thread("{\"size\":9,\"cages\":" CAGES9_12 ",\"diagonals\":true", 100);
+        break;
     default: { /* unique: the 2-solution killer with a given that tells them apart */
         char body[8192], grid[512];
         int at = 0;
-        kres_t k = ksolve("application/json", "{\"size\":9,\"cages\":" CAGES9_2 ",\"max_solutions\":2}", NULL, 0);
+        kres_t k = ksolve("application/json",
+                          "{\"size\":9,\"cages\":" CAGES9_2 ",\"max_solutions\":2}", NULL, 0);
         json_t *sols = json_object_get(k.json, "solutions");
         ck_assert_uint_eq(json_array_size(sols), 2);
         for (int i = 0; i < 81 && at == 0; i++)
-            if (cell(json_array_get(sols, 0), i / 9, i % 9) != cell(json_array_get(sols, 1), i / 9, i % 9)) at = i + 1;
+            if (cell(json_array_get(sols, 0), i / 9, i % 9) !=
+                cell(json_array_get(sols, 1), i / 9, i % 9))
+                at = i + 1;
         ck_assert_int_gt(at, 0);
         {
             int len = 0;
             for (int i = 0; i < 81; i++)
-                len += snprintf(grid + len, sizeof grid - (size_t)len, "%c",
-                                i == at - 1 ? (char)('0' + cell(json_array_get(sols, _i == 9 ? 0 : 1), i / 9, i % 9))
-                                            : '.');
+                len += snprintf(
+                    grid + len, sizeof grid - (size_t)len, "%c",
+                    i == at - 1
+                        ? (char)('0' + cell(json_array_get(sols, _i == 9 ? 0 : 1), i / 9, i % 9))
+                        : '.');
         }
         snprintf(body, sizeof body, "{\"size\":9,\"cages\":" CAGES9_2 ",\"grid\":\"%s\"", grid);
         kres_free(&k);
         same_as_one_thread(body, 1);
         same_as_one_thread(body, 2);
-        k = ksolve("application/json", strcat(body, ",\"threads\":2,\"max_solutions\":2}"), NULL, 0);
+        k = ksolve("application/json", strcat(body, ",\"threads\":2,\"max_solutions\":2}"), NULL,
+                   0);
         ck_assert_str_eq(json_string_value(json_object_get(k.json, "status")), "solved");
         ck_assert(json_is_true(json_object_get(k.json, "unique")));
         kres_free(&k);
@@ -347,10 +395,13 @@ END_TEST
 /* The backtracking method does not split: threads=2 runs one item. */
 START_TEST(killer_api_threads_backtracking_one_item) {
     kres_t k = ksolve("application/json",
-                      "{\"size\":4,\"cages\":" CAGES4 ",\"method\":\"backtracking\",\"threads\":2}", NULL, 0);
+                      "{\"size\":4,\"cages\":" CAGES4 ",\"method\":\"backtracking\",\"threads\":2}",
+                      NULL, 0);
     ck_assert_msg(k.status == 200, "%s", k.body);
-    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(k.json, "stats"), "threads")), 1);
-    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(k.json, "stats"), "subproblems")), 1);
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(json_object_get(k.json, "stats"), "threads")), 1);
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(json_object_get(k.json, "stats"), "subproblems")), 1);
     kres_free(&k);
 }
 END_TEST
@@ -375,7 +426,8 @@ START_TEST(killer_api_value_order) {
     api_param_t q[1] = {{"value_order", "descending"}};
     k[3] = ksolve("text/plain", "4\n1 2 3 4\n0\n", q, 1);
     ck_assert_msg(k[3].status == 200, "%s", k[3].body);
-    json_t *lo = json_object_get(k[0].json, "solution"), *hi = json_object_get(k[1].json, "solution");
+    json_t *lo = json_object_get(k[0].json, "solution"),
+           *hi = json_object_get(k[1].json, "solution");
     for (int r = 0; r < 4; r++)
         for (int c = 0; c < 4; c++) {
             ck_assert_int_eq(cell(hi, r, c), 5 - cell(lo, r, c));
@@ -385,10 +437,12 @@ START_TEST(killer_api_value_order) {
     json_t *sp = json_object_get(k[2].json, "solution");
     for (int r = 0; r < 4; r++) {
         int seen = 0;
-        for (int c = 0; c < 4; c++) seen |= 1 << cell(sp, r, c);
+        for (int c = 0; c < 4; c++)
+            seen |= 1 << cell(sp, r, c);
         ck_assert_int_eq(seen, 0x1e);
     }
-    for (int i = 0; i < 4; i++) kres_free(&k[i]);
+    for (int i = 0; i < 4; i++)
+        kres_free(&k[i]);
 }
 END_TEST
 
@@ -400,7 +454,8 @@ Suite *killer_api_suite(void) {
     tcase_add_test(tc, killer_api_json_both_methods_agree);
     tcase_add_test(tc, killer_api_text_format_and_diagonals);
     tcase_add_test(tc, killer_api_custom_symbols_and_givens);
-    tcase_add_loop_test(tc, killer_api_invalid_inputs_table, 0, (int)(sizeof kbad / sizeof kbad[0]));
+    tcase_add_loop_test(tc, killer_api_invalid_inputs_table, 0,
+                        (int)(sizeof kbad / sizeof kbad[0]));
     tcase_add_test(tc, killer_api_uncovered_cells_are_plain_sudoku);
     tcase_add_loop_test(tc, killer_api_threads_same_answer, 0, 11);
     tcase_add_test(tc, killer_api_threads_backtracking_one_item);

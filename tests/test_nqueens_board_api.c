@@ -24,7 +24,8 @@ static int has_field(const qres_t *q, const char *field) { return tjob_names(q, 
 static void assert_candidates(json_t *rows, int r, const int *want, size_t n) {
     json_t *c = json_object_get(json_array_get(rows, (size_t)r), "candidates");
     ck_assert_int_eq(json_array_size(c), n);
-    for (size_t i = 0; i < n; i++) ck_assert_int_eq(json_integer_value(json_array_get(c, i)), want[i]);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_int_eq(json_integer_value(json_array_get(c, i)), want[i]);
 }
 
 START_TEST(nqueens_api_analyze_examples) {
@@ -38,13 +39,16 @@ START_TEST(nqueens_api_analyze_examples) {
     assert_candidates(rows, 3, r3, 5);
     ck_assert_int_eq(json_integer_value(json_object_get(q.json, "next_row")), 1);
     qfree(&q);
-    q = qcall(api_nqueens_analyze_prepare, "{\"n\":8,\"placed\":[[0,0],[1,3],[2,6],[6,7]]}", NULL, 0);
+    q = qcall(api_nqueens_analyze_prepare, "{\"n\":8,\"placed\":[[0,0],[1,3],[2,6],[6,7]]}", NULL,
+              0);
     ck_assert_int_eq(json_integer_value(json_object_get(q.json, "next_row")), 3);
     qfree(&q);
     q = qcall(api_nqueens_analyze_prepare, "{\"n\":3,\"queens\":[1,null,null]}", NULL, 0);
-    ck_assert_int_eq(json_integer_value(json_object_get(q.json, "next_row")), 1); /* no candidates */
-    ck_assert_int_eq(json_array_size(json_object_get(json_array_get(json_object_get(q.json, "rows"), 1),
-                                                     "candidates")), 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(q.json, "next_row")),
+                     1); /* no candidates */
+    ck_assert_int_eq(json_array_size(json_object_get(
+                         json_array_get(json_object_get(q.json, "rows"), 1), "candidates")),
+                     0);
     qfree(&q);
     /* attacking queens are reported by analysis, not refused */
     q = qcall(api_nqueens_analyze_prepare, "{\"n\":8,\"placed\":[[0,0],[3,3]]}", NULL, 0);
@@ -71,10 +75,13 @@ START_TEST(nqueens_api_pagination_covers_92_once) {
             for (size_t k = 0; k < json_array_size(sols); k++) {
                 json_t *s = json_array_get(sols, k);
                 ck_assert_int_lt(nseen, 92);
-                for (int i = 0; i < 8; i++) seen[nseen][i] = (char)('0' + json_integer_value(json_array_get(s, (size_t)i)));
+                for (int i = 0; i < 8; i++)
+                    seen[nseen][i] = (char)('0' + json_integer_value(json_array_get(s, (size_t)i)));
                 seen[nseen][8] = 0;
-                for (int j = 0; j < nseen; j++) ck_assert_str_ne(seen[j], seen[nseen]);
-                if (nseen > 0) ck_assert(strcmp(seen[nseen - 1], seen[nseen]) < 0); /* lexicographic */
+                for (int j = 0; j < nseen; j++)
+                    ck_assert_str_ne(seen[j], seen[nseen]);
+                if (nseen > 0)
+                    ck_assert(strcmp(seen[nseen - 1], seen[nseen]) < 0); /* lexicographic */
                 nseen++;
             }
             qfree(&r);
@@ -94,7 +101,8 @@ START_TEST(nqueens_api_count_completions) {
     for (size_t k = 0; k < json_array_size(sols); k++)
         corner += json_integer_value(json_array_get(json_array_get(sols, k), 0)) == 0;
     qfree(&all);
-    qres_t c = qcall(api_nqueens_count_post_prepare, "{\"n\":8,\"queens\":[0,null,null,null,null,null,null,null]}", NULL, 0);
+    qres_t c = qcall(api_nqueens_count_post_prepare,
+                     "{\"n\":8,\"queens\":[0,null,null,null,null,null,null,null]}", NULL, 0);
     ck_assert_msg(c.status == 200, "%s", c.body);
     ck_assert_int_eq(json_integer_value(json_object_get(c.json, "count")), corner);
     ck_assert_int_eq(corner, 4);
@@ -114,7 +122,8 @@ START_TEST(nqueens_api_complete_with_each_method) {
     const char *methods[] = {"backtracking", "mrv", "minconflicts", "auto"};
     for (size_t m = 0; m < 4; m++) {
         char body[256];
-        snprintf(body, sizeof body, "{\"n\":12,\"placed\":[[0,5],[6,0]],\"method\":\"%s\",\"seed\":7}", methods[m]);
+        snprintf(body, sizeof body,
+                 "{\"n\":12,\"placed\":[[0,5],[6,0]],\"method\":\"%s\",\"seed\":7}", methods[m]);
         qres_t q = qcall(api_nqueens_solve_post_prepare, body, NULL, 0);
         ck_assert_msg(q.status == 200, "%s: %s", methods[m], q.body);
         ck_assert_str_eq(json_string_value(json_object_get(q.json, "status")), "solved");
@@ -125,20 +134,28 @@ START_TEST(nqueens_api_complete_with_each_method) {
         qfree(&q);
     }
     /* backtracking completes lexicographically: the first solution with row 0 at 0 */
-    qres_t q = qcall(api_nqueens_solve_post_prepare, "{\"n\":8,\"queens\":[0,null,null,null,null,null,null,null],"
-                     "\"method\":\"backtracking\"}", NULL, 0);
+    qres_t q = qcall(api_nqueens_solve_post_prepare,
+                     "{\"n\":8,\"queens\":[0,null,null,null,null,null,null,null],"
+                     "\"method\":\"backtracking\"}",
+                     NULL, 0);
     json_t *b = json_object_get(q.json, "queens");
     static const int first[] = {0, 4, 7, 5, 2, 6, 1, 3};
-    for (int r = 0; r < 8; r++) ck_assert_int_eq(json_integer_value(json_array_get(b, (size_t)r)), first[r]);
+    for (int r = 0; r < 8; r++)
+        ck_assert_int_eq(json_integer_value(json_array_get(b, (size_t)r)), first[r]);
     qfree(&q);
-    q = qcall(api_nqueens_solve_post_prepare, "{\"n\":8,\"placed\":[[0,0],[1,2],[2,4]],\"method\":\"mrv\"}", NULL, 0);
+    q = qcall(api_nqueens_solve_post_prepare,
+              "{\"n\":8,\"placed\":[[0,0],[1,2],[2,4]],\"method\":\"mrv\"}", NULL, 0);
     ck_assert_str_eq(json_string_value(json_object_get(q.json, "status")), "unsolvable");
     qfree(&q);
 }
 END_TEST
 
 START_TEST(nqueens_api_board_errors) {
-    struct { const char *body; int status; const char *f1, *f2; } t[] = {
+    struct {
+        const char *body;
+        int status;
+        const char *f1, *f2;
+    } t[] = {
         {"{\"n\":8,\"queens\":[0,1,null,null,null,null,null,null]}", 422, "queens[0]", "queens[1]"},
         {"{\"n\":8,\"placed\":[[2,2],[5,5]]}", 422, "placed[0]", "placed[1]"},
         {"{\"n\":8,\"queens\":[0,8,null,null,null,null,null,null]}", 400, "queens[1]", NULL},
@@ -195,14 +212,16 @@ START_TEST(nqueens_api_minconflicts_trace_and_seed) {
     qres_t a = qcall(api_nqueens_solve_post_prepare, body, NULL, 0);
     qres_t b = qcall(api_nqueens_solve_post_prepare, body, NULL, 0);
     ck_assert_msg(a.status == 200, "%s", a.body);
-    ck_assert(json_equal(json_object_get(a.json, "queens"), json_object_get(b.json, "queens"))); /* seeded */
+    ck_assert(json_equal(json_object_get(a.json, "queens"),
+                         json_object_get(b.json, "queens"))); /* seeded */
     json_t *tr = json_object_get(a.json, "trace"), *st = json_object_get(a.json, "stats");
     size_t len = json_array_size(tr);
     ck_assert_int_gt(len, 0);
     ck_assert_int_eq(json_integer_value(json_array_get(tr, len - 1)), 0);
     long long restarts = json_integer_value(json_object_get(st, "restarts")), rises = 0;
     for (size_t i = 1; i < len; i++)
-        rises += json_integer_value(json_array_get(tr, i)) > json_integer_value(json_array_get(tr, i - 1));
+        rises += json_integer_value(json_array_get(tr, i)) >
+                 json_integer_value(json_array_get(tr, i - 1));
     ck_assert_int_le(rises, restarts); /* only a restart may raise the count */
     ck_assert(json_is_integer(json_object_get(st, "steps")));
     ck_assert(json_is_integer(json_object_get(st, "initial_conflicts")));

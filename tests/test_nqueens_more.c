@@ -592,7 +592,8 @@ START_TEST(nqueens_repair_deadline_at_max_n) {
     ck_assert_ptr_nonnull(scratch);
     t0 = search_now_ns();
     ctl.deadline_ns = t0 + 20 * 1000000LL;
-    ck_assert_int_eq(nqueens_repair(n, NULL, &o, &ctl, cols, scratch, &res, NULL, NULL), SEARCH_TIMEOUT);
+    ck_assert_int_eq(nqueens_repair(n, NULL, &o, &ctl, cols, scratch, &res, NULL, NULL),
+                     SEARCH_TIMEOUT);
     ck_assert_msg(search_now_ns() - t0 < 700 * 1000000LL, "stopped %.0f ms after a 20 ms deadline",
                   (double)(search_now_ns() - t0 - 20 * 1000000LL) / 1e6);
     free(scratch);

@@ -32,8 +32,8 @@ Suite *sudoku_suite(void);
 
 typedef struct fix_s {
     int n, line;
-    long count;   /* exact count, or K for "K+" */
-    int at_least; /* 1 for "K+" */
+    long count;                 /* exact count, or K for "K+" */
+    int at_least;               /* 1 for "K+" */
     uint8_t *puzzle, *solution; /* solution all zero when the line has none */
 } fix_t;
 
@@ -62,7 +62,10 @@ static const char *parse_grid(const char *s, int n, uint8_t *out) {
             }
         } else {
             char c = *s++;
-            int v = c == '.' ? 0 : (c >= '1' && c <= '9') ? c - '0' : (c >= 'A' && c <= 'Z') ? c - 'A' + 10 : -1;
+            int v = c == '.'                 ? 0
+                    : (c >= '1' && c <= '9') ? c - '0'
+                    : (c >= 'A' && c <= 'Z') ? c - 'A' + 10
+                                             : -1;
             if (v < 0 || v > n) return NULL;
             out[i] = (uint8_t)v;
         }
@@ -156,7 +159,8 @@ static const cfg_t cfgs[] = {
     {"backtracking", SUDOKU_METHOD_BACKTRACKING, SUDOKU_LEVEL_DEFAULT, 16, 8, 1000000},
     {"mrv", SUDOKU_METHOD_MRV, SUDOKU_LEVEL_DEFAULT, 64, 8, 100000},
     {"propagation/peers", SUDOKU_METHOD_PROPAGATION, SUDOKU_LEVEL_PEERS, 64, 8, 50000},
-    {"propagation/hidden-singles", SUDOKU_METHOD_PROPAGATION, SUDOKU_LEVEL_HIDDEN_SINGLES, 64, 64, 0},
+    {"propagation/hidden-singles", SUDOKU_METHOD_PROPAGATION, SUDOKU_LEVEL_HIDDEN_SINGLES, 64, 64,
+     0},
     {"propagation/naked-pairs", SUDOKU_METHOD_PROPAGATION, SUDOKU_LEVEL_NAKED_PAIRS, 64, 64, 0},
     {"propagation/subsets", SUDOKU_METHOD_PROPAGATION, SUDOKU_LEVEL_SUBSETS, 64, 64, 0},
     {"best-first", SUDOKU_METHOD_BEST_FIRST, SUDOKU_LEVEL_HIDDEN_SINGLES, 64, 64, 0},
@@ -310,8 +314,8 @@ START_TEST(sudoku_fixtures_cover_every_size) {
             if (fx->count >= 2) multi++;
             if (fx->count == 0) none++;
         }
-        ck_assert_msg(uniq >= 1 && multi >= 1 && none >= 1, "%s: %d unique, %d multi, %d unsolvable",
-                      fs.path, uniq, multi, none);
+        ck_assert_msg(uniq >= 1 && multi >= 1 && none >= 1,
+                      "%s: %d unique, %d multi, %d unsolvable", fs.path, uniq, multi, none);
         fixset_free(&fs);
     }
 }
@@ -350,8 +354,8 @@ START_TEST(sudoku_methods_agree_on_solution_sets) {
                     continue;
                 }
                 ck_assert_uint_eq(r.solutions_found, nref);
-                ck_assert_msg(memcmp(sols, ref, nn * nref) == 0, "%s differs on %s:%d", cfgs[c].name,
-                              fs.path, fx->line);
+                ck_assert_msg(memcmp(sols, ref, nn * nref) == 0, "%s differs on %s:%d",
+                              cfgs[c].name, fs.path, fx->line);
                 compared++;
                 free(sols);
             }
@@ -376,7 +380,8 @@ static uint64_t xorshift(uint64_t *st) {
  * propagation/hidden-singles on the outcome, the count (up to 20) and the
  * exhausted flag, or stop at its budget. */
 START_TEST(sudoku_random_puzzles_agree) {
-    static const int boxes[][2] = {{2, 2}, {2, 3}, {3, 2}, {2, 4}, {3, 3}, {1, 5}, {3, 4}, {4, 4}, {1, 6}, {2, 5}};
+    static const int boxes[][2] = {{2, 2}, {2, 3}, {3, 2}, {2, 4}, {3, 3},
+                                   {1, 5}, {3, 4}, {4, 4}, {1, 6}, {2, 5}};
     uint64_t st = 0x9e3779b97f4a7c15u;
     uint8_t g[256], *sols;
     int it, k, informative = 0;
@@ -391,7 +396,8 @@ START_TEST(sudoku_random_puzzles_agree) {
         ck_assert_int_eq(sudoku_shape_init(&sh, b[0] * b[1], b[0], b[1]), 0);
         n = sh.n;
         nn = n * n;
-        for (i = 0; i < n; i++) sym[i] = i + 1;
+        for (i = 0; i < n; i++)
+            sym[i] = i + 1;
         for (i = n - 1; i > 0; i--) {
             int j = (int)(xorshift(&st) % (uint64_t)(i + 1)), t = sym[i];
             sym[i] = sym[j];
@@ -427,8 +433,8 @@ START_TEST(sudoku_random_puzzles_agree) {
                 continue;
             }
             ck_assert_msg(rc == ref_rc && res.solutions_found == ref_found,
-                          "puzzle %d (%dx%d boxes): %s rc %d found %u, reference rc %d found %u", it,
-                          b[0], b[1], cfg->name, rc, res.solutions_found, ref_rc, ref_found);
+                          "puzzle %d (%dx%d boxes): %s rc %d found %u, reference rc %d found %u",
+                          it, b[0], b[1], cfg->name, rc, res.solutions_found, ref_rc, ref_found);
             if (ref_found < 20) ck_assert_int_eq(res.exhausted, ref_exh);
         }
         informative += ref_rc == 0 && ref_found < 20;
@@ -440,9 +446,9 @@ END_TEST
 /* === Shapes ============================================================= */
 
 START_TEST(sudoku_default_box_table) {
-    static const int table[][3] = {{4, 2, 2},  {6, 2, 3},  {8, 2, 4},  {9, 3, 3},  {10, 2, 5},
-                                   {12, 3, 4}, {14, 2, 7}, {15, 3, 5}, {16, 4, 4}, {18, 3, 6},
-                                   {20, 4, 5}, {24, 4, 6}, {25, 5, 5}, {36, 6, 6}, {49, 7, 7},
+    static const int table[][3] = {{4, 2, 2},   {6, 2, 3},  {8, 2, 4},  {9, 3, 3},  {10, 2, 5},
+                                   {12, 3, 4},  {14, 2, 7}, {15, 3, 5}, {16, 4, 4}, {18, 3, 6},
+                                   {20, 4, 5},  {24, 4, 6}, {25, 5, 5}, {36, 6, 6}, {49, 7, 7},
                                    {60, 6, 10}, {63, 7, 9}, {64, 8, 8}};
     static const int primes[] = {5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61};
     size_t i;
@@ -601,7 +607,8 @@ START_TEST(sudoku_check_solution_and_complete) {
     /* a valid grid that does not keep a given: swap the values 1 and 2 */
     {
         int i;
-        for (i = 0; i < 16; i++) g[i] = sol[i] == 1 ? 2 : sol[i] == 2 ? 1 : sol[i];
+        for (i = 0; i < 16; i++)
+            g[i] = sol[i] == 1 ? 2 : sol[i] == 2 ? 1 : sol[i];
         ck_assert_int_eq(sudoku_is_complete(&s, g), 1);
         ck_assert_int_eq(sudoku_check_solution(&s, puz, g), 0);
     }
@@ -738,10 +745,12 @@ END_TEST
 START_TEST(sudoku_allocation_failure) {
     sudoku_shape_t s = shape_of(9);
     /* AI Escargot: every method needs a search (and memory) for it */
-    static const char *p = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..";
+    static const char *p =
+        "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..";
     uint8_t g[81];
     int i, m, rc;
-    for (i = 0; i < 81; i++) g[i] = p[i] == '.' ? 0 : (uint8_t)(p[i] - '0');
+    for (i = 0; i < 81; i++)
+        g[i] = p[i] == '.' ? 0 : (uint8_t)(p[i] - '0');
     for (m = SUDOKU_METHOD_AUTO; m < SUDOKU_METHOD_COUNT; m++) {
         t_alloc_t a = {0, 0, 0};
         sudoku_opts_t o;
@@ -797,7 +806,8 @@ static uint8_t *empty_grid(int n) {
 
 static void grid_from_string(const char *p, uint8_t *g, int n) {
     int i;
-    for (i = 0; i < n * n; i++) g[i] = p[i] == '.' ? 0 : (uint8_t)(p[i] - '0');
+    for (i = 0; i < n * n; i++)
+        g[i] = p[i] == '.' ? 0 : (uint8_t)(p[i] - '0');
 }
 
 /* Norvig's puzzle with many solutions: counting 10,000 of them takes a few
@@ -939,7 +949,8 @@ START_TEST(sudoku_cancel_during_search) {
         ck_assert_int_eq(pthread_create(&th, NULL, canceller, &c), 0);
         rc = sudoku_solve(&sh, g, &o, &r);
         ck_assert_int_eq(pthread_join(th, NULL), 0);
-        ck_assert_msg(search_now_ns() - t0 < 3000000000LL, "%s: stopped late", sudoku_method_name(m));
+        ck_assert_msg(search_now_ns() - t0 < 3000000000LL, "%s: stopped late",
+                      sudoku_method_name(m));
         ck_assert_msg(rc == SEARCH_CANCELLED || rc == 0, "%s: rc %d", sudoku_method_name(m), rc);
         seen = rc == SEARCH_CANCELLED && r.stats.nodes > 0;
         free(g);
@@ -1021,7 +1032,8 @@ START_TEST(sudoku_bestfirst_memory_cap) {
         ck_assert_uint_eq(r.solutions_found, 2000);
         ck_assert_uint_gt(r.mem_peak, (size_t)2 << 20);
         ck_assert_uint_le(r.mem_peak, SUDOKU_DEFAULT_MEM_CAP);
-        for (k = 0; k < 2000; k++) ck_assert_int_eq(sudoku_check_solution(&s25, e, sols + (size_t)k * 625), 1);
+        for (k = 0; k < 2000; k++)
+            ck_assert_int_eq(sudoku_check_solution(&s25, e, sols + (size_t)k * 625), 1);
         sort_distinct(sols, 2000, 625, "best-first 25x25");
         free(sols);
         free(e);
@@ -1103,7 +1115,8 @@ START_TEST(sudoku_other_box_shapes) {
     ck_assert_int_eq(sudoku_shape_init(&l14, 4, 1, 4), 0);
     ck_assert_int_eq(sudoku_shape_init(&l41, 4, 4, 1), 0);
     for (r = 0; r < 6; r++)
-        for (c = 0; c < 6; c++) g6[r * 6 + c] = (uint8_t)((2 * (r % 3) + r / 3 + c) % 6 + 1);
+        for (c = 0; c < 6; c++)
+            g6[r * 6 + c] = (uint8_t)((2 * (r % 3) + r / 3 + c) % 6 + 1);
     ck_assert_int_eq(sudoku_is_complete(&s6, g6), 1);
     for (r = 0; r < 36; r++)
         if ((r * 7) % 3 != 0) g6[r] = 0;
@@ -1127,7 +1140,8 @@ START_TEST(sudoku_other_box_shapes) {
         ck_assert_int_eq(sudoku_solve(&l14, empty4, &o, &res), 0);
         ck_assert_uint_eq(res.solutions_found, 576);
         ck_assert(res.exhausted);
-        for (i = 0; i < 576; i++) ck_assert_int_eq(sudoku_is_complete(&l14, sols + (size_t)i * 16), 1);
+        for (i = 0; i < 576; i++)
+            ck_assert_int_eq(sudoku_is_complete(&l14, sols + (size_t)i * 16), 1);
         sort_distinct(sols, 576, 16, "latin 1x4");
         ck_assert_int_eq(sudoku_solve(&l41, empty4, &o, &res), 0);
         ck_assert_uint_eq(res.solutions_found, 576);
@@ -1155,8 +1169,12 @@ START_TEST(sudoku_stats_and_auto) {
     uint8_t easy[81], hard[81];
     sudoku_opts_t o;
     sudoku_result_t r;
-    grid_from_string("..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..", easy, 9);
-    grid_from_string("8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..", hard, 9);
+    grid_from_string(
+        "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..", easy,
+        9);
+    grid_from_string(
+        "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..", hard,
+        9);
     sudoku_opts_init(&o);
     /* auto runs the 9x9 band solver, and says so */
     ck_assert_int_eq(sudoku_solve(&sh, easy, &o, &r), 0);
@@ -1227,8 +1245,8 @@ END_TEST
 
 /* Replays a depth-first trace on a copy of the puzzle (see the step kinds in
  * sudoku.h) and leaves the board in `board`. */
-static void replay(const sudoku_shape_t *sh, const uint8_t *puzzle, const sudoku_step_t *st, size_t len,
-                   uint8_t *board) {
+static void replay(const sudoku_shape_t *sh, const uint8_t *puzzle, const sudoku_step_t *st,
+                   size_t len, uint8_t *board) {
     int nn = sh->n * sh->n;
     size_t i, top = 0;
     sudoku_step_t *log = malloc((len + 1) * sizeof *log);
@@ -1256,8 +1274,7 @@ static void replay(const sudoku_shape_t *sh, const uint8_t *puzzle, const sudoku
                 if (u.kind == SUDOKU_STEP_GUESS && u.cell == s->cell && u.value == s->value) break;
             }
             break;
-        default: /* ELIMINATE: candidates only */
-            break;
+        default: /* ELIMINATE: candidates only */ break;
         }
     }
     free(log);
@@ -1273,7 +1290,8 @@ START_TEST(sudoku_trace_replays_to_the_solution) {
     size_t i, guesses = 0, backs = 0, other = 0;
     ck_assert_ptr_nonnull(st);
     /* AI Escargot: needs guesses from every method, backtracking included */
-    grid_from_string("1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..", p, 9);
+    grid_from_string(
+        "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..", p, 9);
     sudoku_opts_init(&o);
     o.method = cfg->method;
     o.level = cfg->level;

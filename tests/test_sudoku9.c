@@ -101,13 +101,16 @@ static void shuffle(rng_t *r, int *a, int n) {
 /* A random solved grid: a base pattern under the symmetry group. */
 static void random_grid(rng_t *r, uint8_t *g) {
     int digit[9], band[3], stack[3], rows[9], cols[9];
-    for (int i = 0; i < 9; i++) digit[i] = i + 1;
-    for (int i = 0; i < 3; i++) band[i] = stack[i] = i;
+    for (int i = 0; i < 9; i++)
+        digit[i] = i + 1;
+    for (int i = 0; i < 3; i++)
+        band[i] = stack[i] = i;
     shuffle(r, digit, 9), shuffle(r, band, 3), shuffle(r, stack, 3);
     for (int b = 0; b < 3; b++) {
         int in_r[3] = {0, 1, 2}, in_c[3] = {0, 1, 2};
         shuffle(r, in_r, 3), shuffle(r, in_c, 3);
-        for (int k = 0; k < 3; k++) rows[3 * b + k] = 3 * band[b] + in_r[k], cols[3 * b + k] = 3 * stack[b] + in_c[k];
+        for (int k = 0; k < 3; k++)
+            rows[3 * b + k] = 3 * band[b] + in_r[k], cols[3 * b + k] = 3 * stack[b] + in_c[k];
     }
     int tr = (int)rng_next(r, 2);
     for (int i = 0; i < 9; i++)
@@ -128,9 +131,12 @@ static const char *fixture_path(char *buf, size_t cap) {
 
 static int parse81(const char *s, uint8_t *g) {
     for (int i = 0; i < 81; i++) {
-        if (s[i] == '.') g[i] = 0;
-        else if (s[i] >= '1' && s[i] <= '9') g[i] = (uint8_t)(s[i] - '0');
-        else return -1;
+        if (s[i] == '.')
+            g[i] = 0;
+        else if (s[i] >= '1' && s[i] <= '9')
+            g[i] = (uint8_t)(s[i] - '0');
+        else
+            return -1;
     }
     return 0;
 }
@@ -164,7 +170,8 @@ START_TEST(sudoku9_fixtures) {
             ck_assert_int_eq(parse81(end + 1, sol), 0);
             ck_assert_mem_eq(buf, sol, 81);
         }
-        for (uint32_t m = 1; m <= 10; m *= 10) agree(pz, m, buf), agree(pz, m + 1, buf);
+        for (uint32_t m = 1; m <= 10; m *= 10)
+            agree(pz, m, buf), agree(pz, m + 1, buf);
         n++;
     }
     fclose(fp);
@@ -185,15 +192,18 @@ START_TEST(sudoku9_random_agree) {
         ck_assert_int_eq(sudoku_is_complete(&s, grid), 1);
         int keep = 17 + (int)rng_next(&r, 29); /* 17..45 clues */
         int cells[81];
-        for (int i = 0; i < 81; i++) cells[i] = i;
+        for (int i = 0; i < 81; i++)
+            cells[i] = i;
         shuffle(&r, cells, 81);
         memset(pz, 0, 81);
-        for (int i = 0; i < keep; i++) pz[cells[i]] = grid[cells[i]];
+        for (int i = 0; i < keep; i++)
+            pz[cells[i]] = grid[cells[i]];
         if (t % 8 == 7) { /* change one given: often no solution, maybe a conflict */
             int c = cells[rng_next(&r, (uint32_t)keep)];
             pz[c] = (uint8_t)(1 + (pz[c] + rng_next(&r, 8)) % 9);
         }
-        for (size_t k = 0; k < sizeof limits / sizeof limits[0]; k++) agree(pz, limits[k], buf);
+        for (size_t k = 0; k < sizeof limits / sizeof limits[0]; k++)
+            agree(pz, limits[k], buf);
         if (t % 8 == 0 && keep >= 24) agree(pz, 1000, buf);
         if (t % 8 != 7) { /* the grid it came from is among the solutions */
             sudoku9_result_t f = fast_checked(pz, 2, buf);
@@ -217,7 +227,8 @@ START_TEST(sudoku9_empty_grid) {
     ck_assert_int_eq(r.exhausted, 0);
     ck_assert_int_eq(r.no_guess, 0);
     qsort(buf, SUDOKU_MAX_SOLUTIONS, 81, cmp81);
-    for (uint32_t k = 1; k < SUDOKU_MAX_SOLUTIONS; k++) ck_assert(memcmp(buf + 81 * (k - 1), buf + 81 * k, 81) != 0);
+    for (uint32_t k = 1; k < SUDOKU_MAX_SOLUTIONS; k++)
+        ck_assert(memcmp(buf + 81 * (k - 1), buf + 81 * k, 81) != 0);
     r = fast_checked(pz, 3, NULL); /* count only */
     ck_assert_uint_eq(r.solutions_found, 3);
 }
@@ -236,7 +247,8 @@ START_TEST(sudoku9_solved_and_unsolvable) {
     ck_assert_mem_eq(buf, grid, 81);
     /* Row 0 holds 1..8, (1,8) holds 9: (0,8) has no digit, givens agree. */
     memset(pz, 0, 81);
-    for (int c = 0; c < 8; c++) pz[c] = (uint8_t)(c + 1);
+    for (int c = 0; c < 8; c++)
+        pz[c] = (uint8_t)(c + 1);
     pz[17] = 9;
     agree(pz, 2, buf);
     f = fast_checked(pz, 2, buf);
@@ -247,7 +259,7 @@ START_TEST(sudoku9_solved_and_unsolvable) {
     /* A hidden contradiction: 9 cannot go anywhere in column 0's box rows. */
     memset(pz, 0, 81);
     pz[1] = 9, pz[9 + 4] = 9, pz[18 + 7] = 9; /* 9 barred from rows 0-2 ... */
-    pz[27] = 1, pz[54] = 2; /* ... and nothing wrong elsewhere */
+    pz[27] = 1, pz[54] = 2;                   /* ... and nothing wrong elsewhere */
     agree(pz, 1, buf), agree(pz, 2, buf);
 }
 END_TEST
@@ -304,7 +316,8 @@ START_TEST(sudoku9_limits) {
     ck_assert_uint_le(r.stats.nodes, 1000);
     ck_assert_uint_gt(r.solutions_found, 0); /* found before the budget ran out */
     sudoku_shape_t s = shape9();
-    for (uint32_t k = 0; k < r.solutions_found; k++) ck_assert_int_eq(sudoku_check_solution(&s, pz, buf + 81 * k), 1);
+    for (uint32_t k = 0; k < r.solutions_found; k++)
+        ck_assert_int_eq(sudoku_check_solution(&s, pz, buf + 81 * k), 1);
 
     /* A deadline in the future lets the search finish. */
     ctl.node_budget = 0;
@@ -369,7 +382,10 @@ END_TEST
 START_TEST(sudoku9_guess_stats) {
     uint8_t pz[81], buf[2 * 81];
     /* Norvig's grid1: singles alone solve it. */
-    ck_assert_int_eq(parse81("..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..", pz), 0);
+    ck_assert_int_eq(
+        parse81("..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+                pz),
+        0);
     sudoku9_result_t r = fast_checked(pz, 2, buf);
     ck_assert_int_eq(r.no_guess, 1);
     ck_assert_uint_eq(r.guesses, 0);
@@ -377,7 +393,10 @@ START_TEST(sudoku9_guess_stats) {
     ck_assert_int_eq(r.exhausted, 1);
     ck_assert_uint_gt(r.stats.propagations, 0);
     /* Inkala 2012 needs guesses. */
-    ck_assert_int_eq(parse81("8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..", pz), 0);
+    ck_assert_int_eq(
+        parse81("8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
+                pz),
+        0);
     r = fast_checked(pz, 2, buf);
     ck_assert_int_eq(r.no_guess, 0);
     ck_assert_uint_gt(r.guesses, 0);

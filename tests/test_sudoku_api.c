@@ -30,7 +30,9 @@ static call_t solve_json(const char *body) {
 
 static void call_free(call_t *c) { tjob_free(c); }
 
-static const char *jstr(json_t *j, const char *k) { return json_string_value(json_object_get(j, k)); }
+static const char *jstr(json_t *j, const char *k) {
+    return json_string_value(json_object_get(j, k));
+}
 
 static int names_field(const call_t *c, const char *field) { return tjob_names(c, field); }
 
@@ -46,19 +48,20 @@ START_TEST(sudoku_api_solves_string_grid) {
     json_t *st = json_object_get(c.json, "stats");
     ck_assert(json_integer_value(json_object_get(st, "nodes")) > 0);
     ck_assert(json_is_number(json_object_get(st, "elapsed_ms")));
-    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(c.json, "box"), "rows")), 3);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(c.json, "box"), "rows")),
+                     3);
     call_free(&c);
 }
 END_TEST
 
 START_TEST(sudoku_api_every_method_agrees) {
-    const char *methods[] = {"auto", "backtracking", "mrv", "propagation", "best-first", "dlx",
-                             "algorithm-x", "fast"};
+    const char *methods[] = {"auto",       "backtracking", "mrv",         "propagation",
+                             "best-first", "dlx",          "algorithm-x", "fast"};
     const char *levels[] = {"peers", "hidden-singles", "naked-pairs", "subsets"};
     char body[512];
     for (size_t m = 0; m < 8; m++) {
-        snprintf(body, sizeof body, "{\"grid\":\"%s\",\"method\":\"%s\",\"max_solutions\":2}", inkala,
-                 methods[m]);
+        snprintf(body, sizeof body, "{\"grid\":\"%s\",\"method\":\"%s\",\"max_solutions\":2}",
+                 inkala, methods[m]);
         call_t c = solve_json(body);
         ck_assert_msg(c.status == 200, "%s: %s", methods[m], c.body);
         ck_assert_str_eq(jstr(c.json, "solution"), inkala_sol);
@@ -67,7 +70,8 @@ START_TEST(sudoku_api_every_method_agrees) {
     }
     for (size_t l = 0; l < 4; l++) {
         snprintf(body, sizeof body,
-                 "{\"grid\":\"%s\",\"method\":\"propagation\",\"propagation\":\"%s\"}", inkala, levels[l]);
+                 "{\"grid\":\"%s\",\"method\":\"propagation\",\"propagation\":\"%s\"}", inkala,
+                 levels[l]);
         call_t c = solve_json(body);
         ck_assert_str_eq(jstr(c.json, "solution"), inkala_sol);
         ck_assert_str_eq(jstr(json_object_get(c.json, "stats"), "propagation"), levels[l]);
@@ -77,16 +81,21 @@ START_TEST(sudoku_api_every_method_agrees) {
 END_TEST
 
 START_TEST(sudoku_api_exact_cover_parallel) {
-    const char *bodies[] = {"{\"grid\":\"................\",\"max_solutions\":300,\"method\":\"dlx\",\"threads\":2}",
-                            "{\"grid\":\"................\",\"max_solutions\":300,\"method\":\"algorithm-x\",\"threads\":2}",
-                            "{\"grid\":\"................\",\"max_solutions\":300,\"method\":\"propagation\"}"};
+    const char *bodies[] = {
+        "{\"grid\":\"................\",\"max_solutions\":300,\"method\":\"dlx\",\"threads\":2}",
+        "{\"grid\":\"................\",\"max_solutions\":300,\"method\":\"algorithm-x\","
+        "\"threads\":2}",
+        "{\"grid\":\"................\",\"max_solutions\":300,\"method\":\"propagation\"}"};
     json_t *first = NULL;
     for (size_t i = 0; i < 3; i++) {
         call_t c = solve_json(bodies[i]);
         ck_assert_msg(c.status == 200, "%s", c.body);
         ck_assert_int_eq(json_integer_value(json_object_get(c.json, "solutions_found")), 288);
         ck_assert(json_is_true(json_object_get(c.json, "complete")));
-        if (i < 2) ck_assert_int_gt(json_integer_value(json_object_get(json_object_get(c.json, "stats"), "subproblems")), 1);
+        if (i < 2)
+            ck_assert_int_gt(json_integer_value(
+                                 json_object_get(json_object_get(c.json, "stats"), "subproblems")),
+                             1);
         /* the parallel solutions come back in the sequential search order */
         if (i == 0) first = json_incref(json_object_get(c.json, "solutions"));
         if (i == 1) ck_assert(json_equal(first, json_object_get(c.json, "solutions")));
@@ -142,7 +151,8 @@ START_TEST(sudoku_api_arrays_and_custom_symbols) {
     ck_assert_int_eq(json_integer_value(json_array_get(json_array_get(sol, 3), 3)), 30);
     for (int r = 0; r < 4; r++) { /* every row holds the four symbols */
         long long sum = 0;
-        for (int k = 0; k < 4; k++) sum += json_integer_value(json_array_get(json_array_get(sol, (size_t)r), (size_t)k));
+        for (int k = 0; k < 4; k++)
+            sum += json_integer_value(json_array_get(json_array_get(sol, (size_t)r), (size_t)k));
         ck_assert_int_eq(sum, 60);
     }
     call_free(&c);
@@ -185,8 +195,9 @@ START_TEST(sudoku_api_text_round_trip) {
     size_t len = (size_t)snprintf(text, sizeof text, "6\n10 20 30 40 50 60\n");
     for (size_t r = 0; r < 6; r++)
         for (size_t k = 0; k < 6; k++)
-            len += (size_t)snprintf(text + len, sizeof text - len, "%zu,%zu %lld\n", r, k,
-                                    (long long)json_integer_value(json_array_get(json_array_get(sol, r), k)));
+            len += (size_t)snprintf(
+                text + len, sizeof text - len, "%zu,%zu %lld\n", r, k,
+                (long long)json_integer_value(json_array_get(json_array_get(sol, r), k)));
     call_t v = call(api_sudoku_validate_prepare, "text/plain", NULL, text, NULL, 0);
     ck_assert(json_is_true(json_object_get(v.json, "complete")));
     call_t again = call(api_sudoku_solve_prepare, "text/plain", NULL, text, NULL, 0);
@@ -248,27 +259,41 @@ typedef struct bad_s {
 
 static const bad_t bad_inputs[] = {
     {"application/json", "{\"grid\":\"123\"}", 400, "grid"},
-    {"application/json", "{\"grid\":\"1234123412341234123412341234123412341234123412341234123412341234123412341234123\"}", 400, "grid"},
+    {"application/json",
+     "{\"grid\":"
+     "\"1234123412341234123412341234123412341234123412341234123412341234123412341234123\"}",
+     400, "grid"},
     {"application/json", "{\"grid\":\"...?............\"}", 400, "grid[0][3]"},
     {"application/json", "{\"grid\":[[1,2,3,4],[1,2,3],[0,0,0,0],[0,0,0,0]]}", 400, "grid[1]"},
-    {"application/json", "{\"grid\":[[1,2,3,4],[0,0,0,0],[0,0,\"x\",0],[0,0,0,0]]}", 400, "grid[2][2]"},
+    {"application/json", "{\"grid\":[[1,2,3,4],[0,0,0,0],[0,0,\"x\",0],[0,0,0,0]]}", 400,
+     "grid[2][2]"},
     {"application/json", "{\"grid\":[[1,2,3],[0,0,0],[0,0,0]]}", 400, "grid"},
-    {"application/json", "{\"grid\":\"................\",\"symbols\":[1,2,2,4]}", 400, "symbols[2]"},
+    {"application/json", "{\"grid\":\"................\",\"symbols\":[1,2,2,4]}", 400,
+     "symbols[2]"},
     {"application/json", "{\"grid\":\"................\",\"symbols\":[1,2,3]}", 400, "symbols"},
-    {"application/json", "{\"grid\":\"................\",\"symbols\":[1,2,3,-4]}", 400, "symbols[3]"},
+    {"application/json", "{\"grid\":\"................\",\"symbols\":[1,2,3,-4]}", 400,
+     "symbols[3]"},
     {"application/json", "{\"grid\":\"....5...........\"}", 400, "grid[1][0]"},
-    {"application/json", "{\"grid\":\"................\",\"box\":{\"rows\":3,\"cols\":2}}", 400, "box.rows"},
-    {"application/json", "{\"grid\":\"................\",\"box\":{\"rows\":0,\"cols\":4}}", 400, "box.rows"},
-    {"application/json", "{\"grid\":[[0,0,0,0,0,0,0],[0,0,0,0,0,0,0],[0,0,0,0,0,0,0],[0,0,0,0,0,0,0],"
-                         "[0,0,0,0,0,0,0],[0,0,0,0,0,0,0],[0,0,0,0,0,0,0]]}", 400, "box"},
+    {"application/json", "{\"grid\":\"................\",\"box\":{\"rows\":3,\"cols\":2}}", 400,
+     "box.rows"},
+    {"application/json", "{\"grid\":\"................\",\"box\":{\"rows\":0,\"cols\":4}}", 400,
+     "box.rows"},
+    {"application/json",
+     "{\"grid\":[[0,0,0,0,0,0,0],[0,0,0,0,0,0,0],[0,0,0,0,0,0,0],[0,0,0,0,0,0,0],"
+     "[0,0,0,0,0,0,0],[0,0,0,0,0,0,0],[0,0,0,0,0,0,0]]}",
+     400, "box"},
     {"application/json", "{\"grid\":\"................\",\"method\":\"magic\"}", 400, "method"},
-    {"application/json", "{\"grid\":\"................\",\"propagation\":\"all\"}", 400, "propagation"},
-    {"application/json", "{\"grid\":\"................\",\"max_solutions\":0}", 400, "max_solutions"},
-    {"application/json", "{\"grid\":\"................\",\"max_solutions\":10001}", 400, "max_solutions"},
+    {"application/json", "{\"grid\":\"................\",\"propagation\":\"all\"}", 400,
+     "propagation"},
+    {"application/json", "{\"grid\":\"................\",\"max_solutions\":0}", 400,
+     "max_solutions"},
+    {"application/json", "{\"grid\":\"................\",\"max_solutions\":10001}", 400,
+     "max_solutions"},
     {"application/json", "{\"grid\":\"................\",\"timeout_ms\":0}", 400, "timeout_ms"},
     {"application/json", "{\"grid\":\"................\",\"threads\":3}", 400, "threads"},
     {"application/json", "{\"grid\":\"................\",\"method\":\"fast\"}", 400, "method"},
-    {"application/json", "{\"grid\":\"................\",\"method\":\"dlx\",\"trace\":true}", 400, "trace"},
+    {"application/json", "{\"grid\":\"................\",\"method\":\"dlx\",\"trace\":true}", 400,
+     "trace"},
     {"application/json", "{\"grid\":\"................\",\"trace\":\"yes\"}", 400, "trace"},
     {"application/json", "{\"grid\":\"................\",\"colour\":1}", 400, "colour"},
     {"application/json", "{\"grid\":\"....\"", 400, "body"},
@@ -301,7 +326,8 @@ END_TEST
 
 START_TEST(sudoku_api_query_params_only_for_text) {
     api_param_t p = {"method", "mrv"};
-    call_t c = call(api_sudoku_solve_prepare, "application/json", NULL, "{\"grid\":\"................\"}", &p, 1);
+    call_t c = call(api_sudoku_solve_prepare, "application/json", NULL,
+                    "{\"grid\":\"................\"}", &p, 1);
     ck_assert_int_eq(c.status, 400);
     ck_assert(names_field(&c, "method"));
     call_free(&c);

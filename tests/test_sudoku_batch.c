@@ -79,7 +79,8 @@ static void tb_append(tb_batch_t *b, const char *text, int kind, const uint8_t *
 
 static void tb_puzzle(tb_batch_t *b, const uint8_t *pz, char empty) {
     char s[82];
-    for (int i = 0; i < 81; i++) s[i] = pz[i] ? (char)('0' + pz[i]) : empty;
+    for (int i = 0; i < 81; i++)
+        s[i] = pz[i] ? (char)('0' + pz[i]) : empty;
     s[81] = '\0';
     tb_append(b, s, EX_ONE, pz);
 }
@@ -106,16 +107,20 @@ static tb_batch_t tb_make(size_t derived, uint64_t seed) {
     while (fgets(line, sizeof line, fp)) {
         uint8_t pz[81];
         if (line[0] == '#' || strlen(line) < 82 || line[81] != ':') continue;
-        for (int i = 0; i < 81; i++) pz[i] = line[i] == '.' ? 0 : (uint8_t)(line[i] - '0');
+        for (int i = 0; i < 81; i++)
+            pz[i] = line[i] == '.' ? 0 : (uint8_t)(line[i] - '0');
         tb_puzzle(&b, pz, b.npuzzles % 2 ? '.' : '0');
-        if (b.lines[b.nlines - 1].kind == EX_ONE && nsol < 64) memcpy(sols[nsol++], b.lines[b.nlines - 1].sol, 81);
+        if (b.lines[b.nlines - 1].kind == EX_ONE && nsol < 64)
+            memcpy(sols[nsol++], b.lines[b.nlines - 1].sol, 81);
     }
     fclose(fp);
     ck_assert_uint_ge(nsol, 4);
     tb_append(&b, "", EX_SKIP, NULL);
     tb_append(&b, "  \t", EX_SKIP, NULL);
     tb_append(&b, "12345", EX_BAD, NULL);
-    tb_append(&b, "....x............................................................................", EX_BAD, NULL);
+    tb_append(&b,
+              "....x............................................................................",
+              EX_BAD, NULL);
     uint8_t empty[81] = {0};
     tb_puzzle(&b, empty, '.'); /* many solutions */
     for (size_t k = 0; k < derived; k++) {
@@ -166,16 +171,22 @@ static void tb_check_text(const tb_batch_t *b, const char *body, int max_solutio
         ck_assert_msg(nl != NULL, "answer ends after %zu lines", seen);
         size_t n = (size_t)(nl - p);
         switch (l->kind) {
-        case EX_BAD: ck_assert_msg(strncmp(p, "invalid: ", 9) == 0, "line %zu: %.*s", i + 1, (int)n, p); break;
-        case EX_NONE: ck_assert_msg(n == 10 && strncmp(p, "unsolvable", 10) == 0, "line %zu", i + 1); break;
+        case EX_BAD:
+            ck_assert_msg(strncmp(p, "invalid: ", 9) == 0, "line %zu: %.*s", i + 1, (int)n, p);
+            break;
+        case EX_NONE:
+            ck_assert_msg(n == 10 && strncmp(p, "unsolvable", 10) == 0, "line %zu", i + 1);
+            break;
         case EX_ONE:
             ck_assert_uint_eq(n, 81);
             ck_assert_msg(tb_solves(l->pz, p), "line %zu", i + 1);
-            for (int c = 0; c < 81; c++) ck_assert_int_eq(p[c] - '0', l->sol[c]);
+            for (int c = 0; c < 81; c++)
+                ck_assert_int_eq(p[c] - '0', l->sol[c]);
             break;
         case EX_MANY:
             if (max_solutions == 2) {
-                ck_assert_msg(n == 8 && strncmp(p, "multiple", 8) == 0, "line %zu: %.*s", i + 1, (int)n, p);
+                ck_assert_msg(n == 8 && strncmp(p, "multiple", 8) == 0, "line %zu: %.*s", i + 1,
+                              (int)n, p);
             } else {
                 ck_assert_uint_eq(n, 81);
                 ck_assert_msg(tb_solves(l->pz, p), "line %zu", i + 1);
@@ -221,7 +232,9 @@ START_TEST(batch_text_in_order) {
 END_TEST
 
 START_TEST(batch_crlf_and_spaces) {
-    const char *body = "# windows\r\n  .......12....35......6...7.7.....3.....4..8..1...........12.....8.....4..5....6..\t\r\n\r\n";
+    const char *body = "# windows\r\n  "
+                       ".......12....35......6...7.7.....3.....4..8..1...........12.....8.....4..5."
+                       "...6..\t\r\n\r\n";
     tjob_t t = tb_call(body, "text/plain; charset=utf-8", NULL, "2", NULL);
     ck_assert_int_eq(t.status, 200);
     ck_assert_uint_eq(strlen(t.body), 82);
@@ -276,16 +289,27 @@ END_TEST
 START_TEST(batch_skipped_chunks) {
     tb_batch_t b = {0};
     uint8_t pz[81];
-    const char *s = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
-    for (int i = 0; i < 81; i++) pz[i] = s[i] == '.' ? 0 : (uint8_t)(s[i] - '0');
+    const char *s =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    for (int i = 0; i < 81; i++)
+        pz[i] = s[i] == '.' ? 0 : (uint8_t)(s[i] - '0');
     for (int k = 0; k < 16; k++) {
-        if (k == 9) tb_append(&b, "bad", EX_BAD, NULL);
-        else tb_puzzle(&b, pz, '.');
+        if (k == 9)
+            tb_append(&b, "bad", EX_BAD, NULL);
+        else
+            tb_puzzle(&b, pz, '.');
     }
     api_param_t ps[] = {{"threads", "1"}};
-    api_request_t r = {.method = "POST", .path = "/v1/sudoku/batch", .params = ps, .nparams = 1,
-                       .body = b.body, .body_len = b.len, .content_type = "text/plain",
-                       .pool_threads = 2, .max_timeout_ms = 1000, .max_batch_lines = 100};
+    api_request_t r = {.method = "POST",
+                       .path = "/v1/sudoku/batch",
+                       .params = ps,
+                       .nparams = 1,
+                       .body = b.body,
+                       .body_len = b.len,
+                       .content_type = "text/plain",
+                       .pool_threads = 2,
+                       .max_timeout_ms = 1000,
+                       .max_batch_lines = 100};
     api_job_t *job = NULL;
     api_response_t resp = {0};
     search_ctl_t ctl = {0, 0, NULL};
@@ -307,17 +331,22 @@ START_TEST(batch_skipped_chunks) {
     job->ops->merge(job, 3, job->ops->run(job, 3, &ctl)); /* out of order: still waits */
     ck_assert_int_eq(resp.stream(resp.stream_cls, out + len, sizeof out - len), 0);
     job->ops->finish(job, SEARCH_CANCELLED); /* chunks 2, 4.. never run */
-    while ((n = resp.stream(resp.stream_cls, out + len, 7)) > 0) len += (size_t)n; /* small reads */
+    while ((n = resp.stream(resp.stream_cls, out + len, 7)) > 0)
+        len += (size_t)n; /* small reads */
     ck_assert_int_eq(n, -1);
     out[len] = '\0';
     const char *p = out;
     for (int k = 0; k < 16; k++) {
         const char *nl = strchr(p, '\n');
         ck_assert_ptr_nonnull(nl);
-        if (k == 9) ck_assert_msg(strncmp(p, "invalid: 3 characters", 21) == 0, "%s", p);
-        else if (k < 2 || k == 6 || k == 7) ck_assert(tb_solves(pz, p));
-        else if (k < 4) ck_assert(strncmp(p, "timeout\n", 8) == 0);
-        else ck_assert_msg(strncmp(p, "cancelled\n", 10) == 0, "line %d: %s", k, p);
+        if (k == 9)
+            ck_assert_msg(strncmp(p, "invalid: 3 characters", 21) == 0, "%s", p);
+        else if (k < 2 || k == 6 || k == 7)
+            ck_assert(tb_solves(pz, p));
+        else if (k < 4)
+            ck_assert(strncmp(p, "timeout\n", 8) == 0);
+        else
+            ck_assert_msg(strncmp(p, "cancelled\n", 10) == 0, "line %d: %s", k, p);
         p = nl + 1;
     }
     ck_assert_str_eq(p, "");
@@ -328,7 +357,8 @@ START_TEST(batch_skipped_chunks) {
 END_TEST
 
 START_TEST(batch_errors) {
-    static const char *const one = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n";
+    static const char *const one =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n";
     tjob_t t = tb_call(one, NULL, NULL, "3", NULL);
     ck_assert_int_eq(t.status, 400);
     ck_assert(tjob_names(&t, "max_solutions"));
@@ -351,7 +381,8 @@ START_TEST(batch_errors) {
     /* the harness allows 1000 puzzles: 1000 pass, 1001 are a 413 */
     size_t n1 = strlen(one);
     char *big = malloc(1001 * n1 + 1);
-    for (int k = 0; k < 1001; k++) memcpy(big + k * n1, one, n1);
+    for (int k = 0; k < 1001; k++)
+        memcpy(big + k * n1, one, n1);
     big[1000 * n1] = '\0';
     t = tb_call(big, "text/plain", NULL, NULL, NULL);
     ck_assert_int_eq(t.status, 200);
@@ -410,13 +441,16 @@ START_TEST(http_batch_threads_agree) {
 END_TEST
 
 START_TEST(http_batch_limits) {
-    static const char *const args[] = {"--threads", "2", "--max-batch-body", "4096", "--max-batch-lines",
-                                       "10", "--max-body", "1024", NULL};
-    static const char *const one = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n";
+    static const char *const args[] = {
+        "--threads", "2", "--max-batch-body", "4096", "--max-batch-lines", "10", "--max-body",
+        "1024",      NULL};
+    static const char *const one =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n";
     tsrv_t s;
     char body[8192] = "";
     ck_assert_int_eq(tsrv_start(&s, args, NULL), 0);
-    for (int k = 0; k < 10; k++) strcat(body, one); /* 820 bytes, 10 puzzles */
+    for (int k = 0; k < 10; k++)
+        strcat(body, one); /* 820 bytes, 10 puzzles */
     hresp_t r = tb_post(&s, "", body, strlen(body), NULL);
     ck_assert_int_eq(r.status, 200);
     ck_assert_uint_eq(r.len, 820);
@@ -481,9 +515,11 @@ START_TEST(http_batch_client_leaves_mid_stream) {
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)s.port)};
     inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
     ck_assert_int_eq(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
-    int hl = snprintf(head, sizeof head,
-                      "POST /v1/sudoku/batch?max_solutions=2&timeout_ms=30000 HTTP/1.1\r\nHost: x\r\n"
-                      "Content-Type: text/plain\r\nContent-Length: %zu\r\n\r\n", blen);
+    int hl =
+        snprintf(head, sizeof head,
+                 "POST /v1/sudoku/batch?max_solutions=2&timeout_ms=30000 HTTP/1.1\r\nHost: x\r\n"
+                 "Content-Type: text/plain\r\nContent-Length: %zu\r\n\r\n",
+                 blen);
     ck_assert_int_eq(write(fd, head, (size_t)hl), hl);
     for (size_t off = 0; off < blen;) {
         ssize_t w = write(fd, body + off, blen - off);
@@ -495,8 +531,10 @@ START_TEST(http_batch_client_leaves_mid_stream) {
     ck_assert_msg(strncmp(buf, "HTTP/1.1 200", 12) == 0, "%.60s", buf);
     close(fd);
     /* the server notices, cancels, logs, and answers the next request */
-    for (int k = 0; k < 100 && !tsrv_log_has(&s, "\"path\":\"/v1/sudoku/batch\""); k++) usleep(50000);
-    for (int k = 0; k < 100 && !tsrv_log_has(&s, "\"terminated\":"); k++) usleep(50000);
+    for (int k = 0; k < 100 && !tsrv_log_has(&s, "\"path\":\"/v1/sudoku/batch\""); k++)
+        usleep(50000);
+    for (int k = 0; k < 100 && !tsrv_log_has(&s, "\"terminated\":"); k++)
+        usleep(50000);
     ck_assert(tsrv_log_has(&s, "\"path\":\"/v1/sudoku/batch\""));
     ck_assert(tsrv_log_has(&s, "\"terminated\":")); /* it left mid-answer */
     hresp_t r;

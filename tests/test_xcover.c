@@ -67,8 +67,8 @@ static xcover_problem_t *build_list(uint32_t nprimary, uint32_t nsecondary, cons
 
 /* Knuth's example: items A..G = 0..6, options
  *   0 {C E F}  1 {A D G}  2 {B C F}  3 {A D}  4 {B G}  5 {D E G} */
-static const int knuth_opts[] = {2, 4, 5, -1, 0, 3, 6, -1, 1, 2, 5, -1,
-                                 0, 3, -1,    1, 6, -1, 3, 4, 6, -1, -2};
+static const int knuth_opts[] = {2, 4, 5,  -1, 0, 3,  6, -1, 1, 2,  5, -1,
+                                 0, 3, -1, 1,  6, -1, 3, 4,  6, -1, -2};
 
 /* Solves with everything stored; returns the result, fills buf. */
 static xcover_result_t solve_all(const xcover_problem_t *p, xcover_engine_t e, uint32_t *buf,
@@ -126,9 +126,7 @@ static void parse_grid(const char *s, uint8_t *g, int n) {
     int i;
     for (i = 0; i < n * n; i++) {
         char ch = s[i];
-        g[i] = (uint8_t)(ch == '.' || ch == '0' ? 0
-                         : ch <= '9'             ? ch - '0'
-                                                 : ch - 'A' + 10);
+        g[i] = (uint8_t)(ch == '.' || ch == '0' ? 0 : ch <= '9' ? ch - '0' : ch - 'A' + 10);
     }
 }
 
@@ -146,7 +144,8 @@ static void make_puzzle(const sudoku_shape_t *s, int holes, uint32_t seed, uint8
     int n = s->n, r, c, i;
     uint8_t perm[SUDOKU_MAX_N];
     uint64_t rng = 0x9e3779b97f4a7c15u ^ seed;
-    for (i = 0; i < n; i++) perm[i] = (uint8_t)(i + 1);
+    for (i = 0; i < n; i++)
+        perm[i] = (uint8_t)(i + 1);
     for (i = n - 1; i > 0; i--) {
         int j = (int)(next_rand(&rng) % (uint32_t)(i + 1));
         uint8_t t = perm[i];
@@ -249,8 +248,7 @@ START_TEST(xcover_secondary_items) {
         uint32_t buf[32];
         xcover_result_t r = solve_all(p, engines[e], buf, 32, NULL, 0);
         /* {a x}{b y}{c} = 0 2 3;  {a b}{c} = 3 4;  {a b}{c y} = 4 5 */
-        static const uint32_t want[] = {0, 2, 3, XCOVER_NONE, 3, 4, XCOVER_NONE,
-                                        4, 5, XCOVER_NONE};
+        static const uint32_t want[] = {0, 2, 3, XCOVER_NONE, 3, 4, XCOVER_NONE, 4, 5, XCOVER_NONE};
         ck_assert_uint_eq(r.solutions_found, 3);
         ck_assert_uint_eq(r.solutions_used, 10);
         ck_assert_mem_eq(buf, want, sizeof want);
@@ -384,8 +382,10 @@ START_TEST(xcover_builder_enforces_limits) {
     items = malloc((size_t)XCOVER_MAX_NODES * sizeof *items);
     ck_assert_ptr_nonnull(start);
     ck_assert_ptr_nonnull(items);
-    for (k = 0; k <= XCOVER_MAX_OPTIONS; k++) start[k] = 4 * k;
-    for (k = 0; k < XCOVER_MAX_NODES; k++) items[k] = k % 4 + 4 * (k / 16 % 4096);
+    for (k = 0; k <= XCOVER_MAX_OPTIONS; k++)
+        start[k] = 4 * k;
+    for (k = 0; k < XCOVER_MAX_NODES; k++)
+        items[k] = k % 4 + 4 * (k / 16 % 4096);
     spec.nprimary = 16384;
     spec.noptions = XCOVER_MAX_OPTIONS;
     spec.option_start = start;
@@ -968,7 +968,8 @@ START_TEST(xcover_sudoku_empty_4x4_has_288) {
     ck_assert_uint_eq(rb.solutions_found, 288);
     ck_assert_mem_eq(a, b, 288 * 16);
     for (i = 0; i < 288; i++) /* all distinct */
-        for (j = i + 1; j < 288; j++) ck_assert(memcmp(a + i * 16, a + j * 16, 16) != 0);
+        for (j = i + 1; j < 288; j++)
+            ck_assert(memcmp(a + i * 16, a + j * 16, 16) != 0);
     /* 1x4 boxes: 4x4 Latin squares, 576 */
     ck_assert_int_eq(sudoku_shape_init(&s, 4, 1, 4), 0);
     ra = sudoku_run(&s, puzzle, XCOVER_ENGINE_DLX, 1000, NULL);
@@ -1006,8 +1007,10 @@ START_TEST(xcover_sudoku_16x16_and_25x25) {
         for (e = 0; e < 2; e++) {
             sudoku_xc_result_t r = sudoku_run(&s, puzzle, engines[e], 1, got);
             ck_assert_uint_eq(r.solutions_found, 1);
-            if (e == 0) memcpy(first, got, (size_t)n * n);
-            else ck_assert_mem_eq(first, got, (size_t)n * n);
+            if (e == 0)
+                memcpy(first, got, (size_t)n * n);
+            else
+                ck_assert_mem_eq(first, got, (size_t)n * n);
         }
         free(puzzle);
         free(sol);

@@ -53,7 +53,8 @@ static char *queens_body(int n, const char *extra) {
     size_t cap = 1 << 16, len = 0;
     char *b = malloc(cap);
     len += (size_t)snprintf(b + len, cap - len, "{\"items\":[");
-    for (int i = 0; i < n; i++) len += (size_t)snprintf(b + len, cap - len, "%s\"r%d\",\"c%d\"", i ? "," : "", i, i);
+    for (int i = 0; i < n; i++)
+        len += (size_t)snprintf(b + len, cap - len, "%s\"r%d\",\"c%d\"", i ? "," : "", i, i);
     len += (size_t)snprintf(b + len, cap - len, "],\"secondary\":[");
     for (int d = 0; d < 2 * n - 1; d++)
         len += (size_t)snprintf(b + len, cap - len, "%s\"a%d\",\"b%d\"", d ? "," : "", d, d);
@@ -72,7 +73,8 @@ START_TEST(xcover_api_secondary_items_queens) {
         char *b = queens_body(n, ",\"max_solutions\":100");
         xres_t x = xsolve(b, 2);
         ck_assert_msg(x.status == 200, "n=%d: %s", n, x.body);
-        ck_assert_int_eq(json_integer_value(json_object_get(x.json, "solutions_found")), counts[n - 1]);
+        ck_assert_int_eq(json_integer_value(json_object_get(x.json, "solutions_found")),
+                         counts[n - 1]);
         ck_assert(json_is_true(json_object_get(x.json, "complete")));
         xres_free(&x);
         free(b);
@@ -86,7 +88,8 @@ START_TEST(xcover_api_parallel_equals_sequential) {
     xres_t a = xsolve(seq, 2), b = xsolve(par, 2);
     ck_assert_int_eq(a.status, 200);
     ck_assert_int_eq(b.status, 200);
-    ck_assert(json_equal(json_object_get(a.json, "solutions"), json_object_get(b.json, "solutions")));
+    ck_assert(
+        json_equal(json_object_get(a.json, "solutions"), json_object_get(b.json, "solutions")));
     json_t *st = json_object_get(b.json, "stats");
     ck_assert_int_gt(json_integer_value(json_object_get(st, "subproblems")), 1);
     ck_assert_int_eq(json_integer_value(json_object_get(st, "threads")), 2);
@@ -109,7 +112,8 @@ START_TEST(xcover_api_parallel_equals_sequential) {
     }
     ck_assert_int_eq(used, 0xff);
     for (int i = 0; i < 8; i++)
-        for (int k = 0; k < i; k++) ck_assert_int_ne(abs(cols[i] - cols[k]), i - k);
+        for (int k = 0; k < i; k++)
+            ck_assert_int_ne(abs(cols[i] - cols[k]), i - k);
     xres_free(&b);
     free(par);
 }
@@ -157,7 +161,8 @@ START_TEST(xcover_api_item_limit) {
     size_t n = 65537, cap = n * 12 + 64, len = 0;
     char *b = malloc(cap);
     len += (size_t)snprintf(b + len, cap - len, "{\"items\":[");
-    for (size_t i = 0; i < n; i++) len += (size_t)snprintf(b + len, cap - len, "%s\"i%zu\"", i ? "," : "", i);
+    for (size_t i = 0; i < n; i++)
+        len += (size_t)snprintf(b + len, cap - len, "%s\"i%zu\"", i ? "," : "", i);
     snprintf(b + len, cap - len, "],\"options\":[[\"i0\"]]}");
     xres_t x = xsolve(b, 2);
     ck_assert_int_eq(x.status, 400);
@@ -168,7 +173,8 @@ START_TEST(xcover_api_item_limit) {
 END_TEST
 
 START_TEST(xcover_api_no_primary_items_one_empty_solution) {
-    xres_t x = xsolve("{\"items\":[],\"secondary\":[\"S\"],\"options\":[[\"S\"]],\"max_solutions\":5}", 2);
+    xres_t x =
+        xsolve("{\"items\":[],\"secondary\":[\"S\"],\"options\":[[\"S\"]],\"max_solutions\":5}", 2);
     ck_assert_int_eq(x.status, 200);
     ck_assert_int_eq(json_integer_value(json_object_get(x.json, "solutions_found")), 1);
     ck_assert_int_eq(json_array_size(json_array_get(json_object_get(x.json, "solutions"), 0)), 0);
@@ -184,7 +190,8 @@ Suite *xcover_api_suite(void) {
     tcase_add_test(tc, xcover_api_knuth_example);
     tcase_add_test(tc, xcover_api_secondary_items_queens);
     tcase_add_test(tc, xcover_api_parallel_equals_sequential);
-    tcase_add_loop_test(tc, xcover_api_invalid_inputs_table, 0, (int)(sizeof xbad / sizeof xbad[0]));
+    tcase_add_loop_test(tc, xcover_api_invalid_inputs_table, 0,
+                        (int)(sizeof xbad / sizeof xbad[0]));
     tcase_add_test(tc, xcover_api_item_limit);
     tcase_add_test(tc, xcover_api_no_primary_items_one_empty_solution);
     suite_add_tcase(s, tc);

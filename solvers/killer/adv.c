@@ -28,37 +28,27 @@
  *            other cell of each unit that contains the whole cage
  *            (cage/unit claiming) and every cell outside the cage that sees
  *            all of its places in it (cage pointing; peer bitsets, grids of
- *            up to 128 cells; derived cons up to POINT_DERIVED_MAX cells).  Conversely the hidden-single scan of a
- *            unit notices a value whose every place in the unit lies in one
- *            cage, and keeps only that cage's combos that contain it.  A tabled con's own changes do not
- *            requeue it (propagate() holds its inq flag up while it runs):
- *            its result is (close to) a fixpoint.
- *   bounds   distinct cons over the cap (big cages on big grids): the rest
- *            of the sum must lie between the sums of the `open` smallest
- *            and largest available symbols, per cell and value; with
- *            symbols ascending by index that is one window of values for
- *            every cell.
- *   sum      non-distinct (derived) cons: classify() splits the cells into
- *            peer groups (greedy cliques); a group of k open cells adds up
- *            to between the k smallest and the k largest symbols of its
- *            candidates' union, and a value stays at a cell only if the
- *            bounds of the whole con still admit the sum.  With symbols
- *            ascending by index this is one window of values per group.
- *            Per-cell bounds (the earlier version) let two innies in one row
- *            both be 1; the groups took sigh-hs-09 from 21,000 nodes to 10.
- *            A mixed con sees its mirrored cells' masks mirrored
- *            (mirror_mask; a group never mixes signs) and recounts the
- *            rest of its sum (cdyn's counts every cell as itself).
- *   small    a non-tabled con with <= SMALL_OPEN open cells is then solved
- *            exactly: a depth-first walk (depth <= SMALL_OPEN) over the open
- *            cells' candidates finds, for each cell, the values that belong
- *            to some complete assignment (distinct where the cells are
- *            peers, sum met), and removes the others.
- * Plus the Sudoku rules: a decided cell's value leaves its peers (row,
- * column, box, diagonals, cage), hidden singles per unit, and locked
- * candidates between boxes and lines (pointing and claiming); a value
- * whose places in a unit all lie in one cage leaves the cage's other
- * cells (and its tabled con keeps only combos holding it).
+ *            up to 128 cells; derived cons up to POINT_DERIVED_MAX cells).  Conversely the
+ * hidden-single scan of a unit notices a value whose every place in the unit lies in one cage, and
+ * keeps only that cage's combos that contain it.  A tabled con's own changes do not requeue it
+ * (propagate() holds its inq flag up while it runs): its result is (close to) a fixpoint. bounds
+ * distinct cons over the cap (big cages on big grids): the rest of the sum must lie between the
+ * sums of the `open` smallest and largest available symbols, per cell and value; with symbols
+ * ascending by index that is one window of values for every cell. sum      non-distinct (derived)
+ * cons: classify() splits the cells into peer groups (greedy cliques); a group of k open cells adds
+ * up to between the k smallest and the k largest symbols of its candidates' union, and a value
+ * stays at a cell only if the bounds of the whole con still admit the sum.  With symbols ascending
+ * by index this is one window of values per group. Per-cell bounds (the earlier version) let two
+ * innies in one row both be 1; the groups took sigh-hs-09 from 21,000 nodes to 10. A mixed con sees
+ * its mirrored cells' masks mirrored (mirror_mask; a group never mixes signs) and recounts the rest
+ * of its sum (cdyn's counts every cell as itself). small    a non-tabled con with <= SMALL_OPEN
+ * open cells is then solved exactly: a depth-first walk (depth <= SMALL_OPEN) over the open cells'
+ * candidates finds, for each cell, the values that belong to some complete assignment (distinct
+ * where the cells are peers, sum met), and removes the others. Plus the Sudoku rules: a decided
+ * cell's value leaves its peers (row, column, box, diagonals, cage), hidden singles per unit, and
+ * locked candidates between boxes and lines (pointing and claiming); a value whose places in a unit
+ * all lie in one cage leaves the cage's other cells (and its tabled con keeps only combos holding
+ * it).
  *
  * Order (propagate()): decided cells' peers, then cages (cq), then unit
  * scans, and the derived cons (dq) only when all of those are done.  A
@@ -173,17 +163,17 @@
 _Static_assert(DERIVED_MAX <= 32, "prop_con keeps a sum con's groups in a uint32_t");
 _Static_assert(KILLER__MIXED_MAX <= DERIVED_MAX, "prop_con sizes its group arrays by DERIVED_MAX");
 #define POINT_DERIVED_MAX 5 /* derived cons up to this size point too (con_claim_ot) */
-#define SMALL_OPEN 3    /* cons with this few open cells are solved exactly */
-#define COMBO_BUDGET ((uint64_t)KILLER_COMBO_CAP * 64) /* enumeration steps per table */
-#define SORT_MAX_N 16   /* tabled cons with 2..SORT_MAX_OPEN open cells restrict */
-#define SORT_MAX_OPEN 3 /* fewest values first up to this n (see prop_con) */
-#define CONFLICT_GROWTH 1.05  /* the conflict weight increment grows so (bump()) */
+#define SMALL_OPEN        3 /* cons with this few open cells are solved exactly */
+#define COMBO_BUDGET      ((uint64_t)KILLER_COMBO_CAP * 64) /* enumeration steps per table */
+#define SORT_MAX_N        16   /* tabled cons with 2..SORT_MAX_OPEN open cells restrict */
+#define SORT_MAX_OPEN     3    /* fewest values first up to this n (see prop_con) */
+#define CONFLICT_GROWTH   1.05 /* the conflict weight increment grows so (bump()) */
 /* The clock and the cancel flag are read every POLL_MASK + 1 nodes, not
  * every SEARCH_POLL_MASK + 1 (search.h): a node here costs 5 us on a 9x9
  * and up to ~0.5 ms on a 25x25 (more under the sanitizers), so 16384 nodes
  * overshot a 100 ms deadline by 0.7 s on 16x16 killers; a clock read is
  * ~20 ns. */
-#define POLL_MASK 15u
+#define POLL_MASK  15u
 #define ADV_PAUSED 1 /* adv_run(): the node limit came first; call again */
 
 typedef struct con_s {
@@ -195,18 +185,18 @@ typedef struct con_s {
     uint8_t ncells;
     uint8_t distinct;
     uint8_t tabled;
-    uint8_t ngroups;    /* non-distinct: peer groups of its cells (con_grp) */
-    uint8_t mirror;     /* some cell enters mirrored (con_neg; derive_region) */
-    uint8_t nunits_in;  /* units containing every cell */
+    uint8_t ngroups;   /* non-distinct: peer groups of its cells (con_grp) */
+    uint8_t mirror;    /* some cell enters mirrored (con_neg; derive_region) */
+    uint8_t nunits_in; /* units containing every cell */
     uint8_t units_in[5];
-    uint64_t inpos[2];  /* positions of its cells in units_in[0..1] (con_claim) */
-    uint64_t pexcl[2];  /* adv_t pbits: its cells and those of units_in (con_claim_ot) */
+    uint64_t inpos[2]; /* positions of its cells in units_in[0..1] (con_claim) */
+    uint64_t pexcl[2]; /* adv_t pbits: its cells and those of units_in (con_claim_ot) */
     /* sum and bounds cons: a state where the con changed nothing, valid while
      * the search level it was noted at still stands (level_valid(): masks only
      * shrank since): its number of open cells and the sum of its groups'
      * unions (see prop_con) */
-    uint64_t fix_gsum;  /* (a bounds con: the union of its open cells) */
-    uint64_t fix_ser;   /* lser[fix_level] when noted */
+    uint64_t fix_gsum; /* (a bounds con: the union of its open cells) */
+    uint64_t fix_ser;  /* lser[fix_level] when noted */
     uint32_t fix_level;
     uint8_t fix_m;
     /* tabled cons: values con_claim_ot() has removed from the rest of the
@@ -264,13 +254,13 @@ typedef struct adv_s {
     uint8_t *con_neg;        /* per con cell: 1 = enters mirrored, n + 1 - v (derive_region) */
     uint32_t *cell_cons_off; /* nc + 1 */
     uint16_t *cell_cons;
-    uint8_t *cell_cons_pos;  /* per cell_cons entry: the cell's position in that con */
-    condyn_t *cdyn;          /* per con (see condyn_t) */
-    uint32_t *peer_off;      /* nc + 1 */
+    uint8_t *cell_cons_pos; /* per cell_cons entry: the cell's position in that con */
+    condyn_t *cdyn;         /* per con (see condyn_t) */
+    uint32_t *peer_off;     /* nc + 1 */
     uint16_t *peers;
-    uint64_t *pbits;         /* nc <= 128: the peers of cell i as a bitset at [2i], [2i + 1], else NULL */
+    uint64_t *pbits; /* nc <= 128: the peers of cell i as a bitset at [2i], [2i + 1], else NULL */
     uint64_t *combos;
-    grpc_t *grpc;            /* per con cell (see grpc_t) */
+    grpc_t *grpc; /* per con cell (see grpc_t) */
     /* state */
     uint64_t *cand;
     uint32_t *live;
@@ -390,7 +380,8 @@ static int set_mask(adv_t *a, int cell, uint64_t m) {
     a->cand[cell] = m;
     {
         uint64_t gone = old & ~m; /* mostly one value (peer eliminations) */
-        a->res->stats.propagations += (gone & (gone - 1)) == 0 ? 1u : (uint64_t)killer__popcount(gone);
+        a->res->stats.propagations +=
+            (gone & (gone - 1)) == 0 ? 1u : (uint64_t)killer__popcount(gone);
     }
     if (m == 0) return -1;
     /* Branch-free queueing (round 3): whether a cell gets decided, a unit
@@ -485,7 +476,8 @@ static int con_drop(adv_t *a, uint32_t ci, uint64_t combo) {
     const con_t *c = &a->cons[ci];
     uint64_t *cb = a->combos + c->combo_off;
     uint32_t live = a->live[ci], i;
-    for (i = 0; i < live && cb[i] != combo; i++) {}
+    for (i = 0; i < live && cb[i] != combo; i++) {
+    }
     if (i == live) return 0;
     cb[i] = cb[live - 1];
     cb[live - 1] = combo;
@@ -542,7 +534,8 @@ static void small_supports(small_t *s) {
         uint64_t c2 = s->cand[2] & ~(s->peer[2][0] ? b0 : 0);
         for (; c1 != 0; c1 &= c1 - 1) {
             uint64_t b1 = c1 & -c1;
-            uint64_t b2 = small_last(s, c2 & ~(s->peer[2][1] ? b1 : 0), r0 - sym[killer__ctz(c1) + 1]);
+            uint64_t b2 =
+                small_last(s, c2 & ~(s->peer[2][1] ? b1 : 0), r0 - sym[killer__ctz(c1) + 1]);
             if (b2 != 0) {
                 s->support[0] |= b0;
                 s->support[1] |= b1;
@@ -667,12 +660,14 @@ static int con_claim_ot(adv_t *a, uint32_t ci, const int *open, int m, uint64_t 
                 int cn = a->m.cell_nunits[open[i]];
                 if ((a->cand[open[i]] & bit) == 0) continue;
                 if (nu < 0) {
-                    for (nu = 0; nu < cn; nu++) un[nu] = cu[nu];
+                    for (nu = 0; nu < cn; nu++)
+                        un[nu] = cu[nu];
                     continue;
                 }
                 for (k = 0, l = 0; k < nu; k++) {
                     int in = 0;
-                    for (j = 0; j < cn; j++) in |= cu[j] == un[k];
+                    for (j = 0; j < cn; j++)
+                        in |= cu[j] == un[k];
                     if (in) un[l++] = un[k];
                 }
                 nu = l;
@@ -680,10 +675,12 @@ static int con_claim_ot(adv_t *a, uint32_t ci, const int *open, int m, uint64_t 
             for (k = 0; k < nu; k++) {
                 const uint16_t *uc = a->m.unit_cells[un[k]];
                 int whole = 0;
-                for (j = 0; j < c->nunits_in; j++) whole |= c->units_in[j] == un[k];
+                for (j = 0; j < c->nunits_in; j++)
+                    whole |= c->units_in[j] == un[k];
                 if (whole) continue;
                 for (j = 0; j < a->n; j++)
-                    if (a->m.cell_cage[uc[j]] != c->cage && restrict_to(a, uc[j], ~bit) != 0) return -1;
+                    if (a->m.cell_cage[uc[j]] != c->cage && restrict_to(a, uc[j], ~bit) != 0)
+                        return -1;
             }
         }
     /* the other cells of each unit containing the con, in unit order: by
@@ -730,13 +727,19 @@ static uint64_t sym_window(const adv_t *a, long lo, long hi) {
         int l = 1, h = n + 1; /* first v with sym[v] >= lo */
         while (l < h) {
             int mid = (l + h) / 2;
-            if (sym[mid] >= lo) h = mid; else l = mid + 1;
+            if (sym[mid] >= lo)
+                h = mid;
+            else
+                l = mid + 1;
         }
         first = l;
         l = 0, h = n; /* last v with sym[v] <= hi */
         while (l < h) {
             int mid = (l + h + 1) / 2;
-            if (sym[mid] <= hi) l = mid; else h = mid - 1;
+            if (sym[mid] <= hi)
+                l = mid;
+            else
+                h = mid - 1;
         }
         last = l;
     }
@@ -753,7 +756,6 @@ static inline uint64_t mirror_mask(const adv_t *a, uint64_t x) {
     x = __builtin_bswap64(x);
     return x >> (64 - a->n);
 }
-
 
 /* Notes that sum or bounds con ci changed nothing with m open cells and
  * group-union sum gsum, valid while the current frame stands (con_t fix_*). */
@@ -786,7 +788,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
     uint64_t gu[DERIVED_MAX], gsum = 0;
     uint8_t gk[DERIVED_MAX];
     int og[KILLER_MAX_N], g;
-    uint8_t on[KILLER_MAX_N]; /* mir: open[i] enters mirrored */
+    uint8_t on[KILLER_MAX_N];  /* mir: open[i] enters mirrored */
     const int mir = c->mirror; /* (a local: not reloaded after each call) */
     uint32_t tlen0 = a->tlen;
 
@@ -807,13 +809,16 @@ static int prop_con(adv_t *a, uint32_t ci) {
     } else {
         const uint8_t *grp = a->con_grp + c->cells_off, *neg = a->con_neg + c->cells_off;
         static const uint64_t gu0[DERIVED_MAX];
-        memcpy(gu, gu0, sizeof gu); /* fixed size: a few stores, no loop (a memset was a rep stos) */
+        memcpy(gu, gu0,
+               sizeof gu); /* fixed size: a few stores, no loop (a memset was a rep stos) */
         memset(gk, 0, sizeof gk);
         if (mir) { /* the mirrored cells' masks seen mirrored; the rest of the
                     * sum counted here (cdyn's counts every cell as itself) */
-            uint64_t q, dp = (c->ncells == 64 ? ~(uint64_t)0 : ((uint64_t)1 << c->ncells) - 1) & ~op;
+            uint64_t q,
+                dp = (c->ncells == 64 ? ~(uint64_t)0 : ((uint64_t)1 << c->ncells) - 1) & ~op;
             int i2 = 0;
-            for (q = op; q != 0; q &= q - 1) on[i2++] = neg[killer__ctz(q)];
+            for (q = op; q != 0; q &= q - 1)
+                on[i2++] = neg[killer__ctz(q)];
             for (rem = c->sum; dp != 0; dp &= dp - 1) {
                 int p = killer__ctz(dp);
                 long v = sym[killer__ctz(cand[cells[p]]) + 1];
@@ -839,7 +844,8 @@ static int prop_con(adv_t *a, uint32_t ci) {
         uint32_t live = a->live[ci], old = live, k = 0;
         uint64_t allowed = 0, req = a->full, cellsup[SMALL_OPEN + 1], u2 = 0;
         if (m <= SMALL_OPEN + 1)
-            for (i = 0; i < m; i++) cellsup[i] = 0;
+            for (i = 0; i < m; i++)
+                cellsup[i] = 0;
         /* A combo r (its values beyond dec) stays if r lies in uni -- then
          * the open cells cover it (the test of the cover went) -- and meets
          * every open cell. */
@@ -849,9 +855,11 @@ static int prop_con(adv_t *a, uint32_t ci) {
             if (ok && m <= SMALL_OPEN + 1) { /* exact: a matching must exist */
                 u2 |= x;
                 ok = m == 4 ? match4(oc, r, cellsup) : match_small(oc, r, m, cellsup);
-            } else if (ok) { /* branch-free: (oc & r) - 1 has bit 63 set iff oc & r == 0 (n <= 36) */
+            } else if (ok) { /* branch-free: (oc & r) - 1 has bit 63 set iff oc & r == 0 (n <= 36)
+                              */
                 uint64_t miss = 0;
-                for (i = 0; i < m; i++) miss |= (oc[i] & r) - 1;
+                for (i = 0; i < m; i++)
+                    miss |= (oc[i] & r) - 1;
                 ok = (miss >> 63) == 0;
             }
             if (ok) {
@@ -874,7 +882,8 @@ static int prop_con(adv_t *a, uint32_t ci) {
             int moved = 1; /* masks may have changed: recount once / twice */
             if (m <= SMALL_OPEN + 1) {
                 int ord[SMALL_OPEN + 1], pc[SMALL_OPEN + 1];
-                for (i = 0; i < m; i++) ord[i] = i;
+                for (i = 0; i < m; i++)
+                    ord[i] = i;
                 if (m > 1 && m <= SORT_MAX_OPEN && a->n <= SORT_MAX_N) {
                     /* the order of the layered walk these matchings replaced
                      * (same supports, so the same search): fewest values in
@@ -892,7 +901,8 @@ static int prop_con(adv_t *a, uint32_t ci) {
                     }
                 }
                 for (i = 0; i < m; i++)
-                    if (restrict_keep(a, open[ord[i]], &oc[ord[i]], cellsup[ord[i]]) != 0) return -1;
+                    if (restrict_keep(a, open[ord[i]], &oc[ord[i]], cellsup[ord[i]]) != 0)
+                        return -1;
             } else if ((uni & ~allowed) != 0) { /* else every cell lies in allowed */
                 for (i = 0; i < m; i++)
                     if (restrict_keep(a, open[i], &oc[i], allowed) != 0) return -1;
@@ -913,7 +923,9 @@ static int prop_con(adv_t *a, uint32_t ci) {
         /* known fixpoint, as for sum cons below: a function of rem, the
          * open cells and their union */
         gsum = uni;
-        if (m > SMALL_OPEN && c->fix_m == m && c->fix_gsum == gsum && level_valid(a, c->fix_level, c->fix_ser)) return 0;
+        if (m > SMALL_OPEN && c->fix_m == m && c->fix_gsum == gsum &&
+            level_valid(a, c->fix_level, c->fix_ser))
+            return 0;
         if (killer__sum_bounds(sym, avail, m, &lo, &hi) != 0 || rem < lo || rem > hi) return -1;
         if (a->sym_sorted && m > 1) {
             /* One window for every cell: with the other m - 1 cells on the
@@ -950,8 +962,8 @@ static int prop_con(adv_t *a, uint32_t ci) {
                     uint64_t bit = r & -r;
                     int v = killer__ctz(r) + 1;
                     if (m == 1 ? rem == sym[v]
-                               : (killer__sum_bounds(sym, avail & ~bit, m - 1, &lo, &hi) == 0 && rem - sym[v] >= lo &&
-                                  rem - sym[v] <= hi))
+                               : (killer__sum_bounds(sym, avail & ~bit, m - 1, &lo, &hi) == 0 &&
+                                  rem - sym[v] >= lo && rem - sym[v] <= hi))
                         keep |= bit;
                 }
                 if (restrict_keep(a, open[i], &oc[i], keep) != 0) return -1;
@@ -980,8 +992,11 @@ static int prop_con(adv_t *a, uint32_t ci) {
          * recorded ones, equal sums mean equal unions, the same windows,
          * and masks already inside them.  With SMALL_OPEN or fewer open
          * cells the exact step below depends on every mask: no shortcut. */
-        for (g = 0; g < ng; g++) gsum += gu[g];
-        if (m > SMALL_OPEN && c->fix_m == m && c->fix_gsum == gsum && level_valid(a, c->fix_level, c->fix_ser)) return 0;
+        for (g = 0; g < ng; g++)
+            gsum += gu[g];
+        if (m > SMALL_OPEN && c->fix_m == m && c->fix_gsum == gsum &&
+            level_valid(a, c->fix_level, c->fix_ser))
+            return 0;
         for (g = 0; g < ng; g++) {
             glo[g] = ghi[g] = 0;
             if (gk[g] == 0) continue;
@@ -1053,7 +1068,9 @@ static int prop_con(adv_t *a, uint32_t ci) {
                 for (; x != 0; x &= x - 1) {
                     uint64_t bit = x & -x;
                     long sv = sym[killer__ctz(x) + 1], l2 = 0, h2 = 0;
-                    if (gk[g] > 1 && killer__sum_bounds(sym, gu[g] & ~bit, gk[g] - 1, &l2, &h2) != 0) continue;
+                    if (gk[g] > 1 &&
+                        killer__sum_bounds(sym, gu[g] & ~bit, gk[g] - 1, &l2, &h2) != 0)
+                        continue;
                     if (rem - sv >= olo + l2 && rem - sv <= ohi + h2) keep |= bit;
                 }
                 assert(!c->mirror); /* mirrored cons need symbols 1..n */
@@ -1096,12 +1113,13 @@ static int prop_con(adv_t *a, uint32_t ci) {
             s.cand[i] = oc[i] & (c->distinct ? ~dec : a->full);
             s.support[i] = 0;
             for (j = 0; j < i; j++)
-                s.peer[i][j] =
-                    (uint8_t)(c->distinct || ((!mir || on[i] == on[j]) && are_peers(a, open[i], open[j])));
+                s.peer[i][j] = (uint8_t)(c->distinct || ((!mir || on[i] == on[j]) &&
+                                                         are_peers(a, open[i], open[j])));
         }
         small_supports(&s);
         for (i = 0; i < m; i++)
-            if ((mir ? restrict_view(a, open[i], &oc[i], s.support[i], on[i]) : restrict_to(a, open[i], s.support[i])) != 0)
+            if ((mir ? restrict_view(a, open[i], &oc[i], s.support[i], on[i])
+                     : restrict_to(a, open[i], s.support[i])) != 0)
                 return -1;
     }
     return 0;
@@ -1115,7 +1133,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
  * what no intersection wants. */
 #define USEG_NONE KILLER_MAX_N
 typedef struct unit_or_s {
-    uint64_t gm[KILLER_MAX_N + 3];         /* + 3: unit_or_clear's pieces */
+    uint64_t gm[KILLER_MAX_N + 3]; /* + 3: unit_or_clear's pieces */
     uint64_t seg[2][KILLER_MAX_N + 4];
 } unit_or_t;
 
@@ -1125,9 +1143,12 @@ typedef struct unit_or_s {
 static void unit_or_clear(const adv_t *a, int u, unit_or_t *o) {
     static const uint64_t z[4];
     int g;
-    for (g = 0; g < a->ugrp_n[u]; g += 4) memcpy(o->gm + g, z, sizeof z);
-    for (g = 0; g < a->useg_n[u][0]; g += 4) memcpy(o->seg[0] + g, z, sizeof z);
-    for (g = 0; g < a->useg_n[u][1]; g += 4) memcpy(o->seg[1] + g, z, sizeof z);
+    for (g = 0; g < a->ugrp_n[u]; g += 4)
+        memcpy(o->gm + g, z, sizeof z);
+    for (g = 0; g < a->useg_n[u][0]; g += 4)
+        memcpy(o->seg[0] + g, z, sizeof z);
+    for (g = 0; g < a->useg_n[u][1]; g += 4)
+        memcpy(o->seg[1] + g, z, sizeof z);
 }
 
 /* Locked candidates: a value whose places in a row or column all lie in
@@ -1152,7 +1173,8 @@ static int locked(adv_t *a, int u, uint64_t decv, const unit_or_t *o) {
         for (uint64_t x = once & ~twice; x != 0; x &= x - 1) {
             uint64_t bit = x & -x;
             int other, j;
-            for (s = 0; (seg[s] & bit) == 0; s++) {}
+            for (s = 0; (seg[s] & bit) == 0; s++) {
+            }
             other = a->useg_unit[u][k][s];
             for (j = 0; j < n; j++) {
                 int q = a->m.unit_cells[other][j];
@@ -1223,7 +1245,8 @@ static int scan_unit(adv_t *a, int u) {
         }
         for (owned = once & ~twice & ~bad; owned != 0; owned &= owned - 1) {
             uint64_t bit = owned & -owned;
-            for (g = 0; (o.gm[g] & bit) == 0; g++) {}
+            for (g = 0; (o.gm[g] & bit) == 0; g++) {
+            }
             if (a->cons[gcage[g]].tabled && con_require(a, (uint32_t)gcage[g], bit) != 0) return -1;
             /* the value lies in the cage inside u, so the cage's cells
              * outside u cannot take it (round 5) */
@@ -1232,7 +1255,8 @@ static int scan_unit(adv_t *a, int u) {
                 int k;
                 for (k = 0; k < cg->ncells; k++) {
                     int q = cg->cells[k].r * n + cg->cells[k].c, in = 0, t;
-                    for (t = 0; t < a->m.cell_nunits[q]; t++) in |= a->m.cell_units[q][t] == u;
+                    for (t = 0; t < a->m.cell_nunits[q]; t++)
+                        in |= a->m.cell_units[q][t] == u;
                     if (!in && restrict_to(a, q, ~bit) != 0) return -1;
                 }
             }
@@ -1246,10 +1270,13 @@ static int scan_unit(adv_t *a, int u) {
 
 static void clear_queues(adv_t *a) {
     uint32_t i;
-    for (i = 0; i < a->cqlen; i++) a->inq[a->cq[i]] = 0;
-    for (i = 0; i < a->dqlen; i++) a->inq[a->dq[i]] = 0;
+    for (i = 0; i < a->cqlen; i++)
+        a->inq[a->cq[i]] = 0;
+    for (i = 0; i < a->dqlen; i++)
+        a->inq[a->dq[i]] = 0;
     a->dqlen = 0;
-    for (i = 0; i < a->ulen; i++) a->udirty[a->ulist[i]] = 0;
+    for (i = 0; i < a->ulen; i++)
+        a->udirty[a->ulist[i]] = 0;
     a->cqlen = a->ulen = a->sqlen = 0;
 }
 
@@ -1259,14 +1286,16 @@ static void clear_queues(adv_t *a) {
  * scaled down together before they could overflow. */
 static void bump(adv_t *a, const uint16_t *cells, int k) {
     int i;
-    for (i = 0; i < k; i++) a->score[cells[i]] += a->inc;
+    for (i = 0; i < k; i++)
+        a->score[cells[i]] += a->inc;
 }
 
 static void conflict_done(adv_t *a) {
     int i;
     a->inc *= CONFLICT_GROWTH;
     if (a->inc > 1e100) {
-        for (i = 0; i < a->nc; i++) a->score[i] *= 1e-100;
+        for (i = 0; i < a->nc; i++)
+            a->score[i] *= 1e-100;
         a->inc *= 1e-100;
     }
 }
@@ -1290,7 +1319,8 @@ static int propagate(adv_t *a) {
             int cell = a->sq[--a->sqlen];
             uint64_t *cand = a->cand, bit = cand[cell];
             const uint16_t *peers = a->peers;
-            uint32_t p, end = a->peer_off[cell + 1], nh = 0, h; /* locals: set_mask calls force reloads */
+            uint32_t p, end = a->peer_off[cell + 1], nh = 0,
+                        h; /* locals: set_mask calls force reloads */
             uint16_t hit[6 * KILLER_MAX_N];
             /* the peers that hold the value, gathered branch-free first
              * (which do is data-dependent: a mispredicted branch per peer),
@@ -1402,7 +1432,8 @@ static void classify(adv_t *a) {
                     int all = 1;
                     for (j = 0; j < i && all; j++)
                         if (a->con_grp[c->cells_off + j] == g &&
-                            (a->con_neg[c->cells_off + j] != a->con_neg[c->cells_off + i] || !are_peers(a, cells[i], cells[j])))
+                            (a->con_neg[c->cells_off + j] != a->con_neg[c->cells_off + i] ||
+                             !are_peers(a, cells[i], cells[j])))
                             all = 0;
                     if (all) break;
                 }
@@ -1424,7 +1455,8 @@ static void classify(adv_t *a) {
         for (u = 0; u < c->nunits_in && u < 2; u++)
             for (i = 0; i < a->n; i++)
                 for (j = 0; j < c->ncells; j++)
-                    if (a->m.unit_cells[c->units_in[u]][i] == cells[j]) c->inpos[u] |= (uint64_t)1 << i;
+                    if (a->m.unit_cells[c->units_in[u]][i] == cells[j])
+                        c->inpos[u] |= (uint64_t)1 << i;
     }
 }
 
@@ -1453,7 +1485,8 @@ static int branch_cell(const adv_t *a) {
 /* The value bit of candidates m (two or more) the search tries first: the
  * lowest, or the highest with KILLER_VALUES_DESCENDING. */
 static inline uint64_t first_value(const adv_t *a, uint64_t m) {
-    return a->opts->values == KILLER_VALUES_DESCENDING ? (uint64_t)1 << killer__msb(m) : m & (~m + 1);
+    return a->opts->values == KILLER_VALUES_DESCENDING ? (uint64_t)1 << killer__msb(m)
+                                                       : m & (~m + 1);
 }
 
 /* The next choice: a cage with exactly two live combos and open cells,
@@ -1479,7 +1512,8 @@ static choice_t choose(const adv_t *a) {
         double w = 0.0;
         if (a->live[ci] != 2 || o == 0 || !a->cons[ci].tabled) continue;
         cells = a->con_cells + a->cons[ci].cells_off;
-        for (; o != 0; o &= o - 1) w += a->score[cells[killer__ctz(o)]];
+        for (; o != 0; o &= o - 1)
+            w += a->score[cells[killer__ctz(o)]];
         if (w > bw) {
             bw = w;
             best = ci;
@@ -1545,7 +1579,8 @@ static int split_descend(adv_t *a, uint32_t depth, uint32_t index) {
  * the cons (with the 45-rule ones if rule45), the root propagation and
  * the split descent.  Returns 0 with *out set (free it with adv_close()),
  * or SEARCH_ENOMEM. */
-static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_result_t *res, int rule45, adv_t **out) {
+static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_result_t *res,
+                    int rule45, adv_t **out) {
     int n = pz->shape.n, nc = n * n, i, j, rc = 0;
     uint32_t maxcons, maxcells, total_combo = 0, ci, p;
     size_t bytes1, bytes2, scratch, maxdepth;
@@ -1557,24 +1592,30 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
     killer__derive_size(pz, &maxcons, &maxcells, &scratch);
     maxdepth = (size_t)nc + (size_t)pz->ncages; /* frames on a path (choose()) */
 
-    bytes1 = KILLER__ALIGN(sizeof(adv_t)) + KILLER__ALIGN(maxcons * sizeof(con_t)) + KILLER__ALIGN(maxcells) +
-             KILLER__ALIGN(maxcons * sizeof(condyn_t)) +
-             KILLER__ALIGN(maxcells * sizeof(uint16_t)) + KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint32_t)) +
-             KILLER__ALIGN(maxcells * sizeof(uint16_t)) + KILLER__ALIGN(maxcells) + KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint32_t)) +
-             KILLER__ALIGN(maxcells) +
-             KILLER__ALIGN((size_t)nc * 6 * n * sizeof(uint16_t)) + KILLER__ALIGN((size_t)nc * 2 * sizeof(uint64_t)) + KILLER__ALIGN((size_t)nc * sizeof(uint64_t)) +
+    bytes1 = KILLER__ALIGN(sizeof(adv_t)) + KILLER__ALIGN(maxcons * sizeof(con_t)) +
+             KILLER__ALIGN(maxcells) + KILLER__ALIGN(maxcons * sizeof(condyn_t)) +
+             KILLER__ALIGN(maxcells * sizeof(uint16_t)) +
+             KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint32_t)) +
+             KILLER__ALIGN(maxcells * sizeof(uint16_t)) + KILLER__ALIGN(maxcells) +
+             KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint32_t)) + KILLER__ALIGN(maxcells) +
+             KILLER__ALIGN((size_t)nc * 6 * n * sizeof(uint16_t)) +
+             KILLER__ALIGN((size_t)nc * 2 * sizeof(uint64_t)) +
+             KILLER__ALIGN((size_t)nc * sizeof(uint64_t)) +
              KILLER__ALIGN((maxcons + 1) * sizeof(uint32_t)) * 3 + KILLER__ALIGN(maxcons) +
-             KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint16_t)) + 2 * KILLER__ALIGN(KILLER__MAX_UNITS + 1) +
-             2 * KILLER__ALIGN(nc) + KILLER__ALIGN(maxdepth * sizeof(frame_t)) +
-             KILLER__ALIGN((size_t)nc * sizeof(double)) + KILLER__ALIGN((maxcons + 1) * sizeof(uint32_t)) + KILLER__ALIGN((maxdepth + 1) * sizeof(uint64_t));
+             KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint16_t)) +
+             2 * KILLER__ALIGN(KILLER__MAX_UNITS + 1) + 2 * KILLER__ALIGN(nc) +
+             KILLER__ALIGN(maxdepth * sizeof(frame_t)) +
+             KILLER__ALIGN((size_t)nc * sizeof(double)) +
+             KILLER__ALIGN((maxcons + 1) * sizeof(uint32_t)) +
+             KILLER__ALIGN((maxdepth + 1) * sizeof(uint64_t));
     mem1 = killer__alloc(opts, bytes1);
     if (mem1 == NULL) return SEARCH_ENOMEM;
     memset(mem1, 0, bytes1);
     at = mem1;
-#define TAKE(ptr, type, count)                                 \
-    do {                                                       \
-        ptr = (type *)(void *)at;                              \
-        at += KILLER__ALIGN((size_t)(count) * sizeof(type));   \
+#define TAKE(ptr, type, count)                                                                     \
+    do {                                                                                           \
+        ptr = (type *)(void *)at;                                                                  \
+        at += KILLER__ALIGN((size_t)(count) * sizeof(type));                                       \
     } while (0)
     TAKE(a, adv_t, 1);
     killer__model_init(&a->m, pz);
@@ -1631,7 +1672,8 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
     eqs.eq = (killer__eq_t *)(void *)hmem;
     eqs.cells = a->con_cells;
     eqs.neg = a->con_neg;
-    res->derived = killer__derive(&a->m, &eqs, hmem + KILLER__ALIGN((size_t)maxcons * sizeof(killer__eq_t)), rule45);
+    res->derived = killer__derive(
+        &a->m, &eqs, hmem + KILLER__ALIGN((size_t)maxcons * sizeof(killer__eq_t)), rule45);
     for (ci = 0; ci < eqs.neq; ci++) {
         con_t *c = &a->cons[ci];
         c->sum = eqs.eq[ci].sum;
@@ -1648,9 +1690,12 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
 
     /* cell -> cons */
     for (ci = 0; ci < eqs.neq; ci++)
-        for (j = 0; j < a->cons[ci].ncells; j++) a->cell_cons_off[a->con_cells[a->cons[ci].cells_off + j] + 1]++;
-    for (i = 0; i < nc; i++) a->cell_cons_off[i + 1] += a->cell_cons_off[i];
-    for (i = 0; i < nc; i++) a->sq[i] = 0; /* fill cursors */
+        for (j = 0; j < a->cons[ci].ncells; j++)
+            a->cell_cons_off[a->con_cells[a->cons[ci].cells_off + j] + 1]++;
+    for (i = 0; i < nc; i++)
+        a->cell_cons_off[i + 1] += a->cell_cons_off[i];
+    for (i = 0; i < nc; i++)
+        a->sq[i] = 0; /* fill cursors */
     for (ci = 0; ci < eqs.neq; ci++)
         for (j = 0; j < a->cons[ci].ncells; j++) {
             int x = a->con_cells[a->cons[ci].cells_off + j];
@@ -1681,7 +1726,8 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
                 }
             }
         a->stamp[i] = 0;
-        for (j = (int)a->peer_off[i]; j < (int)p; j++) a->stamp[a->peers[j]] = 0;
+        for (j = (int)a->peer_off[i]; j < (int)p; j++)
+            a->stamp[a->peers[j]] = 0;
     }
     a->peer_off[nc] = p;
     if (a->pbits != NULL) {
@@ -1711,15 +1757,16 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
         tabsz[ci] = 0;
         if (!c->distinct) continue;
         for (j = 0; j < (int)ci; j++) /* same (size, sum) as an earlier tabled con */
-            if (a->cons[j].distinct && a->cons[j].ncells == c->ncells && a->cons[j].sum == c->sum) break;
+            if (a->cons[j].distinct && a->cons[j].ncells == c->ncells && a->cons[j].sum == c->sum)
+                break;
         if (j < (int)ci) {
             if (a->cons[j].tabled && total_combo + tabsz[j] <= KILLER_COMBO_TOTAL_CAP) {
                 c->tabled = 1;
                 tabsz[ci] = tabsz[j];
                 total_combo += tabsz[j];
             }
-        } else if (killer__combos(a->m.sym, a->full, c->ncells, c->sum, NULL, KILLER_COMBO_CAP, &cnt,
-                                  COMBO_BUDGET) == 0 &&
+        } else if (killer__combos(a->m.sym, a->full, c->ncells, c->sum, NULL, KILLER_COMBO_CAP,
+                                  &cnt, COMBO_BUDGET) == 0 &&
                    total_combo + cnt <= KILLER_COMBO_TOTAL_CAP) {
             c->tabled = 1;
             tabsz[ci] = cnt;
@@ -1728,8 +1775,9 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
         if (!c->tabled && c->cage >= 0) res->bounds_cages++;
     }
     a->tcap = (uint32_t)nc * (uint32_t)n + total_combo + 16;
-    bytes2 = KILLER__ALIGN((size_t)total_combo * sizeof(uint64_t)) + KILLER__ALIGN((size_t)a->tcap * 4) +
-             KILLER__ALIGN((size_t)a->tcap * 8) + KILLER__ALIGN((size_t)eqs.ncells * sizeof(grpc_t));
+    bytes2 = KILLER__ALIGN((size_t)total_combo * sizeof(uint64_t)) +
+             KILLER__ALIGN((size_t)a->tcap * 4) + KILLER__ALIGN((size_t)a->tcap * 8) +
+             KILLER__ALIGN((size_t)eqs.ncells * sizeof(grpc_t));
     mem2 = killer__alloc(opts, bytes2);
     if (mem2 == NULL) {
         rc = SEARCH_ENOMEM;
@@ -1740,8 +1788,9 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
     a->tkey = (uint32_t *)(void *)(mem2 + KILLER__ALIGN((size_t)total_combo * sizeof(uint64_t)));
     a->told = (uint64_t *)(void *)(mem2 + KILLER__ALIGN((size_t)total_combo * sizeof(uint64_t)) +
                                    KILLER__ALIGN((size_t)a->tcap * 4));
-    a->grpc = (grpc_t *)(void *)(mem2 + KILLER__ALIGN((size_t)total_combo * sizeof(uint64_t)) +
-                                 KILLER__ALIGN((size_t)a->tcap * 4) + KILLER__ALIGN((size_t)a->tcap * 8));
+    a->grpc =
+        (grpc_t *)(void *)(mem2 + KILLER__ALIGN((size_t)total_combo * sizeof(uint64_t)) +
+                           KILLER__ALIGN((size_t)a->tcap * 4) + KILLER__ALIGN((size_t)a->tcap * 8));
     memset(a->grpc, 0, (size_t)eqs.ncells * sizeof(grpc_t));
     {
         uint32_t off = 0, cnt;
@@ -1750,22 +1799,24 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
             if (!c->tabled) continue;
             c->combo_off = off;
             c->ncombo = tabsz[ci];
-            (void)killer__combos(a->m.sym, a->full, c->ncells, c->sum, a->combos + off, tabsz[ci], &cnt,
-                                 COMBO_BUDGET);
+            (void)killer__combos(a->m.sym, a->full, c->ncells, c->sum, a->combos + off, tabsz[ci],
+                                 &cnt, COMBO_BUDGET);
             a->live[ci] = tabsz[ci];
             off += tabsz[ci];
         }
     }
 
     /* initial state: all candidates, givens through set_mask, everything queued */
-    for (i = 0; i < nc; i++) a->cand[i] = a->full;
+    for (i = 0; i < nc; i++)
+        a->cand[i] = a->full;
     for (ci = 0; ci < eqs.neq; ci++) {
         int k = a->cons[ci].ncells;
         a->cdyn[ci].open = k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << k) - 1;
         a->cdyn[ci].dec = 0;
         a->cdyn[ci].rem = a->cons[ci].sum;
     }
-    for (ci = 0; ci < eqs.neq; ci++) enqueue_con(a, ci);
+    for (ci = 0; ci < eqs.neq; ci++)
+        enqueue_con(a, ci);
     for (i = 0; i < a->nunits; i++) {
         a->udirty[i] = 1;
         a->ulist[a->ulen++] = (uint8_t)i;
@@ -1775,12 +1826,14 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
         if (pz->givens != NULL)
             for (i = 0; i < nc && ok; i++)
                 if (pz->givens[i] != 0 && a->cand[i] != KILLER__BIT(pz->givens[i]))
-                    ok = (a->cand[i] & KILLER__BIT(pz->givens[i])) && set_mask(a, i, KILLER__BIT(pz->givens[i])) == 0;
+                    ok = (a->cand[i] & KILLER__BIT(pz->givens[i])) &&
+                         set_mask(a, i, KILLER__BIT(pz->givens[i])) == 0;
         if (!ok) {
             clear_queues(a);
         } else
             ok = propagate(a) == 0;
-        if (ok && opts->split_depth > 0) ok = split_descend(a, opts->split_depth, opts->split_index);
+        if (ok && opts->split_depth > 0)
+            ok = split_descend(a, opts->split_depth, opts->split_index);
         a->ok = ok;
     }
     a->pz = pz;
@@ -1808,10 +1861,12 @@ static int adv_run(adv_t *a, uint64_t pause_at) {
     for (;;) {
         if (ok) {
             if (a->decided == (uint32_t)nc) {
-                for (i = 0; i < nc; i++) a->grid[i] = (uint8_t)(killer__ctz(a->cand[i]) + 1);
+                for (i = 0; i < nc; i++)
+                    a->grid[i] = (uint8_t)(killer__ctz(a->cand[i]) + 1);
                 assert(killer_check_solution(pz, a->grid) == 1);
                 if (opts->solutions != NULL)
-                    memcpy(opts->solutions + (size_t)res->solutions_found * nc, a->grid, (size_t)nc);
+                    memcpy(opts->solutions + (size_t)res->solutions_found * nc, a->grid,
+                           (size_t)nc);
                 res->solutions_found++;
                 if (res->solutions_found >= opts->max_solutions) {
                     /* nothing left to search when no choice is open */
@@ -1828,9 +1883,11 @@ static int adv_run(adv_t *a, uint64_t pause_at) {
             {
                 frame_t *f;
                 res->stats.nodes++;
-                if ((res->stats.nodes & POLL_MASK) == 0 && (rc = search_check_now(opts->ctl, res->stats.nodes)) != 0)
+                if ((res->stats.nodes & POLL_MASK) == 0 &&
+                    (rc = search_check_now(opts->ctl, res->stats.nodes)) != 0)
                     goto out;
-                if (opts->ctl != NULL && opts->ctl->node_budget != 0 && res->stats.nodes > opts->ctl->node_budget) {
+                if (opts->ctl != NULL && opts->ctl->node_budget != 0 &&
+                    res->stats.nodes > opts->ctl->node_budget) {
                     rc = SEARCH_BUDGET;
                     goto out;
                 }
@@ -1971,4 +2028,3 @@ int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
     res->stats.propagations += r0.stats.propagations;
     return rc;
 }
-

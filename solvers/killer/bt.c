@@ -82,7 +82,8 @@ int killer__solve_bt(const killer_puzzle_t *pz, const killer_opts_t *opts, kille
     killer__model_init(&b->m, pz);
     memset(b->used, 0, sizeof b->used);
     for (i = 1; i <= n; i++) { /* insertion sort of indices by symbol */
-        for (j = i - 1; j > 0 && b->m.sym[b->sorted[j - 1]] > b->m.sym[i]; j--) b->sorted[j] = b->sorted[j - 1];
+        for (j = i - 1; j > 0 && b->m.sym[b->sorted[j - 1]] > b->m.sym[i]; j--)
+            b->sorted[j] = b->sorted[j - 1];
         b->sorted[j] = i;
     }
     for (i = 0; i < ncg; i++) {
@@ -97,7 +98,8 @@ int killer__solve_bt(const killer_puzzle_t *pz, const killer_opts_t *opts, kille
             order[nempty++] = i;
             continue;
         }
-        for (j = 0; j < b->m.cell_nunits[i]; j++) b->used[b->m.cell_units[i][j]] |= KILLER__BIT(v);
+        for (j = 0; j < b->m.cell_nunits[i]; j++)
+            b->used[b->m.cell_units[i][j]] |= KILLER__BIT(v);
         if (cg >= 0) {
             cused[cg] |= KILLER__BIT(v);
             csum[cg] += b->m.sym[v];
@@ -123,10 +125,12 @@ int killer__solve_bt(const killer_puzzle_t *pz, const killer_opts_t *opts, kille
         cg = b->m.cell_cage[cell];
         v = val[k];
         busy = 0;
-        for (j = 0; j < b->m.cell_nunits[cell]; j++) busy |= b->used[b->m.cell_units[cell][j]];
+        for (j = 0; j < b->m.cell_nunits[cell]; j++)
+            busy |= b->used[b->m.cell_units[cell][j]];
         if (v != 0) { /* take the current value back out */
             uint64_t bit = KILLER__BIT(v);
-            for (j = 0; j < b->m.cell_nunits[cell]; j++) b->used[b->m.cell_units[cell][j]] &= ~bit;
+            for (j = 0; j < b->m.cell_nunits[cell]; j++)
+                b->used[b->m.cell_units[cell][j]] &= ~bit;
             busy &= ~bit;
             if (cg >= 0) {
                 cused[cg] &= ~bit;
@@ -144,8 +148,9 @@ int killer__solve_bt(const killer_puzzle_t *pz, const killer_opts_t *opts, kille
                 if (rc == 0) rc = SEARCH_BUDGET;
                 goto done;
             }
-            if (cg >= 0 && ((cused[cg] & bit) ||
-                            !cage_ok(b, cused[cg] | bit, copen[cg] - 1, pz->cages[cg].sum - csum[cg] - b->m.sym[v])))
+            if (cg >= 0 &&
+                ((cused[cg] & bit) || !cage_ok(b, cused[cg] | bit, copen[cg] - 1,
+                                               pz->cages[cg].sum - csum[cg] - b->m.sym[v])))
                 continue;
             break;
         }
@@ -158,7 +163,8 @@ int killer__solve_bt(const killer_puzzle_t *pz, const killer_opts_t *opts, kille
         }
         val[k] = (uint8_t)v;
         grid[cell] = (uint8_t)v;
-        for (j = 0; j < b->m.cell_nunits[cell]; j++) b->used[b->m.cell_units[cell][j]] |= KILLER__BIT(v);
+        for (j = 0; j < b->m.cell_nunits[cell]; j++)
+            b->used[b->m.cell_units[cell][j]] |= KILLER__BIT(v);
         if (cg >= 0) {
             cused[cg] |= KILLER__BIT(v);
             csum[cg] += b->m.sym[v];

@@ -78,7 +78,8 @@ static uint64_t con_key(const uint16_t *cells, const uint8_t *neg, int k) {
 }
 
 /* Appends an equation over cells[0..k) unless an equal one is already there. */
-static void add_eq(build_t *b, const uint16_t *cells, const uint8_t *neg, int k, long sum, int cage) {
+static void add_eq(build_t *b, const uint16_t *cells, const uint8_t *neg, int k, long sum,
+                   int cage) {
     killer__eqs_t *o = b->out;
     uint32_t i = o->neq, slot;
     uint64_t key = con_key(cells, neg, k);
@@ -89,7 +90,8 @@ static void add_eq(build_t *b, const uint16_t *cells, const uint8_t *neg, int k,
         /* bit 4 of stamp: the caller's region marks (2) stay intact */
         /* bit 3: mirrored.  The same cells with other signs are another
          * con, unless every sign is flipped: the same equation negated. */
-        for (j = 0; j < k; j++) b->stamp[cells[j]] |= (uint8_t)(4 | (neg != NULL && neg[j] ? 8 : 0));
+        for (j = 0; j < k; j++)
+            b->stamp[cells[j]] |= (uint8_t)(4 | (neg != NULL && neg[j] ? 8 : 0));
         for (; b->htab[slot] != 0; slot = (slot + 1) & b->hmask) {
             const killer__eq_t *e = &o->eq[b->htab[slot] - 1];
             int same = e->k == k, flip = same;
@@ -103,11 +105,14 @@ static void add_eq(build_t *b, const uint16_t *cells, const uint8_t *neg, int k,
             }
             if (same || flip) break;
         }
-        for (j = 0; j < k; j++) b->stamp[cells[j]] &= (uint8_t)~12u;
-        if (b->htab[slot] != 0) return; /* same cells: same sum, or the puzzle is contradictory;
-                                           the first equation then fails on its own when decided */
+        for (j = 0; j < k; j++)
+            b->stamp[cells[j]] &= (uint8_t)~12u;
+        if (b->htab[slot] != 0)
+            return; /* same cells: same sum, or the puzzle is contradictory;
+                       the first equation then fails on its own when decided */
     } else {
-        while (b->htab[slot] != 0) slot = (slot + 1) & b->hmask;
+        while (b->htab[slot] != 0)
+            slot = (slot + 1) & b->hmask;
     }
     b->htab[slot] = i + 1;
     b->hkey[i] = key;
@@ -150,7 +155,8 @@ static void derive_region(build_t *b, int nunits, long total) {
             if (cg < 0)
                 unc[uncaged++] = (uint16_t)cell;
             else if (incnt[cg]++ == 0) {
-                for (j = ntouch; j > 0 && touch[j - 1] > cg; j--) touch[j] = touch[j - 1];
+                for (j = ntouch; j > 0 && touch[j - 1] > cg; j--)
+                    touch[j] = touch[j - 1];
                 touch[j] = (uint16_t)cg;
                 ntouch++;
             }
@@ -178,7 +184,8 @@ static void derive_region(build_t *b, int nunits, long total) {
                 if (stamp[x] != 2) buf[no++] = (uint16_t)x;
             }
         }
-        if (no >= 1 && no <= KILLER__DERIVED_MAX) add_eq(b, buf, NULL, no, inside + partial - T, -1);
+        if (no >= 1 && no <= KILLER__DERIVED_MAX)
+            add_eq(b, buf, NULL, no, inside + partial - T, -1);
     }
     /* innies and outies mixed (symbols 1..n): each cage sticking out
      * counts by one of its parts, the cells inside (+) or those outside
@@ -215,7 +222,9 @@ static void derive_region(build_t *b, int nunits, long total) {
                 }
                 for (i = 0; i < npc; i++) {
                     int cg = pc[i], out = (int)((choice >> i) & 1u);
-                    if (out) msum -= pz->cages[cg].sum - (long)(m->n + 1) * (pz->cages[cg].ncells - incnt[cg]);
+                    if (out)
+                        msum -= pz->cages[cg].sum -
+                                (long)(m->n + 1) * (pz->cages[cg].ncells - incnt[cg]);
                     for (j = 0; j < pz->cages[cg].ncells; j++) {
                         int x = pz->cages[cg].cells[j].r * m->n + pz->cages[cg].cells[j].c;
                         if ((stamp[x] == 2) != out) {
@@ -231,13 +240,16 @@ static void derive_region(build_t *b, int nunits, long total) {
                 }
             }
     }
-    for (i = 0; i < ntouch; i++) incnt[touch[i]] = 0;
-    for (i = 0; i < nreg; i++) stamp[reg[i]] = 0;
+    for (i = 0; i < ntouch; i++)
+        incnt[touch[i]] = 0;
+    for (i = 0; i < nreg; i++)
+        stamp[reg[i]] = 0;
 }
 
 static void mark_unit(build_t *b, int u) {
     int i;
-    for (i = 0; i < b->m->n; i++) b->stamp[b->m->unit_cells[u][i]] = 2;
+    for (i = 0; i < b->m->n; i++)
+        b->stamp[b->m->unit_cells[u][i]] = 2;
 }
 
 /* The 45 rule over every region described in the file comment. */
@@ -246,25 +258,30 @@ static void derive_all(build_t *b) {
     int n = m->n, br = m->pz->shape.box_rows, bc = m->pz->shape.box_cols;
     int bands = n / br, stacks = n / bc, s, len, u, i;
     long total = 0;
-    for (i = 1; i <= n; i++) total += m->sym[i];
+    for (i = 1; i <= n; i++)
+        total += m->sym[i];
     for (len = 1; len < n; len++)
         for (s = 0; s + len <= n; s++) {
-            for (u = s; u < s + len; u++) mark_unit(b, u);
+            for (u = s; u < s + len; u++)
+                mark_unit(b, u);
             derive_region(b, len, total);
-            for (u = s; u < s + len; u++) mark_unit(b, n + u);
+            for (u = s; u < s + len; u++)
+                mark_unit(b, n + u);
             derive_region(b, len, total);
         }
     /* boxes: runs along each band (len < stacks) and each stack (len < bands) */
     for (i = 0; i < bands; i++)
         for (len = 1; len < stacks; len++)
             for (s = 0; s + len <= stacks; s++) {
-                for (u = s; u < s + len; u++) mark_unit(b, 2 * n + i * stacks + u);
+                for (u = s; u < s + len; u++)
+                    mark_unit(b, 2 * n + i * stacks + u);
                 derive_region(b, len, total);
             }
     for (i = 0; i < stacks; i++)
         for (len = 2; len < bands; len++)
             for (s = 0; s + len <= bands; s++) {
-                for (u = s; u < s + len; u++) mark_unit(b, 2 * n + u * stacks + i);
+                for (u = s; u < s + len; u++)
+                    mark_unit(b, 2 * n + u * stacks + i);
                 derive_region(b, len, total);
             }
     if (m->pz->diagonals)
@@ -279,20 +296,25 @@ static uint32_t nregions_of(int n) { return (uint32_t)(n * (n - 1) + n * n + n *
 
 static uint32_t hslots_of(uint32_t maxeqs) {
     uint32_t s = 2;
-    while (s < 2 * maxeqs) s *= 2;
+    while (s < 2 * maxeqs)
+        s *= 2;
     return s;
 }
 
-void killer__derive_size(const killer_puzzle_t *pz, uint32_t *maxeqs, uint32_t *maxcells, size_t *scratch) {
+void killer__derive_size(const killer_puzzle_t *pz, uint32_t *maxeqs, uint32_t *maxcells,
+                         size_t *scratch) {
     int n = pz->shape.n, i;
     uint32_t nr = nregions_of(n), cage_cells = 0, me;
-    for (i = 0; i < pz->ncages; i++) cage_cells += (uint32_t)pz->cages[i].ncells;
+    for (i = 0; i < pz->ncages; i++)
+        cage_cells += (uint32_t)pz->cages[i].ncells;
     me = (uint32_t)pz->ncages + 4 * nr; /* 2 * nr: innies and outies, 2 * nr: mixed (maxmixed) */
     *maxeqs = me;
     *maxcells = cage_cells + 2 * nr * KILLER__DERIVED_MAX + 2 * nr * KILLER__MIXED_MAX;
-    *scratch = KILLER__ALIGN((size_t)me * sizeof(uint64_t)) + KILLER__ALIGN((size_t)hslots_of(me) * sizeof(uint32_t)) +
+    *scratch = KILLER__ALIGN((size_t)me * sizeof(uint64_t)) +
+               KILLER__ALIGN((size_t)hslots_of(me) * sizeof(uint32_t)) +
                KILLER__ALIGN((size_t)(pz->ncages + 1) * sizeof(int32_t)) +
-               3 * KILLER__ALIGN((size_t)n * n * sizeof(uint16_t)) + KILLER__ALIGN((size_t)(pz->ncages + 1) * sizeof(uint16_t)) +
+               3 * KILLER__ALIGN((size_t)n * n * sizeof(uint16_t)) +
+               KILLER__ALIGN((size_t)(pz->ncages + 1) * sizeof(uint16_t)) +
                KILLER__ALIGN((size_t)n * n);
 }
 

@@ -16,7 +16,7 @@
 #include "solvers/killer/internal.h"
 
 #define KILLER__DERIVED_MAX 10 /* largest innie / outie set kept as an equation */
-#define KILLER__MIXED_MAX 5    /* largest mixed innie/outie set kept */
+#define KILLER__MIXED_MAX   5  /* largest mixed innie/outie set kept */
 
 typedef struct killer__eq_s {
     long sum;
@@ -37,7 +37,8 @@ typedef struct killer__eqs_s {
 
 /* Capacities for pz: equations, cells over all equations, and the bytes of
  * scratch killer__derive() needs. */
-void killer__derive_size(const killer_puzzle_t *pz, uint32_t *maxeqs, uint32_t *maxcells, size_t *scratch);
+void killer__derive_size(const killer_puzzle_t *pz, uint32_t *maxeqs, uint32_t *maxcells,
+                         size_t *scratch);
 
 /* Writes the cages and then, if rule45 is nonzero, every derived equation
  * of the model into out (capacities from killer__derive_size(pz) for m's

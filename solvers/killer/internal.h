@@ -15,8 +15,8 @@
 
 #define KILLER__MAX_CELLS (KILLER_MAX_N * KILLER_MAX_N)
 #define KILLER__MAX_UNITS (3 * KILLER_MAX_N + 2)
-#define KILLER__BIT(v) ((uint64_t)1 << ((v) - 1))
-#define KILLER__ALIGN(x) (((x) + 15u) & ~(size_t)15u)
+#define KILLER__BIT(v)    ((uint64_t)1 << ((v)-1))
+#define KILLER__ALIGN(x)  (((x) + 15u) & ~(size_t)15u)
 
 /* SWAR rather than __builtin_popcountll: without -mpopcnt the builtin is a
  * libgcc call, which showed in the advanced search's profile. */
@@ -56,8 +56,8 @@ int killer__sorted_symbols(const long *sym, uint64_t allowed, long *vals);
  * <= k <= 36).  Returns 0 when the enumeration finished, 1 when it stopped
  * at cap + 1 combinations or after `budget` steps (the table is then
  * incomplete and *count means "more than cap" / "unknown"). */
-int killer__combos(const long *sym, uint64_t allowed, int k, long sum, uint64_t *out,
-                   uint32_t cap, uint32_t *count, uint64_t budget);
+int killer__combos(const long *sym, uint64_t allowed, int k, long sum, uint64_t *out, uint32_t cap,
+                   uint32_t *count, uint64_t budget);
 
 /* Sum of the k smallest (lo) and k largest (hi) symbols among `allowed`;
  * returns -1 if fewer than k are allowed. */

@@ -84,8 +84,10 @@ void killer__model_init(killer__model_t *m, const killer_puzzle_t *pz) {
     m->n = n;
     m->nc = n * n;
     m->full = n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
-    for (i = 1; i <= n; i++) m->sym[i] = killer_symbol(pz, i);
-    for (i = 0; i < m->nc; i++) m->cell_cage[i] = -1;
+    for (i = 1; i <= n; i++)
+        m->sym[i] = killer_symbol(pz, i);
+    for (i = 0; i < m->nc; i++)
+        m->cell_cage[i] = -1;
     for (i = 0; i < pz->ncages; i++)
         for (j = 0; j < pz->cages[i].ncells; j++)
             m->cell_cage[pz->cages[i].cells[j].r * n + pz->cages[i].cells[j].c] = (int16_t)i;
@@ -94,7 +96,8 @@ void killer__model_init(killer__model_t *m, const killer_puzzle_t *pz) {
         for (c = 0; c < n; c++) {
             int cell = r * n + c, b = sudoku_box_of(&pz->shape, r, c);
             int br = b / (n / pz->shape.box_cols), bc = b % (n / pz->shape.box_cols);
-            int bi = (r - br * pz->shape.box_rows) * pz->shape.box_cols + (c - bc * pz->shape.box_cols);
+            int bi =
+                (r - br * pz->shape.box_rows) * pz->shape.box_cols + (c - bc * pz->shape.box_cols);
             m->unit_cells[r][c] = (uint16_t)cell;
             m->unit_cells[n + c][r] = (uint16_t)cell;
             m->unit_cells[2 * n + b][bi] = (uint16_t)cell;
@@ -118,7 +121,8 @@ int killer__sorted_symbols(const long *sym, uint64_t allowed, long *vals) {
     int k = 0, i;
     for (; allowed != 0; allowed &= allowed - 1) {
         long v = sym[killer__ctz(allowed) + 1];
-        for (i = k; i > 0 && vals[i - 1] > v; i--) vals[i] = vals[i - 1];
+        for (i = k; i > 0 && vals[i - 1] > v; i--)
+            vals[i] = vals[i - 1];
         vals[i] = v;
         k++;
     }
@@ -162,8 +166,8 @@ static void enum_rec(enum_t *e, int pos, int left, long rem, uint64_t mask) {
         return;
     }
     for (i = pos; i + left <= e->m && !e->stopped; i++) {
-        long lo = e->pre[i + left] - e->pre[i];                  /* smallest from i */
-        long hi = e->pre[e->m] - e->pre[e->m - left];            /* largest overall */
+        long lo = e->pre[i + left] - e->pre[i];       /* smallest from i */
+        long hi = e->pre[e->m] - e->pre[e->m - left]; /* largest overall */
         if (++e->steps > e->budget) {
             e->stopped = 1;
             return;
@@ -174,8 +178,8 @@ static void enum_rec(enum_t *e, int pos, int left, long rem, uint64_t mask) {
     }
 }
 
-int killer__combos(const long *sym, uint64_t allowed, int k, long sum, uint64_t *out,
-                   uint32_t cap, uint32_t *count, uint64_t budget) {
+int killer__combos(const long *sym, uint64_t allowed, int k, long sum, uint64_t *out, uint32_t cap,
+                   uint32_t *count, uint64_t budget) {
     enum_t e;
     int i, j;
     memset(&e, 0, sizeof e);
@@ -189,7 +193,8 @@ int killer__combos(const long *sym, uint64_t allowed, int k, long sum, uint64_t 
         e.idx[i] = (uint8_t)v;
         e.m++;
     }
-    for (j = 0; j < e.m; j++) e.pre[j + 1] = e.pre[j] + e.val[j];
+    for (j = 0; j < e.m; j++)
+        e.pre[j + 1] = e.pre[j] + e.val[j];
     e.out = out;
     e.cap = cap;
     e.budget = budget;
@@ -263,22 +268,28 @@ int killer_validate(const killer_puzzle_t *pz, killer_problem_t *prob) {
     }
     if (pz->givens != NULL)
         for (i = 0; i < nc; i++)
-            if (pz->givens[i] > n) return report(prob, KILLER_EGIVEN_VALUE, -1, -1, i / n, i % n, -1);
+            if (pz->givens[i] > n)
+                return report(prob, KILLER_EGIVEN_VALUE, -1, -1, i / n, i % n, -1);
 
     /* cages, one by one, cells in order, then the sum */
-    for (i = 0; i < nc; i++) owner[i] = -1;
+    for (i = 0; i < nc; i++)
+        owner[i] = -1;
     for (i = 0; i < pz->ncages; i++) {
         const killer_cage_t *cg = &pz->cages[i];
-        if (cg->ncells <= 0 || cg->cells == NULL) return report(prob, KILLER_ECAGE_EMPTY, i, -1, -1, -1, -1);
+        if (cg->ncells <= 0 || cg->cells == NULL)
+            return report(prob, KILLER_ECAGE_EMPTY, i, -1, -1, -1, -1);
         if (cg->ncells > n) return report(prob, KILLER_ECAGE_SIZE, i, -1, -1, -1, -1);
         for (j = 0; j < cg->ncells; j++) {
             int r = cg->cells[j].r, c = cg->cells[j].c;
-            if (r < 0 || r >= n || c < 0 || c >= n) return report(prob, KILLER_ECELL_RANGE, i, j, r, c, -1);
-            if (owner[r * n + c] >= 0) return report(prob, KILLER_ECELL_DUP, i, j, r, c, owner[r * n + c]);
+            if (r < 0 || r >= n || c < 0 || c >= n)
+                return report(prob, KILLER_ECELL_RANGE, i, j, r, c, -1);
+            if (owner[r * n + c] >= 0)
+                return report(prob, KILLER_ECELL_DUP, i, j, r, c, owner[r * n + c]);
             owner[r * n + c] = (int16_t)i;
             covered++;
         }
-        if (!reachable(sym, full, cg->ncells, cg->sum)) return report(prob, KILLER_ESUM, i, -1, -1, -1, -1);
+        if (!reachable(sym, full, cg->ncells, cg->sum))
+            return report(prob, KILLER_ESUM, i, -1, -1, -1, -1);
         cages_total += cg->sum; /* each sum <= 36 * 1e6 after the check */
     }
     if (covered == nc && cages_total != (long)n * total)
@@ -318,14 +329,16 @@ int killer_validate(const killer_puzzle_t *pz, killer_problem_t *prob) {
             last = j;
         }
         if (last >= 0 && !reachable(sym, full & ~used, open, rem))
-            return report(prob, KILLER_EGIVEN_CAGE, i, last, cg->cells[last].r, cg->cells[last].c, -1);
+            return report(prob, KILLER_EGIVEN_CAGE, i, last, cg->cells[last].r, cg->cells[last].c,
+                          -1);
     }
     return report(prob, 0, -1, -1, -1, -1, -1);
 }
 
 int killer_check_solution(const killer_puzzle_t *pz, const uint8_t *grid) {
     int n, i, j, r;
-    if (pz == NULL || sudoku_shape_check(&pz->shape) != 0 || pz->shape.n > KILLER_MAX_N) return SEARCH_EINVAL;
+    if (pz == NULL || sudoku_shape_check(&pz->shape) != 0 || pz->shape.n > KILLER_MAX_N)
+        return SEARCH_EINVAL;
     n = pz->shape.n;
     r = sudoku_is_complete(&pz->shape, grid);
     if (r != 1) return r;
@@ -369,14 +382,17 @@ int killer_solve(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_re
     }
     if ((int)opts->method < 0 || opts->method >= KILLER_METHOD_COUNT || (int)opts->values < 0 ||
         opts->values >= KILLER_VALUES_COUNT || opts->max_solutions == 0 ||
-        opts->max_solutions > KILLER_MAX_SOLUTIONS || ((opts->alloc == NULL) != (opts->dealloc == NULL)) ||
-        opts->split_depth > KILLER_MAX_SPLIT_DEPTH || (opts->split_index >> opts->split_depth) != 0) {
+        opts->max_solutions > KILLER_MAX_SOLUTIONS ||
+        ((opts->alloc == NULL) != (opts->dealloc == NULL)) ||
+        opts->split_depth > KILLER_MAX_SPLIT_DEPTH ||
+        (opts->split_index >> opts->split_depth) != 0) {
         res->problem.code = 0;
         return res->code = SEARCH_EINVAL;
     }
     rc = killer_validate(pz, &res->problem);
     if (rc != 0) return res->code = rc;
-    res->method = opts->method == KILLER_METHOD_BACKTRACKING ? KILLER_METHOD_BACKTRACKING : KILLER_METHOD_ADVANCED;
+    res->method = opts->method == KILLER_METHOD_BACKTRACKING ? KILLER_METHOD_BACKTRACKING
+                                                             : KILLER_METHOD_ADVANCED;
     rc = search_check_now(opts->ctl, 0);
     if (rc != 0) return res->code = rc;
     if (res->method == KILLER_METHOD_BACKTRACKING && opts->split_index != 0) {

@@ -49,10 +49,11 @@
 #include "solvers/search.h"
 #include "solvers/sudoku/sudoku.h"
 
-#define KILLER_MIN_N 4
-#define KILLER_MAX_N 36
+#define KILLER_MIN_N         4
+#define KILLER_MAX_N         36
 #define KILLER_MAX_SOLUTIONS 10000u
-#define KILLER_MAX_SYMBOL 1000000L /* symbols above this are refused (sums fit in int64 easily) */
+/* Symbols above this are refused (sums fit in int64 easily). */
+#define KILLER_MAX_SYMBOL 1000000L
 
 /* Largest combination table one cage may have (entries of 8 bytes).  A cage
  * whose table would be larger (e.g. 18 cells out of 36 symbols) is handled
@@ -65,16 +66,17 @@
 #define KILLER_COMBO_TOTAL_CAP (1u << 20)
 
 /* Error codes of this module (beyond SEARCH_*). */
-#define KILLER_ESYMBOLS (-48)     /* symbols not n distinct values in 0..KILLER_MAX_SYMBOL */
+#define KILLER_ESYMBOLS     (-48) /* symbols not n distinct values in 0..KILLER_MAX_SYMBOL */
 #define KILLER_EGIVEN_VALUE (-49) /* a given > n (cell set, cage -1) */
-#define KILLER_ECELL_RANGE (-50)  /* a cage cell outside the grid */
-#define KILLER_ECELL_DUP (-51)    /* a cell in two cages (or twice in one); other = first cage */
-#define KILLER_ECAGE_EMPTY (-52)  /* a cage without cells */
-#define KILLER_ECAGE_SIZE (-53)   /* a cage with more than n cells */
-#define KILLER_ESUM (-54)         /* no set of distinct symbols of the cage's size has its sum */
-#define KILLER_ETOTAL (-55)       /* cages cover the grid but the sums do not add to n*sum(symbols) */
-#define KILLER_EGIVEN_RULE (-56)  /* two givens repeat a value in a row/column/box/diagonal */
-#define KILLER_EGIVEN_CAGE (-57)  /* givens repeat a value in a cage or make its sum unreachable */
+#define KILLER_ECELL_RANGE  (-50) /* a cage cell outside the grid */
+#define KILLER_ECELL_DUP    (-51) /* a cell in two cages (or twice in one); other = first cage */
+#define KILLER_ECAGE_EMPTY  (-52) /* a cage without cells */
+#define KILLER_ECAGE_SIZE   (-53) /* a cage with more than n cells */
+#define KILLER_ESUM         (-54) /* no set of distinct symbols of the cage's size has its sum */
+/* The cages cover the grid but the sums do not add to n*sum(symbols). */
+#define KILLER_ETOTAL      (-55)
+#define KILLER_EGIVEN_RULE (-56) /* two givens repeat a value in a row/column/box/diagonal */
+#define KILLER_EGIVEN_CAGE (-57) /* givens repeat a value in a cage or make its sum unreachable */
 
 /* === Model ============================================================== */
 
@@ -83,18 +85,18 @@ typedef struct killer_cell_s {
 } killer_cell_t;
 
 typedef struct killer_cage_s {
-    long sum;                    /* sum of the symbol values of its cells */
-    int ncells;                  /* 1..n */
-    const killer_cell_t *cells;  /* ncells cells (not owned) */
+    long sum;                   /* sum of the symbol values of its cells */
+    int ncells;                 /* 1..n */
+    const killer_cell_t *cells; /* ncells cells (not owned) */
 } killer_cage_t;
 
 typedef struct killer_puzzle_s {
-    sudoku_shape_t shape;        /* n in KILLER_MIN_N..KILLER_MAX_N, any box shape */
-    const long *symbols;         /* n symbol values, or NULL for 1..n */
-    const killer_cage_t *cages;  /* ncages cages (not owned) */
+    sudoku_shape_t shape;       /* n in KILLER_MIN_N..KILLER_MAX_N, any box shape */
+    const long *symbols;        /* n symbol values, or NULL for 1..n */
+    const killer_cage_t *cages; /* ncages cages (not owned) */
     int ncages;
-    const uint8_t *givens;       /* NULL or n*n bytes: 0 empty, 1..n value index */
-    int diagonals;               /* nonzero: Killer-X */
+    const uint8_t *givens; /* NULL or n*n bytes: 0 empty, 1..n value index */
+    int diagonals;         /* nonzero: Killer-X */
 } killer_puzzle_t;
 
 /* The first problem validation found.  cage = -1 / cell = -1 when the
@@ -160,17 +162,17 @@ typedef void *(*killer_alloc_fn)(void *ud, size_t size);
 typedef void (*killer_free_fn)(void *ud, void *ptr);
 
 typedef struct killer_opts_s {
-    killer_method_t method;   /* default auto */
-    uint32_t max_solutions;   /* 1..KILLER_MAX_SOLUTIONS, default 1 */
-    uint8_t *solutions;       /* NULL (count only) or max_solutions*n*n bytes */
-    const search_ctl_t *ctl;  /* NULL = no limits */
-    killer_alloc_fn alloc;    /* NULL = malloc (set both or neither) */
-    killer_free_fn dealloc;   /* NULL = free */
+    killer_method_t method;  /* default auto */
+    uint32_t max_solutions;  /* 1..KILLER_MAX_SOLUTIONS, default 1 */
+    uint8_t *solutions;      /* NULL (count only) or max_solutions*n*n bytes */
+    const search_ctl_t *ctl; /* NULL = no limits */
+    killer_alloc_fn alloc;   /* NULL = malloc (set both or neither) */
+    killer_free_fn dealloc;  /* NULL = free */
     void *alloc_ud;
-    uint32_t split_depth;     /* 0..KILLER_MAX_SPLIT_DEPTH, default 0: the whole tree */
-    uint32_t split_index;     /* < 2^split_depth: which subtree (see below) */
-    killer_values_t values;   /* advanced: value order, default auto (see below) */
-    uint32_t interleave;      /* auto's nodes per turn; 0 = KILLER_INTERLEAVE_NODES */
+    uint32_t split_depth;   /* 0..KILLER_MAX_SPLIT_DEPTH, default 0: the whole tree */
+    uint32_t split_index;   /* < 2^split_depth: which subtree (see below) */
+    killer_values_t values; /* advanced: value order, default auto (see below) */
+    uint32_t interleave;    /* auto's nodes per turn; 0 = KILLER_INTERLEAVE_NODES */
 } killer_opts_t;
 
 /* Subtree split, for callers that search in parallel.  advanced: after the

@@ -27,7 +27,7 @@
 
 #define NQUEENS_COUNT_MAX_N 27 /* counts are exact up to here */
 #define NQUEENS_SOLVE_MAX_N 64 /* bitboard backtracking works up to here */
-#define NQUEENS_UNIT 3         /* nqueens_count_sub() counts in thirds */
+#define NQUEENS_UNIT        3  /* nqueens_count_sub() counts in thirds */
 
 /* How a subproblem's completions are counted. */
 typedef enum nqueens_class_e {
@@ -54,8 +54,7 @@ typedef struct nqueens_sub_s {
  * 1..NQUEENS_COUNT_MAX_N; -2 if more than cap subproblems exist (*count then
  * holds the number needed, so a caller may size a buffer with cap = 0 first).
  * Subproblems are produced in a fixed order (deterministic). */
-int nqueens_split(int n, int depth, int symmetry, nqueens_sub_t *out, size_t cap,
-                  size_t *count);
+int nqueens_split(int n, int depth, int symmetry, nqueens_sub_t *out, size_t cap, size_t *count);
 
 /* Counts the completions of one subproblem, adding its weighted count (in
  * units of NQUEENS_UNIT) to *units and its work to *stats.  Returns 0, or

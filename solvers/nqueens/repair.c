@@ -314,7 +314,7 @@ static inline void draw_ahead(rep_t *p, draw_t *d, int row, size_t kk, size_t m)
 /* How often the set-up polls ctl (see "Deadline" above): every
  * GREEDY_POLL + 1 rows of the greedy start, and after each SCRATCH_SLICE
  * bytes of zeroing. */
-#define GREEDY_POLL 0xffffu
+#define GREEDY_POLL   0xffffu
 #define SCRATCH_SLICE ((size_t)8 << 20)
 
 static int greedy_start(rep_t *p, const search_ctl_t *ctl, uint64_t nodes) {

@@ -100,7 +100,8 @@ int nqueens_xc_first(int n, xcover_engine_t engine, const search_ctl_t *ctl, int
     add_stats(stats, &r.stats);
     if (rc == 0 && r.solutions_found == 0) rc = 1;
     if (rc == 0) {
-        for (j = 0; j < n; j++) cols[sol[j] / (uint32_t)n] = (int)(sol[j] % (uint32_t)n);
+        for (j = 0; j < n; j++)
+            cols[sol[j] / (uint32_t)n] = (int)(sol[j] % (uint32_t)n);
     }
     xcover_problem_free(p);
     return rc;

@@ -19,8 +19,9 @@
 #include "solvers/search.h"
 #include "solvers/xcover/xcover.h"
 
-#define NQUEENS_XC_MAX_N 32 /* far beyond what exact cover counts in reasonable time
-                               (n = 16 already takes minutes); first solutions to 32 */
+#define NQUEENS_XC_MAX_N                                                                           \
+    32 /* far beyond what exact cover counts in reasonable time                                    \
+          (n = 16 already takes minutes); first solutions to 32 */
 
 /* Builds the problem for side n.  Returns 0 and sets *out (free with
  * xcover_problem_free), SEARCH_EINVAL for n outside 1..NQUEENS_XC_MAX_N or a

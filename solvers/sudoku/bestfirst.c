@@ -55,12 +55,12 @@ typedef struct bf_ent_s {
 typedef struct bf_s {
     sudoku__run_t *run;
     sudoku__prop_t prop;
-    size_t cap;          /* mem_cap */
+    size_t cap; /* mem_cap */
     size_t slot_bytes, chunk_bytes;
-    uint32_t per_chunk;  /* slots per chunk */
-    char **chunks;       /* [max_chunks] */
+    uint32_t per_chunk; /* slots per chunk */
+    char **chunks;      /* [max_chunks] */
     uint32_t nchunks, max_chunks;
-    uint32_t fresh;      /* slots ever handed out (< nchunks * per_chunk) */
+    uint32_t fresh; /* slots ever handed out (< nchunks * per_chunk) */
     uint32_t free_head;
     bf_ent_t *heap;
     uint32_t hlen, hcap;
@@ -265,7 +265,8 @@ int sudoku__solve_bestfirst(sudoku__run_t *run) {
 
     rc = bf_search(&q);
 
-    for (i = 0; i < q.nchunks; i++) sudoku__free(run, q.chunks[i], q.chunk_bytes);
+    for (i = 0; i < q.nchunks; i++)
+        sudoku__free(run, q.chunks[i], q.chunk_bytes);
     sudoku__free(run, q.heap, (size_t)q.hcap * sizeof(bf_ent_t));
     sudoku__free(run, mem, bytes);
     return rc;

@@ -31,20 +31,20 @@
 #include "solvers/sudoku/internal.h"
 
 typedef struct bt_frame_s {
-    uint64_t left;  /* mrv: values not yet tried */
-    uint16_t cell;  /* mrv: the chosen cell (index into empty[]) */
-    uint8_t value;  /* value in place, 0 = none */
+    uint64_t left; /* mrv: values not yet tried */
+    uint16_t cell; /* mrv: the chosen cell (index into empty[]) */
+    uint8_t value; /* value in place, 0 = none */
 } bt_frame_t;
 
 typedef struct bt_s {
     sudoku__run_t *run;
     int n, ne;
-    uint64_t *used;   /* [3n] */
-    uint8_t *val;     /* [ncells] */
-    uint16_t *empty;  /* [ne] */
-    uint8_t *unit;    /* [ne][3] */
+    uint64_t *used;  /* [3n] */
+    uint8_t *val;    /* [ncells] */
+    uint16_t *empty; /* [ne] */
+    uint8_t *unit;   /* [ne][3] */
     bt_frame_t *frames;
-    uint8_t *filled;  /* mrv: [ne] 1 when placed */
+    uint8_t *filled; /* mrv: [ne] 1 when placed */
     void *mem;
     size_t bytes;
 } bt_t;
@@ -58,10 +58,12 @@ static int bt_setup(bt_t *b, sudoku__run_t *run) {
     memset(b, 0, sizeof *b);
     b->run = run;
     b->n = n;
-    for (c = 0; c < nc; c++) b->ne += (run->puzzle[c] == 0);
+    for (c = 0; c < nc; c++)
+        b->ne += (run->puzzle[c] == 0);
     b->bytes = geom + SUDOKU__ALIGN(3 * (size_t)n * sizeof(uint64_t)) + SUDOKU__ALIGN((size_t)nc) +
                SUDOKU__ALIGN((size_t)b->ne * sizeof(uint16_t)) + SUDOKU__ALIGN((size_t)b->ne * 3) +
-               SUDOKU__ALIGN(((size_t)b->ne + 1) * sizeof(bt_frame_t)) + SUDOKU__ALIGN((size_t)b->ne);
+               SUDOKU__ALIGN(((size_t)b->ne + 1) * sizeof(bt_frame_t)) +
+               SUDOKU__ALIGN((size_t)b->ne);
     b->mem = sudoku__alloc(run, b->bytes);
     if (b->mem == NULL) return SEARCH_ENOMEM;
     at = b->mem;
@@ -86,10 +88,12 @@ static int bt_setup(bt_t *b, sudoku__run_t *run) {
         const uint8_t *cu = run->cell_unit + (size_t)c * 3;
         int v = run->puzzle[c];
         if (v != 0) {
-            for (k = 0; k < 3; k++) b->used[k * n + cu[k]] |= SUDOKU__BIT(v);
+            for (k = 0; k < 3; k++)
+                b->used[k * n + cu[k]] |= SUDOKU__BIT(v);
         } else {
             b->empty[e] = (uint16_t)c;
-            for (k = 0; k < 3; k++) b->unit[e * 3 + k] = cu[k];
+            for (k = 0; k < 3; k++)
+                b->unit[e * 3 + k] = cu[k];
             e++;
         }
     }

@@ -26,21 +26,21 @@
 #include "solvers/sudoku/sudoku.h"
 
 #define SUDOKU__ALIGN(x) (((x) + 15u) & ~(size_t)15u)
-#define SUDOKU__BIT(v) ((uint64_t)1 << ((v)-1))
+#define SUDOKU__BIT(v)   ((uint64_t)1 << ((v)-1))
 
 typedef struct sudoku__run_s {
     int n, ncells;
-    uint64_t full;                 /* the n value bits */
+    uint64_t full; /* the n value bits */
     const sudoku_shape_t *shape;
     const uint8_t *puzzle;
     const sudoku_opts_t *opts;
-    const search_ctl_t *ctl;       /* NULL = no limits */
+    const search_ctl_t *ctl; /* NULL = no limits */
     sudoku_result_t *res;
     uint32_t max_solutions;
     uint32_t poll_every, poll_left; /* clock/flag poll period in nodes */
-    sudoku_step_t *trace;          /* NULL when off or full */
+    sudoku_step_t *trace;           /* NULL when off or full */
     size_t trace_cap;
-    sudoku_level_t level;          /* resolved (never DEFAULT) */
+    sudoku_level_t level; /* resolved (never DEFAULT) */
     /* geometry, set by sudoku__geom_build */
     const uint16_t *unit_cells;
     const uint8_t *cell_unit;
@@ -135,15 +135,15 @@ typedef struct sudoku__prop_s {
     int n, ncells, level;
     int box_rows, box_cols;
     uint64_t full;
-    uint64_t *cand;              /* [ncells] */
-    uint16_t *queue;             /* [ncells]; a cell enters once per path */
+    uint64_t *cand;  /* [ncells] */
+    uint16_t *queue; /* [ncells]; a cell enters once per path */
     uint32_t qhead, qtail;
-    uint16_t *tcell;             /* trail: [tcap] cells */
-    uint64_t *told;              /* trail: [tcap] masks before the change */
+    uint16_t *tcell; /* trail: [tcap] cells */
+    uint64_t *told;  /* trail: [tcap] masks before the change */
     size_t tlen, tcap;
     uint32_t decided;
-    uint64_t dirty[3];           /* units changed since the last single scan */
-    uint64_t dirty_hi[3];        /* units changed since the last pair/subset scan */
+    uint64_t dirty[3];    /* units changed since the last single scan */
+    uint64_t dirty_hi[3]; /* units changed since the last pair/subset scan */
 } sudoku__prop_t;
 
 /* Arena bytes for the engine's arrays (not the geometry); `trail` entries. */

@@ -346,7 +346,8 @@ static int subsets_unit(sudoku__prop_t *p, const uint16_t *uc, int *changed) {
     if (subset_search(p, uc, 0, m, key, k, live) < 0) return -1;
     /* hidden: values with 2..4 places (0 or 1 place is the single scan's) */
     k = 0;
-    for (vals = p->full & ~dec & ~over & (~b2 | ~(b1 | b0)) & (b1 | b2); vals != 0; vals &= vals - 1) {
+    for (vals = p->full & ~dec & ~over & (~b2 | ~(b1 | b0)) & (b1 | b2); vals != 0;
+         vals &= vals - 1) {
         uint64_t bit = vals & (~vals + 1), pos = 0, s;
         for (s = live; s != 0; s &= s - 1)
             if (p->cand[uc[sudoku__ctz(s)]] & bit) pos |= s & (~s + 1);
@@ -392,7 +393,7 @@ int sudoku__prop_run(sudoku__prop_t *p) {
             for (; d[k] != 0; d[k] &= d[k] - 1) {
                 const uint16_t *uc = units + (size_t)(k * n + sudoku__ctz(d[k])) * n;
                 int rc = (p->level == SUDOKU_LEVEL_NAKED_PAIRS) ? pairs_unit(p, uc, &changed)
-                                                               : subsets_unit(p, uc, &changed);
+                                                                : subsets_unit(p, uc, &changed);
                 if (rc < 0) return -1;
             }
         if (!changed) break;
@@ -445,7 +446,8 @@ int sudoku__prop_pick(const sudoku__prop_t *p) {
 
 void sudoku__prop_extract(const sudoku__prop_t *p, uint8_t *out) {
     int c;
-    for (c = 0; c < p->ncells; c++) out[c] = (uint8_t)(sudoku__ctz(p->cand[c]) + 1);
+    for (c = 0; c < p->ncells; c++)
+        out[c] = (uint8_t)(sudoku__ctz(p->cand[c]) + 1);
 }
 
 /* === The propagation method ============================================= */
@@ -513,7 +515,8 @@ int sudoku__solve_propagation(sudoku__run_t *run) {
         run->res->exhausted = 1;
         return 0;
     }
-    for (c = 0; c < run->ncells; c++) empties += (run->puzzle[c] == 0);
+    for (c = 0; c < run->ncells; c++)
+        empties += (run->puzzle[c] == 0);
     geom = sudoku__geom_bytes(run->n);
     prop = sudoku__prop_bytes(run->n, bits);
     bytes = geom + prop + SUDOKU__ALIGN((size_t)(empties + 1) * sizeof(frame_t));

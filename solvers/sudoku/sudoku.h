@@ -51,14 +51,14 @@
 
 #include "solvers/search.h"
 
-#define SUDOKU_MIN_N 4
-#define SUDOKU_MAX_N 64
-#define SUDOKU_MAX_SOLUTIONS 10000u
+#define SUDOKU_MIN_N           4
+#define SUDOKU_MAX_N           64
+#define SUDOKU_MAX_SOLUTIONS   10000u
 #define SUDOKU_DEFAULT_MEM_CAP ((size_t)64 << 20) /* best-first queue cap, bytes */
 
 /* Error codes of this module, beyond the SEARCH_* codes of search.h. */
 #define SUDOKU_ECONFLICT (-16) /* two givens break a rule; see sudoku_find_conflicts() */
-#define SUDOKU_ENOBOX (-17)    /* N has no default box (N is prime) */
+#define SUDOKU_ENOBOX    (-17) /* N has no default box (N is prime) */
 
 /* === Shape ============================================================== */
 
@@ -93,7 +93,11 @@ static inline int sudoku_box_of(const sudoku_shape_t *s, int r, int c) {
 
 /* === Validation ========================================================= */
 
-typedef enum sudoku_unit_e { SUDOKU_UNIT_ROW = 0, SUDOKU_UNIT_COL = 1, SUDOKU_UNIT_BOX = 2 } sudoku_unit_t;
+typedef enum sudoku_unit_e {
+    SUDOKU_UNIT_ROW = 0,
+    SUDOKU_UNIT_COL = 1,
+    SUDOKU_UNIT_BOX = 2
+} sudoku_unit_t;
 
 /* One rule broken: `value` occurs ncells >= 2 times in one unit. */
 typedef struct sudoku_conflict_s {
@@ -202,18 +206,18 @@ typedef void (*sudoku_free_fn)(void *ud, void *ptr);
 
 /* Options.  Start from sudoku_opts_init() and set what you need. */
 typedef struct sudoku_opts_s {
-    sudoku_method_t method; /* default SUDOKU_METHOD_AUTO */
-    sudoku_level_t level;   /* propagation and best-first; default hidden-singles */
-    uint32_t max_solutions; /* 1..SUDOKU_MAX_SOLUTIONS; stop after this many (default 1;
-                               2 = uniqueness check) */
-    uint8_t *solutions;     /* NULL (count only) or max_solutions*n*n bytes: solution k
-                               is written at solutions + k*n*n, in the grid model above */
-    const search_ctl_t *ctl;   /* deadline / cancel / node budget; NULL = none */
-    size_t mem_cap;            /* best-first: bytes for its arena + queue; 0 = default */
-    sudoku_step_t *trace;      /* NULL = no trace; else trace_cap steps */
+    sudoku_method_t method;  /* default SUDOKU_METHOD_AUTO */
+    sudoku_level_t level;    /* propagation and best-first; default hidden-singles */
+    uint32_t max_solutions;  /* 1..SUDOKU_MAX_SOLUTIONS; stop after this many (default 1;
+                                2 = uniqueness check) */
+    uint8_t *solutions;      /* NULL (count only) or max_solutions*n*n bytes: solution k
+                                is written at solutions + k*n*n, in the grid model above */
+    const search_ctl_t *ctl; /* deadline / cancel / node budget; NULL = none */
+    size_t mem_cap;          /* best-first: bytes for its arena + queue; 0 = default */
+    sudoku_step_t *trace;    /* NULL = no trace; else trace_cap steps */
     size_t trace_cap;
-    sudoku_alloc_fn alloc;     /* NULL = malloc */
-    sudoku_free_fn dealloc;    /* NULL = free (set both or neither) */
+    sudoku_alloc_fn alloc;  /* NULL = malloc */
+    sudoku_free_fn dealloc; /* NULL = free (set both or neither) */
     void *alloc_ud;
 } sudoku_opts_t;
 

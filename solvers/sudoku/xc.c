@@ -234,8 +234,8 @@ done:
 }
 
 int sudoku_xc_split(const sudoku_shape_t *shape, const uint8_t *puzzle,
-                    const xcover_problem_t *problem, const xcover_split_opts_t *o,
-                    uint32_t *roots, size_t cap, xcover_split_info_t *info) {
+                    const xcover_problem_t *problem, const xcover_split_opts_t *o, uint32_t *roots,
+                    size_t cap, xcover_split_info_t *info) {
     xcover_allocator_t none = {NULL, NULL, NULL};
     const xcover_allocator_t *a;
     xcover_split_opts_t so;

@@ -58,15 +58,15 @@ int sudoku_xc_to_grid(const sudoku_shape_t *shape, const uint32_t *options, size
                       uint8_t *grid);
 
 typedef struct sudoku_xc_opts_s {
-    xcover_engine_t engine;    /* default dlx */
-    uint32_t max_solutions;    /* 1..SUDOKU_MAX_SOLUTIONS (default 1; 2 = uniqueness) */
-    uint8_t *solutions;        /* NULL (count only) or max_solutions*n*n bytes:
-                                  solution k at solutions + k*n*n */
-    const search_ctl_t *ctl;   /* NULL = no limits */
+    xcover_engine_t engine;          /* default dlx */
+    uint32_t max_solutions;          /* 1..SUDOKU_MAX_SOLUTIONS (default 1; 2 = uniqueness) */
+    uint8_t *solutions;              /* NULL (count only) or max_solutions*n*n bytes:
+                                        solution k at solutions + k*n*n */
+    const search_ctl_t *ctl;         /* NULL = no limits */
     const xcover_problem_t *problem; /* NULL: built for this solve and freed; else from
                                         sudoku_xc_problem_new() for the SAME shape */
-    const uint32_t *prefix;    /* options forced after the givens: a root of */
-    size_t prefix_len;         /* sudoku_xc_split() for a parallel subtree */
+    const uint32_t *prefix;          /* options forced after the givens: a root of */
+    size_t prefix_len;               /* sudoku_xc_split() for a parallel subtree */
     const xcover_allocator_t *alloc; /* NULL = malloc/free */
 } sudoku_xc_opts_t;
 
@@ -111,7 +111,7 @@ int sudoku_xc_solve(const sudoku_shape_t *shape, const uint8_t *puzzle,
  * SUDOKU_ECONFLICT for givens that break a rule, SEARCH_EINVAL for a bad
  * shape / value / problem. */
 int sudoku_xc_split(const sudoku_shape_t *shape, const uint8_t *puzzle,
-                    const xcover_problem_t *problem, const xcover_split_opts_t *o,
-                    uint32_t *roots, size_t cap, xcover_split_info_t *info);
+                    const xcover_problem_t *problem, const xcover_split_opts_t *o, uint32_t *roots,
+                    size_t cap, xcover_split_info_t *info);
 
 #endif

@@ -96,7 +96,8 @@ static void select_row(xcover__algx_t *w, uint32_t r) {
 static void unselect_row(xcover__algx_t *w, uint32_t r, uint32_t mark) {
     const xcover_problem_t *p = w->p;
     uint32_t e;
-    while (w->trail_len > mark) w->row_active[w->trail[--w->trail_len]] = 1;
+    while (w->trail_len > mark)
+        w->row_active[w->trail[--w->trail_len]] = 1;
     for (e = p->opt_start[r]; e < p->opt_start[r + 1]; e++) {
         uint32_t j = p->opt_items[e];
         w->col_active[j] = 1;
@@ -120,7 +121,8 @@ static uint32_t choose(const xcover__algx_t *w, uint32_t *count) {
         uint32_t f, end, n = 0;
         if (!w->col_active[j]) continue;
         end = p->item_start[j + 1];
-        for (f = p->item_start[j]; f < end && n < best_n; f++) n += w->row_active[p->item_opts[f]];
+        for (f = p->item_start[j]; f < end && n < best_n; f++)
+            n += w->row_active[p->item_opts[f]];
         if (n < best_n) {
             best_n = n;
             best = j;
@@ -152,7 +154,7 @@ x2_enter:
         if (rc != 0) goto stop;
         goto x8_leave;
     }
-    i = choose(w, &n); /* X3 */
+    i = choose(w, &n);    /* X3 */
     if (s->cutoff != 0) { /* split mode, as in xcover/dlx.c */
         uint32_t above = l == 0 ? 0 : fr[l - 1].branch;
         if (above == s->cutoff) {
@@ -170,7 +172,8 @@ x2_enter:
 x5_try: /* the next active row of column fr[l].item, from fr[l].pos on */
     i = fr[l].item;
     end = p->item_start[i + 1];
-    for (pos = fr[l].pos; pos < end && !w->row_active[p->item_opts[pos]]; pos++) continue;
+    for (pos = fr[l].pos; pos < end && !w->row_active[p->item_opts[pos]]; pos++)
+        continue;
     if (pos == end) goto x8_leave;
     if (budget != 0 && s->stats.nodes >= budget) {
         rc = SEARCH_BUDGET;
@@ -212,7 +215,8 @@ int xcover__algx_sanity(xcover__algx_t *w) {
 
     for (k = 0; k < p->noptions; k++) {
         uint8_t all = 1;
-        for (e = p->opt_start[k]; e < p->opt_start[k + 1]; e++) all &= w->col_active[p->opt_items[e]];
+        for (e = p->opt_start[k]; e < p->opt_start[k + 1]; e++)
+            all &= w->col_active[p->opt_items[e]];
         if (w->row_active[k] > 1) return -1;
         if (w->row_active[k] != all) return -2; /* active iff all columns are */
         inactive += !w->row_active[k];
@@ -222,16 +226,20 @@ int xcover__algx_sanity(xcover__algx_t *w) {
      * way (a second visit then sees 2), restore the zeros after */
     for (t = 0; t < w->trail_len && rc == 0; t++) {
         uint32_t r = w->trail[t];
-        if (r >= p->noptions || w->row_active[r] == 1) rc = -4;
-        else if (w->row_active[r] == 2) rc = -5;
-        else w->row_active[r] = 2;
+        if (r >= p->noptions || w->row_active[r] == 1)
+            rc = -4;
+        else if (w->row_active[r] == 2)
+            rc = -5;
+        else
+            w->row_active[r] = 2;
     }
     while (t > 0) {
         uint32_t r = w->trail[--t];
         if (r < p->noptions && w->row_active[r] == 2) w->row_active[r] = 0;
     }
     if (rc != 0) return rc;
-    for (k = 0; k < p->nprimary; k++) primary += w->col_active[k] == 1;
+    for (k = 0; k < p->nprimary; k++)
+        primary += w->col_active[k] == 1;
     if (primary != w->active_primary) return -6;
     return 0;
 }

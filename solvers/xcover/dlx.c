@@ -173,7 +173,8 @@ static inline void uncover_rest(xcover__dlx_t *w, int32_t x) {
 
 /* The option a node belongs to: walk left to the spacer before it. */
 static inline uint32_t option_of(const xcover__node_t *nd, int32_t x) {
-    while (nd[x - 1].top > 0) x--;
+    while (nd[x - 1].top > 0)
+        x--;
     return (uint32_t)(-nd[x - 1].top);
 }
 
@@ -186,7 +187,8 @@ int xcover__dlx_force(xcover__dlx_t *w, uint32_t k) {
     for (e = p->opt_start[k]; e < p->opt_start[k + 1]; e++)
         if (w->covered[p->opt_items[e]]) return 1;
     x = (int32_t)(p->nitems + 2 + p->opt_start[k] + k); /* first node of option k */
-    for (e = p->opt_start[k]; e < p->opt_start[k + 1]; e++) w->covered[p->opt_items[e]] = 1;
+    for (e = p->opt_start[k]; e < p->opt_start[k + 1]; e++)
+        w->covered[p->opt_items[e]] = 1;
     cover(w, w->nodes[x].top);
     cover_rest(w, x);
     return 0;
@@ -213,7 +215,8 @@ x2_enter:
 #endif
     if (l > s->stats.max_depth) s->stats.max_depth = l;
     if (it[0].right == 0) {
-        for (j = 0; j < l; j++) w->chosen[j] = option_of(nd, choice[j]);
+        for (j = 0; j < l; j++)
+            w->chosen[j] = option_of(nd, choice[j]);
         rc = s->leaf(s->ud, w->chosen, l, XCOVER__LEAF_SOLUTION);
         if (rc != 0) goto stop;
         goto x8_leave;
@@ -233,7 +236,8 @@ x2_enter:
         uint32_t above = l == 0 ? 0 : w->branch[l - 1];
         if (above == s->cutoff) {
             if (nd[i].top > 0) {
-                for (j = 0; j < l; j++) w->chosen[j] = option_of(nd, choice[j]);
+                for (j = 0; j < l; j++)
+                    w->chosen[j] = option_of(nd, choice[j]);
                 rc = s->leaf(s->ud, w->chosen, l, XCOVER__LEAF_CUTOFF);
                 if (rc != 0) goto stop;
             }
@@ -298,9 +302,9 @@ static int check_list(const xcover__dlx_t *w, int32_t root, int32_t lo, int32_t 
         if (++steps > hi - lo + 1) return -4;     /* cycle not through the root */
         for (q = nd[k].down; q != k; last = q, q = nd[q].down) {
             if (q <= (int32_t)w->p->nitems || q >= (int32_t)w->p->nnodes) return -5;
-            if (nd[q].up != last) return -6;        /* broken up link */
-            if (nd[q].top != k) return -7;          /* node in the wrong column */
-            if (last != k && q <= last) return -8;  /* options out of order */
+            if (nd[q].up != last) return -6;       /* broken up link */
+            if (nd[q].top != k) return -7;         /* node in the wrong column */
+            if (last != k && q <= last) return -8; /* options out of order */
             if (++len > (int32_t)w->p->nnodes) return -4;
         }
         if (nd[k].up != last) return -6;

@@ -60,7 +60,7 @@ struct xcover_problem_s {
     uint32_t *item_opts;
     xcover__link_t *dlx_items;
     xcover__node_t *dlx_nodes;
-    uint32_t poll_dlx;  /* nodes between clock/flag polls, by estimated node cost */
+    uint32_t poll_dlx; /* nodes between clock/flag polls, by estimated node cost */
     uint32_t poll_algx;
     xcover_allocator_t alloc;
     size_t bytes;
@@ -77,7 +77,7 @@ static inline size_t xcover__round(size_t n) { return (n + 15u) & ~(size_t)15u; 
 /* === Engine interface === */
 
 #define XCOVER__LEAF_SOLUTION 0 /* no primary item left: chosen[] is a solution */
-#define XCOVER__LEAF_CUTOFF 1   /* split mode: a live node at the cutoff depth */
+#define XCOVER__LEAF_CUTOFF   1 /* split mode: a live node at the cutoff depth */
 
 /* Called by an engine with the options chosen below the forced prefix, in
  * choice order.  Returns 0 to go on, 1 to end the search (not exhausted), or
@@ -85,14 +85,14 @@ static inline size_t xcover__round(size_t n) { return (n + 15u) & ~(size_t)15u; 
 typedef int (*xcover__leaf_fn)(void *ud, const uint32_t *chosen, uint32_t depth, int kind);
 
 typedef struct xcover__search_s {
-    uint32_t cutoff;          /* 0: search to the solutions; else split mode: report
-                                 each live node below `cutoff` branching choices
-                                 (choices among >= 2 options) and go no deeper */
-    const search_ctl_t *ctl;  /* may be NULL */
+    uint32_t cutoff;         /* 0: search to the solutions; else split mode: report
+                                each live node below `cutoff` branching choices
+                                (choices among >= 2 options) and go no deeper */
+    const search_ctl_t *ctl; /* may be NULL */
     xcover__leaf_fn leaf;
     void *ud;
-    search_stats_t stats;     /* the engine adds to it */
-    int exhausted;            /* set to 1 by the engine when the tree is done */
+    search_stats_t stats; /* the engine adds to it */
+    int exhausted;        /* set to 1 by the engine when the tree is done */
 } xcover__search_t;
 
 /* === Dancing links (xcover/dlx.c) === */
@@ -102,10 +102,10 @@ typedef struct xcover__dlx_s {
     const xcover_allocator_t *alloc;
     xcover__link_t *items; /* working copies of the template */
     xcover__node_t *nodes;
-    int32_t *choice;   /* node chosen at each level, nprimary + 1 */
-    uint32_t *chosen;  /* the same as option indices, filled at a leaf */
-    uint32_t *branch;  /* split mode: branching choices above level l+1 */
-    uint8_t *covered;  /* per item: covered by a forced option */
+    int32_t *choice;  /* node chosen at each level, nprimary + 1 */
+    uint32_t *chosen; /* the same as option indices, filled at a leaf */
+    uint32_t *branch; /* split mode: branching choices above level l+1 */
+    uint8_t *covered; /* per item: covered by a forced option */
     size_t bytes;
     void *block;
 } xcover__dlx_t;
@@ -131,18 +131,18 @@ int xcover__dlx_sanity(const xcover__dlx_t *w);
 /* === Algorithm X (xcover/algx.c) === */
 
 typedef struct xcover__algx_frame_s {
-    uint32_t item;  /* item branched on at this level */
-    uint32_t pos;   /* position in item_opts of the option being tried */
-    uint32_t mark;  /* trail length before that option was selected */
+    uint32_t item;   /* item branched on at this level */
+    uint32_t pos;    /* position in item_opts of the option being tried */
+    uint32_t mark;   /* trail length before that option was selected */
     uint32_t branch; /* split mode: branching choices above level l+1 */
 } xcover__algx_frame_t;
 
 typedef struct xcover__algx_s {
     const xcover_problem_t *p;
     const xcover_allocator_t *alloc;
-    uint8_t *row_active;  /* per option */
-    uint8_t *col_active;  /* per item */
-    uint32_t *trail;      /* options deactivated, in order: undo log */
+    uint8_t *row_active; /* per option */
+    uint8_t *col_active; /* per item */
+    uint32_t *trail;     /* options deactivated, in order: undo log */
     uint32_t trail_len;
     uint32_t active_primary;
     xcover__algx_frame_t *frames; /* nprimary + 1 */

@@ -93,7 +93,8 @@ static int check_shape(const xcover_spec_t *spec, uint32_t *nentries) {
 static int check_options(const xcover_spec_t *spec, uint32_t *stamp, xcover_diag_t *diag) {
     uint32_t nitems = spec->nprimary + spec->nsecondary, k, e;
 
-    for (e = 0; e < nitems; e++) stamp[e] = XCOVER_NONE;
+    for (e = 0; e < nitems; e++)
+        stamp[e] = XCOVER_NONE;
     for (k = 0; k < spec->noptions; k++) {
         uint32_t b = spec->option_start[k], end = spec->option_start[k + 1];
         diag->option = k;
@@ -116,12 +117,15 @@ static void build_columns(xcover_problem_t *p) {
     uint32_t i, k, e, *start = p->item_start;
 
     memset(start, 0, (p->nitems + 1) * sizeof *start);
-    for (e = 0; e < p->nentries; e++) start[p->opt_items[e] + 1]++;
-    for (i = 0; i < p->nitems; i++) start[i + 1] += start[i];
+    for (e = 0; e < p->nentries; e++)
+        start[p->opt_items[e] + 1]++;
+    for (i = 0; i < p->nitems; i++)
+        start[i + 1] += start[i];
     for (k = 0; k < p->noptions; k++)
         for (e = p->opt_start[k]; e < p->opt_start[k + 1]; e++)
             p->item_opts[start[p->opt_items[e]]++] = k;
-    for (i = p->nitems; i > 0; i--) start[i] = start[i - 1];
+    for (i = p->nitems; i > 0; i--)
+        start[i] = start[i - 1];
     start[0] = 0;
 }
 
@@ -191,7 +195,8 @@ int xcover_problem_new(const xcover_spec_t *spec, const xcover_allocator_t *allo
     sz[4] = xcover__round((size_t)nentries * sizeof(uint32_t));           /* item_opts */
     sz[5] = xcover__round(((size_t)nitems + 2) * sizeof(xcover__link_t)); /* dlx_items */
     sz[6] = xcover__round((size_t)nnodes * sizeof(xcover__node_t));       /* dlx_nodes */
-    for (j = 0; j < 7; j++) total += sz[j];
+    for (j = 0; j < 7; j++)
+        total += sz[j];
     rc = SEARCH_ENOMEM;
     block = xcover__alloc(alloc, total);
     if (block == NULL) goto fail;
@@ -215,8 +220,10 @@ int xcover_problem_new(const xcover_spec_t *spec, const xcover_allocator_t *allo
     p->noptions = nopt;
     p->nentries = nentries;
     p->nnodes = nnodes;
-    if (nopt > 0) memcpy(p->opt_start, spec->option_start, ((size_t)nopt + 1) * sizeof(uint32_t));
-    else p->opt_start[0] = 0;
+    if (nopt > 0)
+        memcpy(p->opt_start, spec->option_start, ((size_t)nopt + 1) * sizeof(uint32_t));
+    else
+        p->opt_start[0] = 0;
     if (nentries > 0) memcpy(p->opt_items, spec->items, (size_t)nentries * sizeof(uint32_t));
     build_columns(p);
     build_links(p);
@@ -269,7 +276,8 @@ static const char engine_names[XCOVER_ENGINE_COUNT][12] = {"dlx", "algorithm-x"}
 
 /* strcmp(a, b) == 0 without libc (solvers/ call only a short list of it). */
 static int same_name(const char *a, const char *b) {
-    while (*a != '\0' && *a == *b) a++, b++;
+    while (*a != '\0' && *a == *b)
+        a++, b++;
     return *a == *b;
 }
 

@@ -71,17 +71,17 @@
 
 #include "solvers/search.h"
 
-#define XCOVER_MAX_ITEMS 65536u
-#define XCOVER_MAX_OPTIONS 262144u
-#define XCOVER_MAX_NODES 1048576u
+#define XCOVER_MAX_ITEMS       65536u
+#define XCOVER_MAX_OPTIONS     262144u
+#define XCOVER_MAX_NODES       1048576u
 #define XCOVER_SPLIT_MAX_DEPTH 32u /* deepest branching depth of xcover_split() */
 
 #define XCOVER_NONE UINT32_MAX /* ends a stored solution or split root */
 
 /* Error codes of this module, beyond the SEARCH_* codes of search.h. */
-#define XCOVER_EITEM (-32)  /* an option names an item index >= nprimary + nsecondary */
+#define XCOVER_EITEM  (-32) /* an option names an item index >= nprimary + nsecondary */
 #define XCOVER_EEMPTY (-33) /* an option has no item */
-#define XCOVER_EDUP (-34)   /* an option names the same item twice */
+#define XCOVER_EDUP   (-34) /* an option names the same item twice */
 #define XCOVER_ELIMIT (-35) /* more items, options or entries than XCOVER_MAX_* */
 #define XCOVER_ESPACE (-36) /* xcover_split(): the roots need more room than given */
 
@@ -172,19 +172,19 @@ int xcover_engine_parse(const char *name, xcover_engine_t *out);
 typedef int (*xcover_solution_fn)(void *ud, const uint32_t *options, size_t count);
 
 typedef struct xcover_opts_s {
-    xcover_engine_t engine;  /* default dlx */
-    uint64_t max_solutions;  /* stop after this many; 0 = find them all (count) */
-    uint32_t *solutions;     /* NULL, or solutions_cap entries: each solution is stored
-                                as its options ascending followed by XCOVER_NONE.  A
-                                solution that does not fit is not stored, nor any after
-                                it; the search still goes on (and counts). */
+    xcover_engine_t engine; /* default dlx */
+    uint64_t max_solutions; /* stop after this many; 0 = find them all (count) */
+    uint32_t *solutions;    /* NULL, or solutions_cap entries: each solution is stored
+                               as its options ascending followed by XCOVER_NONE.  A
+                               solution that does not fit is not stored, nor any after
+                               it; the search still goes on (and counts). */
     size_t solutions_cap;
     xcover_solution_fn on_solution; /* NULL = none */
     void *on_solution_ud;
-    const uint32_t *prefix; /* options forced, in this order, before the search; */
-    size_t prefix_len;      /* they are part of every solution reported */
-    const search_ctl_t *ctl;          /* deadline / cancel / node budget; NULL = none */
-    const xcover_allocator_t *alloc;  /* NULL = malloc/free */
+    const uint32_t *prefix;          /* options forced, in this order, before the search; */
+    size_t prefix_len;               /* they are part of every solution reported */
+    const search_ctl_t *ctl;         /* deadline / cancel / node budget; NULL = none */
+    const xcover_allocator_t *alloc; /* NULL = malloc/free */
 } xcover_opts_t;
 
 /* Defaults: dlx, max_solutions 1, no buffers, no prefix, no limits. */
@@ -230,11 +230,11 @@ int xcover_solve(const xcover_problem_t *p, const xcover_opts_t *opts, xcover_re
 /* === Splitting ============================================================ */
 
 typedef struct xcover_split_opts_s {
-    const uint32_t *base; /* options forced first (e.g. Sudoku givens); roots */
-    size_t base_len;      /* continue from them and do not repeat them */
-    uint32_t depth;       /* branching levels below the base, 1..XCOVER_SPLIT_MAX_DEPTH;
-                             0 = the smallest depth with at least `target` roots */
-    size_t target;        /* used when depth == 0 (0 or 1 = depth 1) */
+    const uint32_t *base;            /* options forced first (e.g. Sudoku givens); roots */
+    size_t base_len;                 /* continue from them and do not repeat them */
+    uint32_t depth;                  /* branching levels below the base, 1..XCOVER_SPLIT_MAX_DEPTH;
+                                        0 = the smallest depth with at least `target` roots */
+    size_t target;                   /* used when depth == 0 (0 or 1 = depth 1) */
     const search_ctl_t *ctl;         /* NULL = none; the node budget counts split nodes
                                         (of each deepening pass) */
     const xcover_allocator_t *alloc; /* NULL = malloc/free */
@@ -283,7 +283,8 @@ int xcover_split(const xcover_problem_t *p, const xcover_split_opts_t *o, uint32
  * i.e. the entries before its XCOVER_NONE terminator. */
 static inline size_t xcover_root_len(const uint32_t *root) {
     size_t n = 0;
-    while (root[n] != XCOVER_NONE) n++;
+    while (root[n] != XCOVER_NONE)
+        n++;
     return n;
 }
 
