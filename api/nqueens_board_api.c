@@ -631,9 +631,12 @@ static void nqb_solve_render(api_job_t *job, api_response_t *out) {
     api_problem_t p;
 
     if (j->rc == SEARCH_ENOMEM || j->rc == SEARCH_EINVAL || (j->rc == 0 && !j->verified)) {
-        api_problem_init(
-            &p, j->rc == SEARCH_ENOMEM ? API_ENOMEM : API_EINTERNAL,
-            j->rc == 0 ? "the board fails verification" : "the solver failed (code %d)", j->rc);
+        if (j->rc == 0)
+            api_problem_init(&p, API_EINTERNAL, "the board fails verification");
+        else
+            api_problem_init(&p, j->rc == SEARCH_ENOMEM ? API_ENOMEM : API_EINTERNAL,
+                             "the solver failed: %s (%s)", search_code_str(j->rc),
+                             search_code_name(j->rc));
         api_response_problem(out, &p);
         return;
     }

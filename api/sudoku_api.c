@@ -749,7 +749,8 @@ static void sd_render(api_job_t *job, api_response_t *out) {
     if (j->rc == SEARCH_EINVAL || j->rc == SEARCH_ENOMEM || j->rc == SUDOKU_ECONFLICT) {
         api_problem_t p;
         api_problem_init(&p, j->rc == SEARCH_ENOMEM ? API_ENOMEM : API_EINTERNAL,
-                         "the solver refused the puzzle (code %d)", j->rc);
+                         "the solver refused the puzzle: %s (%s)", search_code_str(j->rc),
+                         search_code_name(j->rc));
         api_response_problem(out, &p);
         return;
     }

@@ -9,6 +9,8 @@
 #include "api/nqueens_api.h"
 #include "api/problem.h"
 #include "api/request.h"
+#include "solvers/search.h"
+#include "solvers/sudoku/sudoku.h"
 
 static api_request_t make_req(const api_param_t *params, size_t n) {
     api_request_t r;
@@ -176,6 +178,24 @@ START_TEST(api_nqueens_split_depth_grows) {
 }
 END_TEST
 
+/* One code space: api/ codes and solver codes never collide, and each has a
+ * name (tests/check_codes.sh checks that every defined code is in a table). */
+START_TEST(api_code_names) {
+    ck_assert_str_eq(api_code_name(API_EINVALID), "API_EINVALID");
+    ck_assert_str_eq(api_code_name(API_ENOMEM), "API_ENOMEM");
+    ck_assert_str_eq(api_code_name(API_OK), "API_OK");
+    ck_assert_str_eq(api_code_name(SEARCH_TIMEOUT), "SEARCH_TIMEOUT");
+    ck_assert_str_eq(search_code_name(SUDOKU_ECONFLICT), "SUDOKU_ECONFLICT");
+    ck_assert_str_eq(search_code_name(API_EINVALID), "SEARCH_UNKNOWN");
+    ck_assert_str_eq(search_code_name(12345), "SEARCH_UNKNOWN");
+    ck_assert_str_eq(search_code_str(SEARCH_TIMEOUT), "the deadline passed");
+    ck_assert_int_ne(API_EINVALID, SEARCH_TIMEOUT);
+    ck_assert_int_ne(API_EUNPROCESSABLE, SEARCH_ENOMEM);
+    /* a solver code is not an api/ code: it maps to the fallback problem */
+    ck_assert_int_eq(api_problem_status(SEARCH_TIMEOUT), 500);
+}
+END_TEST
+
 Suite *api_suite(void);
 Suite *api_suite(void) {
     Suite *s = suite_create("api");
@@ -183,6 +203,7 @@ Suite *api_suite(void) {
     tcase_add_test(tc, api_param_int_is_strict);
     tcase_add_test(tc, api_problem_renders_rfc9457);
     tcase_add_test(tc, api_error_table_statuses);
+    tcase_add_test(tc, api_code_names);
     tcase_add_test(tc, api_nqueens_count_job_lifecycle);
     tcase_add_test(tc, api_nqueens_solve_job_lifecycle);
     tcase_add_test(tc, api_nqueens_prepare_rejects);
