@@ -59,13 +59,13 @@ SOLVER_SRC := solvers/search.c solvers/nqueens/nqueens.c solvers/nqueens/xc.c so
 API_SRC    := api/problem.c api/request.c api/json_util.c api/xc_job.c api/nqueens_api.c api/sudoku_api.c api/sudoku_batch.c \
               api/xcover_api.c api/killer_api.c api/nqueens_board_api.c
 SERVER_SRC := server/config.c server/metrics.c server/pool.c server/http.c \
-              server/router.c server/healthcheck.c server/reqid.c
+              server/router.c server/healthcheck.c server/reqid.c server/guard.c
 MAIN_SRC   := server/main.c
 TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test_config.c \
               tests/test_sudoku.c tests/test_sudoku9.c tests/test_sudoku_api.c tests/test_sudoku_batch.c tests/test_xcover.c tests/test_xcover_api.c tests/pentomino.c \
               tests/test_killer.c tests/test_killer_api.c tests/test_nqueens_more.c \
               tests/test_nqueens_board_api.c tests/job_harness.c tests/test_http.c \
-              tests/http_client.c
+              tests/http_client.c tests/fail_alloc.c tests/test_nomem.c
 FUZZ_SRC   := fuzz/fuzz_api.c fuzz/replay.c
 BENCH_SRC  := bench/bench_nqueens.c bench/bench_sudoku.c bench/bench_xcover.c bench/bench9.c \
               bench/bench_killer.c bench/bench_nqueens_more.c bench/bench_http.c bench/bench9_http.c
@@ -138,9 +138,12 @@ $(BUILD)/bench/%.o: bench/%.c
 $(PUZZLED): $(MAIN_OBJ) $(SERVER_OBJ) $(API_OBJ) $(SOLVER_OBJ)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
 
+# The test binary's allocations go through tests/fail_alloc.c, which can fail
+# any one of them (tests/test_nomem.c walks every endpoint that way).
+TEST_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 $(TEST_BIN): $(TEST_OBJ) $(SERVER_OBJ) $(API_OBJ) $(SOLVER_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(TEST_WRAP) $(PKG_LIBS) $(TEST_LIBS) -lm
 
 $(BENCH_NQ): $(BUILD)/bench/bench_nqueens.o $(SOLVER_OBJ)
 	@mkdir -p $(@D)

@@ -6,6 +6,8 @@
  * which resolve against the service's own origin; openapi.yaml lists them. */
 #include "api/problem.h"
 
+#include "api/request.h"
+
 #include "solvers/search.h"
 
 #include <jansson.h>
@@ -73,6 +75,10 @@ void api_problem_init(api_problem_t *p, int code, const char *fmt, ...) {
     problem_sanitize(p->detail);
 }
 
+void api_problem_nomem(api_problem_t *p, const char *doing) {
+    api_problem_init(p, API_ENOMEM, "out of memory while %s; retry later", doing);
+}
+
 void api_problem_add(api_problem_t *p, const char *in, const char *field, const char *fmt, ...) {
     va_list ap;
     if (p->nerrors >= API_PROBLEM_MAX_ERRORS) {
@@ -128,7 +134,7 @@ char *api_problem_render(const api_problem_t *p, size_t *len) {
     if (p->dropped > 0 &&
         json_object_set_new(root, "errors_omitted", json_integer((json_int_t)p->dropped)) != 0)
         goto done;
-    out = json_dumps(root, JSON_COMPACT);
+    out = api_json_dumps(root, JSON_COMPACT, NULL);
     if (out != NULL) *len = strlen(out);
 done:
     json_decref(errors);

@@ -56,6 +56,12 @@ void api_problem_init(api_problem_t *p, int code, const char *fmt, ...)
 void api_problem_add(api_problem_t *p, const char *in, const char *field, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* Restarts `p` as an out-of-memory problem (503) whose detail says what
+ * could not be done ("reading the body").  An allocation failure outranks
+ * whatever was found wrong with the request so far: a client must not be
+ * told that its valid input is invalid because the server ran short. */
+void api_problem_nomem(api_problem_t *p, const char *doing);
+
 /* The code's name ("API_EINVALID", ...), for logs; a solver's code gets
  * search_code_name()'s answer.  A static string. */
 const char *api_code_name(int code);

@@ -567,7 +567,10 @@ static const char *const sd_unit_names[] = {"row", "column", "box"};
 static int sd_conflicts_problem(sd_puzzle_t *pz, api_problem_t *p) {
     sudoku_conflict_t *cf = malloc(SD_CONFLICTS_CAP * sizeof *cf);
     size_t count = 0;
-    if (cf == NULL) return API_ENOMEM;
+    if (cf == NULL) {
+        api_problem_nomem(p, "checking the givens");
+        return API_ENOMEM;
+    }
     sudoku_find_conflicts(&pz->shape, pz->grid, cf, SD_CONFLICTS_CAP, &count);
     if (count == 0) {
         free(cf);

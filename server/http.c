@@ -59,6 +59,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "server/guard.h"
 #include "server/reqid.h"
 #include "server/router.h"
 
@@ -110,6 +111,7 @@ typedef struct http_req_s {
     char *body;
     size_t len, cap;
     int too_large;
+    int no_memory; /* the body could not be stored: answer 503, not 413 */
     api_job_t *job;
     pool_task_t task; /* its own rules: server/pool.h */
     api_response_t resp;
@@ -145,7 +147,7 @@ void http_log(const char *level, const char *msg, void *extra_json) {
     json_t *line = json_pack("{s:s, s:s, s:s}", "time", when, "level", level, "msg", msg);
     if (line != NULL && extra != NULL) json_object_update(line, extra);
     json_decref(extra);
-    char *text = line ? json_dumps(line, API_JSON_FLAGS) : NULL;
+    char *text = line ? api_json_dumps(line, API_JSON_FLAGS, NULL) : NULL;
     json_decref(line);
     if (text == NULL) return;
     size_t n = strlen(text);
@@ -280,7 +282,7 @@ static void http_job_done(pool_task_t *task) {
     http_req_t *req = task->owner;
     api_job_t *job = req->job;
     assert(req->state == HTTP_WAITING && !req->progressive);
-    job->ops->render(job, &req->resp);
+    guard_render(job, &req->resp);
     metrics_add_nodes(req->srv->metrics, job->ops->puzzle, job->nodes);
     req->state = HTTP_RENDERED;
     MHD_resume_connection(req->conn);
@@ -324,7 +326,7 @@ static void http_progressive_done(pool_task_t *task) {
  * Always HTTP_ANSWER: a progressive request stays the MHD thread's (the
  * shared flags are under `lock`). */
 static int http_run_progressive(http_req_t *req, int watch_fd) {
-    req->job->ops->render(req->job, &req->resp);
+    guard_render(req->job, &req->resp);
     http_answered(req);
     if (req->resp.stream == NULL) { /* render() answered an error */
         pool_release(req->srv->pool);
@@ -388,7 +390,7 @@ static int http_run_api(http_req_t *req) {
     areq.max_timeout_ms = srv->cfg->timeout_ms;
     areq.max_batch_lines = srv->cfg->max_batch_lines;
 
-    if (req->route->prepare(&areq, &req->job, &req->resp) != 0 || req->job == NULL) {
+    if (guard_prepare(req->route->prepare, &areq, &req->job, &req->resp) != 0 || req->job == NULL) {
         http_answered(req); /* an error, or an answer that needed no search */
         return HTTP_ANSWER;
     }
@@ -437,6 +439,11 @@ static int http_dispatch(http_req_t *req) {
     size_t len;
     char *text;
 
+    if (req->no_memory) {
+        http_set_problem(req, API_ENOMEM, "out of memory while reading the body; retry later");
+        req->resp.retry_after = 1;
+        return HTTP_ANSWER;
+    }
     if (req->too_large) {
         char d[96];
         snprintf(d, sizeof d, "the body is larger than the limit of %zu bytes",
@@ -519,6 +526,7 @@ static http_req_t *http_req_new(http_server_t *srv, struct MHD_Connection *conn,
 /* How many bytes of a refused body we read and drop before hanging up. */
 static size_t http_drain_cap(const http_req_t *req) { return http_body_limit(req) + (8u << 20); }
 
+/* Appends to the body: 0, -1 past the limit, -2 out of memory. */
 static int http_body_append(http_req_t *req, const char *data, size_t size) {
     size_t max = http_body_limit(req);
     if (req->len + size > max) return -1;
@@ -528,7 +536,7 @@ static int http_body_append(http_req_t *req, const char *data, size_t size) {
             cap *= 2;
         if (cap > max) cap = max;
         char *p = realloc(req->body, cap);
-        if (p == NULL) return -1;
+        if (p == NULL) return -2;
         req->body = p;
         req->cap = cap;
     }
@@ -571,8 +579,10 @@ static enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn, c
     if (*upload_data_size != 0) {
         size_t size = *upload_data_size;
         *upload_data_size = 0;
-        if (!req->too_large && http_body_append(req, upload_data, size) != 0) {
-            req->too_large = 1;
+        int rc = req->too_large ? 0 : http_body_append(req, upload_data, size);
+        if (rc != 0) {
+            req->too_large = 1; /* read and drop the rest either way */
+            req->no_memory = rc == -2;
             free(req->body);
             req->body = NULL;
             req->cap = 0;

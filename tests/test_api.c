@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "api/nqueens_api.h"
+#include "api/json_util.h"
 #include "api/problem.h"
 #include "api/request.h"
 #include "solvers/search.h"
@@ -196,6 +197,65 @@ START_TEST(api_code_names) {
 }
 END_TEST
 
+/* api_json_object() tells a syntax error (400 naming "body") from an
+ * allocation failure; its well-formedness check must agree with jansson on
+ * every kind of text, or a bad request would read as "out of memory". */
+START_TEST(api_json_object_syntax) {
+    static const char *const bad[] = {"",
+                                      " ",
+                                      "{",
+                                      "}",
+                                      "{\"a\"}",
+                                      "{\"a\":}",
+                                      "{\"a\":1,}",
+                                      "{,}",
+                                      "{\"a\" 1}",
+                                      "[1,]",
+                                      "{\"a\":[1 2]}",
+                                      "{\"a\":01}",
+                                      "{\"a\":1.}",
+                                      "{\"a\":.5}",
+                                      "{\"a\":1e}",
+                                      "{\"a\":-}",
+                                      "{\"a\":tru}",
+                                      "{\"a\":\"x}",
+                                      "{\"a\":\"\\x\"}",
+                                      "{\"a\":\"\\u12g4\"}",
+                                      "{\"a\":\"\\udc00\"}",
+                                      "{\"a\":\"\\ud800x\"}",
+                                      "{\"a\":\"\t\"}",
+                                      "{\"a\":1}x",
+                                      "{\"a\":1}{}",
+                                      "{a:1}",
+                                      "{\"a\":NaN}",
+                                      "{\"a\":+1}",
+                                      "{\"a\":1,\"a\":2}"};
+    static const char *const good[] = {"{}", " { } ", "{\"a\":[1,-2.5e+3,true,false,null,{}]}",
+                                       "{\"a\":\"\\ud83d\\ude00\\n\\u00e9\"}",
+                                       "{\"a\":[[[]]],\"b\":{\"c\":0}}"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        api_request_t r = make_req(NULL, 0);
+        api_problem_t p;
+        r.body = bad[i];
+        r.body_len = strlen(bad[i]);
+        api_problem_init(&p, API_EINVALID, "x");
+        ck_assert_msg(api_json_object(&r, &p) == NULL, "%s parsed", bad[i]);
+        ck_assert_msg(p.code == API_EINVALID && p.nerrors == 1, "%s: code %s", bad[i],
+                      api_code_name(p.code));
+    }
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        api_request_t r = make_req(NULL, 0);
+        api_problem_t p;
+        r.body = good[i];
+        r.body_len = strlen(good[i]);
+        api_problem_init(&p, API_EINVALID, "x");
+        json_t *j = api_json_object(&r, &p);
+        ck_assert_msg(j != NULL, "%s did not parse", good[i]);
+        json_decref(j);
+    }
+}
+END_TEST
+
 Suite *api_suite(void);
 Suite *api_suite(void) {
     Suite *s = suite_create("api");
@@ -204,6 +264,7 @@ Suite *api_suite(void) {
     tcase_add_test(tc, api_problem_renders_rfc9457);
     tcase_add_test(tc, api_error_table_statuses);
     tcase_add_test(tc, api_code_names);
+    tcase_add_test(tc, api_json_object_syntax);
     tcase_add_test(tc, api_nqueens_count_job_lifecycle);
     tcase_add_test(tc, api_nqueens_solve_job_lifecycle);
     tcase_add_test(tc, api_nqueens_prepare_rejects);
