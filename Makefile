@@ -92,7 +92,7 @@ BENCH_NQ2  := $(BUILD)/bench/bench_nqueens_more
 BENCH_HTTP := $(BUILD)/bench/bench_http
 FUZZ_REPLAY := $(BUILD)/fuzz/replay
 
-.PHONY: all run test bench bench9 fuzz fuzz-cover deps check-layers format format-check clean
+.PHONY: check-nomem-cover all run test bench bench9 fuzz fuzz-cover deps check-layers format format-check clean
 all: $(PUZZLED)
 
 # Goals that must see the packages installed first.
@@ -207,6 +207,11 @@ fuzz-cover:
 	$(FUZZ_DIR)/fuzz_api -set_cover_merge=1 -use_counters=0 $(FUZZ_DIR)/cover fuzz/cover $(FUZZ_DIR)/corpus
 	rm -rf fuzz/cover && mkdir -p fuzz/cover
 	for f in $(FUZZ_DIR)/cover/*; do test -e fuzz/corpus/$$(basename $$f) || cp $$f fuzz/cover/; done
+
+# The allocation-failure walks reach every out-of-memory answer in api/
+# (gcov build in build/cov; .ci/run runs it).
+check-nomem-cover: deps
+	@sh tests/check_nomem_cover.sh
 
 # solvers/ must stay pure (no HTTP/JSON/libuv, no I/O, no mutable globals) and
 # api/ free of HTTP and libuv; see tests/check_layers.sh for what is checked.

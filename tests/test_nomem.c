@@ -64,6 +64,7 @@ static const walk_t walks[] = {
     {"GET", "/v1/nqueens/solve", "n=40&method=mrv", NULL, NULL, NULL},
     {"GET", "/v1/nqueens/solve", "n=60&method=minconflicts&seed=1&trace=true", NULL, NULL, NULL},
     {"GET", "/v1/nqueens/solve", "n=6&method=dlx", NULL, NULL, NULL},
+    {"GET", "/v1/nqueens/solve", "n=100001&method=minconflicts&seed=1", NULL, NULL, NULL},
     {"POST", "/v1/nqueens/solve", NULL, J, NULL, "{\"n\":8,\"placed\":[[0,4]]}"},
     {"POST", "/v1/nqueens/count", NULL, J, NULL,
      "{\"n\":8,\"queens\":[0,null,null,null,null,null,null,null]}"},
