@@ -804,6 +804,7 @@ int api_killer_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
         }
         j->split_depth = d;
         j->base.nitems = (size_t)j->orders << d;
+        j->base.progress_unit = "subtrees";
         j->base.threads = (unsigned)j->threads;
         j->sol_item = malloc((size_t)j->max_solutions * sizeof *j->sol_item);
         if (j->sol_item == NULL) goto nomem;

@@ -339,6 +339,7 @@ int api_nqueens_count_post_prepare(const api_request_t *req, api_job_t **job,
     j->n = b.n;
     j->placed = b.placed;
     j->base.ops = &nqb_count_ops;
+    j->base.progress_unit = "subproblems";
     j->base.nitems = count; /* 0: no prefix fits the placed queens, so no completion;
                                the pool finishes such a job at once */
     j->base.threads = (unsigned)threads;

@@ -21,6 +21,8 @@ void api_response_destroy(api_response_t *resp) {
     resp->stream = NULL;
     resp->stream_free = NULL;
     resp->stream_cls = NULL;
+    resp->location[0] = '\0';
+    resp->flags = 0;
 }
 
 void api_response_problem(api_response_t *resp, const api_problem_t *p) {

@@ -289,8 +289,11 @@ static int bt_run(api_job_t *base, size_t item, const search_ctl_t *ctl) {
 static int bt_merge(api_job_t *base, size_t item, int rc) {
     bt_job_t *j = (bt_job_t *)base;
     bt_chunk_t *ch = &j->chunks[item];
+    size_t first, end;
     ch->rc = rc;
     j->base.nodes += ch->nodes;
+    bt_chunk_range(j, item, &first, &end);
+    j->base.progress_done += end - first; /* answered, solved or not */
     atomic_store_explicit(&ch->state, ch->out != NULL ? BT_READY : BT_SKIPPED,
                           memory_order_release);
     return API_JOB_CONTINUE;
@@ -427,6 +430,8 @@ int api_sudoku_batch_prepare(const api_request_t *req, api_job_t **job, api_resp
     atomic_init(&j->finished, 0);
     j->base.ops = &bt_ops;
     j->base.nitems = j->nchunks;
+    j->base.progress_unit = "lines";
+    j->base.progress_total = j->nentries;
     j->base.threads = (unsigned)threads;
     j->base.timeout_ms = timeout_ms;
     j->base.start_ns = search_now_ns();

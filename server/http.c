@@ -55,11 +55,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "server/guard.h"
+#include "server/jobs.h"
 #include "server/reqid.h"
 #include "server/router.h"
 
@@ -73,6 +75,7 @@ struct http_server_s {
     const config_t *cfg;
     pool_t *pool;
     metrics_t *metrics;
+    jobs_t *jobs; /* async jobs; NULL: the preference is ignored, /v1/jobs is 404 */
     reqid_t reqid;
     atomic_int draining;
     atomic_long active;
@@ -249,9 +252,18 @@ static enum MHD_Result http_send(http_req_t *req) {
     if (r->content_type) MHD_add_response_header(m, MHD_HTTP_HEADER_CONTENT_TYPE, r->content_type);
     MHD_add_response_header(m, "X-Request-Id", req->id);
     MHD_add_response_header(m, MHD_HTTP_HEADER_ACCESS_CONTROL_ALLOW_ORIGIN, srv->cfg->cors_origin);
-    MHD_add_response_header(m, "Access-Control-Expose-Headers", "X-Request-Id, Retry-After");
+    MHD_add_response_header(m, "Access-Control-Expose-Headers",
+                            "X-Request-Id, Retry-After, Location, Preference-Applied");
     if (strcmp(srv->cfg->cors_origin, "*") != 0) MHD_add_response_header(m, "Vary", "Origin");
-    MHD_add_response_header(m, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    if (r->flags & API_RESP_EVENTS) { /* an event stream: no proxy may hold it back */
+        MHD_add_response_header(m, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+        MHD_add_response_header(m, "X-Accel-Buffering", "no");
+    } else {
+        MHD_add_response_header(m, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    }
+    if (r->location[0] != '\0') MHD_add_response_header(m, MHD_HTTP_HEADER_LOCATION, r->location);
+    if (r->flags & API_RESP_ASYNC)
+        MHD_add_response_header(m, "Preference-Applied", "respond-async");
     if (r->status == 405 || r->status == 204)
         MHD_add_response_header(m, MHD_HTTP_HEADER_ALLOW, req->allow);
     if (r->status == 204 && req->match == ROUTER_PREFLIGHT) {
@@ -365,8 +377,21 @@ static enum MHD_Result http_collect_param(void *cls, enum MHD_ValueKind kind, co
     return MHD_YES;
 }
 
-/* Prepares an API request and hands it to the pool.  Returns HTTP_ANSWER
- * (resp holds an error or a quick answer) or HTTP_HANDED_OFF. */
+/* Whether a Prefer header (RFC 7240) asks for respond-async: one of its
+ * comma-separated preferences, case-insensitive, parameters ignored. */
+static int http_prefers_async(const char *prefer) {
+    while (prefer != NULL && *prefer != '\0') {
+        prefer += strspn(prefer, " \t,");
+        size_t k = strcspn(prefer, " \t,;=");
+        if (k == 13 && strncasecmp(prefer, "respond-async", 13) == 0) return 1;
+        prefer += strcspn(prefer, ",");
+    }
+    return 0;
+}
+
+/* Prepares an API request and hands it to the pool, or to the jobs runner
+ * when the client prefers an asynchronous answer.  Returns HTTP_ANSWER
+ * (resp holds an error, a quick answer or a 202) or HTTP_HANDED_OFF. */
 static int http_run_api(http_req_t *req) {
     http_server_t *srv = req->srv;
     http_params_t ps = {.n = 0};
@@ -389,6 +414,10 @@ static int http_run_api(http_req_t *req) {
     areq.pool_threads = srv->cfg->threads;
     areq.max_timeout_ms = srv->cfg->timeout_ms;
     areq.max_batch_lines = srv->cfg->max_batch_lines;
+    int async =
+        srv->jobs != NULL &&
+        http_prefers_async(MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, "Prefer"));
+    if (async) areq.max_timeout_ms = srv->cfg->job_timeout_ms; /* jobs have their own cap */
 
     if (guard_prepare(req->route->prepare, &areq, &req->job, &req->resp) != 0 || req->job == NULL) {
         http_answered(req); /* an error, or an answer that needed no search */
@@ -397,6 +426,13 @@ static int http_run_api(http_req_t *req) {
     if (atomic_load(&srv->draining)) {
         http_set_problem(req, API_EDRAINING, "the server is shutting down; retry elsewhere");
         req->resp.retry_after = 1;
+        return HTTP_ANSWER;
+    }
+    if (async) { /* the job now belongs to the runner; the answer is the 202 */
+        api_job_t *job = req->job;
+        req->job = NULL;
+        jobs_create(srv->jobs, job, req->method, req->route->path, &req->resp);
+        http_answered(req);
         return HTTP_ANSWER;
     }
     if (pool_admit(srv->pool) != 0) {
@@ -496,6 +532,22 @@ static int http_dispatch(http_req_t *req) {
         http_answered(req);
         return HTTP_ANSWER;
     case ROUTE_API: return http_run_api(req);
+    case ROUTE_JOBS: {
+        http_params_t ps = {.n = 0};
+        if (srv->jobs == NULL) {
+            http_set_problem(req, API_ENOTFOUND, "this server keeps no jobs");
+            return HTTP_ANSWER;
+        }
+        MHD_get_connection_values(req->conn, MHD_GET_ARGUMENT_KIND, http_collect_param, &ps);
+        if (ps.overflow) {
+            http_set_problem(req, API_EINVALID, "more than 16 query parameters");
+            return HTTP_ANSWER;
+        }
+        jobs_answer(srv->jobs, req->conn, req->method, req->path + strlen("/v1/jobs"), ps.kv, ps.n,
+                    &req->resp);
+        http_answered(req);
+        return HTTP_ANSWER;
+    }
     }
     assert(!"unknown route kind");
     return HTTP_ANSWER;
@@ -662,7 +714,8 @@ static void http_req_free(http_req_t *req) {
 
 /* === Life cycle === */
 
-int http_server_start(http_server_t **out, const config_t *cfg, pool_t *pool, metrics_t *metrics) {
+int http_server_start(http_server_t **out, const config_t *cfg, pool_t *pool, metrics_t *metrics,
+                      jobs_t *jobs) {
     struct sockaddr_in a4;
     struct sockaddr_in6 a6;
     const struct sockaddr *addr;
@@ -673,6 +726,7 @@ int http_server_start(http_server_t **out, const config_t *cfg, pool_t *pool, me
     s->cfg = cfg;
     s->pool = pool;
     s->metrics = metrics;
+    s->jobs = jobs;
     s->listen_fd = MHD_INVALID_SOCKET;
     reqid_init(&s->reqid);
 

@@ -64,6 +64,9 @@ struct pool_s {
     long limit;       /* constant */
     unsigned threads; /* constant */
     metrics_t *metrics;
+    uv_timer_t tick;
+    void (*tick_fn)(void *); /* guarded by lock */
+    void *tick_arg;          /* guarded by lock */
 };
 
 /* "Loop thread only" functions check that they run there (asserts stay on in
@@ -150,6 +153,7 @@ static void pool_after_cb(uv_work_t *w, int status) {
         t->stopping = 1;
     }
     action = t->job->ops->merge(t->job, slot->item, rc);
+    t->merged++;
     if (action != API_JOB_CONTINUE) t->stopping = 1;
     if (action == API_JOB_CANCEL) atomic_store(&t->cancel, 1);
     if (t->progress) t->progress(t);
@@ -199,6 +203,7 @@ static void pool_async_cb(uv_async_t *h) {
     if (stop) {
         uv_close((uv_handle_t *)&p->wake, NULL);
         uv_close((uv_handle_t *)&p->watch, NULL);
+        uv_close((uv_handle_t *)&p->tick, NULL);
     }
 }
 
@@ -221,6 +226,18 @@ static void pool_watch_cb(uv_timer_t *h) {
             atomic_store(&t->cancel, 1);
         }
     }
+}
+
+static void pool_tick_cb(uv_timer_t *h) {
+    pool_t *p = h->data;
+    void (*fn)(void *);
+    void *arg;
+    POOL_ASSERT_LOOP(p);
+    uv_mutex_lock(&p->lock);
+    fn = p->tick_fn;
+    arg = p->tick_arg;
+    uv_mutex_unlock(&p->lock);
+    if (fn != NULL) fn(arg);
 }
 
 static void pool_thread(void *arg) {
@@ -248,10 +265,16 @@ int pool_new(pool_t **out, unsigned threads, unsigned max_queue, metrics_t *metr
     if ((rc = uv_timer_init(&p->loop, &p->watch)) != 0) goto fail_timer;
     p->watch.data = p;
     if ((rc = uv_timer_start(&p->watch, pool_watch_cb, WATCH_MS, WATCH_MS)) != 0) goto fail_timer;
-    if ((rc = uv_thread_create(&p->thread, pool_thread, p)) != 0) goto fail_timer;
+    if ((rc = uv_timer_init(&p->loop, &p->tick)) != 0) goto fail_timer;
+    p->tick.data = p;
+    if ((rc = uv_timer_start(&p->tick, pool_tick_cb, POOL_TICK_MS, POOL_TICK_MS)) != 0)
+        goto fail_tick;
+    if ((rc = uv_thread_create(&p->thread, pool_thread, p)) != 0) goto fail_tick;
     *out = p;
     return 0;
 
+fail_tick:
+    uv_close((uv_handle_t *)&p->tick, NULL);
 fail_timer:
     uv_close((uv_handle_t *)&p->watch, NULL);
     uv_close((uv_handle_t *)&p->wake, NULL);
@@ -278,6 +301,19 @@ int pool_admit(pool_t *p) {
     return 0;
 }
 
+void pool_admit_background(pool_t *p) {
+    atomic_fetch_add(&p->inflight, 1);
+    atomic_fetch_add_explicit(&p->metrics->jobs_inflight, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&p->metrics->jobs_queued, 1, memory_order_relaxed);
+}
+
+void pool_on_tick(pool_t *p, void (*fn)(void *arg), void *arg) {
+    uv_mutex_lock(&p->lock);
+    p->tick_fn = fn;
+    p->tick_arg = arg;
+    uv_mutex_unlock(&p->lock);
+}
+
 void pool_release(pool_t *p) {
     atomic_fetch_sub(&p->inflight, 1);
     atomic_fetch_sub_explicit(&p->metrics->jobs_inflight, 1, memory_order_relaxed);
@@ -301,7 +337,10 @@ int pool_submit(pool_t *p, pool_task_t *t) {
     t->stopping = 0;
     atomic_init(&t->cancel, 0);
     atomic_init(&t->started, 0);
+    atomic_init(&t->live_nodes, 0);
+    t->merged = 0;
     t->ctl.cancel = &t->cancel;
+    t->ctl.progress = &t->live_nodes;
     t->ctl.node_budget = 0;
     t->ctl.deadline_ns = search_now_ns() + t->job->timeout_ms * 1000000;
     uv_mutex_lock(&p->lock);

@@ -47,9 +47,11 @@ struct pool_task_s {
     int rc;          /* first negative item code, 0 if none */
     int client_gone; /* the watched socket was closed by the peer */
 
-    /* Private to the pool (loop thread, but for the two atomics). */
+    /* Private to the pool (loop thread, but for the atomics). */
     atomic_int cancel;
     atomic_int started;
+    atomic_uint_fast64_t live_nodes; /* ctl.progress: advanced by the searches */
+    size_t merged;                   /* items merged so far */
     search_ctl_t ctl;
     pool_t *pool;
     size_t next_item;
@@ -72,9 +74,19 @@ int pool_new(pool_t **out, unsigned threads, unsigned max_queue, metrics_t *metr
 int pool_admit(pool_t *p);
 void pool_release(pool_t *p);
 
+/* Admits a background task (an async job) whatever the queue: it counts as
+ * in flight (shutdown waits for it) but never against --max-queue; the
+ * caller bounds how many it starts.  Any thread; always succeeds. */
+void pool_admit_background(pool_t *p);
+
 /* Hands an admitted task to the loop thread; any thread.  Returns 0, or -1
  * when out of memory (the admission is released and done() never called). */
 int pool_submit(pool_t *p, pool_task_t *task);
+
+/* The loop thread ticks every POOL_TICK_MS; from now on each tick calls
+ * fn(arg) there (NULL: none).  Any thread. */
+#define POOL_TICK_MS 50
+void pool_on_tick(pool_t *p, void (*fn)(void *arg), void *arg);
 
 /* Raises the cancel flag of every task in the pool; any thread. */
 void pool_cancel_all(pool_t *p);

@@ -344,7 +344,7 @@ static void inproc_start(inproc_t *s) {
         paths[i] = router_path(i);
     metrics_init(s->metrics, paths, np);
     ck_assert_int_eq(pool_new(&s->pool, s->cfg.threads, s->cfg.max_queue, s->metrics), 0);
-    ck_assert_int_eq(http_server_start(&s->http, &s->cfg, s->pool, s->metrics), 0);
+    ck_assert_int_eq(http_server_start(&s->http, &s->cfg, s->pool, s->metrics, NULL), 0);
     snprintf(s->base, sizeof s->base, "http://127.0.0.1:%u", http_server_port(s->http));
 }
 
