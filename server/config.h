@@ -25,6 +25,10 @@ typedef struct config_s {
     int64_t job_ttl_s;        /* how long an ended job's record is kept */
     int64_t job_timeout_ms;   /* default and maximum deadline of an async job */
     size_t max_job_result;    /* bytes of a job's kept answer */
+    unsigned max_connections; /* 0 = from the file-descriptor limit (config_resolve) */
+    unsigned max_conn_per_ip; /* 0 = no cap */
+    unsigned head_timeout_s;  /* accept to a complete first request head */
+    unsigned idle_timeout_s;  /* inactivity on a connection */
     char cors_origin[256];
     int healthcheck; /* --healthcheck: probe /healthz and exit */
 } config_t;
@@ -35,5 +39,11 @@ typedef struct config_s {
  * --help text.  Both streams are FILE *, passed as void * to keep stdio out
  * of this header. */
 int config_parse(config_t *cfg, int argc, char **argv, void *usage_out, void *err);
+
+/* Raises the soft file-descriptor limit to the hard one when it can, and
+ * gives max_connections its default from the result (the limit less a
+ * reserve for the process's own files), or caps a given one to it.  Fills
+ * `note` with what it did, for the start-up log. */
+void config_resolve_connections(config_t *cfg, char *note, size_t cap);
 
 #endif

@@ -65,10 +65,9 @@
 #include "server/reqid.h"
 #include "server/router.h"
 
-#define HTTP_CONNECTION_LIMIT 1024
-#define HTTP_IDLE_TIMEOUT_S   30
-#define HTTP_LOG_PATH_MAX     200
-#define HTTP_STREAM_BLOCK     (64 * 1024) /* bytes MHD asks a stream for at a time */
+#define HTTP_SWEEP_MS     200 /* how often connections without a request head are checked */
+#define HTTP_LOG_PATH_MAX 200
+#define HTTP_STREAM_BLOCK (64 * 1024) /* bytes MHD asks a stream for at a time */
 
 struct http_server_s {
     struct MHD_Daemon *daemon;
@@ -81,7 +80,28 @@ struct http_server_s {
     atomic_long active;
     MHD_socket listen_fd; /* kept after quiesce, closed after stop */
     unsigned port;
+
+    /* Connections still waiting for their first complete request head.  The
+     * list and every http_conn_t on it are guarded by conns_lock (a leaf
+     * lock): the MHD thread adds, marks and removes (connection callbacks),
+     * the sweeper thread shuts down those past --head-timeout-s.  MHD
+     * notifies a close before it closes the socket, and the notification
+     * takes conns_lock, so the sweeper never shuts down a reused fd. */
+    pthread_mutex_t conns_lock;
+    struct http_conn_s *conns;
+    pthread_t sweeper;
+    int sweeper_stop; /* guarded by conns_lock */
+    pthread_cond_t sweeper_cv;
 };
+
+/* One connection, from accept to close (MHD's socket context). */
+typedef struct http_conn_s {
+    int fd;
+    int64_t start_ns;
+    int head_done; /* a complete request head arrived: off the sweeper's list */
+    int shut;      /* the sweeper shut it down */
+    struct http_conn_s *prev, *next;
+} http_conn_t;
 
 /* Where a request is in its life, and so which thread owns it. */
 typedef enum http_state_e {
@@ -553,6 +573,91 @@ static int http_dispatch(http_req_t *req) {
     return HTTP_ANSWER;
 }
 
+/* === Connections and the request-head deadline ===
+ *
+ * libmicrohttpd's timeout counts inactivity, so a client that trickles a
+ * byte a second, or sends half a head and waits, holds its slot as long as
+ * it likes.  --head-timeout-s is a deadline from accept to a complete first
+ * request head, kept by a sweeper thread that shuts such connections down;
+ * libmicrohttpd then sees the end of the stream and closes them as usual.
+ * Later requests on a kept-alive connection have the idle timeout
+ * (--idle-timeout-s) only: a connection that completed a request is a
+ * client, not a crowd. */
+
+static void http_conn_unlink(http_server_t *s, http_conn_t *c) {
+    if (c->prev)
+        c->prev->next = c->next;
+    else if (s->conns == c)
+        s->conns = c->next;
+    if (c->next) c->next->prev = c->prev;
+    c->prev = c->next = NULL;
+}
+
+static void http_on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+                               enum MHD_ConnectionNotificationCode code) {
+    http_server_t *s = cls;
+    http_conn_t *c = *socket_context;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *ci =
+            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+        c = calloc(1, sizeof *c);
+        if (c == NULL || ci == NULL) { /* no deadline for this one; nothing else changes */
+            free(c);
+            *socket_context = NULL;
+            return;
+        }
+        c->fd = ci->connect_fd;
+        c->start_ns = search_now_ns();
+        pthread_mutex_lock(&s->conns_lock);
+        c->next = s->conns;
+        if (s->conns) s->conns->prev = c;
+        s->conns = c;
+        pthread_mutex_unlock(&s->conns_lock);
+        *socket_context = c;
+        return;
+    }
+    if (c == NULL) return; /* MHD_CONNECTION_NOTIFY_CLOSED of one we do not track */
+    pthread_mutex_lock(&s->conns_lock);
+    if (!c->head_done) http_conn_unlink(s, c);
+    pthread_mutex_unlock(&s->conns_lock);
+    free(c);
+    *socket_context = NULL;
+}
+
+/* MHD thread: the connection's request head is complete. */
+static void http_head_done(http_server_t *s, struct MHD_Connection *conn) {
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    http_conn_t *c = ci ? ci->socket_context : NULL;
+    if (c == NULL || c->head_done) return;
+    pthread_mutex_lock(&s->conns_lock);
+    c->head_done = 1;
+    http_conn_unlink(s, c);
+    pthread_mutex_unlock(&s->conns_lock);
+}
+
+static void *http_sweeper(void *arg) {
+    http_server_t *s = arg;
+    int64_t limit = (int64_t)s->cfg->head_timeout_s * 1000000000;
+    pthread_mutex_lock(&s->conns_lock);
+    while (!s->sweeper_stop) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += HTTP_SWEEP_MS * 1000000L;
+        if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+        pthread_cond_timedwait(&s->sweeper_cv, &s->conns_lock, &until);
+        int64_t now = search_now_ns();
+        for (http_conn_t *c = s->conns; c != NULL; c = c->next)
+            if (!c->shut && now - c->start_ns >= limit) {
+                c->shut = 1;
+                shutdown(c->fd, SHUT_RDWR); /* MHD reads the end and closes it */
+                atomic_fetch_add_explicit(&s->metrics->head_timeouts, 1, memory_order_relaxed);
+            }
+    }
+    pthread_mutex_unlock(&s->conns_lock);
+    return NULL;
+}
+
 /* === libmicrohttpd callbacks === */
 
 static http_req_t *http_req_new(http_server_t *srv, struct MHD_Connection *conn, const char *url,
@@ -607,6 +712,7 @@ static enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn, c
 
     if (req == NULL) {
         const char *cl, *expect;
+        http_head_done(srv, conn);
         req = http_req_new(srv, conn, url, method);
         if (req == NULL) return MHD_NO; /* out of memory: drop the connection */
         *con_cls = req;
@@ -743,12 +849,22 @@ int http_server_start(http_server_t **out, const config_t *cfg, pool_t *pool, me
         addr = (const struct sockaddr *)&a6;
         flags |= MHD_USE_IPv6;
     }
+    pthread_mutex_init(&s->conns_lock, NULL);
+    pthread_cond_init(&s->sweeper_cv, NULL);
     s->daemon = MHD_start_daemon(
         flags, (uint16_t)cfg->port, NULL, NULL, http_on_request, s, MHD_OPTION_EXTERNAL_LOGGER,
         http_mhd_logger, NULL, MHD_OPTION_SOCK_ADDR, addr, MHD_OPTION_NOTIFY_COMPLETED,
-        http_on_completed, s, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_IDLE_TIMEOUT_S,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_CONNECTION_LIMIT, MHD_OPTION_END);
+        http_on_completed, s, MHD_OPTION_NOTIFY_CONNECTION, http_on_connection, s,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->idle_timeout_s, MHD_OPTION_CONNECTION_LIMIT,
+        cfg->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT, cfg->max_conn_per_ip,
+        MHD_OPTION_END);
+    if (s->daemon != NULL && pthread_create(&s->sweeper, NULL, http_sweeper, s) != 0) {
+        MHD_stop_daemon(s->daemon);
+        s->daemon = NULL;
+    }
     if (s->daemon == NULL) {
+        pthread_cond_destroy(&s->sweeper_cv);
+        pthread_mutex_destroy(&s->conns_lock);
         http_log("error", "cannot listen",
                  json_pack("{s:s, s:i}", "bind", cfg->bind, "port", (int)cfg->port));
         free(s);
@@ -771,7 +887,14 @@ long http_server_active(http_server_t *s) { return atomic_load(&s->active); }
 
 void http_server_stop(http_server_t *s) {
     if (s == NULL) return;
-    MHD_stop_daemon(s->daemon);
+    pthread_mutex_lock(&s->conns_lock);
+    s->sweeper_stop = 1;
+    pthread_cond_signal(&s->sweeper_cv);
+    pthread_mutex_unlock(&s->conns_lock);
+    pthread_join(s->sweeper, NULL);
+    MHD_stop_daemon(s->daemon); /* closes the rest, notifying each close */
     if (s->listen_fd != MHD_INVALID_SOCKET) close(s->listen_fd);
+    pthread_cond_destroy(&s->sweeper_cv);
+    pthread_mutex_destroy(&s->conns_lock);
     free(s);
 }

@@ -60,6 +60,9 @@ int main(int argc, char **argv) {
     pthread_sigmask(SIG_BLOCK, &set, NULL);
     signal(SIGPIPE, SIG_IGN);
 
+    char fdnote[160];
+    config_resolve_connections(&cfg, fdnote, sizeof fdnote);
+
     metrics = calloc(1, sizeof *metrics);
     if (metrics == NULL) return 1;
     size_t npaths = router_npaths();
@@ -83,6 +86,7 @@ int main(int argc, char **argv) {
         rc = 1;
         goto out;
     }
+    http_log("info", "connections", json_pack("{s:s}", "detail", fdnote));
     http_log("info", "listening",
              json_pack("{s:s, s:i, s:i, s:I, s:i, s:I}", "bind", cfg.bind, "port",
                        (int)http_server_port(http), "threads", (int)cfg.threads, "max_body",

@@ -158,6 +158,12 @@ char *metrics_render(metrics_t *m, size_t *len) {
         "# TYPE puzzled_http_requests_active gauge\npuzzled_http_requests_active %lld\n",
         (long long)atomic_load(&m->jobs_inflight), (long long)atomic_load(&m->jobs_queued),
         LOAD(m->jobs_rejected), (long long)atomic_load(&m->connections));
+    buf_printf(&b,
+               "# HELP puzzled_http_head_timeouts_total Connections closed because no complete "
+               "request head arrived within --head-timeout-s.\n"
+               "# TYPE puzzled_http_head_timeouts_total counter\n"
+               "puzzled_http_head_timeouts_total %llu\n",
+               LOAD(m->head_timeouts));
     buf_printf(&b, "# HELP puzzled_async_jobs Asynchronous job records held, by status.\n"
                    "# TYPE puzzled_async_jobs gauge\n");
     for (size_t k = 0; k < METRICS_NJOBSTATUS; k++)

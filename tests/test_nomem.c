@@ -336,7 +336,9 @@ static void inproc_start(inproc_t *s) {
     static const char *paths[METRICS_MAX_PATHS];
     char *argv[] = {"puzzled", "--port", "0", "--threads", "2", NULL};
     memset(s, 0, sizeof *s);
+    char note[160];
     ck_assert_int_eq(config_parse(&s->cfg, 5, argv, stdout, stderr), 0);
+    config_resolve_connections(&s->cfg, note, sizeof note);
     s->metrics = calloc(1, sizeof *s->metrics);
     ck_assert_ptr_nonnull(s->metrics);
     size_t np = router_npaths();
