@@ -8,6 +8,7 @@
 #   make fuzz         libFuzzer on every api/ endpoint (clang; FUZZ_SECONDS, default 60)
 #   make deps         apt-get install whatever Debian package is missing
 #   make test-container   build the Docker image and run it (docker, else podman)
+#   make test-compose     deploy/compose.yaml up for real (docker compose, else podman-compose)
 #   make test-deploy      nginx (deploy/) in front of three replicas, under load
 #
 # Objects go to $(BUILD); sanitizer builds use their own tree so the two never mix.
@@ -26,7 +27,7 @@ endif
 DEB_BUILD_PKGS := build-essential pkg-config libmicrohttpd-dev libjansson-dev libuv1-dev
 DEB_TEST_PKGS  := check libcurl4-openssl-dev clang-format
 DEB_PKGS       := $(DEB_BUILD_PKGS) $(DEB_TEST_PKGS)
-DEB_CONTAINER_PKGS := podman runc debootstrap
+DEB_CONTAINER_PKGS := podman runc debootstrap podman-compose golang-github-containernetworking-plugin-dnsname
 DEB_DEPLOY_PKGS    := nginx python3-yaml
 PKGS     := libmicrohttpd jansson libuv
 
@@ -93,7 +94,7 @@ LOAD_BIN   := $(BUILD)/tests/deploy/load
 IDLE_BIN   := $(BUILD)/tests/deploy/idle
 
 .PHONY: all run test bench bench9 fuzz fuzz-cover deps deps-build deps-container deps-deploy \
-        test-container test-deploy check-layers format format-check clean
+        test-container test-compose test-deploy check-layers format format-check clean
 all: $(PUZZLED)
 
 # Goals that must see the packages installed first.
@@ -257,6 +258,12 @@ test-container:
 	@if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then :; \
 	 else $(MAKE) --no-print-directory deps-container; fi
 	bash tests/container/test_container.sh
+
+# deploy/compose.yaml brought up for real (docker compose, else podman-compose).
+test-compose:
+	@if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then :; \
+	 else $(MAKE) --no-print-directory deps-container; fi
+	bash tests/container/test_compose.sh
 
 # nginx (deploy/nginx.conf.in) in front of three replicas, under load, with a
 # crash and a rolling restart (tests/deploy/test_deploy.sh).  SANITIZE=1

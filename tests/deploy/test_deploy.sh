@@ -35,6 +35,8 @@ bad() { echo "test-deploy: FAIL: $*" >&2; fail=1; }
 for f in "$bin" "$load" "$idle"; do [ -x "$f" ] || { say "missing $f (make test-deploy builds it)" >&2; exit 1; }; done
 command -v nginx >/dev/null || { say "nginx is missing (make deps-deploy)" >&2; exit 1; }
 
+# 2,000 held connections need descriptors: here, in nginx and in puzzled.
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 logs=build/test-logs/deploy
 rm -rf "$logs" && mkdir -p "$logs"
 logs=$(cd "$logs" && pwd)
