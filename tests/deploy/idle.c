@@ -9,9 +9,12 @@
  * per-address cap is not what saves the server), each sending half a
  * request head and no more.  Half of them are silent after that; the other
  * half trickle one more header byte a second (a slow-loris, which an idle
- * timeout alone never closes).  While they are held, five normal requests
- * from 127.0.0.1 (GET /v1/nqueens/count?n=8 on a new connection) must each
- * answer 200 with count 92 within --probe-ms.  Then every held connection
+ * timeout alone never closes).  While they are held, ten normal requests
+ * from 127.0.0.1 (GET /v1/nqueens/count?n=8 on a new connection, one every
+ * 300 ms) must each answer 200 with count 92 within 1 s, their median
+ * within --probe-ms.  (The median: on a shared 2-core machine a single
+ * request now and then waits 100-200 ms for a core, crowd or no crowd; a
+ * locked-out server does not answer at all.)  Then every held connection
  * must be closed by the other side (EOF or reset, an error answer allowed)
  * no later than S + 1.5 s after it was opened, and none sooner than S - 1 s
  * (a sooner close means a limit turned it away, not the head timeout).
@@ -34,7 +37,7 @@
 #include <unistd.h>
 
 #define MAX_CONNS 20000
-#define PROBES    5
+#define PROBES    10
 
 typedef struct held_s {
     int fd;
@@ -178,25 +181,26 @@ int main(int argc, char **argv) {
     /* === Normal requests while the crowd waits, and the closes =========== */
     struct pollfd *pfd = calloc((size_t)opened, sizeof *pfd);
     double lat[PROBES];
-    int probes = 0, early = 0, left = opened;
+    int probes = 0, early = 0, late = 0, left = opened;
     int64_t next_probe = now_ns() + 200000000;
     int64_t deadline =
         held[opened ? opened - 1 : 0].opened + (int64_t)(head_s * 1000 + 1500) * 1000000;
     int64_t too_soon = (int64_t)(head_s * 1000 - 1000) * 1000000;
+    int64_t too_late = (int64_t)(head_s * 1000 + 1500) * 1000000;
     while (left > 0 || probes < PROBES) {
         int64_t now = now_ns();
         if (probes < PROBES && now >= next_probe) {
             lat[probes] = probe(port);
-            if (lat[probes] < 0 || lat[probes] > probe_ms) {
-                fprintf(stderr, "idle: %s: FAIL: normal request %d: %.1f ms (limit %.0f ms)\n",
-                        label, probes + 1, lat[probes], probe_ms);
+            if (lat[probes] < 0 || lat[probes] > 1000) {
+                fprintf(stderr, "idle: %s: FAIL: normal request %d: %.1f ms\n", label, probes + 1,
+                        lat[probes]);
                 fail = 1;
             }
             probes++;
             next_probe = now_ns() + 300000000;
             continue;
         }
-        if (now > deadline) break;
+        if (now > deadline && probes >= PROBES) break;
         for (int i = 0; i < opened; i++) {
             pfd[i].fd = held[i].closed ? -1 : held[i].fd;
             pfd[i].events = POLLIN;
@@ -219,6 +223,7 @@ int main(int argc, char **argv) {
             held[i].closed = now;
             left--;
             if (now - held[i].opened < too_soon) early++;
+            if (now - held[i].opened > too_late) late++;
         }
     }
 
@@ -236,13 +241,33 @@ int main(int argc, char **argv) {
     printf("idle: %s: normal requests while held:", label);
     for (int i = 0; i < probes; i++)
         printf(" %.1f", lat[i]);
-    printf(" ms (limit %.0f)\n", probe_ms);
+    double sorted[PROBES];
+    memcpy(sorted, lat, sizeof sorted);
+    for (int i = 1; i < probes; i++)
+        for (int k = i; k > 0 && (sorted[k] < sorted[k - 1] || sorted[k - 1] < 0); k--) {
+            double t = sorted[k];
+            sorted[k] = sorted[k - 1];
+            sorted[k - 1] = t;
+        }
+    double median = probes > 0 ? sorted[probes / 2] : -1;
+    printf(" ms; median %.1f (limit %.0f)\n", median, probe_ms);
+    if (probes < PROBES || median < 0 || median > probe_ms) {
+        fprintf(stderr,
+                "idle: %s: FAIL: %d of %d normal requests ran, median %.1f ms (limit %.0f)\n",
+                label, probes, PROBES, median, probe_ms);
+        fail = 1;
+    }
     if (nclosed > 0)
         printf("idle: %s: %d closed by the other side after %.2f s (first) / %.2f s (median) / "
                "%.2f s (last); "
                "head timeout %d s\n",
                label, nclosed, (double)closes[0] / 1e9, (double)closes[nclosed / 2] / 1e9,
                (double)closes[nclosed - 1] / 1e9, head_s);
+    if (late > 0) {
+        fprintf(stderr, "idle: %s: FAIL: %d connections closed later than %.1f s\n", label, late,
+                head_s + 1.5);
+        fail = 1;
+    }
     if (still > 0) {
         fprintf(stderr,
                 "idle: %s: FAIL: %d connections still open %.1f s after the last was opened\n",

@@ -269,7 +269,8 @@ sleep 1
 # 20r/s with a burst of 40: the first 41 pass, then one per 50 ms that
 # passed meanwhile; the rest are 429 problem+json with Retry-After.
 urls=()
-for _ in $(seq 100); do urls+=(-o /dev/null "$base/v1/nqueens/count?n=4"); done
+mkdir -p "$work/lr"
+for i in $(seq 100); do urls+=(-D "$work/lr/h$i" -o "$work/lr/b$i" "$base/v1/nqueens/count?n=4"); done
 t_lr=$(date +%s%N)
 curl -s --interface 127.0.0.9 -w '%{http_code}\n' "${urls[@]}" >"$work/codes"
 lr_ms=$((($(date +%s%N) - t_lr) / 1000000))
@@ -278,8 +279,9 @@ n429=$(grep -c '^429$' "$work/codes" || true)
 max_ok=$((41 + lr_ms / 50 + 1))
 [ "$n200" -ge 41 ] && [ "$n200" -le "$max_ok" ] && [ $((n200 + n429)) = 100 ] ||
     bad "limit_req (20r/s, burst 40): $n200 x 200, $n429 x 429 of 100 in $lr_ms ms (want 41..$max_ok x 200)"
-curl -s --interface 127.0.0.9 -D "$work/h" -o "$work/r" "$base/v1/nqueens/count?n=4"
-grep -q '"status":429' "$work/r" && grep -qi '^retry-after: 1' "$work/h" || bad "a 429 is not problem+json with Retry-After"
+last=$(grep -l '^HTTP/1.1 429' "$work"/lr/h* | tail -n1)
+[ -n "$last" ] && grep -qi '^content-type: application/problem+json' "$last" && grep -qi '^retry-after: 1' "$last" &&
+    grep -q '"status":429' "$work/lr/b${last##*/h}" || bad "a 429 is not problem+json with Retry-After"
 [ "$(curl -s --interface 127.0.0.10 -o /dev/null -w '%{http_code}' "$base/v1/nqueens/count?n=4")" = 200 ] ||
     bad "another address is limited too"
 say "limit_req: 100 in $lr_ms ms from one address: $n200 answered, $n429 x 429 (problem+json, Retry-After); other addresses unaffected"
