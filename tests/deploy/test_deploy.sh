@@ -8,7 +8,8 @@
 #      configuration against the server (check_manifests.py), nginx -t;
 #   2. through nginx: the web root, health routes, X-Request-Id passed and
 #      minted (and found in the replica's log), gzip, body limits per route
-#      as problem+json;
+#      as problem+json; the job events location streaming (a stand-in
+#      replica, tests/deploy/sse_check.py, until the server has jobs);
 #   3. the load (tests/deploy/load.c) for LOAD_SECONDS (default 24) with
 #      every answer checked, while replica 1 is killed with SIGKILL and
 #      restarted, then replica 2 is stopped with SIGTERM (it must exit 0)
@@ -70,9 +71,9 @@ export PUZZLED_MAX_CONN_PER_IP=0
 has_head_timeout=0
 "$bin" --help | grep -q -- '--head-timeout-s' && has_head_timeout=1
 
-read -r nport p1 p2 p3 p4 < <($py -c '
+read -r nport p1 p2 p3 p4 p5 p6 < <($py -c '
 import socket
-ss = [socket.socket() for _ in range(5)]
+ss = [socket.socket() for _ in range(7)]
 for s in ss: s.bind(("127.0.0.1", 0))
 print(*[s.getsockname()[1] for s in ss])')
 rport=([1]=$p1 [2]=$p2 [3]=$p3)
@@ -182,6 +183,24 @@ pad $((PUZZLED_MAX_BATCH_BODY + 1)) >"$work/over"
 code=$(curl -s -o "$work/r" -w '%{http_code} %{content_type}' -H 'Content-Type: text/plain' --data-binary @"$work/over" "$base/v1/sudoku/batch")
 [ "$code" = "413 application/problem+json" ] || bad "over --max-batch-body on the batch route: $code"
 [ "$fail" = 1 ] || say "body limits: $PUZZLED_MAX_BODY bytes (413 problem+json past it), batch $PUZZLED_MAX_BATCH_BODY"
+
+# The job events location (issue 23's Server-Sent Events): a second nginx
+# with the same template in front of a stand-in replica whose stream pauses
+# between two events; the first must come through before the pause ends.
+ng2=$work/nginx-sse
+mkdir -p "$ng2/tmp"
+$py tests/deploy/sse_check.py serve "$p5" 2>>"$logs/sse-replica.log" &
+sse_pid=$!
+NGINX_LISTEN="127.0.0.1:$p6" NGINX_UPSTREAMS="127.0.0.1:$p5" NGINX_WEB_ROOT="$ng/web" \
+    NGINX_PID="$ng2/nginx.pid" NGINX_TEMP_DIR="$ng2/tmp" NGINX_ERROR_LOG="$logs/nginx-sse-error.log" \
+    NGINX_ACCESS_LOG="$logs/nginx-sse-access.log" NGINX_USER="$([ "$(id -u)" = 0 ] && echo "$(id -un) $(id -gn)")" \
+    sh deploy/render-nginx.sh >"$ng2/nginx.conf"
+nginx -p "$ng2" -c "$ng2/nginx.conf" -e "$logs/nginx-sse-error.log"
+for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$p5") 2>/dev/null && break; sleep 0.05; done
+$py tests/deploy/sse_check.py fetch "http://127.0.0.1:$p6/v1/jobs/0123456789abcdef/events" || bad "the job events stream through nginx"
+nginx -p "$ng2" -c "$ng2/nginx.conf" -e "$logs/nginx-sse-error.log" -s stop
+kill "$sse_pid" 2>/dev/null || true
+wait "$sse_pid" 2>/dev/null || true
 [ "$fail" = 0 ] || { say "front-end checks failed; logs in $logs" >&2; exit 1; }
 
 # ---- 3. the load, with a crash and a rolling restart ---------------------------
