@@ -4,6 +4,8 @@
 #   make run          install missing packages, build, serve on 127.0.0.1:8080
 #   make test         install missing packages, build, check layering, run every test
 #   make test SANITIZE=1   the same suite under ASan + UBSan (objects in build/san)
+#   make test SANITIZE=thread   the same suite under ThreadSanitizer (clang; build/tsan),
+#                          servers included, halting at the first report
 #   make bench        benchmarks (reads ../shared/data when it is there)
 #   make fuzz         libFuzzer on every api/ endpoint (clang; FUZZ_SECONDS, default 60)
 #   make deps         apt-get install whatever Debian package is missing
@@ -19,13 +21,23 @@ SANITIZE ?= 0
 ifeq ($(SANITIZE),1)
   BUILD := $(BUILD)/san
   SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else ifeq ($(SANITIZE),thread)
+  CC := clang
+  BUILD := $(BUILD)/tsan
+  SAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer
 endif
+# Sanitized code runs 3-10x slower: stretch check's per-case time limits.
+CK_MULT := $(if $(filter 0,$(SANITIZE)),1,3)
+# Every process the tests start inherits these: the first report ends it with
+# exit code 66, so a race inside a server fails the test that started it.
+# tests/tsan.supp lists proven false positives inside libraries, each with why.
+export TSAN_OPTIONS ?= halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan.supp
 
 # Debian packages: what building needs (the Dockerfile's build stage installs
 # exactly this list, through `make deps-build`), what the tests add, and what
 # the container and deployment tests add.  `make deps` installs the first two.
 DEB_BUILD_PKGS := build-essential pkg-config libmicrohttpd-dev libjansson-dev libuv1-dev
-DEB_TEST_PKGS  := check libcurl4-openssl-dev clang-format
+DEB_TEST_PKGS  := check libcurl4-openssl-dev clang-format $(if $(filter thread,$(SANITIZE)),clang)
 DEB_PKGS       := $(DEB_BUILD_PKGS) $(DEB_TEST_PKGS)
 DEB_CONTAINER_PKGS := podman runc debootstrap podman-compose golang-github-containernetworking-plugin-dnsname
 DEB_DEPLOY_PKGS    := nginx python3-yaml
@@ -46,7 +58,7 @@ TEST_CFLAGS = $(shell pkg-config --cflags check libcurl)
 TEST_LIBS   = $(shell pkg-config --libs check libcurl)
 
 # ---- sources: explicit lists, layered server -> api -> solvers -------------
-SOLVER_SRC := solvers/nqueens/nqueens.c solvers/nqueens/xc.c solvers/nqueens/board.c \
+SOLVER_SRC := solvers/search.c solvers/nqueens/nqueens.c solvers/nqueens/xc.c solvers/nqueens/board.c \
               solvers/nqueens/heur.c solvers/nqueens/repair.c \
               solvers/sudoku/sudoku.c solvers/sudoku/bt.c solvers/sudoku/prop.c \
               solvers/sudoku/bestfirst.c solvers/sudoku/xc.c solvers/sudoku/sudoku9.c \
@@ -55,13 +67,13 @@ SOLVER_SRC := solvers/nqueens/nqueens.c solvers/nqueens/xc.c solvers/nqueens/boa
 API_SRC    := api/problem.c api/request.c api/json_util.c api/xc_job.c api/nqueens_api.c api/sudoku_api.c api/sudoku_batch.c \
               api/xcover_api.c api/killer_api.c api/nqueens_board_api.c
 SERVER_SRC := server/config.c server/metrics.c server/pool.c server/http.c \
-              server/router.c server/healthcheck.c server/reqid.c
+              server/router.c server/healthcheck.c server/reqid.c server/guard.c
 MAIN_SRC   := server/main.c
 TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test_config.c \
               tests/test_sudoku.c tests/test_sudoku9.c tests/test_sudoku_api.c tests/test_sudoku_batch.c tests/test_xcover.c tests/test_xcover_api.c tests/pentomino.c \
               tests/test_killer.c tests/test_killer_api.c tests/test_nqueens_more.c \
               tests/test_nqueens_board_api.c tests/job_harness.c tests/test_http.c \
-              tests/http_client.c
+              tests/http_client.c tests/fail_alloc.c tests/test_nomem.c
 DEPLOY_SRC := tests/deploy/load.c tests/deploy/idle.c
 FUZZ_SRC   := fuzz/fuzz_api.c fuzz/replay.c
 BENCH_SRC  := bench/bench_nqueens.c bench/bench_sudoku.c bench/bench_xcover.c bench/bench9.c \
@@ -93,8 +105,8 @@ FUZZ_REPLAY := $(BUILD)/fuzz/replay
 LOAD_BIN   := $(BUILD)/tests/deploy/load
 IDLE_BIN   := $(BUILD)/tests/deploy/idle
 
-.PHONY: all run test bench bench9 fuzz fuzz-cover deps deps-build deps-container deps-deploy \
-        test-container test-compose test-deploy check-layers format format-check clean
+.PHONY: check-nomem-cover all run test bench bench9 fuzz fuzz-cover deps deps-build deps-container \
+        deps-deploy test-container test-compose test-deploy check-layers format format-check clean
 all: $(PUZZLED)
 
 # Goals that must see the packages installed first.
@@ -149,9 +161,12 @@ $(BUILD)/bench/%.o: bench/%.c
 $(PUZZLED): $(MAIN_OBJ) $(SERVER_OBJ) $(API_OBJ) $(SOLVER_OBJ)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
 
+# The test binary's allocations go through tests/fail_alloc.c, which can fail
+# any one of them (tests/test_nomem.c walks every endpoint that way).
+TEST_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 $(TEST_BIN): $(TEST_OBJ) $(SERVER_OBJ) $(API_OBJ) $(SOLVER_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(TEST_WRAP) $(PKG_LIBS) $(TEST_LIBS) -lm
 
 $(BENCH_NQ): $(BUILD)/bench/bench_nqueens.o $(SOLVER_OBJ)
 	@mkdir -p $(@D)
@@ -224,6 +239,11 @@ $(LOAD_BIN): $(BUILD)/tests/deploy/load.o
 $(IDLE_BIN): $(BUILD)/tests/deploy/idle.o
 	$(CC) $^ -o $@ $(ALL_LDFLAGS)
 
+# The allocation-failure walks reach every out-of-memory answer in api/
+# (gcov build in build/cov; .ci/run runs it).
+check-nomem-cover: deps
+	@sh tests/check_nomem_cover.sh
+
 # solvers/ must stay pure (no HTTP/JSON/libuv, no I/O, no mutable globals) and
 # api/ free of HTTP and libuv; see tests/check_layers.sh for what is checked.
 check-layers: $(SOLVER_OBJ) $(API_OBJ)
@@ -245,12 +265,13 @@ run: deps $(PUZZLED)
 BENCH_BIN  := $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_9) $(BENCH_9H) $(BENCH_KL) $(BENCH_HTTP)
 
 test: deps format-check check-layers $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) $(FUZZ_REPLAY) $(LOAD_BIN) $(IDLE_BIN)
-	@if [ "$(SANITIZE)" != 1 ]; then sh tests/check_dockerfile.sh $(PUZZLED); fi
+	@if [ "$(SANITIZE)" = 0 ]; then sh tests/check_dockerfile.sh $(PUZZLED); fi
 	@sh tests/check_openapi.sh
+	@sh tests/check_codes.sh
 	@sh tests/check_bench_killer.sh $(BENCH_KL)
 	./$(FUZZ_REPLAY) fuzz/corpus fuzz/cover
 	@rm -rf $(BUILD)/test-logs && mkdir -p $(BUILD)/test-logs
-	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(TEST_BIN)
+	CK_TIMEOUT_MULTIPLIER=$(CK_MULT) PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(TEST_BIN)
 
 # The Docker image, built and run (tests/container/test_container.sh): docker
 # when its engine runs, else podman (installed here when missing).

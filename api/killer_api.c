@@ -699,7 +699,8 @@ static void kl_render(api_job_t *job, api_response_t *out) {
 
     if (rc != 0 && rc != SEARCH_TIMEOUT && rc != SEARCH_CANCELLED && rc != SEARCH_BUDGET) {
         api_problem_init(&p, rc == SEARCH_ENOMEM ? API_ENOMEM : API_EINTERNAL,
-                         "the killer solver failed (code %d)", rc);
+                         "the killer solver failed: %s (%s)", search_code_str(rc),
+                         search_code_name(rc));
         api_response_problem(out, &p);
         return;
     }

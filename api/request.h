@@ -118,6 +118,15 @@ typedef int (*api_prepare_fn)(const api_request_t *req, api_job_t **job, api_res
 
 /* === Responses === */
 
+/* json_dumps() that never returns a damaged text.  jansson's dumper ignores
+ * the failure of the first byte of an object key (dump_string()'s result is
+ * dropped in do_dump(), jansson 2.14), so a failed allocation mid-dump can
+ * yield JSON with a key missing; this dumps through a callback whose first
+ * failure sticks, and returns NULL if any write failed.  `json` is a json_t *
+ * (not stolen); the text is malloc'd, NUL-terminated, its length in *len
+ * (len may be NULL). */
+char *api_json_dumps(const void *json, size_t flags, size_t *len);
+
 /* Serialises `json` (a json_t *, stolen) as the body.  On failure to encode it
  * becomes a 500 problem. */
 void api_response_json(api_response_t *resp, int status, void *json);

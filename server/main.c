@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "server/config.h"
+#include "server/guard.h"
 #include "server/healthcheck.h"
 #include "server/http.h"
 #include "server/metrics.h"
@@ -48,6 +49,7 @@ int main(int argc, char **argv) {
     if (rc != 0) return rc > 0 ? 0 : 2;
     if (cfg.healthcheck) return healthcheck_run(&cfg);
 
+    guard_install(); /* before any thread uses jansson */
     sigemptyset(&set);
     sigaddset(&set, SIGTERM);
     sigaddset(&set, SIGINT);

@@ -32,6 +32,7 @@
  * taken while holding it). */
 #include "server/pool.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,11 +59,20 @@ struct pool_s {
     int stop;             /* guarded by lock */
     int cancel_all;       /* guarded by lock */
     pool_task_t *active;  /* loop thread only */
+    uv_thread_t loop_tid; /* written by the loop thread before uv_run, read only there */
     atomic_long inflight;
-    long limit;
-    unsigned threads;
+    long limit;       /* constant */
+    unsigned threads; /* constant */
     metrics_t *metrics;
 };
+
+/* "Loop thread only" functions check that they run there (asserts stay on in
+ * the shipped build, like the solvers'). */
+static int pool_on_loop(const pool_t *p) {
+    uv_thread_t self = uv_thread_self();
+    return uv_thread_equal(&self, &p->loop_tid);
+}
+#define POOL_ASSERT_LOOP(p) assert(pool_on_loop(p))
 
 /* === Worker side === */
 
@@ -85,6 +95,8 @@ static void pool_after_cb(uv_work_t *w, int status);
 
 static void pool_finish(pool_task_t *t) {
     pool_t *p = t->pool;
+    POOL_ASSERT_LOOP(p);
+    assert(t->running == 0);
     if (t->prev)
         t->prev->next = t->next;
     else
@@ -103,6 +115,7 @@ static void pool_finish(pool_task_t *t) {
 static void pool_schedule(pool_task_t *t) {
     pool_t *p = t->pool;
     unsigned window = t->job->threads;
+    POOL_ASSERT_LOOP(p);
     for (unsigned s = 0; s < window && !t->stopping && t->next_item < t->job->nitems; s++) {
         pool_slot_t *slot = &t->slots[s];
         if (slot->busy) continue;
@@ -128,6 +141,8 @@ static void pool_after_cb(uv_work_t *w, int status) {
     int rc = status == UV_ECANCELED ? SEARCH_CANCELLED : slot->rc;
     int action;
 
+    POOL_ASSERT_LOOP(t->pool);
+    assert(slot->busy && t->running > 0);
     slot->busy = 0;
     t->running--;
     if (rc < 0) {
@@ -142,6 +157,7 @@ static void pool_after_cb(uv_work_t *w, int status) {
 }
 
 static void pool_activate(pool_t *p, pool_task_t *t) {
+    POOL_ASSERT_LOOP(p);
     t->prev = NULL;
     t->next = p->active;
     if (p->active) p->active->prev = t;
@@ -150,6 +166,7 @@ static void pool_activate(pool_t *p, pool_task_t *t) {
 }
 
 static void pool_cancel_active(pool_t *p) {
+    POOL_ASSERT_LOOP(p);
     for (pool_task_t *t = p->active; t != NULL; t = t->next)
         atomic_store(&t->cancel, 1);
 }
@@ -159,6 +176,7 @@ static void pool_async_cb(uv_async_t *h) {
     pool_task_t *list, *rev = NULL;
     int stop, cancel_all;
 
+    POOL_ASSERT_LOOP(p);
     uv_mutex_lock(&p->lock);
     list = p->pending;
     p->pending = NULL;
@@ -195,6 +213,7 @@ static int pool_peer_gone(int fd) {
 
 static void pool_watch_cb(uv_timer_t *h) {
     pool_t *p = h->data;
+    POOL_ASSERT_LOOP(p);
     for (pool_task_t *t = p->active; t != NULL; t = t->next) {
         if (t->watch_fd < 0 || t->client_gone) continue;
         if (pool_peer_gone(t->watch_fd)) {
@@ -206,6 +225,7 @@ static void pool_watch_cb(uv_timer_t *h) {
 
 static void pool_thread(void *arg) {
     pool_t *p = arg;
+    p->loop_tid = uv_thread_self();
     uv_run(&p->loop, UV_RUN_DEFAULT);
 }
 

@@ -20,7 +20,21 @@ typedef struct pool_slot_s pool_slot_t;
 typedef void (*pool_done_fn)(pool_task_t *task);
 
 /* A task runs one api_job_t.  The caller owns the struct (it is embedded in
- * the HTTP request) and fills the first block before pool_submit(). */
+ * the HTTP request) and fills the first block before pool_submit().
+ *
+ * Who may touch which field when:
+ *   - The first block (job .. watch_fd) is written by the submitting thread
+ *     before pool_submit() and only read afterwards (by the loop thread).
+ *   - From pool_submit() until done() returns, everything else belongs to
+ *     the loop thread, except `cancel` (atomic: any thread may raise it) and
+ *     `started` (atomic: workers and the loop thread).  Workers read `job`
+ *     and `ctl` and write only their own item's slot.
+ *   - `rc` and `client_gone` are the results: written on the loop thread,
+ *     read in done() there, and by the submitter only after done() has
+ *     handed the task back (for HTTP: after MHD_resume_connection(), whose
+ *     mutex orders the two).  A progressive request's HTTP thread may end
+ *     before its task does: it must not read them until done() ran.
+ *   - After done() the pool never touches the task again. */
 struct pool_task_s {
     api_job_t *job;
     pool_done_fn done;
@@ -33,7 +47,7 @@ struct pool_task_s {
     int rc;          /* first negative item code, 0 if none */
     int client_gone; /* the watched socket was closed by the peer */
 
-    /* Private to the pool. */
+    /* Private to the pool (loop thread, but for the two atomics). */
     atomic_int cancel;
     atomic_int started;
     search_ctl_t ctl;
@@ -42,7 +56,7 @@ struct pool_task_s {
     unsigned running;
     int stopping;
     pool_slot_t *slots;
-    pool_task_t *pending_next;
+    pool_task_t *pending_next; /* guarded by the pool's lock until drained */
     pool_task_t *prev, *next;
 };
 

@@ -32,6 +32,12 @@
 #define SEARCH_EINVAL    (-4) /* the input breaks the solver's preconditions */
 #define SEARCH_ENOMEM    (-5) /* an allocation before the search failed */
 
+/* The code's name ("SEARCH_TIMEOUT", "SUDOKU_ECONFLICT", ...) and a short
+ * sentence, for logs and problem details; any solver's code, "SEARCH_UNKNOWN"
+ * for others.  Static strings; solvers/search.c has the table. */
+const char *search_code_name(int code);
+const char *search_code_str(int code);
+
 #define SEARCH_POLL_MASK 0x3fffu /* poll the clock every 16384 nodes */
 
 typedef struct search_ctl_s {
