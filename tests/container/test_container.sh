@@ -195,4 +195,7 @@ if [ "$fail" != 0 ]; then
     tail -n 30 "$work/container.log" >&2
     exit 1
 fi
+# Each build that changed leaves its build stage behind as a dangling image
+# (the layer cache of the next build): drop those older than a day.
+"${engine[@]}" image prune -f --filter until=24h >/dev/null 2>&1 || true
 say "ok (build $(printf '%.1f' "$build_s") s, image $((size / 1000000)) MB)"
