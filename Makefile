@@ -76,6 +76,7 @@ TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test
               tests/http_client.c tests/fail_alloc.c tests/test_nomem.c
 DEPLOY_SRC := tests/deploy/load.c tests/deploy/idle.c
 FUZZ_SRC   := fuzz/fuzz_api.c fuzz/replay.c
+SOAK_SRC   := tests/soak.c
 BENCH_SRC  := bench/bench_nqueens.c bench/bench_sudoku.c bench/bench_xcover.c bench/bench9.c \
               bench/bench_killer.c bench/bench_nqueens_more.c bench/bench_http.c bench/bench9_http.c
 
@@ -88,8 +89,9 @@ TEST_OBJ   := $(call obj,$(TEST_SRC))
 BENCH_OBJ  := $(call obj,$(BENCH_SRC))
 FUZZ_OBJ   := $(call obj,$(FUZZ_SRC))
 DEPLOY_OBJ := $(call obj,$(DEPLOY_SRC))
+SOAK_OBJ   := $(call obj,$(SOAK_SRC))
 ALL_OBJ    := $(SOLVER_OBJ) $(API_OBJ) $(SERVER_OBJ) $(MAIN_OBJ) $(TEST_OBJ) $(BENCH_OBJ) $(FUZZ_OBJ) \
-              $(DEPLOY_OBJ)
+              $(SOAK_OBJ) $(DEPLOY_OBJ)
 
 PUZZLED    := $(BUILD)/puzzled
 TEST_BIN   := $(BUILD)/tests/run_tests
@@ -104,8 +106,9 @@ BENCH_HTTP := $(BUILD)/bench/bench_http
 FUZZ_REPLAY := $(BUILD)/fuzz/replay
 LOAD_BIN   := $(BUILD)/tests/deploy/load
 IDLE_BIN   := $(BUILD)/tests/deploy/idle
+SOAK_BIN   := $(BUILD)/tests/soak
 
-.PHONY: check-nomem-cover all run test bench bench9 fuzz fuzz-cover deps deps-build deps-container \
+.PHONY: soak check-nomem-cover all run test bench bench9 fuzz fuzz-cover deps deps-build deps-container \
         deps-deploy test-container test-compose test-deploy check-layers format format-check clean
 all: $(PUZZLED)
 
@@ -239,6 +242,16 @@ $(LOAD_BIN): $(BUILD)/tests/deploy/load.o
 $(IDLE_BIN): $(BUILD)/tests/deploy/idle.o
 	$(CC) $^ -o $@ $(ALL_LDFLAGS)
 
+# A mixed load with client hang-ups and half-sent requests against a real
+# server for SOAK_SECONDS; with SANITIZE=thread, TSan watches every hand-off
+# (.ci/run runs that for 60 s).
+SOAK_SECONDS ?= 60
+$(SOAK_BIN): $(SOAK_OBJ) $(BUILD)/tests/http_client.o
+	@mkdir -p $(@D)
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(TEST_LIBS)
+soak: deps $(PUZZLED) $(SOAK_BIN)
+	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(SOAK_BIN) $(SOAK_SECONDS)
+
 # The allocation-failure walks reach every out-of-memory answer in api/
 # (gcov build in build/cov; .ci/run runs it).
 check-nomem-cover: deps
@@ -265,6 +278,8 @@ run: deps $(PUZZLED)
 BENCH_BIN  := $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_9) $(BENCH_9H) $(BENCH_KL) $(BENCH_HTTP)
 
 test: deps format-check check-layers $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) $(FUZZ_REPLAY) $(LOAD_BIN) $(IDLE_BIN)
+
+test: deps format-check check-layers $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) $(FUZZ_REPLAY) $(SOAK_BIN)
 	@if [ "$(SANITIZE)" = 0 ]; then sh tests/check_dockerfile.sh $(PUZZLED); fi
 	@sh tests/check_openapi.sh
 	@sh tests/check_codes.sh

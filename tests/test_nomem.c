@@ -151,7 +151,7 @@ static long nomem_drive(const walk_t *w, long fail_at, outcome_t *out, char *buf
     api_request_t r;
     api_job_t *job = NULL;
     api_response_t resp = {0};
-    search_ctl_t ctl = {search_now_ns() + 20LL * 1000000000, 0, NULL};
+    search_ctl_t ctl = {search_now_ns() + 20LL * 1000000000, 0, NULL, NULL};
     const route_t *route;
     size_t pidx, len = 0;
     char allow[96];
