@@ -9,6 +9,9 @@
 #   make bench        benchmarks (reads ../shared/data when it is there)
 #   make fuzz         libFuzzer on every api/ endpoint (clang; FUZZ_SECONDS, default 60)
 #   make deps         apt-get install whatever Debian package is missing
+#   make test-container   build the Docker image and run it (docker, else podman)
+#   make test-compose     deploy/compose.yaml up for real (docker compose, else podman-compose)
+#   make test-deploy      nginx (deploy/) in front of three replicas, under load
 #
 # Objects go to $(BUILD); sanitizer builds use their own tree so the two never mix.
 
@@ -30,9 +33,14 @@ CK_MULT := $(if $(filter 0,$(SANITIZE)),1,3)
 # tests/tsan.supp lists proven false positives inside libraries, each with why.
 export TSAN_OPTIONS ?= halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan.supp
 
-# Debian packages the build and the tests need (the Dockerfile installs the same list).
-DEB_PKGS := build-essential pkg-config libmicrohttpd-dev libjansson-dev libuv1-dev check \
-            libcurl4-openssl-dev clang-format $(if $(filter thread,$(SANITIZE)),clang)
+# Debian packages: what building needs (the Dockerfile's build stage installs
+# exactly this list, through `make deps-build`), what the tests add, and what
+# the container and deployment tests add.  `make deps` installs the first two.
+DEB_BUILD_PKGS := build-essential pkg-config libmicrohttpd-dev libjansson-dev libuv1-dev
+DEB_TEST_PKGS  := check libcurl4-openssl-dev clang-format $(if $(filter thread,$(SANITIZE)),clang)
+DEB_PKGS       := $(DEB_BUILD_PKGS) $(DEB_TEST_PKGS)
+DEB_CONTAINER_PKGS := podman runc debootstrap podman-compose golang-github-containernetworking-plugin-dnsname
+DEB_DEPLOY_PKGS    := nginx python3-yaml
 PKGS     := libmicrohttpd jansson libuv
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
@@ -67,6 +75,7 @@ TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test
               tests/test_killer.c tests/test_killer_api.c tests/test_nqueens_more.c \
               tests/test_nqueens_board_api.c tests/job_harness.c tests/test_http.c \
               tests/http_client.c tests/fail_alloc.c tests/test_nomem.c tests/test_jobs.c
+DEPLOY_SRC := tests/deploy/load.c tests/deploy/idle.c
 FUZZ_SRC   := fuzz/fuzz_api.c fuzz/replay.c
 SOAK_SRC   := tests/soak.c
 BENCH_SRC  := bench/bench_nqueens.c bench/bench_sudoku.c bench/bench_xcover.c bench/bench9.c \
@@ -80,9 +89,10 @@ MAIN_OBJ   := $(call obj,$(MAIN_SRC))
 TEST_OBJ   := $(call obj,$(TEST_SRC))
 BENCH_OBJ  := $(call obj,$(BENCH_SRC))
 FUZZ_OBJ   := $(call obj,$(FUZZ_SRC))
+DEPLOY_OBJ := $(call obj,$(DEPLOY_SRC))
 SOAK_OBJ   := $(call obj,$(SOAK_SRC))
 ALL_OBJ    := $(SOLVER_OBJ) $(API_OBJ) $(SERVER_OBJ) $(MAIN_OBJ) $(TEST_OBJ) $(BENCH_OBJ) $(FUZZ_OBJ) \
-              $(SOAK_OBJ)
+              $(SOAK_OBJ) $(DEPLOY_OBJ)
 
 PUZZLED    := $(BUILD)/puzzled
 TEST_BIN   := $(BUILD)/tests/run_tests
@@ -95,18 +105,21 @@ BENCH_KL   := $(BUILD)/bench/bench_killer
 BENCH_NQ2  := $(BUILD)/bench/bench_nqueens_more
 BENCH_HTTP := $(BUILD)/bench/bench_http
 FUZZ_REPLAY := $(BUILD)/fuzz/replay
+LOAD_BIN   := $(BUILD)/tests/deploy/load
+IDLE_BIN   := $(BUILD)/tests/deploy/idle
 SOAK_BIN   := $(BUILD)/tests/soak
 
-.PHONY: soak check-nomem-cover all run test bench bench9 fuzz fuzz-cover deps check-layers format format-check clean
+.PHONY: soak check-nomem-cover all run test bench bench9 fuzz fuzz-cover deps deps-build deps-container \
+        deps-deploy test-container test-compose test-deploy check-layers format format-check clean
 all: $(PUZZLED)
 
 # Goals that must see the packages installed first.
-ifneq ($(filter run test bench bench9 deps,$(MAKECMDGOALS)),)
+ifneq ($(filter run test bench bench9 deps test-deploy,$(MAKECMDGOALS)),)
 $(ALL_OBJ): | deps
 endif
 
-deps:
-	@missing=""; for p in $(DEB_PKGS); do \
+# $(call apt_install,PACKAGES): apt-get install those not installed yet.
+apt_install = @missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -115,6 +128,15 @@ deps:
 	  $$SUDO apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+
+deps:
+	$(call apt_install,$(DEB_PKGS))
+deps-build:
+	$(call apt_install,$(DEB_BUILD_PKGS))
+deps-container:
+	$(call apt_install,$(DEB_CONTAINER_PKGS))
+deps-deploy:
+	$(call apt_install,$(DEB_DEPLOY_PKGS))
 
 $(BUILD)/solvers/%.o: solvers/%.c
 	@mkdir -p $(@D)
@@ -213,6 +235,14 @@ fuzz-cover:
 	rm -rf fuzz/cover && mkdir -p fuzz/cover
 	for f in $(FUZZ_DIR)/cover/*; do test -e fuzz/corpus/$$(basename $$f) || cp $$f fuzz/cover/; done
 
+# The deployment test's clients (tests/deploy/): the load (libcurl multi,
+# jansson) and the idle crowd (plain sockets).
+$(LOAD_BIN): $(BUILD)/tests/deploy/load.o
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(shell pkg-config --libs jansson libcurl)
+
+$(IDLE_BIN): $(BUILD)/tests/deploy/idle.o
+	$(CC) $^ -o $@ $(ALL_LDFLAGS)
+
 # A mixed load with client hang-ups and half-sent requests against a real
 # server for SOAK_SECONDS; with SANITIZE=thread, TSan watches every hand-off
 # (.ci/run runs that for 60 s).
@@ -248,7 +278,8 @@ run: deps $(PUZZLED)
 # drifting from the code they measure.
 BENCH_BIN  := $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_9) $(BENCH_9H) $(BENCH_KL) $(BENCH_HTTP)
 
-test: deps format-check check-layers $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) $(FUZZ_REPLAY) $(SOAK_BIN)
+test: deps format-check check-layers $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) $(FUZZ_REPLAY) $(SOAK_BIN) \
+      $(LOAD_BIN) $(IDLE_BIN)
 	@if [ "$(SANITIZE)" = 0 ]; then sh tests/check_dockerfile.sh $(PUZZLED); fi
 	@sh tests/check_openapi.sh
 	@sh tests/check_codes.sh
@@ -256,6 +287,25 @@ test: deps format-check check-layers $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) $(FUZZ_
 	./$(FUZZ_REPLAY) fuzz/corpus fuzz/cover
 	@rm -rf $(BUILD)/test-logs && mkdir -p $(BUILD)/test-logs
 	CK_TIMEOUT_MULTIPLIER=$(CK_MULT) PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(TEST_BIN)
+
+# The Docker image, built and run (tests/container/test_container.sh): docker
+# when its engine runs, else podman (installed here when missing).
+test-container:
+	@if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then :; \
+	 else $(MAKE) --no-print-directory deps-container; fi
+	bash tests/container/test_container.sh
+
+# deploy/compose.yaml brought up for real (docker compose, else podman-compose).
+test-compose:
+	@if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then :; \
+	 else $(MAKE) --no-print-directory deps-container; fi
+	bash tests/container/test_compose.sh
+
+# nginx (deploy/nginx.conf.in) in front of three replicas, under load, with a
+# crash and a rolling restart (tests/deploy/test_deploy.sh).  SANITIZE=1
+# runs the replicas built with ASan/UBSan.
+test-deploy: deps deps-deploy $(PUZZLED) $(LOAD_BIN) $(IDLE_BIN)
+	PUZZLED_BIN=./$(PUZZLED) LOAD_BIN=./$(LOAD_BIN) IDLE_BIN=./$(IDLE_BIN) bash tests/deploy/test_deploy.sh
 
 # Each bench prints its own table; the data-driven ones read ../shared/data
 # when it is there and say what they skipped when it is not.
