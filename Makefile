@@ -7,6 +7,7 @@
 #   make bench        benchmarks (reads ../shared/data when it is there)
 #   make fuzz         libFuzzer on every api/ endpoint (clang; FUZZ_SECONDS, default 60)
 #   make deps         apt-get install whatever Debian package is missing
+#   make test-web     the web front end in a real browser (chromium + node; see tests/web/)
 #
 # Objects go to $(BUILD); sanitizer builds use their own tree so the two never mix.
 
@@ -47,7 +48,7 @@ SOLVER_SRC := solvers/nqueens/nqueens.c solvers/nqueens/xc.c solvers/nqueens/boa
 API_SRC    := api/problem.c api/request.c api/json_util.c api/xc_job.c api/nqueens_api.c api/sudoku_api.c api/sudoku_batch.c \
               api/xcover_api.c api/killer_api.c api/nqueens_board_api.c
 SERVER_SRC := server/config.c server/metrics.c server/pool.c server/http.c \
-              server/router.c server/healthcheck.c server/reqid.c
+              server/router.c server/healthcheck.c server/reqid.c server/static.c
 MAIN_SRC   := server/main.c
 TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test_config.c \
               tests/test_sudoku.c tests/test_sudoku9.c tests/test_sudoku_api.c tests/test_sudoku_batch.c tests/test_xcover.c tests/test_xcover_api.c tests/pentomino.c \
@@ -61,7 +62,8 @@ BENCH_SRC  := bench/bench_nqueens.c bench/bench_sudoku.c bench/bench_xcover.c be
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 SOLVER_OBJ := $(call obj,$(SOLVER_SRC))
 API_OBJ    := $(call obj,$(API_SRC))
-SERVER_OBJ := $(call obj,$(SERVER_SRC))
+WEB_OBJ    := $(BUILD)/gen/web_assets.o
+SERVER_OBJ := $(call obj,$(SERVER_SRC)) $(WEB_OBJ)
 MAIN_OBJ   := $(call obj,$(MAIN_SRC))
 TEST_OBJ   := $(call obj,$(TEST_SRC))
 BENCH_OBJ  := $(call obj,$(BENCH_SRC))
@@ -80,7 +82,7 @@ BENCH_NQ2  := $(BUILD)/bench/bench_nqueens_more
 BENCH_HTTP := $(BUILD)/bench/bench_http
 FUZZ_REPLAY := $(BUILD)/fuzz/replay
 
-.PHONY: all run test bench bench9 fuzz fuzz-cover deps check-layers format format-check clean
+.PHONY: all run test test-web bench bench9 fuzz fuzz-cover deps check-layers format format-check clean FORCE
 all: $(PUZZLED)
 
 # Goals that must see the packages installed first.
@@ -114,6 +116,39 @@ $(BUILD)/server/%.o: server/%.c
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) -c $< -o $@
+
+# ---- the web front end, compiled in ------------------------------------------
+# web/ becomes one C file of byte arrays (server/static.h: static_assets[]),
+# so the binary, and the Docker image that copies only the binary, serves the
+# front end with nothing beside it.  web_files.txt changes only when the list
+# of files does, so deleting a file rebuilds the table too.
+WEB_FILES := $(shell find web -type f ! -name '.*' 2>/dev/null | LC_ALL=C sort)
+$(BUILD)/gen/web_files.txt: FORCE
+	@mkdir -p $(@D)
+	@echo '$(WEB_FILES)' | cmp -s - $@ || echo '$(WEB_FILES)' > $@
+
+$(BUILD)/gen/web_assets.c: $(WEB_FILES) $(BUILD)/gen/web_files.txt
+	@mkdir -p $(@D)
+	@set -e; i=0; { \
+	  echo '/* Generated from web/ by the Makefile; do not edit. */'; \
+	  echo '#include "server/static.h"'; \
+	  for f in $(WEB_FILES); do \
+	    case "$$f" in *[!A-Za-z0-9._/-]*) echo "web/: unusable file name '$$f'" >&2; exit 1;; esac; \
+	    echo "static const unsigned char f$$i[] = {"; \
+	    od -An -v -tx1 "$$f" | sed 's/ \([0-9a-f][0-9a-f]\)/0x\1,/g'; \
+	    echo '0};'; i=$$((i + 1)); \
+	  done; \
+	  echo 'const static_asset_t static_assets[] = {'; i=0; \
+	  for f in $(WEB_FILES); do \
+	    echo "    {\"$${f#web}\", f$$i, sizeof f$$i - 1},"; i=$$((i + 1)); \
+	  done; \
+	  echo '    {0, 0, 0}};'; \
+	  echo "const size_t static_nassets = $$i;"; \
+	} > $@.tmp && mv $@.tmp $@
+	@echo "embedded $(words $(WEB_FILES)) files of web/ in $@"
+
+$(BUILD)/gen/%.o: $(BUILD)/gen/%.c
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/fuzz/%.o: fuzz/%.c
 	@mkdir -p $(@D)

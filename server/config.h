@@ -20,7 +20,8 @@ typedef struct config_s {
     int64_t timeout_ms;       /* default and maximum per-request deadline */
     int64_t grace_ms;         /* how long SIGTERM waits for in-flight work */
     char cors_origin[256];
-    int healthcheck; /* --healthcheck: probe /healthz and exit */
+    int healthcheck;     /* --healthcheck: probe /healthz and exit */
+    char web_root[1024]; /* "" = serve the web front end built into the binary */
 } config_t;
 
 /* Fills cfg from defaults, then the environment, then argv.  Returns 0 to

@@ -11,9 +11,9 @@
  *   upload calls    append to the body up to --max-body; past it, read and
  *                   drop the rest (up to the drain cap, then hang up) so that
  *                   the 413 arrives on a healthy connection.
- *   final call      answer at once (errors, health, metrics), or: prepare the
- *                   job (parse + validate in api/), admit it to the pool (503
- *                   if full), suspend the connection, submit.
+ *   final call      answer at once (errors, health, metrics, web files), or:
+ *                   prepare the job (parse + validate in api/), admit it to
+ *                   the pool (503 if full), suspend the connection, submit.
  *   loop thread     job_done(): render the answer, resume the connection.
  *   final call      (again, after the resume) queue the stored answer.
  *   completed       access log line, metrics, free everything.
@@ -48,6 +48,7 @@
 
 #include "server/reqid.h"
 #include "server/router.h"
+#include "server/static.h"
 
 #define HTTP_CONNECTION_LIMIT 1024
 #define HTTP_IDLE_TIMEOUT_S   30
@@ -64,6 +65,7 @@ struct http_server_s {
     atomic_long active;
     MHD_socket listen_fd; /* kept after quiesce, closed after stop */
     unsigned port;
+    static_site_t *site; /* the web front end's files; read-only after start */
 };
 
 typedef struct http_req_s {
@@ -430,6 +432,9 @@ static void http_dispatch(http_req_t *req) {
         req->have_resp = 1;
         return;
     case ROUTE_API: http_run_api(req); return;
+    case ROUTE_STATIC: /* answered by http_on_request(); a miss became NOT_FOUND */
+        http_set_problem(req, API_ENOTFOUND, "no such file");
+        return;
     }
 }
 
@@ -521,6 +526,11 @@ static enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn, c
         return MHD_YES;
     }
     if (req->status != 0) return MHD_YES; /* already answered (413 above) */
+    if (req->match == ROUTER_FOUND && req->route->kind == ROUTE_STATIC && !req->too_large) {
+        int rc = static_answer(srv->site, conn, url, req->id, &req->status);
+        if (rc >= 0) return rc ? MHD_YES : MHD_NO;
+        req->match = ROUTER_NOT_FOUND; /* no such file: the usual 404 */
+    }
     if (!req->have_resp) http_dispatch(req);
     if (!req->have_resp) return MHD_YES; /* suspended, waiting for the pool */
     return http_send(req);
@@ -581,6 +591,12 @@ int http_server_start(http_server_t **out, const config_t *cfg, pool_t *pool, me
     s->metrics = metrics;
     s->listen_fd = MHD_INVALID_SOCKET;
     reqid_init(&s->reqid);
+    if (static_site_new(&s->site, cfg->web_root) != 0) {
+        http_log("error", "--web-root is not a readable directory",
+                 json_pack("{s:s}", "web_root", cfg->web_root));
+        free(s);
+        return -1;
+    }
 
     memset(&a4, 0, sizeof a4);
     memset(&a6, 0, sizeof a6);
@@ -603,6 +619,7 @@ int http_server_start(http_server_t **out, const config_t *cfg, pool_t *pool, me
     if (s->daemon == NULL) {
         http_log("error", "cannot listen",
                  json_pack("{s:s, s:i}", "bind", cfg->bind, "port", (int)cfg->port));
+        static_site_free(s->site);
         free(s);
         return -1;
     }
@@ -625,5 +642,6 @@ void http_server_stop(http_server_t *s) {
     if (s == NULL) return;
     MHD_stop_daemon(s->daemon);
     if (s->listen_fd != MHD_INVALID_SOCKET) close(s->listen_fd);
+    static_site_free(s->site);
     free(s);
 }

@@ -1,7 +1,9 @@
 /* router.c -- a constant table of routes; lookup is a linear scan, which for
  * a dozen routes is faster than anything cleverer and obviously correct.
  * Paths match exactly (no trailing-slash folding, no patterns): the API's
- * variable parts travel in the query string or the body.  A route marked
+ * variable parts travel in the query string or the body.  The one
+ * exception: any other path outside /v1/ is a file of the web front end and
+ * takes the static route "/" (server/static.c answers it, or 404).  A route marked
  * `batch` reads bodies up to --max-batch-body instead of --max-body. */
 #include "server/router.h"
 
@@ -19,6 +21,7 @@ static const route_t routes[] = {
     {"GET", "/healthz", ROUTE_HEALTHZ, NULL, 0},
     {"GET", "/readyz", ROUTE_READYZ, NULL, 0},
     {"GET", "/metrics", ROUTE_METRICS, NULL, 0},
+    {"GET", "/", ROUTE_STATIC, NULL, 0},
     {"GET", "/v1/nqueens/count", ROUTE_API, api_nqueens_count_prepare, 0},
     {"GET", "/v1/nqueens/solve", ROUTE_API, api_nqueens_solve_prepare, 0},
     {"POST", "/v1/nqueens/solve", ROUTE_API, api_nqueens_solve_post_prepare, 0},
@@ -71,6 +74,8 @@ int router_match(const char *method, const char *path, const route_t **route, si
 
     *route = NULL;
     allow[0] = '\0';
+    if (strncmp(path, "/v1/", 4) != 0 && router_path_index(path) == router_npaths())
+        path = "/"; /* a file of the web front end: the static route */
     for (size_t i = 0; i < NROUTES; i++) {
         if (strcmp(routes[i].path, path) != 0) continue;
         known = 1;
