@@ -54,7 +54,7 @@ TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test
               tests/test_sudoku.c tests/test_sudoku9.c tests/test_sudoku_api.c tests/test_sudoku_batch.c tests/test_xcover.c tests/test_xcover_api.c tests/pentomino.c \
               tests/test_killer.c tests/test_killer_api.c tests/test_nqueens_more.c \
               tests/test_nqueens_board_api.c tests/job_harness.c tests/test_http.c \
-              tests/http_client.c
+              tests/http_client.c tests/test_static.c
 FUZZ_SRC   := fuzz/fuzz_api.c fuzz/replay.c
 BENCH_SRC  := bench/bench_nqueens.c bench/bench_sudoku.c bench/bench_xcover.c bench/bench9.c \
               bench/bench_killer.c bench/bench_nqueens_more.c bench/bench_http.c bench/bench9_http.c
@@ -82,7 +82,7 @@ BENCH_NQ2  := $(BUILD)/bench/bench_nqueens_more
 BENCH_HTTP := $(BUILD)/bench/bench_http
 FUZZ_REPLAY := $(BUILD)/fuzz/replay
 
-.PHONY: all run test test-web bench bench9 fuzz fuzz-cover deps check-layers format format-check clean FORCE
+.PHONY: all run test test-web deps-web bench bench9 fuzz fuzz-cover deps check-layers format format-check clean FORCE
 all: $(PUZZLED)
 
 # Goals that must see the packages installed first.
@@ -255,6 +255,36 @@ test: deps format-check check-layers $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) $(FUZZ_
 	./$(FUZZ_REPLAY) fuzz/corpus fuzz/cover
 	@rm -rf $(BUILD)/test-logs && mkdir -p $(BUILD)/test-logs
 	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(TEST_BIN)
+	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 && [ -x "$(CHROMIUM)" ]; then \
+	  $(MAKE) --no-print-directory test-web; \
+	else echo "test-web: not run (needs node, npm and $(CHROMIUM): make deps-web installs them)"; fi
+
+# ---- the web front end in a real browser ------------------------------------
+# Debian's chromium driven by playwright-core (npm, pinned in
+# package-lock.json) under node's own test runner, against the real binary
+# (this build's: under SANITIZE=1 the ASan/UBSan one).  Screenshots of every
+# page go to $(BUILD)/web-shots.  deps-web installs what is missing: the
+# Debian packages (node and npm only when absent: a machine's newer Node.js
+# is kept), then `npm ci` from the lock file.
+CHROMIUM ?= /usr/bin/chromium
+deps-web:
+	@missing=""; \
+	dpkg-query -W -f='$${Status}' chromium 2>/dev/null | grep -q 'ok installed' || missing="$$missing chromium"; \
+	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
+	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+	npm ci --no-audit --no-fund
+
+test-web: $(PUZZLED)
+	@test -d node_modules/playwright-core || npm ci --no-audit --no-fund
+	@mkdir -p $(BUILD)/test-logs
+	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs PUZZLED_WEB_SHOTS=$(BUILD)/web-shots \
+	  CHROMIUM=$(CHROMIUM) node --test --test-concurrency=1 tests/web/
 
 # Each bench prints its own table; the data-driven ones read ../shared/data
 # when it is there and say what they skipped when it is not.

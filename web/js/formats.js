@@ -8,6 +8,7 @@ export const symbolOf = (v) => (v > 0 ? SYMBOLS[v - 1] : '');
 
 // 1..n for a symbol typed or read, 0 for anything else.
 export function valueOf(ch, n) {
+  if (String(ch).length !== 1) return 0;
   const i = SYMBOLS.indexOf(String(ch).toUpperCase());
   return i >= 0 && i < n ? i + 1 : 0;
 }

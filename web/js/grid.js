@@ -33,6 +33,7 @@ export class Grid {
       id: nextId('grid'),
     });
     this.el.addEventListener('keydown', (e) => this.key(e));
+    this.el.addEventListener('focusin', (e) => this.track(e));
     this.el.addEventListener('click', (e) => this.click(e));
     this.el.addEventListener('paste', (e) => {
       if (!this.onPaste) return;
@@ -247,6 +248,16 @@ export class Grid {
     this.focusIndex = i;
     this.cells[i].tabIndex = 0;
     this.cells[i].focus();
+  }
+
+  // Keeps the roving tab stop on the cell that has the focus, however it
+  // got there (click, script, assistive technology).
+  track(e) {
+    const cell = e.target.closest('.cell');
+    if (!cell || +cell.dataset.i === this.focusIndex) return;
+    this.cells[this.focusIndex].tabIndex = -1;
+    this.focusIndex = +cell.dataset.i;
+    cell.tabIndex = 0;
   }
 
   click(e) {

@@ -28,6 +28,14 @@ export class Board {
         this.onToggle(Math.floor(+sq.dataset.i / this.n), +sq.dataset.i % this.n);
       });
       this.el.addEventListener('keydown', (e) => this.key(e));
+      this.el.addEventListener('focusin', (e) => {
+        const sq = e.target.closest('.sq');
+        if (!sq || +sq.dataset.i === this.focusIndex) return;
+        const old = this.squares && this.squares[this.focusIndex];
+        if (old) old.tabIndex = -1;
+        this.focusIndex = +sq.dataset.i;
+        sq.tabIndex = 0;
+      });
     }
   }
 

@@ -382,7 +382,7 @@ export function mount(root) {
         return false;
       }
       grid.mark(+m[1] * size.n + +m[2], 'err');
-      cellMsgs.push(`row ${+m[1] + 1}, column ${+m[2] + 1}: ${err.detail}`);
+      cellMsgs.push(`${err.field}: ${err.detail}`);
       return true;
     });
     if (cellMsgs.length) setFieldError(boardField, [...new Set(cellMsgs)].join('; '));
