@@ -63,15 +63,24 @@ webTest('start a count of 18 queens and cancel it', async () => {
 webTest('a count runs as a job with live progress', async () => {
   const page = await openPage(browser.ctx, `${srv.base}/#/queens`);
   const card = countCard(page);
+  // note whether a progress bar ever shows, however briefly
+  await page.evaluate(() => {
+    window.sawProgress = false;
+    new MutationObserver(() => {
+      if (document.querySelector('section.page:not([hidden]) progress')) window.sawProgress = true;
+    }).observe(document.body, { childList: true, subtree: true });
+  });
   const created = page.waitForResponse((r) => /\/v1\/nqueens\/count/.test(r.url()));
+  const events = page.waitForResponse((r) => /\/v1\/jobs\/[^/]+\/events$/.test(r.url()));
   await card.getByLabel('n', { exact: true }).fill('16');
   await card.getByRole('button', { name: 'Count', exact: true }).click();
   const res = await created;
   assert.equal(res.status(), 202, 'the count was accepted as a job');
   assert.match(res.headers().location, /^\/v1\/jobs\//);
   // progress arrives from the event stream while it runs
-  await card.locator('progress').waitFor({ timeout: 20_000 });
+  assert.match((await events).headers()['content-type'], /^text\/event-stream/);
   await card.locator('[data-testid=count]').waitFor({ timeout: 120_000 });
+  assert.equal(await page.evaluate(() => window.sawProgress), true, 'a progress bar was shown');
   assert.equal(await card.locator('[data-testid=count]').innerText(), '14,772,512');
   page.assertNoErrors();
 });

@@ -59,7 +59,7 @@ export function mount(root) {
 
   const sumInput = number('', 1, 1000);
   sumInput.placeholder = 'sum';
-  const sumField = field('Cage sum', sumInput, { api: 'sum', hint: 'Select cells, type the sum, press Enter' });
+  const sumField = field('Cage sum', sumInput, { api: 'sum', hint: 'then Enter' });
   sumInput.addEventListener('keydown', (e) => {
     if (e.key === 'Enter') {
       e.preventDefault();
@@ -79,7 +79,7 @@ export function mount(root) {
   });
   const drawStatus = statusLine();
 
-  const cageList = h('ol', { class: 'sol-list', 'aria-label': 'Cages' });
+  const cageList = h('ol', { class: 'cage-list', 'aria-label': 'Cages' });
   const cagesError = h('p', { class: 'field-error', hidden: true, id: nextId('e') });
   const cagesField = h('div', { class: 'field', dataset: { api: 'cages' } }, cageList, cagesError);
   cagesField.error = cagesError;
@@ -220,14 +220,13 @@ export function mount(root) {
     const covered = cages.reduce((s, c) => s + c.cells.length, 0);
     cageList.replaceChildren(
       ...cages.map((c, k) => {
-        const del = button('Delete', () => deleteCage(k));
+        const del = button('Delete', () => deleteCage(k), 'mini');
         del.setAttribute('aria-label', `Delete cage ${k + 1}`);
         return h(
           'li',
           { dataset: { k } },
-          `sum ${c.sum}: `,
-          c.cells.map(([r, col]) => `r${r + 1}c${col + 1}`).join(' '),
-          ' ',
+          h('span', { class: 'sum' }, `${k + 1}. ${c.sum}`),
+          h('span', { class: 'cells' }, c.cells.map(([r, col]) => `r${r + 1}c${col + 1}`).join(' ')),
           del,
         );
       }),
