@@ -120,9 +120,9 @@ export class Board {
 // Conflicts against moves, as an SVG line (at most ~600 points: each
 // bucket keeps its lowest and highest value, so spikes stay visible).
 export function plotTrace(trace, restarts = []) {
-  const W = 640;
+  const W = 480;
   const H = 220;
-  const L = 48;
+  const L = 44;
   const B = 28;
   const T = 10;
   const R = 12;
