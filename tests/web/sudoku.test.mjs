@@ -5,7 +5,7 @@
 
 import { before, after } from 'node:test';
 import {
-  assert, webTest, startServer, startBrowser, openPage, shoot, gridText, tabTo, assertSudoku,
+  assert, webTest, startServer, startBrowser, openPage, shoot, gridText, tabTo, assertSudoku, metric,
 } from './harness.mjs';
 
 // The README's puzzle and its (unique) solution.
@@ -264,7 +264,9 @@ webTest('a 503 waits for Retry-After and says so', async () => {
   try {
     const page = await openPage(browser.ctx, `${busy.base}/#/sudoku`, { allow: ['status of 503'] });
     const hog = fetch(`${busy.base}/v1/nqueens/count?n=18&timeout_ms=2500`).then((r) => r.json());
-    await new Promise((r) => setTimeout(r, 300));
+    for (let t = 0; t < 100 && (await metric(busy.base, 'puzzled_jobs_inflight')) !== 1; t++) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
     await page.getByLabel('Examples').selectOption({ label: '9×9 classic' });
     await button(page, 'Solve').click();
     await page.getByText(/The server is busy; waiting \d+ s \(Retry-After\)/).waitFor({ timeout: 10_000 });
