@@ -32,9 +32,8 @@ extern const size_t static_nassets;
 
 /* What the page may load and whom it may talk to (the header's value). */
 #define STATIC_CSP                                                                                 \
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "              \
-    "connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; "               \
-    "frame-ancestors 'none'"
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "                    \
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 #define STATIC_MAX_FILE (8u << 20) /* largest file --web-root serves */
 #define STATIC_MAX_PATH 256        /* longest URL path looked up */
