@@ -12,6 +12,7 @@
 #   make test-container   build the Docker image and run it (docker, else podman)
 #   make test-compose     deploy/compose.yaml up for real (docker compose, else podman-compose)
 #   make test-deploy      nginx (deploy/) in front of three replicas, under load
+#   make test-web     the web front end in a real browser (chromium + node; see tests/web/)
 #
 # Objects go to $(BUILD); sanitizer builds use their own tree so the two never mix.
 
@@ -68,13 +69,14 @@ API_SRC    := api/problem.c api/request.c api/json_util.c api/xc_job.c api/nquee
               api/xcover_api.c api/killer_api.c api/nqueens_board_api.c
 SERVER_SRC := server/config.c server/metrics.c server/pool.c server/http.c \
               server/router.c server/healthcheck.c server/reqid.c server/guard.c \
-              server/jobstore_mem.c server/jobs.c
+              server/jobstore_mem.c server/jobs.c server/static.c
 MAIN_SRC   := server/main.c
 TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test_config.c \
               tests/test_sudoku.c tests/test_sudoku9.c tests/test_sudoku_api.c tests/test_sudoku_batch.c tests/test_xcover.c tests/test_xcover_api.c tests/pentomino.c \
               tests/test_killer.c tests/test_killer_api.c tests/test_nqueens_more.c \
               tests/test_nqueens_board_api.c tests/job_harness.c tests/test_http.c \
-              tests/http_client.c tests/fail_alloc.c tests/test_nomem.c tests/test_jobs.c
+              tests/http_client.c tests/fail_alloc.c tests/test_nomem.c tests/test_jobs.c \
+              tests/test_static.c
 DEPLOY_SRC := tests/deploy/load.c tests/deploy/idle.c
 FUZZ_SRC   := fuzz/fuzz_api.c fuzz/replay.c
 SOAK_SRC   := tests/soak.c
@@ -84,7 +86,8 @@ BENCH_SRC  := bench/bench_nqueens.c bench/bench_sudoku.c bench/bench_xcover.c be
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 SOLVER_OBJ := $(call obj,$(SOLVER_SRC))
 API_OBJ    := $(call obj,$(API_SRC))
-SERVER_OBJ := $(call obj,$(SERVER_SRC))
+WEB_OBJ    := $(BUILD)/gen/web_assets.o
+SERVER_OBJ := $(call obj,$(SERVER_SRC)) $(WEB_OBJ)
 MAIN_OBJ   := $(call obj,$(MAIN_SRC))
 TEST_OBJ   := $(call obj,$(TEST_SRC))
 BENCH_OBJ  := $(call obj,$(BENCH_SRC))
@@ -109,8 +112,9 @@ LOAD_BIN   := $(BUILD)/tests/deploy/load
 IDLE_BIN   := $(BUILD)/tests/deploy/idle
 SOAK_BIN   := $(BUILD)/tests/soak
 
-.PHONY: soak check-nomem-cover all run test bench bench9 fuzz fuzz-cover deps deps-build deps-container \
-        deps-deploy test-container test-compose test-deploy check-layers format format-check clean
+.PHONY: soak check-nomem-cover all run test test-web deps-web bench bench9 fuzz fuzz-cover deps \
+        deps-build deps-container deps-deploy test-container test-compose test-deploy check-layers \
+        format format-check clean FORCE
 all: $(PUZZLED)
 
 # Goals that must see the packages installed first.
@@ -153,6 +157,39 @@ $(BUILD)/server/%.o: server/%.c
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) -c $< -o $@
+
+# ---- the web front end, compiled in ------------------------------------------
+# web/ becomes one C file of byte arrays (server/static.h: static_assets[]),
+# so the binary, and the Docker image that copies only the binary, serves the
+# front end with nothing beside it.  web_files.txt changes only when the list
+# of files does, so deleting a file rebuilds the table too.
+WEB_FILES := $(shell find web -type f ! -name '.*' 2>/dev/null | LC_ALL=C sort)
+$(BUILD)/gen/web_files.txt: FORCE
+	@mkdir -p $(@D)
+	@echo '$(WEB_FILES)' | cmp -s - $@ || echo '$(WEB_FILES)' > $@
+
+$(BUILD)/gen/web_assets.c: $(WEB_FILES) $(BUILD)/gen/web_files.txt
+	@mkdir -p $(@D)
+	@set -e; i=0; { \
+	  echo '/* Generated from web/ by the Makefile; do not edit. */'; \
+	  echo '#include "server/static.h"'; \
+	  for f in $(WEB_FILES); do \
+	    case "$$f" in *[!A-Za-z0-9._/-]*) echo "web/: unusable file name '$$f'" >&2; exit 1;; esac; \
+	    echo "static const unsigned char f$$i[] = {"; \
+	    od -An -v -tx1 "$$f" | sed 's/ \([0-9a-f][0-9a-f]\)/0x\1,/g'; \
+	    echo '0};'; i=$$((i + 1)); \
+	  done; \
+	  echo 'const static_asset_t static_assets[] = {'; i=0; \
+	  for f in $(WEB_FILES); do \
+	    echo "    {\"$${f#web}\", f$$i, sizeof f$$i - 1},"; i=$$((i + 1)); \
+	  done; \
+	  echo '    {0, 0, 0}};'; \
+	  echo "const size_t static_nassets = $$i;"; \
+	} > $@.tmp && mv $@.tmp $@
+	@echo "embedded $(words $(WEB_FILES)) files of web/ in $@"
+
+$(BUILD)/gen/%.o: $(BUILD)/gen/%.c
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/fuzz/%.o: fuzz/%.c
 	@mkdir -p $(@D)
@@ -287,6 +324,36 @@ test: deps format-check check-layers $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) $(FUZZ_
 	./$(FUZZ_REPLAY) fuzz/corpus fuzz/cover
 	@rm -rf $(BUILD)/test-logs && mkdir -p $(BUILD)/test-logs
 	CK_TIMEOUT_MULTIPLIER=$(CK_MULT) PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(TEST_BIN)
+	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 && [ -x "$(CHROMIUM)" ]; then \
+	  $(MAKE) --no-print-directory test-web; \
+	else echo "test-web: not run (needs node, npm and $(CHROMIUM): make deps-web installs them)"; fi
+
+# ---- the web front end in a real browser ------------------------------------
+# Debian's chromium driven by playwright-core (npm, pinned in
+# package-lock.json) under node's own test runner, against the real binary
+# (this build's: under SANITIZE=1 the ASan/UBSan one).  Screenshots of every
+# page go to $(BUILD)/web-shots.  deps-web installs what is missing: the
+# Debian packages (node and npm only when absent: a machine's newer Node.js
+# is kept), then `npm ci` from the lock file.
+CHROMIUM ?= /usr/bin/chromium
+deps-web:
+	@missing=""; \
+	dpkg-query -W -f='$${Status}' chromium 2>/dev/null | grep -q 'ok installed' || missing="$$missing chromium"; \
+	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
+	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+	npm ci --no-audit --no-fund
+
+test-web: $(PUZZLED)
+	@test -d node_modules/playwright-core || npm ci --no-audit --no-fund
+	@mkdir -p $(BUILD)/test-logs
+	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs PUZZLED_WEB_SHOTS=$(BUILD)/web-shots \
+	  CHROMIUM=$(CHROMIUM) node --test --test-concurrency=1 tests/web/
 
 # The Docker image, built and run (tests/container/test_container.sh): docker
 # when its engine runs, else podman (installed here when missing).

@@ -63,6 +63,9 @@ static const opt_t opts[] = {
      "seconds of silence after which a connection is closed (default 30)"},
     {"cors-origin", "PUZZLED_CORS_ORIGIN", OPT_STR, 0, 0, OFF(cors_origin),
      "Access-Control-Allow-Origin value (default *)"},
+    {"web-root", "PUZZLED_WEB_ROOT", OPT_STR, 0, 0, OFF(web_root),
+     "serve the web front end from this directory, read on every request (development; "
+     "default: the copy built in)"},
     {"healthcheck", NULL, OPT_FLAG, 0, 0, OFF(healthcheck),
      "probe http://127.0.0.1:PORT/healthz, exit 0 if healthy (for HEALTHCHECK)"},
 };

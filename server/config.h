@@ -30,7 +30,8 @@ typedef struct config_s {
     unsigned head_timeout_s;  /* accept to a complete first request head */
     unsigned idle_timeout_s;  /* inactivity on a connection */
     char cors_origin[256];
-    int healthcheck; /* --healthcheck: probe /healthz and exit */
+    int healthcheck;     /* --healthcheck: probe /healthz and exit */
+    char web_root[1024]; /* "" = serve the web front end built into the binary */
 } config_t;
 
 /* Fills cfg from defaults, then the environment, then argv.  Returns 0 to

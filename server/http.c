@@ -11,10 +11,11 @@
  *   upload calls    append to the body up to --max-body; past it, read and
  *                   drop the rest (up to the drain cap, then hang up) so that
  *                   the 413 arrives on a healthy connection.
- *   final call      answer at once (errors, health, metrics), or: prepare the
- *                   job (parse + validate in api/), admit it to the pool (503
- *                   if full), suspend the connection, submit: the request is
- *                   handed off, and this thread returns without touching it.
+ *   final call      answer at once (errors, health, metrics, web files), or:
+ *                   prepare the job (parse + validate in api/), admit it to
+ *                   the pool (503 if full), suspend the connection, submit:
+ *                   the request is handed off, and this thread returns
+ *                   without touching it.
  *   loop thread     job_done(): render the answer, resume the connection.
  *   final call      (again, after the resume) queue the rendered answer.
  *   completed       access log line, metrics, free everything.
@@ -64,6 +65,7 @@
 #include "server/jobs.h"
 #include "server/reqid.h"
 #include "server/router.h"
+#include "server/static.h"
 
 #define HTTP_SWEEP_MS     200 /* how often connections without a request head are checked */
 #define HTTP_LOG_PATH_MAX 200
@@ -80,6 +82,7 @@ struct http_server_s {
     atomic_long active;
     MHD_socket listen_fd; /* kept after quiesce, closed after stop */
     unsigned port;
+    static_site_t *site; /* the web front end's files; read-only after start */
 
     /* Connections still waiting for their first complete request head.  The
      * list and every http_conn_t on it are guarded by conns_lock (a leaf
@@ -568,6 +571,9 @@ static int http_dispatch(http_req_t *req) {
         http_answered(req);
         return HTTP_ANSWER;
     }
+    case ROUTE_STATIC: /* answered by http_on_request(); a miss became NOT_FOUND */
+        http_set_problem(req, API_ENOTFOUND, "no such file");
+        return HTTP_ANSWER;
     }
     assert(!"unknown route kind");
     return HTTP_ANSWER;
@@ -755,6 +761,15 @@ static enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn, c
      * suspended until the loop thread has rendered it (RENDERED). */
     assert(req->state != HTTP_WAITING);
     if (req->state == HTTP_SENT) return MHD_YES; /* already answered (413 above) */
+    if (req->state == HTTP_READING && req->match == ROUTER_FOUND &&
+        req->route->kind == ROUTE_STATIC && !req->too_large) {
+        int rc = static_answer(srv->site, conn, url, req->id, &req->status);
+        if (rc >= 0) {
+            req->state = HTTP_SENT;
+            return rc ? MHD_YES : MHD_NO;
+        }
+        req->match = ROUTER_NOT_FOUND; /* no such file: the usual 404 */
+    }
     if (req->state == HTTP_READING && http_dispatch(req) == HTTP_HANDED_OFF)
         return MHD_YES; /* suspended; req is the loop thread's until it resumes us */
     return http_send(req);
@@ -835,6 +850,12 @@ int http_server_start(http_server_t **out, const config_t *cfg, pool_t *pool, me
     s->jobs = jobs;
     s->listen_fd = MHD_INVALID_SOCKET;
     reqid_init(&s->reqid);
+    if (static_site_new(&s->site, cfg->web_root) != 0) {
+        http_log("error", "--web-root is not a readable directory",
+                 json_pack("{s:s}", "web_root", cfg->web_root));
+        free(s);
+        return -1;
+    }
 
     memset(&a4, 0, sizeof a4);
     memset(&a6, 0, sizeof a6);
@@ -867,6 +888,7 @@ int http_server_start(http_server_t **out, const config_t *cfg, pool_t *pool, me
         pthread_mutex_destroy(&s->conns_lock);
         http_log("error", "cannot listen",
                  json_pack("{s:s, s:i}", "bind", cfg->bind, "port", (int)cfg->port));
+        static_site_free(s->site);
         free(s);
         return -1;
     }
@@ -896,5 +918,6 @@ void http_server_stop(http_server_t *s) {
     if (s->listen_fd != MHD_INVALID_SOCKET) close(s->listen_fd);
     pthread_cond_destroy(&s->sweeper_cv);
     pthread_mutex_destroy(&s->conns_lock);
+    static_site_free(s->site);
     free(s);
 }

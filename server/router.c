@@ -3,7 +3,9 @@
  * Paths match exactly (no trailing-slash folding), except that a "{id}"
  * segment of a route matches any one non-empty segment (the jobs resource);
  * every other variable part travels in the query string or the body.  The
- * route's path, with "{id}" as written, is the metrics label.  A route marked
+ * route's path, with "{id}" as written, is the metrics label.  And any other
+ * path outside /v1/ is a file of the web front end and takes the static
+ * route "/" (server/static.c answers it, or 404).  A route marked
  * `batch` reads bodies up to --max-batch-body instead of --max-body. */
 #include "server/router.h"
 
@@ -21,6 +23,7 @@ static const route_t routes[] = {
     {"GET", "/healthz", ROUTE_HEALTHZ, NULL, 0},
     {"GET", "/readyz", ROUTE_READYZ, NULL, 0},
     {"GET", "/metrics", ROUTE_METRICS, NULL, 0},
+    {"GET", "/", ROUTE_STATIC, NULL, 0},
     {"GET", "/v1/nqueens/count", ROUTE_API, api_nqueens_count_prepare, 0},
     {"GET", "/v1/nqueens/solve", ROUTE_API, api_nqueens_solve_prepare, 0},
     {"POST", "/v1/nqueens/solve", ROUTE_API, api_nqueens_solve_post_prepare, 0},
@@ -94,6 +97,8 @@ int router_match(const char *method, const char *path, const route_t **route, si
 
     *route = NULL;
     allow[0] = '\0';
+    if (strncmp(path, "/v1/", 4) != 0 && router_path_index(path) == router_npaths())
+        path = "/"; /* a file of the web front end: the static route */
     for (size_t i = 0; i < NROUTES; i++) {
         if (!router_fits(routes[i].path, path)) continue;
         known = 1;

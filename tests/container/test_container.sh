@@ -130,16 +130,11 @@ print("test-container: sudoku solved, unique, givens kept, every unit 1-9")
 EOF
 
 # The web page (the front end, issue 25).
-if [ -f web/index.html ] && git ls-files --error-unmatch web/index.html >/dev/null 2>&1; then
-    curl -fs -D "$work/web.h" -o "$work/web.html" "$base/" || bad "GET / failed"
-    grep -qi '^content-type: text/html' "$work/web.h" || bad "GET / is not text/html: $(grep -i content-type "$work/web.h")"
-    cmp -s "$work/web.html" web/index.html || bad "GET / is not web/index.html"
-    [ "$fail" = 1 ] || say "the web page is served at /"
-else
-    say "**************************************************************************"
-    say "SKIPPED: the web page check -- web/index.html is not on this branch yet."
-    say "(issue 25; remove this skip once web/ is merged)"
-    say "**************************************************************************"
+curl -fs -D "$work/web.h" -o "$work/web.html" "$base/" || bad "GET / failed"
+grep -qi '^content-type: text/html' "$work/web.h" || bad "GET / is not text/html: $(grep -i content-type "$work/web.h")"
+cmp -s "$work/web.html" web/index.html || bad "GET / is not web/index.html"
+if [ "$fail" != 1 ]; then
+    say "the web page is served at /"
 fi
 
 # The image's own health check.

@@ -102,16 +102,9 @@ render() { # extra environment assignments
 # ---- 1. offline ----------------------------------------------------------------
 $py tests/deploy/check_manifests.py "$bin" || bad "deploy/ manifests (check_manifests.py)"
 
-# The web root: web/ when it is on this branch, else a stand-in page (the
-# static serving is nginx's, whatever the files).
-if [ -f web/index.html ]; then
-    cp -r web/. "$ng/web/"
-    web_what="web/"
-else
-    say "****** web/ is not on this branch (issue 25): nginx serves a stand-in page ******"
-    printf '<!doctype html>\n<title>puzzled</title>\n<p>stand-in for web/</p>\n' >"$ng/web/index.html"
-    web_what="a stand-in page"
-fi
+# The web root: the front end's files, as nginx serves them in deployment.
+cp -r web/. "$ng/web/"
+web_what="web/"
 
 # Load phase limits: far above the load (one client address at full speed);
 # the real limits are checked in step 4.
