@@ -37,12 +37,12 @@ export TSAN_OPTIONS ?= halt_on_error=1 second_deadlock_stack=1 suppressions=$(CU
 # Debian packages: what building needs (the Dockerfile's build stage installs
 # exactly this list, through `make deps-build`), what the tests add, and what
 # the container and deployment tests add.  `make deps` installs the first two.
-DEB_BUILD_PKGS := build-essential pkg-config libmicrohttpd-dev libjansson-dev libuv1-dev
-DEB_TEST_PKGS  := check libcurl4-openssl-dev clang-format $(if $(filter thread,$(SANITIZE)),clang)
+DEB_BUILD_PKGS := build-essential pkg-config libmicrohttpd-dev libjansson-dev libuv1-dev libhiredis-dev
+DEB_TEST_PKGS  := check libcurl4-openssl-dev clang-format redis-server $(if $(filter thread,$(SANITIZE)),clang)
 DEB_PKGS       := $(DEB_BUILD_PKGS) $(DEB_TEST_PKGS)
 DEB_CONTAINER_PKGS := podman runc debootstrap podman-compose golang-github-containernetworking-plugin-dnsname
 DEB_DEPLOY_PKGS    := nginx python3-yaml
-PKGS     := libmicrohttpd jansson libuv
+PKGS     := libmicrohttpd jansson libuv hiredis
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
 CFLAGS  ?= -O2 -g
@@ -69,7 +69,8 @@ API_SRC    := api/problem.c api/request.c api/json_util.c api/xc_job.c api/nquee
               api/xcover_api.c api/killer_api.c api/nqueens_board_api.c
 SERVER_SRC := server/config.c server/metrics.c server/pool.c server/http.c \
               server/router.c server/healthcheck.c server/reqid.c server/guard.c \
-              server/jobstore_mem.c server/jobs.c server/static.c
+              server/jobstore_mem.c server/jobs.c server/static.c server/rconn.c \
+              server/rscripts.c server/jobstore_redis.c server/cluster.c
 MAIN_SRC   := server/main.c
 TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test_config.c \
               tests/test_sudoku.c tests/test_sudoku9.c tests/test_sudoku_api.c tests/test_sudoku_batch.c tests/test_xcover.c tests/test_xcover_api.c tests/pentomino.c \

@@ -31,6 +31,7 @@
 #include "api/json_util.h"
 
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,8 +122,8 @@ static void nq_xc_free(api_job_t *job) {
     free(j);
 }
 
-static const api_job_ops_t nq_xc_ops = {"nqueens",  nq_xc_run, nq_xc_merge, nq_xc_render,
-                                        nq_xc_free, 0,         NULL};
+static const api_job_ops_t nq_xc_ops = {"nqueens", nq_xc_run, nq_xc_merge, nq_xc_render, nq_xc_free,
+                                        0,         NULL,      NULL,        NULL};
 
 /* Builds the exact-cover job; 0 or API_ENOMEM. */
 static int nq_xc_prepare(int n, int count_mode, xcover_engine_t engine, unsigned threads,
@@ -248,8 +249,44 @@ static void nq_count_free(api_job_t *job) {
     free(j);
 }
 
+/* An item's result for another server (see api_job_ops_t): its units and
+ * statistics as text, "q1 units nodes backtracks propagations max_depth".
+ * About 30 bytes; text, so that it reads the same on any machine. */
+static char *nq_count_encode(api_job_t *job, size_t item, size_t *len, uint64_t *nodes) {
+    const nq_item_t *it = &((nq_count_job_t *)job)->items[item];
+    *nodes = it->stats.nodes;
+    char *buf = malloc(112);
+    if (buf == NULL) return NULL;
+    int n = snprintf(buf, 112, "q1 %llu %llu %llu %llu %u", (unsigned long long)it->units,
+                     (unsigned long long)it->stats.nodes, (unsigned long long)it->stats.backtracks,
+                     (unsigned long long)it->stats.propagations, (unsigned)it->stats.max_depth);
+    *len = (size_t)n;
+    return buf;
+}
+
+static int nq_count_decode(api_job_t *job, size_t item, const char *bytes, size_t len) {
+    nq_item_t *it = &((nq_count_job_t *)job)->items[item];
+    unsigned long long v[5];
+    char text[112];
+    int used = 0;
+    if (item >= job->nitems || len == 0 || len >= sizeof text) return -1;
+    memcpy(text, bytes, len);
+    text[len] = '\0';
+    if (sscanf(text, "q1 %llu %llu %llu %llu %llu%n", &v[0], &v[1], &v[2], &v[3], &v[4], &used) !=
+            5 ||
+        (size_t)used != len || v[4] > UINT32_MAX)
+        return -1;
+    it->units = v[0];
+    it->stats.nodes = v[1];
+    it->stats.backtracks = v[2];
+    it->stats.propagations = v[3];
+    it->stats.max_depth = (uint32_t)v[4];
+    return 0;
+}
+
 static const api_job_ops_t nq_count_ops = {
-    "nqueens", nq_count_run, nq_count_merge, nq_count_render, nq_count_free, 0, NULL};
+    "nqueens", nq_count_run, nq_count_merge,  nq_count_render, nq_count_free,
+    0,         NULL,         nq_count_encode, nq_count_decode};
 
 /* Reads the parameters both endpoints share; returns 0 or -1 (errors in p). */
 static int nq_common_params(const api_request_t *req, long long max_n, long long *n,

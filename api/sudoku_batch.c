@@ -371,7 +371,8 @@ static void bt_free(api_job_t *base) {
     free(j);
 }
 
-static const api_job_ops_t bt_ops = {"sudoku", bt_run, bt_merge, bt_render, bt_free, 1, bt_finish};
+static const api_job_ops_t bt_ops = {"sudoku", bt_run,    bt_merge, bt_render, bt_free,
+                                     1,        bt_finish, NULL,     NULL};
 
 /* === Entry point === */
 
