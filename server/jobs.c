@@ -751,6 +751,7 @@ static void jobs_watch_tick(jobs_t *js, int64_t now) {
     pthread_mutex_unlock(&js->lock);
     for (size_t i = 0; i < n; i++) {
         job_rec_t rec;
+        memset(&rec, 0, sizeof rec);
         int rc = js->store->ops->get(js->store, ids[i], 0, &rec);
         if (rc == 0 && JOB_ENDED(rec.status)) { /* again, with its result */
             job_rec_clear(&rec);
@@ -1045,6 +1046,7 @@ static void jobs_delete(jobs_t *js, const char *id, api_response_t *resp) {
     }
     pthread_mutex_unlock(&js->lock);
     job_rec_t rec;
+    memset(&rec, 0, sizeof rec); /* a store fills it only on success */
     int rc = js->store->ops->get(js->store, id, 0, &rec);
     if (rc == 0 && JOB_ENDED(rec.status)) {
         rc = js->store->ops->remove(js->store, id);

@@ -176,7 +176,7 @@ const char *const rscripts_src[RSCRIPT_COUNT_] = {
         "if not st then return {-1, 0, 0, 0} end\n"
         "redis.call('XACK', items, 'w', entry)\n"
         "redis.call('XDEL', items, entry)\n"
-        "if st ~= '1' then return {-2, 0, 0, 0} end\n"
+        "if tonumber(st) >= 2 then return {-2, 0, 0, 0} end\n"
         "local res = k..':res'\n"
         "local new, dups, nodes = 0, 0, 0\n"
         "for j = 0, n - 1 do\n"
