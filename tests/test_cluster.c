@@ -212,12 +212,19 @@ START_TEST(cluster_survives_a_killed_replica) {
     tredis_prefix(prefix, sizeof prefix);
     replicas_up(s, 3, &r, prefix);
     start_job(&s[0], "/v1/nqueens/count?n=17", id);
-    /* B has merged items and holds one now: kill it there */
+    /* in the middle of the count, B has merged items and holds some: kill it */
     double t0 = now_ms();
-    while (metric(&s[1], "puzzled_cluster_items_total{outcome=\"merged\"}") < 1 ||
-           metric(&s[1], "puzzled_jobs_inflight") < 1) {
-        ck_assert_msg(now_ms() - t0 < 120000 * mult(), "B took no items");
-        sleep_ms(20);
+    for (;;) {
+        long st;
+        json_t *j = get_job(&s[0], id, &st);
+        json_t *p = json_object_get(j, "progress");
+        int middle = jint(p, "done") * 3 >= jint(p, "total");
+        json_decref(j);
+        if (middle && metric(&s[1], "puzzled_cluster_items_total{outcome=\"merged\"}") >= 1 &&
+            metric(&s[1], "puzzled_jobs_inflight") >= 1)
+            break;
+        ck_assert_msg(now_ms() - t0 < 600000 * mult(), "the count never reached its middle on B");
+        sleep_ms(10);
     }
     kill(s[1].pid, SIGKILL);
     waitpid(s[1].pid, NULL, 0);
@@ -463,6 +470,50 @@ START_TEST(cluster_item_run_twice_counts_once) {
 }
 END_TEST
 
+/* A job that is not split runs on its replica alone; when that replica
+ * dies, another one ends it as failed, saying why. */
+START_TEST(cluster_dead_replica_job_fails) {
+    tredis_t r;
+    tsrv_t s[2];
+    char prefix[64], id[32], path[96];
+    long st;
+    hresp_t ev;
+    ck_assert_int_eq(tredis_start(&r, NULL), 0);
+    tredis_prefix(prefix, sizeof prefix);
+    replicas_up(s, 2, &r, prefix);
+    /* exact cover, one search: not split */
+    start_job(&s[0], "/v1/nqueens/count?n=20&method=dlx&threads=1", id);
+    double t0 = now_ms();
+    for (;;) {
+        json_t *j = get_job(&s[1], id, &st); /* read through B */
+        int running = st == 200 && strcmp(jstr(j, "status"), "running") == 0;
+        json_decref(j);
+        if (running) break;
+        ck_assert_msg(now_ms() - t0 < 30000 * mult(), "the job did not start");
+        sleep_ms(20);
+    }
+    /* B follows it: the stream ends with the failure */
+    kill(s[0].pid, SIGKILL);
+    waitpid(s[0].pid, NULL, 0);
+    s[0].pid = 0;
+    t0 = now_ms();
+    snprintf(path, sizeof path, "/v1/jobs/%s/events", id);
+    json_decref(call(&s[1], "GET", path, 0, &st, &ev));
+    ck_assert_int_eq(st, 200);
+    const char *done = strstr(ev.body, "event: done\n");
+    ck_assert_msg(done != NULL, "no done event: %s", ev.body);
+    fprintf(stderr, "cluster: a dead replica's job failed %.0f ms after the kill\n", now_ms() - t0);
+    hresp_free(&ev);
+    json_t *j = get_job(&s[1], id, &st);
+    ck_assert_str_eq(jstr(j, "status"), "failed");
+    ck_assert_int_eq(jint(j, "result_status"), 503);
+    ck_assert_ptr_nonnull(strstr(jstr(json_object_get(j, "result"), "detail"), "replica"));
+    json_decref(j);
+    replicas_down(s, 2);
+    tredis_destroy(&r);
+}
+END_TEST
+
 START_TEST(cluster_password_never_shows) {
     static const char pw[] = "s3cret-Pa55word";
     tredis_t r;
@@ -527,6 +578,7 @@ Suite *cluster_suite(void) {
     tcase_add_test(tc, cluster_three_replicas_share_a_count);
     tcase_add_test(tc, cluster_cancel_reaches_every_replica);
     tcase_add_test(tc, cluster_redis_outage_then_resume);
+    tcase_add_test(tc, cluster_dead_replica_job_fails);
     tcase_add_test(tc, cluster_survives_a_killed_replica);
     tcase_set_timeout(tc, 900);
     suite_add_tcase(s, tc);
