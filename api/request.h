@@ -109,14 +109,18 @@ typedef struct api_job_ops_s {
     /* Split work across servers (optional; both NULL: the job runs where it
      * was created).  Items may then run on other servers, each on its own
      * copy of the job, rebuilt by prepare() from the same request, and
-     * merge() runs on yet another copy: item_encode(item), called after
+     * merge() runs on yet another copy.  item_encode(item), called after
      * run(item) returned 0, gives that item's result (what run() wrote into
      * its slot) as bytes, malloc'd, their number in *len (NULL: out of
-     * memory), and the item's search nodes in *nodes (progress); item_decode(item, bytes) writes
-     * them into a fresh copy's slot as run() would have (0, or -1 for bytes it did not make), and
-     * merge(item, 0) follows.  The bytes are this layer's own format, and
-     * the job must not depend on which copy ran what: nitems is fixed by
-     * prepare(), and merge() may see the items in any order. */
+     * memory), and the item's search nodes in *nodes (for progress); it may
+     * empty the slot (the copy that ran an item never merges it).
+     * item_decode(item, bytes) writes them into a fresh copy's slot as
+     * run() would have (0, or -1 for bytes it did not make), and merge(item,
+     * 0) follows.  The bytes are this layer's own format, and the job must
+     * not depend on which copy ran what: nitems is fixed by prepare(), and
+     * merge() may see the items in any order (the server merges in item
+     * order).  A progressive job's merging copy gets finish() after the last
+     * merge, then render(), whose stream is read to its end at once. */
     char *(*item_encode)(api_job_t *job, size_t item, size_t *len, uint64_t *nodes);
     int (*item_decode)(api_job_t *job, size_t item, const char *bytes, size_t len);
 } api_job_ops_t;

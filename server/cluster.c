@@ -184,8 +184,7 @@ static long long cl_ll(const redisReply *r, long long def) { return rconn_int(r,
 /* === Creating a split job (any thread) === */
 
 int cluster_can_split(const api_job_t *job) {
-    return job->ops->item_encode != NULL && job->ops->item_decode != NULL &&
-           !job->ops->progressive && job->nitems > 0;
+    return job->ops->item_encode != NULL && job->ops->item_decode != NULL && job->nitems > 0;
 }
 
 int cluster_create(cluster_t *cl, job_rec_t *rec, const api_request_t *req, const api_job_t *job) {
@@ -203,8 +202,10 @@ int cluster_create(cluster_t *cl, job_rec_t *rec, const api_request_t *req, cons
         memcpy(q + qlen + kl, req->params[i].value, vl);
         qlen += kl + vl;
     }
+    /* done/total count items here: a job whose unit is not its items (a
+     * batch's lines) reports items in cluster mode */
     snprintf(rec->progress.unit, sizeof rec->progress.unit, "%s",
-             job->progress_unit ? job->progress_unit : "items");
+             job->progress_unit && job->progress_total == 0 ? job->progress_unit : "items");
     rec->progress.total = job->nitems;
     rec->progress.eta_ms = -1;
     jsr_args_init(&a);
@@ -491,6 +492,7 @@ int cluster_merge(cluster_t *cl, const char *id, int rc) {
             }
         }
         if (slot == NULL) job->ops->merge(job, 0, rc);
+        if (job->ops->progressive) job->ops->finish(job, rc); /* its stream ends with them */
         /* the answer's elapsed time is the job's, not this copy's */
         if (rec.started_ms > 0)
             job->start_ns = search_now_ns() - (cl_wall_ms() - rec.started_ms) * 1000000;

@@ -421,6 +421,8 @@ START_TEST(jobs_batch) {
     j = wait_job(&srv, id, 60000);
     ck_assert_str_eq(jstr(j, "status"), "done");
     ck_assert_str_eq(jstr(j, "result"), sync.body); /* a text answer: a JSON string */
+    /* cluster mode splits a batch: its chunks ran as items, merged in order */
+    ck_assert_int_eq(json_object_get(j, "cluster") != NULL, redis_mode);
     json_decref(j);
     /* and the raw answer, as the synchronous call gave it */
     snprintf(path, sizeof path, "%s/v1/jobs/%s/result", srv.base, id);
