@@ -7,6 +7,7 @@
 #   make test SANITIZE=thread   the same suite under ThreadSanitizer (clang; build/tsan),
 #                          servers included, halting at the first report
 #   make bench        benchmarks (reads ../shared/data when it is there)
+#   make bench-cluster   cluster mode's cost: an n=18 count through Redis on 1 and 3 replicas
 #   make fuzz         libFuzzer on every api/ endpoint (clang; FUZZ_SECONDS, default 60)
 #   make deps         apt-get install whatever Debian package is missing
 #   make test-container   build the Docker image and run it (docker, else podman)
@@ -113,7 +114,7 @@ LOAD_BIN   := $(BUILD)/tests/deploy/load
 IDLE_BIN   := $(BUILD)/tests/deploy/idle
 SOAK_BIN   := $(BUILD)/tests/soak
 
-.PHONY: soak check-nomem-cover all run test test-web deps-web bench bench9 fuzz fuzz-cover deps \
+.PHONY: bench-cluster soak check-nomem-cover all run test test-web deps-web bench bench9 fuzz fuzz-cover deps \
         deps-build deps-container deps-deploy test-container test-compose test-deploy check-layers \
         format format-check clean FORCE
 all: $(PUZZLED)
@@ -385,6 +386,12 @@ bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_
 	./$(BENCH_KL)
 	@mkdir -p $(BUILD)/test-logs
 	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(BENCH_HTTP)
+
+# Cluster mode against the synchronous count on this machine (redis-server,
+# replicas on free loopback ports; N and ROUNDS: bench/bench_cluster.sh).
+BENCH_CLUSTER_N ?= 18
+bench-cluster: deps $(PUZZLED)
+	PUZZLED_BIN=./$(PUZZLED) sh bench/bench_cluster.sh $(BENCH_CLUSTER_N) 3
 
 # 9x9 speed: every file of ../shared/data/sudoku9 (or FILES=...), fast solver
 # in both modes next to the other methods, single-threaded; then the same

@@ -1,9 +1,11 @@
 /* cluster.c -- cluster mode: replicas that share one Redis share their jobs
  * and the work of every split job.
  *
- * A split job (an N-Queens count: its subproblems) is recorded with the
- * request that made it and one stream entry per work item (RSCRIPT_ADD;
- * keys in server/rscripts.c).  Then, on every replica:
+ * A split job (an N-Queens count: its subproblems; a Sudoku batch: its
+ * chunks) is recorded with the request that made it, and its work items go
+ * to a stream, one entry per item or, past CL_ENTRIES_MAX, per run of
+ * consecutive items (RSCRIPT_ADD; keys in server/rscripts.c).  Then, on
+ * every replica:
  *
  *   loop   fill        while workers are idle (pool_inflight() < --threads:
  *                      synchronous requests come first, as a job's window
@@ -92,7 +94,7 @@
 #define CL_SUB_TIMEOUT_MS     2000  /* a subscription that has not connected by then is retried */
 #define CL_SUB_BACKOFF_MAX_MS 5000
 #define CL_ITEM_BYTES_MAX     (1u << 20) /* an encoded item result at most */
-#define CL_ENTRIES_MAX        1024       /* stream entries per job: items are grouped past it */
+#define CL_ENTRIES_MAX        4096       /* stream entries per job: items are grouped past it */
 
 typedef struct cl_ctx_s cl_ctx_t;
 typedef struct cl_item_s cl_item_t;
@@ -111,7 +113,10 @@ struct cl_ctx_s {
 
 /* One stream entry on this replica -- items a to b - 1 of a job -- as the
  * job the pool runs (base first): its item k is the job's item a + k, run
- * one after the other (threads 1), so requests still pass between them. */
+ * one after the other (threads 1), so requests still pass between them.
+ * The loop thread's, but that from pool_submit() to its done() the workers
+ * read `ctx` and `a` (constant meanwhile) and write their items' slots in
+ * ctx->job, as any job's run() does. */
 struct cl_item_s {
     api_job_t base;
     pool_task_t task;
@@ -840,6 +845,7 @@ static void cl_item_done(pool_task_t *task) {
     cl_item_t *it = task->owner;
     cluster_t *cl = it->cl;
     cl_ctx_t *c = it->ctx;
+    cl_assert_loop(cl);
     int rc = task->rc ? task->rc : it->rc;
     cl_unlink(&cl->items, it);
     if (rc == 0 && !c->ended) {
@@ -906,8 +912,9 @@ static redisReply *cl_active(cluster_t *cl) {
 
 /* Takes new items while workers are idle. */
 static void cl_fill(cluster_t *cl) {
-    long idle = cl_idle(cl);
-    if (idle <= 0 || cl->pool == NULL) return;
+    cl_assert_loop(cl);
+    long idle = cl->pool != NULL ? cl_idle(cl) : 0;
+    if (idle <= 0) return;
     redisReply *act = cl_active(cl);
     for (size_t j = 0; act != NULL && j < act->elements && idle > 0; j++) {
         char key[160], count[24], id[JOB_ID_LEN + 1];
@@ -935,6 +942,7 @@ static void cl_fill(cluster_t *cl) {
 /* Takes over items that no replica has beaten for longer than the claim
  * time. */
 static void cl_reclaim(cluster_t *cl) {
+    cl_assert_loop(cl);
     long idle = cl_idle(cl);
     if (idle <= 0) return;
     redisReply *act = cl_active(cl);
@@ -957,6 +965,7 @@ static void cl_reclaim(cluster_t *cl) {
 /* The beat for the entries this replica holds: their idle time restarts,
  * so nobody reclaims an item that is still running. */
 static void cl_claim_own(cluster_t *cl) {
+    cl_assert_loop(cl);
     for (cl_ctx_t *c = cl->ctxs; c != NULL; c = c->next) {
         const char *argv[8 + 2 * CONFIG_MAX_THREADS];
         char key[160], claim[8] = "0";
@@ -982,6 +991,7 @@ static void cl_claim_own(cluster_t *cl) {
 
 /* Jobs whose items run here: have they ended without us hearing? */
 static void cl_check_ctxs(cluster_t *cl) {
+    cl_assert_loop(cl);
     for (cl_ctx_t *c = cl->ctxs; c != NULL; c = c->next) {
         char key[160];
         if (c->ended || c->running == 0) continue;
@@ -997,6 +1007,7 @@ static void cl_check_ctxs(cluster_t *cl) {
 
 /* Live jobs of replicas that are gone end as failed. */
 static void cl_sweep(cluster_t *cl) {
+    cl_assert_loop(cl);
     const char *a[] = {cl->prefix};
     redisReply *r = rconn_script(cl->rc, RSCRIPT_SWEEP, 1, a, NULL);
     for (size_t i = 0; r != NULL && r->type == REDIS_REPLY_ARRAY && i < r->elements; i++) {
@@ -1034,6 +1045,7 @@ static void cl_sub_backoff(cluster_t *cl) {
 }
 
 static void cl_on_message(cluster_t *cl, const char *msg, size_t len) {
+    cl_assert_loop(cl);
     char id[JOB_ID_LEN + 1];
     if (len != 2 + JOB_ID_LEN || msg[1] != ' ') return;
     memcpy(id, msg + 2, JOB_ID_LEN);
@@ -1093,6 +1105,7 @@ static void cl_sub_on_disconnect(const redisAsyncContext *ac, int status) {
 }
 
 static void cl_sub_connect(cluster_t *cl) {
+    cl_assert_loop(cl);
     redisAsyncContext *ac = redisAsyncConnect(cl->url.host, (int)cl->url.port);
     if (ac == NULL || ac->err) {
         if (ac != NULL) redisAsyncFree(ac);

@@ -46,9 +46,14 @@
  * down) is kept in `unsaved` and stored when it answers again: a job that
  * ran through an outage is reported, not lost.
  *
- * Locking: `lock` guards the runners, their subscribers and every field
- * below it in jobs_s; the store and the pool lock for themselves and are
- * taken under `lock` (never the other way round).  A runner's api_job_t is
+ * Locking: `lock` guards the runners, their subscribers, the watches and
+ * every field below it in jobs_s; the store and the pool lock for themselves
+ * and are taken under `lock` (never the other way round).  In cluster mode
+ * a store call is a Redis round trip (bounded by rconn's timeouts and its
+ * breaker); the slow ones (expire, count, the watches' reads) are made
+ * outside `lock`.  The cluster calls jobs_on_event() on the loop thread
+ * outside `lock` (from its subscription's callbacks), and jobs_tick() calls
+ * cluster_tick() before it takes `lock`.  A runner's api_job_t is
  * the loop thread's while its task runs (merge, render), so the tick reads
  * the job's progress fields on that thread only. */
 #include "server/jobs.h"
@@ -103,13 +108,15 @@ struct job_run_s {
     int cancel_requested;  /* DELETE, or shutdown */
     int64_t start_ns;      /* CLOCK_MONOTONIC at the start */
     int64_t last_event_ns; /* last progress event */
-    int64_t last_put_ns;   /* cluster mode: last write of the record */
+    int64_t last_put_ns;   /* cluster mode: last write of the record (under lock) */
     job_progress_t sent;   /* progress as last published */
     job_sub_t *subs;
     job_run_t *next; /* runs, in creation order */
 };
 
-/* Cluster mode: a job that runs elsewhere, followed by event streams here. */
+/* Cluster mode: a job that runs elsewhere, followed by event streams here.
+ * Every field is guarded by jobs_s.lock (the MHD thread adds streams, the
+ * loop thread reads the record and publishes). */
 struct job_watch_s {
     char id[JOB_ID_LEN + 1];
     job_sub_t *subs;
@@ -119,7 +126,8 @@ struct job_watch_s {
     job_watch_t *next;
 };
 
-/* A final record the store could not take (Redis down), kept to retry. */
+/* A final record the store could not take (Redis down), kept to retry;
+ * guarded by jobs_s.lock. */
 struct job_unsaved_s {
     job_rec_t rec; /* owns its result */
     job_unsaved_t *next;
@@ -136,8 +144,8 @@ struct jobs_s {
     unsigned running;
     int draining;
     int64_t last_expire_ns;
-    job_watch_t *watches;   /* cluster mode: followed remote jobs */
-    job_unsaved_t *unsaved; /* cluster mode: final records to store again */
+    job_watch_t *watches;   /* cluster mode: followed remote jobs (under lock) */
+    job_unsaved_t *unsaved; /* cluster mode: final records to store again (under lock) */
 };
 
 static void job_start_queued(jobs_t *js);

@@ -16,8 +16,8 @@
  *                         m, path, q (key NUL value NUL ...), ct, acc, body,
  *                         thr, tmo, lines (the creator's limits)
  *   P job:<id>:items      STREAM of work: an entry holds items a to b - 1 (at
- *                         most 1024 entries per job, so that a count cut into
- *                         22,714 items costs Redis 1,024 entries); a = -1 is
+ *                         most 4096 entries per job, so that a count cut into
+ *                         45,129 items costs Redis 4,096 entries); a = -1 is
  *                         "merge the results"; consumer group "w"
  *   P job:<id>:res        HASH item index -> the item's encoded result
  *   P replica:<name>      STRING, expires 5 s after the replica's last beat
