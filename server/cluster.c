@@ -572,10 +572,8 @@ int cluster_commit(cluster_t *cl, const char *id, const char *entry, size_t n, c
         av[7 + 3 * j] = bytes[j];
         av[8 + 3 * j] = num[3 + 2 * j];
     }
-    for (size_t j = 0; j < argc; j++)
-        al[j] = strlen(av[j]);
-    for (size_t j = 0; j < n; j++)
-        al[7 + 3 * j] = lens[j]; /* binary-safe */
+    for (size_t j = 0; j < argc; j++) /* the results are bytes, not strings */
+        al[j] = j >= 6 && (j - 6) % 3 == 1 ? lens[(j - 6) / 3] : strlen(av[j]);
     redisReply *r = rconn_script(cl->rc, RSCRIPT_COMMIT, (int)argc, av, al);
     if (r != NULL && r->type == REDIS_REPLY_ARRAY && r->elements == 4) {
         long long code = r->element[0]->integer;
