@@ -61,6 +61,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "api/problem.h"
 #include "server/guard.h"
 #include "server/jobs.h"
 #include "server/reqid.h"
@@ -266,12 +267,26 @@ static enum MHD_Result http_send(http_req_t *req) {
                                               r, NULL);
         if (m == NULL) return MHD_NO;
         /* the stream stays in req->resp until on_completed() frees it */
+    } else if (r->body == NULL && r->status == 503 && r->content_type != NULL &&
+               strcmp(r->content_type, API_PROBLEM_CONTENT_TYPE) == 0) {
+        /* out of memory even for the problem's text (api_response_problem):
+         * a constant one, so that the answer is still what it says it is */
+        static const char oom[] = "{\"type\":\"/problems/out-of-memory\",\"title\":\"Not enough "
+                                  "memory for this request\",\"status\":503,\"detail\":\"out of "
+                                  "memory; retry later\",\"errors\":[]}";
+        m = MHD_create_response_from_buffer(sizeof oom - 1, (void *)oom, MHD_RESPMEM_PERSISTENT);
+        if (m == NULL) return MHD_NO;
     } else {
         m = MHD_create_response_from_buffer_with_free_callback(r->len, r->body, free);
         if (m == NULL) return MHD_NO;
         r->body = NULL; /* MHD owns it now */
         r->len = 0;
     }
+    /* HEAD of a streamed answer: libmicrohttpd 0.9.75 would still send the
+     * chunked encoding's last chunk after the head, a body HEAD must not
+     * have; without chunking it sends the head alone (and closes). */
+    if (r->stream != NULL && strcmp(req->method, "HEAD") == 0)
+        MHD_set_response_options(m, MHD_RF_HTTP_VERSION_1_0_ONLY, MHD_RO_END);
     if (r->content_type) MHD_add_response_header(m, MHD_HTTP_HEADER_CONTENT_TYPE, r->content_type);
     MHD_add_response_header(m, "X-Request-Id", req->id);
     MHD_add_response_header(m, MHD_HTTP_HEADER_ACCESS_CONTROL_ALLOW_ORIGIN, srv->cfg->cors_origin);
@@ -295,9 +310,9 @@ static enum MHD_Result http_send(http_req_t *req) {
                                 "Content-Type, Accept, X-Request-Id");
         MHD_add_response_header(m, "Access-Control-Max-Age", "600");
     }
-    if (r->retry_after > 0) {
+    if (r->retry_after > 0 || r->status == 503) { /* every 503 says when to come back */
         char ra[16];
-        snprintf(ra, sizeof ra, "%u", r->retry_after);
+        snprintf(ra, sizeof ra, "%u", r->retry_after > 0 ? r->retry_after : 1);
         MHD_add_response_header(m, MHD_HTTP_HEADER_RETRY_AFTER, ra);
     }
     if (atomic_load(&srv->draining))

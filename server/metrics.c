@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const int metrics_statuses[METRICS_NSTATUS - 1] = {200, 204, 400, 404, 405, 406, 413,
-                                                          415, 422, 429, 500, 503, 504};
+static const int metrics_statuses[METRICS_NSTATUS - 1] = {200, 202, 204, 304, 400, 404, 405, 406,
+                                                          413, 415, 422, 429, 500, 503, 504};
 static const double metrics_bounds_ms[METRICS_NBUCKETS] = {
     1, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000, 60000};
 static const char *const metrics_puzzles[METRICS_NPUZZLES] = {"nqueens", "sudoku", "killer",

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #define METRICS_MAX_PATHS   32
-#define METRICS_NSTATUS     14 /* known statuses + "other" */
+#define METRICS_NSTATUS     16 /* known statuses + "other" */
 #define METRICS_NBUCKETS    14
 #define METRICS_NPUZZLES    5 /* known puzzles + "other" */
 #define METRICS_NJOBSTATUS  6 /* job_status_t (server/jobstore.h) */
