@@ -72,15 +72,20 @@ void sudoku_gen_opts_level(sudoku_gen_opts_t *o, sudoku_grade_level_t level) {
 
 /* === Random solved grids === */
 
-int sudoku_random_grid(const sudoku_shape_t *shape, struct rng_s *r, const search_ctl_t *ctl,
-                       uint8_t *grid) {
+int sudoku_random_grid(const sudoku_shape_t *shape, struct rng_s *r, int diagonals,
+                       const search_ctl_t *ctl, uint8_t *grid) {
     int n = shape->n, nn = n * n, per_row = n / shape->box_cols;
     uint32_t all = ((uint32_t)1 << n) - 1;
     uint32_t rows[SUDOKU_GEN_MAX_N], cols[SUDOKU_GEN_MAX_N], boxes[SUDOKU_GEN_MAX_N];
     uint16_t fcell[SUDOKU_GEN_MAX_N * SUDOKU_GEN_MAX_N];
     uint32_t ftried[SUDOKU_GEN_MAX_N * SUDOKU_GEN_MAX_N];
     uint8_t box_of[SUDOKU_GEN_MAX_N * SUDOKU_GEN_MAX_N];
+    uint32_t diag[2] = {0, 0}; /* main diagonal, anti-diagonal */
     uint64_t budget = (uint64_t)nn * 8, nodes = 0, total = 0;
+#define RG_DIAG(c)                                                                                 \
+    (diagonals ? (((c) / n == (c) % n ? diag[0] : 0) | ((c) / n + (c) % n == n - 1 ? diag[1] : 0)) \
+               : 0)
+#define RG_USED(c) (rows[(c) / n] | cols[(c) % n] | boxes[box_of[c]] | RG_DIAG(c))
     for (int c = 0; c < nn; c++)
         box_of[c] = (uint8_t)((c / n) / shape->box_rows * per_row + (c % n) / shape->box_cols);
 restart:
@@ -88,13 +93,14 @@ restart:
     memset(rows, 0, sizeof rows);
     memset(cols, 0, sizeof cols);
     memset(boxes, 0, sizeof boxes);
+    diag[0] = diag[1] = 0;
     nodes = 0;
     for (int depth = 0;;) {
         int best = -1, bestc = 99;
         if (depth == nn) return 0;
         for (int c = 0; c < nn; c++) {
             if (grid[c]) continue;
-            int pc = __builtin_popcount(all & ~(rows[c / n] | cols[c % n] | boxes[box_of[c]]));
+            int pc = __builtin_popcount(all & ~RG_USED(c));
             if (pc < bestc) {
                 bestc = pc;
                 best = c;
@@ -112,7 +118,7 @@ restart:
     next_value:;
         {
             int c = fcell[depth], d;
-            uint32_t avail = all & ~(rows[c / n] | cols[c % n] | boxes[box_of[c]]) & ~ftried[depth];
+            uint32_t avail = all & ~RG_USED(c) & ~ftried[depth];
             if (avail == 0) goto back;
             uint32_t k = rng_below(r, (uint32_t)__builtin_popcount(avail));
             while (k--)
@@ -123,6 +129,8 @@ restart:
             rows[c / n] |= avail & (0u - avail);
             cols[c % n] |= avail & (0u - avail);
             boxes[box_of[c]] |= avail & (0u - avail);
+            if (diagonals && c / n == c % n) diag[0] |= avail & (0u - avail);
+            if (diagonals && c / n + c % n == n - 1) diag[1] |= avail & (0u - avail);
             depth++;
             if (++nodes > budget) {
                 total += nodes;
@@ -144,9 +152,13 @@ restart:
             rows[c / n] &= ~b;
             cols[c % n] &= ~b;
             boxes[box_of[c]] &= ~b;
+            if (c / n == c % n) diag[0] &= ~b;
+            if (c / n + c % n == n - 1) diag[1] &= ~b;
         }
         goto next_value;
     }
+#undef RG_DIAG
+#undef RG_USED
 }
 
 /* === Uniqueness === */
@@ -305,7 +317,7 @@ int sudoku_generate(const sudoku_gen_opts_t *o, uint8_t *puzzle, uint8_t *soluti
             break;
         }
         res->attempts++;
-        if ((rc = sudoku_random_grid(&o->shape, &r, o->ctl, sol)) != 0) break;
+        if ((rc = sudoku_random_grid(&o->shape, &r, 0, o->ctl, sol)) != 0) break;
         memcpy(puzzle, sol, (size_t)nn);
         for (int i = 0; i < norb; i++)
             order[i] = i;

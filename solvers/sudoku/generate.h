@@ -73,10 +73,11 @@ int sudoku_generate(const sudoku_gen_opts_t *o, uint8_t *puzzle, uint8_t *soluti
                     sudoku_gen_result_t *res);
 
 /* Fills grid[n*n] with a random solved grid from r (exposed for the killer
- * generator).  Returns 0, or SEARCH_* from ctl. */
+ * generator); diagonals != 0 also keeps both main diagonals distinct
+ * (Killer-X).  Returns 0, or SEARCH_* from ctl. */
 struct rng_s;
-int sudoku_random_grid(const sudoku_shape_t *shape, struct rng_s *r, const search_ctl_t *ctl,
-                       uint8_t *grid);
+int sudoku_random_grid(const sudoku_shape_t *shape, struct rng_s *r, int diagonals,
+                       const search_ctl_t *ctl, uint8_t *grid);
 
 /* 1 if `puzzle` has exactly one solution (written to solution when not
  * NULL), 0 if none or several, or a SEARCH_* code when stopped.  9x9 with
