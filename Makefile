@@ -45,7 +45,8 @@ SOLVER_SRC := solvers/nqueens/nqueens.c solvers/nqueens/xc.c solvers/nqueens/boa
               solvers/sudoku/logic.c solvers/sudoku/fish.c solvers/sudoku/wings.c \
               solvers/sudoku/chains.c solvers/sudoku/trial.c solvers/sudoku/generate.c \
               solvers/xcover/xcover.c solvers/xcover/dlx.c solvers/xcover/algx.c \
-              solvers/killer/killer.c solvers/killer/bt.c solvers/killer/adv.c solvers/killer/derive.c
+              solvers/killer/killer.c solvers/killer/bt.c solvers/killer/adv.c solvers/killer/derive.c \
+              solvers/killer/generate.c
 API_SRC    := api/problem.c api/request.c api/json_util.c api/xc_job.c api/nqueens_api.c api/sudoku_api.c api/sudoku_batch.c \
               api/xcover_api.c api/killer_api.c api/nqueens_board_api.c \
               api/sudoku_logic_api.c
