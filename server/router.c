@@ -12,6 +12,7 @@
 #include "api/sudoku_api.h"
 #include "api/sudoku_batch.h"
 #include "api/sudoku_logic_api.h"
+#include "api/generate_api.h"
 #include "api/killer_api.h"
 #include "api/nqueens_board_api.h"
 #include "api/xcover_api.h"
@@ -31,7 +32,9 @@ static const route_t routes[] = {
     {"POST", "/v1/sudoku/batch", ROUTE_API, api_sudoku_batch_prepare, 1},
     {"POST", "/v1/sudoku/grade", ROUTE_API, api_sudoku_grade_prepare, 0},
     {"POST", "/v1/sudoku/hint", ROUTE_API, api_sudoku_hint_prepare, 0},
+    {"POST", "/v1/sudoku/generate", ROUTE_API, api_sudoku_generate_prepare, 0},
     {"POST", "/v1/killer/solve", ROUTE_API, api_killer_solve_prepare, 0},
+    {"POST", "/v1/killer/generate", ROUTE_API, api_killer_generate_prepare, 0},
     {"POST", "/v1/exact-cover/solve", ROUTE_API, api_xcover_solve_prepare, 0},
 };
 #define NROUTES (sizeof routes / sizeof routes[0])
