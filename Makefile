@@ -49,7 +49,7 @@ SOLVER_SRC := solvers/nqueens/nqueens.c solvers/nqueens/xc.c solvers/nqueens/boa
               solvers/killer/generate.c
 API_SRC    := api/problem.c api/request.c api/json_util.c api/xc_job.c api/nqueens_api.c api/sudoku_api.c api/sudoku_batch.c \
               api/xcover_api.c api/killer_api.c api/nqueens_board_api.c \
-              api/sudoku_logic_api.c
+              api/sudoku_logic_api.c api/generate_api.c
 SERVER_SRC := server/config.c server/metrics.c server/pool.c server/http.c \
               server/router.c server/healthcheck.c server/reqid.c
 MAIN_SRC   := server/main.c
