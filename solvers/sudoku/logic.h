@@ -218,9 +218,11 @@ void sudoku_logic_opts_init(sudoku_logic_opts_t *opts);
 
 /* Finds the easiest step from the current state into *step (not applied).
  * Returns 1 when found, 0 when nothing applies within opts->max_tech (or the
- * grid is full), SUDOKU_LOGIC_ECONTRA when the candidates contradict,
- * or a SEARCH_* stop code.  *work (may be NULL) gets the nodes the searches
- * expanded added to it. */
+ * grid is full), SUDOKU_LOGIC_ECONTRA when the singles scans meet a
+ * contradiction (a cell without candidates, a digit without a place; a
+ * single found earlier in the scan wins, so call sudoku_logic_check() for a
+ * full check of a position from outside), or a SEARCH_* stop code.  *work (may be NULL) gets the
+ * nodes the searches expanded added to it. */
 int sudoku_logic_next(sudoku_logic_t *st, const sudoku_logic_opts_t *opts,
                       sudoku_logic_step_t *step, uint64_t *work);
 
