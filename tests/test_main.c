@@ -19,6 +19,7 @@ Suite *killer_api_suite(void);
 Suite *nqueens_more_suite(void);
 Suite *nqueens_board_api_suite(void);
 Suite *xcover_api_suite(void);
+Suite *logic_suite(void);
 
 int main(void) {
     int failed;
@@ -38,6 +39,7 @@ int main(void) {
     srunner_add_suite(sr, killer_api_suite());
     srunner_add_suite(sr, nqueens_more_suite());
     srunner_add_suite(sr, nqueens_board_api_suite());
+    srunner_add_suite(sr, logic_suite());
     srunner_add_suite(sr, http_suite());
     srunner_run_all(sr, CK_NORMAL);
     failed = srunner_ntests_failed(sr);
