@@ -20,6 +20,7 @@ Suite *nqueens_more_suite(void);
 Suite *nqueens_board_api_suite(void);
 Suite *xcover_api_suite(void);
 Suite *logic_suite(void);
+Suite *generate_suite(void);
 
 int main(void) {
     int failed;
@@ -40,6 +41,7 @@ int main(void) {
     srunner_add_suite(sr, nqueens_more_suite());
     srunner_add_suite(sr, nqueens_board_api_suite());
     srunner_add_suite(sr, logic_suite());
+    srunner_add_suite(sr, generate_suite());
     srunner_add_suite(sr, http_suite());
     srunner_run_all(sr, CK_NORMAL);
     failed = srunner_ntests_failed(sr);
