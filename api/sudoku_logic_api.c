@@ -523,10 +523,11 @@ static void lg_render(api_job_t *job, api_response_t *out) {
                                 json_integer(g->counts[t]));
     json_t *root = json_pack(
         "{s:s, s:i, s:o, s:f, s:s, s:s, s:o, s:i, s:b, s:{s:f, s:f, s:I}}", "status", "graded", "n",
-        pz->n, "box", api_sudoku_box_json(pz), "rating", (double)(long)(g->rating * 1000) / 1000.0,
-        "level", sudoku_grade_level_name(g->level), "hardest", sudoku_tech_name(g->hardest),
-        "techniques", hist, "steps_count", (int)g->steps, "solved_by_logic", g->solved_by_logic,
-        "stats", "elapsed_ms", ms, "solve_ms", j->solve_ms, "work", (json_int_t)g->work);
+        pz->n, "box", api_sudoku_box_json(pz), "rating",
+        (double)(long long)(g->rating * 1000.0 + 0.5) / 1000.0, "level",
+        sudoku_grade_level_name(g->level), "hardest", sudoku_tech_name(g->hardest), "techniques",
+        hist, "steps_count", (int)g->steps, "solved_by_logic", g->solved_by_logic, "stats",
+        "elapsed_ms", ms, "solve_ms", j->solve_ms, "work", (json_int_t)g->work);
     if (root != NULL && j->path != NULL) {
         json_object_set(root, "steps", j->path);
     }
