@@ -21,6 +21,7 @@ Suite *nqueens_board_api_suite(void);
 Suite *xcover_api_suite(void);
 Suite *logic_suite(void);
 Suite *generate_suite(void);
+Suite *logic_http_suite(void);
 
 int main(void) {
     int failed;
@@ -42,6 +43,7 @@ int main(void) {
     srunner_add_suite(sr, nqueens_board_api_suite());
     srunner_add_suite(sr, logic_suite());
     srunner_add_suite(sr, generate_suite());
+    srunner_add_suite(sr, logic_http_suite());
     srunner_add_suite(sr, http_suite());
     srunner_run_all(sr, CK_NORMAL);
     failed = srunner_ntests_failed(sr);
