@@ -61,7 +61,8 @@ TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test
               tests/test_logic_http.c
 FUZZ_SRC   := fuzz/fuzz_api.c fuzz/replay.c
 BENCH_SRC  := bench/bench_nqueens.c bench/bench_sudoku.c bench/bench_xcover.c bench/bench9.c \
-              bench/bench_killer.c bench/bench_nqueens_more.c bench/bench_http.c bench/bench9_http.c
+              bench/bench_killer.c bench/bench_nqueens_more.c bench/bench_http.c bench/bench9_http.c \
+              bench/bench_logic.c
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 SOLVER_OBJ := $(call obj,$(SOLVER_SRC))
@@ -83,6 +84,7 @@ BENCH_9H   := $(BUILD)/bench/bench9_http
 BENCH_KL   := $(BUILD)/bench/bench_killer
 BENCH_NQ2  := $(BUILD)/bench/bench_nqueens_more
 BENCH_HTTP := $(BUILD)/bench/bench_http
+BENCH_LG   := $(BUILD)/bench/bench_logic
 FUZZ_REPLAY := $(BUILD)/fuzz/replay
 
 .PHONY: all run test bench bench9 fuzz fuzz-cover deps check-layers format format-check clean
@@ -163,6 +165,10 @@ $(BENCH_NQ2): $(BUILD)/bench/bench_nqueens_more.o $(SOLVER_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
 
+$(BENCH_LG): $(BUILD)/bench/bench_logic.o $(SOLVER_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
+
 $(BENCH_HTTP): $(BUILD)/bench/bench_http.o $(BUILD)/tests/http_client.o
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
@@ -216,7 +222,8 @@ run: deps $(PUZZLED)
 
 # The benches are built (not run) too, so that -Werror catches them
 # drifting from the code they measure.
-BENCH_BIN  := $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_9) $(BENCH_9H) $(BENCH_KL) $(BENCH_HTTP)
+BENCH_BIN  := $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_9) $(BENCH_9H) $(BENCH_KL) $(BENCH_HTTP) \
+              $(BENCH_LG)
 
 test: deps format-check check-layers $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) $(FUZZ_REPLAY)
 	@if [ "$(SANITIZE)" != 1 ]; then sh tests/check_dockerfile.sh $(PUZZLED); fi
@@ -228,7 +235,8 @@ test: deps format-check check-layers $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) $(FUZZ_
 
 # Each bench prints its own table; the data-driven ones read ../shared/data
 # when it is there and say what they skipped when it is not.
-bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_KL) $(BENCH_HTTP)
+bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_KL) $(BENCH_HTTP) \
+       $(BENCH_LG)
 	./$(BENCH_NQ)
 	./$(BENCH_NQ2)
 	./$(BENCH_SD)
@@ -236,6 +244,9 @@ bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_
 	./$(BENCH_KL)
 	@mkdir -p $(BUILD)/test-logs
 	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(BENCH_HTTP)
+	@command -v qqwing >/dev/null 2>&1 || { echo "installing qqwing (the generation anchor)"; \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qqwing >/dev/null; }
+	./$(BENCH_LG)
 
 # 9x9 speed: every file of ../shared/data/sudoku9 (or FILES=...), fast solver
 # in both modes next to the other methods, single-threaded; then the same
