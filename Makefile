@@ -4,6 +4,8 @@
 #   make run          install missing packages, build, serve on 127.0.0.1:8080
 #   make test         install missing packages, build, check layering, run every test
 #   make test SANITIZE=1   the same suite under ASan + UBSan (objects in build/san)
+#   make test SANITIZE=thread   the same suite under ThreadSanitizer (clang; build/tsan),
+#                          servers included, halting at the first report
 #   make bench        benchmarks (reads ../shared/data when it is there)
 #   make fuzz         libFuzzer on every api/ endpoint (clang; FUZZ_SECONDS, default 60)
 #   make deps         apt-get install whatever Debian package is missing
@@ -16,11 +18,21 @@ SANITIZE ?= 0
 ifeq ($(SANITIZE),1)
   BUILD := $(BUILD)/san
   SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else ifeq ($(SANITIZE),thread)
+  CC := clang
+  BUILD := $(BUILD)/tsan
+  SAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer
 endif
+# Sanitized code runs 3-10x slower: stretch check's per-case time limits.
+CK_MULT := $(if $(filter 0,$(SANITIZE)),1,3)
+# Every process the tests start inherits these: the first report ends it with
+# exit code 66, so a race inside a server fails the test that started it.
+# tests/tsan.supp lists proven false positives inside libraries, each with why.
+export TSAN_OPTIONS ?= halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan.supp
 
 # Debian packages the build and the tests need (the Dockerfile installs the same list).
 DEB_PKGS := build-essential pkg-config libmicrohttpd-dev libjansson-dev libuv1-dev check \
-            libcurl4-openssl-dev clang-format
+            libcurl4-openssl-dev clang-format $(if $(filter thread,$(SANITIZE)),clang)
 PKGS     := libmicrohttpd jansson libuv
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
@@ -38,7 +50,7 @@ TEST_CFLAGS = $(shell pkg-config --cflags check libcurl)
 TEST_LIBS   = $(shell pkg-config --libs check libcurl)
 
 # ---- sources: explicit lists, layered server -> api -> solvers -------------
-SOLVER_SRC := solvers/nqueens/nqueens.c solvers/nqueens/xc.c solvers/nqueens/board.c \
+SOLVER_SRC := solvers/search.c solvers/nqueens/nqueens.c solvers/nqueens/xc.c solvers/nqueens/board.c \
               solvers/nqueens/heur.c solvers/nqueens/repair.c \
               solvers/sudoku/sudoku.c solvers/sudoku/bt.c solvers/sudoku/prop.c \
               solvers/sudoku/bestfirst.c solvers/sudoku/xc.c solvers/sudoku/sudoku9.c \
@@ -51,15 +63,17 @@ API_SRC    := api/problem.c api/request.c api/json_util.c api/xc_job.c api/nquee
               api/xcover_api.c api/killer_api.c api/nqueens_board_api.c \
               api/sudoku_logic_api.c api/generate_api.c
 SERVER_SRC := server/config.c server/metrics.c server/pool.c server/http.c \
-              server/router.c server/healthcheck.c server/reqid.c
+              server/router.c server/healthcheck.c server/reqid.c server/guard.c \
+              server/jobstore_mem.c server/jobs.c
 MAIN_SRC   := server/main.c
 TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test_config.c \
               tests/test_sudoku.c tests/test_sudoku9.c tests/test_sudoku_api.c tests/test_sudoku_batch.c tests/test_xcover.c tests/test_xcover_api.c tests/pentomino.c \
               tests/test_killer.c tests/test_killer_api.c tests/test_nqueens_more.c \
               tests/test_nqueens_board_api.c tests/job_harness.c tests/test_http.c \
-              tests/http_client.c tests/test_logic.c tests/test_generate.c \
-              tests/test_logic_http.c
+              tests/http_client.c tests/fail_alloc.c tests/test_nomem.c \
+              tests/test_logic.c tests/test_generate.c tests/test_logic_http.c
 FUZZ_SRC   := fuzz/fuzz_api.c fuzz/replay.c
+SOAK_SRC   := tests/soak.c
 BENCH_SRC  := bench/bench_nqueens.c bench/bench_sudoku.c bench/bench_xcover.c bench/bench9.c \
               bench/bench_killer.c bench/bench_nqueens_more.c bench/bench_http.c bench/bench9_http.c \
               bench/bench_logic.c
@@ -72,7 +86,9 @@ MAIN_OBJ   := $(call obj,$(MAIN_SRC))
 TEST_OBJ   := $(call obj,$(TEST_SRC))
 BENCH_OBJ  := $(call obj,$(BENCH_SRC))
 FUZZ_OBJ   := $(call obj,$(FUZZ_SRC))
-ALL_OBJ    := $(SOLVER_OBJ) $(API_OBJ) $(SERVER_OBJ) $(MAIN_OBJ) $(TEST_OBJ) $(BENCH_OBJ) $(FUZZ_OBJ)
+SOAK_OBJ   := $(call obj,$(SOAK_SRC))
+ALL_OBJ    := $(SOLVER_OBJ) $(API_OBJ) $(SERVER_OBJ) $(MAIN_OBJ) $(TEST_OBJ) $(BENCH_OBJ) $(FUZZ_OBJ) \
+              $(SOAK_OBJ)
 
 PUZZLED    := $(BUILD)/puzzled
 TEST_BIN   := $(BUILD)/tests/run_tests
@@ -86,8 +102,9 @@ BENCH_NQ2  := $(BUILD)/bench/bench_nqueens_more
 BENCH_HTTP := $(BUILD)/bench/bench_http
 BENCH_LG   := $(BUILD)/bench/bench_logic
 FUZZ_REPLAY := $(BUILD)/fuzz/replay
+SOAK_BIN   := $(BUILD)/tests/soak
 
-.PHONY: all run test bench bench9 fuzz fuzz-cover deps check-layers format format-check clean
+.PHONY: soak check-nomem-cover all run test bench bench9 fuzz fuzz-cover deps check-layers format format-check clean
 all: $(PUZZLED)
 
 # Goals that must see the packages installed first.
@@ -133,9 +150,12 @@ $(BUILD)/bench/%.o: bench/%.c
 $(PUZZLED): $(MAIN_OBJ) $(SERVER_OBJ) $(API_OBJ) $(SOLVER_OBJ)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
 
+# The test binary's allocations go through tests/fail_alloc.c, which can fail
+# any one of them (tests/test_nomem.c walks every endpoint that way).
+TEST_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 $(TEST_BIN): $(TEST_OBJ) $(SERVER_OBJ) $(API_OBJ) $(SOLVER_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(TEST_WRAP) $(PKG_LIBS) $(TEST_LIBS) -lm
 
 $(BENCH_NQ): $(BUILD)/bench/bench_nqueens.o $(SOLVER_OBJ)
 	@mkdir -p $(@D)
@@ -204,6 +224,21 @@ fuzz-cover:
 	rm -rf fuzz/cover && mkdir -p fuzz/cover
 	for f in $(FUZZ_DIR)/cover/*; do test -e fuzz/corpus/$$(basename $$f) || cp $$f fuzz/cover/; done
 
+# A mixed load with client hang-ups and half-sent requests against a real
+# server for SOAK_SECONDS; with SANITIZE=thread, TSan watches every hand-off
+# (.ci/run runs that for 60 s).
+SOAK_SECONDS ?= 60
+$(SOAK_BIN): $(SOAK_OBJ) $(BUILD)/tests/http_client.o
+	@mkdir -p $(@D)
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(TEST_LIBS)
+soak: deps $(PUZZLED) $(SOAK_BIN)
+	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(SOAK_BIN) $(SOAK_SECONDS)
+
+# The allocation-failure walks reach every out-of-memory answer in api/
+# (gcov build in build/cov; .ci/run runs it).
+check-nomem-cover: deps
+	@sh tests/check_nomem_cover.sh
+
 # solvers/ must stay pure (no HTTP/JSON/libuv, no I/O, no mutable globals) and
 # api/ free of HTTP and libuv; see tests/check_layers.sh for what is checked.
 check-layers: $(SOLVER_OBJ) $(API_OBJ)
@@ -225,13 +260,14 @@ run: deps $(PUZZLED)
 BENCH_BIN  := $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_9) $(BENCH_9H) $(BENCH_KL) $(BENCH_HTTP) \
               $(BENCH_LG)
 
-test: deps format-check check-layers $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) $(FUZZ_REPLAY)
-	@if [ "$(SANITIZE)" != 1 ]; then sh tests/check_dockerfile.sh $(PUZZLED); fi
+test: deps format-check check-layers $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) $(FUZZ_REPLAY) $(SOAK_BIN)
+	@if [ "$(SANITIZE)" = 0 ]; then sh tests/check_dockerfile.sh $(PUZZLED); fi
 	@sh tests/check_openapi.sh
+	@sh tests/check_codes.sh
 	@sh tests/check_bench_killer.sh $(BENCH_KL)
 	./$(FUZZ_REPLAY) fuzz/corpus fuzz/cover
 	@rm -rf $(BUILD)/test-logs && mkdir -p $(BUILD)/test-logs
-	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(TEST_BIN)
+	CK_TIMEOUT_MULTIPLIER=$(CK_MULT) PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(TEST_BIN)
 
 # Each bench prints its own table; the data-driven ones read ../shared/data
 # when it is there and say what they skipped when it is not.

@@ -42,6 +42,14 @@ static const opt_t opts[] = {
      "default and maximum per-request deadline (default 30000)"},
     {"grace-ms", "PUZZLED_GRACE_MS", OPT_I64, 0, CONFIG_MAX_TIMEOUT_MS, OFF(grace_ms),
      "on SIGTERM, how long in-flight work may finish (default 10000)"},
+    {"max-jobs", "PUZZLED_MAX_JOBS", OPT_UINT, 1, CONFIG_MAX_JOBS, OFF(max_jobs),
+     "async job records kept; past it the oldest ended one goes, or 503 (default 1000)"},
+    {"job-ttl-s", "PUZZLED_JOB_TTL_S", OPT_I64, 1, 30LL * 24 * 3600, OFF(job_ttl_s),
+     "seconds an ended job's record is kept (default 3600)"},
+    {"job-timeout-ms", "PUZZLED_JOB_TIMEOUT_MS", OPT_I64, 1, CONFIG_MAX_JOB_TIMEOUT_MS,
+     OFF(job_timeout_ms), "default and maximum deadline of an async job (default 86400000)"},
+    {"max-job-result", "PUZZLED_MAX_JOB_RESULT", OPT_SIZE, 1024, 4LL << 30, OFF(max_job_result),
+     "largest answer an async job keeps, in bytes; past it the job fails (default 67108864)"},
     {"cors-origin", "PUZZLED_CORS_ORIGIN", OPT_STR, 0, 0, OFF(cors_origin),
      "Access-Control-Allow-Origin value (default *)"},
     {"healthcheck", NULL, OPT_FLAG, 0, 0, OFF(healthcheck),
@@ -63,6 +71,10 @@ static void config_defaults(config_t *cfg) {
     cfg->max_queue = 64;
     cfg->timeout_ms = 30000;
     cfg->grace_ms = 10000;
+    cfg->max_jobs = 1000;
+    cfg->job_ttl_s = 3600;
+    cfg->job_timeout_ms = 24LL * 3600 * 1000;
+    cfg->max_job_result = 64u << 20;
     snprintf(cfg->cors_origin, sizeof cfg->cors_origin, "*");
 }
 

@@ -6,8 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CONFIG_MAX_THREADS    256
-#define CONFIG_MAX_TIMEOUT_MS 600000 /* ten minutes */
+#define CONFIG_MAX_THREADS        256
+#define CONFIG_MAX_TIMEOUT_MS     600000                    /* ten minutes */
+#define CONFIG_MAX_JOB_TIMEOUT_MS (30LL * 24 * 3600 * 1000) /* thirty days */
+#define CONFIG_MAX_JOBS           100000
 
 typedef struct config_s {
     char bind[64];            /* IPv4 or IPv6 literal */
@@ -19,6 +21,10 @@ typedef struct config_s {
     unsigned max_queue;       /* jobs admitted beyond `threads` before 503 */
     int64_t timeout_ms;       /* default and maximum per-request deadline */
     int64_t grace_ms;         /* how long SIGTERM waits for in-flight work */
+    unsigned max_jobs;        /* async job records kept */
+    int64_t job_ttl_s;        /* how long an ended job's record is kept */
+    int64_t job_timeout_ms;   /* default and maximum deadline of an async job */
+    size_t max_job_result;    /* bytes of a job's kept answer */
     char cors_origin[256];
     int healthcheck; /* --healthcheck: probe /healthz and exit */
 } config_t;

@@ -11,6 +11,7 @@ typedef enum route_kind_e {
     ROUTE_HEALTHZ, /* answered by the server itself, never queued */
     ROUTE_READYZ,
     ROUTE_METRICS,
+    ROUTE_JOBS, /* /v1/jobs...: answered by server/jobs.c, never queued */
 } route_kind_t;
 
 typedef struct route_s {

@@ -19,6 +19,7 @@ Suite *killer_api_suite(void);
 Suite *nqueens_more_suite(void);
 Suite *nqueens_board_api_suite(void);
 Suite *xcover_api_suite(void);
+Suite *nomem_suite(void);
 Suite *logic_suite(void);
 Suite *generate_suite(void);
 Suite *logic_http_suite(void);
@@ -45,6 +46,7 @@ int main(void) {
     srunner_add_suite(sr, generate_suite());
     srunner_add_suite(sr, logic_http_suite());
     srunner_add_suite(sr, http_suite());
+    srunner_add_suite(sr, nomem_suite());
     srunner_run_all(sr, CK_NORMAL);
     failed = srunner_ntests_failed(sr);
     srunner_free(sr);
