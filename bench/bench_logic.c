@@ -275,7 +275,7 @@ static void bench_sizes(double cap) {
             sudoku_gen_opts_t o;
             sudoku_gen_result_t r;
             uint8_t p[625], s[625];
-            search_ctl_t ctl = {search_now_ns() + (int64_t)(cap * 1e9), 0, NULL};
+            search_ctl_t ctl = {.deadline_ns = search_now_ns() + (int64_t)(cap * 1e9)};
             double t0 = now_s(), sum = 0, givens = 0;
             int got = 0;
             sudoku_gen_opts_init(&o);

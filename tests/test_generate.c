@@ -23,7 +23,7 @@
 #define MAXNN (25 * 25)
 
 static search_ctl_t long_ctl(void) {
-    search_ctl_t c = {search_now_ns() + 60000000000LL, 0, NULL};
+    search_ctl_t c = {.deadline_ns = search_now_ns() + 60000000000LL};
     return c;
 }
 
@@ -196,7 +196,7 @@ START_TEST(gen_rating_window_and_stops) {
     sudoku_gen_opts_t o;
     sudoku_gen_result_t r;
     uint8_t p[81], sol[81];
-    search_ctl_t past = {1, 0, NULL};
+    search_ctl_t past = {.deadline_ns = 1};
     sudoku_gen_opts_init(&o);
     o.rating_min = 2.2;
     o.rating_max = 3.5;

@@ -441,7 +441,7 @@ START_TEST(logic_paths_end_at_the_solution_on_every_shape) {
     sudoku_gen_opts_t o;
     sudoku_gen_result_t r;
     uint8_t puzzle[625], sol[625];
-    search_ctl_t ctl = {search_now_ns() + 60000000000LL, 0, NULL};
+    search_ctl_t ctl = {.deadline_ns = search_now_ns() + 60000000000LL};
     sudoku_gen_opts_init(&o);
     ck_assert_int_eq(sudoku_shape_init(&o.shape, shapes[_i].n, shapes[_i].br, shapes[_i].bc), 0);
     o.rating_min = shapes[_i].lo;

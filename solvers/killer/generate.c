@@ -308,11 +308,10 @@ int killer_generate(const killer_gen_opts_t *o, uint8_t *solution, killer_cell_t
             killer_puzzle_t pz;
             killer_opts_t ko;
             killer_result_t kr;
-            search_ctl_t ctl = {0, KILLER_GEN_NODE_BUDGET, NULL};
-            if (o->ctl != NULL) {
-                ctl.deadline_ns = o->ctl->deadline_ns;
-                ctl.cancel = o->ctl->cancel;
-            }
+            search_ctl_t ctl;
+            memset(&ctl, 0, sizeof ctl);
+            if (o->ctl != NULL) ctl = *o->ctl; /* deadline, cancel flag, progress */
+            ctl.node_budget = KILLER_GEN_NODE_BUDGET;
             kg_build(&g, cells, cages);
             memset(&pz, 0, sizeof pz);
             pz.shape = o->shape;
