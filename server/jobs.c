@@ -434,6 +434,9 @@ static void run_end(jobs_t *js, job_run_t *r, job_status_t st, int status, const
     job_rec_t put = r->rec;
     put.result = result;
     put.result_len = len;
+    /* the done event carries the whole job, result included */
+    size_t tl;
+    char *text = r->subs != NULL ? jobs_job_text(&put, &tl) : NULL;
     js->store->ops->put(js->store, &put);
     job_rec_clear(&put);
     atomic_fetch_add_explicit(&m->async_ended[st], 1, memory_order_relaxed);
@@ -442,13 +445,17 @@ static void run_end(jobs_t *js, job_run_t *r, job_status_t st, int status, const
                        "path", r->rec.path, "result_status", status));
     if (r->rec.started_ms != 0)
         metrics_observe_job(m, (double)(r->rec.finished_ms - r->rec.started_ms) / 1000.0);
-    run_publish(r, "done");
     for (job_sub_t *s = r->subs, *next; s != NULL; s = next) {
         next = s->next;
+        if (text != NULL)
+            sub_push_event(s, "done", text, tl);
+        else
+            s->oom = 1; /* the client reads the job instead */
         s->attached = 0;
         sub_end(s);
         if (s->closed) sub_destroy(s); /* MHD let go already */
     }
+    free(text);
     r->subs = NULL;
     run_unlink(js, r);
 }
@@ -544,6 +551,7 @@ static void job_done(pool_task_t *task) {
             body = resp.body;
             len = resp.len;
             resp.body = NULL;
+            if (len > js->cfg->max_job_result) r->too_large = 1;
         }
     }
     if (r->too_large) {

@@ -148,8 +148,8 @@ static void soak_hangup(unsigned k, long ms) {
 static void soak_raw(unsigned k) {
     static const char *const pieces[] = {
         "GET /v1/nqueens/count?n=8 HTTP/1.1\r\nHost: x\r\n",
-        "POST /v1/sudoku/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-        "Content-Length: 500\r\n\r\n{\"grid\":",
+        ("POST /v1/sudoku/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+         "Content-Length: 500\r\n\r\n{\"grid\":"),
         "GET /v1/nqueens/count?n=14 HTTP/1.1\r\nHost: x\r\n\r\n", /* then leave before the answer */
         "BREW /pot HTTP/1.1\r\n\r\n"};
     struct sockaddr_in a;

@@ -23,6 +23,7 @@ Suite *nomem_suite(void);
 Suite *logic_suite(void);
 Suite *generate_suite(void);
 Suite *logic_http_suite(void);
+Suite *jobs_suite(void);
 
 int main(void) {
     int failed;
@@ -47,6 +48,7 @@ int main(void) {
     srunner_add_suite(sr, logic_http_suite());
     srunner_add_suite(sr, http_suite());
     srunner_add_suite(sr, nomem_suite());
+    srunner_add_suite(sr, jobs_suite());
     srunner_run_all(sr, CK_NORMAL);
     failed = srunner_ntests_failed(sr);
     srunner_free(sr);
