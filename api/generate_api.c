@@ -278,6 +278,7 @@ static int gen_alloc(gen_job_t *j, const api_request_t *req) {
     }
     j->base.ops = &gen_ops;
     j->base.nitems = (size_t)j->count;
+    j->base.progress_unit = "puzzles"; /* in the background: puzzles found of count */
     j->base.threads =
         (unsigned)(j->count < (long long)req->pool_threads ? j->count : req->pool_threads);
     if (j->base.threads < 1) j->base.threads = 1;

@@ -686,7 +686,7 @@ static int lg_read_givens(lg_job_t *j, api_problem_t *p) {
             json_array_append_new(syms, json_integer(pz->symbols[k]));
         json_object_set_new(body, "symbols", syms);
     }
-    if ((text = json_dumps(body, JSON_COMPACT)) == NULL) goto out;
+    if ((text = api_json_dumps(body, JSON_COMPACT, NULL)) == NULL) goto out;
     memset(&sub, 0, sizeof sub);
     sub.method = "POST";
     sub.path = "/v1/sudoku/hint";
