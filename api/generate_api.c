@@ -75,7 +75,7 @@ static int gen_merge(api_job_t *job, size_t i, int rc) {
     gen_item_t *it = &j->items[i];
     j->attempts += j->killer ? it->kres.attempts : it->sres.attempts;
     if (rc != 0) it->rc = rc; /* also for items that never ran (late) */
-    if (rc != 0 && j->worst == 0) j->worst = rc;
+    if (rc != 0 && (j->worst == 0 || rc == SEARCH_ENOMEM)) j->worst = rc; /* memory first */
     return API_JOB_CONTINUE;
 }
 
@@ -90,13 +90,28 @@ static json_t *gen_string(const uint8_t *g, int n) {
     return json_stringn(s, (size_t)(n * n));
 }
 
+/* Appends v (stolen); -1 when either is NULL or the append fails, so that a
+ * failed allocation makes the answer NULL (a 503) instead of shorter. */
+static int gen_push(json_t *arr, json_t *v) {
+    if (arr == NULL || v == NULL) {
+        json_decref(v);
+        return -1;
+    }
+    return json_array_append_new(arr, v) != 0 ? -1 : 0;
+}
+
 static json_t *gen_arrays(const uint8_t *g, int n) {
     json_t *rows = json_array();
-    for (int r = 0; r < n && rows != NULL; r++) {
+    int bad = rows == NULL;
+    for (int r = 0; r < n && !bad; r++) {
         json_t *row = json_array();
-        for (int c = 0; c < n && row != NULL; c++)
-            json_array_append_new(row, g[r * n + c] ? json_integer(g[r * n + c]) : json_null());
-        json_array_append_new(rows, row);
+        for (int c = 0; c < n && row != NULL && !bad; c++)
+            bad |= gen_push(row, g[r * n + c] ? json_integer(g[r * n + c]) : json_null());
+        bad |= gen_push(rows, row);
+    }
+    if (bad) {
+        json_decref(rows);
+        return NULL;
     }
     return rows;
 }
@@ -109,13 +124,18 @@ static json_t *gen_item_json(const gen_job_t *j, size_t i) {
     json_int_t seed = (json_int_t)(((uint64_t)j->seed + i) & (uint64_t)API_GEN_SEED_MAX);
     if (j->killer) {
         json_t *cages = json_array();
-        for (int k = 0; k < it->kres.ncages && cages != NULL; k++) {
+        int bad = cages == NULL;
+        for (int k = 0; k < it->kres.ncages && !bad; k++) {
             json_t *cells = json_array();
-            for (int c = 0; c < it->cages[k].ncells && cells != NULL; c++)
-                json_array_append_new(
+            for (int c = 0; c < it->cages[k].ncells && cells != NULL && !bad; c++)
+                bad |= gen_push(
                     cells, json_pack("[i,i]", it->cages[k].cells[c].r, it->cages[k].cells[c].c));
-            json_array_append_new(cages, json_pack("{s:I, s:o}", "sum",
-                                                   (json_int_t)it->cages[k].sum, "cells", cells));
+            bad |= gen_push(cages, json_pack("{s:I, s:o}", "sum", (json_int_t)it->cages[k].sum,
+                                             "cells", cells));
+        }
+        if (bad) {
+            json_decref(cages);
+            return NULL;
         }
         return json_pack(
             "{s:i, s:{s:i, s:i}, s:o, s:o, s:f, s:s, s:I, s:b, s:I}", "size", n, "box", "rows",
@@ -130,8 +150,11 @@ static json_t *gen_item_json(const gen_job_t *j, size_t i) {
                           "level", sudoku_grade_level_name(it->sres.grade.level), "hardest",
                           sudoku_tech_name(it->sres.grade.hardest), "seed", seed, "givens",
                           it->sres.givens, "symmetry", sudoku_symmetry_name(j->so.symmetry));
-    if (o != NULL)
-        json_object_set_new(o, "minimal", it->sres.minimal == 1 ? json_true() : json_null());
+    if (o != NULL &&
+        json_object_set_new(o, "minimal", it->sres.minimal == 1 ? json_true() : json_null())) {
+        json_decref(o);
+        return NULL;
+    }
     return o;
 }
 
@@ -139,11 +162,16 @@ static void gen_render(api_job_t *job, api_response_t *out) {
     gen_job_t *j = (gen_job_t *)job;
     json_t *list = json_array();
     size_t found = 0;
-    for (size_t i = 0; i < (size_t)j->count && list != NULL; i++)
+    int bad = list == NULL;
+    for (size_t i = 0; i < (size_t)j->count && !bad; i++)
         if (j->items[i].rc == 0) {
-            json_array_append_new(list, gen_item_json(j, i));
+            bad |= gen_push(list, gen_item_json(j, i));
             found++;
         }
+    if (bad) {
+        json_decref(list);
+        list = NULL; /* the json_pack below then fails: a 503 */
+    }
     const char *status = found == (size_t)j->count      ? "complete"
                          : j->worst == SEARCH_CANCELLED ? "cancelled"
                                                         : "timeout";

@@ -38,6 +38,26 @@
 
 /* === Steps as JSON, and their sentences === */
 
+/* Appends v (stolen) to arr; 0, or -1 when either is NULL or the append
+ * fails.  Every JSON answer here is built through this and lg_set so that a
+ * failed allocation makes the whole answer NULL (a 503), never a 200 with a
+ * piece silently missing. */
+static int lg_push(json_t *arr, json_t *v) {
+    if (arr == NULL || v == NULL) {
+        json_decref(v);
+        return -1;
+    }
+    return json_array_append_new(arr, v) != 0 ? -1 : 0;
+}
+
+static int lg_set(json_t *obj, const char *key, json_t *v) {
+    if (obj == NULL || v == NULL) {
+        json_decref(v);
+        return -1;
+    }
+    return json_object_set_new(obj, key, v) != 0 ? -1 : 0;
+}
+
 static json_t *lg_cell(const api_sudoku_puzzle_t *pz, int cell) {
     return json_pack("[i,i]", cell / pz->n, cell % pz->n);
 }
@@ -267,14 +287,15 @@ json_t *api_logic_step_json(const api_sudoku_puzzle_t *pz, const sudoku_logic_st
     int cells[SUDOKU_LOGIC_STEP_ITEMS], nc;
     json_t *place = json_array(), *elim = json_array(), *jcells = json_array(),
            *cands = json_array();
+    int bad = 0;
     for (int i = 0; i < s->nitems; i++) {
         const sudoku_logic_item_t *it = &s->items[i];
         if (it->kind == SUDOKU_ITEM_PLACE)
-            json_array_append_new(place, json_pack("{s:o, s:I}", "cell", lg_cell(pz, it->cell),
-                                                   "value", (json_int_t)lg_sym(pz, it->value)));
+            bad |= lg_push(place, json_pack("{s:o, s:I}", "cell", lg_cell(pz, it->cell), "value",
+                                            (json_int_t)lg_sym(pz, it->value)));
         else if (it->kind == SUDOKU_ITEM_CAND)
-            json_array_append_new(cands, json_pack("{s:o, s:I}", "cell", lg_cell(pz, it->cell),
-                                                   "value", (json_int_t)lg_sym(pz, it->value)));
+            bad |= lg_push(cands, json_pack("{s:o, s:I}", "cell", lg_cell(pz, it->cell), "value",
+                                            (json_int_t)lg_sym(pz, it->value)));
     }
     /* eliminations grouped by cell, cells in first-seen order */
     nc = lg_cells(s, SUDOKU_ITEM_ELIM, cells, SUDOKU_LOGIC_STEP_ITEMS);
@@ -282,14 +303,21 @@ json_t *api_logic_step_json(const api_sudoku_puzzle_t *pz, const sudoku_logic_st
         json_t *vals = json_array();
         for (int i = 0; i < s->nitems; i++)
             if (s->items[i].kind == SUDOKU_ITEM_ELIM && s->items[i].cell == cells[k])
-                json_array_append_new(vals, json_integer(lg_sym(pz, s->items[i].value)));
-        json_array_append_new(
-            elim, json_pack("{s:o, s:o}", "cell", lg_cell(pz, cells[k]), "values", vals));
+                bad |= lg_push(vals, json_integer(lg_sym(pz, s->items[i].value)));
+        bad |=
+            lg_push(elim, json_pack("{s:o, s:o}", "cell", lg_cell(pz, cells[k]), "values", vals));
     }
     nc = lg_cells(s, SUDOKU_ITEM_CELL, cells, SUDOKU_LOGIC_STEP_ITEMS);
     for (int k = 0; k < nc; k++)
-        json_array_append_new(jcells, lg_cell(pz, cells[k]));
+        bad |= lg_push(jcells, lg_cell(pz, cells[k]));
     api_logic_explain(pz, s, text, sizeof text);
+    if (bad) {
+        json_decref(place);
+        json_decref(elim);
+        json_decref(jcells);
+        json_decref(cands);
+        return NULL;
+    }
     return json_pack("{s:s, s:o, s:o, s:o, s:o, s:s, s:b}", "technique",
                      sudoku_tech_name((sudoku_tech_t)s->tech), "placements", place, "eliminations",
                      elim, "cells", jcells, "candidates", cands, "explanation", text, "trial",
@@ -397,22 +425,28 @@ static int lg_run_hint(lg_job_t *j, sudoku_logic_t *st, const search_ctl_t *ctl)
     int nn = pz->n * pz->n, nwrong = 0, nmiss = 0, empty = 0, rc;
     json_t *wrong = json_array(), *miss = json_array();
     char text[256];
+    int bad = wrong == NULL || miss == NULL;
     for (int c = 0; c < nn; c++) {
         int v = pz->grid[c], s = j->solution[c];
         if (v == 0) empty++;
         if (v != 0 && v != s) {
-            json_array_append_new(wrong, lg_cell_value(pz, c, v));
+            bad |= lg_push(wrong, lg_cell_value(pz, c, v));
             if (nwrong++ == 0)
                 snprintf(text, sizeof text, "r%dc%d does not hold %lld in the solution",
                          c / pz->n + 1, c % pz->n + 1, lg_sym(pz, v));
         }
         if (v == 0 && j->pencil[c] != 0 && !(j->pencil[c] & (1u << (s - 1)))) {
-            json_array_append_new(miss, lg_cell_value(pz, c, s));
+            bad |= lg_push(miss, lg_cell_value(pz, c, s));
             if (nwrong == 0 && nmiss == 0)
                 snprintf(text, sizeof text, "the pencil marks of r%dc%d leave out its value",
                          c / pz->n + 1, c % pz->n + 1);
             nmiss++;
         }
+    }
+    if (bad) {
+        json_decref(wrong);
+        json_decref(miss);
+        return SEARCH_ENOMEM;
     }
     if (nwrong + nmiss > 0) {
         if (nwrong > 1) snprintf(text, sizeof text, "%d entries do not match the solution", nwrong);
@@ -517,10 +551,14 @@ static void lg_render(api_job_t *job, api_response_t *out) {
     }
     const sudoku_grade_t *g = &j->grade;
     json_t *hist = json_object();
-    for (int t = 0; t < SUDOKU_TECH_COUNT && hist != NULL; t++)
+    int bad = hist == NULL;
+    for (int t = 0; t < SUDOKU_TECH_COUNT && !bad; t++)
         if (g->counts[t])
-            json_object_set_new(hist, sudoku_tech_name((sudoku_tech_t)t),
-                                json_integer(g->counts[t]));
+            bad |= lg_set(hist, sudoku_tech_name((sudoku_tech_t)t), json_integer(g->counts[t]));
+    if (bad) {
+        json_decref(hist);
+        hist = NULL; /* json_pack below then fails: a 503 */
+    }
     json_t *root = json_pack(
         "{s:s, s:i, s:o, s:f, s:s, s:s, s:o, s:i, s:b, s:{s:f, s:f, s:I}}", "status", "graded", "n",
         pz->n, "box", api_sudoku_box_json(pz), "rating",
@@ -528,8 +566,9 @@ static void lg_render(api_job_t *job, api_response_t *out) {
         sudoku_grade_level_name(g->level), "hardest", sudoku_tech_name(g->hardest), "techniques",
         hist, "steps_count", (int)g->steps, "solved_by_logic", g->solved_by_logic, "stats",
         "elapsed_ms", ms, "solve_ms", j->solve_ms, "work", (json_int_t)g->work);
-    if (root != NULL && j->path != NULL) {
-        json_object_set(root, "steps", j->path);
+    if (root != NULL && j->path != NULL && lg_set(root, "steps", json_incref(j->path)) != 0) {
+        json_decref(root);
+        root = NULL;
     }
     api_response_json(out, 200, root);
 }
@@ -676,15 +715,19 @@ static int lg_read_givens(lg_job_t *j, api_problem_t *p) {
     int rc = API_ENOMEM, nn = pz->n * pz->n;
     char *text = NULL;
     if (g == NULL || body == NULL) goto out;
-    json_object_set(body, "grid", j->givens_json);
-    if (pz->box_rows)
-        json_object_set_new(body, "box",
-                            json_pack("{s:i, s:i}", "rows", pz->box_rows, "cols", pz->box_cols));
+    if (lg_set(body, "grid", json_incref(j->givens_json)) != 0) goto out;
+    if (pz->box_rows &&
+        lg_set(body, "box", json_pack("{s:i, s:i}", "rows", pz->box_rows, "cols", pz->box_cols)))
+        goto out;
     if (pz->nsymbols) {
-        syms = json_array();
-        for (int k = 0; k < pz->nsymbols; k++)
-            json_array_append_new(syms, json_integer(pz->symbols[k]));
-        json_object_set_new(body, "symbols", syms);
+        int bad = (syms = json_array()) == NULL;
+        for (int k = 0; k < pz->nsymbols && !bad; k++)
+            bad |= lg_push(syms, json_integer(pz->symbols[k]));
+        if (bad) {
+            json_decref(syms);
+            goto out;
+        }
+        if (lg_set(body, "symbols", syms) != 0) goto out;
     }
     if ((text = api_json_dumps(body, JSON_COMPACT, NULL)) == NULL) goto out;
     memset(&sub, 0, sizeof sub);
