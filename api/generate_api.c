@@ -295,6 +295,8 @@ static int gen_alloc(gen_job_t *j, const api_request_t *req) {
     if (j->items == NULL) return -1;
     for (long long i = 0; i < j->count; i++) {
         gen_item_t *it = &j->items[i];
+        it->rc = SEARCH_TIMEOUT; /* until run() says otherwise: items the deadline
+                                    kept from running are neither run nor merged */
         it->puzzle = malloc(nn);
         it->solution = malloc(nn);
         if (it->puzzle == NULL || it->solution == NULL) return -1;
