@@ -15,6 +15,8 @@
 #include "api/nqueens_api.h"
 #include "api/sudoku_api.h"
 #include "api/sudoku_batch.h"
+#include "api/sudoku_logic_api.h"
+#include "api/generate_api.h"
 #include "api/killer_api.h"
 #include "api/nqueens_board_api.h"
 #include "api/xcover_api.h"
@@ -33,7 +35,11 @@ static const route_t routes[] = {
     {"POST", "/v1/sudoku/solve", ROUTE_API, api_sudoku_solve_prepare, 0},
     {"POST", "/v1/sudoku/validate", ROUTE_API, api_sudoku_validate_prepare, 0},
     {"POST", "/v1/sudoku/batch", ROUTE_API, api_sudoku_batch_prepare, 1},
+    {"POST", "/v1/sudoku/grade", ROUTE_API, api_sudoku_grade_prepare, 0},
+    {"POST", "/v1/sudoku/hint", ROUTE_API, api_sudoku_hint_prepare, 0},
+    {"POST", "/v1/sudoku/generate", ROUTE_API, api_sudoku_generate_prepare, 0},
     {"POST", "/v1/killer/solve", ROUTE_API, api_killer_solve_prepare, 0},
+    {"POST", "/v1/killer/generate", ROUTE_API, api_killer_generate_prepare, 0},
     {"POST", "/v1/exact-cover/solve", ROUTE_API, api_xcover_solve_prepare, 0},
     {"GET", "/v1/jobs", ROUTE_JOBS, NULL, 0},
     {"GET", "/v1/jobs/{id}", ROUTE_JOBS, NULL, 0},
