@@ -93,7 +93,7 @@ async function makeJob(n) {
   return r.headers.location.split('/').pop();
 }
 async function waitEnded(id) {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 600; i++) { // 30 s: sanitizer builds are slow
     const r = await send('GET', `/v1/jobs/${id}`);
     if (JSON.parse(r.body).finished) return;
     await new Promise((res) => setTimeout(res, 50));
