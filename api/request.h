@@ -132,6 +132,11 @@ struct api_job_s {
      * millisecond or so) to keep the try short.  Most small requests then
      * answer without the two thread hand-offs of the pool. */
     int inline_ok;
+    /* Set by prepare() when the whole job is small by construction (all of
+     * its items together take microseconds: an N-Queens count of n <= 10):
+     * the server runs every item and merge on the HTTP thread, in order, to
+     * the end (under the job's own deadline), and answers at once. */
+    int inline_whole;
 };
 
 /* Endpoint entry point: on success returns 0 and sets *job (caller runs and
