@@ -7,6 +7,8 @@
 #   make test SANITIZE=thread   the same suite under ThreadSanitizer (clang; build/tsan),
 #                          servers included, halting at the first report
 #   make bench        benchmarks (reads ../shared/data when it is there)
+#   make bench-compare   puzzled next to the anchors (tdoku, N-Queens solvers, CaDiCaL,
+#                     qqwing, nginx), built and run in the same run
 #   make fuzz         libFuzzer on every api/ endpoint (clang; FUZZ_SECONDS, default 60)
 #   make deps         apt-get install whatever Debian package is missing
 #   make test-container   build the Docker image and run it (docker, else podman)
@@ -118,7 +120,7 @@ LOAD_BIN   := $(BUILD)/tests/deploy/load
 IDLE_BIN   := $(BUILD)/tests/deploy/idle
 SOAK_BIN   := $(BUILD)/tests/soak
 
-.PHONY: soak check-nomem-cover all run test test-web deps-web bench bench9 fuzz fuzz-cover deps \
+.PHONY: bench-compare soak check-nomem-cover all run test test-web deps-web bench bench9 fuzz fuzz-cover deps \
         deps-build deps-container deps-deploy test-container test-compose test-deploy check-layers \
         format format-check clean FORCE
 all: $(PUZZLED)
@@ -399,6 +401,17 @@ bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_
 	@command -v qqwing >/dev/null 2>&1 || { echo "installing qqwing (the generation anchor)"; \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qqwing >/dev/null; }
 	./$(BENCH_LG)
+
+# puzzled next to the public programs it is measured against, built and run
+# in the same run on this machine (interleaved, best of 3): every
+# bench/compare/*.sh present (9x9 Sudoku vs tdoku, N-Queens vs the
+# constellations solver and takaken, min-conflicts vs FrozenVoid's NQ.c, big
+# Sudoku vs CaDiCaL, generation vs qqwing, HTTP vs nginx).  Each script says
+# which anchors it found and which are missing; none fails for a missing one.
+BENCH_COMPARE_PKGS := wrk nginx qqwing cadical
+bench-compare: deps $(PUZZLED) $(BENCH_BIN)
+	$(call apt_install,$(BENCH_COMPARE_PKGS))
+	@for s in bench/compare/*.sh; do 	  echo; echo "==== $$s"; bash $$s || echo "bench-compare: $$s failed ($$?)"; 	done
 
 # 9x9 speed: every file of ../shared/data/sudoku9 (or FILES=...), fast solver
 # in both modes next to the other methods, single-threaded; then the same
