@@ -1,0 +1,362 @@
+/* nqueens/count.c -- the counting engine: completions of partial boards,
+ * three boards at a time, without data-dependent branches.
+ *
+ * Boards
+ * ------
+ * A board (nqueens_sub_t) has a fixed queen in some rows; the others are
+ * free.  Everything the fixed queens attack, above and below, is folded into
+ * one mask per free row, so the search walks only the free rows, top-down,
+ * and a fixed row between two free ones costs nothing: the diagonal words
+ * shift by the row distance instead of by one.  Bit c of a word is column c
+ * (n <= 27, so 32 bits hold a row; bits at and above n are cut by the masks).
+ *
+ * Levels
+ * ------
+ * Free row number t (1-based) is level t, one 64-byte record per level:
+ *
+ *     | avail cols ld rd ret | m1 m2 g1 g2 wlast | pad |
+ *       \_____ frame ______/   \___ constants ___/
+ *
+ *   frame      the search state entering level t: the squares of row t
+ *              still to try, the columns taken, the down-right (ld) and
+ *              down-left (rd) diagonals projected onto row t, and ret, the
+ *              level to resume when t runs out: t-1 if t-1 has squares left,
+ *              else t-1's own ret (0 ends the board).
+ *   constants  masks of levels t+1 and t+2, their row distances from t, and
+ *              wlast = the board's weight on its last level, 0 elsewhere.
+ *
+ * Level 0 is never entered; level m+1 (m free rows) only receives the frames
+ * the steps at m write.
+ *
+ * One step
+ * --------
+ * A step takes the lowest square of level t and writes the child's frame
+ * into level t+1.  It moves down if both the next and the next-but-one free
+ * row keep a square (a two-row look-ahead); else it stays on t if t has
+ * squares left, or jumps to ret.  At the last level m2 = 0, so it never
+ * moves down, and each step there is one solution: the sum grows by wlast.
+ * Pops never cost a step of their own: ret jumps straight to the nearest
+ * level with work.
+ *
+ * The step has no branch on the data: t is selected arithmetically and the
+ * state is reloaded from the frame at t every time.  N-Queens search trees
+ * defeat branch predictors; here the price is a dependency chain (load the
+ * frame, a dozen ALU operations, select t, load again) of ~16 cycles for
+ * ~30 instructions.  So three boards ("lanes") are stepped in turn: their
+ * chains are independent and fill each other's gaps.  Measurements and the
+ * designs tried before this one: docs/nqueens-tuning.md.
+ *
+ * Invariants
+ * ----------
+ *   - frame t holds a state reachable by the search; avail of the level the
+ *     search stands on is non-empty (a level is entered only with a square,
+ *     and left for ret once its last square is taken);
+ *   - ret < t; ret is a level with squares left, or 0;
+ *   - every step places exactly one queen: stats->nodes counts steps.
+ *
+ * Thread-safety: reentrant; all state is on the caller's stack (~6 KB). */
+#include <stdint.h>
+#include <string.h>
+
+#include "solvers/nqueens/count.h"
+
+#define LANES 3
+/* levels 0..m+1 for m <= NQUEENS_COUNT_MAX_N free rows */
+#define LEVELS (NQUEENS_COUNT_MAX_N + 2)
+/* Rounds between two polls of ctl: LANES * POLL_ROUNDS <= SEARCH_POLL_MASK+1
+ * steps, the interval search.h promises. */
+#define POLL_ROUNDS ((SEARCH_POLL_MASK + 1) / 4)
+
+typedef struct level_s {
+    uint32_t avail, cols, ld, rd;
+    int32_t ret;
+    uint32_t m1, m2, g1, g2;
+    uint32_t wlast;
+    uint32_t pad[6];
+} level_t;
+
+typedef struct lane_s {
+    level_t lv[LEVELS];
+    int m;     /* free rows of the current board */
+    int fixed; /* its fixed queens */
+} lane_t;
+
+/* What one run adds up (shared by the lanes). */
+typedef struct tally_s {
+    uint64_t sum;   /* weighted completions */
+    uint64_t down;  /* steps that moved down */
+    uint64_t steps; /* queens placed */
+    uint32_t deep;  /* most queens on one board */
+} tally_t;
+
+/* === Boards === */
+
+int nqueens__sub_check(const nqueens_sub_t *sub) {
+    if (sub == NULL || sub->n < 1 || sub->n > NQUEENS_COUNT_MAX_N) return SEARCH_EINVAL;
+    if (sub->weight != 1 && sub->weight != 2 && sub->weight != 4 && sub->weight != 8)
+        return SEARCH_EINVAL;
+    const int n = sub->n;
+    for (int r = 0; r < n; r++) {
+        const int c = sub->cols[r];
+        if (c == NQUEENS_FREE) continue;
+        if (c >= n) return SEARCH_EINVAL;
+        for (int r2 = r + 1; r2 < n; r2++) {
+            const int c2 = sub->cols[r2];
+            if (c2 == NQUEENS_FREE) continue;
+            if (c2 == c || c2 - c == r2 - r || c - c2 == r2 - r) return SEARCH_EINVAL;
+        }
+    }
+    return 0;
+}
+
+int nqueens__free_masks(const nqueens_sub_t *b, const uint32_t *allowed, uint32_t *mask) {
+    const int n = b->n;
+    const uint32_t full = ((uint32_t)1 << n) - 1;
+    uint32_t cfix = 0, l = 0, r = 0;
+    int m = 0;
+    /* diagonals swept down, then up; columns collected on the way down */
+    for (int y = 0; y < n; y++) {
+        mask[y] = l | r;
+        if (b->cols[y] != NQUEENS_FREE) {
+            const uint32_t bit = (uint32_t)1 << b->cols[y];
+            cfix |= bit;
+            l |= bit;
+            r |= bit;
+        }
+        l <<= 1;
+        r >>= 1;
+    }
+    l = r = 0;
+    for (int y = n - 1; y >= 0; y--) {
+        const uint32_t hit = mask[y] | l | r;
+        if (b->cols[y] != NQUEENS_FREE) {
+            const uint32_t bit = (uint32_t)1 << b->cols[y];
+            l |= bit;
+            r |= bit;
+            mask[y] = 0;
+        } else {
+            mask[y] = full & ~cfix & ~hit & (allowed != NULL ? allowed[y] : full);
+            m++;
+        }
+        l <<= 1;
+        r >>= 1;
+    }
+    return m;
+}
+
+/* Fills lane `z` with board `b`.  Returns the level to start on (1), or 0
+ * when the board needs no search: then its weighted count is added to
+ * t->sum at once (a full board counts 1; an empty first level 0). */
+static long lane_load(lane_t *z, const nqueens_sub_t *b, const uint32_t *allowed, tally_t *t) {
+    const int n = b->n;
+    uint32_t rowmask[NQUEENS_COUNT_MAX_N];
+    int rows[NQUEENS_COUNT_MAX_N];
+    const int m = nqueens__free_masks(b, allowed, rowmask), fixed = n - m;
+    uint32_t cfix = 0;
+    for (int y = 0, k = 0; y < n; y++) {
+        if (b->cols[y] != NQUEENS_FREE)
+            cfix |= (uint32_t)1 << b->cols[y];
+        else
+            rows[k++] = y;
+    }
+    if (m == 0) {
+        t->sum += b->weight;
+        if ((uint32_t)n > t->deep) t->deep = (uint32_t)n;
+        return 0;
+    }
+
+    level_t *lv = z->lv;
+    uint32_t mask[NQUEENS_COUNT_MAX_N + 3];
+    int dist[NQUEENS_COUNT_MAX_N + 3];
+    for (int k = 1; k <= m; k++) {
+        const int y = rows[k - 1];
+        mask[k] = rowmask[y];
+        dist[k] = k < m ? rows[k] - y : 1;
+    }
+    for (int k = 1; k <= m; k++) {
+        level_t *v = &lv[k];
+        v->m1 = k < m ? mask[k + 1] : 0;
+        /* on m-1 the next-but-one row is beyond the board: look at row m
+         * again, which keeps the look-ahead exact; on m, never move down */
+        v->m2 = k + 2 <= m ? mask[k + 2] : k + 1 == m ? mask[m] : 0;
+        v->g1 = (uint32_t)dist[k];
+        v->g2 = k + 2 <= m ? (uint32_t)(dist[k] + dist[k + 1]) : (uint32_t)dist[k];
+        v->wlast = k == m ? b->weight : 0;
+        v->ret = -1; /* "never written": see lane_depth() */
+    }
+    lv[m + 1].ret = -1;
+    z->m = m;
+    z->fixed = fixed;
+    lv[1].avail = mask[1];
+    lv[1].cols = cfix;
+    lv[1].ld = lv[1].rd = 0;
+    lv[1].ret = 0;
+    if (mask[1] == 0) { /* nothing to place in the first free row */
+        if ((uint32_t)fixed > t->deep) t->deep = (uint32_t)fixed;
+        return 0;
+    }
+    return 1;
+}
+
+/* Most queens the finished board in `z` had down at once: every step at
+ * level k writes frame k+1, so the highest frame written is one above the
+ * deepest level stepped on, and a step on level k puts down queen k. */
+static void lane_depth(const lane_t *z, tally_t *t) {
+    int k = z->m + 1;
+    while (k > 1 && z->lv[k].ret == -1)
+        k--;
+    const uint32_t deep = (uint32_t)(z->fixed + (k > 1 ? k - 1 : 0));
+    if (deep > t->deep) t->deep = deep;
+}
+
+/* Keeps the compiler from turning an arithmetic select back into a branch
+ * (gcc does, and the branch mispredicts): x passes through unchanged, but
+ * the optimiser can no longer see how it was computed. */
+#define OPAQUE(x) __asm__("" : "+r"(x))
+
+/* b if cond else a, for cond 0 or 1, without a branch. */
+static inline long pick(long cond, long b, long a) {
+    long m = -cond;
+    OPAQUE(m);
+    return a ^ ((a ^ b) & m);
+}
+
+/* One step of the search on lane z at level t; returns the next level. */
+static inline long step(level_t *lv, long t, tally_t *tl) {
+    level_t *s = &lv[t];
+    const uint32_t avail = s->avail, bit = avail & -avail, rem = avail ^ bit;
+    const uint32_t c = s->cols | bit, l = s->ld | bit, r = s->rd | bit;
+    const uint32_t nl = l << s->g1, nr = r >> s->g1;
+    const uint32_t next = s->m1 & ~(c | nl | nr);
+    const uint32_t next2 = s->m2 & ~(c | l << s->g2 | r >> s->g2);
+    const long stay = pick(rem != 0, t, s->ret);
+    const long down = (next != 0) & (next2 != 0);
+    level_t *d = s + 1;
+    s->avail = rem;
+    d->avail = next;
+    d->cols = c;
+    d->ld = nl;
+    d->rd = nr;
+    d->ret = (int32_t)stay;
+    tl->sum += s->wlast;
+    tl->down += (uint64_t)down;
+    long nt = pick(down, t + 1, stay);
+    OPAQUE(nt);
+    return nt;
+}
+
+/* === Lanes sharing work === */
+
+/* Moves about half of the squares left on the shallowest open level of the
+ * live lane `from` (standing on level tf) to the idle lane `to`, which then
+ * searches them under the same fixed queens and weight.  The open levels
+ * are tf and its ret chain; one with at least two squares is needed (from
+ * keeps one, so its chain stays valid).  Returns the level `to` starts on,
+ * or 0 if there was nothing to share. */
+static long lane_share(lane_t *to, lane_t *from, long tf) {
+    long s = 0;
+    for (long k = tf; k != 0; k = from->lv[k].ret)
+        if ((from->lv[k].avail & (from->lv[k].avail - 1)) != 0) s = k;
+    if (s == 0) return 0;
+    uint32_t rest = from->lv[s].avail, give = 0;
+    for (int i = 0; rest != 0; i++) { /* every other square, lowest first */
+        const uint32_t bit = rest & -rest;
+        rest ^= bit;
+        if (i & 1) give |= bit;
+    }
+    /* levels 1..m+1 hold all the lane's state; deeper frames are rewritten
+     * before they are read */
+    memcpy(to->lv, from->lv, sizeof(level_t) * (size_t)(from->m + 2));
+    to->m = from->m;
+    to->fixed = from->fixed;
+    from->lv[s].avail ^= give;
+    to->lv[s].avail = give;
+    to->lv[s].ret = 0;
+    return s;
+}
+
+/* === The run === */
+
+typedef struct run_s {
+    nqueens__next_fn next;
+    void *ctx;
+    const uint32_t *allowed;
+    int exhausted;
+} run_t;
+
+/* Loads boards into lane z until one needs a search; returns its start
+ * level, or 0 when the source is exhausted. */
+static long refill(run_t *run, lane_t *z, tally_t *t) {
+    nqueens_sub_t b;
+    while (!run->exhausted) {
+        if (!run->next(run->ctx, &b)) {
+            run->exhausted = 1;
+            break;
+        }
+        const long start = lane_load(z, &b, run->allowed, t);
+        if (start != 0) return start;
+    }
+    return 0;
+}
+
+/* Rounds a partly idle run steps before its idle lanes look for work again:
+ * a live lane opens new levels as it goes down. */
+#define SHARE_ROUNDS 64
+
+int nqueens__count_boards(nqueens__next_fn next, void *ctx, const uint32_t *allowed,
+                          const search_ctl_t *ctl, uint64_t *count, search_stats_t *stats) {
+    lane_t z[LANES];
+    long t[LANES] = {0};
+    int busy[LANES] = {0}; /* the lane holds a board not yet accounted */
+    run_t run = {next, ctx, allowed, 0};
+    tally_t tl = {0, 0, 0, 0};
+    const uint64_t base = stats->nodes;
+    uint64_t polled = 0; /* tl.steps at the last poll */
+    int rc = search_check_now(ctl, base);
+    if (rc != 0) return rc;
+
+    for (;;) {
+        /* every idle lane takes the next board, or shares a live lane's */
+        int live = 0;
+        for (int i = 0; i < LANES; i++) {
+            if (t[i] == 0) {
+                if (busy[i]) lane_depth(&z[i], &tl);
+                t[i] = refill(&run, &z[i], &tl);
+                for (int j = 0; j < LANES && t[i] == 0; j++)
+                    if (t[j] != 0) t[i] = lane_share(&z[i], &z[j], t[j]);
+                busy[i] = t[i] != 0;
+            }
+            live += t[i] != 0;
+        }
+        if (live == 0) break;
+
+        long t0 = t[0], t1 = t[1], t2 = t[2];
+        if (live == LANES) { /* until a lane finishes or a poll is due */
+            uint64_t rounds = 0;
+            do {
+                t0 = step(z[0].lv, t0, &tl);
+                t1 = step(z[1].lv, t1, &tl);
+                t2 = step(z[2].lv, t2, &tl);
+                rounds++;
+            } while ((t0 != 0) & (t1 != 0) & (t2 != 0) && rounds < POLL_ROUNDS);
+            tl.steps += LANES * rounds;
+        } else { /* nothing to share yet: the live lanes step for a while */
+            for (int r = 0; r < SHARE_ROUNDS; r++) {
+                tl.steps += (uint64_t)((t0 != 0) + (t1 != 0) + (t2 != 0));
+                if (t0 != 0) t0 = step(z[0].lv, t0, &tl);
+                if (t1 != 0) t1 = step(z[1].lv, t1, &tl);
+                if (t2 != 0) t2 = step(z[2].lv, t2, &tl);
+            }
+        }
+        t[0] = t0, t[1] = t1, t[2] = t2;
+        if (tl.steps - polled >= POLL_ROUNDS) {
+            polled = tl.steps;
+            if ((rc = search_check_now(ctl, base + tl.steps)) != 0) break;
+        }
+    }
+    stats->nodes = base + tl.steps;
+    stats->backtracks += tl.steps - tl.down;
+    if (tl.deep > stats->max_depth) stats->max_depth = tl.deep;
+    if (rc == 0) *count += tl.sum;
+    return rc;
+}
