@@ -315,10 +315,10 @@ START_TEST(nqueens_split_shapes) {
 END_TEST
 
 START_TEST(nqueens_count_sub_rejects_bad_sub) {
-    nqueens_sub_t subs[128];
+    nqueens_sub_t subs[512];
     size_t count = 0;
     uint64_t c = 0;
-    ck_assert_int_eq(nqueens_split(8, 1, 1, subs, 128, &count), 0);
+    ck_assert_int_eq(nqueens_split(8, 1, 1, subs, 512, &count), 0);
     const nqueens_sub_t good = subs[0];
     ck_assert_int_eq(nqueens_count_sub(&good, NULL, &c, NULL), 0);
 
