@@ -12,18 +12,23 @@
  *
  * Levels
  * ------
- * Free row number t (1-based) is level t, one 64-byte record per level:
+ * Free row number t (1-based) is level t, one 64-byte record per level,
+ * frame fields (f) and constants (k) interleaved:
  *
- *     | avail cols ld rd ret | m1 m2 g1 g2 wlast | pad |
- *       \_____ frame ______/   \___ constants ___/
+ *     | avail m1 | cols m2 | ld g1 | rd g2 | ret - | leaf | pad |
+ *         f   k     f   k    f  k    f  k    f
  *
  *   frame      the search state entering level t: the squares of row t
  *              still to try, the columns taken, the down-right (ld) and
  *              down-left (rd) diagonals projected onto row t, and ret, the
  *              level to resume when t runs out: t-1 if t-1 has squares left,
  *              else t-1's own ret (0 ends the board).
- *   constants  masks of levels t+1 and t+2, their row distances from t, and
- *              wlast = the board's weight on its last level, 0 elsewhere.
+ *   constants  masks of levels t+1 and t+2 and their row distances from t;
+ *              leaf = weight + 2^40 on the board's last level, 0 elsewhere.
+ *
+ * (Interleaving keeps gcc from packing the four frame stores into one
+ * vector store through eight shuffles.)  Levels are addressed by byte
+ * offset, t * 64, so a level's address is one add.
  *
  * Level 0 is never entered; level m+1 (m free rows) only receives the frames
  * the steps at m write.
@@ -68,12 +73,21 @@
 #define POLL_ROUNDS ((SEARCH_POLL_MASK + 1) / 4)
 
 typedef struct level_s {
-    uint32_t avail, cols, ld, rd;
-    int32_t ret;
-    uint32_t m1, m2, g1, g2;
-    uint32_t wlast;
-    uint32_t pad[6];
+    uint32_t avail, m1;
+    uint32_t cols, m2;
+    uint32_t ld, g1;
+    uint32_t rd, g2;
+    int32_t ret; /* a byte offset, like t */
+    uint32_t pad0;
+    uint64_t leaf;
+    uint32_t pad[4];
 } level_t;
+
+_Static_assert(sizeof(level_t) == 64, "one level per cache line");
+
+#define LEAF_SHIFT 40
+#define OFF(k)     ((long)(k) * (long)sizeof(level_t)) /* level k's offset */
+#define IDX(o)     ((long)(o) / (long)sizeof(level_t))
 
 typedef struct lane_s {
     level_t lv[LEVELS];
@@ -83,10 +97,10 @@ typedef struct lane_s {
 
 /* What one run adds up (shared by the lanes). */
 typedef struct tally_s {
-    uint64_t sum;   /* weighted completions */
-    uint64_t down;  /* steps that moved down */
-    uint64_t steps; /* queens placed */
-    uint32_t deep;  /* most queens on one board */
+    uint64_t sum;    /* weighted completions */
+    uint64_t leaves; /* completions found */
+    uint64_t steps;  /* queens placed */
+    uint32_t deep;   /* most queens on one board */
 } tally_t;
 
 /* === Boards === */
@@ -181,7 +195,7 @@ static long lane_load(lane_t *z, const nqueens_sub_t *b, const uint32_t *allowed
         v->m2 = k + 2 <= m ? mask[k + 2] : k + 1 == m ? mask[m] : 0;
         v->g1 = (uint32_t)dist[k];
         v->g2 = k + 2 <= m ? (uint32_t)(dist[k] + dist[k + 1]) : (uint32_t)dist[k];
-        v->wlast = k == m ? b->weight : 0;
+        v->leaf = k == m ? b->weight | (uint64_t)1 << LEAF_SHIFT : 0;
         v->ret = -1; /* "never written": see lane_depth() */
     }
     lv[m + 1].ret = -1;
@@ -195,7 +209,7 @@ static long lane_load(lane_t *z, const nqueens_sub_t *b, const uint32_t *allowed
         if ((uint32_t)fixed > t->deep) t->deep = (uint32_t)fixed;
         return 0;
     }
-    return 1;
+    return OFF(1);
 }
 
 /* Most queens the finished board in `z` had down at once: every step at
@@ -221,9 +235,10 @@ static inline long pick(long cond, long b, long a) {
     return a ^ ((a ^ b) & m);
 }
 
-/* One step of the search on lane z at level t; returns the next level. */
-static inline long step(level_t *lv, long t, tally_t *tl) {
-    level_t *s = &lv[t];
+/* One step of the search on a lane (levels lv) at level offset t; adds to
+ * *acc and returns the next level's offset. */
+static inline long step(level_t *lv, long t, uint64_t *acc) {
+    level_t *s = (level_t *)((char *)lv + t);
     const uint32_t avail = s->avail, bit = avail & -avail, rem = avail ^ bit;
     const uint32_t c = s->cols | bit, l = s->ld | bit, r = s->rd | bit;
     const uint32_t nl = l << s->g1, nr = r >> s->g1;
@@ -238,9 +253,8 @@ static inline long step(level_t *lv, long t, tally_t *tl) {
     d->ld = nl;
     d->rd = nr;
     d->ret = (int32_t)stay;
-    tl->sum += s->wlast;
-    tl->down += (uint64_t)down;
-    long nt = pick(down, t + 1, stay);
+    *acc += s->leaf;
+    long nt = pick(down, t + (long)sizeof(level_t), stay);
     OPAQUE(nt);
     return nt;
 }
@@ -255,7 +269,7 @@ static inline long step(level_t *lv, long t, tally_t *tl) {
  * or 0 if there was nothing to share. */
 static long lane_share(lane_t *to, lane_t *from, long tf) {
     long s = 0;
-    for (long k = tf; k != 0; k = from->lv[k].ret)
+    for (long k = IDX(tf); k != 0; k = IDX(from->lv[k].ret))
         if ((from->lv[k].avail & (from->lv[k].avail - 1)) != 0) s = k;
     if (s == 0) return 0;
     uint32_t rest = from->lv[s].avail, give = 0;
@@ -272,7 +286,7 @@ static long lane_share(lane_t *to, lane_t *from, long tf) {
     from->lv[s].avail ^= give;
     to->lv[s].avail = give;
     to->lv[s].ret = 0;
-    return s;
+    return OFF(s);
 }
 
 /* === The run === */
@@ -310,6 +324,7 @@ int nqueens__count_boards(nqueens__next_fn next, void *ctx, const uint32_t *allo
     int busy[LANES] = {0}; /* the lane holds a board not yet accounted */
     run_t run = {next, ctx, allowed, 0};
     tally_t tl = {0, 0, 0, 0};
+    uint64_t acc; /* per chunk: weights + leaves << LEAF_SHIFT */
     const uint64_t base = stats->nodes;
     uint64_t polled = 0; /* tl.steps at the last poll */
     int rc = search_check_now(ctl, base);
@@ -331,31 +346,35 @@ int nqueens__count_boards(nqueens__next_fn next, void *ctx, const uint32_t *allo
         if (live == 0) break;
 
         long t0 = t[0], t1 = t[1], t2 = t[2];
+        acc = 0;
         if (live == LANES) { /* until a lane finishes or a poll is due */
             uint64_t rounds = 0;
             do {
-                t0 = step(z[0].lv, t0, &tl);
-                t1 = step(z[1].lv, t1, &tl);
-                t2 = step(z[2].lv, t2, &tl);
+                t0 = step(z[0].lv, t0, &acc);
+                t1 = step(z[1].lv, t1, &acc);
+                t2 = step(z[2].lv, t2, &acc);
                 rounds++;
             } while ((t0 != 0) & (t1 != 0) & (t2 != 0) && rounds < POLL_ROUNDS);
             tl.steps += LANES * rounds;
         } else { /* nothing to share yet: the live lanes step for a while */
             for (int r = 0; r < SHARE_ROUNDS; r++) {
                 tl.steps += (uint64_t)((t0 != 0) + (t1 != 0) + (t2 != 0));
-                if (t0 != 0) t0 = step(z[0].lv, t0, &tl);
-                if (t1 != 0) t1 = step(z[1].lv, t1, &tl);
-                if (t2 != 0) t2 = step(z[2].lv, t2, &tl);
+                if (t0 != 0) t0 = step(z[0].lv, t0, &acc);
+                if (t1 != 0) t1 = step(z[1].lv, t1, &acc);
+                if (t2 != 0) t2 = step(z[2].lv, t2, &acc);
             }
         }
         t[0] = t0, t[1] = t1, t[2] = t2;
+        tl.sum += acc & (((uint64_t)1 << LEAF_SHIFT) - 1);
+        tl.leaves += acc >> LEAF_SHIFT;
         if (tl.steps - polled >= POLL_ROUNDS) {
             polled = tl.steps;
             if ((rc = search_check_now(ctl, base + tl.steps)) != 0) break;
         }
     }
     stats->nodes = base + tl.steps;
-    stats->backtracks += tl.steps - tl.down;
+    /* every queen put down is taken back, but the last of each solution */
+    stats->backtracks += tl.steps - tl.leaves;
     if (tl.deep > stats->max_depth) stats->max_depth = tl.deep;
     if (rc == 0) *count += tl.sum;
     return rc;
