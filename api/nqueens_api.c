@@ -177,24 +177,14 @@ typedef struct nq_count_job_s {
     int rc;           /* first non-zero item code, merge() only */
 } nq_count_job_t;
 
-/* Subproblems a count may hold (29 bytes each): past this the split stays
- * shallower and the pieces bigger. */
-#define NQ_MAX_SUBS ((size_t)1 << 18)
-
 int api_nqueens_split_depth(int n, int symmetry) {
-    /* Pre-place queens until the subproblems are small enough to balance
-     * the workers (and a cluster): the border placements alone suffice up
-     * to n = 18 (5,728 classes, a few ms each); from n = 19 one more row
-     * makes 86,000+ pieces.  Capped by NQ_MAX_SUBS. */
-    const int want = n >= 19 ? 1 : 0;
-    int depth = 0;
-    size_t count = 0;
-    while (depth < want) {
-        if (nqueens_split(n, depth + 1, symmetry, NULL, 0, &count) == -1 || count > NQ_MAX_SUBS)
-            break;
-        depth++;
-    }
-    return depth;
+    /* Pre-place one queen when the border classes alone are too coarse to
+     * balance the workers (and a cluster): up to n = 18 they suffice (5,728
+     * classes, a few ms each at n = 18); one queen more makes 85,767 pieces
+     * at n = 19 and 216,377 at n = 22.  Past that (284,211 at n = 23,
+     * 747,695 at n = 27, 29 bytes each), and without symmetry (eight times
+     * as many placements), the split stays at the placements. */
+    return symmetry && n >= 19 && n <= 22 ? 1 : 0;
 }
 
 /* How many work items a count of n gets: aim at items of a few milliseconds,
