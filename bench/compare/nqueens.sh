@@ -261,7 +261,7 @@ row "min-conflicts 10^6 queens" "pz mc 1000000" frozenvoid "frozenvoid mc 100000
 [ "$QUICK" = 1 ] || row "min-conflicts 10^7 queens" "pz mc 10000000" frozenvoid "frozenvoid mc 10000000"
 if [ "$QUICK" != 1 ]; then
     echo
-    echo "two threads at n=17: $(ratio "${BEST_W[pz count 17 1]:-}" "${BEST_W[pz count 17 2]:-}")x the one-thread wall time (CPU $(secs "${BEST_C[pz count 17 2]:-}") vs $(secs "${BEST_C[pz count 17 1]:-}"))"
+    echo "two threads at n=17: speed-up $(ratio "${BEST_W[pz count 17 1]:-}" "${BEST_W[pz count 17 2]:-}") (one-thread wall / two-thread wall; 2.00 is perfect, and needs two idle cores), CPU $(secs "${BEST_C[pz count 17 2]:-}") for two threads vs $(secs "${BEST_C[pz count 17 1]:-}") for one"
 fi
 if [ ${#missing[@]} -gt 0 ]; then
     echo "missing anchors: ${missing[*]} (sources under $ANCHOR_SRC; see the head of $0)"
