@@ -22,13 +22,16 @@
  *              still to try, the columns taken, the down-right (ld) and
  *              down-left (rd) diagonals projected onto row t, and ret, the
  *              level to resume when t runs out: t-1 if t-1 has squares left,
- *              else t-1's own ret (0 ends the board).
- *   constants  masks of levels t+1 and t+2 and their row distances from t;
- *              leaf = weight + 2^40 on the board's last level, 0 elsewhere.
+ *              else t-1's own ret (level 0 ends the board).
+ *   constants  masks of levels t+1 and t+2, the row distance g1 from t to
+ *              t+1 and g2 from t+1 to t+2; leaf = weight + 2^40 on the
+ *              board's last level, 0 elsewhere.
  *
  * (Interleaving keeps gcc from packing the four frame stores into one
- * vector store through eight shuffles.)  Levels are addressed by byte
- * offset, t * 64, so a level's address is one add.
+ * vector store through eight shuffles.)  A level is named by its byte
+ * offset from the first lane's level 0, so every lane's levels are one add
+ * from one base register: lane i's level k is at ZERO(i) + 64 k, and ret
+ * holds such offsets too.
  *
  * Level 0 is never entered; level m+1 (m free rows) only receives the frames
  * the steps at m write.
@@ -39,24 +42,29 @@
  * into level t+1.  It moves down if both the next and the next-but-one free
  * row keep a square (a two-row look-ahead); else it stays on t if t has
  * squares left, or jumps to ret.  At the last level m2 = 0, so it never
- * moves down, and each step there is one solution: the sum grows by wlast.
+ * moves down, and each step there is one solution: one accumulator gains
+ * `leaf`, whose low 40 bits sum the weights and whose high bits count the
+ * solutions (a chunk of steps is far from either limit).
  * Pops never cost a step of their own: ret jumps straight to the nearest
  * level with work.
  *
- * The step has no branch on the data: t is selected arithmetically and the
- * state is reloaded from the frame at t every time.  N-Queens search trees
- * defeat branch predictors; here the price is a dependency chain (load the
- * frame, a dozen ALU operations, select t, load again) of ~16 cycles for
- * ~30 instructions.  So three boards ("lanes") are stepped in turn: their
- * chains are independent and fill each other's gaps.  Measurements and the
- * designs tried before this one: docs/nqueens-tuning.md.
+ * The step has no branch on the data: t is selected arithmetically (with
+ * masks built from the sign of 0 - x, not from compare-and-set, which gcc
+ * schedules worse) and the state is reloaded from the frame at t every
+ * time.  N-Queens search trees defeat branch predictors; here the price is
+ * a dependency chain (load the frame, a dozen ALU operations, select t,
+ * load again) of ~16 cycles for ~40 instructions.  So three boards
+ * ("lanes") are stepped in turn: their chains are independent and fill
+ * each other's gaps.  Measurements and the designs tried before this one:
+ * docs/nqueens-tuning.md.
  *
  * Invariants
  * ----------
  *   - frame t holds a state reachable by the search; avail of the level the
  *     search stands on is non-empty (a level is entered only with a square,
  *     and left for ret once its last square is taken);
- *   - ret < t; ret is a level with squares left, or 0;
+ *   - ret < t; ret is a level of the same lane with squares left, or its
+ *     level 0;
  *   - every step places exactly one queen: stats->nodes counts steps.
  *
  * Thread-safety: reentrant; all state is on the caller's stack (~6 KB). */
@@ -83,7 +91,7 @@ typedef struct level_s {
     uint32_t pad[4];
 } level_t;
 
-_Static_assert(sizeof(level_t) == 64, "one level per cache line");
+_Static_assert(sizeof(level_t) == 64, "OFF() and the layout comment count 64 bytes a level");
 
 #define LEAF_SHIFT 40
 #define OFF(k)     ((long)(k) * (long)sizeof(level_t)) /* level k's offset */
@@ -93,7 +101,14 @@ typedef struct lane_s {
     level_t lv[LEVELS];
     int m;     /* free rows of the current board */
     int fixed; /* its fixed queens */
+    char pad[64 - 2 * sizeof(int)];
 } lane_t;
+
+_Static_assert(sizeof(lane_t) % 64 == 0, "the lanes' levels lie at the same offsets mod 64");
+
+/* Offsets are from the first lane's level 0, so that all lanes share one
+ * base address: lane i's level k is at ZERO(i) + OFF(k). */
+#define ZERO(i) ((long)(i) * (long)sizeof(lane_t))
 
 /* What one run adds up (shared by the lanes). */
 typedef struct tally_s {
@@ -158,10 +173,12 @@ int nqueens__free_masks(const nqueens_sub_t *b, const uint32_t *allowed, uint32_
     return m;
 }
 
-/* Fills lane `z` with board `b`.  Returns the level to start on (1), or 0
- * when the board needs no search: then its weighted count is added to
- * t->sum at once (a full board counts 1; an empty first level 0). */
-static long lane_load(lane_t *z, const nqueens_sub_t *b, const uint32_t *allowed, tally_t *t) {
+/* Fills lane `z` (level 0 at offset `zero`) with board `b`.  Returns the
+ * offset of its level 1, where the search starts, or 0 when the board needs
+ * no search: then its weighted count is added to t->sum at once (a full
+ * board counts 1; an empty first level 0). */
+static long lane_load(lane_t *z, long zero, const nqueens_sub_t *b, const uint32_t *allowed,
+                      tally_t *t) {
     const int n = b->n;
     uint32_t rowmask[NQUEENS_COUNT_MAX_N];
     int rows[NQUEENS_COUNT_MAX_N];
@@ -194,7 +211,7 @@ static long lane_load(lane_t *z, const nqueens_sub_t *b, const uint32_t *allowed
          * again, which keeps the look-ahead exact; on m, never move down */
         v->m2 = k + 2 <= m ? mask[k + 2] : k + 1 == m ? mask[m] : 0;
         v->g1 = (uint32_t)dist[k];
-        v->g2 = k + 2 <= m ? (uint32_t)(dist[k] + dist[k + 1]) : (uint32_t)dist[k];
+        v->g2 = k + 2 <= m ? (uint32_t)dist[k + 1] : 0;
         v->leaf = k == m ? b->weight | (uint64_t)1 << LEAF_SHIFT : 0;
         v->ret = -1; /* "never written": see lane_depth() */
     }
@@ -204,12 +221,12 @@ static long lane_load(lane_t *z, const nqueens_sub_t *b, const uint32_t *allowed
     lv[1].avail = mask[1];
     lv[1].cols = cfix;
     lv[1].ld = lv[1].rd = 0;
-    lv[1].ret = 0;
+    lv[1].ret = (int32_t)zero;
     if (mask[1] == 0) { /* nothing to place in the first free row */
         if ((uint32_t)fixed > t->deep) t->deep = (uint32_t)fixed;
         return 0;
     }
-    return OFF(1);
+    return zero + OFF(1);
 }
 
 /* Most queens the finished board in `z` had down at once: every step at
@@ -228,24 +245,24 @@ static void lane_depth(const lane_t *z, tally_t *t) {
  * the optimiser can no longer see how it was computed. */
 #define OPAQUE(x) __asm__("" : "+r"(x))
 
-/* b if cond else a, for cond 0 or 1, without a branch. */
-static inline long pick(long cond, long b, long a) {
-    long m = -cond;
-    OPAQUE(m);
-    return a ^ ((a ^ b) & m);
-}
+/* All ones if x != 0, else 0, for x < 2^32: the sign bit of 0 - x. */
+#define NZMASK(x) (-(long)((0 - (uint64_t)(x)) >> 63))
 
-/* One step of the search on a lane (levels lv) at level offset t; adds to
- * *acc and returns the next level's offset. */
-static inline long step(level_t *lv, long t, uint64_t *acc) {
-    level_t *s = (level_t *)((char *)lv + t);
+/* One step of the search at level offset t (from base, the first lane's
+ * level 0); adds to *acc and returns the next level's offset. */
+static inline long step(char *base, long t, uint64_t *acc) {
+    level_t *s = (level_t *)(base + t);
     const uint32_t avail = s->avail, bit = avail & -avail, rem = avail ^ bit;
     const uint32_t c = s->cols | bit, l = s->ld | bit, r = s->rd | bit;
     const uint32_t nl = l << s->g1, nr = r >> s->g1;
     const uint32_t next = s->m1 & ~(c | nl | nr);
-    const uint32_t next2 = s->m2 & ~(c | l << s->g2 | r >> s->g2);
-    const long stay = pick(rem != 0, t, s->ret);
-    const long down = (next != 0) & (next2 != 0);
+    const uint32_t next2 = s->m2 & ~(c | nl << s->g2 | nr >> s->g2);
+    long mrem = NZMASK(rem);
+    OPAQUE(mrem);
+    const long ret = s->ret;
+    const long stay = ret ^ ((ret ^ t) & mrem);
+    long mdown = NZMASK(next) & NZMASK(next2);
+    OPAQUE(mdown);
     level_t *d = s + 1;
     s->avail = rem;
     d->avail = next;
@@ -254,7 +271,7 @@ static inline long step(level_t *lv, long t, uint64_t *acc) {
     d->rd = nr;
     d->ret = (int32_t)stay;
     *acc += s->leaf;
-    long nt = pick(down, t + (long)sizeof(level_t), stay);
+    long nt = stay ^ ((stay ^ (t + (long)sizeof(level_t))) & mdown);
     OPAQUE(nt);
     return nt;
 }
@@ -265,11 +282,12 @@ static inline long step(level_t *lv, long t, uint64_t *acc) {
  * live lane `from` (standing on level tf) to the idle lane `to`, which then
  * searches them under the same fixed queens and weight.  The open levels
  * are tf and its ret chain; one with at least two squares is needed (from
- * keeps one, so its chain stays valid).  Returns the level `to` starts on,
- * or 0 if there was nothing to share. */
-static long lane_share(lane_t *to, lane_t *from, long tf) {
+ * keeps one, so its chain stays valid).  zto and zfrom are the lanes' level
+ * 0 offsets.  Returns the offset `to` starts on, or 0 if there was nothing
+ * to share. */
+static long lane_share(lane_t *to, long zto, lane_t *from, long zfrom, long tf) {
     long s = 0;
-    for (long k = IDX(tf); k != 0; k = IDX(from->lv[k].ret))
+    for (long k = IDX(tf - zfrom); k != 0; k = IDX(from->lv[k].ret - zfrom))
         if ((from->lv[k].avail & (from->lv[k].avail - 1)) != 0) s = k;
     if (s == 0) return 0;
     uint32_t rest = from->lv[s].avail, give = 0;
@@ -285,8 +303,8 @@ static long lane_share(lane_t *to, lane_t *from, long tf) {
     to->fixed = from->fixed;
     from->lv[s].avail ^= give;
     to->lv[s].avail = give;
-    to->lv[s].ret = 0;
-    return OFF(s);
+    to->lv[s].ret = (int32_t)zto;
+    return zto + OFF(s);
 }
 
 /* === The run === */
@@ -298,16 +316,16 @@ typedef struct run_s {
     int exhausted;
 } run_t;
 
-/* Loads boards into lane z until one needs a search; returns its start
- * level, or 0 when the source is exhausted. */
-static long refill(run_t *run, lane_t *z, tally_t *t) {
+/* Loads boards into lane z (level 0 at `zero`) until one needs a search;
+ * returns its start offset, or 0 when the source is exhausted. */
+static long refill(run_t *run, lane_t *z, long zero, tally_t *t) {
     nqueens_sub_t b;
     while (!run->exhausted) {
         if (!run->next(run->ctx, &b)) {
             run->exhausted = 1;
             break;
         }
-        const long start = lane_load(z, &b, run->allowed, t);
+        const long start = lane_load(z, zero, &b, run->allowed, t);
         if (start != 0) return start;
     }
     return 0;
@@ -320,7 +338,8 @@ static long refill(run_t *run, lane_t *z, tally_t *t) {
 int nqueens__count_boards(nqueens__next_fn next, void *ctx, const uint32_t *allowed,
                           const search_ctl_t *ctl, uint64_t *count, search_stats_t *stats) {
     lane_t z[LANES];
-    long t[LANES] = {0};
+    char *zb = (char *)z;
+    long t[LANES];
     int busy[LANES] = {0}; /* the lane holds a board not yet accounted */
     run_t run = {next, ctx, allowed, 0};
     tally_t tl = {0, 0, 0, 0};
@@ -329,19 +348,22 @@ int nqueens__count_boards(nqueens__next_fn next, void *ctx, const uint32_t *allo
     uint64_t polled = 0; /* tl.steps at the last poll */
     int rc = search_check_now(ctl, base);
     if (rc != 0) return rc;
+    for (int i = 0; i < LANES; i++)
+        t[i] = ZERO(i);
 
     for (;;) {
         /* every idle lane takes the next board, or shares a live lane's */
         int live = 0;
         for (int i = 0; i < LANES; i++) {
-            if (t[i] == 0) {
+            if (t[i] == ZERO(i)) {
                 if (busy[i]) lane_depth(&z[i], &tl);
-                t[i] = refill(&run, &z[i], &tl);
-                for (int j = 0; j < LANES && t[i] == 0; j++)
-                    if (t[j] != 0) t[i] = lane_share(&z[i], &z[j], t[j]);
-                busy[i] = t[i] != 0;
+                long st = refill(&run, &z[i], ZERO(i), &tl);
+                for (int j = 0; j < LANES && st == 0; j++)
+                    if (t[j] != ZERO(j)) st = lane_share(&z[i], ZERO(i), &z[j], ZERO(j), t[j]);
+                busy[i] = st != 0;
+                t[i] = st != 0 ? st : ZERO(i);
             }
-            live += t[i] != 0;
+            live += t[i] != ZERO(i);
         }
         if (live == 0) break;
 
@@ -350,18 +372,18 @@ int nqueens__count_boards(nqueens__next_fn next, void *ctx, const uint32_t *allo
         if (live == LANES) { /* until a lane finishes or a poll is due */
             uint64_t rounds = 0;
             do {
-                t0 = step(z[0].lv, t0, &acc);
-                t1 = step(z[1].lv, t1, &acc);
-                t2 = step(z[2].lv, t2, &acc);
+                t0 = step(zb, t0, &acc);
+                t1 = step(zb, t1, &acc);
+                t2 = step(zb, t2, &acc);
                 rounds++;
-            } while ((t0 != 0) & (t1 != 0) & (t2 != 0) && rounds < POLL_ROUNDS);
+            } while ((t0 != ZERO(0)) & (t1 != ZERO(1)) & (t2 != ZERO(2)) && rounds < POLL_ROUNDS);
             tl.steps += LANES * rounds;
         } else { /* nothing to share yet: the live lanes step for a while */
             for (int r = 0; r < SHARE_ROUNDS; r++) {
-                tl.steps += (uint64_t)((t0 != 0) + (t1 != 0) + (t2 != 0));
-                if (t0 != 0) t0 = step(z[0].lv, t0, &acc);
-                if (t1 != 0) t1 = step(z[1].lv, t1, &acc);
-                if (t2 != 0) t2 = step(z[2].lv, t2, &acc);
+                tl.steps += (uint64_t)((t0 != ZERO(0)) + (t1 != ZERO(1)) + (t2 != ZERO(2)));
+                if (t0 != ZERO(0)) t0 = step(zb, t0, &acc);
+                if (t1 != ZERO(1)) t1 = step(zb, t1, &acc);
+                if (t2 != ZERO(2)) t2 = step(zb, t2, &acc);
             }
         }
         t[0] = t0, t[1] = t1, t[2] = t2;
