@@ -4,8 +4,9 @@
  *   bench_nqueens LO HI      n = LO..HI (at most NQUEENS_COUNT_MAX_N)
  *   bench_nqueens count N T  one count of N on T threads (T = 1: nqueens_count(),
  *                            else the split on T pthreads), one line:
- *                            "n=.. threads=.. count=.. ok wall=.. cpu=.. nodes=.."
- *                            (what bench/compare/nqueens.sh reads)
+ *                            "n=.. threads=.. count=.. ok wall=.. cpu=.. span=..
+ *                            nodes=.." (what bench/compare/nqueens.sh reads;
+ *                            span = the busiest thread's CPU time)
  *
  * For each n the table prints, and checks against OEIS A000170:
  *   count   nqueens_count() on the calling thread: the single-thread figure
@@ -65,6 +66,7 @@ typedef struct worker_s {
     search_stats_t stats;
     double slowest; /* seconds */
     size_t slowest_idx;
+    double cpu; /* the thread's CPU time, at its end */
     int rc;
 } worker_t;
 
@@ -84,6 +86,7 @@ static void *worker_main(void *arg) {
             w->slowest_idx = i;
         }
     }
+    w->cpu = clock_s(CLOCK_THREAD_CPUTIME_ID);
     return NULL;
 }
 
@@ -113,7 +116,9 @@ static void bench_count(int n, int symmetry) {
 }
 
 /* Counts n on `threads` pthreads; returns 0 and sets the figures. */
-static int split_count(int n, int threads, uint64_t *count, double *wall, double *cpu,
+/* *span is the most CPU one worker used: the wall time the count would take
+ * on `threads` idle cores (a shared machine's wall clock cannot show it). */
+static int split_count(int n, int threads, uint64_t *count, double *wall, double *cpu, double *span,
                        uint64_t *nodes, double *slowest, size_t *slowest_idx, size_t *total) {
     const int depth = 0;
     size_t nsubs = 0;
@@ -140,13 +145,14 @@ static int split_count(int n, int threads, uint64_t *count, double *wall, double
     }
     int rc = 0;
     *count = *nodes = 0;
-    *slowest = 0;
+    *slowest = *span = 0;
     *slowest_idx = 0;
     for (int t = 0; t < threads; t++) {
         pthread_join(ws[t].tid, NULL);
         *count += ws[t].count;
         *nodes += ws[t].stats.nodes;
         if (ws[t].rc != 0) rc = ws[t].rc;
+        if (ws[t].cpu > *span) *span = ws[t].cpu;
         if (ws[t].slowest > *slowest) {
             *slowest = ws[t].slowest;
             *slowest_idx = ws[t].slowest_idx;
@@ -162,35 +168,39 @@ static int split_count(int n, int threads, uint64_t *count, double *wall, double
 
 static void bench_split(int n, int threads) {
     uint64_t count, nodes;
-    double wall, cpu, slowest;
+    double wall, cpu, span, slowest;
     size_t slowest_idx, total;
-    if (split_count(n, threads, &count, &wall, &cpu, &nodes, &slowest, &slowest_idx, &total) != 0)
+    if (split_count(n, threads, &count, &wall, &cpu, &span, &nodes, &slowest, &slowest_idx,
+                    &total) != 0)
         return;
     row(n, "split", threads, count, wall, cpu, nodes);
-    printf("     %zu subproblems in batches of %d, slowest batch %.1f ms (from subproblem %zu)\n",
-           total, BATCH, slowest * 1e3, slowest_idx);
+    printf("     %zu subproblems in batches of %d, slowest batch %.1f ms (from subproblem %zu); "
+           "busiest worker %.3f s CPU of %.3f s\n",
+           total, BATCH, slowest * 1e3, slowest_idx, span, cpu);
 }
 
 /* One count, one line: the interface of bench/compare/nqueens.sh. */
 static int one_count(int n, int threads) {
     uint64_t count = 0, nodes = 0;
-    double wall, cpu;
+    double wall, cpu, span;
     if (threads <= 1) {
         search_stats_t st = {0};
         const double w0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
         if (nqueens_count(n, 1, NULL, &count, &st) != 0) return 1;
         wall = clock_s(CLOCK_MONOTONIC) - w0;
-        cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+        cpu = span = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
         nodes = st.nodes;
     } else {
         double slowest;
         size_t idx, total;
-        if (split_count(n, threads, &count, &wall, &cpu, &nodes, &slowest, &idx, &total) != 0)
+        if (split_count(n, threads, &count, &wall, &cpu, &span, &nodes, &slowest, &idx, &total) !=
+            0)
             return 1;
     }
     const int ok = (size_t)n < sizeof a000170 / sizeof a000170[0] && count == a000170[n];
-    printf("n=%d threads=%d count=%llu %s wall=%.3f cpu=%.3f nodes=%llu\n", n, threads,
-           (unsigned long long)count, ok ? "ok" : "FAIL", wall, cpu, (unsigned long long)nodes);
+    printf("n=%d threads=%d count=%llu %s wall=%.3f cpu=%.3f span=%.3f nodes=%llu\n", n, threads,
+           (unsigned long long)count, ok ? "ok" : "FAIL", wall, cpu, span,
+           (unsigned long long)nodes);
     return ok ? 0 : 1;
 }
 

@@ -260,7 +260,9 @@ fi
 row "min-conflicts 10^6 queens" "pz mc 1000000" frozenvoid "frozenvoid mc 1000000"
 [ "$QUICK" = 1 ] || row "min-conflicts 10^7 queens" "pz mc 10000000" frozenvoid "frozenvoid mc 10000000"
 if [ "$QUICK" != 1 ]; then
+    span=$(cat "$OUTDIR"/pz.17.2.* 2>/dev/null | sed -n 's/.* span=\([0-9.]*\).*/\1/p' | sort -n | head -1)
     echo
+    echo "two threads at n=17: the busier worker used $(secs "$span") of CPU, against $(secs "${BEST_C[pz count 17 1]:-}") for the whole count on one thread (the wall time two idle cores would take; $(ratio "${BEST_C[pz count 17 1]:-}" "$span")x speed-up)"
     echo "two threads at n=17: speed-up $(ratio "${BEST_W[pz count 17 1]:-}" "${BEST_W[pz count 17 2]:-}") (one-thread wall / two-thread wall; 2.00 is perfect, and needs two idle cores), CPU $(secs "${BEST_C[pz count 17 2]:-}") for two threads vs $(secs "${BEST_C[pz count 17 1]:-}") for one"
 fi
 if [ ${#missing[@]} -gt 0 ]; then
