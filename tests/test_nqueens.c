@@ -501,6 +501,21 @@ START_TEST(nqueens_count_node_budget) {
 }
 END_TEST
 
+/* A count advances ctl->progress (the pool's live work counter) as it goes,
+ * by the steps made between its polls, and by the rest at the end. */
+START_TEST(nqueens_count_reports_progress) {
+    atomic_uint_fast64_t progress;
+    atomic_init(&progress, 0);
+    search_ctl_t ctl = {0, 0, NULL, &progress};
+    search_stats_t st = {0};
+    uint64_t count = 0;
+    ck_assert_int_eq(nqueens_count(13, 1, &ctl, &count, &st), 0);
+    ck_assert_uint_eq(count, a000170[13]);
+    ck_assert_uint_gt(st.nodes, 0);
+    ck_assert_uint_eq(atomic_load(&progress), st.nodes);
+}
+END_TEST
+
 START_TEST(nqueens_stats_repeatable) {
     search_stats_t a = {0}, b = {0};
     uint64_t ca = 0, cb = 0;
@@ -562,6 +577,7 @@ Suite *nqueens_suite(void) {
     tcase_add_test(tc, nqueens_count_deadline_passed);
     tcase_add_test(tc, nqueens_count_cancelled);
     tcase_add_test(tc, nqueens_count_node_budget);
+    tcase_add_test(tc, nqueens_count_reports_progress);
     tcase_add_test(tc, nqueens_stats_repeatable);
     suite_add_tcase(s, tc);
     return s;

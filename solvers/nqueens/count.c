@@ -390,10 +390,15 @@ int nqueens__count_boards(nqueens__next_fn next, void *ctx, const uint32_t *allo
         tl.sum += acc & (((uint64_t)1 << LEAF_SHIFT) - 1);
         tl.leaves += acc >> LEAF_SHIFT;
         if (tl.steps - polled >= POLL_ROUNDS) {
+            /* the live work counter another thread may watch (search.h) */
+            if (ctl != NULL && ctl->progress != NULL)
+                atomic_fetch_add_explicit(ctl->progress, tl.steps - polled, memory_order_relaxed);
             polled = tl.steps;
             if ((rc = search_check_now(ctl, base + tl.steps)) != 0) break;
         }
     }
+    if (ctl != NULL && ctl->progress != NULL)
+        atomic_fetch_add_explicit(ctl->progress, tl.steps - polled, memory_order_relaxed);
     stats->nodes = base + tl.steps;
     /* every queen put down is taken back, but the last of each solution */
     stats->backtracks += tl.steps - tl.leaves;
