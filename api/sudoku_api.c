@@ -866,6 +866,7 @@ int api_sudoku_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
     j->base.ops = &sd_ops;
     j->base.nitems = 1;
     j->base.threads = j->pz.xc ? (unsigned)j->pz.threads : 1;
+    j->base.inline_ok = !j->pz.xc && j->pz.n <= 9; /* sudoku_solve() resets its result */
     j->base.timeout_ms = j->pz.timeout_ms;
     j->base.start_ns = search_now_ns();
     *job = &j->base;
