@@ -205,13 +205,9 @@ static size_t nq_count_items(int n, size_t nsubs) {
     return nsubs < target ? (nsubs ? nsubs : 1) : target;
 }
 
-/* Restartable (the slot is set from nothing), so a one-item count may be
- * tried on the HTTP thread first (api_job_t.inline_ok). */
 static int nq_count_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
     nq_count_job_t *j = (nq_count_job_t *)job;
     nq_item_t *it = &j->items[item];
-    it->count = 0;
-    memset(&it->stats, 0, sizeof it->stats);
     return nqueens_count_subs(j->subs + it->first, it->len, ctl, &it->count, &it->stats);
 }
 
@@ -340,7 +336,6 @@ int api_nqueens_count_prepare(const api_request_t *req, api_job_t **job, api_res
     if (j == NULL || nq_count_prepare_subs(j, (int)n, symmetry) != 0) goto nomem;
     j->base.ops = &nq_count_ops;
     j->base.progress_unit = "subproblems";
-    j->base.inline_ok = j->base.nitems == 1; /* n <= 10: well under a millisecond */
     j->base.threads = (unsigned)threads;
     j->base.timeout_ms = timeout_ms;
     j->base.start_ns = search_now_ns();
