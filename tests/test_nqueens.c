@@ -314,6 +314,33 @@ START_TEST(nqueens_split_shapes) {
 }
 END_TEST
 
+/* n = 27 boards with a few free rows far apart (shifts of up to 26 rows
+ * between levels, the full word width): the engine against the plain
+ * counter.  The fixed queens come from a solution, so each board has at
+ * least one completion. */
+START_TEST(nqueens_count_sub_wide_gaps_match_reference) {
+    const int n = NQUEENS_COUNT_MAX_N;
+    int sol[NQUEENS_COUNT_MAX_N];
+    uint64_t seed = 12345;
+    ck_assert_int_eq(nqueens_first(n, NULL, sol, NULL), 0);
+    for (int t = 0; t < 40; t++) {
+        nqueens_sub_t s = {.n = (uint8_t)n, .weight = 2};
+        for (int r = 0; r < n; r++)
+            s.cols[r] = (uint8_t)sol[r];
+        const int k = 2 + t % 6; /* free rows */
+        for (int i = 0; i < k; i++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            s.cols[(seed >> 33) % (uint64_t)n] = NQUEENS_FREE;
+        }
+        if (t == 0) s.cols[0] = s.cols[n - 1] = NQUEENS_FREE; /* the widest gap */
+        uint64_t mine = 0;
+        ck_assert_int_eq(nqueens_count_sub(&s, NULL, &mine, NULL), 0);
+        ck_assert_uint_ge(mine, 2);
+        ck_assert_uint_eq(mine, ref_count_sub(&s));
+    }
+}
+END_TEST
+
 START_TEST(nqueens_count_sub_rejects_bad_sub) {
     nqueens_sub_t subs[512];
     size_t count = 0;
@@ -569,6 +596,7 @@ Suite *nqueens_suite(void) {
     tcase_add_test(tc, nqueens_split_cap_and_count);
     tcase_add_test(tc, nqueens_split_rejects_bad_n);
     tcase_add_test(tc, nqueens_split_shapes);
+    tcase_add_test(tc, nqueens_count_sub_wide_gaps_match_reference);
     tcase_add_test(tc, nqueens_count_sub_rejects_bad_sub);
     tcase_add_test(tc, nqueens_first_known_answers);
     tcase_add_test(tc, nqueens_first_unsolvable_and_bad_n);
