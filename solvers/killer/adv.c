@@ -1,5 +1,8 @@
 /* killer/adv.c -- the "advanced" Killer Sudoku method: propagation over
  * candidate masks with sum constraints, and fewest-candidates search.
+ * The measurements behind this design, and the designs tried and not
+ * kept, are in docs/killer-tuning.md: read it before changing the search
+ * or the propagators.
  *
  * Constraints ("cons")
  * --------------------
@@ -12,53 +15,60 @@
  * shares a unit or a cage.
  *
  * How a con propagates (prop_con):
- *   tabled   distinct cons whose table of value combinations (sets of k
- *            value indices as uint64 masks whose symbols add to the sum;
- *            killer__combos) fits KILLER_COMBO_CAP.  The table is a sparse
- *            set: combos[0..live) are still possible, the rest were removed
- *            by swapping them behind `live`, so undoing is restoring live
- *            (trailed), never copying the table.  A combo stays live if it
- *            holds the decided values, every open cell meets the rest of it,
- *            the open cells together cover that rest and (<= SMALL_OPEN + 1
- *            open cells) a perfect matching exists.  Open cells shrink to
- *            the supported values (with <= SMALL_OPEN + 1 open cells the
- *            values of some matching: exact); the intersection of live
- *            combos is what the cage must hold (con_claim_ot): a required
- *            value with one place in the cage goes there, and leaves every
- *            other cell of each unit that contains the whole cage
- *            (cage/unit claiming) and every cell outside the cage that sees
- *            all of its places in it (cage pointing; peer bitsets, grids of
- *            up to 128 cells; derived cons up to POINT_DERIVED_MAX cells).  Conversely the
- * hidden-single scan of a unit notices a value whose every place in the unit lies in one cage, and
- * keeps only that cage's combos that contain it.  A tabled con's own changes do not requeue it
- * (propagate() holds its inq flag up while it runs): its result is (close to) a fixpoint. bounds
- * distinct cons over the cap (big cages on big grids): the rest of the sum must lie between the
- * sums of the `open` smallest and largest available symbols, per cell and value; with symbols
- * ascending by index that is one window of values for every cell. sum      non-distinct (derived)
- * cons: classify() splits the cells into peer groups (greedy cliques); a group of k open cells adds
- * up to between the k smallest and the k largest symbols of its candidates' union, and a value
- * stays at a cell only if the bounds of the whole con still admit the sum.  With symbols ascending
- * by index this is one window of values per group. Per-cell bounds (the earlier version) let two
- * innies in one row both be 1; the groups took sigh-hs-09 from 21,000 nodes to 10. A mixed con sees
- * its mirrored cells' masks mirrored (mirror_mask; a group never mixes signs) and recounts the rest
- * of its sum (cdyn's counts every cell as itself). small    a non-tabled con with <= SMALL_OPEN
- * open cells is then solved exactly: a depth-first walk (depth <= SMALL_OPEN) over the open cells'
- * candidates finds, for each cell, the values that belong to some complete assignment (distinct
- * where the cells are peers, sum met), and removes the others. Plus the Sudoku rules: a decided
- * cell's value leaves its peers (row, column, box, diagonals, cage), hidden singles per unit, and
- * locked candidates between boxes and lines (pointing and claiming); a value whose places in a unit
- * all lie in one cage leaves the cage's other cells (and its tabled con keeps only combos holding
- * it).
+ *   tabled  distinct cons whose table of value combinations (sets of k
+ *           value indices as uint64 masks whose symbols add to the sum;
+ *           killer__combos) fits KILLER_COMBO_CAP.  The table is a sparse
+ *           set: combos[0..live) are still possible, the rest were removed
+ *           by swapping them behind `live`, so undoing is restoring live
+ *           (trailed), never copying the table.  A combo stays live if it
+ *           holds the decided values, every open cell meets the rest of
+ *           it, the open cells together cover that rest and (<= SMALL_OPEN
+ *           + 1 open cells) a perfect matching exists.  Open cells shrink
+ *           to the supported values (with <= SMALL_OPEN + 1 open cells the
+ *           values of some matching: exact); the intersection of live
+ *           combos is what the cage must hold (con_claim_ot): a required
+ *           value with one place in the cage goes there, and leaves every
+ *           other cell of each unit that contains the whole cage
+ *           (cage/unit claiming) and every cell outside the cage that sees
+ *           all of its places in it (cage pointing; peer bitsets, grids of
+ *           up to 128 cells; derived cons up to POINT_DERIVED_MAX cells).
+ *           Conversely the hidden-single scan of a unit notices a value
+ *           whose every place in the unit lies in one cage, and keeps only
+ *           that cage's combos that contain it.  A tabled con's own changes
+ *           do not requeue it (propagate() holds its inq flag up while it
+ *           runs): its result is (close to) a fixpoint.
+ *   bounds  distinct cons over the cap (big cages on big grids): the rest
+ *           of the sum must lie between the sums of the `open` smallest
+ *           and largest available symbols, per cell and value; with
+ *           symbols ascending by index that is one window of values for
+ *           every cell.
+ *   sum     non-distinct (derived) cons: classify() splits the cells into
+ *           peer groups (greedy cliques); a group of k open cells adds up
+ *           to between the k smallest and the k largest symbols of its
+ *           candidates' union, and a value stays at a cell only if the
+ *           bounds of the whole con still admit the sum.  With symbols
+ *           ascending by index this is one window of values per group.
+ *           Groups rather than per-cell bounds, which would let the two
+ *           cells of an innie pair in one row both be 1.  A mixed con sees
+ *           its mirrored cells' masks mirrored (mirror_mask; a group never
+ *           mixes signs) and recounts the rest of its sum (cdyn's counts
+ *           every cell as itself).
+ *   small   a non-tabled con with <= SMALL_OPEN open cells is then solved
+ *           exactly: a depth-first walk (depth <= SMALL_OPEN) over the
+ *           open cells' candidates finds, for each cell, the values that
+ *           belong to some complete assignment (distinct where the cells
+ *           are peers, sum met), and removes the others.
+ * Plus the Sudoku rules: a decided cell's value leaves its peers (row,
+ * column, box, diagonals, cage), hidden singles per unit, and locked
+ * candidates between boxes and lines (pointing and claiming); a value
+ * whose places in a unit all lie in one cage leaves the cage's other cells
+ * (and its tabled con keeps only combos holding it).
  *
  * Order (propagate()): decided cells' peers, then cages (cq), then unit
  * scans, and the derived cons (dq) only when all of those are done.  A
  * derived con has up to DERIVED_MAX cells and is woken by each change of
- * any of them: run eagerly, derived cons were 5 in 6 con runs (3-4 runs
- * each a node on mathemagic-13) and 1 in 20 changed anything.  Deferred,
- * they see the cheap fixpoint once; over the sigh set 136.2 -> 102.7 G
- * instructions lowest-first, 50.7 -> 39.8 G highest-first, nodes 609,785
- * -> 613,553 and 228,486 -> 236,165 (the usual drift of a changed
- * conflict order; docs/killer-tuning.md).
+ * any of them; run eagerly, derived cons were most of the con runs and
+ * seldom changed anything, so they wait for the cheap fixpoint.
  *
  * State and undo
  * --------------
@@ -84,8 +94,8 @@
  * Cages first (killer__solve_adv()): the root is propagated once with
  * the cages alone.  If that decides every cell or fails, it is the
  * answer, without the 45-rule set-up that is most of an easy puzzle's
- * time (janko 9x9: 187 of 243 end there; median 0.42 -> 0.07 ms).  Else
- * the full state is built from scratch and searches exactly as before.
+ * time (most ordinary killers end there).  Else the full state is built
+ * from scratch and searches exactly as before.
  *
  * Search: binary branching as in sudoku/prop.c (choose()): a cage with
  * exactly two live combos first (the largest conflict weight over its open
@@ -94,22 +104,17 @@
  * weight, see bump()): its first value, then without it.  After each side,
  * propagate.  Frames hold (trail mark, decided count, choice); each frame
  * decides a cell or takes a cage from two live combos to one, so depth <=
- * ncells + ncages.  A node is one choice.  Splitting two-combo cages cut
- * the sigh set's nodes 613,553 -> 481,176 lowest value first and 236,165
- * -> 194,906 highest first (docs/killer-tuning.md).
+ * ncells + ncages.  A node is one choice.  Two-combo cages first, because
+ * one choice then settles a cage's value set, which cell choices take a
+ * cell at a time.
  *
  * Value order (killer_opts_t values, first_value()): the lowest value or
  * the highest.  With max_solutions 1 and no split, killer__solve_adv()
  * builds one state per order (adv_open) and runs them in turns
  * (adv_run pauses at a node limit, between nodes, where the state is a
- * propagated fixpoint): the first answer of either ends the solve.
- * Measured 2026-11-25 (first solution, nodes; bench_killer -o asc / desc /
- * auto): mathemagic-01 9,341 / 41,220 / 18,557, -03 6,625 / 54,199 /
- * 12,769, -11 74,821 / 1,920 / 3,968, -13 175,829 / 32,888 / 66,680,
- * wecoc_1_mod_b 24,488 / 3,773 / 7,869, tarek-39 5,071 / 3,818 / 7,914.
- * The better order is up to 40x better and neither is better in general;
- * the turns cost about twice the better one (over mathemagic, wecoc and
- * tarek-37/-39: 477k / 191k / 222k nodes, the largest 176k / 54k / 67k).
+ * propagated fixpoint): the first answer of either ends the solve.  On a
+ * hard puzzle one order is often ten times better than the other, and
+ * neither is better in general; the turns cost about twice the better one.
  *
  * Split (killer_opts_t.split_depth d > 0, for parallel callers): after the
  * root propagation split_descend() follows split_index through the top d
@@ -120,38 +125,6 @@
  * belongs to the index whose remaining bits are 0).  Descent choices are
  * not counted as nodes; each item repeats the root set-up, which is cheap
  * next to a hard search.
- *
- * Measurements
- * ------------
- * docs/killer-tuning.md keeps every round of tuning with its numbers and
- * the commands that give them.  In short, per node (~11 us on the hard
- * 9x9s) and per tree:
- *   kept      the unrolled 2-4-cell matchings, fixpoints noted per frame
- *             (level_valid), per-con open positions (condyn_t), branch-free
- *             queueing, derived cons deferred (dq); mixed innie/outie cons,
- *             cage pointing, DERIVED_MAX 10, the unit-in-one-cage rule; the
- *             two value orders in turns.
- *   rejected  probing and look-ahead, at the root (singleton consistency)
- *             or at any depth limit: 3-7x fewer nodes, more instructions;
- *             dom/wdeg, impacts, last-conflict, value-by-combo-count
- *             choices; Luby / geometric restarts, also with nld-nogoods; exact
- *             group sums, 4-cell exact walks, combined sums, box-set
- *             regions, weighted 45 rules, con differences, naked pairs;
- *             MIXED_MAX other than 5, DERIVED_MAX other than 10; an
- *             exact-cover model (cage combination placements explode and
- *             lose the sums across cages); state copied per level (36x36:
- *             10 KiB a level, 1296 levels; a 9x9-only engine that copies
- *             it costs 0.65-0.95x this one's time a node).
- * Where the work is: on mathemagic-13 the lowest-first search is wrong at
- * each of its first 7 choices, and even the subtree holding the solution
- * below them takes 36k nodes (7.5k highest-first); a perfect value order
- * at the top would not reach 100 ms, so what is missing is refuting wrong
- * subtrees faster, not luck.  Clause learning alone is not it on 9x9:
- * clasp over this very model (bench_killer -g: tables and 45-rule sums)
- * needs as many conflicts as this search needs nodes, and Chuffed (lazy
- * clause generation) with the cage tables solves no Mathemagic puzzle in
- * 120 s; on random 16x16 clasp solves one more of eight
- * (docs/killer-tuning.md).
  *
  * Thread-safety: all state lives in the two arenas of each solve state
  * (one per value order when auto takes turns); nothing is shared. */
@@ -1498,10 +1471,7 @@ static inline uint64_t first_value(const adv_t *a, uint64_t m) {
  * a time; each cage is chosen at most once on a path (its live count is
  * 1 below), so a path has at most ncells + ncages choices (the stack's
  * size: a rule that chose cages with more live combos would need more).
- * Over the sigh set (first solution, nodes lowest / highest value first):
- * two-combo cages 481,176 / 194,906; cells only 613,553 / 236,165; cages
- * with 2..3 live combos, fewest first, 495,095 / 283,390; 2..4, 510,514 /
- * 312,358; cells first when one has two candidates 556,685 / 226,779. */
+ * The other rules measured: docs/killer-tuning.md, "Combo choices". */
 static choice_t choose(const adv_t *a) {
     choice_t ch;
     uint32_t ci, best = UINT32_MAX;
