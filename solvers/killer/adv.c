@@ -35,7 +35,7 @@
  *           Conversely the hidden-single scan of a unit notices a value
  *           whose every place in the unit lies in one cage, and keeps only
  *           that cage's combos that contain it.  A tabled con's own changes
- *           do not requeue it (propagate() holds its inq flag up while it
+ *           do not requeue it (killer__propagate() holds its inq flag up while it
  *           runs): its result is (close to) a fixpoint.
  *   bounds  distinct cons over the cap (big cages on big grids): the rest
  *           of the sum must lie between the sums of the `open` smallest
@@ -64,7 +64,7 @@
  * whose places in a unit all lie in one cage leaves the cage's other cells
  * (and its tabled con keeps only combos holding it).
  *
- * Order (propagate()): decided cells' peers, then cages (cq), then unit
+ * Order (killer__propagate()): decided cells' peers, then cages (cq), then unit
  * scans, and the derived cons (dq) only when all of those are done.  A
  * derived con has up to DERIVED_MAX cells and is woken by each change of
  * any of them; run eagerly, derived cons were most of the con runs and
@@ -75,7 +75,7 @@
  *   cand[ncells]  uint64 candidate masks (value v = bit v-1)
  *   live[ncons]   uint32 live combos per tabled con
  *   cdyn[ncons]   open positions, decided values, rest of the sum per con:
- *                 derived from cand (set_mask on deciding, undo on the
+ *                 derived from cand (killer__set_mask on deciding, undo on the
  *                 entry that decided), not trailed
  *   trail         key[] (uint32: cell, or ncells + con) / old[] (uint64)
  * Every trail entry removes at least one candidate bit or one live combo
@@ -86,7 +86,7 @@
  *                 frame: undo only restores the marks of popped frames, so
  *                 while the frame a fact was noted under stands, masks and
  *                 live sets only shrank since and the fact holds
- *                 (level_valid(): con_t fix_*, a sum or bounds con's last
+ *                 (level_valid(): killer__con_t fix_*, a sum or bounds con's last
  *                 no-op state; claim_*, values claiming already removed).
  *                 Anything else that grows the state must give the current
  *                 frame a new serial.
@@ -149,7 +149,7 @@ _Static_assert(KILLER__MIXED_MAX <= DERIVED_MAX, "prop_con sizes its group array
 #define POLL_MASK  15u
 #define ADV_PAUSED 1 /* adv_run(): the node limit came first; call again */
 
-typedef struct con_s {
+typedef struct killer__con_s {
     long sum;
     uint32_t cells_off; /* into con_cells */
     uint32_t combo_off; /* into combos (tabled) */
@@ -163,7 +163,7 @@ typedef struct con_s {
     uint8_t nunits_in; /* units containing every cell */
     uint8_t units_in[5];
     uint64_t inpos[2]; /* positions of its cells in units_in[0..1] (con_claim) */
-    uint64_t pexcl[2]; /* adv_t pbits: its cells and those of units_in (con_claim_ot) */
+    uint64_t pexcl[2]; /* killer__adv_t pbits: its cells and those of units_in (con_claim_ot) */
     /* sum and bounds cons: a state where the con changed nothing, valid while
      * the search level it was noted at still stands (level_valid(): masks only
      * shrank since): its number of open cells and the sum of its groups'
@@ -176,7 +176,7 @@ typedef struct con_s {
      * units containing the con, valid as fix_* (level_valid()) */
     uint32_t claim_level;
     uint64_t claim_req, claim_ser;
-} con_t;
+} killer__con_t;
 
 /* The bounds of one peer group of a sum con as a function of its open
  * cells' union u and their number k (prop_con, ascending symbols): the
@@ -184,22 +184,22 @@ typedef struct con_s {
  * largest symbol and the smallest / largest.  One entry per group, at the con's cells_off + group;
  * k == 0: empty.  A pure function, so valid in any state: a con rerun
  * after a change in one group finds the other groups here. */
-typedef struct grpc_s {
+typedef struct killer__grpc_s {
     uint64_t u;
     long lo, hi, sk, tk, s1, t1;
     int k;
-} grpc_t;
+} killer__grpc_t;
 
-/* Per con, kept by set_mask() and undo() (round 4): the positions of its
+/* Per con, kept by killer__set_mask() and killer__undo() (round 4): the positions of its
  * open cells, the arithmetic sum of its decided cells' value bits (for a
  * distinct con their OR: peers never stay decided to one value once the
  * decided-cell queue is empty, and prop_con runs only then) and the rest
  * of its sum.  prop_con's head walks the open positions instead of testing
  * every cell (that test was its worst-predicted branch). */
-typedef struct condyn_s {
+typedef struct killer__condyn_s {
     uint64_t open, dec;
     long rem;
-} condyn_t;
+} killer__condyn_t;
 
 /* A search choice (choose()): what < nc assigns cell `what` the value
  * bit `bits` or removes it; what = nc + ci keeps only combo `bits` of
@@ -214,26 +214,26 @@ typedef struct frame_s {
     uint32_t mark, decided;
 } frame_t;
 
-typedef struct adv_s {
+typedef struct killer__adv_s {
     killer__model_t m;
     const killer_opts_t *opts;
     killer_result_t *res;
     int n, nc, ncons, nunits;
     uint64_t full;
     /* constraints */
-    con_t *cons;
+    killer__con_t *cons;
     uint16_t *con_cells;
     uint8_t *con_grp;        /* per con cell: its peer group (non-distinct cons) */
     uint8_t *con_neg;        /* per con cell: 1 = enters mirrored, n + 1 - v (derive_region) */
     uint32_t *cell_cons_off; /* nc + 1 */
     uint16_t *cell_cons;
     uint8_t *cell_cons_pos; /* per cell_cons entry: the cell's position in that con */
-    condyn_t *cdyn;         /* per con (see condyn_t) */
+    killer__condyn_t *cdyn; /* per con (see killer__condyn_t) */
     uint32_t *peer_off;     /* nc + 1 */
     uint16_t *peers;
     uint64_t *pbits; /* nc <= 128: the peers of cell i as a bitset at [2i], [2i + 1], else NULL */
     uint64_t *combos;
-    grpc_t *grpc; /* per con cell (see grpc_t) */
+    killer__grpc_t *grpc; /* per con cell (see killer__grpc_t) */
     /* state */
     uint64_t *cand;
     uint32_t *live;
@@ -269,7 +269,7 @@ typedef struct adv_s {
     uint8_t useg_n[KILLER__MAX_UNITS][2];
     uint8_t useg[KILLER__MAX_UNITS][KILLER_MAX_N][2];
     uint8_t useg_unit[KILLER__MAX_UNITS][2][KILLER_MAX_N];
-    /* search levels for con_t fix_*: level = frames on the stack, lser[l]
+    /* search levels for killer__con_t fix_*: level = frames on the stack, lser[l]
      * a serial (from nser, never reused) of the frame at level l (lser[0]:
      * the root).  Undo only ever restores a popped frame's mark, so while
      * the frame a fact was noted under stands, masks and live counts only
@@ -284,28 +284,28 @@ typedef struct adv_s {
     uint32_t depth;
     int ok;
     char *mem1, *mem2;
-} adv_t;
+} killer__adv_t;
 
 /* === Changes and trail ================================================== */
 
-static void trail(adv_t *a, uint32_t key, uint64_t old) {
+static void trail(killer__adv_t *a, uint32_t key, uint64_t old) {
     assert(a->tlen < a->tcap);
     a->tkey[a->tlen] = key;
     a->told[a->tlen] = old;
     a->tlen++;
 }
 
-/* A cell got decided to value bit m: its cons learn it (condyn_t).
+/* A cell got decided to value bit m: its cons learn it (killer__condyn_t).
  * sign -1 reverts that (undo). */
-static void cons_decide(adv_t *a, int cell, uint64_t m, long sign) {
+static void cons_decide(killer__adv_t *a, int cell, uint64_t m, long sign) {
     const uint16_t *cc = a->cell_cons;
     const uint8_t *pos = a->cell_cons_pos;
-    condyn_t *cd = a->cdyn;
+    killer__condyn_t *cd = a->cdyn;
     long sv = sign * a->m.sym[killer__ctz(m) + 1];
     uint64_t dm = (uint64_t)sign * m;
     uint32_t i, end = a->cell_cons_off[cell + 1];
     for (i = a->cell_cons_off[cell]; i < end; i++) {
-        condyn_t *d = &cd[cc[i]];
+        killer__condyn_t *d = &cd[cc[i]];
         d->open ^= (uint64_t)1 << pos[i];
         d->dec += dm;
         d->rem -= sv; /* (a mirrored con recounts its rest: prop_con) */
@@ -314,7 +314,7 @@ static void cons_decide(adv_t *a, int cell, uint64_t m, long sign) {
 
 /* Pops the trail down to mark.  A cell entry whose newer mask (the current
  * one: later entries are already undone) is a single value undecides it. */
-static void undo(adv_t *a, uint32_t mark) {
+static void killer__undo(killer__adv_t *a, uint32_t mark) {
     while (a->tlen > mark) {
         uint32_t k = a->tkey[--a->tlen];
         if (k < (uint32_t)a->nc) {
@@ -328,12 +328,12 @@ static void undo(adv_t *a, uint32_t mark) {
 
 /* Whether a fact noted at search level `level` (serial `ser` = lser[level]
  * then) still holds for a state that only shrank since: its frame is still
- * on the stack (see adv_t lser). */
-static inline int level_valid(const adv_t *a, uint32_t level, uint64_t ser) {
+ * on the stack (see killer__adv_t lser). */
+static inline int level_valid(const killer__adv_t *a, uint32_t level, uint64_t ser) {
     return level <= a->level && a->lser[level] == ser;
 }
 
-static void enqueue_con(adv_t *a, uint32_t ci) {
+static void killer__enqueue_con(killer__adv_t *a, uint32_t ci) {
     if (!a->inq[ci]) {
         a->inq[ci] = 1;
         if (ci < a->first_derived)
@@ -345,7 +345,7 @@ static void enqueue_con(adv_t *a, uint32_t ci) {
 
 /* Sets cand[cell] = m (a strict subset of the current mask).  Returns -1
  * when m is empty. */
-static int set_mask(adv_t *a, int cell, uint64_t m) {
+static int killer__set_mask(killer__adv_t *a, int cell, uint64_t m) {
     uint64_t old = a->cand[cell];
     uint32_t i;
     assert((m & ~old) == 0 && m != old);
@@ -408,23 +408,23 @@ static int set_mask(adv_t *a, int cell, uint64_t m) {
     return 0;
 }
 
-static inline int restrict_to(adv_t *a, int cell, uint64_t keep) {
+static inline int restrict_to(killer__adv_t *a, int cell, uint64_t keep) {
     uint64_t m = a->cand[cell];
-    return (m & ~keep) != 0 ? set_mask(a, cell, m & keep) : 0;
+    return (m & ~keep) != 0 ? killer__set_mask(a, cell, m & keep) : 0;
 }
 
 /* restrict_to for a caller that holds *m == cand[cell] (prop_con's oc[]:
- * only set_mask on that very cell changes it), and keeps it so. */
-static inline int restrict_keep(adv_t *a, int cell, uint64_t *m, uint64_t keep) {
+ * only killer__set_mask on that very cell changes it), and keeps it so. */
+static inline int restrict_keep(killer__adv_t *a, int cell, uint64_t *m, uint64_t keep) {
     uint64_t nm = *m & keep;
     if (nm == *m) return 0;
     *m = nm;
-    return set_mask(a, cell, nm);
+    return killer__set_mask(a, cell, nm);
 }
 
 /* Removes combos of tabled con ci that lack any value of `need`. */
-static int con_require(adv_t *a, uint32_t ci, uint64_t need) {
-    const con_t *c = &a->cons[ci];
+static int killer__con_require(killer__adv_t *a, uint32_t ci, uint64_t need) {
+    const killer__con_t *c = &a->cons[ci];
     uint64_t *cb = a->combos + c->combo_off;
     uint32_t live = a->live[ci], i = 0, old = live;
     while (i < live) {
@@ -439,14 +439,14 @@ static int con_require(adv_t *a, uint32_t ci, uint64_t need) {
     trail(a, (uint32_t)a->nc + ci, old);
     a->live[ci] = live;
     a->res->stats.propagations += old - live;
-    enqueue_con(a, ci);
+    killer__enqueue_con(a, ci);
     return live == 0 ? -1 : 0;
 }
 
 /* Removes combo `combo` from the live ones of tabled con ci (the second
  * side of a combo choice). */
-static int con_drop(adv_t *a, uint32_t ci, uint64_t combo) {
-    const con_t *c = &a->cons[ci];
+static int killer__con_drop(killer__adv_t *a, uint32_t ci, uint64_t combo) {
+    const killer__con_t *c = &a->cons[ci];
     uint64_t *cb = a->combos + c->combo_off;
     uint32_t live = a->live[ci], i;
     for (i = 0; i < live && cb[i] != combo; i++) {
@@ -457,7 +457,7 @@ static int con_drop(adv_t *a, uint32_t ci, uint64_t combo) {
     trail(a, (uint32_t)a->nc + ci, live);
     a->live[ci] = live - 1;
     a->res->stats.propagations++;
-    enqueue_con(a, ci);
+    killer__enqueue_con(a, ci);
     return live == 1 ? -1 : 0;
 }
 
@@ -572,7 +572,7 @@ static int match4(const uint64_t *cd, uint64_t r, uint64_t *sup) {
     return found;
 }
 
-static int are_peers(const adv_t *a, int x, int y) {
+static int killer__are_peers(const killer__adv_t *a, int x, int y) {
     int i, j;
     if (a->m.cell_cage[x] >= 0 && a->m.cell_cage[x] == a->m.cell_cage[y]) return 1;
     for (i = 0; i < a->m.cell_nunits[x]; i++)
@@ -586,9 +586,9 @@ static int are_peers(const adv_t *a, int x, int y) {
  * there, and all of them leave the rest of each unit containing the con. */
 /* once / twice: the values of one / two or more open cells (the caller
  * may have them at hand: con_claim_ot). */
-static int con_claim_ot(adv_t *a, uint32_t ci, const int *open, int m, uint64_t req, uint64_t once,
-                        uint64_t twice) {
-    const con_t *c = &a->cons[ci];
+static int con_claim_ot(killer__adv_t *a, uint32_t ci, const int *open, int m, uint64_t req,
+                        uint64_t once, uint64_t twice) {
+    const killer__con_t *c = &a->cons[ci];
     const uint16_t *cells = a->con_cells + c->cells_off;
     int i, j;
     uint64_t single;
@@ -599,7 +599,7 @@ static int con_claim_ot(adv_t *a, uint32_t ci, const int *open, int m, uint64_t 
         if (x != 0) {
             if ((x & (x - 1)) != 0) return -1; /* two required values with one place */
             single &= ~x;
-            if (a->cand[open[i]] != x && set_mask(a, open[i], x) != 0) return -1;
+            if (a->cand[open[i]] != x && killer__set_mask(a, open[i], x) != 0) return -1;
         }
     }
     /* cage pointing: a required value leaves every cell outside the con
@@ -680,7 +680,7 @@ static int con_claim_ot(adv_t *a, uint32_t ci, const int *open, int m, uint64_t 
             if (restrict_to(a, uc[killer__ctz(out)], ~req) != 0) return -1;
     }
     {
-        con_t *cw = &a->cons[ci];
+        killer__con_t *cw = &a->cons[ci];
         cw->claim_req = req;
         cw->claim_level = a->level;
         cw->claim_ser = a->lser[a->level];
@@ -690,7 +690,7 @@ static int con_claim_ot(adv_t *a, uint32_t ci, const int *open, int m, uint64_t 
 
 /* The values whose symbols lie in [lo, hi], for ascending symbols
  * (a->sym_sorted): two binary searches, or plain arithmetic for 1..n. */
-static uint64_t sym_window(const adv_t *a, long lo, long hi) {
+static uint64_t sym_window(const killer__adv_t *a, long lo, long hi) {
     const long *sym = a->m.sym;
     int n = a->n, first, last;
     if (a->sym_ident) {
@@ -722,7 +722,7 @@ static uint64_t sym_window(const adv_t *a, long lo, long hi) {
 
 /* The mask of value n + 1 - v for each value v of x (symbols 1..n): a
  * mirrored cell of a sum con is seen through it (derive_region). */
-static inline uint64_t mirror_mask(const adv_t *a, uint64_t x) {
+static inline uint64_t mirror_mask(const killer__adv_t *a, uint64_t x) {
     x = ((x >> 1) & 0x5555555555555555ull) | ((x & 0x5555555555555555ull) << 1);
     x = ((x >> 2) & 0x3333333333333333ull) | ((x & 0x3333333333333333ull) << 2);
     x = ((x >> 4) & 0x0f0f0f0f0f0f0f0full) | ((x & 0x0f0f0f0f0f0f0f0full) << 4);
@@ -731,9 +731,9 @@ static inline uint64_t mirror_mask(const adv_t *a, uint64_t x) {
 }
 
 /* Notes that sum or bounds con ci changed nothing with m open cells and
- * group-union sum gsum, valid while the current frame stands (con_t fix_*). */
-static void note_fixpoint(adv_t *a, uint32_t ci, int m, uint64_t gsum) {
-    con_t *cw = &a->cons[ci];
+ * group-union sum gsum, valid while the current frame stands (killer__con_t fix_*). */
+static void note_fixpoint(killer__adv_t *a, uint32_t ci, int m, uint64_t gsum) {
+    killer__con_t *cw = &a->cons[ci];
     cw->fix_level = a->level;
     cw->fix_ser = a->lser[a->level];
     cw->fix_m = (uint8_t)m;
@@ -741,15 +741,15 @@ static void note_fixpoint(adv_t *a, uint32_t ci, int m, uint64_t gsum) {
 }
 /* restrict_keep for a con cell that may be mirrored: *m and keep are in
  * the con's view. */
-static inline int restrict_view(adv_t *a, int cell, uint64_t *m, uint64_t keep, int neg) {
+static inline int restrict_view(killer__adv_t *a, int cell, uint64_t *m, uint64_t keep, int neg) {
     uint64_t nm = *m & keep;
     if (nm == *m) return 0;
     *m = nm;
-    return set_mask(a, cell, neg ? mirror_mask(a, nm) : nm);
+    return killer__set_mask(a, cell, neg ? mirror_mask(a, nm) : nm);
 }
 
-static int prop_con(adv_t *a, uint32_t ci) {
-    const con_t *c = &a->cons[ci];
+static int prop_con(killer__adv_t *a, uint32_t ci) {
+    const killer__con_t *c = &a->cons[ci];
     const uint16_t *cells = a->con_cells + c->cells_off;
     const long *sym = a->m.sym;
     const uint64_t *cand = a->cand;
@@ -768,7 +768,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
     uint64_t op = a->cdyn[ci].open; /* open positions, in cell order */
     rem = a->cdyn[ci].rem;
     if (c->distinct) {
-        dec = a->cdyn[ci].dec; /* the decided values' OR (see condyn_t) */
+        dec = a->cdyn[ci].dec; /* the decided values' OR (see killer__condyn_t) */
         assert(killer__popcount(dec) + killer__popcount(op) == c->ncells);
         for (; op != 0; op &= op - 1) {
             int cell = cells[killer__ctz(op)];
@@ -958,8 +958,8 @@ static int prop_con(adv_t *a, uint32_t ci) {
         uint64_t win[DERIVED_MAX];
         long sk[DERIVED_MAX], tk[DERIVED_MAX];
         const int sorted = a->sym_sorted, ng = c->ngroups; /* not reloaded after each call */
-        grpc_t *grpc = a->grpc + c->cells_off;
-        /* Known fixpoint (con_t fix_*): all of the below is a function of
+        killer__grpc_t *grpc = a->grpc + c->cells_off;
+        /* Known fixpoint (killer__con_t fix_*): all of the below is a function of
          * rem, the open cells and the group unions gu[]; with the same
          * open cells (m: cells only get decided) and gu[g] subsets of the
          * recorded ones, equal sums mean equal unions, the same windows,
@@ -976,7 +976,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
             /* an open cell has two values or more, so only groups of 3+
              * open cells can have too few */
             if (sorted) {
-                grpc_t *gc = &grpc[g];
+                killer__grpc_t *gc = &grpc[g];
                 if (gc->u != gu[g] || gc->k != gk[g]) {
                     uint64_t x = gu[g], y = gu[g];
                     long l = 0, h = 0;
@@ -1057,7 +1057,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
      * when it also ran for them (callgrind, sigh-tarek-37). */
     if (c->tabled) return 0;
     /* oc[] holds the open cells' masks after the restrictions (only
-     * set_mask on that very cell changed it), so the cells decided by
+     * killer__set_mask on that very cell changed it), so the cells decided by
      * them and the rest of the sum follow without re-reading the con */
     for (i = 0, j = 0; i < m; i++) {
         uint64_t x = oc[i];
@@ -1087,7 +1087,7 @@ static int prop_con(adv_t *a, uint32_t ci) {
             s.support[i] = 0;
             for (j = 0; j < i; j++)
                 s.peer[i][j] = (uint8_t)(c->distinct || ((!mir || on[i] == on[j]) &&
-                                                         are_peers(a, open[i], open[j])));
+                                                         killer__are_peers(a, open[i], open[j])));
         }
         small_supports(&s);
         for (i = 0; i < m; i++)
@@ -1113,7 +1113,7 @@ typedef struct unit_or_s {
 /* Round 4: by 32-byte pieces from a constant.  The loops of single
  * stores these replaced became rep stos, whose stores scan_unit's first
  * loads could not forward from (a stall per call on AMD). */
-static void unit_or_clear(const adv_t *a, int u, unit_or_t *o) {
+static void unit_or_clear(const killer__adv_t *a, int u, unit_or_t *o) {
     static const uint64_t z[4];
     int g;
     for (g = 0; g < a->ugrp_n[u]; g += 4)
@@ -1131,7 +1131,7 @@ static void unit_or_clear(const adv_t *a, int u, unit_or_t *o) {
  * intersections' values: one in exactly one intersection (once & ~twice)
  * is locked there.  This replaced a 64-bit set of intersections per
  * value, built value by value. */
-static int locked(adv_t *a, int u, uint64_t decv, const unit_or_t *o) {
+static int locked(killer__adv_t *a, int u, uint64_t decv, const unit_or_t *o) {
     int n = a->n, k, s, kind = u / n; /* 0 row, 1 column, 2 box */
     uint64_t vals = a->full & ~decv;
     for (k = 0; k < 2; k++) {
@@ -1153,7 +1153,7 @@ static int locked(adv_t *a, int u, uint64_t decv, const unit_or_t *o) {
                 int q = a->m.unit_cells[other][j];
                 if ((a->cand[q] & bit) == 0) continue;
                 if (a->m.cell_units[q][kind] == (uint8_t)u) continue; /* inside u */
-                if (set_mask(a, q, a->cand[q] & ~bit) != 0) return -1;
+                if (killer__set_mask(a, q, a->cand[q] & ~bit) != 0) return -1;
             }
         }
     }
@@ -1164,7 +1164,7 @@ static int locked(adv_t *a, int u, uint64_t decv, const unit_or_t *o) {
  * candidates.  One pass over the cells gathers once / twice and the ORs of
  * every cage group and intersection (unit_or_t); a hidden single changes
  * masks, and the ORs are then gathered again. */
-static int scan_unit(adv_t *a, int u) {
+static int scan_unit(killer__adv_t *a, int u) {
     const uint16_t *uc = a->m.unit_cells[u];
     const uint64_t *cand = a->cand;
     const uint8_t *gof = a->ugrp_of[u];
@@ -1190,7 +1190,7 @@ static int scan_unit(adv_t *a, int u) {
             uint64_t bit = single & -single;
             for (i = 0; i < n; i++)
                 if (cand[uc[i]] & bit) {
-                    if (set_mask(a, uc[i], bit) != 0) return -1;
+                    if (killer__set_mask(a, uc[i], bit) != 0) return -1;
                     break;
                 }
         }
@@ -1220,7 +1220,8 @@ static int scan_unit(adv_t *a, int u) {
             uint64_t bit = owned & -owned;
             for (g = 0; (o.gm[g] & bit) == 0; g++) {
             }
-            if (a->cons[gcage[g]].tabled && con_require(a, (uint32_t)gcage[g], bit) != 0) return -1;
+            if (a->cons[gcage[g]].tabled && killer__con_require(a, (uint32_t)gcage[g], bit) != 0)
+                return -1;
             /* the value lies in the cage inside u, so the cage's cells
              * outside u cannot take it (round 5) */
             {
@@ -1241,7 +1242,7 @@ static int scan_unit(adv_t *a, int u) {
 
 /* === Propagation loop =================================================== */
 
-static void clear_queues(adv_t *a) {
+static void killer__clear_queues(killer__adv_t *a) {
     uint32_t i;
     for (i = 0; i < a->cqlen; i++)
         a->inq[a->cq[i]] = 0;
@@ -1257,13 +1258,13 @@ static void clear_queues(adv_t *a) {
  * a->inc, which grows by CONFLICT_GROWTH a conflict so that recent
  * conflicts count more (the decay of VSIDS / dom-wdeg); all weights are
  * scaled down together before they could overflow. */
-static void bump(adv_t *a, const uint16_t *cells, int k) {
+static void bump(killer__adv_t *a, const uint16_t *cells, int k) {
     int i;
     for (i = 0; i < k; i++)
         a->score[cells[i]] += a->inc;
 }
 
-static void conflict_done(adv_t *a) {
+static void conflict_done(killer__adv_t *a) {
     int i;
     a->inc *= CONFLICT_GROWTH;
     if (a->inc > 1e100) {
@@ -1274,10 +1275,10 @@ static void conflict_done(adv_t *a) {
 }
 
 /* Runs con ci, just taken off its queue; on a conflict bumps its cells. */
-static inline int run_con(adv_t *a, uint32_t ci) {
+static inline int run_con(killer__adv_t *a, uint32_t ci) {
     int bad, tab = a->cons[ci].tabled;
     /* a tabled con's own changes do not requeue it: its flag stays up
-     * while it runs (cheaper than a test per con in set_mask); any other
+     * while it runs (cheaper than a test per con in killer__set_mask); any other
      * con may requeue itself */
     a->inq[ci] = (uint8_t)tab;
     bad = prop_con(a, ci);
@@ -1286,18 +1287,18 @@ static inline int run_con(adv_t *a, uint32_t ci) {
     return bad;
 }
 
-static int propagate(adv_t *a) {
+static int killer__propagate(killer__adv_t *a) {
     for (;;) {
         if (a->sqlen > 0) {
             int cell = a->sq[--a->sqlen];
             uint64_t *cand = a->cand, bit = cand[cell];
             const uint16_t *peers = a->peers;
             uint32_t p, end = a->peer_off[cell + 1], nh = 0,
-                        h; /* locals: set_mask calls force reloads */
+                        h; /* locals: killer__set_mask calls force reloads */
             uint16_t hit[6 * KILLER_MAX_N];
             /* the peers that hold the value, gathered branch-free first
              * (which do is data-dependent: a mispredicted branch per peer),
-             * then set in peer order as before; set_mask(q) changes only
+             * then set in peer order as before; killer__set_mask(q) changes only
              * cand[q], so the gathered list is what the single loop saw */
             for (p = a->peer_off[cell]; p < end; p++) {
                 uint16_t q = peers[p];
@@ -1306,7 +1307,7 @@ static int propagate(adv_t *a) {
             }
             for (h = 0; h < nh; h++) {
                 int q = hit[h];
-                if (set_mask(a, q, cand[q] & ~bit) != 0) {
+                if (killer__set_mask(a, q, cand[q] & ~bit) != 0) {
                     a->score[q] += a->inc;
                     a->score[cell] += a->inc;
                     goto fail;
@@ -1335,7 +1336,7 @@ static int propagate(adv_t *a) {
     }
 fail:
     conflict_done(a);
-    clear_queues(a);
+    killer__clear_queues(a);
     return -1;
 }
 
@@ -1346,7 +1347,7 @@ fail:
  * of its own) and the intersections locked() works on.  Unit order
  * (killer__model_init): a row meets its boxes in runs of box_cols cells, a
  * column in runs of box_rows, and a box lists its cells row by row. */
-static void unit_tables(adv_t *a) {
+static void unit_tables(killer__adv_t *a) {
     int n = a->n, br = a->m.pz->shape.box_rows, bc = a->m.pz->shape.box_cols, u, i, j;
     for (u = 0; u < a->nunits; u++) {
         const uint16_t *uc = a->m.unit_cells[u];
@@ -1384,19 +1385,19 @@ static void unit_tables(adv_t *a) {
 }
 
 /* Fills distinct / nunits_in / inpos of every con, and the unit tables. */
-static void classify(adv_t *a) {
+static void classify(killer__adv_t *a) {
     int ci, i, j, u;
     unit_tables(a);
 
     for (ci = 0; ci < a->ncons; ci++) {
-        con_t *c = &a->cons[ci];
+        killer__con_t *c = &a->cons[ci];
         const uint16_t *cells = a->con_cells + c->cells_off;
         int first = cells[0];
         c->distinct = !c->mirror;
         if (c->cage < 0)
             for (i = 0; i < c->ncells && c->distinct; i++)
                 for (j = 0; j < i && c->distinct; j++)
-                    if (!are_peers(a, cells[i], cells[j])) c->distinct = 0;
+                    if (!killer__are_peers(a, cells[i], cells[j])) c->distinct = 0;
         c->ngroups = 0;
         if (!c->distinct) /* greedy partition into cliques of peers */
             for (i = 0; i < c->ncells; i++) {
@@ -1406,7 +1407,7 @@ static void classify(adv_t *a) {
                     for (j = 0; j < i && all; j++)
                         if (a->con_grp[c->cells_off + j] == g &&
                             (a->con_neg[c->cells_off + j] != a->con_neg[c->cells_off + i] ||
-                             !are_peers(a, cells[i], cells[j])))
+                             !killer__are_peers(a, cells[i], cells[j])))
                             all = 0;
                     if (all) break;
                 }
@@ -1437,7 +1438,7 @@ static void classify(adv_t *a) {
 
 /* The cell the search branches on: fewest candidates; among equals the
  * larger conflict weight (see bump()).  -1 when every cell is decided. */
-static int branch_cell(const adv_t *a) {
+static int branch_cell(const killer__adv_t *a) {
     int best = -1, bc = 65, i;
     double bs = -1.0;
     for (i = 0; i < a->nc; i++) {
@@ -1457,7 +1458,7 @@ static int branch_cell(const adv_t *a) {
 
 /* The value bit of candidates m (two or more) the search tries first: the
  * lowest, or the highest with KILLER_VALUES_DESCENDING. */
-static inline uint64_t first_value(const adv_t *a, uint64_t m) {
+static inline uint64_t first_value(const killer__adv_t *a, uint64_t m) {
     return a->opts->values == KILLER_VALUES_DESCENDING ? (uint64_t)1 << killer__msb(m)
                                                        : m & (~m + 1);
 }
@@ -1472,7 +1473,7 @@ static inline uint64_t first_value(const adv_t *a, uint64_t m) {
  * 1 below), so a path has at most ncells + ncages choices (the stack's
  * size: a rule that chose cages with more live combos would need more).
  * The other rules measured: docs/killer-tuning.md, "Combo choices". */
-static choice_t choose(const adv_t *a) {
+static choice_t choose(const killer__adv_t *a) {
     choice_t ch;
     uint32_t ci, best = UINT32_MAX;
     double bw = -1.0;
@@ -1506,17 +1507,17 @@ static choice_t choose(const adv_t *a) {
 /* Takes choice ch (take: the value or the combo; else the other side:
  * without it) and propagates.  Returns 0, or -1 on a conflict with the
  * queues cleared. */
-static int apply_choice(adv_t *a, choice_t ch, int take) {
+static int apply_choice(killer__adv_t *a, choice_t ch, int take) {
     int bad;
     if (ch.what < (uint32_t)a->nc) {
         int cell = (int)ch.what;
-        bad = set_mask(a, cell, take ? ch.bits : a->cand[cell] & ~ch.bits);
+        bad = killer__set_mask(a, cell, take ? ch.bits : a->cand[cell] & ~ch.bits);
     } else {
         uint32_t ci = ch.what - (uint32_t)a->nc;
-        bad = take ? con_require(a, ci, ch.bits) : con_drop(a, ci, ch.bits);
+        bad = take ? killer__con_require(a, ci, ch.bits) : killer__con_drop(a, ci, ch.bits);
     }
-    if (bad == 0 && propagate(a) == 0) return 0;
-    clear_queues(a);
+    if (bad == 0 && killer__propagate(a) == 0) return 0;
+    killer__clear_queues(a);
     return -1;
 }
 
@@ -1531,7 +1532,7 @@ static int apply_choice(adv_t *a, choice_t ch, int take) {
  * the lower bits of index are not all 0 (that solution belongs to the one
  * index whose lower bits are 0, so the subtrees partition the solutions;
  * that index says so in res->split_span). */
-static int split_descend(adv_t *a, uint32_t depth, uint32_t index) {
+static int split_descend(killer__adv_t *a, uint32_t depth, uint32_t index) {
     uint32_t l;
     for (l = 0; l < depth; l++) {
         uint32_t rest = depth - l;
@@ -1550,20 +1551,20 @@ static int split_descend(adv_t *a, uint32_t depth, uint32_t index) {
  * the split descent.  Returns 0 with *out set (free it with adv_close()),
  * or SEARCH_ENOMEM. */
 static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_result_t *res,
-                    int rule45, adv_t **out) {
+                    int rule45, killer__adv_t **out) {
     int n = pz->shape.n, nc = n * n, i, j, rc = 0;
     uint32_t maxcons, maxcells, total_combo = 0, ci, p;
     size_t bytes1, bytes2, scratch, maxdepth;
     char *mem1 = NULL, *mem2 = NULL, *hmem = NULL, *at;
-    adv_t *a;
+    killer__adv_t *a;
     killer__eqs_t eqs;
     uint32_t *tabsz;
 
     killer__derive_size(pz, &maxcons, &maxcells, &scratch);
     maxdepth = (size_t)nc + (size_t)pz->ncages; /* frames on a path (choose()) */
 
-    bytes1 = KILLER__ALIGN(sizeof(adv_t)) + KILLER__ALIGN(maxcons * sizeof(con_t)) +
-             KILLER__ALIGN(maxcells) + KILLER__ALIGN(maxcons * sizeof(condyn_t)) +
+    bytes1 = KILLER__ALIGN(sizeof(killer__adv_t)) + KILLER__ALIGN(maxcons * sizeof(killer__con_t)) +
+             KILLER__ALIGN(maxcells) + KILLER__ALIGN(maxcons * sizeof(killer__condyn_t)) +
              KILLER__ALIGN(maxcells * sizeof(uint16_t)) +
              KILLER__ALIGN(((size_t)nc + 1) * sizeof(uint32_t)) +
              KILLER__ALIGN(maxcells * sizeof(uint16_t)) + KILLER__ALIGN(maxcells) +
@@ -1587,7 +1588,7 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
         ptr = (type *)(void *)at;                                                                  \
         at += KILLER__ALIGN((size_t)(count) * sizeof(type));                                       \
     } while (0)
-    TAKE(a, adv_t, 1);
+    TAKE(a, killer__adv_t, 1);
     killer__model_init(&a->m, pz);
     a->opts = opts;
     a->res = res;
@@ -1602,21 +1603,21 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
         if (a->m.sym[i] != i) a->sym_ident = 0;
     for (i = 2; i <= n; i++)
         if (a->m.sym[i] <= a->m.sym[i - 1]) a->sym_sorted = 0;
-    TAKE(a->cons, con_t, maxcons);
+    TAKE(a->cons, killer__con_t, maxcons);
     TAKE(a->con_cells, uint16_t, maxcells);
     TAKE(a->con_grp, uint8_t, maxcells);
     TAKE(a->con_neg, uint8_t, maxcells);
     TAKE(a->cell_cons_off, uint32_t, nc + 1);
     TAKE(a->cell_cons, uint16_t, maxcells);
     TAKE(a->cell_cons_pos, uint8_t, maxcells);
-    TAKE(a->cdyn, condyn_t, maxcons);
+    TAKE(a->cdyn, killer__condyn_t, maxcons);
     TAKE(a->peer_off, uint32_t, nc + 1);
     TAKE(a->peers, uint16_t, (size_t)nc * 6 * n);
     TAKE(a->pbits, uint64_t, 2 * nc);
     if (nc > 128) a->pbits = NULL;
     TAKE(a->cand, uint64_t, nc);
     TAKE(a->live, uint32_t, maxcons);
-    TAKE(a->cq, uint32_t, maxcons + 1); /* + 1: set_mask's unconditional store */
+    TAKE(a->cq, uint32_t, maxcons + 1); /* + 1: killer__set_mask's unconditional store */
     TAKE(a->dq, uint32_t, maxcons + 1);
     TAKE(tabsz, uint32_t, maxcons);
     TAKE(a->inq, uint8_t, maxcons);
@@ -1645,7 +1646,7 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
     res->derived = killer__derive(
         &a->m, &eqs, hmem + KILLER__ALIGN((size_t)maxcons * sizeof(killer__eq_t)), rule45);
     for (ci = 0; ci < eqs.neq; ci++) {
-        con_t *c = &a->cons[ci];
+        killer__con_t *c = &a->cons[ci];
         c->sum = eqs.eq[ci].sum;
         c->cells_off = eqs.eq[ci].off;
         c->ncells = eqs.eq[ci].k;
@@ -1705,7 +1706,7 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
             for (p = a->peer_off[i]; p < a->peer_off[i + 1]; p++)
                 a->pbits[2 * i + (a->peers[p] >> 6)] |= (uint64_t)1 << (a->peers[p] & 63);
         for (ci = 0; ci < eqs.neq; ci++) {
-            con_t *c = &a->cons[ci];
+            killer__con_t *c = &a->cons[ci];
             for (j = 0; j < c->ncells; j++) {
                 int x = a->con_cells[c->cells_off + j];
                 c->pexcl[x >> 6] |= (uint64_t)1 << (x & 63);
@@ -1722,7 +1723,7 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
 
     /* combination tables: sizes first (with the caps), then fill */
     for (ci = 0; ci < eqs.neq; ci++) {
-        con_t *c = &a->cons[ci];
+        killer__con_t *c = &a->cons[ci];
         uint32_t cnt = 0;
         tabsz[ci] = 0;
         if (!c->distinct) continue;
@@ -1747,7 +1748,7 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
     a->tcap = (uint32_t)nc * (uint32_t)n + total_combo + 16;
     bytes2 = KILLER__ALIGN((size_t)total_combo * sizeof(uint64_t)) +
              KILLER__ALIGN((size_t)a->tcap * 4) + KILLER__ALIGN((size_t)a->tcap * 8) +
-             KILLER__ALIGN((size_t)eqs.ncells * sizeof(grpc_t));
+             KILLER__ALIGN((size_t)eqs.ncells * sizeof(killer__grpc_t));
     mem2 = killer__alloc(opts, bytes2);
     if (mem2 == NULL) {
         rc = SEARCH_ENOMEM;
@@ -1759,13 +1760,14 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
     a->told = (uint64_t *)(void *)(mem2 + KILLER__ALIGN((size_t)total_combo * sizeof(uint64_t)) +
                                    KILLER__ALIGN((size_t)a->tcap * 4));
     a->grpc =
-        (grpc_t *)(void *)(mem2 + KILLER__ALIGN((size_t)total_combo * sizeof(uint64_t)) +
-                           KILLER__ALIGN((size_t)a->tcap * 4) + KILLER__ALIGN((size_t)a->tcap * 8));
-    memset(a->grpc, 0, (size_t)eqs.ncells * sizeof(grpc_t));
+        (killer__grpc_t *)(void *)(mem2 + KILLER__ALIGN((size_t)total_combo * sizeof(uint64_t)) +
+                                   KILLER__ALIGN((size_t)a->tcap * 4) +
+                                   KILLER__ALIGN((size_t)a->tcap * 8));
+    memset(a->grpc, 0, (size_t)eqs.ncells * sizeof(killer__grpc_t));
     {
         uint32_t off = 0, cnt;
         for (ci = 0; ci < eqs.neq; ci++) {
-            con_t *c = &a->cons[ci];
+            killer__con_t *c = &a->cons[ci];
             if (!c->tabled) continue;
             c->combo_off = off;
             c->ncombo = tabsz[ci];
@@ -1776,7 +1778,7 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
         }
     }
 
-    /* initial state: all candidates, givens through set_mask, everything queued */
+    /* initial state: all candidates, givens through killer__set_mask, everything queued */
     for (i = 0; i < nc; i++)
         a->cand[i] = a->full;
     for (ci = 0; ci < eqs.neq; ci++) {
@@ -1786,7 +1788,7 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
         a->cdyn[ci].rem = a->cons[ci].sum;
     }
     for (ci = 0; ci < eqs.neq; ci++)
-        enqueue_con(a, ci);
+        killer__enqueue_con(a, ci);
     for (i = 0; i < a->nunits; i++) {
         a->udirty[i] = 1;
         a->ulist[a->ulen++] = (uint8_t)i;
@@ -1797,11 +1799,11 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
             for (i = 0; i < nc && ok; i++)
                 if (pz->givens[i] != 0 && a->cand[i] != KILLER__BIT(pz->givens[i]))
                     ok = (a->cand[i] & KILLER__BIT(pz->givens[i])) &&
-                         set_mask(a, i, KILLER__BIT(pz->givens[i])) == 0;
+                         killer__set_mask(a, i, KILLER__BIT(pz->givens[i])) == 0;
         if (!ok) {
-            clear_queues(a);
+            killer__clear_queues(a);
         } else
-            ok = propagate(a) == 0;
+            ok = killer__propagate(a) == 0;
         if (ok && opts->split_depth > 0)
             ok = split_descend(a, opts->split_depth, opts->split_index);
         a->ok = ok;
@@ -1821,7 +1823,7 @@ out:
  * (0, or SEARCH_TIMEOUT / SEARCH_CANCELLED / SEARCH_BUDGET) or, before a
  * node that would make res->stats.nodes exceed pause_at, pauses
  * (ADV_PAUSED) at a consistent state that the next call takes up. */
-static int adv_run(adv_t *a, uint64_t pause_at) {
+static int adv_run(killer__adv_t *a, uint64_t pause_at) {
     const killer_puzzle_t *pz = a->pz;
     const killer_opts_t *opts = a->opts;
     killer_result_t *res = a->res;
@@ -1879,7 +1881,7 @@ static int adv_run(adv_t *a, uint64_t pause_at) {
         {
             frame_t *f = &a->stack[--depth];
             a->level = depth;
-            undo(a, f->mark);
+            killer__undo(a, f->mark);
             a->decided = f->decided;
             res->stats.backtracks++;
             ok = apply_choice(a, f->ch, 0) == 0;
@@ -1891,7 +1893,7 @@ out:
     return rc;
 }
 
-static void adv_close(adv_t *a) {
+static void adv_close(killer__adv_t *a) {
     const killer_opts_t *opts = a->opts;
     char *mem1 = a->mem1; /* holds a */
     killer__free(opts, a->mem2);
@@ -1912,7 +1914,7 @@ static int solve_full(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
     killer_opts_t o[2];
     killer_result_t r[2];
     search_ctl_t ctl;
-    adv_t *st[2] = {NULL, NULL};
+    killer__adv_t *st[2] = {NULL, NULL};
     uint64_t budget = opts->ctl != NULL ? opts->ctl->node_budget : 0;
     int rc, k = 0;
 
@@ -1974,7 +1976,7 @@ static int solve_full(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
 int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_result_t *res) {
     killer_opts_t one = *opts;
     killer_result_t r0 = *res;
-    adv_t *st;
+    killer__adv_t *st;
     int rc;
     if (one.values == KILLER_VALUES_AUTO) one.values = KILLER_VALUES_ASCENDING;
     one.split_depth = 0;
