@@ -43,7 +43,8 @@ SOLVER_SRC := solvers/nqueens/nqueens.c solvers/nqueens/xc.c solvers/nqueens/boa
               solvers/sudoku/sudoku.c solvers/sudoku/bt.c solvers/sudoku/prop.c \
               solvers/sudoku/bestfirst.c solvers/sudoku/xc.c solvers/sudoku/sudoku9.c \
               solvers/xcover/xcover.c solvers/xcover/dlx.c solvers/xcover/algx.c \
-              solvers/killer/killer.c solvers/killer/bt.c solvers/killer/adv.c solvers/killer/derive.c
+              solvers/killer/killer.c solvers/killer/bt.c solvers/killer/adv.c solvers/killer/prop.c \
+              solvers/killer/derive.c
 API_SRC    := api/problem.c api/request.c api/json_util.c api/xc_job.c api/nqueens_api.c api/sudoku_api.c api/sudoku_batch.c \
               api/xcover_api.c api/killer_api.c api/nqueens_board_api.c
 SERVER_SRC := server/config.c server/metrics.c server/pool.c server/http.c \
