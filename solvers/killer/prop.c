@@ -14,7 +14,9 @@
  * they are pairwise peers, so a con is `distinct` only when every pair
  * shares a unit or a cage.
  *
- * How a con propagates (prop_con):
+ * How a con propagates (prop_con): con_open() gathers its open cells, then
+ * one propagator by its kind, prop_<kind> below (prop_tabled, prop_bounds,
+ * prop_sum); after bounds and sum, prop_small.
  *   tabled  distinct cons whose table of value combinations (sets of k
  *           value indices as uint64 masks whose symbols add to the sum;
  *           killer__combos) fits KILLER_COMBO_CAP.  The table is a sparse
@@ -546,24 +548,46 @@ static inline int restrict_view(killer__adv_t *a, int cell, uint64_t *m, uint64_
     return killer__set_mask(a, cell, neg ? mirror_mask(a, nm) : nm);
 }
 
-static int prop_con(killer__adv_t *a, uint32_t ci) {
+/* A con's open cells as its propagators see them, gathered by con_open()
+ * at the start of each run.  oc[i] is the mask of cell open[i] seen by the
+ * con (mirrored when on[i]); a propagator that restricts open[i] keeps
+ * oc[i] up to date (restrict_keep, restrict_view, as only killer__set_mask
+ * on that very cell changes it), so prop_small needs no second gathering. */
+typedef struct conview_s {
+    int m;          /* open cells */
+    int mir;        /* the con has mirrored cells (con_t mirror): on[] is set */
+    long rem;       /* the rest of the sum, over the open cells */
+    uint64_t dec;   /* distinct cons: the decided values' OR (see killer__condyn_t) */
+    uint64_t uni;   /* distinct cons: the values of the open cells */
+    uint64_t twice; /* distinct cons: values of two or more open cells */
+    uint64_t gsum;  /* bounds and sum cons: the fixpoint key (con_t fix_gsum) */
+    uint32_t tlen0; /* the trail's length on entry: did the run change anything */
+    int open[KILLER_MAX_N];
+    uint64_t oc[KILLER_MAX_N];
+    int og[KILLER_MAX_N];     /* sum cons: the peer group of open[i] */
+    uint8_t on[KILLER_MAX_N]; /* mir: open[i] enters mirrored */
+    uint64_t gu[DERIVED_MAX]; /* sum cons: per group, the union of its open cells' masks */
+    uint8_t gk[DERIVED_MAX];  /* ... and how many they are */
+} conview_t;
+
+#define PROP_EXACT 1 /* prop_bounds, prop_sum: go on with prop_small */
+
+/* Gathers con ci's open cells into *cv, walking the open positions
+ * (killer__condyn_t) rather than testing every cell. */
+static void con_open(killer__adv_t *a, uint32_t ci, conview_t *cv) {
     const killer__con_t *c = &a->cons[ci];
     const uint16_t *cells = a->con_cells + c->cells_off;
     const long *sym = a->m.sym;
     const uint64_t *cand = a->cand;
-    int open[KILLER_MAX_N], m = 0, i, j;
-    uint64_t dec = 0, uni = 0, oc[KILLER_MAX_N]; /* oc[i]: mask of open[i] on entry */
-    uint64_t twice = 0; /* distinct cons: values of two or more open cells */
-    long rem = c->sum;
-    /* non-distinct cons: the peer groups of the open cells (see below) */
-    uint64_t gu[DERIVED_MAX], gsum = 0;
-    uint8_t gk[DERIVED_MAX];
-    int og[KILLER_MAX_N], g;
-    uint8_t on[KILLER_MAX_N];  /* mir: open[i] enters mirrored */
-    const int mir = c->mirror; /* (a local: not reloaded after each call) */
-    uint32_t tlen0 = a->tlen;
-
+    int *open = cv->open, m = 0, g;
+    uint64_t *oc = cv->oc, dec = 0, uni = 0, twice = 0;
+    long rem;
+    const int mir = c->mirror;      /* (a local: not reloaded after each call) */
     uint64_t op = a->cdyn[ci].open; /* open positions, in cell order */
+
+    cv->mir = mir;
+    cv->gsum = 0;
+    cv->tlen0 = a->tlen;
     rem = a->cdyn[ci].rem;
     if (c->distinct) {
         dec = a->cdyn[ci].dec; /* the decided values' OR (see killer__condyn_t) */
@@ -580,9 +604,12 @@ static int prop_con(killer__adv_t *a, uint32_t ci) {
     } else {
         const uint8_t *grp = a->con_grp + c->cells_off, *neg = a->con_neg + c->cells_off;
         static const uint64_t gu0[DERIVED_MAX];
+        uint64_t *gu = cv->gu;
+        uint8_t *gk = cv->gk, *on = cv->on;
+        int *og = cv->og;
         memcpy(gu, gu0,
-               sizeof gu); /* fixed size: a few stores, no loop (a memset was a rep stos) */
-        memset(gk, 0, sizeof gk);
+               sizeof cv->gu); /* fixed size: a few stores, no loop (a memset was a rep stos) */
+        memset(gk, 0, sizeof cv->gk);
         if (mir) { /* the mirrored cells' masks seen mirrored; the rest of the
                     * sum counted here (cdyn's counts every cell as itself) */
             uint64_t q,
@@ -608,252 +635,299 @@ static int prop_con(killer__adv_t *a, uint32_t ci) {
             gk[g]++;
         }
     }
-    if (m == 0) return rem == 0 ? 0 : -1;
+    cv->m = m;
+    cv->rem = rem;
+    cv->dec = dec;
+    cv->uni = uni;
+    cv->twice = twice;
+}
 
-    if (c->tabled) {
-        uint64_t *cb = a->combos + c->combo_off;
-        uint32_t live = a->live[ci], old = live, k = 0;
-        uint64_t allowed = 0, req = a->full, cellsup[SMALL_OPEN + 1], u2 = 0;
-        if (m <= SMALL_OPEN + 1)
+/* tabled (file head): keeps the live combos that fit the open cells,
+ * restricts the cells to what the live combos support and claims the
+ * values every live combo holds (con_claim_ot).  Exact with up to
+ * SMALL_OPEN + 1 open cells (a matching per combo), so no prop_small. */
+static int prop_tabled(killer__adv_t *a, uint32_t ci, conview_t *cv) {
+    const killer__con_t *c = &a->cons[ci];
+    const int m = cv->m;
+    const uint64_t dec = cv->dec, uni = cv->uni;
+    uint64_t twice = cv->twice, *oc = cv->oc;
+    int *open = cv->open, i, j;
+    uint64_t *cb = a->combos + c->combo_off;
+    uint32_t live = a->live[ci], old = live, k = 0;
+    uint64_t allowed = 0, req = a->full, cellsup[SMALL_OPEN + 1], u2 = 0;
+    if (m <= SMALL_OPEN + 1)
+        for (i = 0; i < m; i++)
+            cellsup[i] = 0;
+    /* A combo r (its values beyond dec) stays if r lies in uni -- then
+     * the open cells cover it (the test of the cover went) -- and meets
+     * every open cell. */
+    while (k < live) {
+        uint64_t x = cb[k], r = x & ~dec;
+        int ok = (x & dec) == dec && (r & ~uni) == 0;
+        if (ok && m <= SMALL_OPEN + 1) { /* exact: a matching must exist */
+            u2 |= x;
+            ok = m == 4 ? match4(oc, r, cellsup) : match_small(oc, r, m, cellsup);
+        } else if (ok) { /* branch-free: (oc & r) - 1 has bit 63 set iff oc & r == 0 (n <= 36)
+                          */
+            uint64_t miss = 0;
             for (i = 0; i < m; i++)
-                cellsup[i] = 0;
-        /* A combo r (its values beyond dec) stays if r lies in uni -- then
-         * the open cells cover it (the test of the cover went) -- and meets
-         * every open cell. */
-        while (k < live) {
-            uint64_t x = cb[k], r = x & ~dec;
-            int ok = (x & dec) == dec && (r & ~uni) == 0;
-            if (ok && m <= SMALL_OPEN + 1) { /* exact: a matching must exist */
-                u2 |= x;
-                ok = m == 4 ? match4(oc, r, cellsup) : match_small(oc, r, m, cellsup);
-            } else if (ok) { /* branch-free: (oc & r) - 1 has bit 63 set iff oc & r == 0 (n <= 36)
-                              */
-                uint64_t miss = 0;
-                for (i = 0; i < m; i++)
-                    miss |= (oc[i] & r) - 1;
-                ok = (miss >> 63) == 0;
-            }
-            if (ok) {
-                allowed |= r;
-                req &= x;
-                k++;
-            } else {
-                cb[k] = cb[--live];
-                cb[live] = x;
-            }
+                miss |= (oc[i] & r) - 1;
+            ok = (miss >> 63) == 0;
         }
-        if (live != old) {
-            trail(a, (uint32_t)a->nc + ci, old);
-            a->live[ci] = live;
-            a->res->stats.propagations += old - live;
-        }
-        if (live == 0) return -1;
-        {
-            uint64_t once = uni;
-            int moved = 1; /* masks may have changed: recount once / twice */
-            if (m <= SMALL_OPEN + 1) {
-                int ord[SMALL_OPEN + 1], pc[SMALL_OPEN + 1];
-                for (i = 0; i < m; i++)
-                    ord[i] = i;
-                if (m > 1 && m <= SORT_MAX_OPEN && a->n <= SORT_MAX_N) {
-                    /* the order of the layered walk these matchings replaced
-                     * (same supports, so the same search): fewest values in
-                     * the union of the combos that passed the first test
-                     * first, stable */
-                    uint64_t u = uni & ~dec & u2;
-                    for (i = 0; i < m; i++) {
-                        int p = killer__popcount(oc[i] & u);
-                        for (j = i; j > 0 && pc[j - 1] > p; j--) {
-                            pc[j] = pc[j - 1];
-                            ord[j] = ord[j - 1];
-                        }
-                        pc[j] = p;
-                        ord[j] = i;
-                    }
-                }
-                for (i = 0; i < m; i++)
-                    if (restrict_keep(a, open[ord[i]], &oc[ord[i]], cellsup[ord[i]]) != 0)
-                        return -1;
-            } else if ((uni & ~allowed) != 0) { /* else every cell lies in allowed */
-                for (i = 0; i < m; i++)
-                    if (restrict_keep(a, open[i], &oc[i], allowed) != 0) return -1;
-            } else
-                moved = 0; /* the head's once / twice hold */
-            req &= ~dec;
-            if (req == 0) return 0;
-            if (moved)
-                for (i = 0, once = twice = 0; i < m; i++) {
-                    twice |= once & oc[i];
-                    once |= oc[i];
-                }
-            return con_claim_ot(a, ci, open, m, req, once, twice);
-        }
-    } else if (c->distinct) {
-        uint64_t avail = uni & ~dec;
-        long lo, hi;
-        /* known fixpoint, as for sum cons below: a function of rem, the
-         * open cells and their union */
-        gsum = uni;
-        if (m > SMALL_OPEN && c->fix_m == m && c->fix_gsum == gsum &&
-            level_valid(a, c->fix_level, c->fix_ser))
-            return 0;
-        if (killer__sum_bounds(sym, avail, m, &lo, &hi) != 0 || rem < lo || rem > hi) return -1;
-        if (a->sym_sorted && m > 1) {
-            /* One window for every cell: with the other m - 1 cells on the
-             * rest of avail, v fits iff the m - 1 smallest / largest of
-             * avail without v bracket rem - v.  When v is among the m - 1
-             * smallest, those are the m smallest less v and the low side
-             * holds (lo <= rem, checked above); else they are the m - 1
-             * smallest, so v <= rem - lo1.  Hence v <= max(s, rem - lo1),
-             * s the (m-1)-th smallest symbol of avail, and mirrored for the
-             * high side.  The same values as testing each one (values
-             * decided in the con leave too, as there). */
-            uint64_t x = avail, y = avail;
-            long lo1 = 0, hi1 = 0, s = 0, t = 0, wlo, whi;
-            for (j = 0; j < m - 1; j++) {
-                uint64_t hb = (uint64_t)1 << (63 - __builtin_clzll(y));
-                s = sym[killer__ctz(x) + 1];
-                lo1 += s;
-                x &= x - 1;
-                t = sym[killer__ctz(hb) + 1];
-                hi1 += t;
-                y &= ~hb;
-            }
-            whi = rem - lo1 > s ? rem - lo1 : s;
-            wlo = rem - hi1 < t ? rem - hi1 : t;
-            {
-                uint64_t win = sym_window(a, wlo, whi) & ~dec;
-                for (i = 0; i < m; i++)
-                    if (restrict_keep(a, open[i], &oc[i], win) != 0) return -1;
-            }
+        if (ok) {
+            allowed |= r;
+            req &= x;
+            k++;
         } else {
-            for (i = 0; i < m; i++) {
-                uint64_t x = oc[i] & ~dec, keep = 0;
-                for (uint64_t r = x; r != 0; r &= r - 1) {
-                    uint64_t bit = r & -r;
-                    int v = killer__ctz(r) + 1;
-                    if (m == 1 ? rem == sym[v]
-                               : (killer__sum_bounds(sym, avail & ~bit, m - 1, &lo, &hi) == 0 &&
-                                  rem - sym[v] >= lo && rem - sym[v] <= hi))
-                        keep |= bit;
-                }
-                if (restrict_keep(a, open[i], &oc[i], keep) != 0) return -1;
-            }
-        }
-    } else {
-        /* peer groups (classify): the open cells of a group take distinct
-         * values, so a group of k open cells adds up to between the sums of
-         * the k smallest and k largest values of their candidates' union --
-         * much tighter than per-cell minima and maxima, which would let the
-         * two cells of an innie pair in one row both be 1. */
-        long lo = 0, hi = 0, glo[DERIVED_MAX], ghi[DERIVED_MAX];
-        /* With symbols ascending by index (a->sym_sorted), when a cell of
-         * group g takes v the group's bounds become, with sk / tk the k-th
-         * smallest / largest symbol of its union: glo - sk + v if v is
-         * above sk (else unchanged), ghi - tk + v if v is below tk.  So v
-         * fits iff tk - (hi - rem) <= v <= sk + (rem - lo): one window per
-         * group. */
-        uint64_t win[DERIVED_MAX];
-        long sk[DERIVED_MAX], tk[DERIVED_MAX];
-        const int sorted = a->sym_sorted, ng = c->ngroups; /* not reloaded after each call */
-        killer__grpc_t *grpc = a->grpc + c->cells_off;
-        /* Known fixpoint (killer__con_t fix_*): all of the below is a function of
-         * rem, the open cells and the group unions gu[]; with the same
-         * open cells (m: cells only get decided) and gu[g] subsets of the
-         * recorded ones, equal sums mean equal unions, the same windows,
-         * and masks already inside them.  With SMALL_OPEN or fewer open
-         * cells the exact step below depends on every mask: no shortcut. */
-        for (g = 0; g < ng; g++)
-            gsum += gu[g];
-        if (m > SMALL_OPEN && c->fix_m == m && c->fix_gsum == gsum &&
-            level_valid(a, c->fix_level, c->fix_ser))
-            return 0;
-        for (g = 0; g < ng; g++) {
-            glo[g] = ghi[g] = 0;
-            if (gk[g] == 0) continue;
-            /* an open cell has two values or more, so only groups of 3+
-             * open cells can have too few */
-            if (sorted) {
-                killer__grpc_t *gc = &grpc[g];
-                if (gc->u != gu[g] || gc->k != gk[g]) {
-                    uint64_t x = gu[g], y = gu[g];
-                    long l = 0, h = 0;
-                    int t;
-                    if (gk[g] > 2 && killer__popcount(gu[g]) < gk[g]) return -1;
-                    for (t = 0; t < gk[g] - 1; t++) {
-                        uint64_t hb = (uint64_t)1 << (63 - __builtin_clzll(y));
-                        l += sym[killer__ctz(x) + 1];
-                        x &= x - 1;
-                        h += sym[killer__ctz(hb) + 1];
-                        y &= ~hb;
-                    }
-                    gc->u = gu[g];
-                    gc->k = gk[g];
-                    gc->sk = sym[killer__ctz(x) + 1];
-                    gc->tk = sym[64 - __builtin_clzll(y)];
-                    gc->lo = l + gc->sk;
-                    gc->hi = h + gc->tk;
-                    gc->s1 = sym[killer__ctz(gu[g]) + 1];
-                    gc->t1 = sym[64 - __builtin_clzll(gu[g])];
-                }
-                sk[g] = gc->sk;
-                tk[g] = gc->tk;
-                glo[g] = gc->lo;
-                ghi[g] = gc->hi;
-            } else if ((gk[g] > 2 && killer__popcount(gu[g]) < gk[g]) ||
-                       killer__sum_bounds(sym, gu[g], gk[g], &glo[g], &ghi[g]) != 0)
-                return -1;
-            lo += glo[g];
-            hi += ghi[g];
-        }
-        if (rem < lo || rem > hi) return -1;
-        if (sorted) {
-            /* only the groups whose union leaves the window (its smallest or
-             * largest symbol outside) have cells to restrict */
-            uint32_t out = 0;
-            for (g = 0; g < ng; g++)
-                if (gk[g] != 0) {
-                    long wlo = tk[g] - (hi - rem), whi = sk[g] + (rem - lo);
-                    if (grpc[g].s1 < wlo || grpc[g].t1 > whi) {
-                        win[g] = sym_window(a, wlo, whi);
-                        out |= 1u << g;
-                    }
-                }
-            if (out != 0) {
-                for (i = 0; i < m; i++)
-                    if (((out >> og[i]) & 1u) &&
-                        (mir ? restrict_view(a, open[i], &oc[i], win[og[i]], on[i])
-                             : restrict_keep(a, open[i], &oc[i], win[og[i]])) != 0)
-                        return -1;
-            } else if (m > SMALL_OPEN) { /* changed nothing, no exact step: a fixpoint (below) */
-                note_fixpoint(a, ci, m, gsum);
-                return 0;
-            }
-        } else {
-            for (i = 0; i < m; i++) {
-                long olo, ohi;
-                uint64_t x = oc[i], keep = 0;
-                g = og[i];
-                olo = lo - glo[g];
-                ohi = hi - ghi[g];
-                for (; x != 0; x &= x - 1) {
-                    uint64_t bit = x & -x;
-                    long sv = sym[killer__ctz(x) + 1], l2 = 0, h2 = 0;
-                    if (gk[g] > 1 &&
-                        killer__sum_bounds(sym, gu[g] & ~bit, gk[g] - 1, &l2, &h2) != 0)
-                        continue;
-                    if (rem - sv >= olo + l2 && rem - sv <= ohi + h2) keep |= bit;
-                }
-                assert(!c->mirror); /* mirrored cons need symbols 1..n */
-                if (restrict_keep(a, open[i], &oc[i], keep) != 0) return -1;
-            }
+            cb[k] = cb[--live];
+            cb[live] = x;
         }
     }
+    if (live != old) {
+        trail(a, (uint32_t)a->nc + ci, old);
+        a->live[ci] = live;
+        a->res->stats.propagations += old - live;
+    }
+    if (live == 0) return -1;
+    {
+        uint64_t once = uni;
+        int moved = 1; /* masks may have changed: recount once / twice */
+        if (m <= SMALL_OPEN + 1) {
+            int ord[SMALL_OPEN + 1], pc[SMALL_OPEN + 1];
+            for (i = 0; i < m; i++)
+                ord[i] = i;
+            if (m > 1 && m <= SORT_MAX_OPEN && a->n <= SORT_MAX_N) {
+                /* the order of the layered walk these matchings replaced
+                 * (same supports, so the same search): fewest values in
+                 * the union of the combos that passed the first test
+                 * first, stable */
+                uint64_t u = uni & ~dec & u2;
+                for (i = 0; i < m; i++) {
+                    int p = killer__popcount(oc[i] & u);
+                    for (j = i; j > 0 && pc[j - 1] > p; j--) {
+                        pc[j] = pc[j - 1];
+                        ord[j] = ord[j - 1];
+                    }
+                    pc[j] = p;
+                    ord[j] = i;
+                }
+            }
+            for (i = 0; i < m; i++)
+                if (restrict_keep(a, open[ord[i]], &oc[ord[i]], cellsup[ord[i]]) != 0) return -1;
+        } else if ((uni & ~allowed) != 0) { /* else every cell lies in allowed */
+            for (i = 0; i < m; i++)
+                if (restrict_keep(a, open[i], &oc[i], allowed) != 0) return -1;
+        } else
+            moved = 0; /* the head's once / twice hold */
+        req &= ~dec;
+        if (req == 0) return 0;
+        if (moved)
+            for (i = 0, once = twice = 0; i < m; i++) {
+                twice |= once & oc[i];
+                once |= oc[i];
+            }
+        return con_claim_ot(a, ci, open, m, req, once, twice);
+    }
+}
 
-    /* few open cells: exact supports.  Tabled cons did this per combo
-     * above (match_small, match4); the candidate walk below cost half the run time
-     * when it also ran for them (callgrind, sigh-tarek-37). */
-    if (c->tabled) return 0;
+/* bounds (file head): a distinct con without a table.  Returns -1, 0 when
+ * its last no-op state still holds (nothing to do), or PROP_EXACT. */
+static int prop_bounds(killer__adv_t *a, uint32_t ci, conview_t *cv) {
+    const killer__con_t *c = &a->cons[ci];
+    const long *sym = a->m.sym;
+    const int m = cv->m;
+    const uint64_t dec = cv->dec, uni = cv->uni;
+    const long rem = cv->rem;
+    uint64_t *oc = cv->oc;
+    int *open = cv->open, i, j;
+    uint64_t avail = uni & ~dec;
+    long lo, hi;
+    /* known fixpoint, as for sum cons below: a function of rem, the
+     * open cells and their union */
+    cv->gsum = uni;
+    if (m > SMALL_OPEN && c->fix_m == m && c->fix_gsum == uni &&
+        level_valid(a, c->fix_level, c->fix_ser))
+        return 0;
+    if (killer__sum_bounds(sym, avail, m, &lo, &hi) != 0 || rem < lo || rem > hi) return -1;
+    if (a->sym_sorted && m > 1) {
+        /* One window for every cell: with the other m - 1 cells on the
+         * rest of avail, v fits iff the m - 1 smallest / largest of
+         * avail without v bracket rem - v.  When v is among the m - 1
+         * smallest, those are the m smallest less v and the low side
+         * holds (lo <= rem, checked above); else they are the m - 1
+         * smallest, so v <= rem - lo1.  Hence v <= max(s, rem - lo1),
+         * s the (m-1)-th smallest symbol of avail, and mirrored for the
+         * high side.  The same values as testing each one (values
+         * decided in the con leave too, as there). */
+        uint64_t x = avail, y = avail;
+        long lo1 = 0, hi1 = 0, s = 0, t = 0, wlo, whi;
+        for (j = 0; j < m - 1; j++) {
+            uint64_t hb = (uint64_t)1 << (63 - __builtin_clzll(y));
+            s = sym[killer__ctz(x) + 1];
+            lo1 += s;
+            x &= x - 1;
+            t = sym[killer__ctz(hb) + 1];
+            hi1 += t;
+            y &= ~hb;
+        }
+        whi = rem - lo1 > s ? rem - lo1 : s;
+        wlo = rem - hi1 < t ? rem - hi1 : t;
+        {
+            uint64_t win = sym_window(a, wlo, whi) & ~dec;
+            for (i = 0; i < m; i++)
+                if (restrict_keep(a, open[i], &oc[i], win) != 0) return -1;
+        }
+    } else {
+        for (i = 0; i < m; i++) {
+            uint64_t x = oc[i] & ~dec, keep = 0;
+            for (uint64_t r = x; r != 0; r &= r - 1) {
+                uint64_t bit = r & -r;
+                int v = killer__ctz(r) + 1;
+                if (m == 1 ? rem == sym[v]
+                           : (killer__sum_bounds(sym, avail & ~bit, m - 1, &lo, &hi) == 0 &&
+                              rem - sym[v] >= lo && rem - sym[v] <= hi))
+                    keep |= bit;
+            }
+            if (restrict_keep(a, open[i], &oc[i], keep) != 0) return -1;
+        }
+    }
+    return PROP_EXACT;
+}
+
+/* sum (file head): a non-distinct con, by its peer groups.  Returns -1, 0
+ * when nothing is left to do (a known or a new fixpoint), or PROP_EXACT. */
+static int prop_sum(killer__adv_t *a, uint32_t ci, conview_t *cv) {
+    const killer__con_t *c = &a->cons[ci];
+    const long *sym = a->m.sym;
+    const int m = cv->m, mir = cv->mir;
+    const long rem = cv->rem;
+    const uint64_t *gu = cv->gu;
+    const uint8_t *gk = cv->gk, *on = cv->on;
+    const int *og = cv->og;
+    uint64_t *oc = cv->oc, gsum = 0;
+    int *open = cv->open, i, g;
+    /* peer groups (classify): the open cells of a group take distinct
+     * values, so a group of k open cells adds up to between the sums of
+     * the k smallest and k largest values of their candidates' union --
+     * much tighter than per-cell minima and maxima, which would let the
+     * two cells of an innie pair in one row both be 1. */
+    long lo = 0, hi = 0, glo[DERIVED_MAX], ghi[DERIVED_MAX];
+    /* With symbols ascending by index (a->sym_sorted), when a cell of
+     * group g takes v the group's bounds become, with sk / tk the k-th
+     * smallest / largest symbol of its union: glo - sk + v if v is
+     * above sk (else unchanged), ghi - tk + v if v is below tk.  So v
+     * fits iff tk - (hi - rem) <= v <= sk + (rem - lo): one window per
+     * group. */
+    uint64_t win[DERIVED_MAX];
+    long sk[DERIVED_MAX], tk[DERIVED_MAX];
+    const int sorted = a->sym_sorted, ng = c->ngroups; /* not reloaded after each call */
+    killer__grpc_t *grpc = a->grpc + c->cells_off;
+    /* Known fixpoint (killer__con_t fix_*): all of the below is a function of
+     * rem, the open cells and the group unions gu[]; with the same
+     * open cells (m: cells only get decided) and gu[g] subsets of the
+     * recorded ones, equal sums mean equal unions, the same windows,
+     * and masks already inside them.  With SMALL_OPEN or fewer open
+     * cells the exact step below depends on every mask: no shortcut. */
+    for (g = 0; g < ng; g++)
+        gsum += gu[g];
+    cv->gsum = gsum;
+    if (m > SMALL_OPEN && c->fix_m == m && c->fix_gsum == gsum &&
+        level_valid(a, c->fix_level, c->fix_ser))
+        return 0;
+    for (g = 0; g < ng; g++) {
+        glo[g] = ghi[g] = 0;
+        if (gk[g] == 0) continue;
+        /* an open cell has two values or more, so only groups of 3+
+         * open cells can have too few */
+        if (sorted) {
+            killer__grpc_t *gc = &grpc[g];
+            if (gc->u != gu[g] || gc->k != gk[g]) {
+                uint64_t x = gu[g], y = gu[g];
+                long l = 0, h = 0;
+                int t;
+                if (gk[g] > 2 && killer__popcount(gu[g]) < gk[g]) return -1;
+                for (t = 0; t < gk[g] - 1; t++) {
+                    uint64_t hb = (uint64_t)1 << (63 - __builtin_clzll(y));
+                    l += sym[killer__ctz(x) + 1];
+                    x &= x - 1;
+                    h += sym[killer__ctz(hb) + 1];
+                    y &= ~hb;
+                }
+                gc->u = gu[g];
+                gc->k = gk[g];
+                gc->sk = sym[killer__ctz(x) + 1];
+                gc->tk = sym[64 - __builtin_clzll(y)];
+                gc->lo = l + gc->sk;
+                gc->hi = h + gc->tk;
+                gc->s1 = sym[killer__ctz(gu[g]) + 1];
+                gc->t1 = sym[64 - __builtin_clzll(gu[g])];
+            }
+            sk[g] = gc->sk;
+            tk[g] = gc->tk;
+            glo[g] = gc->lo;
+            ghi[g] = gc->hi;
+        } else if ((gk[g] > 2 && killer__popcount(gu[g]) < gk[g]) ||
+                   killer__sum_bounds(sym, gu[g], gk[g], &glo[g], &ghi[g]) != 0)
+            return -1;
+        lo += glo[g];
+        hi += ghi[g];
+    }
+    if (rem < lo || rem > hi) return -1;
+    if (sorted) {
+        /* only the groups whose union leaves the window (its smallest or
+         * largest symbol outside) have cells to restrict */
+        uint32_t out = 0;
+        for (g = 0; g < ng; g++)
+            if (gk[g] != 0) {
+                long wlo = tk[g] - (hi - rem), whi = sk[g] + (rem - lo);
+                if (grpc[g].s1 < wlo || grpc[g].t1 > whi) {
+                    win[g] = sym_window(a, wlo, whi);
+                    out |= 1u << g;
+                }
+            }
+        if (out != 0) {
+            for (i = 0; i < m; i++)
+                if (((out >> og[i]) & 1u) &&
+                    (mir ? restrict_view(a, open[i], &oc[i], win[og[i]], on[i])
+                         : restrict_keep(a, open[i], &oc[i], win[og[i]])) != 0)
+                    return -1;
+        } else if (m > SMALL_OPEN) { /* changed nothing, no exact step: a fixpoint (below) */
+            note_fixpoint(a, ci, m, gsum);
+            return 0;
+        }
+    } else {
+        for (i = 0; i < m; i++) {
+            long olo, ohi;
+            uint64_t x = oc[i], keep = 0;
+            g = og[i];
+            olo = lo - glo[g];
+            ohi = hi - ghi[g];
+            for (; x != 0; x &= x - 1) {
+                uint64_t bit = x & -x;
+                long sv = sym[killer__ctz(x) + 1], l2 = 0, h2 = 0;
+                if (gk[g] > 1 && killer__sum_bounds(sym, gu[g] & ~bit, gk[g] - 1, &l2, &h2) != 0)
+                    continue;
+                if (rem - sv >= olo + l2 && rem - sv <= ohi + h2) keep |= bit;
+            }
+            assert(!c->mirror); /* mirrored cons need symbols 1..n */
+            if (restrict_keep(a, open[i], &oc[i], keep) != 0) return -1;
+        }
+    }
+    return PROP_EXACT;
+}
+
+/* small (file head): a non-tabled con left with SMALL_OPEN or fewer open
+ * cells (after what prop_bounds or prop_sum decided) is solved exactly.
+ * Tabled cons get their exact step per combo in prop_tabled (match_small,
+ * match4): this walk, run for them too, cost half the run time. */
+static int prop_small(killer__adv_t *a, uint32_t ci, conview_t *cv) {
+    const killer__con_t *c = &a->cons[ci];
+    const long *sym = a->m.sym;
+    const int mir = cv->mir;
+    uint64_t dec = cv->dec, *oc = cv->oc;
+    long rem = cv->rem;
+    int *open = cv->open, m = cv->m, i, j;
+    uint8_t *on = cv->on;
     /* oc[] holds the open cells' masks after the restrictions (only
      * killer__set_mask on that very cell changed it), so the cells decided by
      * them and the rest of the sum follow without re-reading the con */
@@ -861,7 +935,7 @@ static int prop_con(killer__adv_t *a, uint32_t ci) {
         uint64_t x = oc[i];
         if (x & (x - 1)) {
             if (j == SMALL_OPEN) {
-                if (a->tlen == tlen0) note_fixpoint(a, ci, m, gsum); /* changed nothing */
+                if (a->tlen == cv->tlen0) note_fixpoint(a, ci, m, cv->gsum); /* changed nothing */
                 return 0;
             }
             oc[j] = x;
@@ -894,6 +968,19 @@ static int prop_con(killer__adv_t *a, uint32_t ci) {
                 return -1;
     }
     return 0;
+}
+
+/* Runs con ci: its open cells, then its propagator (file head).  Returns 0,
+ * or -1 on a contradiction. */
+static int prop_con(killer__adv_t *a, uint32_t ci) {
+    const killer__con_t *c = &a->cons[ci];
+    conview_t cv;
+    int rc;
+    con_open(a, ci, &cv);
+    if (cv.m == 0) return cv.rem == 0 ? 0 : -1;
+    if (c->tabled) return prop_tabled(a, ci, &cv);
+    rc = c->distinct ? prop_bounds(a, ci, &cv) : prop_sum(a, ci, &cv);
+    return rc == PROP_EXACT ? prop_small(a, ci, &cv) : rc;
 }
 
 /* === Units: hidden singles, values confined to one cage ================= */
