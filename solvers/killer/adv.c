@@ -276,21 +276,38 @@ static int split_descend(killer__adv_t *a, uint32_t depth, uint32_t index) {
     return 1;
 }
 
-/* Builds a solve state for pz under opts, results into res: the model,
- * the cons (with the 45-rule ones if rule45), the root propagation and
- * the split descent.  Returns 0 with *out set (free it with adv_close()),
- * or SEARCH_ENOMEM. */
-static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_result_t *res,
-                    int rule45, killer__adv_t **out) {
-    int n = pz->shape.n, nc = n * n, i, j, rc = 0;
-    uint32_t maxcons, maxcells, total_combo = 0, ci, p;
-    size_t bytes1, bytes2, scratch, maxdepth;
-    char *mem1 = NULL, *mem2 = NULL, *hmem = NULL, *at;
-    killer__adv_t *a;
-    killer__eqs_t eqs;
-    uint32_t *tabsz;
+/* Frees a solve state (both arenas; killer__free(NULL) does nothing). */
+static void adv_close(killer__adv_t *a) {
+    const killer_opts_t *opts = a->opts;
+    char *mem1 = a->mem1; /* holds a */
+    killer__free(opts, a->mem2);
+    killer__free(opts, mem1);
+}
 
-    killer__derive_size(pz, &maxcons, &maxcells, &scratch);
+/* What adv_open()'s steps hand on to each other. */
+typedef struct setup_s {
+    uint32_t maxcons, maxcells; /* killer__derive_size(): the bounds */
+    size_t scratch;             /* ... and killer__derive()'s scratch bytes */
+    size_t bytes1;              /* the first arena (adv_alloc) */
+    uint32_t ncells;            /* cells over all cons (killer__derive) */
+    uint32_t *tabsz;            /* per con: its table's size, 0 untabled */
+    uint32_t total_combo;       /* all tables' sizes */
+} setup_t;
+
+/* The first arena, zeroed: the state and every array the model bounds
+ * (cons, their cells, peers, queues, the search stack).  Returns the
+ * state, or NULL when out of memory. */
+static killer__adv_t *adv_alloc(const killer_puzzle_t *pz, const killer_opts_t *opts,
+                                killer_result_t *res, setup_t *su) {
+    int n = pz->shape.n, nc = n * n, i;
+    uint32_t maxcons, maxcells;
+    size_t bytes1, maxdepth;
+    char *mem1, *at;
+    killer__adv_t *a;
+
+    killer__derive_size(pz, &su->maxcons, &su->maxcells, &su->scratch);
+    maxcons = su->maxcons;
+    maxcells = su->maxcells;
     maxdepth = (size_t)nc + (size_t)pz->ncages; /* frames on a path (choose()) */
 
     bytes1 = KILLER__ALIGN(sizeof(killer__adv_t)) + KILLER__ALIGN(maxcons * sizeof(killer__con_t)) +
@@ -310,8 +327,9 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
              KILLER__ALIGN((maxcons + 1) * sizeof(uint32_t)) +
              KILLER__ALIGN((maxdepth + 1) * sizeof(uint64_t));
     mem1 = killer__alloc(opts, bytes1);
-    if (mem1 == NULL) return SEARCH_ENOMEM;
+    if (mem1 == NULL) return NULL;
     memset(mem1, 0, bytes1);
+    su->bytes1 = bytes1;
     at = mem1;
 #define TAKE(ptr, type, count)                                                                     \
     do {                                                                                           \
@@ -349,7 +367,7 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
     TAKE(a->live, uint32_t, maxcons);
     TAKE(a->cq, uint32_t, maxcons + 1); /* + 1: killer__set_mask's unconditional store */
     TAKE(a->dq, uint32_t, maxcons + 1);
-    TAKE(tabsz, uint32_t, maxcons);
+    TAKE(su->tabsz, uint32_t, maxcons);
     TAKE(a->inq, uint8_t, maxcons);
     TAKE(a->sq, uint16_t, nc + 1);
     TAKE(a->udirty, uint8_t, KILLER__MAX_UNITS);
@@ -362,19 +380,24 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
     a->lser[0] = a->nser = 1; /* fix_ser 0: nothing noted */
 #undef TAKE
     assert((size_t)(at - mem1) <= bytes1);
+    a->pz = pz;
+    a->mem1 = mem1;
+    return a;
+}
 
-    /* cons: cages first (con index == cage index), then the 45 rule
-     * (killer/derive.c), written straight into con_cells / con_neg */
-    hmem = killer__alloc(opts, KILLER__ALIGN((size_t)maxcons * sizeof(killer__eq_t)) + scratch);
-    if (hmem == NULL) {
-        rc = SEARCH_ENOMEM;
-        goto out;
-    }
+/* The cons: cages first (con index == cage index), then the 45 rule if
+ * rule45 (killer/derive.c), written straight into con_cells / con_neg;
+ * then what classify() notes of each.  Returns 0 or SEARCH_ENOMEM. */
+static int adv_cons(killer__adv_t *a, setup_t *su, int rule45) {
+    const size_t eqbytes = KILLER__ALIGN((size_t)su->maxcons * sizeof(killer__eq_t));
+    char *hmem = killer__alloc(a->opts, eqbytes + su->scratch);
+    killer__eqs_t eqs;
+    uint32_t ci;
+    if (hmem == NULL) return SEARCH_ENOMEM;
     eqs.eq = (killer__eq_t *)(void *)hmem;
     eqs.cells = a->con_cells;
     eqs.neg = a->con_neg;
-    res->derived = killer__derive(
-        &a->m, &eqs, hmem + KILLER__ALIGN((size_t)maxcons * sizeof(killer__eq_t)), rule45);
+    a->res->derived = killer__derive(&a->m, &eqs, hmem + eqbytes, rule45);
     for (ci = 0; ci < eqs.neq; ci++) {
         killer__con_t *c = &a->cons[ci];
         c->sum = eqs.eq[ci].sum;
@@ -384,25 +407,40 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
         c->mirror = eqs.eq[ci].mirror;
     }
     a->ncons = (int)eqs.neq;
-    a->first_derived = (uint32_t)pz->ncages;
-    killer__free(opts, hmem);
-    hmem = NULL;
+    su->ncells = eqs.ncells;
+    a->first_derived = (uint32_t)a->pz->ncages;
+    killer__free(a->opts, hmem);
     classify(a);
+    return 0;
+}
 
+/* Each cell's cons (cell_cons_off / cell_cons / cell_cons_pos). */
+static void adv_cell_cons(killer__adv_t *a) {
+    int nc = a->nc, i, j;
+    uint32_t ci;
     /* cell -> cons */
-    for (ci = 0; ci < eqs.neq; ci++)
+    for (ci = 0; ci < (uint32_t)a->ncons; ci++)
         for (j = 0; j < a->cons[ci].ncells; j++)
             a->cell_cons_off[a->con_cells[a->cons[ci].cells_off + j] + 1]++;
     for (i = 0; i < nc; i++)
         a->cell_cons_off[i + 1] += a->cell_cons_off[i];
     for (i = 0; i < nc; i++)
         a->sq[i] = 0; /* fill cursors */
-    for (ci = 0; ci < eqs.neq; ci++)
+    for (ci = 0; ci < (uint32_t)a->ncons; ci++)
         for (j = 0; j < a->cons[ci].ncells; j++) {
             int x = a->con_cells[a->cons[ci].cells_off + j];
             a->cell_cons_pos[a->cell_cons_off[x] + a->sq[x]] = (uint8_t)j;
             a->cell_cons[a->cell_cons_off[x] + a->sq[x]++] = (uint16_t)ci;
         }
+}
+
+/* Each cell's peers: its units and its cage, each cell once; on grids of
+ * up to 128 cells also as bitsets (pbits), and each con's cells and units
+ * (pexcl) for cage pointing. */
+static void adv_peers(killer__adv_t *a) {
+    const killer_puzzle_t *pz = a->pz;
+    int n = a->n, nc = a->nc, i, j;
+    uint32_t ci, p;
     /* peers: units and the cage, each once */
     p = 0;
     for (i = 0; i < nc; i++) {
@@ -435,7 +473,7 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
         for (i = 0; i < nc; i++)
             for (p = a->peer_off[i]; p < a->peer_off[i + 1]; p++)
                 a->pbits[2 * i + (a->peers[p] >> 6)] |= (uint64_t)1 << (a->peers[p] & 63);
-        for (ci = 0; ci < eqs.neq; ci++) {
+        for (ci = 0; ci < (uint32_t)a->ncons; ci++) {
             killer__con_t *c = &a->cons[ci];
             for (j = 0; j < c->ncells; j++) {
                 int x = a->con_cells[c->cells_off + j];
@@ -450,74 +488,95 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
             }
         }
     }
+}
 
-    /* combination tables: sizes first (with the caps), then fill */
-    for (ci = 0; ci < eqs.neq; ci++) {
+/* Which distinct cons get a table of combinations: sizes first, with the
+ * caps (a con with the (size, sum) of an earlier one shares its fate). */
+static void adv_table_sizes(killer__adv_t *a, setup_t *su) {
+    uint32_t ci;
+    int j;
+    su->total_combo = 0;
+    for (ci = 0; ci < (uint32_t)a->ncons; ci++) {
         killer__con_t *c = &a->cons[ci];
         uint32_t cnt = 0;
-        tabsz[ci] = 0;
+        su->tabsz[ci] = 0;
         if (!c->distinct) continue;
         for (j = 0; j < (int)ci; j++) /* same (size, sum) as an earlier tabled con */
             if (a->cons[j].distinct && a->cons[j].ncells == c->ncells && a->cons[j].sum == c->sum)
                 break;
         if (j < (int)ci) {
-            if (a->cons[j].tabled && total_combo + tabsz[j] <= KILLER_COMBO_TOTAL_CAP) {
+            if (a->cons[j].tabled && su->total_combo + su->tabsz[j] <= KILLER_COMBO_TOTAL_CAP) {
                 c->tabled = 1;
-                tabsz[ci] = tabsz[j];
-                total_combo += tabsz[j];
+                su->tabsz[ci] = su->tabsz[j];
+                su->total_combo += su->tabsz[j];
             }
         } else if (killer__combos(a->m.sym, a->full, c->ncells, c->sum, NULL, KILLER_COMBO_CAP,
                                   &cnt, COMBO_BUDGET) == 0 &&
-                   total_combo + cnt <= KILLER_COMBO_TOTAL_CAP) {
+                   su->total_combo + cnt <= KILLER_COMBO_TOTAL_CAP) {
             c->tabled = 1;
-            tabsz[ci] = cnt;
-            total_combo += cnt;
+            su->tabsz[ci] = cnt;
+            su->total_combo += cnt;
         }
-        if (!c->tabled && c->cage >= 0) res->bounds_cages++;
+        if (!c->tabled && c->cage >= 0) a->res->bounds_cages++;
     }
-    a->tcap = (uint32_t)nc * (uint32_t)n + total_combo + 16;
-    bytes2 = KILLER__ALIGN((size_t)total_combo * sizeof(uint64_t)) +
+}
+
+/* The second arena: the tables, filled, the trail and the group caches.
+ * Returns 0 or SEARCH_ENOMEM. */
+static int adv_tables(killer__adv_t *a, setup_t *su) {
+    int n = a->n, nc = a->nc;
+    size_t bytes2;
+    char *mem2;
+    uint32_t ci;
+    a->tcap = (uint32_t)nc * (uint32_t)n + su->total_combo + 16;
+    bytes2 = KILLER__ALIGN((size_t)su->total_combo * sizeof(uint64_t)) +
              KILLER__ALIGN((size_t)a->tcap * 4) + KILLER__ALIGN((size_t)a->tcap * 8) +
-             KILLER__ALIGN((size_t)eqs.ncells * sizeof(killer__grpc_t));
-    mem2 = killer__alloc(opts, bytes2);
-    if (mem2 == NULL) {
-        rc = SEARCH_ENOMEM;
-        goto out;
-    }
-    res->mem_peak = bytes1 + bytes2;
+             KILLER__ALIGN((size_t)su->ncells * sizeof(killer__grpc_t));
+    mem2 = killer__alloc(a->opts, bytes2);
+    if (mem2 == NULL) return SEARCH_ENOMEM;
+    a->mem2 = mem2;
+    a->res->mem_peak = su->bytes1 + bytes2;
     a->combos = (uint64_t *)(void *)mem2;
-    a->tkey = (uint32_t *)(void *)(mem2 + KILLER__ALIGN((size_t)total_combo * sizeof(uint64_t)));
-    a->told = (uint64_t *)(void *)(mem2 + KILLER__ALIGN((size_t)total_combo * sizeof(uint64_t)) +
-                                   KILLER__ALIGN((size_t)a->tcap * 4));
-    a->grpc =
-        (killer__grpc_t *)(void *)(mem2 + KILLER__ALIGN((size_t)total_combo * sizeof(uint64_t)) +
-                                   KILLER__ALIGN((size_t)a->tcap * 4) +
-                                   KILLER__ALIGN((size_t)a->tcap * 8));
-    memset(a->grpc, 0, (size_t)eqs.ncells * sizeof(killer__grpc_t));
+    a->tkey =
+        (uint32_t *)(void *)(mem2 + KILLER__ALIGN((size_t)su->total_combo * sizeof(uint64_t)));
+    a->told =
+        (uint64_t *)(void *)(mem2 + KILLER__ALIGN((size_t)su->total_combo * sizeof(uint64_t)) +
+                             KILLER__ALIGN((size_t)a->tcap * 4));
+    a->grpc = (killer__grpc_t *)(void *)(mem2 +
+                                         KILLER__ALIGN((size_t)su->total_combo * sizeof(uint64_t)) +
+                                         KILLER__ALIGN((size_t)a->tcap * 4) +
+                                         KILLER__ALIGN((size_t)a->tcap * 8));
+    memset(a->grpc, 0, (size_t)su->ncells * sizeof(killer__grpc_t));
     {
         uint32_t off = 0, cnt;
-        for (ci = 0; ci < eqs.neq; ci++) {
+        for (ci = 0; ci < (uint32_t)a->ncons; ci++) {
             killer__con_t *c = &a->cons[ci];
             if (!c->tabled) continue;
             c->combo_off = off;
-            c->ncombo = tabsz[ci];
-            (void)killer__combos(a->m.sym, a->full, c->ncells, c->sum, a->combos + off, tabsz[ci],
-                                 &cnt, COMBO_BUDGET);
-            a->live[ci] = tabsz[ci];
-            off += tabsz[ci];
+            c->ncombo = su->tabsz[ci];
+            (void)killer__combos(a->m.sym, a->full, c->ncells, c->sum, a->combos + off,
+                                 su->tabsz[ci], &cnt, COMBO_BUDGET);
+            a->live[ci] = su->tabsz[ci];
+            off += su->tabsz[ci];
         }
     }
+    return 0;
+}
 
-    /* initial state: all candidates, givens through killer__set_mask, everything queued */
+/* The root: all candidates, the givens through killer__set_mask, every con
+ * and unit queued, propagated; then the split descent.  Sets a->ok. */
+static void adv_root(killer__adv_t *a) {
+    int nc = a->nc, i;
+    uint32_t ci;
     for (i = 0; i < nc; i++)
         a->cand[i] = a->full;
-    for (ci = 0; ci < eqs.neq; ci++) {
+    for (ci = 0; ci < (uint32_t)a->ncons; ci++) {
         int k = a->cons[ci].ncells;
         a->cdyn[ci].open = k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << k) - 1;
         a->cdyn[ci].dec = 0;
         a->cdyn[ci].rem = a->cons[ci].sum;
     }
-    for (ci = 0; ci < eqs.neq; ci++)
+    for (ci = 0; ci < (uint32_t)a->ncons; ci++)
         killer__enqueue_con(a, ci);
     for (i = 0; i < a->nunits; i++) {
         a->udirty[i] = 1;
@@ -525,30 +584,44 @@ static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer
     }
     {
         int ok = 1;
-        if (pz->givens != NULL)
+        if (a->pz->givens != NULL)
             for (i = 0; i < nc && ok; i++)
-                if (pz->givens[i] != 0 && a->cand[i] != KILLER__BIT(pz->givens[i]))
-                    ok = (a->cand[i] & KILLER__BIT(pz->givens[i])) &&
-                         killer__set_mask(a, i, KILLER__BIT(pz->givens[i])) == 0;
+                if (a->pz->givens[i] != 0 && a->cand[i] != KILLER__BIT(a->pz->givens[i]))
+                    ok = (a->cand[i] & KILLER__BIT(a->pz->givens[i])) &&
+                         killer__set_mask(a, i, KILLER__BIT(a->pz->givens[i])) == 0;
         if (!ok) {
             killer__clear_queues(a);
         } else
             ok = killer__propagate(a) == 0;
-        if (ok && opts->split_depth > 0)
-            ok = split_descend(a, opts->split_depth, opts->split_index);
+        if (ok && a->opts->split_depth > 0)
+            ok = split_descend(a, a->opts->split_depth, a->opts->split_index);
         a->ok = ok;
     }
-    a->pz = pz;
-    a->mem1 = mem1;
-    a->mem2 = mem2;
+}
+
+/* Builds a solve state for pz under opts, results into res: the model,
+ * the cons (with the 45-rule ones if rule45), the root propagation and
+ * the split descent.  Returns 0 with *out set (free it with adv_close()),
+ * or SEARCH_ENOMEM. */
+static int adv_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_result_t *res,
+                    int rule45, killer__adv_t **out) {
+    setup_t su;
+    killer__adv_t *a = adv_alloc(pz, opts, res, &su);
+    int rc;
+    if (a == NULL) return SEARCH_ENOMEM;
+    if ((rc = adv_cons(a, &su, rule45)) != 0) goto fail;
+    adv_cell_cons(a);
+    adv_peers(a);
+    adv_table_sizes(a, &su);
+    if ((rc = adv_tables(a, &su)) != 0) goto fail;
+    adv_root(a);
     *out = a;
     return 0;
-out:
-    killer__free(opts, hmem);
-    killer__free(opts, mem2);
-    killer__free(opts, mem1);
+fail:
+    adv_close(a);
     return rc;
 }
+
 /* Searches on from where the last call stopped until the search ends
  * (0, or SEARCH_TIMEOUT / SEARCH_CANCELLED / SEARCH_BUDGET) or, before a
  * node that would make res->stats.nodes exceed pause_at, pauses
@@ -621,13 +694,6 @@ out:
     a->depth = depth;
     a->ok = ok;
     return rc;
-}
-
-static void adv_close(killer__adv_t *a) {
-    const killer_opts_t *opts = a->opts;
-    char *mem1 = a->mem1; /* holds a */
-    killer__free(opts, a->mem2);
-    killer__free(opts, mem1);
 }
 
 /* Adds what solve state r did to the total t (interleaved orders). */
