@@ -345,14 +345,12 @@ static size_t kl_token(const char **s, const char *end) {
     return (size_t)(t - *s);
 }
 
-static int kl_parse_text(const api_request_t *req, kl_job_t *j, api_problem_t *p) {
+/* text/plain: the options from the query string.  0 or -1 (errors in p). */
+static int kl_text_params(const api_request_t *req, kl_job_t *j, api_problem_t *p) {
     static const char *const allowed[] = {"method",    "value_order", "max_solutions", "timeout_ms",
                                           "diagonals", "box",         "threads",       NULL};
-    const char *s = req->body ? req->body : "", *end = s + req->body_len, *v;
-    int lineno = 0, stage = 0, bad = api_params_check(req, allowed, p) != 0;
-    long long ncages = 0, nc = 0;
-    size_t at = 0;
-    char f[32];
+    int bad = api_params_check(req, allowed, p) != 0;
+    const char *v;
 
     if ((v = api_param(req, "method")) != NULL) bad |= kl_method(v, j, "query", p) != 0;
     if ((v = api_param(req, "value_order")) != NULL) bad |= kl_values(v, j, "query", p) != 0;
@@ -368,7 +366,77 @@ static int kl_parse_text(const api_request_t *req, kl_job_t *j, api_problem_t *p
         api_problem_add(p, "query", "box", "must be ROWSxCOLS, e.g. 2x3");
         bad = 1;
     }
-    if (bad) return -1;
+    return bad ? -1 : 0;
+}
+
+/* The symbols line [q, qe) (line `f`).  0 or -1. */
+static int kl_text_symbols(const char *q, const char *qe, kl_job_t *j, const char *f,
+                           api_problem_t *p) {
+    size_t tl;
+    while ((tl = kl_token(&q, qe)) > 0) {
+        char *te;
+        long x = strtol(q, &te, 10);
+        if (te != q + tl || x < 0 || x > KILLER_MAX_SYMBOL || j->nsymbols == KILLER_MAX_N) {
+            api_problem_add(p, "body", f,
+                            "the second line holds the symbols, non-negative integers");
+            return -1;
+        }
+        j->symbols[j->nsymbols++] = x;
+        q += tl;
+    }
+    return 0;
+}
+
+/* Cage line [q, qe) (line `f`), "sum r,c r,c ...", as cage nc of the
+ * ncages announced; its cells go to j->cells from *at on.  0 or -1. */
+static int kl_text_cage(const char *q, const char *qe, kl_job_t *j, long long nc, long long ncages,
+                        size_t *at, const char *f, api_problem_t *p) {
+    size_t tl = kl_token(&q, qe);
+    char *te;
+    long sum = strtol(q, &te, 10);
+    if (nc >= ncages) {
+        api_problem_add(p, "body", f, "more cage lines than the %lld announced", ncages);
+        return -1;
+    }
+    if (te != q + tl || sum < 0) {
+        api_problem_add(p, "body", f, "a cage line is 'sum r,c r,c ...'");
+        return -1;
+    }
+    q += tl;
+    j->cages[nc].sum = sum;
+    j->cages[nc].cells = j->cells + *at;
+    while ((tl = kl_token(&q, qe)) > 0) {
+        int r, c, used = 0;
+        char tok[64];
+        snprintf(tok, sizeof tok, "%.*s", (int)(tl < 63 ? tl : 63), q);
+        if (sscanf(tok, "%d,%d%n", &r, &c, &used) != 2 || tok[used] != '\0') {
+            api_problem_add(p, "body", f, "cell '%s' is not 'row,col'", tok);
+            return -1;
+        }
+        if (*at == KL_MAX_CELLS) {
+            api_problem_add(p, "body", f, "more cage cells than the grid has");
+            return -1;
+        }
+        j->cells[*at].r = r;
+        j->cells[*at].c = c;
+        (*at)++;
+        j->cages[nc].ncells++;
+        q += tl;
+    }
+    return 0;
+}
+
+/* text/plain (the course format, file head), line by line: the size, the
+ * symbols, the number of cages, the cages.  0, -1 (errors in p) or -2 (out
+ * of memory). */
+static int kl_parse_text(const api_request_t *req, kl_job_t *j, api_problem_t *p) {
+    const char *s = req->body ? req->body : "", *end = s + req->body_len;
+    int lineno = 0, stage = 0;
+    long long ncages = 0, nc = 0;
+    size_t at = 0;
+    char f[32];
+
+    if (kl_text_params(req, j, p) != 0) return -1;
     while (s < end && p->nerrors == 0) {
         const char *nl = memchr(s, '\n', (size_t)(end - s)), *e = nl ? nl : end;
         char line[8192];
@@ -393,18 +461,7 @@ static int kl_parse_text(const api_request_t *req, kl_job_t *j, api_problem_t *p
             }
             stage = 1;
         } else if (stage == 1) {
-            size_t tl;
-            while ((tl = kl_token(&q, qe)) > 0) {
-                char *te;
-                long x = strtol(q, &te, 10);
-                if (te != q + tl || x < 0 || x > KILLER_MAX_SYMBOL || j->nsymbols == KILLER_MAX_N) {
-                    api_problem_add(p, "body", f,
-                                    "the second line holds the symbols, non-negative integers");
-                    return -1;
-                }
-                j->symbols[j->nsymbols++] = x;
-                q += tl;
-            }
+            if (kl_text_symbols(q, qe, j, f, p) != 0) return -1;
             stage = 2;
         } else if (stage == 2) {
             if (sscanf(line, "%lld", &ncages) != 1 || ncages < 0 || ncages > KL_MAX_CELLS) {
@@ -415,38 +472,7 @@ static int kl_parse_text(const api_request_t *req, kl_job_t *j, api_problem_t *p
             if (kl_cells_alloc(j, (size_t)ncages, KL_MAX_CELLS) != 0) return -2;
             stage = 3;
         } else {
-            size_t tl = kl_token(&q, qe);
-            char *te;
-            long sum = strtol(q, &te, 10);
-            if (nc >= ncages) {
-                api_problem_add(p, "body", f, "more cage lines than the %lld announced", ncages);
-                return -1;
-            }
-            if (te != q + tl || sum < 0) {
-                api_problem_add(p, "body", f, "a cage line is 'sum r,c r,c ...'");
-                return -1;
-            }
-            q += tl;
-            j->cages[nc].sum = sum;
-            j->cages[nc].cells = j->cells + at;
-            while ((tl = kl_token(&q, qe)) > 0) {
-                int r, c, used = 0;
-                char tok[64];
-                snprintf(tok, sizeof tok, "%.*s", (int)(tl < 63 ? tl : 63), q);
-                if (sscanf(tok, "%d,%d%n", &r, &c, &used) != 2 || tok[used] != '\0') {
-                    api_problem_add(p, "body", f, "cell '%s' is not 'row,col'", tok);
-                    return -1;
-                }
-                if (at == KL_MAX_CELLS) {
-                    api_problem_add(p, "body", f, "more cage cells than the grid has");
-                    return -1;
-                }
-                j->cells[at].r = r;
-                j->cells[at].c = c;
-                at++;
-                j->cages[nc].ncells++;
-                q += tl;
-            }
+            if (kl_text_cage(q, qe, j, nc, ncages, &at, f, p) != 0) return -1;
             nc++;
         }
     }
