@@ -787,6 +787,8 @@ static const api_job_ops_t kl_ops = {"killer", kl_run, kl_merge, kl_render, kl_f
 int api_killer_solve_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
     api_problem_t p;
     kl_job_t *j = calloc(1, sizeof *j);
+    size_t nitems = 1;    /* pool items: 1, or orders << split_depth */
+    unsigned threads = 1; /* in flight at most */
     int rc;
     *job = NULL;
     api_problem_init(&p, API_EINVALID, "the request is not valid");
@@ -812,8 +814,6 @@ int api_killer_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
     if (kl_finish(j, &p) != 0) goto fail;
     j->solutions = malloc((size_t)j->max_solutions * (size_t)j->n * (size_t)j->n);
     if (j->solutions == NULL) goto nomem;
-    j->base.nitems = 1;
-    j->base.threads = 1;
     j->orders = 1;
     if (j->threads > 1 && j->method != KILLER_METHOD_BACKTRACKING) {
         long long per = j->threads; /* threads per value order */
@@ -828,17 +828,14 @@ int api_killer_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
                 d++;
         }
         j->split_depth = d;
-        j->base.nitems = (size_t)j->orders << d;
-        j->base.threads = (unsigned)j->threads;
+        nitems = (size_t)j->orders << d;
+        threads = (unsigned)j->threads;
         j->sol_item = malloc((size_t)j->max_solutions * sizeof *j->sol_item);
         if (j->sol_item == NULL) goto nomem;
     }
-    j->items = calloc(j->base.nitems, sizeof *j->items);
+    j->items = calloc(nitems, sizeof *j->items);
     if (j->items == NULL) goto nomem;
-    j->base.ops = &kl_ops;
-    j->base.timeout_ms = j->timeout_ms;
-    j->base.start_ns = search_now_ns();
-    *job = &j->base;
+    api_job_ready(&j->base, &kl_ops, nitems, threads, j->timeout_ms, job);
     return 0;
 nomem:
     api_problem_init(&p, API_ENOMEM, "out of memory for this puzzle");

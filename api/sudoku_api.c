@@ -859,12 +859,8 @@ int api_sudoku_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
             goto fail;
         }
     }
-    j->base.ops = &sd_ops;
-    j->base.nitems = 1;
-    j->base.threads = j->pz.xc ? (unsigned)j->pz.threads : 1;
-    j->base.timeout_ms = j->pz.timeout_ms;
-    j->base.start_ns = search_now_ns();
-    *job = &j->base;
+    api_job_ready(&j->base, &sd_ops, 1, j->pz.xc ? (unsigned)j->pz.threads : 1, j->pz.timeout_ms,
+                  job);
     return 0;
 fail:
     sd_free(j ? &j->base : NULL);

@@ -422,12 +422,7 @@ int api_sudoku_batch_prepare(const api_request_t *req, api_job_t **job, api_resp
     for (size_t i = 0; i < j->nchunks; i++)
         atomic_init(&j->chunks[i].state, BT_PENDING);
     atomic_init(&j->finished, 0);
-    j->base.ops = &bt_ops;
-    j->base.nitems = j->nchunks;
-    j->base.threads = (unsigned)threads;
-    j->base.timeout_ms = timeout_ms;
-    j->base.start_ns = search_now_ns();
-    *job = &j->base;
+    api_job_ready(&j->base, &bt_ops, j->nchunks, (unsigned)threads, timeout_ms, job);
     return 0;
 
 nomem:

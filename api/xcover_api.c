@@ -316,12 +316,7 @@ int api_xcover_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
     if (api_xc_init(&j->xc, j->problem, in.engine, (uint64_t)in.max_solutions, (unsigned)in.threads,
                     NULL, 0) != 0)
         goto nomem;
-    j->base.ops = &xcj_ops;
-    j->base.nitems = 1;
-    j->base.threads = (unsigned)in.threads;
-    j->base.timeout_ms = in.timeout_ms;
-    j->base.start_ns = search_now_ns();
-    *job = &j->base;
+    api_job_ready(&j->base, &xcj_ops, 1, (unsigned)in.threads, in.timeout_ms, job);
     names_free(&names);
     free(start);
     free(entries);
