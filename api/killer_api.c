@@ -80,6 +80,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/grid_char.h"
 #include "api/json_util.h"
 #include "solvers/killer/killer.h"
 
@@ -144,13 +145,8 @@ static int kl_json_grid(json_t *g, kl_job_t *j, api_problem_t *p) {
             return -1;
         }
         for (int i = 0; i < n * n; i++) {
-            char ch = s[i];
-            int v = ch == '.' || ch == '0'   ? -1
-                    : ch >= '1' && ch <= '9' ? ch - '0'
-                    : ch >= 'A' && ch <= 'Z' ? ch - 'A' + 10
-                    : ch >= 'a' && ch <= 'z' ? ch - 'a' + 10
-                                             : -2;
-            if (v == -2) {
+            int v = api_grid_char_value(s[i]); /* API_GRID_EMPTY is raw's -1 */
+            if (v == API_GRID_BAD) {
                 snprintf(f, sizeof f, "grid[%d][%d]", i / n, i % n);
                 api_problem_add(p, "body", f, "unexpected character");
                 bad = 1;

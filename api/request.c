@@ -139,6 +139,8 @@ double api_elapsed_ms(int64_t start_ns, int64_t end_ns) {
     return (double)(end_ns - start_ns) / 1e6;
 }
 
+/* The media type of a Content-Type or Accept entry, compared without
+ * parameters and case. */
 int api_media_is(const char *header, const char *type) {
     size_t n = strlen(type);
     if (header == NULL) return 0;

@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/grid_char.h"
 #include "solvers/sudoku/sudoku.h"
 #include "solvers/sudoku/sudoku9.h"
 
@@ -85,12 +86,6 @@ typedef struct bt_job_s {
 
 /* === Parsing === */
 
-static int bt_cell(char ch) {
-    if (ch == '.' || ch == '0') return 0;
-    if (ch >= '1' && ch <= '9') return ch - '0';
-    return -1;
-}
-
 /* Fills e from one trimmed puzzle line. */
 static void bt_parse_line(const char *s, size_t n, uint32_t line, bt_entry_t *e) {
     memset(e, 0, sizeof *e);
@@ -101,14 +96,14 @@ static void bt_parse_line(const char *s, size_t n, uint32_t line, bt_entry_t *e)
         return;
     }
     for (size_t i = 0; i < n; i++) {
-        int v = bt_cell(s[i]);
-        if (v < 0) {
+        int v = api_grid_char_value(s[i]);
+        if (v == API_GRID_BAD || v > 9) { /* a 9x9 line: '.', '0' and 1-9 only */
             e->bad = BT_BAD_CHAR;
             e->badchar = (uint8_t)s[i];
             e->arg = i + 1;
             return;
         }
-        e->cells[i] = (uint8_t)v;
+        e->cells[i] = (uint8_t)(v == API_GRID_EMPTY ? 0 : v);
     }
 }
 
