@@ -626,7 +626,12 @@ static int kl_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
 }
 
 /* Keeps up to what is missing of max_solutions of item's solutions, placed
- * after those of lower items (they arrive in completion order). */
+ * after those of lower items (they arrive in completion order).  The policy
+ * of api/xc_job.c's merge (first come, first kept; listed by item), not its
+ * code: these are grids of one size, which a one-item job's solver writes
+ * straight into j->solutions, so they are kept in place and in order as
+ * they come; xc_job keeps option lists of any length and sorts them once,
+ * in render. */
 static void kl_keep(kl_job_t *j, size_t item, const kl_item_t *it) {
     size_t nn = (size_t)j->n * (size_t)j->n;
     uint32_t have = j->res.solutions_found, room = (uint32_t)j->max_solutions - have;
