@@ -276,7 +276,7 @@ static int split_descend(killer__adv_t *a, uint32_t depth, uint32_t index) {
     return 1;
 }
 
-/* Frees a solve state (both arenas; killer__free(NULL) does nothing). */
+/* Frees a solve state: both arenas (mem2 is NULL until adv_tables). */
 static void adv_close(killer__adv_t *a) {
     const killer_opts_t *opts = a->opts;
     char *mem1 = a->mem1; /* holds a */
@@ -418,7 +418,6 @@ static int adv_cons(killer__adv_t *a, setup_t *su, int rule45) {
 static void adv_cell_cons(killer__adv_t *a) {
     int nc = a->nc, i, j;
     uint32_t ci;
-    /* cell -> cons */
     for (ci = 0; ci < (uint32_t)a->ncons; ci++)
         for (j = 0; j < a->cons[ci].ncells; j++)
             a->cell_cons_off[a->con_cells[a->cons[ci].cells_off + j] + 1]++;
