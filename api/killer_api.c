@@ -838,6 +838,9 @@ int api_killer_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
     }
     j->items = calloc(nitems, sizeof *j->items);
     if (j->items == NULL) goto nomem;
+    /* killer_solve() resets its result; past 6x6 one poll interval of the
+     * advanced search can be tens of milliseconds */
+    j->base.inline_ok = nitems == 1 && j->n <= 6;
     api_job_ready(&j->base, &kl_ops, nitems, threads, j->timeout_ms, job);
     return 0;
 nomem:

@@ -296,6 +296,7 @@ int api_nqueens_count_prepare(const api_request_t *req, api_job_t **job, api_res
         count = 1;
     }
     j->base.progress_unit = "subproblems";
+    j->base.inline_whole = n <= API_NQUEENS_INLINE_COUNT_N; /* tiny by construction */
     api_job_ready(&j->base, &nq_count_ops, count, (unsigned)threads, timeout_ms, job);
     return 0;
 

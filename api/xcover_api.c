@@ -318,6 +318,7 @@ int api_xcover_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
     if (api_xc_init(&j->xc, j->problem, in.engine, (uint64_t)in.max_solutions, (unsigned)in.threads,
                     NULL, 0) != 0)
         goto nomem;
+    j->base.inline_ok = in.threads == 1; /* one item, restartable (api_xc_run) */
     api_job_ready(&j->base, &xcj_ops, 1, (unsigned)in.threads, in.timeout_ms, job);
     names_free(&names);
     free(start);
