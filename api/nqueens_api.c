@@ -136,12 +136,7 @@ static int nq_xc_prepare(int n, int count_mode, xcover_engine_t engine, unsigned
     }
     j->n = n;
     j->count_mode = count_mode;
-    j->base.ops = &nq_xc_ops;
-    j->base.nitems = 1;
-    j->base.threads = threads;
-    j->base.timeout_ms = timeout_ms;
-    j->base.start_ns = search_now_ns();
-    *job = &j->base;
+    api_job_ready(&j->base, &nq_xc_ops, 1, threads, timeout_ms, job);
     return 0;
 }
 
@@ -334,13 +329,9 @@ int api_nqueens_count_prepare(const api_request_t *req, api_job_t **job, api_res
 
     j = calloc(1, sizeof *j);
     if (j == NULL || nq_count_prepare_subs(j, (int)n, symmetry) != 0) goto nomem;
-    j->base.ops = &nq_count_ops;
     j->base.progress_unit = "subproblems";
     j->base.inline_whole = n <= API_NQUEENS_INLINE_COUNT_N; /* tiny by construction */
-    j->base.threads = (unsigned)threads;
-    j->base.timeout_ms = timeout_ms;
-    j->base.start_ns = search_now_ns();
-    *job = &j->base;
+    api_job_ready(&j->base, &nq_count_ops, j->base.nitems, (unsigned)threads, timeout_ms, job);
     return 0;
 
 nomem:

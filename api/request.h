@@ -139,6 +139,12 @@ struct api_job_s {
     int inline_whole;
 };
 
+/* The last step of every prepare(): sets job's ops, nitems, threads,
+ * timeout_ms and start_ns (now), then *out = job.  Cannot fail.  The job
+ * must be complete: the server runs it once prepare() returns 0. */
+void api_job_ready(api_job_t *job, const api_job_ops_t *ops, size_t nitems, unsigned threads,
+                   int64_t timeout_ms, api_job_t **out);
+
 /* Endpoint entry point: on success returns 0 and sets *job (caller runs and
  * frees it); otherwise fills *resp (an error, or an answer that needs no
  * solving) and returns the API_E* code, or 0 with *job NULL. */
