@@ -2,6 +2,7 @@
  * general methods of sudoku_solve(), on public collections.
  *
  *   bench9 [-k PUZZLES] [-t SECONDS] [FILE...]
+ *   bench9 -l LIMIT [-r REPEAT] FILE       (the compare mode)
  *
  *   FILE  one puzzle a line, 81 characters, '.' or '0' empty, '#' lines are
  *         comments; default: each of ../shared/data/sudoku9/puzzles2_17_clue,
@@ -21,7 +22,15 @@
  * subset.  Afterwards (untimed) every fast solution is checked against the
  * rules and givens, and the fast solver's counts against propagation's on
  * the subset; "bad" counts failures and makes the exit code 1.  A summary
- * table (fast solver, both modes, one row per file) ends the run. */
+ * table (fast solver, both modes, one row per file) ends the run.
+ *
+ * Compare mode (-l): only the fast solver, max_solutions LIMIT, every puzzle
+ * of FILE solved once per repeat (REPEAT, default 1), solutions written as in
+ * the service; prints one line shaped like the tdoku anchor's driver
+ * (`puzzles=N repeat=R limit=L sum_counts=C guesses=G secs=S`), so that
+ * bench/compare/sudoku9.sh can run the two side by side.  Only the solving
+ * is timed; afterwards every solution of the first pass is checked (untimed)
+ * and a bad one makes the exit code 1. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,6 +213,46 @@ static int bench_file(const char *path, size_t cap, double tcap, row_t *row) {
     return bad;
 }
 
+/* -l mode: one timed line for bench/compare/sudoku9.sh. */
+static int compare_file(const char *path, uint32_t limit, int repeat) {
+    set_t set = {0};
+    if (load(path, &set) != 0 || set.n == 0) {
+        fprintf(stderr, "%s: missing or empty\n", path);
+        free(set.p);
+        return 1;
+    }
+    uint8_t *sol = malloc((size_t)81 * limit);
+    if (!sol) {
+        free(set.p);
+        return 1;
+    }
+    uint64_t count = 0, guesses = 0;
+    int bad = 0;
+    sudoku9_result_t res;
+    double t0 = now_s();
+    for (int r = 0; r < repeat; r++)
+        for (size_t i = 0; i < set.n; i++) {
+            int code = sudoku9_solve(set.p + 81 * i, limit, sol, NULL, &res);
+            bad += code != 0;
+            count += res.solutions_found;
+            guesses += res.guesses;
+        }
+    double secs = now_s() - t0;
+    sudoku_shape_t shape;
+    sudoku_shape_init(&shape, 9, 3, 3);
+    for (size_t i = 0; i < set.n; i++) {
+        const uint8_t *pz = set.p + 81 * i;
+        sudoku9_solve(pz, limit, sol, NULL, &res);
+        bad += res.solutions_found == 0;
+        for (uint32_t k = 0; k < res.solutions_found; k++)
+            bad += sudoku_check_solution(&shape, pz, sol + 81 * k) != 1;
+    }
+    printf("puzzles=%zu repeat=%d limit=%u sum_counts=%llu guesses=%llu secs=%.6f bad=%d\n", set.n,
+           repeat, limit, (unsigned long long)count, (unsigned long long)guesses, secs, bad);
+    free(set.p), free(sol);
+    return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
     static const char *defaults[] = {"../shared/data/sudoku9/puzzles2_17_clue",
                                      "../shared/data/sudoku9/puzzles3_magictour_top1465",
@@ -211,16 +260,29 @@ int main(int argc, char **argv) {
                                      "../shared/data/sudoku9/puzzles7_serg_benchmark"};
     size_t cap = 2000;
     double tcap = 2.0;
-    int i = 1, bad = 0, files = 0;
+    int i = 1, bad = 0, files = 0, repeat = 1;
+    uint32_t limit = 0;
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (!strcmp(argv[i], "-k") && i + 1 < argc)
             cap = (size_t)strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "-t") && i + 1 < argc)
             tcap = strtod(argv[++i], NULL);
+        else if (!strcmp(argv[i], "-l") && i + 1 < argc)
+            limit = (uint32_t)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "-r") && i + 1 < argc)
+            repeat = atoi(argv[++i]);
         else {
-            fprintf(stderr, "usage: bench9 [-k PUZZLES] [-t SECONDS] [FILE...]\n");
+            fprintf(stderr, "usage: bench9 [-k PUZZLES] [-t SECONDS] [FILE...]\n"
+                            "       bench9 -l LIMIT [-r REPEAT] FILE\n");
             return 2;
         }
+    }
+    if (limit != 0) {
+        if (limit > SUDOKU_MAX_SOLUTIONS || repeat < 1 || i + 1 != argc) {
+            fprintf(stderr, "usage: bench9 -l LIMIT [-r REPEAT] FILE\n");
+            return 2;
+        }
+        return compare_file(argv[i], limit, repeat);
     }
     static row_t rows[MAX_ROWS];
     int nrows = 0;
