@@ -80,7 +80,7 @@ BENCH_NQ2  := $(BUILD)/bench/bench_nqueens_more
 BENCH_HTTP := $(BUILD)/bench/bench_http
 FUZZ_REPLAY := $(BUILD)/fuzz/replay
 
-.PHONY: all run test bench bench9 fuzz fuzz-cover deps check-layers format format-check clean
+.PHONY: all run test bench bench9 fuzz fuzz-cover deps check-layers check-tables tables format format-check clean
 all: $(PUZZLED)
 
 # Goals that must see the packages installed first.
@@ -193,6 +193,20 @@ fuzz-cover:
 	rm -rf fuzz/cover && mkdir -p fuzz/cover
 	for f in $(FUZZ_DIR)/cover/*; do test -e fuzz/corpus/$$(basename $$f) || cp $$f fuzz/cover/; done
 
+# The 9x9 solver's const tables (solvers/sudoku/sudoku9_tables.h) are written
+# by a host tool from their definitions: `make tables` rewrites the header,
+# `make test` checks that the committed one is what the tool writes.
+GEN_S9 := $(BUILD)/tools/gen_sudoku9_tables
+$(GEN_S9): tools/gen_sudoku9_tables.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $< -o $@ $(ALL_LDFLAGS)
+tables: $(GEN_S9)
+	./$(GEN_S9) > solvers/sudoku/sudoku9_tables.h
+check-tables: $(GEN_S9)
+	@./$(GEN_S9) > $(BUILD)/sudoku9_tables.h
+	@cmp -s $(BUILD)/sudoku9_tables.h solvers/sudoku/sudoku9_tables.h || \
+	  { echo "solvers/sudoku/sudoku9_tables.h differs from what tools/gen_sudoku9_tables.c writes (make tables)"; exit 1; }
+
 # solvers/ must stay pure (no HTTP/JSON/libuv, no I/O, no mutable globals) and
 # api/ free of HTTP and libuv; see tests/check_layers.sh for what is checked.
 check-layers: $(SOLVER_OBJ) $(API_OBJ)
@@ -213,7 +227,7 @@ run: deps $(PUZZLED)
 # drifting from the code they measure.
 BENCH_BIN  := $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_9) $(BENCH_9H) $(BENCH_KL) $(BENCH_HTTP)
 
-test: deps format-check check-layers $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) $(FUZZ_REPLAY)
+test: deps format-check check-layers check-tables $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) $(FUZZ_REPLAY)
 	@if [ "$(SANITIZE)" != 1 ]; then sh tests/check_dockerfile.sh $(PUZZLED); fi
 	@sh tests/check_openapi.sh
 	@sh tests/check_bench_killer.sh $(BENCH_KL)
