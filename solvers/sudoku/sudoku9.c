@@ -175,16 +175,19 @@
 
 #include <assert.h>
 #include <string.h>
+#if defined(__SSE2__) || defined(__AVX2__)
+#include <immintrin.h>
+#endif
 
 #include "solvers/sudoku/sudoku.h"
 #include "solvers/sudoku/sudoku9_tables.h"
 
 /* === State ============================================================== */
 
-#define S9_BAND       0x7ffffffu /* the 27 cells of a band */
-#define S9_COL0       0x0040201u /* column 0 of a band: bits 0, 9, 18 */
-#define S9_BANDW      0x1249249u /* digit-band words of band 0: bits 0, 3, ..., 24 */
-#define S9_FRAMES     135        /* one frame per open guess; see "Search" above */
+#define S9_BAND       0x7ffffffu      /* the 27 cells of a band */
+#define S9_COL0       0x0040201u      /* column 0 of a band: bits 0, 9, 18 */
+#define S9_I(d, b)    (9 * (b) + (d)) /* the word of digit d in band b (or stack b) */
+#define S9_FRAMES     135             /* one frame per open guess; see "Search" above */
 #define S9_CELL       0
 #define S9_PERM_BAND  1
 #define S9_PERM_STACK 2
@@ -211,10 +214,11 @@ static int s9_ctz64(uint64_t x) {
 
 /* What a guess saves and a backtrack restores (204 bytes). */
 typedef struct s9_grid_s {
-    uint32_t f[27];       /* f[3*d+b]: cells of band b where digit d may go */
+    uint32_t f[27];       /* f[9*b+d]: cells of band b where digit d may go */
     uint32_t unsolved[3]; /* cells of band b not placed yet */
-    uint8_t nstack[27];   /* [3*d+k]: matrices left for d in stack k (s9_nperm) */
-    uint16_t mini[27];    /* [3*d+b]: minirows the band rule left f[3*d+b] (bit
+    uint16_t minicol[27]; /* [9*k+d]: minicolumns the stack rule left d in stack k (bit
+                             3*band + column in stack); s9_nperm counts its matrices */
+    uint16_t mini[27];    /* [9*b+d]: minirows the band rule left f[9*b+d] (bit
                              3*row + box); s9_nperm of it counts its matrices */
 } s9_grid_t;
 
@@ -224,6 +228,7 @@ typedef struct s9_pos_s {
     uint32_t band_dirty;  /* bands (bits 0-2) changed since s9_naked looked */
     uint32_t digit_dirty; /* digits (bits 0-8) changed since s9_columns looked */
     uint32_t tri_dirty;   /* bands (bits 0-2) changed since s9_triads looked */
+    uint32_t stack_dirty; /* stacks (bits 0-2) whose minicol[] changed since s9_stack_triads */
     uint64_t placed;      /* placements made by inference (statistics) */
 } s9_pos_t;
 
@@ -240,25 +245,49 @@ typedef struct s9_frame_s {
 
 static const uint8_t s9_next[3] = {1, 2, 0};
 static const uint8_t s9_last[3] = {2, 0, 1};
-static const uint8_t s9_band_of[27] = {0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1,
-                                       2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2};
+static const uint8_t s9_band_of[27] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1,
+                                       1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+
+/* Clears bit p (bit = 1 << p) from the nine words w[0..8] (one band); returns
+ * the words that had it (bit d for w[d]).  With SSE2 or AVX2 the eight first
+ * words go in one or two vector operations, read back as sign bits. */
+static inline uint32_t s9_clear_cell(uint32_t *w, uint32_t bit, int p) {
+    uint32_t t;
+#if defined(__AVX2__)
+    __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)w);
+    __m256i hi = _mm256_sll_epi32(a, _mm_cvtsi32_si128(31 - p));
+    t = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(hi));
+    _mm256_storeu_si256((__m256i *)(void *)w, _mm256_andnot_si256(_mm256_set1_epi32((int)bit), a));
+#elif defined(__SSE2__)
+    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)w);
+    __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(w + 4));
+    __m128i n = _mm_cvtsi32_si128(31 - p), m = _mm_set1_epi32((int)bit);
+    t = (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_sll_epi32(a, n))) |
+        (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_sll_epi32(c, n))) << 4;
+    _mm_storeu_si128((__m128i *)(void *)w, _mm_andnot_si128(m, a));
+    _mm_storeu_si128((__m128i *)(void *)(w + 4), _mm_andnot_si128(m, c));
+#else
+    t = 0;
+    for (int e = 0; e < 8; e++) {
+        t |= ((w[e] >> p) & 1u) << e;
+        w[e] &= ~bit;
+    }
+#endif
+    t |= ((w[8] >> p) & 1u) << 8;
+    w[8] &= ~bit;
+    return t;
+}
 
 /* Puts digit d on bit p of band b.  The caller has checked that d is still a
  * candidate there; `alone` (a constant at each call) says that no other digit
  * is (a naked single), so the other digits' words need no pass.  Returns the
- * words (bit 3*d+b) it changed, for todo. */
+ * words (bit 9*b+d) it changed, for todo. */
 static inline uint32_t s9_place(s9_pos_t *s, int d, int b, int p, int alone) {
     uint32_t bit = 1u << p, col = S9_COL0 << (p % 9);
-    int i = 3 * d + b;
-    int j = 3 * d + s9_next[b], k = 3 * d + s9_last[b];
+    int i = S9_I(d, b);
+    int j = S9_I(d, s9_next[b]), k = S9_I(d, s9_last[b]);
     uint32_t old = s->g.f[i], keep = old & ~s9_peers[p], t = 0;
-    if (!alone) {
-        for (int e = b; e < 27; e += 3) {
-            t |= ((s->g.f[e] >> p) & 1u) << e;
-            s->g.f[e] &= ~bit;
-        }
-        t &= ~(1u << i);
-    }
+    if (!alone) t = (s9_clear_cell(s->g.f + 9 * b, bit, p) << (9 * b)) & ~(1u << i);
     t |= (uint32_t)(keep != old) << i;
     s->g.f[i] = keep;
     t |= (uint32_t)((s->g.f[j] & col) != 0) << j | (uint32_t)((s->g.f[k] & col) != 0) << k;
@@ -290,19 +319,19 @@ static int s9_naked(s9_pos_t *s) {
         if (!u) continue;
         {
             /* at least one / two digits per cell, as a tree over the nine words */
-            const uint32_t *w = s->g.f + b;
-            uint32_t p1 = w[0] | w[3], p2 = w[0] & w[3], q1 = w[6] | w[9], q2 = w[6] & w[9];
-            uint32_t v1 = w[12] | w[15], v2 = w[12] & w[15], x1 = w[18] | w[21], x2 = w[18] & w[21];
+            const uint32_t *w = s->g.f + 9 * b;
+            uint32_t p1 = w[0] | w[1], p2 = w[0] & w[1], q1 = w[2] | w[3], q2 = w[2] & w[3];
+            uint32_t v1 = w[4] | w[5], v2 = w[4] & w[5], x1 = w[6] | w[7], x2 = w[6] & w[7];
             uint32_t y1 = p1 | q1, y2 = p2 | q2 | (p1 & q1), z1 = v1 | x1, z2 = v2 | x2 | (v1 & x1);
             uint32_t t1 = y1 | z1, t2 = y2 | z2 | (y1 & z1);
-            r1 = t1 | w[24], r2 = t2 | (t1 & w[24]);
+            r1 = t1 | w[8], r2 = t2 | (t1 & w[8]);
         }
         if (u & ~r1) return -1;
         for (uint32_t one = u & ~r2; one; one &= one - 1) {
             int p = S9_CTZ(one);
             uint32_t dm = 0; /* the digits left on cell p, without a data-dependent exit */
             for (int d = 0; d < 9; d++)
-                dm |= ((s->g.f[3 * d + b] >> p) & 1u) << d;
+                dm |= ((s->g.f[S9_I(d, b)] >> p) & 1u) << d;
             if (!dm) return -1; /* an earlier single took its last digit */
             s->todo |= s9_place(s, S9_CTZ(dm), b, p, 1);
             found++;
@@ -321,7 +350,7 @@ static int s9_columns(s9_pos_t *s) {
     s->digit_dirty = 0;
     for (; todo; todo &= todo - 1) {
         int d = S9_CTZ(todo);
-        uint32_t a0 = s->g.f[3 * d], a1 = s->g.f[3 * d + 1], a2 = s->g.f[3 * d + 2];
+        uint32_t a0 = s->g.f[d], a1 = s->g.f[9 + d], a2 = s->g.f[18 + d];
         uint32_t col[3] = {s9_fold(a0), s9_fold(a1), s9_fold(a2)};
         uint32_t once = col[0] | col[1] | col[2];
         uint32_t twice = (col[0] & col[1]) | (col[0] & col[2]) | (col[1] & col[2]) | s9_fold2(a0) |
@@ -337,26 +366,29 @@ static int s9_columns(s9_pos_t *s) {
         uint32_t sh2 = (col[0] >> 6) | (col[1] >> 6) << 3 | (col[2] >> 6) << 6;
         uint32_t pm0 = s9_perm[sh0], pm1 = s9_perm[sh1], pm2 = s9_perm[sh2];
         if (!pm0 || !pm1 || !pm2) return -1;
-        s->g.nstack[3 * d] = s9_nperm[sh0];
-        s->g.nstack[3 * d + 1] = s9_nperm[sh1];
-        s->g.nstack[3 * d + 2] = s9_nperm[sh2];
+        s->stack_dirty |= (uint32_t)(pm0 != s->g.minicol[d]) |
+                          (uint32_t)(pm1 != s->g.minicol[9 + d]) << 1 |
+                          (uint32_t)(pm2 != s->g.minicol[18 + d]) << 2;
+        s->g.minicol[d] = (uint16_t)pm0;
+        s->g.minicol[9 + d] = (uint16_t)pm1;
+        s->g.minicol[18 + d] = (uint16_t)pm2;
         uint32_t keep0 = (pm0 & 7u) | (pm1 & 7u) << 3 | (pm2 & 7u) << 6;
         uint32_t keep1 = (pm0 >> 3 & 7u) | (pm1 >> 3 & 7u) << 3 | (pm2 >> 3 & 7u) << 6;
         uint32_t keep2 = (pm0 >> 6) | (pm1 >> 6) << 3 | (pm2 >> 6) << 6;
         if ((keep0 ^ col[0]) | (keep1 ^ col[1]) | (keep2 ^ col[2])) {
-            s->g.f[3 * d] &= keep0 * S9_COL0;
-            s->g.f[3 * d + 1] &= keep1 * S9_COL0;
-            s->g.f[3 * d + 2] &= keep2 * S9_COL0;
-            s->todo |= ((uint32_t)(keep0 != col[0]) | (uint32_t)(keep1 != col[1]) << 1 |
-                        (uint32_t)(keep2 != col[2]) << 2)
-                       << (3 * d);
+            s->g.f[d] &= keep0 * S9_COL0;
+            s->g.f[9 + d] &= keep1 * S9_COL0;
+            s->g.f[18 + d] &= keep2 * S9_COL0;
+            s->todo |= ((uint32_t)(keep0 != col[0]) | (uint32_t)(keep1 != col[1]) << 9 |
+                        (uint32_t)(keep2 != col[2]) << 18)
+                       << d;
             found++;
         }
         for (uint32_t one = once & ~twice & ~done; one; one &= one - 1) {
             int c = S9_CTZ(one), b = 0;
             uint32_t cells = 0;
             for (; b < 3; b++)
-                if ((cells = s->g.f[3 * d + b] & (S9_COL0 << c)) != 0) break;
+                if ((cells = s->g.f[S9_I(d, b)] & (S9_COL0 << c)) != 0) break;
             if (!cells) return -1; /* an earlier placement emptied the column */
             s->todo |= s9_place(s, d, b, S9_CTZ(cells), 0);
             found++;
@@ -380,7 +412,7 @@ static int s9_triads(s9_pos_t *s) {
         if (!s->g.unsolved[b]) continue;
         uint64_t np = 0, ns = 0;
         for (int d = 0; d < 9; d++) {
-            uint32_t sh = s->g.mini[3 * d + b];
+            uint32_t sh = s->g.mini[S9_I(d, b)];
             np += s9_nib[sh], ns += s9_nib[s9_sure[sh]];
         }
         if (((np + 5 * S9_NIB1) & 8 * S9_NIB1) != 8 * S9_NIB1) return -1; /* fewer than 3 */
@@ -395,11 +427,54 @@ static int s9_triads(s9_pos_t *s) {
                                  ? ((511u << (9 * r)) | (0x1c0e07u << (3 * x))) & ~cells
                                  : cells;
             for (int d = 0; d < 9; d++)
-                if (((s->g.mini[3 * d + b] & ~s9_sure[s->g.mini[3 * d + b]]) >> k) & 1u) {
-                    s->g.f[3 * d + b] &= ~clear;
-                    s->todo |= 1u << (3 * d + b);
+                if (((s->g.mini[S9_I(d, b)] & ~s9_sure[s->g.mini[S9_I(d, b)]]) >> k) & 1u) {
+                    s->g.f[S9_I(d, b)] &= ~clear;
+                    s->todo |= 1u << S9_I(d, b);
                     found++;
                 }
+        }
+    }
+    return found;
+}
+
+/* Minicolumn triads of the stacks changed since the last call: s9_triads
+ * turned 90 degrees, on the minicolumn masks the stack rule left. */
+static int s9_stack_triads(s9_pos_t *s) {
+    int found = 0;
+    uint32_t todo = s->stack_dirty;
+    s->stack_dirty = 0;
+    for (; todo; todo &= todo - 1) {
+        int k = S9_CTZ(todo);
+        uint64_t np = 0, ns = 0;
+        for (int d = 0; d < 9; d++) {
+            uint32_t sh = s->g.minicol[S9_I(d, k)];
+            np += s9_nib[sh], ns += s9_nib[s9_sure[sh]];
+        }
+        if (((np + 5 * S9_NIB1) & 8 * S9_NIB1) != 8 * S9_NIB1) return -1; /* fewer than 3 */
+        if ((ns + 4 * S9_NIB1) & 8 * S9_NIB1) return -1;                  /* more than 3 */
+        uint64_t y = np ^ 3 * S9_NIB1, z = ns ^ 3 * S9_NIB1;
+        uint64_t naked = ~(((y & 7 * S9_NIB1) + 7 * S9_NIB1) | y) & 8 * S9_NIB1;
+        uint64_t hidden = ~(((z & 7 * S9_NIB1) + 7 * S9_NIB1) | z) & 8 * S9_NIB1;
+        for (uint64_t t = naked ^ hidden; t; t &= t - 1) {
+            int m = S9_CTZ64(t) >> 2, b = m / 3, c = m - 3 * b;
+            uint32_t col = S9_COL0 << (3 * k + c), box = 0x1c0e07u << (3 * k);
+            int is_naked = (naked >> (4 * m + 3)) & 1u;
+            for (int d = 0; d < 9; d++) {
+                uint32_t mc = s->g.minicol[S9_I(d, k)];
+                if (!(((mc & ~s9_sure[mc]) >> m) & 1u)) continue;
+                if (is_naked) {
+                    for (int e = 0; e < 3; e++) {
+                        uint32_t clear = e == b ? box & ~col : col;
+                        uint32_t a = s->g.f[S9_I(d, e)] & ~clear;
+                        s->todo |= (uint32_t)(a != s->g.f[S9_I(d, e)]) << S9_I(d, e);
+                        s->g.f[S9_I(d, e)] = a;
+                    }
+                } else {
+                    s->g.f[S9_I(d, b)] &= ~col;
+                    s->todo |= 1u << S9_I(d, b);
+                }
+                found++;
+            }
         }
     }
     return found;
@@ -433,20 +508,16 @@ static int s9_bands(s9_pos_t *s) {
         for (one &= a & s->g.unsolved[b]; one; one &= one - 1) {
             int p = S9_CTZ(one);
             if (!(s->g.f[i] & (1u << p))) return -1; /* an earlier single of this word took it */
-            todo |= s9_place(s, i / 3, b, p, 0);
+            todo |= s9_place(s, i - 9 * b, b, p, 0);
         }
     }
     s->todo = 0;
     if (seen) {
-        uint32_t bands = (uint32_t)((seen & S9_BANDW) != 0) |
-                         (uint32_t)((seen & S9_BANDW << 1) != 0) << 1 |
-                         (uint32_t)((seen & S9_BANDW << 2) != 0) << 2;
+        uint32_t bands = (uint32_t)((seen & 511u) != 0) | (uint32_t)((seen & 511u << 9) != 0) << 1 |
+                         (uint32_t)((seen >> 18) != 0) << 2;
         s->band_dirty |= bands;
         s->tri_dirty |= bands;
-        uint32_t digits = 0;
-        for (uint32_t w = (seen | seen >> 1 | seen >> 2) & S9_BANDW; w; w &= w - 1)
-            digits |= 1u << (S9_CTZ(w) / 3);
-        s->digit_dirty |= digits;
+        s->digit_dirty |= (seen | seen >> 9 | seen >> 18) & 511u;
     }
     return 0;
 }
@@ -465,6 +536,9 @@ static int s9_propagate(s9_pos_t *s) {
         if (n > 0) continue;
         n = s9_columns(s);
         if (n < 0) return -1;
+        if (n > 0) continue;
+        n = s9_stack_triads(s);
+        if (n < 0) return -1;
         if (n == 0) return 0;
     }
 }
@@ -472,7 +546,7 @@ static int s9_propagate(s9_pos_t *s) {
 /* Back to the fixpoint saved in *g, where every rule had been applied. */
 static void s9_restore(s9_pos_t *s, const s9_grid_t *g) {
     s->g = *g;
-    s->todo = s->band_dirty = s->digit_dirty = s->tri_dirty = 0;
+    s->todo = s->band_dirty = s->digit_dirty = s->tri_dirty = s->stack_dirty = 0;
 }
 /* The six 3x3 permutation matrices, bit 3*row + column. */
 static const uint16_t s9_perms6[6] = {0x111, 0x0a1, 0x10a, 0x062, 0x08c, 0x054};
@@ -502,7 +576,7 @@ static void s9_choose(const s9_pos_t *s, s9_frame_t *fr) {
         int tot = 0, td = 0;
         uint32_t c2 = 0, s2 = 0; /* digits with two matrices (no branch per digit) */
         for (int d = 0; d < 9; d++) {
-            int n = s9_nperm[s->g.mini[3 * d + b]], m = s->g.nstack[3 * d + b];
+            int n = s9_nperm[s->g.mini[S9_I(d, b)]], m = s9_nperm[s->g.minicol[S9_I(d, b)]];
             tot += n, td += m;
             c2 |= (uint32_t)(n == 2) << d, s2 |= (uint32_t)(m == 2) << d;
         }
@@ -515,16 +589,16 @@ static void s9_choose(const s9_pos_t *s, s9_frame_t *fr) {
     if (best > 22) {
         for (int b = 0; b < 3; b++) {
             uint32_t u = s->g.unsolved[b], r1 = 0, r2 = 0, r3 = 0;
-            for (int i = b; i < 27; i += 3) {
+            for (int i = 9 * b; i < 9 * b + 9; i++) {
                 r3 |= r2 & s->g.f[i];
                 r2 |= r1 & s->g.f[i];
                 r1 |= s->g.f[i];
             }
             if (u & ~r3) {
-                int p = S9_CTZ(u & ~r3), i = b;
+                int p = S9_CTZ(u & ~r3), i = 9 * b;
                 while (!(s->g.f[i] & (1u << p)))
-                    i += 3;
-                fr->kind = S9_CELL, fr->digit = (uint8_t)(i / 3), fr->where = (uint8_t)p,
+                    i++;
+                fr->kind = S9_CELL, fr->digit = (uint8_t)(i - 9 * b), fr->where = (uint8_t)p,
                 fr->band = (uint8_t)b;
                 return;
             }
@@ -533,12 +607,12 @@ static void s9_choose(const s9_pos_t *s, s9_frame_t *fr) {
     if (best > 22) kind = -1;
     if (kind == S9_PERM_BAND) {
         fr->kind = (uint8_t)kind, fr->digit = (uint8_t)bd, fr->where = (uint8_t)bw;
-        s9_two_perms(s->g.mini[3 * bd + bw], fr);
+        s9_two_perms(s->g.mini[S9_I(bd, bw)], fr);
         return;
     }
     if (kind == S9_PERM_STACK) {
-        uint32_t C = s9_fold(s->g.f[3 * bd]) | s9_fold(s->g.f[3 * bd + 1]) << 9 |
-                     s9_fold(s->g.f[3 * bd + 2]) << 18;
+        uint32_t C =
+            s9_fold(s->g.f[bd]) | s9_fold(s->g.f[9 + bd]) << 9 | s9_fold(s->g.f[18 + bd]) << 18;
         fr->kind = (uint8_t)kind, fr->digit = (uint8_t)bd, fr->where = (uint8_t)bw;
         s9_two_perms(s9_stack_mask(C, bw), fr);
         return;
@@ -548,15 +622,15 @@ static void s9_choose(const s9_pos_t *s, s9_frame_t *fr) {
     for (int b = 0; b < 3 && bestc > 2; b++) {
         for (uint32_t u = s->g.unsolved[b]; u; u &= u - 1) {
             int p = S9_CTZ(u), k = 0;
-            for (int i = b; i < 27; i += 3)
+            for (int i = 9 * b; i < 9 * b + 9; i++)
                 k += (s->g.f[i] >> p) & 1u;
             if (k < bestc) bestc = k, bb = b, bp = p;
         }
     }
-    int i = bb;
+    int i = 9 * bb;
     while (!(s->g.f[i] & (1u << bp)))
-        i += 3;
-    fr->kind = S9_CELL, fr->digit = (uint8_t)(i / 3), fr->where = (uint8_t)bp,
+        i++;
+    fr->kind = S9_CELL, fr->digit = (uint8_t)(i - 9 * bb), fr->where = (uint8_t)bp,
     fr->band = (uint8_t)bb;
 }
 
@@ -565,20 +639,20 @@ static void s9_branch(s9_pos_t *s, const s9_frame_t *fr, int alt) {
     int d = fr->digit;
     uint32_t pm = alt ? fr->other : fr->take;
     if (fr->kind == S9_CELL) {
-        int i = 3 * d + fr->band;
+        int i = S9_I(d, fr->band);
         uint32_t a = s->g.f[i] & (alt ? ~(1u << fr->where) : ~s9_peers[fr->where]);
         s->todo |= (uint32_t)(a != s->g.f[i]) << i;
         s->g.f[i] = a;
     } else if (fr->kind == S9_PERM_BAND) {
-        s->g.f[3 * d + fr->where] &= s9_expand[pm];
-        s->todo |= 1u << (3 * d + fr->where);
+        s->g.f[S9_I(d, fr->where)] &= s9_expand[pm];
+        s->todo |= 1u << S9_I(d, fr->where);
     } else {
         int k = 3 * fr->where;
         for (int b = 0; b < 3; b++) {
             uint32_t cols = (511u & ~(7u << k)) | ((pm >> (3 * b)) & 7u) << k;
-            uint32_t a = s->g.f[3 * d + b] & cols * S9_COL0;
-            s->todo |= (uint32_t)(a != s->g.f[3 * d + b]) << (3 * d + b);
-            s->g.f[3 * d + b] = a;
+            uint32_t a = s->g.f[S9_I(d, b)] & cols * S9_COL0;
+            s->todo |= (uint32_t)(a != s->g.f[S9_I(d, b)]) << S9_I(d, b);
+            s->g.f[S9_I(d, b)] = a;
         }
     }
 }
@@ -596,7 +670,7 @@ static void s9_write(const s9_pos_t *s, uint8_t *grid) {
     /* At a solution every digit-band word holds exactly three cells. */
     for (int i = 0; i < 27; i++) {
         uint32_t a = s->g.f[i];
-        uint8_t *g = grid + 27 * s9_band_of[i], v = (uint8_t)(i / 3 + 1);
+        uint8_t *g = grid + 27 * s9_band_of[i], v = (uint8_t)(i - 9 * s9_band_of[i] + 1);
         assert(s9_three_cells(a));
         g[S9_CTZ(a)] = v, a &= a - 1;
         g[S9_CTZ(a)] = v, a &= a - 1;
@@ -627,17 +701,19 @@ static int s9_init(s9_pos_t *s, const uint8_t *puzzle) {
     uint32_t given[27] = {0};
     for (int i = 0; i < 27; i++)
         s->g.f[i] = S9_BAND;
-    s->todo = S9_BAND, s->band_dirty = s->digit_dirty = s->tri_dirty = 0, s->placed = 0;
+    s->todo = S9_BAND, s->band_dirty = s->digit_dirty = s->tri_dirty = s->stack_dirty = 0;
+    s->placed = 0;
+    memset(s->g.minicol, 0, sizeof s->g.minicol);
     for (int b = 0; b < 3; b++) {
         uint32_t all = 0;
         for (int p = 0; p < 27; p++) {
-            int v = puzzle[27 * b + p], i = 3 * (v - 1) + b;
+            int v = puzzle[27 * b + p], i = S9_I(v - 1, b);
             if (!v) continue;
             uint32_t bit = 1u << p, col = S9_COL0 << (p % 9);
             if (!(s->g.f[i] & bit)) return SUDOKU_ECONFLICT;
             s->g.f[i] &= ~s9_peers[p];
-            s->g.f[3 * (v - 1) + s9_next[b]] &= ~col;
-            s->g.f[3 * (v - 1) + s9_last[b]] &= ~col;
+            s->g.f[S9_I(v - 1, s9_next[b])] &= ~col;
+            s->g.f[S9_I(v - 1, s9_last[b])] &= ~col;
             given[i] |= bit, all |= bit;
         }
         s->g.unsolved[b] = S9_BAND & ~all;
