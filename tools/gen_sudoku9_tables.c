@@ -92,6 +92,9 @@ static void table(const char *comment, kind_t kind, const char *name, int n, uin
 static uint64_t t_mini(int x) { return mini((unsigned)x); }
 static uint64_t t_perm(int s) { return perm_union((unsigned)s); }
 static uint64_t t_nperm(int s) { return perm_count((unsigned)s); }
+static uint64_t t_pick(int s) {
+    return perm_count((unsigned)s) | (uint64_t)(perm_count((unsigned)s) == 2) << 8;
+}
 static uint64_t t_expand(int s) { return expand((unsigned)s); }
 static uint64_t t_keep(int s) { return expand(perm_union((unsigned)s)); }
 static uint64_t t_sure(int s) { return perm_common((unsigned)s); }
@@ -113,6 +116,9 @@ int main(void) {
           U16, "s9_perm", 512, t_perm);
     table("s9_nperm[s]: how many 3x3 permutation matrices mask s contains (0..6).", U8, "s9_nperm",
           512, t_nperm);
+    table("s9_pick[s] = s9_nperm[s] + 256 * (s9_nperm[s] == 2): summed over a band's nine\n"
+          " * digits, the matrices left (low byte) and the digits down to two (high byte).",
+          U16, "s9_pick", 512, t_pick);
     table("s9_expand[s]: the cells (bit 9*row + column) of the minirows in mask s.", U32,
           "s9_expand", 512, t_expand);
     table("s9_keep[s] = s9_expand[s9_perm[s]].", U32, "s9_keep", 512, t_keep);

@@ -573,16 +573,18 @@ static inline uint32_t s9_stack_mask(uint32_t C, int k) {
 static void s9_choose(const s9_pos_t *s, s9_frame_t *fr) {
     int best = 1000, kind = -1, bd = 0, bw = 0;
     for (int b = 0; b < 3; b++) {
-        int tot = 0, td = 0;
-        uint32_t c2 = 0, s2 = 0; /* digits with two matrices (no branch per digit) */
-        for (int d = 0; d < 9; d++) {
-            int n = s9_nperm[s->g.mini[S9_I(d, b)]], m = s9_nperm[s->g.minicol[S9_I(d, b)]];
-            tot += n, td += m;
-            c2 |= (uint32_t)(n == 2) << d, s2 |= (uint32_t)(m == 2) << d;
-        }
-        if (c2 && tot < best) best = tot, kind = S9_PERM_BAND, bd = S9_CTZ(c2), bw = b;
-        if (s2 && td < best) best = td, kind = S9_PERM_STACK, bd = S9_CTZ(s2), bw = b;
+        uint32_t nb = 0, ns = 0; /* matrices (low byte), digits down to two (high byte) */
+        for (int d = 0; d < 9; d++)
+            nb += s9_pick[s->g.mini[S9_I(d, b)]], ns += s9_pick[s->g.minicol[S9_I(d, b)]];
+        if (nb > 255 && (int)(nb & 255) < best) best = nb & 255, kind = S9_PERM_BAND, bw = b;
+        if (ns > 255 && (int)(ns & 255) < best) best = ns & 255, kind = S9_PERM_STACK, bw = b;
     }
+    if (kind == S9_PERM_BAND)
+        while (s9_nperm[s->g.mini[S9_I(bd, bw)]] != 2)
+            bd++;
+    else if (kind == S9_PERM_STACK)
+        while (s9_nperm[s->g.minicol[S9_I(bd, bw)]] != 2)
+            bd++;
     /* A loose band or stack (more than 18 matrices in all): a two-candidate
      * cell, else the first cell with fewest candidates, cuts the search more
      * (and keeps near-empty grids from wandering into large dead subtrees). */
