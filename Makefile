@@ -42,6 +42,7 @@ SOLVER_SRC := solvers/nqueens/nqueens.c solvers/nqueens/xc.c solvers/nqueens/boa
               solvers/nqueens/heur.c solvers/nqueens/repair.c \
               solvers/sudoku/sudoku.c solvers/sudoku/bt.c solvers/sudoku/prop.c \
               solvers/sudoku/bestfirst.c solvers/sudoku/xc.c solvers/sudoku/sudoku9.c \
+              solvers/sudoku/sudoku9_avx2.c solvers/sudoku/sudoku9_scalar.c \
               solvers/xcover/xcover.c solvers/xcover/dlx.c solvers/xcover/algx.c \
               solvers/killer/killer.c solvers/killer/bt.c solvers/killer/adv.c solvers/killer/derive.c
 API_SRC    := api/problem.c api/request.c api/json_util.c api/xc_job.c api/nqueens_api.c api/sudoku_api.c api/sudoku_batch.c \
@@ -102,6 +103,11 @@ deps:
 $(BUILD)/solvers/%.o: solvers/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+# The AVX2 build of the 9x9 solver (sudoku9_avx2.c includes sudoku9.c); the
+# program picks it at run time on CPUs that have these (x86-64 compilers only).
+S9_AVX2_FLAGS := $(if $(findstring x86_64,$(shell $(CC) -dumpmachine)),-mavx2 -mbmi -mbmi2 -mpopcnt)
+$(BUILD)/solvers/sudoku/sudoku9_avx2.o: ALL_CFLAGS += $(S9_AVX2_FLAGS)
 
 $(BUILD)/api/%.o: api/%.c
 	@mkdir -p $(@D)

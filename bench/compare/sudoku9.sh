@@ -20,11 +20,15 @@
 # puzzled's column is printed; a missing collection gets a "missing" row.
 # Environment: ANCHORS (anchors folder), DATA (collections folder), TDOKU
 # (a tdoku_file to use instead of building one), BENCH9 (a bench9 binary to
-# use instead of `make build/bench/bench9`).
+# use instead of `make build/bench/bench9`), IMPL (the solver build bench9
+# runs: auto, the default = what the service runs on this CPU, or portable,
+# scalar, avx2; see sudoku9.h).
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 2
 rounds=${1:-3}
+impl=${IMPL:-auto}
+built=
 anchors=${ANCHORS:-$root/../shared/anchors}
 data=${DATA:-$root/../shared/data/sudoku9}
 files="puzzles2_17_clue puzzles3_magictour_top1465 puzzles6_forum_hardest_1106 puzzles7_serg_benchmark"
@@ -70,7 +74,8 @@ for f in $files; do
                 # odd rounds puzzled first, even rounds tdoku first
                 if [ $((r % 2)) -eq 0 ]; then who=$( [ "$who" = p ] && echo t || echo p ); fi
                 if [ "$who" = p ]; then
-                    out=$("$BENCH9" -l "$limit" -r "$repeat" "$path") || fail=1
+                    out=$("$BENCH9" -l "$limit" -r "$repeat" -i "$impl" "$path") || fail=1
+                    built=$(field impl "$out")
                     best_p=$(min "$best_p" "$(field secs "$out")")
                     n=$(field puzzles "$out"); cp=$(field sum_counts "$out")
                 elif [ -n "$tdoku" ]; then
@@ -92,5 +97,5 @@ for f in $files; do
         }'
     done
 done
-echo "(interleaved, best of $rounds, one thread; tdoku -O3 -march=native; puzzled as built by make)"
+echo "(interleaved, best of $rounds, one thread; tdoku -O3 -march=native; puzzled as built by make, its ${built:-?} build)"
 exit $fail

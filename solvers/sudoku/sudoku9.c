@@ -175,12 +175,42 @@
 
 #include <assert.h>
 #include <string.h>
-#if defined(__SSE2__) || defined(__AVX2__)
-#include <immintrin.h>
-#endif
 
 #include "solvers/sudoku/sudoku.h"
 #include "solvers/sudoku/sudoku9_tables.h"
+
+/* Builds of this file (see "Builds" above): S9_VARIANT 0 = portable, with the
+ * public entry points; 1 = scalar (plain C, for tests); 2 = AVX2 (built by
+ * the Makefile with -mavx2 -mbmi -mbmi2 -mpopcnt through sudoku9_avx2.c). */
+#ifndef S9_VARIANT
+#define S9_VARIANT 0
+#endif
+#if S9_VARIANT == 1
+#define S9_ENTRY sudoku9__solve_scalar
+#elif S9_VARIANT == 2
+#define S9_ENTRY sudoku9__solve_avx2
+#else
+#define S9_ENTRY sudoku9__solve_portable
+#endif
+
+/* The builds' entry points (the contract of sudoku9_solve). */
+int sudoku9__solve_portable(const uint8_t *puzzle, uint32_t max_solutions, uint8_t *solutions,
+                            const search_ctl_t *ctl, sudoku9_result_t *res);
+int sudoku9__solve_scalar(const uint8_t *puzzle, uint32_t max_solutions, uint8_t *solutions,
+                          const search_ctl_t *ctl, sudoku9_result_t *res);
+int sudoku9__solve_avx2(const uint8_t *puzzle, uint32_t max_solutions, uint8_t *solutions,
+                        const search_ctl_t *ctl, sudoku9_result_t *res);
+/* 1 when sudoku9_avx2.c was compiled with AVX2 (the Makefile's flags). */
+int sudoku9__avx2_built(void);
+
+/* S9_VEC: vector code paths, with SSE2 (every x86-64) or AVX2 intrinsics. */
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__SSE2__) || defined(__AVX2__)) &&       \
+    S9_VARIANT != 1
+#include <immintrin.h>
+#define S9_VEC 1
+#else
+#define S9_VEC 0
+#endif
 
 /* === State ============================================================== */
 
@@ -253,12 +283,12 @@ static const uint8_t s9_band_of[27] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1,
  * words go in one or two vector operations, read back as sign bits. */
 static inline uint32_t s9_clear_cell(uint32_t *w, uint32_t bit, int p) {
     uint32_t t;
-#if defined(__AVX2__)
+#if S9_VEC && defined(__AVX2__)
     __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)w);
     __m256i hi = _mm256_sll_epi32(a, _mm_cvtsi32_si128(31 - p));
     t = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(hi));
     _mm256_storeu_si256((__m256i *)(void *)w, _mm256_andnot_si256(_mm256_set1_epi32((int)bit), a));
-#elif defined(__SSE2__)
+#elif S9_VEC
     __m128i a = _mm_loadu_si128((const __m128i *)(const void *)w);
     __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(w + 4));
     __m128i n = _mm_cvtsi32_si128(31 - p), m = _mm_set1_epi32((int)bit);
@@ -728,8 +758,8 @@ static int s9_init(s9_pos_t *s, const uint8_t *puzzle) {
 
 /* === Entry point ======================================================== */
 
-int sudoku9_solve(const uint8_t puzzle[SUDOKU9_CELLS], uint32_t max_solutions, uint8_t *solutions,
-                  const search_ctl_t *ctl, sudoku9_result_t *res) {
+int S9_ENTRY(const uint8_t *puzzle, uint32_t max_solutions, uint8_t *solutions,
+             const search_ctl_t *ctl, sudoku9_result_t *res) {
     s9_pos_t s;
     s9_frame_t stack[S9_FRAMES];
     int top = 0, rc, ok, started = 0;
@@ -791,3 +821,130 @@ out:
     res->code = rc;
     return rc;
 }
+
+#if S9_VARIANT == 2
+int sudoku9__avx2_built(void) {
+#if defined(__AVX2__)
+    return 1;
+#else
+    return 0;
+#endif
+}
+#endif
+
+#if S9_VARIANT == 0
+/* === Runtime dispatch =================================================== */
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#define S9_X86 1
+#else
+#define S9_X86 0
+#endif
+
+/* GNU ifunc: the dynamic loader calls s9_resolve once, before main, and
+ * binds sudoku9_solve to the build it returns, so each call costs nothing
+ * and no mutable global is needed.  Not in sanitizer builds, whose runtimes
+ * are not set up when resolvers run (there sudoku9_solve is the portable
+ * build; the tests reach every build through sudoku9_solve_impl). */
+#if S9_X86 && defined(__ELF__) && defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__) &&          \
+    !defined(__SANITIZE_UNDEFINED__) && !defined(S9_NO_IFUNC)
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer) ||             \
+    __has_feature(memory_sanitizer) || __has_feature(thread_sanitizer)
+#define S9_NO_IFUNC 1
+#endif
+#endif
+#ifndef S9_NO_IFUNC
+#define S9_IFUNC 1
+#endif
+#endif
+#ifndef S9_IFUNC
+#define S9_IFUNC 0
+#endif
+
+/* 1 when the CPU has AVX2, BMI1, BMI2 and POPCNT and the OS saves the YMM
+ * registers (XGETBV), i.e. the AVX2 build may run.  Plain inline code: it
+ * runs inside the ifunc resolver, before the C library is set up. */
+static inline int s9_cpu_avx2(void) {
+#if S9_X86
+    unsigned a, b, c, d, xlo, xhi;
+    __cpuid(0, a, b, c, d);
+    if (a < 7) return 0;
+    __cpuid(1, a, b, c, d);
+    if (!(c >> 27 & 1u) || !(c >> 28 & 1u) || !(c >> 23 & 1u)) return 0; /* OSXSAVE AVX POPCNT */
+    __asm__ volatile("xgetbv" : "=a"(xlo), "=d"(xhi) : "c"(0u));
+    (void)xhi;
+    if ((xlo & 6u) != 6u) return 0; /* XMM and YMM state enabled */
+    __cpuid_count(7, 0, a, b, c, d);
+    return (b >> 3 & 1u) && (b >> 5 & 1u) && (b >> 8 & 1u); /* BMI1 AVX2 BMI2 */
+#else
+    return 0;
+#endif
+}
+
+int sudoku9_impl_supported(sudoku9_impl_t impl) {
+    switch (impl) {
+    case SUDOKU9_IMPL_AUTO:
+    case SUDOKU9_IMPL_PORTABLE:
+    case SUDOKU9_IMPL_SCALAR: return 1;
+    case SUDOKU9_IMPL_AVX2: return S9_X86 && sudoku9__avx2_built() && s9_cpu_avx2();
+    }
+    return 0;
+}
+
+sudoku9_impl_t sudoku9_impl_auto(void) {
+    return S9_IFUNC && sudoku9_impl_supported(SUDOKU9_IMPL_AVX2) ? SUDOKU9_IMPL_AVX2
+                                                                 : SUDOKU9_IMPL_PORTABLE;
+}
+
+const char *sudoku9_impl_name(sudoku9_impl_t impl) {
+    switch (impl) {
+    case SUDOKU9_IMPL_AUTO: return "auto";
+    case SUDOKU9_IMPL_PORTABLE: return "portable";
+    case SUDOKU9_IMPL_SCALAR: return "scalar";
+    case SUDOKU9_IMPL_AVX2: return "avx2";
+    }
+    return "?";
+}
+
+int sudoku9_solve_impl(sudoku9_impl_t impl, const uint8_t puzzle[SUDOKU9_CELLS],
+                       uint32_t max_solutions, uint8_t *solutions, const search_ctl_t *ctl,
+                       sudoku9_result_t *res) {
+    switch (impl) {
+    case SUDOKU9_IMPL_AUTO: return sudoku9_solve(puzzle, max_solutions, solutions, ctl, res);
+    case SUDOKU9_IMPL_PORTABLE:
+        return sudoku9__solve_portable(puzzle, max_solutions, solutions, ctl, res);
+    case SUDOKU9_IMPL_SCALAR:
+        return sudoku9__solve_scalar(puzzle, max_solutions, solutions, ctl, res);
+    case SUDOKU9_IMPL_AVX2:
+        if (!sudoku9_impl_supported(SUDOKU9_IMPL_AVX2)) break;
+        return sudoku9__solve_avx2(puzzle, max_solutions, solutions, ctl, res);
+    }
+    if (res != NULL) memset(res, 0, sizeof *res), res->code = SEARCH_EINVAL;
+    return SEARCH_EINVAL;
+}
+
+#if S9_IFUNC
+typedef int s9_solve_fn(const uint8_t *, uint32_t, uint8_t *, const search_ctl_t *,
+                        sudoku9_result_t *);
+
+__attribute__((used)) static s9_solve_fn *s9_resolve(void) {
+    return s9_cpu_avx2() ? sudoku9__solve_avx2 : sudoku9__solve_portable;
+}
+
+/* A local symbol bound by the loader; sudoku9_solve stays a plain function
+ * (one jump more), which the layering check can see. */
+static int s9_solve_best(const uint8_t *puzzle, uint32_t max_solutions, uint8_t *solutions,
+                         const search_ctl_t *ctl, sudoku9_result_t *res)
+    __attribute__((ifunc("s9_resolve")));
+#define S9_BEST s9_solve_best
+#else
+#define S9_BEST sudoku9__solve_portable
+#endif
+
+int sudoku9_solve(const uint8_t puzzle[SUDOKU9_CELLS], uint32_t max_solutions, uint8_t *solutions,
+                  const search_ctl_t *ctl, sudoku9_result_t *res) {
+    return S9_BEST(puzzle, max_solutions, solutions, ctl, res);
+}
+#endif /* S9_VARIANT == 0 */

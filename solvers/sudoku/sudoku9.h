@@ -54,4 +54,30 @@ typedef struct sudoku9_result_s {
 int sudoku9_solve(const uint8_t puzzle[SUDOKU9_CELLS], uint32_t max_solutions, uint8_t *solutions,
                   const search_ctl_t *ctl, sudoku9_result_t *res);
 
+/* Builds of the solver.  sudoku9.c is compiled more than once, and
+ * sudoku9_solve() runs the fastest build this CPU supports, chosen once when
+ * the program is loaded.  All builds give the same results (same solutions,
+ * counts and statistics); the tests and bench9 reach each one directly. */
+typedef enum sudoku9_impl_e {
+    SUDOKU9_IMPL_AUTO = 0, /* what sudoku9_solve() runs (sudoku9_impl_auto()) */
+    SUDOKU9_IMPL_PORTABLE, /* the build's baseline: SSE2 on x86-64, which every x86-64 has */
+    SUDOKU9_IMPL_SCALAR,   /* plain C without vector code: what non-x86 builds run */
+    SUDOKU9_IMPL_AVX2      /* x86-64 with AVX2, BMI1, BMI2, POPCNT (x86-64-v3 class) */
+} sudoku9_impl_t;
+
+/* 1 when this program and CPU can run impl, else 0. */
+int sudoku9_impl_supported(sudoku9_impl_t impl);
+
+/* The build sudoku9_solve() runs (never SUDOKU9_IMPL_AUTO). */
+sudoku9_impl_t sudoku9_impl_auto(void);
+
+/* "auto", "portable", "scalar", "avx2" (static strings). */
+const char *sudoku9_impl_name(sudoku9_impl_t impl);
+
+/* sudoku9_solve() through the given build.  Returns SEARCH_EINVAL (and sets
+ * res->code) when impl is unknown or not supported here. */
+int sudoku9_solve_impl(sudoku9_impl_t impl, const uint8_t puzzle[SUDOKU9_CELLS],
+                       uint32_t max_solutions, uint8_t *solutions, const search_ctl_t *ctl,
+                       sudoku9_result_t *res);
+
 #endif
