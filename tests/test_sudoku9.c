@@ -313,6 +313,17 @@ START_TEST(sudoku9_conflicts_and_bad_input) {
                                  SUDOKU_ECONFLICT);
         ck_assert_int_eq(prop_solve(pz, 2).code, SUDOKU_ECONFLICT);
     }
+    for (int i = 0; i < N_IMPLS; i++) { /* bad input, through each build */
+        if (!sudoku9_impl_supported(impls[i])) continue;
+        memset(pz, 0, 81);
+        pz[10] = 10;
+        ck_assert_int_eq(sudoku9_solve_impl(impls[i], pz, 1, buf, NULL, &r), SEARCH_EINVAL);
+        pz[10] = 0;
+        ck_assert_int_eq(sudoku9_solve_impl(impls[i], pz, 0, buf, NULL, &r), SEARCH_EINVAL);
+        ck_assert_int_eq(sudoku9_solve_impl(impls[i], NULL, 1, buf, NULL, &r), SEARCH_EINVAL);
+        ck_assert_int_eq(r.code, SEARCH_EINVAL);
+        ck_assert_int_eq(sudoku9_solve_impl(impls[i], pz, 1, buf, NULL, NULL), SEARCH_EINVAL);
+    }
     memset(pz, 0, 81);
     pz[10] = 10;
     ck_assert_int_eq(sudoku9_solve(pz, 1, buf, NULL, &r), SEARCH_EINVAL);

@@ -221,6 +221,11 @@ int sudoku9__avx2_built(void);
 #define S9_CELL       0
 #define S9_PERM_BAND  1
 #define S9_PERM_STACK 2
+/* When the strong rules run ("Strong rules" in the head comment). */
+#define S9_EASY_OPEN 46 /* after a guess, skipped at fixpoints with this many open cells or fewer  \
+                         */
+#define S9_ROOT_OPEN       50 /* ... and before any guess unless more than this many are open */
+#define S9_HARD_BACKTRACKS 5  /* always run after this many backtracks */
 
 #if defined(__GNUC__) || defined(__clang__)
 #define S9_CTZ(x)   __builtin_ctz(x)
@@ -260,6 +265,8 @@ typedef struct s9_pos_s {
     uint32_t tri_dirty;   /* bands (bits 0-2) changed since s9_triads looked */
     uint32_t stack_dirty; /* stacks (bits 0-2) whose minicol[] changed since s9_stack_triads */
     uint64_t placed;      /* placements made by inference (statistics) */
+    int strong;           /* 1: the strong rules run at every fixpoint, 0: only while
+                             more than S9_EASY_OPEN cells are open */
 } s9_pos_t;
 
 /* A guess is "f[word] &= take"; its alternative, tried on backtrack, is
@@ -271,6 +278,8 @@ typedef struct s9_frame_s {
     uint8_t kind, digit;  /* S9_CELL / S9_PERM_BAND / S9_PERM_STACK, digit 0..8 */
     uint8_t where;        /* cell: bit of the band word; band: 0..2; stack: 0..2 */
     uint8_t band;         /* cell: its band */
+    uint8_t gated;        /* 1: the strong rules were skipped at this fixpoint, so
+                             minicol[] may be stale and their work lists lost */
 } s9_frame_t;
 
 static const uint8_t s9_next[3] = {1, 2, 0};
@@ -554,6 +563,14 @@ static int s9_bands(s9_pos_t *s) {
 
 /* Runs the rules of the header comment to a fixpoint.  Returns 0 (fixpoint,
  * maybe solved) or -1 (contradiction). */
+static inline int s9_open(const s9_pos_t *s) {
+    return __builtin_popcount(s->g.unsolved[0]) + __builtin_popcount(s->g.unsolved[1]) +
+           __builtin_popcount(s->g.unsolved[2]);
+}
+/* 1 when the strong rules (steps 3b and 4) are skipped at this fixpoint; see
+ * "Strong rules" in the head comment. */
+static inline int s9_gated(const s9_pos_t *s) { return !s->strong && s9_open(s) <= S9_EASY_OPEN; }
+
 static int s9_propagate(s9_pos_t *s) {
     for (;;) {
         if (s9_bands(s) < 0) return -1;
@@ -561,6 +578,7 @@ static int s9_propagate(s9_pos_t *s) {
         if (n < 0) return -1;
         if (n > 0) continue;
         if ((s->g.unsolved[0] | s->g.unsolved[1] | s->g.unsolved[2]) == 0) return 0;
+        if (s9_gated(s)) return 0; /* dirty sets stay: see s9_restore */
         n = s9_triads(s);
         if (n < 0) return -1;
         if (n > 0) continue;
@@ -573,10 +591,12 @@ static int s9_propagate(s9_pos_t *s) {
     }
 }
 
-/* Back to the fixpoint saved in *g, where every rule had been applied. */
-static void s9_restore(s9_pos_t *s, const s9_grid_t *g) {
+/* Back to the fixpoint saved in *g, where every rule had been applied, or
+ * (gated) every rule but the strong ones, whose work lists are then full. */
+static void s9_restore(s9_pos_t *s, const s9_grid_t *g, int gated) {
     s->g = *g;
-    s->todo = s->band_dirty = s->digit_dirty = s->tri_dirty = s->stack_dirty = 0;
+    s->todo = s->band_dirty = 0;
+    s->digit_dirty = gated ? 511u : 0, s->tri_dirty = s->stack_dirty = gated ? 7u : 0;
 }
 /* The six 3x3 permutation matrices, bit 3*row + column. */
 static const uint16_t s9_perms6[6] = {0x111, 0x0a1, 0x10a, 0x062, 0x08c, 0x054};
@@ -607,7 +627,8 @@ static void s9_choose(const s9_pos_t *s, s9_frame_t *fr) {
         for (int d = 0; d < 9; d++)
             nb += s9_pick[s->g.mini[S9_I(d, b)]], ns += s9_pick[s->g.minicol[S9_I(d, b)]];
         if (nb > 255 && (int)(nb & 255) < best) best = nb & 255, kind = S9_PERM_BAND, bw = b;
-        if (ns > 255 && (int)(ns & 255) < best) best = ns & 255, kind = S9_PERM_STACK, bw = b;
+        if (ns > 255 && (int)(ns & 255) < best && !s9_gated(s))
+            best = ns & 255, kind = S9_PERM_STACK, bw = b;
     }
     if (kind == S9_PERM_BAND)
         while (s9_nperm[s->g.mini[S9_I(bd, bw)]] != 2)
@@ -750,6 +771,7 @@ static int s9_init(s9_pos_t *s, const uint8_t *puzzle) {
         }
         s->g.unsolved[b] = S9_BAND & ~all;
     }
+    s->strong = s9_open(s) > S9_ROOT_OPEN;
     /* The other digits leave the given cells, once for all givens. */
     for (int i = 0; i < 27; i++)
         s->g.f[i] &= s->g.unsolved[s9_band_of[i]] | given[i];
@@ -793,6 +815,8 @@ int S9_ENTRY(const uint8_t *puzzle, uint32_t max_solutions, uint8_t *solutions,
             assert(top < S9_FRAMES); /* the depth bound of the header */
             s9_frame_t *fr = &stack[top++];
             fr->g = s.g;
+            fr->gated = (uint8_t)s9_gated(&s);
+            if (res->stats.backtracks <= S9_HARD_BACKTRACKS) s.strong = 0;
             s9_choose(&s, fr);
             if ((uint32_t)top > res->stats.max_depth) res->stats.max_depth = (uint32_t)top;
             res->guesses++;
@@ -808,11 +832,12 @@ int S9_ENTRY(const uint8_t *puzzle, uint32_t max_solutions, uint8_t *solutions,
         if ((rc = s9_stop(ctl, res->stats.nodes)) != 0) goto out;
         const s9_frame_t *fr = &stack[--top];
         uint64_t placed = s.placed;
-        s9_restore(&s, &fr->g);
+        s9_restore(&s, &fr->g, fr->gated);
         s.placed = placed;
         s9_branch(&s, fr, 1);
         res->stats.nodes++;
         res->stats.backtracks++;
+        if (res->stats.backtracks > S9_HARD_BACKTRACKS) s.strong = 1;
         ok = s9_propagate(&s);
     }
     rc = 0;
