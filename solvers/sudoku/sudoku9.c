@@ -222,8 +222,9 @@ int sudoku9__avx2_built(void);
 #define S9_PERM_BAND  1
 #define S9_PERM_STACK 2
 /* When the strong rules run ("Strong rules" in the head comment). */
-#define S9_EASY_OPEN 46 /* after a guess, skipped at fixpoints with this many open cells or fewer  \
-                         */
+#define S9_EASY_OPEN                                                                               \
+    46 /* after a guess, skipped at fixpoints with this many open cells or fewer                   \
+        */
 #define S9_ROOT_OPEN       50 /* ... and before any guess unless more than this many are open */
 #define S9_HARD_BACKTRACKS 5  /* always run after this many backtracks */
 
@@ -265,8 +266,10 @@ typedef struct s9_pos_s {
     uint32_t tri_dirty;   /* bands (bits 0-2) changed since s9_triads looked */
     uint32_t stack_dirty; /* stacks (bits 0-2) whose minicol[] changed since s9_stack_triads */
     uint64_t placed;      /* placements made by inference (statistics) */
-    int strong;           /* 1: the strong rules run at every fixpoint, 0: only while
-                             more than S9_EASY_OPEN cells are open */
+    int strong;           /* 1: the strong rules run at every fixpoint, 0: only in
+                             propagations that start with more than S9_EASY_OPEN
+                             cells open */
+    int gated;            /* 1: the last s9_propagate skipped the strong rules */
 } s9_pos_t;
 
 /* A guess is "f[word] &= take"; its alternative, tried on backtrack, is
@@ -281,6 +284,9 @@ typedef struct s9_frame_s {
     uint8_t gated;        /* 1: the strong rules were skipped at this fixpoint, so
                              minicol[] may be stale and their work lists lost */
 } s9_frame_t;
+
+/* The six 3x3 permutation matrices, bit 3*row + column. */
+static const uint16_t s9_perms6[6] = {0x111, 0x0a1, 0x10a, 0x062, 0x08c, 0x054};
 
 static const uint8_t s9_next[3] = {1, 2, 0};
 static const uint8_t s9_last[3] = {2, 0, 1};
@@ -379,51 +385,143 @@ static int s9_naked(s9_pos_t *s) {
     return found;
 }
 
-/* Column checks of step 4 for the digits changed since the last call: every
- * digit must reach every column; a column with one cell left for a digit gets
- * it; the stack rule.  Returns -1, or a count of the digits it narrowed and
- * the cells it placed (0: nothing changed). */
-static int s9_columns(s9_pos_t *s) {
+/* Column checks of step 4 for digit d: every digit must reach every column;
+ * a column with one cell left for the digit gets it; the stack rule.
+ * Returns -1, or a count of the narrowings and placements (0: none). */
+static int s9_column_digit(s9_pos_t *s, int d) {
     int found = 0;
-    uint32_t todo = s->digit_dirty;
-    s->digit_dirty = 0;
-    for (; todo; todo &= todo - 1) {
-        int d = S9_CTZ(todo);
-        uint32_t a0 = s->g.f[d], a1 = s->g.f[9 + d], a2 = s->g.f[18 + d];
-        uint32_t col[3] = {s9_fold(a0), s9_fold(a1), s9_fold(a2)};
-        uint32_t once = col[0] | col[1] | col[2];
-        uint32_t twice = (col[0] & col[1]) | (col[0] & col[2]) | (col[1] & col[2]) | s9_fold2(a0) |
-                         s9_fold2(a1) | s9_fold2(a2);
-        uint32_t done =
-            s9_fold((a0 & ~s->g.unsolved[0]) | (a1 & ~s->g.unsolved[1]) | (a2 & ~s->g.unsolved[2]));
-        if (once != 511u) return -1;
-        /* Stack rule: the band rule turned 90 degrees, on the columns each
-         * band still offers the digit (3x3: band x column of the stack),
-         * written out for the three stacks so that it has one branch. */
-        uint32_t sh0 = (col[0] & 7u) | (col[1] & 7u) << 3 | (col[2] & 7u) << 6;
-        uint32_t sh1 = (col[0] >> 3 & 7u) | (col[1] >> 3 & 7u) << 3 | (col[2] >> 3 & 7u) << 6;
-        uint32_t sh2 = (col[0] >> 6) | (col[1] >> 6) << 3 | (col[2] >> 6) << 6;
-        uint32_t pm0 = s9_perm[sh0], pm1 = s9_perm[sh1], pm2 = s9_perm[sh2];
-        if (!pm0 || !pm1 || !pm2) return -1;
-        s->stack_dirty |= (uint32_t)(pm0 != s->g.minicol[d]) |
-                          (uint32_t)(pm1 != s->g.minicol[9 + d]) << 1 |
-                          (uint32_t)(pm2 != s->g.minicol[18 + d]) << 2;
-        s->g.minicol[d] = (uint16_t)pm0;
-        s->g.minicol[9 + d] = (uint16_t)pm1;
-        s->g.minicol[18 + d] = (uint16_t)pm2;
-        uint32_t keep0 = (pm0 & 7u) | (pm1 & 7u) << 3 | (pm2 & 7u) << 6;
-        uint32_t keep1 = (pm0 >> 3 & 7u) | (pm1 >> 3 & 7u) << 3 | (pm2 >> 3 & 7u) << 6;
-        uint32_t keep2 = (pm0 >> 6) | (pm1 >> 6) << 3 | (pm2 >> 6) << 6;
-        if ((keep0 ^ col[0]) | (keep1 ^ col[1]) | (keep2 ^ col[2])) {
-            s->g.f[d] &= keep0 * S9_COL0;
-            s->g.f[9 + d] &= keep1 * S9_COL0;
-            s->g.f[18 + d] &= keep2 * S9_COL0;
-            s->todo |= ((uint32_t)(keep0 != col[0]) | (uint32_t)(keep1 != col[1]) << 9 |
-                        (uint32_t)(keep2 != col[2]) << 18)
-                       << d;
-            found++;
-        }
-        for (uint32_t one = once & ~twice & ~done; one; one &= one - 1) {
+    uint32_t a0 = s->g.f[d], a1 = s->g.f[9 + d], a2 = s->g.f[18 + d];
+    uint32_t col[3] = {s9_fold(a0), s9_fold(a1), s9_fold(a2)};
+    uint32_t once = col[0] | col[1] | col[2];
+    uint32_t twice = (col[0] & col[1]) | (col[0] & col[2]) | (col[1] & col[2]) | s9_fold2(a0) |
+                     s9_fold2(a1) | s9_fold2(a2);
+    uint32_t done =
+        s9_fold((a0 & ~s->g.unsolved[0]) | (a1 & ~s->g.unsolved[1]) | (a2 & ~s->g.unsolved[2]));
+    if (once != 511u) return -1;
+    /* Stack rule: the band rule turned 90 degrees, on the columns each
+     * band still offers the digit (3x3: band x column of the stack),
+     * written out for the three stacks so that it has one branch. */
+    uint32_t sh0 = (col[0] & 7u) | (col[1] & 7u) << 3 | (col[2] & 7u) << 6;
+    uint32_t sh1 = (col[0] >> 3 & 7u) | (col[1] >> 3 & 7u) << 3 | (col[2] >> 3 & 7u) << 6;
+    uint32_t sh2 = (col[0] >> 6) | (col[1] >> 6) << 3 | (col[2] >> 6) << 6;
+    uint32_t pm0 = s9_perm[sh0], pm1 = s9_perm[sh1], pm2 = s9_perm[sh2];
+    if (!pm0 || !pm1 || !pm2) return -1;
+    s->stack_dirty |= (uint32_t)(pm0 != s->g.minicol[d]) |
+                      (uint32_t)(pm1 != s->g.minicol[9 + d]) << 1 |
+                      (uint32_t)(pm2 != s->g.minicol[18 + d]) << 2;
+    s->g.minicol[d] = (uint16_t)pm0;
+    s->g.minicol[9 + d] = (uint16_t)pm1;
+    s->g.minicol[18 + d] = (uint16_t)pm2;
+    uint32_t keep0 = (pm0 & 7u) | (pm1 & 7u) << 3 | (pm2 & 7u) << 6;
+    uint32_t keep1 = (pm0 >> 3 & 7u) | (pm1 >> 3 & 7u) << 3 | (pm2 >> 3 & 7u) << 6;
+    uint32_t keep2 = (pm0 >> 6) | (pm1 >> 6) << 3 | (pm2 >> 6) << 6;
+    if ((keep0 ^ col[0]) | (keep1 ^ col[1]) | (keep2 ^ col[2])) {
+        s->g.f[d] &= keep0 * S9_COL0;
+        s->g.f[9 + d] &= keep1 * S9_COL0;
+        s->g.f[18 + d] &= keep2 * S9_COL0;
+        s->todo |= ((uint32_t)(keep0 != col[0]) | (uint32_t)(keep1 != col[1]) << 9 |
+                    (uint32_t)(keep2 != col[2]) << 18)
+                   << d;
+        found++;
+    }
+    for (uint32_t one = once & ~twice & ~done; one; one &= one - 1) {
+        int c = S9_CTZ(one), b = 0;
+        uint32_t cells = 0;
+        for (; b < 3; b++)
+            if ((cells = s->g.f[S9_I(d, b)] & (S9_COL0 << c)) != 0) break;
+        if (!cells) return -1; /* an earlier placement emptied the column */
+        s->todo |= s9_place(s, d, b, S9_CTZ(cells), 0);
+        found++;
+    }
+    return found;
+}
+
+#if S9_VEC && defined(__AVX2__)
+#define S9_COLUMNS8 1
+/* Digits 0..7 as the eight lanes of a vector (GCC/clang vector extensions, one
+ * AVX2 register).  Only in the AVX2 build: lowered to SSE2, the 32-byte
+ * vectors spill (+33% instructions on forum_hardest with the portable build).
+ * Helpers pass vectors by pointer, which keeps gcc's -Wpsabi quiet. */
+typedef uint32_t s9_v8 __attribute__((vector_size(32)));
+typedef uint16_t s9_h8 __attribute__((vector_size(16)));
+
+/* Bit k set when lane k of *v is not zero. */
+static inline uint32_t s9_nonzero8(const s9_v8 *v) {
+    __m256i z = _mm256_cmpeq_epi32((__m256i)*v, _mm256_setzero_si256());
+    return ~(uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(z)) & 255u;
+}
+
+/* s9_perm for eight 9-bit masks: the union of the six permutation matrices
+ * each contains (the table lookup, done lane by lane with compares). */
+static inline void s9_perm8(s9_v8 *out, const s9_v8 *sh) {
+    s9_v8 u = {0};
+    for (int k = 0; k < 6; k++) {
+        uint32_t m = s9_perms6[k];
+        u |= (s9_v8)((*sh & m) == m) & m;
+    }
+    *out = u;
+}
+
+/* Digits 0..7 of the column checks at once (digit 8 goes through
+ * s9_column_digit).  Same rules and results; every lane is computed, since
+ * for an unchanged digit the rules change nothing. */
+static int s9_columns8(s9_pos_t *s) {
+    int found = 0;
+    s9_v8 a0, a1, a2, pm0, pm1, pm2;
+    memcpy(&a0, s->g.f, sizeof a0), memcpy(&a1, s->g.f + 9, sizeof a1);
+    memcpy(&a2, s->g.f + 18, sizeof a2);
+    s9_v8 c0 = (a0 | a0 >> 9 | a0 >> 18) & 511u, c1 = (a1 | a1 >> 9 | a1 >> 18) & 511u;
+    s9_v8 c2 = (a2 | a2 >> 9 | a2 >> 18) & 511u;
+    s9_v8 once = c0 | c1 | c2, lost = once ^ 511u;
+    if (s9_nonzero8(&lost)) return -1;
+    s9_v8 sh0 = (c0 & 7u) | (c1 & 7u) << 3 | (c2 & 7u) << 6;
+    s9_v8 sh1 = (c0 >> 3 & 7u) | (c1 >> 3 & 7u) << 3 | (c2 >> 3 & 7u) << 6;
+    s9_v8 sh2 = (c0 >> 6) | (c1 >> 6) << 3 | (c2 >> 6) << 6;
+    s9_perm8(&pm0, &sh0), s9_perm8(&pm1, &sh1), s9_perm8(&pm2, &sh2);
+    s9_v8 none = (s9_v8)(pm0 == 0) | (s9_v8)(pm1 == 0) | (s9_v8)(pm2 == 0);
+    if (s9_nonzero8(&none)) return -1;
+    s9_h8 o0, o1, o2;
+    memcpy(&o0, s->g.minicol, 16), memcpy(&o1, s->g.minicol + 9, 16);
+    memcpy(&o2, s->g.minicol + 18, 16);
+    s9_v8 d0 = pm0 ^ __builtin_convertvector(o0, s9_v8),
+          d1 = pm1 ^ __builtin_convertvector(o1, s9_v8);
+    s9_v8 d2 = pm2 ^ __builtin_convertvector(o2, s9_v8);
+    uint32_t st = (uint32_t)(s9_nonzero8(&d0) != 0) | (uint32_t)(s9_nonzero8(&d1) != 0) << 1 |
+                  (uint32_t)(s9_nonzero8(&d2) != 0) << 2;
+    if (st) {
+        s9_h8 n0 = __builtin_convertvector(pm0, s9_h8), n1 = __builtin_convertvector(pm1, s9_h8);
+        s9_h8 n2 = __builtin_convertvector(pm2, s9_h8);
+        memcpy(s->g.minicol, &n0, 16), memcpy(s->g.minicol + 9, &n1, 16);
+        memcpy(s->g.minicol + 18, &n2, 16);
+        s->stack_dirty |= st;
+    }
+    s9_v8 k0 = (pm0 & 7u) | (pm1 & 7u) << 3 | (pm2 & 7u) << 6;
+    s9_v8 k1 = (pm0 >> 3 & 7u) | (pm1 >> 3 & 7u) << 3 | (pm2 >> 3 & 7u) << 6;
+    s9_v8 k2 = (pm0 >> 6) | (pm1 >> 6) << 3 | (pm2 >> 6) << 6;
+    s9_v8 e0 = k0 ^ c0, e1 = k1 ^ c1, e2 = k2 ^ c2;
+    uint32_t m0 = s9_nonzero8(&e0), m1 = s9_nonzero8(&e1), m2 = s9_nonzero8(&e2);
+    /* column singles, from the columns before the stack rule (as in
+     * s9_column_digit) */
+    s9_v8 x = a0 & 511u, y = (a0 >> 9) & 511u, z = a0 >> 18;
+    s9_v8 twice = (c0 & c1) | (c0 & c2) | (c1 & c2) | (x & y) | (x & z) | (y & z);
+    x = a1 & 511u, y = (a1 >> 9) & 511u, z = a1 >> 18;
+    twice |= (x & y) | (x & z) | (y & z);
+    x = a2 & 511u, y = (a2 >> 9) & 511u, z = a2 >> 18;
+    twice |= (x & y) | (x & z) | (y & z);
+    s9_v8 p = (a0 & ~s->g.unsolved[0]) | (a1 & ~s->g.unsolved[1]) | (a2 & ~s->g.unsolved[2]);
+    s9_v8 single = once & ~twice & ~((p | p >> 9 | p >> 18) & 511u);
+    uint32_t ms = s9_nonzero8(&single);
+    if (m0 | m1 | m2) {
+        k0 |= k0 << 9 | k0 << 18, k1 |= k1 << 9 | k1 << 18, k2 |= k2 << 9 | k2 << 18;
+        a0 &= k0, a1 &= k1, a2 &= k2;
+        memcpy(s->g.f, &a0, sizeof a0), memcpy(s->g.f + 9, &a1, sizeof a1);
+        memcpy(s->g.f + 18, &a2, sizeof a2);
+        s->todo |= m0 | m1 << 9 | m2 << 18;
+        found += __builtin_popcount(m0 | m1 | m2);
+    }
+    for (; ms; ms &= ms - 1) {
+        int d = S9_CTZ(ms);
+        for (uint32_t one = single[d]; one; one &= one - 1) {
             int c = S9_CTZ(one), b = 0;
             uint32_t cells = 0;
             for (; b < 3; b++)
@@ -432,6 +530,27 @@ static int s9_columns(s9_pos_t *s) {
             s->todo |= s9_place(s, d, b, S9_CTZ(cells), 0);
             found++;
         }
+    }
+    return found;
+}
+#endif
+
+/* Column checks of step 4 for the digits changed since the last call.
+ * Returns -1, or a count of the narrowings and placements (0: none). */
+static int s9_columns(s9_pos_t *s) {
+    int found = 0, n;
+    uint32_t todo = s->digit_dirty;
+    s->digit_dirty = 0;
+#ifdef S9_COLUMNS8
+    if (todo & 255u) {
+        if ((n = s9_columns8(s)) < 0) return -1;
+        found += n;
+    }
+    todo &= 256u;
+#endif
+    for (; todo; todo &= todo - 1) {
+        if ((n = s9_column_digit(s, S9_CTZ(todo))) < 0) return -1;
+        found += n;
     }
     return found;
 }
@@ -567,18 +686,20 @@ static inline int s9_open(const s9_pos_t *s) {
     return __builtin_popcount(s->g.unsolved[0]) + __builtin_popcount(s->g.unsolved[1]) +
            __builtin_popcount(s->g.unsolved[2]);
 }
-/* 1 when the strong rules (steps 3b and 4) are skipped at this fixpoint; see
- * "Strong rules" in the head comment. */
-static inline int s9_gated(const s9_pos_t *s) { return !s->strong && s9_open(s) <= S9_EASY_OPEN; }
+/* Whether s9_propagate, starting now, skips the strong rules (steps 3b and 4);
+ * see "Strong rules" in the head comment.  Decided once per propagation, so
+ * that its fixpoint does not depend on the order the rules run in. */
+static inline int s9_gate(const s9_pos_t *s) { return !s->strong && s9_open(s) <= S9_EASY_OPEN; }
 
 static int s9_propagate(s9_pos_t *s) {
+    s->gated = s9_gate(s);
     for (;;) {
         if (s9_bands(s) < 0) return -1;
         int n = s9_naked(s);
         if (n < 0) return -1;
         if (n > 0) continue;
         if ((s->g.unsolved[0] | s->g.unsolved[1] | s->g.unsolved[2]) == 0) return 0;
-        if (s9_gated(s)) return 0; /* dirty sets stay: see s9_restore */
+        if (s->gated) return 0; /* dirty sets stay: see s9_restore */
         n = s9_triads(s);
         if (n < 0) return -1;
         if (n > 0) continue;
@@ -591,6 +712,17 @@ static int s9_propagate(s9_pos_t *s) {
     }
 }
 
+/* s9_propagate, counting its placements in s->placed only when it reaches a
+ * fixpoint: how many cells a propagation places before it meets a
+ * contradiction depends on the order its rules run in, which differs between
+ * the builds (sudoku9_avx2.c), and the statistic must not. */
+static int s9_fixpoint(s9_pos_t *s) {
+    uint64_t placed = s->placed;
+    int ok = s9_propagate(s);
+    if (ok < 0) s->placed = placed;
+    return ok;
+}
+
 /* Back to the fixpoint saved in *g, where every rule had been applied, or
  * (gated) every rule but the strong ones, whose work lists are then full. */
 static void s9_restore(s9_pos_t *s, const s9_grid_t *g, int gated) {
@@ -598,8 +730,6 @@ static void s9_restore(s9_pos_t *s, const s9_grid_t *g, int gated) {
     s->todo = s->band_dirty = 0;
     s->digit_dirty = gated ? 511u : 0, s->tri_dirty = s->stack_dirty = gated ? 7u : 0;
 }
-/* The six 3x3 permutation matrices, bit 3*row + column. */
-static const uint16_t s9_perms6[6] = {0x111, 0x0a1, 0x10a, 0x062, 0x08c, 0x054};
 
 /* The two permutation matrices in a mask holding exactly two. */
 static void s9_two_perms(uint32_t sh, s9_frame_t *fr) {
@@ -627,7 +757,7 @@ static void s9_choose(const s9_pos_t *s, s9_frame_t *fr) {
         for (int d = 0; d < 9; d++)
             nb += s9_pick[s->g.mini[S9_I(d, b)]], ns += s9_pick[s->g.minicol[S9_I(d, b)]];
         if (nb > 255 && (int)(nb & 255) < best) best = nb & 255, kind = S9_PERM_BAND, bw = b;
-        if (ns > 255 && (int)(ns & 255) < best && !s9_gated(s))
+        if (ns > 255 && (int)(ns & 255) < best && !s->gated)
             best = ns & 255, kind = S9_PERM_STACK, bw = b;
     }
     if (kind == S9_PERM_BAND)
@@ -797,7 +927,7 @@ int S9_ENTRY(const uint8_t *puzzle, uint32_t max_solutions, uint8_t *solutions,
     if ((rc = search_check_now(ctl, 0)) != 0) goto out;
     started = 1;
 
-    ok = s9_propagate(&s);
+    ok = s9_fixpoint(&s);
     for (;;) {
         if (ok == 0) {
             if ((s.g.unsolved[0] | s.g.unsolved[1] | s.g.unsolved[2]) == 0) {
@@ -815,14 +945,14 @@ int S9_ENTRY(const uint8_t *puzzle, uint32_t max_solutions, uint8_t *solutions,
             assert(top < S9_FRAMES); /* the depth bound of the header */
             s9_frame_t *fr = &stack[top++];
             fr->g = s.g;
-            fr->gated = (uint8_t)s9_gated(&s);
+            fr->gated = (uint8_t)s.gated;
             if (res->stats.backtracks <= S9_HARD_BACKTRACKS) s.strong = 0;
             s9_choose(&s, fr);
             if ((uint32_t)top > res->stats.max_depth) res->stats.max_depth = (uint32_t)top;
             res->guesses++;
             res->stats.nodes++;
             s9_branch(&s, fr, 0);
-            ok = s9_propagate(&s);
+            ok = s9_fixpoint(&s);
             continue;
         }
         if (top == 0) {
@@ -838,7 +968,7 @@ int S9_ENTRY(const uint8_t *puzzle, uint32_t max_solutions, uint8_t *solutions,
         res->stats.nodes++;
         res->stats.backtracks++;
         if (res->stats.backtracks > S9_HARD_BACKTRACKS) s.strong = 1;
-        ok = s9_propagate(&s);
+        ok = s9_fixpoint(&s);
     }
     rc = 0;
 out:

@@ -30,7 +30,9 @@ typedef struct sudoku9_result_s {
                                  another candidate left open (tdoku's guess count) */
     search_stats_t stats;     /* nodes = branches tried (a guess or the alternative left
                                  after one failed), backtracks = branches abandoned,
-                                 propagations = digits placed by inference,
+                                 propagations = digits placed by inference (in
+                                 propagations that reached a fixpoint; those that
+                                 met a contradiction are not counted),
                                  max_depth = deepest stack of open choices */
 } sudoku9_result_t;
 
