@@ -2,12 +2,15 @@
  *
  * Why a separate solver: most traffic is 9x9, and the general N x N methods
  * (sudoku/prop.c) pay for their generality with per-cell candidate arrays and
- * unit lists.  Here every 9x9-specific fact lives in a few small const tables.
+ * unit lists.  Here every 9x9-specific fact lives in a few small const tables
+ * (sudoku9_tables.h, written by tools/gen_sudoku9_tables.c from their
+ * definitions).  Measurements, and the designs tried and rejected, are in
+ * docs/sudoku9-tuning.md; this comment keeps the design.
  *
  * Representation
  * --------------
- * The grid is cut into three bands of three rows.  For each digit d (0..8)
- * and band b (0..2) one 27-bit word f[3*d+b] holds the cells of the band
+ * The grid is cut into three bands of three rows.  For each band b (0..2)
+ * and digit d (0..8) one 27-bit word f[9*b+d] holds the cells of the band
  * where d is still possible; bit p = 9*(row in band) + column:
  *
  *     bit:  26 ............ 18 17 ............ 9  8 ............ 0
@@ -15,9 +18,12 @@
  *           c8 c7 c6 ... c1 c0  (each row: box 2 = bits 6-8, box 1 = 3-5,
  *                                box 0 = 0-2)
  *
- * A placed digit keeps its own bit and loses every peer; other digits lose
- * the cell.  unsolved[b] marks the band's cells not yet placed; mini[i]
- * caches the minirows the band rule left word i (below).
+ * Band-major order puts a band's nine words side by side, so a placement
+ * clears its cell from all of them with one or two vector operations.  A
+ * placed digit keeps its own bit and loses every peer; other digits lose the
+ * cell.  unsolved[b] marks the band's cells not yet placed; mini[9*b+d]
+ * caches the minirows the band rule left word f[9*b+d], minicol[9*k+d] the
+ * minicolumns the stack rule left digit d in stack k (both below).
  *
  * Propagation (s9_propagate), run to a fixpoint:
  *  1. Band rule.  Inside a band a digit occupies one "minirow" (row x box,
@@ -43,26 +49,36 @@
  *     over the nine words); an unsolved cell with none is a contradiction.
  *     The single's digit is found with a fixed nine-step gather, and its
  *     placement skips the other digits' words (none has the cell).
- *  4. At the fixpoint (skipped once solved):
- *     each digit must still reach all nine columns; a column with one cell
- *     left for d gets d (hidden single in a column); and the band rule turned
- *     90 degrees, the "stack rule": in each stack the columns (3) x bands (3)
- *     a digit can use must hold a permutation matrix, through s9_perm again
- *     (locked candidates across bands).  Measured with perf instructions,
- *     single-thread, stop at 2: column singles cut guesses 5x on the 17-clue
- *     set; the stack rule cuts instructions by 17% on 17-clue and top1465
- *     but costs 9% on forum_hardest and 19% on serg (easy, multi-solution
- *     puzzles where it rarely fires).  Kept; finer gating is open work.
- *  3b. Triads (s9_triads), at each fixpoint before step 4, on the bands
- *     that changed (tri_dirty): a minirow (three cells) holds exactly three
- *     digits.  Counting per minirow the digits that can reach it and those
- *     that must use it (table lookups on the cached minirow masks): when
+ *  Then, at the fixpoint of steps 1-3 (skipped once solved), the strong
+ *  rules:
+ *  3b. Triads (s9_triads), on the bands that changed: a minirow (three
+ *     cells) holds exactly three digits.  Counting per minirow the digits
+ *     that can reach it and those that must use it (table lookups on the
+ *     cached minirow masks, nine 4-bit counters in one 64-bit word): when
  *     only three can reach it they leave the rest of its row and box; when
  *     three must use it every other digit leaves its cells; fewer than three
- *     possible or more than three required is a contradiction.  Measured
- *     A/B in one run, stop at 2: top1465 +12% (11.6 guesses a puzzle, was
- *     14.6), forum_hardest +5% (139, was 156), 17-clue +4%, serg -5% (it
- *     fires on 2% of its calls there).  Kept for the hard sets.
+ *     possible or more than three required is a contradiction.
+ *  4. Columns (s9_columns, on the digits that changed): each digit must
+ *     still reach all nine columns; a column with one cell left for d gets d
+ *     (hidden single in a column); and the band rule turned 90 degrees, the
+ *     "stack rule": in each stack the columns (3) x bands (3) a digit can use
+ *     must hold a permutation matrix, through s9_perm again (locked
+ *     candidates across bands).  The AVX2 build does digits 0-7 as one
+ *     vector (s9_columns8: all lanes, since for an unchanged digit the rules
+ *     change nothing) and digit 8 as the others do (s9_column_digit).
+ *  4b. Minicolumn triads (s9_stack_triads): step 3b turned 90 degrees, on
+ *     the stacks whose minicol[] the stack rule changed.
+ *
+ * Strong rules: steps 3b, 4 and 4b cost far more than they find on easy
+ * positions (many givens, a search that does not backtrack), so a
+ * propagation skips them when it starts with S9_EASY_OPEN (46) or fewer open
+ * cells, unless `strong` is set: before the first guess when more than
+ * S9_ROOT_OPEN (50) cells are open, and for good once the search has
+ * backtracked S9_HARD_BACKTRACKS (5) times.  The gate is decided once per
+ * propagation, so its fixpoint does not depend on the order rules run in.
+ * A skipped propagation leaves minicol[] possibly stale and its work lists
+ * unprocessed: its frame says so (gated), a restore of it refills the work
+ * lists, and s9_choose makes no stack guess there.
  *
  * Work lists: todo (27 bits) names the digit-bands changed since the band
  * rule last saw them.  s9_place, s9_branch and the stack rule mark exactly
@@ -71,106 +87,49 @@
  * column); triad eliminations mark the digits they may touch (a word found
  * unchanged is harmless: every rule is idempotent).  band_dirty /
  * digit_dirty / tri_dirty name the bands and digits the band rule changed
- * since steps 3 / 4 / 3b last ran, and only those are looked at again.  All
- * rules are monotone, so skipping an unchanged part cannot miss a deduction.
- * (Rescanning all 27 words per pass, all bands and all digits per fixpoint
- * cost 20-30% more instructions.)  s9_bands keeps todo and the words it
- * changed in locals and turns them into the dirty sets once per call.
+ * since steps 3 / 4 / 3b last ran, stack_dirty the stacks whose minicol[]
+ * changed since 4b, and only those are looked at again.  All rules are
+ * monotone, so skipping an unchanged part cannot miss a deduction, and a
+ * propagation's fixpoint is the same whatever the order.  s9_bands keeps todo
+ * and the words it changed in locals and turns them into the dirty sets once
+ * per call.
  *
  * Search
  * ------
  * At a fixpoint that is not solved, in the spirit of tdoku's band
  * configurations: the band rule leaves each digit-band a set of permutation
  * matrices (s9_nperm counts them, read off the cached mini[]: the matrices
- * in a mask are the matrices in its s9_perm; nstack[] caches the stack
- * rule's count per digit-stack).  Among the three bands
- * and three stacks with a digit down to exactly two matrices, take the one
- * with fewest matrices over all nine digits; guess its first such digit's
- * first matrix (three minirows or minicolumns at once), the alternative is
- * the other matrix.  When that best total is above 22 (a loose unit, as in
- * near-empty grids), guess the first two-candidate cell instead, else the
- * first cell with fewest candidates (guess: keep the cell, drop its peers;
- * alternative: drop the cell).  Measured, stop at 2: cells only took 286
- * guesses a puzzle on forum_hardest and 18.8 on top1465; matrices in bands
- * only 233 / 17.3; bands and stacks 184 / 15.5; with the cell rule for loose
- * units 156 / 14.6.  Always preferring a two-candidate cell: 261 / 18.7.
- * Without the loose-unit rule the empty grid took 380,000 nodes to reach a
- * first solution.  Threshold 18 -> 22: forum_hardest 139.0 / 62.4 guesses
- * (stop at 2 / 1) -> 138.7 / 59.2, top1465 11.59 / 7.46 -> 11.30 / 7.11,
- * 17-clue 0.81 / 0.62 -> 0.75 / 0.57, serg 7.15 / 6.20 -> 7.12 / 6.14 (20:
- * forum 136.5 but top1465 11.47; 24 and 30 no better).
+ * in a mask are the matrices in its s9_perm; likewise minicol[] per
+ * digit-stack).  Among the three bands and three stacks with a digit down to
+ * exactly two matrices, take the one with fewest matrices over all nine
+ * digits (s9_pick sums both counts in one table read per digit); guess its
+ * first such digit's first matrix (three minirows or minicolumns at once),
+ * the alternative is the other matrix.  When that best total is above 22 (a
+ * loose unit, as in near-empty grids), guess the first two-candidate cell
+ * instead, else the first cell with fewest candidates (guess: keep the cell,
+ * drop its peers; alternative: drop the cell).
  *
  * The choice stack is explicit: a frame keeps the grid of the fixpoint
- * (s9_grid_t, 204 bytes; frame 212) plus the guess; backtracking restores it and
+ * (s9_grid_t, 228 bytes) plus the guess; backtracking restores it and
  * applies the alternative, so the last alternative needs no frame.  Depth
  * bound: every guess strictly lowers (digit-bands with 2+ matrices) +
  * (digit-stacks with 2+ matrices) + (unsolved cells) <= 27 + 27 + 81, which
- * no branch raises, so 135 frames suffice (about 28 KiB on the stack).
+ * no branch raises, so 135 frames suffice (about 32 KiB on the stack).
  *
- * Designs tried or rejected
- * -------------------------
- *  - tdoku-style global solver objects: fast to reuse, not reentrant.
- *  - Recursion with a copy per level: same memory, but no proven stack bound
- *    the caller can see, and harder to stop cleanly on a deadline.
- *  - Rebuilding unsolved/rows/counts from the words on each backtrack: 12%
- *    of the time on forum_hardest, for 78 bytes a frame saved.
- *  - Computing the matrix counts afresh in s9_choose instead of caching
- *    them: 13-17% of the time.
- *  - Fewer frames plus replaying guesses from an older snapshot would bring
- *    the stack down at some cost per deep backtrack; not done.
+ * Builds
+ * ------
+ * This file is compiled three times (S9_VARIANT): the portable build (the
+ * compiler's baseline: SSE2 on x86-64, plain C elsewhere), which also holds
+ * the public entry points; sudoku9_avx2.c, built with -mavx2 -mbmi -mbmi2
+ * -mpopcnt; and sudoku9_scalar.c, with no vector code at all, so that the
+ * tests run the plain-C path on every machine.  sudoku9_solve() jumps through
+ * a GNU ifunc: the loader runs s9_resolve once, which picks the AVX2 build
+ * when CPUID and XGETBV say it may run, so a call costs one jump and no
+ * mutable global is needed (sanitizer builds call the portable build).  All
+ * builds return the same codes, solutions, counts and statistics; the tests
+ * check that on every solve (sudoku9_solve_impl reaches each build).
  *
- * Speed work of 2026-11-21.  All of it, A/B in one run (bench9 -k 1
- * -t 0.01 on the four files, base and new alternated, median of 9;
- * puzzles/s, single thread, 2-core machine shared with other jobs):
- *
- *     file            stop at 2: base -> new     stop at 1: base -> new
- *     17-clue          314k -> 464k  +48%         335k -> 500k  +49%
- *     top1465         70.6k -> 108k  +53%         110k -> 176k  +60%
- *     forum_hardest   7.7k -> 11.4k  +47%        17.0k -> 26.5k +56%
- *     serg             320k -> 408k  +28%         384k -> 507k  +32%
- *
- * perf stat cycles:u of a whole bench9 run per file: 17-clue 1870M -> 1279M,
- * top1465 220M -> 145M, forum_hardest 476M -> 324M, serg 367M -> 288M;
- * branch misses 32.1M -> 13.0M, 4.2M -> 1.7M, 8.6M -> 3.4M, 3.0M -> 1.3M.
- * The steps (perf stat cycles:u, the commit before -> after; the git log has
- * each):
- *  - Precise work list (above): a placement used to mark the band's nine
- *    digit words and the digit's three band words, and three in four were
- *    skipped after a mispredicted compare with a prev[] copy; now marks are
- *    exact, prev[] (and its copy on every backtrack) is gone, and branch
- *    misses fell 60% overall.  With the givens placed without marking:
- *    top1465 +7.6%, forum_hardest +6.8% puzzles/s; the rest of the work
- *    list change: cycles -4% on 17-clue, top1465 and forum_hardest.
- *  - Branch-free row singles, s9_keep, the naked-single gather and its
- *    placement without the nine-word pass, the stack rule written out for
- *    the three stacks, s9_choose's two-matrix digits as masks: 1-5% each.
- *  - Givens checked while placed (a given whose digit lost the cell clashes
- *    with a same-digit peer given) and placed in one pass; solutions written
- *    as three lowest bits a word: serg -7%, 17-clue -6% cycles.
- *  - nband[] and rows[] dropped (read off mini[], and the column pass needs
- *    no all-placed shortcut): one store less per band-rule word and one
- *    read-modify-write less per placement, frame 240 -> 212 bytes.
- * Tried and rejected, same measure:
- *  - Gathering the digits that had a placed cell with constant shifts (a
- *    64-bit accumulator, or t << 3 per digit): 7-10% fewer instructions but
- *    1-2% more cycles; the loop is latency-bound, not instruction-bound.
- *  - Minirow mask by shifts and masks instead of three s9_mini loads: +2-3%.
- *  - Processing the word list from the top (clz): +5-20%.
- *  - Naked singles digit by digit (one read per word, a branch per digit):
- *    +2%.  Column rules before triads: 0 to +1%.
- *  - Skipping a digit in the column pass when its column sets are as the
- *    pass last left them (a cache reset on backtrack): 0.
- *  - Copying the frame after s9_choose, or word by word, to dodge store
- *    forwarding stalls the profile shows on the copy: 0 / +1%.
- *  - Marking triad eliminations only when they change a word: +1%.
- *  - Guess choice by the cells each branch eliminates (most, least, sum,
- *    min) as key or tie-break: 139-228 guesses on forum_hardest vs 139;
- *    the digit least/most constrained elsewhere, or the last one: 138.8-148.
- *    Guessing the other matrix first: stop at 1 7.46 -> 8.05 on top1465.
- *  - Removing s->placed++ (a statistic) made it slower (code layout): a
- *    1-2% change in cycles is within what layout alone can move.
- *
- * Thread-safety: reentrant; only the const tables below are shared. */
+ * Thread-safety: reentrant; only the const tables are shared. */
 #include "solvers/sudoku/sudoku9.h"
 
 #include <assert.h>
@@ -248,7 +207,7 @@ static int s9_ctz64(uint64_t x) {
 #define S9_CTZ64(x) s9_ctz64(x)
 #endif
 
-/* What a guess saves and a backtrack restores (204 bytes). */
+/* What a guess saves and a backtrack restores (228 bytes). */
 typedef struct s9_grid_s {
     uint32_t f[27];       /* f[9*b+d]: cells of band b where digit d may go */
     uint32_t unsolved[3]; /* cells of band b not placed yet */

@@ -5,11 +5,14 @@
  * are written to a caller buffer, solution k at solutions + 81*k.  It is the
  * "fast" method: bitsets per digit and band of three rows, table-driven
  * propagation (naked singles, hidden singles, locked candidates inside a
- * band and a stack, minirow triads) and guesses on a digit's last two
- * placements in a band or stack, or on two-candidate cells.  See sudoku9.c for the design.
+ * band and a stack, minirow and minicolumn triads) and guesses on a digit's
+ * last two placements in a band or stack, or on two-candidate cells, with
+ * vector instructions (SSE2, or AVX2 where the CPU has it, chosen at load
+ * time).  See sudoku9.c for the design, docs/sudoku9-tuning.md for the
+ * measurements.
  *
  * No allocation, no global state: every call is reentrant and uses about
- * 28 KiB of stack.  Concurrent calls may share one search_ctl_t. */
+ * 33 KiB of stack.  Concurrent calls may share one search_ctl_t. */
 #ifndef PUZZLED_SUDOKU9_H
 #define PUZZLED_SUDOKU9_H
 
