@@ -313,8 +313,19 @@ START_TEST(sudoku9_conflicts_and_bad_input) {
                                  SUDOKU_ECONFLICT);
         ck_assert_int_eq(prop_solve(pz, 2).code, SUDOKU_ECONFLICT);
     }
+    static const int at[] = {0, 10, 15, 16, 63, 64, 79, 80};
+    static const uint8_t big[] = {10, 127, 128, 255};
     for (int i = 0; i < N_IMPLS; i++) { /* bad input, through each build */
         if (!sudoku9_impl_supported(impls[i])) continue;
+        for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) /* values above 9 anywhere */
+            for (size_t v = 0; v < sizeof big; v++) {
+                memset(pz, 0, 81);
+                pz[at[k]] = big[v];
+                ck_assert_int_eq(sudoku9_solve_impl(impls[i], pz, 1, buf, NULL, &r), SEARCH_EINVAL);
+                pz[at[k]] = 9; /* and 9 is fine there */
+                ck_assert_int_eq(sudoku9_solve_impl(impls[i], pz, 1, buf, NULL, &r), 0);
+                ck_assert_int_eq(buf[at[k]], 9);
+            }
         memset(pz, 0, 81);
         pz[10] = 10;
         ck_assert_int_eq(sudoku9_solve_impl(impls[i], pz, 1, buf, NULL, &r), SEARCH_EINVAL);

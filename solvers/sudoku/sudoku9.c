@@ -714,10 +714,12 @@ static void s9_choose(const s9_pos_t *s, s9_frame_t *fr) {
     for (int b = 0; b < 3; b++) {
         uint32_t nb = 0, ns = 0; /* matrices (low byte), digits down to two (high byte) */
         for (int d = 0; d < 9; d++)
-            nb += s9_pick[s->g.mini[S9_I(d, b)]], ns += s9_pick[s->g.minicol[S9_I(d, b)]];
+            nb += s9_pick[s->g.mini[S9_I(d, b)]];
         if (nb > 255 && (int)(nb & 255) < best) best = nb & 255, kind = S9_PERM_BAND, bw = b;
-        if (ns > 255 && (int)(ns & 255) < best && !s->gated)
-            best = ns & 255, kind = S9_PERM_STACK, bw = b;
+        if (s->gated) continue; /* minicol[] may be stale: no stack guess */
+        for (int d = 0; d < 9; d++)
+            ns += s9_pick[s->g.minicol[S9_I(d, b)]];
+        if (ns > 255 && (int)(ns & 255) < best) best = ns & 255, kind = S9_PERM_STACK, bw = b;
     }
     if (kind == S9_PERM_BAND)
         while (s9_nperm[s->g.mini[S9_I(bd, bw)]] != 2)
@@ -810,14 +812,15 @@ static inline int s9_three_cells(uint32_t a) {
 
 static void s9_write(const s9_pos_t *s, uint8_t *grid) {
     /* At a solution every digit-band word holds exactly three cells. */
-    for (int i = 0; i < 27; i++) {
-        uint32_t a = s->g.f[i];
-        uint8_t *g = grid + 27 * s9_band_of[i], v = (uint8_t)(i - 9 * s9_band_of[i] + 1);
-        assert(s9_three_cells(a));
-        g[S9_CTZ(a)] = v, a &= a - 1;
-        g[S9_CTZ(a)] = v, a &= a - 1;
-        g[S9_CTZ(a)] = v;
-    }
+    for (int b = 0; b < 3; b++, grid += 27)
+        for (int d = 0; d < 9; d++) {
+            uint32_t a = s->g.f[S9_I(d, b)];
+            uint8_t v = (uint8_t)(d + 1);
+            assert(s9_three_cells(a));
+            grid[S9_CTZ(a)] = v, a &= a - 1;
+            grid[S9_CTZ(a)] = v, a &= a - 1;
+            grid[S9_CTZ(a)] = v;
+        }
 }
 
 /* Budget before every node, clock and flag every SEARCH_POLL_MASK+1 nodes. */
@@ -827,43 +830,68 @@ static int s9_stop(const search_ctl_t *ctl, uint64_t nodes) {
     return search_should_stop(ctl, nodes);
 }
 
-/* Returns SEARCH_EINVAL for a value > 9, else 0. */
-static int s9_check_values(const uint8_t *puzzle) {
-    int bad = 0;
-    for (int c = 0; c < 81; c++)
+/* Reads the 81 values: the cells with a given, band by band (bit p of
+ * given[b] = cell 27*b + p), and whether some value is above 9.  With SSE2 a
+ * compare per 16 cells, so that placing the givens loops over them instead of
+ * branching on every cell. */
+static int s9_scan(const uint8_t *puzzle, uint32_t given[3]) {
+    uint64_t lo, hi;
+    int bad;
+#if S9_VEC
+    const __m128i nine = _mm_set1_epi8(9), zero = _mm_setzero_si128();
+    uint32_t nz[5], le = 0xffffu;
+    for (int k = 0; k < 5; k++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(puzzle + 16 * k));
+        nz[k] = ~(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, zero)) & 0xffffu;
+        le &= (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(x, nine), nine));
+    }
+    lo = nz[0] | (uint64_t)nz[1] << 16 | (uint64_t)nz[2] << 32 | (uint64_t)nz[3] << 48;
+    hi = nz[4] | (uint64_t)(puzzle[80] != 0) << 16;
+    bad = le != 0xffffu || puzzle[80] > 9;
+#else
+    lo = hi = 0, bad = 0;
+    for (int c = 0; c < 81; c++) {
         bad |= puzzle[c] > 9;
-    return bad ? SEARCH_EINVAL : 0;
+        if (c < 64)
+            lo |= (uint64_t)(puzzle[c] != 0) << c;
+        else
+            hi |= (uint64_t)(puzzle[c] != 0) << (c - 64);
+    }
+#endif
+    given[0] = (uint32_t)lo & S9_BAND;
+    given[1] = (uint32_t)(lo >> 27) & S9_BAND;
+    given[2] = (uint32_t)(lo >> 54 | hi << 10) & S9_BAND;
+    return bad;
 }
 
-/* The empty grid with the givens placed (todo: every word).  Returns
- * SUDOKU_ECONFLICT when a given's cell was already taken from its digit,
- * which only a given of the same digit in its row, column or box does,
- * else 0. */
-static int s9_init(s9_pos_t *s, const uint8_t *puzzle) {
-    uint32_t given[27] = {0};
+/* The empty grid with the givens (cells in given[], from s9_scan) placed
+ * (todo: every word).  Returns SUDOKU_ECONFLICT when a given's cell was
+ * already taken from its digit, which only a given of the same digit in its
+ * row, column or box does, else 0. */
+static int s9_init(s9_pos_t *s, const uint8_t *puzzle, const uint32_t given[3]) {
+    uint32_t own[27] = {0}; /* own[i]: the givens of word i */
     for (int i = 0; i < 27; i++)
         s->g.f[i] = S9_BAND;
     s->todo = S9_BAND, s->band_dirty = s->digit_dirty = s->tri_dirty = s->stack_dirty = 0;
     s->placed = 0;
     memset(s->g.minicol, 0, sizeof s->g.minicol);
     for (int b = 0; b < 3; b++) {
-        uint32_t all = 0;
-        for (int p = 0; p < 27; p++) {
-            int v = puzzle[27 * b + p], i = S9_I(v - 1, b);
-            if (!v) continue;
+        for (uint32_t m = given[b]; m; m &= m - 1) {
+            int p = S9_CTZ(m), v = puzzle[27 * b + p], i = S9_I(v - 1, b);
             uint32_t bit = 1u << p, col = S9_COL0 << (p % 9);
             if (!(s->g.f[i] & bit)) return SUDOKU_ECONFLICT;
             s->g.f[i] &= ~s9_peers[p];
             s->g.f[S9_I(v - 1, s9_next[b])] &= ~col;
             s->g.f[S9_I(v - 1, s9_last[b])] &= ~col;
-            given[i] |= bit, all |= bit;
+            own[i] |= bit;
         }
-        s->g.unsolved[b] = S9_BAND & ~all;
+        s->g.unsolved[b] = S9_BAND & ~given[b];
     }
     s->strong = s9_open(s) > S9_ROOT_OPEN;
     /* The other digits leave the given cells, once for all givens. */
-    for (int i = 0; i < 27; i++)
-        s->g.f[i] &= s->g.unsolved[s9_band_of[i]] | given[i];
+    for (int b = 0; b < 3; b++)
+        for (int i = 9 * b; i < 9 * b + 9; i++)
+            s->g.f[i] &= s->g.unsolved[b] | own[i];
     return 0;
 }
 
@@ -873,6 +901,7 @@ int S9_ENTRY(const uint8_t *puzzle, uint32_t max_solutions, uint8_t *solutions,
              const search_ctl_t *ctl, sudoku9_result_t *res) {
     s9_pos_t s;
     s9_frame_t stack[S9_FRAMES];
+    uint32_t given[3];
     int top = 0, rc, ok, started = 0;
 
     if (res == NULL) return SEARCH_EINVAL;
@@ -881,8 +910,11 @@ int S9_ENTRY(const uint8_t *puzzle, uint32_t max_solutions, uint8_t *solutions,
         rc = SEARCH_EINVAL;
         goto out;
     }
-    if ((rc = s9_check_values(puzzle)) != 0) goto out;
-    if ((rc = s9_init(&s, puzzle)) != 0) goto out;
+    if (s9_scan(puzzle, given)) {
+        rc = SEARCH_EINVAL;
+        goto out;
+    }
+    if ((rc = s9_init(&s, puzzle, given)) != 0) goto out;
     if ((rc = search_check_now(ctl, 0)) != 0) goto out;
     started = 1;
 
