@@ -75,7 +75,7 @@ typedef enum { U8, U16, U32, U64 } kind_t;
 
 static void table(const char *comment, kind_t kind, const char *name, int n, uint64_t (*f)(int)) {
     static const char *types[] = {"uint8_t", "uint16_t", "uint32_t", "uint64_t"};
-    static const int width[] = {3, 5, 9, 11}, per_line[] = {16, 12, 8, 6};
+    static const int width[] = {3, 6, 9, 11}, per_line[] = {16, 12, 8, 6};
     printf("\n/* %s */\nstatic const %s %s[%d] = {", comment, types[kind], name, n);
     for (int i = 0; i < n; i++) {
         if (i % per_line[kind] == 0) printf("\n   ");
@@ -100,6 +100,7 @@ static uint64_t t_keep(int s) { return expand(perm_union((unsigned)s)); }
 static uint64_t t_sure(int s) { return perm_common((unsigned)s); }
 static uint64_t t_nib(int s) { return nib((unsigned)s); }
 static uint64_t t_peers(int p) { return peers(p); }
+static uint64_t t_perms(int k) { return perms[k]; }
 
 int main(void) {
     printf("/* sudoku9_tables.h -- const tables of the fast 9x9 solver (sudoku9.c).\n"
@@ -129,6 +130,8 @@ int main(void) {
           "s9_nib", 512, t_nib);
     table("s9_peers[p]: cells of the band that share a row, column or box with p.", U32, "s9_peers",
           27, t_peers);
+    table("s9_perms6[k]: the six 3x3 permutation matrices, bit 3*row + column.", U16, "s9_perms6",
+          6, t_perms);
     printf("/* clang-format on */\n\n#endif\n");
     return 0;
 }

@@ -244,9 +244,6 @@ typedef struct s9_frame_s {
                              minicol[] may be stale and their work lists lost */
 } s9_frame_t;
 
-/* The six 3x3 permutation matrices, bit 3*row + column. */
-static const uint16_t s9_perms6[6] = {0x111, 0x0a1, 0x10a, 0x062, 0x08c, 0x054};
-
 static const uint8_t s9_next[3] = {1, 2, 0};
 static const uint8_t s9_last[3] = {2, 0, 1};
 static const uint8_t s9_band_of[27] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1,
@@ -396,7 +393,7 @@ static int s9_column_digit(s9_pos_t *s, int d) {
 }
 
 #if S9_VEC && defined(__AVX2__)
-#define S9_COLUMNS8 1
+#define S9_AVX2 1
 /* Digits 0..7 as the eight lanes of a vector (GCC/clang vector extensions, one
  * AVX2 register).  Only in the AVX2 build: lowered to SSE2, the 32-byte
  * vectors spill (+33% instructions on forum_hardest with the portable build).
@@ -500,7 +497,7 @@ static int s9_columns(s9_pos_t *s) {
     int found = 0, n;
     uint32_t todo = s->digit_dirty;
     s->digit_dirty = 0;
-#ifdef S9_COLUMNS8
+#ifdef S9_AVX2
     if (todo & 255u) {
         if ((n = s9_columns8(s)) < 0) return -1;
         found += n;
@@ -597,6 +594,34 @@ static int s9_stack_triads(s9_pos_t *s) {
     return found;
 }
 
+/* Band rule and row singles (steps 1 and 2) on word i.  Returns 0 or -1
+ * (contradiction); the words its placements change go to *todo. */
+static inline int s9_band_word(s9_pos_t *s, int i, uint32_t *todo) {
+    uint32_t a = s->g.f[i];
+    uint32_t sh = (uint32_t)s9_mini[a & 511u] | (uint32_t)s9_mini[(a >> 9) & 511u] << 3 |
+                  (uint32_t)s9_mini[a >> 18] << 6;
+    uint32_t pm = s9_perm[sh], keep = s9_keep[sh];
+    if (!keep) return -1;
+    a &= keep;
+    s->g.f[i] = a;
+    s->g.mini[i] = (uint16_t)pm;
+    /* Every row of a is non-empty (pm has a minirow in each), so one
+     * subtraction clears the lowest cell of all three rows at once: the
+     * rows it empties held one cell, which is a hidden single unless it
+     * is the digit's placed cell. */
+    uint32_t y = a & (a - S9_COL0);
+    uint32_t one = (0u - !(y & 511u)) & 511u;
+    one |= (0u - !(y & (511u << 9))) & (511u << 9);
+    one |= (0u - !(y >> 18)) & (511u << 18);
+    int b = s9_band_of[i];
+    for (one &= a & s->g.unsolved[b]; one; one &= one - 1) {
+        int p = S9_CTZ(one);
+        if (!(s->g.f[i] & (1u << p))) return -1; /* an earlier single of this word took it */
+        *todo |= s9_place(s, i - 9 * b, b, p, 0);
+    }
+    return 0;
+}
+
 /* Band rule and row singles (steps 1 and 2) on every digit-band in todo,
  * until none is left.  Returns 0 or -1 (contradiction). */
 static int s9_bands(s9_pos_t *s) {
@@ -604,29 +629,8 @@ static int s9_bands(s9_pos_t *s) {
     while (todo) {
         int i = S9_CTZ(todo);
         todo &= todo - 1;
-        uint32_t a = s->g.f[i];
         seen |= 1u << i;
-        uint32_t sh = (uint32_t)s9_mini[a & 511u] | (uint32_t)s9_mini[(a >> 9) & 511u] << 3 |
-                      (uint32_t)s9_mini[a >> 18] << 6;
-        uint32_t pm = s9_perm[sh], keep = s9_keep[sh];
-        if (!keep) return -1;
-        a &= keep;
-        s->g.f[i] = a;
-        s->g.mini[i] = (uint16_t)pm;
-        /* Every row of a is non-empty (pm has a minirow in each), so one
-         * subtraction clears the lowest cell of all three rows at once: the
-         * rows it empties held one cell, which is a hidden single unless it
-         * is the digit's placed cell. */
-        uint32_t y = a & (a - S9_COL0);
-        uint32_t one = (0u - !(y & 511u)) & 511u;
-        one |= (0u - !(y & (511u << 9))) & (511u << 9);
-        one |= (0u - !(y >> 18)) & (511u << 18);
-        int b = s9_band_of[i];
-        for (one &= a & s->g.unsolved[b]; one; one &= one - 1) {
-            int p = S9_CTZ(one);
-            if (!(s->g.f[i] & (1u << p))) return -1; /* an earlier single of this word took it */
-            todo |= s9_place(s, i - 9 * b, b, p, 0);
-        }
+        if (s9_band_word(s, i, &todo) < 0) return -1;
     }
     s->todo = 0;
     if (seen) {
