@@ -70,12 +70,13 @@
  *     the stacks whose minicol[] the stack rule changed.
  *
  * Strong rules: steps 3b, 4 and 4b cost far more than they find on easy
- * positions (many givens, a search that does not backtrack), so a
- * propagation skips them when it starts with S9_EASY_OPEN (46) or fewer open
- * cells, unless `strong` is set: before the first guess when more than
- * S9_ROOT_OPEN (50) cells are open, and for good once the search has
- * backtracked S9_HARD_BACKTRACKS (5) times.  The gate is decided once per
- * propagation, so its fixpoint does not depend on the order rules run in.
+ * puzzles (many givens, a search that does not backtrack), so a propagation
+ * skips them when it starts with S9_EASY_OPEN (46) or fewer open cells,
+ * unless `strong` is set: for the whole solve when the puzzle has more than
+ * S9_ROOT_OPEN (50) open cells (fewer than 31 givens), else from the moment
+ * the search has backtracked S9_HARD_BACKTRACKS (5) times.  The gate is
+ * decided once per propagation, so its fixpoint does not depend on the order
+ * rules run in.
  * A skipped propagation leaves minicol[] possibly stale and its work lists
  * unprocessed: its frame says so (gated), a restore of it refills the work
  * lists, and s9_choose makes no stack guess there.
@@ -181,11 +182,9 @@ int sudoku9__avx2_built(void);
 #define S9_PERM_BAND  1
 #define S9_PERM_STACK 2
 /* When the strong rules run ("Strong rules" in the head comment). */
-#define S9_EASY_OPEN                                                                               \
-    46 /* after a guess, skipped at fixpoints with this many open cells or fewer                   \
-        */
-#define S9_ROOT_OPEN       50 /* ... and before any guess unless more than this many are open */
-#define S9_HARD_BACKTRACKS 5  /* always run after this many backtracks */
+#define S9_EASY_OPEN       46 /* skipped from this many open cells down ... */
+#define S9_ROOT_OPEN       50 /* ... unless the puzzle had more open cells than this */
+#define S9_HARD_BACKTRACKS 5  /* ... or the search backtracked more often than this */
 
 #if defined(__GNUC__) || defined(__clang__)
 #define S9_CTZ(x)   __builtin_ctz(x)
@@ -225,9 +224,8 @@ typedef struct s9_pos_s {
     uint32_t tri_dirty;   /* bands (bits 0-2) changed since s9_triads looked */
     uint32_t stack_dirty; /* stacks (bits 0-2) whose minicol[] changed since s9_stack_triads */
     uint64_t placed;      /* placements made by inference (statistics) */
-    int strong;           /* 1: the strong rules run at every fixpoint, 0: only in
-                             propagations that start with more than S9_EASY_OPEN
-                             cells open */
+    int strong;           /* 1: the strong rules run in every propagation, 0: only in
+                             those that start with more than S9_EASY_OPEN cells open */
     int gated;            /* 1: the last s9_propagate skipped the strong rules */
 } s9_pos_t;
 
@@ -941,7 +939,7 @@ int S9_ENTRY(const uint8_t *puzzle, uint32_t max_solutions, uint8_t *solutions,
             s9_frame_t *fr = &stack[top++];
             fr->g = s.g;
             fr->gated = (uint8_t)s.gated;
-            if (res->stats.backtracks <= S9_HARD_BACKTRACKS) s.strong = 0;
+
             s9_choose(&s, fr);
             if ((uint32_t)top > res->stats.max_depth) res->stats.max_depth = (uint32_t)top;
             res->guesses++;
