@@ -309,7 +309,8 @@ int main(int argc, char **argv) {
         for (size_t k = 0; k < sizeof defaults / sizeof defaults[0]; k++)
             bad += bench_file(defaults[k], cap, tcap, &rows[nrows++]);
     printf("\nsummary, single thread, puzzles/s (fast = the 9x9 solver, method \"fast\" / "
-           "\"auto\")\n");
+           "\"auto\", its %s build)\n",
+           sudoku9_impl_name(sudoku9_impl_auto()));
     printf("  %-30s %8s %12s %12s %10s %14s\n", "collection", "puzzles", "fast at 2", "fast at 1",
            "guess/pz", "propag. at 2");
     for (int k = 0; k < nrows; k++)
