@@ -16,8 +16,10 @@
 # solution counts of the two programs are compared too (a difference is
 # reported and makes the exit code 1).
 #
-# What is missing is said, not fatal: without ../shared/anchors only
-# puzzled's column is printed; a missing collection gets a "missing" row.
+# What is missing is said, not fatal: without ../shared/anchors (and no
+# tdoku_file built before) only puzzled's column is printed; a missing
+# collection gets a "missing" row.  With the anchors, tdoku is rebuilt every
+# run (a few seconds), so the anchor is always this machine's own build.
 # Environment: ANCHORS (anchors folder), DATA (collections folder), TDOKU
 # (a tdoku_file to use instead of building one), BENCH9 (a bench9 binary to
 # use instead of `make build/bench/bench9`), IMPL (the solver build bench9
@@ -41,13 +43,16 @@ fi
 tdoku=${TDOKU:-}
 if [ -z "$tdoku" ]; then
     if [ -x "$anchors/build.sh" ]; then
-        if [ -x build/anchors/tdoku_file ] || "$anchors/build.sh" build/anchors >/dev/null 2>&1; then
+        if "$anchors/build.sh" build/anchors >/dev/null 2>&1; then
             tdoku=build/anchors/tdoku_file
         else
             echo "tdoku: $anchors/build.sh build/anchors failed; puzzled only"
         fi
+    elif [ -x build/anchors/tdoku_file ]; then
+        echo "tdoku: $anchors/build.sh not found; using the tdoku_file built before in build/anchors"
+        tdoku=build/anchors/tdoku_file
     else
-        echo "tdoku: missing ($anchors/build.sh not found); puzzled only"
+        echo "tdoku: missing ($anchors/build.sh not found, no build/anchors/tdoku_file); puzzled only"
     fi
 fi
 
