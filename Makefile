@@ -4,9 +4,15 @@
 #   make run          install missing packages, build, serve on 127.0.0.1:8080
 #   make test         install missing packages, build, check layering, run every test
 #   make test SANITIZE=1   the same suite under ASan + UBSan (objects in build/san)
+#   make test SANITIZE=thread   the same suite under ThreadSanitizer (clang; build/tsan),
+#                          servers included, halting at the first report
 #   make bench        benchmarks (reads ../shared/data when it is there)
 #   make fuzz         libFuzzer on every api/ endpoint (clang; FUZZ_SECONDS, default 60)
 #   make deps         apt-get install whatever Debian package is missing
+#   make test-container   build the Docker image and run it (docker, else podman)
+#   make test-compose     deploy/compose.yaml up for real (docker compose, else podman-compose)
+#   make test-deploy      nginx (deploy/) in front of three replicas, under load
+#   make test-web     the web front end in a real browser (chromium + node; see tests/web/)
 #
 # Objects go to $(BUILD); sanitizer builds use their own tree so the two never mix.
 
@@ -16,11 +22,26 @@ SANITIZE ?= 0
 ifeq ($(SANITIZE),1)
   BUILD := $(BUILD)/san
   SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else ifeq ($(SANITIZE),thread)
+  CC := clang
+  BUILD := $(BUILD)/tsan
+  SAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer
 endif
+# Sanitized code runs 3-10x slower: stretch check's per-case time limits.
+CK_MULT := $(if $(filter 0,$(SANITIZE)),1,3)
+# Every process the tests start inherits these: the first report ends it with
+# exit code 66, so a race inside a server fails the test that started it.
+# tests/tsan.supp lists proven false positives inside libraries, each with why.
+export TSAN_OPTIONS ?= halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan.supp
 
-# Debian packages the build and the tests need (the Dockerfile installs the same list).
-DEB_PKGS := build-essential pkg-config libmicrohttpd-dev libjansson-dev libuv1-dev check \
-            libcurl4-openssl-dev clang-format
+# Debian packages: what building needs (the Dockerfile's build stage installs
+# exactly this list, through `make deps-build`), what the tests add, and what
+# the container and deployment tests add.  `make deps` installs the first two.
+DEB_BUILD_PKGS := build-essential pkg-config libmicrohttpd-dev libjansson-dev libuv1-dev
+DEB_TEST_PKGS  := check libcurl4-openssl-dev clang-format $(if $(filter thread,$(SANITIZE)),clang)
+DEB_PKGS       := $(DEB_BUILD_PKGS) $(DEB_TEST_PKGS)
+DEB_CONTAINER_PKGS := podman runc debootstrap podman-compose golang-github-containernetworking-plugin-dnsname
+DEB_DEPLOY_PKGS    := nginx python3-yaml
 PKGS     := libmicrohttpd jansson libuv
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
@@ -38,7 +59,7 @@ TEST_CFLAGS = $(shell pkg-config --cflags check libcurl)
 TEST_LIBS   = $(shell pkg-config --libs check libcurl)
 
 # ---- sources: explicit lists, layered server -> api -> solvers -------------
-SOLVER_SRC := solvers/nqueens/nqueens.c solvers/nqueens/xc.c solvers/nqueens/board.c \
+SOLVER_SRC := solvers/search.c solvers/nqueens/nqueens.c solvers/nqueens/xc.c solvers/nqueens/board.c \
               solvers/nqueens/heur.c solvers/nqueens/repair.c \
               solvers/sudoku/sudoku.c solvers/sudoku/bt.c solvers/sudoku/prop.c \
               solvers/sudoku/bestfirst.c solvers/sudoku/xc.c solvers/sudoku/sudoku9.c \
@@ -48,26 +69,34 @@ SOLVER_SRC := solvers/nqueens/nqueens.c solvers/nqueens/xc.c solvers/nqueens/boa
 API_SRC    := api/problem.c api/request.c api/json_util.c api/xc_job.c api/nqueens_api.c api/sudoku_api.c api/sudoku_batch.c \
               api/xcover_api.c api/killer_api.c api/nqueens_board_api.c
 SERVER_SRC := server/config.c server/metrics.c server/pool.c server/http.c \
-              server/router.c server/healthcheck.c server/reqid.c
+              server/router.c server/healthcheck.c server/reqid.c server/guard.c \
+              server/jobstore_mem.c server/jobs.c server/static.c
 MAIN_SRC   := server/main.c
 TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test_config.c \
               tests/test_sudoku.c tests/test_sudoku9.c tests/test_sudoku_api.c tests/test_sudoku_batch.c tests/test_xcover.c tests/test_xcover_api.c tests/pentomino.c \
               tests/test_killer.c tests/test_killer_api.c tests/test_nqueens_more.c \
               tests/test_nqueens_board_api.c tests/job_harness.c tests/test_http.c \
-              tests/http_client.c
+              tests/http_client.c tests/fail_alloc.c tests/test_nomem.c tests/test_jobs.c \
+              tests/test_static.c
+DEPLOY_SRC := tests/deploy/load.c tests/deploy/idle.c
 FUZZ_SRC   := fuzz/fuzz_api.c fuzz/replay.c
+SOAK_SRC   := tests/soak.c
 BENCH_SRC  := bench/bench_nqueens.c bench/bench_sudoku.c bench/bench_xcover.c bench/bench9.c \
               bench/bench_killer.c bench/bench_nqueens_more.c bench/bench_http.c bench/bench9_http.c
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 SOLVER_OBJ := $(call obj,$(SOLVER_SRC))
 API_OBJ    := $(call obj,$(API_SRC))
-SERVER_OBJ := $(call obj,$(SERVER_SRC))
+WEB_OBJ    := $(BUILD)/gen/web_assets.o
+SERVER_OBJ := $(call obj,$(SERVER_SRC)) $(WEB_OBJ)
 MAIN_OBJ   := $(call obj,$(MAIN_SRC))
 TEST_OBJ   := $(call obj,$(TEST_SRC))
 BENCH_OBJ  := $(call obj,$(BENCH_SRC))
 FUZZ_OBJ   := $(call obj,$(FUZZ_SRC))
-ALL_OBJ    := $(SOLVER_OBJ) $(API_OBJ) $(SERVER_OBJ) $(MAIN_OBJ) $(TEST_OBJ) $(BENCH_OBJ) $(FUZZ_OBJ)
+DEPLOY_OBJ := $(call obj,$(DEPLOY_SRC))
+SOAK_OBJ   := $(call obj,$(SOAK_SRC))
+ALL_OBJ    := $(SOLVER_OBJ) $(API_OBJ) $(SERVER_OBJ) $(MAIN_OBJ) $(TEST_OBJ) $(BENCH_OBJ) $(FUZZ_OBJ) \
+              $(SOAK_OBJ) $(DEPLOY_OBJ)
 
 PUZZLED    := $(BUILD)/puzzled
 TEST_BIN   := $(BUILD)/tests/run_tests
@@ -80,17 +109,23 @@ BENCH_KL   := $(BUILD)/bench/bench_killer
 BENCH_NQ2  := $(BUILD)/bench/bench_nqueens_more
 BENCH_HTTP := $(BUILD)/bench/bench_http
 FUZZ_REPLAY := $(BUILD)/fuzz/replay
+LOAD_BIN   := $(BUILD)/tests/deploy/load
+IDLE_BIN   := $(BUILD)/tests/deploy/idle
+SOAK_BIN   := $(BUILD)/tests/soak
 
-.PHONY: all run test bench bench9 fuzz fuzz-cover deps check-layers check-tables tables format format-check clean
+.PHONY: soak check-nomem-cover all run test test-web deps-web bench bench9 fuzz fuzz-cover deps \
+        deps-build deps-container deps-deploy test-container test-compose test-deploy check-layers \
+        check-tables tables \
+        format format-check clean FORCE
 all: $(PUZZLED)
 
 # Goals that must see the packages installed first.
-ifneq ($(filter run test bench bench9 deps,$(MAKECMDGOALS)),)
+ifneq ($(filter run test bench bench9 deps test-deploy,$(MAKECMDGOALS)),)
 $(ALL_OBJ): | deps
 endif
 
-deps:
-	@missing=""; for p in $(DEB_PKGS); do \
+# $(call apt_install,PACKAGES): apt-get install those not installed yet.
+apt_install = @missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -99,6 +134,15 @@ deps:
 	  $$SUDO apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+
+deps:
+	$(call apt_install,$(DEB_PKGS))
+deps-build:
+	$(call apt_install,$(DEB_BUILD_PKGS))
+deps-container:
+	$(call apt_install,$(DEB_CONTAINER_PKGS))
+deps-deploy:
+	$(call apt_install,$(DEB_DEPLOY_PKGS))
 
 $(BUILD)/solvers/%.o: solvers/%.c
 	@mkdir -p $(@D)
@@ -121,6 +165,39 @@ $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) -c $< -o $@
 
+# ---- the web front end, compiled in ------------------------------------------
+# web/ becomes one C file of byte arrays (server/static.h: static_assets[]),
+# so the binary, and the Docker image that copies only the binary, serves the
+# front end with nothing beside it.  web_files.txt changes only when the list
+# of files does, so deleting a file rebuilds the table too.
+WEB_FILES := $(shell find web -type f ! -name '.*' 2>/dev/null | LC_ALL=C sort)
+$(BUILD)/gen/web_files.txt: FORCE
+	@mkdir -p $(@D)
+	@echo '$(WEB_FILES)' | cmp -s - $@ || echo '$(WEB_FILES)' > $@
+
+$(BUILD)/gen/web_assets.c: $(WEB_FILES) $(BUILD)/gen/web_files.txt
+	@mkdir -p $(@D)
+	@set -e; i=0; { \
+	  echo '/* Generated from web/ by the Makefile; do not edit. */'; \
+	  echo '#include "server/static.h"'; \
+	  for f in $(WEB_FILES); do \
+	    case "$$f" in *[!A-Za-z0-9._/-]*) echo "web/: unusable file name '$$f'" >&2; exit 1;; esac; \
+	    echo "static const unsigned char f$$i[] = {"; \
+	    od -An -v -tx1 "$$f" | sed 's/ \([0-9a-f][0-9a-f]\)/0x\1,/g'; \
+	    echo '0};'; i=$$((i + 1)); \
+	  done; \
+	  echo 'const static_asset_t static_assets[] = {'; i=0; \
+	  for f in $(WEB_FILES); do \
+	    echo "    {\"$${f#web}\", f$$i, sizeof f$$i - 1},"; i=$$((i + 1)); \
+	  done; \
+	  echo '    {0, 0, 0}};'; \
+	  echo "const size_t static_nassets = $$i;"; \
+	} > $@.tmp && mv $@.tmp $@
+	@echo "embedded $(words $(WEB_FILES)) files of web/ in $@"
+
+$(BUILD)/gen/%.o: $(BUILD)/gen/%.c
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
 $(BUILD)/fuzz/%.o: fuzz/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -c $< -o $@
@@ -132,9 +209,12 @@ $(BUILD)/bench/%.o: bench/%.c
 $(PUZZLED): $(MAIN_OBJ) $(SERVER_OBJ) $(API_OBJ) $(SOLVER_OBJ)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
 
+# The test binary's allocations go through tests/fail_alloc.c, which can fail
+# any one of them (tests/test_nomem.c walks every endpoint that way).
+TEST_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 $(TEST_BIN): $(TEST_OBJ) $(SERVER_OBJ) $(API_OBJ) $(SOLVER_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(TEST_WRAP) $(PKG_LIBS) $(TEST_LIBS) -lm
 
 $(BENCH_NQ): $(BUILD)/bench/bench_nqueens.o $(SOLVER_OBJ)
 	@mkdir -p $(@D)
@@ -213,6 +293,29 @@ check-tables: $(GEN_S9)
 	@cmp -s $(BUILD)/sudoku9_tables.h solvers/sudoku/sudoku9_tables.h || \
 	  { echo "solvers/sudoku/sudoku9_tables.h differs from what tools/gen_sudoku9_tables.c writes (make tables)"; exit 1; }
 
+# The deployment test's clients (tests/deploy/): the load (libcurl multi,
+# jansson) and the idle crowd (plain sockets).
+$(LOAD_BIN): $(BUILD)/tests/deploy/load.o
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(shell pkg-config --libs jansson libcurl)
+
+$(IDLE_BIN): $(BUILD)/tests/deploy/idle.o
+	$(CC) $^ -o $@ $(ALL_LDFLAGS)
+
+# A mixed load with client hang-ups and half-sent requests against a real
+# server for SOAK_SECONDS; with SANITIZE=thread, TSan watches every hand-off
+# (.ci/run runs that for 60 s).
+SOAK_SECONDS ?= 60
+$(SOAK_BIN): $(SOAK_OBJ) $(BUILD)/tests/http_client.o
+	@mkdir -p $(@D)
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(TEST_LIBS)
+soak: deps $(PUZZLED) $(SOAK_BIN)
+	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(SOAK_BIN) $(SOAK_SECONDS)
+
+# The allocation-failure walks reach every out-of-memory answer in api/
+# (gcov build in build/cov; .ci/run runs it).
+check-nomem-cover: deps
+	@sh tests/check_nomem_cover.sh
+
 # solvers/ must stay pure (no HTTP/JSON/libuv, no I/O, no mutable globals) and
 # api/ free of HTTP and libuv; see tests/check_layers.sh for what is checked.
 check-layers: $(SOLVER_OBJ) $(API_OBJ)
@@ -233,13 +336,64 @@ run: deps $(PUZZLED)
 # drifting from the code they measure.
 BENCH_BIN  := $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_9) $(BENCH_9H) $(BENCH_KL) $(BENCH_HTTP)
 
-test: deps format-check check-layers check-tables $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) $(FUZZ_REPLAY)
-	@if [ "$(SANITIZE)" != 1 ]; then sh tests/check_dockerfile.sh $(PUZZLED); fi
+test: deps format-check check-layers check-tables $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) $(FUZZ_REPLAY) $(SOAK_BIN) \
+      $(LOAD_BIN) $(IDLE_BIN)
+	@if [ "$(SANITIZE)" = 0 ]; then sh tests/check_dockerfile.sh $(PUZZLED); fi
 	@sh tests/check_openapi.sh
+	@sh tests/check_codes.sh
 	@sh tests/check_bench_killer.sh $(BENCH_KL)
 	./$(FUZZ_REPLAY) fuzz/corpus fuzz/cover
 	@rm -rf $(BUILD)/test-logs && mkdir -p $(BUILD)/test-logs
-	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(TEST_BIN)
+	CK_TIMEOUT_MULTIPLIER=$(CK_MULT) PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(TEST_BIN)
+	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 && [ -x "$(CHROMIUM)" ]; then \
+	  $(MAKE) --no-print-directory test-web; \
+	else echo "test-web: not run (needs node, npm and $(CHROMIUM): make deps-web installs them)"; fi
+
+# ---- the web front end in a real browser ------------------------------------
+# Debian's chromium driven by playwright-core (npm, pinned in
+# package-lock.json) under node's own test runner, against the real binary
+# (this build's: under SANITIZE=1 the ASan/UBSan one).  Screenshots of every
+# page go to $(BUILD)/web-shots.  deps-web installs what is missing: the
+# Debian packages (node and npm only when absent: a machine's newer Node.js
+# is kept), then `npm ci` from the lock file.
+CHROMIUM ?= /usr/bin/chromium
+deps-web:
+	@missing=""; \
+	dpkg-query -W -f='$${Status}' chromium 2>/dev/null | grep -q 'ok installed' || missing="$$missing chromium"; \
+	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
+	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+	npm ci --no-audit --no-fund
+
+test-web: $(PUZZLED)
+	@test -d node_modules/playwright-core || npm ci --no-audit --no-fund
+	@mkdir -p $(BUILD)/test-logs
+	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs PUZZLED_WEB_SHOTS=$(BUILD)/web-shots \
+	  CHROMIUM=$(CHROMIUM) node --test --test-concurrency=1 tests/web/
+
+# The Docker image, built and run (tests/container/test_container.sh): docker
+# when its engine runs, else podman (installed here when missing).
+test-container:
+	@if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then :; \
+	 else $(MAKE) --no-print-directory deps-container; fi
+	bash tests/container/test_container.sh
+
+# deploy/compose.yaml brought up for real (docker compose, else podman-compose).
+test-compose:
+	@if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then :; \
+	 else $(MAKE) --no-print-directory deps-container; fi
+	bash tests/container/test_compose.sh
+
+# nginx (deploy/nginx.conf.in) in front of three replicas, under load, with a
+# crash and a rolling restart (tests/deploy/test_deploy.sh).  SANITIZE=1
+# runs the replicas built with ASan/UBSan.
+test-deploy: deps deps-deploy $(PUZZLED) $(LOAD_BIN) $(IDLE_BIN)
+	PUZZLED_BIN=./$(PUZZLED) LOAD_BIN=./$(LOAD_BIN) IDLE_BIN=./$(IDLE_BIN) bash tests/deploy/test_deploy.sh
 
 # Each bench prints its own table; the data-driven ones read ../shared/data
 # when it is there and say what they skipped when it is not.

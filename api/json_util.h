@@ -37,4 +37,23 @@ int api_json_opt_int(json_t *obj, const char *key, long long lo, long long hi, l
  * '{' (a JSON object cannot be a form). */
 int api_json_content_type(const api_request_t *req);
 
+/* === Building answers without losing a part to a failed allocation ===
+ * jansson's setters fail quietly (a NULL value or no memory returns -1): a
+ * renderer that ignored that would answer 200 without, say, its "count".
+ * These clear *ok instead, so the renderer builds the whole answer and
+ * checks once, through api_response_json_ok(). */
+
+/* obj[key] = v, stealing v (NULL v, NULL obj or no memory: *ok = 0). */
+void api_jset(json_t *obj, const char *key, json_t *v, int *ok);
+
+/* Appends v to arr, stealing v; the same failure rule. */
+void api_jpush(json_t *arr, json_t *v, int *ok);
+
+/* api_response_json(), unless !ok or root is NULL: then root is released and
+ * the answer is a 503 out-of-memory problem. */
+void api_response_json_ok(api_response_t *resp, int status, json_t *root, int ok);
+
+/* The 503 answer for an allocation that failed while `doing` something. */
+void api_response_nomem(api_response_t *resp, const char *doing);
+
 #endif

@@ -699,7 +699,8 @@ static void kl_render(api_job_t *job, api_response_t *out) {
 
     if (rc != 0 && rc != SEARCH_TIMEOUT && rc != SEARCH_CANCELLED && rc != SEARCH_BUDGET) {
         api_problem_init(&p, rc == SEARCH_ENOMEM ? API_ENOMEM : API_EINTERNAL,
-                         "the killer solver failed (code %d)", rc);
+                         "the killer solver failed: %s (%s)", search_code_str(rc),
+                         search_code_name(rc));
         api_response_problem(out, &p);
         return;
     }
@@ -803,6 +804,7 @@ int api_killer_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
         }
         j->split_depth = d;
         j->base.nitems = (size_t)j->orders << d;
+        j->base.progress_unit = "subtrees";
         j->base.threads = (unsigned)j->threads;
         j->sol_item = malloc((size_t)j->max_solutions * sizeof *j->sol_item);
         if (j->sol_item == NULL) goto nomem;

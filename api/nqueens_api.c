@@ -28,6 +28,8 @@
  * order, which is not the lexicographic one. */
 #include "api/nqueens_api.h"
 
+#include "api/json_util.h"
+
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +64,7 @@ static void nq_xc_render(api_job_t *job, api_response_t *out) {
     api_xc_t *x = &j->xc;
     const char *status;
     json_t *queens = NULL, *root;
+    int ok = 1;
 
     api_xc_finish(x);
     json_t *stats = json_pack(
@@ -74,9 +77,9 @@ static void nq_xc_render(api_job_t *job, api_response_t *out) {
         root = json_pack("{s:i, s:s, s:o}", "n", j->n, "status",
                          done ? "complete" : nq_status_name(x->rc ? x->rc : SEARCH_TIMEOUT),
                          "stats", stats);
-        if (root != NULL && done)
-            json_object_set_new(root, "count", json_integer((json_int_t)x->found));
-        api_response_json(out, 200, root);
+        if (x->rc == SEARCH_ENOMEM) ok = 0;
+        if (done) api_jset(root, "count", json_integer((json_int_t)x->found), &ok);
+        api_response_json_ok(out, 200, root, ok);
         return;
     }
     if (x->nsols > 0) {
@@ -94,20 +97,20 @@ static void nq_xc_render(api_job_t *job, api_response_t *out) {
             return;
         }
         queens = json_array();
+        if (queens == NULL) ok = 0;
         for (int r = 0; r < j->n && queens != NULL; r++)
-            json_array_append_new(queens, json_integer(cols[r]));
+            api_jpush(queens, json_integer(cols[r]), &ok);
         status = "solved";
     } else {
         status = x->rc == 0 ? "unsolvable" : nq_status_name(x->rc);
+        if (x->rc == SEARCH_ENOMEM) ok = 0;
     }
     root = json_pack("{s:i, s:s, s:o}", "n", j->n, "status", status, "stats", stats);
-    if (root != NULL && queens != NULL) {
-        json_object_set_new(root, "queens", queens);
-        json_object_set_new(root, "verified", json_true());
-    } else {
-        json_decref(queens);
+    if (queens != NULL) {
+        api_jset(root, "queens", queens, &ok);
+        api_jset(root, "verified", json_true(), &ok);
     }
-    api_response_json(out, 200, root);
+    api_response_json_ok(out, 200, root, ok);
 }
 
 static void nq_xc_free(api_job_t *job) {
@@ -231,10 +234,10 @@ static void nq_count_render(api_job_t *job, api_response_t *out) {
                   api_elapsed_ms(job->start_ns, search_now_ns()), "symmetry", j->symmetry);
     json_t *root =
         json_pack("{s:i, s:s, s:o}", "n", j->n, "status", nq_status_name(j->rc), "stats", stats);
-    if (root != NULL && j->rc == 0 && j->completed == job->nitems)
-        json_object_set_new(root, "count",
-                            json_integer((json_int_t)nqueens_units_to_count(j->units)));
-    api_response_json(out, 200, root);
+    int ok = j->rc != SEARCH_ENOMEM;
+    if (j->rc == 0 && j->completed == job->nitems)
+        api_jset(root, "count", json_integer((json_int_t)nqueens_units_to_count(j->units)), &ok);
+    api_response_json_ok(out, 200, root, ok);
 }
 
 static void nq_count_free(api_job_t *job) {
@@ -299,6 +302,7 @@ int api_nqueens_count_prepare(const api_request_t *req, api_job_t **job, api_res
     }
     j->base.ops = &nq_count_ops;
     j->base.nitems = count;
+    j->base.progress_unit = "subproblems";
     j->base.threads = (unsigned)threads;
     j->base.timeout_ms = timeout_ms;
     j->base.start_ns = search_now_ns();

@@ -68,7 +68,10 @@ static int nqb_board_read(json_t *root, long long max_n, nqb_board_t *b, api_pro
     }
     if (q == NULL && pl == NULL) return 0;
     b->fixed = malloc((size_t)n * sizeof *b->fixed);
-    if (b->fixed == NULL) return -2;
+    if (b->fixed == NULL) {
+        api_problem_nomem(p, "reading the board");
+        return -2;
+    }
     for (long long r = 0; r < n; r++)
         b->fixed[r] = -1;
     if (q != NULL) {
@@ -96,7 +99,10 @@ static int nqb_board_read(json_t *root, long long max_n, nqb_board_t *b, api_pro
         return -1;
     }
     b->origin = malloc((size_t)n * sizeof *b->origin);
-    if (b->origin == NULL) return -2;
+    if (b->origin == NULL) {
+        api_problem_nomem(p, "reading the board");
+        return -2;
+    }
     json_array_foreach(pl, k, v) {
         json_t *r = json_array_get(v, 0), *c = json_array_get(v, 1);
         snprintf(f, sizeof f, "placed[%zu]", k);
@@ -129,7 +135,10 @@ static int nqb_board_attacks(const nqb_board_t *b, api_problem_t *p) {
     int rc;
     if (b->fixed == NULL) return 0;
     scratch = malloc(nqueens_board_scratch(b->n));
-    if (scratch == NULL) return API_ENOMEM;
+    if (scratch == NULL) {
+        api_problem_nomem(p, "checking the board");
+        return API_ENOMEM;
+    }
     rc = nqueens_board_check(b->n, b->fixed, scratch, &bad);
     free(scratch);
     if (rc != NQUEENS_EATTACK) return 0; /* ranges were checked while reading */
@@ -155,7 +164,7 @@ static int nqb_read_body(const api_request_t *req, const char *const *fields, lo
         return API_EMEDIA;
     }
     bad |= api_params_check(req, none, p) != 0;
-    if ((*root = api_json_object(req, p)) == NULL) return API_EINVALID;
+    if ((*root = api_json_object(req, p)) == NULL) return p->code;
     bad |= api_json_fields(*root, fields, p) != 0;
     rc = nqb_board_read(*root, max_n, b, p);
     if (rc == -2) return API_ENOMEM;
@@ -330,6 +339,7 @@ int api_nqueens_count_post_prepare(const api_request_t *req, api_job_t **job,
     j->n = b.n;
     j->placed = b.placed;
     j->base.ops = &nqb_count_ops;
+    j->base.progress_unit = "subproblems";
     j->base.nitems = count; /* 0: no prefix fits the placed queens, so no completion;
                                the pool finishes such a job at once */
     j->base.threads = (unsigned)threads;
@@ -379,9 +389,14 @@ static void nqb_enum_render(api_job_t *job, api_response_t *out) {
     unsigned char *scratch = malloc(nqueens_verify_scratch(j->n));
     uint64_t total;
     json_t *sols = json_array();
+    if (scratch == NULL) {
+        json_decref(sols);
+        api_response_nomem(out, "checking the solutions");
+        return;
+    }
     for (int k = 0; k < j->written && sols != NULL; k++) {
         json_t *one = json_array();
-        if (scratch == NULL || !nqueens_verify(j->n, j->out + (size_t)k * (size_t)j->n, scratch)) {
+        if (!nqueens_verify(j->n, j->out + (size_t)k * (size_t)j->n, scratch)) {
             api_problem_t p;
             api_problem_init(&p, API_EINTERNAL, "solution %d fails verification", k);
             json_decref(one);
@@ -546,10 +561,12 @@ static const char *nqb_method_name(nqueens_method_t m) {
 }
 
 /* Every board leaves the worker checked: n non-attacking queens, placed
- * queens where they were placed. */
+ * queens where they were placed.  1 = checked, 0 = wrong, -1 = no memory
+ * to check it. */
 static int nqb_verify(const nqb_solve_t *j) {
     unsigned char *scratch = malloc(nqueens_verify_scratch(j->b.n));
-    int ok = scratch != NULL && nqueens_verify(j->b.n, j->cols, scratch);
+    if (scratch == NULL) return -1;
+    int ok = nqueens_verify(j->b.n, j->cols, scratch);
     for (int r = 0; ok && j->b.fixed != NULL && r < j->b.n; r++)
         ok = j->b.fixed[r] < 0 || j->b.fixed[r] == j->cols[r];
     free(scratch);
@@ -573,7 +590,7 @@ static int nqb_solve_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
         break;
     default: rc = nqueens_complete_first(j->b.n, j->b.fixed, ctl, j->cols, &j->stats, NULL); break;
     }
-    if (rc == 0) j->verified = nqb_verify(j);
+    if (rc == 0 && (j->verified = nqb_verify(j)) < 0) rc = SEARCH_ENOMEM;
     return rc;
 }
 
@@ -631,9 +648,12 @@ static void nqb_solve_render(api_job_t *job, api_response_t *out) {
     api_problem_t p;
 
     if (j->rc == SEARCH_ENOMEM || j->rc == SEARCH_EINVAL || (j->rc == 0 && !j->verified)) {
-        api_problem_init(
-            &p, j->rc == SEARCH_ENOMEM ? API_ENOMEM : API_EINTERNAL,
-            j->rc == 0 ? "the board fails verification" : "the solver failed (code %d)", j->rc);
+        if (j->rc == 0)
+            api_problem_init(&p, API_EINTERNAL, "the board fails verification");
+        else
+            api_problem_init(&p, j->rc == SEARCH_ENOMEM ? API_ENOMEM : API_EINTERNAL,
+                             "the solver failed: %s (%s)", search_code_str(j->rc),
+                             search_code_name(j->rc));
         api_response_problem(out, &p);
         return;
     }
@@ -672,7 +692,7 @@ static void nqb_solve_render(api_job_t *job, api_response_t *out) {
     }
     /* stream: the head without its closing brace, then ,"queens":[ ... ]} */
     nqb_stream_t *s = calloc(1, sizeof *s);
-    char *head = json_dumps(root, API_JSON_FLAGS);
+    char *head = api_json_dumps(root, API_JSON_FLAGS, NULL);
     json_decref(root);
     if (s == NULL || head == NULL) {
         free(s);

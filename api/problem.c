@@ -6,6 +6,10 @@
  * which resolve against the service's own origin; openapi.yaml lists them. */
 #include "api/problem.h"
 
+#include "api/request.h"
+
+#include "solvers/search.h"
+
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,22 +17,29 @@
 
 typedef struct problem_kind_s {
     int code;
+    const char *name;
     int status;
     const char *type;
     const char *title;
 } problem_kind_t;
 
+#define PROBLEM_KIND(c, status, type, title)                                                       \
+    { c, #c, status, type, title }
+
 static const problem_kind_t problem_kinds[] = {
-    {API_EINVALID, 400, "/problems/invalid-request", "The request is not valid"},
-    {API_ENOTFOUND, 404, "/problems/not-found", "No such resource"},
-    {API_EMETHOD, 405, "/problems/method-not-allowed", "Method not allowed on this resource"},
-    {API_ETOOLARGE, 413, "/problems/payload-too-large", "The request body is too large"},
-    {API_EMEDIA, 415, "/problems/unsupported-media-type", "Unsupported content type"},
-    {API_EUNPROCESSABLE, 422, "/problems/unprocessable", "The puzzle contradicts itself"},
-    {API_EBUSY, 503, "/problems/overloaded", "The server is busy"},
-    {API_EDRAINING, 503, "/problems/shutting-down", "The server is shutting down"},
-    {API_ENOMEM, 503, "/problems/out-of-memory", "Not enough memory for this request"},
-    {API_EINTERNAL, 500, "/problems/internal", "Internal error"},
+    PROBLEM_KIND(API_EINVALID, 400, "/problems/invalid-request", "The request is not valid"),
+    PROBLEM_KIND(API_ENOTFOUND, 404, "/problems/not-found", "No such resource"),
+    PROBLEM_KIND(API_EMETHOD, 405, "/problems/method-not-allowed",
+                 "Method not allowed on this resource"),
+    PROBLEM_KIND(API_ETOOLARGE, 413, "/problems/payload-too-large",
+                 "The request body is too large"),
+    PROBLEM_KIND(API_EMEDIA, 415, "/problems/unsupported-media-type", "Unsupported content type"),
+    PROBLEM_KIND(API_EUNPROCESSABLE, 422, "/problems/unprocessable",
+                 "The puzzle contradicts itself"),
+    PROBLEM_KIND(API_EBUSY, 503, "/problems/overloaded", "The server is busy"),
+    PROBLEM_KIND(API_EDRAINING, 503, "/problems/shutting-down", "The server is shutting down"),
+    PROBLEM_KIND(API_ENOMEM, 503, "/problems/out-of-memory", "Not enough memory for this request"),
+    PROBLEM_KIND(API_EINTERNAL, 500, "/problems/internal", "Internal error"),
 };
 
 /* Details may quote client input: keep them printable ASCII so that the JSON
@@ -44,6 +55,12 @@ static const problem_kind_t *problem_kind(int code) {
     return &problem_kinds[sizeof problem_kinds / sizeof problem_kinds[0] - 1];
 }
 
+const char *api_code_name(int code) {
+    for (size_t i = 0; i < sizeof problem_kinds / sizeof problem_kinds[0]; i++)
+        if (problem_kinds[i].code == code) return problem_kinds[i].name;
+    return code == API_OK ? "API_OK" : search_code_name(code);
+}
+
 int api_problem_status(int code) { return problem_kind(code)->status; }
 const char *api_problem_type(int code) { return problem_kind(code)->type; }
 const char *api_problem_title(int code) { return problem_kind(code)->title; }
@@ -56,6 +73,10 @@ void api_problem_init(api_problem_t *p, int code, const char *fmt, ...) {
     vsnprintf(p->detail, sizeof p->detail, fmt, ap);
     va_end(ap);
     problem_sanitize(p->detail);
+}
+
+void api_problem_nomem(api_problem_t *p, const char *doing) {
+    api_problem_init(p, API_ENOMEM, "out of memory while %s; retry later", doing);
 }
 
 void api_problem_add(api_problem_t *p, const char *in, const char *field, const char *fmt, ...) {
@@ -113,7 +134,7 @@ char *api_problem_render(const api_problem_t *p, size_t *len) {
     if (p->dropped > 0 &&
         json_object_set_new(root, "errors_omitted", json_integer((json_int_t)p->dropped)) != 0)
         goto done;
-    out = json_dumps(root, JSON_COMPACT);
+    out = api_json_dumps(root, JSON_COMPACT, NULL);
     if (out != NULL) *len = strlen(out);
 done:
     json_decref(errors);

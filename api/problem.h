@@ -15,18 +15,20 @@
 
 #include <stddef.h>
 
-/* Error codes: 0 is success, every failure is negative. */
+/* Error codes: 0 is success, every failure is negative.  The api/ block is
+ * -100 and below, apart from the solvers' SEARCH_* and module blocks (-1 ..
+ * -79, see solvers/search.c), so one int never means two things. */
 #define API_OK             0
-#define API_EINVALID       (-1)  /* 400 malformed or out-of-range input */
-#define API_ENOTFOUND      (-2)  /* 404 no such route */
-#define API_EMETHOD        (-3)  /* 405 route exists, method does not */
-#define API_ETOOLARGE      (-4)  /* 413 body over the limit */
-#define API_EUNPROCESSABLE (-5)  /* 422 well-formed but contradictory input */
-#define API_EBUSY          (-6)  /* 503 queue full */
-#define API_EDRAINING      (-7)  /* 503 shutting down */
-#define API_EINTERNAL      (-8)  /* 500 a bug: a result failed verification, ... */
-#define API_EMEDIA         (-9)  /* 415 unsupported Content-Type */
-#define API_ENOMEM         (-10) /* 503 out of memory for this request */
+#define API_EINVALID       (-100) /* 400 malformed or out-of-range input */
+#define API_ENOTFOUND      (-101) /* 404 no such route or resource */
+#define API_EMETHOD        (-102) /* 405 route exists, method does not */
+#define API_ETOOLARGE      (-103) /* 413 body over the limit */
+#define API_EUNPROCESSABLE (-104) /* 422 well-formed but contradictory input */
+#define API_EBUSY          (-105) /* 503 queue full */
+#define API_EDRAINING      (-106) /* 503 shutting down */
+#define API_EINTERNAL      (-107) /* 500 a bug: a result failed verification, ... */
+#define API_EMEDIA         (-108) /* 415 unsupported Content-Type */
+#define API_ENOMEM         (-109) /* 503 out of memory for this request */
 
 #define API_PROBLEM_MAX_ERRORS   16
 #define API_PROBLEM_CONTENT_TYPE "application/problem+json"
@@ -53,6 +55,16 @@ void api_problem_init(api_problem_t *p, int code, const char *fmt, ...)
  * `dropped` and left out.  Does not change p->code. */
 void api_problem_add(api_problem_t *p, const char *in, const char *field, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/* Restarts `p` as an out-of-memory problem (503) whose detail says what
+ * could not be done ("reading the body").  An allocation failure outranks
+ * whatever was found wrong with the request so far: a client must not be
+ * told that its valid input is invalid because the server ran short. */
+void api_problem_nomem(api_problem_t *p, const char *doing);
+
+/* The code's name ("API_EINVALID", ...), for logs; a solver's code gets
+ * search_code_name()'s answer.  A static string. */
+const char *api_code_name(int code);
 
 /* The HTTP status, type URI and title for an error code (500 for unknown). */
 int api_problem_status(int code);

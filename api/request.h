@@ -79,10 +79,17 @@ typedef struct api_response_s {
     char *body;
     size_t len;
     unsigned retry_after; /* seconds; 0 = no Retry-After header */
+    char location[96];    /* Location header; "" = none */
+    unsigned flags;       /* API_RESP_* */
+    char ctype_buf[64];   /* room for a content type that is not a static string */
     api_stream_fn stream; /* NULL: the body above */
     void (*stream_free)(void *cls);
     void *stream_cls;
 } api_response_t;
+
+/* api_response_t.flags */
+#define API_RESP_ASYNC  1u /* Preference-Applied: respond-async */
+#define API_RESP_EVENTS 2u /* an event stream: Cache-Control: no-cache, X-Accel-Buffering: no */
 
 /* What merge() asks the server to do next. */
 #define API_JOB_CONTINUE 0
@@ -109,6 +116,14 @@ struct api_job_s {
     int64_t timeout_ms; /* deadline, counted from admission */
     int64_t start_ns;   /* when prepare() built it */
     uint64_t nodes;     /* search nodes so far, for metrics (set by merge) */
+    /* What progress means for this job when it runs in the background (read
+     * on the loop thread, like merge()).  Left 0 and NULL, progress counts
+     * merged items out of nitems (a split job sets progress_unit to
+     * "subproblems" or "subtrees"), or, for a single search, nodes and time
+     * only.  A job whose items are not its unit of work (a batch's chunks of
+     * lines) keeps progress_done / progress_total itself in merge(). */
+    const char *progress_unit;
+    uint64_t progress_done, progress_total;
 };
 
 /* Endpoint entry point: on success returns 0 and sets *job (caller runs and
@@ -117,6 +132,15 @@ struct api_job_s {
 typedef int (*api_prepare_fn)(const api_request_t *req, api_job_t **job, api_response_t *resp);
 
 /* === Responses === */
+
+/* json_dumps() that never returns a damaged text.  jansson's dumper ignores
+ * the failure of the first byte of an object key (dump_string()'s result is
+ * dropped in do_dump(), jansson 2.14), so a failed allocation mid-dump can
+ * yield JSON with a key missing; this dumps through a callback whose first
+ * failure sticks, and returns NULL if any write failed.  `json` is a json_t *
+ * (not stolen); the text is malloc'd, NUL-terminated, its length in *len
+ * (len may be NULL). */
+char *api_json_dumps(const void *json, size_t flags, size_t *len);
 
 /* Serialises `json` (a json_t *, stolen) as the body.  On failure to encode it
  * becomes a 500 problem. */

@@ -567,7 +567,10 @@ static const char *const sd_unit_names[] = {"row", "column", "box"};
 static int sd_conflicts_problem(sd_puzzle_t *pz, api_problem_t *p) {
     sudoku_conflict_t *cf = malloc(SD_CONFLICTS_CAP * sizeof *cf);
     size_t count = 0;
-    if (cf == NULL) return API_ENOMEM;
+    if (cf == NULL) {
+        api_problem_nomem(p, "checking the givens");
+        return API_ENOMEM;
+    }
     sudoku_find_conflicts(&pz->shape, pz->grid, cf, SD_CONFLICTS_CAP, &count);
     if (count == 0) {
         free(cf);
@@ -749,7 +752,8 @@ static void sd_render(api_job_t *job, api_response_t *out) {
     if (j->rc == SEARCH_EINVAL || j->rc == SEARCH_ENOMEM || j->rc == SUDOKU_ECONFLICT) {
         api_problem_t p;
         api_problem_init(&p, j->rc == SEARCH_ENOMEM ? API_ENOMEM : API_EINTERNAL,
-                         "the solver refused the puzzle (code %d)", j->rc);
+                         "the solver refused the puzzle: %s (%s)", search_code_str(j->rc),
+                         search_code_name(j->rc));
         api_response_problem(out, &p);
         return;
     }

@@ -10,12 +10,14 @@
  * the batch runs:
  *   text/plain (default)       the solution (81 digits), or `multiple`,
  *                              `unsolvable`, `invalid: <reason>`, `timeout`,
- *                              `cancelled`
+ *                              `cancelled`, `error: <reason>` (the server
+ *                              could not search this line: out of memory)
  *   application/x-ndjson       {"line":L,"status":S,...}: S is one of solved,
  *                              multiple, unsolvable, invalid, timeout,
- *                              cancelled; with solution (the first found),
- *                              unique (when max_solutions is 2), guesses, and
- *                              error for invalid lines.  L counts every input
+ *                              cancelled, error; with solution (the first
+ *                              found), unique (when max_solutions is 2),
+ *                              guesses, and error (the reason) for invalid
+ *                              and error lines.  L counts every input
  *                              line from 1, comments included.
  * A bad line answers `invalid` and the batch goes on; only the request as a
  * whole can fail (400 bad query or no puzzle at all, 413 more puzzles than
@@ -199,7 +201,7 @@ static size_t bt_emit(const bt_job_t *j, const bt_entry_t *e, const bt_outcome_t
         if (o->status == BT_SOLVED)
             n = snprintf(dst, BT_TEXT_LINE, "%s\n", sol);
         else if (o->error)
-            n = snprintf(dst, BT_TEXT_LINE, "invalid: %s\n", o->error);
+            n = snprintf(dst, BT_TEXT_LINE, "%s: %s\n", bt_status_name[o->status], o->error);
         else
             n = snprintf(dst, BT_TEXT_LINE, "%s\n", bt_status_name[o->status]);
         return n < BT_TEXT_LINE ? (size_t)n : BT_TEXT_LINE - 1;
@@ -224,6 +226,7 @@ static size_t bt_emit(const bt_job_t *j, const bt_entry_t *e, const bt_outcome_t
 static size_t bt_emit_unsolved(const bt_job_t *j, const bt_entry_t *e, int rc, char *dst) {
     char why[160];
     bt_outcome_t o = {bt_stop_status(rc), NULL, NULL, 0, 0};
+    if (o.status == BT_ERROR) o.error = search_code_str(rc); /* "out of memory ..." */
     if (e->bad != BT_OK) {
         bt_reason(e, why, sizeof why);
         o.status = BT_INVALID;
@@ -286,8 +289,11 @@ static int bt_run(api_job_t *base, size_t item, const search_ctl_t *ctl) {
 static int bt_merge(api_job_t *base, size_t item, int rc) {
     bt_job_t *j = (bt_job_t *)base;
     bt_chunk_t *ch = &j->chunks[item];
+    size_t first, end;
     ch->rc = rc;
     j->base.nodes += ch->nodes;
+    bt_chunk_range(j, item, &first, &end);
+    j->base.progress_done += end - first; /* answered, solved or not */
     atomic_store_explicit(&ch->state, ch->out != NULL ? BT_READY : BT_SKIPPED,
                           memory_order_release);
     return API_JOB_CONTINUE;
@@ -424,6 +430,8 @@ int api_sudoku_batch_prepare(const api_request_t *req, api_job_t **job, api_resp
     atomic_init(&j->finished, 0);
     j->base.ops = &bt_ops;
     j->base.nitems = j->nchunks;
+    j->base.progress_unit = "lines";
+    j->base.progress_total = j->nentries;
     j->base.threads = (unsigned)threads;
     j->base.timeout_ms = timeout_ms;
     j->base.start_ns = search_now_ns();

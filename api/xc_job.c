@@ -166,6 +166,7 @@ int api_xc_merge(api_xc_t *x, api_job_t *job, size_t item, int rc) {
             return API_JOB_CANCEL;
         }
         job->nitems = 1 + x->subtrees; /* the pool now schedules the subtrees */
+        job->progress_unit = "subtrees";
         job->nodes = x->stats.nodes;
         return API_JOB_CONTINUE;
     }

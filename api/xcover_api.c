@@ -86,7 +86,8 @@ static void xcj_render(api_job_t *job, api_response_t *out) {
     if (x->rc == SEARCH_ENOMEM || x->rc == SEARCH_EINVAL) {
         api_problem_t p;
         api_problem_init(&p, x->rc == SEARCH_ENOMEM ? API_ENOMEM : API_EINTERNAL,
-                         "the exact-cover search failed (code %d)", x->rc);
+                         "the exact-cover search failed: %s (%s)", search_code_str(x->rc),
+                         search_code_name(x->rc));
         api_response_problem(out, &p);
         return;
     }
@@ -278,7 +279,8 @@ int api_xcover_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
     if (rc != 0) { /* the checks above should have caught it; name the option anyway */
         char f[48];
         snprintf(f, sizeof f, "options[%u]", diag.option);
-        api_problem_add(&p, "body", f, "rejected by the solver (code %d)", rc);
+        api_problem_add(&p, "body", f, "rejected by the solver: %s (%s)", search_code_str(rc),
+                        search_code_name(rc));
         goto fail;
     }
     if (api_xc_init(&j->xc, j->problem, engine, (uint64_t)max_solutions, (unsigned)threads, NULL,

@@ -7,7 +7,9 @@
  *   2. fairness: small requests (count n=8) fired one after another while an
  *      n=17 count with threads=2 runs, against the same requests on an idle
  *      server: median and worst latency.  The pool's per-job window is what
- *      keeps the second figure near the first;
+ *      keeps the second figure near the first; then the same while three
+ *      asynchronous count jobs (n = hi + 1, default 18) run at once, and how
+ *      long DELETE takes to bring the pool back to idle;
  *   3. POST /v1/killer/solve for each 9x9 killer of
  *      ../shared/data/killer/janko_killer_9x9.jsonl (when present), one at a
  *      time on one keep-alive connection: the client's wall time next to the
@@ -191,6 +193,40 @@ int main(int argc, char **argv) {
     snprintf(what, sizeof what, "during an n=%d count (threads=2)", hi);
     report(what, lat, k);
     printf("  (the n=%d count took %.1f s and answered %lld)\n", hi, big.wall, big.count);
+
+    /* The same with three async count jobs running at once. */
+    char ids[3][32], jurl[256];
+    const char *pref[] = {"Prefer: respond-async", NULL};
+    for (int i = 0; i < 3; i++) {
+        hresp_t r;
+        snprintf(jurl, sizeof jurl, "%s/v1/nqueens/count?n=%d", s.base, hi + 1);
+        http_do(c, "GET", jurl, NULL, 0, pref, &r);
+        json_t *j = json_loads(r.body, 0, NULL);
+        snprintf(ids[i], sizeof ids[i], "%s", j ? json_string_value(json_object_get(j, "id")) : "");
+        json_decref(j);
+        hresp_free(&r);
+    }
+    nanosleep(&settle, NULL);
+    k = small_burst(c, small, lat, 300, NULL);
+    snprintf(what, sizeof what, "during 3 async n=%d count jobs", hi + 1);
+    report(what, lat, k);
+    double t0 = now_s();
+    for (int i = 0; i < 3; i++) {
+        hresp_t r;
+        snprintf(jurl, sizeof jurl, "%s/v1/jobs/%s", s.base, ids[i]);
+        http_do(c, "DELETE", jurl, NULL, 0, NULL, &r);
+        hresp_free(&r);
+    }
+    double inflight = -1;
+    snprintf(jurl, sizeof jurl, "%s/metrics", s.base);
+    while (inflight != 0 && now_s() - t0 < 10) {
+        hresp_t r;
+        http_do(c, "GET", jurl, NULL, 0, NULL, &r);
+        inflight = metrics_value(r.body, "puzzled_jobs_inflight");
+        hresp_free(&r);
+    }
+    printf("  DELETE of the 3 jobs to an idle pool (in-flight 0): %.1f ms\n",
+           (now_s() - t0) * 1000.0);
     curl_easy_cleanup(c);
 
     killer_latency(&s);

@@ -117,9 +117,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     r.pool_threads = 2;
     r.max_timeout_ms = 50;
     r.max_batch_lines = 64;
+    memset(&ctl, 0, sizeof ctl);
     ctl.deadline_ns = search_now_ns() + 50 * 1000000LL;
     ctl.node_budget = 200000;
-    ctl.cancel = NULL;
     endpoints[(data[0] & 0x0f) % NENDPOINTS](&r, &job, &resp);
     if (job != NULL && job->ops->progressive) {
         drive_progressive(job, &resp, &ctl);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 typedef enum { OPT_STR, OPT_UINT, OPT_SIZE, OPT_I64, OPT_FLAG } opt_kind_t;
@@ -42,8 +43,29 @@ static const opt_t opts[] = {
      "default and maximum per-request deadline (default 30000)"},
     {"grace-ms", "PUZZLED_GRACE_MS", OPT_I64, 0, CONFIG_MAX_TIMEOUT_MS, OFF(grace_ms),
      "on SIGTERM, how long in-flight work may finish (default 10000)"},
+    {"max-jobs", "PUZZLED_MAX_JOBS", OPT_UINT, 1, CONFIG_MAX_JOBS, OFF(max_jobs),
+     "async job records kept; past it the oldest ended one goes, or 503 (default 1000)"},
+    {"job-ttl-s", "PUZZLED_JOB_TTL_S", OPT_I64, 1, 30LL * 24 * 3600, OFF(job_ttl_s),
+     "seconds an ended job's record is kept (default 3600)"},
+    {"job-timeout-ms", "PUZZLED_JOB_TIMEOUT_MS", OPT_I64, 1, CONFIG_MAX_JOB_TIMEOUT_MS,
+     OFF(job_timeout_ms), "default and maximum deadline of an async job (default 86400000)"},
+    {"max-job-result", "PUZZLED_MAX_JOB_RESULT", OPT_SIZE, 1024, 4LL << 30, OFF(max_job_result),
+     "largest answer an async job keeps, in bytes; past it the job fails (default 67108864)"},
+    {"max-connections", "PUZZLED_MAX_CONNECTIONS", OPT_UINT, 16, 1000000, OFF(max_connections),
+     "open connections at most (default: the file-descriptor limit, raised to the hard limit, "
+     "less 128)"},
+    {"max-conn-per-ip", "PUZZLED_MAX_CONN_PER_IP", OPT_UINT, 0, 1000000, OFF(max_conn_per_ip),
+     "open connections per client address, 0 = no cap (default 256; behind a proxy "
+     "every client is the proxy: use 0 and cap in the proxy)"},
+    {"head-timeout-s", "PUZZLED_HEAD_TIMEOUT_S", OPT_UINT, 1, 3600, OFF(head_timeout_s),
+     "seconds from accept to a complete first request head, else closed (default 5)"},
+    {"idle-timeout-s", "PUZZLED_IDLE_TIMEOUT_S", OPT_UINT, 1, 86400, OFF(idle_timeout_s),
+     "seconds of silence after which a connection is closed (default 30)"},
     {"cors-origin", "PUZZLED_CORS_ORIGIN", OPT_STR, 0, 0, OFF(cors_origin),
      "Access-Control-Allow-Origin value (default *)"},
+    {"web-root", "PUZZLED_WEB_ROOT", OPT_STR, 0, 0, OFF(web_root),
+     "serve the web front end from this directory, read on every request (development; "
+     "default: the copy built in)"},
     {"healthcheck", NULL, OPT_FLAG, 0, 0, OFF(healthcheck),
      "probe http://127.0.0.1:PORT/healthz, exit 0 if healthy (for HEALTHCHECK)"},
 };
@@ -63,6 +85,14 @@ static void config_defaults(config_t *cfg) {
     cfg->max_queue = 64;
     cfg->timeout_ms = 30000;
     cfg->grace_ms = 10000;
+    cfg->max_jobs = 1000;
+    cfg->max_connections = 0;
+    cfg->max_conn_per_ip = 256;
+    cfg->head_timeout_s = 5;
+    cfg->idle_timeout_s = 30;
+    cfg->job_ttl_s = 3600;
+    cfg->job_timeout_ms = 24LL * 3600 * 1000;
+    cfg->max_job_result = 64u << 20;
     snprintf(cfg->cors_origin, sizeof cfg->cors_origin, "*");
 }
 
@@ -166,4 +196,27 @@ int config_parse(config_t *cfg, int argc, char **argv, void *usage_out, void *er
         return -1;
     }
     return 0;
+}
+
+void config_resolve_connections(config_t *cfg, char *note, size_t cap) {
+    struct rlimit rl;
+    unsigned long fds = 1024;
+    int raised = 0;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+        if (rl.rlim_cur < rl.rlim_max) {
+            struct rlimit up = {rl.rlim_max, rl.rlim_max};
+            if (rl.rlim_max == RLIM_INFINITY) up.rlim_cur = up.rlim_max = 1048576;
+            if (setrlimit(RLIMIT_NOFILE, &up) == 0) {
+                rl = up;
+                raised = 1;
+            }
+        }
+        fds = rl.rlim_cur == RLIM_INFINITY ? 1048576 : (unsigned long)rl.rlim_cur;
+    }
+    unsigned long room = fds > 256 ? fds - 128 : fds / 2; /* files, pipes, the pool's own */
+    if (room > 1000000) room = 1000000;
+    if (cfg->max_connections == 0 || cfg->max_connections > room)
+        cfg->max_connections = (unsigned)room;
+    snprintf(note, cap, "fd limit %lu%s, max_connections %u", fds,
+             raised ? " (soft limit raised to the hard one)" : "", cfg->max_connections);
 }

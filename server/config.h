@@ -6,8 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CONFIG_MAX_THREADS    256
-#define CONFIG_MAX_TIMEOUT_MS 600000 /* ten minutes */
+#define CONFIG_MAX_THREADS        256
+#define CONFIG_MAX_TIMEOUT_MS     600000                    /* ten minutes */
+#define CONFIG_MAX_JOB_TIMEOUT_MS (30LL * 24 * 3600 * 1000) /* thirty days */
+#define CONFIG_MAX_JOBS           100000
 
 typedef struct config_s {
     char bind[64];            /* IPv4 or IPv6 literal */
@@ -19,8 +21,17 @@ typedef struct config_s {
     unsigned max_queue;       /* jobs admitted beyond `threads` before 503 */
     int64_t timeout_ms;       /* default and maximum per-request deadline */
     int64_t grace_ms;         /* how long SIGTERM waits for in-flight work */
+    unsigned max_jobs;        /* async job records kept */
+    int64_t job_ttl_s;        /* how long an ended job's record is kept */
+    int64_t job_timeout_ms;   /* default and maximum deadline of an async job */
+    size_t max_job_result;    /* bytes of a job's kept answer */
+    unsigned max_connections; /* 0 = from the file-descriptor limit (config_resolve) */
+    unsigned max_conn_per_ip; /* 0 = no cap */
+    unsigned head_timeout_s;  /* accept to a complete first request head */
+    unsigned idle_timeout_s;  /* inactivity on a connection */
     char cors_origin[256];
-    int healthcheck; /* --healthcheck: probe /healthz and exit */
+    int healthcheck;     /* --healthcheck: probe /healthz and exit */
+    char web_root[1024]; /* "" = serve the web front end built into the binary */
 } config_t;
 
 /* Fills cfg from defaults, then the environment, then argv.  Returns 0 to
@@ -29,5 +40,11 @@ typedef struct config_s {
  * --help text.  Both streams are FILE *, passed as void * to keep stdio out
  * of this header. */
 int config_parse(config_t *cfg, int argc, char **argv, void *usage_out, void *err);
+
+/* Raises the soft file-descriptor limit to the hard one when it can, and
+ * gives max_connections its default from the result (the limit less a
+ * reserve for the process's own files), or caps a given one to it.  Fills
+ * `note` with what it did, for the start-up log. */
+void config_resolve_connections(config_t *cfg, char *note, size_t cap);
 
 #endif

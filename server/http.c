@@ -11,12 +11,21 @@
  *   upload calls    append to the body up to --max-body; past it, read and
  *                   drop the rest (up to the drain cap, then hang up) so that
  *                   the 413 arrives on a healthy connection.
- *   final call      answer at once (errors, health, metrics), or: prepare the
- *                   job (parse + validate in api/), admit it to the pool (503
- *                   if full), suspend the connection, submit.
+ *   final call      answer at once (errors, health, metrics, web files), or:
+ *                   prepare the job (parse + validate in api/), admit it to
+ *                   the pool (503 if full), suspend the connection, submit:
+ *                   the request is handed off, and this thread returns
+ *                   without touching it.
  *   loop thread     job_done(): render the answer, resume the connection.
- *   final call      (again, after the resume) queue the stored answer.
+ *   final call      (again, after the resume) queue the rendered answer.
  *   completed       access log line, metrics, free everything.
+ *
+ * Ownership follows `state` (see http_req_t): READING and ANSWERED belong to
+ * the MHD thread; WAITING to the pool's loop thread, from the submit until
+ * MHD_resume_connection(); RENDERED and SENT to the MHD thread again.  The
+ * hand-overs are ordered by the pool's lock (submit) and MHD's own mutex
+ * (resume), so no field of a WAITING request is read on the MHD thread:
+ * http_dispatch() says HTTP_HANDED_OFF and its caller returns at once.
  *
  * Progressive jobs (the batch endpoint) answer while they run: the final call
  * renders a 200 stream at once, submits the job and queues the answer.  The
@@ -31,10 +40,15 @@
  * when the pool is empty, so on_completed() never runs while a worker still
  * uses its job.  A progressive request is not suspended while it sends, so
  * its client may vanish mid-job: on_completed() then cancels the task and
- * leaves the freeing to the task's done(), under `lock`. */
+ * leaves the freeing to the task's done(), under `lock`.
+ *
+ * The state machines are asserted at every transition (asserts stay on in
+ * the shipped build): a broken hand-off stops the process at the fault
+ * instead of answering a request twice. */
 #include "server/http.h"
 
 #include <arpa/inet.h>
+#include <assert.h>
 #include <jansson.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
@@ -42,31 +56,71 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "server/guard.h"
+#include "server/jobs.h"
 #include "server/reqid.h"
 #include "server/router.h"
+#include "server/static.h"
 
-#define HTTP_CONNECTION_LIMIT 1024
-#define HTTP_IDLE_TIMEOUT_S   30
-#define HTTP_LOG_PATH_MAX     200
-#define HTTP_STREAM_BLOCK     (64 * 1024) /* bytes MHD asks a stream for at a time */
+#define HTTP_SWEEP_MS     200 /* how often connections without a request head are checked */
+#define HTTP_LOG_PATH_MAX 200
+#define HTTP_STREAM_BLOCK (64 * 1024) /* bytes MHD asks a stream for at a time */
 
 struct http_server_s {
     struct MHD_Daemon *daemon;
     const config_t *cfg;
     pool_t *pool;
     metrics_t *metrics;
+    jobs_t *jobs; /* async jobs; NULL: the preference is ignored, /v1/jobs is 404 */
     reqid_t reqid;
     atomic_int draining;
     atomic_long active;
     MHD_socket listen_fd; /* kept after quiesce, closed after stop */
     unsigned port;
+    static_site_t *site; /* the web front end's files; read-only after start */
+
+    /* Connections still waiting for their first complete request head.  The
+     * list and every http_conn_t on it are guarded by conns_lock (a leaf
+     * lock): the MHD thread adds, marks and removes (connection callbacks),
+     * the sweeper thread shuts down those past --head-timeout-s.  MHD
+     * notifies a close before it closes the socket, and the notification
+     * takes conns_lock, so the sweeper never shuts down a reused fd. */
+    pthread_mutex_t conns_lock;
+    struct http_conn_s *conns;
+    pthread_t sweeper;
+    int sweeper_stop; /* guarded by conns_lock */
+    pthread_cond_t sweeper_cv;
 };
 
+/* One connection, from accept to close (MHD's socket context). */
+typedef struct http_conn_s {
+    int fd;
+    int64_t start_ns;
+    int head_done; /* a complete request head arrived: off the sweeper's list */
+    int shut;      /* the sweeper shut it down */
+    struct http_conn_s *prev, *next;
+} http_conn_t;
+
+/* Where a request is in its life, and so which thread owns it. */
+typedef enum http_state_e {
+    HTTP_READING,  /* MHD thread: head and body arriving, no answer yet */
+    HTTP_ANSWERED, /* MHD thread: resp holds an answer not yet queued */
+    HTTP_WAITING,  /* loop thread: handed to the pool, connection suspended */
+    HTTP_RENDERED, /* MHD thread (after the resume): resp holds the job's answer */
+    HTTP_SENT,     /* MHD thread: queued to MHD (a progressive job may still run) */
+} http_state_t;
+
+/* What http_dispatch() did with a request. */
+#define HTTP_ANSWER     0 /* resp holds the answer: queue it */
+#define HTTP_HANDED_OFF 1 /* the pool owns the request now: do not touch it */
+
 typedef struct http_req_s {
+    /* Set on the first call and constant afterwards; any thread may read. */
     http_server_t *srv;
     struct MHD_Connection *conn;
     int64_t start_ns;
@@ -77,16 +131,21 @@ typedef struct http_req_s {
     int match; /* ROUTER_* */
     size_t path_index;
     char allow[96];
+
+    /* Owned by whoever `state` names (see the file head). */
+    http_state_t state;
     char *body;
     size_t len, cap;
     int too_large;
+    int no_memory; /* the body could not be stored: answer 503, not 413 */
     api_job_t *job;
-    pool_task_t task;
+    pool_task_t task; /* its own rules: server/pool.h */
     api_response_t resp;
-    int have_resp;
-    int status; /* sent, 0 = none yet */
+    int status; /* sent, 0 = none yet; MHD thread */
 
-    /* Progressive jobs only; the flags are guarded by lock. */
+    /* Progressive jobs only.  `progressive` is set by the MHD thread before
+     * the submit and constant afterwards; the three flags below are read and
+     * written under `lock` by the MHD thread and the loop thread. */
     int progressive;
     pthread_mutex_t lock;
     int reader_waiting; /* the reader suspended the connection */
@@ -114,7 +173,7 @@ void http_log(const char *level, const char *msg, void *extra_json) {
     json_t *line = json_pack("{s:s, s:s, s:s}", "time", when, "level", level, "msg", msg);
     if (line != NULL && extra != NULL) json_object_update(line, extra);
     json_decref(extra);
-    char *text = line ? json_dumps(line, API_JSON_FLAGS) : NULL;
+    char *text = line ? api_json_dumps(line, API_JSON_FLAGS, NULL) : NULL;
     json_decref(line);
     if (text == NULL) return;
     size_t n = strlen(text);
@@ -143,16 +202,23 @@ static void http_mhd_logger(void *cls, const char *fmt, va_list ap) {
 
 /* === Answers === */
 
+/* Every answer made on the MHD thread goes through here. */
+static void http_answered(http_req_t *req) {
+    assert(req->state == HTTP_READING || req->state == HTTP_ANSWERED);
+    req->state = HTTP_ANSWERED;
+}
+
 static void http_set_problem(http_req_t *req, int code, const char *detail) {
     api_problem_t p;
     api_problem_init(&p, code, "%s", detail);
+    api_response_destroy(&req->resp);
     api_response_problem(&req->resp, &p);
-    req->have_resp = 1;
+    http_answered(req);
 }
 
 static void http_set_json(http_req_t *req, int status, json_t *body) {
     api_response_json(&req->resp, status, body);
-    req->have_resp = 1;
+    http_answered(req);
 }
 
 /* MHD asks for the next piece of a streamed body (chunked encoding). */
@@ -171,6 +237,7 @@ static ssize_t http_progressive_read(void *cls, uint64_t pos, char *buf, size_t 
     long n;
     (void)pos;
     pthread_mutex_lock(&req->lock);
+    assert(req->progressive && req->state == HTTP_SENT && !req->reader_waiting);
     n = req->resp.stream(req->resp.stream_cls, buf, max);
     if (n == 0) {
         req->reader_waiting = 1;
@@ -187,6 +254,9 @@ static enum MHD_Result http_send(http_req_t *req) {
     struct MHD_Response *m;
     enum MHD_Result ok;
 
+    assert(req->state == HTTP_ANSWERED || req->state == HTTP_RENDERED);
+    assert(req->status == 0);
+    req->state = HTTP_SENT; /* before the queue: MHD may call the stream reader at once */
     if (r->stream != NULL && req->progressive) {
         m = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, HTTP_STREAM_BLOCK,
                                               http_progressive_read, req, NULL);
@@ -205,9 +275,18 @@ static enum MHD_Result http_send(http_req_t *req) {
     if (r->content_type) MHD_add_response_header(m, MHD_HTTP_HEADER_CONTENT_TYPE, r->content_type);
     MHD_add_response_header(m, "X-Request-Id", req->id);
     MHD_add_response_header(m, MHD_HTTP_HEADER_ACCESS_CONTROL_ALLOW_ORIGIN, srv->cfg->cors_origin);
-    MHD_add_response_header(m, "Access-Control-Expose-Headers", "X-Request-Id, Retry-After");
+    MHD_add_response_header(m, "Access-Control-Expose-Headers",
+                            "X-Request-Id, Retry-After, Location, Preference-Applied");
     if (strcmp(srv->cfg->cors_origin, "*") != 0) MHD_add_response_header(m, "Vary", "Origin");
-    MHD_add_response_header(m, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    if (r->flags & API_RESP_EVENTS) { /* an event stream: no proxy may hold it back */
+        MHD_add_response_header(m, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+        MHD_add_response_header(m, "X-Accel-Buffering", "no");
+    } else {
+        MHD_add_response_header(m, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    }
+    if (r->location[0] != '\0') MHD_add_response_header(m, MHD_HTTP_HEADER_LOCATION, r->location);
+    if (r->flags & API_RESP_ASYNC)
+        MHD_add_response_header(m, "Preference-Applied", "respond-async");
     if (r->status == 405 || r->status == 204)
         MHD_add_response_header(m, MHD_HTTP_HEADER_ALLOW, req->allow);
     if (r->status == 204 && req->match == ROUTER_PREFLIGHT) {
@@ -232,13 +311,15 @@ static enum MHD_Result http_send(http_req_t *req) {
 /* === Pool hand-off === */
 
 /* Loop thread: the job has finished (or was cancelled); render and resume.
- * After MHD_resume_connection() this thread must not touch req again. */
+ * The request is the loop thread's from the submit until the resume: after
+ * MHD_resume_connection() this thread must not touch req again. */
 static void http_job_done(pool_task_t *task) {
     http_req_t *req = task->owner;
     api_job_t *job = req->job;
-    job->ops->render(job, &req->resp);
+    assert(req->state == HTTP_WAITING && !req->progressive);
+    guard_render(job, &req->resp);
     metrics_add_nodes(req->srv->metrics, job->ops->puzzle, job->nodes);
-    req->have_resp = 1;
+    req->state = HTTP_RENDERED;
     MHD_resume_connection(req->conn);
 }
 
@@ -246,6 +327,7 @@ static void http_job_done(pool_task_t *task) {
 static void http_progress(pool_task_t *task) {
     http_req_t *req = task->owner;
     pthread_mutex_lock(&req->lock);
+    assert(req->progressive && !req->task_done);
     if (req->reader_waiting) {
         req->reader_waiting = 0;
         MHD_resume_connection(req->conn);
@@ -262,6 +344,8 @@ static void http_progressive_done(pool_task_t *task) {
     job->ops->finish(job, task->rc);
     metrics_add_nodes(req->srv->metrics, job->ops->puzzle, job->nodes);
     pthread_mutex_lock(&req->lock);
+    assert(req->progressive && !req->task_done);
+    assert(!(req->orphaned && req->reader_waiting));
     req->task_done = 1;
     orphaned = req->orphaned;
     if (!orphaned && req->reader_waiting) {
@@ -272,14 +356,16 @@ static void http_progressive_done(pool_task_t *task) {
     if (orphaned) http_req_free(req);
 }
 
-/* Renders the stream, submits the job and lets the final call queue the
- * answer at once.  On failure the answer is a problem and no task runs. */
-static void http_run_progressive(http_req_t *req, int watch_fd) {
-    req->job->ops->render(req->job, &req->resp);
-    req->have_resp = 1;
+/* Renders the stream and submits the job; the final call then queues the
+ * answer at once.  On failure the answer is a problem and no task runs.
+ * Always HTTP_ANSWER: a progressive request stays the MHD thread's (the
+ * shared flags are under `lock`). */
+static int http_run_progressive(http_req_t *req, int watch_fd) {
+    guard_render(req->job, &req->resp);
+    http_answered(req);
     if (req->resp.stream == NULL) { /* render() answered an error */
         pool_release(req->srv->pool);
-        return;
+        return HTTP_ANSWER;
     }
     req->progressive = 1;
     req->task.job = req->job;
@@ -289,9 +375,9 @@ static void http_run_progressive(http_req_t *req, int watch_fd) {
     req->task.watch_fd = watch_fd;
     if (pool_submit(req->srv->pool, &req->task) != 0) {
         req->progressive = 0;
-        api_response_destroy(&req->resp);
         http_set_problem(req, API_ENOMEM, "could not queue the job");
     }
+    return HTTP_ANSWER;
 }
 
 typedef struct http_params_s {
@@ -314,7 +400,22 @@ static enum MHD_Result http_collect_param(void *cls, enum MHD_ValueKind kind, co
     return MHD_YES;
 }
 
-static void http_run_api(http_req_t *req) {
+/* Whether a Prefer header (RFC 7240) asks for respond-async: one of its
+ * comma-separated preferences, case-insensitive, parameters ignored. */
+static int http_prefers_async(const char *prefer) {
+    while (prefer != NULL && *prefer != '\0') {
+        prefer += strspn(prefer, " \t,");
+        size_t k = strcspn(prefer, " \t,;=");
+        if (k == 13 && strncasecmp(prefer, "respond-async", 13) == 0) return 1;
+        prefer += strcspn(prefer, ",");
+    }
+    return 0;
+}
+
+/* Prepares an API request and hands it to the pool, or to the jobs runner
+ * when the client prefers an asynchronous answer.  Returns HTTP_ANSWER
+ * (resp holds an error, a quick answer or a 202) or HTTP_HANDED_OFF. */
+static int http_run_api(http_req_t *req) {
     http_server_t *srv = req->srv;
     http_params_t ps = {.n = 0};
     api_request_t areq;
@@ -322,7 +423,7 @@ static void http_run_api(http_req_t *req) {
     MHD_get_connection_values(req->conn, MHD_GET_ARGUMENT_KIND, http_collect_param, &ps);
     if (ps.overflow) {
         http_set_problem(req, API_EINVALID, "more than 16 query parameters");
-        return;
+        return HTTP_ANSWER;
     }
     memset(&areq, 0, sizeof areq);
     areq.method = req->method;
@@ -336,36 +437,51 @@ static void http_run_api(http_req_t *req) {
     areq.pool_threads = srv->cfg->threads;
     areq.max_timeout_ms = srv->cfg->timeout_ms;
     areq.max_batch_lines = srv->cfg->max_batch_lines;
+    int async =
+        srv->jobs != NULL &&
+        http_prefers_async(MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, "Prefer"));
+    if (async) areq.max_timeout_ms = srv->cfg->job_timeout_ms; /* jobs have their own cap */
 
-    if (req->route->prepare(&areq, &req->job, &req->resp) != 0 || req->job == NULL) {
-        req->have_resp = 1; /* an error, or an answer that needed no search */
-        return;
+    if (guard_prepare(req->route->prepare, &areq, &req->job, &req->resp) != 0 || req->job == NULL) {
+        http_answered(req); /* an error, or an answer that needed no search */
+        return HTTP_ANSWER;
     }
     if (atomic_load(&srv->draining)) {
         http_set_problem(req, API_EDRAINING, "the server is shutting down; retry elsewhere");
         req->resp.retry_after = 1;
-        return;
+        return HTTP_ANSWER;
+    }
+    if (async) { /* the job now belongs to the runner; the answer is the 202 */
+        api_job_t *job = req->job;
+        req->job = NULL;
+        jobs_create(srv->jobs, job, req->method, req->route->path, &req->resp);
+        http_answered(req);
+        return HTTP_ANSWER;
     }
     if (pool_admit(srv->pool) != 0) {
         http_set_problem(req, API_EBUSY, "too many requests are queued; retry shortly");
         req->resp.retry_after = 1;
-        return;
+        return HTTP_ANSWER;
     }
     const union MHD_ConnectionInfo *ci =
         MHD_get_connection_info(req->conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-    if (req->job->ops->progressive) {
-        http_run_progressive(req, ci ? ci->connect_fd : -1);
-        return;
-    }
+    if (req->job->ops->progressive) return http_run_progressive(req, ci ? ci->connect_fd : -1);
     req->task.job = req->job;
     req->task.done = http_job_done;
     req->task.owner = req;
     req->task.watch_fd = ci ? ci->connect_fd : -1;
-    MHD_suspend_connection(req->conn); /* before submit: done() may run at once */
+    /* Suspend before the submit (done() may resume at once), and give the
+     * request to the loop thread before it can see the task. */
+    MHD_suspend_connection(req->conn);
+    req->state = HTTP_WAITING;
     if (pool_submit(srv->pool, &req->task) != 0) {
+        /* The task never reached the loop thread: the request is still ours. */
+        req->state = HTTP_READING;
         http_set_problem(req, API_ENOMEM, "could not queue the job");
         MHD_resume_connection(req->conn);
+        return HTTP_ANSWER;
     }
+    return HTTP_HANDED_OFF; /* from here on req is the loop thread's */
 }
 
 /* The largest body this request's route reads. */
@@ -374,63 +490,178 @@ static size_t http_body_limit(const http_req_t *req) {
     return req->route != NULL && req->route->batch ? cfg->max_batch_body : cfg->max_body;
 }
 
-/* The final call of a request that has no answer yet. */
-static void http_dispatch(http_req_t *req) {
+/* The final call of a request that has no answer yet.  Returns HTTP_ANSWER
+ * with the answer in req->resp, or HTTP_HANDED_OFF: the request now belongs
+ * to the pool, and the caller must return without touching it. */
+static int http_dispatch(http_req_t *req) {
     http_server_t *srv = req->srv;
     size_t len;
     char *text;
 
+    if (req->no_memory) {
+        http_set_problem(req, API_ENOMEM, "out of memory while reading the body; retry later");
+        req->resp.retry_after = 1;
+        return HTTP_ANSWER;
+    }
     if (req->too_large) {
         char d[96];
         snprintf(d, sizeof d, "the body is larger than the limit of %zu bytes",
                  http_body_limit(req));
         http_set_problem(req, API_ETOOLARGE, d);
-        return;
+        return HTTP_ANSWER;
     }
     switch (req->match) {
     case ROUTER_NOT_FOUND: {
         char d[HTTP_LOG_PATH_MAX + 32];
         snprintf(d, sizeof d, "no resource at %s", req->path);
         http_set_problem(req, API_ENOTFOUND, d);
-        return;
+        return HTTP_ANSWER;
     }
     case ROUTER_BAD_METHOD: {
         char d[160];
         snprintf(d, sizeof d, "%s is not allowed here; allowed: %s", req->method, req->allow);
         http_set_problem(req, API_EMETHOD, d);
-        return;
+        return HTTP_ANSWER;
     }
     case ROUTER_PREFLIGHT:
         api_response_destroy(&req->resp);
         req->resp.status = 204;
         req->resp.content_type = NULL;
-        req->have_resp = 1;
-        return;
+        http_answered(req);
+        return HTTP_ANSWER;
     default: break;
     }
     switch (req->route->kind) {
-    case ROUTE_HEALTHZ: http_set_json(req, 200, json_pack("{s:s}", "status", "ok")); return;
+    case ROUTE_HEALTHZ:
+        http_set_json(req, 200, json_pack("{s:s}", "status", "ok"));
+        return HTTP_ANSWER;
     case ROUTE_READYZ:
         if (atomic_load(&srv->draining))
             http_set_problem(req, API_EDRAINING, "draining: not taking new work");
         else
             http_set_json(req, 200, json_pack("{s:s}", "status", "ready"));
-        return;
+        return HTTP_ANSWER;
     case ROUTE_METRICS:
         text = metrics_render(srv->metrics, &len);
         if (text == NULL) {
             http_set_problem(req, API_ENOMEM, "could not render metrics");
-            return;
+            return HTTP_ANSWER;
         }
         api_response_destroy(&req->resp);
         req->resp.status = 200;
         req->resp.content_type = "text/plain; version=0.0.4; charset=utf-8";
         req->resp.body = text;
         req->resp.len = len;
-        req->have_resp = 1;
-        return;
-    case ROUTE_API: http_run_api(req); return;
+        http_answered(req);
+        return HTTP_ANSWER;
+    case ROUTE_API: return http_run_api(req);
+    case ROUTE_JOBS: {
+        http_params_t ps = {.n = 0};
+        if (srv->jobs == NULL) {
+            http_set_problem(req, API_ENOTFOUND, "this server keeps no jobs");
+            return HTTP_ANSWER;
+        }
+        MHD_get_connection_values(req->conn, MHD_GET_ARGUMENT_KIND, http_collect_param, &ps);
+        if (ps.overflow) {
+            http_set_problem(req, API_EINVALID, "more than 16 query parameters");
+            return HTTP_ANSWER;
+        }
+        jobs_answer(srv->jobs, req->conn, req->method, req->path + strlen("/v1/jobs"), ps.kv, ps.n,
+                    &req->resp);
+        http_answered(req);
+        return HTTP_ANSWER;
     }
+    case ROUTE_STATIC: /* answered by http_on_request(); a miss became NOT_FOUND */
+        http_set_problem(req, API_ENOTFOUND, "no such file");
+        return HTTP_ANSWER;
+    }
+    assert(!"unknown route kind");
+    return HTTP_ANSWER;
+}
+
+/* === Connections and the request-head deadline ===
+ *
+ * libmicrohttpd's timeout counts inactivity, so a client that trickles a
+ * byte a second, or sends half a head and waits, holds its slot as long as
+ * it likes.  --head-timeout-s is a deadline from accept to a complete first
+ * request head, kept by a sweeper thread that shuts such connections down;
+ * libmicrohttpd then sees the end of the stream and closes them as usual.
+ * Later requests on a kept-alive connection have the idle timeout
+ * (--idle-timeout-s) only: a connection that completed a request is a
+ * client, not a crowd. */
+
+static void http_conn_unlink(http_server_t *s, http_conn_t *c) {
+    if (c->prev)
+        c->prev->next = c->next;
+    else if (s->conns == c)
+        s->conns = c->next;
+    if (c->next) c->next->prev = c->prev;
+    c->prev = c->next = NULL;
+}
+
+static void http_on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+                               enum MHD_ConnectionNotificationCode code) {
+    http_server_t *s = cls;
+    http_conn_t *c = *socket_context;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *ci =
+            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+        c = calloc(1, sizeof *c);
+        if (c == NULL || ci == NULL) { /* no deadline for this one; nothing else changes */
+            free(c);
+            *socket_context = NULL;
+            return;
+        }
+        c->fd = ci->connect_fd;
+        c->start_ns = search_now_ns();
+        pthread_mutex_lock(&s->conns_lock);
+        c->next = s->conns;
+        if (s->conns) s->conns->prev = c;
+        s->conns = c;
+        pthread_mutex_unlock(&s->conns_lock);
+        *socket_context = c;
+        return;
+    }
+    if (c == NULL) return; /* MHD_CONNECTION_NOTIFY_CLOSED of one we do not track */
+    pthread_mutex_lock(&s->conns_lock);
+    if (!c->head_done) http_conn_unlink(s, c);
+    pthread_mutex_unlock(&s->conns_lock);
+    free(c);
+    *socket_context = NULL;
+}
+
+/* MHD thread: the connection's request head is complete. */
+static void http_head_done(http_server_t *s, struct MHD_Connection *conn) {
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    http_conn_t *c = ci ? ci->socket_context : NULL;
+    if (c == NULL || c->head_done) return;
+    pthread_mutex_lock(&s->conns_lock);
+    c->head_done = 1;
+    http_conn_unlink(s, c);
+    pthread_mutex_unlock(&s->conns_lock);
+}
+
+static void *http_sweeper(void *arg) {
+    http_server_t *s = arg;
+    int64_t limit = (int64_t)s->cfg->head_timeout_s * 1000000000;
+    pthread_mutex_lock(&s->conns_lock);
+    while (!s->sweeper_stop) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += HTTP_SWEEP_MS * 1000000L;
+        if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+        pthread_cond_timedwait(&s->sweeper_cv, &s->conns_lock, &until);
+        int64_t now = search_now_ns();
+        for (http_conn_t *c = s->conns; c != NULL; c = c->next)
+            if (!c->shut && now - c->start_ns >= limit) {
+                c->shut = 1;
+                shutdown(c->fd, SHUT_RDWR); /* MHD reads the end and closes it */
+                atomic_fetch_add_explicit(&s->metrics->head_timeouts, 1, memory_order_relaxed);
+            }
+    }
+    pthread_mutex_unlock(&s->conns_lock);
+    return NULL;
 }
 
 /* === libmicrohttpd callbacks === */
@@ -458,6 +689,7 @@ static http_req_t *http_req_new(http_server_t *srv, struct MHD_Connection *conn,
 /* How many bytes of a refused body we read and drop before hanging up. */
 static size_t http_drain_cap(const http_req_t *req) { return http_body_limit(req) + (8u << 20); }
 
+/* Appends to the body: 0, -1 past the limit, -2 out of memory. */
 static int http_body_append(http_req_t *req, const char *data, size_t size) {
     size_t max = http_body_limit(req);
     if (req->len + size > max) return -1;
@@ -467,7 +699,7 @@ static int http_body_append(http_req_t *req, const char *data, size_t size) {
             cap *= 2;
         if (cap > max) cap = max;
         char *p = realloc(req->body, cap);
-        if (p == NULL) return -1;
+        if (p == NULL) return -2;
         req->body = p;
         req->cap = cap;
     }
@@ -486,6 +718,7 @@ static enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn, c
 
     if (req == NULL) {
         const char *cl, *expect;
+        http_head_done(srv, conn);
         req = http_req_new(srv, conn, url, method);
         if (req == NULL) return MHD_NO; /* out of memory: drop the connection */
         *con_cls = req;
@@ -499,7 +732,9 @@ static enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn, c
              * at the end: answering mid-body makes the kernel reset the
              * connection, and the client may never see the answer. */
             if (expect != NULL || strtoull(cl, NULL, 10) > http_drain_cap(req)) {
-                http_dispatch(req);
+                int how = http_dispatch(req); /* too_large: always an answer */
+                assert(how == HTTP_ANSWER);
+                (void)how;
                 return http_send(req);
             }
         }
@@ -508,8 +743,10 @@ static enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn, c
     if (*upload_data_size != 0) {
         size_t size = *upload_data_size;
         *upload_data_size = 0;
-        if (!req->too_large && http_body_append(req, upload_data, size) != 0) {
-            req->too_large = 1;
+        int rc = req->too_large ? 0 : http_body_append(req, upload_data, size);
+        if (rc != 0) {
+            req->too_large = 1; /* read and drop the rest either way */
+            req->no_memory = rc == -2;
             free(req->body);
             req->body = NULL;
             req->cap = 0;
@@ -520,9 +757,21 @@ static enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn, c
         }
         return MHD_YES;
     }
-    if (req->status != 0) return MHD_YES; /* already answered (413 above) */
-    if (!req->have_resp) http_dispatch(req);
-    if (!req->have_resp) return MHD_YES; /* suspended, waiting for the pool */
+    /* The final call.  A WAITING request never gets here: its connection is
+     * suspended until the loop thread has rendered it (RENDERED). */
+    assert(req->state != HTTP_WAITING);
+    if (req->state == HTTP_SENT) return MHD_YES; /* already answered (413 above) */
+    if (req->state == HTTP_READING && req->match == ROUTER_FOUND &&
+        req->route->kind == ROUTE_STATIC && !req->too_large) {
+        int rc = static_answer(srv->site, conn, url, req->id, &req->status);
+        if (rc >= 0) {
+            req->state = HTTP_SENT;
+            return rc ? MHD_YES : MHD_NO;
+        }
+        req->match = ROUTER_NOT_FOUND; /* no such file: the usual 404 */
+    }
+    if (req->state == HTTP_READING && http_dispatch(req) == HTTP_HANDED_OFF)
+        return MHD_YES; /* suspended; req is the loop thread's until it resumes us */
     return http_send(req);
 }
 
@@ -530,33 +779,51 @@ static void http_on_completed(void *cls, struct MHD_Connection *conn, void **con
                               enum MHD_RequestTerminationCode toe) {
     http_server_t *srv = cls;
     http_req_t *req = *con_cls;
+    int task_running = 0;
     (void)conn;
     if (req == NULL) return;
+    *con_cls = NULL;
+    assert(req->state != HTTP_WAITING); /* suspended requests are never completed */
+
+    if (req->progressive) {
+        pthread_mutex_lock(&req->lock);
+        task_running = !req->task_done;
+        pthread_mutex_unlock(&req->lock);
+    }
     double ms = (double)(search_now_ns() - req->start_ns) / 1e6;
     metrics_observe(srv->metrics, req->path_index, req->status, ms);
     json_t *f = json_pack("{s:s, s:s, s:i, s:f, s:s}", "method", req->method, "path", req->path,
                           "status", req->status, "duration_ms", ms, "request_id", req->id);
     if (f != NULL && toe != MHD_REQUEST_TERMINATED_COMPLETED_OK)
         json_object_set_new(f, "terminated", json_integer((json_int_t)toe));
-    if (f != NULL && req->task.client_gone) json_object_set_new(f, "client_gone", json_true());
+    /* task.client_gone is the loop thread's while the task runs */
+    if (f != NULL && !task_running && req->task.client_gone)
+        json_object_set_new(f, "client_gone", json_true());
     http_log("info", "request", f);
-    *con_cls = NULL;
 
-    if (req->progressive) {
+    if (task_running) {
         pthread_mutex_lock(&req->lock);
         if (!req->task_done) { /* the client left mid-stream: stop the job */
+            assert(!req->orphaned);
             req->orphaned = 1;
             atomic_store(&req->task.cancel, 1);
             pthread_mutex_unlock(&req->lock);
-            return; /* http_progressive_done() frees */
+            return; /* http_progressive_done() frees; req is not ours any more */
         }
         pthread_mutex_unlock(&req->lock);
     }
     http_req_free(req);
 }
 
+/* Frees a request.  Called by its last owner: on_completed() on the MHD
+ * thread, or http_progressive_done() on the loop thread for an orphan. */
 static void http_req_free(http_req_t *req) {
     http_server_t *srv = req->srv;
+    /* Never while the pool owns it.  RENDERED is fine: a client that hung up
+     * while its job ran is completed after the resume, without a final call. */
+    assert(req->state != HTTP_WAITING);
+    assert(!req->progressive || req->task_done);
+    assert(!req->reader_waiting);
     if (req->job != NULL) req->job->ops->free(req->job);
     api_response_destroy(&req->resp);
     pthread_mutex_destroy(&req->lock);
@@ -568,7 +835,8 @@ static void http_req_free(http_req_t *req) {
 
 /* === Life cycle === */
 
-int http_server_start(http_server_t **out, const config_t *cfg, pool_t *pool, metrics_t *metrics) {
+int http_server_start(http_server_t **out, const config_t *cfg, pool_t *pool, metrics_t *metrics,
+                      jobs_t *jobs) {
     struct sockaddr_in a4;
     struct sockaddr_in6 a6;
     const struct sockaddr *addr;
@@ -579,8 +847,15 @@ int http_server_start(http_server_t **out, const config_t *cfg, pool_t *pool, me
     s->cfg = cfg;
     s->pool = pool;
     s->metrics = metrics;
+    s->jobs = jobs;
     s->listen_fd = MHD_INVALID_SOCKET;
     reqid_init(&s->reqid);
+    if (static_site_new(&s->site, cfg->web_root) != 0) {
+        http_log("error", "--web-root is not a readable directory",
+                 json_pack("{s:s}", "web_root", cfg->web_root));
+        free(s);
+        return -1;
+    }
 
     memset(&a4, 0, sizeof a4);
     memset(&a6, 0, sizeof a6);
@@ -595,14 +870,25 @@ int http_server_start(http_server_t **out, const config_t *cfg, pool_t *pool, me
         addr = (const struct sockaddr *)&a6;
         flags |= MHD_USE_IPv6;
     }
+    pthread_mutex_init(&s->conns_lock, NULL);
+    pthread_cond_init(&s->sweeper_cv, NULL);
     s->daemon = MHD_start_daemon(
         flags, (uint16_t)cfg->port, NULL, NULL, http_on_request, s, MHD_OPTION_EXTERNAL_LOGGER,
         http_mhd_logger, NULL, MHD_OPTION_SOCK_ADDR, addr, MHD_OPTION_NOTIFY_COMPLETED,
-        http_on_completed, s, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_IDLE_TIMEOUT_S,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_CONNECTION_LIMIT, MHD_OPTION_END);
+        http_on_completed, s, MHD_OPTION_NOTIFY_CONNECTION, http_on_connection, s,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->idle_timeout_s, MHD_OPTION_CONNECTION_LIMIT,
+        cfg->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT, cfg->max_conn_per_ip,
+        MHD_OPTION_END);
+    if (s->daemon != NULL && pthread_create(&s->sweeper, NULL, http_sweeper, s) != 0) {
+        MHD_stop_daemon(s->daemon);
+        s->daemon = NULL;
+    }
     if (s->daemon == NULL) {
+        pthread_cond_destroy(&s->sweeper_cv);
+        pthread_mutex_destroy(&s->conns_lock);
         http_log("error", "cannot listen",
                  json_pack("{s:s, s:i}", "bind", cfg->bind, "port", (int)cfg->port));
+        static_site_free(s->site);
         free(s);
         return -1;
     }
@@ -623,7 +909,15 @@ long http_server_active(http_server_t *s) { return atomic_load(&s->active); }
 
 void http_server_stop(http_server_t *s) {
     if (s == NULL) return;
-    MHD_stop_daemon(s->daemon);
+    pthread_mutex_lock(&s->conns_lock);
+    s->sweeper_stop = 1;
+    pthread_cond_signal(&s->sweeper_cv);
+    pthread_mutex_unlock(&s->conns_lock);
+    pthread_join(s->sweeper, NULL);
+    MHD_stop_daemon(s->daemon); /* closes the rest, notifying each close */
     if (s->listen_fd != MHD_INVALID_SOCKET) close(s->listen_fd);
+    pthread_cond_destroy(&s->sweeper_cv);
+    pthread_mutex_destroy(&s->conns_lock);
+    static_site_free(s->site);
     free(s);
 }

@@ -7,14 +7,17 @@
 #include <stdint.h>
 
 #include "server/config.h"
+#include "server/jobs.h"
 #include "server/metrics.h"
 #include "server/pool.h"
 
 typedef struct http_server_s http_server_t;
 
-/* Binds and starts serving.  `cfg`, `pool` and `metrics` must outlive the
- * server.  Returns 0, or -1 after logging why (address in use, ...). */
-int http_server_start(http_server_t **out, const config_t *cfg, pool_t *pool, metrics_t *metrics);
+/* Binds and starts serving.  `cfg`, `pool`, `metrics` and `jobs` must
+ * outlive the server; `jobs` may be NULL (no async jobs).  Returns 0, or -1
+ * after logging why (address in use, ...). */
+int http_server_start(http_server_t **out, const config_t *cfg, pool_t *pool, metrics_t *metrics,
+                      jobs_t *jobs);
 
 /* The bound port (useful with port 0). */
 unsigned http_server_port(const http_server_t *s);

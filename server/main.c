@@ -15,8 +15,11 @@
 #include <string.h>
 
 #include "server/config.h"
+#include "server/guard.h"
 #include "server/healthcheck.h"
 #include "server/http.h"
+#include "server/jobs.h"
+#include "server/jobstore.h"
 #include "server/metrics.h"
 #include "server/pool.h"
 #include "server/router.h"
@@ -40,6 +43,8 @@ int main(int argc, char **argv) {
     metrics_t *metrics = NULL;
     pool_t *pool = NULL;
     http_server_t *http = NULL;
+    jobs_t *jobs = NULL;
+    jobstore_t *store = NULL;
     const char *paths[METRICS_MAX_PATHS];
     sigset_t set;
     int sig, rc;
@@ -48,11 +53,15 @@ int main(int argc, char **argv) {
     if (rc != 0) return rc > 0 ? 0 : 2;
     if (cfg.healthcheck) return healthcheck_run(&cfg);
 
+    guard_install(); /* before any thread uses jansson */
     sigemptyset(&set);
     sigaddset(&set, SIGTERM);
     sigaddset(&set, SIGINT);
     pthread_sigmask(SIG_BLOCK, &set, NULL);
     signal(SIGPIPE, SIG_IGN);
+
+    char fdnote[160];
+    config_resolve_connections(&cfg, fdnote, sizeof fdnote);
 
     metrics = calloc(1, sizeof *metrics);
     if (metrics == NULL) return 1;
@@ -66,10 +75,18 @@ int main(int argc, char **argv) {
         rc = 1;
         goto out;
     }
-    if (http_server_start(&http, &cfg, pool, metrics) != 0) {
+    if (jobstore_mem_new(&store, cfg.max_jobs) != 0 ||
+        jobs_new(&jobs, &cfg, pool, metrics, store) != 0) {
+        http_log("error", "cannot set up the job store", NULL);
+        if (store != NULL && jobs == NULL) store->ops->free(store);
         rc = 1;
         goto out;
     }
+    if (http_server_start(&http, &cfg, pool, metrics, jobs) != 0) {
+        rc = 1;
+        goto out;
+    }
+    http_log("info", "connections", json_pack("{s:s}", "detail", fdnote));
     http_log("info", "listening",
              json_pack("{s:s, s:i, s:i, s:I, s:i, s:I}", "bind", cfg.bind, "port",
                        (int)http_server_port(http), "threads", (int)cfg.threads, "max_body",
@@ -84,6 +101,7 @@ int main(int argc, char **argv) {
              json_pack("{s:s, s:I}", "signal", sig == SIGINT ? "SIGINT" : "SIGTERM", "grace_ms",
                        (json_int_t)cfg.grace_ms));
     http_server_drain(http);
+    jobs_drain(jobs); /* queued jobs end as cancelled; running ones get the grace period */
     if (!wait_idle(http, pool, cfg.grace_ms, &set)) {
         http_log("warn", "grace period over: cancelling in-flight work",
                  json_pack("{s:I}", "jobs", (json_int_t)pool_inflight(pool)));
@@ -100,6 +118,7 @@ out:
     }
     http_server_stop(http);
     pool_free(pool);
+    jobs_free(jobs); /* after the pool: no tick or task can reach it now */
     free(metrics);
     if (rc == 0) http_log("info", "stopped", NULL);
     return rc;

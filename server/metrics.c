@@ -40,6 +40,20 @@ void metrics_observe(metrics_t *m, size_t path, int status, double ms) {
                               memory_order_relaxed);
 }
 
+static const double metrics_job_bounds_s[METRICS_NJOBBUCKETS] = {0.01, 0.1, 1,    10,    60,
+                                                                 300,  900, 3600, 14400, 86400};
+static const char *const metrics_job_status[METRICS_NJOBSTATUS] = {
+    "queued", "running", "done", "failed", "cancelled", "timeout"};
+
+void metrics_observe_job(metrics_t *m, double seconds) {
+    size_t b = 0;
+    while (b < METRICS_NJOBBUCKETS && seconds > metrics_job_bounds_s[b])
+        b++;
+    atomic_fetch_add_explicit(&m->async_duration[b], 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&m->async_duration_sum_ms, (uint_fast64_t)(seconds * 1000.0),
+                              memory_order_relaxed);
+}
+
 void metrics_add_nodes(metrics_t *m, const char *puzzle, uint64_t nodes) {
     size_t i = 0;
     while (i < METRICS_NPUZZLES - 1 && strcmp(metrics_puzzles[i], puzzle) != 0)
@@ -144,6 +158,41 @@ char *metrics_render(metrics_t *m, size_t *len) {
         "# TYPE puzzled_http_requests_active gauge\npuzzled_http_requests_active %lld\n",
         (long long)atomic_load(&m->jobs_inflight), (long long)atomic_load(&m->jobs_queued),
         LOAD(m->jobs_rejected), (long long)atomic_load(&m->connections));
+    buf_printf(&b,
+               "# HELP puzzled_http_head_timeouts_total Connections closed because no complete "
+               "request head arrived within --head-timeout-s.\n"
+               "# TYPE puzzled_http_head_timeouts_total counter\n"
+               "puzzled_http_head_timeouts_total %llu\n",
+               LOAD(m->head_timeouts));
+    buf_printf(&b, "# HELP puzzled_async_jobs Asynchronous job records held, by status.\n"
+                   "# TYPE puzzled_async_jobs gauge\n");
+    for (size_t k = 0; k < METRICS_NJOBSTATUS; k++)
+        buf_printf(&b, "puzzled_async_jobs{status=\"%s\"} %lld\n", metrics_job_status[k],
+                   (long long)atomic_load(&m->async_jobs[k]));
+    buf_printf(&b,
+               "# HELP puzzled_async_jobs_created_total Asynchronous jobs accepted (202).\n"
+               "# TYPE puzzled_async_jobs_created_total counter\n"
+               "puzzled_async_jobs_created_total %llu\n"
+               "# HELP puzzled_async_jobs_ended_total Asynchronous jobs ended, by outcome.\n"
+               "# TYPE puzzled_async_jobs_ended_total counter\n",
+               LOAD(m->async_created));
+    for (size_t k = 2; k < METRICS_NJOBSTATUS; k++)
+        buf_printf(&b, "puzzled_async_jobs_ended_total{outcome=\"%s\"} %llu\n",
+                   metrics_job_status[k], LOAD(m->async_ended[k]));
+    buf_printf(&b, "# HELP puzzled_async_job_duration_seconds Time from a job's start to its end.\n"
+                   "# TYPE puzzled_async_job_duration_seconds histogram\n");
+    unsigned long long cum = 0;
+    for (size_t k = 0; k < METRICS_NJOBBUCKETS; k++) {
+        cum += LOAD(m->async_duration[k]);
+        buf_printf(&b, "puzzled_async_job_duration_seconds_bucket{le=\"%g\"} %llu\n",
+                   metrics_job_bounds_s[k], cum);
+    }
+    cum += LOAD(m->async_duration[METRICS_NJOBBUCKETS]);
+    buf_printf(&b,
+               "puzzled_async_job_duration_seconds_bucket{le=\"+Inf\"} %llu\n"
+               "puzzled_async_job_duration_seconds_sum %.3f\n"
+               "puzzled_async_job_duration_seconds_count %llu\n",
+               cum, (double)LOAD(m->async_duration_sum_ms) / 1000.0, cum);
     if (b.oom) {
         free(b.p);
         return NULL;

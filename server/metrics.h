@@ -12,10 +12,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define METRICS_MAX_PATHS 32
-#define METRICS_NSTATUS   14 /* known statuses + "other" */
-#define METRICS_NBUCKETS  14
-#define METRICS_NPUZZLES  5 /* known puzzles + "other" */
+#define METRICS_MAX_PATHS   32
+#define METRICS_NSTATUS     14 /* known statuses + "other" */
+#define METRICS_NBUCKETS    14
+#define METRICS_NPUZZLES    5 /* known puzzles + "other" */
+#define METRICS_NJOBSTATUS  6 /* job_status_t (server/jobstore.h) */
+#define METRICS_NJOBBUCKETS 10
 
 typedef struct metrics_s {
     size_t npaths; /* slot npaths is "unmatched" */
@@ -27,7 +29,15 @@ typedef struct metrics_s {
     atomic_int_fast64_t jobs_inflight; /* admitted, not finished */
     atomic_int_fast64_t jobs_queued;   /* admitted, no item started yet */
     atomic_uint_fast64_t jobs_rejected;
-    atomic_int_fast64_t connections; /* requests being handled */
+    atomic_int_fast64_t connections;    /* requests being handled */
+    atomic_uint_fast64_t head_timeouts; /* connections shut for want of a request head */
+
+    /* Asynchronous jobs (server/jobs.c), indexed by job_status_t. */
+    atomic_int_fast64_t async_jobs[METRICS_NJOBSTATUS];   /* records by status (gauge) */
+    atomic_uint_fast64_t async_created;                   /* counter */
+    atomic_uint_fast64_t async_ended[METRICS_NJOBSTATUS]; /* by final status */
+    atomic_uint_fast64_t async_duration[METRICS_NJOBBUCKETS + 1];
+    atomic_uint_fast64_t async_duration_sum_ms;
 } metrics_t;
 
 /* Sets up labels: paths[0..npaths-1] (at most METRICS_MAX_PATHS, the rest are
@@ -36,6 +46,9 @@ void metrics_init(metrics_t *m, const char *const *paths, size_t npaths);
 
 /* Records one finished request on path slot `path` (npaths = unmatched). */
 void metrics_observe(metrics_t *m, size_t path, int status, double duration_ms);
+
+/* Records how long an async job ran (started to finished). */
+void metrics_observe_job(metrics_t *m, double seconds);
 
 /* Adds search nodes to the puzzle's counter. */
 void metrics_add_nodes(metrics_t *m, const char *puzzle, uint64_t nodes);

@@ -32,6 +32,7 @@
  * taken while holding it). */
 #include "server/pool.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,11 +59,23 @@ struct pool_s {
     int stop;             /* guarded by lock */
     int cancel_all;       /* guarded by lock */
     pool_task_t *active;  /* loop thread only */
+    uv_thread_t loop_tid; /* written by the loop thread before uv_run, read only there */
     atomic_long inflight;
-    long limit;
-    unsigned threads;
+    long limit;       /* constant */
+    unsigned threads; /* constant */
     metrics_t *metrics;
+    uv_timer_t tick;
+    void (*tick_fn)(void *); /* guarded by lock */
+    void *tick_arg;          /* guarded by lock */
 };
+
+/* "Loop thread only" functions check that they run there (asserts stay on in
+ * the shipped build, like the solvers'). */
+static int pool_on_loop(const pool_t *p) {
+    uv_thread_t self = uv_thread_self();
+    return uv_thread_equal(&self, &p->loop_tid);
+}
+#define POOL_ASSERT_LOOP(p) assert(pool_on_loop(p))
 
 /* === Worker side === */
 
@@ -85,6 +98,8 @@ static void pool_after_cb(uv_work_t *w, int status);
 
 static void pool_finish(pool_task_t *t) {
     pool_t *p = t->pool;
+    POOL_ASSERT_LOOP(p);
+    assert(t->running == 0);
     if (t->prev)
         t->prev->next = t->next;
     else
@@ -103,6 +118,7 @@ static void pool_finish(pool_task_t *t) {
 static void pool_schedule(pool_task_t *t) {
     pool_t *p = t->pool;
     unsigned window = t->job->threads;
+    POOL_ASSERT_LOOP(p);
     for (unsigned s = 0; s < window && !t->stopping && t->next_item < t->job->nitems; s++) {
         pool_slot_t *slot = &t->slots[s];
         if (slot->busy) continue;
@@ -128,6 +144,8 @@ static void pool_after_cb(uv_work_t *w, int status) {
     int rc = status == UV_ECANCELED ? SEARCH_CANCELLED : slot->rc;
     int action;
 
+    POOL_ASSERT_LOOP(t->pool);
+    assert(slot->busy && t->running > 0);
     slot->busy = 0;
     t->running--;
     if (rc < 0) {
@@ -135,6 +153,7 @@ static void pool_after_cb(uv_work_t *w, int status) {
         t->stopping = 1;
     }
     action = t->job->ops->merge(t->job, slot->item, rc);
+    t->merged++;
     if (action != API_JOB_CONTINUE) t->stopping = 1;
     if (action == API_JOB_CANCEL) atomic_store(&t->cancel, 1);
     if (t->progress) t->progress(t);
@@ -142,6 +161,7 @@ static void pool_after_cb(uv_work_t *w, int status) {
 }
 
 static void pool_activate(pool_t *p, pool_task_t *t) {
+    POOL_ASSERT_LOOP(p);
     t->prev = NULL;
     t->next = p->active;
     if (p->active) p->active->prev = t;
@@ -150,6 +170,7 @@ static void pool_activate(pool_t *p, pool_task_t *t) {
 }
 
 static void pool_cancel_active(pool_t *p) {
+    POOL_ASSERT_LOOP(p);
     for (pool_task_t *t = p->active; t != NULL; t = t->next)
         atomic_store(&t->cancel, 1);
 }
@@ -159,6 +180,7 @@ static void pool_async_cb(uv_async_t *h) {
     pool_task_t *list, *rev = NULL;
     int stop, cancel_all;
 
+    POOL_ASSERT_LOOP(p);
     uv_mutex_lock(&p->lock);
     list = p->pending;
     p->pending = NULL;
@@ -181,6 +203,7 @@ static void pool_async_cb(uv_async_t *h) {
     if (stop) {
         uv_close((uv_handle_t *)&p->wake, NULL);
         uv_close((uv_handle_t *)&p->watch, NULL);
+        uv_close((uv_handle_t *)&p->tick, NULL);
     }
 }
 
@@ -195,6 +218,7 @@ static int pool_peer_gone(int fd) {
 
 static void pool_watch_cb(uv_timer_t *h) {
     pool_t *p = h->data;
+    POOL_ASSERT_LOOP(p);
     for (pool_task_t *t = p->active; t != NULL; t = t->next) {
         if (t->watch_fd < 0 || t->client_gone) continue;
         if (pool_peer_gone(t->watch_fd)) {
@@ -204,8 +228,21 @@ static void pool_watch_cb(uv_timer_t *h) {
     }
 }
 
+static void pool_tick_cb(uv_timer_t *h) {
+    pool_t *p = h->data;
+    void (*fn)(void *);
+    void *arg;
+    POOL_ASSERT_LOOP(p);
+    uv_mutex_lock(&p->lock);
+    fn = p->tick_fn;
+    arg = p->tick_arg;
+    uv_mutex_unlock(&p->lock);
+    if (fn != NULL) fn(arg);
+}
+
 static void pool_thread(void *arg) {
     pool_t *p = arg;
+    p->loop_tid = uv_thread_self();
     uv_run(&p->loop, UV_RUN_DEFAULT);
 }
 
@@ -228,10 +265,16 @@ int pool_new(pool_t **out, unsigned threads, unsigned max_queue, metrics_t *metr
     if ((rc = uv_timer_init(&p->loop, &p->watch)) != 0) goto fail_timer;
     p->watch.data = p;
     if ((rc = uv_timer_start(&p->watch, pool_watch_cb, WATCH_MS, WATCH_MS)) != 0) goto fail_timer;
-    if ((rc = uv_thread_create(&p->thread, pool_thread, p)) != 0) goto fail_timer;
+    if ((rc = uv_timer_init(&p->loop, &p->tick)) != 0) goto fail_timer;
+    p->tick.data = p;
+    if ((rc = uv_timer_start(&p->tick, pool_tick_cb, POOL_TICK_MS, POOL_TICK_MS)) != 0)
+        goto fail_tick;
+    if ((rc = uv_thread_create(&p->thread, pool_thread, p)) != 0) goto fail_tick;
     *out = p;
     return 0;
 
+fail_tick:
+    uv_close((uv_handle_t *)&p->tick, NULL);
 fail_timer:
     uv_close((uv_handle_t *)&p->watch, NULL);
     uv_close((uv_handle_t *)&p->wake, NULL);
@@ -258,6 +301,19 @@ int pool_admit(pool_t *p) {
     return 0;
 }
 
+void pool_admit_background(pool_t *p) {
+    atomic_fetch_add(&p->inflight, 1);
+    atomic_fetch_add_explicit(&p->metrics->jobs_inflight, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&p->metrics->jobs_queued, 1, memory_order_relaxed);
+}
+
+void pool_on_tick(pool_t *p, void (*fn)(void *arg), void *arg) {
+    uv_mutex_lock(&p->lock);
+    p->tick_fn = fn;
+    p->tick_arg = arg;
+    uv_mutex_unlock(&p->lock);
+}
+
 void pool_release(pool_t *p) {
     atomic_fetch_sub(&p->inflight, 1);
     atomic_fetch_sub_explicit(&p->metrics->jobs_inflight, 1, memory_order_relaxed);
@@ -281,7 +337,10 @@ int pool_submit(pool_t *p, pool_task_t *t) {
     t->stopping = 0;
     atomic_init(&t->cancel, 0);
     atomic_init(&t->started, 0);
+    atomic_init(&t->live_nodes, 0);
+    t->merged = 0;
     t->ctl.cancel = &t->cancel;
+    t->ctl.progress = &t->live_nodes;
     t->ctl.node_budget = 0;
     t->ctl.deadline_ns = search_now_ns() + t->job->timeout_ms * 1000000;
     uv_mutex_lock(&p->lock);

@@ -20,7 +20,21 @@ typedef struct pool_slot_s pool_slot_t;
 typedef void (*pool_done_fn)(pool_task_t *task);
 
 /* A task runs one api_job_t.  The caller owns the struct (it is embedded in
- * the HTTP request) and fills the first block before pool_submit(). */
+ * the HTTP request) and fills the first block before pool_submit().
+ *
+ * Who may touch which field when:
+ *   - The first block (job .. watch_fd) is written by the submitting thread
+ *     before pool_submit() and only read afterwards (by the loop thread).
+ *   - From pool_submit() until done() returns, everything else belongs to
+ *     the loop thread, except `cancel` (atomic: any thread may raise it) and
+ *     `started` (atomic: workers and the loop thread).  Workers read `job`
+ *     and `ctl` and write only their own item's slot.
+ *   - `rc` and `client_gone` are the results: written on the loop thread,
+ *     read in done() there, and by the submitter only after done() has
+ *     handed the task back (for HTTP: after MHD_resume_connection(), whose
+ *     mutex orders the two).  A progressive request's HTTP thread may end
+ *     before its task does: it must not read them until done() ran.
+ *   - After done() the pool never touches the task again. */
 struct pool_task_s {
     api_job_t *job;
     pool_done_fn done;
@@ -33,16 +47,18 @@ struct pool_task_s {
     int rc;          /* first negative item code, 0 if none */
     int client_gone; /* the watched socket was closed by the peer */
 
-    /* Private to the pool. */
+    /* Private to the pool (loop thread, but for the atomics). */
     atomic_int cancel;
     atomic_int started;
+    atomic_uint_fast64_t live_nodes; /* ctl.progress: advanced by the searches */
+    size_t merged;                   /* items merged so far */
     search_ctl_t ctl;
     pool_t *pool;
     size_t next_item;
     unsigned running;
     int stopping;
     pool_slot_t *slots;
-    pool_task_t *pending_next;
+    pool_task_t *pending_next; /* guarded by the pool's lock until drained */
     pool_task_t *prev, *next;
 };
 
@@ -58,9 +74,19 @@ int pool_new(pool_t **out, unsigned threads, unsigned max_queue, metrics_t *metr
 int pool_admit(pool_t *p);
 void pool_release(pool_t *p);
 
+/* Admits a background task (an async job) whatever the queue: it counts as
+ * in flight (shutdown waits for it) but never against --max-queue; the
+ * caller bounds how many it starts.  Any thread; always succeeds. */
+void pool_admit_background(pool_t *p);
+
 /* Hands an admitted task to the loop thread; any thread.  Returns 0, or -1
  * when out of memory (the admission is released and done() never called). */
 int pool_submit(pool_t *p, pool_task_t *task);
+
+/* The loop thread ticks every POOL_TICK_MS; from now on each tick calls
+ * fn(arg) there (NULL: none).  Any thread. */
+#define POOL_TICK_MS 50
+void pool_on_tick(pool_t *p, void (*fn)(void *arg), void *arg);
 
 /* Raises the cancel flag of every task in the pool; any thread. */
 void pool_cancel_all(pool_t *p);

@@ -1,7 +1,11 @@
 /* router.c -- a constant table of routes; lookup is a linear scan, which for
  * a dozen routes is faster than anything cleverer and obviously correct.
- * Paths match exactly (no trailing-slash folding, no patterns): the API's
- * variable parts travel in the query string or the body.  A route marked
+ * Paths match exactly (no trailing-slash folding), except that a "{id}"
+ * segment of a route matches any one non-empty segment (the jobs resource);
+ * every other variable part travels in the query string or the body.  The
+ * route's path, with "{id}" as written, is the metrics label.  And any other
+ * path outside /v1/ is a file of the web front end and takes the static
+ * route "/" (server/static.c answers it, or 404).  A route marked
  * `batch` reads bodies up to --max-batch-body instead of --max-body. */
 #include "server/router.h"
 
@@ -19,6 +23,7 @@ static const route_t routes[] = {
     {"GET", "/healthz", ROUTE_HEALTHZ, NULL, 0},
     {"GET", "/readyz", ROUTE_READYZ, NULL, 0},
     {"GET", "/metrics", ROUTE_METRICS, NULL, 0},
+    {"GET", "/", ROUTE_STATIC, NULL, 0},
     {"GET", "/v1/nqueens/count", ROUTE_API, api_nqueens_count_prepare, 0},
     {"GET", "/v1/nqueens/solve", ROUTE_API, api_nqueens_solve_prepare, 0},
     {"POST", "/v1/nqueens/solve", ROUTE_API, api_nqueens_solve_post_prepare, 0},
@@ -30,6 +35,11 @@ static const route_t routes[] = {
     {"POST", "/v1/sudoku/batch", ROUTE_API, api_sudoku_batch_prepare, 1},
     {"POST", "/v1/killer/solve", ROUTE_API, api_killer_solve_prepare, 0},
     {"POST", "/v1/exact-cover/solve", ROUTE_API, api_xcover_solve_prepare, 0},
+    {"GET", "/v1/jobs", ROUTE_JOBS, NULL, 0},
+    {"GET", "/v1/jobs/{id}", ROUTE_JOBS, NULL, 0},
+    {"DELETE", "/v1/jobs/{id}", ROUTE_JOBS, NULL, 0},
+    {"GET", "/v1/jobs/{id}/events", ROUTE_JOBS, NULL, 0},
+    {"GET", "/v1/jobs/{id}/result", ROUTE_JOBS, NULL, 0},
 };
 #define NROUTES (sizeof routes / sizeof routes[0])
 
@@ -57,9 +67,25 @@ const char *router_path(size_t k) {
     return NULL;
 }
 
+/* Whether `path` fits the route path `tmpl` ("{id}" = one non-empty
+ * segment). */
+static int router_fits(const char *tmpl, const char *path) {
+    while (*tmpl != '\0') {
+        if (strncmp(tmpl, "{id}", 4) == 0) {
+            size_t k = strcspn(path, "/");
+            if (k == 0) return 0;
+            path += k;
+            tmpl += 4;
+        } else if (*tmpl++ != *path++) {
+            return 0;
+        }
+    }
+    return *path == '\0';
+}
+
 static size_t router_path_index(const char *path) {
     for (size_t k = 0, n = router_npaths(); k < n; k++)
-        if (strcmp(router_path(k), path) == 0) return k;
+        if (router_fits(router_path(k), path)) return k;
     return router_npaths();
 }
 
@@ -71,8 +97,10 @@ int router_match(const char *method, const char *path, const route_t **route, si
 
     *route = NULL;
     allow[0] = '\0';
+    if (strncmp(path, "/v1/", 4) != 0 && router_path_index(path) == router_npaths())
+        path = "/"; /* a file of the web front end: the static route */
     for (size_t i = 0; i < NROUTES; i++) {
-        if (strcmp(routes[i].path, path) != 0) continue;
+        if (!router_fits(routes[i].path, path)) continue;
         known = 1;
         if (strcmp(routes[i].method, want) == 0) *route = &routes[i];
         used += (size_t)snprintf(allow + used, used < allow_cap ? allow_cap - used : 0, "%s%s",

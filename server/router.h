@@ -11,6 +11,8 @@ typedef enum route_kind_e {
     ROUTE_HEALTHZ, /* answered by the server itself, never queued */
     ROUTE_READYZ,
     ROUTE_METRICS,
+    ROUTE_JOBS,   /* /v1/jobs...: answered by server/jobs.c, never queued */
+    ROUTE_STATIC, /* a file of the web front end (server/static.c), on the HTTP thread */
 } route_kind_t;
 
 typedef struct route_s {
@@ -30,7 +32,9 @@ typedef struct route_s {
  * ROUTER_PREFLIGHT, ROUTER_BAD_METHOD or ROUTER_NOT_FOUND.  For every known
  * path *path_index is its index (0..router_npaths()-1) and `allow` receives
  * the Allow header value; for an unknown path *path_index is router_npaths().
- * HEAD is served by the GET route. */
+ * HEAD is served by the GET route.  Outside /v1/ and the operational paths
+ * every path is the front end's ("/" in the table: it names its file, and
+ * the static site answers 404 when there is none). */
 int router_match(const char *method, const char *path, const route_t **route, size_t *path_index,
                  char *allow, size_t allow_cap);
 

@@ -32,12 +32,23 @@
 #define SEARCH_EINVAL    (-4) /* the input breaks the solver's preconditions */
 #define SEARCH_ENOMEM    (-5) /* an allocation before the search failed */
 
+/* The code's name ("SEARCH_TIMEOUT", "SUDOKU_ECONFLICT", ...) and a short
+ * sentence, for logs and problem details; any solver's code, "SEARCH_UNKNOWN"
+ * for others.  Static strings; solvers/search.c has the table. */
+const char *search_code_name(int code);
+const char *search_code_str(int code);
+
 #define SEARCH_POLL_MASK 0x3fffu /* poll the clock every 16384 nodes */
 
 typedef struct search_ctl_s {
     int64_t deadline_ns;      /* CLOCK_MONOTONIC ns; 0 = no deadline */
     uint64_t node_budget;     /* 0 = unlimited */
     const atomic_int *cancel; /* nonzero = stop; NULL = never */
+    /* NULL, or a counter that search_should_stop() advances by
+     * SEARCH_POLL_MASK + 1 at each poll: a running search's work as another
+     * thread can watch it (a job's live progress), summed over every search
+     * sharing this block.  Approximate (whole poll intervals), monotone. */
+    atomic_uint_fast64_t *progress;
 } search_ctl_t;
 
 typedef struct search_stats_s {
@@ -59,6 +70,8 @@ static inline int64_t search_now_ns(void) {
  * bits of `nodes` are zero.  `ctl` may be NULL (no limits). */
 static inline int search_should_stop(const search_ctl_t *ctl, uint64_t nodes) {
     if (ctl == NULL || (nodes & SEARCH_POLL_MASK) != 0) return 0;
+    if (ctl->progress != NULL)
+        atomic_fetch_add_explicit(ctl->progress, SEARCH_POLL_MASK + 1, memory_order_relaxed);
     if (ctl->cancel != NULL && atomic_load_explicit(ctl->cancel, memory_order_relaxed))
         return SEARCH_CANCELLED;
     if (ctl->node_budget != 0 && nodes >= ctl->node_budget) return SEARCH_BUDGET;

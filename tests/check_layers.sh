@@ -38,7 +38,7 @@ for o in $(find "$build"/solvers -name "*.o" 2>/dev/null) "$build"/api/*.o; do
         for (i = 1; i < NF; i++) if ($i == "O" || $i == "*COM*") break;
         if (i >= NF) next;
         sec = ($i == "*COM*") ? "*COM*" : $(i + 1); name = $NF;
-        if (name ~ /^(__asan|__ubsan|__sancov|\.L)/) next;
+        if (name ~ /^(__asan|__ubsan|__tsan|__sancov|\.L)/) next;
         if (sec == "*COM*" || (sec ~ /^\.(data|bss|tdata|tbss)(\.|$)/ && sec !~ /^\.data\.rel\.ro/))
             print name
     }' | tr '\n' ' ')
@@ -53,7 +53,7 @@ for o in $(find "$build"/solvers -name "*.o" 2>/dev/null); do
     [ -f "$o" ] || continue
     for sym in $(nm -u "$o" | awk '{print $2}'); do
         case "$sym" in
-            __asan_*|__ubsan_*|__sanitizer_*|_GLOBAL_OFFSET_TABLE_) continue ;;
+            __asan_*|__ubsan_*|__tsan_*|__sanitizer_*|_GLOBAL_OFFSET_TABLE_) continue ;;
             __popcount?i2|__ctz?i2|__clz?i2|__parity?i2) continue ;; # libgcc bit helpers: pure
         esac
         # calls between our own solver objects are fine

@@ -5,7 +5,7 @@
 # drift that matters: a route added or removed on one side only.)
 set -eu
 fail=0
-routes=$(grep -oE '\{"(GET|POST|PUT|DELETE|PATCH)", "/[^"]*"' server/router.c | sed 's/[{"]//g; s/,//')
+routes=$(grep -oE '\{"(GET|POST|PUT|DELETE|PATCH)", "/[^"]*"' server/router.c | sed 's/^{//; s/"//g; s/,//')
 for r in $(echo "$routes" | tr ' ' '='); do
     method=$(echo "$r" | cut -d= -f1 | tr 'A-Z' 'a-z')
     path=$(echo "$r" | cut -d= -f2)

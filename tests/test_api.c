@@ -7,8 +7,11 @@
 #include <string.h>
 
 #include "api/nqueens_api.h"
+#include "api/json_util.h"
 #include "api/problem.h"
 #include "api/request.h"
+#include "solvers/search.h"
+#include "solvers/sudoku/sudoku.h"
 
 static api_request_t make_req(const api_param_t *params, size_t n) {
     api_request_t r;
@@ -107,7 +110,7 @@ END_TEST
  * merge does not depend on completion order. */
 static json_t *run_job(api_job_t *job) {
     api_response_t resp = {0};
-    search_ctl_t ctl = {0, 0, NULL};
+    search_ctl_t ctl = {0, 0, NULL, NULL};
     json_error_t err;
     for (size_t k = job->nitems; k-- > 0;) {
         int rc = job->ops->run(job, k, &ctl);
@@ -176,6 +179,83 @@ START_TEST(api_nqueens_split_depth_grows) {
 }
 END_TEST
 
+/* One code space: api/ codes and solver codes never collide, and each has a
+ * name (tests/check_codes.sh checks that every defined code is in a table). */
+START_TEST(api_code_names) {
+    ck_assert_str_eq(api_code_name(API_EINVALID), "API_EINVALID");
+    ck_assert_str_eq(api_code_name(API_ENOMEM), "API_ENOMEM");
+    ck_assert_str_eq(api_code_name(API_OK), "API_OK");
+    ck_assert_str_eq(api_code_name(SEARCH_TIMEOUT), "SEARCH_TIMEOUT");
+    ck_assert_str_eq(search_code_name(SUDOKU_ECONFLICT), "SUDOKU_ECONFLICT");
+    ck_assert_str_eq(search_code_name(API_EINVALID), "SEARCH_UNKNOWN");
+    ck_assert_str_eq(search_code_name(12345), "SEARCH_UNKNOWN");
+    ck_assert_str_eq(search_code_str(SEARCH_TIMEOUT), "the deadline passed");
+    ck_assert_int_ne(API_EINVALID, SEARCH_TIMEOUT);
+    ck_assert_int_ne(API_EUNPROCESSABLE, SEARCH_ENOMEM);
+    /* a solver code is not an api/ code: it maps to the fallback problem */
+    ck_assert_int_eq(api_problem_status(SEARCH_TIMEOUT), 500);
+}
+END_TEST
+
+/* api_json_object() tells a syntax error (400 naming "body") from an
+ * allocation failure; its well-formedness check must agree with jansson on
+ * every kind of text, or a bad request would read as "out of memory". */
+START_TEST(api_json_object_syntax) {
+    static const char *const bad[] = {"",
+                                      " ",
+                                      "{",
+                                      "}",
+                                      "{\"a\"}",
+                                      "{\"a\":}",
+                                      "{\"a\":1,}",
+                                      "{,}",
+                                      "{\"a\" 1}",
+                                      "[1,]",
+                                      "{\"a\":[1 2]}",
+                                      "{\"a\":01}",
+                                      "{\"a\":1.}",
+                                      "{\"a\":.5}",
+                                      "{\"a\":1e}",
+                                      "{\"a\":-}",
+                                      "{\"a\":tru}",
+                                      "{\"a\":\"x}",
+                                      "{\"a\":\"\\x\"}",
+                                      "{\"a\":\"\\u12g4\"}",
+                                      "{\"a\":\"\\udc00\"}",
+                                      "{\"a\":\"\\ud800x\"}",
+                                      "{\"a\":\"\t\"}",
+                                      "{\"a\":1}x",
+                                      "{\"a\":1}{}",
+                                      "{a:1}",
+                                      "{\"a\":NaN}",
+                                      "{\"a\":+1}",
+                                      "{\"a\":1,\"a\":2}"};
+    static const char *const good[] = {"{}", " { } ", "{\"a\":[1,-2.5e+3,true,false,null,{}]}",
+                                       "{\"a\":\"\\ud83d\\ude00\\n\\u00e9\"}",
+                                       "{\"a\":[[[]]],\"b\":{\"c\":0}}"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        api_request_t r = make_req(NULL, 0);
+        api_problem_t p;
+        r.body = bad[i];
+        r.body_len = strlen(bad[i]);
+        api_problem_init(&p, API_EINVALID, "x");
+        ck_assert_msg(api_json_object(&r, &p) == NULL, "%s parsed", bad[i]);
+        ck_assert_msg(p.code == API_EINVALID && p.nerrors == 1, "%s: code %s", bad[i],
+                      api_code_name(p.code));
+    }
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        api_request_t r = make_req(NULL, 0);
+        api_problem_t p;
+        r.body = good[i];
+        r.body_len = strlen(good[i]);
+        api_problem_init(&p, API_EINVALID, "x");
+        json_t *j = api_json_object(&r, &p);
+        ck_assert_msg(j != NULL, "%s did not parse", good[i]);
+        json_decref(j);
+    }
+}
+END_TEST
+
 Suite *api_suite(void);
 Suite *api_suite(void) {
     Suite *s = suite_create("api");
@@ -183,6 +263,8 @@ Suite *api_suite(void) {
     tcase_add_test(tc, api_param_int_is_strict);
     tcase_add_test(tc, api_problem_renders_rfc9457);
     tcase_add_test(tc, api_error_table_statuses);
+    tcase_add_test(tc, api_code_names);
+    tcase_add_test(tc, api_json_object_syntax);
     tcase_add_test(tc, api_nqueens_count_job_lifecycle);
     tcase_add_test(tc, api_nqueens_solve_job_lifecycle);
     tcase_add_test(tc, api_nqueens_prepare_rejects);

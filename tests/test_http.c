@@ -9,6 +9,7 @@
  * wall-clock speed: where order matters (a small request finishing while a
  * long count still runs) the test checks the order, with generous bounds. */
 #include <check.h>
+#include <errno.h>
 #include <jansson.h>
 #include <pthread.h>
 #include <signal.h>
@@ -262,7 +263,7 @@ END_TEST
 
 START_TEST(http_unknown_path_is_404) {
     get_problem(&shared_srv, "/v1/nqueens/cout?n=8", 404, NULL);
-    get_problem(&shared_srv, "/", 404, NULL);
+    get_problem(&shared_srv, "/no-such-file.js", 404, NULL); /* "/" is the web front end */
     get_problem(&shared_srv, "/v1/nqueens/count/", 404, NULL);
 }
 END_TEST
@@ -648,6 +649,81 @@ START_TEST(http_full_queue_is_503) {
 }
 END_TEST
 
+/* A plain socket to the server from source address 127.0.0.`src` (the
+ * whole 127/8 block is loopback, so a test can be many clients). */
+static int raw_from(const tsrv_t *s, int src) {
+    struct sockaddr_in a, me;
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ck_assert_int_ge(fd, 0);
+    memset(&me, 0, sizeof me);
+    me.sin_family = AF_INET;
+    me.sin_addr.s_addr = htonl(0x7f000000u | (unsigned)src);
+    ck_assert_int_eq(bind(fd, (struct sockaddr *)&me, sizeof me), 0);
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)s->port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+    return fd;
+}
+
+/* Half-sent request heads are closed after --head-timeout-s (trickling a
+ * byte now and then does not help), a normal request is answered meanwhile,
+ * and one address cannot take more than --max-conn-per-ip connections. */
+START_TEST(http_half_heads_closed_and_per_ip_cap) {
+    static const char *const args[] = {"--head-timeout-s", "1", "--max-conn-per-ip", "20", NULL};
+    enum { N = 60 };
+    int fds[N];
+    tsrv_t s;
+    char url[256];
+    hresp_t r;
+    ck_assert_int_eq(tsrv_start(&s, args, NULL), 0);
+    struct timeval t0, t1;
+    gettimeofday(&t0, NULL);
+    for (int i = 0; i < N; i++) {
+        fds[i] = raw_from(&s, 2 + i % 6); /* 6 addresses, 10 each */
+        ck_assert_int_gt(send(fds[i], "GET /healthz HTTP/1.1\r\nHo", 26, MSG_NOSIGNAL), 0);
+    }
+    url_of(url, sizeof url, &s, "/v1/nqueens/count?n=6");
+    ck_assert_int_eq(http_get(url, &r), CURLE_OK);
+    ck_assert_int_eq(r.status, 200);
+    hresp_free(&r);
+    int open = N;
+    for (int tick = 0; open > 0 && tick < 60; tick++) {
+        sleep_ms(100);
+        open = 0;
+        for (int i = 0; i < N; i++) {
+            char c;
+            if (fds[i] < 0) continue;
+            if (tick % 3 == 0 && i % 2 == 0) send(fds[i], "s", 1, MSG_NOSIGNAL); /* trickle */
+            ssize_t k = recv(fds[i], &c, 1, MSG_DONTWAIT);
+            if (k == 0 || (k < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) {
+                close(fds[i]);
+                fds[i] = -1;
+            } else {
+                open++;
+            }
+        }
+    }
+    gettimeofday(&t1, NULL);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_usec - t0.tv_usec) / 1e6;
+    ck_assert_msg(open == 0, "%d half-sent heads still open after %.1f s", open, secs);
+    ck_assert_msg(secs >= 0.9, "closed after %.2f s, before the 1 s head timeout", secs);
+    ck_assert(wait_metric(&s, "puzzled_http_head_timeouts_total", N, 3000));
+    /* the cap: 20 from one address, the 21st is refused */
+    int many[21];
+    for (int i = 0; i < 21; i++)
+        many[i] = raw_from(&s, 9);
+    char c;
+    sleep_ms(300);
+    ck_assert_int_eq(recv(many[20], &c, 1, MSG_DONTWAIT), 0); /* closed by the server */
+    ck_assert_int_lt(recv(many[0], &c, 1, MSG_DONTWAIT), 0);  /* still open, waiting */
+    for (int i = 0; i < 21; i++)
+        close(many[i]);
+    ck_assert_int_eq(tsrv_stop(&s, SIGTERM, 10000), 0);
+}
+END_TEST
+
 START_TEST(http_sigterm_drains_inflight) {
     tsrv_t s;
     bg_t job;
@@ -1002,6 +1078,7 @@ Suite *http_suite(void) {
     tcase_add_test(shared, http_nqueens_exact_cover_methods);
     tcase_add_test(own, http_cors_origin_flag);
     tcase_add_test(own, http_full_queue_is_503);
+    tcase_add_test(own, http_half_heads_closed_and_per_ip_cap);
     tcase_add_test(own, http_sigterm_drains_inflight);
     tcase_add_test(own, http_sigterm_grace_cancels_long_work);
     tcase_add_test(own, http_env_configures_server);

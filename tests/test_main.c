@@ -19,6 +19,9 @@ Suite *killer_api_suite(void);
 Suite *nqueens_more_suite(void);
 Suite *nqueens_board_api_suite(void);
 Suite *xcover_api_suite(void);
+Suite *nomem_suite(void);
+Suite *jobs_suite(void);
+Suite *static_suite(void);
 
 int main(void) {
     int failed;
@@ -38,7 +41,10 @@ int main(void) {
     srunner_add_suite(sr, killer_api_suite());
     srunner_add_suite(sr, nqueens_more_suite());
     srunner_add_suite(sr, nqueens_board_api_suite());
+    srunner_add_suite(sr, static_suite());
     srunner_add_suite(sr, http_suite());
+    srunner_add_suite(sr, nomem_suite());
+    srunner_add_suite(sr, jobs_suite());
     srunner_run_all(sr, CK_NORMAL);
     failed = srunner_ntests_failed(sr);
     srunner_free(sr);

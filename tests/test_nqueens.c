@@ -314,7 +314,7 @@ END_TEST
 /* === Search control and statistics === */
 
 START_TEST(nqueens_count_deadline_passed) {
-    search_ctl_t ctl = {search_now_ns() - 1, 0, NULL};
+    search_ctl_t ctl = {search_now_ns() - 1, 0, NULL, NULL};
     uint64_t count = 42;
     ck_assert_int_eq(nqueens_count(18, 1, &ctl, &count, NULL), SEARCH_TIMEOUT);
     ck_assert_uint_eq(count, 42);
@@ -326,7 +326,7 @@ END_TEST
 START_TEST(nqueens_count_cancelled) {
     atomic_int cancel;
     atomic_init(&cancel, 1);
-    search_ctl_t ctl = {0, 0, &cancel};
+    search_ctl_t ctl = {0, 0, &cancel, NULL};
     uint64_t count = 42;
     ck_assert_int_eq(nqueens_count(18, 1, &ctl, &count, NULL), SEARCH_CANCELLED);
     ck_assert_uint_eq(count, 42);
@@ -341,7 +341,7 @@ END_TEST
 START_TEST(nqueens_count_node_budget) {
     /* the budget is checked when the node figure crosses a multiple of
      * SEARCH_POLL_MASK+1, so the search stops within one poll interval */
-    search_ctl_t ctl = {0, 1000, NULL};
+    search_ctl_t ctl = {0, 1000, NULL, NULL};
     search_stats_t st = {0};
     uint64_t count = 42;
     ck_assert_int_eq(nqueens_count(18, 1, &ctl, &count, &st), SEARCH_BUDGET);

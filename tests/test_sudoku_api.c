@@ -83,8 +83,8 @@ END_TEST
 START_TEST(sudoku_api_exact_cover_parallel) {
     const char *bodies[] = {
         "{\"grid\":\"................\",\"max_solutions\":300,\"method\":\"dlx\",\"threads\":2}",
-        "{\"grid\":\"................\",\"max_solutions\":300,\"method\":\"algorithm-x\","
-        "\"threads\":2}",
+        ("{\"grid\":\"................\",\"max_solutions\":300,\"method\":\"algorithm-x\","
+         "\"threads\":2}"),
         "{\"grid\":\"................\",\"max_solutions\":300,\"method\":\"propagation\"}"};
     json_t *first = NULL;
     for (size_t i = 0; i < 3; i++) {

@@ -1,0 +1,934 @@
+/* jobs.c -- the runner of asynchronous jobs.
+ *
+ * Life of a job (MHD = libmicrohttpd's thread, loop = the pool's loop thread):
+ *
+ *   MHD   jobs_create()   the request was prepared (validated) as if it were
+ *                         synchronous; its api_job_t comes here.  A record
+ *                         (status queued) goes into the store, a runner
+ *                         (job_run_t) into `runs`; 202 + Location.
+ *   any   job_start()     while fewer than --threads jobs run, the oldest
+ *                         queued one is admitted to the pool as a background
+ *                         task (it never takes a synchronous request's place
+ *                         in --max-queue) and marked running.
+ *   loop  jobs_tick()     every POOL_TICK_MS: progress of each running job
+ *                         (items merged, or the job's own measure, and live
+ *                         search nodes), at most every 250 ms into the store
+ *                         and to its event subscribers; keep-alive comments
+ *                         on idle event streams every 15 s; expiry of ended
+ *                         records after --job-ttl-s; the status gauges.
+ *   loop  job_done()      the task has ended: render the answer exactly as
+ *                         the synchronous call would, keep it as the result
+ *                         (up to --max-job-result bytes), decide the final
+ *                         status, tell the subscribers, free the runner, start
+ *                         the next queued job.
+ *   MHD   DELETE          a queued job ends at once as cancelled; a running
+ *                         one has its task's cancel flag raised (the searches
+ *                         poll it) and ends as cancelled in job_done(); an
+ *                         ended one's record is deleted.
+ *
+ * Event streams (Server-Sent Events): a subscriber (job_sub_t) belongs to
+ * the MHD response that streams it.  The loop thread appends events to its
+ * buffer and resumes the connection if the reader had suspended it for want
+ * of data; the reader (MHD thread) copies the buffer out, or suspends.  When
+ * MHD is done with the response it calls sub_free(): a subscriber still on a
+ * runner's list is only marked closed, and the loop thread unlinks and frees
+ * it.  Dropping a stream never cancels the job.
+ *
+ * Locking: `lock` guards the runners, their subscribers and every field
+ * below it in jobs_s; the store and the pool lock for themselves and are
+ * taken under `lock` (never the other way round).  A runner's api_job_t is
+ * the loop thread's while its task runs (merge, render), so the tick reads
+ * the job's progress fields on that thread only. */
+#include "server/jobs.h"
+
+#include <jansson.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include "server/guard.h"
+#include "server/http.h"
+
+#define JOBS_EVENT_MS     250   /* at most one progress event per job this often */
+#define JOBS_KEEPALIVE_MS 15000 /* a comment line on an idle event stream */
+#define JOBS_EXPIRE_MS    1000  /* how often ended records are expired */
+#define JOBS_LIST_MAX     100   /* GET /v1/jobs?limit= */
+#define JOBS_ETA_FROM     0.03  /* an eta once this fraction is done */
+
+typedef struct job_sub_s job_sub_t;
+typedef struct job_run_s job_run_t;
+
+struct job_sub_s {
+    struct MHD_Connection *conn;
+    char *buf; /* pending bytes: buf[off..len) */
+    size_t off, len, cap;
+    int waiting;  /* the reader suspended the connection */
+    int ended;    /* no more events: end once the buffer is read */
+    int closed;   /* MHD has freed the response: garbage */
+    int attached; /* on a runner's list (else the response alone owns it) */
+    int oom;      /* an event could not be queued: end the stream */
+    int64_t last_write_ns;
+    jobs_t *js;
+    job_sub_t *next;
+};
+
+struct job_run_s {
+    jobs_t *js;
+    api_job_t *job;
+    pool_task_t task;
+    job_rec_t rec;       /* the runner's view of the record (no result) */
+    api_response_t resp; /* a progressive job's stream, set up before it runs */
+    char *out;           /* a progressive job's answer so far */
+    size_t out_len, out_cap;
+    int too_large;         /* the answer passed --max-job-result */
+    int cancel_requested;  /* DELETE, or shutdown */
+    int64_t start_ns;      /* CLOCK_MONOTONIC at the start */
+    int64_t last_event_ns; /* last progress event */
+    job_progress_t sent;   /* progress as last published */
+    job_sub_t *subs;
+    job_run_t *next; /* runs, in creation order */
+};
+
+struct jobs_s {
+    const config_t *cfg;
+    pool_t *pool;
+    metrics_t *metrics;
+    jobstore_t *store;
+    pthread_mutex_t lock;
+    job_run_t *runs; /* queued and running, oldest first */
+    unsigned running;
+    int draining;
+    int64_t last_expire_ns;
+};
+
+static void job_start_queued(jobs_t *js);
+
+/* === Small helpers === */
+
+static int64_t jobs_wall_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* 128 random bits as 22 characters of base64url. */
+static int jobs_new_id(char out[JOB_ID_LEN + 1]) {
+    static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    unsigned char r[17] = {0};
+    if (getrandom(r, 16, 0) != 16) return -1;
+    for (int i = 0, bit = 0; i < JOB_ID_LEN; i++, bit += 6) {
+        unsigned v = ((unsigned)r[bit / 8] << 8 | r[bit / 8 + 1]) >> (10 - bit % 8);
+        out[i] = abc[v & 63];
+    }
+    out[JOB_ID_LEN] = '\0';
+    return 0;
+}
+
+static int jobs_id_valid(const char *id, size_t len) {
+    if (len != JOB_ID_LEN) return 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = id[i];
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+              c == '-' || c == '_'))
+            return 0;
+    }
+    return 1;
+}
+
+static void jobs_iso(char *out, size_t cap, int64_t ms) {
+    time_t s = (time_t)(ms / 1000);
+    struct tm tm;
+    gmtime_r(&s, &tm);
+    size_t n = strftime(out, cap, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(out + n, cap - n, ".%03dZ", (int)(ms % 1000));
+}
+
+static void jobs_problem(api_response_t *resp, int code, const char *detail) {
+    api_problem_t p;
+    api_problem_init(&p, code, "%s", detail);
+    api_response_problem(resp, &p);
+}
+
+/* === The job resource as JSON === */
+
+static json_t *jobs_progress_json(const job_progress_t *pr) {
+    json_t *o = json_pack("{s:I, s:I}", "nodes", (json_int_t)pr->nodes, "elapsed_ms",
+                          (json_int_t)pr->elapsed_ms);
+    int ok = o != NULL;
+    if (ok && pr->unit[0] != '\0') {
+        ok &= json_object_set_new(o, "unit", json_string(pr->unit)) == 0;
+        ok &= json_object_set_new(o, "done", json_integer((json_int_t)pr->done)) == 0;
+        ok &= json_object_set_new(o, "total", json_integer((json_int_t)pr->total)) == 0;
+        if (pr->total > 0)
+            ok &= json_object_set_new(o, "fraction",
+                                      json_real((double)pr->done / (double)pr->total)) == 0;
+        if (pr->eta_ms >= 0)
+            ok &= json_object_set_new(o, "eta_ms", json_integer((json_int_t)pr->eta_ms)) == 0;
+    }
+    if (!ok) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* The record without its result, as the JSON object of the API. */
+static json_t *jobs_rec_json(const job_rec_t *r) {
+    char created[40], started[40], finished[40], self[64], events[80];
+    jobs_iso(created, sizeof created, r->created_ms);
+    jobs_iso(started, sizeof started, r->started_ms);
+    jobs_iso(finished, sizeof finished, r->finished_ms);
+    snprintf(self, sizeof self, "/v1/jobs/%s", r->id);
+    snprintf(events, sizeof events, "/v1/jobs/%s/events", r->id);
+    json_t *o = json_pack(
+        "{s:s, s:s, s:{s:s, s:s}, s:s, s:o, s:o, s:o, s:{s:s, s:s}}", "id", r->id, "status",
+        job_status_name(r->status), "request", "method", r->method, "path", r->path, "created",
+        created, "started", r->started_ms ? json_string(started) : json_null(), "finished",
+        r->finished_ms ? json_string(finished) : json_null(), "progress",
+        jobs_progress_json(&r->progress), "links", "self", self, "events", events);
+    if (o != NULL && r->result_status != 0) {
+        char result[96];
+        snprintf(result, sizeof result, "/v1/jobs/%s/result", r->id);
+        if (json_object_set_new(o, "result_status", json_integer(r->result_status)) != 0 ||
+            json_object_set_new(o, "result_type", json_string(r->result_type)) != 0 ||
+            json_object_set_new(json_object_get(o, "links"), "result", json_string(result)) != 0) {
+            json_decref(o);
+            return NULL;
+        }
+    }
+    return o;
+}
+
+/* The whole job as text: the record, then "result" spliced in as the raw
+ * JSON of the answer (no re-parse of a result that may be megabytes), or as
+ * a JSON string when the answer is not JSON (CSV, text).  malloc'd. */
+static char *jobs_job_text(const job_rec_t *r, size_t *len) {
+    json_t *o = jobs_rec_json(r);
+    size_t hl;
+    char *head = o ? api_json_dumps(o, API_JSON_FLAGS, &hl) : NULL;
+    json_decref(o);
+    if (head == NULL) return NULL;
+    if (r->result == NULL) {
+        *len = hl;
+        return head;
+    }
+    char *enc = NULL;
+    const char *res = r->result;
+    size_t rl = r->result_len;
+    if (!api_media_is(r->result_type, "application/json") &&
+        !api_media_is(r->result_type, "application/problem+json")) {
+        json_t *str = json_stringn(r->result, r->result_len);
+        enc = str ? json_dumps(str, JSON_ENCODE_ANY) : NULL;
+        json_decref(str);
+        if (enc == NULL) {
+            free(head);
+            return NULL;
+        }
+        res = enc;
+        rl = strlen(enc);
+    }
+    char *text = malloc(hl + rl + 16);
+    if (text != NULL) {
+        memcpy(text, head, hl - 1); /* without the closing brace */
+        size_t n = hl - 1;
+        memcpy(text + n, ",\"result\":", 10);
+        n += 10;
+        memcpy(text + n, res, rl);
+        n += rl;
+        text[n++] = '}';
+        text[n] = '\0';
+        *len = n;
+    }
+    free(head);
+    free(enc);
+    return text;
+}
+
+static void jobs_answer_job(const job_rec_t *r, int status, api_response_t *resp) {
+    size_t len;
+    char *text = jobs_job_text(r, &len);
+    api_response_destroy(resp);
+    if (text == NULL) {
+        jobs_problem(resp, API_ENOMEM, "out of memory while rendering the job");
+        return;
+    }
+    resp->status = status;
+    resp->content_type = "application/json";
+    resp->body = text;
+    resp->len = len;
+}
+
+/* === Event streams === */
+
+/* Appends bytes to a subscriber and wakes its reader.  Under js->lock. */
+static void sub_push(job_sub_t *s, const char *bytes, size_t n) {
+    if (s->closed || s->ended || s->oom) return;
+    if (s->off > 0 && s->off == s->len) s->off = s->len = 0;
+    if (s->len + n > s->cap) {
+        size_t cap = s->cap ? s->cap : 1024;
+        while (cap < s->len + n)
+            cap *= 2;
+        char *b = realloc(s->buf, cap);
+        if (b == NULL) {
+            s->oom = 1; /* the reader ends the stream; the client may reconnect */
+            n = 0;
+        } else {
+            s->buf = b;
+            s->cap = cap;
+        }
+    }
+    memcpy(s->buf + s->len, bytes, n);
+    s->len += n;
+    s->last_write_ns = search_now_ns();
+    if (s->waiting) {
+        s->waiting = 0;
+        MHD_resume_connection(s->conn);
+    }
+}
+
+static void sub_push_event(job_sub_t *s, const char *event, const char *data, size_t len) {
+    char head[48];
+    int hn = snprintf(head, sizeof head, "event: %s\ndata: ", event);
+    sub_push(s, head, (size_t)hn);
+    sub_push(s, data, len);
+    sub_push(s, "\n\n", 2);
+}
+
+/* Ends a subscriber's stream (after what is queued).  Under js->lock. */
+static void sub_end(job_sub_t *s) {
+    s->ended = 1;
+    if (s->waiting) {
+        s->waiting = 0;
+        MHD_resume_connection(s->conn);
+    }
+}
+
+/* MHD thread: the next bytes of the stream, 0 and a suspended connection
+ * when there are none yet, or the end. */
+static long sub_read(void *cls, char *buf, size_t max) {
+    job_sub_t *s = cls;
+    long n;
+    pthread_mutex_lock(&s->js->lock);
+    if (s->len > s->off) {
+        size_t k = s->len - s->off < max ? s->len - s->off : max;
+        memcpy(buf, s->buf + s->off, k);
+        s->off += k;
+        n = (long)k;
+    } else if (s->ended || s->oom) {
+        n = -1;
+    } else {
+        s->waiting = 1;
+        MHD_suspend_connection(s->conn);
+        n = 0;
+    }
+    pthread_mutex_unlock(&s->js->lock);
+    return n;
+}
+
+static void sub_destroy(job_sub_t *s) {
+    free(s->buf);
+    free(s);
+}
+
+/* MHD thread: the response is gone.  A subscriber still on a runner's list
+ * is left for the loop thread to unlink. */
+static void sub_free(void *cls) {
+    job_sub_t *s = cls;
+    jobs_t *js = s->js;
+    pthread_mutex_lock(&js->lock);
+    s->closed = 1;
+    int attached = s->attached;
+    pthread_mutex_unlock(&js->lock);
+    if (!attached) sub_destroy(s);
+}
+
+/* Unlinks and frees the closed subscribers of a runner.  Under js->lock. */
+static void run_reap_subs(job_run_t *r) {
+    for (job_sub_t **pp = &r->subs; *pp != NULL;) {
+        job_sub_t *s = *pp;
+        if (s->closed) {
+            *pp = s->next;
+            sub_destroy(s);
+        } else {
+            pp = &s->next;
+        }
+    }
+}
+
+/* === Progress === */
+
+/* The job's progress now: loop thread (it reads merge()'s fields). */
+static void run_measure(job_run_t *r, job_progress_t *pr) {
+    api_job_t *job = r->job;
+    uint64_t live = atomic_load_explicit(&r->task.live_nodes, memory_order_relaxed);
+    memset(pr, 0, sizeof *pr);
+    pr->eta_ms = -1;
+    pr->nodes = job->nodes > live ? job->nodes : live;
+    pr->elapsed_ms = (search_now_ns() - r->start_ns) / 1000000;
+    if (job->progress_total > 0) {
+        pr->done = job->progress_done;
+        pr->total = job->progress_total;
+    } else if (job->nitems > 1) {
+        pr->done = r->task.merged;
+        pr->total = job->nitems;
+    } else {
+        return; /* one search: nodes and time only */
+    }
+    snprintf(pr->unit, sizeof pr->unit, "%s", job->progress_unit ? job->progress_unit : "items");
+    /* never backwards: a split job may add items after its first merge */
+    if (r->sent.total > 0 &&
+        (double)pr->done * (double)r->sent.total < (double)r->sent.done * (double)pr->total) {
+        pr->done = r->sent.done;
+        pr->total = r->sent.total;
+    }
+    double f = pr->total ? (double)pr->done / (double)pr->total : 0;
+    if (f >= JOBS_ETA_FROM && f < 1)
+        pr->eta_ms = (int64_t)((double)pr->elapsed_ms * (1 - f) / f);
+    else if (f >= 1)
+        pr->eta_ms = 0;
+}
+
+static void run_publish(job_run_t *r, const char *event) {
+    json_t *o = jobs_rec_json(&r->rec);
+    char *text = o ? api_json_dumps(o, API_JSON_FLAGS, NULL) : NULL;
+    json_decref(o);
+    if (text == NULL) return; /* out of memory: the next tick tries again */
+    for (job_sub_t *s = r->subs; s != NULL; s = s->next)
+        sub_push_event(s, event, text, strlen(text));
+    free(text);
+}
+
+/* === Starting and ending === */
+
+static void job_done(pool_task_t *task);
+static void job_progress(pool_task_t *task);
+
+static void run_free(job_run_t *r) {
+    if (r->job != NULL) r->job->ops->free(r->job);
+    api_response_destroy(&r->resp);
+    free(r->out);
+    free(r);
+}
+
+/* Removes r from js->runs.  Under js->lock. */
+static void run_unlink(jobs_t *js, job_run_t *r) {
+    for (job_run_t **pp = &js->runs; *pp != NULL; pp = &(*pp)->next)
+        if (*pp == r) {
+            *pp = r->next;
+            return;
+        }
+}
+
+/* Records the final state, tells the subscribers and forgets the runner:
+ * `result` (may be NULL) moves into the store.  Under js->lock. */
+static void run_end(jobs_t *js, job_run_t *r, job_status_t st, int status, const char *ctype,
+                    char *result, size_t len) {
+    metrics_t *m = js->metrics;
+    r->rec.status = st;
+    r->rec.finished_ms = jobs_wall_ms();
+    r->rec.result_status = status;
+    snprintf(r->rec.result_type, sizeof r->rec.result_type, "%s", ctype ? ctype : "");
+    job_rec_t put = r->rec;
+    put.result = result;
+    put.result_len = len;
+    /* the done event carries the whole job, result included */
+    size_t tl;
+    char *text = r->subs != NULL ? jobs_job_text(&put, &tl) : NULL;
+    js->store->ops->put(js->store, &put);
+    job_rec_clear(&put);
+    atomic_fetch_add_explicit(&m->async_ended[st], 1, memory_order_relaxed);
+    http_log("info", "job ended",
+             json_pack("{s:s, s:s, s:s, s:i}", "job", r->rec.id, "status", job_status_name(st),
+                       "path", r->rec.path, "result_status", status));
+    if (r->rec.started_ms != 0)
+        metrics_observe_job(m, (double)(r->rec.finished_ms - r->rec.started_ms) / 1000.0);
+    for (job_sub_t *s = r->subs, *next; s != NULL; s = next) {
+        next = s->next;
+        if (text != NULL)
+            sub_push_event(s, "done", text, tl);
+        else
+            s->oom = 1; /* the client reads the job instead */
+        s->attached = 0;
+        sub_end(s);
+        if (s->closed) sub_destroy(s); /* MHD let go already */
+    }
+    free(text);
+    r->subs = NULL;
+    run_unlink(js, r);
+}
+
+/* Admits and submits a queued runner.  Under js->lock. */
+static void job_start(jobs_t *js, job_run_t *r) {
+    r->rec.status = JOB_RUNNING;
+    r->rec.started_ms = jobs_wall_ms();
+    r->start_ns = search_now_ns();
+    r->task.job = r->job;
+    r->task.done = job_done;
+    r->task.progress = r->job->ops->progressive ? job_progress : NULL;
+    r->task.owner = r;
+    r->task.watch_fd = -1;
+    js->store->ops->put(js->store, &r->rec);
+    run_publish(r, "progress");
+    js->running++;
+    pool_admit_background(js->pool);
+    if (pool_submit(js->pool, &r->task) != 0) { /* the admission was released */
+        js->running--;
+        run_end(js, r, JOB_FAILED, 503, API_PROBLEM_CONTENT_TYPE, NULL, 0);
+        run_free(r);
+    }
+}
+
+static void job_start_queued(jobs_t *js) {
+    for (job_run_t *r = js->runs, *next; r != NULL && js->running < js->cfg->threads; r = next) {
+        next = r->next;
+        if (r->rec.status == JOB_QUEUED) job_start(js, r);
+    }
+}
+
+/* Appends a streamed answer to the runner's result, up to the limit.
+ * Loop thread. */
+static void run_drain(job_run_t *r, api_response_t *resp) {
+    size_t limit = r->js->cfg->max_job_result;
+    for (;;) {
+        if (r->out_len + 65536 > r->out_cap) {
+            size_t cap = r->out_cap ? r->out_cap * 2 : 65536;
+            char *b = realloc(r->out, cap + 1);
+            if (b == NULL) {
+                r->too_large = -1; /* out of memory */
+                return;
+            }
+            r->out = b;
+            r->out_cap = cap;
+        }
+        long n = resp->stream(resp->stream_cls, r->out + r->out_len, r->out_cap - r->out_len);
+        if (n <= 0) return; /* -1: the end; 0: nothing more yet */
+        r->out_len += (size_t)n;
+        if (r->out_len > limit) {
+            r->too_large = 1;
+            return;
+        }
+    }
+}
+
+/* Loop thread, after each merge of a progressive job: take what is ready. */
+static void job_progress(pool_task_t *task) {
+    job_run_t *r = task->owner;
+    if (!r->too_large) run_drain(r, &r->resp);
+}
+
+/* Loop thread: the task has ended. */
+static void job_done(pool_task_t *task) {
+    job_run_t *r = task->owner;
+    jobs_t *js = r->js;
+    api_job_t *job = r->job;
+    api_response_t resp = {0};
+    char *body;
+    size_t len;
+    int status;
+    const char *ctype;
+
+    if (job->ops->progressive) {
+        job->ops->finish(job, task->rc);
+        if (!r->too_large) run_drain(r, &r->resp);
+        status = r->resp.status;
+        ctype = r->resp.content_type;
+        body = r->out;
+        len = r->out_len;
+        r->out = NULL;
+    } else {
+        guard_render(job, &resp);
+        status = resp.status;
+        ctype = resp.content_type;
+        if (resp.stream != NULL) { /* a huge board: take it in */
+            run_drain(r, &resp);
+            body = r->out;
+            len = r->out_len;
+            r->out = NULL;
+        } else {
+            body = resp.body;
+            len = resp.len;
+            resp.body = NULL;
+            if (len > js->cfg->max_job_result) r->too_large = 1;
+        }
+    }
+    if (r->too_large) {
+        char d[160];
+        api_response_t p = {0};
+        free(body);
+        snprintf(d, sizeof d,
+                 r->too_large < 0 ? "out of memory while keeping the result"
+                                  : "the result is larger than --max-job-result (%zu bytes); "
+                                    "ask for less (output=summary) or run it synchronously",
+                 js->cfg->max_job_result);
+        jobs_problem(&p, r->too_large < 0 ? API_ENOMEM : API_ETOOLARGE, d);
+        status = p.status;
+        ctype = p.content_type;
+        body = p.body;
+        len = p.len;
+        p.body = NULL;
+    }
+    metrics_add_nodes(js->metrics, job->ops->puzzle, job->nodes);
+
+    pthread_mutex_lock(&js->lock); /* cancel_requested is written under it by DELETE */
+    job_status_t st = JOB_DONE;
+    if (task->rc == SEARCH_CANCELLED || r->cancel_requested)
+        st = JOB_CANCELLED;
+    else if (task->rc == SEARCH_TIMEOUT)
+        st = JOB_TIMEOUT;
+    else if (status >= 400 || r->too_large)
+        st = JOB_FAILED;
+    run_measure(r, &r->rec.progress);
+    run_end(js, r, st, status, ctype, body, len);
+    js->running--;
+    job_start_queued(js);
+    pthread_mutex_unlock(&js->lock);
+    api_response_destroy(&resp);
+    run_free(r);
+}
+
+/* === The tick (loop thread) === */
+
+static void jobs_tick(void *arg) {
+    jobs_t *js = arg;
+    int64_t now = search_now_ns();
+    pthread_mutex_lock(&js->lock);
+    for (job_run_t *r = js->runs; r != NULL; r = r->next) {
+        run_reap_subs(r);
+        if (r->rec.status == JOB_RUNNING && now - r->last_event_ns >= JOBS_EVENT_MS * 1000000LL) {
+            job_progress_t pr;
+            run_measure(r, &pr);
+            if (memcmp(&pr, &r->sent, sizeof pr) != 0 &&
+                (pr.done != r->sent.done || pr.nodes != r->sent.nodes ||
+                 pr.total != r->sent.total)) {
+                r->rec.progress = pr;
+                r->sent = pr;
+                r->last_event_ns = now;
+                js->store->ops->put(js->store, &r->rec);
+                run_publish(r, "progress");
+            }
+        }
+        for (job_sub_t *s = r->subs; s != NULL; s = s->next)
+            if (now - s->last_write_ns >= JOBS_KEEPALIVE_MS * 1000000LL)
+                sub_push(s, ": keep-alive\n\n", 14);
+    }
+    if (now - js->last_expire_ns >= JOBS_EXPIRE_MS * 1000000LL) {
+        size_t by[JOB_NSTATUS];
+        js->last_expire_ns = now;
+        js->store->ops->expire(js->store, jobs_wall_ms() - js->cfg->job_ttl_s * 1000);
+        js->store->ops->count(js->store, by);
+        for (int k = 0; k < JOB_NSTATUS; k++)
+            atomic_store_explicit(&js->metrics->async_jobs[k], (int_fast64_t)by[k],
+                                  memory_order_relaxed);
+    }
+    pthread_mutex_unlock(&js->lock);
+}
+
+/* === Public === */
+
+int jobs_new(jobs_t **out, const config_t *cfg, pool_t *pool, metrics_t *metrics,
+             jobstore_t *store) {
+    jobs_t *js = calloc(1, sizeof *js);
+    if (js == NULL) return -1;
+    js->cfg = cfg;
+    js->pool = pool;
+    js->metrics = metrics;
+    js->store = store;
+    pthread_mutex_init(&js->lock, NULL);
+    pool_on_tick(pool, jobs_tick, js);
+    *out = js;
+    return 0;
+}
+
+void jobs_create(jobs_t *js, api_job_t *job, const char *method, const char *path,
+                 api_response_t *resp) {
+    job_run_t *r = calloc(1, sizeof *r);
+    int rc;
+    if (r == NULL || jobs_new_id(r->rec.id) != 0) {
+        free(r);
+        job->ops->free(job);
+        jobs_problem(resp, API_ENOMEM, "could not create the job");
+        return;
+    }
+    r->js = js;
+    r->job = job;
+    r->rec.status = JOB_QUEUED;
+    r->rec.created_ms = jobs_wall_ms();
+    r->rec.progress.eta_ms = -1;
+    snprintf(r->rec.method, sizeof r->rec.method, "%s", method);
+    snprintf(r->rec.path, sizeof r->rec.path, "%s", path);
+    if (job->ops->progressive) { /* its answer is a stream, set up before it runs */
+        guard_render(job, &r->resp);
+        if (r->resp.stream == NULL) { /* refused: the problem is the answer */
+            *resp = r->resp;
+            memset(&r->resp, 0, sizeof r->resp);
+            run_free(r);
+            return;
+        }
+    }
+
+    pthread_mutex_lock(&js->lock);
+    int draining = js->draining;
+    rc = draining ? 0 : js->store->ops->add(js->store, &r->rec);
+    job_rec_t snap = r->rec; /* once the lock is dropped, r may start and even end */
+    if (!draining && rc == 0) {
+        job_run_t **pp = &js->runs;
+        while (*pp != NULL)
+            pp = &(*pp)->next;
+        *pp = r;
+        atomic_fetch_add_explicit(&js->metrics->async_created, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&js->metrics->async_jobs[JOB_QUEUED], 1, memory_order_relaxed);
+    }
+    pthread_mutex_unlock(&js->lock);
+    if (draining || rc != 0) {
+        run_free(r);
+        if (draining)
+            jobs_problem(resp, API_EDRAINING, "the server is shutting down; retry elsewhere");
+        else if (rc == JOBSTORE_EFULL)
+            jobs_problem(resp, API_EBUSY,
+                         "the job store is full of jobs that have not ended (--max-jobs); "
+                         "retry later");
+        else if (rc == JOBSTORE_EDOWN)
+            jobs_problem(resp, API_EBUSY, "the job store cannot be reached; retry later");
+        else
+            jobs_problem(resp, API_ENOMEM, "could not record the job");
+        resp->retry_after = 1;
+        return;
+    }
+    jobs_answer_job(&snap, 202, resp);
+    snprintf(resp->location, sizeof resp->location, "/v1/jobs/%s", snap.id);
+    resp->flags |= API_RESP_ASYNC;
+    pthread_mutex_lock(&js->lock);
+    job_start_queued(js);
+    pthread_mutex_unlock(&js->lock);
+}
+
+/* The runner of a job on this replica, or NULL.  Under js->lock. */
+static job_run_t *jobs_find_run(jobs_t *js, const char *id) {
+    for (job_run_t *r = js->runs; r != NULL; r = r->next)
+        if (strcmp(r->rec.id, id) == 0) return r;
+    return NULL;
+}
+
+static void jobs_list(jobs_t *js, const api_param_t *params, size_t nparams, api_response_t *resp) {
+    static const char *const allowed[] = {"limit", "cursor", NULL};
+    api_request_t q = {0};
+    api_problem_t p;
+    long long limit = 20, before = 0;
+    q.params = params;
+    q.nparams = nparams;
+    api_problem_init(&p, API_EINVALID, "invalid query parameters");
+    int bad = api_params_check(&q, allowed, &p) != 0;
+    bad |= api_param_int(&q, "limit", 0, 1, JOBS_LIST_MAX, 20, &limit, &p) != 0;
+    const char *cursor = api_param(&q, "cursor");
+    if (cursor != NULL) {
+        char *end;
+        before = strtoll(cursor, &end, 10);
+        if (*cursor == '\0' || *end != '\0' || before < 1) {
+            api_problem_add(&p, "query", "cursor", "not a cursor this server gave");
+            bad = 1;
+        }
+    }
+    if (bad) {
+        api_response_problem(resp, &p);
+        return;
+    }
+    job_rec_t *recs = calloc((size_t)limit, sizeof *recs);
+    json_t *arr = json_array(), *root = NULL;
+    int more = 0, ok = recs != NULL && arr != NULL;
+    size_t n =
+        ok ? js->store->ops->list(js->store, (uint64_t)before, recs, (size_t)limit, &more) : 0;
+    for (size_t i = 0; i < n && ok; i++)
+        ok = json_array_append_new(arr, jobs_rec_json(&recs[i])) == 0;
+    if (ok)
+        root = json_pack("{s:o}", "jobs", arr);
+    else
+        json_decref(arr);
+    if (root != NULL && more && n > 0) {
+        char next[32];
+        snprintf(next, sizeof next, "%llu", (unsigned long long)recs[n - 1].seq);
+        ok = json_object_set_new(root, "next_cursor", json_string(next)) == 0;
+    }
+    free(recs);
+    if (!ok || root == NULL) {
+        json_decref(root);
+        jobs_problem(resp, API_ENOMEM, "out of memory while listing the jobs");
+        return;
+    }
+    api_response_json(resp, 200, root);
+}
+
+static void jobs_delete(jobs_t *js, const char *id, api_response_t *resp) {
+    pthread_mutex_lock(&js->lock);
+    job_run_t *r = jobs_find_run(js, id);
+    if (r != NULL && r->rec.status == JOB_QUEUED) {
+        r->cancel_requested = 1;
+        run_end(js, r, JOB_CANCELLED, 0, NULL, NULL, 0);
+        job_rec_t snap = r->rec;
+        run_free(r);
+        pthread_mutex_unlock(&js->lock);
+        jobs_answer_job(&snap, 202, resp);
+        return;
+    }
+    if (r != NULL) {
+        r->cancel_requested = 1;
+        atomic_store(&r->task.cancel, 1); /* the searches see it at their next poll */
+        job_rec_t snap = r->rec;
+        pthread_mutex_unlock(&js->lock);
+        jobs_answer_job(&snap, 202, resp);
+        return;
+    }
+    job_rec_t rec;
+    int rc = js->store->ops->get(js->store, id, 0, &rec);
+    if (rc == 0 && JOB_ENDED(rec.status)) rc = js->store->ops->remove(js->store, id);
+    pthread_mutex_unlock(&js->lock);
+    if (rc == JOBSTORE_ENOTFOUND) {
+        jobs_problem(resp, API_ENOTFOUND, "no such job (unknown, deleted or expired)");
+    } else if (rc != 0) {
+        jobs_problem(resp, API_ENOMEM, "could not delete the job");
+    } else if (!JOB_ENDED(rec.status)) {
+        jobs_problem(resp, API_EBUSY, "the job runs on another replica; retry there");
+    } else {
+        api_response_destroy(resp);
+        resp->status = 204;
+        resp->content_type = NULL;
+    }
+}
+
+static void jobs_events(jobs_t *js, struct MHD_Connection *conn, const char *id,
+                        api_response_t *resp) {
+    job_sub_t *s = calloc(1, sizeof *s);
+    job_rec_t rec;
+    if (s == NULL) {
+        jobs_problem(resp, API_ENOMEM, "out of memory for the event stream");
+        return;
+    }
+    s->js = js;
+    s->conn = conn;
+    s->last_write_ns = search_now_ns();
+    pthread_mutex_lock(&js->lock);
+    job_run_t *r = jobs_find_run(js, id);
+    if (r != NULL) {
+        s->attached = 1;
+        s->next = r->subs;
+        r->subs = s;
+        /* the state now, so a client needs nothing else to begin */
+        job_sub_t *keep = r->subs->next;
+        r->subs->next = NULL;
+        run_publish(r, "progress");
+        r->subs->next = keep;
+        pthread_mutex_unlock(&js->lock);
+    } else {
+        int rc = js->store->ops->get(js->store, id, 1, &rec);
+        pthread_mutex_unlock(&js->lock);
+        if (rc != 0) {
+            sub_destroy(s);
+            jobs_problem(resp, rc == JOBSTORE_ENOTFOUND ? API_ENOTFOUND : API_ENOMEM,
+                         rc == JOBSTORE_ENOTFOUND ? "no such job (unknown, deleted or expired)"
+                                                  : "could not read the job");
+            return;
+        }
+        size_t len;
+        char *text = jobs_job_text(&rec, &len);
+        job_rec_clear(&rec);
+        if (text == NULL) {
+            sub_destroy(s);
+            jobs_problem(resp, API_ENOMEM, "out of memory for the event stream");
+            return;
+        }
+        sub_push_event(s, JOB_ENDED(rec.status) ? "done" : "progress", text, len);
+        free(text);
+        s->ended = 1; /* ended here, or running elsewhere: one event, then the end */
+    }
+    api_response_destroy(resp);
+    resp->status = 200;
+    resp->content_type = "text/event-stream";
+    resp->stream = sub_read;
+    resp->stream_free = sub_free;
+    resp->stream_cls = s;
+    resp->flags |= API_RESP_EVENTS;
+}
+
+void jobs_answer(jobs_t *js, struct MHD_Connection *conn, const char *method, const char *path_tail,
+                 const api_param_t *params, size_t nparams, api_response_t *resp) {
+    char id[JOB_ID_LEN + 1];
+    const char *rest;
+    size_t idlen;
+    job_rec_t rec;
+
+    if (path_tail[0] == '\0') {
+        jobs_list(js, params, nparams, resp);
+        return;
+    }
+    rest = strchr(path_tail + 1, '/');
+    idlen = rest ? (size_t)(rest - path_tail - 1) : strlen(path_tail + 1);
+    if (!jobs_id_valid(path_tail + 1, idlen)) {
+        jobs_problem(resp, API_ENOTFOUND, "no such job (unknown, deleted or expired)");
+        return;
+    }
+    memcpy(id, path_tail + 1, idlen);
+    id[idlen] = '\0';
+    if (strcmp(method, "DELETE") == 0) {
+        jobs_delete(js, id, resp);
+        return;
+    }
+    if (rest != NULL && strcmp(rest, "/events") == 0) {
+        jobs_events(js, conn, id, resp);
+        return;
+    }
+    int want_result = 1;
+    int rc = js->store->ops->get(js->store, id, want_result, &rec);
+    if (rc != 0) {
+        jobs_problem(resp, rc == JOBSTORE_ENOTFOUND ? API_ENOTFOUND : API_ENOMEM,
+                     rc == JOBSTORE_ENOTFOUND ? "no such job (unknown, deleted or expired)"
+                                              : "could not read the job");
+        return;
+    }
+    if (rest != NULL) { /* /result: the answer itself, as the synchronous call gave it */
+        if (rec.result == NULL) {
+            jobs_problem(resp, API_ENOTFOUND, "the job has no result yet; it has not ended");
+        } else {
+            api_response_destroy(resp);
+            resp->status = rec.result_status;
+            snprintf(resp->ctype_buf, sizeof resp->ctype_buf, "%s", rec.result_type);
+            resp->content_type = rec.result_type[0] ? resp->ctype_buf : NULL;
+            resp->body = rec.result;
+            resp->len = rec.result_len;
+            rec.result = NULL;
+        }
+        job_rec_clear(&rec);
+        return;
+    }
+    jobs_answer_job(&rec, 200, resp);
+    job_rec_clear(&rec);
+}
+
+void jobs_drain(jobs_t *js) {
+    pthread_mutex_lock(&js->lock);
+    js->draining = 1;
+    for (job_run_t *r = js->runs, *next; r != NULL; r = next) {
+        next = r->next;
+        if (r->rec.status != JOB_QUEUED) continue;
+        r->cancel_requested = 1;
+        run_end(js, r, JOB_CANCELLED, 0, NULL, NULL, 0);
+        run_free(r);
+    }
+    pthread_mutex_unlock(&js->lock);
+}
+
+void jobs_free(jobs_t *js) {
+    if (js == NULL) return;
+    for (job_run_t *r = js->runs, *next; r != NULL; r = next) { /* none, normally */
+        next = r->next;
+        for (job_sub_t *s = r->subs, *sn; s != NULL; s = sn) {
+            sn = s->next;
+            sub_destroy(s);
+        }
+        run_free(r);
+    }
+    js->store->ops->free(js->store);
+    pthread_mutex_destroy(&js->lock);
+    free(js);
+}

@@ -1,0 +1,105 @@
+/* jobstore.h -- where the records of asynchronous jobs live, behind a small
+ * interface.
+ *
+ * A record is plain data: the job's id, status, request line, timestamps,
+ * progress and, once it has ended, its result (the bytes the synchronous
+ * call would have answered, with their status and content type).  What runs
+ * the job (its task on the pool, its event subscribers) is not here: that is
+ * server/jobs.c, on the replica that runs it.  So a store may be shared by
+ * many replicas (Redis, in cluster mode) while the in-memory store
+ * (jobstore_mem.c) is the embedded default.
+ *
+ * Every operation copies: a caller never holds a pointer into the store, so
+ * any thread may call any operation (each store locks for itself; its lock
+ * is a leaf: nothing else is taken while it is held).  Results are the one
+ * large part of a record; they move in with put() and are copied out only
+ * when asked for. */
+#ifndef PUZZLED_JOBSTORE_H
+#define PUZZLED_JOBSTORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define JOB_ID_LEN 22 /* 128 random bits, base64url without padding */
+
+typedef enum job_status_e {
+    JOB_QUEUED,
+    JOB_RUNNING,
+    JOB_DONE,
+    JOB_FAILED,
+    JOB_CANCELLED,
+    JOB_TIMEOUT,
+} job_status_t;
+#define JOB_NSTATUS   6
+#define JOB_ENDED(st) ((st) >= JOB_DONE)
+
+/* "queued", "running", ... */
+const char *job_status_name(job_status_t st);
+
+typedef struct job_progress_s {
+    char unit[16]; /* "subproblems", "lines", "subtrees", "items"; "" = none */
+    uint64_t done; /* of total units (unit != "") */
+    uint64_t total;
+    uint64_t nodes; /* search nodes so far */
+    int64_t elapsed_ms;
+    int64_t eta_ms; /* -1 = not known yet */
+} job_progress_t;
+
+typedef struct job_rec_s {
+    char id[JOB_ID_LEN + 1];
+    uint64_t seq; /* creation order in this store, from 1 */
+    job_status_t status;
+    char method[8];
+    char path[64];
+    int64_t created_ms, started_ms, finished_ms; /* Unix time in ms; 0 = not yet */
+    job_progress_t progress;
+    int result_status;    /* HTTP status of the result; 0 = none yet */
+    char result_type[64]; /* its content type */
+    char *result;         /* malloc'd, owned by the record; NULL = none */
+    size_t result_len;
+} job_rec_t;
+
+/* Frees the record's result (the record may be reused).  NULL-safe. */
+void job_rec_clear(job_rec_t *r);
+
+typedef struct jobstore_s jobstore_t;
+
+/* Error codes: 0 or one of these. */
+#define JOBSTORE_ENOTFOUND (-1) /* no record with that id */
+#define JOBSTORE_EFULL     (-2) /* full of records that have not ended */
+#define JOBSTORE_ENOMEM    (-3)
+#define JOBSTORE_EDOWN     (-4) /* the store cannot be reached (a remote store) */
+
+typedef struct jobstore_ops_s {
+    /* Adds a new record (copied; its result must be NULL; its seq is set in
+     * *rec).  A full store first evicts its oldest ended record; with none
+     * ended it answers JOBSTORE_EFULL. */
+    int (*add)(jobstore_t *s, job_rec_t *rec);
+    /* Replaces the record with rec's id.  A result in rec moves into the
+     * store (rec->result is NULL afterwards); without one, the stored result
+     * stays. */
+    int (*put)(jobstore_t *s, job_rec_t *rec);
+    /* Copies the record into *out, its result too when want_result. */
+    int (*get)(jobstore_t *s, const char *id, int want_result, job_rec_t *out);
+    int (*remove)(jobstore_t *s, const char *id);
+    /* Copies up to `max` records created before seq `before` (0: from the
+     * newest), newest first and without results; returns how many and sets
+     * *more when older ones remain. */
+    size_t (*list)(jobstore_t *s, uint64_t before, job_rec_t *out, size_t max, int *more);
+    /* Removes the ended records that finished before cutoff_ms; returns how
+     * many. */
+    size_t (*expire)(jobstore_t *s, int64_t cutoff_ms);
+    /* Records by status. */
+    void (*count)(jobstore_t *s, size_t by_status[JOB_NSTATUS]);
+    void (*free)(jobstore_t *s);
+} jobstore_ops_t;
+
+struct jobstore_s {
+    const jobstore_ops_t *ops;
+};
+
+/* The embedded store: at most max_records records in this process.
+ * Returns 0 or JOBSTORE_ENOMEM. */
+int jobstore_mem_new(jobstore_t **out, size_t max_records);
+
+#endif

@@ -1,0 +1,539 @@
+/* test_jobs.c -- asynchronous jobs on the real server, driven with libcurl:
+ * the 202 hand-off, results equal to the synchronous answers, progress that
+ * never goes backwards, the event stream, cancel, 404s, the store's limits
+ * and expiry, batches, listing, and SIGTERM with jobs in flight.
+ *
+ * Like test_http.c, most tests share one server; those that need other
+ * flags start their own.  Times are measured and printed where the issue
+ * names one (cancel latency), with generous bounds so sanitizer builds and
+ * a loaded machine pass. */
+#include <check.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tests/http_client.h"
+
+static tsrv_t srv;
+
+static void jobs_up(void) {
+    static const char *const args[] = {"--threads", "2", NULL};
+    ck_assert_int_eq(tsrv_start(&srv, args, NULL), 0);
+}
+
+static void jobs_down(void) { tsrv_stop(&srv, SIGTERM, 20000); }
+
+static void sleep_ms(int ms) {
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* One request; returns the parsed body (NULL if not JSON) and the status. */
+static json_t *call(const tsrv_t *s, const char *method, const char *path, const char *body,
+                    int async, long *status, hresp_t *keep) {
+    char url[512];
+    const char *hdrs[] = {"Content-Type: application/json", async ? "Prefer: respond-async" : NULL,
+                          NULL};
+    hresp_t r;
+    CURL *c = curl_easy_init();
+    ck_assert_ptr_nonnull(c);
+    snprintf(url, sizeof url, "%s%s", s->base, path);
+    ck_assert_int_eq(http_do(c, method, url, body, body ? strlen(body) : 0, hdrs, &r), CURLE_OK);
+    curl_easy_cleanup(c);
+    json_t *j = json_loads(r.body, 0, NULL);
+    *status = r.status;
+    if (keep != NULL)
+        *keep = r;
+    else
+        hresp_free(&r);
+    return j;
+}
+
+static const char *jstr(json_t *o, const char *k) {
+    return json_string_value(json_object_get(o, k));
+}
+
+/* Starts a job; returns its id (static buffer per call site is the caller's). */
+static void start_job(const tsrv_t *s, const char *method, const char *path, const char *body,
+                      char id[32]) {
+    long st;
+    hresp_t r;
+    char loc[128], pref[64];
+    json_t *j = call(s, method, path, body, 1, &st, &r);
+    ck_assert_msg(st == 202, "%s: %ld %s", path, st, r.body);
+    ck_assert(hresp_header(&r, "Location", loc, sizeof loc));
+    ck_assert(hresp_header(&r, "Preference-Applied", pref, sizeof pref));
+    ck_assert_str_eq(pref, "respond-async");
+    ck_assert_str_eq(jstr(j, "status"), "queued");
+    snprintf(id, 32, "%s", jstr(j, "id"));
+    ck_assert_int_eq((int)strlen(id), 22); /* 128 random bits, base64url */
+    char want[128];
+    snprintf(want, sizeof want, "/v1/jobs/%s", id);
+    ck_assert_str_eq(loc, want);
+    ck_assert_str_eq(jstr(json_object_get(j, "links"), "self"), want);
+    json_decref(j);
+    hresp_free(&r);
+}
+
+static json_t *get_job(const tsrv_t *s, const char *id, long *status) {
+    char path[96];
+    snprintf(path, sizeof path, "/v1/jobs/%s", id);
+    return call(s, "GET", path, NULL, 0, status, NULL);
+}
+
+static int ended(const char *st) {
+    return st && (strcmp(st, "done") == 0 || strcmp(st, "failed") == 0 ||
+                  strcmp(st, "cancelled") == 0 || strcmp(st, "timeout") == 0);
+}
+
+/* Polls until the job has ended; returns it. */
+static json_t *wait_job(const tsrv_t *s, const char *id, int ms) {
+    for (double t0 = now_ms(); now_ms() - t0 < ms;) {
+        long st;
+        json_t *j = get_job(s, id, &st);
+        ck_assert_int_eq(st, 200);
+        if (ended(jstr(j, "status"))) return j;
+        json_decref(j);
+        sleep_ms(20);
+    }
+    ck_abort_msg("job %s did not end within %d ms", id, ms);
+    return NULL;
+}
+
+static double metric(const tsrv_t *s, const char *series) {
+    char url[256];
+    hresp_t r;
+    snprintf(url, sizeof url, "%s/metrics", s->base);
+    ck_assert_int_eq(http_get(url, &r), CURLE_OK);
+    double v = metrics_value(r.body, series);
+    hresp_free(&r);
+    return v;
+}
+
+/* === Tests === */
+
+START_TEST(jobs_count_same_as_sync) {
+    long st;
+    char id[32];
+    json_t *sync = call(&srv, "GET", "/v1/nqueens/count?n=13&threads=2", NULL, 0, &st, NULL);
+    ck_assert_int_eq(st, 200);
+    start_job(&srv, "GET", "/v1/nqueens/count?n=13&threads=2", NULL, id);
+    json_t *job = wait_job(&srv, id, 60000);
+    ck_assert_str_eq(jstr(job, "status"), "done");
+    ck_assert_int_eq(json_integer_value(json_object_get(job, "result_status")), 200);
+    json_t *res = json_object_get(job, "result");
+    ck_assert_int_eq(json_integer_value(json_object_get(res, "count")), 73712);
+    ck_assert_int_eq(json_integer_value(json_object_get(sync, "count")), 73712);
+    /* the same statistics, timing aside */
+    json_t *a = json_object_get(sync, "stats"), *b = json_object_get(res, "stats");
+    json_object_del(a, "elapsed_ms");
+    json_object_del(b, "elapsed_ms");
+    ck_assert_msg(json_equal(a, b), "stats differ");
+    ck_assert_ptr_nonnull(jstr(job, "started"));
+    ck_assert_ptr_nonnull(jstr(job, "finished"));
+    json_t *req = json_object_get(job, "request");
+    ck_assert_str_eq(jstr(req, "method"), "GET");
+    ck_assert_str_eq(jstr(req, "path"), "/v1/nqueens/count");
+    json_decref(sync);
+    json_decref(job);
+}
+END_TEST
+
+START_TEST(jobs_progress_never_backwards) {
+    char id[32];
+    double last_fraction = -1, last_nodes = -1;
+    long last_done = -1, polls = 0;
+    start_job(&srv, "GET", "/v1/nqueens/count?n=15", NULL, id);
+    for (;;) {
+        long st;
+        json_t *j = get_job(&srv, id, &st);
+        json_t *p = json_object_get(j, "progress");
+        ck_assert_int_eq(st, 200);
+        ck_assert_ptr_nonnull(p);
+        double nodes = (double)json_integer_value(json_object_get(p, "nodes"));
+        ck_assert(nodes >= last_nodes);
+        last_nodes = nodes;
+        if (json_object_get(p, "done") != NULL) {
+            long done = (long)json_integer_value(json_object_get(p, "done"));
+            double f = json_real_value(json_object_get(p, "fraction"));
+            ck_assert_str_eq(jstr(p, "unit"), "subproblems");
+            ck_assert(done >= last_done && f >= last_fraction && f <= 1.0);
+            last_done = done;
+            last_fraction = f;
+        }
+        polls++;
+        if (ended(jstr(j, "status"))) {
+            ck_assert_str_eq(jstr(j, "status"), "done");
+            ck_assert_int_eq(json_integer_value(json_object_get(p, "done")),
+                             json_integer_value(json_object_get(p, "total")));
+            ck_assert_int_eq(
+                json_integer_value(json_object_get(json_object_get(j, "result"), "count")),
+                2279184);
+            json_decref(j);
+            break;
+        }
+        json_decref(j);
+        sleep_ms(10);
+    }
+    ck_assert_int_gt(polls, 1);
+}
+END_TEST
+
+START_TEST(jobs_events_progress_then_done) {
+    char id[32], path[96];
+    hresp_t r;
+    long st;
+    start_job(&srv, "GET", "/v1/nqueens/count?n=15", NULL, id);
+    snprintf(path, sizeof path, "/v1/jobs/%s/events", id);
+    json_decref(call(&srv, "GET", path, NULL, 0, &st, &r)); /* returns when the stream ends */
+    ck_assert_int_eq(st, 200);
+    char ct[64], cc[64], xab[16];
+    ck_assert(hresp_header(&r, "Content-Type", ct, sizeof ct));
+    ck_assert_str_eq(ct, "text/event-stream");
+    ck_assert(hresp_header(&r, "Cache-Control", cc, sizeof cc));
+    ck_assert_str_eq(cc, "no-cache");
+    ck_assert(hresp_header(&r, "X-Accel-Buffering", xab, sizeof xab));
+    ck_assert_str_eq(xab, "no");
+    /* event: progress ... then exactly one event: done, last */
+    int progress = 0, done = 0;
+    const char *p = r.body, *last_done = NULL;
+    while ((p = strstr(p, "event: ")) != NULL) {
+        if (strncmp(p, "event: progress\n", 16) == 0) {
+            ck_assert_int_eq(done, 0);
+            progress++;
+        } else if (strncmp(p, "event: done\n", 12) == 0) {
+            done++;
+            last_done = p;
+        }
+        p += 7;
+    }
+    ck_assert_int_ge(progress, 1);
+    ck_assert_int_eq(done, 1);
+    const char *data = strstr(last_done, "data: ");
+    ck_assert_ptr_nonnull(data);
+    json_t *j = json_loadb(data + 6, strcspn(data + 6, "\n"), 0, NULL);
+    ck_assert_ptr_nonnull(j);
+    ck_assert_str_eq(jstr(j, "status"), "done");
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(j, "result"), "count")),
+                     2279184);
+    json_decref(j);
+    hresp_free(&r);
+    /* on an ended job the stream is one done event */
+    json_decref(call(&srv, "GET", path, NULL, 0, &st, &r));
+    ck_assert_int_eq(st, 200);
+    ck_assert_ptr_nonnull(strstr(r.body, "event: done\n"));
+    ck_assert_ptr_null(strstr(r.body, "event: progress"));
+    hresp_free(&r);
+}
+END_TEST
+
+START_TEST(jobs_delete_stops_the_work) {
+    char id[32], path[96];
+    long st;
+    start_job(&srv, "GET", "/v1/nqueens/count?n=20", NULL, id);
+    for (int i = 0; i < 500; i++) { /* until its searches run */
+        json_t *j = get_job(&srv, id, &st);
+        int busy = json_integer_value(json_object_get(json_object_get(j, "progress"), "nodes")) > 0;
+        json_decref(j);
+        if (busy) break;
+        sleep_ms(20);
+    }
+    snprintf(path, sizeof path, "/v1/jobs/%s", id);
+    double t0 = now_ms();
+    json_t *j = call(&srv, "DELETE", path, NULL, 0, &st, NULL);
+    ck_assert_int_eq(st, 202);
+    json_decref(j);
+    while (metric(&srv, "puzzled_jobs_inflight") != 0 && now_ms() - t0 < 5000)
+        sleep_ms(2);
+    double ms = now_ms() - t0;
+    fprintf(stderr, "jobs: DELETE to in-flight 0 in %.1f ms (n=20 count)\n", ms);
+    ck_assert_msg(ms < 2000, "the count still ran %.0f ms after DELETE", ms);
+    j = wait_job(&srv, id, 5000);
+    ck_assert_str_eq(jstr(j, "status"), "cancelled");
+    ck_assert_str_eq(jstr(json_object_get(j, "result"), "status"), "cancelled");
+    json_decref(j);
+    /* an ended job: DELETE removes its record */
+    json_decref(call(&srv, "DELETE", path, NULL, 0, &st, NULL));
+    ck_assert_int_eq(st, 204);
+    json_decref(get_job(&srv, id, &st));
+    ck_assert_int_eq(st, 404);
+}
+END_TEST
+
+START_TEST(jobs_unknown_ids_are_404) {
+    static const char *const paths[] = {"/v1/jobs/AAAAAAAAAAAAAAAAAAAAAA", "/v1/jobs/short",
+                                        "/v1/jobs/AAAAAAAAAAAAAAAAAAAAAA/events",
+                                        "/v1/jobs/AAAAAAAAAAAAAAAAAAAAAA/result",
+                                        "/v1/jobs/AAAAAAAAAAAA%2FAAAAAAAAA"};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        long st;
+        hresp_t r;
+        json_t *j = call(&srv, "GET", paths[i], NULL, 0, &st, &r);
+        ck_assert_msg(st == 404, "%s: %ld", paths[i], st);
+        char ct[64];
+        ck_assert(hresp_header(&r, "Content-Type", ct, sizeof ct));
+        ck_assert_str_eq(ct, "application/problem+json");
+        json_decref(j);
+        hresp_free(&r);
+    }
+    long st;
+    json_decref(call(&srv, "DELETE", "/v1/jobs/AAAAAAAAAAAAAAAAAAAAAA", NULL, 0, &st, NULL));
+    ck_assert_int_eq(st, 404);
+    json_decref(call(&srv, "POST", "/v1/jobs/AAAAAAAAAAAAAAAAAAAAAA", "{}", 0, &st, NULL));
+    ck_assert_int_eq(st, 405);
+}
+END_TEST
+
+START_TEST(jobs_bad_request_is_refused_at_once) {
+    long st;
+    json_t *j = call(&srv, "GET", "/v1/nqueens/count?n=99", NULL, 1, &st, NULL);
+    ck_assert_int_eq(st, 400);
+    ck_assert_str_eq(jstr(j, "type"), "/problems/invalid-request");
+    json_decref(j);
+    j = call(&srv, "POST", "/v1/sudoku/solve", "{\"grid\":\"11..............\"}", 1, &st, NULL);
+    ck_assert_int_eq(st, 422);
+    json_decref(j);
+    /* no search needed: answered at once whatever the preference */
+    j = call(&srv, "POST", "/v1/sudoku/validate", "{\"grid\":\"1...............\"}", 1, &st, NULL);
+    ck_assert_int_eq(st, 200);
+    json_decref(j);
+}
+END_TEST
+
+START_TEST(jobs_every_solving_endpoint) {
+    static const struct {
+        const char *method, *path, *body, *want;
+    } cases[] = {
+        {"GET", "/v1/nqueens/solve?n=8", NULL, "\"verified\":true"},
+        {"POST", "/v1/nqueens/solve", "{\"n\":8,\"placed\":[[0,4]]}", "\"verified\":true"},
+        {"POST", "/v1/nqueens/count", "{\"n\":8,\"queens\":[0,null,null,null,null,null,null,null]}",
+         "\"count\":4"},
+        {"GET", "/v1/nqueens/solutions?n=6", NULL, "\"returned\":4"},
+        {"POST", "/v1/sudoku/solve",
+         "{\"grid\":\"8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9..."
+         "."
+         "4..\"}",
+         "812753649943682175675491283154237896369845721287169534521974368438526917796318452"},
+        {"POST", "/v1/killer/solve",
+         "{\"size\":4,\"cages\":[{\"sum\":3,\"cells\":[[0,0],[0,1]]},{\"sum\":7,\"cells\":[[0,2],"
+         "[0,3]]},{\"sum\":7,\"cells\":[[1,0],[2,0]]},{\"sum\":5,\"cells\":[[1,1],[1,2]]},{\"sum\":"
+         "3,"
+         "\"cells\":[[1,3],[2,3]]},{\"sum\":5,\"cells\":[[2,1],[2,2]]},{\"sum\":3,\"cells\":[[3,0],"
+         "[3,1]]},{\"sum\":7,\"cells\":[[3,2],[3,3]]}]}",
+         "\"status\":\""},
+        {"POST", "/v1/exact-cover/solve",
+         "{\"items\":[\"A\",\"B\"],\"options\":[[\"A\"],[\"B\"],[\"A\",\"B\"]],\"max_solutions\":"
+         "5}",
+         "\"solutions_found\":2"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char id[32];
+        start_job(&srv, cases[i].method, cases[i].path, cases[i].body, id);
+        json_t *j = wait_job(&srv, id, 60000);
+        ck_assert_str_eq(jstr(j, "status"), "done");
+        char *res = json_dumps(json_object_get(j, "result"), JSON_COMPACT);
+        ck_assert_msg(strstr(res, cases[i].want) != NULL, "%s: %s", cases[i].path, res);
+        free(res);
+        json_decref(j);
+    }
+}
+END_TEST
+
+START_TEST(jobs_batch) {
+    static const char *const body =
+        "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..\n"
+        "# a comment\n"
+        "..\n"
+        ".................................................................................\n";
+    const char *hdrs[] = {"Content-Type: text/plain", NULL};
+    const char *ahdrs[] = {"Content-Type: text/plain", "Prefer: respond-async", NULL};
+    char url[256];
+    hresp_t sync, r;
+    CURL *c = curl_easy_init();
+    snprintf(url, sizeof url, "%s/v1/sudoku/batch?max_solutions=2", srv.base);
+    ck_assert_int_eq(http_do(c, "POST", url, body, strlen(body), hdrs, &sync), CURLE_OK);
+    ck_assert_int_eq(sync.status, 200);
+    ck_assert_int_eq(http_do(c, "POST", url, body, strlen(body), ahdrs, &r), CURLE_OK);
+    ck_assert_int_eq(r.status, 202);
+    json_t *j = json_loads(r.body, 0, NULL);
+    char id[32], path[160];
+    snprintf(id, sizeof id, "%s", jstr(j, "id"));
+    json_decref(j);
+    hresp_free(&r);
+    j = wait_job(&srv, id, 60000);
+    ck_assert_str_eq(jstr(j, "status"), "done");
+    ck_assert_str_eq(jstr(j, "result"), sync.body); /* a text answer: a JSON string */
+    json_decref(j);
+    /* and the raw answer, as the synchronous call gave it */
+    snprintf(path, sizeof path, "%s/v1/jobs/%s/result", srv.base, id);
+    ck_assert_int_eq(http_do(c, "GET", path, NULL, 0, NULL, &r), CURLE_OK);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_str_eq(r.body, sync.body);
+    char ct[64];
+    ck_assert(hresp_header(&r, "Content-Type", ct, sizeof ct));
+    ck_assert_ptr_nonnull(strstr(ct, "text/plain"));
+    hresp_free(&r);
+    hresp_free(&sync);
+    curl_easy_cleanup(c);
+}
+END_TEST
+
+START_TEST(jobs_list_pages_newest_first) {
+    char a[32], b[32];
+    long st;
+    start_job(&srv, "GET", "/v1/nqueens/count?n=6", NULL, a);
+    start_job(&srv, "GET", "/v1/nqueens/count?n=7", NULL, b);
+    json_t *page = call(&srv, "GET", "/v1/jobs?limit=1", NULL, 0, &st, NULL);
+    ck_assert_int_eq(st, 200);
+    json_t *jobs = json_object_get(page, "jobs");
+    ck_assert_int_eq((int)json_array_size(jobs), 1);
+    ck_assert_str_eq(jstr(json_array_get(jobs, 0), "id"), b);
+    ck_assert_ptr_null(json_object_get(json_array_get(jobs, 0), "result"));
+    char next[160];
+    snprintf(next, sizeof next, "/v1/jobs?limit=1&cursor=%s", jstr(page, "next_cursor"));
+    json_decref(page);
+    page = call(&srv, "GET", next, NULL, 0, &st, NULL);
+    ck_assert_int_eq(st, 200);
+    ck_assert_str_eq(jstr(json_array_get(json_object_get(page, "jobs"), 0), "id"), a);
+    json_decref(page);
+    json_decref(call(&srv, "GET", "/v1/jobs?cursor=x", NULL, 0, &st, NULL));
+    ck_assert_int_eq(st, 400);
+    json_decref(call(&srv, "GET", "/v1/jobs?limit=1000", NULL, 0, &st, NULL));
+    ck_assert_int_eq(st, 400);
+}
+END_TEST
+
+/* === Own servers === */
+
+START_TEST(jobs_store_limit_evicts_or_503) {
+    static const char *const args[] = {"--threads", "1", "--max-jobs", "2", NULL};
+    tsrv_t s;
+    char a[32], b[32], c[32], path[96];
+    long st;
+    hresp_t r;
+    ck_assert_int_eq(tsrv_start(&s, args, NULL), 0);
+    start_job(&s, "GET", "/v1/nqueens/count?n=20", NULL, a); /* runs */
+    start_job(&s, "GET", "/v1/nqueens/count?n=20", NULL, b); /* queued: one worker */
+    json_t *j = get_job(&s, b, &st);
+    ck_assert_str_eq(jstr(j, "status"), "queued");
+    json_decref(j);
+    j = call(&s, "GET", "/v1/nqueens/count?n=20", NULL, 1, &st, &r);
+    ck_assert_int_eq(st, 503); /* full, and nothing has ended */
+    char ra[16];
+    ck_assert(hresp_header(&r, "Retry-After", ra, sizeof ra));
+    json_decref(j);
+    hresp_free(&r);
+    snprintf(path, sizeof path, "/v1/jobs/%s", b);
+    json_decref(call(&s, "DELETE", path, NULL, 0, &st, NULL)); /* queued: ends at once */
+    ck_assert_int_eq(st, 202);
+    j = get_job(&s, b, &st);
+    ck_assert_str_eq(jstr(j, "status"), "cancelled");
+    ck_assert_ptr_null(jstr(j, "started"));
+    json_decref(j);
+    start_job(&s, "GET", "/v1/nqueens/count?n=5", NULL, c); /* evicts b, the oldest ended */
+    json_decref(get_job(&s, b, &st));
+    ck_assert_int_eq(st, 404);
+    snprintf(path, sizeof path, "/v1/jobs/%s", a);
+    json_decref(call(&s, "DELETE", path, NULL, 0, &st, NULL));
+    ck_assert_int_eq(st, 202);
+    j = wait_job(&s, c, 30000); /* starts once a has gone */
+    ck_assert_str_eq(jstr(j, "status"), "done");
+    json_decref(j);
+    ck_assert_int_eq(tsrv_stop(&s, SIGTERM, 20000), 0);
+}
+END_TEST
+
+START_TEST(jobs_expire_after_ttl) {
+    static const char *const args[] = {"--job-ttl-s", "1", NULL};
+    tsrv_t s;
+    char id[32];
+    long st;
+    ck_assert_int_eq(tsrv_start(&s, args, NULL), 0);
+    start_job(&s, "GET", "/v1/nqueens/count?n=6", NULL, id);
+    json_decref(wait_job(&s, id, 30000));
+    double t0 = now_ms();
+    for (;;) {
+        json_decref(get_job(&s, id, &st));
+        if (st == 404) break;
+        ck_assert_int_eq(st, 200);
+        ck_assert_msg(now_ms() - t0 < 10000, "the record outlived its TTL");
+        sleep_ms(100);
+    }
+    ck_assert_double_ge(now_ms() - t0, 0);
+    ck_assert_int_eq(tsrv_stop(&s, SIGTERM, 20000), 0);
+}
+END_TEST
+
+START_TEST(jobs_job_timeout_and_result_limit) {
+    static const char *const args[] = {"--job-timeout-ms", "300", "--max-job-result", "1024", NULL};
+    tsrv_t s;
+    char id[32];
+    ck_assert_int_eq(tsrv_start(&s, args, NULL), 0);
+    /* the deadline caps a job (the synchronous --timeout-ms does not apply) */
+    start_job(&s, "GET", "/v1/nqueens/count?n=20", NULL, id);
+    json_t *j = wait_job(&s, id, 30000);
+    ck_assert_str_eq(jstr(j, "status"), "timeout");
+    ck_assert_str_eq(jstr(json_object_get(j, "result"), "status"), "timeout");
+    json_decref(j);
+    /* an answer over --max-job-result fails the job, saying why */
+    start_job(&s, "GET", "/v1/nqueens/solutions?n=8&limit=92", NULL, id);
+    j = wait_job(&s, id, 30000);
+    ck_assert_str_eq(jstr(j, "status"), "failed");
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "result_status")), 413);
+    ck_assert_ptr_nonnull(strstr(jstr(json_object_get(j, "result"), "detail"), "--max-job-result"));
+    json_decref(j);
+    ck_assert_int_eq(tsrv_stop(&s, SIGTERM, 20000), 0);
+}
+END_TEST
+
+START_TEST(jobs_sigterm_ends_every_job) {
+    static const char *const args[] = {"--threads", "1", "--grace-ms", "300", NULL};
+    tsrv_t s;
+    char a[32], b[32], line[160];
+    ck_assert_int_eq(tsrv_start(&s, args, NULL), 0);
+    start_job(&s, "GET", "/v1/nqueens/count?n=20", NULL, a); /* running */
+    start_job(&s, "GET", "/v1/nqueens/count?n=20", NULL, b); /* queued */
+    sleep_ms(200);
+    ck_assert_int_eq(tsrv_stop(&s, SIGTERM, 20000), 0);
+    snprintf(line, sizeof line, "\"job\":\"%s\",\"status\":\"cancelled\"", a);
+    ck_assert_msg(tsrv_log_has(&s, line), "no end for the running job in %s", s.log_path);
+    snprintf(line, sizeof line, "\"job\":\"%s\",\"status\":\"cancelled\"", b);
+    ck_assert_msg(tsrv_log_has(&s, line), "no end for the queued job in %s", s.log_path);
+}
+END_TEST
+
+Suite *jobs_suite(void);
+Suite *jobs_suite(void) {
+    Suite *s = suite_create("jobs");
+    TCase *shared = tcase_create("shared-server");
+    tcase_add_unchecked_fixture(shared, jobs_up, jobs_down);
+    tcase_add_test(shared, jobs_count_same_as_sync);
+    tcase_add_test(shared, jobs_progress_never_backwards);
+    tcase_add_test(shared, jobs_events_progress_then_done);
+    tcase_add_test(shared, jobs_delete_stops_the_work);
+    tcase_add_test(shared, jobs_unknown_ids_are_404);
+    tcase_add_test(shared, jobs_bad_request_is_refused_at_once);
+    tcase_add_test(shared, jobs_every_solving_endpoint);
+    tcase_add_test(shared, jobs_batch);
+    tcase_add_test(shared, jobs_list_pages_newest_first);
+    tcase_set_timeout(shared, 120);
+    suite_add_tcase(s, shared);
+    TCase *own = tcase_create("own-server");
+    tcase_add_test(own, jobs_store_limit_evicts_or_503);
+    tcase_add_test(own, jobs_expire_after_ttl);
+    tcase_add_test(own, jobs_job_timeout_and_result_limit);
+    tcase_add_test(own, jobs_sigterm_ends_every_job);
+    tcase_set_timeout(own, 120);
+    suite_add_tcase(s, own);
+    return s;
+}

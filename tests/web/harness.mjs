@@ -1,0 +1,218 @@
+// harness.mjs -- what every browser test file shares: the real server on a
+// free loopback port, Debian's Chromium driven by playwright-core, a page
+// that records every uncaught error and console error (each test ends by
+// asserting there were none), screenshots, and the list of tests waiting
+// for endpoints that are not on main yet.
+//
+// Environment: PUZZLED_BIN (default build/puzzled), CHROMIUM (default
+// /usr/bin/chromium), PUZZLED_WEB_SHOTS (default build/web-shots),
+// PUZZLED_TEST_LOGS (server logs; default build/test-logs).
+
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+
+export { assert };
+
+// === Tests waiting for endpoints that are not on main yet ==================
+// One list, so that whoever merges the endpoint deletes its lines here and
+// the tests run.  Nothing else in tests/web is ever skipped.
+export const PENDING = {
+  // issue 24: POST /v1/sudoku/generate, /v1/sudoku/grade, /v1/sudoku/hint
+  'generate, grade and take a hint': 'issue 24 (sudoku generate/grade/hint)',
+  'a hint on a wrong entry names the cell': 'issue 24 (sudoku hint)',
+  'generate a 12x12 puzzle and solve it': 'issue 24 (sudoku generate)',
+  // issue 24: POST /v1/killer/generate
+  'generate a killer and solve it': 'issue 24 (killer generate)',
+};
+
+// test() that honours PENDING.
+export function webTest(name, fn, { timeout = 90_000 } = {}) {
+  const skip = PENDING[name] ? `pending: needs ${PENDING[name]}` : false;
+  return test(name, { skip, timeout }, fn);
+}
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const BIN = path.resolve(ROOT, process.env.PUZZLED_BIN || 'build/puzzled');
+const SHOTS = path.resolve(ROOT, process.env.PUZZLED_WEB_SHOTS || 'build/web-shots');
+const LOGS = path.resolve(ROOT, process.env.PUZZLED_TEST_LOGS || 'build/test-logs');
+
+// Starts build/puzzled on a free port; resolves to {base, proc, stop()}.
+export async function startServer(args = [], name = 'web') {
+  fs.mkdirSync(LOGS, { recursive: true });
+  const log = fs.createWriteStream(path.join(LOGS, `${name}.log`));
+  const proc = spawn(BIN, ['--bind', '127.0.0.1', '--port', '0', ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const lines = readline.createInterface({ input: proc.stderr });
+  const port = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('puzzled did not start in 10 s')), 10_000);
+    proc.once('exit', (code) => reject(new Error(`puzzled exited with ${code}`)));
+    lines.on('line', (line) => {
+      log.write(`${line}\n`);
+      try {
+        const j = JSON.parse(line);
+        if (j.msg === 'listening') {
+          clearTimeout(timer);
+          resolve(j.port);
+        }
+      } catch {
+        /* not a log line */
+      }
+    });
+  });
+  const base = `http://127.0.0.1:${port}`;
+  return {
+    base,
+    proc,
+    async stop() {
+      if (proc.exitCode !== null) return;
+      const done = new Promise((r) => proc.once('exit', r));
+      proc.kill('SIGTERM');
+      const t = setTimeout(() => proc.kill('SIGKILL'), 15_000);
+      await done;
+      clearTimeout(t);
+      log.end();
+    },
+  };
+}
+
+// Launches Chromium with a fresh profile; resolves to {ctx, close()}.
+export async function startBrowser() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'puzzled-web-'));
+  const ctx = await chromium.launchPersistentContext(dir, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+    args: [
+      '--no-sandbox',
+      '--headless',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  return {
+    ctx,
+    async close() {
+      await ctx.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+// A fresh page on `url` that records uncaught errors and console errors.
+// Chromium reports every error answer to fetch() as a console error of its
+// own ("Failed to load resource: the server responded with a status of
+// 400"), so a test that provokes one on purpose lists it in `allow` (by
+// status, e.g. 'status of 422'); any other console error fails the test.
+export async function openPage(ctx, url, { allow = [] } = {}) {
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() !== 'error') return;
+    if (allow.some((a) => m.text().includes(a))) return;
+    errors.push(`console: ${m.text()}`);
+  });
+  page.assertNoErrors = () => assert.deepEqual(errors, [], 'the page logged errors');
+  page.errors = errors;
+  await page.goto(url);
+  await page.waitForSelector('main section.page h1');
+  return page;
+}
+
+// Screenshots of the current page at desktop and phone width, light and
+// dark, under build/web-shots/<name>-<width>-<scheme>.png.  Also checks
+// that nothing is wider than the phone's screen.
+export async function shoot(page, name) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const files = [];
+  for (const [label, width, height] of [
+    ['desktop', 1280, 900],
+    ['phone', 360, 780],
+  ]) {
+    await page.setViewportSize({ width, height });
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.waitForTimeout(50);
+      const file = path.join(SHOTS, `${name}-${label}-${scheme}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      files.push(file);
+    }
+    if (label === 'phone') {
+      const wide = await page.evaluate(() => document.scrollingElement.scrollWidth);
+      assert.ok(wide <= width, `${name}: the page is ${wide} px wide on a ${width} px screen`);
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  return files;
+}
+
+// The cells of a Sudoku grid as text, row-major ('' for empty).
+export async function gridText(page, gridLocator) {
+  return gridLocator.locator('[role=gridcell]').evaluateAll((cells) =>
+    cells.map((c) => {
+      const v = c.querySelector('.v');
+      return v ? v.textContent : '';
+    }),
+  );
+}
+
+// Presses Tab until the focused element matches `selector` (and, when
+// given, has the text `text`).
+export async function tabTo(page, selector, text, max = 80) {
+  for (let i = 0; i < max; i++) {
+    const here = await page.evaluate(
+      ([s, t]) => {
+        const a = document.activeElement;
+        return !!a && a.matches(s) && (t === undefined || a.textContent.trim() === t);
+      },
+      [selector, text],
+    );
+    if (here) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${selector} ${text || ''}`);
+}
+
+// Checks a solved Sudoku: every row, column and box holds 1..n once, and
+// the givens (a string, '.' empty) are kept.
+export function assertSudoku(cells, n, rows, cols, givens) {
+  const SYM = '123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'.slice(0, n);
+  assert.equal(cells.length, n * n);
+  const want = [...SYM].sort().join('');
+  const unit = (idx) => idx.map((i) => cells[i]).sort().join('');
+  for (let r = 0; r < n; r++) {
+    assert.equal(unit([...Array(n)].map((_, c) => r * n + c)), want, `row ${r + 1}`);
+    assert.equal(unit([...Array(n)].map((_, k) => k * n + r)), want, `column ${r + 1}`);
+  }
+  for (let br = 0; br < n; br += rows) {
+    for (let bc = 0; bc < n; bc += cols) {
+      const idx = [];
+      for (let a = 0; a < rows; a++) for (let b = 0; b < cols; b++) idx.push((br + a) * n + bc + b);
+      assert.equal(unit(idx), want, `box at ${br + 1},${bc + 1}`);
+    }
+  }
+  if (givens) {
+    [...givens].forEach((g, i) => {
+      if (g !== '.' && g !== '0') assert.equal(cells[i], g, `given at cell ${i}`);
+    });
+  }
+}
+
+// Reads a Prometheus series from /metrics.
+export async function metric(base, series) {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line ? Number(line.split(' ')[1]) : NaN;
+}

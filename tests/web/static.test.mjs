@@ -1,0 +1,149 @@
+// static.test.mjs -- how puzzled serves web/: types, caching, the security
+// policy, no inline script or style anywhere, the first load's size, every
+// page's controls labelled, and a screenshot of each page at desktop and
+// phone width, light and dark.
+
+import { before, after } from 'node:test';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { assert, webTest, startServer, startBrowser, openPage, shoot } from './harness.mjs';
+
+const WEB = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../web');
+const FIRST_LOAD_BUDGET = 150 * 1024;
+
+let srv;
+let browser;
+before(async () => {
+  srv = await startServer(['--threads', '2'], 'web-static');
+  browser = await startBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await srv?.stop();
+});
+
+webTest('files come with their type, an ETag, no-cache and the policy', async () => {
+  const cases = [
+    ['/', 'text/html; charset=utf-8', 'index.html'],
+    ['/index.html', 'text/html; charset=utf-8', 'index.html'],
+    ['/css/app.css', 'text/css; charset=utf-8', 'css/app.css'],
+    ['/js/app.js', 'text/javascript; charset=utf-8', 'js/app.js'],
+    ['/favicon.svg', 'image/svg+xml', 'favicon.svg'],
+  ];
+  for (const [url, type, file] of cases) {
+    const r = await fetch(srv.base + url);
+    assert.equal(r.status, 200, url);
+    assert.equal(r.headers.get('content-type'), type, url);
+    assert.equal(r.headers.get('cache-control'), 'no-cache', url);
+    assert.equal(r.headers.get('x-content-type-options'), 'nosniff', url);
+    const csp = r.headers.get('content-security-policy');
+    assert.match(csp, /script-src 'self'(;|$)/);
+    assert.match(csp, /style-src 'self'(;|$)/);
+    assert.match(csp, /default-src 'none'/);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+    // the bytes are the file's (the binary embeds web/ at build time)
+    assert.deepEqual(Buffer.from(await r.arrayBuffer()), fs.readFileSync(path.join(WEB, file)), url);
+    const etag = r.headers.get('etag');
+    assert.match(etag, /^"[0-9a-f]{16}"$/);
+    const again = await fetch(srv.base + url, { headers: { 'If-None-Match': etag } });
+    assert.equal(again.status, 304, `${url} revalidates`);
+    assert.equal((await again.arrayBuffer()).byteLength, 0);
+    const weak = await fetch(srv.base + url, { headers: { 'If-None-Match': `"other", W/${etag}` } });
+    assert.equal(weak.status, 304, 'weak comparison, in a list');
+    const stale = await fetch(srv.base + url, { headers: { 'If-None-Match': '"0000000000000000"' } });
+    assert.equal(stale.status, 200);
+  }
+  const head = await fetch(`${srv.base}/`, { method: 'HEAD' });
+  assert.equal(head.status, 200);
+  assert.equal(Number(head.headers.get('content-length')), fs.statSync(path.join(WEB, 'index.html')).size);
+  // paths that leave web/ or name hidden files, sent as they are (fetch
+  // would resolve the dots itself)
+  for (const bad of ['/nope.js', '/.hidden', '/js/../index.html', '/js//app.js', '/%2e%2e/Makefile', '/js/%2e%2e/index.html', '/../Makefile']) {
+    const head = await rawGet(srv.base, bad);
+    assert.match(head, /^HTTP\/1\.1 404 /, bad);
+    assert.match(head, /content-type: application\/problem\+json/i, bad);
+  }
+  const post = await fetch(`${srv.base}/index.html`, { method: 'POST' });
+  assert.equal(post.status, 405);
+  assert.equal(post.headers.get('allow'), 'GET, HEAD, OPTIONS');
+  // the API's namespace is not the front end's
+  assert.equal((await fetch(`${srv.base}/v1/nope`)).status, 404);
+});
+
+// One GET over a plain socket; resolves to the answer's status line and headers.
+function rawGet(base, target) {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const s = net.connect(+port, hostname, () => s.write(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
+    let got = '';
+    s.on('data', (d) => (got += d));
+    s.on('end', () => resolve(got.split('\r\n\r\n')[0]));
+    s.on('error', reject);
+  });
+}
+
+webTest('no inline script or style, anywhere in web/', async () => {
+  const files = [];
+  const walk = (d) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else files.push(p);
+    }
+  };
+  walk(WEB);
+  for (const f of files.filter((x) => x.endsWith('.html'))) {
+    const html = fs.readFileSync(f, 'utf8');
+    assert.doesNotMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/i, `${f}: inline <script>`);
+    assert.doesNotMatch(html, /<style/i, `${f}: <style>`);
+    assert.doesNotMatch(html, /\sstyle=/i, `${f}: style attribute`);
+    assert.doesNotMatch(html, /\son[a-z]+=/i, `${f}: inline event handler`);
+    assert.doesNotMatch(html, /(src|href)="\//, `${f}: absolute URL (the page must work under a prefix)`);
+  }
+  for (const f of files.filter((x) => x.endsWith('.js'))) {
+    const js = fs.readFileSync(f, 'utf8');
+    assert.doesNotMatch(js, /innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function/, `${f}: builds HTML from strings or evaluates code`);
+    assert.doesNotMatch(js, /setAttribute\(\s*'style'/, `${f}: style attribute`);
+    assert.doesNotMatch(js, /fetch\(\s*['`]\/|EventSource\(\s*['`]\//, `${f}: an absolute API URL`);
+  }
+});
+
+webTest('the first load stays under 150 KB', async () => {
+  // What the browser fetches to show the first page, measured in the browser.
+  const page = await openPage(browser.ctx, `${srv.base}/`);
+  await page.waitForLoadState('networkidle');
+  const loaded = await page.evaluate(() =>
+    performance.getEntriesByType('resource').map((e) => [new URL(e.name).pathname, e.decodedBodySize]),
+  );
+  const doc = fs.statSync(path.join(WEB, 'index.html')).size;
+  const files = [...new Map(loaded.filter(([p]) => !p.startsWith('/v1/'))).entries()]; // each file once
+  const total = doc + files.reduce((s, [, n]) => s + n, 0);
+  console.log(`first load: ${total} bytes uncompressed in ${files.length + 1} files: index.html ${doc}, ${files.map(([p, n]) => `${p} ${n}`).join(', ')}`);
+  assert.ok(total < FIRST_LOAD_BUDGET, `first load ${total} bytes`);
+  // the other pages are loaded only when visited
+  assert.ok(!files.some(([p]) => /queens|killer|cover|batch/.test(p)), 'only the Sudoku page on first load');
+  page.assertNoErrors();
+});
+
+for (const name of ['sudoku', 'watch', 'killer', 'queens', 'cover', 'batch']) {
+  webTest(`the ${name} page: labelled controls, screenshots`, async () => {
+    const page = await openPage(browser.ctx, `${srv.base}/#/${name}`);
+    await page.waitForLoadState('networkidle');
+    // every control has a name a screen reader can say
+    const unnamed = await page.evaluate(() =>
+      [...document.querySelectorAll('section.page:not([hidden]) :is(input, select, textarea, button, [role=grid])')]
+        .filter((el) => {
+          if (el.closest('[hidden]')) return false;
+          const named = (el.labels && el.labels.length) || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby');
+          const text = el.tagName === 'BUTTON' && el.textContent.trim();
+          return !named && !text;
+        })
+        .map((el) => el.outerHTML.slice(0, 80)),
+    );
+    assert.deepEqual(unnamed, []);
+    assert.equal(await page.locator('h1').filter({ visible: true }).count(), 1);
+    await shoot(page, `page-${name}`);
+    page.assertNoErrors();
+  });
+}
