@@ -27,7 +27,8 @@
  * Compare mode (-l): only the fast solver, max_solutions LIMIT, every puzzle
  * of FILE solved once per repeat (REPEAT, default 1), solutions written as in
  * the service; prints one line shaped like the tdoku anchor's driver
- * (`puzzles=N repeat=R limit=L sum_counts=C guesses=G secs=S impl=I`), so that
+ * (`puzzles=N repeat=R limit=L sum_counts=C guesses=G secs=S cpu_secs=T impl=I`:
+ * secs wall-clock, cpu_secs the process's CPU time), so that
  * bench/compare/sudoku9.sh can run the two side by side.  Only the solving
  * is timed; afterwards every solution of the first pass is checked (untimed)
  * and a bad one makes the exit code 1.  -i picks the build of the solver
@@ -35,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "solvers/sudoku/sudoku.h"
 #include "solvers/sudoku/sudoku9.h"
@@ -230,6 +232,8 @@ static int compare_file(const char *path, uint32_t limit, int repeat, sudoku9_im
     uint64_t count = 0, guesses = 0;
     int bad = 0;
     sudoku9_result_t res;
+    struct timespec c0, c1;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
     double t0 = now_s();
     for (int r = 0; r < repeat; r++)
         for (size_t i = 0; i < set.n; i++) {
@@ -239,6 +243,8 @@ static int compare_file(const char *path, uint32_t limit, int repeat, sudoku9_im
             guesses += res.guesses;
         }
     double secs = now_s() - t0;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+    double cpu = (double)(c1.tv_sec - c0.tv_sec) + 1e-9 * (double)(c1.tv_nsec - c0.tv_nsec);
     sudoku_shape_t shape;
     sudoku_shape_init(&shape, 9, 3, 3);
     for (size_t i = 0; i < set.n; i++) {
@@ -248,9 +254,10 @@ static int compare_file(const char *path, uint32_t limit, int repeat, sudoku9_im
         for (uint32_t k = 0; k < res.solutions_found; k++)
             bad += sudoku_check_solution(&shape, pz, sol + 81 * k) != 1;
     }
-    printf("puzzles=%zu repeat=%d limit=%u sum_counts=%llu guesses=%llu secs=%.6f bad=%d impl=%s\n",
-           set.n, repeat, limit, (unsigned long long)count, (unsigned long long)guesses, secs, bad,
-           sudoku9_impl_name(impl == SUDOKU9_IMPL_AUTO ? sudoku9_impl_auto() : impl));
+    printf("puzzles=%zu repeat=%d limit=%u sum_counts=%llu guesses=%llu secs=%.6f cpu_secs=%.6f "
+           "bad=%d impl=%s\n",
+           set.n, repeat, limit, (unsigned long long)count, (unsigned long long)guesses, secs, cpu,
+           bad, sudoku9_impl_name(impl == SUDOKU9_IMPL_AUTO ? sudoku9_impl_auto() : impl));
     free(set.p), free(sol);
     return bad ? 1 : 0;
 }
