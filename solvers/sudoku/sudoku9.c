@@ -105,7 +105,7 @@
  * exactly two matrices, take the one with fewest matrices over all nine
  * digits (s9_pick sums both counts in one table read per digit); guess its
  * first such digit's first matrix (three minirows or minicolumns at once),
- * the alternative is the other matrix.  When that best total is above 22 (a
+ * the alternative is the other matrix.  When that best total is above 24 (a
  * loose unit, as in near-empty grids), guess the first two-candidate cell
  * instead, else the first cell with fewest candidates (guess: keep the cell,
  * drop its peers; alternative: drop the cell).
@@ -185,6 +185,9 @@ int sudoku9__avx2_built(void);
 #define S9_EASY_OPEN       46 /* skipped from this many open cells down ... */
 #define S9_ROOT_OPEN       50 /* ... unless the puzzle had more open cells than this */
 #define S9_HARD_BACKTRACKS 5  /* ... or the search backtracked more often than this */
+#define S9_LOOSE                                                                                   \
+    24 /* matrices in the best band or stack above which s9_choose                                 \
+          guesses a cell ("Search" in the head comment) */
 
 #if defined(__GNUC__) || defined(__clang__)
 #define S9_CTZ(x)   __builtin_ctz(x)
@@ -729,10 +732,10 @@ static void s9_choose(const s9_pos_t *s, s9_frame_t *fr) {
     else if (kind == S9_PERM_STACK)
         while (s9_nperm[s->g.minicol[S9_I(bd, bw)]] != 2)
             bd++;
-    /* A loose band or stack (more than 18 matrices in all): a two-candidate
+    /* A loose band or stack (more than S9_LOOSE matrices in all): a two-candidate
      * cell, else the first cell with fewest candidates, cuts the search more
      * (and keeps near-empty grids from wandering into large dead subtrees). */
-    if (best > 22) {
+    if (best > S9_LOOSE) {
         for (int b = 0; b < 3; b++) {
             uint32_t u = s->g.unsolved[b], r1 = 0, r2 = 0, r3 = 0;
             for (int i = 9 * b; i < 9 * b + 9; i++) {
@@ -750,7 +753,7 @@ static void s9_choose(const s9_pos_t *s, s9_frame_t *fr) {
             }
         }
     }
-    if (best > 22) kind = -1;
+    if (best > S9_LOOSE) kind = -1;
     if (kind == S9_PERM_BAND) {
         fr->kind = (uint8_t)kind, fr->digit = (uint8_t)bd, fr->where = (uint8_t)bw;
         s9_two_perms(s->g.mini[S9_I(bd, bw)], fr);
