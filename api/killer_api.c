@@ -813,6 +813,9 @@ int api_killer_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
     if (j->items == NULL) goto nomem;
     j->base.ops = &kl_ops;
     j->base.timeout_ms = j->timeout_ms;
+    /* killer_solve() resets its result; past 6x6 one poll interval of the
+     * advanced search can be tens of milliseconds */
+    j->base.inline_ok = j->base.nitems == 1 && j->n <= 6;
     j->base.start_ns = search_now_ns();
     *job = &j->base;
     return 0;

@@ -303,6 +303,7 @@ int api_nqueens_count_prepare(const api_request_t *req, api_job_t **job, api_res
     j->base.ops = &nq_count_ops;
     j->base.nitems = count;
     j->base.progress_unit = "subproblems";
+    j->base.inline_whole = n <= API_NQUEENS_INLINE_COUNT_N; /* tiny by construction */
     j->base.threads = (unsigned)threads;
     j->base.timeout_ms = timeout_ms;
     j->base.start_ns = search_now_ns();

@@ -124,6 +124,19 @@ struct api_job_s {
      * lines) keeps progress_done / progress_total itself in merge(). */
     const char *progress_unit;
     uint64_t progress_done, progress_total;
+    /* Set by prepare() when the server may first try the job on the HTTP
+     * thread: a single item on one worker whose run() is restartable (it
+     * sets its outputs from nothing, so a try cut short by the server's
+     * inline slice can run again from scratch on the pool) and whose solver
+     * polls its deadline often enough (every SEARCH_POLL_MASK + 1 nodes is a
+     * millisecond or so) to keep the try short.  Most small requests then
+     * answer without the two thread hand-offs of the pool. */
+    int inline_ok;
+    /* Set by prepare() when the whole job is small by construction (all of
+     * its items together take microseconds: an N-Queens count of n <= 10):
+     * the server runs every item and merge on the HTTP thread, in order, to
+     * the end (under the job's own deadline), and answers at once. */
+    int inline_whole;
 };
 
 /* Endpoint entry point: on success returns 0 and sets *job (caller runs and

@@ -290,6 +290,7 @@ int api_xcover_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
     j->base.nitems = 1;
     j->base.threads = (unsigned)threads;
     j->base.timeout_ms = timeout_ms;
+    j->base.inline_ok = threads == 1; /* one item, restartable (api_xc_run) */
     j->base.start_ns = search_now_ns();
     *job = &j->base;
     names_free(&names);

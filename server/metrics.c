@@ -162,8 +162,12 @@ char *metrics_render(metrics_t *m, size_t *len) {
                "# HELP puzzled_http_head_timeouts_total Connections closed because no complete "
                "request head arrived within --head-timeout-s.\n"
                "# TYPE puzzled_http_head_timeouts_total counter\n"
-               "puzzled_http_head_timeouts_total %llu\n",
-               LOAD(m->head_timeouts));
+               "puzzled_http_head_timeouts_total %llu\n"
+               "# HELP puzzled_inline_answers_total Small jobs answered on the HTTP thread, "
+               "without the pool.\n"
+               "# TYPE puzzled_inline_answers_total counter\n"
+               "puzzled_inline_answers_total %llu\n",
+               LOAD(m->head_timeouts), LOAD(m->inline_answers));
     buf_printf(&b, "# HELP puzzled_async_jobs Asynchronous job records held, by status.\n"
                    "# TYPE puzzled_async_jobs gauge\n");
     for (size_t k = 0; k < METRICS_NJOBSTATUS; k++)

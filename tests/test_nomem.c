@@ -106,6 +106,22 @@ static const walk_t walks[] = {
      "{\"items\":[\"A\",\"B\"],\"secondary\":[\"x\"],\"options\":[[\"A\",\"x\"],[\"B\",\"x\"],"
      "[\"A\"],[\"B\"]],\"method\":\"algorithm-x\",\"max_solutions\":5}"},
     {"POST", "/v1/exact-cover/solve", NULL, J, NULL, "{\"items\":[\"A\"],\"options\":[[\"Z\"]]}"},
+    {"POST", "/v1/sudoku/grade", NULL, J, NULL, "{\"grid\":\"1.34...2..4.43.1\",\"steps\":true}"},
+    {"POST", "/v1/sudoku/grade", "steps=true", "text/csv", NULL,
+     "1,2,,4\n3,,1,2\n,1,4,3\n4,3,2,\n"},
+    {"POST", "/v1/sudoku/grade", NULL, J, NULL, "{\"grid\":\"" SUDOKU9 "\"}"},
+    {"POST", "/v1/sudoku/grade", NULL, J, NULL, "{\"grid\":\"................\"}"},
+    {"POST", "/v1/sudoku/hint", NULL, J, NULL,
+     "{\"grid\":\"1.34...2..4.43.1\",\"givens\":\"1.34...2..4.43.1\","
+     "\"pencil\":[{\"cell\":[0,1],\"values\":[2,3]}]}"},
+    {"POST", "/v1/sudoku/hint", NULL, J, NULL,
+     "{\"grid\":[[1,4,3,4],[null,null,null,2],[null,null,4,null],[4,3,null,1]],"
+     "\"givens\":[[1,null,3,4],[null,null,null,2],[null,null,4,null],[4,3,null,1]]}"},
+    {"POST", "/v1/sudoku/generate", NULL, J, NULL,
+     "{\"size\":4,\"count\":2,\"seed\":3,\"symmetry\":\"rotational180\"}"},
+    {"POST", "/v1/sudoku/generate", NULL, J, NULL, "{\"difficulty\":\"medium\",\"seed\":1}"},
+    {"POST", "/v1/sudoku/generate", NULL, J, NULL, "{\"count\":500}"},
+    {"POST", "/v1/killer/generate", NULL, J, NULL, "{\"size\":4,\"count\":2,\"seed\":3}"},
 };
 #define NWALKS (sizeof walks / sizeof walks[0])
 

@@ -23,12 +23,6 @@ export { assert };
 // One list, so that whoever merges the endpoint deletes its lines here and
 // the tests run.  Nothing else in tests/web is ever skipped.
 export const PENDING = {
-  // issue 24: POST /v1/sudoku/generate, /v1/sudoku/grade, /v1/sudoku/hint
-  'generate, grade and take a hint': 'issue 24 (sudoku generate/grade/hint)',
-  'a hint on a wrong entry names the cell': 'issue 24 (sudoku hint)',
-  'generate a 12x12 puzzle and solve it': 'issue 24 (sudoku generate)',
-  // issue 24: POST /v1/killer/generate
-  'generate a killer and solve it': 'issue 24 (killer generate)',
 };
 
 // test() that honours PENDING.
