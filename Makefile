@@ -66,6 +66,7 @@ SOLVER_SRC := solvers/search.c solvers/nqueens/nqueens.c solvers/nqueens/count.c
               solvers/nqueens/heur.c solvers/nqueens/repair.c \
               solvers/sudoku/sudoku.c solvers/sudoku/bt.c solvers/sudoku/prop.c \
               solvers/sudoku/bestfirst.c solvers/sudoku/xc.c solvers/sudoku/sudoku9.c \
+              solvers/sudoku/sudoku9_avx2.c solvers/sudoku/sudoku9_scalar.c \
               solvers/sudoku/logic.c solvers/sudoku/fish.c solvers/sudoku/wings.c \
               solvers/sudoku/chains.c solvers/sudoku/trial.c solvers/sudoku/generate.c \
               solvers/xcover/xcover.c solvers/xcover/dlx.c solvers/xcover/algx.c \
@@ -123,6 +124,7 @@ SOAK_BIN   := $(BUILD)/tests/soak
 
 .PHONY: bench-compare soak check-nomem-cover all run test test-web deps-web bench bench9 fuzz fuzz-cover deps \
         deps-build deps-container deps-deploy test-container test-compose test-deploy check-layers \
+        check-tables tables \
         format format-check clean FORCE
 all: $(PUZZLED)
 
@@ -154,6 +156,11 @@ deps-deploy:
 $(BUILD)/solvers/%.o: solvers/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+# The AVX2 build of the 9x9 solver (sudoku9_avx2.c includes sudoku9.c); the
+# program picks it at run time on CPUs that have these (x86-64 compilers only).
+S9_AVX2_FLAGS := $(if $(findstring x86_64,$(shell $(CC) -dumpmachine)),-mavx2 -mbmi -mbmi2 -mpopcnt)
+$(BUILD)/solvers/sudoku/sudoku9_avx2.o: ALL_CFLAGS += $(S9_AVX2_FLAGS)
 
 $(BUILD)/api/%.o: api/%.c
 	@mkdir -p $(@D)
@@ -285,6 +292,20 @@ fuzz-cover:
 	rm -rf fuzz/cover && mkdir -p fuzz/cover
 	for f in $(FUZZ_DIR)/cover/*; do test -e fuzz/corpus/$$(basename $$f) || cp $$f fuzz/cover/; done
 
+# The 9x9 solver's const tables (solvers/sudoku/sudoku9_tables.h) are written
+# by a host tool from their definitions: `make tables` rewrites the header,
+# `make test` checks that the committed one is what the tool writes.
+GEN_S9 := $(BUILD)/tools/gen_sudoku9_tables
+$(GEN_S9): tools/gen_sudoku9_tables.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $< -o $@ $(ALL_LDFLAGS)
+tables: $(GEN_S9)
+	./$(GEN_S9) > solvers/sudoku/sudoku9_tables.h
+check-tables: $(GEN_S9)
+	@./$(GEN_S9) > $(BUILD)/sudoku9_tables.h
+	@cmp -s $(BUILD)/sudoku9_tables.h solvers/sudoku/sudoku9_tables.h || \
+	  { echo "solvers/sudoku/sudoku9_tables.h differs from what tools/gen_sudoku9_tables.c writes (make tables)"; exit 1; }
+
 # The deployment test's clients (tests/deploy/): the load (libcurl multi,
 # jansson) and the idle crowd (plain sockets).
 $(LOAD_BIN): $(BUILD)/tests/deploy/load.o
@@ -329,7 +350,7 @@ run: deps $(PUZZLED)
 BENCH_BIN  := $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_9) $(BENCH_9H) $(BENCH_KL) $(BENCH_HTTP) \
               $(BENCH_LG)
 
-test: deps format-check check-layers $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) $(FUZZ_REPLAY) $(SOAK_BIN) \
+test: deps format-check check-layers check-tables $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) $(FUZZ_REPLAY) $(SOAK_BIN) \
       $(LOAD_BIN) $(IDLE_BIN)
 	@if [ "$(SANITIZE)" = 0 ]; then sh tests/check_dockerfile.sh $(PUZZLED); fi
 	@sh tests/check_openapi.sh
