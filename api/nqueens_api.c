@@ -185,18 +185,22 @@ int api_nqueens_split_depth(int n, int symmetry) {
     return symmetry && n >= 19 && n <= 22 ? 1 : 0;
 }
 
-/* How many work items a count of n gets: aim at items of a few milliseconds,
- * enough to balance the workers and to let other requests in between, few
- * enough that the hand-off per item (two thread wake-ups, ~50-80 us on two
- * busy cores) stays small. */
+/* How many work items a count of n gets: items of about 2 ms of one core's
+ * work (the engine's time grows about 6.5x per n: 0.4 s at n = 16, 2.7 s
+ * at n = 17 here), so that the hand-off per item (two thread wake-ups,
+ * ~50-80 us on two busy cores) stays small, the workers balance, and a small
+ * request queued behind a count waits for a few items of a few ms, not for
+ * long ones.  Counts up to n = 13 (about a millisecond) are one item: split
+ * further, a small count would wait behind other jobs' items once per item.
+ * Never more items than subproblems. */
 static size_t nq_count_items(int n, size_t nsubs) {
-    const size_t target = n <= 10   ? 1
-                          : n <= 13 ? 64
-                          : n <= 15 ? 256
-                          : n == 16 ? 512
-                          : n == 17 ? 1024
-                          : n == 18 ? 4096
-                                    : 16384;
+    double ms = 400.0;
+    for (int k = 16; k < n; k++)
+        ms *= 6.5;
+    for (int k = n; k < 16; k++)
+        ms /= 6.5;
+    double want = ms / 2.0;
+    size_t target = want < 1 ? 1 : want > 65536 ? 65536 : (size_t)want;
     return nsubs < target ? (nsubs ? nsubs : 1) : target;
 }
 
