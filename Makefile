@@ -7,6 +7,8 @@
 #   make test SANITIZE=thread   the same suite under ThreadSanitizer (clang; build/tsan),
 #                          servers included, halting at the first report
 #   make bench        benchmarks (reads ../shared/data when it is there)
+#   make bench-compare   puzzled next to the anchors (tdoku, N-Queens solvers, CaDiCaL,
+#                     qqwing, nginx), built and run in the same run
 #   make fuzz         libFuzzer on every api/ endpoint (clang; FUZZ_SECONDS, default 60)
 #   make deps         apt-get install whatever Debian package is missing
 #   make test-container   build the Docker image and run it (docker, else podman)
@@ -62,15 +64,17 @@ TEST_CFLAGS = $(shell pkg-config --cflags check libcurl)
 TEST_LIBS   = $(shell pkg-config --libs check libcurl)
 
 # ---- sources: explicit lists, layered server -> api -> solvers -------------
-SOLVER_SRC := solvers/search.c solvers/nqueens/nqueens.c solvers/nqueens/xc.c solvers/nqueens/board.c \
+SOLVER_SRC := solvers/search.c solvers/nqueens/nqueens.c solvers/nqueens/count.c solvers/nqueens/xc.c \
+              solvers/nqueens/board.c \
               solvers/nqueens/heur.c solvers/nqueens/repair.c \
               solvers/sudoku/sudoku.c solvers/sudoku/bt.c solvers/sudoku/prop.c \
               solvers/sudoku/bestfirst.c solvers/sudoku/xc.c solvers/sudoku/sudoku9.c \
+              solvers/sudoku/sudoku9_avx2.c solvers/sudoku/sudoku9_scalar.c \
               solvers/sudoku/logic.c solvers/sudoku/fish.c solvers/sudoku/wings.c \
               solvers/sudoku/chains.c solvers/sudoku/trial.c solvers/sudoku/generate.c \
               solvers/xcover/xcover.c solvers/xcover/dlx.c solvers/xcover/algx.c \
-              solvers/killer/killer.c solvers/killer/bt.c solvers/killer/adv.c solvers/killer/derive.c \
-              solvers/killer/generate.c
+              solvers/killer/killer.c solvers/killer/bt.c solvers/killer/adv.c solvers/killer/prop.c \
+              solvers/killer/derive.c solvers/killer/generate.c
 API_SRC    := api/problem.c api/request.c api/json_util.c api/xc_job.c api/nqueens_api.c api/sudoku_api.c api/sudoku_batch.c \
               api/xcover_api.c api/killer_api.c api/nqueens_board_api.c \
               api/sudoku_logic_api.c api/generate_api.c
@@ -124,8 +128,10 @@ LOAD_BIN   := $(BUILD)/tests/deploy/load
 IDLE_BIN   := $(BUILD)/tests/deploy/idle
 SOAK_BIN   := $(BUILD)/tests/soak
 
-.PHONY: soak check-nomem-cover all run test test-web test-contract deps-web bench bench9 fuzz fuzz-cover deps \
+.PHONY: bench-compare soak check-nomem-cover all run test test-web test-contract deps-web bench bench9 fuzz \
+        fuzz-cover deps \
         deps-build deps-container deps-deploy test-container test-compose test-deploy check-layers \
+        check-tables tables \
         format format-check clean FORCE
 all: $(PUZZLED)
 
@@ -157,6 +163,11 @@ deps-deploy:
 $(BUILD)/solvers/%.o: solvers/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+# The AVX2 build of the 9x9 solver (sudoku9_avx2.c includes sudoku9.c); the
+# program picks it at run time on CPUs that have these (x86-64 compilers only).
+S9_AVX2_FLAGS := $(if $(findstring x86_64,$(shell $(CC) -dumpmachine)),-mavx2 -mbmi -mbmi2 -mpopcnt)
+$(BUILD)/solvers/sudoku/sudoku9_avx2.o: ALL_CFLAGS += $(S9_AVX2_FLAGS)
 
 $(BUILD)/api/%.o: api/%.c
 	@mkdir -p $(@D)
@@ -288,6 +299,20 @@ fuzz-cover:
 	rm -rf fuzz/cover && mkdir -p fuzz/cover
 	for f in $(FUZZ_DIR)/cover/*; do test -e fuzz/corpus/$$(basename $$f) || cp $$f fuzz/cover/; done
 
+# The 9x9 solver's const tables (solvers/sudoku/sudoku9_tables.h) are written
+# by a host tool from their definitions: `make tables` rewrites the header,
+# `make test` checks that the committed one is what the tool writes.
+GEN_S9 := $(BUILD)/tools/gen_sudoku9_tables
+$(GEN_S9): tools/gen_sudoku9_tables.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $< -o $@ $(ALL_LDFLAGS)
+tables: $(GEN_S9)
+	./$(GEN_S9) > solvers/sudoku/sudoku9_tables.h
+check-tables: $(GEN_S9)
+	@./$(GEN_S9) > $(BUILD)/sudoku9_tables.h
+	@cmp -s $(BUILD)/sudoku9_tables.h solvers/sudoku/sudoku9_tables.h || \
+	  { echo "solvers/sudoku/sudoku9_tables.h differs from what tools/gen_sudoku9_tables.c writes (make tables)"; exit 1; }
+
 # The deployment test's clients (tests/deploy/): the load (libcurl multi,
 # jansson) and the idle crowd (plain sockets).
 $(LOAD_BIN): $(BUILD)/tests/deploy/load.o $(BUILD)/tests/contract/record.o
@@ -335,11 +360,12 @@ run: deps $(PUZZLED)
 BENCH_BIN  := $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_9) $(BENCH_9H) $(BENCH_KL) $(BENCH_HTTP) \
               $(BENCH_LG)
 
-test: deps format-check check-layers $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) $(FUZZ_REPLAY) $(SOAK_BIN) \
+test: deps format-check check-layers check-tables $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) $(FUZZ_REPLAY) $(SOAK_BIN) \
       $(LOAD_BIN) $(IDLE_BIN)
 	@if [ "$(SANITIZE)" = 0 ]; then sh tests/check_dockerfile.sh $(PUZZLED); fi
 	@sh tests/check_openapi.sh
 	@sh tests/check_codes.sh
+	@sh tests/check_funcs.sh
 	@sh tests/check_bench_killer.sh $(BENCH_KL)
 	./$(FUZZ_REPLAY) fuzz/corpus fuzz/cover
 	@rm -rf $(BUILD)/test-logs $(CONTRACT_DIR) && mkdir -p $(BUILD)/test-logs $(CONTRACT_DIR)/libcurl
@@ -449,6 +475,17 @@ bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_
 	@command -v qqwing >/dev/null 2>&1 || { echo "installing qqwing (the generation anchor)"; \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qqwing >/dev/null; }
 	./$(BENCH_LG)
+
+# puzzled next to the public programs it is measured against, built and run
+# in the same run on this machine (interleaved, best of 3): every
+# bench/compare/*.sh present (9x9 Sudoku vs tdoku, N-Queens vs the
+# constellations solver and takaken, min-conflicts vs FrozenVoid's NQ.c, big
+# Sudoku vs CaDiCaL, generation vs qqwing, HTTP vs nginx).  Each script says
+# which anchors it found and which are missing; none fails for a missing one.
+BENCH_COMPARE_PKGS := wrk nginx qqwing cadical
+bench-compare: deps $(PUZZLED) $(BENCH_BIN)
+	$(call apt_install,$(BENCH_COMPARE_PKGS))
+	@for s in bench/compare/*.sh; do 	  echo; echo "==== $$s"; bash $$s || echo "bench-compare: $$s failed ($$?)"; 	done
 
 # 9x9 speed: every file of ../shared/data/sudoku9 (or FILES=...), fast solver
 # in both modes next to the other methods, single-threaded; then the same

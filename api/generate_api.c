@@ -289,7 +289,7 @@ static int gen_common(const api_request_t *req, json_t *root, gen_job_t *j, api_
     return bad ? -1 : 0;
 }
 
-static int gen_alloc(gen_job_t *j, const api_request_t *req) {
+static int gen_alloc(gen_job_t *j) {
     size_t nn = (size_t)j->n * (size_t)j->n;
     j->items = calloc((size_t)j->count, sizeof *j->items);
     if (j->items == NULL) return -1;
@@ -306,14 +306,90 @@ static int gen_alloc(gen_job_t *j, const api_request_t *req) {
             if (it->cells == NULL || it->cages == NULL) return -1;
         }
     }
-    j->base.ops = &gen_ops;
-    j->base.nitems = (size_t)j->count;
     j->base.progress_unit = "puzzles"; /* in the background: puzzles found of count */
-    j->base.threads =
-        (unsigned)(j->count < (long long)req->pool_threads ? j->count : req->pool_threads);
-    if (j->base.threads < 1) j->base.threads = 1;
-    j->base.start_ns = search_now_ns();
     return 0;
+}
+
+/* The Sudoku generator's options from the body into j->so (rating window
+ * lo..hi, the size into *n).  bad: whether an error was found before;
+ * returns it, or 1 for a new one (errors in p). */
+static int gen_sudoku_opts(json_t *root, gen_job_t *j, double lo, double hi, int bad, long long *n,
+                           api_problem_t *p) {
+    json_t *v;
+    int rows = 0, cols = 0;
+    sudoku_gen_opts_init(&j->so);
+    bad |= api_json_opt_int(root, "size", API_GEN_MIN_N, API_GEN_MAX_N, 9, n, p) != 0;
+    if ((v = json_object_get(root, "box")) != NULL)
+        bad |= api_json_box(v, API_GEN_MAX_N, &rows, &cols, p) != 0;
+    if ((v = json_object_get(root, "symmetry")) != NULL &&
+        (!json_is_string(v) || sudoku_symmetry_parse(json_string_value(v), &j->so.symmetry))) {
+        api_problem_add(p, "body", "symmetry",
+                        "must be none, rotational180, rotational90, mirror or diagonal");
+        bad = 1;
+    }
+    if ((v = json_object_get(root, "minimal")) != NULL)
+        bad |= gen_bool(v, "minimal", &j->so.minimal, p) != 0;
+    if (!bad) {
+        int rc = sudoku_shape_init(&j->so.shape, (int)*n, rows, cols);
+        if (rc == SUDOKU_ENOBOX) {
+            api_problem_add(p, "body", "box",
+                            "size %lld has no default box shape; give \"box\" explicitly", *n);
+            bad = 1;
+        } else if (rc != 0) {
+            api_problem_add(p, "body", "box", "%d x %d boxes do not tile a %lldx%lld grid", rows,
+                            cols, *n, *n);
+            bad = 1;
+        }
+    }
+    j->so.rating_min = lo;
+    j->so.rating_max = hi;
+    return bad;
+}
+
+/* The same for the Killer generator (j->ko). */
+static int gen_killer_opts(json_t *root, gen_job_t *j, double lo, double hi, int bad, long long *n,
+                           api_problem_t *p) {
+    json_t *v;
+    killer_gen_opts_init(&j->ko);
+    bad |= api_json_opt_int(root, "size", 4, API_KILLER_GEN_MAX_N, 9, n, p) != 0;
+    if (!bad && *n != 4 && *n != 6 && *n != 9) {
+        api_problem_add(p, "body", "size",
+                        "must be 4, 6 or 9 (16x16 killers take the solver too long to prove "
+                        "unique)");
+        bad = 1;
+    }
+    if ((v = json_object_get(root, "diagonals")) != NULL)
+        bad |= gen_bool(v, "diagonals", &j->ko.diagonals, p) != 0;
+    /* default cage sizes grow with the difficulty asked for */
+    {
+        sudoku_grade_level_t l = sudoku_grade_level_of(lo);
+        j->ko.cage_min = l >= SUDOKU_GRADE_EXPERT ? 3 : 2;
+        j->ko.cage_max = l <= SUDOKU_GRADE_EASY ? 3 : l == SUDOKU_GRADE_MEDIUM ? 4 : 5;
+        if (l >= SUDOKU_GRADE_EXPERT) j->ko.cage_max = 6;
+        if (*n < 9 && j->ko.cage_max > (int)*n - 1) j->ko.cage_max = (int)*n - 1;
+        if (j->ko.cage_min > j->ko.cage_max) j->ko.cage_min = j->ko.cage_max;
+    }
+    if ((v = json_object_get(root, "cage_size")) != NULL) {
+        static const char *const keys[] = {"min", "max", NULL};
+        long long mn = j->ko.cage_min, mx = j->ko.cage_max;
+        if (!json_is_object(v) || api_json_fields(v, keys, p) != 0) {
+            api_problem_add(p, "body", "cage_size", "must be {\"min\": a, \"max\": b}");
+            bad = 1;
+        } else {
+            bad |= api_json_opt_int(v, "min", 1, *n, j->ko.cage_min, &mn, p) != 0;
+            bad |= api_json_opt_int(v, "max", 1, *n, j->ko.cage_max, &mx, p) != 0;
+            if (!bad && mn > mx) {
+                api_problem_add(p, "body", "cage_size.max", "must be at least cage_size.min");
+                bad = 1;
+            }
+            j->ko.cage_min = (int)mn;
+            j->ko.cage_max = (int)mx;
+        }
+    }
+    if (!bad) sudoku_shape_init(&j->ko.shape, (int)*n, 0, 0);
+    j->ko.rating_min = lo;
+    j->ko.rating_max = hi;
+    return bad;
 }
 
 static int gen_prepare(const api_request_t *req, int killer, api_job_t **job,
@@ -325,10 +401,11 @@ static int gen_prepare(const api_request_t *req, int killer, api_job_t **job,
                                           "seed", "count",     "timeout_ms", NULL};
     api_problem_t p;
     gen_job_t *j = calloc(1, sizeof *j);
-    json_t *root = NULL, *v;
+    json_t *root = NULL;
     int bad = 0;
     long long n = 9;
     double lo, hi;
+    unsigned threads;
     *job = NULL;
     api_problem_init(&p, API_EINVALID, "the request is not valid");
     if (j == NULL) {
@@ -350,84 +427,21 @@ static int gen_prepare(const api_request_t *req, int killer, api_job_t **job,
     bad |= api_json_fields(root, killer ? kfields : sfields, &p) != 0;
     bad |= gen_common(req, root, j, &p) != 0;
     bad |= gen_window(root, &lo, &hi, &p) != 0;
-    if (!killer) {
-        int rows = 0, cols = 0;
-        sudoku_gen_opts_init(&j->so);
-        bad |= api_json_opt_int(root, "size", API_GEN_MIN_N, API_GEN_MAX_N, 9, &n, &p) != 0;
-        if ((v = json_object_get(root, "box")) != NULL)
-            bad |= api_json_box(v, API_GEN_MAX_N, &rows, &cols, &p) != 0;
-        if ((v = json_object_get(root, "symmetry")) != NULL &&
-            (!json_is_string(v) || sudoku_symmetry_parse(json_string_value(v), &j->so.symmetry))) {
-            api_problem_add(&p, "body", "symmetry",
-                            "must be none, rotational180, rotational90, mirror or diagonal");
-            bad = 1;
-        }
-        if ((v = json_object_get(root, "minimal")) != NULL)
-            bad |= gen_bool(v, "minimal", &j->so.minimal, &p) != 0;
-        if (!bad) {
-            int rc = sudoku_shape_init(&j->so.shape, (int)n, rows, cols);
-            if (rc == SUDOKU_ENOBOX) {
-                api_problem_add(&p, "body", "box",
-                                "size %lld has no default box shape; give \"box\" explicitly", n);
-                bad = 1;
-            } else if (rc != 0) {
-                api_problem_add(&p, "body", "box", "%d x %d boxes do not tile a %lldx%lld grid",
-                                rows, cols, n, n);
-                bad = 1;
-            }
-        }
-        j->so.rating_min = lo;
-        j->so.rating_max = hi;
-    } else {
-        killer_gen_opts_init(&j->ko);
-        bad |= api_json_opt_int(root, "size", 4, API_KILLER_GEN_MAX_N, 9, &n, &p) != 0;
-        if (!bad && n != 4 && n != 6 && n != 9) {
-            api_problem_add(&p, "body", "size",
-                            "must be 4, 6 or 9 (16x16 killers take the solver too long to prove "
-                            "unique)");
-            bad = 1;
-        }
-        if ((v = json_object_get(root, "diagonals")) != NULL)
-            bad |= gen_bool(v, "diagonals", &j->ko.diagonals, &p) != 0;
-        /* default cage sizes grow with the difficulty asked for */
-        {
-            sudoku_grade_level_t l = sudoku_grade_level_of(lo);
-            j->ko.cage_min = l >= SUDOKU_GRADE_EXPERT ? 3 : 2;
-            j->ko.cage_max = l <= SUDOKU_GRADE_EASY ? 3 : l == SUDOKU_GRADE_MEDIUM ? 4 : 5;
-            if (l >= SUDOKU_GRADE_EXPERT) j->ko.cage_max = 6;
-            if (n < 9 && j->ko.cage_max > (int)n - 1) j->ko.cage_max = (int)n - 1;
-            if (j->ko.cage_min > j->ko.cage_max) j->ko.cage_min = j->ko.cage_max;
-        }
-        if ((v = json_object_get(root, "cage_size")) != NULL) {
-            static const char *const keys[] = {"min", "max", NULL};
-            long long mn = j->ko.cage_min, mx = j->ko.cage_max;
-            if (!json_is_object(v) || api_json_fields(v, keys, &p) != 0) {
-                api_problem_add(&p, "body", "cage_size", "must be {\"min\": a, \"max\": b}");
-                bad = 1;
-            } else {
-                bad |= api_json_opt_int(v, "min", 1, n, j->ko.cage_min, &mn, &p) != 0;
-                bad |= api_json_opt_int(v, "max", 1, n, j->ko.cage_max, &mx, &p) != 0;
-                if (!bad && mn > mx) {
-                    api_problem_add(&p, "body", "cage_size.max", "must be at least cage_size.min");
-                    bad = 1;
-                }
-                j->ko.cage_min = (int)mn;
-                j->ko.cage_max = (int)mx;
-            }
-        }
-        if (!bad) sudoku_shape_init(&j->ko.shape, (int)n, 0, 0);
-        j->ko.rating_min = lo;
-        j->ko.rating_max = hi;
-    }
+    if (!killer)
+        bad = gen_sudoku_opts(root, j, lo, hi, bad, &n, &p);
+    else
+        bad = gen_killer_opts(root, j, lo, hi, bad, &n, &p);
     json_decref(root);
     root = NULL;
     if (bad || p.nerrors > 0) goto fail;
     j->n = (int)n;
-    if (gen_alloc(j, req) != 0) {
+    if (gen_alloc(j) != 0) {
         api_problem_init(&p, API_ENOMEM, "out of memory");
         goto fail;
     }
-    *job = &j->base;
+    threads = (unsigned)(j->count < (long long)req->pool_threads ? j->count : req->pool_threads);
+    api_job_ready(&j->base, &gen_ops, (size_t)j->count, threads < 1 ? 1 : threads,
+                  j->base.timeout_ms, job);
     return 0;
 fail:
     json_decref(root);

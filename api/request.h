@@ -132,7 +132,18 @@ struct api_job_s {
      * millisecond or so) to keep the try short.  Most small requests then
      * answer without the two thread hand-offs of the pool. */
     int inline_ok;
+    /* Set by prepare() when the whole job is small by construction (all of
+     * its items together take microseconds: an N-Queens count of n <= 10):
+     * the server runs every item and merge on the HTTP thread, in order, to
+     * the end (under the job's own deadline), and answers at once. */
+    int inline_whole;
 };
+
+/* The last step of every prepare(): sets job's ops, nitems, threads,
+ * timeout_ms and start_ns (now), then *out = job.  Cannot fail.  The job
+ * must be complete: the server runs it once prepare() returns 0. */
+void api_job_ready(api_job_t *job, const api_job_ops_t *ops, size_t nitems, unsigned threads,
+                   int64_t timeout_ms, api_job_t **out);
 
 /* Endpoint entry point: on success returns 0 and sets *job (caller runs and
  * frees it); otherwise fills *resp (an error, or an answer that needs no

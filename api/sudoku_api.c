@@ -39,6 +39,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "api/grid_char.h"
 #include "api/json_util.h"
 #include "api/xc_job.h"
 #include "solvers/sudoku/sudoku.h"
@@ -55,18 +56,6 @@
 typedef api_sudoku_puzzle_t sd_puzzle_t;
 
 /* === Small helpers === */
-
-/* The media type of a Content-Type or Accept entry, compared without
- * parameters and case. */
-static int sd_char_value(char ch) {
-    if (ch == '.' || ch == '0') return -1;
-    if (ch >= '1' && ch <= '9') return ch - '0';
-    if (ch >= 'A' && ch <= 'Z') return ch - 'A' + 10;
-    if (ch >= 'a' && ch <= 'z') return ch - 'a' + 10;
-    return -2;
-}
-
-static char sd_value_char(long long v) { return v < 10 ? (char)('0' + v) : (char)('A' + v - 10); }
 
 static void sd_cell_name(char *out, size_t cap, int n, int i) {
     snprintf(out, cap, "grid[%d][%d]", i / n, i % n);
@@ -172,8 +161,8 @@ static int sd_json_grid_string(const char *s, size_t len, sd_puzzle_t *pz, api_p
     pz->out = SD_OUT_STRING;
     int bad = 0;
     for (int i = 0; i < n * n; i++) {
-        int v = sd_char_value(s[i]);
-        if (v == -2) {
+        int v = api_grid_char_value(s[i]); /* API_GRID_EMPTY is raw's -1 */
+        if (v == API_GRID_BAD) {
             char f[32];
             sd_cell_name(f, sizeof f, n, i);
             api_problem_add(p, "body", f,
@@ -626,7 +615,7 @@ static json_t *sd_grid_json(const sd_puzzle_t *pz, const uint8_t *g) {
     if (pz->out == SD_OUT_STRING) {
         char s[SD_STRING_MAX_N * SD_STRING_MAX_N + 1];
         for (int i = 0; i < n * n; i++)
-            s[i] = g[i] ? sd_value_char(pz->symbols[g[i] - 1]) : '.';
+            s[i] = g[i] ? api_grid_value_char(pz->symbols[g[i] - 1]) : '.';
         return json_stringn(s, (size_t)(n * n));
     }
     json_t *rows = json_array();
@@ -863,13 +852,9 @@ int api_sudoku_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
             goto fail;
         }
     }
-    j->base.ops = &sd_ops;
-    j->base.nitems = 1;
-    j->base.threads = j->pz.xc ? (unsigned)j->pz.threads : 1;
     j->base.inline_ok = !j->pz.xc && j->pz.n <= 9; /* sudoku_solve() resets its result */
-    j->base.timeout_ms = j->pz.timeout_ms;
-    j->base.start_ns = search_now_ns();
-    *job = &j->base;
+    api_job_ready(&j->base, &sd_ops, 1, j->pz.xc ? (unsigned)j->pz.threads : 1, j->pz.timeout_ms,
+                  job);
     return 0;
 fail:
     sd_free(j ? &j->base : NULL);

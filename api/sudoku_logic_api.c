@@ -154,6 +154,9 @@ static void lg_chain(const api_sudoku_puzzle_t *pz, const sudoku_logic_step_t *s
     }
 }
 
+/* The sentence for step s (see the header).  One piece: one case and one
+ * sentence per technique, read as a table; split up, the sentences of
+ * related techniques would no longer stand side by side. */
 void api_logic_explain(const api_sudoku_puzzle_t *pz, const sudoku_logic_step_t *s, char *buf,
                        size_t cap) {
     char u0[32], u1[32];
@@ -662,11 +665,6 @@ static int lg_alloc(lg_job_t *j, const api_request_t *req, api_problem_t *p) {
         return API_ENOMEM;
     }
     memcpy(j->puzzle, j->pz->grid, nn);
-    j->base.ops = &lg_ops;
-    j->base.nitems = 1;
-    j->base.threads = 1;
-    j->base.timeout_ms = j->pz->timeout_ms;
-    j->base.start_ns = search_now_ns();
     (void)req;
     return 0;
 }
@@ -688,7 +686,7 @@ int api_sudoku_grade_prepare(const api_request_t *req, api_job_t **job, api_resp
         api_param_bool(req, "steps", 0, &j->steps, &p) != 0)
         rc = API_EINVALID; /* p is the reader's "not valid" problem, now with steps */
     if (rc != 0 || (rc = lg_limits(j, &p)) != 0 || (rc = lg_alloc(j, req, &p)) != 0) goto fail;
-    *job = &j->base;
+    api_job_ready(&j->base, &lg_ops, 1, 1, j->pz->timeout_ms, job);
     return 0;
 fail:
     lg_free(j ? &j->base : NULL);
@@ -848,7 +846,7 @@ int api_sudoku_hint_prepare(const api_request_t *req, api_job_t **job, api_respo
     if (rc != 0 || (rc = lg_limits(j, &p)) != 0 || (rc = lg_alloc(j, req, &p)) != 0) goto fail;
     if (j->givens_json != NULL && (rc = lg_read_givens(j, &p)) != 0) goto fail;
     if (j->pencil_json != NULL && (rc = lg_read_pencil(j, &p)) != 0) goto fail;
-    *job = &j->base;
+    api_job_ready(&j->base, &lg_ops, 1, 1, j->pz->timeout_ms, job);
     return 0;
 fail:
     lg_free(j ? &j->base : NULL);

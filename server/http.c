@@ -472,6 +472,23 @@ static int http_run_inline(http_req_t *req) {
     return 1;
 }
 
+/* Runs a job that is small by construction (api_job_t.inline_whole) here:
+ * every item, then merge, in order, as the pool would on one worker, under
+ * the job's own deadline.  Always answers (returns 1). */
+static int http_run_whole(http_req_t *req) {
+    api_job_t *job = req->job;
+    search_ctl_t ctl = {search_now_ns() + job->timeout_ms * 1000000, 0, NULL, NULL};
+    int act = API_JOB_CONTINUE;
+    job->threads = 1; /* what the answer's statistics say it used */
+    for (size_t k = 0; act == API_JOB_CONTINUE && k < job->nitems; k++)
+        act = job->ops->merge(job, k, job->ops->run(job, k, &ctl));
+    guard_render(job, &req->resp);
+    metrics_add_nodes(req->srv->metrics, job->ops->puzzle, job->nodes);
+    atomic_fetch_add_explicit(&req->srv->metrics->inline_answers, 1, memory_order_relaxed);
+    http_answered(req);
+    return 1;
+}
+
 /* Prepares an API request and hands it to the pool, or to the jobs runner
  * when the client prefers an asynchronous answer.  Returns HTTP_ANSWER
  * (resp holds an error, a quick answer or a 202) or HTTP_HANDED_OFF. */
@@ -518,8 +535,9 @@ static int http_run_api(http_req_t *req) {
         http_answered(req);
         return HTTP_ANSWER;
     }
-    if (req->job->inline_ok && req->job->nitems == 1 && req->job->threads <= 1 &&
-        !req->job->ops->progressive && http_run_inline(req))
+    if (!req->job->ops->progressive && ((req->job->inline_whole && http_run_whole(req)) ||
+                                        (req->job->inline_ok && req->job->nitems == 1 &&
+                                         req->job->threads <= 1 && http_run_inline(req))))
         return HTTP_ANSWER;
     if (pool_admit(srv->pool) != 0) {
         http_set_problem(req, API_EBUSY, "too many requests are queued; retry shortly");

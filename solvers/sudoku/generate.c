@@ -250,6 +250,10 @@ typedef struct gen_s {
     sudoku_tech_t bound; /* logic test bound; FULL_HOUSE.. or -1 for uniqueness */
     int logic;           /* 1: logic test, 0: uniqueness test */
     uint8_t *work;       /* nn scratch */
+    int norb;            /* symmetry orbits: cells[start[k] .. start[k + 1]) */
+    const int *start;
+    const uint16_t *cells;
+    int *order; /* norb: the orbits in the order of this attempt's dig */
 } gen_t;
 
 /* Whether the puzzle passes the attempt's test: 1 yes, 0 no, < 0 stopped. */
@@ -267,6 +271,64 @@ static int gen_test(gen_t *g, const uint8_t *puz) {
     rc = sudoku_logic_grade(g->st, &lo, &gr);
     if (rc < 0 && rc != SUDOKU_LOGIC_ECONTRA) return rc;
     return rc == 0 && gr.solved;
+}
+
+/* One attempt's dig: from the full grid sol, the symmetry orbits in a
+ * random order leave puzzle while it still passes gen_test() (half of them
+ * at once first); then, with o->minimal and a logic test, every orbit whose
+ * removal keeps the puzzle unique.  0, or < 0 when stopped. */
+static int gen_dig(gen_t *g, rng_t *r, const uint8_t *sol, uint8_t *puzzle) {
+    const sudoku_gen_opts_t *o = g->o;
+    const int norb = g->norb, *start = g->start;
+    const uint16_t *cells = g->cells;
+    int *order = g->order;
+    memcpy(puzzle, sol, (size_t)g->nn);
+    for (int i = 0; i < norb; i++)
+        order[i] = i;
+    for (int i = norb - 1; i > 0; i--) {
+        int j = (int)rng_below(r, (uint32_t)i + 1), t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    /* Half the orbits go at once: with half the givens left a puzzle
+     * nearly always passes, and one test instead of norb/2 halves the
+     * attempt's cost (a test costs about the same whatever the givens).
+     * If it fails they are tried one by one like the rest. */
+    int first = norb / 2, t, rc = 0;
+    for (int i = 0; i < first; i++)
+        for (int k = start[order[i]]; k < start[order[i] + 1]; k++)
+            puzzle[cells[k]] = 0;
+    t = first > 0 ? gen_test(g, puzzle) : 0;
+    if (t < 0) return t;
+    if (t != 1) {
+        memcpy(puzzle, sol, (size_t)g->nn);
+        first = 0;
+    }
+    for (int i = first; i < norb && rc == 0; i++) {
+        int ob = order[i];
+        for (int k = start[ob]; k < start[ob + 1]; k++)
+            puzzle[cells[k]] = 0;
+        t = gen_test(g, puzzle);
+        if (t < 0) rc = t;
+        if (t != 1)
+            for (int k = start[ob]; k < start[ob + 1]; k++)
+                puzzle[cells[k]] = sol[cells[k]];
+    }
+    if (rc != 0) return rc;
+    if (o->minimal && g->logic) {
+        for (int i = 0; i < norb && rc == 0; i++) {
+            int ob = order[i];
+            if (puzzle[cells[start[ob]]] == 0) continue;
+            for (int k = start[ob]; k < start[ob + 1]; k++)
+                puzzle[cells[k]] = 0;
+            t = sudoku_unique(&o->shape, puzzle, o->ctl, NULL);
+            if (t < 0) rc = t;
+            if (t != 1)
+                for (int k = start[ob]; k < start[ob + 1]; k++)
+                    puzzle[cells[k]] = sol[cells[k]];
+        }
+    }
+    return rc;
 }
 
 int sudoku_generate(const sudoku_gen_opts_t *o, uint8_t *puzzle, uint8_t *solution,
@@ -309,6 +371,10 @@ int sudoku_generate(const sudoku_gen_opts_t *o, uint8_t *puzzle, uint8_t *soluti
             g.bound = (sudoku_tech_t)t;
     g.logic = g.bound <= SUDOKU_TECH_X_CHAIN;
     norb = orbits_build(n, o->symmetry, cells, start);
+    g.norb = norb;
+    g.start = start;
+    g.cells = cells;
+    g.order = order;
     rng_seed(&r, o->seed, o->stream);
     for (;;) {
         if ((rc = search_check_now(o->ctl, 0)) != 0) break;
@@ -318,56 +384,7 @@ int sudoku_generate(const sudoku_gen_opts_t *o, uint8_t *puzzle, uint8_t *soluti
         }
         res->attempts++;
         if ((rc = sudoku_random_grid(&o->shape, &r, 0, o->ctl, sol)) != 0) break;
-        memcpy(puzzle, sol, (size_t)nn);
-        for (int i = 0; i < norb; i++)
-            order[i] = i;
-        for (int i = norb - 1; i > 0; i--) {
-            int j = (int)rng_below(&r, (uint32_t)i + 1), t = order[i];
-            order[i] = order[j];
-            order[j] = t;
-        }
-        /* Half the orbits go at once: with half the givens left a puzzle
-         * nearly always passes, and one test instead of norb/2 halves the
-         * attempt's cost (a test costs about the same whatever the givens).
-         * If it fails they are tried one by one like the rest. */
-        int first = norb / 2, t;
-        for (int i = 0; i < first; i++)
-            for (int k = start[order[i]]; k < start[order[i] + 1]; k++)
-                puzzle[cells[k]] = 0;
-        t = first > 0 ? gen_test(&g, puzzle) : 0;
-        if (t < 0) {
-            rc = t;
-            break;
-        }
-        if (t != 1) {
-            memcpy(puzzle, sol, (size_t)nn);
-            first = 0;
-        }
-        for (int i = first; i < norb && rc == 0; i++) {
-            int ob = order[i];
-            for (int k = start[ob]; k < start[ob + 1]; k++)
-                puzzle[cells[k]] = 0;
-            t = gen_test(&g, puzzle);
-            if (t < 0) rc = t;
-            if (t != 1)
-                for (int k = start[ob]; k < start[ob + 1]; k++)
-                    puzzle[cells[k]] = sol[cells[k]];
-        }
-        if (rc != 0) break;
-        if (o->minimal && g.logic) {
-            for (int i = 0; i < norb && rc == 0; i++) {
-                int ob = order[i];
-                if (puzzle[cells[start[ob]]] == 0) continue;
-                for (int k = start[ob]; k < start[ob + 1]; k++)
-                    puzzle[cells[k]] = 0;
-                t = sudoku_unique(&o->shape, puzzle, o->ctl, NULL);
-                if (t < 0) rc = t;
-                if (t != 1)
-                    for (int k = start[ob]; k < start[ob + 1]; k++)
-                        puzzle[cells[k]] = sol[cells[k]];
-            }
-            if (rc != 0) break;
-        }
+        if ((rc = gen_dig(&g, &r, sol, puzzle)) != 0) break;
         /* the solver's word, whatever the dig proved */
         rc = sudoku_unique(&o->shape, puzzle, o->ctl, check);
         if (rc < 0) break;
