@@ -339,14 +339,10 @@ int api_nqueens_count_post_prepare(const api_request_t *req, api_job_t **job,
         goto nomem;
     j->n = b.n;
     j->placed = b.placed;
-    j->base.ops = &nqb_count_ops;
     j->base.progress_unit = "subproblems";
-    j->base.nitems = count; /* 0: no prefix fits the placed queens, so no completion;
-                               the pool finishes such a job at once */
-    j->base.threads = (unsigned)threads;
-    j->base.timeout_ms = timeout_ms;
-    j->base.start_ns = search_now_ns();
-    *job = &j->base;
+    /* count 0: no prefix fits the placed queens, so no completion; the
+     * pool finishes such a job at once */
+    api_job_ready(&j->base, &nqb_count_ops, count, (unsigned)threads, timeout_ms, job);
     nqb_board_free(&b);
     json_decref(root);
     return 0;
@@ -462,12 +458,7 @@ int api_nqueens_solutions_prepare(const api_request_t *req, api_job_t **job, api
     j->n = (int)n;
     j->offset = (uint64_t)offset;
     j->limit = (int)limit;
-    j->base.ops = &nqb_enum_ops;
-    j->base.nitems = 1;
-    j->base.threads = 1;
-    j->base.timeout_ms = timeout_ms;
-    j->base.start_ns = search_now_ns();
-    *job = &j->base;
+    api_job_ready(&j->base, &nqb_enum_ops, 1, 1, timeout_ms, job);
     return 0;
 fail:
     api_response_problem(resp, &p);
@@ -777,12 +768,7 @@ static int nqb_solve_finish(nqb_solve_t *j, long long timeout_ms, api_job_t **jo
     if (j->method == NQUEENS_METHOD_MINCONFLICTS &&
         nqb_repair_init(&j->repair, j->b.n, j->trace && j->b.n <= API_NQUEENS_TRACE_MAX_N) != 0)
         return -1;
-    j->base.ops = &nqb_solve_ops;
-    j->base.nitems = 1;
-    j->base.threads = 1;
-    j->base.timeout_ms = timeout_ms;
-    j->base.start_ns = search_now_ns();
-    *job = &j->base;
+    api_job_ready(&j->base, &nqb_solve_ops, 1, 1, timeout_ms, job);
     return 0;
 }
 

@@ -124,10 +124,10 @@ struct cl_item_s {
     cl_ctx_t *ctx;
     long a, b;
     char entry[48];
-    int rc;       /* the first item code that was not 0 (the wrapper's merge) */
-    char **bytes; /* encoded results, b - a of them, once run; kept while */
-    size_t *lens; /* Redis is down, to commit when it is back */
-    uint64_t *nodes;
+    int rc;                 /* the first item code that was not 0 (the wrapper's merge) */
+    char **bytes;           /* encoded results, b - a of them, once run; kept */
+    size_t *lens;           /* while Redis is down, to commit when it is back */
+    api_item_info_t *infos; /* their nodes and progress units */
     cl_item_t *next;
 };
 
@@ -207,11 +207,12 @@ int cluster_create(cluster_t *cl, job_rec_t *rec, const api_request_t *req, cons
         memcpy(q + qlen + kl, req->params[i].value, vl);
         qlen += kl + vl;
     }
-    /* done/total count items here: a job whose unit is not its items (a
-     * batch's lines) reports items in cluster mode */
+    /* progress in the job's own units when it keeps them (subproblems of a
+     * count, lines of a batch: item_encode() says each item's share), else
+     * in items */
     snprintf(rec->progress.unit, sizeof rec->progress.unit, "%s",
-             job->progress_unit && job->progress_total == 0 ? job->progress_unit : "items");
-    rec->progress.total = job->nitems;
+             job->progress_unit ? job->progress_unit : "items");
+    rec->progress.total = job->progress_total ? job->progress_total : job->nitems;
     rec->progress.eta_ms = -1;
     jsr_args_init(&a);
     jsr_args_cstr(&a, cl->prefix);
@@ -243,6 +244,10 @@ int cluster_create(cluster_t *cl, job_rec_t *rec, const api_request_t *req, cons
     jsr_args_record(&a, rec);
     jsr_args_cstr(&a, "dist");
     jsr_args_cstr(&a, "1");
+    jsr_args_cstr(&a, "ni");
+    jsr_args_int(&a, (long long)job->nitems);
+    jsr_args_cstr(&a, "nd");
+    jsr_args_int(&a, 0);
     jsr_args_cstr(&a, "tmo");
     jsr_args_int(&a, job->timeout_ms);
     redisReply *r = rconn_script(cl->rc, RSCRIPT_ADD, a.n, a.v, a.l);
@@ -502,7 +507,7 @@ int cluster_merge(cluster_t *cl, const char *id, int rc) {
         if (rec.started_ms > 0)
             job->start_ns = search_now_ns() - (cl_wall_ms() - rec.started_ms) * 1000000;
         cl_render(cl, job, &status, ctype, sizeof ctype, &body, &len);
-        rec.progress.done = merged;
+        rec.progress.done = job->progress_total ? job->progress_done : merged;
         rec.progress.nodes = job->nodes;
         rec.status = rc == SEARCH_CANCELLED    ? JOB_CANCELLED
                      : rc == SEARCH_TIMEOUT    ? JOB_TIMEOUT
@@ -546,12 +551,12 @@ int cluster_cancel(cluster_t *cl, const char *id) {
 }
 
 int cluster_commit(cluster_t *cl, const char *id, const char *entry, size_t n, const long *items,
-                   char *const *bytes, const size_t *lens, const uint64_t *nodes,
+                   char *const *bytes, const size_t *lens, const api_item_info_t *infos,
                    cluster_commit_t *out) {
-    size_t argc = 6 + 3 * n;
+    size_t argc = 6 + 4 * n;
     const char **av = malloc(argc * sizeof *av);
     size_t *al = malloc(argc * sizeof *al);
-    char(*num)[24] = malloc((2 * n + 2) * sizeof *num);
+    char(*num)[24] = malloc((3 * n + 2) * sizeof *num);
     int rc = JOBSTORE_EDOWN;
     if (av == NULL || al == NULL || num == NULL) {
         rc = JOBSTORE_ENOMEM;
@@ -566,14 +571,17 @@ int cluster_commit(cluster_t *cl, const char *id, const char *entry, size_t n, c
     av[4] = num[0];
     av[5] = num[1];
     for (size_t j = 0; j < n; j++) {
-        snprintf(num[2 + 2 * j], sizeof num[0], "%ld", items[j]);
-        snprintf(num[3 + 2 * j], sizeof num[0], "%llu", (unsigned long long)nodes[j]);
-        av[6 + 3 * j] = num[2 + 2 * j];
-        av[7 + 3 * j] = bytes[j];
-        av[8 + 3 * j] = num[3 + 2 * j];
+        char *ni = num[2 + 3 * j], *nn = num[3 + 3 * j], *nu = num[4 + 3 * j];
+        snprintf(ni, sizeof num[0], "%ld", items[j]);
+        snprintf(nn, sizeof num[0], "%llu", (unsigned long long)infos[j].nodes);
+        snprintf(nu, sizeof num[0], "%llu", (unsigned long long)infos[j].units);
+        av[6 + 4 * j] = ni;
+        av[7 + 4 * j] = bytes[j];
+        av[8 + 4 * j] = nn;
+        av[9 + 4 * j] = nu;
     }
     for (size_t j = 0; j < argc; j++) /* the results are bytes, not strings */
-        al[j] = j >= 6 && (j - 6) % 3 == 1 ? lens[(j - 6) / 3] : strlen(av[j]);
+        al[j] = j >= 6 && (j - 6) % 4 == 1 ? lens[(j - 6) / 4] : strlen(av[j]);
     redisReply *r = rconn_script(cl->rc, RSCRIPT_COMMIT, (int)argc, av, al);
     if (r != NULL && r->type == REDIS_REPLY_ARRAY && r->elements == 4) {
         long long code = r->element[0]->integer;
@@ -723,7 +731,7 @@ static void cl_item_free(cl_item_t *it) {
         free(it->bytes[k]);
     free(it->bytes);
     free(it->lens);
-    free(it->nodes);
+    free(it->infos);
     free(it);
 }
 
@@ -733,12 +741,12 @@ static int cl_item_encode(cluster_t *cl, cl_item_t *it) {
     size_t n = (size_t)(it->b - it->a);
     it->bytes = calloc(n, sizeof *it->bytes);
     it->lens = calloc(n, sizeof *it->lens);
-    it->nodes = calloc(n, sizeof *it->nodes);
-    if (it->bytes == NULL || it->lens == NULL || it->nodes == NULL) return SEARCH_ENOMEM;
+    it->infos = calloc(n, sizeof *it->infos);
+    if (it->bytes == NULL || it->lens == NULL || it->infos == NULL) return SEARCH_ENOMEM;
     for (size_t k = 0; k < n; k++) {
-        it->bytes[k] = job->ops->item_encode(job, (size_t)it->a + k, &it->lens[k], &it->nodes[k]);
+        it->bytes[k] = job->ops->item_encode(job, (size_t)it->a + k, &it->lens[k], &it->infos[k]);
         if (it->bytes[k] == NULL || it->lens[k] > CL_ITEM_BYTES_MAX) return SEARCH_ENOMEM;
-        metrics_add_nodes(cl->metrics, job->ops->puzzle, it->nodes[k]);
+        metrics_add_nodes(cl->metrics, job->ops->puzzle, it->infos[k].nodes);
     }
     return 0;
 }
@@ -753,7 +761,7 @@ static int cl_item_commit(cluster_t *cl, cl_item_t *it) {
     for (size_t k = 0; k < n; k++)
         items[k] = it->a + (long)k;
     int rc =
-        cluster_commit(cl, it->ctx->id, it->entry, n, items, it->bytes, it->lens, it->nodes, &res);
+        cluster_commit(cl, it->ctx->id, it->entry, n, items, it->bytes, it->lens, it->infos, &res);
     free(items);
     if (rc == JOBSTORE_EDOWN || rc == JOBSTORE_ENOMEM) return 0;
     if (rc == JOBSTORE_ENOTFOUND || rc == CLUSTER_ENDED) cl_ctx_end(cl, it->ctx);
@@ -797,6 +805,7 @@ static int cl_item_start(cluster_t *cl, cl_ctx_t *c, long a, long b, const char 
     it->task.done = cl_item_done;
     it->task.owner = it;
     it->task.watch_fd = -1;
+    it->task.background = 1; /* takes turns with the async jobs' items */
     pool_admit_background(cl->pool);
     if (pool_submit(cl->pool, &it->task) != 0) { /* the admission was released */
         free(it);

@@ -75,9 +75,9 @@ void cluster_free(cluster_t *cl);
 
 /* What a commit did. */
 typedef struct cluster_commit_s {
-    uint64_t merged;     /* items whose result went in now */
-    uint64_t duplicates; /* items whose result was in already: counted once */
-    uint64_t done, total;
+    uint64_t merged;      /* items whose result went in now */
+    uint64_t duplicates;  /* items whose result was in already: counted once */
+    uint64_t done, total; /* the job's items merged, and its items */
 } cluster_commit_t;
 
 #define CLUSTER_ENDED 2 /* cluster_commit(): the job has ended; nothing was stored */
@@ -88,7 +88,7 @@ typedef struct cluster_commit_s {
  * what happened), CLUSTER_ENDED, JOBSTORE_ENOTFOUND, JOBSTORE_ENOMEM or
  * JOBSTORE_EDOWN.  Any thread. */
 int cluster_commit(cluster_t *cl, const char *id, const char *entry, size_t n, const long *items,
-                   char *const *bytes, const size_t *lens, const uint64_t *nodes,
+                   char *const *bytes, const size_t *lens, const api_item_info_t *infos,
                    cluster_commit_t *out);
 
 /* Any thread: ends split job `id` with the answer of its stored item

@@ -33,6 +33,8 @@ static const opt_t opts[] = {
      "TCP port, 0 = any free one (default 8080)"},
     {"threads", "PUZZLED_THREADS", OPT_UINT, 1, CONFIG_MAX_THREADS, OFF(threads),
      "worker threads (default: number of cores)"},
+    {"http-threads", "PUZZLED_HTTP_THREADS", OPT_UINT, 1, 64, OFF(http_threads),
+     "HTTP polling threads (default: number of cores, at most 4)"},
     {"max-body", "PUZZLED_MAX_BODY", OPT_SIZE, 1024, 256LL << 20, OFF(max_body),
      "largest request body in bytes, 413 past it (default 1048576)"},
     {"max-batch-body", "PUZZLED_MAX_BATCH_BODY", OPT_SIZE, 1024, 1LL << 30, OFF(max_batch_body),
@@ -88,6 +90,7 @@ static void config_defaults(config_t *cfg) {
     cfg->threads = cores < 1                    ? 1
                    : cores > CONFIG_MAX_THREADS ? CONFIG_MAX_THREADS
                                                 : (unsigned)cores;
+    cfg->http_threads = cfg->threads < 4 ? cfg->threads : 4;
     cfg->max_body = 1 << 20;
     cfg->max_batch_body = 16u << 20;
     cfg->max_batch_lines = 200000;

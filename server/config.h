@@ -15,6 +15,7 @@ typedef struct config_s {
     char bind[64];            /* IPv4 or IPv6 literal */
     unsigned port;            /* 0 = any free port (tests) */
     unsigned threads;         /* worker threads in the pool */
+    unsigned http_threads;    /* libmicrohttpd polling threads */
     size_t max_body;          /* bytes */
     size_t max_batch_body;    /* bytes, for routes that take batches */
     unsigned max_batch_lines; /* puzzles in one batch */

@@ -547,6 +547,7 @@ static void job_start(jobs_t *js, job_run_t *r) {
     r->task.progress = r->job->ops->progressive ? job_progress : NULL;
     r->task.owner = r;
     r->task.watch_fd = -1;
+    r->task.background = 1;
     js->store->ops->put(js->store, &r->rec);
     run_publish(r, "progress");
     js->running++;

@@ -122,7 +122,7 @@ static int jsr_is(const redisReply *k, const char *name) {
 int jsr_parse_record(const struct redisReply *hash, const char *id, int with_cluster,
                      job_rec_t *out) {
     json_t *items = NULL;
-    long long reclaimed = 0, dups = 0;
+    long long reclaimed = 0, dups = 0, nitems = 0;
     int dist = 0;
     memset(out, 0, sizeof *out);
     if (hash == NULL || hash->type != REDIS_REPLY_ARRAY || hash->elements < 2)
@@ -168,6 +168,8 @@ int jsr_parse_record(const struct redisReply *hash, const char *id, int with_clu
             reclaimed = jsr_ll(v);
         else if (jsr_is(k, "dup"))
             dups = jsr_ll(v);
+        else if (jsr_is(k, "ni"))
+            nitems = jsr_ll(v);
         else if (with_cluster && k->len > 2 && memcmp(k->str, "r:", 2) == 0) {
             char name[160];
             size_t n = k->len - 2 < sizeof name - 1 ? k->len - 2 : sizeof name - 1;
@@ -182,8 +184,9 @@ int jsr_parse_record(const struct redisReply *hash, const char *id, int with_clu
     }
     if ((unsigned)out->status >= JOB_NSTATUS) out->status = JOB_FAILED;
     if (with_cluster && dist) {
-        json_t *o = json_pack("{s:o, s:I, s:I}", "items_by_replica", items ? items : json_object(),
-                              "reclaimed", (json_int_t)reclaimed, "duplicates", (json_int_t)dups);
+        json_t *o = json_pack("{s:I, s:o, s:I, s:I}", "items", (json_int_t)nitems,
+                              "items_by_replica", items ? items : json_object(), "reclaimed",
+                              (json_int_t)reclaimed, "duplicates", (json_int_t)dups);
         out->cluster = o ? api_json_dumps(o, API_JSON_FLAGS, NULL) : NULL;
         json_decref(o);
         if (out->cluster == NULL) return JOBSTORE_ENOMEM;

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const int metrics_statuses[METRICS_NSTATUS - 1] = {200, 204, 400, 404, 405, 406, 413,
-                                                          415, 422, 429, 500, 503, 504};
+static const int metrics_statuses[METRICS_NSTATUS - 1] = {200, 202, 204, 304, 400, 404, 405, 406,
+                                                          413, 415, 422, 429, 500, 503, 504};
 static const double metrics_bounds_ms[METRICS_NBUCKETS] = {
     1, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000, 60000};
 static const char *const metrics_puzzles[METRICS_NPUZZLES] = {"nqueens", "sudoku", "killer",
@@ -163,8 +163,12 @@ char *metrics_render(metrics_t *m, size_t *len) {
                "# HELP puzzled_http_head_timeouts_total Connections closed because no complete "
                "request head arrived within --head-timeout-s.\n"
                "# TYPE puzzled_http_head_timeouts_total counter\n"
-               "puzzled_http_head_timeouts_total %llu\n",
-               LOAD(m->head_timeouts));
+               "puzzled_http_head_timeouts_total %llu\n"
+               "# HELP puzzled_inline_answers_total Small jobs answered on the HTTP thread, "
+               "without the pool.\n"
+               "# TYPE puzzled_inline_answers_total counter\n"
+               "puzzled_inline_answers_total %llu\n",
+               LOAD(m->head_timeouts), LOAD(m->inline_answers));
     buf_printf(&b, "# HELP puzzled_async_jobs Asynchronous job records held, by status.\n"
                    "# TYPE puzzled_async_jobs gauge\n");
     for (size_t k = 0; k < METRICS_NJOBSTATUS; k++)

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #define METRICS_MAX_PATHS   32
-#define METRICS_NSTATUS     14 /* known statuses + "other" */
+#define METRICS_NSTATUS     16 /* known statuses + "other" */
 #define METRICS_NBUCKETS    14
 #define METRICS_NPUZZLES    5 /* known puzzles + "other" */
 #define METRICS_NJOBSTATUS  6 /* job_status_t (server/jobstore.h) */
@@ -29,8 +29,9 @@ typedef struct metrics_s {
     atomic_int_fast64_t jobs_inflight; /* admitted, not finished */
     atomic_int_fast64_t jobs_queued;   /* admitted, no item started yet */
     atomic_uint_fast64_t jobs_rejected;
-    atomic_int_fast64_t connections;    /* requests being handled */
-    atomic_uint_fast64_t head_timeouts; /* connections shut for want of a request head */
+    atomic_int_fast64_t connections;     /* requests being handled */
+    atomic_uint_fast64_t head_timeouts;  /* connections shut for want of a request head */
+    atomic_uint_fast64_t inline_answers; /* small jobs answered on the HTTP thread */
 
     /* Asynchronous jobs (server/jobs.c), indexed by job_status_t. */
     atomic_int_fast64_t async_jobs[METRICS_NJOBSTATUS];   /* records by status (gauge) */

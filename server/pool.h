@@ -42,6 +42,9 @@ struct pool_task_s {
                               merge() (progressive jobs: more output is ready) */
     void *owner;           /* for done() and progress() */
     int watch_fd;          /* client socket: a hang-up cancels the task; -1 = none */
+    int background;        /* an async job: its items take turns with the other background
+                              tasks' in at most --threads slots, so that requests that wait
+                              for an answer queue behind at most one item a worker */
 
     /* Results, valid in done(). */
     int rc;          /* first negative item code, 0 if none */
@@ -52,6 +55,7 @@ struct pool_task_s {
     atomic_int started;
     atomic_uint_fast64_t live_nodes; /* ctl.progress: advanced by the searches */
     size_t merged;                   /* items merged so far */
+    uint64_t turns;                  /* background items started (turn taking) */
     search_ctl_t ctl;
     pool_t *pool;
     size_t next_item;

@@ -27,7 +27,8 @@
  * Record fields: seq, st (job_status_t as a digit), m, path, cr, sa, fi
  * (created, started, finished: Unix ms), unit, done, total, nodes, el, eta,
  * rs, rt (result status and type), own (the replica running a job that is
- * not split), dist ("1": split into items), cx ("1": cancel requested), tmo
+ * not split), dist ("1": split into items), ni, nd (its items, and those
+ * merged: done/total are progress units), cx ("1": cancel requested), tmo
  * (the job's deadline in ms from its start), lev (last progress event, ms),
  * r:<replica> (items that replica merged), rec (items reclaimed), dup (items
  * that arrived twice and were merged once).
@@ -159,14 +160,16 @@ const char *const rscripts_src[RSCRIPT_COUNT_] = {
         "end\n"
         "return out\n",
 
-    /* COMMIT: P id entry replica now n [item bytes nodes] x n -> {merged,
-     * duplicates, done, total}, or {-1, ...} gone, {-2, ...} the job ended.
-     * Each item's result goes in with HSETNX: one that is in already (its
-     * entry ran twice: a replica thought dead was not) counts once, and only
-     * as a duplicate.  The entry is acknowledged and deleted in every case;
-     * the commit that completes the set queues the merge entry (a = -1),
-     * which a replica then takes like any other (so a replica that dies
-     * while merging leaves it to the next). */
+    /* COMMIT: P id entry replica now n [item bytes nodes units] x n ->
+     * {merged, duplicates, items done, items}, or {-1, ...} gone, {-2, ...}
+     * the job ended.  Each item's result goes in with HSETNX: one that is in
+     * already (its entry ran twice: a replica thought dead was not) counts
+     * once, and only as a duplicate.  nd/ni count items (the set is complete
+     * at nd = ni); done/total are the job's progress units (subproblems,
+     * lines).  The entry is acknowledged and deleted in every case; the
+     * commit that completes the set queues the merge entry (a = -1), which a
+     * replica then takes like any other (so a replica that dies while
+     * merging leaves it to the next). */
     [RSCRIPT_COMMIT] =
         "local P, id, entry, replica = ARGV[1], ARGV[2], ARGV[3], ARGV[4]\n"
         "local now, n = tonumber(ARGV[5]), tonumber(ARGV[6])\n"
@@ -178,37 +181,39 @@ const char *const rscripts_src[RSCRIPT_COUNT_] = {
         "redis.call('XDEL', items, entry)\n"
         "if tonumber(st) >= 2 then return {-2, 0, 0, 0} end\n"
         "local res = k..':res'\n"
-        "local new, dups, nodes = 0, 0, 0\n"
+        "local new, dups, nodes, units = 0, 0, 0, 0\n"
         "for j = 0, n - 1 do\n"
-        "  if redis.call('HSETNX', res, ARGV[7 + 3 * j], ARGV[8 + 3 * j]) == 1 then\n"
+        "  if redis.call('HSETNX', res, ARGV[7 + 4 * j], ARGV[8 + 4 * j]) == 1 then\n"
         "    new = new + 1\n"
-        "    nodes = nodes + tonumber(ARGV[9 + 3 * j])\n"
+        "    nodes = nodes + tonumber(ARGV[9 + 4 * j])\n"
+        "    units = units + tonumber(ARGV[10 + 4 * j])\n"
         "  else\n"
         "    dups = dups + 1\n"
         "  end\n"
         "end\n"
-        "local done\n"
+        "local nd\n"
         "if new > 0 then\n"
-        "  done = redis.call('HINCRBY', k, 'done', new)\n"
+        "  nd = redis.call('HINCRBY', k, 'nd', new)\n"
+        "  redis.call('HINCRBY', k, 'done', units)\n"
         "  redis.call('HINCRBY', k, 'nodes', nodes)\n"
         "  redis.call('HINCRBY', k, 'r:'..replica, new)\n"
         "  redis.call('PEXPIRE', res, redis.call('PTTL', k))\n"
         "else\n"
-        "  done = tonumber(redis.call('HGET', k, 'done'))\n"
+        "  nd = tonumber(redis.call('HGET', k, 'nd'))\n"
         "end\n"
         "if dups > 0 then redis.call('HINCRBY', k, 'dup', dups) end\n"
-        "local total = tonumber(redis.call('HGET', k, 'total'))\n"
+        "local ni = tonumber(redis.call('HGET', k, 'ni'))\n"
         "local el = now - (tonumber(redis.call('HGET', k, 'sa')) or now)\n"
-        "local f, eta = done / total, -1\n"
+        "local f, eta = nd / ni, -1\n"
         "if f >= 1 then eta = 0 elseif f >= 0.03 then eta = math.floor(el * (1 - f) / f) end\n"
         "redis.call('HSET', k, 'el', el, 'eta', eta)\n"
-        "if new > 0 and done == total then redis.call('XADD', items, '*', 'a', -1, 'b', 0) end\n"
+        "if new > 0 and nd == ni then redis.call('XADD', items, '*', 'a', -1, 'b', 0) end\n"
         "local lev = tonumber(redis.call('HGET', k, 'lev')) or 0\n"
-        "if now - lev >= 250 or done == total then\n"
+        "if now - lev >= 250 or nd == ni then\n"
         "  redis.call('HSET', k, 'lev', now)\n"
         "  redis.call('PUBLISH', P..'events', 'p '..id)\n"
         "end\n"
-        "return {new, dups, done, total}\n",
+        "return {new, dups, nd, ni}\n",
 
     /* RECLAIM: P id replica claim_ms count -> the entries taken over
      * ([[entry, [field, value...]], ...]), counted in the record's rec. */

@@ -195,8 +195,8 @@ START_TEST(cluster_three_replicas_share_a_count) {
     /* the statistics, from C: every item once, run by more than one replica */
     j = get_job(&s[2], id, &st);
     ck_assert_int_eq(st, 200);
-    json_int_t total = jint(json_object_get(j, "progress"), "total");
-    ck_assert_int_eq(items_by_replica(j, 2), total);
+    json_t *cs = json_object_get(j, "cluster");
+    ck_assert_int_eq(items_by_replica(j, 2), jint(cs, "items"));
     ck_assert_int_eq(jint(json_object_get(j, "cluster"), "duplicates"), 0);
     json_decref(j);
     replicas_down(s, 3);
@@ -236,7 +236,7 @@ START_TEST(cluster_survives_a_killed_replica) {
     fprintf(stderr, "cluster: n=17 with a replica killed: %lld reclaimed, %lld duplicates\n",
             (long long)jint(cl, "reclaimed"), (long long)jint(cl, "duplicates"));
     ck_assert_int_ge(jint(cl, "reclaimed"), 1);
-    ck_assert_int_eq(items_by_replica(j, 2), jint(json_object_get(j, "progress"), "total"));
+    ck_assert_int_eq(items_by_replica(j, 2), jint(cl, "items"));
     json_decref(j);
     replicas_down(s, 3);
     tredis_destroy(&r);
@@ -348,9 +348,15 @@ START_TEST(cluster_redis_outage_then_resume) {
     ck_assert_str_eq(jstr(j, "status"), "done");
     ck_assert_int_eq(jint(json_object_get(j, "result"), "count"), Q16);
     json_decref(j);
-    j = call(&s[0], "GET", "/readyz", 0, &st, NULL);
-    ck_assert_str_eq(jstr(j, "status"), "ready");
-    json_decref(j);
+    /* each replica reconnects by itself, within its backoff (at most 5 s) */
+    t0 = now_ms();
+    for (int ready = 0; !ready;) {
+        j = call(&s[0], "GET", "/readyz", 0, &st, NULL);
+        ready = strcmp(jstr(j, "status"), "ready") == 0;
+        json_decref(j);
+        ck_assert_msg(ready || now_ms() - t0 < 10000 * mult(), "A did not reconnect");
+        if (!ready) sleep_ms(50);
+    }
     replicas_down(s, 2);
     tredis_destroy(&r);
 }
@@ -380,7 +386,7 @@ START_TEST(cluster_item_run_twice_counts_once) {
     ck_assert_int_eq(cluster_new(&cb, &cfg, NULL, &m, rc, "replica-b"), 0);
     ck_assert_int_eq(jobstore_redis_new(&store, rc, &cfg, "replica-a"), 0);
 
-    api_param_t params[] = {{"n", "10"}, {"threads", "1"}};
+    api_param_t params[] = {{"n", "14"}, {"threads", "1"}};
     api_request_t req = {.method = "GET",
                          .path = "/v1/nqueens/count",
                          .params = params,
@@ -407,10 +413,10 @@ START_TEST(cluster_item_run_twice_counts_once) {
     search_ctl_t ctl = {0};
     char **bytes = calloc(n, sizeof *bytes);
     size_t *lens = calloc(n, sizeof *lens);
-    uint64_t *nodes = calloc(n, sizeof *nodes);
+    api_item_info_t *infos = calloc(n, sizeof *infos);
     for (size_t k = 0; k < n; k++) {
         ck_assert_int_eq(job->ops->run(job, k, &ctl), 0);
-        bytes[k] = job->ops->item_encode(job, k, &lens[k], &nodes[k]);
+        bytes[k] = job->ops->item_encode(job, k, &lens[k], &infos[k]);
         ck_assert_ptr_nonnull(bytes[k]);
     }
     /* A commits every item but the last, B the last one ... */
@@ -418,18 +424,18 @@ START_TEST(cluster_item_run_twice_counts_once) {
     for (size_t k = 0; k + 1 < n; k++) {
         long item = (long)k;
         ck_assert_int_eq(
-            cluster_commit(ca, rec.id, "0-1", 1, &item, &bytes[k], &lens[k], &nodes[k], &out), 0);
+            cluster_commit(ca, rec.id, "0-1", 1, &item, &bytes[k], &lens[k], &infos[k], &out), 0);
         ck_assert_uint_eq(out.merged, 1);
     }
     long last = (long)n - 1, again = 0;
     ck_assert_int_eq(cluster_commit(cb, rec.id, "0-2", 1, &last, &bytes[n - 1], &lens[n - 1],
-                                    &nodes[n - 1], &out),
+                                    &infos[n - 1], &out),
                      0);
     ck_assert_uint_eq(out.done, n);
     ck_assert_uint_eq(out.total, n);
     /* ... and item 0 arrives a second time (its replica was thought dead) */
     ck_assert_int_eq(
-        cluster_commit(cb, rec.id, "0-3", 1, &again, &bytes[0], &lens[0], &nodes[0], &out), 0);
+        cluster_commit(cb, rec.id, "0-3", 1, &again, &bytes[0], &lens[0], &infos[0], &out), 0);
     ck_assert_uint_eq(out.merged, 0);
     ck_assert_uint_eq(out.duplicates, 1);
     ck_assert_uint_eq(out.done, n);
@@ -439,12 +445,16 @@ START_TEST(cluster_item_run_twice_counts_once) {
     job_rec_t got;
     ck_assert_int_eq(store->ops->get(store, rec.id, 1, &got), 0);
     ck_assert_int_eq(got.status, JOB_DONE);
-    ck_assert_uint_eq(got.progress.done, n);
+    ck_assert_str_eq(got.progress.unit, "subproblems");
+    ck_assert_uint_eq(got.progress.done, got.progress.total); /* counted once */
     json_t *res = json_loads(got.result, 0, NULL);
-    ck_assert_int_eq(jint(res, "count"), 724); /* 10 queens */
-    ck_assert_int_eq(jint(json_object_get(res, "stats"), "completed_subproblems"), (json_int_t)n);
+    ck_assert_int_eq(jint(res, "count"), 365596); /* 14 queens */
+    json_t *stats = json_object_get(res, "stats");
+    ck_assert_int_eq(jint(stats, "completed_subproblems"), jint(stats, "subproblems"));
+    ck_assert_uint_eq((uint64_t)jint(stats, "subproblems"), got.progress.total);
     json_decref(res);
     json_t *cs = json_loads(got.cluster, 0, NULL);
+    ck_assert_int_eq(jint(cs, "items"), (json_int_t)n);
     ck_assert_int_eq(jint(cs, "duplicates"), 1);
     json_t *by = json_object_get(cs, "items_by_replica");
     ck_assert_int_eq(jint(by, "replica-a"), (json_int_t)n - 1);
@@ -453,14 +463,14 @@ START_TEST(cluster_item_run_twice_counts_once) {
     job_rec_clear(&got);
     /* a commit after the end changes nothing */
     ck_assert_int_eq(
-        cluster_commit(ca, rec.id, "0-4", 1, &again, &bytes[0], &lens[0], &nodes[0], &out),
+        cluster_commit(ca, rec.id, "0-4", 1, &again, &bytes[0], &lens[0], &infos[0], &out),
         CLUSTER_ENDED);
 
     for (size_t k = 0; k < n; k++)
         free(bytes[k]);
     free(bytes);
     free(lens);
-    free(nodes);
+    free(infos);
     job->ops->free(job);
     store->ops->free(store);
     cluster_free(ca);

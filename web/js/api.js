@@ -145,7 +145,22 @@ export async function call(method, path, opts = {}) {
   return body;
 }
 
+// The JSDoc types below come from openapi.yaml (tests/contract/api-types.d.ts;
+// `make test` type-checks every call of the pages against them).
+/**
+ * @template {import('puzzled-openapi').GetUrl} U
+ * @param {U} path
+ * @param {import('puzzled-openapi').CallOptions<import('puzzled-openapi').PathOf<U>, 'get'>} [opts]
+ * @returns {Promise<any>}
+ */
 export const get = (path, opts) => call('GET', path, opts);
+/**
+ * @template {import('puzzled-openapi').ApiPath<'post'>} P
+ * @param {P} path
+ * @param {import('puzzled-openapi').PostBody<P>} body
+ * @param {import('puzzled-openapi').CallOptions<P, 'post'>} [opts]
+ * @returns {Promise<any>}
+ */
 export const post = (path, body, opts = {}) => call('POST', path, { ...opts, body });
 
 // The answer of an ended job, or the error it ended with.
@@ -232,6 +247,12 @@ function viaEvents(url, onProgress) {
 
 // Streams a text answer line by line (the batch endpoint).  onLine(line) is
 // called for each complete line; resolves when the answer ends.
+/**
+ * @template {import('puzzled-openapi').ApiPath<'post'> | `${import('puzzled-openapi').ApiPath<'post'>}?${string}`} U
+ * @param {U} path
+ * @param {import('puzzled-openapi').CallOptions<import('puzzled-openapi').PathOf<U>, 'post'> & {body: import('puzzled-openapi').PostBody<import('puzzled-openapi').PathOf<U>>}} opts
+ * @param {(line: string) => void} onLine
+ */
 export async function streamLines(path, opts, onLine) {
   const res = await send('POST', path, opts);
   if (!res.ok) throw problemError(res.status, await readBody(res));
