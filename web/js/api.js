@@ -110,7 +110,12 @@ async function send(method, url, opts) {
   for (let attempt = 0; ; attempt++) {
     let res;
     try {
-      res = await fetch(url, { method, headers, body, signal: opts.signal, cache: 'no-store' });
+      // A request that asks for a job is never aborted in flight: the server
+      // may have created the job already, and only its answer (202 +
+      // Location) tells us which one to DELETE (followJob does, at once, when
+      // the user cancelled meanwhile).  Other requests abort: the server
+      // sees the connection close and stops the search.
+      res = await fetch(url, { method, headers, body, signal: opts.job ? undefined : opts.signal, cache: 'no-store' });
     } catch (e) {
       if (opts.signal && opts.signal.aborted) throw cancelled();
       throw networkError();
@@ -138,6 +143,7 @@ export async function call(method, path, opts = {}) {
     if (!location) throw problemError(500, 'a job without a Location');
     return followJob(location, job, opts);
   }
+  if (opts.job && opts.signal && opts.signal.aborted) throw cancelled();
   const body = await readBody(res).catch(() => {
     throw networkError();
   });
