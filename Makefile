@@ -9,6 +9,7 @@
 #   make bench        benchmarks (reads ../shared/data when it is there)
 #   make bench-compare   puzzled next to the anchors (tdoku, N-Queens solvers, CaDiCaL,
 #                     qqwing, nginx), built and run in the same run
+#   make bench-cluster   cluster mode's cost: an n=18 count through Redis on 1 and 3 replicas
 #   make fuzz         libFuzzer on every api/ endpoint (clang; FUZZ_SECONDS, default 60)
 #   make deps         apt-get install whatever Debian package is missing
 #   make test-container   build the Docker image and run it (docker, else podman)
@@ -42,12 +43,13 @@ export TSAN_OPTIONS ?= halt_on_error=1 second_deadlock_stack=1 suppressions=$(CU
 # Debian packages: what building needs (the Dockerfile's build stage installs
 # exactly this list, through `make deps-build`), what the tests add, and what
 # the container and deployment tests add.  `make deps` installs the first two.
-DEB_BUILD_PKGS := build-essential pkg-config libmicrohttpd-dev libjansson-dev libuv1-dev
-DEB_TEST_PKGS  := check libcurl4-openssl-dev clang-format prometheus $(if $(filter thread,$(SANITIZE)),clang)
+DEB_BUILD_PKGS := build-essential pkg-config libmicrohttpd-dev libjansson-dev libuv1-dev libhiredis-dev
+DEB_TEST_PKGS  := check libcurl4-openssl-dev clang-format prometheus redis-server \
+                  $(if $(filter thread,$(SANITIZE)),clang)
 DEB_PKGS       := $(DEB_BUILD_PKGS) $(DEB_TEST_PKGS)
 DEB_CONTAINER_PKGS := podman runc debootstrap podman-compose golang-github-containernetworking-plugin-dnsname
 DEB_DEPLOY_PKGS    := nginx python3-yaml
-PKGS     := libmicrohttpd jansson libuv
+PKGS     := libmicrohttpd jansson libuv hiredis
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
 CFLAGS  ?= -O2 -g
@@ -80,7 +82,8 @@ API_SRC    := api/problem.c api/request.c api/json_util.c api/xc_job.c api/nquee
               api/sudoku_logic_api.c api/generate_api.c
 SERVER_SRC := server/config.c server/metrics.c server/pool.c server/http.c \
               server/router.c server/healthcheck.c server/reqid.c server/guard.c \
-              server/jobstore_mem.c server/jobs.c server/static.c
+              server/jobstore_mem.c server/jobs.c server/static.c server/rconn.c \
+              server/rscripts.c server/jobstore_redis.c server/cluster.c
 MAIN_SRC   := server/main.c
 TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test_config.c \
               tests/test_sudoku.c tests/test_sudoku9.c tests/test_sudoku_api.c tests/test_sudoku_batch.c tests/test_xcover.c tests/test_xcover_api.c tests/pentomino.c \
@@ -88,7 +91,7 @@ TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test
               tests/test_nqueens_board_api.c tests/job_harness.c tests/test_http.c \
               tests/http_client.c tests/fail_alloc.c tests/test_nomem.c tests/test_jobs.c \
               tests/test_static.c tests/test_logic.c tests/test_generate.c tests/test_logic_http.c \
-              tests/contract/record.c
+              tests/contract/record.c tests/redis_harness.c tests/test_cluster.c
 DEPLOY_SRC := tests/deploy/load.c tests/deploy/idle.c
 FUZZ_SRC   := fuzz/fuzz_api.c fuzz/replay.c
 SOAK_SRC   := tests/soak.c
@@ -128,8 +131,8 @@ LOAD_BIN   := $(BUILD)/tests/deploy/load
 IDLE_BIN   := $(BUILD)/tests/deploy/idle
 SOAK_BIN   := $(BUILD)/tests/soak
 
-.PHONY: bench-compare soak check-nomem-cover all run test test-web test-contract deps-web bench bench9 fuzz \
-        fuzz-cover deps \
+.PHONY: bench-compare bench-cluster soak check-nomem-cover all run test test-web test-contract deps-web bench \
+        bench9 fuzz fuzz-cover deps \
         deps-build deps-container deps-deploy test-container test-compose test-deploy check-layers \
         check-tables tables \
         format format-check clean FORCE
@@ -486,6 +489,12 @@ BENCH_COMPARE_PKGS := wrk nginx qqwing cadical
 bench-compare: deps $(PUZZLED) $(BENCH_BIN)
 	$(call apt_install,$(BENCH_COMPARE_PKGS))
 	@for s in bench/compare/*.sh; do 	  echo; echo "==== $$s"; bash $$s || echo "bench-compare: $$s failed ($$?)"; 	done
+
+# Cluster mode against the synchronous count on this machine (redis-server,
+# replicas on free loopback ports; N and ROUNDS: bench/bench_cluster.sh).
+BENCH_CLUSTER_N ?= 18
+bench-cluster: deps $(PUZZLED)
+	PUZZLED_BIN=./$(PUZZLED) sh bench/bench_cluster.sh $(BENCH_CLUSTER_N) 3
 
 # 9x9 speed: every file of ../shared/data/sudoku9 (or FILES=...), fast solver
 # in both modes next to the other methods, single-threaded; then the same

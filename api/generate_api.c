@@ -203,8 +203,8 @@ static void gen_free(api_job_t *job) {
     free(j);
 }
 
-static const api_job_ops_t gen_ops = {"generate", gen_run, gen_merge, gen_render,
-                                      gen_free,   0,       NULL};
+static const api_job_ops_t gen_ops = {"generate", gen_run, gen_merge, gen_render, gen_free,
+                                      0,          NULL,    NULL,      NULL};
 
 /* === Reading === */
 

@@ -784,7 +784,8 @@ static void kl_free(api_job_t *job) {
     free(j);
 }
 
-static const api_job_ops_t kl_ops = {"killer", kl_run, kl_merge, kl_render, kl_free, 0, NULL};
+static const api_job_ops_t kl_ops = {"killer", kl_run, kl_merge, kl_render, kl_free,
+                                     0,        NULL,   NULL,     NULL};
 
 int api_killer_solve_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
     api_problem_t p;

@@ -31,6 +31,7 @@
 #include "api/json_util.h"
 
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,8 +122,8 @@ static void nq_xc_free(api_job_t *job) {
     free(j);
 }
 
-static const api_job_ops_t nq_xc_ops = {"nqueens",  nq_xc_run, nq_xc_merge, nq_xc_render,
-                                        nq_xc_free, 0,         NULL};
+static const api_job_ops_t nq_xc_ops = {"nqueens", nq_xc_run, nq_xc_merge, nq_xc_render, nq_xc_free,
+                                        0,         NULL,      NULL,        NULL};
 
 /* Builds the exact-cover job; 0 or API_ENOMEM. */
 static int nq_xc_prepare(int n, int count_mode, xcover_engine_t engine, unsigned threads,
@@ -255,8 +256,47 @@ static void nq_count_free(api_job_t *job) {
     free(j);
 }
 
+/* An item's result for another server (see api_job_ops_t): its count and
+ * statistics as text, "q2 count nodes backtracks propagations max_depth".
+ * About 30 bytes; text, so that it reads the same on any machine.  Which
+ * subproblems the item holds is not sent: prepare() deals them the same
+ * way on every copy. */
+static char *nq_count_encode(api_job_t *job, size_t item, size_t *len, api_item_info_t *info) {
+    const nq_item_t *it = &((nq_count_job_t *)job)->items[item];
+    char *buf = malloc(112);
+    if (buf == NULL) return NULL;
+    int n = snprintf(buf, 112, "q2 %llu %llu %llu %llu %u", (unsigned long long)it->count,
+                     (unsigned long long)it->stats.nodes, (unsigned long long)it->stats.backtracks,
+                     (unsigned long long)it->stats.propagations, (unsigned)it->stats.max_depth);
+    *len = (size_t)n;
+    info->nodes = it->stats.nodes;
+    info->units = it->len; /* progress counts subproblems */
+    return buf;
+}
+
+static int nq_count_decode(api_job_t *job, size_t item, const char *bytes, size_t len) {
+    nq_item_t *it = &((nq_count_job_t *)job)->items[item];
+    unsigned long long v[5];
+    char text[112];
+    int used = 0;
+    if (item >= job->nitems || len == 0 || len >= sizeof text) return -1;
+    memcpy(text, bytes, len);
+    text[len] = '\0';
+    if (sscanf(text, "q2 %llu %llu %llu %llu %llu%n", &v[0], &v[1], &v[2], &v[3], &v[4], &used) !=
+            5 ||
+        (size_t)used != len || v[4] > UINT32_MAX)
+        return -1;
+    it->count = v[0];
+    it->stats.nodes = v[1];
+    it->stats.backtracks = v[2];
+    it->stats.propagations = v[3];
+    it->stats.max_depth = (uint32_t)v[4];
+    return 0;
+}
+
 static const api_job_ops_t nq_count_ops = {
-    "nqueens", nq_count_run, nq_count_merge, nq_count_render, nq_count_free, 0, NULL};
+    "nqueens", nq_count_run, nq_count_merge,  nq_count_render, nq_count_free,
+    0,         NULL,         nq_count_encode, nq_count_decode};
 
 /* Splits the count into j->subs and deals them into the items: item i gets
  * subproblems i, i + k, i + 2k, ... of the split (k items), stored

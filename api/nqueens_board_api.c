@@ -302,7 +302,8 @@ static void nqb_count_free(api_job_t *job) {
 }
 
 static const api_job_ops_t nqb_count_ops = {
-    "nqueens", nqb_count_run, nqb_count_merge, nqb_count_render, nqb_count_free, 0, NULL};
+    "nqueens", nqb_count_run, nqb_count_merge, nqb_count_render, nqb_count_free, 0, NULL,
+    NULL,      NULL};
 
 int api_nqueens_count_post_prepare(const api_request_t *req, api_job_t **job,
                                    api_response_t *resp) {
@@ -430,7 +431,7 @@ static void nqb_enum_free(api_job_t *job) {
 }
 
 static const api_job_ops_t nqb_enum_ops = {
-    "nqueens", nqb_enum_run, nqb_enum_merge, nqb_enum_render, nqb_enum_free, 0, NULL};
+    "nqueens", nqb_enum_run, nqb_enum_merge, nqb_enum_render, nqb_enum_free, 0, NULL, NULL, NULL};
 
 int api_nqueens_solutions_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
     static const char *const allowed[] = {"n", "offset", "limit", "timeout_ms", NULL};
@@ -726,7 +727,8 @@ static void nqb_solve_free(api_job_t *job) {
 }
 
 static const api_job_ops_t nqb_solve_ops = {
-    "nqueens", nqb_solve_run, nqb_solve_merge, nqb_solve_render, nqb_solve_free, 0, NULL};
+    "nqueens", nqb_solve_run, nqb_solve_merge, nqb_solve_render, nqb_solve_free, 0, NULL,
+    NULL,      NULL};
 
 /* Picks the method, checks n against its limit; 0 or -1 (error in p). */
 static int nqb_pick_method(const char *name, int n, int has_fixed, nqueens_method_t *m,

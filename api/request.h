@@ -98,6 +98,12 @@ typedef struct api_response_s {
 
 typedef struct api_job_s api_job_t;
 
+/* What item_encode() tells of an item besides its bytes (see below). */
+typedef struct api_item_info_s {
+    uint64_t nodes; /* search nodes it visited */
+    uint64_t units; /* what it adds to progress_done; 0 when progress counts items */
+} api_item_info_t;
+
 typedef struct api_job_ops_s {
     const char *puzzle; /* metrics label: "nqueens", "sudoku", ... */
     int (*run)(api_job_t *job, size_t item, const search_ctl_t *ctl);
@@ -106,6 +112,24 @@ typedef struct api_job_ops_s {
     void (*free)(api_job_t *job);
     int progressive;                        /* see above; 0 for ordinary jobs */
     void (*finish)(api_job_t *job, int rc); /* progressive jobs only */
+    /* Split work across servers (optional; both NULL: the job runs where it
+     * was created).  Items may then run on other servers, each on its own
+     * copy of the job, rebuilt by prepare() from the same request, and
+     * merge() runs on yet another copy.  item_encode(item), called after
+     * run(item) returned 0, gives that item's result (what run() wrote into
+     * its slot) as bytes, malloc'd, their number in *len (NULL: out of
+     * memory), and in *info its search nodes and its share of progress
+     * (api_item_info_t); it may empty the slot (the copy that ran an item
+     * never merges it).
+     * item_decode(item, bytes) writes them into a fresh copy's slot as
+     * run() would have (0, or -1 for bytes it did not make), and merge(item,
+     * 0) follows.  The bytes are this layer's own format, and the job must
+     * not depend on which copy ran what: nitems is fixed by prepare(), and
+     * merge() may see the items in any order (the server merges in item
+     * order).  A progressive job's merging copy gets finish() after the last
+     * merge, then render(), whose stream is read to its end at once. */
+    char *(*item_encode)(api_job_t *job, size_t item, size_t *len, struct api_item_info_s *info);
+    int (*item_decode)(api_job_t *job, size_t item, const char *bytes, size_t len);
 } api_job_ops_t;
 
 /* Embedded first in each endpoint's job struct. */

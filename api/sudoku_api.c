@@ -814,7 +814,8 @@ static void sd_free(api_job_t *job) {
     free(j);
 }
 
-static const api_job_ops_t sd_ops = {"sudoku", sd_run, sd_merge, sd_render, sd_free, 0, NULL};
+static const api_job_ops_t sd_ops = {"sudoku", sd_run, sd_merge, sd_render, sd_free,
+                                     0,        NULL,   NULL,     NULL};
 
 int api_sudoku_solve_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
     api_problem_t p;

@@ -366,7 +366,53 @@ static void bt_free(api_job_t *base) {
     free(j);
 }
 
-static const api_job_ops_t bt_ops = {"sudoku", bt_run, bt_merge, bt_render, bt_free, 1, bt_finish};
+/* A chunk's answer for another server (see api_job_ops_t): "b1 <nodes>\n"
+ * and its answer lines as they are.  The lines move out of this copy (the
+ * copy that ran a chunk never sends it), so a server running chunks of a
+ * large batch holds only those in flight. */
+static char *bt_encode(api_job_t *base, size_t item, size_t *len, api_item_info_t *info) {
+    bt_job_t *j = (bt_job_t *)base;
+    bt_chunk_t *ch = &j->chunks[item];
+    size_t first, end;
+    char head[32];
+    int hn = snprintf(head, sizeof head, "b1 %llu\n", (unsigned long long)ch->nodes);
+    char *buf = ch->out != NULL ? malloc((size_t)hn + ch->len) : NULL;
+    if (buf == NULL) return NULL;
+    memcpy(buf, head, (size_t)hn);
+    memcpy(buf + hn, ch->out, ch->len);
+    *len = (size_t)hn + ch->len;
+    bt_chunk_range(j, item, &first, &end);
+    info->nodes = ch->nodes;
+    info->units = end - first; /* progress counts lines */
+    free(ch->out);
+    ch->out = NULL;
+    ch->len = 0;
+    return buf;
+}
+
+static int bt_decode(api_job_t *base, size_t item, const char *bytes, size_t len) {
+    bt_job_t *j = (bt_job_t *)base;
+    const char *nl = memchr(bytes, '\n', len < 32 ? len : 32);
+    char head[32], *end;
+    if (item >= j->nchunks || nl == NULL || len < 4 || memcmp(bytes, "b1 ", 3) != 0) return -1;
+    memcpy(head, bytes, (size_t)(nl - bytes));
+    head[nl - bytes] = '\0';
+    unsigned long long nodes = strtoull(head + 3, &end, 10);
+    if (end == head + 3 || *end != '\0') return -1;
+    size_t n = len - (size_t)(nl + 1 - bytes);
+    char *out = malloc(n ? n : 1);
+    if (out == NULL) return -1;
+    memcpy(out, nl + 1, n);
+    bt_chunk_t *ch = &j->chunks[item];
+    free(ch->out);
+    ch->out = out;
+    ch->len = n;
+    ch->nodes = nodes;
+    return 0;
+}
+
+static const api_job_ops_t bt_ops = {"sudoku", bt_run,    bt_merge,  bt_render, bt_free,
+                                     1,        bt_finish, bt_encode, bt_decode};
 
 /* === Entry point === */
 

@@ -590,7 +590,8 @@ static void lg_free(api_job_t *job) {
     free(j);
 }
 
-static const api_job_ops_t lg_ops = {"sudoku", lg_run, lg_merge, lg_render, lg_free, 0, NULL};
+static const api_job_ops_t lg_ops = {"sudoku", lg_run, lg_merge, lg_render, lg_free,
+                                     0,        NULL,   NULL,     NULL};
 
 /* === Reading === */
 

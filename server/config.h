@@ -33,6 +33,11 @@ typedef struct config_s {
     char cors_origin[256];
     int healthcheck;     /* --healthcheck: probe /healthz and exit */
     char web_root[1024]; /* "" = serve the web front end built into the binary */
+    /* Cluster mode (server/cluster.c): "" = the embedded job store.  The URL
+     * may hold a password: never log it (rconn_url_redacted). */
+    char redis[1024];
+    char redis_prefix[64];   /* namespace of every key and channel */
+    unsigned redis_claim_ms; /* a work item held this long without a sign of life is reclaimed */
 } config_t;
 
 /* Fills cfg from defaults, then the environment, then argv.  Returns 0 to

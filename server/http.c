@@ -531,7 +531,7 @@ static int http_run_api(http_req_t *req) {
     if (async) { /* the job now belongs to the runner; the answer is the 202 */
         api_job_t *job = req->job;
         req->job = NULL;
-        jobs_create(srv->jobs, job, req->method, req->route->path, &req->resp);
+        jobs_create(srv->jobs, job, &areq, &req->resp);
         http_answered(req);
         return HTTP_ANSWER;
     }
@@ -616,12 +616,29 @@ static int http_dispatch(http_req_t *req) {
     case ROUTE_HEALTHZ:
         http_set_json(req, 200, json_pack("{s:s}", "status", "ok"));
         return HTTP_ANSWER;
-    case ROUTE_READYZ:
+    case ROUTE_READYZ: {
+        /* Cluster mode with Redis unreachable is "degraded" but still 200:
+         * synchronous requests need no Redis, and a load balancer that took
+         * every replica out because their shared Redis failed would stop
+         * those too.  The body says what is missing. */
+        int up = srv->jobs ? jobs_store_up(srv->jobs) : -1;
         if (atomic_load(&srv->draining))
             http_set_problem(req, API_EDRAINING, "draining: not taking new work");
-        else
+        else if (up < 0)
             http_set_json(req, 200, json_pack("{s:s}", "status", "ready"));
+        else if (up)
+            http_set_json(req, 200,
+                          json_pack("{s:s, s:s, s:s}", "status", "ready", "store", "redis", "jobs",
+                                    "available"));
+        else
+            http_set_json(req, 200,
+                          json_pack("{s:s, s:s, s:s, s:s}", "status", "degraded", "store", "redis",
+                                    "jobs", "unavailable", "detail",
+                                    "Redis cannot be reached: new jobs are refused (503) and "
+                                    "job reads fail until it answers; synchronous requests "
+                                    "are served"));
         return HTTP_ANSWER;
+    }
     case ROUTE_METRICS:
         text = metrics_render(srv->metrics, &len);
         if (text == NULL) {

@@ -39,6 +39,14 @@ typedef struct metrics_s {
     atomic_uint_fast64_t async_ended[METRICS_NJOBSTATUS]; /* by final status */
     atomic_uint_fast64_t async_duration[METRICS_NJOBBUCKETS + 1];
     atomic_uint_fast64_t async_duration_sum_ms;
+
+    /* Cluster mode (server/rconn.c, server/cluster.c). */
+    atomic_int_fast64_t redis_up;         /* 1 reachable, 0 not, -1 no Redis (embedded store) */
+    atomic_uint_fast64_t redis_failures;  /* calls that found Redis unreachable */
+    atomic_uint_fast64_t items_merged;    /* work items this replica ran and merged */
+    atomic_uint_fast64_t items_duplicate; /* ... that another replica had merged first */
+    atomic_uint_fast64_t items_reclaimed; /* items taken over from a silent replica */
+    atomic_uint_fast64_t items_requeued;  /* items given back (this replica was stopping) */
 } metrics_t;
 
 /* Sets up labels: paths[0..npaths-1] (at most METRICS_MAX_PATHS, the rest are

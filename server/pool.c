@@ -68,6 +68,8 @@ struct pool_s {
     uv_timer_t tick;
     void (*tick_fn)(void *); /* guarded by lock */
     void *tick_arg;          /* guarded by lock */
+    void (*stop_fn)(void *); /* guarded by lock */
+    void *stop_arg;          /* guarded by lock */
 };
 
 /* "Loop thread only" functions check that they run there (asserts stay on in
@@ -258,6 +260,14 @@ static void pool_async_cb(uv_async_t *h) {
     }
     if (cancel_all) pool_cancel_active(p);
     if (stop) {
+        void (*fn)(void *);
+        void *arg;
+        uv_mutex_lock(&p->lock);
+        fn = p->stop_fn;
+        arg = p->stop_arg;
+        p->stop_fn = NULL; /* once */
+        uv_mutex_unlock(&p->lock);
+        if (fn != NULL) fn(arg);
         uv_close((uv_handle_t *)&p->wake, NULL);
         uv_close((uv_handle_t *)&p->watch, NULL);
         uv_close((uv_handle_t *)&p->tick, NULL);
@@ -369,6 +379,18 @@ void pool_on_tick(pool_t *p, void (*fn)(void *arg), void *arg) {
     p->tick_fn = fn;
     p->tick_arg = arg;
     uv_mutex_unlock(&p->lock);
+}
+
+void pool_on_stop(pool_t *p, void (*fn)(void *arg), void *arg) {
+    uv_mutex_lock(&p->lock);
+    p->stop_fn = fn;
+    p->stop_arg = arg;
+    uv_mutex_unlock(&p->lock);
+}
+
+struct uv_loop_s *pool_loop(pool_t *p) {
+    POOL_ASSERT_LOOP(p);
+    return &p->loop;
 }
 
 void pool_release(pool_t *p) {

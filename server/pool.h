@@ -92,6 +92,17 @@ int pool_submit(pool_t *p, pool_task_t *task);
 #define POOL_TICK_MS 50
 void pool_on_tick(pool_t *p, void (*fn)(void *arg), void *arg);
 
+/* Called once on the loop thread when pool_free() stops the loop, before its
+ * own handles close: whoever put handles on the loop (pool_loop()) closes
+ * them there, or the loop would never end.  Set before the pool runs
+ * anything that uses the loop; any thread. */
+void pool_on_stop(pool_t *p, void (*fn)(void *arg), void *arg);
+
+/* The loop itself, for handles that must run on the loop thread (the
+ * cluster's Redis subscription).  Loop thread only, and only through
+ * pool_on_tick() / pool_on_stop() callbacks. */
+struct uv_loop_s *pool_loop(pool_t *p);
+
 /* Raises the cancel flag of every task in the pool; any thread. */
 void pool_cancel_all(pool_t *p);
 

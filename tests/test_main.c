@@ -24,6 +24,8 @@ Suite *logic_suite(void);
 Suite *generate_suite(void);
 Suite *logic_http_suite(void);
 Suite *jobs_suite(void);
+Suite *jobs_redis_suite(void);
+Suite *cluster_suite(void);
 Suite *static_suite(void);
 
 int main(void) {
@@ -51,6 +53,8 @@ int main(void) {
     srunner_add_suite(sr, http_suite());
     srunner_add_suite(sr, nomem_suite());
     srunner_add_suite(sr, jobs_suite());
+    srunner_add_suite(sr, jobs_redis_suite());
+    srunner_add_suite(sr, cluster_suite());
     srunner_run_all(sr, CK_NORMAL);
     failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -367,7 +367,7 @@ static void inproc_start(inproc_t *s) {
     ck_assert_int_eq(pool_new(&s->pool, s->cfg.threads, s->cfg.max_queue, s->metrics), 0);
     jobstore_t *store = NULL;
     ck_assert_int_eq(jobstore_mem_new(&store, s->cfg.max_jobs), 0);
-    ck_assert_int_eq(jobs_new(&s->jobs, &s->cfg, s->pool, s->metrics, store), 0);
+    ck_assert_int_eq(jobs_new(&s->jobs, &s->cfg, s->pool, s->metrics, store, NULL), 0);
     ck_assert_int_eq(http_server_start(&s->http, &s->cfg, s->pool, s->metrics, s->jobs), 0);
     snprintf(s->base, sizeof s->base, "http://127.0.0.1:%u", http_server_port(s->http));
 }
