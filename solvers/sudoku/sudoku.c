@@ -49,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "solvers/sudoku/cdcl.h"
 #include "solvers/sudoku/internal.h"
 #include "solvers/sudoku/sudoku9.h"
 #include "solvers/sudoku/xc.h"
@@ -191,7 +192,8 @@ int sudoku_check_solution(const sudoku_shape_t *shape, const uint8_t *puzzle,
  * and land in writable .data.rel.ro under -fPIE, and `nm` must show no
  * writable data in solver objects. */
 static const char method_names[SUDOKU_METHOD_COUNT][16] = {
-    "auto", "backtracking", "mrv", "propagation", "best-first", "algorithm-x", "dlx", "fast"};
+    "auto",        "backtracking", "mrv",  "propagation", "best-first",
+    "algorithm-x", "dlx",          "fast", "cdcl"};
 static const char level_names[SUDOKU_LEVEL_COUNT][16] = {"default", "peers", "hidden-singles",
                                                          "naked-pairs", "subsets"};
 static const char step_names[4][12] = {"assign", "eliminate", "guess", "backtrack"};
@@ -296,6 +298,7 @@ static int run_method(sudoku_method_t m, sudoku__run_t *run) {
     case SUDOKU_METHOD_MRV: return sudoku__solve_mrv(run);
     case SUDOKU_METHOD_PROPAGATION: return sudoku__solve_propagation(run);
     case SUDOKU_METHOD_BEST_FIRST: return sudoku__solve_bestfirst(run);
+    case SUDOKU_METHOD_CDCL: return sudoku__solve_cdcl(run);
     default: return SEARCH_EINVAL;
     }
 }

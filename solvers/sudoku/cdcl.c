@@ -1,0 +1,258 @@
+/* sudoku/cdcl.c -- the "cdcl" method: Sudoku as exactly-one groups for the
+ * clause-learning engine (sudoku/sat.c), then enumeration by blocking.
+ *
+ * Variables (n = side, R x C boxes, value v = 0..n-1 here)
+ * ---------------------------------------------------------
+ *   x(i, v)      = i*n + v            cell i holds v                 n^3
+ *   y(r, bc, v)  = X + (r*(n/C)+bc)*n + v
+ *                v of row r lies in box column bc (its C cells there)  n*(n/C)*n
+ *   z(c, br, v)  = Y + (c*(n/R)+br)*n + v
+ *                v of column c lies in box row br (its R cells there)  n*(n/R)*n
+ * y and z exist only when R >= 2 and C >= 2 (otherwise a box is a row or a
+ * column and they say nothing new).
+ *
+ * Groups (exactly one literal true):
+ *   cell i: x(i, *)          row r, value v: x(r*n+*, v)     column, box alike
+ *   with bands:
+ *     y-def   { -y(r,bc,v), x(i, v) for the C cells i of row r in bc }
+ *             (y is the sum of those x: at most one of them holds)
+ *     y-row   { y(r, *, v) }          v is in exactly one part of row r
+ *     y-box   { y(r, bc, v) for the R rows r of box (br, bc) }
+ *             the box holds v in exactly one of its rows
+ *     z-def, z-col, z-box the same for columns.
+ * With bands, propagation alone does "locked candidates" (pointing and
+ * claiming): v of row r confined to one box empties the rest of that box,
+ * and the engine can learn clauses over whole band facts, which are much
+ * shorter than the same facts spelt cell by cell.  Measured in
+ * docs/big-sudoku-tuning.md.
+ *
+ * Memory: one arena from sudoku__alloc(): the group table, then the engine
+ * (sudoku__sat_bytes) whose learned-clause arena takes what opts->mem_cap
+ * leaves.  Nothing is allocated during the search.
+ *
+ * Thread-safety: all state is in the arena of one solve. */
+#include "solvers/sudoku/cdcl.h"
+
+#include <string.h>
+
+#include "solvers/sudoku/sat.h"
+
+#define MIN_ARENA_WORDS ((size_t)1 << 16)
+#define MAX_ARENA_WORDS ((size_t)1 << 28)
+
+typedef struct model_s {
+    int n, br, bc; /* side, box rows, box cols */
+    int bands;     /* y and z exist */
+    uint32_t nvars, ngroups, nglits;
+    uint32_t ybase, zbase;
+} model_t;
+
+static void model_size(model_t *m, const sudoku_shape_t *sh, int bands) {
+    uint32_t n = (uint32_t)sh->n, n2 = n * n, n3 = n2 * n;
+    uint32_t bcn = n / (uint32_t)sh->box_cols, brn = n / (uint32_t)sh->box_rows;
+    int boxes = sh->box_rows > 1 && sh->box_cols > 1;
+    m->n = sh->n;
+    m->br = sh->box_rows;
+    m->bc = sh->box_cols;
+    m->bands = bands && boxes;
+    m->ybase = n3;
+    m->zbase = n3 + n * bcn * n;
+    m->nvars = n3;
+    m->ngroups = 3 * n2 + (boxes ? n2 : 0);
+    m->nglits = 3 * n3 + (boxes ? n3 : 0);
+    if (m->bands) {
+        uint32_t ny = n * bcn * n, nz = n * brn * n;
+        m->nvars += ny + nz;
+        /* y-def: ny groups of C+1; y-row: n*n groups of n/C; y-box: n*n of R */
+        m->ngroups += ny + n2 + n2 + nz + n2 + n2;
+        m->nglits += ny * ((uint32_t)sh->box_cols + 1) + n2 * bcn + n2 * (uint32_t)sh->box_rows;
+        m->nglits += nz * ((uint32_t)sh->box_rows + 1) + n2 * brn + n2 * (uint32_t)sh->box_cols;
+    }
+}
+
+static inline uint32_t pos(uint32_t var) { return 2 * var; }
+static inline uint32_t neg(uint32_t var) { return 2 * var + 1; }
+
+/* Fills gstart[ngroups + 1] and glits[nglits] (see the file comment). */
+static void model_build(const model_t *m, uint32_t *gstart, uint32_t *glits) {
+    uint32_t n = (uint32_t)m->n, R = (uint32_t)m->br, C = (uint32_t)m->bc;
+    uint32_t bcn = n / C, brn = n / R, g = 0, k = 0, r, c, v, b, j;
+#define OPEN()  (gstart[g++] = k)
+#define X(i, v) pos((i)*n + (v))
+    for (c = 0; c < n * n; c++) {
+        OPEN();
+        for (v = 0; v < n; v++)
+            glits[k++] = X(c, v);
+    }
+    for (r = 0; r < n; r++)
+        for (v = 0; v < n; v++) {
+            OPEN();
+            for (c = 0; c < n; c++)
+                glits[k++] = X(r * n + c, v);
+        }
+    for (c = 0; c < n; c++)
+        for (v = 0; v < n; v++) {
+            OPEN();
+            for (r = 0; r < n; r++)
+                glits[k++] = X(r * n + c, v);
+        }
+    if (R > 1 && C > 1)
+        for (b = 0; b < n; b++)
+            for (v = 0; v < n; v++) {
+                uint32_t r0 = (b / bcn) * R, c0 = (b % bcn) * C;
+                OPEN();
+                for (j = 0; j < n; j++)
+                    glits[k++] = X((r0 + j / C) * n + c0 + j % C, v);
+            }
+    if (m->bands) {
+#define Y(r, bc, v) (m->ybase + ((r)*bcn + (bc)) * n + (v))
+#define Z(c, br, v) (m->zbase + ((c)*brn + (br)) * n + (v))
+        uint32_t q;
+        for (r = 0; r < n; r++) /* y-def */
+            for (q = 0; q < bcn; q++)
+                for (v = 0; v < n; v++) {
+                    OPEN();
+                    glits[k++] = neg(Y(r, q, v));
+                    for (j = 0; j < C; j++)
+                        glits[k++] = X(r * n + q * C + j, v);
+                }
+        for (r = 0; r < n; r++) /* y-row */
+            for (v = 0; v < n; v++) {
+                OPEN();
+                for (q = 0; q < bcn; q++)
+                    glits[k++] = pos(Y(r, q, v));
+            }
+        for (b = 0; b < n; b++) /* y-box */
+            for (v = 0; v < n; v++) {
+                uint32_t r0 = (b / bcn) * R, q0 = b % bcn;
+                OPEN();
+                for (j = 0; j < R; j++)
+                    glits[k++] = pos(Y(r0 + j, q0, v));
+            }
+        for (c = 0; c < n; c++) /* z-def */
+            for (q = 0; q < brn; q++)
+                for (v = 0; v < n; v++) {
+                    OPEN();
+                    glits[k++] = neg(Z(c, q, v));
+                    for (j = 0; j < R; j++)
+                        glits[k++] = X((q * R + j) * n + c, v);
+                }
+        for (c = 0; c < n; c++) /* z-col */
+            for (v = 0; v < n; v++) {
+                OPEN();
+                for (q = 0; q < brn; q++)
+                    glits[k++] = pos(Z(c, q, v));
+            }
+        for (b = 0; b < n; b++) /* z-box */
+            for (v = 0; v < n; v++) {
+                uint32_t q0 = b / bcn, c0 = (b % bcn) * C;
+                OPEN();
+                for (j = 0; j < C; j++)
+                    glits[k++] = pos(Z(c0 + j, q0, v));
+            }
+#undef Y
+#undef Z
+    }
+    gstart[g] = k;
+    assert(g == m->ngroups && k == m->nglits);
+#undef OPEN
+#undef X
+}
+
+/* The engine's knobs for portfolio member `variant`.  Development builds
+ * read extra bits of variant (see docs/big-sudoku-tuning.md). */
+static void variant_config(uint32_t variant, sudoku__sat_config_t *cfg, int *bands) {
+    sudoku__sat_config_init(cfg);
+    *bands = !(variant & 0x100);
+    cfg->seed = variant & 0xff;
+    if (variant & 0x200) cfg->luby = 1;
+    if (variant & 0x400) cfg->phase = 0;
+    if (variant & 0x800) cfg->random_freq = 100;
+}
+
+static void copy_stats(sudoku__run_t *run, const sudoku__sat_t *s) {
+    sudoku_result_t *res = run->res;
+    res->stats.nodes = s->stats.decisions;
+    res->stats.backtracks = s->stats.conflicts;
+    res->stats.propagations = s->stats.propagations;
+    res->stats.max_depth = s->stats.max_level;
+    res->cdcl.conflicts = s->stats.conflicts;
+    res->cdcl.learned = s->stats.learned;
+    res->cdcl.restarts = s->stats.restarts;
+    res->cdcl.reductions = s->stats.reductions;
+    res->cdcl.deleted = s->stats.deleted;
+}
+
+/* Writes the grid of the model on the engine's trail. */
+static void extract(const model_t *m, const sudoku__sat_t *s, uint8_t *out) {
+    uint32_t n = (uint32_t)m->n, i, v;
+    for (i = 0; i < n * n; i++) {
+        out[i] = 0;
+        for (v = 0; v < n; v++)
+            if (s->val[pos(i * n + v)] > 0) {
+                out[i] = (uint8_t)(v + 1);
+                break;
+            }
+    }
+}
+
+int sudoku__solve_cdcl(sudoku__run_t *run) {
+    const sudoku_opts_t *o = run->opts;
+    sudoku__sat_config_t cfg;
+    sudoku__sat_t s;
+    model_t m;
+    size_t cap = o->mem_cap ? o->mem_cap : SUDOKU_DEFAULT_MEM_CAP, fixed, words, table, bytes;
+    uint32_t *gstart, *glits, i;
+    char *mem;
+    int bands, rc = 0;
+
+    variant_config(o->variant, &cfg, &bands);
+    model_size(&m, run->shape, bands);
+    table = SUDOKU__ALIGN(((size_t)m.ngroups + 1) * 4) + SUDOKU__ALIGN((size_t)m.nglits * 4);
+    fixed = table + sudoku__sat_bytes(m.nvars, m.ngroups, m.nglits, 0);
+    /* each arena word costs 4 bytes, plus 8 of watch pool (sat.c) */
+    words = cap > fixed ? (cap - fixed) / 12 : 0;
+    if (words < MIN_ARENA_WORDS) return SEARCH_BUDGET;
+    if (words > MAX_ARENA_WORDS) words = MAX_ARENA_WORDS;
+    bytes = fixed + sudoku__sat_bytes(m.nvars, m.ngroups, m.nglits, words) -
+            sudoku__sat_bytes(m.nvars, m.ngroups, m.nglits, 0);
+    mem = sudoku__alloc(run, bytes);
+    if (mem == NULL) return SEARCH_ENOMEM;
+    gstart = (uint32_t *)(void *)mem;
+    glits = (uint32_t *)(void *)(mem + SUDOKU__ALIGN(((size_t)m.ngroups + 1) * 4));
+    model_build(&m, gstart, glits);
+    sudoku__sat_init(&s, mem + table, m.nvars, m.ngroups, gstart, glits, words, &cfg);
+
+    for (i = 0; i < (uint32_t)run->ncells; i++)
+        if (run->puzzle[i] != 0 &&
+            sudoku__sat_fix(&s, pos(i * (uint32_t)m.n + run->puzzle[i] - 1)) != 0)
+            break;
+    for (;;) {
+        rc = sudoku__sat_solve(&s, run->ctl);
+        if (rc == SUDOKU__SAT_UNSAT) {
+            run->res->exhausted = 1;
+            rc = 0;
+            break;
+        }
+        if (rc != SUDOKU__SAT_SAT) break;
+        {
+            uint8_t *slot = sudoku__solution_slot(run);
+            if (slot != NULL) extract(&m, &s, slot);
+        }
+        if (sudoku__solution_done(run)) {
+            rc = 0;
+            break;
+        }
+        rc = sudoku__sat_block(&s);
+        run->res->cdcl.blocked++;
+        if (rc == SUDOKU__SAT_UNSAT) {
+            run->res->exhausted = 1;
+            rc = 0;
+            break;
+        }
+        if (rc != 0) break;
+    }
+    copy_stats(run, &s);
+    sudoku__free(run, mem, bytes);
+    return rc;
+}

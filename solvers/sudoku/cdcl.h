@@ -1,0 +1,24 @@
+/* sudoku/cdcl.h -- the "cdcl" method: a grid encoded for the clause-learning
+ * engine of sudoku/sat.h, solved, and its models decoded.  Internal to the
+ * sudoku module; sudoku_solve() dispatches here.
+ *
+ * Encoding (sudoku/cdcl.c has the details): x(cell, v) for every cell and
+ * value, exactly one per cell, per row and value, per column and value, per
+ * box and value; for boxes with at least two rows and two columns also the
+ * band variables of "locked candidates" (value v of row r lies in the part
+ * of r inside box column bc, and the same for columns), tied to the x by
+ * further exactly-one groups.  Givens are fixed at the root.
+ *
+ * Enumeration: each model found is recorded and excluded by a clause
+ * negating its decisions, and the search goes on with everything learned,
+ * until max_solutions are found or none is left (exhausted). */
+#ifndef PUZZLED_SUDOKU_CDCL_H
+#define PUZZLED_SUDOKU_CDCL_H
+
+#include "solvers/sudoku/internal.h"
+
+/* Runs the cdcl method on run (options, limits, result as every method);
+ * returns 0 or a SEARCH_* code. */
+int sudoku__solve_cdcl(sudoku__run_t *run);
+
+#endif
