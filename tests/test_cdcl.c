@@ -8,19 +8,25 @@
  * propagation method, counts up to 20.  Then limits: a deadline in the past
  * and during the search, the cancel flag before and during, the node
  * budget, the memory cap, allocation failures; and the statistics the method
- * reports.  No timing: the deadline tests only check that the search stops
- * with the right code (a generous bound catches a search that ignores it).
+ * reports; auto's hand-over from propagation to cdcl; over the API, the
+ * method name, the portfolio on two threads, its statistics and the trace
+ * it refuses.  No timing: the deadline tests only check that the search
+ * stops with the right code (a generous bound catches a search that ignores
+ * it).
  *
  * Fixtures are read relative to the working directory (make test runs from
  * the repository root); SUDOKU_FIXTURES=dir overrides. */
 #include <check.h>
+#include <jansson.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "api/sudoku_api.h"
 #include "solvers/sudoku/sudoku.h"
+#include "tests/job_harness.h"
 
 Suite *cdcl_suite(void);
 
@@ -473,10 +479,135 @@ START_TEST(cdcl_stats) {
 }
 END_TEST
 
+/* === auto: propagation first, cdcl when it stalls ===================== */
+
+/* An empty 16x16 asked for 300 solutions takes propagation one node or so a
+ * solution, past its 256-node share: cdcl takes over and starts again. */
+START_TEST(cdcl_auto_hands_over) {
+    sudoku_shape_t sh = shape_of(16);
+    uint8_t g[256] = {0}, *sols;
+    sudoku_result_t r;
+    search_ctl_t ctl = {0, 0, NULL, NULL};
+    ck_assert_int_eq(solve(&sh, g, SUDOKU_METHOD_AUTO, 0, 300, NULL, &sols, &r), 0);
+    ck_assert_int_eq(r.method, SUDOKU_METHOD_CDCL);
+    ck_assert_uint_eq(r.solutions_found, 300);
+    ck_assert(!r.exhausted);
+    ck_assert_uint_gt(r.stats.nodes, 256); /* both phases counted */
+    ck_assert_uint_gt(r.cdcl.blocked, 0);
+    check_grids(&sh, g, sols, 300, NULL, "auto, 300 of an empty 16x16");
+    free(sols);
+    /* a few solutions: propagation answers */
+    ck_assert_int_eq(solve(&sh, g, SUDOKU_METHOD_AUTO, 0, 3, NULL, &sols, &r), 0);
+    ck_assert_int_eq(r.method, SUDOKU_METHOD_PROPAGATION);
+    ck_assert_int_eq(r.level, SUDOKU_LEVEL_SUBSETS);
+    ck_assert_uint_eq(r.solutions_found, 3);
+    free(sols);
+    /* the caller's node budget holds across both: below the share it is
+     * propagation's stop, above it the sum of both */
+    ctl.node_budget = 100;
+    ck_assert_int_eq(solve(&sh, g, SUDOKU_METHOD_AUTO, 0, 300, &ctl, &sols, &r), SEARCH_BUDGET);
+    ck_assert_int_eq(r.method, SUDOKU_METHOD_PROPAGATION);
+    ck_assert_uint_eq(r.stats.nodes, 100);
+    free(sols);
+    ctl.node_budget = 400;
+    ck_assert_int_eq(solve(&sh, g, SUDOKU_METHOD_AUTO, 0, 10000, &ctl, &sols, &r), SEARCH_BUDGET);
+    ck_assert_int_eq(r.method, SUDOKU_METHOD_CDCL);
+    ck_assert_uint_eq(r.stats.nodes, 400);
+    check_grids(&sh, g, sols, r.solutions_found, NULL, "auto under a budget");
+    free(sols);
+    /* a trace keeps auto on propagation (cdcl does not trace) */
+    {
+        sudoku_opts_t o;
+        sudoku_step_t steps[64];
+        sudoku_opts_init(&o);
+        o.max_solutions = 300;
+        o.trace = steps;
+        o.trace_cap = 64;
+        ck_assert_int_eq(sudoku_method_for(&sh, g, &o), SUDOKU_METHOD_PROPAGATION);
+        o.trace_cap = 0;
+        ck_assert_int_eq(sudoku_method_for(&sh, g, &o), SUDOKU_METHOD_CDCL);
+    }
+}
+END_TEST
+
+/* === Over the API ======================================================= */
+
+/* The 25x25 fixture with several solutions, as a JSON request. */
+static char *fixture_request(const char *extra) {
+    fix_t fx[16];
+    int nf = load_fixtures(25, fx, 16), k, i;
+    char *body = malloc(25 * 25 + 256);
+    ck_assert_ptr_nonnull(body);
+    for (k = 0; k < nf && fx[k].count < 2; k++)
+        ;
+    ck_assert_int_lt(k, nf);
+    strcpy(body, "{\"grid\": \"");
+    for (i = 0; i < 625; i++) {
+        int v = fx[k].puzzle[i];
+        body[10 + i] = (char)(v == 0 ? '.' : v <= 9 ? '0' + v : 'A' + v - 10);
+    }
+    snprintf(body + 10 + 625, 246, "\", %s}", extra);
+    free_fixtures(fx, nf);
+    return body;
+}
+
+START_TEST(cdcl_api_portfolio) {
+    char *body = fixture_request("\"method\": \"cdcl\", \"threads\": 2, \"max_solutions\": 2");
+    tjob_t t = tjob_call(api_sudoku_solve_prepare, "application/json", NULL, body, NULL, 0);
+    json_t *st;
+    long long member;
+    ck_assert_int_eq(t.status, 200);
+    ck_assert_str_eq(json_string_value(json_object_get(t.json, "status")), "multiple");
+    ck_assert(json_is_false(json_object_get(t.json, "unique")));
+    ck_assert_uint_eq(json_array_size(json_object_get(t.json, "solutions")), 2);
+    st = json_object_get(t.json, "stats");
+    ck_assert_str_eq(json_string_value(json_object_get(st, "method")), "cdcl");
+    ck_assert_int_eq(json_integer_value(json_object_get(st, "threads")), 2);
+    member = json_integer_value(json_object_get(st, "portfolio_member"));
+    ck_assert(member == 0 || member == 1);
+    ck_assert(json_is_integer(json_object_get(st, "conflicts")));
+    ck_assert(json_is_integer(json_object_get(st, "learned")));
+    ck_assert(json_is_integer(json_object_get(st, "restarts")));
+    ck_assert_int_eq(json_integer_value(json_object_get(st, "blocked")), 1);
+    ck_assert_int_eq(json_integer_value(json_object_get(st, "backtracks")),
+                     json_integer_value(json_object_get(st, "conflicts")));
+    tjob_free(&t);
+    free(body);
+
+    /* one thread: the same answer, member 0 */
+    body = fixture_request("\"method\": \"cdcl\", \"max_solutions\": 2");
+    t = tjob_call(api_sudoku_solve_prepare, "application/json", NULL, body, NULL, 0);
+    ck_assert_int_eq(t.status, 200);
+    ck_assert_str_eq(json_string_value(json_object_get(t.json, "status")), "multiple");
+    st = json_object_get(t.json, "stats");
+    ck_assert_int_eq(json_integer_value(json_object_get(st, "threads")), 1);
+    ck_assert_int_eq(json_integer_value(json_object_get(st, "portfolio_member")), 0);
+    tjob_free(&t);
+    free(body);
+}
+END_TEST
+
+START_TEST(cdcl_api_refuses_trace) {
+    char *body = fixture_request("\"method\": \"cdcl\", \"trace\": true");
+    tjob_t t = tjob_call(api_sudoku_solve_prepare, "application/json", NULL, body, NULL, 0);
+    ck_assert_int_eq(t.status, 400);
+    ck_assert(tjob_names(&t, "trace"));
+    tjob_free(&t);
+    free(body);
+    /* an unknown method names cdcl among the choices */
+    t = tjob_call(api_sudoku_solve_prepare, "application/json", NULL,
+                  "{\"grid\": \"1...........4...\", \"method\": \"sat\"}", NULL, 0);
+    ck_assert_int_eq(t.status, 400);
+    ck_assert_ptr_nonnull(strstr(t.body, "cdcl"));
+    tjob_free(&t);
+}
+END_TEST
+
 Suite *cdcl_suite(void) {
     Suite *s = suite_create("cdcl");
     TCase *fx = tcase_create("fixtures");
     TCase *lim = tcase_create("limits");
+    TCase *api = tcase_create("api");
     tcase_add_loop_test(fx, cdcl_fixtures, 0, NSIZES);
     tcase_add_test(fx, cdcl_random_puzzles_agree);
     tcase_add_test(fx, cdcl_full_grid);
@@ -487,7 +618,12 @@ Suite *cdcl_suite(void) {
     tcase_add_test(lim, cdcl_cancel);
     tcase_add_test(lim, cdcl_node_budget);
     tcase_add_test(lim, cdcl_memory);
+    tcase_add_test(lim, cdcl_auto_hands_over);
     tcase_set_timeout(lim, 60);
     suite_add_tcase(s, lim);
+    tcase_add_test(api, cdcl_api_portfolio);
+    tcase_add_test(api, cdcl_api_refuses_trace);
+    tcase_set_timeout(api, 60);
+    suite_add_tcase(s, api);
     return s;
 }

@@ -256,3 +256,46 @@ int sudoku__solve_cdcl(sudoku__run_t *run) {
     sudoku__free(run, mem, bytes);
     return rc;
 }
+
+/* auto from 16x16 up: propagation first, cdcl when it stalls.  Measured
+ * (docs/big-sudoku-tuning.md): easy big grids take propagation tens of
+ * microseconds and cdcl ten times more (building its model), while the hard
+ * ones take propagation millions of nodes and cdcl seconds at most; 256
+ * nodes separate the two on every shared 16x16 collection. */
+int sudoku__solve_auto_big(sudoku__run_t *run) {
+    const search_ctl_t *user = run->ctl;
+    search_ctl_t c1, c2;
+    search_stats_t first;
+    uint64_t cap = SUDOKU__AUTO_PROP_NODES;
+    int user_cap = user != NULL && user->node_budget != 0 && user->node_budget <= cap, rc;
+    memset(&c1, 0, sizeof c1);
+    if (user != NULL) c1 = *user;
+    if (!user_cap) c1.node_budget = cap;
+    run->ctl = &c1;
+    run->level = SUDOKU_LEVEL_SUBSETS;
+    run->res->method = SUDOKU_METHOD_PROPAGATION;
+    run->res->level = SUDOKU_LEVEL_SUBSETS;
+    rc = sudoku__solve_propagation(run);
+    run->ctl = user;
+    if (rc != SEARCH_BUDGET || user_cap) return rc;
+    /* start over: what propagation found is found again */
+    first = run->res->stats;
+    memset(&run->res->stats, 0, sizeof run->res->stats);
+    run->res->solutions_found = 0;
+    run->res->exhausted = 0;
+    run->res->method = SUDOKU_METHOD_CDCL;
+    run->res->level = SUDOKU_LEVEL_DEFAULT;
+    run->level = SUDOKU_LEVEL_DEFAULT;
+    if (user != NULL) {
+        c2 = *user;
+        if (c2.node_budget != 0) c2.node_budget -= first.nodes;
+        run->ctl = &c2;
+    }
+    rc = sudoku__solve_cdcl(run);
+    run->ctl = user;
+    run->res->stats.nodes += first.nodes;
+    run->res->stats.backtracks += first.backtracks;
+    run->res->stats.propagations += first.propagations;
+    if (first.max_depth > run->res->stats.max_depth) run->res->stats.max_depth = first.max_depth;
+    return rc;
+}

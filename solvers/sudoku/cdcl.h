@@ -21,4 +21,11 @@
  * returns 0 or a SEARCH_* code. */
 int sudoku__solve_cdcl(sudoku__run_t *run);
 
+/* What auto runs from 16x16 up (no trace): propagation at subsets for at
+ * most SUDOKU__AUTO_PROP_NODES nodes, then, if that did not finish, cdcl
+ * from scratch on what is left of the limits.  res->method says which
+ * answered; the stats add both. */
+#define SUDOKU__AUTO_PROP_NODES 256
+int sudoku__solve_auto_big(sudoku__run_t *run);
+
 #endif

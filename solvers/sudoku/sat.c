@@ -91,6 +91,8 @@ void sudoku__sat_config_init(sudoku__sat_config_t *cfg) {
     cfg->reduce_inc = 300;
     cfg->random_freq = 0;
     cfg->shrink = 1;
+    cfg->reduce_pct = 50;
+    cfg->keep_lbd = 0xFFFF;
 }
 
 /* === Layout ============================================================= */
@@ -426,8 +428,18 @@ static void compact(sudoku__sat_t *s) {
     rebuild_watches(s);
 }
 
-/* Deletes about half of the learned clauses that are neither glue (LBD
- * <= 2), recently used nor locked, the largest LBD first; then compacts. */
+/* Whether learned clause c (flags f) may go at a reduction: not glue (LBD
+ * <= 2), not used since the last reduction unless its LBD exceeds
+ * keep_lbd, not a current reason. */
+static int candidate(const sudoku__sat_t *s, uint32_t c, uint32_t f) {
+    uint32_t lbd = f & C_LBD;
+    if (lbd <= 2) return 0;
+    if ((f & C_USED) && lbd <= s->cfg.keep_lbd) return 0;
+    return !locked(s, c);
+}
+
+/* Deletes reduce_pct % of the learned clauses that are candidates, the
+ * largest LBD first; then compacts. */
 static void reduce(sudoku__sat_t *s) {
     uint32_t cnt[LBD_BUCKETS], cut, left;
     size_t c, ncand = 0;
@@ -435,19 +447,19 @@ static void reduce(sudoku__sat_t *s) {
     for (c = 0; c < s->arena_len; c += C_HDR + s->arena[c]) {
         uint32_t f = s->arena[c + 1], lbd = f & C_LBD;
         if (!(f & C_LEARNT) || (f & C_DELETED)) continue;
-        if (lbd <= 2 || (f & C_USED) || locked(s, (uint32_t)c)) continue;
+        if (!candidate(s, (uint32_t)c, f)) continue;
         cnt[lbd < LBD_BUCKETS ? lbd : LBD_BUCKETS - 1]++;
         ncand++;
     }
     /* delete whole buckets from the top while they fit in half, then
      * `left` clauses of bucket `cut` (oldest first) */
-    left = (uint32_t)(ncand / 2);
+    left = (uint32_t)(ncand * s->cfg.reduce_pct / 100);
     for (cut = LBD_BUCKETS - 1; cut > 2 && cnt[cut] <= left; cut--)
         left -= cnt[cut];
     for (c = 0; c < s->arena_len; c += C_HDR + s->arena[c]) {
         uint32_t f = s->arena[c + 1], lbd = f & C_LBD, b;
         if (!(f & C_LEARNT) || (f & C_DELETED)) continue;
-        if (lbd <= 2 || (f & C_USED) || locked(s, (uint32_t)c)) {
+        if (!candidate(s, (uint32_t)c, f)) {
             s->arena[c + 1] = f & ~C_USED;
             continue;
         }
@@ -972,6 +984,43 @@ int sudoku__sat_solve(sudoku__sat_t *s, const search_ctl_t *ctl) {
             assign(s, lit, R_NONE);
         }
     }
+}
+
+int sudoku__sat_probe(sudoku__sat_t *s, const search_ctl_t *ctl, uint32_t lo, uint32_t hi,
+                      uint32_t rounds) {
+    confl_t cf;
+    uint32_t r, v, found = 1;
+    int rc;
+    if (s->unsat) return -1;
+    assert(s->nlevel == 0);
+    for (r = 0; r < rounds && found; r++) {
+        found = 0;
+        for (v = lo; v < hi; v++) {
+            uint32_t bt, lbd, size;
+            if (s->val[2 * v] != 0) continue;
+            if (s->ticks >= s->next_poll && (rc = poll(s, ctl)) != 0) return rc;
+            s->lim[s->nlevel++] = s->ntrail;
+            assign(s, 2 * v, R_NONE);
+            if (!propagate(s, &cf)) {
+                backtrack(s, 0);
+                continue;
+            }
+            /* the probe fails: the first UIP of level 1 is false at the root */
+            s->stats.conflicts++;
+            size = analyze(s, &cf, &bt, &lbd);
+            (void)size;
+            assert(size == 1 && bt == 0);
+            backtrack(s, 0);
+            assign(s, s->learnt[0], R_NONE);
+            s->stats.probed++;
+            found = 1;
+            if (propagate(s, &cf)) {
+                s->unsat = 1;
+                return -1;
+            }
+        }
+    }
+    return 0;
 }
 
 int sudoku__sat_block(sudoku__sat_t *s) {

@@ -51,6 +51,9 @@ typedef struct sudoku__sat_config_s {
     double var_decay;      /* VSIDS decay, e.g. 0.95 */
     uint32_t reduce_first; /* conflicts before the first clause-database reduction */
     uint32_t reduce_inc;   /* added to the interval at each reduction */
+    uint32_t reduce_pct;   /* % of the deletable learned clauses a reduction deletes */
+    uint32_t keep_lbd;     /* a clause used since the last reduction is kept if its LBD
+                              is at most this */
     uint32_t random_freq;  /* a random decision every random_freq decisions; 0 never */
     int shrink;            /* 1: shrink learned clauses (one literal per level when the
                               level's reasons allow) after minimising them */
@@ -66,6 +69,7 @@ typedef struct sudoku__sat_stats_s {
     uint64_t learned_lits; /* their literals, after minimisation */
     uint64_t minimised;    /* literals minimisation removed */
     uint64_t shrunk;       /* literals shrinking removed */
+    uint64_t probed;       /* root facts found by failed-literal probing */
     uint64_t restarts;
     uint64_t reductions; /* clause-database reductions */
     uint64_t deleted;    /* learned clauses those reductions removed */
@@ -155,6 +159,14 @@ int sudoku__sat_fix(sudoku__sat_t *s, uint32_t lit);
  * it, or the clause arena is full; ctl may be NULL).  The node budget counts
  * decisions: at most ctl->node_budget are made in all. */
 int sudoku__sat_solve(sudoku__sat_t *s, const search_ctl_t *ctl);
+
+/* Failed-literal probing at the root (level 0, no search yet or between
+ * searches): each unassigned variable v in [lo, hi) is tried true; when
+ * that propagates to a conflict, the conflict's first UIP is made false at
+ * the root.  Up to `rounds` passes, stopping after one that finds nothing.
+ * Returns 0, -1 when the formula is unsatisfiable, or a ctl stop code. */
+int sudoku__sat_probe(sudoku__sat_t *s, const search_ctl_t *ctl, uint32_t lo, uint32_t hi,
+                      uint32_t rounds);
 
 /* After SUDOKU__SAT_SAT: excludes the model found (a clause negating its
  * decisions: the decisions alone propagate to that model, so the clause

@@ -36,10 +36,11 @@
  *                 groups of the grid; finds what the propagation stalls on
  *                 (minimal 25x25 grids).  No trace; opts->variant picks a
  *                 portfolio member; res->cdcl says what it did.
- *   auto          the method measured fastest for the grid (today:
- *                 propagation at hidden-singles below 16x16, at subsets
- *                 from 16x16; measurements in sudoku.c).  res->method and
- *                 res->level say what ran.
+ *   auto          the method measured fastest for the grid (today: fast
+ *                 for 9x9, propagation at hidden-singles below 16x16; from
+ *                 16x16 propagation at subsets for up to 256 nodes, then
+ *                 cdcl; measurements in sudoku.c).  res->method and
+ *                 res->level say what answered.
  * Every method honours max_solutions, the search_ctl_t limits, is iterative
  * and allocates only before its search loop (best-first also grows its queue
  * in bounded chunks between expansions, see sudoku/bestfirst.c).
@@ -264,6 +265,13 @@ typedef struct sudoku_result_s {
     int trace_truncated;      /* 1 if more steps happened than trace_cap */
     size_t mem_peak;          /* peak bytes this solve allocated */
 } sudoku_result_t;
+
+/* The method sudoku_solve() runs for opts->method (what AUTO resolves to
+ * for this grid and options; any other method is returned as it is).  The
+ * API asks it to know whether a solve is a cdcl one, which it can run as a
+ * portfolio on several threads.  shape, puzzle and opts must be valid. */
+sudoku_method_t sudoku_method_for(const sudoku_shape_t *shape, const uint8_t *puzzle,
+                                  const sudoku_opts_t *opts);
 
 /* A puzzle is unique when the search ran to the end and found one solution
  * (solve with max_solutions >= 2 to learn this). */
