@@ -79,6 +79,13 @@ typedef struct confl_s {
     uint32_t b;
 } confl_t;
 
+/* A frame of redundant()'s walk: a variable, its reason's literals, the
+ * next one to look at. */
+typedef struct dfs_s {
+    const uint32_t *lits;
+    uint32_t len, i, v, one;
+} dfs_t;
+
 void sudoku__sat_config_init(sudoku__sat_config_t *cfg) {
     memset(cfg, 0, sizeof *cfg);
     cfg->luby = 0;
@@ -92,6 +99,7 @@ void sudoku__sat_config_init(sudoku__sat_config_t *cfg) {
     cfg->random_freq = 0;
     cfg->shrink = 1;
     cfg->reduce_pct = 50;
+    cfg->phase_saving = 1;
     cfg->keep_lbd = 0xFFFF;
 }
 
@@ -111,7 +119,8 @@ size_t sudoku__sat_bytes(uint32_t nvars, uint32_t ngroups, uint32_t nglits, size
     b += AL(nl);                                                  /* val */
     b += 3 * AL((size_t)nvars * 4) + AL(((size_t)nvars + 1) * 4); /* level, reason, trail, lim */
     b += AL((size_t)nvars * 8) + 2 * AL((size_t)nvars * 4) + AL(nvars); /* act, heap, hpos, phase */
-    b += AL(nvars) + AL(((size_t)nvars + 1) * 4) + AL((size_t)nvars * 8) + AL((size_t)nvars * 4) +
+    b += AL(nvars) + AL(((size_t)nvars + 1) * 4) + AL((size_t)nvars * sizeof(dfs_t)) +
+         AL((size_t)nvars * 4) +
          AL(((size_t)nvars + 1) * 4); /* seen, learnt, stack, toclear, stamps */
     b += AL((size_t)nvars * 4) + AL(nvars) + AL((size_t)nvars * 4) +
          AL((size_t)nvars * 8); /* tpos, smark, slist, keys */
@@ -224,7 +233,7 @@ void sudoku__sat_init(sudoku__sat_t *s, void *mem, uint32_t nvars, uint32_t ngro
     s->phase = take(&p, nvars);
     s->seen = take(&p, nvars);
     s->learnt = take(&p, ((size_t)nvars + 1) * 4);
-    s->stack = take(&p, (size_t)nvars * 8);
+    s->dfs = take(&p, (size_t)nvars * sizeof(dfs_t));
     s->toclear = take(&p, (size_t)nvars * 4);
     s->lvlstamp = take(&p, ((size_t)nvars + 1) * 4);
     s->tpos = take(&p, (size_t)nvars * 4);
@@ -653,41 +662,64 @@ static inline uint32_t reason_at(const sudoku__sat_t *s, uint32_t r, uint32_t i)
     return s->arena[r + C_HDR + i];
 }
 
+/* The literals of reason r of variable v as an array (a binary reason's one
+ * literal is written to *one).  They include v's own literal, which
+ * callers skip. */
+static inline const uint32_t *reason_lits(const sudoku__sat_t *s, uint32_t r, uint32_t *one,
+                                          uint32_t *len) {
+    if ((r & R_TAG) == R_BIN) {
+        *one = (r & ~R_TAG) ^ 1;
+        *len = 1;
+        return one;
+    }
+    if ((r & R_TAG) == R_GROUP) {
+        uint32_t g = r & ~R_TAG;
+        *len = s->gstart[g + 1] - s->gstart[g];
+        return s->glits + s->gstart[g];
+    }
+    *len = s->arena[r];
+    return s->arena + r + C_HDR;
+}
+
 /* Is the false literal p of the learned clause implied by its other
  * literals through reasons?  A depth-first walk with an explicit stack of
- * (variable, next reason index) frames.  seen[] during analysis: 1 = in
- * the clause or proven implied, 2 = proven not implied ("poison"); a walk
- * that fails poisons the variables on its stack, one that completes a
- * variable marks it 1, so each variable is explored at most once per
- * conflict.  Marked variables go to toclear[]. */
+ * frames (s->dfs, one per variable at most: the implication graph has no
+ * cycle).  seen[] during analysis: 1 = in the clause or proven implied,
+ * 2 = proven not implied ("poison"); a walk that fails poisons the
+ * variables on its stack, one that completes a variable marks it 1, so each
+ * variable is explored at most once per conflict.  Marked variables go to
+ * toclear[]. */
 static int redundant(sudoku__sat_t *s, uint32_t p, uint32_t levels, uint32_t *ntoclear) {
-    uint32_t *st = s->stack, sp = 1, k;
-    st[0] = p >> 1;
-    st[1] = 0;
+    dfs_t *st = s->dfs;
+    uint32_t sp = 1, k;
+    st[0].v = p >> 1;
+    st[0].i = 0;
+    st[0].lits = reason_lits(s, s->reason[p >> 1], &st[0].one, &st[0].len);
     while (sp > 0) {
-        uint32_t *top = st + 2 * (sp - 1), v = top[0], i = top[1], r = s->reason[v], q, u;
-        if (i == reason_len(s, r)) {
+        dfs_t *top = st + sp - 1;
+        uint32_t q, u;
+        if (top->i == top->len) {
             sp--;
             if (sp > 0) {
-                s->seen[v] = 1;
-                s->toclear[(*ntoclear)++] = v << 1;
+                s->seen[top->v] = 1;
+                s->toclear[(*ntoclear)++] = top->v << 1;
             }
             continue;
         }
-        top[1] = i + 1;
-        q = reason_at(s, r, i);
+        q = top->lits[top->i++];
         u = q >> 1;
-        if (u == v || s->level[u] == 0 || s->seen[u] == 1) continue;
+        if (u == top->v || s->level[u] == 0 || s->seen[u] == 1) continue;
         if (s->seen[u] == 2 || s->reason[u] == R_NONE || !(abstract_level(s->level[u]) & levels)) {
             for (k = 1; k < sp; k++) {
-                s->seen[st[2 * k]] = 2;
-                s->toclear[(*ntoclear)++] = st[2 * k] << 1;
+                s->seen[st[k].v] = 2;
+                s->toclear[(*ntoclear)++] = st[k].v << 1;
             }
             return 0;
         }
-        st[2 * sp] = u;
-        st[2 * sp + 1] = 0;
-        sp++;
+        top = st + sp++;
+        top->v = u;
+        top->i = 0;
+        top->lits = reason_lits(s, s->reason[u], &top->one, &top->len);
     }
     return 1;
 }
@@ -766,7 +798,16 @@ static uint32_t shrink(sudoku__sat_t *s, uint32_t nl, uint32_t levels, uint32_t 
         uint32_t v = s->learnt[1 + i] >> 1;
         key[i] = (uint64_t)s->level[v] << 32 | s->tpos[v];
     }
-    qsort(key, k, sizeof *key, key_desc);
+    if (k <= 64) { /* a call per comparison costs more than this */
+        for (i = 1; i < k; i++) {
+            uint64_t x = key[i];
+            for (j = i; j > 0 && key[j - 1] < x; j--)
+                key[j] = key[j - 1];
+            key[j] = x;
+        }
+    } else {
+        qsort(key, k, sizeof *key, key_desc);
+    }
     for (i = 0; i < k;) {
         uint32_t L = (uint32_t)(key[i] >> 32), b = i, uip = NO_LIT;
         while (i < k && (uint32_t)(key[i] >> 32) == L)
@@ -980,7 +1021,7 @@ int sudoku__sat_solve(sudoku__sat_t *s, const search_ctl_t *ctl) {
             s->stats.decisions++;
             s->lim[s->nlevel++] = s->ntrail;
             if (s->nlevel > s->stats.max_level) s->stats.max_level = s->nlevel;
-            lit = s->phase[v] ? 2 * v : 2 * v + 1;
+            lit = (s->cfg.phase_saving ? s->phase[v] : (uint8_t)s->cfg.phase) ? 2 * v : 2 * v + 1;
             assign(s, lit, R_NONE);
         }
     }

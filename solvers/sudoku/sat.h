@@ -48,6 +48,8 @@ typedef struct sudoku__sat_config_s {
     double restart_margin; /* moving averages: restart when the recent LBD average
                               exceeds the long one by this factor */
     int phase;             /* initial phase: 1 true, 0 false */
+    int phase_saving;      /* 1: a variable is decided as it was last assigned; 0: always
+                              as `phase` says */
     double var_decay;      /* VSIDS decay, e.g. 0.95 */
     uint32_t reduce_first; /* conflicts before the first clause-database reduction */
     uint32_t reduce_inc;   /* added to the interval at each reduction */
@@ -111,7 +113,7 @@ typedef struct sudoku__sat_s {
     /* analysis scratch */
     uint8_t *seen;      /* [nvars] */
     uint32_t *learnt;   /* [nvars + 1] */
-    uint32_t *stack;    /* [nvars] minimisation */
+    struct dfs_s *dfs;  /* [nvars] minimisation's walk (sat.c) */
     uint32_t *toclear;  /* [nvars] */
     uint32_t *lvlstamp; /* [nvars + 1] LBD computation */
     uint32_t *tpos;     /* [nvars] trail position of each assigned variable */
