@@ -41,6 +41,7 @@
 
 #include "api/json_util.h"
 #include "api/xc_job.h"
+#include "solvers/sudoku/exchange.h"
 #include "solvers/sudoku/sudoku.h"
 #include "solvers/sudoku/xc.h"
 
@@ -665,6 +666,8 @@ typedef struct sd_job_s {
      * the first answer into res / solutions and cancels the others */
     sudoku_result_t *pres;
     uint8_t *psols;
+    void *xmem; /* the members' exchange (sudoku/exchange.h), shared by the workers */
+    sudoku_exchange_t *exchange;
     int winner; /* -1 until an item answers */
 } sd_job_t;
 
@@ -683,6 +686,7 @@ static int sd_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
     opts.trace_cap = j->trace ? API_SUDOKU_TRACE_CAP : 0;
     if (j->pres != NULL) {
         opts.variant = (uint32_t)item;
+        opts.exchange = j->exchange;
         opts.solutions =
             j->psols + item * (size_t)j->pz.max_solutions * (size_t)(j->pz.n * j->pz.n);
         return sudoku_solve(&j->pz.shape, j->pz.grid, &opts, &j->pres[item]);
@@ -870,6 +874,7 @@ static void sd_free(api_job_t *job) {
     free(j->trace);
     free(j->pres);
     free(j->psols);
+    free(j->xmem);
     free(j);
 }
 
@@ -925,11 +930,17 @@ int api_sudoku_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
     j->winner = -1;
     if (!j->pz.xc && j->pz.trace && sd_solved_by_cdcl(&j->pz)) goto no_trace;
     if (!j->pz.xc && j->pz.threads > 1 && sd_solved_by_cdcl(&j->pz)) {
-        /* a portfolio: one member per thread */
-        size_t nn = (size_t)j->pz.n * (size_t)j->pz.n;
+        /* a portfolio: one member per thread, at most the exchange's */
+        size_t nn = (size_t)j->pz.n * (size_t)j->pz.n, xb;
+        if (j->pz.threads > SUDOKU_EXCHANGE_MAX_MEMBERS)
+            j->pz.threads = SUDOKU_EXCHANGE_MAX_MEMBERS;
+        xb = sudoku_exchange_bytes(j->pz.n, (unsigned)j->pz.threads, (uint32_t)j->pz.max_solutions);
         j->pres = calloc((size_t)j->pz.threads, sizeof *j->pres);
         j->psols = malloc((size_t)j->pz.threads * (size_t)j->pz.max_solutions * nn);
-        if (j->pres == NULL || j->psols == NULL) {
+        j->xmem = xb ? malloc(xb) : NULL;
+        j->exchange = sudoku_exchange_init(j->xmem, j->pz.n, (unsigned)j->pz.threads,
+                                           (uint32_t)j->pz.max_solutions);
+        if (j->pres == NULL || j->psols == NULL || j->exchange == NULL) {
             api_problem_init(&p, API_ENOMEM, "out of memory for the solutions");
             goto fail;
         }

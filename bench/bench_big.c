@@ -2,14 +2,16 @@
  * CaDiCaL on the same puzzles, in the same run, interleaved.
  *
  *   bench_big [-d DATA_DIR] [-f TEXT] [-r REPS] [-j THREADS] [-T SECONDS]
- *             [-m METHOD] [-v VARIANT] [-c CADICAL | -C] [-w DIR] [-q]
+ *             [-m METHOD] [-v VARIANT] [-c CADICAL | -C] [-w DIR] [-q] [-X]
  *
  *   -d  the collections (default ../shared/data); reads big/big_sudoku.jsonl
  *   -f  only puzzles whose id contains TEXT (default "gecode-" and size 25:
  *       the nine minimal 25x25 of A. Frisch); "all" = every puzzle of the file
  *   -r  repetitions, interleaved puzzled / CaDiCaL, best kept (default 3)
  *   -j  puzzled threads (default 2): a portfolio, member k runs variant k,
- *       the first to finish cancels the others
+ *       the members share solutions and short learned clauses
+ *       (sudoku/exchange.h), the first to finish cancels the others;
+ *       -X: members search alone (no exchange)
  *   -T  deadline per solve, seconds (default 60)
  *   -m  puzzled method (default cdcl); -v the variant of a one-thread run
  *   -c  CaDiCaL binary (default: cadical on PATH); -C skips it
@@ -35,6 +37,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "solvers/sudoku/exchange.h"
 #include "solvers/sudoku/sudoku.h"
 
 #define MAX_PUZZLES 256
@@ -165,6 +168,7 @@ typedef struct member_s {
     uint32_t variant;
     search_ctl_t *ctl;
     atomic_int *cancel;
+    sudoku_exchange_t *exchange;
     uint8_t *sols;
     sudoku_result_t res;
     int rc;
@@ -177,6 +181,7 @@ static void *member_run(void *arg) {
     sudoku_opts_init(&o);
     o.method = m->method;
     o.variant = m->variant;
+    o.exchange = m->exchange;
     o.max_solutions = 2;
     o.solutions = m->sols;
     o.ctl = m->ctl;
@@ -194,6 +199,8 @@ typedef struct outcome_s {
     sudoku_result_t res;
 } outcome_t;
 
+static int share = 1; /* -X clears it: members search alone */
+
 static outcome_t run_puzzled(const puzzle_t *pz, sudoku_method_t method, int threads,
                              uint32_t variant, double timeout_s) {
     sudoku_shape_t sh;
@@ -204,8 +211,15 @@ static outcome_t run_puzzled(const puzzle_t *pz, sudoku_method_t method, int thr
     outcome_t out;
     double t0;
     int k, best = -1;
+    void *xmem = NULL;
+    sudoku_exchange_t *x = NULL;
     memset(&out, 0, sizeof out);
     sudoku_shape_init(&sh, pz->n, 0, 0);
+    if (threads > 1 && share) {
+        xmem = malloc(sudoku_exchange_bytes(pz->n, (unsigned)threads, 2));
+        if (xmem == NULL) abort();
+        x = sudoku_exchange_init(xmem, pz->n, (unsigned)threads, 2);
+    }
     t0 = now_s();
     ctl.deadline_ns = search_now_ns() + (int64_t)(timeout_s * 1e9);
     for (k = 0; k < threads; k++) {
@@ -216,6 +230,7 @@ static outcome_t run_puzzled(const puzzle_t *pz, sudoku_method_t method, int thr
         m[k].variant = threads == 1 ? variant : (uint32_t)k;
         m[k].ctl = &ctl;
         m[k].cancel = &cancel;
+        m[k].exchange = x;
         m[k].sols = malloc(2 * (size_t)pz->n * pz->n);
         if (m[k].sols == NULL) abort();
         if (threads == 1) {
@@ -246,6 +261,7 @@ static outcome_t run_puzzled(const puzzle_t *pz, sudoku_method_t method, int thr
     }
     for (k = 0; k < threads; k++)
         free(m[k].sols);
+    free(xmem);
     return out;
 }
 
@@ -403,7 +419,7 @@ static outcome_t run_cadical(const char *bin, const char *dir, const puzzle_t *p
 
 static void usage(void) {
     fprintf(stderr, "usage: bench_big [-d DATA_DIR] [-f TEXT|all] [-r REPS] [-j THREADS] "
-                    "[-T SECONDS] [-m METHOD] [-v VARIANT] [-c CADICAL | -C] [-w DIR] [-q]\n");
+                    "[-T SECONDS] [-m METHOD] [-v VARIANT] [-c CADICAL | -C] [-w DIR] [-q] [-X]\n");
     exit(2);
 }
 
@@ -417,7 +433,7 @@ int main(int argc, char **argv) {
     sudoku_method_t method = SUDOKU_METHOD_CDCL;
     int all_p = 1, all_c = 1;
 
-    while ((opt = getopt(argc, argv, "d:f:r:j:T:m:v:c:Cw:q")) != -1) {
+    while ((opt = getopt(argc, argv, "d:f:r:j:T:m:v:c:Cw:qX")) != -1) {
         switch (opt) {
         case 'd': data = optarg; break;
         case 'f': filter = optarg; break;
@@ -432,6 +448,7 @@ int main(int argc, char **argv) {
         case 'C': cadical = NULL; break;
         case 'w': workdir = optarg; break;
         case 'q': quiet = 1; break;
+        case 'X': share = 0; break;
         default: usage();
         }
     }

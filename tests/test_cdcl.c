@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "api/sudoku_api.h"
+#include "solvers/sudoku/exchange.h"
 #include "solvers/sudoku/sudoku.h"
 #include "tests/job_harness.h"
 
@@ -479,6 +480,184 @@ START_TEST(cdcl_stats) {
 }
 END_TEST
 
+/* === Portfolios sharing an exchange =================================== */
+
+typedef struct member_s {
+    const sudoku_shape_t *sh;
+    const uint8_t *g;
+    uint32_t variant, max;
+    sudoku_exchange_t *x;
+    const search_ctl_t *ctl;
+    uint8_t *sols;
+    sudoku_result_t r;
+    int rc;
+} member_t;
+
+static void *member_main(void *arg) {
+    member_t *m = arg;
+    sudoku_opts_t o;
+    sudoku_opts_init(&o);
+    o.method = SUDOKU_METHOD_CDCL;
+    o.variant = m->variant;
+    o.exchange = m->x;
+    o.max_solutions = m->max;
+    o.solutions = m->sols;
+    o.ctl = m->ctl;
+    m->rc = sudoku_solve(m->sh, m->g, &o, &m->r);
+    return NULL;
+}
+
+/* Runs k members on threads, no cancelling, so that every one finishes:
+ * all of them must answer the same (count, exhausted flag, solutions in
+ * the same order) as each runs the whole search with what the others
+ * shared.  Returns member 0's result; its solutions are left in *sols. */
+static sudoku_result_t run_portfolio(const sudoku_shape_t *sh, const uint8_t *g, unsigned k,
+                                     uint32_t max, uint8_t **sols, const char *what) {
+    member_t m[4];
+    pthread_t th[4];
+    size_t nn = (size_t)sh->n * (size_t)sh->n, xb = sudoku_exchange_bytes(sh->n, k, max);
+    void *xmem = malloc(xb);
+    sudoku_exchange_t *x = sudoku_exchange_init(xmem, sh->n, k, max);
+    sudoku_result_t r;
+    unsigned i;
+    ck_assert_ptr_nonnull(x);
+    for (i = 0; i < k; i++) {
+        m[i].sh = sh;
+        m[i].g = g;
+        m[i].variant = i;
+        m[i].max = max;
+        m[i].x = x;
+        m[i].ctl = NULL;
+        m[i].sols = malloc(max * nn);
+        ck_assert_ptr_nonnull(m[i].sols);
+        ck_assert_int_eq(pthread_create(&th[i], NULL, member_main, &m[i]), 0);
+    }
+    for (i = 0; i < k; i++)
+        pthread_join(th[i], NULL);
+    for (i = 0; i < k; i++) {
+        ck_assert_msg(m[i].rc == m[0].rc, "%s: member %u rc %d, member 0 rc %d", what, i, m[i].rc,
+                      m[0].rc);
+        ck_assert_msg(m[i].r.solutions_found == m[0].r.solutions_found,
+                      "%s: member %u found %u, member 0 %u", what, i, m[i].r.solutions_found,
+                      m[0].r.solutions_found);
+        ck_assert_int_eq(m[i].r.exhausted, m[0].r.exhausted);
+        ck_assert(memcmp(m[i].sols, m[0].sols, m[0].r.solutions_found * nn) == 0);
+        if (i > 0) free(m[i].sols);
+    }
+    *sols = m[0].sols;
+    r = m[0].r;
+    free(xmem);
+    return r;
+}
+
+START_TEST(cdcl_portfolio_fixtures) {
+    fix_t fx[16];
+    int nf = load_fixtures(sizes[_i], fx, 16), k;
+    for (k = 0; k < nf; k++) {
+        const fix_t *f = &fx[k];
+        sudoku_shape_t sh = shape_of(f->n);
+        uint32_t max = f->at_least ? (uint32_t)f->count : (uint32_t)f->count + 1;
+        uint8_t *sols;
+        sudoku_result_t r;
+        char what[96];
+        unsigned members = 2 + (unsigned)(k % 2);
+        int seen;
+        if (max < 2) max = 2;
+        snprintf(what, sizeof what, "sudoku_%d.txt:%d, %u members", f->n, f->line, members);
+        r = run_portfolio(&sh, f->puzzle, members, max, &sols, what);
+        ck_assert_int_eq(r.code, 0);
+        if (f->at_least)
+            ck_assert_msg(r.solutions_found == max && !r.exhausted, "%s", what);
+        else
+            ck_assert_msg(r.solutions_found == (uint32_t)f->count && r.exhausted,
+                          "%s: %u found, exhausted %d", what, r.solutions_found, r.exhausted);
+        seen = check_grids(&sh, f->puzzle, sols, r.solutions_found,
+                           f->count > 0 ? f->solution : NULL, what);
+        if (f->count > 0 && !f->at_least) ck_assert_msg(seen, "%s: fixture solution missing", what);
+        free(sols);
+    }
+    free_fixtures(fx, nf);
+}
+END_TEST
+
+START_TEST(cdcl_portfolio_random_puzzles) {
+    static const int boxes[][2] = {{2, 2}, {2, 3}, {3, 3}, {1, 5}, {3, 4}, {4, 4}, {2, 5}};
+    uint64_t st = 0x9e3779b97f4a7c15u;
+    uint8_t g[256];
+    int it;
+    for (it = 0; it < 60; it++) {
+        const int *b = boxes[xorshift(&st) % 7];
+        sudoku_shape_t sh;
+        sudoku_result_t ref, r;
+        uint8_t *sols, *rsols;
+        char what[64];
+        size_t nc = 0;
+        ck_assert_int_eq(sudoku_shape_init(&sh, b[0] * b[1], b[0], b[1]), 0);
+        random_puzzle(&st, b, g);
+        if (sudoku_find_conflicts(&sh, g, NULL, 0, &nc) != 0 || nc > 0) continue;
+        snprintf(what, sizeof what, "random puzzle %d (%dx%d boxes)", it, b[0], b[1]);
+        ck_assert_int_eq(solve(&sh, g, SUDOKU_METHOD_PROPAGATION, 0, 12, NULL, &rsols, &ref), 0);
+        r = run_portfolio(&sh, g, 2, 12, &sols, what);
+        ck_assert_int_eq(r.code, 0);
+        ck_assert_msg(r.solutions_found == ref.solutions_found, "%s: %u, propagation %u", what,
+                      r.solutions_found, ref.solutions_found);
+        if (ref.solutions_found < 12) ck_assert(r.exhausted && ref.exhausted);
+        check_grids(&sh, g, sols, r.solutions_found, NULL, what);
+        if (r.exhausted) {
+            uint32_t i;
+            for (i = 0; i < r.solutions_found; i++)
+                ck_assert(check_grids(&sh, g, rsols, ref.solutions_found,
+                                      sols + (size_t)i * sh.n * sh.n, what));
+        }
+        free(sols);
+        free(rsols);
+    }
+}
+END_TEST
+
+/* What an exchange accepts, and members that do not fit it. */
+START_TEST(cdcl_exchange_limits) {
+    sudoku_shape_t sh = shape_of(9);
+    uint8_t g[81] = {0}, *sols;
+    sudoku_result_t r;
+    sudoku_opts_t o;
+    void *mem;
+    sudoku_exchange_t *x;
+    ck_assert_uint_eq(sudoku_exchange_bytes(3, 2, 2), 0);
+    ck_assert_uint_eq(sudoku_exchange_bytes(9, 0, 2), 0);
+    ck_assert_uint_eq(sudoku_exchange_bytes(9, SUDOKU_EXCHANGE_MAX_MEMBERS + 1, 2), 0);
+    ck_assert_uint_eq(sudoku_exchange_bytes(9, 2, 0), 0);
+    ck_assert_uint_eq(sudoku_exchange_bytes(9, 2, SUDOKU_MAX_SOLUTIONS + 1), 0);
+    ck_assert_ptr_null(sudoku_exchange_init(NULL, 9, 2, 2));
+    mem = malloc(sudoku_exchange_bytes(9, 2, 2));
+    ck_assert_ptr_nonnull(mem);
+    x = sudoku_exchange_init(mem, 9, 2, 2);
+    ck_assert_ptr_eq(x, mem);
+    sols = malloc(4 * 81);
+    ck_assert_ptr_nonnull(sols);
+    sudoku_opts_init(&o);
+    o.method = SUDOKU_METHOD_CDCL;
+    o.exchange = x;
+    o.solutions = sols;
+    o.variant = 2; /* no such member */
+    ck_assert_int_eq(sudoku_solve(&sh, g, &o, &r), SEARCH_EINVAL);
+    o.variant = 1;
+    o.max_solutions = 3; /* more than the exchange keeps */
+    ck_assert_int_eq(sudoku_solve(&sh, g, &o, &r), SEARCH_EINVAL);
+    o.max_solutions = 2;
+    ck_assert_int_eq(sudoku_solve(&sh, g, &o, &r), 0); /* a member alone still answers */
+    ck_assert_uint_eq(r.solutions_found, 2);
+    check_grids(&sh, g, sols, 2, NULL, "one member of two");
+    {
+        sudoku_shape_t sh16 = shape_of(16);
+        uint8_t g16[256] = {0};
+        ck_assert_int_eq(sudoku_solve(&sh16, g16, &o, &r), SEARCH_EINVAL); /* another size */
+    }
+    free(sols);
+    free(mem);
+}
+END_TEST
+
 /* === auto: propagation first, cdcl when it stalls ===================== */
 
 /* An empty 16x16 asked for 300 solutions takes propagation one node or so a
@@ -612,6 +791,9 @@ Suite *cdcl_suite(void) {
     tcase_add_test(fx, cdcl_random_puzzles_agree);
     tcase_add_test(fx, cdcl_full_grid);
     tcase_add_test(fx, cdcl_stats);
+    tcase_add_loop_test(fx, cdcl_portfolio_fixtures, 0, NSIZES);
+    tcase_add_test(fx, cdcl_portfolio_random_puzzles);
+    tcase_add_test(fx, cdcl_exchange_limits);
     tcase_set_timeout(fx, 120); /* generous for sanitizer builds */
     suite_add_tcase(s, fx);
     tcase_add_test(lim, cdcl_deadline);

@@ -35,6 +35,7 @@
 
 #include <string.h>
 
+#include "solvers/sudoku/exchange.h"
 #include "solvers/sudoku/sat.h"
 
 #define MIN_ARENA_WORDS ((size_t)1 << 16)
@@ -159,15 +160,14 @@ static void model_build(const model_t *m, uint32_t *gstart, uint32_t *glits) {
 #undef X
 }
 
-/* The engine's knobs for portfolio member `variant`.  Development builds
- * read extra bits of variant (see docs/big-sudoku-tuning.md). */
-static void variant_config(uint32_t variant, sudoku__sat_config_t *cfg, int *bands) {
+/* The engine's knobs for portfolio member `variant`: 0 the default; 1 no
+ * phase saving (every decision places a value) and another seed; further
+ * members other seeds, alternating the two.  Measured in
+ * docs/big-sudoku-tuning.md. */
+static void variant_config(uint32_t variant, sudoku__sat_config_t *cfg) {
     sudoku__sat_config_init(cfg);
-    *bands = !(variant & 0x100);
-    cfg->seed = variant & 0xff;
-    if (variant & 0x200) cfg->luby = 1;
-    if (variant & 0x400) cfg->phase = 0;
-    if (variant & 0x800) cfg->random_freq = 100;
+    cfg->seed = variant;
+    cfg->phase_saving = variant % 2 == 0;
 }
 
 static void copy_stats(sudoku__run_t *run, const sudoku__sat_t *s) {
@@ -196,20 +196,164 @@ static void extract(const model_t *m, const sudoku__sat_t *s, uint8_t *out) {
     }
 }
 
+/* A portfolio member's view of the exchange (exchange.h).  Its epoch e
+ * says that the formula it searches is the puzzle with the exchange's
+ * solutions 0..e-1 excluded: the clauses it learns are implied by that, so
+ * they are published tagged with e, and a member imports a clause only
+ * when its own epoch is at least the tag. */
+typedef struct member_s {
+    sudoku_exchange_t *x;
+    unsigned me, members;
+    uint32_t epoch;
+    uint64_t tails[SUDOKU_EXCHANGE_MAX_MEMBERS];
+    uint32_t *inbuf; /* SUDOKU__XC_SLOTS records */
+    uint32_t *lits;  /* n*n: a solution's negation */
+} member_t;
+
+/* Excludes solution `grid`: one clause, some non-given cell differs. */
+static int exclude(const model_t *m, sudoku__sat_t *s, member_t *mb, const uint8_t *puzzle,
+                   const uint8_t *grid) {
+    uint32_t n = (uint32_t)m->n, i, k = 0;
+    for (i = 0; i < n * n; i++)
+        if (puzzle[i] == 0) mb->lits[k++] = neg(i * n + grid[i] - 1u);
+    return sudoku__sat_add(s, mb->lits, k, 0, 0);
+}
+
+/* At the root: publishes what the engine learned since the last call,
+ * excludes the solutions published since, imports the other members'
+ * clauses.  Returns 0, 1 when max solutions are known (nothing is then
+ * excluded: the search is over), -1 when no solution is left, or
+ * SEARCH_BUDGET. */
+static int sync(const model_t *m, sudoku__sat_t *s, member_t *mb, const sudoku__run_t *run) {
+    uint32_t count, k, j, got;
+    int rc;
+    for (k = 0; k < s->xlen; k++)
+        s->xbuf[(size_t)k * SUDOKU__SAT_XWORDS + 1] = mb->epoch;
+    sudoku__xc_publish(mb->x, mb->me, s->xbuf, s->xlen);
+    s->xlen = 0;
+    count = sudoku__xc_count(mb->x);
+    if (count >= run->max_solutions) return 1;
+    while (mb->epoch < count) {
+        /* counted as excluded even when excluding it leaves nothing */
+        rc = exclude(m, s, mb, run->puzzle, sudoku__xc_solution(mb->x, mb->epoch++));
+        run->res->cdcl.blocked++;
+        if (rc != 0) return rc;
+    }
+    for (j = 0; j < mb->members; j++) {
+        if (j == mb->me) continue;
+        got = sudoku__xc_collect(mb->x, j, &mb->tails[j], mb->inbuf, SUDOKU__XC_SLOTS);
+        for (k = 0; k < got; k++) {
+            const uint32_t *rec = mb->inbuf + (size_t)k * SUDOKU__XC_WORDS;
+            if (rec[1] > mb->epoch) continue; /* learned under exclusions not yet here */
+            rc = sudoku__sat_add(s, rec + 2, rec[0] & 0xff, rec[0] >> 8, 1);
+            if (rc != 0) return rc;
+        }
+    }
+    return 0;
+}
+
+/* The search of a member: each model found goes to the exchange and every
+ * member excludes the exchange's solutions as they appear.  The answer is
+ * the exchange's first solutions, the same whichever member gives it. */
+static int search_shared(sudoku__run_t *run, const model_t *m, sudoku__sat_t *s, member_t *mb,
+                         uint8_t *grid) {
+    uint32_t have, i, index;
+    int rc;
+    for (;;) {
+        rc = sync(m, s, mb, run);
+        if (rc == 1) {
+            rc = 0; /* enough solutions */
+            break;
+        }
+        if (rc == -1)
+            rc = SUDOKU__SAT_UNSAT;
+        else if (rc == 0)
+            rc = sudoku__sat_solve(s, run->ctl);
+        if (rc == SUDOKU__SAT_YIELD) continue;
+        if (rc == SUDOKU__SAT_UNSAT) {
+            run->res->exhausted = 1;
+            rc = 0;
+            break;
+        }
+        if (rc != SUDOKU__SAT_SAT) break;
+        extract(m, s, grid);
+        /* what was learned before this model is implied under the old epoch */
+        for (i = 0; i < s->xlen; i++)
+            s->xbuf[(size_t)i * SUDOKU__SAT_XWORDS + 1] = mb->epoch;
+        sudoku__xc_publish(mb->x, mb->me, s->xbuf, s->xlen);
+        s->xlen = 0;
+        if (sudoku__xc_add_solution(mb->x, grid, &index) < 0) {
+            rc = 0; /* the list is full: max_solutions are known */
+            break;
+        }
+        sudoku__sat_root(s);
+    }
+    /* the answer: the exchange's first solutions: those this member had
+     * excluded when it proved there is no other, else those known (at
+     * least max_solutions when the search ended by itself) */
+    have = run->res->exhausted ? mb->epoch : sudoku__xc_count(mb->x);
+    if (have > run->max_solutions) have = run->max_solutions;
+    for (i = 0; i < have; i++) {
+        uint8_t *slot = sudoku__solution_slot(run);
+        if (slot != NULL) memcpy(slot, sudoku__xc_solution(mb->x, i), (size_t)run->ncells);
+        run->res->solutions_found++;
+    }
+    return rc;
+}
+
+/* The search of a lone solve: each model is recorded and excluded by a
+ * clause negating its decisions. */
+static int search_alone(sudoku__run_t *run, const model_t *m, sudoku__sat_t *s) {
+    int rc;
+    for (;;) {
+        rc = sudoku__sat_solve(s, run->ctl);
+        if (rc == SUDOKU__SAT_UNSAT) {
+            run->res->exhausted = 1;
+            return 0;
+        }
+        if (rc != SUDOKU__SAT_SAT) return rc;
+        {
+            uint8_t *slot = sudoku__solution_slot(run);
+            if (slot != NULL) extract(m, s, slot);
+        }
+        if (sudoku__solution_done(run)) return 0;
+        rc = sudoku__sat_block(s);
+        run->res->cdcl.blocked++;
+        if (rc == SUDOKU__SAT_UNSAT) {
+            run->res->exhausted = 1;
+            return 0;
+        }
+        if (rc != 0) return rc;
+    }
+}
+
 int sudoku__solve_cdcl(sudoku__run_t *run) {
     const sudoku_opts_t *o = run->opts;
     sudoku__sat_config_t cfg;
     sudoku__sat_t s;
     model_t m;
-    size_t cap = o->mem_cap ? o->mem_cap : SUDOKU_DEFAULT_MEM_CAP, fixed, words, table, bytes;
+    member_t mb;
+    size_t cap = o->mem_cap ? o->mem_cap : SUDOKU_DEFAULT_MEM_CAP, fixed, words, table, extra,
+           bytes;
     uint32_t *gstart, *glits, i;
     char *mem;
-    int bands, rc = 0;
+    int rc = 0, shared = o->exchange != NULL;
 
-    variant_config(o->variant, &cfg, &bands);
-    model_size(&m, run->shape, bands);
+    if (shared &&
+        (sudoku__xc_members(o->exchange) <= o->variant || sudoku__xc_n(o->exchange) != run->n ||
+         sudoku__xc_capacity(o->exchange) < o->max_solutions))
+        return SEARCH_EINVAL;
+    variant_config(o->variant, &cfg);
+    if (shared) {
+        cfg.yield = 1;
+        cfg.export_size = SUDOKU__XC_LITS;
+    }
+    model_size(&m, run->shape, 0);
     table = SUDOKU__ALIGN(((size_t)m.ngroups + 1) * 4) + SUDOKU__ALIGN((size_t)m.nglits * 4);
-    fixed = table + sudoku__sat_bytes(m.nvars, m.ngroups, m.nglits, 0);
+    extra = shared ? SUDOKU__ALIGN((size_t)SUDOKU__XC_SLOTS * SUDOKU__XC_WORDS * 4) +
+                         SUDOKU__ALIGN((size_t)run->ncells * 4) + SUDOKU__ALIGN((size_t)run->ncells)
+                   : 0;
+    fixed = table + extra + sudoku__sat_bytes(m.nvars, m.ngroups, m.nglits, 0);
     /* each arena word costs 4 bytes, plus 8 of watch pool (sat.c) */
     words = cap > fixed ? (cap - fixed) / 12 : 0;
     if (words < MIN_ARENA_WORDS) return SEARCH_BUDGET;
@@ -221,36 +365,25 @@ int sudoku__solve_cdcl(sudoku__run_t *run) {
     gstart = (uint32_t *)(void *)mem;
     glits = (uint32_t *)(void *)(mem + SUDOKU__ALIGN(((size_t)m.ngroups + 1) * 4));
     model_build(&m, gstart, glits);
-    sudoku__sat_init(&s, mem + table, m.nvars, m.ngroups, gstart, glits, words, &cfg);
+    sudoku__sat_init(&s, mem + table + extra, m.nvars, m.ngroups, gstart, glits, words, &cfg);
 
     for (i = 0; i < (uint32_t)run->ncells; i++)
         if (run->puzzle[i] != 0 &&
             sudoku__sat_fix(&s, pos(i * (uint32_t)m.n + run->puzzle[i] - 1)) != 0)
             break;
-    for (;;) {
-        rc = sudoku__sat_solve(&s, run->ctl);
-        if (rc == SUDOKU__SAT_UNSAT) {
-            run->res->exhausted = 1;
-            rc = 0;
-            break;
-        }
-        if (rc != SUDOKU__SAT_SAT) break;
-        {
-            uint8_t *slot = sudoku__solution_slot(run);
-            if (slot != NULL) extract(&m, &s, slot);
-        }
-        if (sudoku__solution_done(run)) {
-            rc = 0;
-            break;
-        }
-        rc = sudoku__sat_block(&s);
-        run->res->cdcl.blocked++;
-        if (rc == SUDOKU__SAT_UNSAT) {
-            run->res->exhausted = 1;
-            rc = 0;
-            break;
-        }
-        if (rc != 0) break;
+    if (shared) {
+        memset(&mb, 0, sizeof mb);
+        mb.x = o->exchange;
+        mb.me = o->variant;
+        mb.members = sudoku__xc_members(o->exchange);
+        mb.inbuf = (uint32_t *)(void *)(mem + table);
+        mb.lits =
+            (uint32_t *)(void *)(mem + table +
+                                 SUDOKU__ALIGN((size_t)SUDOKU__XC_SLOTS * SUDOKU__XC_WORDS * 4));
+        rc = search_shared(run, &m, &s, &mb,
+                           (uint8_t *)(mem + table + extra - SUDOKU__ALIGN((size_t)run->ncells)));
+    } else {
+        rc = search_alone(run, &m, &s);
     }
     copy_stats(run, &s);
     sudoku__free(run, mem, bytes);

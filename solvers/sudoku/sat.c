@@ -55,7 +55,6 @@
 #include "solvers/sudoku/sat.h"
 
 #include <assert.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define R_TAG   0xC0000000u
@@ -100,6 +99,8 @@ void sudoku__sat_config_init(sudoku__sat_config_t *cfg) {
     cfg->shrink = 1;
     cfg->reduce_pct = 50;
     cfg->phase_saving = 1;
+    cfg->yield = 0;
+    cfg->export_size = 0;
     cfg->keep_lbd = 0xFFFF;
 }
 
@@ -112,28 +113,48 @@ static size_t wpool_entries(uint32_t nvars, size_t arena_words) {
     return arena_words + 64;
 }
 
-size_t sudoku__sat_bytes(uint32_t nvars, uint32_t ngroups, uint32_t nglits, size_t arena_words) {
-    size_t nl = 2 * (size_t)nvars, b = 0;
-    b += AL((nl + 1) * 4) + AL((size_t)nglits * 4);               /* ostart, occ */
-    b += AL((size_t)ngroups * 8);                                 /* gmask */
-    b += AL(nl);                                                  /* val */
-    b += 3 * AL((size_t)nvars * 4) + AL(((size_t)nvars + 1) * 4); /* level, reason, trail, lim */
-    b += AL((size_t)nvars * 8) + 2 * AL((size_t)nvars * 4) + AL(nvars); /* act, heap, hpos, phase */
-    b += AL(nvars) + AL(((size_t)nvars + 1) * 4) + AL((size_t)nvars * sizeof(dfs_t)) +
-         AL((size_t)nvars * 4) +
-         AL(((size_t)nvars + 1) * 4); /* seen, learnt, stack, toclear, stamps */
-    b += AL((size_t)nvars * 4) + AL(nvars) + AL((size_t)nvars * 4) +
-         AL((size_t)nvars * 8); /* tpos, smark, slist, keys */
-    b += AL(arena_words * 4);   /* arena */
-    b += AL(wpool_entries(nvars, arena_words) * sizeof(sudoku__sat_watch_t));
-    b += AL(nl * 12); /* wl */
-    return b;
+/* The block's layout, in one place for sudoku__sat_bytes() and
+ * sudoku__sat_init(): with s == NULL only counts, else also points s's
+ * arrays into base.  Returns the bytes. */
+static size_t carve(sudoku__sat_t *s, char *base, uint32_t nvars, uint32_t ngroups, uint32_t nglits,
+                    size_t arena_words) {
+    size_t nl = 2 * (size_t)nvars, nv = nvars, off = 0;
+#define CARVE(field, bytes)                                                                        \
+    do {                                                                                           \
+        if (s != NULL) s->field = (void *)(base + off);                                            \
+        off += AL(bytes);                                                                          \
+    } while (0)
+    CARVE(ostart, (nl + 1) * 4);
+    CARVE(occ, (size_t)nglits * 4);
+    CARVE(gmask, (size_t)ngroups * 8);
+    CARVE(val, nl);
+    CARVE(level, nv * 4);
+    CARVE(reason, nv * 4);
+    CARVE(trail, nv * 4);
+    CARVE(lim, (nv + 1) * 4);
+    CARVE(act, nv * 8);
+    CARVE(heap, nv * 4);
+    CARVE(hpos, nv * 4);
+    CARVE(phase, nv);
+    CARVE(seen, nv);
+    CARVE(learnt, (nv + 1) * 4);
+    CARVE(dfs, nv * sizeof(dfs_t));
+    CARVE(toclear, nv * 4);
+    CARVE(lvlstamp, (nv + 1) * 4);
+    CARVE(tpos, nv * 4);
+    CARVE(smark, nv);
+    CARVE(slist, nv * 4);
+    CARVE(keys, nv * 8);
+    CARVE(xbuf, (size_t)SUDOKU__SAT_XRECS * SUDOKU__SAT_XWORDS * 4);
+    CARVE(arena, arena_words * 4);
+    CARVE(wpool, wpool_entries(nvars, arena_words) * sizeof(sudoku__sat_watch_t));
+    CARVE(wl, nl * 12);
+#undef CARVE
+    return off;
 }
 
-static void *take(char **p, size_t bytes) {
-    void *r = *p;
-    *p += AL(bytes);
-    return r;
+size_t sudoku__sat_bytes(uint32_t nvars, uint32_t ngroups, uint32_t nglits, size_t arena_words) {
+    return carve(NULL, NULL, nvars, ngroups, nglits, arena_words);
 }
 
 /* === Heap of variables by activity ===================================== */
@@ -210,7 +231,6 @@ static uint64_t rnd(sudoku__sat_t *s) {
 void sudoku__sat_init(sudoku__sat_t *s, void *mem, uint32_t nvars, uint32_t ngroups,
                       const uint32_t *gstart, const uint32_t *glits, size_t arena_words,
                       const sudoku__sat_config_t *cfg) {
-    char *p = mem;
     uint32_t nl = 2 * nvars, g, i, nglits = gstart[ngroups];
     memset(s, 0, sizeof *s);
     s->cfg = *cfg;
@@ -219,32 +239,9 @@ void sudoku__sat_init(sudoku__sat_t *s, void *mem, uint32_t nvars, uint32_t ngro
     s->ngroups = ngroups;
     s->gstart = gstart;
     s->glits = glits;
-    s->ostart = take(&p, ((size_t)nl + 1) * 4);
-    s->occ = take(&p, (size_t)nglits * 4);
-    s->gmask = take(&p, (size_t)ngroups * 8);
-    s->val = take(&p, nl);
-    s->level = take(&p, (size_t)nvars * 4);
-    s->reason = take(&p, (size_t)nvars * 4);
-    s->trail = take(&p, (size_t)nvars * 4);
-    s->lim = take(&p, ((size_t)nvars + 1) * 4);
-    s->act = take(&p, (size_t)nvars * 8);
-    s->heap = take(&p, (size_t)nvars * 4);
-    s->hpos = take(&p, (size_t)nvars * 4);
-    s->phase = take(&p, nvars);
-    s->seen = take(&p, nvars);
-    s->learnt = take(&p, ((size_t)nvars + 1) * 4);
-    s->dfs = take(&p, (size_t)nvars * sizeof(dfs_t));
-    s->toclear = take(&p, (size_t)nvars * 4);
-    s->lvlstamp = take(&p, ((size_t)nvars + 1) * 4);
-    s->tpos = take(&p, (size_t)nvars * 4);
-    s->smark = take(&p, nvars);
-    s->slist = take(&p, (size_t)nvars * 4);
-    s->keys = take(&p, (size_t)nvars * 8);
-    s->arena = take(&p, arena_words * 4);
+    carve(s, mem, nvars, ngroups, nglits, arena_words);
     s->arena_cap = arena_words < 0x3FFFFFFFu ? arena_words : 0x3FFFFFFFu;
     s->wpool_cap = wpool_entries(nvars, arena_words);
-    s->wpool = take(&p, s->wpool_cap * sizeof(sudoku__sat_watch_t));
-    s->wl = take(&p, (size_t)nl * 12);
 
     /* occurrence lists: counting sort of the group table by literal */
     memset(s->ostart, 0, ((size_t)nl + 1) * 4);
@@ -724,9 +721,52 @@ static int redundant(sudoku__sat_t *s, uint32_t p, uint32_t levels, uint32_t *nt
     return 1;
 }
 
-static int key_desc(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? 1 : x > y ? -1 : 0;
+/* Sorts key[0..k) descending, in place: insertion for the usual few dozen
+ * keys, heapsort beyond (no allocation: the C library's qsort may call
+ * malloc). */
+static void sort_desc(uint64_t *key, uint32_t k) {
+    uint32_t i, j, end;
+    if (k <= 64) {
+        for (i = 1; i < k; i++) {
+            uint64_t x = key[i];
+            for (j = i; j > 0 && key[j - 1] < x; j--)
+                key[j] = key[j - 1];
+            key[j] = x;
+        }
+        return;
+    }
+    /* a min-heap, so that popping the minimum to the end leaves descending */
+    for (end = k; end > 0; end--) {
+        uint64_t x;
+        if (end == k) {
+            for (i = k / 2; i-- > 0;) {
+                uint32_t c = i;
+                x = key[c];
+                for (;;) {
+                    uint32_t l = 2 * c + 1;
+                    if (l >= k) break;
+                    if (l + 1 < k && key[l + 1] < key[l]) l++;
+                    if (key[l] >= x) break;
+                    key[c] = key[l];
+                    c = l;
+                }
+                key[c] = x;
+            }
+        }
+        /* move the minimum to position end-1 and restore the heap on [0, end-1) */
+        x = key[end - 1];
+        key[end - 1] = key[0];
+        i = 0;
+        for (;;) {
+            uint32_t l = 2 * i + 1;
+            if (l >= end - 1) break;
+            if (l + 1 < end - 1 && key[l + 1] < key[l]) l++;
+            if (key[l] >= x) break;
+            key[i] = key[l];
+            i = l;
+        }
+        if (end - 1 > 0) key[i] = x;
+    }
 }
 
 /* Shrinking one block: the nb >= 2 literals of level L in the learned
@@ -798,16 +838,7 @@ static uint32_t shrink(sudoku__sat_t *s, uint32_t nl, uint32_t levels, uint32_t 
         uint32_t v = s->learnt[1 + i] >> 1;
         key[i] = (uint64_t)s->level[v] << 32 | s->tpos[v];
     }
-    if (k <= 64) { /* a call per comparison costs more than this */
-        for (i = 1; i < k; i++) {
-            uint64_t x = key[i];
-            for (j = i; j > 0 && key[j - 1] < x; j--)
-                key[j] = key[j - 1];
-            key[j] = x;
-        }
-    } else {
-        qsort(key, k, sizeof *key, key_desc);
-    }
+    sort_desc(key, k);
     for (i = 0; i < k;) {
         uint32_t L = (uint32_t)(key[i] >> 32), b = i, uip = NO_LIT;
         while (i < k && (uint32_t)(key[i] >> 32) == L)
@@ -989,6 +1020,13 @@ int sudoku__sat_solve(sudoku__sat_t *s, const search_ctl_t *ctl) {
             backtrack(s, bt);
             s->stats.learned++;
             s->stats.learned_lits += size;
+            if (size <= s->cfg.export_size && s->xlen < SUDOKU__SAT_XRECS) {
+                uint32_t *rec = s->xbuf + (size_t)s->xlen++ * SUDOKU__SAT_XWORDS;
+                rec[0] = size | (lbd < 255 ? lbd : 255) << 8;
+                rec[1] = 0;
+                memcpy(rec + 2, s->learnt, size * sizeof(uint32_t));
+                s->stats.exported++;
+            }
             if (size == 1) {
                 assign(s, s->learnt[0], R_NONE);
             } else {
@@ -1005,6 +1043,7 @@ int sudoku__sat_solve(sudoku__sat_t *s, const search_ctl_t *ctl) {
             backtrack(s, 0);
             s->stats.restarts++;
             schedule_restart(s);
+            if (s->cfg.yield) return SUDOKU__SAT_YIELD;
         }
         if (s->stats.conflicts >= s->next_reduce) {
             s->reduce_interval += s->cfg.reduce_inc;
@@ -1063,6 +1102,32 @@ int sudoku__sat_probe(sudoku__sat_t *s, const search_ctl_t *ctl, uint32_t lo, ui
     }
     return 0;
 }
+
+int sudoku__sat_add(sudoku__sat_t *s, const uint32_t *lits, uint32_t size, uint32_t lbd,
+                    int learnt) {
+    uint32_t i, k = 0;
+    assert(s->nlevel == 0);
+    if (s->unsat) return -1;
+    for (i = 0; i < size; i++) {
+        if (s->val[lits[i]] > 0) return 0;
+        if (s->val[lits[i]] == 0) s->learnt[k++] = lits[i];
+    }
+    if (k == 0) {
+        s->unsat = 1;
+        return -1;
+    }
+    if (k == 1) {
+        assign(s, s->learnt[0], R_NONE);
+    } else {
+        uint32_t flags = learnt ? C_LEARNT | (lbd < k ? lbd : k) : 0;
+        if (add_clause(s, s->learnt, k, flags) == NO_LIT) return SEARCH_BUDGET;
+        if (learnt) s->nlearnt++;
+    }
+    if (learnt) s->stats.imported++;
+    return 0;
+}
+
+void sudoku__sat_root(sudoku__sat_t *s) { backtrack(s, 0); }
 
 int sudoku__sat_block(sudoku__sat_t *s) {
     uint32_t k = s->nlevel, i, cref;

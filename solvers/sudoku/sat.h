@@ -35,7 +35,15 @@
 #define SUDOKU__SAT_SAT   1 /* sudoku__sat_solve(): a model is on the trail */
 #define SUDOKU__SAT_UNSAT 2 /* no (further) model: the search space is exhausted */
 
+#define SUDOKU__SAT_YIELD 3 /* sudoku__sat_solve(): restarted, at the root (cfg.yield) */
+
 #define SUDOKU__SAT_GROUP_MAX 64 /* literals in one group (a uint64_t mask each) */
+
+/* Exported clauses: records of SUDOKU__SAT_XWORDS words, [size | lbd << 8]
+ * [free for the caller][literals]; clauses of at most
+ * SUDOKU__SAT_XWORDS - 2 literals qualify. */
+#define SUDOKU__SAT_XWORDS 16
+#define SUDOKU__SAT_XRECS  1024 /* records the export buffer holds */
 
 /* Heuristic knobs; sudoku__sat_config_init() gives the default, and a
  * portfolio varies them per thread. */
@@ -56,6 +64,10 @@ typedef struct sudoku__sat_config_s {
     uint32_t reduce_pct;   /* % of the deletable learned clauses a reduction deletes */
     uint32_t keep_lbd;     /* a clause used since the last reduction is kept if its LBD
                               is at most this */
+    int yield;             /* 1: sudoku__sat_solve() returns SUDOKU__SAT_YIELD after each
+                              restart (the caller imports at the root and calls again) */
+    uint32_t export_size;  /* learned clauses of at most this many literals go to the
+                              export buffer (0: none; at most SUDOKU__SAT_XWORDS - 2) */
     uint32_t random_freq;  /* a random decision every random_freq decisions; 0 never */
     int shrink;            /* 1: shrink learned clauses (one literal per level when the
                               level's reasons allow) after minimising them */
@@ -72,6 +84,8 @@ typedef struct sudoku__sat_stats_s {
     uint64_t minimised;    /* literals minimisation removed */
     uint64_t shrunk;       /* literals shrinking removed */
     uint64_t probed;       /* root facts found by failed-literal probing */
+    uint64_t exported;     /* clauses written to the export buffer */
+    uint64_t imported;     /* clauses added by sudoku__sat_add() as learned */
     uint64_t restarts;
     uint64_t reductions; /* clause-database reductions */
     uint64_t deleted;    /* learned clauses those reductions removed */
@@ -135,6 +149,10 @@ typedef struct sudoku__sat_s {
     uint64_t conflicts_since_restart;
     uint64_t ticks, next_poll; /* propagation work, for polling the clock */
     int unsat;                 /* the formula became unsatisfiable */
+    /* export buffer: xlen records of SUDOKU__SAT_XWORDS words; the caller
+     * drains it (reads the records, sets xlen = 0) */
+    uint32_t *xbuf;
+    uint32_t xlen;
 } sudoku__sat_t;
 
 /* Bytes of the block for nvars variables, ngroups groups holding nglits
@@ -169,6 +187,19 @@ int sudoku__sat_solve(sudoku__sat_t *s, const search_ctl_t *ctl);
  * Returns 0, -1 when the formula is unsatisfiable, or a ctl stop code. */
 int sudoku__sat_probe(sudoku__sat_t *s, const search_ctl_t *ctl, uint32_t lo, uint32_t hi,
                       uint32_t rounds);
+
+/* Adds a clause at the root (level 0: before a search, after
+ * SUDOKU__SAT_YIELD, or after sudoku__sat_root()): literals false at the
+ * root are dropped, a clause true there is ignored, a unit is made true
+ * (propagated by the next solve).  learnt: 0 = part of the problem (never
+ * deleted), 1 = implied by it (deleted at reductions like learned clauses,
+ * with this LBD).  Returns 0, -1 when the formula became unsatisfiable, or
+ * SEARCH_BUDGET when the arena has no room. */
+int sudoku__sat_add(sudoku__sat_t *s, const uint32_t *lits, uint32_t size, uint32_t lbd,
+                    int learnt);
+
+/* Backtracks to the root (after SUDOKU__SAT_SAT, to add clauses). */
+void sudoku__sat_root(sudoku__sat_t *s);
 
 /* After SUDOKU__SAT_SAT: excludes the model found (a clause negating its
  * decisions: the decisions alone propagate to that model, so the clause

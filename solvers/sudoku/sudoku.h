@@ -224,11 +224,14 @@ typedef struct sudoku_opts_s {
                                 its model + learned clauses; 0 = default */
     sudoku_step_t *trace;    /* NULL = no trace; else trace_cap steps */
     size_t trace_cap;
-    uint32_t variant;       /* cdcl: 0 = default heuristics, k > 0 = portfolio member k
-                               (another seed and restart policy: run members on several
-                               threads, sharing ctl->cancel, and keep the first answer) */
-    sudoku_alloc_fn alloc;  /* NULL = malloc */
-    sudoku_free_fn dealloc; /* NULL = free (set both or neither) */
+    uint32_t variant;                   /* cdcl: 0 = default heuristics, k > 0 = portfolio member k
+                                           (other heuristics: run members on several threads,
+                                           sharing ctl->cancel, and keep the first answer) */
+    struct sudoku_exchange_s *exchange; /* cdcl: NULL, or what the members of a portfolio
+                                           share (sudoku/exchange.h; variant = the member's
+                                           index); the members then answer alike */
+    sudoku_alloc_fn alloc;              /* NULL = malloc */
+    sudoku_free_fn dealloc;             /* NULL = free (set both or neither) */
     void *alloc_ud;
 } sudoku_opts_t;
 
