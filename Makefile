@@ -7,6 +7,7 @@
 #   make test SANITIZE=thread   the same suite under ThreadSanitizer (clang; build/tsan),
 #                          servers included, halting at the first report
 #   make bench        benchmarks (reads ../shared/data when it is there)
+#   make bench-big    big Sudoku: cdcl against CaDiCaL (bench/compare/big.sh)
 #   make fuzz         libFuzzer on every api/ endpoint (clang; FUZZ_SECONDS, default 60)
 #   make deps         apt-get install whatever Debian package is missing
 #   make test-container   build the Docker image and run it (docker, else podman)
@@ -42,6 +43,7 @@ DEB_TEST_PKGS  := check libcurl4-openssl-dev clang-format $(if $(filter thread,$
 DEB_PKGS       := $(DEB_BUILD_PKGS) $(DEB_TEST_PKGS)
 DEB_CONTAINER_PKGS := podman runc debootstrap podman-compose golang-github-containernetworking-plugin-dnsname
 DEB_DEPLOY_PKGS    := nginx python3-yaml
+DEB_BENCH_PKGS     := cadical
 PKGS     := libmicrohttpd jansson libuv
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
@@ -115,8 +117,8 @@ LOAD_BIN   := $(BUILD)/tests/deploy/load
 IDLE_BIN   := $(BUILD)/tests/deploy/idle
 SOAK_BIN   := $(BUILD)/tests/soak
 
-.PHONY: soak check-nomem-cover all run test test-web deps-web bench bench9 fuzz fuzz-cover deps \
-        deps-build deps-container deps-deploy test-container test-compose test-deploy check-layers \
+.PHONY: soak check-nomem-cover all run test test-web deps-web bench bench9 bench-big fuzz fuzz-cover \
+        deps deps-build deps-container deps-deploy deps-bench test-container test-compose test-deploy check-layers \
         format format-check clean FORCE
 all: $(PUZZLED)
 
@@ -144,6 +146,8 @@ deps-container:
 	$(call apt_install,$(DEB_CONTAINER_PKGS))
 deps-deploy:
 	$(call apt_install,$(DEB_DEPLOY_PKGS))
+deps-bench:
+	$(call apt_install,$(DEB_BENCH_PKGS))
 
 $(BUILD)/solvers/%.o: solvers/%.c
 	@mkdir -p $(@D)
@@ -392,6 +396,12 @@ bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_
 	./$(BENCH_KL)
 	@mkdir -p $(BUILD)/test-logs
 	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(BENCH_HTTP)
+
+# Big Sudoku: the cdcl method on 2 threads against CaDiCaL (installed here,
+# a bench-only package) on the shared minimal 25x25, same run, best of 3
+# (bench/compare/big.sh; REPS, THREADS, TIMEOUT, DATA in the environment).
+bench-big: deps deps-bench $(BENCH_BIG)
+	sh bench/compare/big.sh
 
 # 9x9 speed: every file of ../shared/data/sudoku9 (or FILES=...), fast solver
 # in both modes next to the other methods, single-threaded; then the same
