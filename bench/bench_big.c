@@ -535,10 +535,12 @@ int main(int argc, char **argv) {
             printf("%9s %7s  ", "stopped", "-");
         if (best_p.secs < 1e29) {
             const sudoku_result_t *r = &best_p.res;
-            printf("%s, member %d: %llu decisions, %llu conflicts, %llu restarts, %.1fM props",
+            printf("%s, member %d: %llu decisions, %llu conflicts, %llu restarts, %.1fM props, "
+                   "%llu imported",
                    best_p.unique ? "unique" : "not unique", best_p.winner,
                    (unsigned long long)r->stats.nodes, (unsigned long long)r->cdcl.conflicts,
-                   (unsigned long long)r->cdcl.restarts, (double)r->stats.propagations / 1e6);
+                   (unsigned long long)r->cdcl.restarts, (double)r->stats.propagations / 1e6,
+                   (unsigned long long)r->cdcl.imported);
             tot_p += best_p.secs;
         }
         if (best_c.secs < 1e29) tot_c += best_c.secs;

@@ -181,6 +181,7 @@ static void copy_stats(sudoku__run_t *run, const sudoku__sat_t *s) {
     res->cdcl.restarts = s->stats.restarts;
     res->cdcl.reductions = s->stats.reductions;
     res->cdcl.deleted = s->stats.deleted;
+    res->cdcl.imported = s->stats.imported;
 }
 
 /* Writes the grid of the model on the engine's trail. */

@@ -97,6 +97,7 @@ void sudoku__sat_config_init(sudoku__sat_config_t *cfg) {
     cfg->reduce_inc = 300;
     cfg->random_freq = 0;
     cfg->shrink = 1;
+    cfg->minimise = 1;
     cfg->reduce_pct = 50;
     cfg->phase_saving = 1;
     cfg->yield = 0;
@@ -893,7 +894,8 @@ static uint32_t analyze(sudoku__sat_t *s, const confl_t *cf, uint32_t *bt, uint3
         s->toclear[ntoclear++] = s->learnt[i];
     for (i = j = 1; i < nl; i++) {
         uint32_t q = s->learnt[i];
-        if (s->reason[q >> 1] == R_NONE || !redundant(s, q, levels, &ntoclear)) s->learnt[j++] = q;
+        if (s->reason[q >> 1] == R_NONE || !s->cfg.minimise || !redundant(s, q, levels, &ntoclear))
+            s->learnt[j++] = q;
     }
     s->stats.minimised += nl - j;
     nl = j;

@@ -69,6 +69,7 @@ typedef struct sudoku__sat_config_s {
     uint32_t export_size;  /* learned clauses of at most this many literals go to the
                               export buffer (0: none; at most SUDOKU__SAT_XWORDS - 2) */
     uint32_t random_freq;  /* a random decision every random_freq decisions; 0 never */
+    int minimise;          /* 1: drop learned literals implied by the others (recursive) */
     int shrink;            /* 1: shrink learned clauses (one literal per level when the
                               level's reasons allow) after minimising them */
 } sudoku__sat_config_t;

@@ -248,6 +248,7 @@ typedef struct sudoku_cdcl_stats_s {
     uint64_t reductions; /* clause-database reductions */
     uint64_t deleted;    /* learned clauses they removed */
     uint64_t blocked;    /* solutions excluded to look for the next one */
+    uint64_t imported;   /* clauses received from the other members of a portfolio */
 } sudoku_cdcl_stats_t;
 
 typedef struct sudoku_result_s {
