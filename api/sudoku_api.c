@@ -828,10 +828,10 @@ static void sd_render(api_job_t *job, api_response_t *out) {
     if (stats != NULL && !j->pz.xc && res->method == SUDOKU_METHOD_CDCL) {
         const sudoku_cdcl_stats_t *c = &res->cdcl;
         json_t *cd =
-            json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "conflicts", (json_int_t)c->conflicts,
+            json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "conflicts", (json_int_t)c->conflicts,
                       "learned", (json_int_t)c->learned, "restarts", (json_int_t)c->restarts,
                       "reductions", (json_int_t)c->reductions, "deleted", (json_int_t)c->deleted,
-                      "blocked", (json_int_t)c->blocked);
+                      "blocked", (json_int_t)c->blocked, "imported", (json_int_t)c->imported);
         if (cd != NULL) json_object_update(stats, cd);
         json_decref(cd);
         json_object_set_new(stats, "threads", json_integer((json_int_t)job->threads));

@@ -747,6 +747,7 @@ START_TEST(cdcl_api_portfolio) {
     ck_assert(json_is_integer(json_object_get(st, "conflicts")));
     ck_assert(json_is_integer(json_object_get(st, "learned")));
     ck_assert(json_is_integer(json_object_get(st, "restarts")));
+    ck_assert(json_is_integer(json_object_get(st, "imported")));
     ck_assert_int_eq(json_integer_value(json_object_get(st, "blocked")), 1);
     ck_assert_int_eq(json_integer_value(json_object_get(st, "backtracks")),
                      json_integer_value(json_object_get(st, "conflicts")));
