@@ -160,13 +160,18 @@ static void model_build(const model_t *m, uint32_t *gstart, uint32_t *glits) {
 #undef X
 }
 
-/* The engine's knobs for portfolio member `variant`: 0 the default; 1 no
- * phase saving (every decision places a value) and another seed; further
- * members other seeds, alternating the two.  Measured in
+/* The engine's knobs for portfolio member `variant`.  Even members decide
+ * along target phases (the longest conflict-free assignment lately seen),
+ * which finds solutions where they are hard to find (a 36x36 with several:
+ * 3-40 s by seed, against more than 60 without); odd members place a value
+ * at every decision, without targets, which refutes best (the uniqueness
+ * proofs of the minimal 25x25: 10% fewer conflicts); seeds differ.  Member
+ * 0 alone (one thread) is the robust choice.  Measured in
  * docs/big-sudoku-tuning.md. */
 static void variant_config(uint32_t variant, sudoku__sat_config_t *cfg) {
     sudoku__sat_config_init(cfg);
     cfg->seed = variant;
+    cfg->target = variant % 2 == 0;
     cfg->phase_saving = variant % 2 == 0;
 }
 
@@ -355,8 +360,9 @@ int sudoku__solve_cdcl(sudoku__run_t *run) {
                          SUDOKU__ALIGN((size_t)run->ncells * 4) + SUDOKU__ALIGN((size_t)run->ncells)
                    : 0;
     fixed = table + extra + sudoku__sat_bytes(m.nvars, m.ngroups, m.nglits, 0);
-    /* each arena word costs 4 bytes, plus 8 of watch pool (sat.c) */
-    words = cap > fixed ? (cap - fixed) / 12 : 0;
+    /* each arena word costs 4 bytes, plus 8 of watch pool (sat.c); 64 bytes
+     * for the alignment of those two arrays */
+    words = cap > fixed + 64 ? (cap - fixed - 64) / 12 : 0;
     if (words < MIN_ARENA_WORDS) return SEARCH_BUDGET;
     if (words > MAX_ARENA_WORDS) words = MAX_ARENA_WORDS;
     bytes = fixed + sudoku__sat_bytes(m.nvars, m.ngroups, m.nglits, words) -

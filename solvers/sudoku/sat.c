@@ -101,6 +101,8 @@ void sudoku__sat_config_init(sudoku__sat_config_t *cfg) {
     cfg->reduce_pct = 50;
     cfg->phase_saving = 1;
     cfg->yield = 0;
+    cfg->target = 0;
+    cfg->rephase_interval = 10000;
     cfg->export_size = 0;
     cfg->keep_lbd = 0xFFFF;
 }
@@ -137,6 +139,7 @@ static size_t carve(sudoku__sat_t *s, char *base, uint32_t nvars, uint32_t ngrou
     CARVE(heap, nv * 4);
     CARVE(hpos, nv * 4);
     CARVE(phase, nv);
+    CARVE(tphase, nv);
     CARVE(seen, nv);
     CARVE(learnt, (nv + 1) * 4);
     CARVE(dfs, nv * sizeof(dfs_t));
@@ -264,6 +267,8 @@ void sudoku__sat_init(sudoku__sat_t *s, void *mem, uint32_t nvars, uint32_t ngro
     memset(s->val, 0, nl);
     memset(s->seen, 0, nvars);
     memset(s->smark, 0, nvars);
+    memset(s->tphase, 2, nvars);
+    s->next_rephase = cfg->rephase_interval;
     memset(s->lvlstamp, 0, ((size_t)nvars + 1) * 4);
     s->rng = cfg->seed ? cfg->seed * 0x9E3779B97F4A7C15u + 1 : 0x853C49E6748FEA9Bu;
     for (i = 0; i < nvars; i++) {
@@ -958,6 +963,32 @@ static void schedule_restart(sudoku__sat_t *s) {
         s->restart_at = s->stats.conflicts + luby(s->luby_index++) * s->cfg.restart_unit;
 }
 
+/* Target phases (as CaDiCaL's stable mode): the longest assignment
+ * without a conflict since the last rephase is remembered, and decisions
+ * follow it, so the search returns to the most consistent region it has
+ * seen.  Called at a conflict: the levels below the conflicting one held. */
+static void update_target(sudoku__sat_t *s) {
+    uint32_t ok = s->lim[s->nlevel - 1], i;
+    if (ok <= s->target_len) return;
+    for (i = 0; i < ok; i++) {
+        uint32_t l = s->trail[i];
+        s->tphase[l >> 1] = (uint8_t)((l & 1) == 0);
+    }
+    s->target_len = ok;
+}
+
+static inline int decide_phase(sudoku__sat_t *s, uint32_t v) {
+    if (s->cfg.target && s->tphase[v] != 2) return s->tphase[v];
+    return s->cfg.phase_saving ? s->phase[v] : s->cfg.phase;
+}
+
+/* Forgets the target (every rephase_interval conflicts). */
+static void rephase(sudoku__sat_t *s) {
+    memset(s->tphase, 2, s->nvars);
+    s->target_len = 0;
+    s->stats.rephases++;
+}
+
 static int restart_due(const sudoku__sat_t *s) {
     if (s->cfg.luby) return s->stats.conflicts >= s->restart_at;
     return s->conflicts_since_restart >= s->cfg.restart_min &&
@@ -1022,6 +1053,7 @@ int sudoku__sat_solve(sudoku__sat_t *s, const search_ctl_t *ctl) {
                 s->unsat = 1;
                 return SUDOKU__SAT_UNSAT;
             }
+            if (s->cfg.target) update_target(s);
             size = analyze(s, &cf, &bt, &lbd);
             backtrack(s, bt);
             s->stats.learned++;
@@ -1051,6 +1083,10 @@ int sudoku__sat_solve(sudoku__sat_t *s, const search_ctl_t *ctl) {
             schedule_restart(s);
             if (s->cfg.yield) return SUDOKU__SAT_YIELD;
         }
+        if (s->cfg.target && s->stats.conflicts >= s->next_rephase) {
+            rephase(s);
+            s->next_rephase = s->stats.conflicts + s->cfg.rephase_interval;
+        }
         if (s->stats.conflicts >= s->next_reduce) {
             s->reduce_interval += s->cfg.reduce_inc;
             s->next_reduce = s->stats.conflicts + s->reduce_interval;
@@ -1066,7 +1102,7 @@ int sudoku__sat_solve(sudoku__sat_t *s, const search_ctl_t *ctl) {
             s->stats.decisions++;
             s->lim[s->nlevel++] = s->ntrail;
             if (s->nlevel > s->stats.max_level) s->stats.max_level = s->nlevel;
-            lit = (s->cfg.phase_saving ? s->phase[v] : (uint8_t)s->cfg.phase) ? 2 * v : 2 * v + 1;
+            lit = decide_phase(s, v) ? 2 * v : 2 * v + 1;
             assign(s, lit, R_NONE);
         }
     }

@@ -48,30 +48,32 @@
 /* Heuristic knobs; sudoku__sat_config_init() gives the default, and a
  * portfolio varies them per thread. */
 typedef struct sudoku__sat_config_s {
-    uint64_t seed;         /* 0: deterministic; else the random stream's seed */
-    int luby;              /* 0: restarts when recent learned-clause quality drops
-                              (glucose-style moving averages); 1: Luby x restart_unit */
-    uint32_t restart_unit; /* conflicts, Luby only */
-    uint32_t restart_min;  /* moving averages: at least this many conflicts apart */
-    double restart_margin; /* moving averages: restart when the recent LBD average
-                              exceeds the long one by this factor */
-    int phase;             /* initial phase: 1 true, 0 false */
-    int phase_saving;      /* 1: a variable is decided as it was last assigned; 0: always
-                              as `phase` says */
-    double var_decay;      /* VSIDS decay, e.g. 0.95 */
-    uint32_t reduce_first; /* conflicts before the first clause-database reduction */
-    uint32_t reduce_inc;   /* added to the interval at each reduction */
-    uint32_t reduce_pct;   /* % of the deletable learned clauses a reduction deletes */
-    uint32_t keep_lbd;     /* a clause used since the last reduction is kept if its LBD
-                              is at most this */
-    int yield;             /* 1: sudoku__sat_solve() returns SUDOKU__SAT_YIELD after each
-                              restart (the caller imports at the root and calls again) */
-    uint32_t export_size;  /* learned clauses of at most this many literals go to the
-                              export buffer (0: none; at most SUDOKU__SAT_XWORDS - 2) */
-    uint32_t random_freq;  /* a random decision every random_freq decisions; 0 never */
-    int minimise;          /* 1: drop learned literals implied by the others (recursive) */
-    int shrink;            /* 1: shrink learned clauses (one literal per level when the
-                              level's reasons allow) after minimising them */
+    uint64_t seed;             /* 0: deterministic; else the random stream's seed */
+    int luby;                  /* 0: restarts when recent learned-clause quality drops
+                                  (glucose-style moving averages); 1: Luby x restart_unit */
+    uint32_t restart_unit;     /* conflicts, Luby only */
+    uint32_t restart_min;      /* moving averages: at least this many conflicts apart */
+    double restart_margin;     /* moving averages: restart when the recent LBD average
+                                  exceeds the long one by this factor */
+    int phase;                 /* initial phase: 1 true, 0 false */
+    int phase_saving;          /* 1: a variable is decided as it was last assigned; 0: always
+                                  as `phase` says */
+    double var_decay;          /* VSIDS decay, e.g. 0.95 */
+    uint32_t reduce_first;     /* conflicts before the first clause-database reduction */
+    uint32_t reduce_inc;       /* added to the interval at each reduction */
+    uint32_t reduce_pct;       /* % of the deletable learned clauses a reduction deletes */
+    uint32_t keep_lbd;         /* a clause used since the last reduction is kept if its LBD
+                                  is at most this */
+    int target;                /* 1: decisions follow target phases (sat.c) */
+    uint32_t rephase_interval; /* conflicts between forgetting the target */
+    int yield;                 /* 1: sudoku__sat_solve() returns SUDOKU__SAT_YIELD after each
+                                  restart (the caller imports at the root and calls again) */
+    uint32_t export_size;      /* learned clauses of at most this many literals go to the
+                                  export buffer (0: none; at most SUDOKU__SAT_XWORDS - 2) */
+    uint32_t random_freq;      /* a random decision every random_freq decisions; 0 never */
+    int minimise;              /* 1: drop learned literals implied by the others (recursive) */
+    int shrink;                /* 1: shrink learned clauses (one literal per level when the
+                                  level's reasons allow) after minimising them */
 } sudoku__sat_config_t;
 
 void sudoku__sat_config_init(sudoku__sat_config_t *cfg);
@@ -88,6 +90,7 @@ typedef struct sudoku__sat_stats_s {
     uint64_t exported;     /* clauses written to the export buffer */
     uint64_t imported;     /* clauses added by sudoku__sat_add() as learned */
     uint64_t restarts;
+    uint64_t rephases;
     uint64_t reductions; /* clause-database reductions */
     uint64_t deleted;    /* learned clauses those reductions removed */
     uint32_t max_level;  /* deepest decision level */
@@ -123,7 +126,10 @@ typedef struct sudoku__sat_s {
     double var_inc;
     uint32_t *heap, *hpos; /* max-heap of variables by act; hpos UINT32_MAX = out */
     uint32_t nheap;
-    uint8_t *phase; /* [nvars] saved phase: 1 true */
+    uint8_t *phase;  /* [nvars] saved phase: 1 true */
+    uint8_t *tphase; /* [nvars] target phase: 1 true, 0 false, 2 none */
+    uint32_t target_len;
+    uint64_t next_rephase;
     uint64_t rng;
     /* analysis scratch */
     uint8_t *seen;      /* [nvars] */
