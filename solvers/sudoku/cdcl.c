@@ -1,36 +1,35 @@
 /* sudoku/cdcl.c -- the "cdcl" method: Sudoku as exactly-one groups for the
- * clause-learning engine (sudoku/sat.c), then enumeration by blocking.
+ * clause-learning engine (sudoku/sat.c), then enumeration by exclusion.
  *
- * Variables (n = side, R x C boxes, value v = 0..n-1 here)
- * ---------------------------------------------------------
- *   x(i, v)      = i*n + v            cell i holds v                 n^3
- *   y(r, bc, v)  = X + (r*(n/C)+bc)*n + v
- *                v of row r lies in box column bc (its C cells there)  n*(n/C)*n
- *   z(c, br, v)  = Y + (c*(n/R)+br)*n + v
- *                v of column c lies in box row br (its R cells there)  n*(n/R)*n
- * y and z exist only when R >= 2 and C >= 2 (otherwise a box is a row or a
- * column and they say nothing new).
+ * Encoding (n = side, R x C boxes, value v = 0..n-1 here)
+ * --------------------------------------------------------
+ *   variable x(i, v) = i*n + v: cell i holds v                  n^3 of them
+ *   groups, exactly one literal true in each:
+ *     cell i             x(i, 0..n-1)
+ *     row r, value v     x(r*n + c, v) for every column c
+ *     column c, value v  x(r*n + c, v) for every row r
+ *     box b, value v     x(i, v) for the n cells i of box b
+ *                        (left out when boxes are 1xN or Nx1: a box is then a
+ *                        row or a column and its groups would repeat them)
+ *   givens: x(i, given) fixed true at the root, before any search.
+ * Band variables for "locked candidates" (value v of row r confined to one
+ * box) were tried and dropped: the same conflicts for 1.5-2x the
+ * propagations (docs/big-sudoku-tuning.md).
  *
- * Groups (exactly one literal true):
- *   cell i: x(i, *)          row r, value v: x(r*n+*, v)     column, box alike
- *   with bands:
- *     y-def   { -y(r,bc,v), x(i, v) for the C cells i of row r in bc }
- *             (y is the sum of those x: at most one of them holds)
- *     y-row   { y(r, *, v) }          v is in exactly one part of row r
- *     y-box   { y(r, bc, v) for the R rows r of box (br, bc) }
- *             the box holds v in exactly one of its rows
- *     z-def, z-col, z-box the same for columns.
- * With bands, propagation alone does "locked candidates" (pointing and
- * claiming): v of row r confined to one box empties the rest of that box,
- * and the engine can learn clauses over whole band facts, which are much
- * shorter than the same facts spelt cell by cell.  Measured in
- * docs/big-sudoku-tuning.md.
+ * Enumeration.  Alone, each model is recorded and excluded by a clause
+ * negating its decisions (they propagate to exactly that model), and the
+ * search goes on with everything it learned.  In a portfolio (an exchange
+ * in opts, sudoku/exchange.h) each model goes to the exchange's list, and
+ * every member excludes every listed solution by a clause over its
+ * non-given cells, at its restarts (search_shared()).
  *
- * Memory: one arena from sudoku__alloc(): the group table, then the engine
- * (sudoku__sat_bytes) whose learned-clause arena takes what opts->mem_cap
- * leaves.  Nothing is allocated during the search.
+ * Memory: one arena from sudoku__alloc(): the group table, the exchange
+ * buffers of a portfolio member, then the engine (sudoku__sat_bytes) whose
+ * learned-clause arena takes what opts->mem_cap leaves.  Nothing is
+ * allocated during the search.
  *
- * Thread-safety: all state is in the arena of one solve. */
+ * Thread-safety: all state is in the arena of one solve; a portfolio's
+ * members meet only in the exchange. */
 #include "solvers/sudoku/cdcl.h"
 
 #include <string.h>
@@ -43,32 +42,18 @@
 
 typedef struct model_s {
     int n, br, bc; /* side, box rows, box cols */
-    int bands;     /* y and z exist */
     uint32_t nvars, ngroups, nglits;
-    uint32_t ybase, zbase;
 } model_t;
 
-static void model_size(model_t *m, const sudoku_shape_t *sh, int bands) {
+static void model_size(model_t *m, const sudoku_shape_t *sh) {
     uint32_t n = (uint32_t)sh->n, n2 = n * n, n3 = n2 * n;
-    uint32_t bcn = n / (uint32_t)sh->box_cols, brn = n / (uint32_t)sh->box_rows;
     int boxes = sh->box_rows > 1 && sh->box_cols > 1;
     m->n = sh->n;
     m->br = sh->box_rows;
     m->bc = sh->box_cols;
-    m->bands = bands && boxes;
-    m->ybase = n3;
-    m->zbase = n3 + n * bcn * n;
     m->nvars = n3;
     m->ngroups = 3 * n2 + (boxes ? n2 : 0);
     m->nglits = 3 * n3 + (boxes ? n3 : 0);
-    if (m->bands) {
-        uint32_t ny = n * bcn * n, nz = n * brn * n;
-        m->nvars += ny + nz;
-        /* y-def: ny groups of C+1; y-row: n*n groups of n/C; y-box: n*n of R */
-        m->ngroups += ny + n2 + n2 + nz + n2 + n2;
-        m->nglits += ny * ((uint32_t)sh->box_cols + 1) + n2 * bcn + n2 * (uint32_t)sh->box_rows;
-        m->nglits += nz * ((uint32_t)sh->box_rows + 1) + n2 * brn + n2 * (uint32_t)sh->box_cols;
-    }
 }
 
 static inline uint32_t pos(uint32_t var) { return 2 * var; }
@@ -77,7 +62,7 @@ static inline uint32_t neg(uint32_t var) { return 2 * var + 1; }
 /* Fills gstart[ngroups + 1] and glits[nglits] (see the file comment). */
 static void model_build(const model_t *m, uint32_t *gstart, uint32_t *glits) {
     uint32_t n = (uint32_t)m->n, R = (uint32_t)m->br, C = (uint32_t)m->bc;
-    uint32_t bcn = n / C, brn = n / R, g = 0, k = 0, r, c, v, b, j;
+    uint32_t bcn = n / C, g = 0, k = 0, r, c, v, b, j;
 #define OPEN()  (gstart[g++] = k)
 #define X(i, v) pos((i)*n + (v))
     for (c = 0; c < n * n; c++) {
@@ -105,55 +90,6 @@ static void model_build(const model_t *m, uint32_t *gstart, uint32_t *glits) {
                 for (j = 0; j < n; j++)
                     glits[k++] = X((r0 + j / C) * n + c0 + j % C, v);
             }
-    if (m->bands) {
-#define Y(r, bc, v) (m->ybase + ((r)*bcn + (bc)) * n + (v))
-#define Z(c, br, v) (m->zbase + ((c)*brn + (br)) * n + (v))
-        uint32_t q;
-        for (r = 0; r < n; r++) /* y-def */
-            for (q = 0; q < bcn; q++)
-                for (v = 0; v < n; v++) {
-                    OPEN();
-                    glits[k++] = neg(Y(r, q, v));
-                    for (j = 0; j < C; j++)
-                        glits[k++] = X(r * n + q * C + j, v);
-                }
-        for (r = 0; r < n; r++) /* y-row */
-            for (v = 0; v < n; v++) {
-                OPEN();
-                for (q = 0; q < bcn; q++)
-                    glits[k++] = pos(Y(r, q, v));
-            }
-        for (b = 0; b < n; b++) /* y-box */
-            for (v = 0; v < n; v++) {
-                uint32_t r0 = (b / bcn) * R, q0 = b % bcn;
-                OPEN();
-                for (j = 0; j < R; j++)
-                    glits[k++] = pos(Y(r0 + j, q0, v));
-            }
-        for (c = 0; c < n; c++) /* z-def */
-            for (q = 0; q < brn; q++)
-                for (v = 0; v < n; v++) {
-                    OPEN();
-                    glits[k++] = neg(Z(c, q, v));
-                    for (j = 0; j < R; j++)
-                        glits[k++] = X((q * R + j) * n + c, v);
-                }
-        for (c = 0; c < n; c++) /* z-col */
-            for (v = 0; v < n; v++) {
-                OPEN();
-                for (q = 0; q < brn; q++)
-                    glits[k++] = pos(Z(c, q, v));
-            }
-        for (b = 0; b < n; b++) /* z-box */
-            for (v = 0; v < n; v++) {
-                uint32_t q0 = b / bcn, c0 = (b % bcn) * C;
-                OPEN();
-                for (j = 0; j < C; j++)
-                    glits[k++] = pos(Z(c0 + j, q0, v));
-            }
-#undef Y
-#undef Z
-    }
     gstart[g] = k;
     assert(g == m->ngroups && k == m->nglits);
 #undef OPEN
@@ -354,7 +290,7 @@ int sudoku__solve_cdcl(sudoku__run_t *run) {
         cfg.yield = 1;
         cfg.export_size = SUDOKU__XC_LITS;
     }
-    model_size(&m, run->shape, 0);
+    model_size(&m, run->shape);
     table = SUDOKU__ALIGN(((size_t)m.ngroups + 1) * 4) + SUDOKU__ALIGN((size_t)m.nglits * 4);
     extra = shared ? SUDOKU__ALIGN((size_t)SUDOKU__XC_SLOTS * SUDOKU__XC_WORDS * 4) +
                          SUDOKU__ALIGN((size_t)run->ncells * 4) + SUDOKU__ALIGN((size_t)run->ncells)

@@ -4,14 +4,12 @@
  *
  * Encoding (sudoku/cdcl.c has the details): x(cell, v) for every cell and
  * value, exactly one per cell, per row and value, per column and value, per
- * box and value; for boxes with at least two rows and two columns also the
- * band variables of "locked candidates" (value v of row r lies in the part
- * of r inside box column bc, and the same for columns), tied to the x by
- * further exactly-one groups.  Givens are fixed at the root.
+ * box and value.  Givens are fixed at the root.
  *
- * Enumeration: each model found is recorded and excluded by a clause
- * negating its decisions, and the search goes on with everything learned,
- * until max_solutions are found or none is left (exhausted). */
+ * Enumeration: each model found is recorded and excluded, and the search
+ * goes on with everything learned, until max_solutions are found or none
+ * is left (exhausted).  With opts->exchange the solve is one member of a
+ * portfolio (sudoku/exchange.h). */
 #ifndef PUZZLED_SUDOKU_CDCL_H
 #define PUZZLED_SUDOKU_CDCL_H
 

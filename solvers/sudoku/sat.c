@@ -25,10 +25,25 @@
  *               literals are false
  *   10 binary   R_BIN | l: the true literal l shares a group with it
  *   11 none     decisions and level-0 facts
- * Conflict analysis (analyze()) walks the literals of a reason through
- * for_reason(), whatever its kind: first-UIP learning, recursive
- * minimisation (with an explicit stack: no recursion), LBD, and VSIDS bumps
- * of every variable met.
+ * Conflict analysis (analyze()) walks the literals of a reason, whatever
+ * its kind (FOR_REASON, reason_lits()): first-UIP learning, VSIDS bumps of
+ * every variable met, then minimisation (a depth-first walk with an
+ * explicit stack, "poison" marks so that each variable is explored once per
+ * conflict) and shrinking (Fleury and Biere: the literals of one level
+ * replaced by that level's block UIP when the reasons allow), LBD.
+ *
+ * Decisions: the unassigned variable of highest VSIDS activity (a binary
+ * heap), in its saved phase, or always true (phase_saving 0: place a value),
+ * or, with cfg.target, along the target phases: the longest assignment
+ * without a conflict since the last rephase (CaDiCaL's stable mode), which
+ * finds models where they are rare.  Restarts when the recent LBD average
+ * exceeds the long one by a margin (glucose), or on the Luby sequence.
+ *
+ * Working with a caller (sudoku/cdcl.c): sudoku__sat_solve() returns at a
+ * model, at the end, at a stop, and with cfg.yield after every restart, at
+ * the root, where the caller may add clauses (sudoku__sat_add()) and read
+ * the export buffer (learned clauses of at most cfg.export_size literals,
+ * copied there as they are learned) before calling again.
  *
  * Clause arena (uint32_t words): [size][flags: lbd | LEARNT | DELETED | USED]
  * [pos: where the last search for a replacement watch stopped, 2..size-1;
@@ -39,8 +54,9 @@
  * literals).  Reduction (every reduce_interval conflicts, or when the arena
  * is full) keeps clauses of LBD <= 2, clauses that were reasons or conflicts
  * since the last reduction, and locked ones (a current reason); of the
- * others it deletes the half with the largest LBD, then compacts the arena.
- * Clauses that block a model (sudoku__sat_block) are never deleted.
+ * others it deletes reduce_pct % with the largest LBD, then compacts the
+ * arena.  Clauses added as part of the problem (models excluded) are never
+ * deleted.
  *
  * Bounds: levels <= variables (each decision assigns one), trail <= nvars,
  * learned clause <= nvars literals; the minimisation stack holds each
@@ -1106,43 +1122,6 @@ int sudoku__sat_solve(sudoku__sat_t *s, const search_ctl_t *ctl) {
             assign(s, lit, R_NONE);
         }
     }
-}
-
-int sudoku__sat_probe(sudoku__sat_t *s, const search_ctl_t *ctl, uint32_t lo, uint32_t hi,
-                      uint32_t rounds) {
-    confl_t cf;
-    uint32_t r, v, found = 1;
-    int rc;
-    if (s->unsat) return -1;
-    assert(s->nlevel == 0);
-    for (r = 0; r < rounds && found; r++) {
-        found = 0;
-        for (v = lo; v < hi; v++) {
-            uint32_t bt, lbd, size;
-            if (s->val[2 * v] != 0) continue;
-            if (s->ticks >= s->next_poll && (rc = poll(s, ctl)) != 0) return rc;
-            s->lim[s->nlevel++] = s->ntrail;
-            assign(s, 2 * v, R_NONE);
-            if (!propagate(s, &cf)) {
-                backtrack(s, 0);
-                continue;
-            }
-            /* the probe fails: the first UIP of level 1 is false at the root */
-            s->stats.conflicts++;
-            size = analyze(s, &cf, &bt, &lbd);
-            (void)size;
-            assert(size == 1 && bt == 0);
-            backtrack(s, 0);
-            assign(s, s->learnt[0], R_NONE);
-            s->stats.probed++;
-            found = 1;
-            if (propagate(s, &cf)) {
-                s->unsat = 1;
-                return -1;
-            }
-        }
-    }
-    return 0;
 }
 
 int sudoku__sat_add(sudoku__sat_t *s, const uint32_t *lits, uint32_t size, uint32_t lbd,

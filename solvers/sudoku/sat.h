@@ -5,9 +5,9 @@
  * Problem: variables 0..nvars-1, literal 2v (v true) and 2v+1 (v false).
  * Constraints are groups: "exactly one literal of this list is true", each
  * literal list given once before the search.  A Sudoku has four families (a
- * cell has one value; a value sits once in each row, column and box);
- * sudoku/cdcl.c adds more (see there).  Clauses only arise from learning and
- * from blocking found models.
+ * cell has one value; a value sits once in each row, column and box).
+ * Clauses arise from learning, from excluding found models, and from
+ * the caller at the root (another portfolio member's learned clauses).
  *
  * Why groups and not clauses: "exactly one of n" as CNF is one clause of n
  * literals plus n(n-1)/2 binary ones, so every variable of a 25x25 grid sits
@@ -86,7 +86,6 @@ typedef struct sudoku__sat_stats_s {
     uint64_t learned_lits; /* their literals, after minimisation */
     uint64_t minimised;    /* literals minimisation removed */
     uint64_t shrunk;       /* literals shrinking removed */
-    uint64_t probed;       /* root facts found by failed-literal probing */
     uint64_t exported;     /* clauses written to the export buffer */
     uint64_t imported;     /* clauses added by sudoku__sat_add() as learned */
     uint64_t restarts;
@@ -186,14 +185,6 @@ int sudoku__sat_fix(sudoku__sat_t *s, uint32_t lit);
  * it, or the clause arena is full; ctl may be NULL).  The node budget counts
  * decisions: at most ctl->node_budget are made in all. */
 int sudoku__sat_solve(sudoku__sat_t *s, const search_ctl_t *ctl);
-
-/* Failed-literal probing at the root (level 0, no search yet or between
- * searches): each unassigned variable v in [lo, hi) is tried true; when
- * that propagates to a conflict, the conflict's first UIP is made false at
- * the root.  Up to `rounds` passes, stopping after one that finds nothing.
- * Returns 0, -1 when the formula is unsatisfiable, or a ctl stop code. */
-int sudoku__sat_probe(sudoku__sat_t *s, const search_ctl_t *ctl, uint32_t lo, uint32_t hi,
-                      uint32_t rounds);
 
 /* Adds a clause at the root (level 0: before a search, after
  * SUDOKU__SAT_YIELD, or after sudoku__sat_root()): literals false at the
