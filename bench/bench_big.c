@@ -28,6 +28,10 @@
  * the wall time of the two processes, parsing included (the CNF of a 25x25
  * is 10 MB; parsing takes ~0.1 s of it).
  *
+ * The last column says what the answering member did, and its own CPU
+ * time: on a machine shared with other work the wall time can be much
+ * longer (the member waited for a core).
+ *
  * Every solution of both sides is checked against the rules, the givens and
  * the file's solution; a failure is printed and makes the exit code 1. */
 #include <pthread.h>
@@ -35,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "solvers/sudoku/exchange.h"
@@ -173,6 +178,7 @@ typedef struct member_s {
     sudoku_result_t res;
     int rc;
     double done_s;
+    double cpu_s; /* the member's own CPU time */
 } member_t;
 
 static void *member_run(void *arg) {
@@ -185,7 +191,13 @@ static void *member_run(void *arg) {
     o.max_solutions = 2;
     o.solutions = m->sols;
     o.ctl = m->ctl;
-    m->rc = sudoku_solve(m->sh, m->pz->grid, &o, &m->res);
+    {
+        struct timespec c0, c1;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+        m->rc = sudoku_solve(m->sh, m->pz->grid, &o, &m->res);
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+        m->cpu_s = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) / 1e9;
+    }
     m->done_s = now_s();
     if (m->rc == 0) atomic_store(m->cancel, 1);
     return NULL;
@@ -193,9 +205,10 @@ static void *member_run(void *arg) {
 
 typedef struct outcome_s {
     double secs;
-    int ok;     /* answered within the deadline */
-    int unique; /* 1 unique, 0 not */
-    int winner; /* the member that answered */
+    int ok;       /* answered within the deadline */
+    int unique;   /* 1 unique, 0 not */
+    int winner;   /* the member that answered */
+    double cpu_s; /* its CPU time (the wall time on a machine to itself) */
     sudoku_result_t res;
 } outcome_t;
 
@@ -248,6 +261,7 @@ static outcome_t run_puzzled(const puzzle_t *pz, sudoku_method_t method, int thr
         uint32_t i;
         out.ok = 1;
         out.winner = best;
+        out.cpu_s = m[best].cpu_s;
         out.res = m[best].res;
         out.unique = sudoku_result_unique(&m[best].res);
         for (i = 0; i < m[best].res.solutions_found; i++)
@@ -535,9 +549,9 @@ int main(int argc, char **argv) {
             printf("%9s %7s  ", "stopped", "-");
         if (best_p.secs < 1e29) {
             const sudoku_result_t *r = &best_p.res;
-            printf("%s, member %d: %llu decisions, %llu conflicts, %llu restarts, %.1fM props, "
-                   "%llu imported",
-                   best_p.unique ? "unique" : "not unique", best_p.winner,
+            printf("%s, member %d (%.2f s CPU): %llu decisions, %llu conflicts, %llu restarts, "
+                   "%.1fM props, %llu imported",
+                   best_p.unique ? "unique" : "not unique", best_p.winner, best_p.cpu_s,
                    (unsigned long long)r->stats.nodes, (unsigned long long)r->cdcl.conflicts,
                    (unsigned long long)r->cdcl.restarts, (double)r->stats.propagations / 1e6,
                    (unsigned long long)r->cdcl.imported);
