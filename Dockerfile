@@ -23,7 +23,7 @@ RUN make clean && make -j"$(nproc)" && mkdir -p web
 
 FROM debian:bookworm-slim AS runtime
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libmicrohttpd12 libjansson4 libuv1 \
+ && apt-get install -y --no-install-recommends libmicrohttpd12 libjansson4 libuv1 libhiredis0.14 \
  && apt-get clean && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin \
  && groupadd --gid 10001 puzzled \
  && useradd --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \

@@ -7,13 +7,19 @@
 #   make test SANITIZE=thread   the same suite under ThreadSanitizer (clang; build/tsan),
 #                          servers included, halting at the first report
 #   make bench        benchmarks (reads ../shared/data when it is there)
-#   make bench-big    big Sudoku: cdcl against CaDiCaL (bench/compare/big.sh)
+#   make bench-compare   puzzled next to the anchors (tdoku, N-Queens solvers, CaDiCaL,
+#                     qqwing, nginx), built and run in the same run
+#   make bench-cluster   cluster mode's cost: an n=18 count through Redis on 1 and 3 replicas
+#   make bench-big    big Sudoku alone: cdcl against CaDiCaL (bench/compare/big.sh)
 #   make fuzz         libFuzzer on every api/ endpoint (clang; FUZZ_SECONDS, default 60)
 #   make deps         apt-get install whatever Debian package is missing
 #   make test-container   build the Docker image and run it (docker, else podman)
 #   make test-compose     deploy/compose.yaml up for real (docker compose, else podman-compose)
 #   make test-deploy      nginx (deploy/) in front of three replicas, under load
 #   make test-web     the web front end in a real browser (chromium + node; see tests/web/)
+#   make test-contract   openapi.yaml linted, its examples and the README tour run, the web
+#                     front end's API calls type-checked, every answer the suites recorded
+#                     (build/contract/) validated against it, /metrics through promtool
 #
 # Objects go to $(BUILD); sanitizer builds use their own tree so the two never mix.
 
@@ -38,13 +44,14 @@ export TSAN_OPTIONS ?= halt_on_error=1 second_deadlock_stack=1 suppressions=$(CU
 # Debian packages: what building needs (the Dockerfile's build stage installs
 # exactly this list, through `make deps-build`), what the tests add, and what
 # the container and deployment tests add.  `make deps` installs the first two.
-DEB_BUILD_PKGS := build-essential pkg-config libmicrohttpd-dev libjansson-dev libuv1-dev
-DEB_TEST_PKGS  := check libcurl4-openssl-dev clang-format $(if $(filter thread,$(SANITIZE)),clang)
+DEB_BUILD_PKGS := build-essential pkg-config libmicrohttpd-dev libjansson-dev libuv1-dev libhiredis-dev
+DEB_TEST_PKGS  := check libcurl4-openssl-dev clang-format prometheus redis-server \
+                  $(if $(filter thread,$(SANITIZE)),clang)
 DEB_PKGS       := $(DEB_BUILD_PKGS) $(DEB_TEST_PKGS)
 DEB_CONTAINER_PKGS := podman runc debootstrap podman-compose golang-github-containernetworking-plugin-dnsname
 DEB_DEPLOY_PKGS    := nginx python3-yaml
 DEB_BENCH_PKGS     := cadical
-PKGS     := libmicrohttpd jansson libuv
+PKGS     := libmicrohttpd jansson libuv hiredis
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
 CFLAGS  ?= -O2 -g
@@ -61,31 +68,39 @@ TEST_CFLAGS = $(shell pkg-config --cflags check libcurl)
 TEST_LIBS   = $(shell pkg-config --libs check libcurl)
 
 # ---- sources: explicit lists, layered server -> api -> solvers -------------
-SOLVER_SRC := solvers/search.c solvers/nqueens/nqueens.c solvers/nqueens/xc.c solvers/nqueens/board.c \
+SOLVER_SRC := solvers/search.c solvers/nqueens/nqueens.c solvers/nqueens/count.c solvers/nqueens/xc.c \
+              solvers/nqueens/board.c \
               solvers/nqueens/heur.c solvers/nqueens/repair.c \
               solvers/sudoku/sudoku.c solvers/sudoku/bt.c solvers/sudoku/prop.c \
               solvers/sudoku/bestfirst.c solvers/sudoku/xc.c solvers/sudoku/sudoku9.c \
               solvers/sudoku/sat.c solvers/sudoku/cdcl.c solvers/sudoku/exchange.c \
+              solvers/sudoku/sudoku9_avx2.c solvers/sudoku/sudoku9_scalar.c \
+              solvers/sudoku/logic.c solvers/sudoku/fish.c solvers/sudoku/wings.c \
+              solvers/sudoku/chains.c solvers/sudoku/trial.c solvers/sudoku/generate.c \
               solvers/xcover/xcover.c solvers/xcover/dlx.c solvers/xcover/algx.c \
-              solvers/killer/killer.c solvers/killer/bt.c solvers/killer/adv.c solvers/killer/derive.c
+              solvers/killer/killer.c solvers/killer/bt.c solvers/killer/adv.c solvers/killer/prop.c \
+              solvers/killer/derive.c solvers/killer/generate.c
 API_SRC    := api/problem.c api/request.c api/json_util.c api/xc_job.c api/nqueens_api.c api/sudoku_api.c api/sudoku_batch.c \
-              api/xcover_api.c api/killer_api.c api/nqueens_board_api.c
+              api/xcover_api.c api/killer_api.c api/nqueens_board_api.c \
+              api/sudoku_logic_api.c api/generate_api.c
 SERVER_SRC := server/config.c server/metrics.c server/pool.c server/http.c \
               server/router.c server/healthcheck.c server/reqid.c server/guard.c \
-              server/jobstore_mem.c server/jobs.c server/static.c
+              server/jobstore_mem.c server/jobs.c server/static.c server/rconn.c \
+              server/rscripts.c server/jobstore_redis.c server/cluster.c
 MAIN_SRC   := server/main.c
 TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test_config.c \
               tests/test_sudoku.c tests/test_cdcl.c tests/test_sudoku9.c tests/test_sudoku_api.c tests/test_sudoku_batch.c tests/test_xcover.c tests/test_xcover_api.c tests/pentomino.c \
               tests/test_killer.c tests/test_killer_api.c tests/test_nqueens_more.c \
               tests/test_nqueens_board_api.c tests/job_harness.c tests/test_http.c \
               tests/http_client.c tests/fail_alloc.c tests/test_nomem.c tests/test_jobs.c \
-              tests/test_static.c
+              tests/test_static.c tests/test_logic.c tests/test_generate.c tests/test_logic_http.c \
+              tests/contract/record.c tests/redis_harness.c tests/test_cluster.c
 DEPLOY_SRC := tests/deploy/load.c tests/deploy/idle.c
 FUZZ_SRC   := fuzz/fuzz_api.c fuzz/replay.c
 SOAK_SRC   := tests/soak.c
 BENCH_SRC  := bench/bench_nqueens.c bench/bench_sudoku.c bench/bench_xcover.c bench/bench9.c \
               bench/bench_killer.c bench/bench_nqueens_more.c bench/bench_http.c bench/bench9_http.c \
-              bench/bench_big.c
+              bench/bench_logic.c bench/bench_big.c
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 SOLVER_OBJ := $(call obj,$(SOLVER_SRC))
@@ -98,6 +113,8 @@ BENCH_OBJ  := $(call obj,$(BENCH_SRC))
 FUZZ_OBJ   := $(call obj,$(FUZZ_SRC))
 DEPLOY_OBJ := $(call obj,$(DEPLOY_SRC))
 SOAK_OBJ   := $(call obj,$(SOAK_SRC))
+# The libcurl helpers with the exchange recorder (tests/contract/record.c).
+HTTP_CLIENT_OBJ := $(BUILD)/tests/http_client.o $(BUILD)/tests/contract/record.o
 ALL_OBJ    := $(SOLVER_OBJ) $(API_OBJ) $(SERVER_OBJ) $(MAIN_OBJ) $(TEST_OBJ) $(BENCH_OBJ) $(FUZZ_OBJ) \
               $(SOAK_OBJ) $(DEPLOY_OBJ)
 
@@ -112,13 +129,16 @@ BENCH_KL   := $(BUILD)/bench/bench_killer
 BENCH_NQ2  := $(BUILD)/bench/bench_nqueens_more
 BENCH_HTTP := $(BUILD)/bench/bench_http
 BENCH_BIG  := $(BUILD)/bench/bench_big
+BENCH_LG   := $(BUILD)/bench/bench_logic
 FUZZ_REPLAY := $(BUILD)/fuzz/replay
 LOAD_BIN   := $(BUILD)/tests/deploy/load
 IDLE_BIN   := $(BUILD)/tests/deploy/idle
 SOAK_BIN   := $(BUILD)/tests/soak
 
-.PHONY: soak check-nomem-cover all run test test-web deps-web bench bench9 bench-big fuzz fuzz-cover \
-        deps deps-build deps-container deps-deploy deps-bench test-container test-compose test-deploy check-layers \
+.PHONY: bench-compare bench-cluster soak check-nomem-cover all run test test-web test-contract deps-web bench \
+        bench9 bench-big fuzz fuzz-cover deps deps-bench \
+        deps-build deps-container deps-deploy test-container test-compose test-deploy check-layers \
+        check-tables tables \
         format format-check clean FORCE
 all: $(PUZZLED)
 
@@ -152,6 +172,11 @@ deps-bench:
 $(BUILD)/solvers/%.o: solvers/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+# The AVX2 build of the 9x9 solver (sudoku9_avx2.c includes sudoku9.c); the
+# program picks it at run time on CPUs that have these (x86-64 compilers only).
+S9_AVX2_FLAGS := $(if $(findstring x86_64,$(shell $(CC) -dumpmachine)),-mavx2 -mbmi -mbmi2 -mpopcnt)
+$(BUILD)/solvers/sudoku/sudoku9_avx2.o: ALL_CFLAGS += $(S9_AVX2_FLAGS)
 
 $(BUILD)/api/%.o: api/%.c
 	@mkdir -p $(@D)
@@ -232,7 +257,7 @@ $(BENCH_9): $(BUILD)/bench/bench9.o $(SOLVER_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
 
-$(BENCH_9H): $(BUILD)/bench/bench9_http.o $(BUILD)/tests/http_client.o $(SOLVER_OBJ)
+$(BENCH_9H): $(BUILD)/bench/bench9_http.o $(HTTP_CLIENT_OBJ) $(SOLVER_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
 
@@ -248,7 +273,11 @@ $(BENCH_NQ2): $(BUILD)/bench/bench_nqueens_more.o $(SOLVER_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
 
-$(BENCH_HTTP): $(BUILD)/bench/bench_http.o $(BUILD)/tests/http_client.o
+$(BENCH_LG): $(BUILD)/bench/bench_logic.o $(SOLVER_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
+
+$(BENCH_HTTP): $(BUILD)/bench/bench_http.o $(HTTP_CLIENT_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
 
@@ -283,9 +312,23 @@ fuzz-cover:
 	rm -rf fuzz/cover && mkdir -p fuzz/cover
 	for f in $(FUZZ_DIR)/cover/*; do test -e fuzz/corpus/$$(basename $$f) || cp $$f fuzz/cover/; done
 
+# The 9x9 solver's const tables (solvers/sudoku/sudoku9_tables.h) are written
+# by a host tool from their definitions: `make tables` rewrites the header,
+# `make test` checks that the committed one is what the tool writes.
+GEN_S9 := $(BUILD)/tools/gen_sudoku9_tables
+$(GEN_S9): tools/gen_sudoku9_tables.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $< -o $@ $(ALL_LDFLAGS)
+tables: $(GEN_S9)
+	./$(GEN_S9) > solvers/sudoku/sudoku9_tables.h
+check-tables: $(GEN_S9)
+	@./$(GEN_S9) > $(BUILD)/sudoku9_tables.h
+	@cmp -s $(BUILD)/sudoku9_tables.h solvers/sudoku/sudoku9_tables.h || \
+	  { echo "solvers/sudoku/sudoku9_tables.h differs from what tools/gen_sudoku9_tables.c writes (make tables)"; exit 1; }
+
 # The deployment test's clients (tests/deploy/): the load (libcurl multi,
 # jansson) and the idle crowd (plain sockets).
-$(LOAD_BIN): $(BUILD)/tests/deploy/load.o
+$(LOAD_BIN): $(BUILD)/tests/deploy/load.o $(BUILD)/tests/contract/record.o
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(shell pkg-config --libs jansson libcurl)
 
 $(IDLE_BIN): $(BUILD)/tests/deploy/idle.o
@@ -295,11 +338,14 @@ $(IDLE_BIN): $(BUILD)/tests/deploy/idle.o
 # server for SOAK_SECONDS; with SANITIZE=thread, TSan watches every hand-off
 # (.ci/run runs that for 60 s).
 SOAK_SECONDS ?= 60
-$(SOAK_BIN): $(SOAK_OBJ) $(BUILD)/tests/http_client.o
+$(SOAK_BIN): $(SOAK_OBJ) $(HTTP_CLIENT_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(TEST_LIBS)
 soak: deps $(PUZZLED) $(SOAK_BIN)
-	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(SOAK_BIN) $(SOAK_SECONDS)
+	@rm -rf $(BUILD)/contract-soak && mkdir -p $(BUILD)/contract-soak
+	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs \
+	  PUZZLED_CONTRACT_DIR=$(CURDIR)/$(BUILD)/contract-soak PUZZLED_CONTRACT_LIMIT=20000 ./$(SOAK_BIN) $(SOAK_SECONDS)
+	$(call contract_validate,$(BUILD)/contract-soak)
 
 # The allocation-failure walks reach every out-of-memory answer in api/
 # (gcov build in build/cov; .ci/run runs it).
@@ -325,20 +371,23 @@ run: deps $(PUZZLED)
 # The benches are built (not run) too, so that -Werror catches them
 # drifting from the code they measure.
 BENCH_BIN  := $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_9) $(BENCH_9H) $(BENCH_KL) $(BENCH_HTTP) \
-              $(BENCH_BIG)
+              $(BENCH_LG) $(BENCH_BIG)
 
-test: deps format-check check-layers $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) $(FUZZ_REPLAY) $(SOAK_BIN) \
+test: deps format-check check-layers check-tables $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) $(FUZZ_REPLAY) $(SOAK_BIN) \
       $(LOAD_BIN) $(IDLE_BIN)
 	@if [ "$(SANITIZE)" = 0 ]; then sh tests/check_dockerfile.sh $(PUZZLED); fi
 	@sh tests/check_openapi.sh
 	@sh tests/check_codes.sh
+	@sh tests/check_funcs.sh
 	@sh tests/check_bench_killer.sh $(BENCH_KL)
 	./$(FUZZ_REPLAY) fuzz/corpus fuzz/cover
-	@rm -rf $(BUILD)/test-logs && mkdir -p $(BUILD)/test-logs
-	CK_TIMEOUT_MULTIPLIER=$(CK_MULT) PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(TEST_BIN)
+	@rm -rf $(BUILD)/test-logs $(CONTRACT_DIR) && mkdir -p $(BUILD)/test-logs $(CONTRACT_DIR)/libcurl
+	CK_TIMEOUT_MULTIPLIER=$(CK_MULT) PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs \
+	  PUZZLED_CONTRACT_DIR=$(CURDIR)/$(CONTRACT_DIR)/libcurl ./$(TEST_BIN)
 	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 && [ -x "$(CHROMIUM)" ]; then \
-	  $(MAKE) --no-print-directory test-web; \
+	  PUZZLED_CONTRACT_DIR=$(CURDIR)/$(CONTRACT_DIR)/web $(MAKE) --no-print-directory test-web; \
 	else echo "test-web: not run (needs node, npm and $(CHROMIUM): make deps-web installs them)"; fi
+	@$(MAKE) --no-print-directory test-contract
 
 # ---- the web front end in a real browser ------------------------------------
 # Debian's chromium driven by playwright-core (npm, pinned in
@@ -367,6 +416,42 @@ test-web: $(PUZZLED)
 	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs PUZZLED_WEB_SHOTS=$(BUILD)/web-shots \
 	  CHROMIUM=$(CHROMIUM) node --test --test-concurrency=1 tests/web/
 
+# ---- the API contract (tests/contract/) -------------------------------------
+# The suites above record every exchange they make (PUZZLED_CONTRACT_DIR:
+# tests/contract/record.c for libcurl, record.mjs for node and the browser)
+# under $(CONTRACT_DIR); then: redocly lints openapi.yaml (redocly.yaml: the
+# recommended rules, a warning fails), node's test runner checks every
+# example in it, drives every operation from the document (2xx from its
+# example request, every documented 4xx provoked; /metrics through promtool
+# after), runs the README's tour and type-checks the web front end's API
+# calls against types generated from it; last, validate.mjs checks every
+# recorded answer (and every accepted request) against openapi.yaml and
+# fails on a route or a documented 4xx no test provoked.  Its per-route
+# tally lands in $(CONTRACT_DIR)/summary.txt.  Under sanitizers only what
+# depends on the binary runs again (the operations driven, then
+# validate.mjs): the lint, the examples, the tour and the type check read
+# documents, not memory.
+CONTRACT_DOCS  := $(if $(filter 0,$(SANITIZE)),1)
+CONTRACT_DIR   := $(BUILD)/contract
+CONTRACT_TESTS := tests/contract/provoke.test.mjs $(if $(CONTRACT_DOCS),tests/contract/examples.test.mjs \
+                  tests/contract/tour.test.mjs tests/contract/typecheck.test.mjs)
+NODE_DEPS_OK   = test -d node_modules/@redocly/cli -a -d node_modules/ajv -a -d node_modules/typescript \
+                   -a -d node_modules/openapi-typescript -a -d node_modules/yaml -a -d node_modules/playwright-core
+# $(call contract_validate,DIR): the recorded answers of DIR against openapi.yaml (no coverage asked).
+contract_validate = @if command -v node >/dev/null 2>&1 && $(NODE_DEPS_OK); then \
+	  node tests/contract/validate.mjs $(1); \
+	else echo "contract: $(1) not validated (needs node and npm ci: make deps-web)"; fi
+
+test-contract: $(PUZZLED)
+	@command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || \
+	  { echo "test-contract: needs node and npm (make deps-web installs them)"; exit 1; }
+	@$(NODE_DEPS_OK) || npm ci --no-audit --no-fund
+	$(if $(CONTRACT_DOCS),REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true ./node_modules/.bin/redocly lint openapi.yaml --format=summary)
+	@rm -rf $(CONTRACT_DIR)/contract && mkdir -p $(CONTRACT_DIR)/contract $(BUILD)/test-logs
+	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs PUZZLED_CONTRACT_DIR=$(CURDIR)/$(CONTRACT_DIR)/contract \
+	  node --test --test-concurrency=1 $(CONTRACT_TESTS)
+	node tests/contract/validate.mjs --coverage --summary $(CONTRACT_DIR)/summary.txt $(CONTRACT_DIR)
+
 # The Docker image, built and run (tests/container/test_container.sh): docker
 # when its engine runs, else podman (installed here when missing).
 test-container:
@@ -384,11 +469,15 @@ test-compose:
 # crash and a rolling restart (tests/deploy/test_deploy.sh).  SANITIZE=1
 # runs the replicas built with ASan/UBSan.
 test-deploy: deps deps-deploy $(PUZZLED) $(LOAD_BIN) $(IDLE_BIN)
-	PUZZLED_BIN=./$(PUZZLED) LOAD_BIN=./$(LOAD_BIN) IDLE_BIN=./$(IDLE_BIN) bash tests/deploy/test_deploy.sh
+	@rm -rf $(BUILD)/contract-deploy && mkdir -p $(BUILD)/contract-deploy
+	PUZZLED_BIN=./$(PUZZLED) LOAD_BIN=./$(LOAD_BIN) IDLE_BIN=./$(IDLE_BIN) \
+	  PUZZLED_CONTRACT_DIR=$(CURDIR)/$(BUILD)/contract-deploy PUZZLED_CONTRACT_LIMIT=20000 bash tests/deploy/test_deploy.sh
+	$(call contract_validate,$(BUILD)/contract-deploy)
 
 # Each bench prints its own table; the data-driven ones read ../shared/data
 # when it is there and say what they skipped when it is not.
-bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_KL) $(BENCH_HTTP)
+bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_KL) $(BENCH_HTTP) \
+       $(BENCH_LG)
 	./$(BENCH_NQ)
 	./$(BENCH_NQ2)
 	./$(BENCH_SD)
@@ -396,6 +485,26 @@ bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_
 	./$(BENCH_KL)
 	@mkdir -p $(BUILD)/test-logs
 	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(BENCH_HTTP)
+	@command -v qqwing >/dev/null 2>&1 || { echo "installing qqwing (the generation anchor)"; \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qqwing >/dev/null; }
+	./$(BENCH_LG)
+
+# puzzled next to the public programs it is measured against, built and run
+# in the same run on this machine (interleaved, best of 3): every
+# bench/compare/*.sh present (9x9 Sudoku vs tdoku, N-Queens vs the
+# constellations solver and takaken, min-conflicts vs FrozenVoid's NQ.c, big
+# Sudoku vs CaDiCaL, generation vs qqwing, HTTP vs nginx).  Each script says
+# which anchors it found and which are missing; none fails for a missing one.
+BENCH_COMPARE_PKGS := wrk nginx qqwing cadical
+bench-compare: deps $(PUZZLED) $(BENCH_BIN)
+	$(call apt_install,$(BENCH_COMPARE_PKGS))
+	@for s in bench/compare/*.sh; do 	  echo; echo "==== $$s"; bash $$s || echo "bench-compare: $$s failed ($$?)"; 	done
+
+# Cluster mode against the synchronous count on this machine (redis-server,
+# replicas on free loopback ports; N and ROUNDS: bench/bench_cluster.sh).
+BENCH_CLUSTER_N ?= 18
+bench-cluster: deps $(PUZZLED)
+	PUZZLED_BIN=./$(PUZZLED) sh bench/bench_cluster.sh $(BENCH_CLUSTER_N) 3
 
 # Big Sudoku: the cdcl method on 2 threads against CaDiCaL (installed here,
 # a bench-only package) on the shared minimal 25x25, same run, best of 3

@@ -80,6 +80,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/grid_char.h"
 #include "api/json_util.h"
 #include "solvers/killer/killer.h"
 
@@ -144,13 +145,8 @@ static int kl_json_grid(json_t *g, kl_job_t *j, api_problem_t *p) {
             return -1;
         }
         for (int i = 0; i < n * n; i++) {
-            char ch = s[i];
-            int v = ch == '.' || ch == '0'   ? -1
-                    : ch >= '1' && ch <= '9' ? ch - '0'
-                    : ch >= 'A' && ch <= 'Z' ? ch - 'A' + 10
-                    : ch >= 'a' && ch <= 'z' ? ch - 'a' + 10
-                                             : -2;
-            if (v == -2) {
+            int v = api_grid_char_value(s[i]); /* API_GRID_EMPTY is raw's -1 */
+            if (v == API_GRID_BAD) {
                 snprintf(f, sizeof f, "grid[%d][%d]", i / n, i % n);
                 api_problem_add(p, "body", f, "unexpected character");
                 bad = 1;
@@ -345,14 +341,12 @@ static size_t kl_token(const char **s, const char *end) {
     return (size_t)(t - *s);
 }
 
-static int kl_parse_text(const api_request_t *req, kl_job_t *j, api_problem_t *p) {
+/* text/plain: the options from the query string.  0 or -1 (errors in p). */
+static int kl_text_params(const api_request_t *req, kl_job_t *j, api_problem_t *p) {
     static const char *const allowed[] = {"method",    "value_order", "max_solutions", "timeout_ms",
                                           "diagonals", "box",         "threads",       NULL};
-    const char *s = req->body ? req->body : "", *end = s + req->body_len, *v;
-    int lineno = 0, stage = 0, bad = api_params_check(req, allowed, p) != 0;
-    long long ncages = 0, nc = 0;
-    size_t at = 0;
-    char f[32];
+    int bad = api_params_check(req, allowed, p) != 0;
+    const char *v;
 
     if ((v = api_param(req, "method")) != NULL) bad |= kl_method(v, j, "query", p) != 0;
     if ((v = api_param(req, "value_order")) != NULL) bad |= kl_values(v, j, "query", p) != 0;
@@ -368,7 +362,77 @@ static int kl_parse_text(const api_request_t *req, kl_job_t *j, api_problem_t *p
         api_problem_add(p, "query", "box", "must be ROWSxCOLS, e.g. 2x3");
         bad = 1;
     }
-    if (bad) return -1;
+    return bad ? -1 : 0;
+}
+
+/* The symbols line [q, qe) (line `f`).  0 or -1. */
+static int kl_text_symbols(const char *q, const char *qe, kl_job_t *j, const char *f,
+                           api_problem_t *p) {
+    size_t tl;
+    while ((tl = kl_token(&q, qe)) > 0) {
+        char *te;
+        long x = strtol(q, &te, 10);
+        if (te != q + tl || x < 0 || x > KILLER_MAX_SYMBOL || j->nsymbols == KILLER_MAX_N) {
+            api_problem_add(p, "body", f,
+                            "the second line holds the symbols, non-negative integers");
+            return -1;
+        }
+        j->symbols[j->nsymbols++] = x;
+        q += tl;
+    }
+    return 0;
+}
+
+/* Cage line [q, qe) (line `f`), "sum r,c r,c ...", as cage nc of the
+ * ncages announced; its cells go to j->cells from *at on.  0 or -1. */
+static int kl_text_cage(const char *q, const char *qe, kl_job_t *j, long long nc, long long ncages,
+                        size_t *at, const char *f, api_problem_t *p) {
+    size_t tl = kl_token(&q, qe);
+    char *te;
+    long sum = strtol(q, &te, 10);
+    if (nc >= ncages) {
+        api_problem_add(p, "body", f, "more cage lines than the %lld announced", ncages);
+        return -1;
+    }
+    if (te != q + tl || sum < 0) {
+        api_problem_add(p, "body", f, "a cage line is 'sum r,c r,c ...'");
+        return -1;
+    }
+    q += tl;
+    j->cages[nc].sum = sum;
+    j->cages[nc].cells = j->cells + *at;
+    while ((tl = kl_token(&q, qe)) > 0) {
+        int r, c, used = 0;
+        char tok[64];
+        snprintf(tok, sizeof tok, "%.*s", (int)(tl < 63 ? tl : 63), q);
+        if (sscanf(tok, "%d,%d%n", &r, &c, &used) != 2 || tok[used] != '\0') {
+            api_problem_add(p, "body", f, "cell '%s' is not 'row,col'", tok);
+            return -1;
+        }
+        if (*at == KL_MAX_CELLS) {
+            api_problem_add(p, "body", f, "more cage cells than the grid has");
+            return -1;
+        }
+        j->cells[*at].r = r;
+        j->cells[*at].c = c;
+        (*at)++;
+        j->cages[nc].ncells++;
+        q += tl;
+    }
+    return 0;
+}
+
+/* text/plain (the course format, file head), line by line: the size, the
+ * symbols, the number of cages, the cages.  0, -1 (errors in p) or -2 (out
+ * of memory). */
+static int kl_parse_text(const api_request_t *req, kl_job_t *j, api_problem_t *p) {
+    const char *s = req->body ? req->body : "", *end = s + req->body_len;
+    int lineno = 0, stage = 0;
+    long long ncages = 0, nc = 0;
+    size_t at = 0;
+    char f[32];
+
+    if (kl_text_params(req, j, p) != 0) return -1;
     while (s < end && p->nerrors == 0) {
         const char *nl = memchr(s, '\n', (size_t)(end - s)), *e = nl ? nl : end;
         char line[8192];
@@ -393,18 +457,7 @@ static int kl_parse_text(const api_request_t *req, kl_job_t *j, api_problem_t *p
             }
             stage = 1;
         } else if (stage == 1) {
-            size_t tl;
-            while ((tl = kl_token(&q, qe)) > 0) {
-                char *te;
-                long x = strtol(q, &te, 10);
-                if (te != q + tl || x < 0 || x > KILLER_MAX_SYMBOL || j->nsymbols == KILLER_MAX_N) {
-                    api_problem_add(p, "body", f,
-                                    "the second line holds the symbols, non-negative integers");
-                    return -1;
-                }
-                j->symbols[j->nsymbols++] = x;
-                q += tl;
-            }
+            if (kl_text_symbols(q, qe, j, f, p) != 0) return -1;
             stage = 2;
         } else if (stage == 2) {
             if (sscanf(line, "%lld", &ncages) != 1 || ncages < 0 || ncages > KL_MAX_CELLS) {
@@ -415,38 +468,7 @@ static int kl_parse_text(const api_request_t *req, kl_job_t *j, api_problem_t *p
             if (kl_cells_alloc(j, (size_t)ncages, KL_MAX_CELLS) != 0) return -2;
             stage = 3;
         } else {
-            size_t tl = kl_token(&q, qe);
-            char *te;
-            long sum = strtol(q, &te, 10);
-            if (nc >= ncages) {
-                api_problem_add(p, "body", f, "more cage lines than the %lld announced", ncages);
-                return -1;
-            }
-            if (te != q + tl || sum < 0) {
-                api_problem_add(p, "body", f, "a cage line is 'sum r,c r,c ...'");
-                return -1;
-            }
-            q += tl;
-            j->cages[nc].sum = sum;
-            j->cages[nc].cells = j->cells + at;
-            while ((tl = kl_token(&q, qe)) > 0) {
-                int r, c, used = 0;
-                char tok[64];
-                snprintf(tok, sizeof tok, "%.*s", (int)(tl < 63 ? tl : 63), q);
-                if (sscanf(tok, "%d,%d%n", &r, &c, &used) != 2 || tok[used] != '\0') {
-                    api_problem_add(p, "body", f, "cell '%s' is not 'row,col'", tok);
-                    return -1;
-                }
-                if (at == KL_MAX_CELLS) {
-                    api_problem_add(p, "body", f, "more cage cells than the grid has");
-                    return -1;
-                }
-                j->cells[at].r = r;
-                j->cells[at].c = c;
-                at++;
-                j->cages[nc].ncells++;
-                q += tl;
-            }
+            if (kl_text_cage(q, qe, j, nc, ncages, &at, f, p) != 0) return -1;
             nc++;
         }
     }
@@ -604,7 +626,12 @@ static int kl_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
 }
 
 /* Keeps up to what is missing of max_solutions of item's solutions, placed
- * after those of lower items (they arrive in completion order). */
+ * after those of lower items (they arrive in completion order).  The policy
+ * of api/xc_job.c's merge (first come, first kept; listed by item), not its
+ * code: these are grids of one size, which a one-item job's solver writes
+ * straight into j->solutions, so they are kept in place and in order as
+ * they come; xc_job keeps option lists of any length and sorts them once,
+ * in render. */
 static void kl_keep(kl_job_t *j, size_t item, const kl_item_t *it) {
     size_t nn = (size_t)j->n * (size_t)j->n;
     uint32_t have = j->res.solutions_found, room = (uint32_t)j->max_solutions - have;
@@ -757,11 +784,14 @@ static void kl_free(api_job_t *job) {
     free(j);
 }
 
-static const api_job_ops_t kl_ops = {"killer", kl_run, kl_merge, kl_render, kl_free, 0, NULL};
+static const api_job_ops_t kl_ops = {"killer", kl_run, kl_merge, kl_render, kl_free,
+                                     0,        NULL,   NULL,     NULL};
 
 int api_killer_solve_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
     api_problem_t p;
     kl_job_t *j = calloc(1, sizeof *j);
+    size_t nitems = 1;    /* pool items: 1, or orders << split_depth */
+    unsigned threads = 1; /* in flight at most */
     int rc;
     *job = NULL;
     api_problem_init(&p, API_EINVALID, "the request is not valid");
@@ -787,8 +817,6 @@ int api_killer_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
     if (kl_finish(j, &p) != 0) goto fail;
     j->solutions = malloc((size_t)j->max_solutions * (size_t)j->n * (size_t)j->n);
     if (j->solutions == NULL) goto nomem;
-    j->base.nitems = 1;
-    j->base.threads = 1;
     j->orders = 1;
     if (j->threads > 1 && j->method != KILLER_METHOD_BACKTRACKING) {
         long long per = j->threads; /* threads per value order */
@@ -803,18 +831,18 @@ int api_killer_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
                 d++;
         }
         j->split_depth = d;
-        j->base.nitems = (size_t)j->orders << d;
+        nitems = (size_t)j->orders << d;
+        threads = (unsigned)j->threads;
         j->base.progress_unit = "subtrees";
-        j->base.threads = (unsigned)j->threads;
         j->sol_item = malloc((size_t)j->max_solutions * sizeof *j->sol_item);
         if (j->sol_item == NULL) goto nomem;
     }
-    j->items = calloc(j->base.nitems, sizeof *j->items);
+    j->items = calloc(nitems, sizeof *j->items);
     if (j->items == NULL) goto nomem;
-    j->base.ops = &kl_ops;
-    j->base.timeout_ms = j->timeout_ms;
-    j->base.start_ns = search_now_ns();
-    *job = &j->base;
+    /* killer_solve() resets its result; past 6x6 one poll interval of the
+     * advanced search can be tens of milliseconds */
+    j->base.inline_ok = nitems == 1 && j->n <= 6;
+    api_job_ready(&j->base, &kl_ops, nitems, threads, j->timeout_ms, job);
     return 0;
 nomem:
     api_problem_init(&p, API_ENOMEM, "out of memory for this puzzle");

@@ -1,19 +1,19 @@
 /* nqueens_api.c -- N-Queens over HTTP: parse, split into work items, answer.
  *
- * Counting fans out: nqueens_split() cuts the board into prefix subproblems
- * and each becomes one work item of the job.  The server runs at most
- * `threads` items of a job at once and queues the next one only when one
- * finishes, so a long count never floods the pool: a small request that
- * arrives meanwhile waits for at most one subproblem per worker.  That is why
- * the split aims at many small subproblems (about a thousand at n = 17)
- * rather than one per thread; see api_nqueens_split_depth() for the balance
- * against the per-item hand-off cost.
+ * Counting fans out: nqueens_split() cuts the board into weighted
+ * subproblems (border placements, pre-placed for big n) and the job deals
+ * them round-robin into work items, so every item gets a mix of big and
+ * small ones.  The server runs at most `threads` items of a job at once and
+ * queues the next one only when one finishes, so a long count never floods
+ * the pool: a small request that arrives meanwhile waits for at most one
+ * item per worker.  That is why a count has many short items (about a
+ * thousand at n = 17) rather than one per thread; see nq_count_plan() for
+ * the balance against the per-item hand-off cost.
  *
  * Answers:
  *   count: {"n","count","status":"complete","stats":{"nodes","subproblems",
- *           "threads","elapsed_ms","symmetry"}}; on a deadline
- *           "status":"timeout" (or "cancelled") and no "count", with
- *           "completed_subproblems" in stats.
+ *           "completed_subproblems","threads","elapsed_ms","symmetry"}}; on
+ *           a deadline "status":"timeout" (or "cancelled") and no "count".
  *   solve: {"n","status":"solved","queens":[...],"verified":true,"stats":
  *           {"method","nodes","backtracks","max_depth","elapsed_ms"}};
  *           "status":"unsolvable" (n = 2, 3) or "timeout" without "queens".
@@ -31,6 +31,7 @@
 #include "api/json_util.h"
 
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,8 +122,8 @@ static void nq_xc_free(api_job_t *job) {
     free(j);
 }
 
-static const api_job_ops_t nq_xc_ops = {"nqueens",  nq_xc_run, nq_xc_merge, nq_xc_render,
-                                        nq_xc_free, 0,         NULL};
+static const api_job_ops_t nq_xc_ops = {"nqueens", nq_xc_run, nq_xc_merge, nq_xc_render, nq_xc_free,
+                                        0,         NULL,      NULL,        NULL};
 
 /* Builds the exact-cover job; 0 or API_ENOMEM. */
 static int nq_xc_prepare(int n, int count_mode, xcover_engine_t engine, unsigned threads,
@@ -136,12 +137,7 @@ static int nq_xc_prepare(int n, int count_mode, xcover_engine_t engine, unsigned
     }
     j->n = n;
     j->count_mode = count_mode;
-    j->base.ops = &nq_xc_ops;
-    j->base.nitems = 1;
-    j->base.threads = threads;
-    j->base.timeout_ms = timeout_ms;
-    j->base.start_ns = search_now_ns();
-    *job = &j->base;
+    api_job_ready(&j->base, &nq_xc_ops, 1, threads, timeout_ms, job);
     return 0;
 }
 
@@ -159,8 +155,12 @@ static int nq_method(const api_request_t *req, const char *own, xcover_engine_t 
 
 /* === Counting === */
 
+/* One work item: subs[first .. first+len-1] (dealt round-robin, see
+ * nq_count_prepare_subs()), and its result slot, written by run() on a
+ * worker and read by merge() on the loop thread after that run returned. */
 typedef struct nq_item_s {
-    uint64_t units;
+    size_t first, len;
+    uint64_t count;
     search_stats_t stats;
 } nq_item_t;
 
@@ -168,40 +168,47 @@ typedef struct nq_count_job_s {
     api_job_t base;
     int n;
     int symmetry;
-    nqueens_sub_t *subs; /* base.nitems of them */
-    nq_item_t *items;    /* one result slot per subproblem */
-    uint64_t units;
-    size_t completed;
-    int rc; /* first non-zero item code */
+    nqueens_sub_t *subs; /* nsubs of them, item by item */
+    size_t nsubs;
+    nq_item_t *items; /* base.nitems */
+    uint64_t count;   /* merge() only (loop thread) */
+    size_t completed; /* subproblems counted, merge() only */
+    int rc;           /* first non-zero item code, merge() only */
 } nq_count_job_t;
 
 int api_nqueens_split_depth(int n, int symmetry) {
-    /* Aim at slices of a few milliseconds: enough of them to balance the
-     * workers and to let other requests in between, few enough that the
-     * hand-off per slice (two thread wake-ups, ~50-80 us on two busy cores)
-     * stays small.  Work grows ~6.5x per n, so the target grows with it:
-     * at n = 17 depth 3 gives 1,031 slices of 20 ms at most; 9,033 slices
-     * (depth 4) cost 15% more wall time in one measured run. */
-    size_t target = n <= 10   ? 1
-                    : n <= 13 ? 64
-                    : n <= 15 ? 256
-                    : n == 16 ? 512
-                    : n == 17 ? 1024
-                    : n == 18 ? 4096
-                              : 16384;
-    int depth = 1;
-    size_t count = 0;
-    while (depth < n - 1) {
-        if (nqueens_split(n, depth, symmetry, NULL, 0, &count) == -1) break;
-        if (count >= target) break;
-        depth++;
-    }
-    return depth;
+    /* Pre-place one queen when the border classes alone are too coarse to
+     * balance the workers (and a cluster): up to n = 18 they suffice (5,728
+     * classes, a few ms each at n = 18); one queen more makes 85,767 pieces
+     * at n = 19 and 216,377 at n = 22.  Past that (284,211 at n = 23,
+     * 747,695 at n = 27, 29 bytes each), and without symmetry (eight times
+     * as many placements), the split stays at the placements. */
+    return symmetry && n >= 19 && n <= 22 ? 1 : 0;
+}
+
+/* How many work items a count of n gets: items of about 2 ms of one core's
+ * work (the engine's time grows about 6.5x per n: 0.4 s at n = 16, 2.7 s
+ * at n = 17 here), so that the hand-off per item (two thread wake-ups,
+ * ~50-80 us on two busy cores) stays small, the workers balance, and a small
+ * request queued behind a count waits for a few items of a few ms, not for
+ * long ones.  Counts up to n = 13 (about a millisecond) are one item: split
+ * further, a small count would wait behind other jobs' items once per item.
+ * Never more items than subproblems. */
+static size_t nq_count_items(int n, size_t nsubs) {
+    double ms = 400.0;
+    for (int k = 16; k < n; k++)
+        ms *= 6.5;
+    for (int k = n; k < 16; k++)
+        ms /= 6.5;
+    double want = ms / 2.0;
+    size_t target = want < 1 ? 1 : want > 65536 ? 65536 : (size_t)want;
+    return nsubs < target ? (nsubs ? nsubs : 1) : target;
 }
 
 static int nq_count_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
     nq_count_job_t *j = (nq_count_job_t *)job;
-    return nqueens_count_sub(&j->subs[item], ctl, &j->items[item].units, &j->items[item].stats);
+    nq_item_t *it = &j->items[item];
+    return nqueens_count_subs(j->subs + it->first, it->len, ctl, &it->count, &it->stats);
 }
 
 static int nq_count_merge(api_job_t *job, size_t item, int rc) {
@@ -211,8 +218,9 @@ static int nq_count_merge(api_job_t *job, size_t item, int rc) {
         if (j->rc == 0) j->rc = rc;
         return API_JOB_CANCEL; /* a partial count is worthless: stop the rest */
     }
-    j->units += j->items[item].units;
-    j->completed++;
+    j->count += j->items[item].count;
+    j->completed += j->items[item].len;
+    job->progress_done = j->completed; /* items hold several subproblems */
     return API_JOB_CONTINUE;
 }
 
@@ -229,14 +237,14 @@ static void nq_count_render(api_job_t *job, api_response_t *out) {
     nq_count_job_t *j = (nq_count_job_t *)job;
     json_t *stats =
         json_pack("{s:I, s:I, s:I, s:i, s:f, s:b}", "nodes", (json_int_t)job->nodes, "subproblems",
-                  (json_int_t)job->nitems, "completed_subproblems", (json_int_t)j->completed,
+                  (json_int_t)j->nsubs, "completed_subproblems", (json_int_t)j->completed,
                   "threads", (int)job->threads, "elapsed_ms",
                   api_elapsed_ms(job->start_ns, search_now_ns()), "symmetry", j->symmetry);
     json_t *root =
         json_pack("{s:i, s:s, s:o}", "n", j->n, "status", nq_status_name(j->rc), "stats", stats);
     int ok = j->rc != SEARCH_ENOMEM;
-    if (j->rc == 0 && j->completed == job->nitems)
-        api_jset(root, "count", json_integer((json_int_t)nqueens_units_to_count(j->units)), &ok);
+    if (j->rc == 0 && j->completed == j->nsubs)
+        api_jset(root, "count", json_integer((json_int_t)j->count), &ok);
     api_response_json_ok(out, 200, root, ok);
 }
 
@@ -248,8 +256,114 @@ static void nq_count_free(api_job_t *job) {
     free(j);
 }
 
+/* An item's result for another server (see api_job_ops_t): its count and
+ * statistics as text, "q2 count nodes backtracks propagations max_depth".
+ * About 30 bytes; text, so that it reads the same on any machine.  Which
+ * subproblems the item holds is not sent: prepare() deals them the same
+ * way on every copy. */
+static char *nq_count_encode(api_job_t *job, size_t item, size_t *len, api_item_info_t *info) {
+    const nq_item_t *it = &((nq_count_job_t *)job)->items[item];
+    char *buf = malloc(112);
+    if (buf == NULL) return NULL;
+    int n = snprintf(buf, 112, "q2 %llu %llu %llu %llu %u", (unsigned long long)it->count,
+                     (unsigned long long)it->stats.nodes, (unsigned long long)it->stats.backtracks,
+                     (unsigned long long)it->stats.propagations, (unsigned)it->stats.max_depth);
+    *len = (size_t)n;
+    info->nodes = it->stats.nodes;
+    info->units = it->len; /* progress counts subproblems */
+    return buf;
+}
+
+static int nq_count_decode(api_job_t *job, size_t item, const char *bytes, size_t len) {
+    nq_item_t *it = &((nq_count_job_t *)job)->items[item];
+    unsigned long long v[5];
+    char text[112];
+    int used = 0;
+    if (item >= job->nitems || len == 0 || len >= sizeof text) return -1;
+    memcpy(text, bytes, len);
+    text[len] = '\0';
+    if (sscanf(text, "q2 %llu %llu %llu %llu %llu%n", &v[0], &v[1], &v[2], &v[3], &v[4], &used) !=
+            5 ||
+        (size_t)used != len || v[4] > UINT32_MAX)
+        return -1;
+    it->count = v[0];
+    it->stats.nodes = v[1];
+    it->stats.backtracks = v[2];
+    it->stats.propagations = v[3];
+    it->stats.max_depth = (uint32_t)v[4];
+    return 0;
+}
+
 static const api_job_ops_t nq_count_ops = {
-    "nqueens", nq_count_run, nq_count_merge, nq_count_render, nq_count_free, 0, NULL};
+    "nqueens", nq_count_run, nq_count_merge,  nq_count_render, nq_count_free,
+    0,         NULL,         nq_count_encode, nq_count_decode};
+
+/* Splits the count into j->subs and deals them into the items: item i gets
+ * subproblems i, i + k, i + 2k, ... of the split (k items), stored
+ * contiguously, so that each item mixes the big and the small border
+ * classes.  The split has none for n = 2, 3: one item over an empty board
+ * (weight 1, no completions) keeps the flow uniform.  0 or -1 (no memory). */
+/* The split of a small count (n <= API_NQUEENS_INLINE_COUNT_N): the first
+ * row's queen, with mirror symmetry the left half weighted 2 (and the
+ * middle column of an odd n weighted 1).  The border split costs more to
+ * enumerate than a whole count of n = 10 (130 us against 30 at n = 8), so
+ * small counts take this one; their answers say so in `subproblems`.
+ * Returns the number of subproblems written to out (at most n). */
+static size_t nq_first_row_split(int n, int symmetry, nqueens_sub_t *out) {
+    size_t k = 0;
+    int end = symmetry ? (n + 1) / 2 : n;
+    for (int c = 0; c < end; c++) {
+        out[k].n = (uint8_t)n;
+        out[k].weight = symmetry && !(n % 2 == 1 && c == n / 2) ? 2 : 1;
+        memset(out[k].cols, NQUEENS_FREE, sizeof out[k].cols);
+        out[k].cols[0] = (uint8_t)c;
+        k++;
+    }
+    return k;
+}
+
+static int nq_count_prepare_subs(nq_count_job_t *j, int n, int symmetry) {
+    const int depth = api_nqueens_split_depth(n, symmetry);
+    const int small = n <= API_NQUEENS_INLINE_COUNT_N;
+    size_t nsubs = 0;
+    nqueens_sub_t *split = NULL;
+    if (small)
+        nsubs = (size_t)n;
+    else
+        (void)nqueens_split(n, depth, symmetry, NULL, 0, &nsubs); /* sizes the buffer */
+    j->n = n;
+    j->symmetry = symmetry;
+    j->subs = calloc(nsubs ? nsubs : 1, sizeof *j->subs);
+    split = calloc(nsubs ? nsubs : 1, sizeof *split);
+    if (j->subs == NULL || split == NULL) goto fail;
+    if (small)
+        nsubs = nq_first_row_split(n, symmetry, split);
+    else if (nqueens_split(n, depth, symmetry, split, nsubs, &nsubs) != 0)
+        goto fail;
+    if (nsubs == 0) {
+        split[0].n = (uint8_t)n;
+        split[0].weight = 1;
+        memset(split[0].cols, NQUEENS_FREE, sizeof split[0].cols);
+        nsubs = 1;
+    }
+    const size_t k = nq_count_items(n, nsubs);
+    j->items = calloc(k, sizeof *j->items);
+    if (j->items == NULL) goto fail;
+    for (size_t i = 0, at = 0; i < k; i++) {
+        j->items[i].first = at;
+        for (size_t s = i; s < nsubs; s += k)
+            j->subs[at++] = split[s];
+        j->items[i].len = at - j->items[i].first;
+    }
+    free(split);
+    j->nsubs = nsubs;
+    j->base.nitems = k;
+    j->base.progress_total = nsubs;
+    return 0;
+fail:
+    free(split);
+    return -1;
+}
 
 /* Reads the parameters both endpoints share; returns 0 or -1 (errors in p). */
 static int nq_common_params(const api_request_t *req, long long max_n, long long *n,
@@ -267,7 +381,6 @@ int api_nqueens_count_prepare(const api_request_t *req, api_job_t **job, api_res
     long long n = 0, timeout_ms = 0, threads = 0;
     int symmetry = 1, bad = 0, xc;
     xcover_engine_t engine = XCOVER_ENGINE_DLX;
-    size_t count = 0;
     nq_count_job_t *j = NULL;
 
     *job = NULL;
@@ -284,29 +397,11 @@ int api_nqueens_count_prepare(const api_request_t *req, api_job_t **job, api_res
         return 0;
     }
 
-    int depth = api_nqueens_split_depth((int)n, symmetry);
-    (void)nqueens_split((int)n, depth, symmetry, NULL, 0, &count); /* sizes the buffer */
     j = calloc(1, sizeof *j);
-    if (j == NULL) goto nomem;
-    j->n = (int)n;
-    j->symmetry = symmetry;
-    j->subs = calloc(count ? count : 1, sizeof *j->subs);
-    j->items = calloc(count ? count : 1, sizeof *j->items);
-    if (j->subs == NULL || j->items == NULL) goto nomem;
-    if (nqueens_split((int)n, depth, symmetry, j->subs, count, &count) != 0) goto nomem;
-    if (count == 0) { /* no prefix survives (n = 2, 3): one empty item keeps the flow uniform */
-        j->subs[0].n = (uint8_t)n;
-        j->subs[0].depth = 0;
-        j->subs[0].klass = NQUEENS_PLAIN;
-        count = 1;
-    }
-    j->base.ops = &nq_count_ops;
-    j->base.nitems = count;
+    if (j == NULL || nq_count_prepare_subs(j, (int)n, symmetry) != 0) goto nomem;
     j->base.progress_unit = "subproblems";
-    j->base.threads = (unsigned)threads;
-    j->base.timeout_ms = timeout_ms;
-    j->base.start_ns = search_now_ns();
-    *job = &j->base;
+    j->base.inline_whole = n <= API_NQUEENS_INLINE_COUNT_N; /* tiny by construction */
+    api_job_ready(&j->base, &nq_count_ops, j->base.nitems, (unsigned)threads, timeout_ms, job);
     return 0;
 
 nomem:

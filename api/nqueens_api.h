@@ -15,4 +15,8 @@ int api_nqueens_solve_prepare(const api_request_t *req, api_job_t **job, api_res
  * tests and the benchmark). */
 int api_nqueens_split_depth(int n, int symmetry);
 
+/* Counts up to this n are small enough (n = 10: 35,000 nodes, tens of
+ * microseconds) to be answered whole on the HTTP thread. */
+#define API_NQUEENS_INLINE_COUNT_N 10
+
 #endif

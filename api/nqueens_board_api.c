@@ -302,7 +302,8 @@ static void nqb_count_free(api_job_t *job) {
 }
 
 static const api_job_ops_t nqb_count_ops = {
-    "nqueens", nqb_count_run, nqb_count_merge, nqb_count_render, nqb_count_free, 0, NULL};
+    "nqueens", nqb_count_run, nqb_count_merge, nqb_count_render, nqb_count_free, 0, NULL,
+    NULL,      NULL};
 
 int api_nqueens_count_post_prepare(const api_request_t *req, api_job_t **job,
                                    api_response_t *resp) {
@@ -338,14 +339,10 @@ int api_nqueens_count_post_prepare(const api_request_t *req, api_job_t **job,
         goto nomem;
     j->n = b.n;
     j->placed = b.placed;
-    j->base.ops = &nqb_count_ops;
     j->base.progress_unit = "subproblems";
-    j->base.nitems = count; /* 0: no prefix fits the placed queens, so no completion;
-                               the pool finishes such a job at once */
-    j->base.threads = (unsigned)threads;
-    j->base.timeout_ms = timeout_ms;
-    j->base.start_ns = search_now_ns();
-    *job = &j->base;
+    /* count 0: no prefix fits the placed queens, so no completion; the
+     * pool finishes such a job at once */
+    api_job_ready(&j->base, &nqb_count_ops, count, (unsigned)threads, timeout_ms, job);
     nqb_board_free(&b);
     json_decref(root);
     return 0;
@@ -434,7 +431,7 @@ static void nqb_enum_free(api_job_t *job) {
 }
 
 static const api_job_ops_t nqb_enum_ops = {
-    "nqueens", nqb_enum_run, nqb_enum_merge, nqb_enum_render, nqb_enum_free, 0, NULL};
+    "nqueens", nqb_enum_run, nqb_enum_merge, nqb_enum_render, nqb_enum_free, 0, NULL, NULL, NULL};
 
 int api_nqueens_solutions_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
     static const char *const allowed[] = {"n", "offset", "limit", "timeout_ms", NULL};
@@ -461,12 +458,7 @@ int api_nqueens_solutions_prepare(const api_request_t *req, api_job_t **job, api
     j->n = (int)n;
     j->offset = (uint64_t)offset;
     j->limit = (int)limit;
-    j->base.ops = &nqb_enum_ops;
-    j->base.nitems = 1;
-    j->base.threads = 1;
-    j->base.timeout_ms = timeout_ms;
-    j->base.start_ns = search_now_ns();
-    *job = &j->base;
+    api_job_ready(&j->base, &nqb_enum_ops, 1, 1, timeout_ms, job);
     return 0;
 fail:
     api_response_problem(resp, &p);
@@ -735,7 +727,8 @@ static void nqb_solve_free(api_job_t *job) {
 }
 
 static const api_job_ops_t nqb_solve_ops = {
-    "nqueens", nqb_solve_run, nqb_solve_merge, nqb_solve_render, nqb_solve_free, 0, NULL};
+    "nqueens", nqb_solve_run, nqb_solve_merge, nqb_solve_render, nqb_solve_free, 0, NULL,
+    NULL,      NULL};
 
 /* Picks the method, checks n against its limit; 0 or -1 (error in p). */
 static int nqb_pick_method(const char *name, int n, int has_fixed, nqueens_method_t *m,
@@ -775,12 +768,7 @@ static int nqb_solve_finish(nqb_solve_t *j, long long timeout_ms, api_job_t **jo
     if (j->method == NQUEENS_METHOD_MINCONFLICTS &&
         nqb_repair_init(&j->repair, j->b.n, j->trace && j->b.n <= API_NQUEENS_TRACE_MAX_N) != 0)
         return -1;
-    j->base.ops = &nqb_solve_ops;
-    j->base.nitems = 1;
-    j->base.threads = 1;
-    j->base.timeout_ms = timeout_ms;
-    j->base.start_ns = search_now_ns();
-    *job = &j->base;
+    api_job_ready(&j->base, &nqb_solve_ops, 1, 1, timeout_ms, job);
     return 0;
 }
 

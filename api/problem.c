@@ -39,7 +39,10 @@ static const problem_kind_t problem_kinds[] = {
     PROBLEM_KIND(API_EBUSY, 503, "/problems/overloaded", "The server is busy"),
     PROBLEM_KIND(API_EDRAINING, 503, "/problems/shutting-down", "The server is shutting down"),
     PROBLEM_KIND(API_ENOMEM, 503, "/problems/out-of-memory", "Not enough memory for this request"),
-    PROBLEM_KIND(API_EINTERNAL, 500, "/problems/internal", "Internal error"),
+    PROBLEM_KIND(API_EUNAVAILABLE, 503, "/problems/unavailable",
+                 "A service this request needs is unavailable"),
+    PROBLEM_KIND(API_EINTERNAL, 500, "/problems/internal",
+                 "Internal error"), /* last: the default */
 };
 
 /* Details may quote client input: keep them printable ASCII so that the JSON

@@ -163,10 +163,22 @@ int api_param_bool(const api_request_t *req, const char *key, int def, int *out,
     return -1;
 }
 
+void api_job_ready(api_job_t *job, const api_job_ops_t *ops, size_t nitems, unsigned threads,
+                   int64_t timeout_ms, api_job_t **out) {
+    job->ops = ops;
+    job->nitems = nitems;
+    job->threads = threads;
+    job->timeout_ms = timeout_ms;
+    job->start_ns = search_now_ns();
+    *out = job;
+}
+
 double api_elapsed_ms(int64_t start_ns, int64_t end_ns) {
     return (double)(end_ns - start_ns) / 1e6;
 }
 
+/* The media type of a Content-Type or Accept entry, compared without
+ * parameters and case. */
 int api_media_is(const char *header, const char *type) {
     size_t n = strlen(type);
     if (header == NULL) return 0;

@@ -98,6 +98,12 @@ typedef struct api_response_s {
 
 typedef struct api_job_s api_job_t;
 
+/* What item_encode() tells of an item besides its bytes (see below). */
+typedef struct api_item_info_s {
+    uint64_t nodes; /* search nodes it visited */
+    uint64_t units; /* what it adds to progress_done; 0 when progress counts items */
+} api_item_info_t;
+
 typedef struct api_job_ops_s {
     const char *puzzle; /* metrics label: "nqueens", "sudoku", ... */
     int (*run)(api_job_t *job, size_t item, const search_ctl_t *ctl);
@@ -106,6 +112,24 @@ typedef struct api_job_ops_s {
     void (*free)(api_job_t *job);
     int progressive;                        /* see above; 0 for ordinary jobs */
     void (*finish)(api_job_t *job, int rc); /* progressive jobs only */
+    /* Split work across servers (optional; both NULL: the job runs where it
+     * was created).  Items may then run on other servers, each on its own
+     * copy of the job, rebuilt by prepare() from the same request, and
+     * merge() runs on yet another copy.  item_encode(item), called after
+     * run(item) returned 0, gives that item's result (what run() wrote into
+     * its slot) as bytes, malloc'd, their number in *len (NULL: out of
+     * memory), and in *info its search nodes and its share of progress
+     * (api_item_info_t); it may empty the slot (the copy that ran an item
+     * never merges it).
+     * item_decode(item, bytes) writes them into a fresh copy's slot as
+     * run() would have (0, or -1 for bytes it did not make), and merge(item,
+     * 0) follows.  The bytes are this layer's own format, and the job must
+     * not depend on which copy ran what: nitems is fixed by prepare(), and
+     * merge() may see the items in any order (the server merges in item
+     * order).  A progressive job's merging copy gets finish() after the last
+     * merge, then render(), whose stream is read to its end at once. */
+    char *(*item_encode)(api_job_t *job, size_t item, size_t *len, struct api_item_info_s *info);
+    int (*item_decode)(api_job_t *job, size_t item, const char *bytes, size_t len);
 } api_job_ops_t;
 
 /* Embedded first in each endpoint's job struct. */
@@ -124,7 +148,26 @@ struct api_job_s {
      * lines) keeps progress_done / progress_total itself in merge(). */
     const char *progress_unit;
     uint64_t progress_done, progress_total;
+    /* Set by prepare() when the server may first try the job on the HTTP
+     * thread: a single item on one worker whose run() is restartable (it
+     * sets its outputs from nothing, so a try cut short by the server's
+     * inline slice can run again from scratch on the pool) and whose solver
+     * polls its deadline often enough (every SEARCH_POLL_MASK + 1 nodes is a
+     * millisecond or so) to keep the try short.  Most small requests then
+     * answer without the two thread hand-offs of the pool. */
+    int inline_ok;
+    /* Set by prepare() when the whole job is small by construction (all of
+     * its items together take microseconds: an N-Queens count of n <= 10):
+     * the server runs every item and merge on the HTTP thread, in order, to
+     * the end (under the job's own deadline), and answers at once. */
+    int inline_whole;
 };
+
+/* The last step of every prepare(): sets job's ops, nitems, threads,
+ * timeout_ms and start_ns (now), then *out = job.  Cannot fail.  The job
+ * must be complete: the server runs it once prepare() returns 0. */
+void api_job_ready(api_job_t *job, const api_job_ops_t *ops, size_t nitems, unsigned threads,
+                   int64_t timeout_ms, api_job_t **out);
 
 /* Endpoint entry point: on success returns 0 and sets *job (caller runs and
  * frees it); otherwise fills *resp (an error, or an answer that needs no

@@ -39,54 +39,24 @@
 #include <string.h>
 #include <strings.h>
 
+#include "api/grid_char.h"
 #include "api/json_util.h"
 #include "api/xc_job.h"
 #include "solvers/sudoku/exchange.h"
 #include "solvers/sudoku/sudoku.h"
 #include "solvers/sudoku/xc.h"
 
-#define SD_MAX_CELLS     (SUDOKU_MAX_N * SUDOKU_MAX_N)
-#define SD_STRING_MAX_N  35
+#define SD_MAX_CELLS     API_SUDOKU_MAX_CELLS
+#define SD_STRING_MAX_N  API_SUDOKU_STRING_MAX_N
 #define SD_CONFLICTS_CAP 256
 #define SD_SYMBOL_MAX    2147483647LL
+#define SD_OUT_STRING    API_SUDOKU_OUT_STRING
+#define SD_OUT_ARRAYS    API_SUDOKU_OUT_ARRAYS
 
-typedef enum { SD_OUT_STRING, SD_OUT_ARRAYS } sd_shape_t;
-
-typedef struct sd_puzzle_s {
-    int n;
-    int box_rows, box_cols; /* as requested; 0 = default */
-    sudoku_shape_t shape;
-    long long raw[SD_MAX_CELLS]; /* -1 empty, else the value as written */
-    int row_len[SUDOKU_MAX_N];   /* CSV: values seen per line */
-    long long symbols[SUDOKU_MAX_N];
-    int nsymbols; /* 0 = default 1..N */
-    int zero_is_symbol;
-    sd_shape_t out;
-    int csv_out;
-    uint8_t grid[SD_MAX_CELLS]; /* solver values 0..N */
-    sudoku_method_t method;
-    sudoku_level_t level;
-    long long max_solutions;
-    long long timeout_ms;
-    long long threads;
-    int trace;
-    int xc; /* method dlx or algorithm-x: solved as exact cover */
-    xcover_engine_t engine;
-} sd_puzzle_t;
+/* The puzzle struct is shared with the logic endpoints (sudoku_api.h). */
+typedef api_sudoku_puzzle_t sd_puzzle_t;
 
 /* === Small helpers === */
-
-/* The media type of a Content-Type or Accept entry, compared without
- * parameters and case. */
-static int sd_char_value(char ch) {
-    if (ch == '.' || ch == '0') return -1;
-    if (ch >= '1' && ch <= '9') return ch - '0';
-    if (ch >= 'A' && ch <= 'Z') return ch - 'A' + 10;
-    if (ch >= 'a' && ch <= 'z') return ch - 'a' + 10;
-    return -2;
-}
-
-static char sd_value_char(long long v) { return v < 10 ? (char)('0' + v) : (char)('A' + v - 10); }
 
 static void sd_cell_name(char *out, size_t cap, int n, int i) {
     snprintf(out, cap, "grid[%d][%d]", i / n, i % n);
@@ -139,11 +109,13 @@ static void sd_bad_level(api_problem_t *p, const char *in, const char *got) {
 }
 
 /* Options from the query string (text and CSV bodies). */
-static int sd_query_options(const api_request_t *req, sd_puzzle_t *pz, api_problem_t *p) {
+static int sd_query_options(const api_request_t *req, const api_sudoku_extra_t *ex, sd_puzzle_t *pz,
+                            api_problem_t *p) {
     static const char *const allowed[] = {"method", "propagation", "max_solutions", "timeout_ms",
                                           "trace",  "box",         "threads",       NULL};
     const char *v;
-    int bad = api_params_check(req, allowed, p) != 0;
+    int bad = api_params_check(req, ex != NULL ? ex->query : allowed, p) != 0;
+    if (ex != NULL) goto shared; /* the endpoint reads its own; box and timeout_ms here */
     if ((v = api_param(req, "method")) != NULL && sd_method_parse(v, pz) != 0) {
         sd_bad_method(p, "query", v);
         bad = 1;
@@ -155,10 +127,11 @@ static int sd_query_options(const api_request_t *req, sd_puzzle_t *pz, api_probl
     }
     bad |= api_param_int(req, "max_solutions", 0, 1, SUDOKU_MAX_SOLUTIONS, 1, &pz->max_solutions,
                          p) != 0;
-    bad |= api_param_int(req, "timeout_ms", 0, 1, req->max_timeout_ms, req->max_timeout_ms,
-                         &pz->timeout_ms, p) != 0;
     bad |= api_param_bool(req, "trace", 0, &pz->trace, p) != 0;
     bad |= api_param_int(req, "threads", 0, 1, req->pool_threads, 1, &pz->threads, p) != 0;
+shared:
+    bad |= api_param_int(req, "timeout_ms", 0, 1, req->max_timeout_ms, req->max_timeout_ms,
+                         &pz->timeout_ms, p) != 0;
     if ((v = api_param(req, "box")) != NULL) {
         int r, c, used = 0;
         if (sscanf(v, "%dx%d%n", &r, &c, &used) != 2 || v[used] != '\0' || r < 1 || c < 1 ||
@@ -189,8 +162,8 @@ static int sd_json_grid_string(const char *s, size_t len, sd_puzzle_t *pz, api_p
     pz->out = SD_OUT_STRING;
     int bad = 0;
     for (int i = 0; i < n * n; i++) {
-        int v = sd_char_value(s[i]);
-        if (v == -2) {
+        int v = api_grid_char_value(s[i]); /* API_GRID_EMPTY is raw's -1 */
+        if (v == API_GRID_BAD) {
             char f[32];
             sd_cell_name(f, sizeof f, n, i);
             api_problem_add(p, "body", f,
@@ -242,7 +215,8 @@ static int sd_json_grid_arrays(json_t *grid, sd_puzzle_t *pz, api_problem_t *p) 
     return bad ? -1 : 0;
 }
 
-static int sd_parse_json(const api_request_t *req, sd_puzzle_t *pz, api_problem_t *p) {
+static int sd_parse_json(const api_request_t *req, const api_sudoku_extra_t *ex, sd_puzzle_t *pz,
+                         api_problem_t *p) {
     static const char *const none[] = {NULL};
     json_t *root, *v;
     const char *key;
@@ -250,7 +224,10 @@ static int sd_parse_json(const api_request_t *req, sd_puzzle_t *pz, api_problem_
 
     if ((root = api_json_object(req, p)) == NULL) return -1;
     json_object_foreach(root, key, v) {
-        if (strcmp(key, "grid") == 0) {
+        int took = ex != NULL && ex->field != NULL ? ex->field(ex->ud, key, v, p) : 0;
+        if (took != 0) {
+            bad |= took < 0;
+        } else if (strcmp(key, "grid") == 0) {
             if (json_is_string(v))
                 bad |= sd_json_grid_string(json_string_value(v), json_string_length(v), pz, p) != 0;
             else if (json_is_array(v))
@@ -592,19 +569,20 @@ static int sd_conflicts_problem(sd_puzzle_t *pz, api_problem_t *p) {
 
 /* Parses any format into a fresh puzzle.  Returns 0, or an API_E* code with
  * the problem in p. */
-static int sd_read(const api_request_t *req, sd_puzzle_t *pz, api_problem_t *p) {
+static int sd_read(const api_request_t *req, const api_sudoku_extra_t *ex, sd_puzzle_t *pz,
+                   api_problem_t *p) {
     const char *ct = req->content_type;
     int rc;
     api_problem_init(p, API_EINVALID, "the request is not valid");
     sd_defaults(pz, req);
     pz->csv_out = api_accepts(req->accept, "text/csv");
     if (api_json_content_type(req)) {
-        rc = sd_parse_json(req, pz, p);
+        rc = sd_parse_json(req, ex, pz, p);
     } else if (api_media_is(ct, "text/plain")) {
-        rc = sd_query_options(req, pz, p);
+        rc = sd_query_options(req, ex, pz, p);
         rc |= sd_parse_text(req, pz, p);
     } else if (api_media_is(ct, "text/csv")) {
-        rc = sd_query_options(req, pz, p);
+        rc = sd_query_options(req, ex, pz, p);
         rc |= sd_parse_csv(req, pz, p);
     } else {
         api_problem_init(p, API_EMEDIA, "send application/json, text/plain or text/csv");
@@ -626,6 +604,11 @@ static int sd_read(const api_request_t *req, sd_puzzle_t *pz, api_problem_t *p) 
     return sd_conflicts_problem(pz, p);
 }
 
+int api_sudoku_read(const api_request_t *req, const api_sudoku_extra_t *extra,
+                    api_sudoku_puzzle_t *pz, api_problem_t *p) {
+    return sd_read(req, extra, pz, p);
+}
+
 /* === Answers === */
 
 static json_t *sd_grid_json(const sd_puzzle_t *pz, const uint8_t *g) {
@@ -633,7 +616,7 @@ static json_t *sd_grid_json(const sd_puzzle_t *pz, const uint8_t *g) {
     if (pz->out == SD_OUT_STRING) {
         char s[SD_STRING_MAX_N * SD_STRING_MAX_N + 1];
         for (int i = 0; i < n * n; i++)
-            s[i] = g[i] ? sd_value_char(pz->symbols[g[i] - 1]) : '.';
+            s[i] = g[i] ? api_grid_value_char(pz->symbols[g[i] - 1]) : '.';
         return json_stringn(s, (size_t)(n * n));
     }
     json_t *rows = json_array();
@@ -651,6 +634,12 @@ static json_t *sd_grid_json(const sd_puzzle_t *pz, const uint8_t *g) {
 static json_t *sd_box_json(const sd_puzzle_t *pz) {
     return json_pack("{s:i, s:i}", "rows", pz->shape.box_rows, "cols", pz->shape.box_cols);
 }
+
+json_t *api_sudoku_grid_json(const api_sudoku_puzzle_t *pz, const uint8_t *grid) {
+    return sd_grid_json(pz, grid);
+}
+
+json_t *api_sudoku_box_json(const api_sudoku_puzzle_t *pz) { return sd_box_json(pz); }
 
 typedef struct sd_job_s {
     api_job_t base;
@@ -878,7 +867,8 @@ static void sd_free(api_job_t *job) {
     free(j);
 }
 
-static const api_job_ops_t sd_ops = {"sudoku", sd_run, sd_merge, sd_render, sd_free, 0, NULL};
+static const api_job_ops_t sd_ops = {"sudoku", sd_run, sd_merge, sd_render, sd_free,
+                                     0,        NULL,   NULL,     NULL};
 
 /* Whether sudoku_solve() may run the cdcl method for this request (auto
  * from 16x16 tries propagation first). */
@@ -900,7 +890,7 @@ int api_sudoku_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
         api_problem_init(&p, API_ENOMEM, "out of memory");
         goto fail;
     }
-    rc = sd_read(req, &j->pz, &p);
+    rc = sd_read(req, NULL, &j->pz, &p);
     if (rc != 0) goto fail;
     j->solutions = malloc((size_t)j->pz.max_solutions * (size_t)j->pz.n * (size_t)j->pz.n);
     j->trace = j->pz.trace ? malloc(API_SUDOKU_TRACE_CAP * sizeof *j->trace) : NULL;
@@ -945,12 +935,10 @@ int api_sudoku_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
             goto fail;
         }
     }
-    j->base.ops = &sd_ops;
-    j->base.nitems = j->pres != NULL ? (size_t)j->pz.threads : 1;
-    j->base.threads = j->pz.xc || j->pres != NULL ? (unsigned)j->pz.threads : 1;
-    j->base.timeout_ms = j->pz.timeout_ms;
-    j->base.start_ns = search_now_ns();
-    *job = &j->base;
+    /* sudoku_solve() resets its result; a portfolio is several items */
+    j->base.inline_ok = !j->pz.xc && j->pres == NULL && j->pz.n <= 9;
+    api_job_ready(&j->base, &sd_ops, j->pres != NULL ? (size_t)j->pz.threads : 1,
+                  j->pz.xc || j->pres != NULL ? (unsigned)j->pz.threads : 1, j->pz.timeout_ms, job);
     return 0;
 no_trace:
     api_problem_init(&p, API_EINVALID, "the request is not valid");
@@ -972,7 +960,7 @@ int api_sudoku_validate_prepare(const api_request_t *req, api_job_t **job, api_r
         api_problem_init(&p, API_ENOMEM, "out of memory");
         goto fail;
     }
-    rc = sd_read(req, pz, &p);
+    rc = sd_read(req, NULL, pz, &p);
     if (rc != 0 && rc != API_EUNPROCESSABLE) goto fail; /* conflicts are the answer here */
     sudoku_find_conflicts(&pz->shape, pz->grid, cf, SD_CONFLICTS_CAP, &count);
     json_t *list = json_array();

@@ -3,7 +3,12 @@
 #ifndef PUZZLED_API_SUDOKU_H
 #define PUZZLED_API_SUDOKU_H
 
+#include <jansson.h>
+#include <stdint.h>
+
 #include "api/request.h"
+#include "solvers/sudoku/sudoku.h"
+#include "solvers/xcover/xcover.h"
 
 /* POST /v1/sudoku/solve */
 int api_sudoku_solve_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp);
@@ -13,5 +18,61 @@ int api_sudoku_validate_prepare(const api_request_t *req, api_job_t **job, api_r
 
 #define API_SUDOKU_TRACE_CAP      10000       /* steps returned with trace=true */
 #define API_SUDOKU_SOLUTION_BYTES (16u << 20) /* max_solutions * N * N at most */
+#define API_SUDOKU_MAX_CELLS      (SUDOKU_MAX_N * SUDOKU_MAX_N)
+#define API_SUDOKU_STRING_MAX_N   35 /* a string grid: '1'-'9', then 'A'-'Z' */
+
+/* === The reader the Sudoku endpoints share (solve, validate, and the
+ * logic endpoints: grade, hint) === */
+
+typedef enum api_sudoku_out_e { API_SUDOKU_OUT_STRING, API_SUDOKU_OUT_ARRAYS } api_sudoku_out_t;
+
+/* A puzzle as read from any of the formats (see sudoku_api.c): raw values,
+ * the symbols, the shape, the solver's grid, and the solve options. */
+typedef struct api_sudoku_puzzle_s {
+    int n;
+    int box_rows, box_cols; /* as requested; 0 = default */
+    sudoku_shape_t shape;
+    long long raw[API_SUDOKU_MAX_CELLS]; /* -1 empty, else the value as written */
+    int row_len[SUDOKU_MAX_N];           /* CSV: values seen per line */
+    long long symbols[SUDOKU_MAX_N];     /* symbols[k] is solver value k+1 */
+    int nsymbols;                        /* 0 = default 1..N */
+    int zero_is_symbol;
+    api_sudoku_out_t out; /* answer grids as a string or as arrays */
+    int csv_out;
+    uint8_t grid[API_SUDOKU_MAX_CELLS]; /* solver values 0..N */
+    sudoku_method_t method;
+    sudoku_level_t level;
+    long long max_solutions;
+    long long timeout_ms;
+    long long threads;
+    int trace;
+    int xc; /* method dlx or algorithm-x: solved as exact cover */
+    xcover_engine_t engine;
+} api_sudoku_puzzle_t;
+
+/* What another endpoint adds to the reader.  field() sees every member of a
+ * JSON body first: it returns 1 when it took the member, -1 when it took it
+ * and added an error to p, 0 to leave it to solve's fields (grid, box,
+ * symbols, timeout_ms, and solve's options; anything else is an unknown
+ * field).  query: the parameters a text/CSV request may carry
+ * (NULL-terminated); the reader takes box and timeout_ms from them, the
+ * endpoint the rest. */
+typedef struct api_sudoku_extra_s {
+    int (*field)(void *ud, const char *key, json_t *value, api_problem_t *p);
+    const char *const *query;
+    void *ud;
+} api_sudoku_extra_t;
+
+/* Reads a request into *pz (zeroed by the caller: calloc).  Returns 0, or an
+ * API_E* code with the problem in p (API_EUNPROCESSABLE when the givens
+ * break a rule, every conflicting cell named). */
+int api_sudoku_read(const api_request_t *req, const api_sudoku_extra_t *extra,
+                    api_sudoku_puzzle_t *pz, api_problem_t *p);
+
+/* A grid in the input's form and symbols (string or arrays with null for
+ * empty), and the box as {"rows","cols"}.  New references; NULL when out of
+ * memory. */
+json_t *api_sudoku_grid_json(const api_sudoku_puzzle_t *pz, const uint8_t *grid);
+json_t *api_sudoku_box_json(const api_sudoku_puzzle_t *pz);
 
 #endif

@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/grid_char.h"
 #include "solvers/sudoku/sudoku.h"
 #include "solvers/sudoku/sudoku9.h"
 
@@ -87,12 +88,6 @@ typedef struct bt_job_s {
 
 /* === Parsing === */
 
-static int bt_cell(char ch) {
-    if (ch == '.' || ch == '0') return 0;
-    if (ch >= '1' && ch <= '9') return ch - '0';
-    return -1;
-}
-
 /* Fills e from one trimmed puzzle line. */
 static void bt_parse_line(const char *s, size_t n, uint32_t line, bt_entry_t *e) {
     memset(e, 0, sizeof *e);
@@ -103,14 +98,14 @@ static void bt_parse_line(const char *s, size_t n, uint32_t line, bt_entry_t *e)
         return;
     }
     for (size_t i = 0; i < n; i++) {
-        int v = bt_cell(s[i]);
-        if (v < 0) {
+        int v = api_grid_char_value(s[i]);
+        if (v == API_GRID_BAD || v > 9) { /* a 9x9 line: '.', '0' and 1-9 only */
             e->bad = BT_BAD_CHAR;
             e->badchar = (uint8_t)s[i];
             e->arg = i + 1;
             return;
         }
-        e->cells[i] = (uint8_t)v;
+        e->cells[i] = (uint8_t)(v == API_GRID_EMPTY ? 0 : v);
     }
 }
 
@@ -371,7 +366,53 @@ static void bt_free(api_job_t *base) {
     free(j);
 }
 
-static const api_job_ops_t bt_ops = {"sudoku", bt_run, bt_merge, bt_render, bt_free, 1, bt_finish};
+/* A chunk's answer for another server (see api_job_ops_t): "b1 <nodes>\n"
+ * and its answer lines as they are.  The lines move out of this copy (the
+ * copy that ran a chunk never sends it), so a server running chunks of a
+ * large batch holds only those in flight. */
+static char *bt_encode(api_job_t *base, size_t item, size_t *len, api_item_info_t *info) {
+    bt_job_t *j = (bt_job_t *)base;
+    bt_chunk_t *ch = &j->chunks[item];
+    size_t first, end;
+    char head[32];
+    int hn = snprintf(head, sizeof head, "b1 %llu\n", (unsigned long long)ch->nodes);
+    char *buf = ch->out != NULL ? malloc((size_t)hn + ch->len) : NULL;
+    if (buf == NULL) return NULL;
+    memcpy(buf, head, (size_t)hn);
+    memcpy(buf + hn, ch->out, ch->len);
+    *len = (size_t)hn + ch->len;
+    bt_chunk_range(j, item, &first, &end);
+    info->nodes = ch->nodes;
+    info->units = end - first; /* progress counts lines */
+    free(ch->out);
+    ch->out = NULL;
+    ch->len = 0;
+    return buf;
+}
+
+static int bt_decode(api_job_t *base, size_t item, const char *bytes, size_t len) {
+    bt_job_t *j = (bt_job_t *)base;
+    const char *nl = memchr(bytes, '\n', len < 32 ? len : 32);
+    char head[32], *end;
+    if (item >= j->nchunks || nl == NULL || len < 4 || memcmp(bytes, "b1 ", 3) != 0) return -1;
+    memcpy(head, bytes, (size_t)(nl - bytes));
+    head[nl - bytes] = '\0';
+    unsigned long long nodes = strtoull(head + 3, &end, 10);
+    if (end == head + 3 || *end != '\0') return -1;
+    size_t n = len - (size_t)(nl + 1 - bytes);
+    char *out = malloc(n ? n : 1);
+    if (out == NULL) return -1;
+    memcpy(out, nl + 1, n);
+    bt_chunk_t *ch = &j->chunks[item];
+    free(ch->out);
+    ch->out = out;
+    ch->len = n;
+    ch->nodes = nodes;
+    return 0;
+}
+
+static const api_job_ops_t bt_ops = {"sudoku", bt_run,    bt_merge,  bt_render, bt_free,
+                                     1,        bt_finish, bt_encode, bt_decode};
 
 /* === Entry point === */
 
@@ -428,14 +469,9 @@ int api_sudoku_batch_prepare(const api_request_t *req, api_job_t **job, api_resp
     for (size_t i = 0; i < j->nchunks; i++)
         atomic_init(&j->chunks[i].state, BT_PENDING);
     atomic_init(&j->finished, 0);
-    j->base.ops = &bt_ops;
-    j->base.nitems = j->nchunks;
     j->base.progress_unit = "lines";
     j->base.progress_total = j->nentries;
-    j->base.threads = (unsigned)threads;
-    j->base.timeout_ms = timeout_ms;
-    j->base.start_ns = search_now_ns();
-    *job = &j->base;
+    api_job_ready(&j->base, &bt_ops, j->nchunks, (unsigned)threads, timeout_ms, job);
     return 0;
 
 nomem:

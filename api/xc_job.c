@@ -110,6 +110,7 @@ int api_xc_run(api_xc_t *x, size_t item, const search_ctl_t *ctl) {
     }
     if (x->max_solutions > 0) {
         it->cap = (size_t)x->max_solutions * x->max_entries;
+        free(it->buf); /* a run tried before and cut short (restartable) */
         it->buf = malloc(it->cap * sizeof *it->buf);
         if (it->buf == NULL) {
             free(prefix);

@@ -120,8 +120,8 @@ static void xcj_free(api_job_t *job) {
     free(j);
 }
 
-static const api_job_ops_t xcj_ops = {"exact-cover", xcj_run, xcj_merge, xcj_render,
-                                      xcj_free,      0,       NULL};
+static const api_job_ops_t xcj_ops = {"exact-cover", xcj_run, xcj_merge, xcj_render, xcj_free, 0,
+                                      NULL,          NULL,    NULL};
 
 /* Reads items or secondary names into the table; returns 0 or -1. */
 static int xcj_names(json_t *list, const char *field, names_t *t, uint32_t first,
@@ -152,19 +152,120 @@ static int xcj_names(json_t *list, const char *field, names_t *t, uint32_t first
     return bad ? -1 : 0;
 }
 
-int api_xcover_solve_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
-    static const char *const none[] = {NULL};
+/* What the body asks, as read by xcj_read(). */
+typedef struct xcj_in_s {
+    json_t *items, *secondary, *options; /* borrowed from the document */
+    long long max_solutions, timeout_ms, threads;
+    xcover_engine_t engine;
+} xcj_in_t;
+
+/* The body's members: the options, and the three lists' shapes.  0 or -1
+ * (errors in p). */
+static int xcj_read(const api_request_t *req, json_t *root, xcj_in_t *in, api_problem_t *p) {
     static const char *const fields[] = {"items",      "secondary", "options", "max_solutions",
                                          "timeout_ms", "threads",   "method",  NULL};
+    json_t *v;
+    int bad = api_json_fields(root, fields, p) != 0;
+    in->max_solutions = 1;
+    in->timeout_ms = 0;
+    in->threads = 1;
+    in->engine = XCOVER_ENGINE_DLX;
+    bad |= api_json_opt_int(root, "max_solutions", 1, 10000, 1, &in->max_solutions, p) != 0;
+    bad |= api_json_opt_int(root, "timeout_ms", 1, req->max_timeout_ms, req->max_timeout_ms,
+                            &in->timeout_ms, p) != 0;
+    bad |= api_json_opt_int(root, "threads", 1, req->pool_threads, 1, &in->threads, p) != 0;
+    if ((v = json_object_get(root, "method")) != NULL &&
+        (!json_is_string(v) || xcover_engine_parse(json_string_value(v), &in->engine) != 0)) {
+        api_problem_add(p, "body", "method", "must be dlx or algorithm-x");
+        bad = 1;
+    }
+    in->items = json_object_get(root, "items");
+    in->secondary = json_object_get(root, "secondary");
+    in->options = json_object_get(root, "options");
+    if (!json_is_array(in->items)) {
+        api_problem_add(p, "body", "items", "required: an array of item names");
+        bad = 1;
+    }
+    if (in->secondary != NULL && !json_is_array(in->secondary)) {
+        api_problem_add(p, "body", "secondary", "must be an array of item names");
+        bad = 1;
+    }
+    if (!json_is_array(in->options)) {
+        api_problem_add(p, "body", "options",
+                        "required: an array of options (arrays of item names)");
+        bad = 1;
+    }
+    return bad ? -1 : 0;
+}
+
+/* The options as item numbers in compressed rows: start[k] (nopt + 1 of
+ * them, the caller's) and *entries (allocated here; the caller frees it,
+ * also on failure).  0, -1 (errors in p) or -2 (out of memory). */
+static int xcj_option_rows(json_t *options, const names_t *names, uint32_t *start,
+                           uint32_t **entries, api_problem_t *p) {
+    size_t nent = 0, k;
+    json_t *v;
+    int bad = 0;
+    json_array_foreach(options, k, v) nent += json_array_size(v);
+    if (nent > XCOVER_MAX_NODES) {
+        api_problem_add(p, "body", "options", "at most %u item entries over all options",
+                        XCOVER_MAX_NODES);
+        return -1;
+    }
+    *entries = malloc((nent ? nent : 1) * sizeof **entries);
+    if (*entries == NULL) return -2;
+    nent = 0;
+    json_array_foreach(options, k, v) {
+        char f[64];
+        size_t i;
+        json_t *name;
+        start[k] = (uint32_t)nent;
+        snprintf(f, sizeof f, "options[%zu]", k);
+        if (!json_is_array(v) || json_array_size(v) == 0) {
+            api_problem_add(p, "body", f,
+                            json_is_array(v) ? "an option needs at least one item"
+                                             : "must be an array of item names");
+            bad = 1;
+            continue;
+        }
+        json_array_foreach(v, i, name) {
+            snprintf(f, sizeof f, "options[%zu][%zu]", k, i);
+            if (!json_is_string(name)) {
+                api_problem_add(p, "body", f, "must be an item name (a string)");
+                bad = 1;
+                continue;
+            }
+            size_t slot = names_slot(names, json_string_value(name));
+            if (names->key[slot] == NULL) {
+                api_problem_add(p, "body", f, "unknown item '%.60s'", json_string_value(name));
+                bad = 1;
+                continue;
+            }
+            uint32_t item = names->val[slot];
+            for (size_t e = start[k]; e < nent; e++)
+                if ((*entries)[e] == item) {
+                    api_problem_add(p, "body", f, "item '%.60s' appears twice in this option",
+                                    json_string_value(name));
+                    bad = 1;
+                }
+            (*entries)[nent++] = item;
+        }
+        if (p->nerrors >= API_PROBLEM_MAX_ERRORS) break;
+    }
+    start[json_array_size(options)] = (uint32_t)nent;
+    return bad ? -1 : 0;
+}
+
+int api_xcover_solve_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
+    static const char *const none[] = {NULL};
     api_problem_t p;
-    json_t *root = NULL, *items, *secondary, *options, *v;
+    json_t *root = NULL;
     names_t names = {NULL, NULL, 0};
     uint32_t *start = NULL, *entries = NULL;
     xcj_t *j = NULL;
-    long long max_solutions = 1, timeout_ms = 0, threads = 1;
-    xcover_engine_t engine = XCOVER_ENGINE_DLX;
-    size_t nitems, nsec = 0, nopt, nent = 0, k;
-    int bad = 0;
+    xcj_in_t in;
+    size_t nitems, nsec, nopt;
+    int bad = 0, rc;
 
     *job = NULL;
     api_problem_init(&p, API_EINVALID, "the exact-cover problem is not valid");
@@ -175,36 +276,11 @@ int api_xcover_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
     }
     bad |= api_params_check(req, none, &p) != 0;
     if ((root = api_json_object(req, &p)) == NULL) goto fail;
-    bad |= api_json_fields(root, fields, &p) != 0;
-    bad |= api_json_opt_int(root, "max_solutions", 1, 10000, 1, &max_solutions, &p) != 0;
-    bad |= api_json_opt_int(root, "timeout_ms", 1, req->max_timeout_ms, req->max_timeout_ms,
-                            &timeout_ms, &p) != 0;
-    bad |= api_json_opt_int(root, "threads", 1, req->pool_threads, 1, &threads, &p) != 0;
-    if ((v = json_object_get(root, "method")) != NULL &&
-        (!json_is_string(v) || xcover_engine_parse(json_string_value(v), &engine) != 0)) {
-        api_problem_add(&p, "body", "method", "must be dlx or algorithm-x");
-        bad = 1;
-    }
-    items = json_object_get(root, "items");
-    secondary = json_object_get(root, "secondary");
-    options = json_object_get(root, "options");
-    if (!json_is_array(items)) {
-        api_problem_add(&p, "body", "items", "required: an array of item names");
-        bad = 1;
-    }
-    if (secondary != NULL && !json_is_array(secondary)) {
-        api_problem_add(&p, "body", "secondary", "must be an array of item names");
-        bad = 1;
-    }
-    if (!json_is_array(options)) {
-        api_problem_add(&p, "body", "options",
-                        "required: an array of options (arrays of item names)");
-        bad = 1;
-    }
+    bad |= xcj_read(req, root, &in, &p) != 0;
     if (bad) goto fail;
-    nitems = json_array_size(items);
-    nsec = json_array_size(secondary);
-    nopt = json_array_size(options);
+    nitems = json_array_size(in.items);
+    nsec = json_array_size(in.secondary);
+    nopt = json_array_size(in.options);
     if (nitems + nsec > XCOVER_MAX_ITEMS) {
         api_problem_add(&p, "body", "items", "at most %u items (primary and secondary)",
                         XCOVER_MAX_ITEMS);
@@ -215,66 +291,22 @@ int api_xcover_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
         goto fail;
     }
     if (names_init(&names, nitems + nsec) != 0) goto nomem;
-    bad |= xcj_names(items, "items", &names, 0, &p) != 0;
-    if (secondary) bad |= xcj_names(secondary, "secondary", &names, (uint32_t)nitems, &p) != 0;
+    bad |= xcj_names(in.items, "items", &names, 0, &p) != 0;
+    if (in.secondary)
+        bad |= xcj_names(in.secondary, "secondary", &names, (uint32_t)nitems, &p) != 0;
     if (bad) goto fail;
 
     start = malloc((nopt + 1) * sizeof *start);
     if (start == NULL) goto nomem;
-    json_array_foreach(options, k, v) nent += json_array_size(v);
-    if (nent > XCOVER_MAX_NODES) {
-        api_problem_add(&p, "body", "options", "at most %u item entries over all options",
-                        XCOVER_MAX_NODES);
-        goto fail;
-    }
-    entries = malloc((nent ? nent : 1) * sizeof *entries);
-    if (entries == NULL) goto nomem;
-    nent = 0;
-    json_array_foreach(options, k, v) {
-        char f[64];
-        size_t i;
-        json_t *name;
-        start[k] = (uint32_t)nent;
-        snprintf(f, sizeof f, "options[%zu]", k);
-        if (!json_is_array(v) || json_array_size(v) == 0) {
-            api_problem_add(&p, "body", f,
-                            json_is_array(v) ? "an option needs at least one item"
-                                             : "must be an array of item names");
-            bad = 1;
-            continue;
-        }
-        json_array_foreach(v, i, name) {
-            snprintf(f, sizeof f, "options[%zu][%zu]", k, i);
-            if (!json_is_string(name)) {
-                api_problem_add(&p, "body", f, "must be an item name (a string)");
-                bad = 1;
-                continue;
-            }
-            size_t slot = names_slot(&names, json_string_value(name));
-            if (names.key[slot] == NULL) {
-                api_problem_add(&p, "body", f, "unknown item '%.60s'", json_string_value(name));
-                bad = 1;
-                continue;
-            }
-            uint32_t item = names.val[slot];
-            for (size_t e = start[k]; e < nent; e++)
-                if (entries[e] == item) {
-                    api_problem_add(&p, "body", f, "item '%.60s' appears twice in this option",
-                                    json_string_value(name));
-                    bad = 1;
-                }
-            entries[nent++] = item;
-        }
-        if (p.nerrors >= API_PROBLEM_MAX_ERRORS) break;
-    }
-    start[nopt] = (uint32_t)nent;
-    if (bad) goto fail;
+    rc = xcj_option_rows(in.options, &names, start, &entries, &p);
+    if (rc == -2) goto nomem;
+    if (rc != 0) goto fail;
 
     j = calloc(1, sizeof *j);
     if (j == NULL) goto nomem;
     xcover_spec_t spec = {(uint32_t)nitems, (uint32_t)nsec, (uint32_t)nopt, start, entries};
     xcover_diag_t diag;
-    int rc = xcover_problem_new(&spec, NULL, &j->problem, &diag);
+    rc = xcover_problem_new(&spec, NULL, &j->problem, &diag);
     if (rc == SEARCH_ENOMEM) goto nomem;
     if (rc != 0) { /* the checks above should have caught it; name the option anyway */
         char f[48];
@@ -283,15 +315,11 @@ int api_xcover_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
                         search_code_name(rc));
         goto fail;
     }
-    if (api_xc_init(&j->xc, j->problem, engine, (uint64_t)max_solutions, (unsigned)threads, NULL,
-                    0) != 0)
+    if (api_xc_init(&j->xc, j->problem, in.engine, (uint64_t)in.max_solutions, (unsigned)in.threads,
+                    NULL, 0) != 0)
         goto nomem;
-    j->base.ops = &xcj_ops;
-    j->base.nitems = 1;
-    j->base.threads = (unsigned)threads;
-    j->base.timeout_ms = timeout_ms;
-    j->base.start_ns = search_now_ns();
-    *job = &j->base;
+    j->base.inline_ok = in.threads == 1; /* one item, restartable (api_xc_run) */
+    api_job_ready(&j->base, &xcj_ops, 1, (unsigned)in.threads, in.timeout_ms, job);
     names_free(&names);
     free(start);
     free(entries);

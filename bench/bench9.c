@@ -2,6 +2,7 @@
  * general methods of sudoku_solve(), on public collections.
  *
  *   bench9 [-k PUZZLES] [-t SECONDS] [FILE...]
+ *   bench9 -l LIMIT [-r REPEAT] [-i IMPL] FILE       (the compare mode)
  *
  *   FILE  one puzzle a line, 81 characters, '.' or '0' empty, '#' lines are
  *         comments; default: each of ../shared/data/sudoku9/puzzles2_17_clue,
@@ -21,10 +22,21 @@
  * subset.  Afterwards (untimed) every fast solution is checked against the
  * rules and givens, and the fast solver's counts against propagation's on
  * the subset; "bad" counts failures and makes the exit code 1.  A summary
- * table (fast solver, both modes, one row per file) ends the run. */
+ * table (fast solver, both modes, one row per file) ends the run.
+ *
+ * Compare mode (-l): only the fast solver, max_solutions LIMIT, every puzzle
+ * of FILE solved once per repeat (REPEAT, default 1), solutions written as in
+ * the service; prints one line shaped like the tdoku anchor's driver
+ * (`puzzles=N repeat=R limit=L sum_counts=C guesses=G secs=S cpu_secs=T impl=I`:
+ * secs wall-clock, cpu_secs the process's CPU time), so that
+ * bench/compare/sudoku9.sh can run the two side by side.  Only the solving
+ * is timed; afterwards every solution of the first pass is checked (untimed)
+ * and a bad one makes the exit code 1.  -i picks the build of the solver
+ * (auto = what sudoku9_solve() runs, portable, scalar, avx2; sudoku9.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "solvers/sudoku/sudoku.h"
 #include "solvers/sudoku/sudoku9.h"
@@ -204,6 +216,52 @@ static int bench_file(const char *path, size_t cap, double tcap, row_t *row) {
     return bad;
 }
 
+/* -l mode: one timed line for bench/compare/sudoku9.sh. */
+static int compare_file(const char *path, uint32_t limit, int repeat, sudoku9_impl_t impl) {
+    set_t set = {0};
+    if (load(path, &set) != 0 || set.n == 0) {
+        fprintf(stderr, "%s: missing or empty\n", path);
+        free(set.p);
+        return 1;
+    }
+    uint8_t *sol = malloc((size_t)81 * limit);
+    if (!sol) {
+        free(set.p);
+        return 1;
+    }
+    uint64_t count = 0, guesses = 0;
+    int bad = 0;
+    sudoku9_result_t res;
+    struct timespec c0, c1;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
+    double t0 = now_s();
+    for (int r = 0; r < repeat; r++)
+        for (size_t i = 0; i < set.n; i++) {
+            int code = sudoku9_solve_impl(impl, set.p + 81 * i, limit, sol, NULL, &res);
+            bad += code != 0;
+            count += res.solutions_found;
+            guesses += res.guesses;
+        }
+    double secs = now_s() - t0;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+    double cpu = (double)(c1.tv_sec - c0.tv_sec) + 1e-9 * (double)(c1.tv_nsec - c0.tv_nsec);
+    sudoku_shape_t shape;
+    sudoku_shape_init(&shape, 9, 3, 3);
+    for (size_t i = 0; i < set.n; i++) {
+        const uint8_t *pz = set.p + 81 * i;
+        sudoku9_solve_impl(impl, pz, limit, sol, NULL, &res);
+        bad += res.solutions_found == 0;
+        for (uint32_t k = 0; k < res.solutions_found; k++)
+            bad += sudoku_check_solution(&shape, pz, sol + 81 * k) != 1;
+    }
+    printf("puzzles=%zu repeat=%d limit=%u sum_counts=%llu guesses=%llu secs=%.6f cpu_secs=%.6f "
+           "bad=%d impl=%s\n",
+           set.n, repeat, limit, (unsigned long long)count, (unsigned long long)guesses, secs, cpu,
+           bad, sudoku9_impl_name(impl == SUDOKU9_IMPL_AUTO ? sudoku9_impl_auto() : impl));
+    free(set.p), free(sol);
+    return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
     static const char *defaults[] = {"../shared/data/sudoku9/puzzles2_17_clue",
                                      "../shared/data/sudoku9/puzzles3_magictour_top1465",
@@ -211,16 +269,44 @@ int main(int argc, char **argv) {
                                      "../shared/data/sudoku9/puzzles7_serg_benchmark"};
     size_t cap = 2000;
     double tcap = 2.0;
-    int i = 1, bad = 0, files = 0;
+    int i = 1, bad = 0, files = 0, repeat = 1;
+    uint32_t limit = 0;
+    sudoku9_impl_t impl = SUDOKU9_IMPL_AUTO;
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (!strcmp(argv[i], "-k") && i + 1 < argc)
             cap = (size_t)strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "-t") && i + 1 < argc)
             tcap = strtod(argv[++i], NULL);
-        else {
-            fprintf(stderr, "usage: bench9 [-k PUZZLES] [-t SECONDS] [FILE...]\n");
+        else if (!strcmp(argv[i], "-l") && i + 1 < argc)
+            limit = (uint32_t)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "-r") && i + 1 < argc)
+            repeat = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-i") && i + 1 < argc) {
+            const char *name = argv[++i];
+            impl = !strcmp(name, "portable") ? SUDOKU9_IMPL_PORTABLE
+                   : !strcmp(name, "scalar") ? SUDOKU9_IMPL_SCALAR
+                   : !strcmp(name, "avx2")   ? SUDOKU9_IMPL_AVX2
+                                             : SUDOKU9_IMPL_AUTO;
+            if (strcmp(name, "auto") && impl == SUDOKU9_IMPL_AUTO) {
+                fprintf(stderr, "bench9: -i auto|portable|scalar|avx2\n");
+                return 2;
+            }
+            if (!sudoku9_impl_supported(impl)) {
+                fprintf(stderr, "bench9: the %s build does not run here\n", name);
+                return 2;
+            }
+        } else {
+            fprintf(stderr, "usage: bench9 [-k PUZZLES] [-t SECONDS] [FILE...]\n"
+                            "       bench9 -l LIMIT [-r REPEAT] [-i IMPL] FILE\n");
             return 2;
         }
+    }
+    if (limit != 0) {
+        if (limit > SUDOKU_MAX_SOLUTIONS || repeat < 1 || i + 1 != argc) {
+            fprintf(stderr, "usage: bench9 -l LIMIT [-r REPEAT] [-i IMPL] FILE\n");
+            return 2;
+        }
+        return compare_file(argv[i], limit, repeat, impl);
     }
     static row_t rows[MAX_ROWS];
     int nrows = 0;
@@ -230,7 +316,8 @@ int main(int argc, char **argv) {
         for (size_t k = 0; k < sizeof defaults / sizeof defaults[0]; k++)
             bad += bench_file(defaults[k], cap, tcap, &rows[nrows++]);
     printf("\nsummary, single thread, puzzles/s (fast = the 9x9 solver, method \"fast\" / "
-           "\"auto\")\n");
+           "\"auto\", its %s build)\n",
+           sudoku9_impl_name(sudoku9_impl_auto()));
     printf("  %-30s %8s %12s %12s %10s %14s\n", "collection", "puzzles", "fast at 2", "fast at 1",
            "guess/pz", "propag. at 2");
     for (int k = 0; k < nrows; k++)

@@ -4,7 +4,8 @@
  * loopback port and prints:
  *   1. GET /v1/nqueens/count for n = 14..17 (argv overrides the range) with
  *      threads=1 and threads=2: server-side elapsed and client wall time;
- *   2. fairness: small requests (count n=8) fired one after another while an
+ *   2. fairness: small requests (count n=11: past the HTTP thread's inline
+ *      limit, so they need a worker) fired one after another while an
  *      n=17 count with threads=2 runs, against the same requests on an idle
  *      server: median and worst latency.  The pool's per-job window is what
  *      keeps the second figure near the first; then the same while three
@@ -175,9 +176,10 @@ int main(int argc, char **argv) {
     double lat[4096];
     char small[256];
     CURL *c = curl_easy_init();
-    snprintf(small, sizeof small, "%s/v1/nqueens/count?n=8", s.base);
+    snprintf(small, sizeof small, "%s/v1/nqueens/count?n=11",
+             s.base); /* past the inline limit: it needs a worker */
     size_t k = small_burst(c, small, lat, 50, NULL);
-    printf("\nSmall requests (GET count n=8, one at a time, keep-alive)\n");
+    printf("\nSmall requests (GET count n=11, one at a time, keep-alive; they need a worker)\n");
     report("idle server", lat, k);
 
     big_t big;

@@ -2,16 +2,21 @@
  *
  *   bench_nqueens            n = 14..17
  *   bench_nqueens LO HI      n = LO..HI (at most NQUEENS_COUNT_MAX_N)
+ *   bench_nqueens count N T  one count of N on T threads (T = 1: nqueens_count(),
+ *                            else the split on T pthreads), one line:
+ *                            "n=.. threads=.. count=.. ok wall=.. cpu=.. span=..
+ *                            nodes=.." (what bench/compare/nqueens.sh reads;
+ *                            span = the busiest thread's CPU time)
  *
- * For each n it prints, and checks against OEIS A000170:
+ * For each n the table prints, and checks against OEIS A000170:
  *   count   nqueens_count() on the calling thread: the single-thread figure
- *   split   nqueens_split() into a few hundred to a few thousand subproblems,
- *           counted by two pthreads that pull them from an atomic index (the
+ *   split   nqueens_split() (the border classes), counted by two pthreads
+ *           that pull batches of BATCH subproblems from an atomic index (the
  *           way the server's pool runs a count)
  *   nosym   nqueens_count() without symmetry (n <= 15 only), for the gain
  * and, for the split, how many subproblems there were and how long the
- * slowest took: that bounds how long another request can wait behind a count
- * in a pool worker.
+ * slowest batch took: that bounds how long another request can wait behind
+ * a count in a pool worker.
  *
  * Wall time is CLOCK_MONOTONIC, CPU time CLOCK_PROCESS_CPUTIME_ID (all
  * threads).  Exits 1 if any count is wrong. */
@@ -20,12 +25,13 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "solvers/nqueens/nqueens.h"
 
-#define SPLIT_THREADS  2
-#define SPLIT_MIN_SUBS 300 /* the shallowest split with at least this many */
+#define SPLIT_THREADS 2
+#define BATCH         4 /* subproblems per pull: the engine interleaves three */
 
 /* OEIS A000170, n = 0..27. */
 /* clang-format off */
@@ -56,10 +62,11 @@ typedef struct pool_s {
 typedef struct worker_s {
     pool_t *pool;
     pthread_t tid;
-    uint64_t units;
+    uint64_t count;
     search_stats_t stats;
     double slowest; /* seconds */
     size_t slowest_idx;
+    double cpu; /* the thread's CPU time, at its end */
     int rc;
 } worker_t;
 
@@ -67,10 +74,11 @@ static void *worker_main(void *arg) {
     worker_t *w = arg;
     pool_t *p = w->pool;
     for (;;) {
-        const size_t i = atomic_fetch_add(&p->next, 1);
+        const size_t i = atomic_fetch_add(&p->next, BATCH);
         if (i >= p->nsubs) break;
+        const size_t k = p->nsubs - i < BATCH ? p->nsubs - i : BATCH;
         const double t0 = clock_s(CLOCK_MONOTONIC);
-        const int rc = nqueens_count_sub(&p->subs[i], NULL, &w->units, &w->stats);
+        const int rc = nqueens_count_subs(&p->subs[i], k, NULL, &w->count, &w->stats);
         const double dt = clock_s(CLOCK_MONOTONIC) - t0;
         if (rc != 0 && w->rc == 0) w->rc = rc;
         if (dt > w->slowest) {
@@ -78,6 +86,7 @@ static void *worker_main(void *arg) {
             w->slowest_idx = i;
         }
     }
+    w->cpu = clock_s(CLOCK_THREAD_CPUTIME_ID);
     return NULL;
 }
 
@@ -106,18 +115,14 @@ static void bench_count(int n, int symmetry) {
     row(n, symmetry ? "count" : "nosym", 1, count, wall, cpu, st.nodes);
 }
 
-static const char *class_name(int klass) {
-    return klass == NQUEENS_CORNER ? "CORNER" : klass == NQUEENS_SIDE ? "SIDE" : "PLAIN";
-}
-
-static int bench_split(int n, int threads) {
-    int depth = 1;
+/* Counts n on `threads` pthreads; returns 0 and sets the figures. */
+/* *span is the most CPU one worker used: the wall time the count would take
+ * on `threads` idle cores (a shared machine's wall clock cannot show it). */
+static int split_count(int n, int threads, uint64_t *count, double *wall, double *cpu, double *span,
+                       uint64_t *nodes, double *slowest, size_t *slowest_idx, size_t *total) {
+    const int depth = 0;
     size_t nsubs = 0;
-    /* the shallowest split with enough pieces to spread */
-    for (depth = 1; depth < n - 1; depth++) {
-        nqueens_split(n, depth, 1, NULL, 0, &nsubs);
-        if (nsubs >= SPLIT_MIN_SUBS) break;
-    }
+    nqueens_split(n, depth, 1, NULL, 0, &nsubs);
     nqueens_sub_t *subs = calloc(nsubs ? nsubs : 1, sizeof *subs);
     worker_t *ws = calloc((size_t)threads, sizeof *ws);
     if (subs == NULL || ws == NULL || nqueens_split(n, depth, 1, subs, nsubs, &nsubs) != 0) {
@@ -126,6 +131,7 @@ static int bench_split(int n, int threads) {
         free(ws);
         return -1;
     }
+    *total = nsubs;
     pool_t pool = {.subs = subs, .nsubs = nsubs};
     atomic_init(&pool.next, 0);
 
@@ -137,38 +143,77 @@ static int bench_split(int n, int threads) {
             exit(2);
         }
     }
-    uint64_t units = 0, nodes = 0;
-    double slowest = 0;
-    size_t slowest_idx = 0;
     int rc = 0;
+    *count = *nodes = 0;
+    *slowest = *span = 0;
+    *slowest_idx = 0;
     for (int t = 0; t < threads; t++) {
         pthread_join(ws[t].tid, NULL);
-        units += ws[t].units;
-        nodes += ws[t].stats.nodes;
+        *count += ws[t].count;
+        *nodes += ws[t].stats.nodes;
         if (ws[t].rc != 0) rc = ws[t].rc;
-        if (ws[t].slowest > slowest) {
-            slowest = ws[t].slowest;
-            slowest_idx = ws[t].slowest_idx;
+        if (ws[t].cpu > *span) *span = ws[t].cpu;
+        if (ws[t].slowest > *slowest) {
+            *slowest = ws[t].slowest;
+            *slowest_idx = ws[t].slowest_idx;
         }
     }
-    const double wall = clock_s(CLOCK_MONOTONIC) - w0;
-    const double cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
-    if (rc != 0) fprintf(stderr, "n=%d: nqueens_count_sub returned %d\n", n, rc);
-    row(n, "split", threads, nqueens_units_to_count(units), wall, cpu, nodes);
-
-    const nqueens_sub_t *s = &subs[slowest_idx];
-    printf("     split depth %d: %zu subproblems, slowest %.1f ms (%s, bound %d, prefix", depth,
-           nsubs, slowest * 1e3, class_name(s->klass), s->bound);
-    for (int y = 0; y < s->depth; y++)
-        printf(" %d", s->cols[y]);
-    printf(")\n");
+    *wall = clock_s(CLOCK_MONOTONIC) - w0;
+    *cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+    if (rc != 0) fprintf(stderr, "n=%d: nqueens_count_subs returned %d\n", n, rc);
     free(subs);
     free(ws);
-    return 0;
+    return rc;
+}
+
+static void bench_split(int n, int threads) {
+    uint64_t count, nodes;
+    double wall, cpu, span, slowest;
+    size_t slowest_idx, total;
+    if (split_count(n, threads, &count, &wall, &cpu, &span, &nodes, &slowest, &slowest_idx,
+                    &total) != 0)
+        return;
+    row(n, "split", threads, count, wall, cpu, nodes);
+    printf("     %zu subproblems in batches of %d, slowest batch %.1f ms (from subproblem %zu); "
+           "busiest worker %.3f s CPU of %.3f s\n",
+           total, BATCH, slowest * 1e3, slowest_idx, span, cpu);
+}
+
+/* One count, one line: the interface of bench/compare/nqueens.sh. */
+static int one_count(int n, int threads) {
+    uint64_t count = 0, nodes = 0;
+    double wall, cpu, span;
+    if (threads <= 1) {
+        search_stats_t st = {0};
+        const double w0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+        if (nqueens_count(n, 1, NULL, &count, &st) != 0) return 1;
+        wall = clock_s(CLOCK_MONOTONIC) - w0;
+        cpu = span = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+        nodes = st.nodes;
+    } else {
+        double slowest;
+        size_t idx, total;
+        if (split_count(n, threads, &count, &wall, &cpu, &span, &nodes, &slowest, &idx, &total) !=
+            0)
+            return 1;
+    }
+    const int ok = (size_t)n < sizeof a000170 / sizeof a000170[0] && count == a000170[n];
+    printf("n=%d threads=%d count=%llu %s wall=%.3f cpu=%.3f span=%.3f nodes=%llu\n", n, threads,
+           (unsigned long long)count, ok ? "ok" : "FAIL", wall, cpu, span,
+           (unsigned long long)nodes);
+    return ok ? 0 : 1;
 }
 
 int main(int argc, char **argv) {
     int lo = 14, hi = 17;
+    if (argc == 4 && strcmp(argv[1], "count") == 0) {
+        const int n = atoi(argv[2]), threads = atoi(argv[3]);
+        if (n < 1 || n > NQUEENS_COUNT_MAX_N || threads < 1 || threads > 64) {
+            fprintf(stderr, "need 1 <= N <= %d and 1 <= T <= 64\n", NQUEENS_COUNT_MAX_N);
+            return 2;
+        }
+        return one_count(n, threads);
+    }
     if (argc == 3) {
         lo = atoi(argv[1]);
         hi = atoi(argv[2]);

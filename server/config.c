@@ -3,6 +3,8 @@
  * the same table, so the two cannot drift apart. */
 #include "server/config.h"
 
+#include "server/rconn.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
@@ -31,6 +33,8 @@ static const opt_t opts[] = {
      "TCP port, 0 = any free one (default 8080)"},
     {"threads", "PUZZLED_THREADS", OPT_UINT, 1, CONFIG_MAX_THREADS, OFF(threads),
      "worker threads (default: number of cores)"},
+    {"http-threads", "PUZZLED_HTTP_THREADS", OPT_UINT, 1, 64, OFF(http_threads),
+     "HTTP polling threads (default: number of cores, at most 4)"},
     {"max-body", "PUZZLED_MAX_BODY", OPT_SIZE, 1024, 256LL << 20, OFF(max_body),
      "largest request body in bytes, 413 past it (default 1048576)"},
     {"max-batch-body", "PUZZLED_MAX_BATCH_BODY", OPT_SIZE, 1024, 1LL << 30, OFF(max_batch_body),
@@ -66,6 +70,13 @@ static const opt_t opts[] = {
     {"web-root", "PUZZLED_WEB_ROOT", OPT_STR, 0, 0, OFF(web_root),
      "serve the web front end from this directory, read on every request (development; "
      "default: the copy built in)"},
+    {"redis", "PUZZLED_REDIS", OPT_STR, 0, 0, OFF(redis),
+     "cluster mode: keep jobs in this Redis, redis://[[user]:password@]host[:port][/db], and "
+     "share their work with every replica using it (default: none, jobs in memory)"},
+    {"redis-prefix", "PUZZLED_REDIS_PREFIX", OPT_STR, 0, 0, OFF(redis_prefix),
+     "namespace of the Redis keys and channels (default puzzled:)"},
+    {"redis-claim-ms", "PUZZLED_REDIS_CLAIM_MS", OPT_UINT, 200, 600000, OFF(redis_claim_ms),
+     "a work item whose replica gave no sign of life this long is run by another (default 5000)"},
     {"healthcheck", NULL, OPT_FLAG, 0, 0, OFF(healthcheck),
      "probe http://127.0.0.1:PORT/healthz, exit 0 if healthy (for HEALTHCHECK)"},
 };
@@ -79,6 +90,7 @@ static void config_defaults(config_t *cfg) {
     cfg->threads = cores < 1                    ? 1
                    : cores > CONFIG_MAX_THREADS ? CONFIG_MAX_THREADS
                                                 : (unsigned)cores;
+    cfg->http_threads = cfg->threads < 4 ? cfg->threads : 4;
     cfg->max_body = 1 << 20;
     cfg->max_batch_body = 16u << 20;
     cfg->max_batch_lines = 200000;
@@ -94,6 +106,8 @@ static void config_defaults(config_t *cfg) {
     cfg->job_timeout_ms = 24LL * 3600 * 1000;
     cfg->max_job_result = 64u << 20;
     snprintf(cfg->cors_origin, sizeof cfg->cors_origin, "*");
+    snprintf(cfg->redis_prefix, sizeof cfg->redis_prefix, "puzzled:");
+    cfg->redis_claim_ms = 5000;
 }
 
 /* Stores `value` into the field `o` describes; returns 0 or -1 (message in err). */
@@ -195,6 +209,20 @@ int config_parse(config_t *cfg, int argc, char **argv, void *usage_out, void *er
         fprintf(err, "puzzled: --bind: '%s' is not an IPv4 or IPv6 address\n", cfg->bind);
         return -1;
     }
+    if (cfg->redis[0] != '\0') {
+        rconn_url_t u;
+        char why[160];
+        if (rconn_url_parse(cfg->redis, &u, why, sizeof why) != 0) {
+            /* the URL may hold a password: say what is wrong, never echo it */
+            fprintf(err, "puzzled: --redis: %s\n", why);
+            return -1;
+        }
+    }
+    for (const char *ch = cfg->redis_prefix; *ch; ch++)
+        if (*ch == ' ' || *ch == '*' || *ch == '?' || *ch == '[') {
+            fprintf(err, "puzzled: --redis-prefix: no spaces or glob characters (*?[)\n");
+            return -1;
+        }
     return 0;
 }
 

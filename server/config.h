@@ -15,6 +15,7 @@ typedef struct config_s {
     char bind[64];            /* IPv4 or IPv6 literal */
     unsigned port;            /* 0 = any free port (tests) */
     unsigned threads;         /* worker threads in the pool */
+    unsigned http_threads;    /* libmicrohttpd polling threads */
     size_t max_body;          /* bytes */
     size_t max_batch_body;    /* bytes, for routes that take batches */
     unsigned max_batch_lines; /* puzzles in one batch */
@@ -32,6 +33,11 @@ typedef struct config_s {
     char cors_origin[256];
     int healthcheck;     /* --healthcheck: probe /healthz and exit */
     char web_root[1024]; /* "" = serve the web front end built into the binary */
+    /* Cluster mode (server/cluster.c): "" = the embedded job store.  The URL
+     * may hold a password: never log it (rconn_url_redacted). */
+    char redis[1024];
+    char redis_prefix[64];   /* namespace of every key and channel */
+    unsigned redis_claim_ms; /* a work item held this long without a sign of life is reclaimed */
 } config_t;
 
 /* Fills cfg from defaults, then the environment, then argv.  Returns 0 to

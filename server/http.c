@@ -1,6 +1,12 @@
 /* http.c -- libmicrohttpd glue.
  *
- * A request's life, all on MHD's single polling thread unless noted:
+ * libmicrohttpd runs --http-threads polling threads (its thread pool, epoll
+ * in each); a connection stays on one of them for its whole life, so "the
+ * MHD thread" below means that connection's thread.  What those threads
+ * share (the server struct, the connection list, metrics, the jobs runner)
+ * is atomic or under its own lock.
+ *
+ * A request's life, all on its MHD thread unless noted:
  *
  *   1st call        allocate http_req_t, take the request id, match the route.
  *                   Nothing is answered on the first call (MHD closes
@@ -61,6 +67,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "api/problem.h"
 #include "server/guard.h"
 #include "server/jobs.h"
 #include "server/reqid.h"
@@ -68,6 +75,7 @@
 #include "server/static.h"
 
 #define HTTP_SWEEP_MS     200 /* how often connections without a request head are checked */
+#define HTTP_INLINE_NS    (500 * 1000LL) /* the slice an inline try may take (see below) */
 #define HTTP_LOG_PATH_MAX 200
 #define HTTP_STREAM_BLOCK (64 * 1024) /* bytes MHD asks a stream for at a time */
 
@@ -183,6 +191,22 @@ void http_log(const char *level, const char *msg, void *extra_json) {
     free(text);
 }
 
+/* Appends s to out as the inside of a JSON string (s is printable ASCII:
+ * http_copy_printable made it so); returns the new length, never past cap. */
+static size_t http_json_str(char *out, size_t n, size_t cap, const char *s) {
+    for (; *s != '\0' && n + 2 < cap; s++) {
+        if (*s == '"' || *s == '\\') out[n++] = '\\';
+        out[n++] = *s;
+    }
+    return n;
+}
+
+/* The access log line of a request, as http_log() would write it but built
+ * by hand into one buffer: this runs for every request, and jansson's
+ * packing, dumping and their allocations were a tenth of a small request's
+ * cost.  Same fields, same single write(2). */
+static void http_log_request(const struct http_req_s *req, double ms, int toe, int client_gone);
+
 /* Copies a client-controlled string for logs and problems: printable ASCII
  * only (jansson rejects invalid UTF-8), truncated to cap - 1. */
 static void http_copy_printable(char *dst, size_t cap, const char *src) {
@@ -266,12 +290,26 @@ static enum MHD_Result http_send(http_req_t *req) {
                                               r, NULL);
         if (m == NULL) return MHD_NO;
         /* the stream stays in req->resp until on_completed() frees it */
+    } else if (r->body == NULL && r->status == 503 && r->content_type != NULL &&
+               strcmp(r->content_type, API_PROBLEM_CONTENT_TYPE) == 0) {
+        /* out of memory even for the problem's text (api_response_problem):
+         * a constant one, so that the answer is still what it says it is */
+        static const char oom[] = "{\"type\":\"/problems/out-of-memory\",\"title\":\"Not enough "
+                                  "memory for this request\",\"status\":503,\"detail\":\"out of "
+                                  "memory; retry later\",\"errors\":[]}";
+        m = MHD_create_response_from_buffer(sizeof oom - 1, (void *)oom, MHD_RESPMEM_PERSISTENT);
+        if (m == NULL) return MHD_NO;
     } else {
         m = MHD_create_response_from_buffer_with_free_callback(r->len, r->body, free);
         if (m == NULL) return MHD_NO;
         r->body = NULL; /* MHD owns it now */
         r->len = 0;
     }
+    /* HEAD of a streamed answer: libmicrohttpd 0.9.75 would still send the
+     * chunked encoding's last chunk after the head, a body HEAD must not
+     * have; without chunking it sends the head alone (and closes). */
+    if (r->stream != NULL && strcmp(req->method, "HEAD") == 0)
+        MHD_set_response_options(m, MHD_RF_HTTP_VERSION_1_0_ONLY, MHD_RO_END);
     if (r->content_type) MHD_add_response_header(m, MHD_HTTP_HEADER_CONTENT_TYPE, r->content_type);
     MHD_add_response_header(m, "X-Request-Id", req->id);
     MHD_add_response_header(m, MHD_HTTP_HEADER_ACCESS_CONTROL_ALLOW_ORIGIN, srv->cfg->cors_origin);
@@ -295,9 +333,9 @@ static enum MHD_Result http_send(http_req_t *req) {
                                 "Content-Type, Accept, X-Request-Id");
         MHD_add_response_header(m, "Access-Control-Max-Age", "600");
     }
-    if (r->retry_after > 0) {
+    if (r->retry_after > 0 || r->status == 503) { /* every 503 says when to come back */
         char ra[16];
-        snprintf(ra, sizeof ra, "%u", r->retry_after);
+        snprintf(ra, sizeof ra, "%u", r->retry_after > 0 ? r->retry_after : 1);
         MHD_add_response_header(m, MHD_HTTP_HEADER_RETRY_AFTER, ra);
     }
     if (atomic_load(&srv->draining))
@@ -412,6 +450,45 @@ static int http_prefers_async(const char *prefer) {
     return 0;
 }
 
+/* Tries a small job on this (the HTTP) thread, as api_job_t.inline_ok
+ * allows: one item under a deadline of HTTP_INLINE_NS (or the job's own, if
+ * sooner).  Returns 1 when the job finished (merged and rendered: the answer
+ * is in req->resp), 0 when the slice ran out first: run() is restartable, so
+ * the pool then runs it again from scratch, and the answer is the same
+ * either way.  The pool's hand-offs cost two thread switches each way, more
+ * than most 9x9 solves; a try cut short costs at most a slice and one poll
+ * interval of the solver. */
+static int http_run_inline(http_req_t *req) {
+    api_job_t *job = req->job;
+    int64_t now = search_now_ns(), end = now + job->timeout_ms * 1000000;
+    search_ctl_t ctl = {now + HTTP_INLINE_NS < end ? now + HTTP_INLINE_NS : end, 0, NULL, NULL};
+    int rc = job->ops->run(job, 0, &ctl);
+    if (rc == SEARCH_TIMEOUT && search_now_ns() < end) return 0; /* the slice, not the request */
+    job->ops->merge(job, 0, rc);
+    guard_render(job, &req->resp);
+    metrics_add_nodes(req->srv->metrics, job->ops->puzzle, job->nodes);
+    atomic_fetch_add_explicit(&req->srv->metrics->inline_answers, 1, memory_order_relaxed);
+    http_answered(req);
+    return 1;
+}
+
+/* Runs a job that is small by construction (api_job_t.inline_whole) here:
+ * every item, then merge, in order, as the pool would on one worker, under
+ * the job's own deadline.  Always answers (returns 1). */
+static int http_run_whole(http_req_t *req) {
+    api_job_t *job = req->job;
+    search_ctl_t ctl = {search_now_ns() + job->timeout_ms * 1000000, 0, NULL, NULL};
+    int act = API_JOB_CONTINUE;
+    job->threads = 1; /* what the answer's statistics say it used */
+    for (size_t k = 0; act == API_JOB_CONTINUE && k < job->nitems; k++)
+        act = job->ops->merge(job, k, job->ops->run(job, k, &ctl));
+    guard_render(job, &req->resp);
+    metrics_add_nodes(req->srv->metrics, job->ops->puzzle, job->nodes);
+    atomic_fetch_add_explicit(&req->srv->metrics->inline_answers, 1, memory_order_relaxed);
+    http_answered(req);
+    return 1;
+}
+
 /* Prepares an API request and hands it to the pool, or to the jobs runner
  * when the client prefers an asynchronous answer.  Returns HTTP_ANSWER
  * (resp holds an error, a quick answer or a 202) or HTTP_HANDED_OFF. */
@@ -454,10 +531,14 @@ static int http_run_api(http_req_t *req) {
     if (async) { /* the job now belongs to the runner; the answer is the 202 */
         api_job_t *job = req->job;
         req->job = NULL;
-        jobs_create(srv->jobs, job, req->method, req->route->path, &req->resp);
+        jobs_create(srv->jobs, job, &areq, &req->resp);
         http_answered(req);
         return HTTP_ANSWER;
     }
+    if (!req->job->ops->progressive && ((req->job->inline_whole && http_run_whole(req)) ||
+                                        (req->job->inline_ok && req->job->nitems == 1 &&
+                                         req->job->threads <= 1 && http_run_inline(req))))
+        return HTTP_ANSWER;
     if (pool_admit(srv->pool) != 0) {
         http_set_problem(req, API_EBUSY, "too many requests are queued; retry shortly");
         req->resp.retry_after = 1;
@@ -535,12 +616,29 @@ static int http_dispatch(http_req_t *req) {
     case ROUTE_HEALTHZ:
         http_set_json(req, 200, json_pack("{s:s}", "status", "ok"));
         return HTTP_ANSWER;
-    case ROUTE_READYZ:
+    case ROUTE_READYZ: {
+        /* Cluster mode with Redis unreachable is "degraded" but still 200:
+         * synchronous requests need no Redis, and a load balancer that took
+         * every replica out because their shared Redis failed would stop
+         * those too.  The body says what is missing. */
+        int up = srv->jobs ? jobs_store_up(srv->jobs) : -1;
         if (atomic_load(&srv->draining))
             http_set_problem(req, API_EDRAINING, "draining: not taking new work");
-        else
+        else if (up < 0)
             http_set_json(req, 200, json_pack("{s:s}", "status", "ready"));
+        else if (up)
+            http_set_json(req, 200,
+                          json_pack("{s:s, s:s, s:s}", "status", "ready", "store", "redis", "jobs",
+                                    "available"));
+        else
+            http_set_json(req, 200,
+                          json_pack("{s:s, s:s, s:s, s:s}", "status", "degraded", "store", "redis",
+                                    "jobs", "unavailable", "detail",
+                                    "Redis cannot be reached: new jobs are refused (503) and "
+                                    "job reads fail until it answers; synchronous requests "
+                                    "are served"));
         return HTTP_ANSWER;
+    }
     case ROUTE_METRICS:
         text = metrics_render(srv->metrics, &len);
         if (text == NULL) {
@@ -792,14 +890,8 @@ static void http_on_completed(void *cls, struct MHD_Connection *conn, void **con
     }
     double ms = (double)(search_now_ns() - req->start_ns) / 1e6;
     metrics_observe(srv->metrics, req->path_index, req->status, ms);
-    json_t *f = json_pack("{s:s, s:s, s:i, s:f, s:s}", "method", req->method, "path", req->path,
-                          "status", req->status, "duration_ms", ms, "request_id", req->id);
-    if (f != NULL && toe != MHD_REQUEST_TERMINATED_COMPLETED_OK)
-        json_object_set_new(f, "terminated", json_integer((json_int_t)toe));
     /* task.client_gone is the loop thread's while the task runs */
-    if (f != NULL && !task_running && req->task.client_gone)
-        json_object_set_new(f, "client_gone", json_true());
-    http_log("info", "request", f);
+    http_log_request(req, ms, toe, !task_running && req->task.client_gone);
 
     if (task_running) {
         pthread_mutex_lock(&req->lock);
@@ -813,6 +905,29 @@ static void http_on_completed(void *cls, struct MHD_Connection *conn, void **con
         pthread_mutex_unlock(&req->lock);
     }
     http_req_free(req);
+}
+
+static void http_log_request(const http_req_t *req, double ms, int toe, int client_gone) {
+    char line[HTTP_LOG_PATH_MAX * 2 + REQID_MAX * 2 + 256], when[40];
+    size_t n = 0, cap = sizeof line;
+    http_time_iso(when, sizeof when);
+    n += (size_t)snprintf(
+        line, cap, "{\"time\":\"%s\",\"level\":\"info\",\"msg\":\"request\",\"method\":\"", when);
+    n = http_json_str(line, n, cap, req->method);
+    n += (size_t)snprintf(line + n, cap - n, "\",\"path\":\"");
+    n = http_json_str(line, n, cap, req->path);
+    n += (size_t)snprintf(line + n, cap - n,
+                          "\",\"status\":%d,\"duration_ms\":%.6f,\"request_id\":\"", req->status,
+                          ms);
+    n = http_json_str(line, n, cap, req->id);
+    n += (size_t)snprintf(line + n, cap - n, "\"");
+    if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK)
+        n += (size_t)snprintf(line + n, cap - n, ",\"terminated\":%d", toe);
+    if (client_gone) n += (size_t)snprintf(line + n, cap - n, ",\"client_gone\":true");
+    n += (size_t)snprintf(line + n, cap - n, "}\n");
+    if (n >= cap) n = cap - 1;
+    ssize_t w = write(STDERR_FILENO, line, n);
+    (void)w;
 }
 
 /* Frees a request.  Called by its last owner: on_completed() on the MHD
@@ -876,9 +991,9 @@ int http_server_start(http_server_t **out, const config_t *cfg, pool_t *pool, me
         flags, (uint16_t)cfg->port, NULL, NULL, http_on_request, s, MHD_OPTION_EXTERNAL_LOGGER,
         http_mhd_logger, NULL, MHD_OPTION_SOCK_ADDR, addr, MHD_OPTION_NOTIFY_COMPLETED,
         http_on_completed, s, MHD_OPTION_NOTIFY_CONNECTION, http_on_connection, s,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->idle_timeout_s, MHD_OPTION_CONNECTION_LIMIT,
-        cfg->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT, cfg->max_conn_per_ip,
-        MHD_OPTION_END);
+        MHD_OPTION_THREAD_POOL_SIZE, cfg->http_threads, MHD_OPTION_CONNECTION_TIMEOUT,
+        (unsigned)cfg->idle_timeout_s, MHD_OPTION_CONNECTION_LIMIT, cfg->max_connections,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, cfg->max_conn_per_ip, MHD_OPTION_END);
     if (s->daemon != NULL && pthread_create(&s->sweeper, NULL, http_sweeper, s) != 0) {
         MHD_stop_daemon(s->daemon);
         s->daemon = NULL;

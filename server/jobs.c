@@ -34,9 +34,26 @@
  * runner's list is only marked closed, and the loop thread unlinks and frees
  * it.  Dropping a stream never cancels the job.
  *
- * Locking: `lock` guards the runners, their subscribers and every field
- * below it in jobs_s; the store and the pool lock for themselves and are
- * taken under `lock` (never the other way round).  A runner's api_job_t is
+ * Cluster mode (js->cl set, the store is Redis'): a job whose work splits
+ * into items (cluster_can_split) is not run here: jobs_create() hands it to
+ * cluster_create(), which publishes its items for every replica to take, and
+ * its record changes in Redis alone.  Other jobs run on the replica that
+ * created them, as above, with their record in Redis.  An event stream of a
+ * job with no runner here follows its record: a watch (job_watch_t) is read
+ * again when the cluster says it changed ('p', 'd' notifications) and at
+ * least every JOBS_WATCH_MS; a DELETE of a job with no runner here goes
+ * through cluster_cancel().  A final record Redis could not take (it was
+ * down) is kept in `unsaved` and stored when it answers again: a job that
+ * ran through an outage is reported, not lost.
+ *
+ * Locking: `lock` guards the runners, their subscribers, the watches and
+ * every field below it in jobs_s; the store and the pool lock for themselves
+ * and are taken under `lock` (never the other way round).  In cluster mode
+ * a store call is a Redis round trip (bounded by rconn's timeouts and its
+ * breaker); the slow ones (expire, count, the watches' reads) are made
+ * outside `lock`.  The cluster calls jobs_on_event() on the loop thread
+ * outside `lock` (from its subscription's callbacks), and jobs_tick() calls
+ * cluster_tick() before it takes `lock`.  A runner's api_job_t is
  * the loop thread's while its task runs (merge, render), so the tick reads
  * the job's progress fields on that thread only. */
 #include "server/jobs.h"
@@ -57,9 +74,13 @@
 #define JOBS_EXPIRE_MS    1000  /* how often ended records are expired */
 #define JOBS_LIST_MAX     100   /* GET /v1/jobs?limit= */
 #define JOBS_ETA_FROM     0.03  /* an eta once this fraction is done */
+#define JOBS_WATCH_MS     1000  /* a followed remote job's record is read at least this often */
+#define JOBS_PUT_MS       1000  /* cluster mode: a running job's record is written this often */
 
 typedef struct job_sub_s job_sub_t;
 typedef struct job_run_s job_run_t;
+typedef struct job_watch_s job_watch_t;
+typedef struct job_unsaved_s job_unsaved_t;
 
 struct job_sub_s {
     struct MHD_Connection *conn;
@@ -87,9 +108,29 @@ struct job_run_s {
     int cancel_requested;  /* DELETE, or shutdown */
     int64_t start_ns;      /* CLOCK_MONOTONIC at the start */
     int64_t last_event_ns; /* last progress event */
+    int64_t last_put_ns;   /* cluster mode: last write of the record (under lock) */
     job_progress_t sent;   /* progress as last published */
     job_sub_t *subs;
     job_run_t *next; /* runs, in creation order */
+};
+
+/* Cluster mode: a job that runs elsewhere, followed by event streams here.
+ * Every field is guarded by jobs_s.lock (the MHD thread adds streams, the
+ * loop thread reads the record and publishes). */
+struct job_watch_s {
+    char id[JOB_ID_LEN + 1];
+    job_sub_t *subs;
+    int dirty;            /* the cluster said it changed: read it again */
+    int64_t last_read_ns; /* when its record was last read */
+    job_rec_t sent;       /* as last published (no result) */
+    job_watch_t *next;
+};
+
+/* A final record the store could not take (Redis down), kept to retry;
+ * guarded by jobs_s.lock. */
+struct job_unsaved_s {
+    job_rec_t rec; /* owns its result */
+    job_unsaved_t *next;
 };
 
 struct jobs_s {
@@ -97,11 +138,14 @@ struct jobs_s {
     pool_t *pool;
     metrics_t *metrics;
     jobstore_t *store;
+    cluster_t *cl; /* cluster mode; NULL: one server.  Constant. */
     pthread_mutex_t lock;
     job_run_t *runs; /* queued and running, oldest first */
     unsigned running;
     int draining;
     int64_t last_expire_ns;
+    job_watch_t *watches;   /* cluster mode: followed remote jobs (under lock) */
+    job_unsaved_t *unsaved; /* cluster mode: final records to store again (under lock) */
 };
 
 static void job_start_queued(jobs_t *js);
@@ -152,6 +196,24 @@ static void jobs_problem(api_response_t *resp, int code, const char *detail) {
     api_response_problem(resp, &p);
 }
 
+/* The answer to a store error other than "not found". */
+static void jobs_store_problem(const jobs_t *js, api_response_t *resp, int rc, const char *doing) {
+    if (rc == JOBSTORE_EDOWN) {
+        char d[200];
+        snprintf(d, sizeof d,
+                 "the job store (Redis) cannot be reached while %s; synchronous requests "
+                 "still work; retry later",
+                 doing);
+        jobs_problem(resp, API_EUNAVAILABLE, d);
+        resp->retry_after = js->cl ? cluster_retry_after_s(js->cl) : 1;
+    } else {
+        char d[160];
+        snprintf(d, sizeof d, "out of memory while %s", doing);
+        jobs_problem(resp, API_ENOMEM, d);
+        resp->retry_after = 1;
+    }
+}
+
 /* === The job resource as JSON === */
 
 static json_t *jobs_progress_json(const job_progress_t *pr) {
@@ -189,6 +251,13 @@ static json_t *jobs_rec_json(const job_rec_t *r) {
         created, "started", r->started_ms ? json_string(started) : json_null(), "finished",
         r->finished_ms ? json_string(finished) : json_null(), "progress",
         jobs_progress_json(&r->progress), "links", "self", self, "events", events);
+    if (o != NULL && r->cluster != NULL) { /* a split job's statistics (cluster mode) */
+        json_t *c = json_loads(r->cluster, 0, NULL);
+        if (c == NULL || json_object_set_new(o, "cluster", c) != 0) {
+            json_decref(o);
+            return NULL;
+        }
+    }
     if (o != NULL && r->result_status != 0) {
         char result[96];
         snprintf(result, sizeof result, "/v1/jobs/%s/result", r->id);
@@ -437,7 +506,15 @@ static void run_end(jobs_t *js, job_run_t *r, job_status_t st, int status, const
     /* the done event carries the whole job, result included */
     size_t tl;
     char *text = r->subs != NULL ? jobs_job_text(&put, &tl) : NULL;
-    js->store->ops->put(js->store, &put);
+    if (js->store->ops->put(js->store, &put) == JOBSTORE_EDOWN && js->cl != NULL) {
+        job_unsaved_t *u = malloc(sizeof *u); /* Redis is down: store it when it is back */
+        if (u != NULL) {
+            u->rec = put;
+            u->next = js->unsaved;
+            js->unsaved = u;
+            put.result = NULL;
+        }
+    }
     job_rec_clear(&put);
     atomic_fetch_add_explicit(&m->async_ended[st], 1, memory_order_relaxed);
     http_log("info", "job ended",
@@ -470,6 +547,7 @@ static void job_start(jobs_t *js, job_run_t *r) {
     r->task.progress = r->job->ops->progressive ? job_progress : NULL;
     r->task.owner = r;
     r->task.watch_fd = -1;
+    r->task.background = 1;
     js->store->ops->put(js->store, &r->rec);
     run_publish(r, "progress");
     js->running++;
@@ -589,14 +667,165 @@ static void job_done(pool_task_t *task) {
     run_free(r);
 }
 
+/* The runner of a job on this replica, or NULL.  Under js->lock. */
+static job_run_t *jobs_find_run(jobs_t *js, const char *id) {
+    for (job_run_t *r = js->runs; r != NULL; r = r->next)
+        if (strcmp(r->rec.id, id) == 0) return r;
+    return NULL;
+}
+
+/* Cancels a runner (DELETE here, or a cancel from another replica): a
+ * queued one ends at once (and is freed), a running one has its searches
+ * stopped and ends in job_done().  Under js->lock. */
+static void run_cancel(jobs_t *js, job_run_t *r) {
+    r->cancel_requested = 1;
+    if (r->rec.status == JOB_QUEUED) {
+        run_end(js, r, JOB_CANCELLED, 0, NULL, NULL, 0);
+        run_free(r);
+    } else {
+        atomic_store(&r->task.cancel, 1); /* the searches see it at their next poll */
+    }
+}
+
+/* === Watches: jobs that run elsewhere (cluster mode) === */
+
+static job_watch_t *jobs_find_watch(jobs_t *js, const char *id) {
+    for (job_watch_t *w = js->watches; w != NULL; w = w->next)
+        if (strcmp(w->id, id) == 0) return w;
+    return NULL;
+}
+
+/* Ends every stream of a watch and frees it.  Under js->lock. */
+static void watch_end(jobs_t *js, job_watch_t *w) {
+    for (job_watch_t **pp = &js->watches; *pp != NULL; pp = &(*pp)->next)
+        if (*pp == w) {
+            *pp = w->next;
+            break;
+        }
+    for (job_sub_t *s = w->subs, *next; s != NULL; s = next) {
+        next = s->next;
+        s->attached = 0;
+        sub_end(s);
+        if (s->closed) sub_destroy(s);
+    }
+    free(w);
+}
+
+/* Loop thread, from the cluster: job `id` changed ('p', 'd'), another
+ * replica asks to cancel it ('c'), or anything may have ('r'). */
+static void jobs_on_event(void *arg, char kind, const char *id) {
+    jobs_t *js = arg;
+    pthread_mutex_lock(&js->lock);
+    for (job_watch_t *w = js->watches; w != NULL; w = w->next)
+        if (kind == 'r' || strcmp(w->id, id) == 0) w->dirty = 1;
+    if (kind == 'c') {
+        job_run_t *r = jobs_find_run(js, id);
+        if (r != NULL && !r->cancel_requested) run_cancel(js, r);
+    }
+    pthread_mutex_unlock(&js->lock);
+}
+
+#define JOBS_WATCH_BATCH 64 /* watches read per tick at most */
+
+/* Reads the records of the watches that are due (outside the lock: a
+ * round trip to Redis each) and publishes what changed. */
+static void jobs_watch_tick(jobs_t *js, int64_t now) {
+    char ids[JOBS_WATCH_BATCH][JOB_ID_LEN + 1];
+    size_t n = 0;
+    pthread_mutex_lock(&js->lock);
+    for (job_watch_t *w = js->watches, *next; w != NULL; w = next) {
+        next = w->next;
+        for (job_sub_t **pp = &w->subs; *pp != NULL;) { /* streams MHD let go */
+            job_sub_t *s = *pp;
+            if (s->closed) {
+                *pp = s->next;
+                sub_destroy(s);
+            } else {
+                if (now - s->last_write_ns >= JOBS_KEEPALIVE_MS * 1000000LL)
+                    sub_push(s, ": keep-alive\n\n", 14);
+                pp = &s->next;
+            }
+        }
+        if (w->subs == NULL) {
+            watch_end(js, w);
+            continue;
+        }
+        if ((w->dirty || now - w->last_read_ns >= JOBS_WATCH_MS * 1000000LL) &&
+            n < JOBS_WATCH_BATCH) {
+            w->dirty = 0;
+            w->last_read_ns = now;
+            memcpy(ids[n++], w->id, JOB_ID_LEN + 1);
+        }
+    }
+    pthread_mutex_unlock(&js->lock);
+    for (size_t i = 0; i < n; i++) {
+        job_rec_t rec;
+        memset(&rec, 0, sizeof rec);
+        int rc = js->store->ops->get(js->store, ids[i], 0, &rec);
+        if (rc == 0 && JOB_ENDED(rec.status)) { /* again, with its result */
+            job_rec_clear(&rec);
+            rc = js->store->ops->get(js->store, ids[i], 1, &rec);
+        }
+        if (rc == JOBSTORE_EDOWN || rc == JOBSTORE_ENOMEM) continue; /* next time */
+        pthread_mutex_lock(&js->lock);
+        job_watch_t *w = jobs_find_watch(js, ids[i]);
+        if (w != NULL && rc == JOBSTORE_ENOTFOUND) {
+            watch_end(js, w); /* deleted or expired: nothing more will come */
+        } else if (w != NULL && JOB_ENDED(rec.status)) {
+            size_t len;
+            char *text = jobs_job_text(&rec, &len);
+            for (job_sub_t *s = w->subs; s != NULL; s = s->next)
+                if (text != NULL)
+                    sub_push_event(s, "done", text, len);
+                else
+                    s->oom = 1;
+            free(text);
+            watch_end(js, w);
+        } else if (w != NULL &&
+                   (rec.status != w->sent.status || rec.progress.done != w->sent.progress.done ||
+                    rec.progress.total != w->sent.progress.total ||
+                    rec.progress.nodes != w->sent.progress.nodes)) {
+            json_t *o = jobs_rec_json(&rec);
+            char *text = o ? api_json_dumps(o, API_JSON_FLAGS, NULL) : NULL;
+            json_decref(o);
+            for (job_sub_t *s = w->subs; s != NULL && text != NULL; s = s->next)
+                sub_push_event(s, "progress", text, strlen(text));
+            if (text != NULL) {
+                w->sent = rec;
+                w->sent.result = NULL;
+                w->sent.cluster = NULL;
+            }
+            free(text);
+        }
+        pthread_mutex_unlock(&js->lock);
+        job_rec_clear(&rec);
+    }
+}
+
+/* Stores the final records Redis could not take before.  Under js->lock. */
+static void jobs_retry_unsaved(jobs_t *js) {
+    for (job_unsaved_t **pp = &js->unsaved; *pp != NULL;) {
+        job_unsaved_t *u = *pp;
+        int rc = js->store->ops->put(js->store, &u->rec);
+        if (rc == JOBSTORE_EDOWN) break; /* still down */
+        *pp = u->next;
+        job_rec_clear(&u->rec);
+        free(u);
+    }
+}
+
 /* === The tick (loop thread) === */
 
 static void jobs_tick(void *arg) {
     jobs_t *js = arg;
     int64_t now = search_now_ns();
+    if (js->cl != NULL) cluster_tick(js->cl); /* first, unlocked: it may call jobs_on_event */
     pthread_mutex_lock(&js->lock);
-    for (job_run_t *r = js->runs; r != NULL; r = r->next) {
+    for (job_run_t *r = js->runs, *next; r != NULL; r = next) {
+        next = r->next;
         run_reap_subs(r);
+        int due = js->cl != NULL && now - r->last_put_ns >= JOBS_PUT_MS * 1000000LL;
+        int changed = 0;
         if (r->rec.status == JOB_RUNNING && now - r->last_event_ns >= JOBS_EVENT_MS * 1000000LL) {
             job_progress_t pr;
             run_measure(r, &pr);
@@ -606,44 +835,106 @@ static void jobs_tick(void *arg) {
                 r->rec.progress = pr;
                 r->sent = pr;
                 r->last_event_ns = now;
-                js->store->ops->put(js->store, &r->rec);
-                run_publish(r, "progress");
+                changed = 1;
+            }
+        }
+        if (changed || due) {
+            /* in cluster mode the answer also says whether another replica
+             * asked to cancel the job (the 'c' message may have been lost) */
+            r->last_put_ns = now;
+            int rc = js->store->ops->put(js->store, &r->rec);
+            if (changed) run_publish(r, "progress");
+            if (rc == JOBSTORE_CANCEL_REQUESTED && !r->cancel_requested) {
+                run_cancel(js, r); /* may free r */
+                continue;
             }
         }
         for (job_sub_t *s = r->subs; s != NULL; s = s->next)
             if (now - s->last_write_ns >= JOBS_KEEPALIVE_MS * 1000000LL)
                 sub_push(s, ": keep-alive\n\n", 14);
     }
-    if (now - js->last_expire_ns >= JOBS_EXPIRE_MS * 1000000LL) {
+    if (js->unsaved != NULL) jobs_retry_unsaved(js);
+    int expire = now - js->last_expire_ns >= JOBS_EXPIRE_MS * 1000000LL;
+    if (expire) js->last_expire_ns = now;
+    pthread_mutex_unlock(&js->lock);
+    if (expire) { /* the store locks for itself */
         size_t by[JOB_NSTATUS];
-        js->last_expire_ns = now;
         js->store->ops->expire(js->store, jobs_wall_ms() - js->cfg->job_ttl_s * 1000);
         js->store->ops->count(js->store, by);
         for (int k = 0; k < JOB_NSTATUS; k++)
             atomic_store_explicit(&js->metrics->async_jobs[k], (int_fast64_t)by[k],
                                   memory_order_relaxed);
     }
-    pthread_mutex_unlock(&js->lock);
+    if (js->cl != NULL) jobs_watch_tick(js, now);
 }
 
 /* === Public === */
 
-int jobs_new(jobs_t **out, const config_t *cfg, pool_t *pool, metrics_t *metrics,
-             jobstore_t *store) {
+int jobs_new(jobs_t **out, const config_t *cfg, pool_t *pool, metrics_t *metrics, jobstore_t *store,
+             cluster_t *cluster) {
     jobs_t *js = calloc(1, sizeof *js);
     if (js == NULL) return -1;
     js->cfg = cfg;
     js->pool = pool;
     js->metrics = metrics;
     js->store = store;
+    js->cl = cluster;
     pthread_mutex_init(&js->lock, NULL);
+    if (cluster != NULL) cluster_on_event(cluster, jobs_on_event, js);
     pool_on_tick(pool, jobs_tick, js);
     *out = js;
     return 0;
 }
 
-void jobs_create(jobs_t *js, api_job_t *job, const char *method, const char *path,
-                 api_response_t *resp) {
+/* The answer to a job the store would not take. */
+static void jobs_refused(const jobs_t *js, int draining, int rc, api_response_t *resp) {
+    if (draining)
+        jobs_problem(resp, API_EDRAINING, "the server is shutting down; retry elsewhere");
+    else if (rc == JOBSTORE_EFULL)
+        jobs_problem(resp, API_EBUSY,
+                     "the job store is full of jobs that have not ended (--max-jobs); "
+                     "retry later");
+    else if (rc == JOBSTORE_EDOWN)
+        jobs_store_problem(js, resp, rc, "recording the job");
+    else
+        jobs_problem(resp, API_ENOMEM, "could not record the job");
+    if (resp->retry_after == 0) resp->retry_after = 1;
+}
+
+/* Cluster mode: a job split into items goes to every replica. */
+static void jobs_create_split(jobs_t *js, api_job_t *job, const api_request_t *req,
+                              api_response_t *resp) {
+    job_rec_t rec;
+    memset(&rec, 0, sizeof rec);
+    if (jobs_new_id(rec.id) != 0) {
+        job->ops->free(job);
+        jobs_problem(resp, API_ENOMEM, "could not create the job");
+        return;
+    }
+    rec.status = JOB_QUEUED;
+    rec.created_ms = jobs_wall_ms();
+    snprintf(rec.method, sizeof rec.method, "%s", req->method);
+    snprintf(rec.path, sizeof rec.path, "%s", req->path);
+    pthread_mutex_lock(&js->lock);
+    int draining = js->draining;
+    pthread_mutex_unlock(&js->lock);
+    int rc = draining ? 0 : cluster_create(js->cl, &rec, req, job);
+    job->ops->free(job); /* every replica rebuilds it from the request */
+    if (draining || rc != 0) {
+        jobs_refused(js, draining, rc, resp);
+        return;
+    }
+    atomic_fetch_add_explicit(&js->metrics->async_created, 1, memory_order_relaxed);
+    jobs_answer_job(&rec, 202, resp);
+    snprintf(resp->location, sizeof resp->location, "/v1/jobs/%s", rec.id);
+    resp->flags |= API_RESP_ASYNC;
+}
+
+void jobs_create(jobs_t *js, api_job_t *job, const api_request_t *req, api_response_t *resp) {
+    if (js->cl != NULL && cluster_can_split(job)) {
+        jobs_create_split(js, job, req, resp);
+        return;
+    }
     job_run_t *r = calloc(1, sizeof *r);
     int rc;
     if (r == NULL || jobs_new_id(r->rec.id) != 0) {
@@ -657,8 +948,8 @@ void jobs_create(jobs_t *js, api_job_t *job, const char *method, const char *pat
     r->rec.status = JOB_QUEUED;
     r->rec.created_ms = jobs_wall_ms();
     r->rec.progress.eta_ms = -1;
-    snprintf(r->rec.method, sizeof r->rec.method, "%s", method);
-    snprintf(r->rec.path, sizeof r->rec.path, "%s", path);
+    snprintf(r->rec.method, sizeof r->rec.method, "%s", req->method);
+    snprintf(r->rec.path, sizeof r->rec.path, "%s", req->path);
     if (job->ops->progressive) { /* its answer is a stream, set up before it runs */
         guard_render(job, &r->resp);
         if (r->resp.stream == NULL) { /* refused: the problem is the answer */
@@ -678,23 +969,14 @@ void jobs_create(jobs_t *js, api_job_t *job, const char *method, const char *pat
         while (*pp != NULL)
             pp = &(*pp)->next;
         *pp = r;
+        r->last_put_ns = search_now_ns();
         atomic_fetch_add_explicit(&js->metrics->async_created, 1, memory_order_relaxed);
         atomic_fetch_add_explicit(&js->metrics->async_jobs[JOB_QUEUED], 1, memory_order_relaxed);
     }
     pthread_mutex_unlock(&js->lock);
     if (draining || rc != 0) {
         run_free(r);
-        if (draining)
-            jobs_problem(resp, API_EDRAINING, "the server is shutting down; retry elsewhere");
-        else if (rc == JOBSTORE_EFULL)
-            jobs_problem(resp, API_EBUSY,
-                         "the job store is full of jobs that have not ended (--max-jobs); "
-                         "retry later");
-        else if (rc == JOBSTORE_EDOWN)
-            jobs_problem(resp, API_EBUSY, "the job store cannot be reached; retry later");
-        else
-            jobs_problem(resp, API_ENOMEM, "could not record the job");
-        resp->retry_after = 1;
+        jobs_refused(js, draining, rc, resp);
         return;
     }
     jobs_answer_job(&snap, 202, resp);
@@ -703,13 +985,6 @@ void jobs_create(jobs_t *js, api_job_t *job, const char *method, const char *pat
     pthread_mutex_lock(&js->lock);
     job_start_queued(js);
     pthread_mutex_unlock(&js->lock);
-}
-
-/* The runner of a job on this replica, or NULL.  Under js->lock. */
-static job_run_t *jobs_find_run(jobs_t *js, const char *id) {
-    for (job_run_t *r = js->runs; r != NULL; r = r->next)
-        if (strcmp(r->rec.id, id) == 0) return r;
-    return NULL;
 }
 
 static void jobs_list(jobs_t *js, const api_param_t *params, size_t nparams, api_response_t *resp) {
@@ -763,38 +1038,53 @@ static void jobs_list(jobs_t *js, const api_param_t *params, size_t nparams, api
 static void jobs_delete(jobs_t *js, const char *id, api_response_t *resp) {
     pthread_mutex_lock(&js->lock);
     job_run_t *r = jobs_find_run(js, id);
-    if (r != NULL && r->rec.status == JOB_QUEUED) {
-        r->cancel_requested = 1;
-        run_end(js, r, JOB_CANCELLED, 0, NULL, NULL, 0);
-        job_rec_t snap = r->rec;
-        run_free(r);
-        pthread_mutex_unlock(&js->lock);
-        jobs_answer_job(&snap, 202, resp);
-        return;
-    }
     if (r != NULL) {
-        r->cancel_requested = 1;
-        atomic_store(&r->task.cancel, 1); /* the searches see it at their next poll */
-        job_rec_t snap = r->rec;
+        job_rec_t snap;
+        if (r->rec.status == JOB_QUEUED) { /* ends now: answer from a copy */
+            r->cancel_requested = 1;
+            run_end(js, r, JOB_CANCELLED, 0, NULL, NULL, 0);
+            snap = r->rec;
+            run_free(r);
+        } else {
+            run_cancel(js, r);
+            snap = r->rec;
+        }
         pthread_mutex_unlock(&js->lock);
         jobs_answer_job(&snap, 202, resp);
         return;
     }
-    job_rec_t rec;
-    int rc = js->store->ops->get(js->store, id, 0, &rec);
-    if (rc == 0 && JOB_ENDED(rec.status)) rc = js->store->ops->remove(js->store, id);
     pthread_mutex_unlock(&js->lock);
-    if (rc == JOBSTORE_ENOTFOUND) {
-        jobs_problem(resp, API_ENOTFOUND, "no such job (unknown, deleted or expired)");
-    } else if (rc != 0) {
-        jobs_problem(resp, API_ENOMEM, "could not delete the job");
-    } else if (!JOB_ENDED(rec.status)) {
+    job_rec_t rec;
+    memset(&rec, 0, sizeof rec); /* a store fills it only on success */
+    int rc = js->store->ops->get(js->store, id, 0, &rec);
+    if (rc == 0 && JOB_ENDED(rec.status)) {
+        rc = js->store->ops->remove(js->store, id);
+        if (rc == 0) {
+            job_rec_clear(&rec);
+            api_response_destroy(resp);
+            resp->status = 204;
+            resp->content_type = NULL;
+            return;
+        }
+    } else if (rc == 0 && js->cl != NULL) { /* it runs elsewhere: ask the cluster */
+        job_rec_clear(&rec);
+        rc = cluster_cancel(js->cl, id);
+        if (rc >= 0) rc = js->store->ops->get(js->store, id, 0, &rec);
+        if (rc == 0) {
+            jobs_answer_job(&rec, 202, resp);
+            job_rec_clear(&rec);
+            return;
+        }
+    } else if (rc == 0) {
+        job_rec_clear(&rec);
         jobs_problem(resp, API_EBUSY, "the job runs on another replica; retry there");
-    } else {
-        api_response_destroy(resp);
-        resp->status = 204;
-        resp->content_type = NULL;
+        return;
     }
+    job_rec_clear(&rec);
+    if (rc == JOBSTORE_ENOTFOUND)
+        jobs_problem(resp, API_ENOTFOUND, "no such job (unknown, deleted or expired)");
+    else
+        jobs_store_problem(js, resp, rc, "deleting the job");
 }
 
 static void jobs_events(jobs_t *js, struct MHD_Connection *conn, const char *id,
@@ -821,26 +1111,50 @@ static void jobs_events(jobs_t *js, struct MHD_Connection *conn, const char *id,
         r->subs->next = keep;
         pthread_mutex_unlock(&js->lock);
     } else {
-        int rc = js->store->ops->get(js->store, id, 1, &rec);
         pthread_mutex_unlock(&js->lock);
+        int rc = js->store->ops->get(js->store, id, 1, &rec);
         if (rc != 0) {
             sub_destroy(s);
-            jobs_problem(resp, rc == JOBSTORE_ENOTFOUND ? API_ENOTFOUND : API_ENOMEM,
-                         rc == JOBSTORE_ENOTFOUND ? "no such job (unknown, deleted or expired)"
-                                                  : "could not read the job");
+            if (rc == JOBSTORE_ENOTFOUND)
+                jobs_problem(resp, API_ENOTFOUND, "no such job (unknown, deleted or expired)");
+            else
+                jobs_store_problem(js, resp, rc, "reading the job");
             return;
         }
         size_t len;
         char *text = jobs_job_text(&rec, &len);
-        job_rec_clear(&rec);
         if (text == NULL) {
+            job_rec_clear(&rec);
             sub_destroy(s);
             jobs_problem(resp, API_ENOMEM, "out of memory for the event stream");
             return;
         }
+        pthread_mutex_lock(&js->lock);
         sub_push_event(s, JOB_ENDED(rec.status) ? "done" : "progress", text, len);
         free(text);
-        s->ended = 1; /* ended here, or running elsewhere: one event, then the end */
+        job_watch_t *w = NULL;
+        if (!JOB_ENDED(rec.status) && js->cl != NULL) { /* it runs elsewhere: follow it */
+            w = jobs_find_watch(js, id);
+            if (w == NULL && (w = calloc(1, sizeof *w)) != NULL) {
+                memcpy(w->id, id, JOB_ID_LEN + 1);
+                w->sent = rec;
+                w->sent.result = NULL;
+                w->sent.cluster = NULL;
+                w->last_read_ns = search_now_ns();
+                w->next = js->watches;
+                js->watches = w;
+            }
+        }
+        if (w != NULL) {
+            s->attached = 1;
+            s->next = w->subs;
+            w->subs = s;
+            w->dirty = 1; /* read again soon: what changed since the read above */
+        } else {
+            s->ended = 1; /* ended (or one server): one event, then the end */
+        }
+        pthread_mutex_unlock(&js->lock);
+        job_rec_clear(&rec);
     }
     api_response_destroy(resp);
     resp->status = 200;
@@ -881,9 +1195,10 @@ void jobs_answer(jobs_t *js, struct MHD_Connection *conn, const char *method, co
     int want_result = 1;
     int rc = js->store->ops->get(js->store, id, want_result, &rec);
     if (rc != 0) {
-        jobs_problem(resp, rc == JOBSTORE_ENOTFOUND ? API_ENOTFOUND : API_ENOMEM,
-                     rc == JOBSTORE_ENOTFOUND ? "no such job (unknown, deleted or expired)"
-                                              : "could not read the job");
+        if (rc == JOBSTORE_ENOTFOUND)
+            jobs_problem(resp, API_ENOTFOUND, "no such job (unknown, deleted or expired)");
+        else
+            jobs_store_problem(js, resp, rc, "reading the job");
         return;
     }
     if (rest != NULL) { /* /result: the answer itself, as the synchronous call gave it */
@@ -905,7 +1220,10 @@ void jobs_answer(jobs_t *js, struct MHD_Connection *conn, const char *method, co
     job_rec_clear(&rec);
 }
 
+int jobs_store_up(jobs_t *js) { return js->cl == NULL ? -1 : cluster_up(js->cl); }
+
 void jobs_drain(jobs_t *js) {
+    if (js->cl != NULL) cluster_drain(js->cl); /* take no more items */
     pthread_mutex_lock(&js->lock);
     js->draining = 1;
     for (job_run_t *r = js->runs, *next; r != NULL; r = next) {
@@ -927,6 +1245,19 @@ void jobs_free(jobs_t *js) {
             sub_destroy(s);
         }
         run_free(r);
+    }
+    for (job_watch_t *w = js->watches, *next; w != NULL; w = next) { /* MHD is stopped */
+        next = w->next;
+        for (job_sub_t *s = w->subs, *sn; s != NULL; s = sn) {
+            sn = s->next;
+            sub_destroy(s);
+        }
+        free(w);
+    }
+    for (job_unsaved_t *u = js->unsaved, *next; u != NULL; u = next) {
+        next = u->next; /* Redis never came back: the record keeps its last state */
+        job_rec_clear(&u->rec);
+        free(u);
     }
     js->store->ops->free(js->store);
     pthread_mutex_destroy(&js->lock);

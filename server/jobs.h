@@ -8,13 +8,18 @@
  * task ends, and the progress/keep-alive/expiry tick runs, on the pool's loop
  * thread.  Everything a job's runner holds is guarded by the module's lock;
  * lock order: jobs lock -> job store lock / pool lock (both leaves).  See
- * jobs.c for the life of a job. */
+ * jobs.c for the life of a job.
+ *
+ * Cluster mode (a Redis store and a cluster_t): records are shared, split
+ * jobs run as items on every replica (server/cluster.c), and event streams
+ * follow jobs that run elsewhere. */
 #ifndef PUZZLED_JOBS_H
 #define PUZZLED_JOBS_H
 
 #include <microhttpd.h>
 
 #include "api/request.h"
+#include "server/cluster.h"
 #include "server/config.h"
 #include "server/jobstore.h"
 #include "server/metrics.h"
@@ -23,21 +28,28 @@
 typedef struct jobs_s jobs_t;
 
 /* Sets up the runner over `store` (which it then owns) and hooks the pool's
- * tick.  `cfg`, `pool` and `metrics` must outlive it.  Returns 0 or -1. */
-int jobs_new(jobs_t **out, const config_t *cfg, pool_t *pool, metrics_t *metrics,
-             jobstore_t *store);
+ * tick.  `cluster` (NULL: one server) is cluster mode's: it must outlive the
+ * runner, and `store` must then be the Redis store.  `cfg`, `pool` and
+ * `metrics` must outlive it.  Returns 0 or -1. */
+int jobs_new(jobs_t **out, const config_t *cfg, pool_t *pool, metrics_t *metrics, jobstore_t *store,
+             cluster_t *cluster);
 
 /* MHD thread: takes `job` over (freed on any failure), records it, queues it
- * and fills resp with the 202 answer, or a 503 problem when the store is
- * full of jobs that have not ended, or the server is draining. */
-void jobs_create(jobs_t *js, api_job_t *job, const char *method, const char *path,
-                 api_response_t *resp);
+ * (or, in cluster mode, publishes its items) and fills resp with the 202
+ * answer, or a 503 problem when the store is full of jobs that have not
+ * ended, cannot be reached, or the server is draining.  `req` is the
+ * request `job` was prepared from (cluster mode stores it). */
+void jobs_create(jobs_t *js, api_job_t *job, const api_request_t *req, api_response_t *resp);
 
 /* MHD thread: answers a request on /v1/jobs... (route already matched):
  * list, get, result, delete, or events (a stream that suspends `conn` while
  * it has nothing to send).  `path_tail` is the path after "/v1/jobs". */
 void jobs_answer(jobs_t *js, struct MHD_Connection *conn, const char *method, const char *path_tail,
                  const api_param_t *params, size_t nparams, api_response_t *resp);
+
+/* Whether new jobs can be taken: -1 one server (always), 1 cluster mode
+ * with Redis answering, 0 cluster mode with Redis unreachable.  Any thread. */
+int jobs_store_up(jobs_t *js);
 
 /* Shutdown, step 1 (any thread): refuse new jobs and cancel those that never
  * started; running jobs go on until the pool cancels them. */

@@ -13,7 +13,10 @@
  * any thread may call any operation (each store locks for itself; its lock
  * is a leaf: nothing else is taken while it is held).  Results are the one
  * large part of a record; they move in with put() and are copied out only
- * when asked for. */
+ * when asked for.
+ *
+ * Two stores: the embedded one (jobstore_mem.c, one process) and the Redis
+ * one (jobstore_redis.c, cluster mode: every replica sees every record). */
 #ifndef PUZZLED_JOBSTORE_H
 #define PUZZLED_JOBSTORE_H
 
@@ -57,9 +60,15 @@ typedef struct job_rec_s {
     char result_type[64]; /* its content type */
     char *result;         /* malloc'd, owned by the record; NULL = none */
     size_t result_len;
+    /* Cluster mode, a job split over the replicas: its statistics as a JSON
+     * object (items merged by each replica, reclaimed, duplicates), filled
+     * by the Redis store's get(); malloc'd, owned by the record; NULL =
+     * none.  Stores ignore it in add() and put(). */
+    char *cluster;
 } job_rec_t;
 
-/* Frees the record's result (the record may be reused).  NULL-safe. */
+/* Frees the record's result and cluster statistics (the record may be
+ * reused).  NULL-safe. */
 void job_rec_clear(job_rec_t *r);
 
 typedef struct jobstore_s jobstore_t;
@@ -69,6 +78,8 @@ typedef struct jobstore_s jobstore_t;
 #define JOBSTORE_EFULL     (-2) /* full of records that have not ended */
 #define JOBSTORE_ENOMEM    (-3)
 #define JOBSTORE_EDOWN     (-4) /* the store cannot be reached (a remote store) */
+/* put() only: stored, and another replica asked to cancel the job. */
+#define JOBSTORE_CANCEL_REQUESTED 1
 
 typedef struct jobstore_ops_s {
     /* Adds a new record (copied; its result must be NULL; its seq is set in
@@ -77,7 +88,9 @@ typedef struct jobstore_ops_s {
     int (*add)(jobstore_t *s, job_rec_t *rec);
     /* Replaces the record with rec's id.  A result in rec moves into the
      * store (rec->result is NULL afterwards); without one, the stored result
-     * stays. */
+     * stays.  A shared store refuses to change a record that has ended
+     * (another replica ended it first) and answers 0; it answers
+     * JOBSTORE_CANCEL_REQUESTED when a replica asked to cancel the job. */
     int (*put)(jobstore_t *s, job_rec_t *rec);
     /* Copies the record into *out, its result too when want_result. */
     int (*get)(jobstore_t *s, const char *id, int want_result, job_rec_t *out);
@@ -101,5 +114,15 @@ struct jobstore_s {
 /* The embedded store: at most max_records records in this process.
  * Returns 0 or JOBSTORE_ENOMEM. */
 int jobstore_mem_new(jobstore_t **out, size_t max_records);
+
+/* The Redis store (cluster mode): records under cfg->redis_prefix through
+ * `rc` (not owned; it must outlive the store), at most cfg->max_jobs of
+ * them across the cluster, kept cfg->job_ttl_s after they end; `replica`
+ * names this replica in the records of the jobs it runs.  Returns 0 or
+ * JOBSTORE_ENOMEM. */
+struct rconn_s;
+struct config_s;
+int jobstore_redis_new(jobstore_t **out, struct rconn_s *rc, const struct config_s *cfg,
+                       const char *replica);
 
 #endif

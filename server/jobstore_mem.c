@@ -30,8 +30,10 @@ const char *job_status_name(job_status_t st) {
 void job_rec_clear(job_rec_t *r) {
     if (r == NULL) return;
     free(r->result);
+    free(r->cluster);
     r->result = NULL;
     r->result_len = 0;
+    r->cluster = NULL;
 }
 
 static ssize_t mem_find(const mem_store_t *m, const char *id) {
@@ -72,6 +74,7 @@ static int mem_add(jobstore_t *s, job_rec_t *rec) {
         m->recs[m->n] = *rec;
         m->recs[m->n].result = NULL;
         m->recs[m->n].result_len = 0;
+        m->recs[m->n].cluster = NULL;
         m->n++;
     }
     pthread_mutex_unlock(&m->lock);
@@ -101,6 +104,7 @@ static int mem_put(jobstore_t *s, job_rec_t *rec) {
         r->seq = seq;
         r->result = result;
         r->result_len = len;
+        r->cluster = NULL; /* not this store's: the caller keeps its own */
     }
     pthread_mutex_unlock(&m->lock);
     return rc;

@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "server/cluster.h"
 #include "server/config.h"
 #include "server/guard.h"
 #include "server/healthcheck.h"
@@ -22,6 +24,7 @@
 #include "server/jobstore.h"
 #include "server/metrics.h"
 #include "server/pool.h"
+#include "server/rconn.h"
 #include "server/router.h"
 
 #define CANCEL_WAIT_MS 5000
@@ -45,6 +48,8 @@ int main(int argc, char **argv) {
     http_server_t *http = NULL;
     jobs_t *jobs = NULL;
     jobstore_t *store = NULL;
+    rconn_t *redis = NULL;
+    cluster_t *cluster = NULL;
     const char *paths[METRICS_MAX_PATHS];
     sigset_t set;
     int sig, rc;
@@ -75,8 +80,30 @@ int main(int argc, char **argv) {
         rc = 1;
         goto out;
     }
-    if (jobstore_mem_new(&store, cfg.max_jobs) != 0 ||
-        jobs_new(&jobs, &cfg, pool, metrics, store) != 0) {
+    if (cfg.redis[0] != '\0') { /* cluster mode */
+        rconn_url_t url;
+        char why[160], where[640], host[64] = "replica", replica[128];
+        rconn_url_parse(cfg.redis, &url, why, sizeof why); /* config_parse checked it */
+        gethostname(host, sizeof host - 1);
+        host[sizeof host - 1] = '\0';
+        snprintf(replica, sizeof replica, "%s-%ld", host, (long)getpid());
+        if (rconn_new(&redis, &url, metrics) != 0 ||
+            jobstore_redis_new(&store, redis, &cfg, replica) != 0 ||
+            cluster_new(&cluster, &cfg, pool, metrics, redis, replica) != 0) {
+            http_log("error", "cannot set up cluster mode", NULL);
+            if (store != NULL) store->ops->free(store);
+            store = NULL;
+            rc = 1;
+            goto out;
+        }
+        rconn_url_redacted(&url, where, sizeof where); /* never the password */
+        http_log("info", "cluster mode",
+                 json_pack("{s:s, s:s, s:s, s:i}", "redis", where, "prefix", cfg.redis_prefix,
+                           "replica", replica, "claim_ms", (int)cfg.redis_claim_ms));
+    } else if (jobstore_mem_new(&store, cfg.max_jobs) != 0) {
+        store = NULL;
+    }
+    if (store == NULL || jobs_new(&jobs, &cfg, pool, metrics, store, cluster) != 0) {
         http_log("error", "cannot set up the job store", NULL);
         if (store != NULL && jobs == NULL) store->ops->free(store);
         rc = 1;
@@ -119,6 +146,8 @@ out:
     http_server_stop(http);
     pool_free(pool);
     jobs_free(jobs); /* after the pool: no tick or task can reach it now */
+    cluster_free(cluster);
+    rconn_free(redis);
     free(metrics);
     if (rc == 0) http_log("info", "stopped", NULL);
     return rc;

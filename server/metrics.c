@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const int metrics_statuses[METRICS_NSTATUS - 1] = {200, 204, 400, 404, 405, 406, 413,
-                                                          415, 422, 429, 500, 503, 504};
+static const int metrics_statuses[METRICS_NSTATUS - 1] = {200, 202, 204, 304, 400, 404, 405, 406,
+                                                          413, 415, 422, 429, 500, 503, 504};
 static const double metrics_bounds_ms[METRICS_NBUCKETS] = {
     1, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000, 60000};
 static const char *const metrics_puzzles[METRICS_NPUZZLES] = {"nqueens", "sudoku", "killer",
@@ -20,6 +20,7 @@ void metrics_init(metrics_t *m, const char *const *paths, size_t npaths) {
     for (size_t i = 0; i < m->npaths; i++)
         m->paths[i] = paths[i];
     m->paths[m->npaths] = "unmatched";
+    atomic_store(&m->redis_up, -1);
 }
 
 static size_t metrics_status_slot(int status) {
@@ -162,8 +163,12 @@ char *metrics_render(metrics_t *m, size_t *len) {
                "# HELP puzzled_http_head_timeouts_total Connections closed because no complete "
                "request head arrived within --head-timeout-s.\n"
                "# TYPE puzzled_http_head_timeouts_total counter\n"
-               "puzzled_http_head_timeouts_total %llu\n",
-               LOAD(m->head_timeouts));
+               "puzzled_http_head_timeouts_total %llu\n"
+               "# HELP puzzled_inline_answers_total Small jobs answered on the HTTP thread, "
+               "without the pool.\n"
+               "# TYPE puzzled_inline_answers_total counter\n"
+               "puzzled_inline_answers_total %llu\n",
+               LOAD(m->head_timeouts), LOAD(m->inline_answers));
     buf_printf(&b, "# HELP puzzled_async_jobs Asynchronous job records held, by status.\n"
                    "# TYPE puzzled_async_jobs gauge\n");
     for (size_t k = 0; k < METRICS_NJOBSTATUS; k++)
@@ -193,6 +198,23 @@ char *metrics_render(metrics_t *m, size_t *len) {
                "puzzled_async_job_duration_seconds_sum %.3f\n"
                "puzzled_async_job_duration_seconds_count %llu\n",
                cum, (double)LOAD(m->async_duration_sum_ms) / 1000.0, cum);
+    long long up = (long long)atomic_load(&m->redis_up);
+    if (up >= 0) /* cluster mode only; no URL, host or password here */
+        buf_printf(
+            &b,
+            "# HELP puzzled_redis_up Whether the cluster's Redis answered last time (1) or not.\n"
+            "# TYPE puzzled_redis_up gauge\npuzzled_redis_up %lld\n"
+            "# HELP puzzled_redis_failures_total Redis calls that failed (the breaker opened).\n"
+            "# TYPE puzzled_redis_failures_total counter\npuzzled_redis_failures_total %llu\n"
+            "# HELP puzzled_cluster_items_total Work items of split jobs this replica handled, "
+            "by outcome.\n"
+            "# TYPE puzzled_cluster_items_total counter\n"
+            "puzzled_cluster_items_total{outcome=\"merged\"} %llu\n"
+            "puzzled_cluster_items_total{outcome=\"duplicate\"} %llu\n"
+            "puzzled_cluster_items_total{outcome=\"reclaimed\"} %llu\n"
+            "puzzled_cluster_items_total{outcome=\"requeued\"} %llu\n",
+            up, LOAD(m->redis_failures), LOAD(m->items_merged), LOAD(m->items_duplicate),
+            LOAD(m->items_reclaimed), LOAD(m->items_requeued));
     if (b.oom) {
         free(b.p);
         return NULL;

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #define METRICS_MAX_PATHS   32
-#define METRICS_NSTATUS     14 /* known statuses + "other" */
+#define METRICS_NSTATUS     16 /* known statuses + "other" */
 #define METRICS_NBUCKETS    14
 #define METRICS_NPUZZLES    5 /* known puzzles + "other" */
 #define METRICS_NJOBSTATUS  6 /* job_status_t (server/jobstore.h) */
@@ -29,8 +29,9 @@ typedef struct metrics_s {
     atomic_int_fast64_t jobs_inflight; /* admitted, not finished */
     atomic_int_fast64_t jobs_queued;   /* admitted, no item started yet */
     atomic_uint_fast64_t jobs_rejected;
-    atomic_int_fast64_t connections;    /* requests being handled */
-    atomic_uint_fast64_t head_timeouts; /* connections shut for want of a request head */
+    atomic_int_fast64_t connections;     /* requests being handled */
+    atomic_uint_fast64_t head_timeouts;  /* connections shut for want of a request head */
+    atomic_uint_fast64_t inline_answers; /* small jobs answered on the HTTP thread */
 
     /* Asynchronous jobs (server/jobs.c), indexed by job_status_t. */
     atomic_int_fast64_t async_jobs[METRICS_NJOBSTATUS];   /* records by status (gauge) */
@@ -38,6 +39,14 @@ typedef struct metrics_s {
     atomic_uint_fast64_t async_ended[METRICS_NJOBSTATUS]; /* by final status */
     atomic_uint_fast64_t async_duration[METRICS_NJOBBUCKETS + 1];
     atomic_uint_fast64_t async_duration_sum_ms;
+
+    /* Cluster mode (server/rconn.c, server/cluster.c). */
+    atomic_int_fast64_t redis_up;         /* 1 reachable, 0 not, -1 no Redis (embedded store) */
+    atomic_uint_fast64_t redis_failures;  /* calls that found Redis unreachable */
+    atomic_uint_fast64_t items_merged;    /* work items this replica ran and merged */
+    atomic_uint_fast64_t items_duplicate; /* ... that another replica had merged first */
+    atomic_uint_fast64_t items_reclaimed; /* items taken over from a silent replica */
+    atomic_uint_fast64_t items_requeued;  /* items given back (this replica was stopping) */
 } metrics_t;
 
 /* Sets up labels: paths[0..npaths-1] (at most METRICS_MAX_PATHS, the rest are

@@ -64,9 +64,12 @@ struct pool_s {
     long limit;       /* constant */
     unsigned threads; /* constant */
     metrics_t *metrics;
+    unsigned bg_inflight; /* background items queued or running; loop thread */
     uv_timer_t tick;
     void (*tick_fn)(void *); /* guarded by lock */
     void *tick_arg;          /* guarded by lock */
+    void (*stop_fn)(void *); /* guarded by lock */
+    void *stop_arg;          /* guarded by lock */
 };
 
 /* "Loop thread only" functions check that they run there (asserts stay on in
@@ -114,12 +117,13 @@ static void pool_finish(pool_task_t *t) {
     t->done(t); /* may free t */
 }
 
-/* Queues items while the job's window has room. */
-static void pool_schedule(pool_task_t *t) {
-    pool_t *p = t->pool;
-    unsigned window = t->job->threads;
+/* Queues the task's next item into a free slot of its window.  Returns 1
+ * when queued, 0 when there is no free slot, nothing left to start, or the
+ * queue failed (the task then stops with SEARCH_ENOMEM). */
+static int pool_queue_one(pool_t *p, pool_task_t *t) {
     POOL_ASSERT_LOOP(p);
-    for (unsigned s = 0; s < window && !t->stopping && t->next_item < t->job->nitems; s++) {
+    if (t->stopping || t->next_item >= t->job->nitems) return 0;
+    for (unsigned s = 0; s < t->job->threads; s++) {
         pool_slot_t *slot = &t->slots[s];
         if (slot->busy) continue;
         slot->busy = 1;
@@ -131,11 +135,59 @@ static void pool_schedule(pool_task_t *t) {
             slot->busy = 0;
             t->stopping = 1;
             if (t->rc == 0) t->rc = SEARCH_ENOMEM;
-            break;
+            return 0;
         }
         t->running++;
+        if (t->background) p->bg_inflight++;
+        return 1;
     }
-    if (t->running == 0) pool_finish(t);
+    return 0;
+}
+
+/* Finishes the task when nothing runs and nothing is left to start (a
+ * background task waiting for its turn is not finished).  Returns 1 when it
+ * finished: t is gone. */
+static int pool_maybe_finish(pool_task_t *t) {
+    if (t->running != 0 || (!t->stopping && t->next_item < t->job->nitems)) return 0;
+    pool_finish(t);
+    return 1;
+}
+
+/* Background tasks share --threads item slots, handed out one item at a
+ * time to the task with the fewest items running (then the fewest turns so
+ * far): three async counts interleave, and together they never keep more
+ * than one item a worker in libuv's queue ahead of a request that waits. */
+static void pool_fill_background(pool_t *p) {
+    POOL_ASSERT_LOOP(p);
+    while (p->bg_inflight < p->threads) {
+        pool_task_t *best = NULL;
+        for (pool_task_t *t = p->active; t != NULL; t = t->next)
+            if (t->background && !t->stopping && t->next_item < t->job->nitems &&
+                t->running < t->job->threads &&
+                (best == NULL || t->running < best->running ||
+                 (t->running == best->running && t->turns < best->turns)))
+                best = t;
+        if (best == NULL) return;
+        if (!pool_queue_one(p, best)) {
+            pool_maybe_finish(best); /* the queue failed: it stopped */
+            continue;
+        }
+        best->turns++;
+    }
+}
+
+/* Queues items while the task's window has room (background tasks take
+ * their turns instead), or finishes it. */
+static void pool_schedule(pool_task_t *t) {
+    pool_t *p = t->pool;
+    POOL_ASSERT_LOOP(p);
+    if (t->background) {
+        if (!pool_maybe_finish(t)) pool_fill_background(p);
+        return;
+    }
+    while (pool_queue_one(p, t)) {
+    }
+    pool_maybe_finish(t);
 }
 
 static void pool_after_cb(uv_work_t *w, int status) {
@@ -157,6 +209,13 @@ static void pool_after_cb(uv_work_t *w, int status) {
     if (action != API_JOB_CONTINUE) t->stopping = 1;
     if (action == API_JOB_CANCEL) atomic_store(&t->cancel, 1);
     if (t->progress) t->progress(t);
+    if (t->background) {
+        pool_t *p = t->pool;
+        p->bg_inflight--;
+        pool_maybe_finish(t); /* t may be gone */
+        pool_fill_background(p);
+        return;
+    }
     pool_schedule(t); /* refills the window, or finishes the task */
 }
 
@@ -201,6 +260,14 @@ static void pool_async_cb(uv_async_t *h) {
     }
     if (cancel_all) pool_cancel_active(p);
     if (stop) {
+        void (*fn)(void *);
+        void *arg;
+        uv_mutex_lock(&p->lock);
+        fn = p->stop_fn;
+        arg = p->stop_arg;
+        p->stop_fn = NULL; /* once */
+        uv_mutex_unlock(&p->lock);
+        if (fn != NULL) fn(arg);
         uv_close((uv_handle_t *)&p->wake, NULL);
         uv_close((uv_handle_t *)&p->watch, NULL);
         uv_close((uv_handle_t *)&p->tick, NULL);
@@ -314,6 +381,18 @@ void pool_on_tick(pool_t *p, void (*fn)(void *arg), void *arg) {
     uv_mutex_unlock(&p->lock);
 }
 
+void pool_on_stop(pool_t *p, void (*fn)(void *arg), void *arg) {
+    uv_mutex_lock(&p->lock);
+    p->stop_fn = fn;
+    p->stop_arg = arg;
+    uv_mutex_unlock(&p->lock);
+}
+
+struct uv_loop_s *pool_loop(pool_t *p) {
+    POOL_ASSERT_LOOP(p);
+    return &p->loop;
+}
+
 void pool_release(pool_t *p) {
     atomic_fetch_sub(&p->inflight, 1);
     atomic_fetch_sub_explicit(&p->metrics->jobs_inflight, 1, memory_order_relaxed);
@@ -339,6 +418,7 @@ int pool_submit(pool_t *p, pool_task_t *t) {
     atomic_init(&t->started, 0);
     atomic_init(&t->live_nodes, 0);
     t->merged = 0;
+    t->turns = 0;
     t->ctl.cancel = &t->cancel;
     t->ctl.progress = &t->live_nodes;
     t->ctl.node_budget = 0;

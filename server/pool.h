@@ -42,6 +42,9 @@ struct pool_task_s {
                               merge() (progressive jobs: more output is ready) */
     void *owner;           /* for done() and progress() */
     int watch_fd;          /* client socket: a hang-up cancels the task; -1 = none */
+    int background;        /* an async job: its items take turns with the other background
+                              tasks' in at most --threads slots, so that requests that wait
+                              for an answer queue behind at most one item a worker */
 
     /* Results, valid in done(). */
     int rc;          /* first negative item code, 0 if none */
@@ -52,6 +55,7 @@ struct pool_task_s {
     atomic_int started;
     atomic_uint_fast64_t live_nodes; /* ctl.progress: advanced by the searches */
     size_t merged;                   /* items merged so far */
+    uint64_t turns;                  /* background items started (turn taking) */
     search_ctl_t ctl;
     pool_t *pool;
     size_t next_item;
@@ -87,6 +91,17 @@ int pool_submit(pool_t *p, pool_task_t *task);
  * fn(arg) there (NULL: none).  Any thread. */
 #define POOL_TICK_MS 50
 void pool_on_tick(pool_t *p, void (*fn)(void *arg), void *arg);
+
+/* Called once on the loop thread when pool_free() stops the loop, before its
+ * own handles close: whoever put handles on the loop (pool_loop()) closes
+ * them there, or the loop would never end.  Set before the pool runs
+ * anything that uses the loop; any thread. */
+void pool_on_stop(pool_t *p, void (*fn)(void *arg), void *arg);
+
+/* The loop itself, for handles that must run on the loop thread (the
+ * cluster's Redis subscription).  Loop thread only, and only through
+ * pool_on_tick() / pool_on_stop() callbacks. */
+struct uv_loop_s *pool_loop(pool_t *p);
 
 /* Raises the cancel flag of every task in the pool; any thread. */
 void pool_cancel_all(pool_t *p);

@@ -9,12 +9,15 @@
  * `batch` reads bodies up to --max-batch-body instead of --max-body. */
 #include "server/router.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "api/nqueens_api.h"
 #include "api/sudoku_api.h"
 #include "api/sudoku_batch.h"
+#include "api/sudoku_logic_api.h"
+#include "api/generate_api.h"
 #include "api/killer_api.h"
 #include "api/nqueens_board_api.h"
 #include "api/xcover_api.h"
@@ -33,7 +36,11 @@ static const route_t routes[] = {
     {"POST", "/v1/sudoku/solve", ROUTE_API, api_sudoku_solve_prepare, 0},
     {"POST", "/v1/sudoku/validate", ROUTE_API, api_sudoku_validate_prepare, 0},
     {"POST", "/v1/sudoku/batch", ROUTE_API, api_sudoku_batch_prepare, 1},
+    {"POST", "/v1/sudoku/grade", ROUTE_API, api_sudoku_grade_prepare, 0},
+    {"POST", "/v1/sudoku/hint", ROUTE_API, api_sudoku_hint_prepare, 0},
+    {"POST", "/v1/sudoku/generate", ROUTE_API, api_sudoku_generate_prepare, 0},
     {"POST", "/v1/killer/solve", ROUTE_API, api_killer_solve_prepare, 0},
+    {"POST", "/v1/killer/generate", ROUTE_API, api_killer_generate_prepare, 0},
     {"POST", "/v1/exact-cover/solve", ROUTE_API, api_xcover_solve_prepare, 0},
     {"GET", "/v1/jobs", ROUTE_JOBS, NULL, 0},
     {"GET", "/v1/jobs/{id}", ROUTE_JOBS, NULL, 0},
@@ -43,27 +50,30 @@ static const route_t routes[] = {
 };
 #define NROUTES (sizeof routes / sizeof routes[0])
 
-/* Index of the first route with this path, which is also the path's index
- * among distinct paths once earlier duplicates are skipped. */
-size_t router_npaths(void) {
-    size_t n = 0;
+/* Each route's path index among the distinct paths (metrics labels), in
+ * table order; computed once (pthread_once), read-only afterwards. */
+static size_t route_pidx[NROUTES];
+static size_t route_npaths;
+static pthread_once_t route_once = PTHREAD_ONCE_INIT;
+
+static void router_index(void) {
     for (size_t i = 0; i < NROUTES; i++) {
         size_t j = 0;
         while (j < i && strcmp(routes[j].path, routes[i].path) != 0)
             j++;
-        if (j == i) n++;
+        route_pidx[i] = j == i ? route_npaths++ : route_pidx[j];
     }
-    return n;
+}
+
+size_t router_npaths(void) {
+    pthread_once(&route_once, router_index);
+    return route_npaths;
 }
 
 const char *router_path(size_t k) {
-    size_t n = 0;
-    for (size_t i = 0; i < NROUTES; i++) {
-        size_t j = 0;
-        while (j < i && strcmp(routes[j].path, routes[i].path) != 0)
-            j++;
-        if (j == i && n++ == k) return routes[i].path;
-    }
+    pthread_once(&route_once, router_index);
+    for (size_t i = 0; i < NROUTES; i++)
+        if (route_pidx[i] == k) return routes[i].path;
     return NULL;
 }
 
@@ -84,9 +94,10 @@ static int router_fits(const char *tmpl, const char *path) {
 }
 
 static size_t router_path_index(const char *path) {
-    for (size_t k = 0, n = router_npaths(); k < n; k++)
-        if (router_fits(router_path(k), path)) return k;
-    return router_npaths();
+    pthread_once(&route_once, router_index);
+    for (size_t i = 0; i < NROUTES; i++)
+        if (router_fits(routes[i].path, path)) return route_pidx[i];
+    return route_npaths;
 }
 
 int router_match(const char *method, const char *path, const route_t **route, size_t *path_index,

@@ -18,6 +18,7 @@
 
 #include "solvers/killer/killer.h"
 #include "solvers/nqueens/board.h"
+#include "solvers/sudoku/logic.h"
 #include "solvers/sudoku/sudoku.h"
 #include "solvers/xcover/xcover.h"
 
@@ -39,6 +40,8 @@ static const search_code_t search_codes[] = {
     SEARCH_CODE(SEARCH_ENOMEM, "out of memory before the search"),
     SEARCH_CODE(SUDOKU_ECONFLICT, "two givens break a rule"),
     SEARCH_CODE(SUDOKU_ENOBOX, "the size has no default box"),
+    SEARCH_CODE(SUDOKU_LOGIC_ECONTRA,
+                "the candidates contradict (a cell or a digit has no place left)"),
     SEARCH_CODE(XCOVER_EITEM, "an option names an unknown item"),
     SEARCH_CODE(XCOVER_EEMPTY, "an option has no item"),
     SEARCH_CODE(XCOVER_EDUP, "an option names the same item twice"),

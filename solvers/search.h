@@ -14,12 +14,16 @@
  * block through search_should_stop() every SEARCH_POLL_MASK+1 nodes, so the
  * cost of a clock read is amortised over thousands of nodes.
  *
+ *   search_allocator_t  the allocator hooks a caller may give a solver
+ *                  (NULL: malloc / free); tests use them to inject failures.
+ *
  * Thread-safety: a search_ctl_t may be shared by many concurrent searches (the
  * cancel flag is atomic); a search_stats_t belongs to one search at a time. */
 #ifndef PUZZLED_SEARCH_H
 #define PUZZLED_SEARCH_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -57,6 +61,25 @@ typedef struct search_stats_s {
     uint64_t propagations; /* values removed or forced by inference */
     uint32_t max_depth;    /* deepest search level reached */
 } search_stats_t;
+
+/* Allocator hooks, one type for every solver's options (killer_opts_t,
+ * sudoku_opts_t, xcover_opts_t, ...): a NULL pointer, or NULL in both
+ * functions, means malloc / free; setting one function without the other
+ * is an error (search_allocator_ok).  alloc returns NULL on failure.  The
+ * struct and ud belong to the caller and must outlive the solve; hooks
+ * shared by concurrent solves must be thread-safe. */
+typedef void *(*search_alloc_fn)(void *ud, size_t size);
+typedef void (*search_free_fn)(void *ud, void *ptr);
+typedef struct search_allocator_s {
+    search_alloc_fn alloc;
+    search_free_fn dealloc;
+    void *ud; /* passed to both */
+} search_allocator_t;
+
+/* Whether a is usable: NULL, or both hooks set, or neither. */
+static inline int search_allocator_ok(const search_allocator_t *a) {
+    return a == NULL || (a->alloc == NULL) == (a->dealloc == NULL);
+}
 
 /* Monotonic clock in nanoseconds. */
 static inline int64_t search_now_ns(void) {

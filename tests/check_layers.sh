@@ -48,7 +48,7 @@ for o in $(find "$build"/solvers -name "*.o" 2>/dev/null) "$build"/api/*.o; do
 done
 
 # Solvers may call only these library functions (no I/O, no threads, no env).
-allowed=' memset memcpy memmove memcmp memchr strlen strcmp strncmp strchr malloc calloc realloc free clock_gettime abort __assert_fail __stack_chk_fail qsort '
+allowed=' memset memcpy memmove memcmp bcmp memchr strlen strcmp strncmp strchr malloc calloc realloc free clock_gettime abort __assert_fail __stack_chk_fail qsort '
 for o in $(find "$build"/solvers -name "*.o" 2>/dev/null); do
     [ -f "$o" ] || continue
     for sym in $(nm -u "$o" | awk '{print $2}'); do

@@ -3,6 +3,8 @@
  * its exit status (and, in sanitizer builds, its leak report at exit). */
 #include "tests/http_client.h"
 
+#include "tests/contract/record.h"
+
 #include <ctype.h>
 #include <signal.h>
 #include <stdio.h>
@@ -153,6 +155,13 @@ CURLcode http_do(CURL *curl, const char *method, const char *url, const char *bo
     out->len = b.len;
     out->headers = h.p ? h.p : calloc(1, 1);
     out->hlen = h.len;
+    if (contract_enabled()) {
+        contract_exchange_t x = {.source = "libcurl", .method = method, .url = url};
+        x.req_headers = headers, x.req_body = body, x.req_len = len, x.status = out->status;
+        x.resp_headers = out->headers, x.resp_hlen = out->hlen;
+        x.body = out->body, x.len = out->len, x.incomplete = rc != CURLE_OK;
+        contract_record(&x);
+    }
     return rc;
 }
 

@@ -4,8 +4,9 @@
  *   small    GET counts, 9x9 and 4x4 solves, 4x4 killers, exact cover,
  *            validate, metrics, 404s and 400s, on keep-alive connections;
  *   batch    small streamed batches (the progressive path);
- *   hang-up  a long count or batch whose client gives up after a few ms:
- *            the server must notice and cancel the work;
+ *   hang-up  a long count whose client gives up after a few ms: the
+ *            server must notice and cancel the work;
+ *   cancel   an async count job, cancelled with DELETE after a moment;
  *   raw      half-sent requests and bodies cut short on plain sockets.
  *
  * Every answer is checked (status, and the count or the solution where
@@ -35,7 +36,7 @@
 
 static tsrv_t srv;
 static atomic_int stop;
-static atomic_long done_ok, done_bad, hangups, raws;
+static atomic_long done_ok, done_bad, hangups, raws, cancels;
 
 static const char *const sudoku9 =
     "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
@@ -126,22 +127,62 @@ static void soak_small(CURL *c, unsigned k) {
     hresp_free(&r);
 }
 
-/* A long request whose client leaves after `ms` (a fresh connection). */
+static size_t soak_discard(char *p, size_t size, size_t n, void *cls) {
+    (void)p;
+    (void)cls;
+    return size * n;
+}
+
+/* A long request whose client leaves after `ms` (a fresh connection; curl
+ * directly, as http_do() sets its own generous timeout). */
 static void soak_hangup(unsigned k, long ms) {
     char url[256];
-    hresp_t r;
+    long status = 0;
     CURL *c = curl_easy_init();
     if (c == NULL) return;
-    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, ms);
     snprintf(url, sizeof url, "%s/v1/nqueens/count?n=%u&threads=%u", srv.base, 16 + k % 3,
              1 + k % 2);
-    http_do(c, "GET", url, NULL, 0, NULL, &r);
-    if (r.curl_rc == CURLE_OPERATION_TIMEDOUT)
+    curl_easy_setopt(c, CURLOPT_URL, url);
+    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, ms);
+    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, soak_discard);
+    CURLcode rc = curl_easy_perform(c);
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+    if (rc == CURLE_OPERATION_TIMEDOUT)
         atomic_fetch_add(&hangups, 1);
-    else if (r.status != 200)
+    else if (status != 200) {
+        hresp_t r = {0};
+        r.curl_rc = rc;
+        r.status = status;
         fail("hang-up count", &r);
-    hresp_free(&r);
+    }
     curl_easy_cleanup(c);
+}
+
+/* An async count job, cancelled with DELETE after a moment (or deleted, if
+ * it ended first). */
+static void soak_cancel(CURL *c, unsigned k) {
+    char url[256];
+    const char *pref[] = {"Prefer: respond-async", NULL};
+    hresp_t r;
+    snprintf(url, sizeof url, "%s/v1/nqueens/count?n=%u", srv.base, 14 + k % 4);
+    http_do(c, "GET", url, NULL, 0, pref, &r);
+    char loc[128];
+    if (r.status != 202 || !hresp_header(&r, "Location", loc, sizeof loc)) {
+        fail("async count", &r);
+        hresp_free(&r);
+        return;
+    }
+    hresp_free(&r);
+    struct timespec ts = {0, (long)(k % 7) * 3000000L};
+    nanosleep(&ts, NULL);
+    snprintf(url, sizeof url, "%s%s", srv.base, loc);
+    http_do(c, "DELETE", url, NULL, 0, NULL, &r);
+    if (r.status == 202 || r.status == 204)
+        atomic_fetch_add(&cancels, 1);
+    else
+        fail("DELETE of a job", &r);
+    hresp_free(&r);
 }
 
 /* Half a request on a raw socket, then close. */
@@ -178,10 +219,12 @@ static void *soak_thread(void *arg) {
     while (!atomic_load(&stop)) {
         seed = seed * 1103515245u + 12345u;
         unsigned pick = (seed >> 16) % 100;
-        if (pick < 80)
+        if (pick < 76)
             soak_small(c, k++);
-        else if (pick < 88)
+        else if (pick < 84)
             soak_hangup(k++, 5 + (long)(seed % 40));
+        else if (pick < 88)
+            soak_cancel(c, k++);
         else
             soak_raw(k++);
     }
@@ -234,11 +277,10 @@ int main(int argc, char **argv) {
         rc = 1;
     }
     if (atomic_load(&done_bad) > 0) rc = 1;
-    printf(
-        "soak: %d s, %ld answers checked, %ld wrong, %ld client hang-ups, %ld raw half-requests: "
-        "%s\n",
-        seconds, atomic_load(&done_ok), atomic_load(&done_bad), atomic_load(&hangups),
-        atomic_load(&raws), rc == 0 ? "clean" : "FAILED");
+    printf("soak: %d s, %ld answers checked, %ld wrong, %ld client hang-ups, %ld jobs cancelled, "
+           "%ld raw half-requests: %s\n",
+           seconds, atomic_load(&done_ok), atomic_load(&done_bad), atomic_load(&hangups),
+           atomic_load(&cancels), atomic_load(&raws), rc == 0 ? "clean" : "FAILED");
     curl_global_cleanup();
     return rc;
 }

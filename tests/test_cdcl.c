@@ -426,9 +426,8 @@ START_TEST(cdcl_memory) {
     t_alloc_t a = {0, 0, 0};
     sudoku_opts_init(&o);
     o.method = SUDOKU_METHOD_CDCL;
-    o.alloc = t_alloc;
-    o.dealloc = t_free;
-    o.alloc_ud = &a;
+    search_allocator_t hooks = {t_alloc, t_free, &a};
+    o.alloc = &hooks;
     ck_assert_int_eq(sudoku_solve(&sh, g, &o, &r), SEARCH_ENOMEM);
     ck_assert_int_eq(a.calls, 1);
     ck_assert_uint_eq(a.live, 0);

@@ -4,6 +4,9 @@
 #include <stdlib.h>
 
 #include "server/config.h"
+#include "server/rconn.h"
+
+#include <string.h>
 
 static int parse(config_t *cfg, int argc, const char **argv) {
     FILE *sink = fopen("/dev/null", "w");
@@ -72,6 +75,65 @@ START_TEST(config_help_and_ipv6) {
 }
 END_TEST
 
+START_TEST(config_redis_urls) {
+    static const struct {
+        const char *url, *host, *user, *password;
+        unsigned port, db;
+    } good[] = {
+        {"redis://127.0.0.1", "127.0.0.1", "", "", 6379, 0},
+        {"redis://redis:6380/2", "redis", "", "", 6380, 2},
+        {"redis://:pw@cache.internal:7000/15", "cache.internal", "", "pw", 7000, 15},
+        {"redis://app:s3cr%t@10.0.0.5/1", "10.0.0.5", "app", "s3cr%t", 6379, 1},
+        {"REDIS://[::1]:6390/", "::1", "", "", 6390, 0},
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        rconn_url_t u;
+        char err[160], red[640];
+        ck_assert_msg(rconn_url_parse(good[i].url, &u, err, sizeof err) == 0, "%s: %s", good[i].url,
+                      err);
+        ck_assert_str_eq(u.host, good[i].host);
+        ck_assert_str_eq(u.user, good[i].user);
+        ck_assert_str_eq(u.password, good[i].password);
+        ck_assert_uint_eq(u.port, good[i].port);
+        ck_assert_uint_eq(u.db, good[i].db);
+        rconn_url_redacted(&u, red, sizeof red);
+        if (good[i].password[0]) {
+            ck_assert_ptr_null(strstr(red, good[i].password));
+            ck_assert_ptr_nonnull(strstr(red, ":***@"));
+        }
+    }
+    /* refused at start-up (exit 2), and the message never holds the password */
+    static const char *const bad[] = {
+        "http://h:1",    "redis://",
+        "redis://h:0",   "redis://h:70000",
+        "redis://h:12x", "redis://h/x",
+        "redis://:@h",   "redis://h:1/2/3",
+        "redis://[::1",  "redis://:topsecret@bad host",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        config_t cfg;
+        char *msg = NULL;
+        size_t len = 0;
+        FILE *err = open_memstream(&msg, &len);
+        FILE *out = fopen("/dev/null", "w");
+        const char *argv[] = {"puzzled", "--redis", bad[i], NULL};
+        ck_assert_msg(config_parse(&cfg, 3, (char **)argv, out, err) == -1, "%s accepted", bad[i]);
+        fclose(out);
+        fclose(err);
+        ck_assert_ptr_nonnull(strstr(msg, "--redis"));
+        ck_assert_ptr_null(strstr(msg, "topsecret"));
+        free(msg);
+    }
+    config_t cfg;
+    const char *argv[] = {"puzzled", "--redis-prefix", "a b", NULL};
+    ck_assert_int_eq(parse(&cfg, 3, argv), -1);
+    const char *ok[] = {"puzzled", "--redis", "redis://h", "--redis-prefix", "app1:", NULL};
+    ck_assert_int_eq(parse(&cfg, 5, ok), 0);
+    ck_assert_str_eq(cfg.redis_prefix, "app1:");
+    ck_assert_uint_eq(cfg.redis_claim_ms, 5000);
+}
+END_TEST
+
 Suite *config_suite(void);
 Suite *config_suite(void) {
     Suite *s = suite_create("config");
@@ -80,6 +142,7 @@ Suite *config_suite(void) {
     tcase_add_test(tc, config_flags_override_env);
     tcase_add_test(tc, config_rejects_bad_values);
     tcase_add_test(tc, config_help_and_ipv6);
+    tcase_add_test(tc, config_redis_urls);
     suite_add_tcase(s, tc);
     return s;
 }

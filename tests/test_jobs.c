@@ -3,6 +3,12 @@
  * never goes backwards, the event stream, cancel, 404s, the store's limits
  * and expiry, batches, listing, and SIGTERM with jobs in flight.
  *
+ * One suite, two stores: jobs_suite() runs every test against the embedded
+ * store, jobs_redis_suite() the same tests against a one-replica cluster
+ * (--redis, a redis-server started here), where counts are split jobs run
+ * through Redis.  Where the two rightly differ (SIGTERM: a split job belongs
+ * to the cluster, not to the replica that stops), the test says so.
+ *
  * Like test_http.c, most tests share one server; those that need other
  * flags start their own.  Times are measured and printed where the issue
  * names one (cancel latency), with generous bounds so sanitizer builds and
@@ -17,15 +23,57 @@
 #include <unistd.h>
 
 #include "tests/http_client.h"
+#include "tests/redis_harness.h"
 
 static tsrv_t srv;
+static int redis_mode; /* the suite runs against a Redis store */
+static tredis_t redis; /* ... this one (started by the fixtures) */
+
+/* Starts a server with `args`, and in Redis mode --redis with `prefix` (a
+ * fresh one when NULL, so that no two servers share records). */
+static int start_server(tsrv_t *s, const char *const *args, const char *prefix) {
+    const char *all[40];
+    char fresh[64];
+    size_t n = 0;
+    for (size_t i = 0; args != NULL && args[i] != NULL && n < 32; i++)
+        all[n++] = args[i];
+    if (redis_mode) {
+        if (prefix == NULL) {
+            tredis_prefix(fresh, sizeof fresh);
+            prefix = fresh;
+        }
+        all[n++] = "--redis";
+        all[n++] = redis.url;
+        all[n++] = "--redis-prefix";
+        all[n++] = prefix;
+    }
+    all[n] = NULL;
+    return tsrv_start(s, all, NULL);
+}
+
+/* Fixtures run in the runner's process before a test case forks its
+ * tests, so the mode they set is the tests' own. */
+static void redis_up(void) {
+    if (redis_mode) ck_assert_int_eq(tredis_start(&redis, NULL), 0);
+}
+
+static void redis_down(void) {
+    if (redis_mode) tredis_destroy(&redis);
+}
 
 static void jobs_up(void) {
     static const char *const args[] = {"--threads", "2", NULL};
-    ck_assert_int_eq(tsrv_start(&srv, args, NULL), 0);
+    redis_up();
+    ck_assert_int_eq(start_server(&srv, args, NULL), 0);
 }
 
-static void jobs_down(void) { tsrv_stop(&srv, SIGTERM, 20000); }
+static void jobs_down(void) {
+    tsrv_stop(&srv, SIGTERM, 20000);
+    redis_down();
+}
+
+static void mem_mode(void) { redis_mode = 0; }
+static void redis_mode_on(void) { redis_mode = 1; }
 
 static void sleep_ms(int ms) {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
@@ -125,15 +173,15 @@ static double metric(const tsrv_t *s, const char *series) {
 START_TEST(jobs_count_same_as_sync) {
     long st;
     char id[32];
-    json_t *sync = call(&srv, "GET", "/v1/nqueens/count?n=13&threads=2", NULL, 0, &st, NULL);
+    json_t *sync = call(&srv, "GET", "/v1/nqueens/count?n=15&threads=2", NULL, 0, &st, NULL);
     ck_assert_int_eq(st, 200);
-    start_job(&srv, "GET", "/v1/nqueens/count?n=13&threads=2", NULL, id);
+    start_job(&srv, "GET", "/v1/nqueens/count?n=15&threads=2", NULL, id);
     json_t *job = wait_job(&srv, id, 60000);
     ck_assert_str_eq(jstr(job, "status"), "done");
     ck_assert_int_eq(json_integer_value(json_object_get(job, "result_status")), 200);
     json_t *res = json_object_get(job, "result");
-    ck_assert_int_eq(json_integer_value(json_object_get(res, "count")), 73712);
-    ck_assert_int_eq(json_integer_value(json_object_get(sync, "count")), 73712);
+    ck_assert_int_eq(json_integer_value(json_object_get(res, "count")), 2279184);
+    ck_assert_int_eq(json_integer_value(json_object_get(sync, "count")), 2279184);
     /* the same statistics, timing aside */
     json_t *a = json_object_get(sync, "stats"), *b = json_object_get(res, "stats");
     json_object_del(a, "elapsed_ms");
@@ -373,6 +421,8 @@ START_TEST(jobs_batch) {
     j = wait_job(&srv, id, 60000);
     ck_assert_str_eq(jstr(j, "status"), "done");
     ck_assert_str_eq(jstr(j, "result"), sync.body); /* a text answer: a JSON string */
+    /* cluster mode splits a batch: its chunks ran as items, merged in order */
+    ck_assert_int_eq(json_object_get(j, "cluster") != NULL, redis_mode);
     json_decref(j);
     /* and the raw answer, as the synchronous call gave it */
     snprintf(path, sizeof path, "%s/v1/jobs/%s/result", srv.base, id);
@@ -421,7 +471,7 @@ START_TEST(jobs_store_limit_evicts_or_503) {
     char a[32], b[32], c[32], path[96];
     long st;
     hresp_t r;
-    ck_assert_int_eq(tsrv_start(&s, args, NULL), 0);
+    ck_assert_int_eq(start_server(&s, args, NULL), 0);
     start_job(&s, "GET", "/v1/nqueens/count?n=20", NULL, a); /* runs */
     start_job(&s, "GET", "/v1/nqueens/count?n=20", NULL, b); /* queued: one worker */
     json_t *j = get_job(&s, b, &st);
@@ -458,7 +508,7 @@ START_TEST(jobs_expire_after_ttl) {
     tsrv_t s;
     char id[32];
     long st;
-    ck_assert_int_eq(tsrv_start(&s, args, NULL), 0);
+    ck_assert_int_eq(start_server(&s, args, NULL), 0);
     start_job(&s, "GET", "/v1/nqueens/count?n=6", NULL, id);
     json_decref(wait_job(&s, id, 30000));
     double t0 = now_ms();
@@ -478,7 +528,7 @@ START_TEST(jobs_job_timeout_and_result_limit) {
     static const char *const args[] = {"--job-timeout-ms", "300", "--max-job-result", "1024", NULL};
     tsrv_t s;
     char id[32];
-    ck_assert_int_eq(tsrv_start(&s, args, NULL), 0);
+    ck_assert_int_eq(start_server(&s, args, NULL), 0);
     /* the deadline caps a job (the synchronous --timeout-ms does not apply) */
     start_job(&s, "GET", "/v1/nqueens/count?n=20", NULL, id);
     json_t *j = wait_job(&s, id, 30000);
@@ -499,23 +549,58 @@ END_TEST
 START_TEST(jobs_sigterm_ends_every_job) {
     static const char *const args[] = {"--threads", "1", "--grace-ms", "300", NULL};
     tsrv_t s;
-    char a[32], b[32], line[160];
-    ck_assert_int_eq(tsrv_start(&s, args, NULL), 0);
+    char a[32], b[32], line[160], prefix[64];
+    tredis_prefix(prefix, sizeof prefix);
+    ck_assert_int_eq(start_server(&s, args, prefix), 0);
     start_job(&s, "GET", "/v1/nqueens/count?n=20", NULL, a); /* running */
     start_job(&s, "GET", "/v1/nqueens/count?n=20", NULL, b); /* queued */
     sleep_ms(200);
     ck_assert_int_eq(tsrv_stop(&s, SIGTERM, 20000), 0);
-    snprintf(line, sizeof line, "\"job\":\"%s\",\"status\":\"cancelled\"", a);
-    ck_assert_msg(tsrv_log_has(&s, line), "no end for the running job in %s", s.log_path);
-    snprintf(line, sizeof line, "\"job\":\"%s\",\"status\":\"cancelled\"", b);
-    ck_assert_msg(tsrv_log_has(&s, line), "no end for the queued job in %s", s.log_path);
+    if (!redis_mode) { /* one server: every job ends before it exits */
+        snprintf(line, sizeof line, "\"job\":\"%s\",\"status\":\"cancelled\"", a);
+        ck_assert_msg(tsrv_log_has(&s, line), "no end for the running job in %s", s.log_path);
+        snprintf(line, sizeof line, "\"job\":\"%s\",\"status\":\"cancelled\"", b);
+        ck_assert_msg(tsrv_log_has(&s, line), "no end for the queued job in %s", s.log_path);
+        return;
+    }
+    /* Cluster mode: split jobs are the cluster's.  The stopping replica gave
+     * its items back (none stays pending under it) and the jobs go on with
+     * the next replica, which can also cancel them. */
+    snprintf(line, sizeof line, "\"job\":\"%s\"", a);
+    ck_assert_msg(!tsrv_log_has(&s, line), "the split job ended with its replica");
+    ck_assert_int_eq(tredis_int(&redis, "XPENDING %sjob:%s:items w", prefix, a), 0);
+    ck_assert_int_eq(start_server(&s, args, prefix), 0);
+    long st;
+    json_t *j = get_job(&s, a, &st);
+    ck_assert_int_eq(st, 200);
+    ck_assert_str_eq(jstr(j, "status"), "running");
+    json_decref(j);
+    j = get_job(&s, b, &st);
+    ck_assert_str_eq(jstr(j, "status"), "queued");
+    json_decref(j);
+    double t0 = now_ms();
+    while (metric(&s, "puzzled_jobs_inflight") < 1) { /* the new replica takes a's items */
+        ck_assert_msg(now_ms() - t0 < 10000, "no replica took the job's items");
+        sleep_ms(20);
+    }
+    const char *ids[] = {a, b};
+    for (int i = 0; i < 2; i++) {
+        char path[96];
+        snprintf(path, sizeof path, "/v1/jobs/%s", ids[i]);
+        json_decref(call(&s, "DELETE", path, NULL, 0, &st, NULL));
+        ck_assert_int_eq(st, 202);
+        j = wait_job(&s, ids[i], 10000);
+        ck_assert_str_eq(jstr(j, "status"), "cancelled");
+        json_decref(j);
+    }
+    ck_assert_int_eq(tsrv_stop(&s, SIGTERM, 20000), 0);
 }
 END_TEST
 
-Suite *jobs_suite(void);
-Suite *jobs_suite(void) {
-    Suite *s = suite_create("jobs");
+static Suite *jobs_make_suite(const char *name, void (*mode)(void)) {
+    Suite *s = suite_create(name);
     TCase *shared = tcase_create("shared-server");
+    tcase_add_unchecked_fixture(shared, mode, NULL); /* first: the others read it */
     tcase_add_unchecked_fixture(shared, jobs_up, jobs_down);
     tcase_add_test(shared, jobs_count_same_as_sync);
     tcase_add_test(shared, jobs_progress_never_backwards);
@@ -529,6 +614,8 @@ Suite *jobs_suite(void) {
     tcase_set_timeout(shared, 120);
     suite_add_tcase(s, shared);
     TCase *own = tcase_create("own-server");
+    tcase_add_unchecked_fixture(own, mode, NULL);
+    tcase_add_unchecked_fixture(own, redis_up, redis_down);
     tcase_add_test(own, jobs_store_limit_evicts_or_503);
     tcase_add_test(own, jobs_expire_after_ttl);
     tcase_add_test(own, jobs_job_timeout_and_result_limit);
@@ -536,4 +623,18 @@ Suite *jobs_suite(void) {
     tcase_set_timeout(own, 120);
     suite_add_tcase(s, own);
     return s;
+}
+
+Suite *jobs_suite(void);
+Suite *jobs_suite(void) { return jobs_make_suite("jobs", mem_mode); }
+
+/* The same tests against the Redis store; empty (and saying so) when no
+ * redis-server can be run here. */
+Suite *jobs_redis_suite(void);
+Suite *jobs_redis_suite(void) {
+    if (!tredis_available()) {
+        fprintf(stderr, "jobs-redis: not run (no redis-server; make deps installs it)\n");
+        return suite_create("jobs-redis");
+    }
+    return jobs_make_suite("jobs-redis", redis_mode_on);
 }

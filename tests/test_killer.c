@@ -1243,10 +1243,10 @@ START_TEST(killer_alloc_failure) {
             killer_result_t r;
             for (at = 1; rc == SEARCH_ENOMEM && at <= 16; at++) {
                 killer_opts_t o;
+                const search_allocator_t hooks = {fail_alloc, plain_free, NULL};
                 killer_opts_init(&o);
                 o.method = (killer_method_t)mi;
-                o.alloc = fail_alloc;
-                o.dealloc = plain_free;
+                o.alloc = &hooks;
                 alloc_calls = 0;
                 alloc_fail_at = at;
                 rc = killer_solve(&g->pz, &o, &r);

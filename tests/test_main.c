@@ -21,7 +21,12 @@ Suite *nqueens_more_suite(void);
 Suite *nqueens_board_api_suite(void);
 Suite *xcover_api_suite(void);
 Suite *nomem_suite(void);
+Suite *logic_suite(void);
+Suite *generate_suite(void);
+Suite *logic_http_suite(void);
 Suite *jobs_suite(void);
+Suite *jobs_redis_suite(void);
+Suite *cluster_suite(void);
 Suite *static_suite(void);
 
 int main(void) {
@@ -44,9 +49,14 @@ int main(void) {
     srunner_add_suite(sr, nqueens_more_suite());
     srunner_add_suite(sr, nqueens_board_api_suite());
     srunner_add_suite(sr, static_suite());
+    srunner_add_suite(sr, logic_suite());
+    srunner_add_suite(sr, generate_suite());
+    srunner_add_suite(sr, logic_http_suite());
     srunner_add_suite(sr, http_suite());
     srunner_add_suite(sr, nomem_suite());
     srunner_add_suite(sr, jobs_suite());
+    srunner_add_suite(sr, jobs_redis_suite());
+    srunner_add_suite(sr, cluster_suite());
     srunner_run_all(sr, CK_NORMAL);
     failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -32,6 +32,8 @@
 #include "server/config.h"
 #include "server/guard.h"
 #include "server/http.h"
+#include "server/jobs.h"
+#include "server/jobstore.h"
 #include "server/metrics.h"
 #include "server/pool.h"
 #include "server/router.h"
@@ -108,6 +110,22 @@ static const walk_t walks[] = {
      "{\"items\":[\"A\",\"B\"],\"secondary\":[\"x\"],\"options\":[[\"A\",\"x\"],[\"B\",\"x\"],"
      "[\"A\"],[\"B\"]],\"method\":\"algorithm-x\",\"max_solutions\":5}"},
     {"POST", "/v1/exact-cover/solve", NULL, J, NULL, "{\"items\":[\"A\"],\"options\":[[\"Z\"]]}"},
+    {"POST", "/v1/sudoku/grade", NULL, J, NULL, "{\"grid\":\"1.34...2..4.43.1\",\"steps\":true}"},
+    {"POST", "/v1/sudoku/grade", "steps=true", "text/csv", NULL,
+     "1,2,,4\n3,,1,2\n,1,4,3\n4,3,2,\n"},
+    {"POST", "/v1/sudoku/grade", NULL, J, NULL, "{\"grid\":\"" SUDOKU9 "\"}"},
+    {"POST", "/v1/sudoku/grade", NULL, J, NULL, "{\"grid\":\"................\"}"},
+    {"POST", "/v1/sudoku/hint", NULL, J, NULL,
+     "{\"grid\":\"1.34...2..4.43.1\",\"givens\":\"1.34...2..4.43.1\","
+     "\"pencil\":[{\"cell\":[0,1],\"values\":[2,3]}]}"},
+    {"POST", "/v1/sudoku/hint", NULL, J, NULL,
+     "{\"grid\":[[1,4,3,4],[null,null,null,2],[null,null,4,null],[4,3,null,1]],"
+     "\"givens\":[[1,null,3,4],[null,null,null,2],[null,null,4,null],[4,3,null,1]]}"},
+    {"POST", "/v1/sudoku/generate", NULL, J, NULL,
+     "{\"size\":4,\"count\":2,\"seed\":3,\"symmetry\":\"rotational180\"}"},
+    {"POST", "/v1/sudoku/generate", NULL, J, NULL, "{\"difficulty\":\"medium\",\"seed\":1}"},
+    {"POST", "/v1/sudoku/generate", NULL, J, NULL, "{\"count\":500}"},
+    {"POST", "/v1/killer/generate", NULL, J, NULL, "{\"size\":4,\"count\":2,\"seed\":3}"},
 };
 #define NWALKS (sizeof walks / sizeof walks[0])
 
@@ -330,6 +348,7 @@ typedef struct inproc_s {
     config_t cfg;
     metrics_t *metrics;
     pool_t *pool;
+    jobs_t *jobs;
     http_server_t *http;
     char base[64];
 } inproc_t;
@@ -348,7 +367,10 @@ static void inproc_start(inproc_t *s) {
         paths[i] = router_path(i);
     metrics_init(s->metrics, paths, np);
     ck_assert_int_eq(pool_new(&s->pool, s->cfg.threads, s->cfg.max_queue, s->metrics), 0);
-    ck_assert_int_eq(http_server_start(&s->http, &s->cfg, s->pool, s->metrics, NULL), 0);
+    jobstore_t *store = NULL;
+    ck_assert_int_eq(jobstore_mem_new(&store, s->cfg.max_jobs), 0);
+    ck_assert_int_eq(jobs_new(&s->jobs, &s->cfg, s->pool, s->metrics, store, NULL), 0);
+    ck_assert_int_eq(http_server_start(&s->http, &s->cfg, s->pool, s->metrics, s->jobs), 0);
     snprintf(s->base, sizeof s->base, "http://127.0.0.1:%u", http_server_port(s->http));
 }
 
@@ -367,34 +389,40 @@ static void inproc_settle(inproc_t *s) {
 static void inproc_stop(inproc_t *s) {
     inproc_settle(s);
     http_server_drain(s->http);
+    jobs_drain(s->jobs);
     http_server_stop(s->http);
     pool_free(s->pool);
+    jobs_free(s->jobs);
     free(s->metrics);
 }
 
 typedef struct http_walk_s {
     const char *method, *path, *ctype, *body;
+    int async; /* sent with Prefer: respond-async: the job runs on after the 202 */
 } http_walk_t;
 
 static const http_walk_t http_walks[] = {
-    {"GET", "/v1/nqueens/count?n=8&threads=2", NULL, NULL},
-    {"POST", "/v1/sudoku/solve", J, "{\"grid\":\"" SUDOKU9 "\",\"max_solutions\":2}"},
-    {"POST", "/v1/sudoku/batch?max_solutions=2", "text/plain", SUDOKU9 "\n" SUDOKU9 "\n"},
-    {"POST", "/v1/killer/solve", J, KILLER4 "}"},
-    {"GET", "/metrics", NULL, NULL},
-    {"GET", "/nowhere", NULL, NULL},
-    {"POST", "/v1/sudoku/solve", J, "{\"grid\":7}"},
+    {"GET", "/v1/nqueens/count?n=8&threads=2", NULL, NULL, 0},
+    {"POST", "/v1/sudoku/solve", J, "{\"grid\":\"" SUDOKU9 "\",\"max_solutions\":2}", 0},
+    {"POST", "/v1/sudoku/batch?max_solutions=2", "text/plain", SUDOKU9 "\n" SUDOKU9 "\n", 0},
+    {"POST", "/v1/killer/solve", J, KILLER4 "}", 0},
+    {"GET", "/metrics", NULL, NULL, 0},
+    {"GET", "/nowhere", NULL, NULL, 0},
+    {"POST", "/v1/sudoku/solve", J, "{\"grid\":7}", 0},
+    {"GET", "/v1/nqueens/count?n=11", NULL, NULL, 1},
+    {"POST", "/v1/sudoku/batch?max_solutions=2", "text/plain", SUDOKU9 "\n" SUDOKU9 "\n", 1},
+    {"GET", "/v1/jobs?limit=3", NULL, NULL, 0},
 };
 
 static void nomem_http_one(inproc_t *s, const http_walk_t *w, hresp_t *r) {
     char url[256], ct[64];
-    const char *hdrs[] = {ct, NULL};
+    const char *hdrs[] = {ct, w->async ? "Prefer: respond-async" : NULL, NULL};
     CURL *c = curl_easy_init();
     ck_assert_ptr_nonnull(c);
     curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, 10000L);
     snprintf(url, sizeof url, "%s%s", s->base, w->path);
     snprintf(ct, sizeof ct, "Content-Type: %s", w->ctype ? w->ctype : "text/plain");
-    http_do(c, w->method, url, w->body, w->body ? strlen(w->body) : 0, w->ctype ? hdrs : NULL, r);
+    http_do(c, w->method, url, w->body, w->body ? strlen(w->body) : 0, hdrs, r);
     curl_easy_cleanup(c);
 }
 

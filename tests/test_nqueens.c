@@ -1,13 +1,17 @@
-/* test_nqueens.c -- unit tests for solvers/nqueens/nqueens.c.
+/* test_nqueens.c -- unit tests for solvers/nqueens/nqueens.c and the
+ * counting engine behind it (solvers/nqueens/count.c).
  *
  * Counts are checked against OEIS A000170, with and without symmetry, and
- * through every path that produces them: nqueens_count(), and the sum of
- * nqueens_count_sub() over nqueens_split() at several depths, in both orders.
- * The split's buffer contract, the first solution, verification, the search
+ * through every path that produces them: nqueens_count(), the sum over
+ * nqueens_split() at several pre-placement depths (one by one and in
+ * batches, in both orders), and against two independent counters: exact
+ * cover (nqueens/xc.h) and a plain recursive counter in this file, which
+ * also checks every subproblem of a split on its own.  The split's buffer
+ * contract, the class sizes, the first solution, verification, the search
  * control block (deadline, cancel, node budget) and the statistics each have
  * their own tests.
  *
- * Runtime: about 2 s natively and 4 s under ASan/UBSan, most of it the one
+ * Runtime: about 2 s natively and 5 s under ASan/UBSan, most of it the
  * n = 16 count and the first solutions up to n = 30; nothing bigger belongs
  * here (bench/bench_nqueens.c does n >= 17).
  *
@@ -19,31 +23,78 @@
 #include <string.h>
 
 #include "solvers/nqueens/nqueens.h"
+#include "solvers/nqueens/xc.h"
 
 /* OEIS A000170: number of solutions for n = 0..18. */
 static const uint64_t a000170[] = {1,      1,       0,        0,        2,        10,    4,
                                    40,     92,      352,      724,      2680,     14200, 73712,
                                    365596, 2279184, 14772512, 95815104, 666090624};
 
-/* Sums nqueens_count_sub() over a split, forwards or backwards.  Fails the
- * test on any error; returns the count. */
-static uint64_t count_by_split(int n, int depth, int symmetry, int reverse) {
+/* The split of (n, preplace, symmetry) in a fresh buffer (free it); fails
+ * the test on a broken buffer contract. */
+static nqueens_sub_t *split_all(int n, int preplace, int symmetry, size_t *count) {
     size_t need = 0, got = 0;
-    int rc = nqueens_split(n, depth, symmetry, NULL, 0, &need);
+    const int rc = nqueens_split(n, preplace, symmetry, NULL, 0, &need);
     ck_assert_int_eq(rc, need == 0 ? 0 : -2);
     nqueens_sub_t *subs = calloc(need ? need : 1, sizeof *subs);
     ck_assert_ptr_nonnull(subs);
-    ck_assert_int_eq(nqueens_split(n, depth, symmetry, subs, need, &got), 0);
+    ck_assert_int_eq(nqueens_split(n, preplace, symmetry, subs, need, &got), 0);
     ck_assert_uint_eq(got, need);
-    uint64_t units = 0;
+    *count = need;
+    return subs;
+}
+
+/* Sums nqueens_count_sub() over a split, forwards or backwards, and checks
+ * that nqueens_count_subs() over the whole split (and over two halves)
+ * agrees.  Returns the count. */
+static uint64_t count_by_split(int n, int preplace, int symmetry, int reverse) {
+    size_t k = 0;
+    nqueens_sub_t *subs = split_all(n, preplace, symmetry, &k);
+    uint64_t one = 0, all = 0, halves = 0;
     search_stats_t st = {0};
-    for (size_t i = 0; i < need; i++) {
-        const nqueens_sub_t *s = &subs[reverse ? need - 1 - i : i];
-        ck_assert_int_eq(nqueens_count_sub(s, NULL, &units, &st), 0);
-    }
+    for (size_t i = 0; i < k; i++)
+        ck_assert_int_eq(nqueens_count_sub(&subs[reverse ? k - 1 - i : i], NULL, &one, &st), 0);
+    ck_assert_int_eq(nqueens_count_subs(subs, k, NULL, &all, NULL), 0);
+    ck_assert_int_eq(nqueens_count_subs(subs, k / 2, NULL, &halves, NULL), 0);
+    ck_assert_int_eq(nqueens_count_subs(subs + k / 2, k - k / 2, NULL, &halves, NULL), 0);
+    ck_assert_uint_eq(one, all);
+    ck_assert_uint_eq(halves, all);
     free(subs);
-    ck_assert_uint_eq(units % NQUEENS_UNIT, 0);
-    return nqueens_units_to_count(units);
+    return all;
+}
+
+/* === An independent counter === */
+
+/* Completions of a partial board (cols[r] < 0: free), by plain recursion
+ * over the rows with a square-by-square attack test: slow and obviously
+ * right, nothing shared with the solver. */
+static uint64_t ref_count(int n, int *cols, int y) {
+    if (y == n) return 1;
+    if (cols[y] >= 0) {
+        for (int k = 0; k < n; k++)
+            if (k != y && cols[k] >= 0 &&
+                (cols[k] == cols[y] || abs(cols[k] - cols[y]) == abs(k - y)))
+                return 0;
+        return ref_count(n, cols, y + 1);
+    }
+    uint64_t sum = 0;
+    for (int c = 0; c < n; c++) {
+        int ok = 1;
+        for (int k = 0; k < n && ok; k++)
+            if (cols[k] >= 0 && (cols[k] == c || abs(cols[k] - c) == abs(k - y))) ok = 0;
+        if (!ok) continue;
+        cols[y] = c;
+        sum += ref_count(n, cols, y + 1);
+        cols[y] = -1;
+    }
+    return sum;
+}
+
+static uint64_t ref_count_sub(const nqueens_sub_t *s) {
+    int cols[NQUEENS_COUNT_MAX_N];
+    for (int r = 0; r < s->n; r++)
+        cols[r] = s->cols[r] == NQUEENS_FREE ? -1 : s->cols[r];
+    return s->weight * ref_count(s->n, cols, 0);
 }
 
 /* === Counting === */
@@ -75,6 +126,17 @@ START_TEST(nqueens_count_without_symmetry_agrees) {
 }
 END_TEST
 
+START_TEST(nqueens_count_agrees_with_exact_cover) {
+    for (int n = 1; n <= 10; n++) {
+        uint64_t mine = 0, xc = 0;
+        ck_assert_int_eq(nqueens_count(n, 1, NULL, &mine, NULL), 0);
+        ck_assert_int_eq(nqueens_xc_count(n, XCOVER_ENGINE_DLX, NULL, &xc, NULL), 0);
+        ck_assert_msg(mine == xc, "n=%d: %llu vs exact cover %llu", n, (unsigned long long)mine,
+                      (unsigned long long)xc);
+    }
+}
+END_TEST
+
 START_TEST(nqueens_count_rejects_bad_n) {
     uint64_t count = 777;
     ck_assert_int_eq(nqueens_count(0, 1, NULL, &count, NULL), SEARCH_EINVAL);
@@ -88,43 +150,112 @@ END_TEST
 /* === Splitting === */
 
 START_TEST(nqueens_split_sums_to_count) {
-    static const int ns[] = {4, 5, 8, 11, 12};
+    static const int ns[] = {1, 2, 3, 4, 5, 6, 8, 11, 12};
     for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
         const int n = ns[i];
-        for (int depth = 1; depth <= 5; depth++) {
+        for (int pre = 0; pre <= 4; pre++) {
             for (int sym = 0; sym <= 1; sym++) {
-                const uint64_t fwd = count_by_split(n, depth, sym, 0);
-                const uint64_t rev = count_by_split(n, depth, sym, 1);
+                const uint64_t fwd = count_by_split(n, pre, sym, 0);
+                const uint64_t rev = count_by_split(n, pre, sym, 1);
                 ck_assert_msg(fwd == a000170[n] && rev == a000170[n],
-                              "n=%d depth=%d sym=%d: %llu / %llu, want %llu", n, depth, sym,
+                              "n=%d preplace=%d sym=%d: %llu / %llu, want %llu", n, pre, sym,
                               (unsigned long long)fwd, (unsigned long long)rev,
                               (unsigned long long)a000170[n]);
             }
         }
     }
-    /* the deepest split leaves one row: every subproblem is a leaf test */
-    ck_assert_uint_eq(count_by_split(9, 8, 1, 0), a000170[9]);
-    ck_assert_uint_eq(count_by_split(9, 8, 0, 1), a000170[9]);
+}
+END_TEST
+
+/* Every subproblem, counted by the engine and by the plain counter. */
+START_TEST(nqueens_subproblems_match_reference) {
+    static const struct {
+        int n, pre, sym;
+    } cases[] = {{6, 0, 0}, {7, 1, 1}, {8, 0, 1}, {8, 2, 0}, {9, 1, 1}, {10, 0, 1}, {10, 3, 1}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        size_t k = 0;
+        nqueens_sub_t *subs = split_all(cases[c].n, cases[c].pre, cases[c].sym, &k);
+        ck_assert_uint_gt(k, 0);
+        for (size_t i = 0; i < k; i++) {
+            uint64_t mine = 0;
+            ck_assert_int_eq(nqueens_count_sub(&subs[i], NULL, &mine, NULL), 0);
+            ck_assert_msg(mine == ref_count_sub(&subs[i]), "n=%d sub %zu: %llu vs %llu", cases[c].n,
+                          i, (unsigned long long)mine, (unsigned long long)ref_count_sub(&subs[i]));
+        }
+        free(subs);
+    }
+}
+END_TEST
+
+/* The class sizes add up to the placements: splitting with symmetry keeps
+ * one board per class, weighted by the class size, so the weights sum to
+ * the number of boards the split without symmetry has; and every weight is
+ * a class size (8, 4 or 2, or 1 for the single queen of n = 1). */
+START_TEST(nqueens_split_weights_are_class_sizes) {
+    for (int n = 1; n <= 13; n++) {
+        size_t ksym = 0, kall = 0;
+        nqueens_sub_t *sym = split_all(n, 0, 1, &ksym);
+        nqueens_sub_t *all = split_all(n, 0, 0, &kall);
+        uint64_t weights = 0;
+        for (size_t i = 0; i < ksym; i++) {
+            const int w = sym[i].weight;
+            ck_assert(n == 1 ? w == 1 : (w == 2 || w == 4 || w == 8));
+            weights += (uint64_t)w;
+        }
+        for (size_t i = 0; i < kall; i++)
+            ck_assert_uint_eq(all[i].weight, 1);
+        ck_assert_msg(weights == kall, "n=%d: weights %llu, placements %zu", n,
+                      (unsigned long long)weights, kall);
+        ck_assert_uint_le(ksym * 2, kall + (n == 1));
+        free(sym);
+        free(all);
+    }
+}
+END_TEST
+
+/* Pre-placing every row leaves whole boards: without symmetry they are
+ * exactly the solutions. */
+START_TEST(nqueens_split_to_the_bottom_lists_solutions) {
+    unsigned char scratch[64];
+    int cols[8];
+    size_t k = 0;
+    nqueens_sub_t *subs = split_all(8, 40, 0, &k);
+    ck_assert_uint_eq(k, 92);
+    for (size_t i = 0; i < k; i++) {
+        for (int r = 0; r < 8; r++)
+            cols[r] = subs[i].cols[r];
+        ck_assert(nqueens_verify(8, cols, scratch));
+        for (size_t j = 0; j < i; j++)
+            ck_assert(memcmp(subs[i].cols, subs[j].cols, 8) != 0);
+    }
+    free(subs);
+    subs = split_all(8, 40, 1, &k); /* with symmetry: the classes, weighted */
+    uint64_t w = 0;
+    for (size_t i = 0; i < k; i++)
+        w += subs[i].weight;
+    ck_assert_uint_eq(w, 92);
+    ck_assert_uint_eq(k, 12); /* the 12 fundamental solutions of n = 8 */
+    free(subs);
 }
 END_TEST
 
 START_TEST(nqueens_split_cap_and_count) {
     size_t need = 0, got = 0;
-    ck_assert_int_eq(nqueens_split(10, 3, 1, NULL, 0, &need), -2);
+    ck_assert_int_eq(nqueens_split(10, 1, 1, NULL, 0, &need), -2);
     ck_assert_uint_gt(need, 4);
 
     nqueens_sub_t *all = calloc(need, sizeof *all);
     nqueens_sub_t *part = calloc(need, sizeof *part);
     ck_assert_ptr_nonnull(all);
     ck_assert_ptr_nonnull(part);
-    ck_assert_int_eq(nqueens_split(10, 3, 1, all, need, &got), 0);
+    ck_assert_int_eq(nqueens_split(10, 1, 1, all, need, &got), 0);
     ck_assert_uint_eq(got, need);
 
     /* one short: -2, the needed number, the first cap entries as in a full
      * run, and nothing written past cap */
     memset(part, 0xab, need * sizeof *part);
     got = 0;
-    ck_assert_int_eq(nqueens_split(10, 3, 1, part, need - 1, &got), -2);
+    ck_assert_int_eq(nqueens_split(10, 1, 1, part, need - 1, &got), -2);
     ck_assert_uint_eq(got, need);
     ck_assert_int_eq(memcmp(part, all, (need - 1) * sizeof *part), 0);
     const unsigned char *tail = (const unsigned char *)&part[need - 1];
@@ -133,7 +264,7 @@ START_TEST(nqueens_split_cap_and_count) {
 
     /* deterministic: a second full run is identical */
     got = 0;
-    ck_assert_int_eq(nqueens_split(10, 3, 1, part, need, &got), 0);
+    ck_assert_int_eq(nqueens_split(10, 1, 1, part, need, &got), 0);
     ck_assert_int_eq(memcmp(part, all, need * sizeof *part), 0);
     free(all);
     free(part);
@@ -148,89 +279,121 @@ START_TEST(nqueens_split_rejects_bad_n) {
     ck_assert_int_eq(nqueens_split(NQUEENS_COUNT_MAX_N + 1, 2, 1, subs, 4, &count), -1);
     ck_assert_uint_eq(count, 99);
     ck_assert_int_eq(nqueens_split(8, 2, 1, subs, 4, NULL), -1);
+    ck_assert_int_eq(nqueens_split(8, 2, 1, NULL, 4, &count), -1);
 }
 END_TEST
 
-START_TEST(nqueens_split_clamps_depth) {
+START_TEST(nqueens_split_shapes) {
     nqueens_sub_t subs[512];
     size_t count = 0;
-    /* depth 0 is raised to each class's minimum: CORNER fixes two rows */
+    /* no pre-placement: the border queens alone, three or four of them */
     ck_assert_int_eq(nqueens_split(8, 0, 1, subs, 512, &count), 0);
     ck_assert_uint_gt(count, 0);
     for (size_t i = 0; i < count; i++) {
+        int placed = 0;
         ck_assert_uint_eq(subs[i].n, 8);
-        ck_assert_uint_eq(subs[i].depth, subs[i].klass == NQUEENS_CORNER ? 2 : 1);
-        ck_assert_int_ne(subs[i].klass, NQUEENS_PLAIN);
+        ck_assert_uint_ne(subs[i].cols[0], NQUEENS_FREE);
+        ck_assert_uint_ne(subs[i].cols[7], NQUEENS_FREE);
+        for (int r = 0; r < 8; r++)
+            placed += subs[i].cols[r] != NQUEENS_FREE;
+        ck_assert(placed == 3 || placed == 4);
     }
-    /* depth past the board is cut to n-1; without symmetry all are PLAIN */
-    ck_assert_int_eq(nqueens_split(6, 40, 0, subs, 512, &count), 0);
-    ck_assert_uint_ge(count, a000170[6]); /* every solution has its own prefix */
-    for (size_t i = 0; i < count; i++) {
-        ck_assert_uint_eq(subs[i].depth, 5);
-        ck_assert_uint_eq(subs[i].klass, NQUEENS_PLAIN);
-    }
-    /* n = 1: the one subproblem is the whole board */
+    /* a negative depth is 0 */
+    size_t again = 0;
+    ck_assert_int_eq(nqueens_split(8, -5, 1, subs, 512, &again), 0);
+    ck_assert_uint_eq(again, count);
+    /* n = 2, 3: no placement; n = 1: the board itself */
+    ck_assert_int_eq(nqueens_split(2, 0, 1, subs, 512, &count), 0);
+    ck_assert_uint_eq(count, 0);
+    ck_assert_int_eq(nqueens_split(3, 2, 0, subs, 512, &count), 0);
+    ck_assert_uint_eq(count, 0);
     ck_assert_int_eq(nqueens_split(1, 3, 1, subs, 512, &count), 0);
     ck_assert_uint_eq(count, 1);
-    ck_assert_uint_eq(subs[0].depth, 1);
+    ck_assert_uint_eq(subs[0].cols[0], 0);
+    ck_assert_uint_eq(subs[0].weight, 1);
+}
+END_TEST
+
+/* n = 27 boards with a few free rows far apart (shifts of up to 26 rows
+ * between levels, the full word width): the engine against the plain
+ * counter.  The fixed queens come from a solution, so each board has at
+ * least one completion. */
+START_TEST(nqueens_count_sub_wide_gaps_match_reference) {
+    const int n = NQUEENS_COUNT_MAX_N;
+    int sol[NQUEENS_COUNT_MAX_N];
+    uint64_t seed = 12345;
+    ck_assert_int_eq(nqueens_first(n, NULL, sol, NULL), 0);
+    for (int t = 0; t < 40; t++) {
+        nqueens_sub_t s = {.n = (uint8_t)n, .weight = 2};
+        for (int r = 0; r < n; r++)
+            s.cols[r] = (uint8_t)sol[r];
+        const int k = 2 + t % 6; /* free rows */
+        for (int i = 0; i < k; i++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            s.cols[(seed >> 33) % (uint64_t)n] = NQUEENS_FREE;
+        }
+        if (t == 0) s.cols[0] = s.cols[n - 1] = NQUEENS_FREE; /* the widest gap */
+        uint64_t mine = 0;
+        ck_assert_int_eq(nqueens_count_sub(&s, NULL, &mine, NULL), 0);
+        ck_assert_uint_ge(mine, 2);
+        ck_assert_uint_eq(mine, ref_count_sub(&s));
+    }
 }
 END_TEST
 
 START_TEST(nqueens_count_sub_rejects_bad_sub) {
-    nqueens_sub_t subs[64];
+    nqueens_sub_t subs[512];
     size_t count = 0;
-    uint64_t units = 0;
-    ck_assert_int_eq(nqueens_split(8, 2, 1, subs, 64, &count), 0);
+    uint64_t c = 0;
+    ck_assert_int_eq(nqueens_split(8, 1, 1, subs, 512, &count), 0);
     const nqueens_sub_t good = subs[0];
-    ck_assert_int_eq(nqueens_count_sub(&good, NULL, &units, NULL), 0);
+    ck_assert_int_eq(nqueens_count_sub(&good, NULL, &c, NULL), 0);
 
     nqueens_sub_t bad = good;
-    bad.cols[1] = 8; /* column off the board */
-    ck_assert_int_eq(nqueens_count_sub(&bad, NULL, &units, NULL), SEARCH_EINVAL);
+    bad.cols[0] = 8; /* column off the board */
+    ck_assert_int_eq(nqueens_count_sub(&bad, NULL, &c, NULL), SEARCH_EINVAL);
     bad = good;
-    bad.cols[1] = bad.cols[0]; /* column clash */
-    ck_assert_int_eq(nqueens_count_sub(&bad, NULL, &units, NULL), SEARCH_EINVAL);
+    bad.cols[7] = bad.cols[0]; /* column clash */
+    ck_assert_int_eq(nqueens_count_sub(&bad, NULL, &c, NULL), SEARCH_EINVAL);
     bad = good;
-    bad.klass = NQUEENS_PLAIN;
-    bad.cols[1] = 1; /* (0,0) and (1,1) share a diagonal */
-    ck_assert_int_eq(nqueens_count_sub(&bad, NULL, &units, NULL), SEARCH_EINVAL);
-    bad.cols[1] = 3; /* ...while (1,3) is fine for a PLAIN subproblem */
-    ck_assert_int_eq(nqueens_count_sub(&bad, NULL, &units, NULL), 0);
+    memset(bad.cols, NQUEENS_FREE, sizeof bad.cols);
+    bad.cols[2] = 1;
+    bad.cols[5] = 4; /* (2,1) and (5,4) share a diagonal */
+    ck_assert_int_eq(nqueens_count_sub(&bad, NULL, &c, NULL), SEARCH_EINVAL);
+    bad.cols[5] = 5; /* ...while (5,5) is fine: any partial board is a subproblem */
+    ck_assert_int_eq(nqueens_count_sub(&bad, NULL, &c, NULL), 0);
+    bad.weight = 3;
+    ck_assert_int_eq(nqueens_count_sub(&bad, NULL, &c, NULL), SEARCH_EINVAL);
+    bad.weight = 0;
+    ck_assert_int_eq(nqueens_count_sub(&bad, NULL, &c, NULL), SEARCH_EINVAL);
     bad = good;
-    bad.klass = 7;
-    ck_assert_int_eq(nqueens_count_sub(&bad, NULL, &units, NULL), SEARCH_EINVAL);
-    bad = good;
-    bad.depth = 9;
-    ck_assert_int_eq(nqueens_count_sub(&bad, NULL, &units, NULL), SEARCH_EINVAL);
-    bad = good;
+    bad.n = 0;
+    ck_assert_int_eq(nqueens_count_sub(&bad, NULL, &c, NULL), SEARCH_EINVAL);
     bad.n = NQUEENS_COUNT_MAX_N + 1;
-    ck_assert_int_eq(nqueens_count_sub(&bad, NULL, &units, NULL), SEARCH_EINVAL);
-    bad = good;
-    bad.klass = NQUEENS_SIDE;
-    bad.bound = 4; /* c0 must be < n-1-c0 */
-    ck_assert_int_eq(nqueens_count_sub(&bad, NULL, &units, NULL), SEARCH_EINVAL);
-    bad = good;
-    bad.klass = NQUEENS_SIDE;
-    bad.bound = 2;
-    bad.cols[0] = 3; /* the row-0 queen must sit at c0 */
-    ck_assert_int_eq(nqueens_count_sub(&bad, NULL, &units, NULL), SEARCH_EINVAL);
-    ck_assert_int_eq(nqueens_count_sub(NULL, NULL, &units, NULL), SEARCH_EINVAL);
+    ck_assert_int_eq(nqueens_count_sub(&bad, NULL, &c, NULL), SEARCH_EINVAL);
+    ck_assert_int_eq(nqueens_count_sub(NULL, NULL, &c, NULL), SEARCH_EINVAL);
+    ck_assert_int_eq(nqueens_count_sub(&good, NULL, NULL, NULL), SEARCH_EINVAL);
+    /* a batch is checked whole before anything is counted */
+    subs[3] = bad;
+    const uint64_t before = c;
+    ck_assert_int_eq(nqueens_count_subs(subs, count, NULL, &c, NULL), SEARCH_EINVAL);
+    ck_assert_uint_eq(c, before);
 
-    /* a prefix may be a whole board (or leave just the forced last row) */
+    /* a subproblem may be a whole board, or leave just one row */
     int cols[NQUEENS_COUNT_MAX_N];
     ck_assert_int_eq(nqueens_first(NQUEENS_COUNT_MAX_N, NULL, cols, NULL), 0);
-    nqueens_sub_t full = {.n = NQUEENS_COUNT_MAX_N, .depth = NQUEENS_COUNT_MAX_N};
+    nqueens_sub_t full = {.n = NQUEENS_COUNT_MAX_N, .weight = 4};
     for (int y = 0; y < NQUEENS_COUNT_MAX_N; y++)
         full.cols[y] = (uint8_t)cols[y];
-    units = 0;
-    ck_assert_int_eq(nqueens_count_sub(&full, NULL, &units, NULL), 0);
-    ck_assert_uint_eq(units, NQUEENS_UNIT);
-    full.depth = NQUEENS_COUNT_MAX_N - 1;
-    ck_assert_int_eq(nqueens_count_sub(&full, NULL, &units, NULL), 0);
-    ck_assert_uint_eq(units, 2 * NQUEENS_UNIT);
+    c = 0;
+    ck_assert_int_eq(nqueens_count_sub(&full, NULL, &c, NULL), 0);
+    ck_assert_uint_eq(c, 4);
+    full.cols[11] = NQUEENS_FREE;
+    full.weight = 1;
+    ck_assert_int_eq(nqueens_count_sub(&full, NULL, &c, NULL), 0);
+    ck_assert_uint_eq(c, 5);
     full.cols[3] = full.cols[4]; /* and a broken one is refused */
-    ck_assert_int_eq(nqueens_count_sub(&full, NULL, &units, NULL), SEARCH_EINVAL);
-    ck_assert_int_eq(nqueens_count_sub(&good, NULL, NULL, NULL), SEARCH_EINVAL);
+    ck_assert_int_eq(nqueens_count_sub(&full, NULL, &c, NULL), SEARCH_EINVAL);
 }
 END_TEST
 
@@ -355,12 +518,28 @@ START_TEST(nqueens_count_node_budget) {
     ck_assert_uint_le(fst.nodes, 2 * (SEARCH_POLL_MASK + 1));
 
     /* one budget covers everything summed into one stats block */
-    nqueens_sub_t subs[64];
+    nqueens_sub_t subs[512];
     size_t n = 0;
-    uint64_t units = 0;
-    ck_assert_int_eq(nqueens_split(10, 1, 1, subs, 64, &n), 0);
+    uint64_t c = 0;
+    ck_assert_int_eq(nqueens_split(10, 0, 1, subs, 512, &n), 0);
     search_stats_t spent = {.nodes = 5000};
-    ck_assert_int_eq(nqueens_count_sub(&subs[0], &ctl, &units, &spent), SEARCH_BUDGET);
+    ck_assert_int_eq(nqueens_count_sub(&subs[0], &ctl, &c, &spent), SEARCH_BUDGET);
+    ck_assert_uint_eq(c, 0);
+}
+END_TEST
+
+/* A count advances ctl->progress (the pool's live work counter) as it goes,
+ * by the steps made between its polls, and by the rest at the end. */
+START_TEST(nqueens_count_reports_progress) {
+    atomic_uint_fast64_t progress;
+    atomic_init(&progress, 0);
+    search_ctl_t ctl = {0, 0, NULL, &progress};
+    search_stats_t st = {0};
+    uint64_t count = 0;
+    ck_assert_int_eq(nqueens_count(13, 1, &ctl, &count, &st), 0);
+    ck_assert_uint_eq(count, a000170[13]);
+    ck_assert_uint_gt(st.nodes, 0);
+    ck_assert_uint_eq(atomic_load(&progress), st.nodes);
 }
 END_TEST
 
@@ -382,27 +561,20 @@ START_TEST(nqueens_stats_repeatable) {
     ck_assert_uint_eq(a.nodes, 2 * once);
 
     /* the split's parts add up to the whole: the same work either way */
-    nqueens_sub_t subs[64];
+    nqueens_sub_t subs[512];
     size_t n = 0;
-    uint64_t units = 0;
+    uint64_t sum = 0;
     search_stats_t parts = {0};
-    ck_assert_int_eq(nqueens_split(11, 1, 1, subs, 64, &n), 0);
+    ck_assert_int_eq(nqueens_split(11, 0, 1, subs, 512, &n), 0);
     for (size_t i = 0; i < n; i++)
-        ck_assert_int_eq(nqueens_count_sub(&subs[i], NULL, &units, &parts), 0);
+        ck_assert_int_eq(nqueens_count_sub(&subs[i], NULL, &sum, &parts), 0);
     ck_assert_uint_eq(parts.nodes, once);
-    ck_assert_uint_eq(nqueens_units_to_count(units), a000170[11]);
+    ck_assert_uint_eq(sum, a000170[11]);
 
     /* a bigger board takes more work */
     search_stats_t big = {0};
     ck_assert_int_eq(nqueens_count(12, 1, NULL, &cb, &big), 0);
     ck_assert_uint_gt(big.nodes, once);
-}
-END_TEST
-
-START_TEST(nqueens_units_convert) {
-    ck_assert_uint_eq(NQUEENS_UNIT, 3);
-    ck_assert_uint_eq(nqueens_units_to_count(24), 8);
-    ck_assert_uint_eq(nqueens_units_to_count(6 + 12 + 8 + 3), 9);
 }
 END_TEST
 
@@ -415,11 +587,16 @@ Suite *nqueens_suite(void) {
     tcase_add_test(tc, nqueens_count_matches_oeis);
     tcase_add_test(tc, nqueens_count_16_matches_oeis);
     tcase_add_test(tc, nqueens_count_without_symmetry_agrees);
+    tcase_add_test(tc, nqueens_count_agrees_with_exact_cover);
     tcase_add_test(tc, nqueens_count_rejects_bad_n);
     tcase_add_test(tc, nqueens_split_sums_to_count);
+    tcase_add_test(tc, nqueens_subproblems_match_reference);
+    tcase_add_test(tc, nqueens_split_weights_are_class_sizes);
+    tcase_add_test(tc, nqueens_split_to_the_bottom_lists_solutions);
     tcase_add_test(tc, nqueens_split_cap_and_count);
     tcase_add_test(tc, nqueens_split_rejects_bad_n);
-    tcase_add_test(tc, nqueens_split_clamps_depth);
+    tcase_add_test(tc, nqueens_split_shapes);
+    tcase_add_test(tc, nqueens_count_sub_wide_gaps_match_reference);
     tcase_add_test(tc, nqueens_count_sub_rejects_bad_sub);
     tcase_add_test(tc, nqueens_first_known_answers);
     tcase_add_test(tc, nqueens_first_unsolvable_and_bad_n);
@@ -428,8 +605,8 @@ Suite *nqueens_suite(void) {
     tcase_add_test(tc, nqueens_count_deadline_passed);
     tcase_add_test(tc, nqueens_count_cancelled);
     tcase_add_test(tc, nqueens_count_node_budget);
+    tcase_add_test(tc, nqueens_count_reports_progress);
     tcase_add_test(tc, nqueens_stats_repeatable);
-    tcase_add_test(tc, nqueens_units_convert);
     suite_add_tcase(s, tc);
     return s;
 }

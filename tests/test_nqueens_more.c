@@ -458,6 +458,25 @@ START_TEST(nqueens_repair_solves_8_to_2000) {
 }
 END_TEST
 
+/* The start is the classical solution disturbed by NQUEENS_REPAIR_SWAPS
+ * transpositions, so it has a few dozen conflicts whatever n is; a
+ * construction broken for some n mod 6 would show thousands at n ~ 10^4. */
+START_TEST(nqueens_repair_start_nearly_conflict_free) {
+    const size_t cap = 10006;
+    int *cols = malloc(sizeof(int) * cap);
+    ck_assert_ptr_nonnull(cols);
+    for (int n = 4; n <= 10006; n = n == 60 ? 10000 : n + 1) {
+        nqueens_repair_result_t res;
+        ck_assert_int_eq(repair(n, NULL, 3, cols, &res, NULL, NULL, 0), 0);
+        ck_assert_msg(res.initial_conflicts <= 8 * NQUEENS_REPAIR_SWAPS * NQUEENS_REPAIR_SWAPS,
+                      "n=%d: %llu conflicts at the start", n,
+                      (unsigned long long)res.initial_conflicts);
+        assert_board(n, cols);
+    }
+    free(cols);
+}
+END_TEST
+
 START_TEST(nqueens_repair_reproducible) {
     int a[1000], b[1000];
     nqueens_repair_result_t ra, rb;
@@ -631,6 +650,7 @@ Suite *nqueens_more_suite(void) {
     tcase_add_test(tc, nqueens_mrv_completes_partial_boards);
     tcase_add_test(tc, nqueens_mrv_honours_budget);
     tcase_add_test(tc, nqueens_repair_solves_8_to_2000);
+    tcase_add_test(tc, nqueens_repair_start_nearly_conflict_free);
     tcase_add_test(tc, nqueens_repair_reproducible);
     tcase_add_test(tc, nqueens_repair_trace_monotone);
     tcase_add_test(tc, nqueens_repair_keeps_fixed_queens);

@@ -730,9 +730,12 @@ START_TEST(sudoku_invalid_options) {
     }
     ck_assert_int_eq(sudoku_solve(&s, NULL, &o, &r), SEARCH_EINVAL);
     ck_assert_int_eq(sudoku_solve(&s, g, &o, NULL), SEARCH_EINVAL);
-    o.alloc = NULL; /* one hook without the other */
-    o.dealloc = t_free;
-    ck_assert_int_eq(sudoku_solve(&s, g, &o, &r), SEARCH_EINVAL);
+    {
+        const search_allocator_t half = {NULL, t_free, NULL}; /* one hook without the other */
+        o.alloc = &half;
+        ck_assert_int_eq(sudoku_solve(&s, g, &o, &r), SEARCH_EINVAL);
+        o.alloc = NULL;
+    }
     /* NULL options = defaults: auto, first solution */
     ck_assert_int_eq(sudoku_solve(&s, g, NULL, &r), 0);
     ck_assert_uint_eq(r.solutions_found, 1);
@@ -753,13 +756,12 @@ START_TEST(sudoku_allocation_failure) {
         g[i] = p[i] == '.' ? 0 : (uint8_t)(p[i] - '0');
     for (m = SUDOKU_METHOD_AUTO; m < SUDOKU_METHOD_COUNT; m++) {
         t_alloc_t a = {0, 0, 0};
+        const search_allocator_t hooks = {t_alloc, t_free, &a};
         sudoku_opts_t o;
         sudoku_result_t r;
         sudoku_opts_init(&o);
         o.method = (sudoku_method_t)m;
-        o.alloc = t_alloc;
-        o.dealloc = t_free;
-        o.alloc_ud = &a;
+        o.alloc = &hooks;
         rc = sudoku_solve(&s, g, &o, &r);
         if (m == SUDOKU_METHOD_FAST || m == SUDOKU_METHOD_AUTO) { /* 9x9 band solver: no heap */
             ck_assert_int_eq(rc, 0);
@@ -782,13 +784,12 @@ START_TEST(sudoku_allocation_failure) {
     /* best-first: the arena is granted, the first queue chunk is not */
     {
         t_alloc_t a = {1, 0, 0};
+        const search_allocator_t hooks = {t_alloc, t_free, &a};
         sudoku_opts_t o;
         sudoku_result_t r;
         sudoku_opts_init(&o);
         o.method = SUDOKU_METHOD_BEST_FIRST;
-        o.alloc = t_alloc;
-        o.dealloc = t_free;
-        o.alloc_ud = &a;
+        o.alloc = &hooks;
         ck_assert_int_eq(sudoku_solve(&s, g, &o, &r), SEARCH_ENOMEM);
         ck_assert_uint_eq(a.live, 0);
     }

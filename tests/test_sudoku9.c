@@ -14,7 +14,11 @@
  *  - limits: past deadline, cancel flag, node budget, and a deadline or
  *    flag that turns while the solver is busy;
  *  - the no-guess flag and the guess counter;
- *  - hard and many-solution puzzles (every kind of guess, the depth bound).
+ *  - hard and many-solution puzzles (every kind of guess, the depth bound);
+ *  - the builds (sudoku9.h: portable, scalar, avx2 where the CPU has it):
+ *    every solve above runs through each build this machine supports, and
+ *    all must return the same code, solutions (byte for byte, in order),
+ *    counts and statistics; the limits run through each build too.
  * Every solution returned is checked with sudoku_check_solution().  The
  * random generator is a local xorshift with fixed seeds, so runs repeat.
  *
@@ -53,8 +57,30 @@ static sudoku_result_t prop_solve(const uint8_t *pz, uint32_t max) {
     return r;
 }
 
-/* Solves with the fast solver, checks every solution; returns the result. */
+/* Every build of the solver (sudoku9.h); the ones this machine cannot run
+ * are skipped (sudoku9_impl_supported). */
+static const sudoku9_impl_t impls[] = {SUDOKU9_IMPL_AUTO, SUDOKU9_IMPL_PORTABLE,
+                                       SUDOKU9_IMPL_SCALAR, SUDOKU9_IMPL_AVX2};
+#define N_IMPLS ((int)(sizeof impls / sizeof impls[0]))
+
+/* Two runs of the same puzzle agree on everything they report. */
+static void same_result(const sudoku9_result_t *a, const sudoku9_result_t *b) {
+    ck_assert_int_eq(a->code, b->code);
+    ck_assert_uint_eq(a->solutions_found, b->solutions_found);
+    ck_assert_int_eq(a->exhausted, b->exhausted);
+    ck_assert_int_eq(a->no_guess, b->no_guess);
+    ck_assert_uint_eq(a->guesses, b->guesses);
+    ck_assert_uint_eq(a->stats.nodes, b->stats.nodes);
+    ck_assert_uint_eq(a->stats.backtracks, b->stats.backtracks);
+    ck_assert_uint_eq(a->stats.propagations, b->stats.propagations);
+    ck_assert_uint_eq(a->stats.max_depth, b->stats.max_depth);
+}
+
+/* Solves with the fast solver (sudoku9_solve, then every other build this
+ * machine runs, which must agree with it in every field and byte), checks
+ * every solution; returns sudoku9_solve's result, solutions in buf. */
 static sudoku9_result_t fast_checked(const uint8_t *pz, uint32_t max, uint8_t *buf) {
+    static uint8_t other[SUDOKU_MAX_SOLUTIONS * 81];
     sudoku_shape_t s = shape9();
     sudoku9_result_t r;
     int rc = sudoku9_solve(pz, max, buf, NULL, &r);
@@ -62,6 +88,13 @@ static sudoku9_result_t fast_checked(const uint8_t *pz, uint32_t max, uint8_t *b
     ck_assert_uint_le(r.solutions_found, max);
     for (uint32_t k = 0; buf && k < r.solutions_found; k++)
         ck_assert_int_eq(sudoku_check_solution(&s, pz, buf + 81 * k), 1);
+    for (int i = 0; i < N_IMPLS; i++) {
+        sudoku9_result_t o;
+        if (!sudoku9_impl_supported(impls[i])) continue;
+        ck_assert_int_eq(sudoku9_solve_impl(impls[i], pz, max, buf ? other : NULL, NULL, &o), rc);
+        same_result(&r, &o);
+        if (buf && r.solutions_found) ck_assert_mem_eq(other, buf, 81 * (size_t)r.solutions_found);
+    }
     return r;
 }
 
@@ -274,7 +307,33 @@ START_TEST(sudoku9_conflicts_and_bad_input) {
         ck_assert_int_eq(sudoku9_solve(pz, 2, buf, NULL, &r), SUDOKU_ECONFLICT);
         ck_assert_int_eq(r.code, SUDOKU_ECONFLICT);
         ck_assert_uint_eq(r.solutions_found, 0);
+        for (int i = 0; i < N_IMPLS; i++)
+            if (sudoku9_impl_supported(impls[i]))
+                ck_assert_int_eq(sudoku9_solve_impl(impls[i], pz, 2, buf, NULL, &r),
+                                 SUDOKU_ECONFLICT);
         ck_assert_int_eq(prop_solve(pz, 2).code, SUDOKU_ECONFLICT);
+    }
+    static const int at[] = {0, 10, 15, 16, 63, 64, 79, 80};
+    static const uint8_t big[] = {10, 127, 128, 255};
+    for (int i = 0; i < N_IMPLS; i++) { /* bad input, through each build */
+        if (!sudoku9_impl_supported(impls[i])) continue;
+        for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) /* values above 9 anywhere */
+            for (size_t v = 0; v < sizeof big; v++) {
+                memset(pz, 0, 81);
+                pz[at[k]] = big[v];
+                ck_assert_int_eq(sudoku9_solve_impl(impls[i], pz, 1, buf, NULL, &r), SEARCH_EINVAL);
+                pz[at[k]] = 9; /* and 9 is fine there */
+                ck_assert_int_eq(sudoku9_solve_impl(impls[i], pz, 1, buf, NULL, &r), 0);
+                ck_assert_int_eq(buf[at[k]], 9);
+            }
+        memset(pz, 0, 81);
+        pz[10] = 10;
+        ck_assert_int_eq(sudoku9_solve_impl(impls[i], pz, 1, buf, NULL, &r), SEARCH_EINVAL);
+        pz[10] = 0;
+        ck_assert_int_eq(sudoku9_solve_impl(impls[i], pz, 0, buf, NULL, &r), SEARCH_EINVAL);
+        ck_assert_int_eq(sudoku9_solve_impl(impls[i], NULL, 1, buf, NULL, &r), SEARCH_EINVAL);
+        ck_assert_int_eq(r.code, SEARCH_EINVAL);
+        ck_assert_int_eq(sudoku9_solve_impl(impls[i], pz, 1, buf, NULL, NULL), SEARCH_EINVAL);
     }
     memset(pz, 0, 81);
     pz[10] = 10;
@@ -290,28 +349,32 @@ END_TEST
 
 /* === Limits ============================================================= */
 
+/* The limits, through each build (_i indexes impls). */
 START_TEST(sudoku9_limits) {
     static uint8_t buf[SUDOKU_MAX_SOLUTIONS * 81];
     uint8_t pz[81] = {0};
     sudoku9_result_t r;
     search_ctl_t ctl = {0};
     atomic_int flag = 0;
+    sudoku9_impl_t impl = impls[_i];
+    if (!sudoku9_impl_supported(impl)) return;
 
     ctl.deadline_ns = 1; /* long past */
-    ck_assert_int_eq(sudoku9_solve(pz, 10, buf, &ctl, &r), SEARCH_TIMEOUT);
+    ck_assert_int_eq(sudoku9_solve_impl(impl, pz, 10, buf, &ctl, &r), SEARCH_TIMEOUT);
     ck_assert_uint_eq(r.solutions_found, 0);
 
     ctl.deadline_ns = 0;
     ctl.cancel = &flag;
     atomic_store(&flag, 1);
-    ck_assert_int_eq(sudoku9_solve(pz, 10, buf, &ctl, &r), SEARCH_CANCELLED);
+    ck_assert_int_eq(sudoku9_solve_impl(impl, pz, 10, buf, &ctl, &r), SEARCH_CANCELLED);
     atomic_store(&flag, 0);
-    ck_assert_int_eq(sudoku9_solve(pz, 10, buf, &ctl, &r), 0);
+    ck_assert_int_eq(sudoku9_solve_impl(impl, pz, 10, buf, &ctl, &r), 0);
     ck_assert_uint_eq(r.solutions_found, 10);
 
     ctl.cancel = NULL;
     ctl.node_budget = 1000;
-    ck_assert_int_eq(sudoku9_solve(pz, SUDOKU_MAX_SOLUTIONS, buf, &ctl, &r), SEARCH_BUDGET);
+    ck_assert_int_eq(sudoku9_solve_impl(impl, pz, SUDOKU_MAX_SOLUTIONS, buf, &ctl, &r),
+                     SEARCH_BUDGET);
     ck_assert_int_eq(r.code, SEARCH_BUDGET);
     ck_assert_uint_le(r.stats.nodes, 1000);
     ck_assert_uint_gt(r.solutions_found, 0); /* found before the budget ran out */
@@ -322,7 +385,7 @@ START_TEST(sudoku9_limits) {
     /* A deadline in the future lets the search finish. */
     ctl.node_budget = 0;
     ctl.deadline_ns = search_now_ns() + 60 * (int64_t)1000000000;
-    ck_assert_int_eq(sudoku9_solve(pz, 50, buf, &ctl, &r), 0);
+    ck_assert_int_eq(sudoku9_solve_impl(impl, pz, 50, buf, &ctl, &r), 0);
     ck_assert_uint_eq(r.solutions_found, 50);
 }
 END_TEST
@@ -349,6 +412,8 @@ START_TEST(sudoku9_stops_while_busy) {
     uint8_t pz[81] = {0};
     sudoku_shape_t s = shape9();
     atomic_int flag = 0;
+    sudoku9_impl_t impl = impls[_i];
+    if (!sudoku9_impl_supported(impl)) return;
     for (int mode = 0; mode < 2; mode++) {
         search_ctl_t ctl = {0};
         s9_raiser_t rs = {&flag};
@@ -364,7 +429,7 @@ START_TEST(sudoku9_stops_while_busy) {
             ck_assert_int_eq(pthread_create(&th, NULL, s9_raise_later, &rs), 0);
         }
         while (rc == 0 && search_now_ns() - t0 < 10 * (int64_t)1000000000) {
-            rc = sudoku9_solve(pz, SUDOKU_MAX_SOLUTIONS, buf, &ctl, &r);
+            rc = sudoku9_solve_impl(impl, pz, SUDOKU_MAX_SOLUTIONS, buf, &ctl, &r);
             solves++;
         }
         if (mode == 1) ck_assert_int_eq(pthread_join(th, NULL), 0);
@@ -373,6 +438,41 @@ START_TEST(sudoku9_stops_while_busy) {
         ck_assert_uint_lt(r.solutions_found, SUDOKU_MAX_SOLUTIONS);
         for (uint32_t k = 0; k < r.solutions_found; k++)
             ck_assert_int_eq(sudoku_check_solution(&s, pz, buf + 81 * k), 1);
+    }
+}
+END_TEST
+
+/* === Builds ============================================================= */
+
+START_TEST(sudoku9_builds) {
+    uint8_t pz[81] = {0}, buf[81];
+    sudoku9_result_t r;
+    sudoku9_impl_t a = sudoku9_impl_auto();
+    ck_assert_int_eq(sudoku9_impl_supported(SUDOKU9_IMPL_AUTO), 1);
+    ck_assert_int_eq(sudoku9_impl_supported(SUDOKU9_IMPL_PORTABLE), 1);
+    ck_assert_int_eq(sudoku9_impl_supported(SUDOKU9_IMPL_SCALAR), 1);
+    /* auto is the portable build, or the AVX2 one where this CPU runs it */
+    ck_assert(a == SUDOKU9_IMPL_PORTABLE ||
+              (a == SUDOKU9_IMPL_AVX2 && sudoku9_impl_supported(SUDOKU9_IMPL_AVX2)));
+    ck_assert_str_eq(sudoku9_impl_name(SUDOKU9_IMPL_AUTO), "auto");
+    ck_assert_str_eq(sudoku9_impl_name(SUDOKU9_IMPL_PORTABLE), "portable");
+    ck_assert_str_eq(sudoku9_impl_name(SUDOKU9_IMPL_SCALAR), "scalar");
+    ck_assert_str_eq(sudoku9_impl_name(SUDOKU9_IMPL_AVX2), "avx2");
+    /* an unknown build is bad input, and says so in res */
+    memset(&r, 0xff, sizeof r);
+    ck_assert_int_eq(sudoku9_solve_impl((sudoku9_impl_t)99, pz, 1, buf, NULL, &r), SEARCH_EINVAL);
+    ck_assert_int_eq(r.code, SEARCH_EINVAL);
+    ck_assert_uint_eq(r.solutions_found, 0);
+    if (!sudoku9_impl_supported(SUDOKU9_IMPL_AVX2))
+        ck_assert_int_eq(sudoku9_solve_impl(SUDOKU9_IMPL_AVX2, pz, 1, buf, NULL, &r),
+                         SEARCH_EINVAL);
+    /* each build solves the empty grid to the same first solution */
+    uint8_t first[81];
+    ck_assert_int_eq(sudoku9_solve(pz, 1, first, NULL, &r), 0);
+    for (int i = 0; i < N_IMPLS; i++) {
+        if (!sudoku9_impl_supported(impls[i])) continue;
+        ck_assert_int_eq(sudoku9_solve_impl(impls[i], pz, 1, buf, NULL, &r), 0);
+        ck_assert_mem_eq(buf, first, 81);
     }
 }
 END_TEST
@@ -446,8 +546,9 @@ Suite *sudoku9_suite(void) {
     tcase_add_test(tc, sudoku9_empty_grid);
     tcase_add_test(tc, sudoku9_solved_and_unsolvable);
     tcase_add_test(tc, sudoku9_conflicts_and_bad_input);
-    tcase_add_test(tc, sudoku9_limits);
-    tcase_add_test(tc, sudoku9_stops_while_busy);
+    tcase_add_loop_test(tc, sudoku9_limits, 0, N_IMPLS);
+    tcase_add_loop_test(tc, sudoku9_stops_while_busy, 0, N_IMPLS);
+    tcase_add_test(tc, sudoku9_builds);
     tcase_add_test(tc, sudoku9_guess_stats);
     tcase_add_test(tc, sudoku9_hard_agree);
     suite_add_tcase(s, tc);

@@ -306,7 +306,7 @@ START_TEST(xcover_builder_rejects_bad_input) {
     xcover_problem_t *p = (xcover_problem_t *)&spec; /* sentinel: must stay */
     xcover_diag_t d;
     fault_t f = {0, 0, 0};
-    xcover_allocator_t a = {fault_alloc, fault_free, &f};
+    search_allocator_t a = {fault_alloc, fault_free, &f};
 
     /* option 1 is empty */
     ck_assert_int_eq(xcover_problem_new(&spec, &a, &p, &d), XCOVER_EEMPTY);
@@ -555,7 +555,7 @@ END_TEST
 
 START_TEST(xcover_allocation_failures) {
     fault_t f;
-    xcover_allocator_t a = {fault_alloc, fault_free, &f};
+    search_allocator_t a = {fault_alloc, fault_free, &f};
     xcover_problem_t *p = NULL, *q = NULL;
     xcover_opts_t o;
     xcover_result_t r;

@@ -26,6 +26,13 @@ typedef struct bt_s {
     killer__model_t m;
     uint64_t used[KILLER__MAX_UNITS];
     int sorted[KILLER_MAX_N]; /* value indices by ascending symbol */
+    uint64_t *cused;          /* per cage: its values */
+    long *csum;               /* per cage: their symbols' sum */
+    int *copen;               /* per cage: its empty cells */
+    int *order;               /* the empty cells, row-major */
+    uint8_t *val;             /* val[k]: the value order[k] holds (0: none) */
+    uint8_t *grid;            /* the grid being filled */
+    int nempty;
 } bt_t;
 
 /* Can `left` more distinct symbols outside `cused` add up to rem? */
@@ -47,37 +54,60 @@ static int cage_ok(const bt_t *b, uint64_t cused, int left, long rem) {
     return rem <= hi;
 }
 
-int killer__solve_bt(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_result_t *res) {
-    const search_ctl_t *ctl = opts->ctl;
-    int n = pz->shape.n, nc = n * n, ncg = pz->ncages, i, j, k, nempty = 0, rc = 0;
+/* Puts value v in cell (cage cg, -1 none) / takes it out again. */
+static void bt_place(bt_t *b, int cell, int cg, int v) {
+    int j;
+    b->grid[cell] = (uint8_t)v;
+    for (j = 0; j < b->m.cell_nunits[cell]; j++)
+        b->used[b->m.cell_units[cell][j]] |= KILLER__BIT(v);
+    if (cg >= 0) {
+        b->cused[cg] |= KILLER__BIT(v);
+        b->csum[cg] += b->m.sym[v];
+        b->copen[cg]--;
+    }
+}
+
+static void bt_take(bt_t *b, int cell, int cg, int v) {
+    uint64_t bit = KILLER__BIT(v);
+    int j;
+    for (j = 0; j < b->m.cell_nunits[cell]; j++)
+        b->used[b->m.cell_units[cell][j]] &= ~bit;
+    if (cg >= 0) {
+        b->cused[cg] &= ~bit;
+        b->csum[cg] -= b->m.sym[v];
+        b->copen[cg]++;
+    }
+    b->grid[cell] = 0;
+}
+
+/* The state in one arena (mem_peak), the givens placed.  Returns it (free
+ * it with killer__free), or NULL when out of memory. */
+static bt_t *bt_open(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_result_t *res) {
+    int n = pz->shape.n, nc = n * n, ncg = pz->ncages, i, j;
     size_t bytes;
     char *mem, *at;
     bt_t *b;
-    uint64_t *cused;
-    long *csum;
-    int *copen, *order;
-    uint8_t *val, *grid;
 
     bytes = KILLER__ALIGN(sizeof(bt_t)) + KILLER__ALIGN((size_t)ncg * sizeof(uint64_t)) +
             KILLER__ALIGN((size_t)ncg * sizeof(long)) + KILLER__ALIGN((size_t)ncg * sizeof(int)) +
             KILLER__ALIGN((size_t)nc * sizeof(int)) + 2 * KILLER__ALIGN((size_t)nc + 1);
     mem = killer__alloc(opts, bytes);
-    if (mem == NULL) return SEARCH_ENOMEM;
+    if (mem == NULL) return NULL;
     res->mem_peak = bytes;
     at = mem;
     b = (bt_t *)at;
     at += KILLER__ALIGN(sizeof(bt_t));
-    cused = (uint64_t *)at;
+    b->cused = (uint64_t *)at;
     at += KILLER__ALIGN((size_t)ncg * sizeof(uint64_t));
-    csum = (long *)at;
+    b->csum = (long *)at;
     at += KILLER__ALIGN((size_t)ncg * sizeof(long));
-    copen = (int *)at;
+    b->copen = (int *)at;
     at += KILLER__ALIGN((size_t)ncg * sizeof(int));
-    order = (int *)at;
+    b->order = (int *)at;
     at += KILLER__ALIGN((size_t)nc * sizeof(int));
-    val = (uint8_t *)at;
+    b->val = (uint8_t *)at;
     at += KILLER__ALIGN((size_t)nc + 1);
-    grid = (uint8_t *)at;
+    b->grid = (uint8_t *)at;
 
     killer__model_init(&b->m, pz);
     memset(b->used, 0, sizeof b->used);
@@ -87,26 +117,31 @@ int killer__solve_bt(const killer_puzzle_t *pz, const killer_opts_t *opts, kille
         b->sorted[j] = i;
     }
     for (i = 0; i < ncg; i++) {
-        cused[i] = 0;
-        csum[i] = 0;
-        copen[i] = pz->cages[i].ncells;
+        b->cused[i] = 0;
+        b->csum[i] = 0;
+        b->copen[i] = pz->cages[i].ncells;
     }
+    b->nempty = 0;
     for (i = 0; i < nc; i++) {
-        int v = pz->givens != NULL ? pz->givens[i] : 0, cg = b->m.cell_cage[i];
-        grid[i] = (uint8_t)v;
+        int v = pz->givens != NULL ? pz->givens[i] : 0;
         if (v == 0) {
-            order[nempty++] = i;
-            continue;
-        }
-        for (j = 0; j < b->m.cell_nunits[i]; j++)
-            b->used[b->m.cell_units[i][j]] |= KILLER__BIT(v);
-        if (cg >= 0) {
-            cused[cg] |= KILLER__BIT(v);
-            csum[cg] += b->m.sym[v];
-            copen[cg]--;
-        }
+            b->grid[i] = 0;
+            b->order[b->nempty++] = i;
+        } else
+            bt_place(b, i, b->m.cell_cage[i], v);
     }
+    return b;
+}
 
+int killer__solve_bt(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_result_t *res) {
+    const search_ctl_t *ctl = opts->ctl;
+    int n = pz->shape.n, nc = n * n, j, k, nempty, rc = 0;
+    bt_t *b = bt_open(pz, opts, res);
+    uint8_t *val;
+
+    if (b == NULL) return SEARCH_ENOMEM;
+    nempty = b->nempty;
+    val = b->val;
     /* k = the empty cell being filled; val[k] = its current value (0 none) */
     k = 0;
     if (nempty > 0) val[0] = 0;
@@ -115,29 +150,21 @@ int killer__solve_bt(const killer_puzzle_t *pz, const killer_opts_t *opts, kille
         uint64_t busy;
         if (k == nempty) {
             if (opts->solutions != NULL)
-                memcpy(opts->solutions + (size_t)res->solutions_found * nc, grid, (size_t)nc);
+                memcpy(opts->solutions + (size_t)res->solutions_found * nc, b->grid, (size_t)nc);
             res->solutions_found++;
             if (res->solutions_found >= opts->max_solutions) goto done;
             if (k == 0) break;
             k--; /* resume the last cell at its next value */
         }
-        cell = order[k];
+        cell = b->order[k];
         cg = b->m.cell_cage[cell];
         v = val[k];
         busy = 0;
         for (j = 0; j < b->m.cell_nunits[cell]; j++)
             busy |= b->used[b->m.cell_units[cell][j]];
         if (v != 0) { /* take the current value back out */
-            uint64_t bit = KILLER__BIT(v);
-            for (j = 0; j < b->m.cell_nunits[cell]; j++)
-                b->used[b->m.cell_units[cell][j]] &= ~bit;
-            busy &= ~bit;
-            if (cg >= 0) {
-                cused[cg] &= ~bit;
-                csum[cg] -= b->m.sym[v];
-                copen[cg]++;
-            }
-            grid[cell] = 0;
+            bt_take(b, cell, cg, v);
+            busy &= ~KILLER__BIT(v);
         }
         for (v = v + 1; v <= n; v++) {
             uint64_t bit = KILLER__BIT(v);
@@ -149,8 +176,8 @@ int killer__solve_bt(const killer_puzzle_t *pz, const killer_opts_t *opts, kille
                 goto done;
             }
             if (cg >= 0 &&
-                ((cused[cg] & bit) || !cage_ok(b, cused[cg] | bit, copen[cg] - 1,
-                                               pz->cages[cg].sum - csum[cg] - b->m.sym[v])))
+                ((b->cused[cg] & bit) || !cage_ok(b, b->cused[cg] | bit, b->copen[cg] - 1,
+                                                  pz->cages[cg].sum - b->csum[cg] - b->m.sym[v])))
                 continue;
             break;
         }
@@ -162,20 +189,13 @@ int killer__solve_bt(const killer_puzzle_t *pz, const killer_opts_t *opts, kille
             continue;
         }
         val[k] = (uint8_t)v;
-        grid[cell] = (uint8_t)v;
-        for (j = 0; j < b->m.cell_nunits[cell]; j++)
-            b->used[b->m.cell_units[cell][j]] |= KILLER__BIT(v);
-        if (cg >= 0) {
-            cused[cg] |= KILLER__BIT(v);
-            csum[cg] += b->m.sym[v];
-            copen[cg]--;
-        }
+        bt_place(b, cell, cg, v);
         k++;
         if ((uint32_t)k > res->stats.max_depth) res->stats.max_depth = (uint32_t)k;
         if (k < nempty) val[k] = 0;
     }
     res->exhausted = 1;
 done:
-    killer__free(opts, mem);
+    killer__free(opts, b);
     return rc;
 }

@@ -133,23 +133,28 @@ static void add_eq(build_t *b, const uint16_t *cells, const uint8_t *neg, int k,
     }
 }
 
-/* One region (cells marked in b->stamp with 2, nunits whole units).  One
- * scan of the grid lists the region's cells (reg, ascending), its uncaged
- * ones (unc) and the cages it touches (touch, ascending by index); the
- * rest works on those lists, so a region costs its own size, not the
- * grid's, beyond that scan. */
-static void derive_region(build_t *b, int nunits, long total) {
-    uint8_t mneg[KILLER__MIXED_MAX + 1];
+/* What region_scan() found of one region; its lists are b->reg (cells,
+ * ascending), b->unc (uncaged cells) and b->touch (cages it touches,
+ * ascending by index), with b->incnt[cage] its cells in the region. */
+typedef struct region_s {
+    int nreg, uncaged, ntouch;
+    long inside;  /* the sums of the cages wholly inside */
+    long partial; /* the sums of the cages sticking out */
+    long T;       /* the region's total: units * the sum of the symbols */
+} region_t;
+
+/* One scan of the grid lists the region (cells marked in b->stamp with 2)
+ * into b->reg, b->unc, b->touch; the rest works on those lists, so a
+ * region costs its own size, not the grid's, beyond that scan. */
+static void region_scan(build_t *b, region_t *r) {
     const killer__model_t *m = b->m;
     const killer_puzzle_t *pz = m->pz;
     int32_t *incnt = b->incnt;
-    uint16_t *buf = b->buf, *reg = b->reg, *unc = b->unc, *touch = b->touch;
-    uint8_t *stamp = b->stamp;
-    long inside = 0, partial = 0, T = total * nunits;
-    int ni = 0, no = 0, nreg = 0, uncaged = 0, ntouch = 0, cell, i, j;
+    uint16_t *reg = b->reg, *unc = b->unc, *touch = b->touch;
+    int nreg = 0, uncaged = 0, ntouch = 0, cell, i, j;
 
     for (cell = 0; cell < m->nc; cell++)
-        if (stamp[cell] == 2) {
+        if (b->stamp[cell] == 2) {
             int cg = m->cell_cage[cell];
             reg[nreg++] = (uint16_t)cell;
             if (cg < 0)
@@ -161,89 +166,127 @@ static void derive_region(build_t *b, int nunits, long total) {
                 ntouch++;
             }
         }
+    r->inside = r->partial = 0;
     for (i = 0; i < ntouch; i++) {
         int cg = touch[i];
         if (incnt[cg] == pz->cages[cg].ncells)
-            inside += pz->cages[cg].sum;
+            r->inside += pz->cages[cg].sum;
         else
-            partial += pz->cages[cg].sum;
+            r->partial += pz->cages[cg].sum;
     }
-    /* innies */
-    for (i = 0; i < nreg && ni <= KILLER__DERIVED_MAX; i++) {
-        int cg = m->cell_cage[reg[i]];
-        if (cg < 0 || incnt[cg] != pz->cages[cg].ncells) buf[ni++] = reg[i];
+    r->nreg = nreg;
+    r->uncaged = uncaged;
+    r->ntouch = ntouch;
+}
+
+/* innies: the region's cells outside the cages wholly inside it. */
+static void region_innies(build_t *b, const region_t *r) {
+    const killer__model_t *m = b->m;
+    const killer_puzzle_t *pz = m->pz;
+    int ni = 0, i;
+    for (i = 0; i < r->nreg && ni <= KILLER__DERIVED_MAX; i++) {
+        int cg = m->cell_cage[b->reg[i]];
+        if (cg < 0 || b->incnt[cg] != pz->cages[cg].ncells) b->buf[ni++] = b->reg[i];
     }
-    if (ni >= 1 && ni <= KILLER__DERIVED_MAX) add_eq(b, buf, NULL, ni, T - inside, -1);
-    /* outies */
-    if (uncaged == 0) {
-        for (i = 0; i < ntouch && no <= KILLER__DERIVED_MAX; i++) {
-            int cg = touch[i];
-            if (incnt[cg] == pz->cages[cg].ncells) continue;
-            for (j = 0; j < pz->cages[cg].ncells && no <= KILLER__DERIVED_MAX; j++) {
+    if (ni >= 1 && ni <= KILLER__DERIVED_MAX) add_eq(b, b->buf, NULL, ni, r->T - r->inside, -1);
+}
+
+/* outies (a region without uncaged cells): the cells outside it of the
+ * cages sticking out. */
+static void region_outies(build_t *b, const region_t *r) {
+    const killer__model_t *m = b->m;
+    const killer_puzzle_t *pz = m->pz;
+    int no = 0, i, j;
+    if (r->uncaged != 0) return;
+    for (i = 0; i < r->ntouch && no <= KILLER__DERIVED_MAX; i++) {
+        int cg = b->touch[i];
+        if (b->incnt[cg] == pz->cages[cg].ncells) continue;
+        for (j = 0; j < pz->cages[cg].ncells && no <= KILLER__DERIVED_MAX; j++) {
+            int x = pz->cages[cg].cells[j].r * m->n + pz->cages[cg].cells[j].c;
+            if (b->stamp[x] != 2) b->buf[no++] = (uint16_t)x;
+        }
+    }
+    if (no >= 1 && no <= KILLER__DERIVED_MAX)
+        add_eq(b, b->buf, NULL, no, r->inside + r->partial - r->T, -1);
+}
+
+/* innies and outies mixed (symbols 1..n): each cage sticking out
+ * counts by one of its parts, the cells inside (+) or those outside
+ * (-): sum(inside parts) - sum(outside parts) = T - inside - (sums of
+ * the cages counted outside).  A cell counted negatively enters the con
+ * mirrored, as n + 1 - v, so the con stays a plain sum (of T - inside -
+ * outsums + (n + 1) * (mirrored cells)).  Every choice of parts with
+ * both signs and at most KILLER__MIXED_MAX cells becomes a con. */
+static void region_mixed(build_t *b, const region_t *r) {
+    uint8_t mneg[KILLER__MIXED_MAX + 1];
+    const killer__model_t *m = b->m;
+    const killer_puzzle_t *pz = m->pz;
+    const int32_t *incnt = b->incnt;
+    const uint16_t *touch = b->touch, *unc = b->unc;
+    uint16_t *buf = b->buf;
+    const uint8_t *stamp = b->stamp;
+    const int uncaged = r->uncaged;
+    int pc[MIXED_PARTIAL], npc = 0, minsz, i, j;
+    uint32_t choice;
+    if (!b->sym_ident || KILLER__MIXED_MAX == 0 || uncaged > KILLER__MIXED_MAX) return;
+    for (i = 0; i < r->ntouch && npc <= MIXED_PARTIAL; i++)
+        if (incnt[touch[i]] != pz->cages[touch[i]].ncells) {
+            if (npc < MIXED_PARTIAL) pc[npc] = touch[i];
+            npc++;
+        }
+    minsz = uncaged;
+    for (i = 0; i < npc && i < MIXED_PARTIAL; i++) {
+        int kin = incnt[pc[i]], kout = pz->cages[pc[i]].ncells - kin;
+        minsz += kin < kout ? kin : kout;
+    }
+    if (npc < 2 || npc > MIXED_PARTIAL || minsz > KILLER__MIXED_MAX) return;
+    for (choice = 1; choice < (1u << npc) - (uncaged == 0 ? 1u : 0u); choice++) {
+        long msum = r->T - r->inside;
+        int nm = 0, sz = uncaged;
+        for (i = 0; i < npc; i++) {
+            int kin = incnt[pc[i]];
+            sz += (choice >> i) & 1u ? pz->cages[pc[i]].ncells - kin : kin;
+        }
+        if (sz > KILLER__MIXED_MAX) continue;
+        for (; nm < uncaged; nm++) {
+            mneg[nm] = 0;
+            buf[nm] = unc[nm];
+        }
+        for (i = 0; i < npc; i++) {
+            int cg = pc[i], out = (int)((choice >> i) & 1u);
+            if (out)
+                msum -= pz->cages[cg].sum - (long)(m->n + 1) * (pz->cages[cg].ncells - incnt[cg]);
+            for (j = 0; j < pz->cages[cg].ncells; j++) {
                 int x = pz->cages[cg].cells[j].r * m->n + pz->cages[cg].cells[j].c;
-                if (stamp[x] != 2) buf[no++] = (uint16_t)x;
+                if ((stamp[x] == 2) != out) {
+                    mneg[nm] = (uint8_t)out;
+                    buf[nm++] = (uint16_t)x;
+                }
             }
         }
-        if (no >= 1 && no <= KILLER__DERIVED_MAX)
-            add_eq(b, buf, NULL, no, inside + partial - T, -1);
-    }
-    /* innies and outies mixed (symbols 1..n): each cage sticking out
-     * counts by one of its parts, the cells inside (+) or those outside
-     * (-): sum(inside parts) - sum(outside parts) = T - inside - (sums of
-     * the cages counted outside).  A cell counted negatively enters the con
-     * mirrored, as n + 1 - v, so the con stays a plain sum (of T - inside -
-     * outsums + (n + 1) * (mirrored cells)).  Every choice of parts with
-     * both signs and at most KILLER__MIXED_MAX cells becomes a con. */
-    if (b->sym_ident && KILLER__MIXED_MAX > 0 && uncaged <= KILLER__MIXED_MAX) {
-        int pc[MIXED_PARTIAL], npc = 0, minsz;
-        uint32_t choice;
-        for (i = 0; i < ntouch && npc <= MIXED_PARTIAL; i++)
-            if (incnt[touch[i]] != pz->cages[touch[i]].ncells) {
-                if (npc < MIXED_PARTIAL) pc[npc] = touch[i];
-                npc++;
-            }
-        minsz = uncaged;
-        for (i = 0; i < npc && i < MIXED_PARTIAL; i++) {
-            int kin = incnt[pc[i]], kout = pz->cages[pc[i]].ncells - kin;
-            minsz += kin < kout ? kin : kout;
+        assert(nm == sz);
+        if (b->nmixed < b->maxmixed) {
+            b->nmixed++;
+            add_eq(b, buf, mneg, nm, msum, -1);
         }
-        if (npc >= 2 && npc <= MIXED_PARTIAL && minsz <= KILLER__MIXED_MAX)
-            for (choice = 1; choice < (1u << npc) - (uncaged == 0 ? 1u : 0u); choice++) {
-                long msum = T - inside;
-                int nm = 0, sz = uncaged;
-                for (i = 0; i < npc; i++) {
-                    int kin = incnt[pc[i]];
-                    sz += (choice >> i) & 1u ? pz->cages[pc[i]].ncells - kin : kin;
-                }
-                if (sz > KILLER__MIXED_MAX) continue;
-                for (; nm < uncaged; nm++) {
-                    mneg[nm] = 0;
-                    buf[nm] = unc[nm];
-                }
-                for (i = 0; i < npc; i++) {
-                    int cg = pc[i], out = (int)((choice >> i) & 1u);
-                    if (out)
-                        msum -= pz->cages[cg].sum -
-                                (long)(m->n + 1) * (pz->cages[cg].ncells - incnt[cg]);
-                    for (j = 0; j < pz->cages[cg].ncells; j++) {
-                        int x = pz->cages[cg].cells[j].r * m->n + pz->cages[cg].cells[j].c;
-                        if ((stamp[x] == 2) != out) {
-                            mneg[nm] = (uint8_t)out;
-                            buf[nm++] = (uint16_t)x;
-                        }
-                    }
-                }
-                assert(nm == sz);
-                if (b->nmixed < b->maxmixed) {
-                    b->nmixed++;
-                    add_eq(b, buf, mneg, nm, msum, -1);
-                }
-            }
     }
-    for (i = 0; i < ntouch; i++)
-        incnt[touch[i]] = 0;
-    for (i = 0; i < nreg; i++)
-        stamp[reg[i]] = 0;
+}
+
+/* One region (cells marked in b->stamp with 2, nunits whole units) of
+ * total `total` a unit: its innies, outies and mixed sets, in that order
+ * (the order of the output matters: file head); then the marks go. */
+static void derive_region(build_t *b, int nunits, long total) {
+    region_t r;
+    int i;
+    region_scan(b, &r);
+    r.T = total * nunits;
+    region_innies(b, &r);
+    region_outies(b, &r);
+    region_mixed(b, &r);
+    for (i = 0; i < r.ntouch; i++)
+        b->incnt[b->touch[i]] = 0;
+    for (i = 0; i < r.nreg; i++)
+        b->stamp[b->reg[i]] = 0;
 }
 
 static void mark_unit(build_t *b, int u) {

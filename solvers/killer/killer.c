@@ -64,13 +64,15 @@ void killer_opts_init(killer_opts_t *opts) {
 }
 
 void *killer__alloc(const killer_opts_t *o, size_t size) {
-    return o->alloc != NULL ? o->alloc(o->alloc_ud, size) : malloc(size);
+    const search_allocator_t *a = o->alloc;
+    return a != NULL && a->alloc != NULL ? a->alloc(a->ud, size) : malloc(size);
 }
 
 void killer__free(const killer_opts_t *o, void *p) {
     if (p == NULL) return;
-    if (o->dealloc != NULL)
-        o->dealloc(o->alloc_ud, p);
+    const search_allocator_t *a = o->alloc;
+    if (a != NULL && a->dealloc != NULL)
+        a->dealloc(a->ud, p);
     else
         free(p);
 }
@@ -382,8 +384,7 @@ int killer_solve(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_re
     }
     if ((int)opts->method < 0 || opts->method >= KILLER_METHOD_COUNT || (int)opts->values < 0 ||
         opts->values >= KILLER_VALUES_COUNT || opts->max_solutions == 0 ||
-        opts->max_solutions > KILLER_MAX_SOLUTIONS ||
-        ((opts->alloc == NULL) != (opts->dealloc == NULL)) ||
+        opts->max_solutions > KILLER_MAX_SOLUTIONS || !search_allocator_ok(opts->alloc) ||
         opts->split_depth > KILLER_MAX_SPLIT_DEPTH ||
         (opts->split_index >> opts->split_depth) != 0) {
         res->problem.code = 0;

@@ -158,21 +158,16 @@ typedef enum killer_values_e {
 const char *killer_values_name(killer_values_t v);
 int killer_values_parse(const char *name, killer_values_t *out);
 
-typedef void *(*killer_alloc_fn)(void *ud, size_t size);
-typedef void (*killer_free_fn)(void *ud, void *ptr);
-
 typedef struct killer_opts_s {
-    killer_method_t method;  /* default auto */
-    uint32_t max_solutions;  /* 1..KILLER_MAX_SOLUTIONS, default 1 */
-    uint8_t *solutions;      /* NULL (count only) or max_solutions*n*n bytes */
-    const search_ctl_t *ctl; /* NULL = no limits */
-    killer_alloc_fn alloc;   /* NULL = malloc (set both or neither) */
-    killer_free_fn dealloc;  /* NULL = free */
-    void *alloc_ud;
-    uint32_t split_depth;   /* 0..KILLER_MAX_SPLIT_DEPTH, default 0: the whole tree */
-    uint32_t split_index;   /* < 2^split_depth: which subtree (see below) */
-    killer_values_t values; /* advanced: value order, default auto (see below) */
-    uint32_t interleave;    /* auto's nodes per turn; 0 = KILLER_INTERLEAVE_NODES */
+    killer_method_t method;          /* default auto */
+    uint32_t max_solutions;          /* 1..KILLER_MAX_SOLUTIONS, default 1 */
+    uint8_t *solutions;              /* NULL (count only) or max_solutions*n*n bytes */
+    const search_ctl_t *ctl;         /* NULL = no limits */
+    const search_allocator_t *alloc; /* NULL = malloc / free (search.h) */
+    uint32_t split_depth;            /* 0..KILLER_MAX_SPLIT_DEPTH, default 0: the whole tree */
+    uint32_t split_index;            /* < 2^split_depth: which subtree (see below) */
+    killer_values_t values;          /* advanced: value order, default auto (see below) */
+    uint32_t interleave;             /* auto's nodes per turn; 0 = KILLER_INTERLEAVE_NODES */
 } killer_opts_t;
 
 /* Subtree split, for callers that search in parallel.  advanced: after the

@@ -37,6 +37,7 @@
 
 #include "solvers/nqueens/bits.h"
 #include "solvers/nqueens/board.h"
+#include "solvers/nqueens/walk.h"
 
 /* OEIS A000170, n = 0..27. */
 static const uint64_t a000170[NQUEENS_COUNT_MAX_N + 1] = {
@@ -217,16 +218,12 @@ static int masks64(int n, const int *fixed, uint64_t *allowed, nqueens_pair_t *b
     return 0;
 }
 
-typedef struct frame64_s {
-    uint64_t avail, cols, ld, rd;
-} frame64_t;
-
 /* === First completion === */
 
 int nqueens_complete_first(int n, const int *fixed, const search_ctl_t *ctl, int *cols,
                            search_stats_t *stats, nqueens_pair_t *bad) {
     uint64_t allowed[NQUEENS_ENUM_MAX_N];
-    frame64_t stk[NQUEENS_ENUM_MAX_N];
+    nqw_t w;
     search_stats_t local = {0};
     int rc;
     if (n < 1 || n > NQUEENS_ENUM_MAX_N || cols == NULL) return SEARCH_EINVAL;
@@ -235,48 +232,39 @@ int nqueens_complete_first(int n, const int *fixed, const search_ctl_t *ctl, int
     if ((rc = search_check_now(ctl, stats->nodes)) != 0) return rc;
 
     uint64_t nodes = stats->nodes, backs = 0;
-    uint64_t c = 0, l = 0, r = 0, avail = allowed[0];
-    int y = 0, deep = 0;
+    int deep = 0;
+    nqw_init(&w, allowed[0]);
     rc = 1; /* no completion unless the last row is reached */
     for (;;) {
-        if (avail) {
-            const uint64_t bit = avail & -avail;
-            avail ^= bit;
-            cols[y] = __builtin_ctzll(bit);
-            ++nodes;
-            if (y + 1 > deep) deep = y + 1;
-            if (y + 1 == n) {
-                rc = 0;
-                break;
-            }
-            const int stop = search_should_stop(ctl, nodes);
-            if (stop != 0) {
-                rc = stop;
-                break;
-            }
-            /* two-row look-ahead: prunes only subtrees without completions */
-            const uint64_t nc = c | bit, nl = (l | bit) << 1, nr = (r | bit) >> 1;
-            const uint64_t next = allowed[y + 1] & ~(nc | nl | nr);
-            const uint64_t next2 = y + 2 < n ? allowed[y + 2] & ~(nc | nl << 1 | nr >> 1) : 1;
-            if (next == 0 || next2 == 0) {
-                ++backs;
-                continue;
-            }
-            stk[y] = (frame64_t){avail, c, l, r};
-            c = nc;
-            l = nl;
-            r = nr;
-            ++y;
-            avail = next;
-        } else {
-            if (y == 0) break;
-            --y;
+        if (w.avail == 0) {
+            if (!nqw_up(&w)) break;
             ++backs;
-            avail = stk[y].avail;
-            c = stk[y].cols;
-            l = stk[y].ld;
-            r = stk[y].rd;
+            continue;
         }
+        const int y = w.depth;
+        const uint64_t bit = nqw_take(&w);
+        cols[y] = __builtin_ctzll(bit);
+        ++nodes;
+        if (y + 1 > deep) deep = y + 1;
+        if (y + 1 == n) {
+            rc = 0;
+            break;
+        }
+        const int stop = search_should_stop(ctl, nodes);
+        if (stop != 0) {
+            rc = stop;
+            break;
+        }
+        /* two-row look-ahead: prunes only subtrees without completions */
+        const nqw_row_t below = nqw_below(&w, bit, 1);
+        const uint64_t next = allowed[y + 1] & ~nqw_attacked(below);
+        const uint64_t next2 =
+            y + 2 < n ? allowed[y + 2] & ~(below.cols | below.ld << 1 | below.rd >> 1) : 1;
+        if (next == 0 || next2 == 0) {
+            ++backs;
+            continue;
+        }
+        nqw_down(&w, below, next);
     }
     stats->nodes = nodes;
     stats->backtracks += backs;
@@ -295,7 +283,6 @@ int nqueens_complete_split(int n, const int *fixed, int depth, nqueens_psub_t *o
                            size_t *count, nqueens_pair_t *bad) {
     uint64_t allowed[NQUEENS_COUNT_MAX_N];
     nqueens_psub_t proto;
-    frame64_t stk[NQUEENS_COUNT_MAX_N];
     int rc;
     if (n < 1 || n > NQUEENS_COUNT_MAX_N || count == NULL || (out == NULL && cap != 0))
         return SEARCH_EINVAL;
@@ -311,32 +298,23 @@ int nqueens_complete_split(int n, const int *fixed, int depth, nqueens_psub_t *o
         if (cap > 0) out[0] = proto;
         total = 1;
     } else {
-        int y = 0;
-        uint64_t c = 0, l = 0, r = 0, avail = allowed[0];
+        nqw_t w;
+        nqw_init(&w, allowed[0]);
         for (;;) {
-            if (avail) {
-                const uint64_t bit = avail & -avail;
-                avail ^= bit;
-                proto.cols[y] = (uint8_t)__builtin_ctzll(bit);
-                if (y + 1 == depth) {
-                    if (total < cap) out[total] = proto;
-                    total++;
-                    continue;
-                }
-                stk[y] = (frame64_t){avail, c, l, r};
-                c |= bit;
-                l = (l | bit) << 1;
-                r = (r | bit) >> 1;
-                ++y;
-                avail = allowed[y] & ~(c | l | r);
-            } else {
-                if (y == 0) break;
-                --y;
-                avail = stk[y].avail;
-                c = stk[y].cols;
-                l = stk[y].ld;
-                r = stk[y].rd;
+            if (w.avail == 0) {
+                if (!nqw_up(&w)) break;
+                continue;
             }
+            const int y = w.depth;
+            const uint64_t bit = nqw_take(&w);
+            proto.cols[y] = (uint8_t)__builtin_ctzll(bit);
+            if (y + 1 == depth) {
+                if (total < cap) out[total] = proto;
+                total++;
+                continue;
+            }
+            const nqw_row_t below = nqw_below(&w, bit, 1);
+            nqw_down(&w, below, allowed[y + 1] & ~nqw_attacked(below));
         }
     }
     *count = total;
@@ -381,7 +359,6 @@ int nqueens_enumerate(int n, const int *fixed, uint64_t offset, int limit, const
     uint64_t allowed[NQUEENS_ENUM_MAX_N];
     uint32_t a32[NQUEENS_COUNT_MAX_N];
     uint8_t col8[NQUEENS_COUNT_MAX_N];
-    frame64_t stk[NQUEENS_ENUM_MAX_N];
     int col[NQUEENS_ENUM_MAX_N];
     search_stats_t local = {0};
     int rc;
@@ -396,53 +373,44 @@ int nqueens_enumerate(int n, const int *fixed, uint64_t offset, int limit, const
     if (can_count) masks32(n, allowed, a32);
 
     uint64_t skip = offset;
-    int y = 0, got = 0;
-    uint64_t c = 0, l = 0, r = 0, avail = allowed[0];
+    int got = 0;
+    nqw_t w;
+    nqw_init(&w, allowed[0]);
     rc = 0;
     for (;;) {
-        if (avail) {
-            const uint64_t bit = avail & -avail;
-            avail ^= bit;
-            col[y] = __builtin_ctzll(bit);
-            stats->nodes++;
-            if ((rc = search_should_stop(ctl, stats->nodes)) != 0) break;
-            if (y + 1 == n) {
-                if (skip > 0) {
-                    skip--;
-                    continue;
-                }
-                memcpy(out + (size_t)got * (size_t)n, col, sizeof(int) * (size_t)n);
-                if (++got == limit) break;
+        if (w.avail == 0) {
+            if (!nqw_up(&w)) break;
+            stats->backtracks++;
+            continue;
+        }
+        const int y = w.depth;
+        const uint64_t bit = nqw_take(&w);
+        col[y] = __builtin_ctzll(bit);
+        stats->nodes++;
+        if ((rc = search_should_stop(ctl, stats->nodes)) != 0) break;
+        if (y + 1 == n) {
+            if (skip > 0) {
+                skip--;
                 continue;
             }
-            const uint64_t nc = c | bit, nl = (l | bit) << 1, nr = (r | bit) >> 1;
-            const uint64_t next = allowed[y + 1] & ~(nc | nl | nr);
-            if (next == 0) continue;
-            if (skip > 0 && can_count && n - (y + 1) >= SKIP_MIN_ROWS) {
-                uint64_t k = 0;
-                for (int i = 0; i <= y; i++)
-                    col8[i] = (uint8_t)col[i];
-                if ((rc = nqueens_count_masked(n, y + 1, col8, a32, ctl, &k, stats)) != 0) break;
-                if (k <= skip) {
-                    skip -= k;
-                    continue;
-                }
-            }
-            stk[y] = (frame64_t){avail, c, l, r};
-            c = nc;
-            l = nl;
-            r = nr;
-            ++y;
-            avail = next;
-        } else {
-            if (y == 0) break;
-            --y;
-            stats->backtracks++;
-            avail = stk[y].avail;
-            c = stk[y].cols;
-            l = stk[y].ld;
-            r = stk[y].rd;
+            memcpy(out + (size_t)got * (size_t)n, col, sizeof(int) * (size_t)n);
+            if (++got == limit) break;
+            continue;
         }
+        const nqw_row_t below = nqw_below(&w, bit, 1);
+        const uint64_t next = allowed[y + 1] & ~nqw_attacked(below);
+        if (next == 0) continue;
+        if (skip > 0 && can_count && n - (y + 1) >= SKIP_MIN_ROWS) {
+            uint64_t k = 0;
+            for (int i = 0; i <= y; i++)
+                col8[i] = (uint8_t)col[i];
+            if ((rc = nqueens_count_masked(n, y + 1, col8, a32, ctl, &k, stats)) != 0) break;
+            if (k <= skip) {
+                skip -= k;
+                continue;
+            }
+        }
+        nqw_down(&w, below, next);
     }
     *written = got;
     return rc;

@@ -1,19 +1,23 @@
-/* nqueens.h -- N-Queens: exact counting by bitboard search with the board's
- * 8-fold symmetry, split into independent subproblems for parallel counting;
- * the lexicographically first solution; O(n) verification.
+/* nqueens.h -- N-Queens: exact counting, cut into independent weighted
+ * subproblems for parallel (and distributed) counting; the lexicographically
+ * first solution; O(n) verification.
  *
  * Counting model
  * --------------
- * A count is cut into subproblems: each fixes the queens of the first `depth`
- * rows (a prefix) and carries a symmetry class that says which completions it
- * may enumerate and with what weight.  Summing nqueens_count_sub() over every
- * subproblem nqueens_split() produces, in any order and on any threads, gives
- * the total in units of NQUEENS_UNIT; nqueens_units_to_count() converts.
- * (Weights are multiples of 8/m for m in 1..4, so one third is the smallest
- * unit that keeps every weight an integer.)
+ * Every solution has exactly one queen on each border line -- row 0, row
+ * n-1, column 0, column n-1 (a corner queen stands on two) -- so the
+ * solutions fall into classes by where their border queens stand.  A
+ * subproblem is a partial board: one such border placement, plus queens in
+ * the first few free rows below row 0 ("pre-placed"), with a weight; the
+ * count is the sum over subproblems of weight x completions, and a
+ * completion is any way to fill the free rows.  With symmetry, one border
+ * placement of each class under the eight symmetries of the square is kept,
+ * weighted by the size of its class (8, 4 or 2); without, every border
+ * placement, weighted 1.  Pre-placing cuts a class into many small,
+ * independent pieces: the pool's work items, or a cluster's.
  *
  * Column c of a row is bit c of a bitboard; n <= NQUEENS_COUNT_MAX_N for
- * counting (counts up to n = 27 fit in 64 bits with the unit factor).
+ * counting (counts up to n = 27 fit in 64 bits).
  *
  * Nothing here allocates, keeps global state or does I/O: every function is
  * reentrant and writes only to caller-provided memory. */
@@ -25,55 +29,52 @@
 
 #include "solvers/search.h"
 
-#define NQUEENS_COUNT_MAX_N 27 /* counts are exact up to here */
-#define NQUEENS_SOLVE_MAX_N 64 /* bitboard backtracking works up to here */
-#define NQUEENS_UNIT        3  /* nqueens_count_sub() counts in thirds */
+#define NQUEENS_COUNT_MAX_N 27   /* counts are exact up to here */
+#define NQUEENS_SOLVE_MAX_N 64   /* bitboard backtracking works up to here */
+#define NQUEENS_FREE        0xff /* nqueens_sub_t.cols[] of a row without a queen */
 
-/* How a subproblem's completions are counted. */
-typedef enum nqueens_class_e {
-    NQUEENS_PLAIN = 0,  /* every completion counts 1 (symmetry off) */
-    NQUEENS_CORNER = 1, /* queen at (0,0); one board per symmetry class */
-    NQUEENS_SIDE = 2    /* no corner queen; weight 8/m per board */
-} nqueens_class_t;
-
-/* One subproblem: rows 0..depth-1 hold queens at cols[0..depth-1]. `bound` is
- * the class parameter (CORNER: column of the row-1 queen; SIDE: column of the
- * row-0 queen; PLAIN: unused).  Plain data: copy it freely. */
+/* One subproblem: weight x the completions of the partial board cols[]
+ * (cols[r] = the column of row r's fixed queen, or NQUEENS_FREE; entries at
+ * and past n are unused).  Plain data, self-contained: copy it to any thread
+ * or machine. */
 typedef struct nqueens_sub_s {
     uint8_t n;
-    uint8_t depth;
-    uint8_t klass; /* nqueens_class_t */
-    uint8_t bound;
+    uint8_t weight; /* 1, 2, 4 or 8 */
     uint8_t cols[NQUEENS_COUNT_MAX_N];
 } nqueens_sub_t;
 
-/* Writes into out[0..cap-1] the subproblems whose queens fill the first
- * `depth` rows (depth is clamped to 1..n-1 and raised to what the symmetry
- * classes need), and stores their number in *count.  With symmetry = 0 every
- * subproblem is NQUEENS_PLAIN.  Returns 0; -1 if n is outside
- * 1..NQUEENS_COUNT_MAX_N; -2 if more than cap subproblems exist (*count then
- * holds the number needed, so a caller may size a buffer with cap = 0 first).
- * Subproblems are produced in a fixed order (deterministic). */
-int nqueens_split(int n, int depth, int symmetry, nqueens_sub_t *out, size_t cap, size_t *count);
+/* Writes into out[0..cap-1] the subproblems of an n-board: its border
+ * placements (one per symmetry class with symmetry != 0, all of them
+ * without) each extended by `preplace` more queens (clamped to 0..n) in the
+ * first free rows, every consistent way; and stores their number in *count.
+ * Returns 0; -1 if n is outside 1..NQUEENS_COUNT_MAX_N or count is NULL; -2
+ * if more than cap subproblems exist (*count then holds the number needed,
+ * so a caller may size a buffer with cap = 0 first).  The order is fixed
+ * (deterministic); n = 2 and 3 have none. */
+int nqueens_split(int n, int preplace, int symmetry, nqueens_sub_t *out, size_t cap, size_t *count);
 
-/* Counts the completions of one subproblem, adding its weighted count (in
- * units of NQUEENS_UNIT) to *units and its work to *stats.  Returns 0, or
- * SEARCH_TIMEOUT / SEARCH_CANCELLED / SEARCH_BUDGET when `ctl` stopped it
- * (*units then holds a partial figure: do not use it as a count). */
-int nqueens_count_sub(const nqueens_sub_t *sub, const search_ctl_t *ctl, uint64_t *units,
+/* Adds weight x completions of `sub` to *count and its work to *stats (may
+ * be NULL).  Returns 0; SEARCH_EINVAL if sub is not a board (n out of
+ * range, a weight other than 1, 2, 4, 8, a column >= n, two fixed queens
+ * attacking each other) or count is NULL; SEARCH_TIMEOUT / SEARCH_CANCELLED
+ * / SEARCH_BUDGET when ctl stopped it (*count then untouched). */
+int nqueens_count_sub(const nqueens_sub_t *sub, const search_ctl_t *ctl, uint64_t *count,
                       search_stats_t *stats);
 
-/* Converts a sum of units into a count of solutions. */
-static inline uint64_t nqueens_units_to_count(uint64_t units) { return units / NQUEENS_UNIT; }
+/* The same for subs[0..k-1] at once (faster than one by one: the engine
+ * interleaves several boards); all are checked before any is counted. */
+int nqueens_count_subs(const nqueens_sub_t *subs, size_t k, const search_ctl_t *ctl,
+                       uint64_t *count, search_stats_t *stats);
 
-/* Counts all solutions for n on the calling thread (split + sum), with or
- * without symmetry.  Returns 0 and sets *count, or a SEARCH_* code. */
+/* Counts all solutions for n on the calling thread, with or without
+ * symmetry.  Returns 0 and sets *count, or SEARCH_EINVAL (n out of range,
+ * count NULL) or a stop code (*count untouched). */
 int nqueens_count(int n, int symmetry, const search_ctl_t *ctl, uint64_t *count,
                   search_stats_t *stats);
 
 /* Counts the boards that keep the queens of rows 0..depth-1 at cols[0..depth-1]
  * and put row y's queen on a bit of allowed[y] (bits >= n are ignored), by
- * the same search as nqueens_count_sub() with symmetry off.  This is the
+ * the same engine as nqueens_count_sub().  This is the
  * counter behind partial boards (solvers/nqueens/board.h): a placed queen
  * becomes a one-bit row and the squares it attacks leave the other rows.
  * Sets *count and returns 0; SEARCH_EINVAL if n is outside

@@ -16,30 +16,36 @@
  * lines, kept exact at every move in O(1).
  *
  * Why uint16 counters are safe: a line with k queens holds C(k, 2) pairs, so
- * k <= 65535 while total < C(65536, 2).  Moves never raise total; the greedy
- * start and the perturbations check the bound (TOTAL_LIMIT) before adding, so
+ * k <= 65535 while total < C(65536, 2).  Moves never raise total; the start
+ * and the perturbations check the bound (TOTAL_LIMIT) before adding, so
  * no counter can wrap.  That halves the counters (the diagonals dominate) and
  * keeps the bytes per queen under the 24 we aimed for.
  *
- * Greedy start (Sosic & Gu's QS4 idea): the columns not taken by fixed queens
- * form a pool; each empty row, in order, draws up to INIT_TRIES random pool
- * columns and keeps the first whose two diagonals are empty, else the least
- * crowded one.  The board starts as a permutation (no column conflicts) and
- * only the last few hundred rows, where the pool runs dry, conflict.
+ * The start: the classical conflict-free permutation (even columns, then odd
+ * ones, with the fixes for n mod 6 = 2, 3: Hoffman, Loessi and Moore 1969),
+ * written row by row.  Its columns rise by two per row, so every counter it
+ * touches is touched in order: at 10^7 queens memory access is the whole
+ * cost, and a greedy start's random draws cost a cache miss each (figures in
+ * docs/nqueens-tuning.md).  A fixed queen takes
+ * its column from the row that had it, which gets the fixed row's column in
+ * exchange (the board stays a permutation); then NQUEENS_REPAIR_SWAPS random
+ * transpositions of free rows, drawn from the seed, make every run its own
+ * board.  Min-conflicts repairs the rest: the conflicts of the fixed queens'
+ * exchanges and of the transpositions, a few dozen on an empty board.
  *
  * "A most-conflicted queen" in O(1) amortised: list[] holds a *superset of a
  * vertex cover* of the conflict graph -- every attacking pair has at least
- * one listed member.  The start lists each queen that conflicted with the
- * queens placed before it; a move lists the moved queen while it conflicts
- * (all its new pairs contain it), and the one other queen of a column that
- * it turns from 1 to 2 queens (found in O(1) as colx[c] ^ r: this is what
- * lets the partner move too, the row-move version of a swap).  Entries whose
- * queen no longer conflicts are dropped lazily when drawn.  A step draws
- * PICK_SAMPLES random entries and takes the most conflicted of them (the
- * issue allows "the maximum count among a sample"); a full bucket structure
- * by conflict count was rejected: a move changes the count of every queen on
- * six lines, which we cannot enumerate without a per-line index (more bytes
- * per queen than the whole budget).
+ * one listed member.  The start lists the conflicted queens among the rows
+ * it moved (all rows, with fixed queens); a move lists the moved queen while
+ * it conflicts (all its new pairs contain it), and the one other queen of a
+ * column that it turns from 1 to 2 queens (found in O(1) as colx[c] ^ r:
+ * this is what lets the partner move too, the row-move version of a swap).
+ * Entries whose queen no longer conflicts are dropped lazily when drawn.  A
+ * step draws PICK_SAMPLES random entries and takes the most conflicted of
+ * them (the issue allows "the maximum count among a sample"); a full bucket
+ * structure by conflict count was rejected: a move changes the count of
+ * every queen on six lines, which we cannot enumerate without a per-line
+ * index (more bytes per queen than the whole budget).
  *
  * "A least-conflicted square": for n <= FULL_SCAN_N the whole row is scanned
  * (exact, O(n)).  Above, a row scan would make a step O(n); the candidates
@@ -56,10 +62,10 @@
  * in the trace.
  *
  * Deadline and cancel flag: checked before anything else, between 8 MiB
- * slices of zeroing the scratch, every 65536 rows of the greedy start, and
- * every SEARCH_POLL_MASK + 1 steps; at 10^7 queens the set-up alone takes
- * about a second, so checking only in the repair loop overshot short
- * deadlines by that much.
+ * slices of zeroing the counters, every 65536 rows of each pass of the start,
+ * and every SEARCH_POLL_MASK + 1 steps; at 10^7 queens the set-up is nearly
+ * all the work, so checking only in the repair loop would overshoot short
+ * deadlines by all of it.
  * Randomness: a splitmix64 state on the stack, seeded from opts->seed.
  * Thread-safety: reentrant; all state is in the caller's scratch. */
 #include <stdint.h>
@@ -68,8 +74,6 @@
 #include "solvers/nqueens/bits.h"
 #include "solvers/nqueens/repair.h"
 
-#define INIT_TRIES   34            /* pool draws per row in the greedy start, at most */
-#define TRY_BATCH    4             /* retries drawn together */
 #define PICK_SAMPLES 4             /* list entries drawn to find a most-conflicted queen */
 #define MOVE_SAMPLES 6             /* random squares per move above FULL_SCAN_N */
 #define FREE_SCAN    64            /* free-column hints looked at per move */
@@ -269,134 +273,120 @@ static void choose_square(rep_t *p, int r, uint32_t cur, choice_t *ch) {
         consider(p, ch, r, (int)rng_below(&p->rng, (uint32_t)n));
 }
 
-/* === Greedy start === */
-
-/* The next row after `r` without a fixed queen (n if none). */
-static int next_free_row(const rep_t *p, int r) {
-    do
-        r++;
-    while (r < p->n && is_fixed(p, r));
-    return r;
-}
-
-/* Software pipeline of the greedy start.  At n = 10^7 the counters are
- * 200 MB and every draw is a chain of two cache misses (pool[j], then the two
- * diagonals of the column found there).  So each row's first PF_DRAWS draws
- * are made PF_AHEAD rows early: pool[j] is prefetched then, and PF_AHEAD/2
- * rows early the diagonals of the column it holds; the row then finds its
- * draws in cache and evaluates them all, and only if none has free diagonals
- * draws more, TRY_BATCH at a time so their misses overlap.  The pool may
- * change in between (a swap at position j): the row reads whatever pool[j]
- * holds by its turn, as random as any draw, since j stays in the unused part.
- * Measured at n = 10^7 (seconds for the whole solve, same run):
- *     one draw at a time, no prefetch           1.75
- *     1 draw ahead                              1.75 .. 1.97 (56% of rows retry)
- *     2 / 3 / 4 draws ahead                     1.58 / 1.36 / 1.20
- *     6 draws ahead, 16 rows ahead (this)       1.05   (8: 1.08, 32 rows: 1.11)
- * More draws also lower the initial conflicts (4616 -> 1986). */
-#define PF_AHEAD 16
-#define PF_DRAWS 6 /* draws per row made ahead */
-
-typedef struct draw_s {
-    int row;
-    size_t j[PF_DRAWS];
-} draw_t;
-
-/* Makes the draws of free row number kk (row `row`) and prefetches them. */
-static inline void draw_ahead(rep_t *p, draw_t *d, int row, size_t kk, size_t m) {
-    d->row = row;
-    for (int b = 0; b < PF_DRAWS; b++) {
-        d->j[b] = kk + rng_below(&p->rng, (uint32_t)(m - kk));
-        __builtin_prefetch(&p->list[d->j[b]]);
-    }
-}
+/* === The start === */
 
 /* How often the set-up polls ctl (see "Deadline" above): every
- * GREEDY_POLL + 1 rows of the greedy start, and after each SCRATCH_SLICE
- * bytes of zeroing. */
-#define GREEDY_POLL   0xffffu
+ * START_POLL + 1 rows of each pass of the start, and after each
+ * SCRATCH_SLICE bytes of zeroing. */
+#define START_POLL    0xffffu
 #define SCRATCH_SLICE ((size_t)8 << 20)
 
-static int greedy_start(rep_t *p, const search_ctl_t *ctl, uint64_t nodes) {
+/* Writes the classical solution into cols[0..n-1], n >= 4: in 1-based
+ * columns, the even ones 2, 4, ... then the odd ones 1, 3, ...; for n mod 6
+ * = 2 the odd ones run 3, 1, 7, 9, ..., 5; for n mod 6 = 3 the even ones run
+ * 4, 6, ..., 2 and the odd ones 5, 7, ..., 1, 3. */
+static void classic(int n, int *cols) {
+    const int m6 = n % 6;
+    int r = 0;
+    for (int c = m6 == 3 ? 4 : 2; c <= n; c += 2)
+        cols[r++] = c - 1;
+    if (m6 == 3) cols[r++] = 1;
+    if (m6 == 2) {
+        cols[r++] = 2;
+        cols[r++] = 0;
+        for (int c = 7; c <= n; c += 2)
+            cols[r++] = c - 1;
+        cols[r++] = 4;
+    } else {
+        for (int c = m6 == 3 ? 5 : 1; c <= n; c += 2)
+            cols[r++] = c - 1;
+        if (m6 == 3) {
+            cols[r++] = 0;
+            cols[r++] = 2;
+        }
+    }
+}
+
+/* Exchanges the columns of rows r1 and r2 (the board is a permutation and
+ * the counters not built yet: only cols and colx change). */
+static void exchange(rep_t *p, int r1, int r2) {
+    const int c1 = p->cols[r1], c2 = p->cols[r2];
+    p->cols[r1] = c2;
+    p->cols[r2] = c1;
+    p->colx[c2] = r1;
+    p->colx[c1] = r2;
+}
+
+/* Polls ctl after every START_POLL + 1 rows of a pass. */
+static inline int start_poll(const search_ctl_t *ctl, int r, uint64_t nodes) {
+    return ((unsigned)r & START_POLL) == START_POLL ? search_check_now(ctl, nodes) : 0;
+}
+
+static int start(rep_t *p, const search_ctl_t *ctl, uint64_t nodes) {
     const int n = p->n;
-    int32_t *pool = p->list; /* consumed slots become list entries */
-    draw_t ring[PF_AHEAD];
-    size_t m = 0, k = 0;
-    for (int r = 0; r < n; r++)
-        if (is_fixed(p, r)) {
-            const int c = p->fixed[r];
-            p->cols[r] = c;
-            p->ccnt[c] = 1;
-            p->colx[c] = r;
-            p->dcnt[r - c + n - 1] = 1;
-            p->acnt[r + c] = 1;
+    int rc, moved = 0, nfree = 0;
+    classic(n, p->cols);
+    for (int r = 0; r < n; r++) {
+        p->colx[p->cols[r]] = r;
+        if ((rc = start_poll(ctl, r, nodes)) != 0) return rc;
+    }
+    /* fixed queens take their columns; a fixed row met later that was
+     * handed a column simply exchanges again (two fixed queens never share
+     * a column: checked before) */
+    if (p->fixed != NULL)
+        for (int r = 0; r < n; r++) {
+            if (!is_fixed(p, r)) {
+                nfree++;
+                continue;
+            }
+            if (p->cols[r] != p->fixed[r]) exchange(p, r, p->colx[p->fixed[r]]);
+            moved = 1;
         }
+    else
+        nfree = n;
+    int swapped[2 * NQUEENS_REPAIR_SWAPS];
+    int nswapped = 0;
+    for (int k = 0; k < NQUEENS_REPAIR_SWAPS && nfree >= 2; k++) {
+        /* a few draws find two free rows unless nearly all are fixed; then
+         * the swap is skipped (such boards have little room to vary) */
+        int r1 = -1, r2 = -1;
+        for (int tries = 0; tries < 64 && r2 < 0; tries++) {
+            const int r = (int)rng_below(&p->rng, (uint32_t)n);
+            if (is_fixed(p, r) || r == r1) continue;
+            if (r1 < 0)
+                r1 = r;
+            else
+                r2 = r;
+        }
+        if (r2 < 0) continue;
+        exchange(p, r1, r2);
+        swapped[nswapped++] = r1;
+        swapped[nswapped++] = r2;
+    }
+    /* counters: one queen per column; the diagonals, with the pairs they
+     * hold added to total as they fill */
     for (int c = 0; c < n; c++)
-        if (p->ccnt[c] == 0) pool[m++] = c;
-    p->nlist = 0;
-    int ra = -1; /* row of the latest draw made ahead */
-    for (size_t kk = 0; kk < m && kk < PF_AHEAD; kk++) {
-        ra = next_free_row(p, ra);
-        draw_ahead(p, &ring[kk], ra, kk, m);
-    }
-    for (int r = next_free_row(p, -1); r < n; r = next_free_row(p, r)) {
-        size_t bj = 0;
-        uint32_t bc = UINT32_MAX;
-        for (int b = 0; b < PF_DRAWS; b++) { /* the draws made ahead: cache hits */
-            const size_t j = ring[k % PF_AHEAD].j[b];
-            const uint32_t v = (uint32_t)p->dcnt[r - pool[j] + n - 1] + p->acnt[r + pool[j]];
-            if (v < bc) {
-                bc = v;
-                bj = j;
-            }
-        }
-        if (k + PF_AHEAD < m) { /* draw for PF_AHEAD rows ahead */
-            ra = next_free_row(p, ra);
-            draw_ahead(p, &ring[(k + PF_AHEAD) % PF_AHEAD], ra, k + PF_AHEAD, m);
-        }
-        if (k + PF_AHEAD / 2 < m) { /* lines of the draws half way ahead */
-            const draw_t *d = &ring[(k + PF_AHEAD / 2) % PF_AHEAD];
-            for (int b = 0; b < PF_DRAWS; b++) {
-                const int c = pool[d->j[b]];
-                __builtin_prefetch(&p->dcnt[d->row - c + n - 1]);
-                __builtin_prefetch(&p->acnt[d->row + c]);
-            }
-        }
-        /* Retries in batches of TRY_BATCH independent draws: their misses
-         * overlap instead of queueing behind one another. */
-        for (int t = PF_DRAWS; bc != 0 && t < INIT_TRIES; t += TRY_BATCH) {
-            size_t js[TRY_BATCH];
-            uint32_t vs[TRY_BATCH];
-            for (int b = 0; b < TRY_BATCH; b++)
-                js[b] = k + rng_below(&p->rng, (uint32_t)(m - k));
-            for (int b = 0; b < TRY_BATCH; b++) {
-                const int c = pool[js[b]];
-                vs[b] = (uint32_t)p->dcnt[r - c + n - 1] + p->acnt[r + c];
-            }
-            for (int b = 0; b < TRY_BATCH; b++)
-                if (vs[b] < bc) {
-                    bc = vs[b];
-                    bj = js[b];
-                }
-        }
-        const int c = pool[bj];
-        pool[bj] = pool[k];
-        pool[k++] = c;
-        if (p->total + bc >= TOTAL_LIMIT) return SEARCH_BUDGET;
-        if ((k & GREEDY_POLL) == 0) {
-            const int rc = search_check_now(ctl, nodes);
-            if (rc != 0) return rc;
-        }
-        p->total += bc;
-        p->cols[r] = c;
         p->ccnt[c] = 1;
-        p->colx[c] = r;
-        p->dcnt[r - c + n - 1]++;
-        p->acnt[r + c]++;
-        if (bc != 0) pool[p->nlist++] = r; /* nlist < k: a consumed slot */
+    for (int r = 0; r < n; r++) {
+        const int c = p->cols[r];
+        p->total += p->dcnt[r - c + n - 1]++;
+        p->total += p->acnt[r + c]++;
+        if ((rc = start_poll(ctl, r, nodes)) != 0) return rc;
     }
-    for (size_t i = 0; i < p->nlist; i++)
-        nqb_set(p->inlist, (size_t)p->list[i]);
+    if (p->total >= TOTAL_LIMIT) return SEARCH_BUDGET;
+    /* Only moved rows can conflict: the classical board has no pair.  With
+     * fixed queens every row is looked at (a fixed queen's partner may be
+     * any row, and fixed queens are never listed themselves). */
+    p->nlist = 0;
+    if (moved) {
+        for (int r = 0; r < n; r++) {
+            if (conflicts(p, r) != 0) list_add(p, r);
+            if ((rc = start_poll(ctl, r, nodes)) != 0) return rc;
+        }
+    } else {
+        for (int i = 0; i < nswapped; i++)
+            if (conflicts(p, swapped[i]) != 0) list_add(p, swapped[i]);
+    }
     return 0;
 }
 
@@ -411,15 +401,20 @@ int nqueens_repair(int n, const int *fixed, const nqueens_repair_opts_t *opts,
     if (n < NQUEENS_REPAIR_MIN_N || n > NQUEENS_REPAIR_MAX_N || cols == NULL || scratch == NULL ||
         opts == NULL || res == NULL || (opts->trace == NULL && opts->restart != NULL))
         return SEARCH_EINVAL;
-    const size_t bytes = layout(n, &p, scratch);
+    (void)layout(n, &p, scratch);
     if ((rc = nqueens_board_check(n, fixed, p.list, bad)) != 0) return rc;
     if (stats == NULL) stats = &local;
     if ((rc = search_check_now(ctl, stats->nodes)) != 0) return rc;
 
-    /* zeroed in slices, polling between them: at 10^7 queens the first
-     * touch of 182 MB of scratch takes a few hundred ms */
-    for (size_t off = 0; off < bytes; off += SCRATCH_SLICE) {
-        memset((char *)scratch + off, 0, bytes - off < SCRATCH_SLICE ? bytes - off : SCRATCH_SLICE);
+    /* The diagonal counters and the bit sets start at zero; the rest is
+     * written before it is read.  Zeroed in slices, polling between them:
+     * at 10^7 queens the first touch of 80 MB takes ~100 ms. */
+    memset(p.inlist, 0, 2 * sizeof(uint64_t) * NQB_WORDS((size_t)n));
+    const size_t lines = 2 * (size_t)n - 1;
+    char *diag = (char *)p.dcnt;
+    const size_t dbytes = 2 * lines * sizeof *p.dcnt;
+    for (size_t off = 0; off < dbytes; off += SCRATCH_SLICE) {
+        memset(diag + off, 0, dbytes - off < SCRATCH_SLICE ? dbytes - off : SCRATCH_SLICE);
         if ((rc = search_check_now(ctl, stats->nodes)) != 0) return rc;
     }
     p.n = n;
@@ -429,7 +424,7 @@ int nqueens_repair(int n, const int *fixed, const nqueens_repair_opts_t *opts,
     p.total = 0;
     p.rng = opts->seed;
     memset(res, 0, sizeof *res);
-    if ((rc = greedy_start(&p, ctl, stats->nodes)) != 0) return rc;
+    if ((rc = start(&p, ctl, stats->nodes)) != 0) return rc;
     res->initial_conflicts = p.total;
 
     const uint64_t base = stats->nodes;

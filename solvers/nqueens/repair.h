@@ -1,6 +1,6 @@
 /* nqueens/repair.h -- N-Queens by incremental repair (method=minconflicts).
  *
- * Start from a greedy low-conflict board, then repeatedly take a
+ * Start from a nearly conflict-free board, then repeatedly take a
  * most-conflicted queen and move it within its row to a least-conflicted
  * square, until no two queens attack each other.  Moves never raise the
  * number of attacking pairs; only a perturbation (counted in `restarts`) may.
@@ -23,6 +23,11 @@
 
 #define NQUEENS_REPAIR_MIN_N 4        /* n = 2, 3 have no solution, 1 is trivial */
 #define NQUEENS_REPAIR_MAX_N 10000000 /* 10^7 */
+/* The start is a conflict-free board (the classical construction, fixed
+ * queens exchanged in) disturbed by this many random transpositions of free
+ * rows, drawn from the seed: on an empty board initial_conflicts is then at
+ * most 8 * NQUEENS_REPAIR_SWAPS^2. */
+#define NQUEENS_REPAIR_SWAPS 16
 
 typedef struct nqueens_repair_opts_s {
     uint64_t seed;      /* PRNG seed (splitmix64); any value */
@@ -37,7 +42,7 @@ typedef struct nqueens_repair_opts_s {
 
 typedef struct nqueens_repair_result_s {
     uint64_t steps;             /* moves made (perturbations included) */
-    uint64_t initial_conflicts; /* attacking pairs of the greedy start */
+    uint64_t initial_conflicts; /* attacking pairs of the start board */
     uint64_t conflicts;         /* attacking pairs at the end (0 on success) */
     uint64_t restarts;          /* perturbations made to leave a plateau */
     size_t trace_len;           /* entries written to trace (min(steps, trace_cap)) */

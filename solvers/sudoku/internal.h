@@ -54,7 +54,7 @@ int sudoku__solve_mrv(sudoku__run_t *run);
 int sudoku__solve_propagation(sudoku__run_t *run);
 int sudoku__solve_bestfirst(sudoku__run_t *run);
 
-/* Memory through opts->alloc / dealloc; tracks mem_now and res->mem_peak. */
+/* Memory through opts->alloc (search.h); tracks mem_now and res->mem_peak. */
 void *sudoku__alloc(sudoku__run_t *run, size_t size);
 void sudoku__free(sudoku__run_t *run, void *ptr, size_t size);
 

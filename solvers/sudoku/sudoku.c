@@ -250,8 +250,8 @@ void sudoku_opts_init(sudoku_opts_t *opts) {
 }
 
 void *sudoku__alloc(sudoku__run_t *run, size_t size) {
-    const sudoku_opts_t *o = run->opts;
-    void *p = (o->alloc != NULL) ? o->alloc(o->alloc_ud, size) : malloc(size);
+    const search_allocator_t *a = run->opts->alloc;
+    void *p = a != NULL && a->alloc != NULL ? a->alloc(a->ud, size) : malloc(size);
     if (p == NULL) return NULL;
     run->mem_now += size;
     if (run->mem_now > run->res->mem_peak) run->res->mem_peak = run->mem_now;
@@ -259,10 +259,10 @@ void *sudoku__alloc(sudoku__run_t *run, size_t size) {
 }
 
 void sudoku__free(sudoku__run_t *run, void *ptr, size_t size) {
-    const sudoku_opts_t *o = run->opts;
+    const search_allocator_t *a = run->opts->alloc;
     if (ptr == NULL) return;
-    if (o->dealloc != NULL)
-        o->dealloc(o->alloc_ud, ptr);
+    if (a != NULL && a->dealloc != NULL)
+        a->dealloc(a->ud, ptr);
     else
         free(ptr);
     run->mem_now -= size;
@@ -353,14 +353,13 @@ static int solve_exact_cover(const sudoku_shape_t *shape, const uint8_t *puzzle,
                              sudoku_result_t *res) {
     sudoku_xc_opts_t xo;
     sudoku_xc_result_t xr;
-    xcover_allocator_t alloc = {opts->alloc, opts->dealloc, opts->alloc_ud};
     int rc;
     sudoku_xc_opts_init(&xo);
     xo.engine = method == SUDOKU_METHOD_DLX ? XCOVER_ENGINE_DLX : XCOVER_ENGINE_ALGX;
     xo.max_solutions = opts->max_solutions;
     xo.solutions = opts->solutions;
     xo.ctl = opts->ctl;
-    xo.alloc = opts->alloc ? &alloc : NULL;
+    xo.alloc = opts->alloc;
     rc = sudoku_xc_solve(shape, puzzle, &xo, &xr);
     res->method = method;
     res->level = SUDOKU_LEVEL_DEFAULT;
@@ -393,7 +392,7 @@ int sudoku_solve(const sudoku_shape_t *shape, const uint8_t *puzzle, const sudok
     if ((unsigned)opts->level >= SUDOKU_LEVEL_COUNT) goto done;
     if (opts->max_solutions < 1 || opts->max_solutions > SUDOKU_MAX_SOLUTIONS) goto done;
     if (opts->trace_cap > 0 && opts->trace == NULL) goto done;
-    if ((opts->alloc == NULL) != (opts->dealloc == NULL)) goto done;
+    if (!search_allocator_ok(opts->alloc)) goto done;
     rc = givens_agree(shape, puzzle);
     if (rc != 0) goto done;
     rc = search_check_now(opts->ctl, 0);

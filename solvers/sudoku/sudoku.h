@@ -206,11 +206,6 @@ typedef struct sudoku_step_s {
 /* "assign", "eliminate", "guess", "backtrack"; NULL when out of range. */
 const char *sudoku_step_kind_name(sudoku_step_kind_t k);
 
-/* Allocator hooks (all NULL = malloc/free); tests use them to inject
- * failures.  alloc returns NULL on failure. */
-typedef void *(*sudoku_alloc_fn)(void *ud, size_t size);
-typedef void (*sudoku_free_fn)(void *ud, void *ptr);
-
 /* Options.  Start from sudoku_opts_init() and set what you need. */
 typedef struct sudoku_opts_s {
     sudoku_method_t method;  /* default SUDOKU_METHOD_AUTO */
@@ -230,9 +225,7 @@ typedef struct sudoku_opts_s {
     struct sudoku_exchange_s *exchange; /* cdcl: NULL, or what the members of a portfolio
                                            share (sudoku/exchange.h; variant = the member's
                                            index); the members then answer alike */
-    sudoku_alloc_fn alloc;              /* NULL = malloc */
-    sudoku_free_fn dealloc;             /* NULL = free (set both or neither) */
-    void *alloc_ud;
+    const search_allocator_t *alloc;    /* NULL = malloc / free (search.h) */
 } sudoku_opts_t;
 
 /* Defaults: auto, hidden-singles, max_solutions 1, no buffers, no limits,

@@ -2,12 +2,15 @@
  *
  * Why a separate solver: most traffic is 9x9, and the general N x N methods
  * (sudoku/prop.c) pay for their generality with per-cell candidate arrays and
- * unit lists.  Here every 9x9-specific fact lives in a few small const tables.
+ * unit lists.  Here every 9x9-specific fact lives in a few small const tables
+ * (sudoku9_tables.h, written by tools/gen_sudoku9_tables.c from their
+ * definitions).  Measurements, and the designs tried and rejected, are in
+ * docs/sudoku9-tuning.md; this comment keeps the design.
  *
  * Representation
  * --------------
- * The grid is cut into three bands of three rows.  For each digit d (0..8)
- * and band b (0..2) one 27-bit word f[3*d+b] holds the cells of the band
+ * The grid is cut into three bands of three rows.  For each band b (0..2)
+ * and digit d (0..8) one 27-bit word f[9*b+d] holds the cells of the band
  * where d is still possible; bit p = 9*(row in band) + column:
  *
  *     bit:  26 ............ 18 17 ............ 9  8 ............ 0
@@ -15,9 +18,12 @@
  *           c8 c7 c6 ... c1 c0  (each row: box 2 = bits 6-8, box 1 = 3-5,
  *                                box 0 = 0-2)
  *
- * A placed digit keeps its own bit and loses every peer; other digits lose
- * the cell.  unsolved[b] marks the band's cells not yet placed; mini[i]
- * caches the minirows the band rule left word i (below).
+ * Band-major order puts a band's nine words side by side, so a placement
+ * clears its cell from all of them with one or two vector operations.  A
+ * placed digit keeps its own bit and loses every peer; other digits lose the
+ * cell.  unsolved[b] marks the band's cells not yet placed; mini[9*b+d]
+ * caches the minirows the band rule left word f[9*b+d], minicol[9*k+d] the
+ * minicolumns the stack rule left digit d in stack k (both below).
  *
  * Propagation (s9_propagate), run to a fixpoint:
  *  1. Band rule.  Inside a band a digit occupies one "minirow" (row x box,
@@ -43,26 +49,37 @@
  *     over the nine words); an unsolved cell with none is a contradiction.
  *     The single's digit is found with a fixed nine-step gather, and its
  *     placement skips the other digits' words (none has the cell).
- *  4. At the fixpoint (skipped once solved):
- *     each digit must still reach all nine columns; a column with one cell
- *     left for d gets d (hidden single in a column); and the band rule turned
- *     90 degrees, the "stack rule": in each stack the columns (3) x bands (3)
- *     a digit can use must hold a permutation matrix, through s9_perm again
- *     (locked candidates across bands).  Measured with perf instructions,
- *     single-thread, stop at 2: column singles cut guesses 5x on the 17-clue
- *     set; the stack rule cuts instructions by 17% on 17-clue and top1465
- *     but costs 9% on forum_hardest and 19% on serg (easy, multi-solution
- *     puzzles where it rarely fires).  Kept; finer gating is open work.
- *  3b. Triads (s9_triads), at each fixpoint before step 4, on the bands
- *     that changed (tri_dirty): a minirow (three cells) holds exactly three
- *     digits.  Counting per minirow the digits that can reach it and those
- *     that must use it (table lookups on the cached minirow masks): when
+ *  Then, at the fixpoint of steps 1-3 (skipped once solved), the strong
+ *  rules:
+ *  3b. Triads (s9_triads), on the bands that changed: a minirow (three
+ *     cells) holds exactly three digits.  Counting per minirow the digits
+ *     that can reach it and those that must use it (table lookups on the
+ *     cached minirow masks, nine 4-bit counters in one 64-bit word): when
  *     only three can reach it they leave the rest of its row and box; when
  *     three must use it every other digit leaves its cells; fewer than three
- *     possible or more than three required is a contradiction.  Measured
- *     A/B in one run, stop at 2: top1465 +12% (11.6 guesses a puzzle, was
- *     14.6), forum_hardest +5% (139, was 156), 17-clue +4%, serg -5% (it
- *     fires on 2% of its calls there).  Kept for the hard sets.
+ *     possible or more than three required is a contradiction.
+ *  4. Columns (s9_columns, on the digits that changed): each digit must
+ *     still reach all nine columns; a column with one cell left for d gets d
+ *     (hidden single in a column); and the band rule turned 90 degrees, the
+ *     "stack rule": in each stack the columns (3) x bands (3) a digit can use
+ *     must hold a permutation matrix, through s9_perm again (locked
+ *     candidates across bands).  The AVX2 build does digits 0-7 as one
+ *     vector (s9_columns8: all lanes, since for an unchanged digit the rules
+ *     change nothing) and digit 8 as the others do (s9_column_digit).
+ *  4b. Minicolumn triads (s9_stack_triads): step 3b turned 90 degrees, on
+ *     the stacks whose minicol[] the stack rule changed.
+ *
+ * Strong rules: steps 3b, 4 and 4b cost far more than they find on easy
+ * puzzles (many givens, a search that does not backtrack), so a propagation
+ * skips them when it starts with S9_EASY_OPEN (46) or fewer open cells,
+ * unless `strong` is set: for the whole solve when the puzzle has more than
+ * S9_ROOT_OPEN (50) open cells (fewer than 31 givens), else from the moment
+ * the search has backtracked S9_HARD_BACKTRACKS (5) times.  The gate is
+ * decided once per propagation, so its fixpoint does not depend on the order
+ * rules run in.
+ * A skipped propagation leaves minicol[] possibly stale and its work lists
+ * unprocessed: its frame says so (gated), a restore of it refills the work
+ * lists, and s9_choose makes no stack guess there.
  *
  * Work lists: todo (27 bits) names the digit-bands changed since the band
  * rule last saw them.  s9_place, s9_branch and the stack rule mark exactly
@@ -71,489 +88,106 @@
  * column); triad eliminations mark the digits they may touch (a word found
  * unchanged is harmless: every rule is idempotent).  band_dirty /
  * digit_dirty / tri_dirty name the bands and digits the band rule changed
- * since steps 3 / 4 / 3b last ran, and only those are looked at again.  All
- * rules are monotone, so skipping an unchanged part cannot miss a deduction.
- * (Rescanning all 27 words per pass, all bands and all digits per fixpoint
- * cost 20-30% more instructions.)  s9_bands keeps todo and the words it
- * changed in locals and turns them into the dirty sets once per call.
+ * since steps 3 / 4 / 3b last ran, stack_dirty the stacks whose minicol[]
+ * changed since 4b, and only those are looked at again.  All rules are
+ * monotone, so skipping an unchanged part cannot miss a deduction, and a
+ * propagation's fixpoint is the same whatever the order.  s9_bands keeps todo
+ * and the words it changed in locals and turns them into the dirty sets once
+ * per call.
  *
  * Search
  * ------
  * At a fixpoint that is not solved, in the spirit of tdoku's band
  * configurations: the band rule leaves each digit-band a set of permutation
  * matrices (s9_nperm counts them, read off the cached mini[]: the matrices
- * in a mask are the matrices in its s9_perm; nstack[] caches the stack
- * rule's count per digit-stack).  Among the three bands
- * and three stacks with a digit down to exactly two matrices, take the one
- * with fewest matrices over all nine digits; guess its first such digit's
- * first matrix (three minirows or minicolumns at once), the alternative is
- * the other matrix.  When that best total is above 22 (a loose unit, as in
- * near-empty grids), guess the first two-candidate cell instead, else the
- * first cell with fewest candidates (guess: keep the cell, drop its peers;
- * alternative: drop the cell).  Measured, stop at 2: cells only took 286
- * guesses a puzzle on forum_hardest and 18.8 on top1465; matrices in bands
- * only 233 / 17.3; bands and stacks 184 / 15.5; with the cell rule for loose
- * units 156 / 14.6.  Always preferring a two-candidate cell: 261 / 18.7.
- * Without the loose-unit rule the empty grid took 380,000 nodes to reach a
- * first solution.  Threshold 18 -> 22: forum_hardest 139.0 / 62.4 guesses
- * (stop at 2 / 1) -> 138.7 / 59.2, top1465 11.59 / 7.46 -> 11.30 / 7.11,
- * 17-clue 0.81 / 0.62 -> 0.75 / 0.57, serg 7.15 / 6.20 -> 7.12 / 6.14 (20:
- * forum 136.5 but top1465 11.47; 24 and 30 no better).
+ * in a mask are the matrices in its s9_perm; likewise minicol[] per
+ * digit-stack).  Among the three bands and three stacks with a digit down to
+ * exactly two matrices, take the one with fewest matrices over all nine
+ * digits (s9_pick sums both counts in one table read per digit); guess its
+ * first such digit's first matrix (three minirows or minicolumns at once),
+ * the alternative is the other matrix.  When that best total is above 24 (a
+ * loose unit, as in near-empty grids), guess the first two-candidate cell
+ * instead, else the first cell with fewest candidates (guess: keep the cell,
+ * drop its peers; alternative: drop the cell).
  *
  * The choice stack is explicit: a frame keeps the grid of the fixpoint
- * (s9_grid_t, 204 bytes; frame 212) plus the guess; backtracking restores it and
+ * (s9_grid_t, 228 bytes) plus the guess; backtracking restores it and
  * applies the alternative, so the last alternative needs no frame.  Depth
  * bound: every guess strictly lowers (digit-bands with 2+ matrices) +
  * (digit-stacks with 2+ matrices) + (unsolved cells) <= 27 + 27 + 81, which
- * no branch raises, so 135 frames suffice (about 28 KiB on the stack).
+ * no branch raises, so 135 frames suffice (about 32 KiB on the stack).
  *
- * Designs tried or rejected
- * -------------------------
- *  - tdoku-style global solver objects: fast to reuse, not reentrant.
- *  - Recursion with a copy per level: same memory, but no proven stack bound
- *    the caller can see, and harder to stop cleanly on a deadline.
- *  - Rebuilding unsolved/rows/counts from the words on each backtrack: 12%
- *    of the time on forum_hardest, for 78 bytes a frame saved.
- *  - Computing the matrix counts afresh in s9_choose instead of caching
- *    them: 13-17% of the time.
- *  - Fewer frames plus replaying guesses from an older snapshot would bring
- *    the stack down at some cost per deep backtrack; not done.
+ * Builds
+ * ------
+ * This file is compiled three times (S9_VARIANT): the portable build (the
+ * compiler's baseline: SSE2 on x86-64, plain C elsewhere), which also holds
+ * the public entry points; sudoku9_avx2.c, built with -mavx2 -mbmi -mbmi2
+ * -mpopcnt; and sudoku9_scalar.c, with no vector code at all, so that the
+ * tests run the plain-C path on every machine.  sudoku9_solve() jumps through
+ * a GNU ifunc: the loader runs s9_resolve once, which picks the AVX2 build
+ * when CPUID and XGETBV say it may run, so a call costs one jump and no
+ * mutable global is needed (sanitizer builds call the portable build).  All
+ * builds return the same codes, solutions, counts and statistics; the tests
+ * check that on every solve (sudoku9_solve_impl reaches each build).
  *
- * Speed work of 2026-11-21.  All of it, A/B in one run (bench9 -k 1
- * -t 0.01 on the four files, base and new alternated, median of 9;
- * puzzles/s, single thread, 2-core machine shared with other jobs):
- *
- *     file            stop at 2: base -> new     stop at 1: base -> new
- *     17-clue          314k -> 464k  +48%         335k -> 500k  +49%
- *     top1465         70.6k -> 108k  +53%         110k -> 176k  +60%
- *     forum_hardest   7.7k -> 11.4k  +47%        17.0k -> 26.5k +56%
- *     serg             320k -> 408k  +28%         384k -> 507k  +32%
- *
- * perf stat cycles:u of a whole bench9 run per file: 17-clue 1870M -> 1279M,
- * top1465 220M -> 145M, forum_hardest 476M -> 324M, serg 367M -> 288M;
- * branch misses 32.1M -> 13.0M, 4.2M -> 1.7M, 8.6M -> 3.4M, 3.0M -> 1.3M.
- * The steps (perf stat cycles:u, the commit before -> after; the git log has
- * each):
- *  - Precise work list (above): a placement used to mark the band's nine
- *    digit words and the digit's three band words, and three in four were
- *    skipped after a mispredicted compare with a prev[] copy; now marks are
- *    exact, prev[] (and its copy on every backtrack) is gone, and branch
- *    misses fell 60% overall.  With the givens placed without marking:
- *    top1465 +7.6%, forum_hardest +6.8% puzzles/s; the rest of the work
- *    list change: cycles -4% on 17-clue, top1465 and forum_hardest.
- *  - Branch-free row singles, s9_keep, the naked-single gather and its
- *    placement without the nine-word pass, the stack rule written out for
- *    the three stacks, s9_choose's two-matrix digits as masks: 1-5% each.
- *  - Givens checked while placed (a given whose digit lost the cell clashes
- *    with a same-digit peer given) and placed in one pass; solutions written
- *    as three lowest bits a word: serg -7%, 17-clue -6% cycles.
- *  - nband[] and rows[] dropped (read off mini[], and the column pass needs
- *    no all-placed shortcut): one store less per band-rule word and one
- *    read-modify-write less per placement, frame 240 -> 212 bytes.
- * Tried and rejected, same measure:
- *  - Gathering the digits that had a placed cell with constant shifts (a
- *    64-bit accumulator, or t << 3 per digit): 7-10% fewer instructions but
- *    1-2% more cycles; the loop is latency-bound, not instruction-bound.
- *  - Minirow mask by shifts and masks instead of three s9_mini loads: +2-3%.
- *  - Processing the word list from the top (clz): +5-20%.
- *  - Naked singles digit by digit (one read per word, a branch per digit):
- *    +2%.  Column rules before triads: 0 to +1%.
- *  - Skipping a digit in the column pass when its column sets are as the
- *    pass last left them (a cache reset on backtrack): 0.
- *  - Copying the frame after s9_choose, or word by word, to dodge store
- *    forwarding stalls the profile shows on the copy: 0 / +1%.
- *  - Marking triad eliminations only when they change a word: +1%.
- *  - Guess choice by the cells each branch eliminates (most, least, sum,
- *    min) as key or tie-break: 139-228 guesses on forum_hardest vs 139;
- *    the digit least/most constrained elsewhere, or the last one: 138.8-148.
- *    Guessing the other matrix first: stop at 1 7.46 -> 8.05 on top1465.
- *  - Removing s->placed++ (a statistic) made it slower (code layout): a
- *    1-2% change in cycles is within what layout alone can move.
- *
- * Thread-safety: reentrant; only the const tables below are shared. */
+ * Thread-safety: reentrant; only the const tables are shared. */
 #include "solvers/sudoku/sudoku9.h"
 
 #include <assert.h>
 #include <string.h>
 
 #include "solvers/sudoku/sudoku.h"
+#include "solvers/sudoku/sudoku9_tables.h"
 
-/* === Tables (generated once by a short script; see the comment above) ==== */
+/* Builds of this file (see "Builds" above): S9_VARIANT 0 = portable, with the
+ * public entry points; 1 = scalar (plain C, for tests); 2 = AVX2 (built by
+ * the Makefile with -mavx2 -mbmi -mbmi2 -mpopcnt through sudoku9_avx2.c). */
+#ifndef S9_VARIANT
+#define S9_VARIANT 0
+#endif
+#if S9_VARIANT == 1
+#define S9_ENTRY sudoku9__solve_scalar
+#elif S9_VARIANT == 2
+#define S9_ENTRY sudoku9__solve_avx2
+#else
+#define S9_ENTRY sudoku9__solve_portable
+#endif
 
-/* s9_mini[x]: for a 9-bit row x, bit k set when box k of the row has a cell. */
-static const uint8_t s9_mini[512] = {
-    0, 1, 1, 1, 1, 1, 1, 1, 2, 3, 3, 3, 3, 3, 3, 3, 2, 3, 3, 3, 3, 3, 3, 3, 2, 3, 3, 3, 3, 3, 3, 3,
-    2, 3, 3, 3, 3, 3, 3, 3, 2, 3, 3, 3, 3, 3, 3, 3, 2, 3, 3, 3, 3, 3, 3, 3, 2, 3, 3, 3, 3, 3, 3, 3,
-    4, 5, 5, 5, 5, 5, 5, 5, 6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
-    6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
-    4, 5, 5, 5, 5, 5, 5, 5, 6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
-    6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
-    4, 5, 5, 5, 5, 5, 5, 5, 6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
-    6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
-    4, 5, 5, 5, 5, 5, 5, 5, 6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
-    6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
-    4, 5, 5, 5, 5, 5, 5, 5, 6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
-    6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
-    4, 5, 5, 5, 5, 5, 5, 5, 6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
-    6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
-    4, 5, 5, 5, 5, 5, 5, 5, 6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
-    6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7, 6, 7, 7, 7, 7, 7, 7, 7,
-};
+/* The builds' entry points (the contract of sudoku9_solve). */
+int sudoku9__solve_portable(const uint8_t *puzzle, uint32_t max_solutions, uint8_t *solutions,
+                            const search_ctl_t *ctl, sudoku9_result_t *res);
+int sudoku9__solve_scalar(const uint8_t *puzzle, uint32_t max_solutions, uint8_t *solutions,
+                          const search_ctl_t *ctl, sudoku9_result_t *res);
+int sudoku9__solve_avx2(const uint8_t *puzzle, uint32_t max_solutions, uint8_t *solutions,
+                        const search_ctl_t *ctl, sudoku9_result_t *res);
+/* 1 when sudoku9_avx2.c was compiled with AVX2 (the Makefile's flags). */
+int sudoku9__avx2_built(void);
 
-/* s9_perm[s]: the minirows of mask s (bit 3*row + box) that lie on a 3x3
- * permutation matrix contained in s; 0 when none fits. */
-static const uint16_t s9_perm[512] = {
-    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000,
-    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000,
-    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000,
-    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000,
-    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000,
-    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000,
-    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x054, 0x054, 0x054, 0x054, 0x000, 0x000, 0x000,
-    0x000, 0x054, 0x054, 0x054, 0x054, 0x000, 0x000, 0x062, 0x062, 0x000, 0x000, 0x062, 0x062,
-    0x000, 0x000, 0x062, 0x062, 0x000, 0x000, 0x062, 0x062, 0x000, 0x000, 0x062, 0x062, 0x054,
-    0x054, 0x076, 0x076, 0x000, 0x000, 0x062, 0x062, 0x054, 0x054, 0x076, 0x076, 0x000, 0x000,
-    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x08c, 0x08c, 0x08c,
-    0x08c, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000,
-    0x08c, 0x08c, 0x08c, 0x08c, 0x000, 0x0a1, 0x000, 0x0a1, 0x000, 0x0a1, 0x000, 0x0a1, 0x000,
-    0x0a1, 0x000, 0x0a1, 0x08c, 0x0ad, 0x08c, 0x0ad, 0x000, 0x0a1, 0x000, 0x0a1, 0x000, 0x0a1,
-    0x000, 0x0a1, 0x000, 0x0a1, 0x000, 0x0a1, 0x08c, 0x0ad, 0x08c, 0x0ad, 0x000, 0x000, 0x000,
-    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x08c, 0x08c, 0x08c, 0x08c,
-    0x000, 0x000, 0x000, 0x000, 0x054, 0x054, 0x054, 0x054, 0x000, 0x000, 0x000, 0x000, 0x0dc,
-    0x0dc, 0x0dc, 0x0dc, 0x000, 0x0a1, 0x062, 0x0e3, 0x000, 0x0a1, 0x062, 0x0e3, 0x000, 0x0a1,
-    0x062, 0x0e3, 0x08c, 0x0ad, 0x0ee, 0x0ef, 0x000, 0x0a1, 0x062, 0x0e3, 0x054, 0x0f5, 0x076,
-    0x0f7, 0x000, 0x0a1, 0x062, 0x0e3, 0x0dc, 0x0fd, 0x0fe, 0x0ff, 0x000, 0x000, 0x000, 0x000,
-    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x10a, 0x10a, 0x000, 0x000, 0x10a, 0x10a, 0x000,
-    0x111, 0x000, 0x111, 0x000, 0x111, 0x000, 0x111, 0x000, 0x111, 0x10a, 0x11b, 0x000, 0x111,
-    0x10a, 0x11b, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x10a,
-    0x10a, 0x000, 0x000, 0x10a, 0x10a, 0x000, 0x111, 0x000, 0x111, 0x000, 0x111, 0x000, 0x111,
-    0x000, 0x111, 0x10a, 0x11b, 0x000, 0x111, 0x10a, 0x11b, 0x000, 0x000, 0x000, 0x000, 0x000,
-    0x000, 0x000, 0x000, 0x000, 0x000, 0x10a, 0x10a, 0x000, 0x000, 0x10a, 0x10a, 0x000, 0x111,
-    0x000, 0x111, 0x054, 0x155, 0x054, 0x155, 0x000, 0x111, 0x10a, 0x11b, 0x054, 0x155, 0x15e,
-    0x15f, 0x000, 0x000, 0x062, 0x062, 0x000, 0x000, 0x062, 0x062, 0x000, 0x000, 0x16a, 0x16a,
-    0x000, 0x000, 0x16a, 0x16a, 0x000, 0x111, 0x062, 0x173, 0x054, 0x155, 0x076, 0x177, 0x000,
-    0x111, 0x16a, 0x17b, 0x054, 0x155, 0x17e, 0x17f, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000,
-    0x000, 0x000, 0x000, 0x000, 0x10a, 0x10a, 0x08c, 0x08c, 0x18e, 0x18e, 0x000, 0x111, 0x000,
-    0x111, 0x000, 0x111, 0x000, 0x111, 0x000, 0x111, 0x10a, 0x11b, 0x08c, 0x19d, 0x18e, 0x19f,
-    0x000, 0x0a1, 0x000, 0x0a1, 0x000, 0x0a1, 0x000, 0x0a1, 0x000, 0x0a1, 0x10a, 0x1ab, 0x08c,
-    0x0ad, 0x18e, 0x1af, 0x000, 0x1b1, 0x000, 0x1b1, 0x000, 0x1b1, 0x000, 0x1b1, 0x000, 0x1b1,
-    0x10a, 0x1bb, 0x08c, 0x1bd, 0x18e, 0x1bf, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000,
-    0x000, 0x000, 0x000, 0x10a, 0x10a, 0x08c, 0x08c, 0x18e, 0x18e, 0x000, 0x111, 0x000, 0x111,
-    0x054, 0x155, 0x054, 0x155, 0x000, 0x111, 0x10a, 0x11b, 0x0dc, 0x1dd, 0x1de, 0x1df, 0x000,
-    0x0a1, 0x062, 0x0e3, 0x000, 0x0a1, 0x062, 0x0e3, 0x000, 0x0a1, 0x16a, 0x1eb, 0x08c, 0x0ad,
-    0x1ee, 0x1ef, 0x000, 0x1b1, 0x062, 0x1f3, 0x054, 0x1f5, 0x076, 0x1f7, 0x000, 0x1b1, 0x16a,
-    0x1fb, 0x0dc, 0x1fd, 0x1fe, 0x1ff,
-};
-
-/* s9_nperm[s]: how many 3x3 permutation matrices mask s contains (0..6). */
-static const uint8_t s9_nperm[512] = {
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1,
-    0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 1, 1, 2, 2, 0, 0, 1, 1, 1, 1, 2, 2,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1,
-    0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 2, 1, 2, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 2, 1, 2,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 2, 2, 2, 2,
-    0, 1, 1, 2, 0, 1, 1, 2, 0, 1, 1, 2, 1, 2, 2, 3, 0, 1, 1, 2, 1, 2, 2, 3, 0, 1, 1, 2, 2, 3, 3, 4,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 2, 0, 1, 1, 2,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 2, 0, 1, 1, 2,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 1, 1, 0, 1, 0, 1, 1, 2, 1, 2, 0, 1, 1, 2, 1, 2, 2, 3,
-    0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 2, 2, 0, 0, 2, 2, 0, 1, 1, 2, 1, 2, 2, 3, 0, 1, 2, 3, 1, 2, 3, 4,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 2, 1, 2, 2, 3,
-    0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 2, 1, 2, 2, 3, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 1, 3, 1, 3, 2, 4,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 0, 1, 0, 1, 1, 2, 1, 2, 0, 1, 1, 2, 2, 3, 3, 4,
-    0, 1, 1, 2, 0, 1, 1, 2, 0, 1, 2, 3, 1, 2, 3, 4, 0, 2, 1, 3, 1, 3, 2, 4, 0, 2, 2, 4, 2, 4, 4, 6,
-};
-
-/* s9_expand[s]: minirow mask -> the 27 cells it covers. */
-static const uint32_t s9_expand[512] = {
-    0x0000000, 0x0000007, 0x0000038, 0x000003f, 0x00001c0, 0x00001c7, 0x00001f8, 0x00001ff,
-    0x0000e00, 0x0000e07, 0x0000e38, 0x0000e3f, 0x0000fc0, 0x0000fc7, 0x0000ff8, 0x0000fff,
-    0x0007000, 0x0007007, 0x0007038, 0x000703f, 0x00071c0, 0x00071c7, 0x00071f8, 0x00071ff,
-    0x0007e00, 0x0007e07, 0x0007e38, 0x0007e3f, 0x0007fc0, 0x0007fc7, 0x0007ff8, 0x0007fff,
-    0x0038000, 0x0038007, 0x0038038, 0x003803f, 0x00381c0, 0x00381c7, 0x00381f8, 0x00381ff,
-    0x0038e00, 0x0038e07, 0x0038e38, 0x0038e3f, 0x0038fc0, 0x0038fc7, 0x0038ff8, 0x0038fff,
-    0x003f000, 0x003f007, 0x003f038, 0x003f03f, 0x003f1c0, 0x003f1c7, 0x003f1f8, 0x003f1ff,
-    0x003fe00, 0x003fe07, 0x003fe38, 0x003fe3f, 0x003ffc0, 0x003ffc7, 0x003fff8, 0x003ffff,
-    0x01c0000, 0x01c0007, 0x01c0038, 0x01c003f, 0x01c01c0, 0x01c01c7, 0x01c01f8, 0x01c01ff,
-    0x01c0e00, 0x01c0e07, 0x01c0e38, 0x01c0e3f, 0x01c0fc0, 0x01c0fc7, 0x01c0ff8, 0x01c0fff,
-    0x01c7000, 0x01c7007, 0x01c7038, 0x01c703f, 0x01c71c0, 0x01c71c7, 0x01c71f8, 0x01c71ff,
-    0x01c7e00, 0x01c7e07, 0x01c7e38, 0x01c7e3f, 0x01c7fc0, 0x01c7fc7, 0x01c7ff8, 0x01c7fff,
-    0x01f8000, 0x01f8007, 0x01f8038, 0x01f803f, 0x01f81c0, 0x01f81c7, 0x01f81f8, 0x01f81ff,
-    0x01f8e00, 0x01f8e07, 0x01f8e38, 0x01f8e3f, 0x01f8fc0, 0x01f8fc7, 0x01f8ff8, 0x01f8fff,
-    0x01ff000, 0x01ff007, 0x01ff038, 0x01ff03f, 0x01ff1c0, 0x01ff1c7, 0x01ff1f8, 0x01ff1ff,
-    0x01ffe00, 0x01ffe07, 0x01ffe38, 0x01ffe3f, 0x01fffc0, 0x01fffc7, 0x01ffff8, 0x01fffff,
-    0x0e00000, 0x0e00007, 0x0e00038, 0x0e0003f, 0x0e001c0, 0x0e001c7, 0x0e001f8, 0x0e001ff,
-    0x0e00e00, 0x0e00e07, 0x0e00e38, 0x0e00e3f, 0x0e00fc0, 0x0e00fc7, 0x0e00ff8, 0x0e00fff,
-    0x0e07000, 0x0e07007, 0x0e07038, 0x0e0703f, 0x0e071c0, 0x0e071c7, 0x0e071f8, 0x0e071ff,
-    0x0e07e00, 0x0e07e07, 0x0e07e38, 0x0e07e3f, 0x0e07fc0, 0x0e07fc7, 0x0e07ff8, 0x0e07fff,
-    0x0e38000, 0x0e38007, 0x0e38038, 0x0e3803f, 0x0e381c0, 0x0e381c7, 0x0e381f8, 0x0e381ff,
-    0x0e38e00, 0x0e38e07, 0x0e38e38, 0x0e38e3f, 0x0e38fc0, 0x0e38fc7, 0x0e38ff8, 0x0e38fff,
-    0x0e3f000, 0x0e3f007, 0x0e3f038, 0x0e3f03f, 0x0e3f1c0, 0x0e3f1c7, 0x0e3f1f8, 0x0e3f1ff,
-    0x0e3fe00, 0x0e3fe07, 0x0e3fe38, 0x0e3fe3f, 0x0e3ffc0, 0x0e3ffc7, 0x0e3fff8, 0x0e3ffff,
-    0x0fc0000, 0x0fc0007, 0x0fc0038, 0x0fc003f, 0x0fc01c0, 0x0fc01c7, 0x0fc01f8, 0x0fc01ff,
-    0x0fc0e00, 0x0fc0e07, 0x0fc0e38, 0x0fc0e3f, 0x0fc0fc0, 0x0fc0fc7, 0x0fc0ff8, 0x0fc0fff,
-    0x0fc7000, 0x0fc7007, 0x0fc7038, 0x0fc703f, 0x0fc71c0, 0x0fc71c7, 0x0fc71f8, 0x0fc71ff,
-    0x0fc7e00, 0x0fc7e07, 0x0fc7e38, 0x0fc7e3f, 0x0fc7fc0, 0x0fc7fc7, 0x0fc7ff8, 0x0fc7fff,
-    0x0ff8000, 0x0ff8007, 0x0ff8038, 0x0ff803f, 0x0ff81c0, 0x0ff81c7, 0x0ff81f8, 0x0ff81ff,
-    0x0ff8e00, 0x0ff8e07, 0x0ff8e38, 0x0ff8e3f, 0x0ff8fc0, 0x0ff8fc7, 0x0ff8ff8, 0x0ff8fff,
-    0x0fff000, 0x0fff007, 0x0fff038, 0x0fff03f, 0x0fff1c0, 0x0fff1c7, 0x0fff1f8, 0x0fff1ff,
-    0x0fffe00, 0x0fffe07, 0x0fffe38, 0x0fffe3f, 0x0ffffc0, 0x0ffffc7, 0x0fffff8, 0x0ffffff,
-    0x7000000, 0x7000007, 0x7000038, 0x700003f, 0x70001c0, 0x70001c7, 0x70001f8, 0x70001ff,
-    0x7000e00, 0x7000e07, 0x7000e38, 0x7000e3f, 0x7000fc0, 0x7000fc7, 0x7000ff8, 0x7000fff,
-    0x7007000, 0x7007007, 0x7007038, 0x700703f, 0x70071c0, 0x70071c7, 0x70071f8, 0x70071ff,
-    0x7007e00, 0x7007e07, 0x7007e38, 0x7007e3f, 0x7007fc0, 0x7007fc7, 0x7007ff8, 0x7007fff,
-    0x7038000, 0x7038007, 0x7038038, 0x703803f, 0x70381c0, 0x70381c7, 0x70381f8, 0x70381ff,
-    0x7038e00, 0x7038e07, 0x7038e38, 0x7038e3f, 0x7038fc0, 0x7038fc7, 0x7038ff8, 0x7038fff,
-    0x703f000, 0x703f007, 0x703f038, 0x703f03f, 0x703f1c0, 0x703f1c7, 0x703f1f8, 0x703f1ff,
-    0x703fe00, 0x703fe07, 0x703fe38, 0x703fe3f, 0x703ffc0, 0x703ffc7, 0x703fff8, 0x703ffff,
-    0x71c0000, 0x71c0007, 0x71c0038, 0x71c003f, 0x71c01c0, 0x71c01c7, 0x71c01f8, 0x71c01ff,
-    0x71c0e00, 0x71c0e07, 0x71c0e38, 0x71c0e3f, 0x71c0fc0, 0x71c0fc7, 0x71c0ff8, 0x71c0fff,
-    0x71c7000, 0x71c7007, 0x71c7038, 0x71c703f, 0x71c71c0, 0x71c71c7, 0x71c71f8, 0x71c71ff,
-    0x71c7e00, 0x71c7e07, 0x71c7e38, 0x71c7e3f, 0x71c7fc0, 0x71c7fc7, 0x71c7ff8, 0x71c7fff,
-    0x71f8000, 0x71f8007, 0x71f8038, 0x71f803f, 0x71f81c0, 0x71f81c7, 0x71f81f8, 0x71f81ff,
-    0x71f8e00, 0x71f8e07, 0x71f8e38, 0x71f8e3f, 0x71f8fc0, 0x71f8fc7, 0x71f8ff8, 0x71f8fff,
-    0x71ff000, 0x71ff007, 0x71ff038, 0x71ff03f, 0x71ff1c0, 0x71ff1c7, 0x71ff1f8, 0x71ff1ff,
-    0x71ffe00, 0x71ffe07, 0x71ffe38, 0x71ffe3f, 0x71fffc0, 0x71fffc7, 0x71ffff8, 0x71fffff,
-    0x7e00000, 0x7e00007, 0x7e00038, 0x7e0003f, 0x7e001c0, 0x7e001c7, 0x7e001f8, 0x7e001ff,
-    0x7e00e00, 0x7e00e07, 0x7e00e38, 0x7e00e3f, 0x7e00fc0, 0x7e00fc7, 0x7e00ff8, 0x7e00fff,
-    0x7e07000, 0x7e07007, 0x7e07038, 0x7e0703f, 0x7e071c0, 0x7e071c7, 0x7e071f8, 0x7e071ff,
-    0x7e07e00, 0x7e07e07, 0x7e07e38, 0x7e07e3f, 0x7e07fc0, 0x7e07fc7, 0x7e07ff8, 0x7e07fff,
-    0x7e38000, 0x7e38007, 0x7e38038, 0x7e3803f, 0x7e381c0, 0x7e381c7, 0x7e381f8, 0x7e381ff,
-    0x7e38e00, 0x7e38e07, 0x7e38e38, 0x7e38e3f, 0x7e38fc0, 0x7e38fc7, 0x7e38ff8, 0x7e38fff,
-    0x7e3f000, 0x7e3f007, 0x7e3f038, 0x7e3f03f, 0x7e3f1c0, 0x7e3f1c7, 0x7e3f1f8, 0x7e3f1ff,
-    0x7e3fe00, 0x7e3fe07, 0x7e3fe38, 0x7e3fe3f, 0x7e3ffc0, 0x7e3ffc7, 0x7e3fff8, 0x7e3ffff,
-    0x7fc0000, 0x7fc0007, 0x7fc0038, 0x7fc003f, 0x7fc01c0, 0x7fc01c7, 0x7fc01f8, 0x7fc01ff,
-    0x7fc0e00, 0x7fc0e07, 0x7fc0e38, 0x7fc0e3f, 0x7fc0fc0, 0x7fc0fc7, 0x7fc0ff8, 0x7fc0fff,
-    0x7fc7000, 0x7fc7007, 0x7fc7038, 0x7fc703f, 0x7fc71c0, 0x7fc71c7, 0x7fc71f8, 0x7fc71ff,
-    0x7fc7e00, 0x7fc7e07, 0x7fc7e38, 0x7fc7e3f, 0x7fc7fc0, 0x7fc7fc7, 0x7fc7ff8, 0x7fc7fff,
-    0x7ff8000, 0x7ff8007, 0x7ff8038, 0x7ff803f, 0x7ff81c0, 0x7ff81c7, 0x7ff81f8, 0x7ff81ff,
-    0x7ff8e00, 0x7ff8e07, 0x7ff8e38, 0x7ff8e3f, 0x7ff8fc0, 0x7ff8fc7, 0x7ff8ff8, 0x7ff8fff,
-    0x7fff000, 0x7fff007, 0x7fff038, 0x7fff03f, 0x7fff1c0, 0x7fff1c7, 0x7fff1f8, 0x7fff1ff,
-    0x7fffe00, 0x7fffe07, 0x7fffe38, 0x7fffe3f, 0x7ffffc0, 0x7ffffc7, 0x7fffff8, 0x7ffffff,
-};
-
-/* s9_keep[s]: s9_expand[s9_perm[s]], the cells the band rule keeps for
- * minirow mask s (one dependent load less on the band loop's path). */
-static const uint32_t s9_keep[512] = {
-    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
-    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
-    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
-    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
-    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
-    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
-    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
-    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
-    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
-    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
-    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x01c71c0, 0x01c71c0, 0x01c71c0, 0x01c71c0,
-    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x01c71c0, 0x01c71c0, 0x01c71c0, 0x01c71c0,
-    0x0000000, 0x0000000, 0x01f8038, 0x01f8038, 0x0000000, 0x0000000, 0x01f8038, 0x01f8038,
-    0x0000000, 0x0000000, 0x01f8038, 0x01f8038, 0x0000000, 0x0000000, 0x01f8038, 0x01f8038,
-    0x0000000, 0x0000000, 0x01f8038, 0x01f8038, 0x01c71c0, 0x01c71c0, 0x01ff1f8, 0x01ff1f8,
-    0x0000000, 0x0000000, 0x01f8038, 0x01f8038, 0x01c71c0, 0x01c71c0, 0x01ff1f8, 0x01ff1f8,
-    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
-    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0e00fc0, 0x0e00fc0, 0x0e00fc0, 0x0e00fc0,
-    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
-    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0e00fc0, 0x0e00fc0, 0x0e00fc0, 0x0e00fc0,
-    0x0000000, 0x0e38007, 0x0000000, 0x0e38007, 0x0000000, 0x0e38007, 0x0000000, 0x0e38007,
-    0x0000000, 0x0e38007, 0x0000000, 0x0e38007, 0x0e00fc0, 0x0e38fc7, 0x0e00fc0, 0x0e38fc7,
-    0x0000000, 0x0e38007, 0x0000000, 0x0e38007, 0x0000000, 0x0e38007, 0x0000000, 0x0e38007,
-    0x0000000, 0x0e38007, 0x0000000, 0x0e38007, 0x0e00fc0, 0x0e38fc7, 0x0e00fc0, 0x0e38fc7,
-    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
-    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0e00fc0, 0x0e00fc0, 0x0e00fc0, 0x0e00fc0,
-    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x01c71c0, 0x01c71c0, 0x01c71c0, 0x01c71c0,
-    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0fc7fc0, 0x0fc7fc0, 0x0fc7fc0, 0x0fc7fc0,
-    0x0000000, 0x0e38007, 0x01f8038, 0x0ff803f, 0x0000000, 0x0e38007, 0x01f8038, 0x0ff803f,
-    0x0000000, 0x0e38007, 0x01f8038, 0x0ff803f, 0x0e00fc0, 0x0e38fc7, 0x0ff8ff8, 0x0ff8fff,
-    0x0000000, 0x0e38007, 0x01f8038, 0x0ff803f, 0x01c71c0, 0x0fff1c7, 0x01ff1f8, 0x0fff1ff,
-    0x0000000, 0x0e38007, 0x01f8038, 0x0ff803f, 0x0fc7fc0, 0x0ffffc7, 0x0fffff8, 0x0ffffff,
-    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
-    0x0000000, 0x0000000, 0x7000e38, 0x7000e38, 0x0000000, 0x0000000, 0x7000e38, 0x7000e38,
-    0x0000000, 0x7007007, 0x0000000, 0x7007007, 0x0000000, 0x7007007, 0x0000000, 0x7007007,
-    0x0000000, 0x7007007, 0x7000e38, 0x7007e3f, 0x0000000, 0x7007007, 0x7000e38, 0x7007e3f,
-    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
-    0x0000000, 0x0000000, 0x7000e38, 0x7000e38, 0x0000000, 0x0000000, 0x7000e38, 0x7000e38,
-    0x0000000, 0x7007007, 0x0000000, 0x7007007, 0x0000000, 0x7007007, 0x0000000, 0x7007007,
-    0x0000000, 0x7007007, 0x7000e38, 0x7007e3f, 0x0000000, 0x7007007, 0x7000e38, 0x7007e3f,
-    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
-    0x0000000, 0x0000000, 0x7000e38, 0x7000e38, 0x0000000, 0x0000000, 0x7000e38, 0x7000e38,
-    0x0000000, 0x7007007, 0x0000000, 0x7007007, 0x01c71c0, 0x71c71c7, 0x01c71c0, 0x71c71c7,
-    0x0000000, 0x7007007, 0x7000e38, 0x7007e3f, 0x01c71c0, 0x71c71c7, 0x71c7ff8, 0x71c7fff,
-    0x0000000, 0x0000000, 0x01f8038, 0x01f8038, 0x0000000, 0x0000000, 0x01f8038, 0x01f8038,
-    0x0000000, 0x0000000, 0x71f8e38, 0x71f8e38, 0x0000000, 0x0000000, 0x71f8e38, 0x71f8e38,
-    0x0000000, 0x7007007, 0x01f8038, 0x71ff03f, 0x01c71c0, 0x71c71c7, 0x01ff1f8, 0x71ff1ff,
-    0x0000000, 0x7007007, 0x71f8e38, 0x71ffe3f, 0x01c71c0, 0x71c71c7, 0x71ffff8, 0x71fffff,
-    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
-    0x0000000, 0x0000000, 0x7000e38, 0x7000e38, 0x0e00fc0, 0x0e00fc0, 0x7e00ff8, 0x7e00ff8,
-    0x0000000, 0x7007007, 0x0000000, 0x7007007, 0x0000000, 0x7007007, 0x0000000, 0x7007007,
-    0x0000000, 0x7007007, 0x7000e38, 0x7007e3f, 0x0e00fc0, 0x7e07fc7, 0x7e00ff8, 0x7e07fff,
-    0x0000000, 0x0e38007, 0x0000000, 0x0e38007, 0x0000000, 0x0e38007, 0x0000000, 0x0e38007,
-    0x0000000, 0x0e38007, 0x7000e38, 0x7e38e3f, 0x0e00fc0, 0x0e38fc7, 0x7e00ff8, 0x7e38fff,
-    0x0000000, 0x7e3f007, 0x0000000, 0x7e3f007, 0x0000000, 0x7e3f007, 0x0000000, 0x7e3f007,
-    0x0000000, 0x7e3f007, 0x7000e38, 0x7e3fe3f, 0x0e00fc0, 0x7e3ffc7, 0x7e00ff8, 0x7e3ffff,
-    0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000, 0x0000000,
-    0x0000000, 0x0000000, 0x7000e38, 0x7000e38, 0x0e00fc0, 0x0e00fc0, 0x7e00ff8, 0x7e00ff8,
-    0x0000000, 0x7007007, 0x0000000, 0x7007007, 0x01c71c0, 0x71c71c7, 0x01c71c0, 0x71c71c7,
-    0x0000000, 0x7007007, 0x7000e38, 0x7007e3f, 0x0fc7fc0, 0x7fc7fc7, 0x7fc7ff8, 0x7fc7fff,
-    0x0000000, 0x0e38007, 0x01f8038, 0x0ff803f, 0x0000000, 0x0e38007, 0x01f8038, 0x0ff803f,
-    0x0000000, 0x0e38007, 0x71f8e38, 0x7ff8e3f, 0x0e00fc0, 0x0e38fc7, 0x7ff8ff8, 0x7ff8fff,
-    0x0000000, 0x7e3f007, 0x01f8038, 0x7fff03f, 0x01c71c0, 0x7fff1c7, 0x01ff1f8, 0x7fff1ff,
-    0x0000000, 0x7e3f007, 0x71f8e38, 0x7fffe3f, 0x0fc7fc0, 0x7ffffc7, 0x7fffff8, 0x7ffffff,
-};
-
-/* s9_sure[s]: the minirows on every permutation matrix contained in s (the
- * minirows the digit must use); 0 when none fits. */
-static const uint16_t s9_sure[512] = {
-    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000,
-    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000,
-    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000,
-    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000,
-    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000,
-    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000,
-    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x054, 0x054, 0x054, 0x054, 0x000, 0x000, 0x000,
-    0x000, 0x054, 0x054, 0x054, 0x054, 0x000, 0x000, 0x062, 0x062, 0x000, 0x000, 0x062, 0x062,
-    0x000, 0x000, 0x062, 0x062, 0x000, 0x000, 0x062, 0x062, 0x000, 0x000, 0x062, 0x062, 0x054,
-    0x054, 0x040, 0x040, 0x000, 0x000, 0x062, 0x062, 0x054, 0x054, 0x040, 0x040, 0x000, 0x000,
-    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x08c, 0x08c, 0x08c,
-    0x08c, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000,
-    0x08c, 0x08c, 0x08c, 0x08c, 0x000, 0x0a1, 0x000, 0x0a1, 0x000, 0x0a1, 0x000, 0x0a1, 0x000,
-    0x0a1, 0x000, 0x0a1, 0x08c, 0x080, 0x08c, 0x080, 0x000, 0x0a1, 0x000, 0x0a1, 0x000, 0x0a1,
-    0x000, 0x0a1, 0x000, 0x0a1, 0x000, 0x0a1, 0x08c, 0x080, 0x08c, 0x080, 0x000, 0x000, 0x000,
-    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x08c, 0x08c, 0x08c, 0x08c,
-    0x000, 0x000, 0x000, 0x000, 0x054, 0x054, 0x054, 0x054, 0x000, 0x000, 0x000, 0x000, 0x004,
-    0x004, 0x004, 0x004, 0x000, 0x0a1, 0x062, 0x020, 0x000, 0x0a1, 0x062, 0x020, 0x000, 0x0a1,
-    0x062, 0x020, 0x08c, 0x080, 0x000, 0x000, 0x000, 0x0a1, 0x062, 0x020, 0x054, 0x000, 0x040,
-    0x000, 0x000, 0x0a1, 0x062, 0x020, 0x004, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000,
-    0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x10a, 0x10a, 0x000, 0x000, 0x10a, 0x10a, 0x000,
-    0x111, 0x000, 0x111, 0x000, 0x111, 0x000, 0x111, 0x000, 0x111, 0x10a, 0x100, 0x000, 0x111,
-    0x10a, 0x100, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x10a,
-    0x10a, 0x000, 0x000, 0x10a, 0x10a, 0x000, 0x111, 0x000, 0x111, 0x000, 0x111, 0x000, 0x111,
-    0x000, 0x111, 0x10a, 0x100, 0x000, 0x111, 0x10a, 0x100, 0x000, 0x000, 0x000, 0x000, 0x000,
-    0x000, 0x000, 0x000, 0x000, 0x000, 0x10a, 0x10a, 0x000, 0x000, 0x10a, 0x10a, 0x000, 0x111,
-    0x000, 0x111, 0x054, 0x010, 0x054, 0x010, 0x000, 0x111, 0x10a, 0x100, 0x054, 0x010, 0x000,
-    0x000, 0x000, 0x000, 0x062, 0x062, 0x000, 0x000, 0x062, 0x062, 0x000, 0x000, 0x002, 0x002,
-    0x000, 0x000, 0x002, 0x002, 0x000, 0x111, 0x062, 0x000, 0x054, 0x010, 0x040, 0x000, 0x000,
-    0x111, 0x002, 0x000, 0x054, 0x010, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000,
-    0x000, 0x000, 0x000, 0x000, 0x10a, 0x10a, 0x08c, 0x08c, 0x008, 0x008, 0x000, 0x111, 0x000,
-    0x111, 0x000, 0x111, 0x000, 0x111, 0x000, 0x111, 0x10a, 0x100, 0x08c, 0x000, 0x008, 0x000,
-    0x000, 0x0a1, 0x000, 0x0a1, 0x000, 0x0a1, 0x000, 0x0a1, 0x000, 0x0a1, 0x10a, 0x000, 0x08c,
-    0x080, 0x008, 0x000, 0x000, 0x001, 0x000, 0x001, 0x000, 0x001, 0x000, 0x001, 0x000, 0x001,
-    0x10a, 0x000, 0x08c, 0x000, 0x008, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000, 0x000,
-    0x000, 0x000, 0x000, 0x10a, 0x10a, 0x08c, 0x08c, 0x008, 0x008, 0x000, 0x111, 0x000, 0x111,
-    0x054, 0x010, 0x054, 0x010, 0x000, 0x111, 0x10a, 0x100, 0x004, 0x000, 0x000, 0x000, 0x000,
-    0x0a1, 0x062, 0x020, 0x000, 0x0a1, 0x062, 0x020, 0x000, 0x0a1, 0x002, 0x000, 0x08c, 0x080,
-    0x000, 0x000, 0x000, 0x001, 0x062, 0x000, 0x054, 0x000, 0x040, 0x000, 0x000, 0x001, 0x002,
-    0x000, 0x004, 0x000, 0x000, 0x000,
-};
-
-/* s9_nib[s]: bit k of a 9-bit mask moved to bit 4k (for counting per minirow). */
-static const uint64_t s9_nib[512] = {
-    0x000000000u, 0x000000001u, 0x000000010u, 0x000000011u, 0x000000100u, 0x000000101u,
-    0x000000110u, 0x000000111u, 0x000001000u, 0x000001001u, 0x000001010u, 0x000001011u,
-    0x000001100u, 0x000001101u, 0x000001110u, 0x000001111u, 0x000010000u, 0x000010001u,
-    0x000010010u, 0x000010011u, 0x000010100u, 0x000010101u, 0x000010110u, 0x000010111u,
-    0x000011000u, 0x000011001u, 0x000011010u, 0x000011011u, 0x000011100u, 0x000011101u,
-    0x000011110u, 0x000011111u, 0x000100000u, 0x000100001u, 0x000100010u, 0x000100011u,
-    0x000100100u, 0x000100101u, 0x000100110u, 0x000100111u, 0x000101000u, 0x000101001u,
-    0x000101010u, 0x000101011u, 0x000101100u, 0x000101101u, 0x000101110u, 0x000101111u,
-    0x000110000u, 0x000110001u, 0x000110010u, 0x000110011u, 0x000110100u, 0x000110101u,
-    0x000110110u, 0x000110111u, 0x000111000u, 0x000111001u, 0x000111010u, 0x000111011u,
-    0x000111100u, 0x000111101u, 0x000111110u, 0x000111111u, 0x001000000u, 0x001000001u,
-    0x001000010u, 0x001000011u, 0x001000100u, 0x001000101u, 0x001000110u, 0x001000111u,
-    0x001001000u, 0x001001001u, 0x001001010u, 0x001001011u, 0x001001100u, 0x001001101u,
-    0x001001110u, 0x001001111u, 0x001010000u, 0x001010001u, 0x001010010u, 0x001010011u,
-    0x001010100u, 0x001010101u, 0x001010110u, 0x001010111u, 0x001011000u, 0x001011001u,
-    0x001011010u, 0x001011011u, 0x001011100u, 0x001011101u, 0x001011110u, 0x001011111u,
-    0x001100000u, 0x001100001u, 0x001100010u, 0x001100011u, 0x001100100u, 0x001100101u,
-    0x001100110u, 0x001100111u, 0x001101000u, 0x001101001u, 0x001101010u, 0x001101011u,
-    0x001101100u, 0x001101101u, 0x001101110u, 0x001101111u, 0x001110000u, 0x001110001u,
-    0x001110010u, 0x001110011u, 0x001110100u, 0x001110101u, 0x001110110u, 0x001110111u,
-    0x001111000u, 0x001111001u, 0x001111010u, 0x001111011u, 0x001111100u, 0x001111101u,
-    0x001111110u, 0x001111111u, 0x010000000u, 0x010000001u, 0x010000010u, 0x010000011u,
-    0x010000100u, 0x010000101u, 0x010000110u, 0x010000111u, 0x010001000u, 0x010001001u,
-    0x010001010u, 0x010001011u, 0x010001100u, 0x010001101u, 0x010001110u, 0x010001111u,
-    0x010010000u, 0x010010001u, 0x010010010u, 0x010010011u, 0x010010100u, 0x010010101u,
-    0x010010110u, 0x010010111u, 0x010011000u, 0x010011001u, 0x010011010u, 0x010011011u,
-    0x010011100u, 0x010011101u, 0x010011110u, 0x010011111u, 0x010100000u, 0x010100001u,
-    0x010100010u, 0x010100011u, 0x010100100u, 0x010100101u, 0x010100110u, 0x010100111u,
-    0x010101000u, 0x010101001u, 0x010101010u, 0x010101011u, 0x010101100u, 0x010101101u,
-    0x010101110u, 0x010101111u, 0x010110000u, 0x010110001u, 0x010110010u, 0x010110011u,
-    0x010110100u, 0x010110101u, 0x010110110u, 0x010110111u, 0x010111000u, 0x010111001u,
-    0x010111010u, 0x010111011u, 0x010111100u, 0x010111101u, 0x010111110u, 0x010111111u,
-    0x011000000u, 0x011000001u, 0x011000010u, 0x011000011u, 0x011000100u, 0x011000101u,
-    0x011000110u, 0x011000111u, 0x011001000u, 0x011001001u, 0x011001010u, 0x011001011u,
-    0x011001100u, 0x011001101u, 0x011001110u, 0x011001111u, 0x011010000u, 0x011010001u,
-    0x011010010u, 0x011010011u, 0x011010100u, 0x011010101u, 0x011010110u, 0x011010111u,
-    0x011011000u, 0x011011001u, 0x011011010u, 0x011011011u, 0x011011100u, 0x011011101u,
-    0x011011110u, 0x011011111u, 0x011100000u, 0x011100001u, 0x011100010u, 0x011100011u,
-    0x011100100u, 0x011100101u, 0x011100110u, 0x011100111u, 0x011101000u, 0x011101001u,
-    0x011101010u, 0x011101011u, 0x011101100u, 0x011101101u, 0x011101110u, 0x011101111u,
-    0x011110000u, 0x011110001u, 0x011110010u, 0x011110011u, 0x011110100u, 0x011110101u,
-    0x011110110u, 0x011110111u, 0x011111000u, 0x011111001u, 0x011111010u, 0x011111011u,
-    0x011111100u, 0x011111101u, 0x011111110u, 0x011111111u, 0x100000000u, 0x100000001u,
-    0x100000010u, 0x100000011u, 0x100000100u, 0x100000101u, 0x100000110u, 0x100000111u,
-    0x100001000u, 0x100001001u, 0x100001010u, 0x100001011u, 0x100001100u, 0x100001101u,
-    0x100001110u, 0x100001111u, 0x100010000u, 0x100010001u, 0x100010010u, 0x100010011u,
-    0x100010100u, 0x100010101u, 0x100010110u, 0x100010111u, 0x100011000u, 0x100011001u,
-    0x100011010u, 0x100011011u, 0x100011100u, 0x100011101u, 0x100011110u, 0x100011111u,
-    0x100100000u, 0x100100001u, 0x100100010u, 0x100100011u, 0x100100100u, 0x100100101u,
-    0x100100110u, 0x100100111u, 0x100101000u, 0x100101001u, 0x100101010u, 0x100101011u,
-    0x100101100u, 0x100101101u, 0x100101110u, 0x100101111u, 0x100110000u, 0x100110001u,
-    0x100110010u, 0x100110011u, 0x100110100u, 0x100110101u, 0x100110110u, 0x100110111u,
-    0x100111000u, 0x100111001u, 0x100111010u, 0x100111011u, 0x100111100u, 0x100111101u,
-    0x100111110u, 0x100111111u, 0x101000000u, 0x101000001u, 0x101000010u, 0x101000011u,
-    0x101000100u, 0x101000101u, 0x101000110u, 0x101000111u, 0x101001000u, 0x101001001u,
-    0x101001010u, 0x101001011u, 0x101001100u, 0x101001101u, 0x101001110u, 0x101001111u,
-    0x101010000u, 0x101010001u, 0x101010010u, 0x101010011u, 0x101010100u, 0x101010101u,
-    0x101010110u, 0x101010111u, 0x101011000u, 0x101011001u, 0x101011010u, 0x101011011u,
-    0x101011100u, 0x101011101u, 0x101011110u, 0x101011111u, 0x101100000u, 0x101100001u,
-    0x101100010u, 0x101100011u, 0x101100100u, 0x101100101u, 0x101100110u, 0x101100111u,
-    0x101101000u, 0x101101001u, 0x101101010u, 0x101101011u, 0x101101100u, 0x101101101u,
-    0x101101110u, 0x101101111u, 0x101110000u, 0x101110001u, 0x101110010u, 0x101110011u,
-    0x101110100u, 0x101110101u, 0x101110110u, 0x101110111u, 0x101111000u, 0x101111001u,
-    0x101111010u, 0x101111011u, 0x101111100u, 0x101111101u, 0x101111110u, 0x101111111u,
-    0x110000000u, 0x110000001u, 0x110000010u, 0x110000011u, 0x110000100u, 0x110000101u,
-    0x110000110u, 0x110000111u, 0x110001000u, 0x110001001u, 0x110001010u, 0x110001011u,
-    0x110001100u, 0x110001101u, 0x110001110u, 0x110001111u, 0x110010000u, 0x110010001u,
-    0x110010010u, 0x110010011u, 0x110010100u, 0x110010101u, 0x110010110u, 0x110010111u,
-    0x110011000u, 0x110011001u, 0x110011010u, 0x110011011u, 0x110011100u, 0x110011101u,
-    0x110011110u, 0x110011111u, 0x110100000u, 0x110100001u, 0x110100010u, 0x110100011u,
-    0x110100100u, 0x110100101u, 0x110100110u, 0x110100111u, 0x110101000u, 0x110101001u,
-    0x110101010u, 0x110101011u, 0x110101100u, 0x110101101u, 0x110101110u, 0x110101111u,
-    0x110110000u, 0x110110001u, 0x110110010u, 0x110110011u, 0x110110100u, 0x110110101u,
-    0x110110110u, 0x110110111u, 0x110111000u, 0x110111001u, 0x110111010u, 0x110111011u,
-    0x110111100u, 0x110111101u, 0x110111110u, 0x110111111u, 0x111000000u, 0x111000001u,
-    0x111000010u, 0x111000011u, 0x111000100u, 0x111000101u, 0x111000110u, 0x111000111u,
-    0x111001000u, 0x111001001u, 0x111001010u, 0x111001011u, 0x111001100u, 0x111001101u,
-    0x111001110u, 0x111001111u, 0x111010000u, 0x111010001u, 0x111010010u, 0x111010011u,
-    0x111010100u, 0x111010101u, 0x111010110u, 0x111010111u, 0x111011000u, 0x111011001u,
-    0x111011010u, 0x111011011u, 0x111011100u, 0x111011101u, 0x111011110u, 0x111011111u,
-    0x111100000u, 0x111100001u, 0x111100010u, 0x111100011u, 0x111100100u, 0x111100101u,
-    0x111100110u, 0x111100111u, 0x111101000u, 0x111101001u, 0x111101010u, 0x111101011u,
-    0x111101100u, 0x111101101u, 0x111101110u, 0x111101111u, 0x111110000u, 0x111110001u,
-    0x111110010u, 0x111110011u, 0x111110100u, 0x111110101u, 0x111110110u, 0x111110111u,
-    0x111111000u, 0x111111001u, 0x111111010u, 0x111111011u, 0x111111100u, 0x111111101u,
-    0x111111110u, 0x111111111u,
-};
-
-/* s9_peers[p]: cells of the band that share a row, column or box with p. */
-static const uint32_t s9_peers[27] = {
-    0x01c0ffe, 0x01c0ffd, 0x01c0ffb, 0x0e071f7, 0x0e071ef, 0x0e071df, 0x70381bf,
-    0x703817f, 0x70380ff, 0x01ffc07, 0x01ffa07, 0x01ff607, 0x0e3ee38, 0x0e3de38,
-    0x0e3be38, 0x7037fc0, 0x702ffc0, 0x701ffc0, 0x7f80e07, 0x7f40e07, 0x7ec0e07,
-    0x7dc7038, 0x7bc7038, 0x77c7038, 0x6ff81c0, 0x5ff81c0, 0x3ff81c0,
-};
+/* S9_VEC: vector code paths, with SSE2 (every x86-64) or AVX2 intrinsics. */
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__SSE2__) || defined(__AVX2__)) &&       \
+    S9_VARIANT != 1
+#include <immintrin.h>
+#define S9_VEC 1
+#else
+#define S9_VEC 0
+#endif
 
 /* === State ============================================================== */
 
-#define S9_BAND       0x7ffffffu /* the 27 cells of a band */
-#define S9_COL0       0x0040201u /* column 0 of a band: bits 0, 9, 18 */
-#define S9_BANDW      0x1249249u /* digit-band words of band 0: bits 0, 3, ..., 24 */
-#define S9_FRAMES     135        /* one frame per open guess; see "Search" above */
+#define S9_BAND       0x7ffffffu      /* the 27 cells of a band */
+#define S9_COL0       0x0040201u      /* column 0 of a band: bits 0, 9, 18 */
+#define S9_I(d, b)    (9 * (b) + (d)) /* the word of digit d in band b (or stack b) */
+#define S9_FRAMES     135             /* one frame per open guess; see "Search" above */
 #define S9_CELL       0
 #define S9_PERM_BAND  1
 #define S9_PERM_STACK 2
+/* When the strong rules run ("Strong rules" in the head comment). */
+#define S9_EASY_OPEN       46 /* skipped from this many open cells down ... */
+#define S9_ROOT_OPEN       50 /* ... unless the puzzle had more open cells than this */
+#define S9_HARD_BACKTRACKS 5  /* ... or the search backtracked more often than this */
+#define S9_LOOSE                                                                                   \
+    24 /* matrices in the best band or stack above which s9_choose                                 \
+          guesses a cell ("Search" in the head comment) */
 
 #if defined(__GNUC__) || defined(__clang__)
 #define S9_CTZ(x)   __builtin_ctz(x)
@@ -575,12 +209,13 @@ static int s9_ctz64(uint64_t x) {
 #define S9_CTZ64(x) s9_ctz64(x)
 #endif
 
-/* What a guess saves and a backtrack restores (204 bytes). */
+/* What a guess saves and a backtrack restores (228 bytes). */
 typedef struct s9_grid_s {
-    uint32_t f[27];       /* f[3*d+b]: cells of band b where digit d may go */
+    uint32_t f[27];       /* f[9*b+d]: cells of band b where digit d may go */
     uint32_t unsolved[3]; /* cells of band b not placed yet */
-    uint8_t nstack[27];   /* [3*d+k]: matrices left for d in stack k (s9_nperm) */
-    uint16_t mini[27];    /* [3*d+b]: minirows the band rule left f[3*d+b] (bit
+    uint16_t minicol[27]; /* [9*k+d]: minicolumns the stack rule left d in stack k (bit
+                             3*band + column in stack); s9_nperm counts its matrices */
+    uint16_t mini[27];    /* [9*b+d]: minirows the band rule left f[9*b+d] (bit
                              3*row + box); s9_nperm of it counts its matrices */
 } s9_grid_t;
 
@@ -590,7 +225,11 @@ typedef struct s9_pos_s {
     uint32_t band_dirty;  /* bands (bits 0-2) changed since s9_naked looked */
     uint32_t digit_dirty; /* digits (bits 0-8) changed since s9_columns looked */
     uint32_t tri_dirty;   /* bands (bits 0-2) changed since s9_triads looked */
+    uint32_t stack_dirty; /* stacks (bits 0-2) whose minicol[] changed since s9_stack_triads */
     uint64_t placed;      /* placements made by inference (statistics) */
+    int strong;           /* 1: the strong rules run in every propagation, 0: only in
+                             those that start with more than S9_EASY_OPEN cells open */
+    int gated;            /* 1: the last s9_propagate skipped the strong rules */
 } s9_pos_t;
 
 /* A guess is "f[word] &= take"; its alternative, tried on backtrack, is
@@ -602,29 +241,55 @@ typedef struct s9_frame_s {
     uint8_t kind, digit;  /* S9_CELL / S9_PERM_BAND / S9_PERM_STACK, digit 0..8 */
     uint8_t where;        /* cell: bit of the band word; band: 0..2; stack: 0..2 */
     uint8_t band;         /* cell: its band */
+    uint8_t gated;        /* 1: the strong rules were skipped at this fixpoint, so
+                             minicol[] may be stale and their work lists lost */
 } s9_frame_t;
 
 static const uint8_t s9_next[3] = {1, 2, 0};
 static const uint8_t s9_last[3] = {2, 0, 1};
-static const uint8_t s9_band_of[27] = {0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1,
-                                       2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2};
+static const uint8_t s9_band_of[27] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1,
+                                       1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+
+/* Clears bit p (bit = 1 << p) from the nine words w[0..8] (one band); returns
+ * the words that had it (bit d for w[d]).  With SSE2 or AVX2 the eight first
+ * words go in one or two vector operations, read back as sign bits. */
+static inline uint32_t s9_clear_cell(uint32_t *w, uint32_t bit, int p) {
+    uint32_t t;
+#if S9_VEC && defined(__AVX2__)
+    __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)w);
+    __m256i hi = _mm256_sll_epi32(a, _mm_cvtsi32_si128(31 - p));
+    t = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(hi));
+    _mm256_storeu_si256((__m256i *)(void *)w, _mm256_andnot_si256(_mm256_set1_epi32((int)bit), a));
+#elif S9_VEC
+    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)w);
+    __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(w + 4));
+    __m128i n = _mm_cvtsi32_si128(31 - p), m = _mm_set1_epi32((int)bit);
+    t = (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_sll_epi32(a, n))) |
+        (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_sll_epi32(c, n))) << 4;
+    _mm_storeu_si128((__m128i *)(void *)w, _mm_andnot_si128(m, a));
+    _mm_storeu_si128((__m128i *)(void *)(w + 4), _mm_andnot_si128(m, c));
+#else
+    t = 0;
+    for (int e = 0; e < 8; e++) {
+        t |= ((w[e] >> p) & 1u) << e;
+        w[e] &= ~bit;
+    }
+#endif
+    t |= ((w[8] >> p) & 1u) << 8;
+    w[8] &= ~bit;
+    return t;
+}
 
 /* Puts digit d on bit p of band b.  The caller has checked that d is still a
  * candidate there; `alone` (a constant at each call) says that no other digit
  * is (a naked single), so the other digits' words need no pass.  Returns the
- * words (bit 3*d+b) it changed, for todo. */
+ * words (bit 9*b+d) it changed, for todo. */
 static inline uint32_t s9_place(s9_pos_t *s, int d, int b, int p, int alone) {
     uint32_t bit = 1u << p, col = S9_COL0 << (p % 9);
-    int i = 3 * d + b;
-    int j = 3 * d + s9_next[b], k = 3 * d + s9_last[b];
+    int i = S9_I(d, b);
+    int j = S9_I(d, s9_next[b]), k = S9_I(d, s9_last[b]);
     uint32_t old = s->g.f[i], keep = old & ~s9_peers[p], t = 0;
-    if (!alone) {
-        for (int e = b; e < 27; e += 3) {
-            t |= ((s->g.f[e] >> p) & 1u) << e;
-            s->g.f[e] &= ~bit;
-        }
-        t &= ~(1u << i);
-    }
+    if (!alone) t = (s9_clear_cell(s->g.f + 9 * b, bit, p) << (9 * b)) & ~(1u << i);
     t |= (uint32_t)(keep != old) << i;
     s->g.f[i] = keep;
     t |= (uint32_t)((s->g.f[j] & col) != 0) << j | (uint32_t)((s->g.f[k] & col) != 0) << k;
@@ -656,19 +321,19 @@ static int s9_naked(s9_pos_t *s) {
         if (!u) continue;
         {
             /* at least one / two digits per cell, as a tree over the nine words */
-            const uint32_t *w = s->g.f + b;
-            uint32_t p1 = w[0] | w[3], p2 = w[0] & w[3], q1 = w[6] | w[9], q2 = w[6] & w[9];
-            uint32_t v1 = w[12] | w[15], v2 = w[12] & w[15], x1 = w[18] | w[21], x2 = w[18] & w[21];
+            const uint32_t *w = s->g.f + 9 * b;
+            uint32_t p1 = w[0] | w[1], p2 = w[0] & w[1], q1 = w[2] | w[3], q2 = w[2] & w[3];
+            uint32_t v1 = w[4] | w[5], v2 = w[4] & w[5], x1 = w[6] | w[7], x2 = w[6] & w[7];
             uint32_t y1 = p1 | q1, y2 = p2 | q2 | (p1 & q1), z1 = v1 | x1, z2 = v2 | x2 | (v1 & x1);
             uint32_t t1 = y1 | z1, t2 = y2 | z2 | (y1 & z1);
-            r1 = t1 | w[24], r2 = t2 | (t1 & w[24]);
+            r1 = t1 | w[8], r2 = t2 | (t1 & w[8]);
         }
         if (u & ~r1) return -1;
         for (uint32_t one = u & ~r2; one; one &= one - 1) {
             int p = S9_CTZ(one);
             uint32_t dm = 0; /* the digits left on cell p, without a data-dependent exit */
             for (int d = 0; d < 9; d++)
-                dm |= ((s->g.f[3 * d + b] >> p) & 1u) << d;
+                dm |= ((s->g.f[S9_I(d, b)] >> p) & 1u) << d;
             if (!dm) return -1; /* an earlier single took its last digit */
             s->todo |= s9_place(s, S9_CTZ(dm), b, p, 1);
             found++;
@@ -677,56 +342,172 @@ static int s9_naked(s9_pos_t *s) {
     return found;
 }
 
-/* Column checks of step 4 for the digits changed since the last call: every
- * digit must reach every column; a column with one cell left for a digit gets
- * it; the stack rule.  Returns -1, or a count of the digits it narrowed and
- * the cells it placed (0: nothing changed). */
-static int s9_columns(s9_pos_t *s) {
+/* Column checks of step 4 for digit d: every digit must reach every column;
+ * a column with one cell left for the digit gets it; the stack rule.
+ * Returns -1, or a count of the narrowings and placements (0: none). */
+static int s9_column_digit(s9_pos_t *s, int d) {
     int found = 0;
-    uint32_t todo = s->digit_dirty;
-    s->digit_dirty = 0;
-    for (; todo; todo &= todo - 1) {
-        int d = S9_CTZ(todo);
-        uint32_t a0 = s->g.f[3 * d], a1 = s->g.f[3 * d + 1], a2 = s->g.f[3 * d + 2];
-        uint32_t col[3] = {s9_fold(a0), s9_fold(a1), s9_fold(a2)};
-        uint32_t once = col[0] | col[1] | col[2];
-        uint32_t twice = (col[0] & col[1]) | (col[0] & col[2]) | (col[1] & col[2]) | s9_fold2(a0) |
-                         s9_fold2(a1) | s9_fold2(a2);
-        uint32_t done =
-            s9_fold((a0 & ~s->g.unsolved[0]) | (a1 & ~s->g.unsolved[1]) | (a2 & ~s->g.unsolved[2]));
-        if (once != 511u) return -1;
-        /* Stack rule: the band rule turned 90 degrees, on the columns each
-         * band still offers the digit (3x3: band x column of the stack),
-         * written out for the three stacks so that it has one branch. */
-        uint32_t sh0 = (col[0] & 7u) | (col[1] & 7u) << 3 | (col[2] & 7u) << 6;
-        uint32_t sh1 = (col[0] >> 3 & 7u) | (col[1] >> 3 & 7u) << 3 | (col[2] >> 3 & 7u) << 6;
-        uint32_t sh2 = (col[0] >> 6) | (col[1] >> 6) << 3 | (col[2] >> 6) << 6;
-        uint32_t pm0 = s9_perm[sh0], pm1 = s9_perm[sh1], pm2 = s9_perm[sh2];
-        if (!pm0 || !pm1 || !pm2) return -1;
-        s->g.nstack[3 * d] = s9_nperm[sh0];
-        s->g.nstack[3 * d + 1] = s9_nperm[sh1];
-        s->g.nstack[3 * d + 2] = s9_nperm[sh2];
-        uint32_t keep0 = (pm0 & 7u) | (pm1 & 7u) << 3 | (pm2 & 7u) << 6;
-        uint32_t keep1 = (pm0 >> 3 & 7u) | (pm1 >> 3 & 7u) << 3 | (pm2 >> 3 & 7u) << 6;
-        uint32_t keep2 = (pm0 >> 6) | (pm1 >> 6) << 3 | (pm2 >> 6) << 6;
-        if ((keep0 ^ col[0]) | (keep1 ^ col[1]) | (keep2 ^ col[2])) {
-            s->g.f[3 * d] &= keep0 * S9_COL0;
-            s->g.f[3 * d + 1] &= keep1 * S9_COL0;
-            s->g.f[3 * d + 2] &= keep2 * S9_COL0;
-            s->todo |= ((uint32_t)(keep0 != col[0]) | (uint32_t)(keep1 != col[1]) << 1 |
-                        (uint32_t)(keep2 != col[2]) << 2)
-                       << (3 * d);
-            found++;
-        }
-        for (uint32_t one = once & ~twice & ~done; one; one &= one - 1) {
+    uint32_t a0 = s->g.f[d], a1 = s->g.f[9 + d], a2 = s->g.f[18 + d];
+    uint32_t col[3] = {s9_fold(a0), s9_fold(a1), s9_fold(a2)};
+    uint32_t once = col[0] | col[1] | col[2];
+    uint32_t twice = (col[0] & col[1]) | (col[0] & col[2]) | (col[1] & col[2]) | s9_fold2(a0) |
+                     s9_fold2(a1) | s9_fold2(a2);
+    uint32_t done =
+        s9_fold((a0 & ~s->g.unsolved[0]) | (a1 & ~s->g.unsolved[1]) | (a2 & ~s->g.unsolved[2]));
+    if (once != 511u) return -1;
+    /* Stack rule: the band rule turned 90 degrees, on the columns each
+     * band still offers the digit (3x3: band x column of the stack),
+     * written out for the three stacks so that it has one branch. */
+    uint32_t sh0 = (col[0] & 7u) | (col[1] & 7u) << 3 | (col[2] & 7u) << 6;
+    uint32_t sh1 = (col[0] >> 3 & 7u) | (col[1] >> 3 & 7u) << 3 | (col[2] >> 3 & 7u) << 6;
+    uint32_t sh2 = (col[0] >> 6) | (col[1] >> 6) << 3 | (col[2] >> 6) << 6;
+    uint32_t pm0 = s9_perm[sh0], pm1 = s9_perm[sh1], pm2 = s9_perm[sh2];
+    if (!pm0 || !pm1 || !pm2) return -1;
+    s->stack_dirty |= (uint32_t)(pm0 != s->g.minicol[d]) |
+                      (uint32_t)(pm1 != s->g.minicol[9 + d]) << 1 |
+                      (uint32_t)(pm2 != s->g.minicol[18 + d]) << 2;
+    s->g.minicol[d] = (uint16_t)pm0;
+    s->g.minicol[9 + d] = (uint16_t)pm1;
+    s->g.minicol[18 + d] = (uint16_t)pm2;
+    uint32_t keep0 = (pm0 & 7u) | (pm1 & 7u) << 3 | (pm2 & 7u) << 6;
+    uint32_t keep1 = (pm0 >> 3 & 7u) | (pm1 >> 3 & 7u) << 3 | (pm2 >> 3 & 7u) << 6;
+    uint32_t keep2 = (pm0 >> 6) | (pm1 >> 6) << 3 | (pm2 >> 6) << 6;
+    if ((keep0 ^ col[0]) | (keep1 ^ col[1]) | (keep2 ^ col[2])) {
+        s->g.f[d] &= keep0 * S9_COL0;
+        s->g.f[9 + d] &= keep1 * S9_COL0;
+        s->g.f[18 + d] &= keep2 * S9_COL0;
+        s->todo |= ((uint32_t)(keep0 != col[0]) | (uint32_t)(keep1 != col[1]) << 9 |
+                    (uint32_t)(keep2 != col[2]) << 18)
+                   << d;
+        found++;
+    }
+    for (uint32_t one = once & ~twice & ~done; one; one &= one - 1) {
+        int c = S9_CTZ(one), b = 0;
+        uint32_t cells = 0;
+        for (; b < 3; b++)
+            if ((cells = s->g.f[S9_I(d, b)] & (S9_COL0 << c)) != 0) break;
+        if (!cells) return -1; /* an earlier placement emptied the column */
+        s->todo |= s9_place(s, d, b, S9_CTZ(cells), 0);
+        found++;
+    }
+    return found;
+}
+
+#if S9_VEC && defined(__AVX2__)
+#define S9_AVX2 1
+/* Digits 0..7 as the eight lanes of a vector (GCC/clang vector extensions, one
+ * AVX2 register).  Only in the AVX2 build: lowered to SSE2, the 32-byte
+ * vectors spill (+33% instructions on forum_hardest with the portable build).
+ * Helpers pass vectors by pointer, which keeps gcc's -Wpsabi quiet. */
+typedef uint32_t s9_v8 __attribute__((vector_size(32)));
+typedef uint16_t s9_h8 __attribute__((vector_size(16)));
+
+/* Bit k set when lane k of *v is not zero. */
+static inline uint32_t s9_nonzero8(const s9_v8 *v) {
+    __m256i z = _mm256_cmpeq_epi32((__m256i)*v, _mm256_setzero_si256());
+    return ~(uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(z)) & 255u;
+}
+
+/* s9_perm for eight 9-bit masks: the union of the six permutation matrices
+ * each contains (the table lookup, done lane by lane with compares). */
+static inline void s9_perm8(s9_v8 *out, const s9_v8 *sh) {
+    s9_v8 u = {0};
+    for (int k = 0; k < 6; k++) {
+        uint32_t m = s9_perms6[k];
+        u |= (s9_v8)((*sh & m) == m) & m;
+    }
+    *out = u;
+}
+
+/* Digits 0..7 of the column checks at once (digit 8 goes through
+ * s9_column_digit).  Same rules and results; every lane is computed, since
+ * for an unchanged digit the rules change nothing. */
+static int s9_columns8(s9_pos_t *s) {
+    int found = 0;
+    s9_v8 a0, a1, a2, pm0, pm1, pm2;
+    memcpy(&a0, s->g.f, sizeof a0), memcpy(&a1, s->g.f + 9, sizeof a1);
+    memcpy(&a2, s->g.f + 18, sizeof a2);
+    s9_v8 c0 = (a0 | a0 >> 9 | a0 >> 18) & 511u, c1 = (a1 | a1 >> 9 | a1 >> 18) & 511u;
+    s9_v8 c2 = (a2 | a2 >> 9 | a2 >> 18) & 511u;
+    s9_v8 once = c0 | c1 | c2, lost = once ^ 511u;
+    if (s9_nonzero8(&lost)) return -1;
+    s9_v8 sh0 = (c0 & 7u) | (c1 & 7u) << 3 | (c2 & 7u) << 6;
+    s9_v8 sh1 = (c0 >> 3 & 7u) | (c1 >> 3 & 7u) << 3 | (c2 >> 3 & 7u) << 6;
+    s9_v8 sh2 = (c0 >> 6) | (c1 >> 6) << 3 | (c2 >> 6) << 6;
+    s9_perm8(&pm0, &sh0), s9_perm8(&pm1, &sh1), s9_perm8(&pm2, &sh2);
+    s9_v8 none = (s9_v8)(pm0 == 0) | (s9_v8)(pm1 == 0) | (s9_v8)(pm2 == 0);
+    if (s9_nonzero8(&none)) return -1;
+    s9_h8 o0, o1, o2;
+    memcpy(&o0, s->g.minicol, 16), memcpy(&o1, s->g.minicol + 9, 16);
+    memcpy(&o2, s->g.minicol + 18, 16);
+    s9_v8 d0 = pm0 ^ __builtin_convertvector(o0, s9_v8),
+          d1 = pm1 ^ __builtin_convertvector(o1, s9_v8);
+    s9_v8 d2 = pm2 ^ __builtin_convertvector(o2, s9_v8);
+    uint32_t st = (uint32_t)(s9_nonzero8(&d0) != 0) | (uint32_t)(s9_nonzero8(&d1) != 0) << 1 |
+                  (uint32_t)(s9_nonzero8(&d2) != 0) << 2;
+    if (st) {
+        s9_h8 n0 = __builtin_convertvector(pm0, s9_h8), n1 = __builtin_convertvector(pm1, s9_h8);
+        s9_h8 n2 = __builtin_convertvector(pm2, s9_h8);
+        memcpy(s->g.minicol, &n0, 16), memcpy(s->g.minicol + 9, &n1, 16);
+        memcpy(s->g.minicol + 18, &n2, 16);
+        s->stack_dirty |= st;
+    }
+    s9_v8 k0 = (pm0 & 7u) | (pm1 & 7u) << 3 | (pm2 & 7u) << 6;
+    s9_v8 k1 = (pm0 >> 3 & 7u) | (pm1 >> 3 & 7u) << 3 | (pm2 >> 3 & 7u) << 6;
+    s9_v8 k2 = (pm0 >> 6) | (pm1 >> 6) << 3 | (pm2 >> 6) << 6;
+    s9_v8 e0 = k0 ^ c0, e1 = k1 ^ c1, e2 = k2 ^ c2;
+    uint32_t m0 = s9_nonzero8(&e0), m1 = s9_nonzero8(&e1), m2 = s9_nonzero8(&e2);
+    /* column singles, from the columns before the stack rule (as in
+     * s9_column_digit) */
+    s9_v8 x = a0 & 511u, y = (a0 >> 9) & 511u, z = a0 >> 18;
+    s9_v8 twice = (c0 & c1) | (c0 & c2) | (c1 & c2) | (x & y) | (x & z) | (y & z);
+    x = a1 & 511u, y = (a1 >> 9) & 511u, z = a1 >> 18;
+    twice |= (x & y) | (x & z) | (y & z);
+    x = a2 & 511u, y = (a2 >> 9) & 511u, z = a2 >> 18;
+    twice |= (x & y) | (x & z) | (y & z);
+    s9_v8 p = (a0 & ~s->g.unsolved[0]) | (a1 & ~s->g.unsolved[1]) | (a2 & ~s->g.unsolved[2]);
+    s9_v8 single = once & ~twice & ~((p | p >> 9 | p >> 18) & 511u);
+    uint32_t ms = s9_nonzero8(&single);
+    if (m0 | m1 | m2) {
+        k0 |= k0 << 9 | k0 << 18, k1 |= k1 << 9 | k1 << 18, k2 |= k2 << 9 | k2 << 18;
+        a0 &= k0, a1 &= k1, a2 &= k2;
+        memcpy(s->g.f, &a0, sizeof a0), memcpy(s->g.f + 9, &a1, sizeof a1);
+        memcpy(s->g.f + 18, &a2, sizeof a2);
+        s->todo |= m0 | m1 << 9 | m2 << 18;
+        found += __builtin_popcount(m0 | m1 | m2);
+    }
+    for (; ms; ms &= ms - 1) {
+        int d = S9_CTZ(ms);
+        for (uint32_t one = single[d]; one; one &= one - 1) {
             int c = S9_CTZ(one), b = 0;
             uint32_t cells = 0;
             for (; b < 3; b++)
-                if ((cells = s->g.f[3 * d + b] & (S9_COL0 << c)) != 0) break;
+                if ((cells = s->g.f[S9_I(d, b)] & (S9_COL0 << c)) != 0) break;
             if (!cells) return -1; /* an earlier placement emptied the column */
             s->todo |= s9_place(s, d, b, S9_CTZ(cells), 0);
             found++;
         }
+    }
+    return found;
+}
+#endif
+
+/* Column checks of step 4 for the digits changed since the last call.
+ * Returns -1, or a count of the narrowings and placements (0: none). */
+static int s9_columns(s9_pos_t *s) {
+    int found = 0, n;
+    uint32_t todo = s->digit_dirty;
+    s->digit_dirty = 0;
+#ifdef S9_AVX2
+    if (todo & 255u) {
+        if ((n = s9_columns8(s)) < 0) return -1;
+        found += n;
+    }
+    todo &= 256u;
+#endif
+    for (; todo; todo &= todo - 1) {
+        if ((n = s9_column_digit(s, S9_CTZ(todo))) < 0) return -1;
+        found += n;
     }
     return found;
 }
@@ -746,7 +527,7 @@ static int s9_triads(s9_pos_t *s) {
         if (!s->g.unsolved[b]) continue;
         uint64_t np = 0, ns = 0;
         for (int d = 0; d < 9; d++) {
-            uint32_t sh = s->g.mini[3 * d + b];
+            uint32_t sh = s->g.mini[S9_I(d, b)];
             np += s9_nib[sh], ns += s9_nib[s9_sure[sh]];
         }
         if (((np + 5 * S9_NIB1) & 8 * S9_NIB1) != 8 * S9_NIB1) return -1; /* fewer than 3 */
@@ -761,14 +542,85 @@ static int s9_triads(s9_pos_t *s) {
                                  ? ((511u << (9 * r)) | (0x1c0e07u << (3 * x))) & ~cells
                                  : cells;
             for (int d = 0; d < 9; d++)
-                if (((s->g.mini[3 * d + b] & ~s9_sure[s->g.mini[3 * d + b]]) >> k) & 1u) {
-                    s->g.f[3 * d + b] &= ~clear;
-                    s->todo |= 1u << (3 * d + b);
+                if (((s->g.mini[S9_I(d, b)] & ~s9_sure[s->g.mini[S9_I(d, b)]]) >> k) & 1u) {
+                    s->g.f[S9_I(d, b)] &= ~clear;
+                    s->todo |= 1u << S9_I(d, b);
                     found++;
                 }
         }
     }
     return found;
+}
+
+/* Minicolumn triads of the stacks changed since the last call: s9_triads
+ * turned 90 degrees, on the minicolumn masks the stack rule left. */
+static int s9_stack_triads(s9_pos_t *s) {
+    int found = 0;
+    uint32_t todo = s->stack_dirty;
+    s->stack_dirty = 0;
+    for (; todo; todo &= todo - 1) {
+        int k = S9_CTZ(todo);
+        uint64_t np = 0, ns = 0;
+        for (int d = 0; d < 9; d++) {
+            uint32_t sh = s->g.minicol[S9_I(d, k)];
+            np += s9_nib[sh], ns += s9_nib[s9_sure[sh]];
+        }
+        if (((np + 5 * S9_NIB1) & 8 * S9_NIB1) != 8 * S9_NIB1) return -1; /* fewer than 3 */
+        if ((ns + 4 * S9_NIB1) & 8 * S9_NIB1) return -1;                  /* more than 3 */
+        uint64_t y = np ^ 3 * S9_NIB1, z = ns ^ 3 * S9_NIB1;
+        uint64_t naked = ~(((y & 7 * S9_NIB1) + 7 * S9_NIB1) | y) & 8 * S9_NIB1;
+        uint64_t hidden = ~(((z & 7 * S9_NIB1) + 7 * S9_NIB1) | z) & 8 * S9_NIB1;
+        for (uint64_t t = naked ^ hidden; t; t &= t - 1) {
+            int m = S9_CTZ64(t) >> 2, b = m / 3, c = m - 3 * b;
+            uint32_t col = S9_COL0 << (3 * k + c), box = 0x1c0e07u << (3 * k);
+            int is_naked = (naked >> (4 * m + 3)) & 1u;
+            for (int d = 0; d < 9; d++) {
+                uint32_t mc = s->g.minicol[S9_I(d, k)];
+                if (!(((mc & ~s9_sure[mc]) >> m) & 1u)) continue;
+                if (is_naked) {
+                    for (int e = 0; e < 3; e++) {
+                        uint32_t clear = e == b ? box & ~col : col;
+                        uint32_t a = s->g.f[S9_I(d, e)] & ~clear;
+                        s->todo |= (uint32_t)(a != s->g.f[S9_I(d, e)]) << S9_I(d, e);
+                        s->g.f[S9_I(d, e)] = a;
+                    }
+                } else {
+                    s->g.f[S9_I(d, b)] &= ~col;
+                    s->todo |= 1u << S9_I(d, b);
+                }
+                found++;
+            }
+        }
+    }
+    return found;
+}
+
+/* Band rule and row singles (steps 1 and 2) on word i.  Returns 0 or -1
+ * (contradiction); the words its placements change go to *todo. */
+static inline int s9_band_word(s9_pos_t *s, int i, uint32_t *todo) {
+    uint32_t a = s->g.f[i];
+    uint32_t sh = (uint32_t)s9_mini[a & 511u] | (uint32_t)s9_mini[(a >> 9) & 511u] << 3 |
+                  (uint32_t)s9_mini[a >> 18] << 6;
+    uint32_t pm = s9_perm[sh], keep = s9_keep[sh];
+    if (!keep) return -1;
+    a &= keep;
+    s->g.f[i] = a;
+    s->g.mini[i] = (uint16_t)pm;
+    /* Every row of a is non-empty (pm has a minirow in each), so one
+     * subtraction clears the lowest cell of all three rows at once: the
+     * rows it empties held one cell, which is a hidden single unless it
+     * is the digit's placed cell. */
+    uint32_t y = a & (a - S9_COL0);
+    uint32_t one = (0u - !(y & 511u)) & 511u;
+    one |= (0u - !(y & (511u << 9))) & (511u << 9);
+    one |= (0u - !(y >> 18)) & (511u << 18);
+    int b = s9_band_of[i];
+    for (one &= a & s->g.unsolved[b]; one; one &= one - 1) {
+        int p = S9_CTZ(one);
+        if (!(s->g.f[i] & (1u << p))) return -1; /* an earlier single of this word took it */
+        *todo |= s9_place(s, i - 9 * b, b, p, 0);
+    }
+    return 0;
 }
 
 /* Band rule and row singles (steps 1 and 2) on every digit-band in todo,
@@ -778,70 +630,70 @@ static int s9_bands(s9_pos_t *s) {
     while (todo) {
         int i = S9_CTZ(todo);
         todo &= todo - 1;
-        uint32_t a = s->g.f[i];
         seen |= 1u << i;
-        uint32_t sh = (uint32_t)s9_mini[a & 511u] | (uint32_t)s9_mini[(a >> 9) & 511u] << 3 |
-                      (uint32_t)s9_mini[a >> 18] << 6;
-        uint32_t pm = s9_perm[sh], keep = s9_keep[sh];
-        if (!keep) return -1;
-        a &= keep;
-        s->g.f[i] = a;
-        s->g.mini[i] = (uint16_t)pm;
-        /* Every row of a is non-empty (pm has a minirow in each), so one
-         * subtraction clears the lowest cell of all three rows at once: the
-         * rows it empties held one cell, which is a hidden single unless it
-         * is the digit's placed cell. */
-        uint32_t y = a & (a - S9_COL0);
-        uint32_t one = (0u - !(y & 511u)) & 511u;
-        one |= (0u - !(y & (511u << 9))) & (511u << 9);
-        one |= (0u - !(y >> 18)) & (511u << 18);
-        int b = s9_band_of[i];
-        for (one &= a & s->g.unsolved[b]; one; one &= one - 1) {
-            int p = S9_CTZ(one);
-            if (!(s->g.f[i] & (1u << p))) return -1; /* an earlier single of this word took it */
-            todo |= s9_place(s, i / 3, b, p, 0);
-        }
+        if (s9_band_word(s, i, &todo) < 0) return -1;
     }
     s->todo = 0;
     if (seen) {
-        uint32_t bands = (uint32_t)((seen & S9_BANDW) != 0) |
-                         (uint32_t)((seen & S9_BANDW << 1) != 0) << 1 |
-                         (uint32_t)((seen & S9_BANDW << 2) != 0) << 2;
+        uint32_t bands = (uint32_t)((seen & 511u) != 0) | (uint32_t)((seen & 511u << 9) != 0) << 1 |
+                         (uint32_t)((seen >> 18) != 0) << 2;
         s->band_dirty |= bands;
         s->tri_dirty |= bands;
-        uint32_t digits = 0;
-        for (uint32_t w = (seen | seen >> 1 | seen >> 2) & S9_BANDW; w; w &= w - 1)
-            digits |= 1u << (S9_CTZ(w) / 3);
-        s->digit_dirty |= digits;
+        s->digit_dirty |= (seen | seen >> 9 | seen >> 18) & 511u;
     }
     return 0;
 }
 
 /* Runs the rules of the header comment to a fixpoint.  Returns 0 (fixpoint,
  * maybe solved) or -1 (contradiction). */
+static inline int s9_open(const s9_pos_t *s) {
+    return __builtin_popcount(s->g.unsolved[0]) + __builtin_popcount(s->g.unsolved[1]) +
+           __builtin_popcount(s->g.unsolved[2]);
+}
+/* Whether s9_propagate, starting now, skips the strong rules (steps 3b and 4);
+ * see "Strong rules" in the head comment.  Decided once per propagation, so
+ * that its fixpoint does not depend on the order the rules run in. */
+static inline int s9_gate(const s9_pos_t *s) { return !s->strong && s9_open(s) <= S9_EASY_OPEN; }
+
 static int s9_propagate(s9_pos_t *s) {
+    s->gated = s9_gate(s);
     for (;;) {
         if (s9_bands(s) < 0) return -1;
         int n = s9_naked(s);
         if (n < 0) return -1;
         if (n > 0) continue;
         if ((s->g.unsolved[0] | s->g.unsolved[1] | s->g.unsolved[2]) == 0) return 0;
+        if (s->gated) return 0; /* dirty sets stay: see s9_restore */
         n = s9_triads(s);
         if (n < 0) return -1;
         if (n > 0) continue;
         n = s9_columns(s);
         if (n < 0) return -1;
+        if (n > 0) continue;
+        n = s9_stack_triads(s);
+        if (n < 0) return -1;
         if (n == 0) return 0;
     }
 }
 
-/* Back to the fixpoint saved in *g, where every rule had been applied. */
-static void s9_restore(s9_pos_t *s, const s9_grid_t *g) {
-    s->g = *g;
-    s->todo = s->band_dirty = s->digit_dirty = s->tri_dirty = 0;
+/* s9_propagate, counting its placements in s->placed only when it reaches a
+ * fixpoint: how many cells a propagation places before it meets a
+ * contradiction depends on the order its rules run in, which differs between
+ * the builds (sudoku9_avx2.c), and the statistic must not. */
+static int s9_fixpoint(s9_pos_t *s) {
+    uint64_t placed = s->placed;
+    int ok = s9_propagate(s);
+    if (ok < 0) s->placed = placed;
+    return ok;
 }
-/* The six 3x3 permutation matrices, bit 3*row + column. */
-static const uint16_t s9_perms6[6] = {0x111, 0x0a1, 0x10a, 0x062, 0x08c, 0x054};
+
+/* Back to the fixpoint saved in *g, where every rule had been applied, or
+ * (gated) every rule but the strong ones, whose work lists are then full. */
+static void s9_restore(s9_pos_t *s, const s9_grid_t *g, int gated) {
+    s->g = *g;
+    s->todo = s->band_dirty = 0;
+    s->digit_dirty = gated ? 511u : 0, s->tri_dirty = s->stack_dirty = gated ? 7u : 0;
+}
 
 /* The two permutation matrices in a mask holding exactly two. */
 static void s9_two_perms(uint32_t sh, s9_frame_t *fr) {
@@ -865,46 +717,51 @@ static inline uint32_t s9_stack_mask(uint32_t C, int k) {
 static void s9_choose(const s9_pos_t *s, s9_frame_t *fr) {
     int best = 1000, kind = -1, bd = 0, bw = 0;
     for (int b = 0; b < 3; b++) {
-        int tot = 0, td = 0;
-        uint32_t c2 = 0, s2 = 0; /* digits with two matrices (no branch per digit) */
-        for (int d = 0; d < 9; d++) {
-            int n = s9_nperm[s->g.mini[3 * d + b]], m = s->g.nstack[3 * d + b];
-            tot += n, td += m;
-            c2 |= (uint32_t)(n == 2) << d, s2 |= (uint32_t)(m == 2) << d;
-        }
-        if (c2 && tot < best) best = tot, kind = S9_PERM_BAND, bd = S9_CTZ(c2), bw = b;
-        if (s2 && td < best) best = td, kind = S9_PERM_STACK, bd = S9_CTZ(s2), bw = b;
+        uint32_t nb = 0, ns = 0; /* matrices (low byte), digits down to two (high byte) */
+        for (int d = 0; d < 9; d++)
+            nb += s9_pick[s->g.mini[S9_I(d, b)]];
+        if (nb > 255 && (int)(nb & 255) < best) best = nb & 255, kind = S9_PERM_BAND, bw = b;
+        if (s->gated) continue; /* minicol[] may be stale: no stack guess */
+        for (int d = 0; d < 9; d++)
+            ns += s9_pick[s->g.minicol[S9_I(d, b)]];
+        if (ns > 255 && (int)(ns & 255) < best) best = ns & 255, kind = S9_PERM_STACK, bw = b;
     }
-    /* A loose band or stack (more than 18 matrices in all): a two-candidate
+    if (kind == S9_PERM_BAND)
+        while (s9_nperm[s->g.mini[S9_I(bd, bw)]] != 2)
+            bd++;
+    else if (kind == S9_PERM_STACK)
+        while (s9_nperm[s->g.minicol[S9_I(bd, bw)]] != 2)
+            bd++;
+    /* A loose band or stack (more than S9_LOOSE matrices in all): a two-candidate
      * cell, else the first cell with fewest candidates, cuts the search more
      * (and keeps near-empty grids from wandering into large dead subtrees). */
-    if (best > 22) {
+    if (best > S9_LOOSE) {
         for (int b = 0; b < 3; b++) {
             uint32_t u = s->g.unsolved[b], r1 = 0, r2 = 0, r3 = 0;
-            for (int i = b; i < 27; i += 3) {
+            for (int i = 9 * b; i < 9 * b + 9; i++) {
                 r3 |= r2 & s->g.f[i];
                 r2 |= r1 & s->g.f[i];
                 r1 |= s->g.f[i];
             }
             if (u & ~r3) {
-                int p = S9_CTZ(u & ~r3), i = b;
+                int p = S9_CTZ(u & ~r3), i = 9 * b;
                 while (!(s->g.f[i] & (1u << p)))
-                    i += 3;
-                fr->kind = S9_CELL, fr->digit = (uint8_t)(i / 3), fr->where = (uint8_t)p,
+                    i++;
+                fr->kind = S9_CELL, fr->digit = (uint8_t)(i - 9 * b), fr->where = (uint8_t)p,
                 fr->band = (uint8_t)b;
                 return;
             }
         }
     }
-    if (best > 22) kind = -1;
+    if (best > S9_LOOSE) kind = -1;
     if (kind == S9_PERM_BAND) {
         fr->kind = (uint8_t)kind, fr->digit = (uint8_t)bd, fr->where = (uint8_t)bw;
-        s9_two_perms(s->g.mini[3 * bd + bw], fr);
+        s9_two_perms(s->g.mini[S9_I(bd, bw)], fr);
         return;
     }
     if (kind == S9_PERM_STACK) {
-        uint32_t C = s9_fold(s->g.f[3 * bd]) | s9_fold(s->g.f[3 * bd + 1]) << 9 |
-                     s9_fold(s->g.f[3 * bd + 2]) << 18;
+        uint32_t C =
+            s9_fold(s->g.f[bd]) | s9_fold(s->g.f[9 + bd]) << 9 | s9_fold(s->g.f[18 + bd]) << 18;
         fr->kind = (uint8_t)kind, fr->digit = (uint8_t)bd, fr->where = (uint8_t)bw;
         s9_two_perms(s9_stack_mask(C, bw), fr);
         return;
@@ -914,15 +771,15 @@ static void s9_choose(const s9_pos_t *s, s9_frame_t *fr) {
     for (int b = 0; b < 3 && bestc > 2; b++) {
         for (uint32_t u = s->g.unsolved[b]; u; u &= u - 1) {
             int p = S9_CTZ(u), k = 0;
-            for (int i = b; i < 27; i += 3)
+            for (int i = 9 * b; i < 9 * b + 9; i++)
                 k += (s->g.f[i] >> p) & 1u;
             if (k < bestc) bestc = k, bb = b, bp = p;
         }
     }
-    int i = bb;
+    int i = 9 * bb;
     while (!(s->g.f[i] & (1u << bp)))
-        i += 3;
-    fr->kind = S9_CELL, fr->digit = (uint8_t)(i / 3), fr->where = (uint8_t)bp,
+        i++;
+    fr->kind = S9_CELL, fr->digit = (uint8_t)(i - 9 * bb), fr->where = (uint8_t)bp,
     fr->band = (uint8_t)bb;
 }
 
@@ -931,20 +788,20 @@ static void s9_branch(s9_pos_t *s, const s9_frame_t *fr, int alt) {
     int d = fr->digit;
     uint32_t pm = alt ? fr->other : fr->take;
     if (fr->kind == S9_CELL) {
-        int i = 3 * d + fr->band;
+        int i = S9_I(d, fr->band);
         uint32_t a = s->g.f[i] & (alt ? ~(1u << fr->where) : ~s9_peers[fr->where]);
         s->todo |= (uint32_t)(a != s->g.f[i]) << i;
         s->g.f[i] = a;
     } else if (fr->kind == S9_PERM_BAND) {
-        s->g.f[3 * d + fr->where] &= s9_expand[pm];
-        s->todo |= 1u << (3 * d + fr->where);
+        s->g.f[S9_I(d, fr->where)] &= s9_expand[pm];
+        s->todo |= 1u << S9_I(d, fr->where);
     } else {
         int k = 3 * fr->where;
         for (int b = 0; b < 3; b++) {
             uint32_t cols = (511u & ~(7u << k)) | ((pm >> (3 * b)) & 7u) << k;
-            uint32_t a = s->g.f[3 * d + b] & cols * S9_COL0;
-            s->todo |= (uint32_t)(a != s->g.f[3 * d + b]) << (3 * d + b);
-            s->g.f[3 * d + b] = a;
+            uint32_t a = s->g.f[S9_I(d, b)] & cols * S9_COL0;
+            s->todo |= (uint32_t)(a != s->g.f[S9_I(d, b)]) << S9_I(d, b);
+            s->g.f[S9_I(d, b)] = a;
         }
     }
 }
@@ -960,14 +817,15 @@ static inline int s9_three_cells(uint32_t a) {
 
 static void s9_write(const s9_pos_t *s, uint8_t *grid) {
     /* At a solution every digit-band word holds exactly three cells. */
-    for (int i = 0; i < 27; i++) {
-        uint32_t a = s->g.f[i];
-        uint8_t *g = grid + 27 * s9_band_of[i], v = (uint8_t)(i / 3 + 1);
-        assert(s9_three_cells(a));
-        g[S9_CTZ(a)] = v, a &= a - 1;
-        g[S9_CTZ(a)] = v, a &= a - 1;
-        g[S9_CTZ(a)] = v;
-    }
+    for (int b = 0; b < 3; b++, grid += 27)
+        for (int d = 0; d < 9; d++) {
+            uint32_t a = s->g.f[S9_I(d, b)];
+            uint8_t v = (uint8_t)(d + 1);
+            assert(s9_three_cells(a));
+            grid[S9_CTZ(a)] = v, a &= a - 1;
+            grid[S9_CTZ(a)] = v, a &= a - 1;
+            grid[S9_CTZ(a)] = v;
+        }
 }
 
 /* Budget before every node, clock and flag every SEARCH_POLL_MASK+1 nodes. */
@@ -977,49 +835,78 @@ static int s9_stop(const search_ctl_t *ctl, uint64_t nodes) {
     return search_should_stop(ctl, nodes);
 }
 
-/* Returns SEARCH_EINVAL for a value > 9, else 0. */
-static int s9_check_values(const uint8_t *puzzle) {
-    int bad = 0;
-    for (int c = 0; c < 81; c++)
+/* Reads the 81 values: the cells with a given, band by band (bit p of
+ * given[b] = cell 27*b + p), and whether some value is above 9.  With SSE2 a
+ * compare per 16 cells, so that placing the givens loops over them instead of
+ * branching on every cell. */
+static int s9_scan(const uint8_t *puzzle, uint32_t given[3]) {
+    uint64_t lo, hi;
+    int bad;
+#if S9_VEC
+    const __m128i nine = _mm_set1_epi8(9), zero = _mm_setzero_si128();
+    uint32_t nz[5], le = 0xffffu;
+    for (int k = 0; k < 5; k++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(puzzle + 16 * k));
+        nz[k] = ~(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, zero)) & 0xffffu;
+        le &= (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(x, nine), nine));
+    }
+    lo = nz[0] | (uint64_t)nz[1] << 16 | (uint64_t)nz[2] << 32 | (uint64_t)nz[3] << 48;
+    hi = nz[4] | (uint64_t)(puzzle[80] != 0) << 16;
+    bad = le != 0xffffu || puzzle[80] > 9;
+#else
+    lo = hi = 0, bad = 0;
+    for (int c = 0; c < 81; c++) {
         bad |= puzzle[c] > 9;
-    return bad ? SEARCH_EINVAL : 0;
+        if (c < 64)
+            lo |= (uint64_t)(puzzle[c] != 0) << c;
+        else
+            hi |= (uint64_t)(puzzle[c] != 0) << (c - 64);
+    }
+#endif
+    given[0] = (uint32_t)lo & S9_BAND;
+    given[1] = (uint32_t)(lo >> 27) & S9_BAND;
+    given[2] = (uint32_t)(lo >> 54 | hi << 10) & S9_BAND;
+    return bad;
 }
 
-/* The empty grid with the givens placed (todo: every word).  Returns
- * SUDOKU_ECONFLICT when a given's cell was already taken from its digit,
- * which only a given of the same digit in its row, column or box does,
- * else 0. */
-static int s9_init(s9_pos_t *s, const uint8_t *puzzle) {
-    uint32_t given[27] = {0};
+/* The empty grid with the givens (cells in given[], from s9_scan) placed
+ * (todo: every word).  Returns SUDOKU_ECONFLICT when a given's cell was
+ * already taken from its digit, which only a given of the same digit in its
+ * row, column or box does, else 0. */
+static int s9_init(s9_pos_t *s, const uint8_t *puzzle, const uint32_t given[3]) {
+    uint32_t own[27] = {0}; /* own[i]: the givens of word i */
     for (int i = 0; i < 27; i++)
         s->g.f[i] = S9_BAND;
-    s->todo = S9_BAND, s->band_dirty = s->digit_dirty = s->tri_dirty = 0, s->placed = 0;
+    s->todo = S9_BAND, s->band_dirty = s->digit_dirty = s->tri_dirty = s->stack_dirty = 0;
+    s->placed = 0;
+    memset(s->g.minicol, 0, sizeof s->g.minicol);
     for (int b = 0; b < 3; b++) {
-        uint32_t all = 0;
-        for (int p = 0; p < 27; p++) {
-            int v = puzzle[27 * b + p], i = 3 * (v - 1) + b;
-            if (!v) continue;
+        for (uint32_t m = given[b]; m; m &= m - 1) {
+            int p = S9_CTZ(m), v = puzzle[27 * b + p], i = S9_I(v - 1, b);
             uint32_t bit = 1u << p, col = S9_COL0 << (p % 9);
             if (!(s->g.f[i] & bit)) return SUDOKU_ECONFLICT;
             s->g.f[i] &= ~s9_peers[p];
-            s->g.f[3 * (v - 1) + s9_next[b]] &= ~col;
-            s->g.f[3 * (v - 1) + s9_last[b]] &= ~col;
-            given[i] |= bit, all |= bit;
+            s->g.f[S9_I(v - 1, s9_next[b])] &= ~col;
+            s->g.f[S9_I(v - 1, s9_last[b])] &= ~col;
+            own[i] |= bit;
         }
-        s->g.unsolved[b] = S9_BAND & ~all;
+        s->g.unsolved[b] = S9_BAND & ~given[b];
     }
+    s->strong = s9_open(s) > S9_ROOT_OPEN;
     /* The other digits leave the given cells, once for all givens. */
-    for (int i = 0; i < 27; i++)
-        s->g.f[i] &= s->g.unsolved[s9_band_of[i]] | given[i];
+    for (int b = 0; b < 3; b++)
+        for (int i = 9 * b; i < 9 * b + 9; i++)
+            s->g.f[i] &= s->g.unsolved[b] | own[i];
     return 0;
 }
 
 /* === Entry point ======================================================== */
 
-int sudoku9_solve(const uint8_t puzzle[SUDOKU9_CELLS], uint32_t max_solutions, uint8_t *solutions,
-                  const search_ctl_t *ctl, sudoku9_result_t *res) {
+int S9_ENTRY(const uint8_t *puzzle, uint32_t max_solutions, uint8_t *solutions,
+             const search_ctl_t *ctl, sudoku9_result_t *res) {
     s9_pos_t s;
     s9_frame_t stack[S9_FRAMES];
+    uint32_t given[3];
     int top = 0, rc, ok, started = 0;
 
     if (res == NULL) return SEARCH_EINVAL;
@@ -1028,12 +915,15 @@ int sudoku9_solve(const uint8_t puzzle[SUDOKU9_CELLS], uint32_t max_solutions, u
         rc = SEARCH_EINVAL;
         goto out;
     }
-    if ((rc = s9_check_values(puzzle)) != 0) goto out;
-    if ((rc = s9_init(&s, puzzle)) != 0) goto out;
+    if (s9_scan(puzzle, given)) {
+        rc = SEARCH_EINVAL;
+        goto out;
+    }
+    if ((rc = s9_init(&s, puzzle, given)) != 0) goto out;
     if ((rc = search_check_now(ctl, 0)) != 0) goto out;
     started = 1;
 
-    ok = s9_propagate(&s);
+    ok = s9_fixpoint(&s);
     for (;;) {
         if (ok == 0) {
             if ((s.g.unsolved[0] | s.g.unsolved[1] | s.g.unsolved[2]) == 0) {
@@ -1051,12 +941,14 @@ int sudoku9_solve(const uint8_t puzzle[SUDOKU9_CELLS], uint32_t max_solutions, u
             assert(top < S9_FRAMES); /* the depth bound of the header */
             s9_frame_t *fr = &stack[top++];
             fr->g = s.g;
+            fr->gated = (uint8_t)s.gated;
+
             s9_choose(&s, fr);
             if ((uint32_t)top > res->stats.max_depth) res->stats.max_depth = (uint32_t)top;
             res->guesses++;
             res->stats.nodes++;
             s9_branch(&s, fr, 0);
-            ok = s9_propagate(&s);
+            ok = s9_fixpoint(&s);
             continue;
         }
         if (top == 0) {
@@ -1066,12 +958,13 @@ int sudoku9_solve(const uint8_t puzzle[SUDOKU9_CELLS], uint32_t max_solutions, u
         if ((rc = s9_stop(ctl, res->stats.nodes)) != 0) goto out;
         const s9_frame_t *fr = &stack[--top];
         uint64_t placed = s.placed;
-        s9_restore(&s, &fr->g);
+        s9_restore(&s, &fr->g, fr->gated);
         s.placed = placed;
         s9_branch(&s, fr, 1);
         res->stats.nodes++;
         res->stats.backtracks++;
-        ok = s9_propagate(&s);
+        if (res->stats.backtracks > S9_HARD_BACKTRACKS) s.strong = 1;
+        ok = s9_fixpoint(&s);
     }
     rc = 0;
 out:
@@ -1079,3 +972,130 @@ out:
     res->code = rc;
     return rc;
 }
+
+#if S9_VARIANT == 2
+int sudoku9__avx2_built(void) {
+#if defined(__AVX2__)
+    return 1;
+#else
+    return 0;
+#endif
+}
+#endif
+
+#if S9_VARIANT == 0
+/* === Runtime dispatch =================================================== */
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#define S9_X86 1
+#else
+#define S9_X86 0
+#endif
+
+/* GNU ifunc: the dynamic loader calls s9_resolve once, before main, and
+ * binds sudoku9_solve to the build it returns, so each call costs nothing
+ * and no mutable global is needed.  Not in sanitizer builds, whose runtimes
+ * are not set up when resolvers run (there sudoku9_solve is the portable
+ * build; the tests reach every build through sudoku9_solve_impl). */
+#if S9_X86 && defined(__ELF__) && defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__) &&          \
+    !defined(__SANITIZE_UNDEFINED__) && !defined(S9_NO_IFUNC)
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer) ||             \
+    __has_feature(memory_sanitizer) || __has_feature(thread_sanitizer)
+#define S9_NO_IFUNC 1
+#endif
+#endif
+#ifndef S9_NO_IFUNC
+#define S9_IFUNC 1
+#endif
+#endif
+#ifndef S9_IFUNC
+#define S9_IFUNC 0
+#endif
+
+/* 1 when the CPU has AVX2, BMI1, BMI2 and POPCNT and the OS saves the YMM
+ * registers (XGETBV), i.e. the AVX2 build may run.  Plain inline code: it
+ * runs inside the ifunc resolver, before the C library is set up. */
+static inline int s9_cpu_avx2(void) {
+#if S9_X86
+    unsigned a, b, c, d, xlo, xhi;
+    __cpuid(0, a, b, c, d);
+    if (a < 7) return 0;
+    __cpuid(1, a, b, c, d);
+    if (!(c >> 27 & 1u) || !(c >> 28 & 1u) || !(c >> 23 & 1u)) return 0; /* OSXSAVE AVX POPCNT */
+    __asm__ volatile("xgetbv" : "=a"(xlo), "=d"(xhi) : "c"(0u));
+    (void)xhi;
+    if ((xlo & 6u) != 6u) return 0; /* XMM and YMM state enabled */
+    __cpuid_count(7, 0, a, b, c, d);
+    return (b >> 3 & 1u) && (b >> 5 & 1u) && (b >> 8 & 1u); /* BMI1 AVX2 BMI2 */
+#else
+    return 0;
+#endif
+}
+
+int sudoku9_impl_supported(sudoku9_impl_t impl) {
+    switch (impl) {
+    case SUDOKU9_IMPL_AUTO:
+    case SUDOKU9_IMPL_PORTABLE:
+    case SUDOKU9_IMPL_SCALAR: return 1;
+    case SUDOKU9_IMPL_AVX2: return S9_X86 && sudoku9__avx2_built() && s9_cpu_avx2();
+    }
+    return 0;
+}
+
+sudoku9_impl_t sudoku9_impl_auto(void) {
+    return S9_IFUNC && sudoku9_impl_supported(SUDOKU9_IMPL_AVX2) ? SUDOKU9_IMPL_AVX2
+                                                                 : SUDOKU9_IMPL_PORTABLE;
+}
+
+const char *sudoku9_impl_name(sudoku9_impl_t impl) {
+    switch (impl) {
+    case SUDOKU9_IMPL_AUTO: return "auto";
+    case SUDOKU9_IMPL_PORTABLE: return "portable";
+    case SUDOKU9_IMPL_SCALAR: return "scalar";
+    case SUDOKU9_IMPL_AVX2: return "avx2";
+    }
+    return "?";
+}
+
+int sudoku9_solve_impl(sudoku9_impl_t impl, const uint8_t puzzle[SUDOKU9_CELLS],
+                       uint32_t max_solutions, uint8_t *solutions, const search_ctl_t *ctl,
+                       sudoku9_result_t *res) {
+    switch (impl) {
+    case SUDOKU9_IMPL_AUTO: return sudoku9_solve(puzzle, max_solutions, solutions, ctl, res);
+    case SUDOKU9_IMPL_PORTABLE:
+        return sudoku9__solve_portable(puzzle, max_solutions, solutions, ctl, res);
+    case SUDOKU9_IMPL_SCALAR:
+        return sudoku9__solve_scalar(puzzle, max_solutions, solutions, ctl, res);
+    case SUDOKU9_IMPL_AVX2:
+        if (!sudoku9_impl_supported(SUDOKU9_IMPL_AVX2)) break;
+        return sudoku9__solve_avx2(puzzle, max_solutions, solutions, ctl, res);
+    }
+    if (res != NULL) memset(res, 0, sizeof *res), res->code = SEARCH_EINVAL;
+    return SEARCH_EINVAL;
+}
+
+#if S9_IFUNC
+typedef int s9_solve_fn(const uint8_t *, uint32_t, uint8_t *, const search_ctl_t *,
+                        sudoku9_result_t *);
+
+__attribute__((used)) static s9_solve_fn *s9_resolve(void) {
+    return s9_cpu_avx2() ? sudoku9__solve_avx2 : sudoku9__solve_portable;
+}
+
+/* A local symbol bound by the loader; sudoku9_solve stays a plain function
+ * (one jump more), which the layering check can see. */
+static int s9_solve_best(const uint8_t *puzzle, uint32_t max_solutions, uint8_t *solutions,
+                         const search_ctl_t *ctl, sudoku9_result_t *res)
+    __attribute__((ifunc("s9_resolve")));
+#define S9_BEST s9_solve_best
+#else
+#define S9_BEST sudoku9__solve_portable
+#endif
+
+int sudoku9_solve(const uint8_t puzzle[SUDOKU9_CELLS], uint32_t max_solutions, uint8_t *solutions,
+                  const search_ctl_t *ctl, sudoku9_result_t *res) {
+    return S9_BEST(puzzle, max_solutions, solutions, ctl, res);
+}
+#endif /* S9_VARIANT == 0 */

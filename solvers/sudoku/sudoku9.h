@@ -5,11 +5,14 @@
  * are written to a caller buffer, solution k at solutions + 81*k.  It is the
  * "fast" method: bitsets per digit and band of three rows, table-driven
  * propagation (naked singles, hidden singles, locked candidates inside a
- * band and a stack, minirow triads) and guesses on a digit's last two
- * placements in a band or stack, or on two-candidate cells.  See sudoku9.c for the design.
+ * band and a stack, minirow and minicolumn triads) and guesses on a digit's
+ * last two placements in a band or stack, or on two-candidate cells, with
+ * vector instructions (SSE2, or AVX2 where the CPU has it, chosen at load
+ * time).  See sudoku9.c for the design, docs/sudoku9-tuning.md for the
+ * measurements.
  *
  * No allocation, no global state: every call is reentrant and uses about
- * 28 KiB of stack.  Concurrent calls may share one search_ctl_t. */
+ * 33 KiB of stack.  Concurrent calls may share one search_ctl_t. */
 #ifndef PUZZLED_SUDOKU9_H
 #define PUZZLED_SUDOKU9_H
 
@@ -30,7 +33,9 @@ typedef struct sudoku9_result_s {
                                  another candidate left open (tdoku's guess count) */
     search_stats_t stats;     /* nodes = branches tried (a guess or the alternative left
                                  after one failed), backtracks = branches abandoned,
-                                 propagations = digits placed by inference,
+                                 propagations = digits placed by inference (in
+                                 propagations that reached a fixpoint; those that
+                                 met a contradiction are not counted),
                                  max_depth = deepest stack of open choices */
 } sudoku9_result_t;
 
@@ -53,5 +58,31 @@ typedef struct sudoku9_result_s {
  *   SUDOKU_ECONFLICT   two givens share a row, column or box; no search. */
 int sudoku9_solve(const uint8_t puzzle[SUDOKU9_CELLS], uint32_t max_solutions, uint8_t *solutions,
                   const search_ctl_t *ctl, sudoku9_result_t *res);
+
+/* Builds of the solver.  sudoku9.c is compiled more than once, and
+ * sudoku9_solve() runs the fastest build this CPU supports, chosen once when
+ * the program is loaded.  All builds give the same results (same solutions,
+ * counts and statistics); the tests and bench9 reach each one directly. */
+typedef enum sudoku9_impl_e {
+    SUDOKU9_IMPL_AUTO = 0, /* what sudoku9_solve() runs (sudoku9_impl_auto()) */
+    SUDOKU9_IMPL_PORTABLE, /* the build's baseline: SSE2 on x86-64, which every x86-64 has */
+    SUDOKU9_IMPL_SCALAR,   /* plain C without vector code: what non-x86 builds run */
+    SUDOKU9_IMPL_AVX2      /* x86-64 with AVX2, BMI1, BMI2, POPCNT (x86-64-v3 class) */
+} sudoku9_impl_t;
+
+/* 1 when this program and CPU can run impl, else 0. */
+int sudoku9_impl_supported(sudoku9_impl_t impl);
+
+/* The build sudoku9_solve() runs (never SUDOKU9_IMPL_AUTO). */
+sudoku9_impl_t sudoku9_impl_auto(void);
+
+/* "auto", "portable", "scalar", "avx2" (static strings). */
+const char *sudoku9_impl_name(sudoku9_impl_t impl);
+
+/* sudoku9_solve() through the given build.  Returns SEARCH_EINVAL (and sets
+ * res->code) when impl is unknown or not supported here. */
+int sudoku9_solve_impl(sudoku9_impl_t impl, const uint8_t puzzle[SUDOKU9_CELLS],
+                       uint32_t max_solutions, uint8_t *solutions, const search_ctl_t *ctl,
+                       sudoku9_result_t *res);
 
 #endif

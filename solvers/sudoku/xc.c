@@ -25,16 +25,15 @@
 #include "solvers/sudoku/xc.h"
 #include "solvers/xcover/internal.h" /* xcover__alloc / xcover__free */
 
-int sudoku_xc_problem_new(const sudoku_shape_t *shape, const xcover_allocator_t *alloc,
+int sudoku_xc_problem_new(const sudoku_shape_t *shape, const search_allocator_t *alloc,
                           xcover_problem_t **out) {
-    xcover_allocator_t none = {NULL, NULL, NULL};
-    const xcover_allocator_t *a = alloc != NULL ? alloc : &none;
+    const search_allocator_t *a = alloc;
     xcover_spec_t spec;
     uint32_t *start = NULL, *items = NULL, n, n2, k;
     int rc, r, c, v;
 
     if (out == NULL || sudoku_shape_check(shape) != 0) return SEARCH_EINVAL;
-    if ((a->alloc == NULL) != (a->dealloc == NULL)) return SEARCH_EINVAL;
+    if (!search_allocator_ok(a)) return SEARCH_EINVAL;
     n = (uint32_t)shape->n;
     n2 = n * n;
     rc = SEARCH_ENOMEM;
@@ -159,11 +158,10 @@ static size_t forced_options(const sudoku_shape_t *shape, const uint8_t *puzzle,
 
 int sudoku_xc_solve(const sudoku_shape_t *shape, const uint8_t *puzzle,
                     const sudoku_xc_opts_t *opts, sudoku_xc_result_t *res) {
-    xcover_allocator_t none = {NULL, NULL, NULL};
     sudoku_xc_opts_t defaults;
     xcover_problem_t *own = NULL;
     const xcover_problem_t *p;
-    const xcover_allocator_t *a;
+    const search_allocator_t *a = NULL;
     uint32_t *forced = NULL;
     xcover_opts_t xo;
     xcover_result_t xr;
@@ -178,7 +176,7 @@ int sudoku_xc_solve(const sudoku_shape_t *shape, const uint8_t *puzzle,
         sudoku_xc_opts_init(&defaults);
         opts = &defaults;
     }
-    a = opts->alloc != NULL ? opts->alloc : &none;
+    a = opts->alloc;
     rc = sudoku_check_values(shape, puzzle);
     if (rc != 0) goto done;
     rc = SEARCH_EINVAL;
@@ -186,7 +184,7 @@ int sudoku_xc_solve(const sudoku_shape_t *shape, const uint8_t *puzzle,
     if (opts->max_solutions < 1 || opts->max_solutions > SUDOKU_MAX_SOLUTIONS) goto done;
     if (opts->prefix_len > 0 && opts->prefix == NULL) goto done;
     if (opts->prefix_len > (size_t)shape->n * (size_t)shape->n * (size_t)shape->n) goto done;
-    if ((a->alloc == NULL) != (a->dealloc == NULL)) goto done;
+    if (!search_allocator_ok(a)) goto done;
     if (opts->problem != NULL && problem_fits(shape, opts->problem) != 0) goto done;
     rc = givens_agree(shape, puzzle);
     if (rc != 0) goto done;
@@ -236,8 +234,7 @@ done:
 int sudoku_xc_split(const sudoku_shape_t *shape, const uint8_t *puzzle,
                     const xcover_problem_t *problem, const xcover_split_opts_t *o, uint32_t *roots,
                     size_t cap, xcover_split_info_t *info) {
-    xcover_allocator_t none = {NULL, NULL, NULL};
-    const xcover_allocator_t *a;
+    const search_allocator_t *a = NULL;
     xcover_split_opts_t so;
     uint32_t *givens = NULL;
     size_t ng = 0;
@@ -246,8 +243,8 @@ int sudoku_xc_split(const sudoku_shape_t *shape, const uint8_t *puzzle,
     if (info == NULL) return SEARCH_EINVAL;
     memset(info, 0, sizeof *info);
     if (o == NULL || problem == NULL) goto done;
-    a = o->alloc != NULL ? o->alloc : &none;
-    if ((a->alloc == NULL) != (a->dealloc == NULL)) goto done;
+    a = o->alloc;
+    if (!search_allocator_ok(a)) goto done;
     rc = sudoku_check_values(shape, puzzle);
     if (rc != 0) goto done;
     rc = SEARCH_EINVAL;

@@ -42,7 +42,7 @@ static inline void sudoku_xc_decode(const sudoku_shape_t *s, uint32_t option, in
 /* Builds the exact-cover problem of `shape` (the layout above).  Returns 0
  * and sets *out (free with xcover_problem_free), SEARCH_EINVAL for a bad
  * shape or NULL out, SEARCH_ENOMEM.  `alloc` may be NULL (malloc/free). */
-int sudoku_xc_problem_new(const sudoku_shape_t *shape, const xcover_allocator_t *alloc,
+int sudoku_xc_problem_new(const sudoku_shape_t *shape, const search_allocator_t *alloc,
                           xcover_problem_t **out);
 
 /* Writes the options of the givens of `puzzle` (nonzero cells, in cell
@@ -67,7 +67,7 @@ typedef struct sudoku_xc_opts_s {
                                         sudoku_xc_problem_new() for the SAME shape */
     const uint32_t *prefix;          /* options forced after the givens: a root of */
     size_t prefix_len;               /* sudoku_xc_split() for a parallel subtree */
-    const xcover_allocator_t *alloc; /* NULL = malloc/free */
+    const search_allocator_t *alloc; /* NULL = malloc/free */
 } sudoku_xc_opts_t;
 
 /* Defaults: dlx, max_solutions 1, nothing else. */

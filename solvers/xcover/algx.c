@@ -40,7 +40,7 @@
 
 #include "solvers/xcover/internal.h"
 
-int xcover__algx_init(xcover__algx_t *w, const xcover_problem_t *p, const xcover_allocator_t *a) {
+int xcover__algx_init(xcover__algx_t *w, const xcover_problem_t *p, const search_allocator_t *a) {
     size_t sz_rows = xcover__round((size_t)p->noptions + 1);
     size_t sz_cols = xcover__round((size_t)p->nitems + 1);
     size_t sz_trail = xcover__round(((size_t)p->noptions + 1) * sizeof(uint32_t));

@@ -51,7 +51,7 @@
 
 #include "solvers/xcover/internal.h"
 
-int xcover__dlx_init(xcover__dlx_t *w, const xcover_problem_t *p, const xcover_allocator_t *a) {
+int xcover__dlx_init(xcover__dlx_t *w, const xcover_problem_t *p, const search_allocator_t *a) {
     size_t sz_items = xcover__round(((size_t)p->nitems + 2) * sizeof(xcover__link_t));
     size_t sz_nodes = xcover__round((size_t)p->nnodes * sizeof(xcover__node_t));
     size_t sz_choice = xcover__round(((size_t)p->nprimary + 1) * sizeof(int32_t));

@@ -62,15 +62,15 @@ struct xcover_problem_s {
     xcover__node_t *dlx_nodes;
     uint32_t poll_dlx; /* nodes between clock/flag polls, by estimated node cost */
     uint32_t poll_algx;
-    xcover_allocator_t alloc;
+    search_allocator_t alloc;
     size_t bytes;
     void *block; /* the one allocation holding all of the above */
 };
 
 /* === Memory (xcover.c) === */
 
-void *xcover__alloc(const xcover_allocator_t *a, size_t size);
-void xcover__free(const xcover_allocator_t *a, void *ptr);
+void *xcover__alloc(const search_allocator_t *a, size_t size);
+void xcover__free(const search_allocator_t *a, void *ptr);
 /* Rounds a byte count up to the alignment of every array we carve. */
 static inline size_t xcover__round(size_t n) { return (n + 15u) & ~(size_t)15u; }
 
@@ -99,7 +99,7 @@ typedef struct xcover__search_s {
 
 typedef struct xcover__dlx_s {
     const xcover_problem_t *p;
-    const xcover_allocator_t *alloc;
+    const search_allocator_t *alloc;
     xcover__link_t *items; /* working copies of the template */
     xcover__node_t *nodes;
     int32_t *choice;  /* node chosen at each level, nprimary + 1 */
@@ -112,7 +112,7 @@ typedef struct xcover__dlx_s {
 
 /* Allocates and links the working state of p (fully linked, nothing chosen).
  * Returns 0 or SEARCH_ENOMEM (then *w holds nothing to free). */
-int xcover__dlx_init(xcover__dlx_t *w, const xcover_problem_t *p, const xcover_allocator_t *a);
+int xcover__dlx_init(xcover__dlx_t *w, const xcover_problem_t *p, const search_allocator_t *a);
 void xcover__dlx_destroy(xcover__dlx_t *w);
 /* Forces option k (covers its items).  Returns 0, 1 if it shares an item with
  * an option forced before (nothing changed), SEARCH_EINVAL if k is out of
@@ -139,7 +139,7 @@ typedef struct xcover__algx_frame_s {
 
 typedef struct xcover__algx_s {
     const xcover_problem_t *p;
-    const xcover_allocator_t *alloc;
+    const search_allocator_t *alloc;
     uint8_t *row_active; /* per option */
     uint8_t *col_active; /* per item */
     uint32_t *trail;     /* options deactivated, in order: undo log */
@@ -151,7 +151,7 @@ typedef struct xcover__algx_s {
     void *block;
 } xcover__algx_t;
 
-int xcover__algx_init(xcover__algx_t *w, const xcover_problem_t *p, const xcover_allocator_t *a);
+int xcover__algx_init(xcover__algx_t *w, const xcover_problem_t *p, const search_allocator_t *a);
 void xcover__algx_destroy(xcover__algx_t *w);
 int xcover__algx_force(xcover__algx_t *w, uint32_t k);
 int xcover__algx_run(xcover__algx_t *w, xcover__search_t *s);

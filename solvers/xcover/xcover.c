@@ -38,22 +38,18 @@
 
 /* === Memory ============================================================== */
 
-void *xcover__alloc(const xcover_allocator_t *a, size_t size) {
+void *xcover__alloc(const search_allocator_t *a, size_t size) {
     if (size == 0) size = 1;
     if (a != NULL && a->alloc != NULL) return a->alloc(a->ud, size);
     return malloc(size);
 }
 
-void xcover__free(const xcover_allocator_t *a, void *ptr) {
+void xcover__free(const search_allocator_t *a, void *ptr) {
     if (ptr == NULL) return;
     if (a != NULL && a->dealloc != NULL)
         a->dealloc(a->ud, ptr);
     else
         free(ptr);
-}
-
-static int allocator_ok(const xcover_allocator_t *a) {
-    return a == NULL || (a->alloc == NULL) == (a->dealloc == NULL);
 }
 
 /* === Building a problem ================================================== */
@@ -171,7 +167,7 @@ static void build_links(xcover_problem_t *p) {
     }
 }
 
-int xcover_problem_new(const xcover_spec_t *spec, const xcover_allocator_t *alloc,
+int xcover_problem_new(const xcover_spec_t *spec, const search_allocator_t *alloc,
                        xcover_problem_t **out, xcover_diag_t *diag) {
     xcover_diag_t d = {XCOVER_NONE, XCOVER_NONE};
     xcover_problem_t *p = NULL;
@@ -181,7 +177,7 @@ int xcover_problem_new(const xcover_spec_t *spec, const xcover_allocator_t *allo
     uint64_t avg_col, avg_opt;
     int rc = SEARCH_EINVAL, j;
 
-    if (spec == NULL || out == NULL || !allocator_ok(alloc)) goto fail;
+    if (spec == NULL || out == NULL || !search_allocator_ok(alloc)) goto fail;
     rc = check_shape(spec, &nentries);
     if (rc != 0) goto fail;
     nitems = spec->nprimary + spec->nsecondary;
@@ -246,7 +242,7 @@ fail:
 }
 
 void xcover_problem_free(xcover_problem_t *p) {
-    xcover_allocator_t a;
+    search_allocator_t a;
     if (p == NULL) return;
     a = p->alloc; /* the struct lives in the block it frees */
     xcover__free(&a, p->block);
@@ -316,7 +312,7 @@ typedef struct engine_s {
 } engine_t;
 
 static int engine_init(engine_t *e, xcover_engine_t kind, const xcover_problem_t *p,
-                       const xcover_allocator_t *a) {
+                       const search_allocator_t *a) {
     e->kind = kind;
     return kind == XCOVER_ENGINE_DLX ? xcover__dlx_init(&e->u.dlx, p, a)
                                      : xcover__algx_init(&e->u.algx, p, a);
@@ -417,7 +413,7 @@ int xcover_solve(const xcover_problem_t *p, const xcover_opts_t *opts, xcover_re
     if (p == NULL || (unsigned)opts->engine >= XCOVER_ENGINE_COUNT) goto done;
     if (opts->solutions_cap > 0 && opts->solutions == NULL) goto done;
     if (opts->prefix_len > 0 && opts->prefix == NULL) goto done;
-    if (!allocator_ok(opts->alloc)) goto done;
+    if (!search_allocator_ok(opts->alloc)) goto done;
     if (options_in_range(p, opts->prefix, opts->prefix_len) != 0) goto done;
     res->engine = opts->engine;
     rc = search_check_now(opts->ctl, 0);
@@ -532,7 +528,7 @@ int xcover_split(const xcover_problem_t *p, const xcover_split_opts_t *o, uint32
     rc = SEARCH_EINVAL;
     if (p == NULL || o == NULL || (roots == NULL && cap > 0)) goto done;
     if (o->depth > XCOVER_SPLIT_MAX_DEPTH || (o->base_len > 0 && o->base == NULL)) goto done;
-    if (!allocator_ok(o->alloc) || options_in_range(p, o->base, o->base_len) != 0) goto done;
+    if (!search_allocator_ok(o->alloc) || options_in_range(p, o->base, o->base_len) != 0) goto done;
     k.depth = o->depth ? o->depth : 1;
     rc = search_check_now(o->ctl, 0);
     if (rc != 0) goto done;

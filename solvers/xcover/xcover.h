@@ -85,17 +85,8 @@
 #define XCOVER_ELIMIT (-35) /* more items, options or entries than XCOVER_MAX_* */
 #define XCOVER_ESPACE (-36) /* xcover_split(): the roots need more room than given */
 
-/* === Memory =============================================================== */
-
-/* Allocator hooks (NULL pointer or NULL functions = malloc/free); tests use
- * them to inject failures.  alloc returns NULL on failure. */
-typedef void *(*xcover_alloc_fn)(void *ud, size_t size);
-typedef void (*xcover_free_fn)(void *ud, void *ptr);
-typedef struct xcover_allocator_s {
-    xcover_alloc_fn alloc;
-    xcover_free_fn dealloc; /* set both or neither */
-    void *ud;
-} xcover_allocator_t;
+/* Memory: every allocation goes through the caller's search_allocator_t
+ * (search.h; NULL = malloc / free), which tests use to inject failures. */
 
 /* === The problem ========================================================== */
 
@@ -134,7 +125,7 @@ typedef struct xcover_problem_s xcover_problem_t; /* opaque, immutable once buil
  *                   option order (within an option: position order).
  * On failure *out is untouched, nothing stays allocated, and *diag (if not
  * NULL) says where; on success *diag is {XCOVER_NONE, XCOVER_NONE}. */
-int xcover_problem_new(const xcover_spec_t *spec, const xcover_allocator_t *alloc,
+int xcover_problem_new(const xcover_spec_t *spec, const search_allocator_t *alloc,
                        xcover_problem_t **out, xcover_diag_t *diag);
 
 /* Frees a problem; NULL is a no-op.  No solve or split may be running on it. */
@@ -184,7 +175,7 @@ typedef struct xcover_opts_s {
     const uint32_t *prefix;          /* options forced, in this order, before the search; */
     size_t prefix_len;               /* they are part of every solution reported */
     const search_ctl_t *ctl;         /* deadline / cancel / node budget; NULL = none */
-    const xcover_allocator_t *alloc; /* NULL = malloc/free */
+    const search_allocator_t *alloc; /* NULL = malloc/free */
 } xcover_opts_t;
 
 /* Defaults: dlx, max_solutions 1, no buffers, no prefix, no limits. */
@@ -237,7 +228,7 @@ typedef struct xcover_split_opts_s {
     size_t target;                   /* used when depth == 0 (0 or 1 = depth 1) */
     const search_ctl_t *ctl;         /* NULL = none; the node budget counts split nodes
                                         (of each deepening pass) */
-    const xcover_allocator_t *alloc; /* NULL = malloc/free */
+    const search_allocator_t *alloc; /* NULL = malloc/free */
 } xcover_split_opts_t;
 
 typedef struct xcover_split_info_s {

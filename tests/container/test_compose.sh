@@ -71,6 +71,16 @@ ups=$("${engine[@]}" logs "$nginx_c" 2>/dev/null | grep '"uri":"/v1/nqueens/coun
       $py -c 'import json,sys; print(len({json.loads(l)["upstream"] for l in sys.stdin}))')
 [ "$ups" = 3 ] || bad "six requests reached $ups replicas, not 3"
 [ "$fail" = 1 ] || say "through nginx: count n=10 = 724; six requests over $ups replicas"
+# cluster mode: a job through nginx, its record in the shared store
+job=$(curl -fs -H 'Prefer: respond-async' "$base/v1/nqueens/count?n=12" |
+      $py -c 'import json,sys; print(json.load(sys.stdin)["id"])' || true)
+got=""
+for _ in $(seq 300); do
+    got=$(curl -fs "$base/v1/jobs/$job" | $py -c 'import json,sys; d=json.load(sys.stdin); print(d["status"], d.get("result", {}).get("count"), "cluster" in d)' || true)
+    case "$got" in done*|failed*|cancelled*|timeout*) break ;; esac
+    sleep 0.2
+done
+[ "$got" = "done 14200 True" ] || bad "async count n=12 through nginx (cluster mode): $got"
 code=$(curl -s -o /dev/null -w '%{http_code}' "$base/")
 [ "$code" = 200 ] || bad "GET / through nginx: $code"
 

@@ -17,6 +17,9 @@ no engine), and checks them against each other and against the server:
   - the shutdown arithmetic: terminationGracePeriodSeconds (and compose's
     stop_grace_period) > preStop sleep + --grace-ms + the server's wait for
     cancelled answers (CANCEL_WAIT_MS in server/main.c);
+  - cluster mode: the replicas' PUZZLED_REDIS names the Redis the same
+    files define (k8s: redis.yaml's Service and port; compose: the redis
+    service, which the replicas wait for);
   - compose: three replicas and nginx, nginx's upstreams are the replicas
     at their port, nginx and the replicas share one PUZZLED_* block;
   - nginx: client_max_body_size = --max-body (and --max-batch-body on the
@@ -92,14 +95,28 @@ def dockerfile_uid():
     return None
 
 
+def redis_target(url, where):
+    """host, port of a redis:// URL (no password may be written here)."""
+    m = re.fullmatch(r"redis://(?:([^:@/]*)(?::([^@/]*))?@)?([A-Za-z0-9.-]+)(?::(\d+))?(?:/(\d+))?/?", url or "")
+    if not check(m is not None, "%s: PUZZLED_REDIS %r is not redis://host[:port][/db]" % (where, url)):
+        return None, None
+    check(not m.group(2), "%s: a password in PUZZLED_REDIS belongs in a secret, not the manifest" % where)
+    return m.group(3), int(m.group(4) or 6379)
+
+
 def check_k8s(known, defaults, cancel_ms):
     d = os.path.join(ROOT, "deploy", "k8s")
     docs = {}
+    redis_docs = []
     for f in sorted(os.listdir(d)):
         if not f.endswith(".yaml"):
             continue
         for doc in yaml.safe_load_all(open(os.path.join(d, f))):
-            if doc:
+            if not doc:
+                continue
+            if doc.get("metadata", {}).get("labels", {}).get("app.kubernetes.io/component") == "job-store":
+                redis_docs.append((f, doc))  # cluster mode's Redis: checked below
+            else:
                 docs.setdefault(doc["kind"], []).append((f, doc))
     want = {"Deployment": "apps/v1", "Service": "v1", "HorizontalPodAutoscaler": "autoscaling/v2",
             "PodDisruptionBudget": "policy/v1"}
@@ -109,7 +126,7 @@ def check_k8s(known, defaults, cancel_ms):
         check(docs[kind][0][1]["apiVersion"] == api, "k8s: %s is not %s" % (kind, api))
     if "Kustomization" in docs:
         listed = set(docs["Kustomization"][0][1].get("resources", []))
-        files = {f for k, v in docs.items() if k != "Kustomization" for f, _ in v}
+        files = {f for k, v in docs.items() if k != "Kustomization" for f, _ in v} | {f for f, _ in redis_docs}
         check(listed == files, "k8s: kustomization.yaml lists %s, the files are %s" % (sorted(listed), sorted(files)))
 
     dep = docs["Deployment"][0][1]
@@ -120,6 +137,24 @@ def check_k8s(known, defaults, cancel_ms):
         check(sel and all(labels.get(k) == v for k, v in sel.items()),
               "k8s: the %s selector %s does not match the pod labels %s" % (what, sel, labels))
 
+    env_list = pod["containers"][0].get("env", [])
+    denv = {e["name"]: e.get("value") for e in env_list}
+    if "PUZZLED_REDIS" in denv:
+        host, port = redis_target(denv["PUZZLED_REDIS"], "k8s Deployment")
+        svcs = [doc for _, doc in redis_docs if doc["kind"] == "Service"]
+        sts = [doc for _, doc in redis_docs if doc["kind"] == "StatefulSet"]
+        check(len(svcs) == 1 and len(sts) == 1, "k8s: cluster mode wants one Redis StatefulSet and Service")
+        if svcs and sts:
+            svc = svcs[0]
+            check(svc["metadata"]["name"] == host, "k8s: PUZZLED_REDIS host %s is not the Redis Service %s"
+                  % (host, svc["metadata"]["name"]))
+            check(any(p.get("port") == port for p in svc["spec"]["ports"]),
+                  "k8s: the Redis Service has no port %s" % port)
+            rl = sts[0]["spec"]["template"]["metadata"]["labels"]
+            check(all(rl.get(k) == v for k, v in svc["spec"]["selector"].items()),
+                  "k8s: the Redis Service does not select the Redis pod")
+            check(not any(rl.get(k) == v for k, v in spec["selector"]["matchLabels"].items()),
+                  "k8s: the puzzled selector also takes the Redis pod")
     selects(spec["selector"]["matchLabels"], "Deployment")
     selects(docs["Service"][0][1]["spec"]["selector"], "Service")
     selects(docs["PodDisruptionBudget"][0][1]["spec"]["selector"]["matchLabels"], "PodDisruptionBudget")
@@ -218,6 +253,13 @@ def check_compose(known, defaults, cancel_ms):
               % (name, stop, grace_ms, cancel_ms))
         check("healthcheck" in s, "compose: %s has no healthcheck" % name)
     check(all(e == envs[0] for e in envs), "compose: the replicas' settings differ")
+    if envs and "PUZZLED_REDIS" in envs[0]:
+        host, _ = redis_target(envs[0]["PUZZLED_REDIS"], "compose")
+        check(host in svcs, "compose: PUZZLED_REDIS names %s, which is no service" % host)
+        for name in replicas:
+            dep = svcs[name].get("depends_on", {})
+            check(dep.get(host, {}).get("condition") == "service_healthy",
+                  "compose: %s does not wait for a healthy %s" % (name, host))
     if "nginx" not in svcs:
         return
     ng = svcs["nginx"]

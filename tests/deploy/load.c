@@ -50,6 +50,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tests/contract/record.h"
+
 enum { K_COUNT, K_QUEENS, K_SUDOKU, K_KILLER, K_BATCH, K_JOB, K_N };
 static const char *const kind_name[K_N] = {"count", "queens", "sudoku", "killer", "batch", "job"};
 /* Relative weights of the kinds in the mix. */
@@ -386,6 +388,8 @@ typedef struct xfer_s {
     char location[512];
     int gzip;
     buf_t body;
+    buf_t head;       /* the answer's header lines, kept when recording */
+    const char *post; /* the request body, or NULL */
 } xfer_t;
 
 static size_t on_body(char *p, size_t sz, size_t n, void *ud) {
@@ -424,6 +428,7 @@ static size_t on_header(char *p, size_t sz, size_t n, void *ud) {
     header_value(p, k, "Location", x->location, sizeof x->location);
     header_value(p, k, "Content-Encoding", enc, sizeof enc);
     if (strcmp(enc, "gzip") == 0) x->gzip = 1;
+    if (contract_enabled()) on_body(p, sz, n, &x->head);
     return k;
 }
 
@@ -494,6 +499,7 @@ static void start(CURLM *m, xfer_t *x) {
     curl_slist_free_all(x->hdrs);
     x->hdrs = NULL;
     x->body.len = 0;
+    x->head.len = 0;
     x->got_id[0] = '\0';
     x->gzip = 0;
     if (x->stage == 0) {
@@ -558,8 +564,26 @@ static void start(CURLM *m, xfer_t *x) {
         snprintf(iface, sizeof iface, "host!%s", source_addr);
         curl_easy_setopt(x->h, CURLOPT_INTERFACE, iface);
     }
+    x->post = post;
     if (x->stage == 0) inflight[x->kind]++;
     curl_multi_add_handle(m, x->h);
+}
+
+/* Writes the exchange down for tests/contract/validate.mjs (when
+ * $PUZZLED_CONTRACT_DIR is set; test_deploy.sh sets it). */
+static void contract_note(const xfer_t *x, CURLcode rc, long status) {
+    const char *hv[8];
+    size_t n = 0;
+    char *url = NULL;
+    for (const struct curl_slist *l = x->hdrs; l != NULL && n < 7; l = l->next)
+        hv[n++] = l->data;
+    hv[n] = NULL;
+    curl_easy_getinfo(x->h, CURLINFO_EFFECTIVE_URL, &url);
+    contract_exchange_t c = {.source = "load", .method = x->post ? "POST" : "GET", .url = url};
+    c.req_headers = hv, c.req_body = x->post, c.req_len = x->post ? strlen(x->post) : 0;
+    c.status = status, c.resp_headers = x->head.p, c.resp_hlen = x->head.len;
+    c.body = x->body.p ? x->body.p : "", c.len = x->body.len, c.incomplete = rc != CURLE_OK;
+    contract_record(&c);
 }
 
 /* A transfer ended: check it; returns 1 when x goes on to a second stage. */
@@ -569,6 +593,7 @@ static int finish(xfer_t *x, CURLcode rc) {
     json_t *d = NULL;
 
     curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &status);
+    if (contract_enabled()) contract_note(x, rc, status);
     if (rc != CURLE_OK) {
         fail(x, "transfer: %s (HTTP %ld)", curl_easy_strerror(rc), status);
         goto done;
@@ -807,6 +832,7 @@ int main(int argc, char **argv) {
         curl_easy_cleanup(xs[i].h);
         curl_slist_free_all(xs[i].hdrs);
         free(xs[i].body.p);
+        free(xs[i].head.p);
     }
     curl_multi_cleanup(m);
     curl_global_cleanup();

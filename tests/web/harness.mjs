@@ -16,6 +16,7 @@ import readline from 'node:readline';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
+import { contractDir, record, recordingFetch } from '../contract/record.mjs';
 
 export { assert };
 
@@ -23,18 +24,54 @@ export { assert };
 // One list, so that whoever merges the endpoint deletes its lines here and
 // the tests run.  Nothing else in tests/web is ever skipped.
 export const PENDING = {
-  // issue 24: POST /v1/sudoku/generate, /v1/sudoku/grade, /v1/sudoku/hint
-  'generate, grade and take a hint': 'issue 24 (sudoku generate/grade/hint)',
-  'a hint on a wrong entry names the cell': 'issue 24 (sudoku hint)',
-  'generate a 12x12 puzzle and solve it': 'issue 24 (sudoku generate)',
-  // issue 24: POST /v1/killer/generate
-  'generate a killer and solve it': 'issue 24 (killer generate)',
 };
 
 // test() that honours PENDING.
 export function webTest(name, fn, { timeout = 90_000 } = {}) {
   const skip = PENDING[name] ? `pending: needs ${PENDING[name]}` : false;
-  return test(name, { skip, timeout }, fn);
+  return test(name, { skip, timeout }, (t) => {
+    currentTest = name;
+    return fn(t);
+  });
+}
+
+// === The contract record (tests/contract/record.mjs) =======================
+// With PUZZLED_CONTRACT_DIR set (`make test` sets it), every answer the
+// page gets from the server and every fetch() of the tests themselves is
+// written down for tests/contract/validate.mjs.
+let currentTest;
+globalThis.fetch = recordingFetch(globalThis.fetch, 'web-node', () => currentTest);
+const pendingRecords = new Set();
+
+function recordPageAnswers(page, origin) {
+  if (!contractDir()) return;
+  page.on('response', (res) => {
+    if (!res.url().startsWith(origin)) return;
+    const test = currentTest;
+    const req = res.request();
+    const p = (async () => {
+      const reqHeaders = await req.allHeaders().catch(() => req.headers());
+      const resHeaders = await res.allHeaders().catch(() => res.headers());
+      // A copy revalidated from the browser's cache: the server said 304,
+      // the page is shown 200 with the 304's headers: not the server's answer.
+      if (reqHeaders['if-none-match'] && res.status() === 200 && !resHeaders['content-type']) return;
+      const body = await Promise.race([res.body(), new Promise((r) => setTimeout(() => r(null), 5_000))]).catch(() => null);
+      record({
+        source: 'web',
+        test,
+        method: req.method(),
+        url: res.url(),
+        req_headers: reqHeaders,
+        req_body: req.postDataBuffer(),
+        status: res.status(),
+        resp_headers: resHeaders,
+        body,
+        incomplete: body === null,
+      });
+    })();
+    pendingRecords.add(p);
+    p.finally(() => pendingRecords.delete(p));
+  });
 }
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
@@ -103,6 +140,7 @@ export async function startBrowser() {
   return {
     ctx,
     async close() {
+      await Promise.allSettled([...pendingRecords]); // each gives up after 5 s
       await ctx.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
@@ -125,6 +163,7 @@ export async function openPage(ctx, url, { allow = [] } = {}) {
   });
   page.assertNoErrors = () => assert.deepEqual(errors, [], 'the page logged errors');
   page.errors = errors;
+  recordPageAnswers(page, new URL(url).origin);
   await page.goto(url);
   await page.waitForSelector('main section.page h1');
   return page;

@@ -110,7 +110,12 @@ async function send(method, url, opts) {
   for (let attempt = 0; ; attempt++) {
     let res;
     try {
-      res = await fetch(url, { method, headers, body, signal: opts.signal, cache: 'no-store' });
+      // A request that asks for a job is never aborted in flight: the server
+      // may have created the job already, and only its answer (202 +
+      // Location) tells us which one to DELETE (followJob does, at once, when
+      // the user cancelled meanwhile).  Other requests abort: the server
+      // sees the connection close and stops the search.
+      res = await fetch(url, { method, headers, body, signal: opts.job ? undefined : opts.signal, cache: 'no-store' });
     } catch (e) {
       if (opts.signal && opts.signal.aborted) throw cancelled();
       throw networkError();
@@ -138,6 +143,7 @@ export async function call(method, path, opts = {}) {
     if (!location) throw problemError(500, 'a job without a Location');
     return followJob(location, job, opts);
   }
+  if (opts.job && opts.signal && opts.signal.aborted) throw cancelled();
   const body = await readBody(res).catch(() => {
     throw networkError();
   });
@@ -145,7 +151,22 @@ export async function call(method, path, opts = {}) {
   return body;
 }
 
+// The JSDoc types below come from openapi.yaml (tests/contract/api-types.d.ts;
+// `make test` type-checks every call of the pages against them).
+/**
+ * @template {import('puzzled-openapi').GetUrl} U
+ * @param {U} path
+ * @param {import('puzzled-openapi').CallOptions<import('puzzled-openapi').PathOf<U>, 'get'>} [opts]
+ * @returns {Promise<any>}
+ */
 export const get = (path, opts) => call('GET', path, opts);
+/**
+ * @template {import('puzzled-openapi').ApiPath<'post'>} P
+ * @param {P} path
+ * @param {import('puzzled-openapi').PostBody<P>} body
+ * @param {import('puzzled-openapi').CallOptions<P, 'post'>} [opts]
+ * @returns {Promise<any>}
+ */
 export const post = (path, body, opts = {}) => call('POST', path, { ...opts, body });
 
 // The answer of an ended job, or the error it ended with.
@@ -232,6 +253,12 @@ function viaEvents(url, onProgress) {
 
 // Streams a text answer line by line (the batch endpoint).  onLine(line) is
 // called for each complete line; resolves when the answer ends.
+/**
+ * @template {import('puzzled-openapi').ApiPath<'post'> | `${import('puzzled-openapi').ApiPath<'post'>}?${string}`} U
+ * @param {U} path
+ * @param {import('puzzled-openapi').CallOptions<import('puzzled-openapi').PathOf<U>, 'post'> & {body: import('puzzled-openapi').PostBody<import('puzzled-openapi').PathOf<U>>}} opts
+ * @param {(line: string) => void} onLine
+ */
 export async function streamLines(path, opts, onLine) {
   const res = await send('POST', path, opts);
   if (!res.ok) throw problemError(res.status, await readBody(res));

@@ -169,12 +169,12 @@ export function mount(root) {
   const symSel = select(
     [
       ['none', 'none'],
-      ['rotational', 'rotational 180°'],
+      ['rotational180', 'rotational 180°'],
       ['rotational90', 'rotational 90°'],
       ['mirror', 'mirror'],
       ['diagonal', 'diagonal'],
     ],
-    'rotational',
+    'rotational180',
   );
   const newBtn = button('New puzzle', () => generate(), 'primary');
   const gradeBtn = button('Grade', () => grade());

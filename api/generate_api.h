@@ -1,0 +1,17 @@
+/* generate_api.h -- POST /v1/sudoku/generate and POST /v1/killer/generate:
+ * `count` new puzzles as the items of one pool job.  See generate_api.c. */
+#ifndef PUZZLED_API_GENERATE_H
+#define PUZZLED_API_GENERATE_H
+
+#include "api/request.h"
+
+#define API_GEN_MAX_COUNT    100
+#define API_GEN_MIN_N        4
+#define API_GEN_MAX_N        25
+#define API_GEN_SEED_MAX     9007199254740991LL /* 2^53 - 1: exact in a JSON number */
+#define API_KILLER_GEN_MAX_N 9
+
+int api_sudoku_generate_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp);
+int api_killer_generate_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp);
+
+#endif

@@ -1,0 +1,856 @@
+/* sudoku_logic_api.c -- POST /v1/sudoku/grade and POST /v1/sudoku/hint: the
+ * logic engine (solvers/sudoku/logic.h) over HTTP.
+ *
+ * Both read the puzzle with the solve endpoint's reader (api_sudoku_read:
+ * JSON string or arrays, box, symbols; grade also text/plain and text/csv),
+ * refuse N above API_LOGIC_MAX_N, and run as one pool item because both
+ * start with a uniqueness check (the solver, max 2 solutions): grading and
+ * hints presume exactly one solution, so none or several is a 422 that
+ * says which.
+ *
+ * grade: the engine from the givens to the end (trial and guess allowed,
+ *   unique rectangles allowed), rating/level/hardest/histogram; with
+ *   steps=true every step as JSON, built on the worker while the engine
+ *   runs (the on_step callback).  The engine's final grid is compared with
+ *   the solver's solution: a difference is a 500 (an engine bug), never an
+ *   answer.
+ * hint: grid = the player's grid, givens = the puzzle (absent: the grid is
+ *   the puzzle).  In this order: entries that differ from the solution
+ *   ("wrong", with pencil marks that leave out the solution's value); a
+ *   full correct grid ("solved"); otherwise the engine's next step from the
+ *   player's position (their pencil marks narrowing the candidates).
+ *   Conflicting entries are not a 422 here when givens are given: they are
+ *   wrong entries, and the answer says so.
+ *
+ * Explanations are written here (solvers/ has no stdio): one sentence per
+ * step from the step's data, rows/columns/boxes numbered from 1, cells as
+ * r4c5, values in the request's symbols. */
+#include "api/sudoku_logic_api.h"
+
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/json_util.h"
+#include "solvers/sudoku/sudoku9.h"
+
+/* === Steps as JSON, and their sentences === */
+
+/* Appends v (stolen) to arr; 0, or -1 when either is NULL or the append
+ * fails.  Every JSON answer here is built through this and lg_set so that a
+ * failed allocation makes the whole answer NULL (a 503), never a 200 with a
+ * piece silently missing. */
+static int lg_push(json_t *arr, json_t *v) {
+    if (arr == NULL || v == NULL) {
+        json_decref(v);
+        return -1;
+    }
+    return json_array_append_new(arr, v) != 0 ? -1 : 0;
+}
+
+static int lg_set(json_t *obj, const char *key, json_t *v) {
+    if (obj == NULL || v == NULL) {
+        json_decref(v);
+        return -1;
+    }
+    return json_object_set_new(obj, key, v) != 0 ? -1 : 0;
+}
+
+static json_t *lg_cell(const api_sudoku_puzzle_t *pz, int cell) {
+    return json_pack("[i,i]", cell / pz->n, cell % pz->n);
+}
+
+static long long lg_sym(const api_sudoku_puzzle_t *pz, int d) { return pz->symbols[d - 1]; }
+
+/* Appends printf-style text to buf[cap] at *len. */
+static void lg_cat(char *buf, size_t cap, size_t *len, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void lg_cat(char *buf, size_t cap, size_t *len, const char *fmt, ...) {
+    va_list ap;
+    if (*len >= cap) return;
+    va_start(ap, fmt);
+    int k = vsnprintf(buf + *len, cap - *len, fmt, ap);
+    va_end(ap);
+    if (k > 0) *len += (size_t)k < cap - *len ? (size_t)k : cap - *len - 1;
+}
+
+static void lg_unit(const api_sudoku_puzzle_t *pz, int u, char *out, size_t cap) {
+    static const char *const kinds[] = {"row", "column", "box"};
+    int n = pz->n;
+    if (u < 0)
+        snprintf(out, cap, "the grid");
+    else
+        snprintf(out, cap, "%s %d", kinds[u / n], u % n + 1);
+}
+
+/* Distinct cells of one kind of item, in order. */
+static int lg_cells(const sudoku_logic_step_t *s, int kind, int *out, int cap) {
+    int k = 0;
+    for (int i = 0; i < s->nitems; i++) {
+        if (s->items[i].kind != kind) continue;
+        int c = s->items[i].cell, dup = 0;
+        for (int j = 0; j < k; j++)
+            if (out[j] == c) dup = 1;
+        if (!dup && k < cap) out[k++] = c;
+    }
+    return k;
+}
+
+static void lg_cell_list(const api_sudoku_puzzle_t *pz, const int *cells, int k, char *buf,
+                         size_t cap, size_t *len) {
+    for (int i = 0; i < k; i++)
+        lg_cat(buf, cap, len, "%sr%dc%d",
+               i == 0       ? ""
+               : i == k - 1 ? " and "
+                            : ", ",
+               cells[i] / pz->n + 1, cells[i] % pz->n + 1);
+}
+
+static void lg_digit_list(const api_sudoku_puzzle_t *pz, uint32_t digits, char *buf, size_t cap,
+                          size_t *len) {
+    int k = __builtin_popcount(digits), i = 0;
+    for (int d = 1; d <= pz->n; d++)
+        if (digits & (1u << (d - 1))) {
+            lg_cat(buf, cap, len, "%s%lld",
+                   i == 0       ? ""
+                   : i == k - 1 ? " and "
+                                : ", ",
+                   lg_sym(pz, d));
+            i++;
+        }
+}
+
+/* The lines (rows or columns) of a fish's base and cover, 1-based lists. */
+static void lg_lines(const api_sudoku_puzzle_t *pz, const int *cells, int k, int kind, char *buf,
+                     size_t cap, size_t *len) {
+    int seen[SUDOKU_LOGIC_MAX_N] = {0}, m = 0, total = 0;
+    for (int i = 0; i < k; i++) {
+        int x = kind == 0 ? cells[i] / pz->n : cells[i] % pz->n;
+        if (!seen[x]) total++;
+        seen[x] = 1;
+    }
+    for (int x = 0; x < pz->n; x++)
+        if (seen[x]) {
+            lg_cat(buf, cap, len, "%s%d", m == 0 ? "" : m == total - 1 ? " and " : ", ", x + 1);
+            m++;
+        }
+}
+
+/* The chain's nodes with their links: 5r1c1 = 5r1c7 - 5r4c7 = 5r4c3. */
+static void lg_chain(const api_sudoku_puzzle_t *pz, const sudoku_logic_step_t *s, char *buf,
+                     size_t cap, size_t *len) {
+    int k = 0;
+    for (int i = 0; i < s->nitems; i++) {
+        const sudoku_logic_item_t *it = &s->items[i];
+        if (it->kind != SUDOKU_ITEM_CAND) continue;
+        lg_cat(buf, cap, len, "%s%lldr%dc%d",
+               k == 0    ? ""
+               : (k % 2) ? " = "
+                         : " - ",
+               lg_sym(pz, it->value), it->cell / pz->n + 1, it->cell % pz->n + 1);
+        k++;
+    }
+}
+
+/* The sentence for step s (see the header).  One piece: one case and one
+ * sentence per technique, read as a table; split up, the sentences of
+ * related techniques would no longer stand side by side. */
+void api_logic_explain(const api_sudoku_puzzle_t *pz, const sudoku_logic_step_t *s, char *buf,
+                       size_t cap) {
+    char u0[32], u1[32];
+    int cells[SUDOKU_LOGIC_STEP_ITEMS], nc, n = pz->n;
+    size_t len = 0;
+    long long d = s->digit ? lg_sym(pz, s->digit) : 0;
+    buf[0] = '\0';
+    lg_unit(pz, s->unit[0], u0, sizeof u0);
+    lg_unit(pz, s->unit[1], u1, sizeof u1);
+    nc = lg_cells(s, SUDOKU_ITEM_CELL, cells, SUDOKU_LOGIC_STEP_ITEMS);
+    switch ((sudoku_tech_t)s->tech) {
+    case SUDOKU_TECH_FULL_HOUSE:
+        lg_cat(buf, cap, &len, "r%dc%d is the last empty cell of %s, so it takes %lld",
+               cells[0] / n + 1, cells[0] % n + 1, u0, d);
+        break;
+    case SUDOKU_TECH_NAKED_SINGLE:
+        lg_cat(buf, cap, &len, "r%dc%d can only be %lld: every other value is ruled out",
+               cells[0] / n + 1, cells[0] % n + 1, d);
+        break;
+    case SUDOKU_TECH_HIDDEN_SINGLE:
+        lg_cat(buf, cap, &len, "In %s, %lld can only go in r%dc%d", u0, d, cells[0] / n + 1,
+               cells[0] % n + 1);
+        break;
+    case SUDOKU_TECH_POINTING:
+    case SUDOKU_TECH_CLAIMING:
+        lg_cat(buf, cap, &len, "In %s, %lld can only go in %s, so %lld leaves the rest of %s", u0,
+               d, u1, d, u1);
+        break;
+    case SUDOKU_TECH_NAKED_PAIR:
+    case SUDOKU_TECH_NAKED_TRIPLE:
+    case SUDOKU_TECH_NAKED_QUAD:
+        lg_cell_list(pz, cells, nc, buf, cap, &len);
+        lg_cat(buf, cap, &len, " hold only ");
+        lg_digit_list(pz, s->digits, buf, cap, &len);
+        lg_cat(buf, cap, &len, " between them, so those values leave the rest of %s", u0);
+        break;
+    case SUDOKU_TECH_HIDDEN_PAIR:
+    case SUDOKU_TECH_HIDDEN_TRIPLE:
+    case SUDOKU_TECH_HIDDEN_QUAD:
+        lg_cat(buf, cap, &len, "In %s, ", u0);
+        lg_digit_list(pz, s->digits, buf, cap, &len);
+        lg_cat(buf, cap, &len, " can only go in ");
+        lg_cell_list(pz, cells, nc, buf, cap, &len);
+        lg_cat(buf, cap, &len, ", so those cells hold nothing else");
+        break;
+    case SUDOKU_TECH_X_WING:
+    case SUDOKU_TECH_SWORDFISH:
+    case SUDOKU_TECH_JELLYFISH: {
+        int base = s->unit[0] / n; /* 0 rows, 1 columns */
+        lg_cat(buf, cap, &len, "In %s ", base == 0 ? "rows" : "columns");
+        lg_lines(pz, cells, nc, base, buf, cap, &len);
+        lg_cat(buf, cap, &len, ", %lld can only go in %s ", d, base == 0 ? "columns" : "rows");
+        lg_lines(pz, cells, nc, 1 - base, buf, cap, &len);
+        lg_cat(buf, cap, &len, ", so %lld leaves the rest of those %s", d,
+               base == 0 ? "columns" : "rows");
+        break;
+    }
+    case SUDOKU_TECH_XY_WING:
+        lg_cat(buf, cap, &len,
+               "Whichever value r%dc%d takes, r%dc%d or r%dc%d is %lld, so cells that see both "
+               "lose %lld",
+               cells[0] / n + 1, cells[0] % n + 1, cells[1] / n + 1, cells[1] % n + 1,
+               cells[2] / n + 1, cells[2] % n + 1, d, d);
+        break;
+    case SUDOKU_TECH_XYZ_WING:
+        lg_cat(buf, cap, &len, "One of ");
+        lg_cell_list(pz, cells, nc, buf, cap, &len);
+        lg_cat(buf, cap, &len, " is %lld, so cells that see all three lose %lld", d, d);
+        break;
+    case SUDOKU_TECH_UNIQUE_RECTANGLE: {
+        int odd = -1;
+        for (int i = 0; i < s->nitems; i++)
+            if (s->items[i].kind == SUDOKU_ITEM_ELIM) odd = s->items[i].cell;
+        lg_cat(buf, cap, &len, "Three corners of ");
+        lg_cell_list(pz, cells, nc, buf, cap, &len);
+        lg_cat(buf, cap, &len, " hold only ");
+        lg_digit_list(pz, s->digits, buf, cap, &len);
+        lg_cat(buf, cap, &len,
+               "; if r%dc%d held one of them too the two values could swap and the puzzle "
+               "would have two solutions, so it does not",
+               odd / n + 1, odd % n + 1);
+        break;
+    }
+    case SUDOKU_TECH_SIMPLE_COLOURING:
+        if (s->unit[0] == 0)
+            lg_cat(buf, cap, &len,
+                   "Colour the %llds linked in pairs: two cells of one colour see each other, so "
+                   "that colour is false and its cells lose %lld",
+                   d, d);
+        else
+            lg_cat(buf, cap, &len,
+                   "Colour the %llds linked in pairs: one of the two colours is %lld, so cells "
+                   "that see both colours lose %lld",
+                   d, d, d);
+        break;
+    case SUDOKU_TECH_X_CHAIN:
+    case SUDOKU_TECH_XY_CHAIN:
+    case SUDOKU_TECH_AIC: {
+        const sudoku_logic_item_t *a = NULL, *e = NULL;
+        for (int i = 0; i < s->nitems; i++)
+            if (s->items[i].kind == SUDOKU_ITEM_CAND) {
+                if (a == NULL) a = &s->items[i];
+                e = &s->items[i];
+            }
+        if (a == NULL) break;
+        lg_cat(buf, cap, &len, "Either r%dc%d is %lld or r%dc%d is %lld (", a->cell / n + 1,
+               a->cell % n + 1, lg_sym(pz, a->value), e->cell / n + 1, e->cell % n + 1,
+               lg_sym(pz, e->value));
+        lg_chain(pz, s, buf, cap, &len);
+        lg_cat(buf, cap, &len, "), so candidates that see both go");
+        break;
+    }
+    case SUDOKU_TECH_TRIAL:
+        lg_cat(buf, cap, &len,
+               "If r%dc%d were %lld, %s would lead to a contradiction, so it is not %lld",
+               cells[0] / n + 1, cells[0] % n + 1, d,
+               s->size == 0 ? "singles" : "singles, locked candidates and pairs", d);
+        break;
+    case SUDOKU_TECH_GUESS:
+        lg_cat(buf, cap, &len,
+               "No technique here makes progress: r%dc%d is guessed as %lld, its value in the "
+               "unique solution",
+               cells[0] / n + 1, cells[0] % n + 1, d);
+        break;
+    default: lg_cat(buf, cap, &len, "%s", sudoku_tech_name((sudoku_tech_t)s->tech)); break;
+    }
+}
+
+json_t *api_logic_step_json(const api_sudoku_puzzle_t *pz, const sudoku_logic_step_t *s) {
+    char text[512];
+    int cells[SUDOKU_LOGIC_STEP_ITEMS], nc;
+    json_t *place = json_array(), *elim = json_array(), *jcells = json_array(),
+           *cands = json_array();
+    int bad = 0;
+    for (int i = 0; i < s->nitems; i++) {
+        const sudoku_logic_item_t *it = &s->items[i];
+        if (it->kind == SUDOKU_ITEM_PLACE)
+            bad |= lg_push(place, json_pack("{s:o, s:I}", "cell", lg_cell(pz, it->cell), "value",
+                                            (json_int_t)lg_sym(pz, it->value)));
+        else if (it->kind == SUDOKU_ITEM_CAND)
+            bad |= lg_push(cands, json_pack("{s:o, s:I}", "cell", lg_cell(pz, it->cell), "value",
+                                            (json_int_t)lg_sym(pz, it->value)));
+    }
+    /* eliminations grouped by cell, cells in first-seen order */
+    nc = lg_cells(s, SUDOKU_ITEM_ELIM, cells, SUDOKU_LOGIC_STEP_ITEMS);
+    for (int k = 0; k < nc; k++) {
+        json_t *vals = json_array();
+        for (int i = 0; i < s->nitems; i++)
+            if (s->items[i].kind == SUDOKU_ITEM_ELIM && s->items[i].cell == cells[k])
+                bad |= lg_push(vals, json_integer(lg_sym(pz, s->items[i].value)));
+        bad |=
+            lg_push(elim, json_pack("{s:o, s:o}", "cell", lg_cell(pz, cells[k]), "values", vals));
+    }
+    nc = lg_cells(s, SUDOKU_ITEM_CELL, cells, SUDOKU_LOGIC_STEP_ITEMS);
+    for (int k = 0; k < nc; k++)
+        bad |= lg_push(jcells, lg_cell(pz, cells[k]));
+    api_logic_explain(pz, s, text, sizeof text);
+    if (bad) {
+        json_decref(place);
+        json_decref(elim);
+        json_decref(jcells);
+        json_decref(cands);
+        return NULL;
+    }
+    return json_pack("{s:s, s:o, s:o, s:o, s:o, s:s, s:b}", "technique",
+                     sudoku_tech_name((sudoku_tech_t)s->tech), "placements", place, "eliminations",
+                     elim, "cells", jcells, "candidates", cands, "explanation", text, "trial",
+                     s->trial);
+}
+
+/* === The job === */
+
+typedef struct lg_job_s {
+    api_job_t base;
+    int hint;                /* 0 grade, 1 hint */
+    api_sudoku_puzzle_t *pz; /* the request (grid = the player's grid for hints) */
+    int steps;               /* grade: return the path */
+    json_t *givens_json;     /* hint: the request's givens, pencil (owned refs) */
+    json_t *pencil_json;
+    uint8_t *puzzle;  /* n*n: the puzzle (hint: the givens) */
+    uint32_t *pencil; /* n*n masks, 0 = no marks for the cell */
+    /* results, written by run() (one item), read by render() */
+    int rc;
+    int nsol;
+    uint8_t *solution;
+    sudoku_grade_t grade;
+    json_t *path;   /* grade with steps */
+    json_t *answer; /* hint */
+    int bad_path;   /* the engine ended away from the solution */
+    double solve_ms;
+} lg_job_t;
+
+/* Counts solutions up to 2; the first goes to sol.  Returns 0 or a
+ * SEARCH_* stop code. */
+static int lg_count(const sudoku_shape_t *sh, const uint8_t *grid, const search_ctl_t *ctl,
+                    uint8_t *sol, int *nsol) {
+    size_t nn = (size_t)sh->n * (size_t)sh->n;
+    uint8_t *buf = malloc(2 * nn);
+    int rc;
+    if (buf == NULL) return SEARCH_ENOMEM;
+    if (sh->n == 9 && sh->box_rows == 3) {
+        sudoku9_result_t r;
+        rc = sudoku9_solve(grid, 2, buf, ctl, &r);
+        *nsol = (int)r.solutions_found;
+    } else {
+        sudoku_opts_t o;
+        sudoku_result_t r;
+        sudoku_opts_init(&o);
+        o.max_solutions = 2;
+        o.solutions = buf;
+        o.ctl = ctl;
+        if (sh->n >= 16) o.level = SUDOKU_LEVEL_SUBSETS;
+        rc = sudoku_solve(sh, grid, &o, &r);
+        *nsol = (int)r.solutions_found;
+    }
+    if (rc == SUDOKU_ECONFLICT) {
+        rc = 0;
+        *nsol = 0;
+    }
+    if (*nsol >= 1) memcpy(sol, buf, nn);
+    free(buf);
+    return rc;
+}
+
+static int lg_on_step(void *ud, const sudoku_logic_t *st, const sudoku_logic_step_t *step) {
+    lg_job_t *j = ud;
+    (void)st;
+    json_t *js = api_logic_step_json(j->pz, step);
+    if (js == NULL || json_array_append_new(j->path, js) != 0) return SEARCH_ENOMEM;
+    return 0;
+}
+
+static int lg_run_grade(lg_job_t *j, sudoku_logic_t *st, const search_ctl_t *ctl) {
+    sudoku_logic_opts_t o;
+    int rc, nn = j->pz->n * j->pz->n;
+    uint8_t *end = malloc((size_t)nn);
+    if (end == NULL) return SEARCH_ENOMEM;
+    sudoku_logic_opts_init(&o);
+    o.assume_unique = 1;
+    o.solution = j->solution;
+    o.ctl = ctl;
+    if (j->steps) {
+        if ((j->path = json_array()) == NULL) {
+            free(end);
+            return SEARCH_ENOMEM;
+        }
+        o.on_step = lg_on_step;
+        o.ud = j;
+    }
+    rc = sudoku_logic_load(st, j->puzzle);
+    if (rc == 0) rc = sudoku_logic_grade(st, &o, &j->grade);
+    if (rc == 0) {
+        sudoku_logic_grid(st, end);
+        j->bad_path = !j->grade.solved || memcmp(end, j->solution, (size_t)nn) != 0;
+    } else if (rc == SUDOKU_LOGIC_ECONTRA || rc == SUDOKU_ECONFLICT) {
+        j->bad_path = 1;
+        rc = 0;
+    }
+    free(end);
+    return rc;
+}
+
+static json_t *lg_cell_value(const api_sudoku_puzzle_t *pz, int cell, int d) {
+    return json_pack("{s:o, s:I}", "cell", lg_cell(pz, cell), "value", (json_int_t)lg_sym(pz, d));
+}
+
+static int lg_run_hint(lg_job_t *j, sudoku_logic_t *st, const search_ctl_t *ctl) {
+    const api_sudoku_puzzle_t *pz = j->pz;
+    int nn = pz->n * pz->n, nwrong = 0, nmiss = 0, empty = 0, rc;
+    json_t *wrong = json_array(), *miss = json_array();
+    char text[256];
+    int bad = wrong == NULL || miss == NULL;
+    for (int c = 0; c < nn; c++) {
+        int v = pz->grid[c], s = j->solution[c];
+        if (v == 0) empty++;
+        if (v != 0 && v != s) {
+            bad |= lg_push(wrong, lg_cell_value(pz, c, v));
+            if (nwrong++ == 0)
+                snprintf(text, sizeof text, "r%dc%d does not hold %lld in the solution",
+                         c / pz->n + 1, c % pz->n + 1, lg_sym(pz, v));
+        }
+        if (v == 0 && j->pencil[c] != 0 && !(j->pencil[c] & (1u << (s - 1)))) {
+            bad |= lg_push(miss, lg_cell_value(pz, c, s));
+            if (nwrong == 0 && nmiss == 0)
+                snprintf(text, sizeof text, "the pencil marks of r%dc%d leave out its value",
+                         c / pz->n + 1, c % pz->n + 1);
+            nmiss++;
+        }
+    }
+    if (bad) {
+        json_decref(wrong);
+        json_decref(miss);
+        return SEARCH_ENOMEM;
+    }
+    if (nwrong + nmiss > 0) {
+        if (nwrong > 1) snprintf(text, sizeof text, "%d entries do not match the solution", nwrong);
+        j->answer = json_pack("{s:s, s:o, s:o, s:s}", "status", "wrong", "wrong", wrong, "pencil",
+                              miss, "explanation", text);
+        return j->answer ? 0 : SEARCH_ENOMEM;
+    }
+    json_decref(wrong);
+    json_decref(miss);
+    if (empty == 0) {
+        j->answer = json_pack("{s:s}", "status", "solved");
+        return j->answer ? 0 : SEARCH_ENOMEM;
+    }
+    if ((rc = sudoku_logic_load(st, pz->grid)) != 0) return SEARCH_EINVAL;
+    for (int c = 0; c < nn; c++)
+        if (pz->grid[c] == 0 && j->pencil[c] != 0 && sudoku_logic_restrict(st, c, j->pencil[c]))
+            return SEARCH_EINVAL; /* cannot happen: the marks hold the solution's value */
+    sudoku_logic_opts_t o;
+    sudoku_logic_step_t *step = malloc(sizeof *step);
+    if (step == NULL) return SEARCH_ENOMEM;
+    sudoku_logic_opts_init(&o);
+    o.assume_unique = 1;
+    o.solution = j->solution;
+    o.ctl = ctl;
+    rc = sudoku_logic_next(st, &o, step, NULL);
+    if (rc == 1) {
+        j->answer =
+            json_pack("{s:s, s:o}", "status", "hint", "step", api_logic_step_json(pz, step));
+        rc = j->answer ? 0 : SEARCH_ENOMEM;
+    } else if (rc == 0 || rc == SUDOKU_LOGIC_ECONTRA) {
+        j->bad_path = 1; /* trial and guess always find a step from a true position */
+        rc = 0;
+    }
+    free(step);
+    return rc;
+}
+
+static int lg_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
+    lg_job_t *j = (lg_job_t *)job;
+    sudoku_logic_t *st;
+    int rc;
+    int64_t t0 = search_now_ns();
+    (void)item;
+    rc = lg_count(&j->pz->shape, j->puzzle, ctl, j->solution, &j->nsol);
+    j->solve_ms = api_elapsed_ms(t0, search_now_ns());
+    if (rc != 0 || j->nsol != 1) return rc;
+    if ((st = sudoku_logic_new(&j->pz->shape)) == NULL) return SEARCH_ENOMEM;
+    rc = j->hint ? lg_run_hint(j, st, ctl) : lg_run_grade(j, st, ctl);
+    sudoku_logic_free(st);
+    return rc;
+}
+
+static int lg_merge(api_job_t *job, size_t item, int rc) {
+    lg_job_t *j = (lg_job_t *)job;
+    (void)item;
+    j->rc = rc;
+    job->nodes += j->grade.work;
+    return API_JOB_STOP;
+}
+
+static void lg_problem(api_response_t *out, int code, const char *fmt, const char *arg) {
+    api_problem_t p;
+    api_problem_init(&p, code, fmt, arg);
+    api_response_problem(out, &p);
+}
+
+static void lg_render(api_job_t *job, api_response_t *out) {
+    lg_job_t *j = (lg_job_t *)job;
+    const api_sudoku_puzzle_t *pz = j->pz;
+    double ms = api_elapsed_ms(job->start_ns, search_now_ns());
+    if (j->rc == SEARCH_TIMEOUT || j->rc == SEARCH_CANCELLED || j->rc == SEARCH_BUDGET) {
+        api_response_json(out, 200,
+                          json_pack("{s:s, s:i, s:o, s:{s:f}}", "status",
+                                    j->rc == SEARCH_CANCELLED ? "cancelled" : "timeout", "n", pz->n,
+                                    "box", api_sudoku_box_json(pz), "stats", "elapsed_ms", ms));
+        return;
+    }
+    if (j->rc == SEARCH_ENOMEM) {
+        lg_problem(out, API_ENOMEM, "%s", "out of memory while grading");
+        return;
+    }
+    if (j->rc != 0) {
+        lg_problem(out, API_EINTERNAL, "%s", "the puzzle could not be graded");
+        return;
+    }
+    if (j->nsol != 1) {
+        lg_problem(out, API_EUNPROCESSABLE, "%s",
+                   j->nsol == 0 ? "the puzzle has no solution; grading and hints need exactly one"
+                                : "the puzzle has more than one solution; grading and hints need "
+                                  "exactly one");
+        return;
+    }
+    if (j->bad_path) {
+        lg_problem(out, API_EINTERNAL, "%s", "the logic engine strayed from the solution (a bug)");
+        return;
+    }
+    if (j->hint) {
+        json_t *a = j->answer;
+        j->answer = NULL;
+        api_response_json(out, 200, a);
+        return;
+    }
+    const sudoku_grade_t *g = &j->grade;
+    json_t *hist = json_object();
+    int bad = hist == NULL;
+    for (int t = 0; t < SUDOKU_TECH_COUNT && !bad; t++)
+        if (g->counts[t])
+            bad |= lg_set(hist, sudoku_tech_name((sudoku_tech_t)t), json_integer(g->counts[t]));
+    if (bad) {
+        json_decref(hist);
+        hist = NULL; /* json_pack below then fails: a 503 */
+    }
+    json_t *root = json_pack(
+        "{s:s, s:i, s:o, s:f, s:s, s:s, s:o, s:i, s:b, s:{s:f, s:f, s:I}}", "status", "graded", "n",
+        pz->n, "box", api_sudoku_box_json(pz), "rating",
+        (double)(long long)(g->rating * 1000.0 + 0.5) / 1000.0, "level",
+        sudoku_grade_level_name(g->level), "hardest", sudoku_tech_name(g->hardest), "techniques",
+        hist, "steps_count", (int)g->steps, "solved_by_logic", g->solved_by_logic, "stats",
+        "elapsed_ms", ms, "solve_ms", j->solve_ms, "work", (json_int_t)g->work);
+    if (root != NULL && j->path != NULL && lg_set(root, "steps", json_incref(j->path)) != 0) {
+        json_decref(root);
+        root = NULL;
+    }
+    api_response_json(out, 200, root);
+}
+
+static void lg_free(api_job_t *job) {
+    lg_job_t *j = (lg_job_t *)job;
+    if (j == NULL) return;
+    json_decref(j->givens_json);
+    json_decref(j->pencil_json);
+    json_decref(j->path);
+    json_decref(j->answer);
+    free(j->pz);
+    free(j->puzzle);
+    free(j->pencil);
+    free(j->solution);
+    free(j);
+}
+
+static const api_job_ops_t lg_ops = {"sudoku", lg_run, lg_merge, lg_render, lg_free,
+                                     0,        NULL,   NULL,     NULL};
+
+/* === Reading === */
+
+/* Solve's options that are no fields here. */
+static int lg_refuse(const char *key, api_problem_t *p) {
+    static const char *const solve_only[] = {"method",  "propagation", "max_solutions",
+                                             "threads", "trace",       NULL};
+    for (int i = 0; solve_only[i]; i++)
+        if (strcmp(key, solve_only[i]) == 0) {
+            api_problem_add(p, "body", key, "unknown field (a /v1/sudoku/solve option)");
+            return -1;
+        }
+    return 0;
+}
+
+static int lg_grade_field(void *ud, const char *key, json_t *v, api_problem_t *p) {
+    lg_job_t *j = ud;
+    if (strcmp(key, "steps") == 0) {
+        if (!json_is_boolean(v)) {
+            api_problem_add(p, "body", "steps", "must be true or false");
+            return -1;
+        }
+        j->steps = json_is_true(v);
+        return 1;
+    }
+    return lg_refuse(key, p);
+}
+
+static int lg_hint_field(void *ud, const char *key, json_t *v, api_problem_t *p) {
+    lg_job_t *j = ud;
+    if (strcmp(key, "givens") == 0) {
+        j->givens_json = json_incref(v);
+        return 1;
+    }
+    if (strcmp(key, "pencil") == 0) {
+        j->pencil_json = json_incref(v);
+        return 1;
+    }
+    return lg_refuse(key, p);
+}
+
+static lg_job_t *lg_new(int hint) {
+    lg_job_t *j = calloc(1, sizeof *j);
+    if (j == NULL) return NULL;
+    j->hint = hint;
+    j->pz = calloc(1, sizeof *j->pz);
+    if (j->pz == NULL) {
+        free(j);
+        return NULL;
+    }
+    return j;
+}
+
+static int lg_limits(const lg_job_t *j, api_problem_t *p) {
+    if (j->pz->n > API_LOGIC_MAX_N) {
+        api_problem_init(p, API_EINVALID, "the request is not valid");
+        api_problem_add(p, "body", "grid",
+                        "the logic endpoints take grids up to %dx%d; this one is %dx%d",
+                        API_LOGIC_MAX_N, API_LOGIC_MAX_N, j->pz->n, j->pz->n);
+        return API_EINVALID;
+    }
+    return 0;
+}
+
+static int lg_alloc(lg_job_t *j, const api_request_t *req, api_problem_t *p) {
+    size_t nn = (size_t)j->pz->n * (size_t)j->pz->n;
+    j->puzzle = malloc(nn);
+    j->solution = malloc(nn);
+    j->pencil = calloc(nn, sizeof *j->pencil);
+    if (j->puzzle == NULL || j->solution == NULL || j->pencil == NULL) {
+        api_problem_init(p, API_ENOMEM, "out of memory");
+        return API_ENOMEM;
+    }
+    memcpy(j->puzzle, j->pz->grid, nn);
+    (void)req;
+    return 0;
+}
+
+int api_sudoku_grade_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
+    static const char *const query[] = {"steps", "box", "timeout_ms", NULL};
+    api_problem_t p;
+    lg_job_t *j = lg_new(0);
+    api_sudoku_extra_t ex = {lg_grade_field, query, NULL};
+    int rc;
+    *job = NULL;
+    if (j == NULL) {
+        api_problem_init(&p, API_ENOMEM, "out of memory");
+        goto fail;
+    }
+    ex.ud = j;
+    rc = api_sudoku_read(req, &ex, j->pz, &p);
+    if (rc == 0 && !api_json_content_type(req) &&
+        api_param_bool(req, "steps", 0, &j->steps, &p) != 0)
+        rc = API_EINVALID; /* p is the reader's "not valid" problem, now with steps */
+    if (rc != 0 || (rc = lg_limits(j, &p)) != 0 || (rc = lg_alloc(j, req, &p)) != 0) goto fail;
+    api_job_ready(&j->base, &lg_ops, 1, 1, j->pz->timeout_ms, job);
+    return 0;
+fail:
+    lg_free(j ? &j->base : NULL);
+    api_response_problem(resp, &p);
+    return p.code;
+}
+
+/* Renames field errors "grid..." to "givens..." (the givens are read as a
+ * grid of their own). */
+static void lg_rename(api_problem_t *p) {
+    for (size_t i = 0; i < p->nerrors; i++)
+        if (strncmp(p->errors[i].field, "grid", 4) == 0) {
+            char f[64];
+            snprintf(f, sizeof f, "givens%s", p->errors[i].field + 4);
+            snprintf(p->errors[i].field, sizeof p->errors[i].field, "%s", f);
+        }
+}
+
+/* The givens: read like a grid with the request's box and symbols. */
+static int lg_read_givens(lg_job_t *j, api_problem_t *p) {
+    api_sudoku_puzzle_t *pz = j->pz, *g = calloc(1, sizeof *g);
+    json_t *body = json_object(), *syms = NULL;
+    api_request_t sub;
+    int rc = API_ENOMEM, nn = pz->n * pz->n;
+    char *text = NULL;
+    if (g == NULL || body == NULL) goto out;
+    if (lg_set(body, "grid", json_incref(j->givens_json)) != 0) goto out;
+    if (pz->box_rows &&
+        lg_set(body, "box", json_pack("{s:i, s:i}", "rows", pz->box_rows, "cols", pz->box_cols)))
+        goto out;
+    if (pz->nsymbols) {
+        int bad = (syms = json_array()) == NULL;
+        for (int k = 0; k < pz->nsymbols && !bad; k++)
+            bad |= lg_push(syms, json_integer(pz->symbols[k]));
+        if (bad) {
+            json_decref(syms);
+            goto out;
+        }
+        if (lg_set(body, "symbols", syms) != 0) goto out;
+    }
+    if ((text = api_json_dumps(body, JSON_COMPACT, NULL)) == NULL) goto out;
+    memset(&sub, 0, sizeof sub);
+    sub.method = "POST";
+    sub.path = "/v1/sudoku/hint";
+    sub.body = text;
+    sub.body_len = strlen(text);
+    sub.content_type = "application/json";
+    sub.max_timeout_ms = 1;
+    rc = api_sudoku_read(&sub, NULL, g, p);
+    if (rc != 0) {
+        lg_rename(p);
+        goto out;
+    }
+    if (g->n != pz->n) {
+        api_problem_init(p, API_EINVALID, "the request is not valid");
+        api_problem_add(p, "body", "givens", "must be %dx%d like grid, got %dx%d", pz->n, pz->n,
+                        g->n, g->n);
+        rc = API_EINVALID;
+        goto out;
+    }
+    api_problem_init(p, API_EINVALID, "the grid must keep every given");
+    for (int c = 0; c < nn; c++)
+        if (g->grid[c] && pz->grid[c] != g->grid[c]) {
+            char f[32];
+            snprintf(f, sizeof f, "grid[%d][%d]", c / pz->n, c % pz->n);
+            api_problem_add(p, "body", f, "the given %lld is missing or changed",
+                            pz->symbols[g->grid[c] - 1]);
+        }
+    rc = p->nerrors ? API_EINVALID : 0;
+    if (rc == 0) memcpy(j->puzzle, g->grid, (size_t)nn);
+out:
+    if (rc == API_ENOMEM) api_problem_init(p, API_ENOMEM, "out of memory");
+    free(text);
+    json_decref(body);
+    free(g);
+    return rc;
+}
+
+static int lg_read_pencil(lg_job_t *j, api_problem_t *p) {
+    const api_sudoku_puzzle_t *pz = j->pz;
+    json_t *item;
+    size_t i;
+    int n = pz->n;
+    api_problem_init(p, API_EINVALID, "the request is not valid");
+    if (!json_is_array(j->pencil_json) || json_array_size(j->pencil_json) > (size_t)(n * n)) {
+        api_problem_add(p, "body", "pencil",
+                        "must be an array of at most %d {\"cell\": [r, c], \"values\": [...]}",
+                        n * n);
+        return API_EINVALID;
+    }
+    json_array_foreach(j->pencil_json, i, item) {
+        char f[80];
+        json_t *cell = json_object_get(item, "cell"), *vals = json_object_get(item, "values");
+        size_t k;
+        json_t *v;
+        snprintf(f, sizeof f, "pencil[%zu]", i);
+        if (!json_is_object(item) || json_object_size(item) != 2 || !json_is_array(cell) ||
+            json_array_size(cell) != 2 || !json_is_array(vals)) {
+            api_problem_add(p, "body", f, "must be {\"cell\": [r, c], \"values\": [...]}");
+            continue;
+        }
+        json_int_t r = json_integer_value(json_array_get(cell, 0));
+        json_int_t c = json_integer_value(json_array_get(cell, 1));
+        if (!json_is_integer(json_array_get(cell, 0)) ||
+            !json_is_integer(json_array_get(cell, 1)) || r < 0 || c < 0 || r >= n || c >= n) {
+            snprintf(f, sizeof f, "pencil[%zu].cell", i);
+            api_problem_add(p, "body", f, "must be [row, col] inside the %dx%d grid (0-based)", n,
+                            n);
+            continue;
+        }
+        int cc = (int)(r * n + c);
+        if (pz->grid[cc] != 0 || j->pencil[cc] != 0) {
+            snprintf(f, sizeof f, "pencil[%zu].cell", i);
+            api_problem_add(p, "body", f, "%s",
+                            pz->grid[cc] ? "marks a filled cell" : "marks a cell already marked");
+            continue;
+        }
+        uint32_t mask = 0;
+        json_array_foreach(vals, k, v) {
+            int d = 0;
+            for (int s = 0; s < n && json_is_integer(v); s++)
+                if (pz->symbols[s] == json_integer_value(v)) d = s + 1;
+            if (d == 0) {
+                snprintf(f, sizeof f, "pencil[%zu].values[%zu]", i, k);
+                api_problem_add(p, "body", f, "must be one of the symbols");
+                continue;
+            }
+            mask |= 1u << (d - 1);
+        }
+        /* no marks at all is a player's mistake (the value is missing), not a
+         * malformed request: keep it as an impossible mask */
+        j->pencil[cc] = mask ? mask : 0x80000000u;
+    }
+    return p->nerrors ? API_EINVALID : 0;
+}
+
+int api_sudoku_hint_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
+    api_problem_t p;
+    lg_job_t *j = lg_new(1);
+    api_sudoku_extra_t ex = {lg_hint_field, NULL, NULL};
+    int rc;
+    *job = NULL;
+    if (j == NULL) {
+        api_problem_init(&p, API_ENOMEM, "out of memory");
+        goto fail;
+    }
+    if (!api_json_content_type(req)) {
+        api_problem_init(&p, API_EMEDIA, "send application/json");
+        api_problem_add(&p, "header", "Content-Type", "hints take JSON only, got '%.60s'",
+                        req->content_type);
+        goto fail;
+    }
+    ex.ud = j;
+    rc = api_sudoku_read(req, &ex, j->pz, &p);
+    /* with givens, entries that clash are wrong entries: the answer says so */
+    if (rc == API_EUNPROCESSABLE && j->givens_json != NULL) rc = 0;
+    if (rc != 0 || (rc = lg_limits(j, &p)) != 0 || (rc = lg_alloc(j, req, &p)) != 0) goto fail;
+    if (j->givens_json != NULL && (rc = lg_read_givens(j, &p)) != 0) goto fail;
+    if (j->pencil_json != NULL && (rc = lg_read_pencil(j, &p)) != 0) goto fail;
+    api_job_ready(&j->base, &lg_ops, 1, 1, j->pz->timeout_ms, job);
+    return 0;
+fail:
+    lg_free(j ? &j->base : NULL);
+    api_response_problem(resp, &p);
+    return p.code;
+}

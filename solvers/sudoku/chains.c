@@ -1,0 +1,314 @@
+/* sudoku/chains.c -- simple colouring, x-chains, xy-chains and alternating
+ * inference chains (AIC).
+ *
+ * Nodes are candidates (cell c, digit d), numbered c*n + d-1.  Links:
+ *   strong  at least one of the two is true: the only two places of a digit
+ *           in a unit (a conjugate pair), or the two candidates of a
+ *           bivalue cell;
+ *   weak    at most one of the two is true: the same digit in two cells
+ *           that see each other, or two digits of one cell.
+ * An alternating chain A =S= B -W- C =S= ... =S= E, read as implications
+ * (A false => B true => C false => ... => E true), proves "A or E is true",
+ * so every candidate that is weakly linked to both A and E is false.  That
+ * is the one elimination rule here; what differs between the techniques is
+ * which links the search may use:
+ *   x-chain   one digit: conjugate pairs strong, seeing peers weak;
+ *   xy-chain  bivalue cells only: strong inside a cell, weak between cells
+ *             on the same digit;
+ *   aic       every strong and weak link above.
+ * A chain only ever follows valid links, so an elimination is sound even if
+ * a chain were to revisit a candidate; chains that do are skipped anyway, so
+ * that every chain shown reads cleanly.
+ *
+ * Search: breadth-first from each start A (its "false" state), over states
+ * (node, parity): false states follow strong links to true states, true
+ * states weak links to false ones.  BFS finds the shortest chain from each
+ * start; the shortest over all starts wins (ties: the first start in cell,
+ * digit order), and the search from later starts stops at the length of the
+ * best so far.  Work: states dequeued, counted in *work and capped by the
+ * budget (deterministic: no clock), past which the search gives up with
+ * what it has.  Scratch: seen/parent/queue in the state, indexed by
+ * state = node*2 + parity, reset by a generation stamp instead of memset.
+ *
+ * Simple colouring: for one digit, the conjugate pairs form a graph whose
+ * connected parts are 2-coloured; one colour is all true, the other all
+ * false.  Two cells of one colour that see each other make that colour
+ * false (a "wrap"); a cell that sees both colours loses the digit (a
+ * "trap"). */
+#include "solvers/sudoku/logic_internal.h"
+
+enum { MODE_X = 0, MODE_XY = 1, MODE_AIC = 2 };
+
+#define CHAIN_MAX_NODES 24
+
+typedef struct chain_s {
+    sudoku_logic_t *st;
+    int mode, digit, maxlen;
+    uint64_t budget, *work, spent;
+    int best_len;
+    int best[CHAIN_MAX_NODES];
+} chain_t;
+
+static int node_cell(const sudoku_logic_t *st, int node) { return node / st->n; }
+static int node_digit(const sudoku_logic_t *st, int node) { return node % st->n + 1; }
+static int node_of(const sudoku_logic_t *st, int c, int d) { return c * st->n + d - 1; }
+
+/* Eliminations proven by "A or E": adds them to s when s != NULL; returns
+ * how many. */
+static int chain_elims(sudoku_logic_t *st, int a, int e, sudoku_logic_step_t *s) {
+    int ca = node_cell(st, a), da = node_digit(st, a);
+    int ce = node_cell(st, e), de = node_digit(st, e), count = 0;
+    if (da == de) {
+        const uint16_t *pp = st->peers + (size_t)ca * (size_t)st->npeers;
+        if (ca == ce) return 0;
+        for (int i = 0; i < st->npeers; i++) {
+            int p = pp[i];
+            if (p == ce || !(st->cand[p] & SL_BIT(da)) || !sl_sees(st, p, ce)) continue;
+            count++;
+            if (s != NULL) sl_add_elim(st, s, p, da);
+        }
+    } else if (ca == ce) {
+        for (uint32_t m = st->cand[ca] & ~(SL_BIT(da) | SL_BIT(de)); m; m &= m - 1) {
+            count++;
+            if (s != NULL) sl_add_elim(st, s, ca, sl_ctz(m) + 1);
+        }
+    } else if (sl_sees(st, ca, ce)) {
+        if (st->cand[ca] & SL_BIT(de)) {
+            count++;
+            if (s != NULL) sl_add_elim(st, s, ca, de);
+        }
+        if (st->cand[ce] & SL_BIT(da)) {
+            count++;
+            if (s != NULL) sl_add_elim(st, s, ce, da);
+        }
+    }
+    return count;
+}
+
+/* Strong neighbours of a node (the other end of each strong link). */
+static int strong_next(const chain_t *ch, int node, int *out) {
+    const sudoku_logic_t *st = ch->st;
+    int c = node_cell(st, node), d = node_digit(st, node), k = 0;
+    if (ch->mode != MODE_X && sl_popcount(st->cand[c]) == 2)
+        out[k++] = node_of(st, c, sl_ctz(st->cand[c] & ~SL_BIT(d)) + 1);
+    if (ch->mode != MODE_XY)
+        for (int kind = 0; kind < 3; kind++) {
+            int u = sl_unit_of(st, c, kind);
+            uint32_t p = st->pos[u][d - 1];
+            if (sl_popcount(p) != 2) continue;
+            p &= ~((uint32_t)1 << st->ci[c][kind]);
+            out[k++] = node_of(st, st->unit_cell[u][sl_ctz(p)], d);
+        }
+    return k;
+}
+
+/* Records the chain ending in state `end` if it is the best so far and
+ * repeats no node.  Returns 1 when recorded. */
+static int chain_take(chain_t *ch, int end, int len) {
+    sudoku_logic_t *st = ch->st;
+    int nodes[CHAIN_MAX_NODES], i = len;
+    for (int s = end; s >= 0 && i > 0; s = st->parent[s])
+        nodes[--i] = s >> 1;
+    for (int a = 0; a < len; a++)
+        for (int b = a + 1; b < len; b++)
+            if (nodes[a] == nodes[b]) return 0;
+    memcpy(ch->best, nodes, (size_t)len * sizeof nodes[0]);
+    ch->best_len = len;
+    return 1;
+}
+
+/* BFS from node a's false state; returns 1 when the budget ran out. */
+static int chain_from(chain_t *ch, int a) {
+    sudoku_logic_t *st = ch->st;
+    int head = 0, tail = 0, level_end, depth = 1;
+    int limit = ch->best_len > 0 ? ch->best_len - 1 : ch->maxlen;
+    if (limit > ch->maxlen) limit = ch->maxlen;
+    if (++st->stamp == 0) {
+        memset(st->seen, 0, 2 * (size_t)st->nnodes * sizeof st->seen[0]);
+        st->stamp = 1;
+    }
+    st->seen[2 * a] = st->stamp;
+    st->parent[2 * a] = -1;
+    st->queue[tail++] = 2 * a;
+    level_end = tail;
+    while (head < tail) {
+        int s = st->queue[head++], node = s >> 1, next[4 * SL_MAX_N + 4];
+        int nn = 0;
+        if (++ch->spent > ch->budget) return 1;
+        if (depth >= limit) break;
+        if ((s & 1) == 0) {
+            nn = strong_next(ch, node, next);
+        } else {
+            int c = node_cell(st, node), d = node_digit(st, node);
+            const uint16_t *pp = st->peers + (size_t)c * (size_t)st->npeers;
+            for (int i = 0; i < st->npeers; i++) {
+                int p = pp[i];
+                if (!(st->cand[p] & SL_BIT(d))) continue;
+                if (ch->mode == MODE_XY && sl_popcount(st->cand[p]) != 2) continue;
+                next[nn++] = node_of(st, p, d);
+                if (nn >= (int)(sizeof next / sizeof next[0])) break;
+            }
+            if (ch->mode == MODE_AIC)
+                for (uint32_t m = st->cand[c] & ~SL_BIT(d); m; m &= m - 1)
+                    if (nn < (int)(sizeof next / sizeof next[0]))
+                        next[nn++] = node_of(st, c, sl_ctz(m) + 1);
+        }
+        for (int i = 0; i < nn; i++) {
+            int t = 2 * next[i] + !(s & 1);
+            if (st->seen[t] == st->stamp) continue;
+            st->seen[t] = st->stamp;
+            st->parent[t] = s;
+            /* a true state other than a's own ends a chain */
+            if ((t & 1) && next[i] != a && chain_elims(st, a, next[i], NULL) > 0 &&
+                chain_take(ch, t, depth + 1))
+                return 0;
+            st->queue[tail++] = t;
+        }
+        if (head == level_end) {
+            depth++;
+            level_end = tail;
+        }
+    }
+    return 0;
+}
+
+static int chain_search(sudoku_logic_t *st, int mode, int maxlen, uint64_t budget, uint64_t *work,
+                        sudoku_logic_step_t *s) {
+    chain_t ch;
+    ch.st = st;
+    ch.mode = mode;
+    ch.maxlen = maxlen;
+    ch.budget = budget;
+    ch.work = work;
+    ch.spent = 0;
+    ch.best_len = 0;
+    for (int c = 0; c < st->nn && !(ch.best_len > 0 && ch.best_len <= 4); c++) {
+        uint32_t m = st->cand[c];
+        if (m == 0 || (mode == MODE_XY && sl_popcount(m) != 2)) continue;
+        for (; m; m &= m - 1) {
+            int d = sl_ctz(m) + 1, nx[4];
+            if (strong_next(&ch, node_of(st, c, d), nx) == 0) continue;
+            if (chain_from(&ch, node_of(st, c, d))) goto out;
+        }
+    }
+out:
+    *work += ch.spent;
+    if (ch.best_len == 0) return 0;
+    {
+        static const sudoku_tech_t tech[3] = {SUDOKU_TECH_X_CHAIN, SUDOKU_TECH_XY_CHAIN,
+                                              SUDOKU_TECH_AIC};
+        int len = ch.best_len, a = ch.best[0], e = ch.best[len - 1];
+        sl_step_begin(s, tech[mode]);
+        chain_elims(st, a, e, s);
+        s->size = (uint8_t)len;
+        if (node_digit(st, a) == node_digit(st, e)) s->digit = (uint8_t)node_digit(st, a);
+        if (mode == MODE_X)
+            s->weight += 0.1 * (len > 4 ? ((len - 4) / 2 < 7 ? (len - 4) / 2 : 7) : 0);
+        else if (mode == MODE_XY)
+            s->weight += 0.1 * (len / 2 > 3 ? (len / 2 - 3 < 9 ? len / 2 - 3 : 9) : 0);
+        else
+            s->weight += 0.1 * (len > 4 ? (len - 4 < 29 ? len - 4 : 29) : 0);
+        for (int i = 0; i < len; i++) {
+            int c = node_cell(st, ch.best[i]), dup = 0;
+            for (int j = 0; j < i; j++)
+                if (node_cell(st, ch.best[j]) == c) dup = 1;
+            if (!dup) sl_add(s, SUDOKU_ITEM_CELL, c, 0);
+        }
+        for (int i = 0; i < len; i++)
+            sl_add(s, SUDOKU_ITEM_CAND, node_cell(st, ch.best[i]), node_digit(st, ch.best[i]));
+        return 1;
+    }
+}
+
+int sudoku__logic_x_chain(sudoku_logic_t *st, uint64_t budget, uint64_t *work,
+                          sudoku_logic_step_t *step) {
+    return chain_search(st, MODE_X, 16, budget, work, step);
+}
+
+int sudoku__logic_xy_chain(sudoku_logic_t *st, uint64_t budget, uint64_t *work,
+                           sudoku_logic_step_t *step) {
+    return chain_search(st, MODE_XY, 20, budget, work, step);
+}
+
+int sudoku__logic_aic(sudoku_logic_t *st, uint64_t budget, uint64_t *work,
+                      sudoku_logic_step_t *step) {
+    return chain_search(st, MODE_AIC, CHAIN_MAX_NODES, budget, work, step);
+}
+
+/* === Simple colouring === */
+
+int sudoku__logic_colouring(sudoku_logic_t *st, sudoku_logic_step_t *s) {
+    int n = st->n, nn = st->nn;
+    int8_t colour[SL_MAX_NN];
+    int16_t cid[SL_MAX_NN]; /* component of a cell, -1 none yet */
+    uint16_t comp[SL_MAX_NN];
+    for (int d = 1; d <= n; d++) {
+        uint32_t b = SL_BIT(d);
+        int ncomp = 0;
+        for (int c = 0; c < nn; c++)
+            cid[c] = -1;
+        for (int c0 = 0; c0 < nn; c0++) {
+            if (!(st->cand[c0] & b) || cid[c0] >= 0) continue;
+            /* grow the component of c0 over conjugate pairs, two colours */
+            int k = 0, head = 0, me = ncomp++;
+            colour[c0] = 0;
+            cid[c0] = (int16_t)me;
+            comp[k++] = (uint16_t)c0;
+            while (head < k) {
+                int c = comp[head++];
+                for (int kind = 0; kind < 3; kind++) {
+                    int u = sl_unit_of(st, c, kind);
+                    uint32_t p = st->pos[u][d - 1];
+                    if (sl_popcount(p) != 2) continue;
+                    int o = st->unit_cell[u][sl_ctz(p & ~((uint32_t)1 << st->ci[c][kind]))];
+                    if (cid[o] < 0) {
+                        cid[o] = (int16_t)me;
+                        colour[o] = (int8_t)(1 - colour[c]);
+                        comp[k++] = (uint16_t)o;
+                    }
+                }
+            }
+            if (k < 3) continue;
+            int any = 0, wrap = -1;
+            sl_step_begin(s, SUDOKU_TECH_SIMPLE_COLOURING);
+            for (int i = 0; i < k && wrap < 0; i++)
+                for (int j = i + 1; j < k; j++)
+                    if (colour[comp[i]] == colour[comp[j]] && sl_sees(st, comp[i], comp[j])) {
+                        wrap = colour[comp[i]];
+                        break;
+                    }
+            if (wrap >= 0) {
+                for (int i = 0; i < k; i++)
+                    if (colour[comp[i]] == wrap) any |= sl_add_elim(st, s, comp[i], d);
+            } else {
+                for (int p = 0; p < nn; p++) {
+                    int seen0 = 0, seen1 = 0;
+                    if (!(st->cand[p] & b) || cid[p] == me) continue;
+                    for (int i = 0; i < k && !(seen0 && seen1); i++)
+                        if (sl_sees(st, p, comp[i])) {
+                            if (colour[comp[i]] == 0)
+                                seen0 = 1;
+                            else
+                                seen1 = 1;
+                        }
+                    if (seen0 && seen1) any |= sl_add_elim(st, s, p, d);
+                }
+            }
+            if (!any) continue;
+            int first = 0;
+            s->digit = (uint8_t)d;
+            s->unit[0] = (int16_t)(wrap >= 0 ? 0 : 1);
+            for (int col = 0; col < 2; col++)
+                for (int i = 0; i < k; i++)
+                    if (colour[comp[i]] == col) {
+                        sl_add(s, SUDOKU_ITEM_CAND, comp[i], d);
+                        first += col == 0;
+                    }
+            s->size = (uint8_t)(first > 255 ? 255 : first);
+            for (int i = 0; i < k; i++)
+                sl_add(s, SUDOKU_ITEM_CELL, comp[i], 0);
+            return 1;
+        }
+    }
+    return 0;
+}

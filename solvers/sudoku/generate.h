@@ -1,0 +1,88 @@
+/* generate.h -- new Sudoku puzzles of a chosen difficulty, symmetric when
+ * asked, minimal when asked, always with exactly one solution.
+ *
+ * One call makes one puzzle: it tries candidates ("attempts") until one is
+ * graded inside the wanted rating window, or the control block stops it.
+ * Everything random comes from rng.h seeded with (seed, stream), so the same
+ * options give the same puzzle on every machine and thread (unless the
+ * deadline stops it first).  See generate.c for the method.
+ *
+ * Nothing here does I/O or keeps global state; memory: one logic state and a
+ * few n*n arrays, allocated at the start of a call and freed before it
+ * returns. */
+#ifndef PUZZLED_SUDOKU_GENERATE_H
+#define PUZZLED_SUDOKU_GENERATE_H
+
+#include <stdint.h>
+
+#include "solvers/search.h"
+#include "solvers/sudoku/logic.h"
+#include "solvers/sudoku/sudoku.h"
+
+#define SUDOKU_GEN_MAX_N SUDOKU_LOGIC_MAX_N
+
+typedef enum sudoku_symmetry_e {
+    SUDOKU_SYM_NONE = 0,
+    SUDOKU_SYM_ROT180, /* (r,c) ~ (n-1-r, n-1-c) */
+    SUDOKU_SYM_ROT90,  /* (r,c) ~ (c, n-1-r) ~ ... */
+    SUDOKU_SYM_MIRROR, /* (r,c) ~ (r, n-1-c): left-right */
+    SUDOKU_SYM_DIAG,   /* (r,c) ~ (c, r): the main diagonal */
+    SUDOKU_SYM_COUNT
+} sudoku_symmetry_t;
+
+/* "none", "rotational180", "rotational90", "mirror", "diagonal"; NULL out of
+ * range.  parse: 0 or SEARCH_EINVAL. */
+const char *sudoku_symmetry_name(sudoku_symmetry_t s);
+int sudoku_symmetry_parse(const char *name, sudoku_symmetry_t *out);
+
+typedef struct sudoku_gen_opts_s {
+    sudoku_shape_t shape;
+    double rating_min, rating_max; /* accept ratings in [min, max) */
+    sudoku_symmetry_t symmetry;
+    int minimal;             /* no given (symmetric group) can go and keep one solution */
+    uint64_t seed, stream;   /* the random stream: rng_seed(seed, stream) */
+    const search_ctl_t *ctl; /* deadline / cancel; NULL = none */
+    uint64_t max_attempts;   /* 0 = until ctl stops it */
+} sudoku_gen_opts_t;
+
+/* Defaults: 9x9, any rating, no symmetry, not minimal, seed 0, stream 0. */
+void sudoku_gen_opts_init(sudoku_gen_opts_t *o);
+
+/* Sets the rating window to a level's band. */
+void sudoku_gen_opts_level(sudoku_gen_opts_t *o, sudoku_grade_level_t level);
+
+typedef struct sudoku_gen_result_s {
+    int code;
+    uint64_t attempts;    /* candidate puzzles built (graded or not) */
+    sudoku_grade_t grade; /* of the puzzle returned */
+    int givens;
+    int minimal; /* 1 when checked minimal (opts.minimal), else -1 (unknown) */
+} sudoku_gen_result_t;
+
+/* Generates one puzzle into puzzle[n*n] and its solution into solution[n*n]
+ * (both caller buffers).  Returns (and stores in res->code):
+ *   0                 found; res says how and how hard (the grade is the
+ *                     logic engine's, with assume_unique: the solver checked
+ *                     the puzzle unique first)
+ *   SEARCH_TIMEOUT / SEARCH_CANCELLED  stopped by ctl; nothing returned
+ *   SEARCH_BUDGET     max_attempts reached without a puzzle in the window
+ *   SEARCH_EINVAL     bad shape (n > SUDOKU_GEN_MAX_N), symmetry, window
+ *   SEARCH_ENOMEM     out of memory
+ * Thread-safety: reentrant. */
+int sudoku_generate(const sudoku_gen_opts_t *o, uint8_t *puzzle, uint8_t *solution,
+                    sudoku_gen_result_t *res);
+
+/* Fills grid[n*n] with a random solved grid from r (exposed for the killer
+ * generator); diagonals != 0 also keeps both main diagonals distinct
+ * (Killer-X).  Returns 0, or SEARCH_* from ctl. */
+struct rng_s;
+int sudoku_random_grid(const sudoku_shape_t *shape, struct rng_s *r, int diagonals,
+                       const search_ctl_t *ctl, uint8_t *grid);
+
+/* 1 if `puzzle` has exactly one solution (written to solution when not
+ * NULL), 0 if none or several, or a SEARCH_* code when stopped.  9x9 with
+ * 3x3 boxes uses the fast solver, other shapes sudoku_solve(). */
+int sudoku_unique(const sudoku_shape_t *shape, const uint8_t *puzzle, const search_ctl_t *ctl,
+                  uint8_t *solution);
+
+#endif

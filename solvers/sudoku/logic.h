@@ -1,0 +1,270 @@
+/* logic.h -- a human-style Sudoku solver: candidates, techniques in order of
+ * difficulty, and every step recorded as data.  It grades puzzles (rating,
+ * level, hardest technique), gives hints (the next step of a grid in
+ * progress) and checks what a generator may keep (solvable with techniques
+ * up to a bound).
+ *
+ * Grid model as in sudoku.h: n*n bytes row-major, 0 empty, 1..n a digit;
+ * units u = 0..n-1 rows, n..2n-1 columns, 2n..3n-1 boxes (row-major).  Any
+ * shape sudoku_shape_init() accepts with n <= SUDOKU_LOGIC_MAX_N, square or
+ * rectangular boxes (1xN boxes too: the box is then a row).
+ *
+ * Techniques, easiest first (the engine always takes the first one that
+ * makes progress, then starts again from the top):
+ *
+ *   full-house 1.0, naked-single 1.2, hidden-single 1.5          easy
+ *   pointing 2.0, claiming 2.2, naked-pair 2.4, hidden-pair 2.6   medium
+ *   naked-triple 3.0, x-wing 3.2, hidden-triple 3.4, xy-wing 3.6,
+ *   xyz-wing 3.8                                                  hard
+ *   naked-quad 4.0, swordfish 4.2, hidden-quad 4.4,
+ *   unique-rectangle 4.6, jellyfish 4.8, simple-colouring 5.0,
+ *   x-chain 5.2-5.9 (by length)                                   expert
+ *   xy-chain 6.0-6.9, aic 7.0-9.9 (by length)                     extreme
+ *   trial 10.0 (a contradiction by singles) / 10.5 (by the medium
+ *   techniques), guess 11.0                                      beyond-logic
+ *
+ * The numbers are the weights of the rating scale (after Sudoku Explainer's,
+ * reordered so that the levels are bands of it).  rating = weight of the
+ * hardest step + a fraction that grows with the number of hard steps: below
+ * 0.1 up to extreme, below 1.0 from trial on, so the hardest technique
+ * decides the order between levels and the amount of hard work the order
+ * within one.  Levels by rating: easy < 2, medium < 3, hard < 4, expert < 6,
+ * extreme < 10, beyond-logic >= 10.  No clock enters a grade: the chain
+ * searches have work budgets counted in nodes, so the same puzzle always
+ * gets the same grade.
+ *
+ * unique-rectangle presumes the puzzle has one solution (opts.assume_unique);
+ * trial and guess need the solution (opts.solution) to choose which
+ * candidate to refute and, last, which value to place: a trial step is a
+ * real proof (assume the candidate, a contradiction follows), a guess is not
+ * and says so.
+ *
+ * Memory: sudoku_logic_new() allocates one block for a shape; nothing is
+ * allocated afterwards.  Thread-safety: a state belongs to one thread; no
+ * globals. */
+#ifndef PUZZLED_SUDOKU_LOGIC_H
+#define PUZZLED_SUDOKU_LOGIC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "solvers/search.h"
+#include "solvers/sudoku/sudoku.h"
+
+#define SUDOKU_LOGIC_MAX_N 25
+/* Items (placements, eliminations, proof cells and candidates) one step
+ * records at most; a step that would have more records fewer eliminations
+ * (still sound) and fewer proof items. */
+#define SUDOKU_LOGIC_STEP_ITEMS 1024
+/* Default work budget of one chain search (nodes expanded); see opts. */
+#define SUDOKU_LOGIC_CHAIN_BUDGET 200000u
+
+/* Error code beyond SEARCH_*: the candidates contradict (a cell without a
+ * candidate, a digit without a place in a unit). */
+#define SUDOKU_LOGIC_ECONTRA (-20)
+
+typedef enum sudoku_tech_e {
+    SUDOKU_TECH_FULL_HOUSE = 0,
+    SUDOKU_TECH_NAKED_SINGLE,
+    SUDOKU_TECH_HIDDEN_SINGLE,
+    SUDOKU_TECH_POINTING,
+    SUDOKU_TECH_CLAIMING,
+    SUDOKU_TECH_NAKED_PAIR,
+    SUDOKU_TECH_HIDDEN_PAIR,
+    SUDOKU_TECH_NAKED_TRIPLE,
+    SUDOKU_TECH_X_WING,
+    SUDOKU_TECH_HIDDEN_TRIPLE,
+    SUDOKU_TECH_XY_WING,
+    SUDOKU_TECH_XYZ_WING,
+    SUDOKU_TECH_NAKED_QUAD,
+    SUDOKU_TECH_SWORDFISH,
+    SUDOKU_TECH_HIDDEN_QUAD,
+    SUDOKU_TECH_UNIQUE_RECTANGLE,
+    SUDOKU_TECH_JELLYFISH,
+    SUDOKU_TECH_SIMPLE_COLOURING,
+    SUDOKU_TECH_X_CHAIN,
+    SUDOKU_TECH_XY_CHAIN,
+    SUDOKU_TECH_AIC,
+    SUDOKU_TECH_TRIAL,
+    SUDOKU_TECH_GUESS,
+    SUDOKU_TECH_COUNT
+} sudoku_tech_t;
+
+typedef enum sudoku_grade_level_e {
+    SUDOKU_GRADE_EASY = 0,
+    SUDOKU_GRADE_MEDIUM,
+    SUDOKU_GRADE_HARD,
+    SUDOKU_GRADE_EXPERT,
+    SUDOKU_GRADE_EXTREME,
+    SUDOKU_GRADE_BEYOND,
+    SUDOKU_GRADE_COUNT
+} sudoku_grade_level_t;
+
+/* "full-house", "x-wing", ...; NULL out of range.  parse: 0 or SEARCH_EINVAL. */
+const char *sudoku_tech_name(sudoku_tech_t t);
+int sudoku_tech_parse(const char *name, sudoku_tech_t *out);
+/* The base weight of a technique on the rating scale (chains add by length). */
+double sudoku_tech_weight(sudoku_tech_t t);
+/* The level a technique belongs to. */
+sudoku_grade_level_t sudoku_tech_level(sudoku_tech_t t);
+/* "easy" .. "extreme", "beyond-logic"; parse: 0 or SEARCH_EINVAL. */
+const char *sudoku_grade_level_name(sudoku_grade_level_t l);
+int sudoku_grade_level_parse(const char *name, sudoku_grade_level_t *out);
+/* The level of a rating (the bands above), and a level's band [lo, hi). */
+sudoku_grade_level_t sudoku_grade_level_of(double rating);
+void sudoku_grade_level_band(sudoku_grade_level_t l, double *lo, double *hi);
+/* The hardest technique of a level (trial for beyond-logic; guess is never
+ * used as a bound). */
+sudoku_tech_t sudoku_grade_level_top(sudoku_grade_level_t l);
+
+/* === Steps ============================================================== */
+
+typedef enum sudoku_item_kind_e {
+    SUDOKU_ITEM_PLACE = 0, /* cell := value */
+    SUDOKU_ITEM_ELIM = 1,  /* value leaves cell's candidates */
+    SUDOKU_ITEM_CELL = 2,  /* a cell that proves the step (value 0) */
+    SUDOKU_ITEM_CAND = 3   /* a candidate that proves it; chains list their nodes in order */
+} sudoku_item_kind_t;
+
+typedef struct sudoku_logic_item_s {
+    uint16_t cell; /* r*n + c */
+    uint8_t value; /* 1..n (0 for CELL) */
+    uint8_t kind;  /* sudoku_item_kind_t */
+} sudoku_logic_item_t;
+
+/* One step.  What each technique puts in digit / digits / unit / size, for
+ * explanations (units as above, -1 = none):
+ *   full-house      digit; unit[0] the unit
+ *   naked-single    digit
+ *   hidden-single   digit; unit[0] the unit where it has one place
+ *   pointing        digit; unit[0] the box, unit[1] the row/column
+ *   claiming        digit; unit[0] the row/column, unit[1] the box
+ *   naked-*, hidden-*  digits; size; unit[0] the unit
+ *   x-wing, swordfish, jellyfish  digit; size; unit[0] the first base line
+ *                   (its kind says rows or columns); CELL items = base cells
+ *   xy-wing, xyz-wing  digit = the digit removed; CELL items pivot first
+ *   unique-rectangle   digits = the pair; CELL items = the four corners
+ *   simple-colouring   digit; size = how many CAND items have the first
+ *                   colour (they come first); unit[0] = 0 (two cells of one
+ *                   colour see each other: that colour goes) or 1 (cells
+ *                   that see both colours lose the digit)
+ *   x-chain, xy-chain, aic   CAND items = the chain's nodes in order, the
+ *                   first link strong, then weak and strong alternating
+ *                   (in xy-chain the strong links are inside cells); size =
+ *                   number of nodes; digit = the digit removed when one
+ *   trial           digit; size 0 (singles) or 1 (medium techniques); the
+ *                   ELIM item is the candidate refuted, CAND the one assumed
+ *   guess           digit; the PLACE item */
+typedef struct sudoku_logic_step_s {
+    uint8_t tech;    /* sudoku_tech_t */
+    uint8_t trial;   /* 1 for trial and guess */
+    uint8_t digit;   /* 1..n or 0 */
+    uint8_t size;    /* see above */
+    uint32_t digits; /* bit d-1 = digit d */
+    int16_t unit[2];
+    uint16_t nitems;
+    double weight; /* this step's difficulty on the rating scale */
+    sudoku_logic_item_t items[SUDOKU_LOGIC_STEP_ITEMS];
+} sudoku_logic_step_t;
+
+/* === State ============================================================== */
+
+typedef struct sudoku_logic_s sudoku_logic_t;
+
+/* Allocates a state for `shape` (n <= SUDOKU_LOGIC_MAX_N).  Returns NULL
+ * when out of memory or for a shape it does not take; free with
+ * sudoku_logic_free (NULL is a no-op). */
+sudoku_logic_t *sudoku_logic_new(const sudoku_shape_t *shape);
+void sudoku_logic_free(sudoku_logic_t *st);
+
+/* Loads a grid: filled cells are placed, every other cell gets the values
+ * its row, column and box allow.  Returns 0, SEARCH_EINVAL (a value > n) or
+ * SUDOKU_ECONFLICT (two equal values in a unit; the state is then unusable
+ * until the next load). */
+int sudoku_logic_load(sudoku_logic_t *st, const uint8_t *grid);
+
+/* Narrows cell's candidates to mask (bit d-1 = digit d) intersected with
+ * what it has (a player's pencil marks).  Returns 0, SEARCH_EINVAL for a
+ * placed cell or a cell out of range, SUDOKU_LOGIC_ECONTRA when nothing
+ * would be left. */
+int sudoku_logic_restrict(sudoku_logic_t *st, int cell, uint32_t mask);
+
+/* Reading the state. */
+int sudoku_logic_n(const sudoku_logic_t *st);
+int sudoku_logic_empty(const sudoku_logic_t *st);                /* cells left */
+uint32_t sudoku_logic_cand(const sudoku_logic_t *st, int cell);  /* 0 when placed */
+void sudoku_logic_grid(const sudoku_logic_t *st, uint8_t *grid); /* n*n bytes */
+/* SUDOKU_LOGIC_ECONTRA if a cell has no candidate or a unit has no place
+ * for a missing digit, else 0. */
+int sudoku_logic_check(const sudoku_logic_t *st);
+
+/* === Solving ============================================================ */
+
+typedef struct sudoku_logic_opts_s {
+    sudoku_tech_t max_tech;  /* techniques above it are not tried (default GUESS: all) */
+    int assume_unique;       /* allow unique-rectangle (default 0) */
+    const uint8_t *solution; /* n*n, needed for trial and guess (NULL: none) */
+    uint64_t chain_budget;   /* nodes one chain search may expand (0 = default) */
+    const search_ctl_t *ctl; /* deadline / cancel, polled between steps and in searches */
+    /* Called with every step before it is applied (NULL = none).  A nonzero
+     * return stops the solve with that code. */
+    int (*on_step)(void *ud, const sudoku_logic_t *st, const sudoku_logic_step_t *step);
+    void *ud;
+} sudoku_logic_opts_t;
+
+/* Defaults: every technique, no uniqueness assumption, no solution, default
+ * budget, no limits, no callback. */
+void sudoku_logic_opts_init(sudoku_logic_opts_t *opts);
+
+/* Finds the easiest step from the current state into *step (not applied).
+ * Returns 1 when found, 0 when nothing applies within opts->max_tech (or the
+ * grid is full), SUDOKU_LOGIC_ECONTRA when the singles scans meet a
+ * contradiction (a cell without candidates, a digit without a place; a
+ * single found earlier in the scan wins, so call sudoku_logic_check() for a
+ * full check of a position from outside), or a SEARCH_* stop code.  *work (may be NULL) gets the
+ * nodes the searches expanded added to it. */
+int sudoku_logic_next(sudoku_logic_t *st, const sudoku_logic_opts_t *opts,
+                      sudoku_logic_step_t *step, uint64_t *work);
+
+/* Applies a step's placements and eliminations.  Returns 0, or
+ * SUDOKU_LOGIC_ECONTRA when that leaves a contradiction. */
+int sudoku_logic_apply(sudoku_logic_t *st, const sudoku_logic_step_t *step);
+
+typedef struct sudoku_grade_s {
+    int code;            /* what sudoku_logic_grade returned */
+    int solved;          /* 1: no cell is left */
+    int solved_by_logic; /* solved without trial or guess */
+    double rating;       /* see the top of this file (0 when nothing was needed) */
+    sudoku_grade_level_t level;
+    sudoku_tech_t hardest; /* the heaviest step (FULL_HOUSE when none) */
+    uint32_t steps;
+    uint32_t counts[SUDOKU_TECH_COUNT];
+    uint64_t work; /* nodes the technique searches expanded */
+} sudoku_grade_t;
+
+/* Runs the engine from the current state until the grid is full or nothing
+ * within opts->max_tech applies, and grades the path.  Returns (also in
+ * g->code) 0 (g->solved says whether the grid was finished),
+ * SUDOKU_LOGIC_ECONTRA, a SEARCH_* stop code, or the callback's code.  The
+ * state is left where the solve stopped. */
+int sudoku_logic_grade(sudoku_logic_t *st, const sudoku_logic_opts_t *opts, sudoku_grade_t *g);
+
+/* Whether naked and hidden singles alone fill `puzzle` (n*n bytes) -- a
+ * fast check (no steps recorded) for generators; out (n*n bytes, may be
+ * NULL) gets the grid where propagation stopped.  Returns 1 solved, 0 stuck,
+ * SUDOKU_LOGIC_ECONTRA on a contradiction (givens that clash included),
+ * SEARCH_EINVAL for a value > n.  The state's grid is not changed. */
+int sudoku_logic_singles(sudoku_logic_t *st, const uint8_t *puzzle, uint8_t *out);
+
+/* The same with naked singles alone. */
+int sudoku_logic_naked(sudoku_logic_t *st, const uint8_t *puzzle);
+
+/* Loads `puzzle` and applies naked and hidden singles to their fixed
+ * point without recording steps (the generator's test: faster than a
+ * load and a graded run).  Returns 1 when that fills the grid, 0 when it
+ * stops, SUDOKU_LOGIC_ECONTRA on a contradiction (givens that clash
+ * included) or SEARCH_EINVAL (a value > n); on 0 and 1 the state holds the
+ * result. */
+int sudoku_logic_load_singles(sudoku_logic_t *st, const uint8_t *puzzle);
+
+#endif

@@ -1,0 +1,443 @@
+/* test_generate.c -- the Sudoku and Killer generators and their endpoint
+ * (through the job harness, no server).
+ *
+ * Every generated puzzle is checked by the solvers, not by the generator's
+ * own word: exactly one solution (sudoku_solve / killer_solve with
+ * max_solutions 2) equal to the one returned, a fresh grade that agrees
+ * with the level and rating returned, the symmetry of the givens, and for
+ * minimal puzzles that every given (group) is needed.  Determinism: the
+ * same options give the same puzzle, and one puzzle is pinned as a golden
+ * value so that a change of the random stream or of the method shows. */
+#include <check.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/generate_api.h"
+#include "solvers/killer/generate.h"
+#include "solvers/sudoku/generate.h"
+#include "solvers/sudoku/logic.h"
+#include "tests/job_harness.h"
+
+#define MAXNN (25 * 25)
+
+static search_ctl_t long_ctl(void) {
+    search_ctl_t c = {.deadline_ns = search_now_ns() + 60000000000LL};
+    return c;
+}
+
+/* Solutions of a puzzle, up to 2, the first into sol. */
+static int count_solutions(const sudoku_shape_t *sh, const uint8_t *p, uint8_t *sol) {
+    sudoku_opts_t o;
+    sudoku_result_t r;
+    uint8_t buf[2 * MAXNN];
+    sudoku_opts_init(&o);
+    o.max_solutions = 2;
+    o.solutions = buf;
+    if (sh->n >= 16) o.level = SUDOKU_LEVEL_SUBSETS;
+    ck_assert_int_eq(sudoku_solve(sh, p, &o, &r), 0);
+    if (sol != NULL && r.solutions_found > 0) memcpy(sol, buf, (size_t)(sh->n * sh->n));
+    return (int)r.solutions_found;
+}
+
+static sudoku_grade_t regrade(const sudoku_shape_t *sh, const uint8_t *p, const uint8_t *sol) {
+    sudoku_logic_t *st = sudoku_logic_new(sh);
+    sudoku_logic_opts_t o;
+    sudoku_grade_t g;
+    sudoku_logic_opts_init(&o);
+    o.assume_unique = 1;
+    o.solution = sol;
+    ck_assert_int_eq(sudoku_logic_load(st, p), 0);
+    ck_assert_int_eq(sudoku_logic_grade(st, &o, &g), 0);
+    sudoku_logic_free(st);
+    return g;
+}
+
+/* The solver's checks on one generated puzzle. */
+static void check_generated(const sudoku_gen_opts_t *o, const uint8_t *p, const uint8_t *sol,
+                            const sudoku_gen_result_t *r) {
+    uint8_t first[MAXNN];
+    int nn = o->shape.n * o->shape.n, givens = 0;
+    ck_assert_int_eq(sudoku_check_solution(&o->shape, p, sol), 1);
+    ck_assert_int_eq(count_solutions(&o->shape, p, first), 1);
+    ck_assert_int_eq(memcmp(first, sol, (size_t)nn), 0);
+    for (int c = 0; c < nn; c++)
+        givens += p[c] != 0;
+    ck_assert_int_eq(givens, r->givens);
+    sudoku_grade_t g = regrade(&o->shape, p, sol);
+    ck_assert(g.solved);
+    ck_assert_int_eq(g.level, r->grade.level);
+    ck_assert_int_eq((long)(g.rating * 1e6), (long)(r->grade.rating * 1e6));
+    ck_assert(g.rating >= o->rating_min && g.rating < o->rating_max);
+}
+
+static const struct {
+    int n, br, bc;
+    int level; /* -1 any */
+} cases[] = {
+    {4, 2, 2, -1}, {6, 2, 3, 0},  {6, 3, 2, 1},  {8, 2, 4, 1},   {9, 3, 3, 0},
+    {9, 3, 3, 1},  {9, 3, 3, 2},  {9, 3, 3, 3},  {9, 3, 3, 4},   {9, 3, 3, 5},
+    {12, 3, 4, 0}, {16, 4, 4, 0}, {25, 5, 5, 0}, {10, 2, 5, -1},
+};
+
+START_TEST(gen_unique_and_honestly_graded) {
+    sudoku_gen_opts_t o;
+    sudoku_gen_result_t r;
+    uint8_t p[MAXNN], sol[MAXNN];
+    search_ctl_t ctl = long_ctl();
+    sudoku_gen_opts_init(&o);
+    ck_assert_int_eq(sudoku_shape_init(&o.shape, cases[_i].n, cases[_i].br, cases[_i].bc), 0);
+    if (cases[_i].level >= 0) sudoku_gen_opts_level(&o, (sudoku_grade_level_t)cases[_i].level);
+    o.ctl = &ctl;
+    for (int k = 0; k < (cases[_i].n <= 9 ? 3 : 1); k++) {
+        o.seed = 7 + (uint64_t)k;
+        ck_assert_int_eq(sudoku_generate(&o, p, sol, &r), 0);
+        check_generated(&o, p, sol, &r);
+        if (cases[_i].level >= 0) ck_assert_int_eq(r.grade.level, cases[_i].level);
+        ck_assert_int_ge((int)r.attempts, 1);
+    }
+}
+END_TEST
+
+START_TEST(gen_same_seed_same_puzzle) {
+    sudoku_gen_opts_t o;
+    sudoku_gen_result_t r;
+    uint8_t a[81], b[81], sa[81], sb[81];
+    char s[82];
+    sudoku_gen_opts_init(&o);
+    sudoku_gen_opts_level(&o, SUDOKU_GRADE_HARD);
+    o.symmetry = SUDOKU_SYM_ROT180;
+    o.seed = 42;
+    ck_assert_int_eq(sudoku_generate(&o, a, sa, &r), 0);
+    ck_assert_int_eq(sudoku_generate(&o, b, sb, &r), 0);
+    ck_assert_int_eq(memcmp(a, b, 81), 0);
+    ck_assert_int_eq(memcmp(sa, sb, 81), 0);
+    /* pinned: the same on every machine (xoshiro256**, no libc random) */
+    for (int c = 0; c < 81; c++)
+        s[c] = a[c] ? (char)('0' + a[c]) : '.';
+    s[81] = '\0';
+    ck_assert_str_eq(
+        s, "..8..5..23...7...9..61..7.8.....1.9.6.4...8.7.9.5.....4.2..83..8...6...55..2..4..");
+    o.seed = 43;
+    ck_assert_int_eq(sudoku_generate(&o, b, sb, &r), 0);
+    ck_assert_int_ne(memcmp(a, b, 81), 0);
+    o.seed = 42;
+    o.stream = 1;
+    ck_assert_int_eq(sudoku_generate(&o, b, sb, &r), 0);
+    ck_assert_int_ne(memcmp(a, b, 81), 0);
+}
+END_TEST
+
+static int image(int n, sudoku_symmetry_t sym, int c) {
+    int r = c / n, col = c % n;
+    switch (sym) {
+    case SUDOKU_SYM_ROT180: return (n - 1 - r) * n + (n - 1 - col);
+    case SUDOKU_SYM_ROT90: return col * n + (n - 1 - r);
+    case SUDOKU_SYM_MIRROR: return r * n + (n - 1 - col);
+    case SUDOKU_SYM_DIAG: return col * n + r;
+    default: return c;
+    }
+}
+
+START_TEST(gen_symmetry_honoured) {
+    static const int sizes[][3] = {{9, 3, 3}, {6, 2, 3}, {8, 2, 4}};
+    for (int sym = 1; sym < SUDOKU_SYM_COUNT; sym++)
+        for (size_t z = 0; z < 3; z++) {
+            sudoku_gen_opts_t o;
+            sudoku_gen_result_t r;
+            uint8_t p[81], sol[81];
+            int n = sizes[z][0];
+            sudoku_gen_opts_init(&o);
+            sudoku_shape_init(&o.shape, n, sizes[z][1], sizes[z][2]);
+            o.symmetry = (sudoku_symmetry_t)sym;
+            o.seed = 99;
+            ck_assert_int_eq(sudoku_generate(&o, p, sol, &r), 0);
+            check_generated(&o, p, sol, &r);
+            for (int c = 0; c < n * n; c++)
+                ck_assert_msg((p[c] != 0) == (p[image(n, (sudoku_symmetry_t)sym, c)] != 0),
+                              "%s: cell %d and its image differ",
+                              sudoku_symmetry_name((sudoku_symmetry_t)sym), c);
+        }
+}
+END_TEST
+
+START_TEST(gen_minimal_honoured) {
+    static const int sizes[][4] = {{9, 3, 3, 0}, {9, 3, 3, 1}, {6, 2, 3, 0}, {9, 3, 3, 2}};
+    for (size_t z = 0; z < 4; z++) {
+        sudoku_gen_opts_t o;
+        sudoku_gen_result_t r;
+        uint8_t p[81], sol[81];
+        int n = sizes[z][0];
+        sudoku_gen_opts_init(&o);
+        sudoku_shape_init(&o.shape, n, sizes[z][1], sizes[z][2]);
+        o.minimal = 1;
+        o.symmetry = sizes[z][3] == 1 ? SUDOKU_SYM_ROT180 : SUDOKU_SYM_NONE;
+        if (sizes[z][3] == 2) sudoku_gen_opts_level(&o, SUDOKU_GRADE_EASY);
+        o.seed = 5;
+        ck_assert_int_eq(sudoku_generate(&o, p, sol, &r), 0);
+        check_generated(&o, p, sol, &r);
+        ck_assert_int_eq(r.minimal, 1);
+        for (int c = 0; c < n * n; c++) {
+            if (!p[c]) continue;
+            uint8_t q[81];
+            int im = image(n, o.symmetry, c);
+            memcpy(q, p, 81);
+            q[c] = 0;
+            q[im] = 0;
+            ck_assert_msg(count_solutions(&o.shape, q, NULL) >= 2,
+                          "given %d (and its image %d) can go", c, im);
+        }
+    }
+}
+END_TEST
+
+START_TEST(gen_rating_window_and_stops) {
+    sudoku_gen_opts_t o;
+    sudoku_gen_result_t r;
+    uint8_t p[81], sol[81];
+    search_ctl_t past = {.deadline_ns = 1};
+    sudoku_gen_opts_init(&o);
+    o.rating_min = 2.2;
+    o.rating_max = 3.5;
+    o.seed = 11;
+    ck_assert_int_eq(sudoku_generate(&o, p, sol, &r), 0);
+    check_generated(&o, p, sol, &r);
+    o.ctl = &past;
+    ck_assert_int_eq(sudoku_generate(&o, p, sol, &r), SEARCH_TIMEOUT);
+    o.ctl = NULL;
+    o.max_attempts = 1;
+    sudoku_gen_opts_level(&o, SUDOKU_GRADE_BEYOND);
+    int rc = sudoku_generate(&o, p, sol, &r);
+    ck_assert(rc == 0 || rc == SEARCH_BUDGET);
+    ck_assert_int_le((int)r.attempts, 1);
+    o.rating_min = 3;
+    o.rating_max = 3;
+    ck_assert_int_eq(sudoku_generate(&o, p, sol, &r), SEARCH_EINVAL);
+    sudoku_gen_opts_init(&o);
+    sudoku_shape_init(&o.shape, 36, 6, 6);
+    ck_assert_int_eq(sudoku_generate(&o, p, sol, &r), SEARCH_EINVAL);
+    sudoku_gen_opts_init(&o);
+    o.symmetry = SUDOKU_SYM_COUNT;
+    ck_assert_int_eq(sudoku_generate(&o, p, sol, &r), SEARCH_EINVAL);
+}
+END_TEST
+
+/* === Killer === */
+
+static const struct {
+    int n, min, max, diag;
+} kcases[] = {{4, 2, 3, 0}, {6, 2, 4, 0}, {9, 2, 4, 0}, {9, 2, 5, 1}, {9, 1, 3, 0}, {6, 3, 3, 0}};
+
+START_TEST(gen_killer_unique_and_in_bounds) {
+    killer_gen_opts_t o;
+    killer_gen_result_t r;
+    uint8_t sol[81], sols[162];
+    killer_cell_t cells[81];
+    killer_cage_t cages[81];
+    search_ctl_t ctl = long_ctl();
+    killer_gen_opts_init(&o);
+    sudoku_shape_init(&o.shape, kcases[_i].n, 0, 0);
+    o.cage_min = kcases[_i].min;
+    o.cage_max = kcases[_i].max;
+    o.diagonals = kcases[_i].diag;
+    o.ctl = &ctl;
+    o.seed = 3;
+    ck_assert_int_eq(killer_generate(&o, sol, cells, cages, &r), 0);
+    killer_puzzle_t pz;
+    memset(&pz, 0, sizeof pz);
+    pz.shape = o.shape;
+    pz.cages = cages;
+    pz.ncages = r.ncages;
+    pz.diagonals = o.diagonals;
+    ck_assert_int_eq(killer_validate(&pz, NULL), 0);
+    ck_assert_int_eq(killer_check_solution(&pz, sol), 1);
+    int covered = 0, nn = o.shape.n * o.shape.n;
+    for (int k = 0; k < r.ncages; k++) {
+        ck_assert_int_ge(cages[k].ncells, o.cage_min);
+        ck_assert_int_le(cages[k].ncells, o.cage_max);
+        covered += cages[k].ncells;
+        /* connected: every cell touches another of its cage (or is alone) */
+        for (int i = 0; i < cages[k].ncells && cages[k].ncells > 1; i++) {
+            int near = 0;
+            for (int j = 0; j < cages[k].ncells; j++) {
+                int dr = cages[k].cells[i].r - cages[k].cells[j].r;
+                int dc = cages[k].cells[i].c - cages[k].cells[j].c;
+                near |= (dr * dr + dc * dc) == 1;
+            }
+            ck_assert(near);
+        }
+    }
+    ck_assert_int_eq(covered, nn);
+    killer_opts_t ko;
+    killer_result_t kr;
+    killer_opts_init(&ko);
+    ko.max_solutions = 2;
+    ko.solutions = sols;
+    ck_assert_int_eq(killer_solve(&pz, &ko, &kr), 0);
+    ck_assert(killer_result_unique(&kr));
+    ck_assert_int_eq(memcmp(sols, sol, (size_t)nn), 0);
+    ck_assert(r.rating >= 1.0);
+    /* same seed, same puzzle */
+    uint8_t sol2[81];
+    killer_cell_t cells2[81];
+    killer_cage_t cages2[81];
+    killer_gen_result_t r2;
+    ck_assert_int_eq(killer_generate(&o, sol2, cells2, cages2, &r2), 0);
+    ck_assert_int_eq(memcmp(sol, sol2, (size_t)nn), 0);
+    ck_assert_int_eq(r.ncages, r2.ncages);
+    for (int k = 0; k < r.ncages; k++)
+        ck_assert_int_eq(cages[k].sum, cages2[k].sum);
+}
+END_TEST
+
+START_TEST(gen_killer_rejects_bad_options) {
+    killer_gen_opts_t o;
+    killer_gen_result_t r;
+    uint8_t sol[81];
+    killer_cell_t cells[81];
+    killer_cage_t cages[81];
+    killer_gen_opts_init(&o);
+    o.cage_min = 5;
+    o.cage_max = 4;
+    ck_assert_int_eq(killer_generate(&o, sol, cells, cages, &r), SEARCH_EINVAL);
+    killer_gen_opts_init(&o);
+    o.cage_max = 10;
+    ck_assert_int_eq(killer_generate(&o, sol, cells, cages, &r), SEARCH_EINVAL);
+    ck_assert(killer_gen_rating(0) == 1.0);
+    ck_assert(killer_gen_rating(1) == 2.0);
+    ck_assert(killer_gen_rating(3) == 3.0);
+    ck_assert(killer_gen_rating(5) > killer_gen_rating(4));
+}
+END_TEST
+
+/* === The endpoints === */
+
+static tjob_t gen(api_prepare_fn fn, const char *body) {
+    return tjob_call(fn, "application/json", NULL, body, NULL, 0);
+}
+
+START_TEST(gen_api_sudoku) {
+    tjob_t t = gen(api_sudoku_generate_prepare,
+                   "{\"size\":9,\"difficulty\":\"medium\",\"count\":3,\"seed\":1000}");
+    ck_assert_int_eq(t.status, 200);
+    ck_assert_str_eq(json_string_value(json_object_get(t.json, "status")), "complete");
+    json_t *list = json_object_get(t.json, "puzzles");
+    ck_assert_int_eq(json_array_size(list), 3);
+    sudoku_shape_t sh;
+    sudoku_shape_init(&sh, 9, 3, 3);
+    for (size_t i = 0; i < 3; i++) {
+        json_t *pz = json_array_get(list, i);
+        const char *ps = json_string_value(json_object_get(pz, "puzzle"));
+        const char *ss = json_string_value(json_object_get(pz, "solution"));
+        uint8_t p[81], s[81], first[81];
+        for (int c = 0; c < 81; c++) {
+            p[c] = ps[c] == '.' ? 0 : (uint8_t)(ps[c] - '0');
+            s[c] = (uint8_t)(ss[c] - '0');
+        }
+        ck_assert_int_eq(count_solutions(&sh, p, first), 1);
+        ck_assert_int_eq(memcmp(first, s, 81), 0);
+        ck_assert_str_eq(json_string_value(json_object_get(pz, "level")), "medium");
+        ck_assert_int_eq(json_integer_value(json_object_get(pz, "seed")), 1000 + (int)i);
+        /* puzzle i alone, from its own seed */
+        char body[128];
+        snprintf(body, sizeof body, "{\"difficulty\":\"medium\",\"seed\":%d}", 1000 + (int)i);
+        tjob_t one = gen(api_sudoku_generate_prepare, body);
+        ck_assert_str_eq(json_string_value(json_object_get(
+                             json_array_get(json_object_get(one.json, "puzzles"), 0), "puzzle")),
+                         ps);
+        tjob_free(&one);
+    }
+    tjob_free(&t);
+}
+END_TEST
+
+START_TEST(gen_api_validation) {
+    static const struct {
+        const char *body, *field;
+    } bad[] = {
+        {"{\"count\":101}", "count"},
+        {"{\"count\":0}", "count"},
+        {"{\"size\":26}", "size"},
+        {"{\"size\":3}", "size"},
+        {"{\"size\":7}", "box"},
+        {"{\"size\":6,\"box\":{\"rows\":4,\"cols\":2}}", "box"},
+        {"{\"difficulty\":\"fiendish\"}", "difficulty"},
+        {"{\"difficulty\":\"easy\",\"rating\":{\"min\":1}}", "rating"},
+        {"{\"rating\":{\"min\":5,\"max\":4}}", "rating.max"},
+        {"{\"rating\":{\"low\":5}}", "low"},
+        {"{\"symmetry\":\"spiral\"}", "symmetry"},
+        {"{\"seed\":-1}", "seed"},
+        {"{\"seed\":9007199254740992}", "seed"},
+        {"{\"minimal\":\"yes\"}", "minimal"},
+        {"{\"timeout_ms\":0}", "timeout_ms"},
+        {"{\"colour\":1}", "colour"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tjob_t t = gen(api_sudoku_generate_prepare, bad[i].body);
+        ck_assert_msg(t.status == 400, "%s: %d", bad[i].body, t.status);
+        ck_assert_msg(tjob_names(&t, bad[i].field), "%s: %s", bad[i].body, t.body);
+        tjob_free(&t);
+    }
+    static const struct {
+        const char *body, *field;
+    } kbad[] = {
+        {"{\"size\":16}", "size"},
+        {"{\"size\":5}", "size"},
+        {"{\"cage_size\":{\"min\":3,\"max\":2}}", "cage_size.max"},
+        {"{\"cage_size\":{\"min\":0}}", "min"},
+        {"{\"diagonals\":1}", "diagonals"},
+        {"{\"symmetry\":\"none\"}", "symmetry"},
+    };
+    for (size_t i = 0; i < sizeof kbad / sizeof kbad[0]; i++) {
+        tjob_t t = gen(api_killer_generate_prepare, kbad[i].body);
+        ck_assert_msg(t.status == 400, "%s: %d", kbad[i].body, t.status);
+        ck_assert_msg(tjob_names(&t, kbad[i].field), "%s: %s", kbad[i].body, t.body);
+        tjob_free(&t);
+    }
+    tjob_t t = tjob_call(api_sudoku_generate_prepare, "text/plain", NULL, "9", NULL, 0);
+    ck_assert_int_eq(t.status, 415);
+    tjob_free(&t);
+}
+END_TEST
+
+START_TEST(gen_api_killer) {
+    tjob_t t = gen(api_killer_generate_prepare, "{\"size\":6,\"count\":2,\"seed\":7}");
+    ck_assert_int_eq(t.status, 200);
+    json_t *list = json_object_get(t.json, "puzzles");
+    ck_assert_int_eq(json_array_size(list), 2);
+    json_t *pz = json_array_get(list, 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(pz, "size")), 6);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(pz, "box"), "rows")), 2);
+    ck_assert(json_array_size(json_object_get(pz, "cages")) >= 6);
+    ck_assert_int_eq(json_string_length(json_object_get(pz, "solution")), 36);
+    tjob_free(&t);
+}
+END_TEST
+
+Suite *generate_suite(void);
+Suite *generate_suite(void) {
+    Suite *s = suite_create("generate");
+    TCase *tc = tcase_create("sudoku");
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, gen_unique_and_honestly_graded, 0,
+                        (int)(sizeof cases / sizeof cases[0]));
+    tcase_add_test(tc, gen_same_seed_same_puzzle);
+    tcase_add_test(tc, gen_symmetry_honoured);
+    tcase_add_test(tc, gen_minimal_honoured);
+    tcase_add_test(tc, gen_rating_window_and_stops);
+    suite_add_tcase(s, tc);
+    TCase *k = tcase_create("killer");
+    tcase_set_timeout(k, 120);
+    tcase_add_loop_test(k, gen_killer_unique_and_in_bounds, 0,
+                        (int)(sizeof kcases / sizeof kcases[0]));
+    tcase_add_test(k, gen_killer_rejects_bad_options);
+    suite_add_tcase(s, k);
+    TCase *api = tcase_create("api");
+    tcase_set_timeout(api, 120);
+    tcase_add_test(api, gen_api_sudoku);
+    tcase_add_test(api, gen_api_validation);
+    tcase_add_test(api, gen_api_killer);
+    suite_add_tcase(s, api);
+    return s;
+}

@@ -1,0 +1,807 @@
+/* test_logic.c -- the logic engine (solvers/sudoku/logic.h) and the grade
+ * and hint endpoints driven without a server (tests/job_harness.h).
+ *
+ * Technique positions: for every technique one position (candidates as a
+ * player would have them, found by running the engine over public puzzle
+ * collections and kept here as data) where the engine's easiest step is
+ * that technique.  Each test checks that the step is that technique, that
+ * the engine bounded just below it finds nothing (no easier technique
+ * applies), that the step changes something, and that it agrees with the
+ * solution (no elimination of the true value, no wrong placement).
+ *
+ * Soundness: puzzles of every shape the engine takes (4x4 to 25x25, square
+ * and rectangular boxes) from the generator, graded with a callback that
+ * checks every step against the solver's solution, and the path's end
+ * against it; with ../shared/data present, the first puzzles of its
+ * collections too (make test does not need it).
+ *
+ * Position strings: one token per cell, row-major; "=5" a placed value,
+ * "259" an empty cell's candidates; values above 9 are letters (A = 10). */
+#include <check.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/sudoku_logic_api.h"
+#include "solvers/sudoku/generate.h"
+#include "solvers/sudoku/logic.h"
+#include "solvers/sudoku/sudoku.h"
+#include "tests/job_harness.h"
+
+typedef struct position_s {
+    sudoku_tech_t tech;
+    int n, box; /* square boxes box x box */
+    const char *cands;
+    const char *solution;
+} position_t;
+
+static const position_t positions[] = {
+    /* full-house: +6r8c5 */
+    {SUDOKU_TECH_FULL_HOUSE, 9, 3,
+     "=4 56 1268 =9 =3 18 25 26 =7 1237 59 12 =6 27 145 =8 235 3459 2367 39 268 45 27 458 345 56 "
+     "=1 12 34 124 =7 =5 =6 23 =9 =8 23 =8 59 34 =1 349 =6 2357 35 136 =7 59 =2 =8 39 345 135 345 "
+     "=8 46 46 =1 =9 =2 =7 35 35 =5 =1 =3 =8 6 =7 =9 =4 =2 =9 =2 =7 35 =4 35 =1 =8 =6",
+     "468931527751624839392578461134756298289413675675289314846192753513867942927345186"},
+    /* naked-single: +9r7c5 */
+    {SUDOKU_TECH_NAKED_SINGLE, 9, 3,
+     "=4 569 1268 5789 =3 15789 259 2567 25679 1237 359 12 =6 12479 14579 =8 2357 234579 23678 "
+     "3569 268 45789 24789 45789 23459 23567 =1 1236 346 1246 378 =5 13678 123 =9 2378 123 =8 59 "
+     "3479 1479 13479 =6 12357 23457 136 =7 59 =2 14689 134689 1345 1358 3458 68 46 468 =1 9 =2 =7 "
+     "35 359 =5 12 =3 789 6789 6789 129 =4 2689 =9 12 =7 3458 468 34568 12 1268 268",
+     "468931527751624839392578461134756298289413675675289314846192753513867942927345186"},
+    /* hidden-single: +7r9c3 */
+    {SUDOKU_TECH_HIDDEN_SINGLE, 9, 3,
+     "=4 12569 1256789 5789 =3 15789 259 2567 25679 1237 12359 12579 =6 12479 14579 =8 2357 234579 "
+     "23678 23569 256789 45789 24789 45789 23459 23567 =1 1236 12346 1246 3478 =5 134678 1234 =9 "
+     "23478 123 =8 12459 3479 1479 13479 =6 12357 23457 136 =7 14569 =2 14689 134689 1345 1358 "
+     "3458 68 46 468 =1 4689 =2 =7 3568 35689 =5 126 =3 789 6789 6789 129 =4 2689 =9 1246 124678 "
+     "34578 4678 345678 1235 123568 23568",
+     "468931527751624839392578461134756298289413675675289314846192753513867942927345186"},
+    /* pointing: -5r1c3 -5r2c3 -5r3c3 */
+    {SUDOKU_TECH_POINTING, 9, 3,
+     "=4 12569 125689 5789 =3 15789 259 2567 25679 1237 12359 1259 =6 12479 14579 =8 2357 234579 "
+     "23678 23569 25689 45789 24789 45789 23459 23567 =1 1236 12346 1246 3478 =5 134678 1234 =9 "
+     "23478 123 =8 12459 3479 1479 13479 =6 12357 23457 136 =7 14569 =2 14689 134689 1345 1358 "
+     "3458 68 46 468 =1 4689 =2 =7 3568 35689 =5 126 =3 789 6789 6789 129 =4 2689 =9 1246 =7 3458 "
+     "468 34568 1235 123568 23568",
+     "468931527751624839392578461134756298289413675675289314846192753513867942927345186"},
+    /* claiming: -9r2c5 */
+    {SUDOKU_TECH_CLAIMING, 9, 3,
+     "=7 126 =8 459 4569 4569 =3 1456 125 469 36 3469 =2 34569 =1 4679 45678 578 =5 1236 123469 78 "
+     "346 78 12469 146 129 189 =4 1579 3579 59 3579 178 =2 =6 =3 1267 12679 479 =8 24679 147 1457 "
+     "157 268 25678 2567 =1 2456 24567 478 =9 =3 128 =9 12357 =6 125 2358 127 1378 =4 12468 12368 "
+     "12346 3489 =7 23489 =5 1368 1289 12468 1235678 1234567 34589 12459 234589 12679 13678 12789",
+     "728946315934251678516738249147593826369482157852167493293615784481379562675824931"},
+    /* naked-pair: -1r9c8 -2r9c8 -2r9c9 */
+    {SUDOKU_TECH_NAKED_PAIR, 9, 3,
+     "=4 569 1268 5789 =3 15789 259 2567 25679 1237 359 12 =6 1247 14579 =8 2357 234579 23678 3569 "
+     "268 45789 2478 45789 23459 23567 =1 1236 346 1246 378 =5 13678 123 =9 2378 123 =8 59 3479 "
+     "147 13479 =6 12357 23457 136 =7 59 =2 1468 134689 1345 1358 3458 68 46 468 =1 =9 =2 =7 35 35 "
+     "=5 12 =3 78 678 678 129 =4 2689 =9 12 =7 3458 468 34568 12 1268 268",
+     "468931527751624839392578461134756298289413675675289314846192753513867942927345186"},
+    /* hidden-pair: -1r5c3 -2r5c3 -4r5c3 -1r6c3 -4r6c3 -6r6c3 */
+    {SUDOKU_TECH_HIDDEN_PAIR, 9, 3,
+     "=4 569 1268 5789 =3 15789 259 2567 25679 1237 359 12 =6 12479 14579 =8 2357 234579 23678 "
+     "3569 268 45789 24789 45789 23459 23567 =1 1236 346 1246 3478 =5 134678 1234 =9 23478 123 =8 "
+     "12459 3479 1479 13479 =6 12357 23457 136 =7 14569 =2 14689 134689 1345 1358 3458 68 46 468 "
+     "=1 469 =2 =7 356 3569 =5 126 =3 789 6789 6789 129 =4 2689 =9 1246 =7 3458 468 34568 12 1268 "
+     "268",
+     "468931527751624839392578461134756298289413675675289314846192753513867942927345186"},
+    /* naked-triple: -1r5c7 -4r5c7 -1r6c7 */
+    {SUDOKU_TECH_NAKED_TRIPLE, 9, 3,
+     "=3 168 =7 59 5689 =4 19 =2 569 45 26 2456 =1 269 235679 =8 3456 345679 =9 1268 124568 237 "
+     "2568 235678 37 13456 34567 1678 12678 1268 47 =3 15 14 =9 4568 167 =5 39 =8 1249 1279 12347 "
+     "1346 3467 178 =4 39 =6 1259 12579 1237 1358 3578 4678 36789 468 2349 24689 23689 =5 3478 =1 "
+     "=2 1368 14568 345 =7 13568 49 348 3489 14578 13789 1458 3459 14589 13589 =6 3478 =2",
+     "317584926526193847984762315672435198153829764849617253798246531265371489431958672"},
+    /* x-wing: -1r3c6 -1r8c6 -1r9c6 -1r3c9 -1r8c9 -1r9c9 */
+    {SUDOKU_TECH_X_WING, 9, 3,
+     "=2 38 39 89 =4 17 =5 =6 17 567 =1 459 2568 2689 25678 279 =3 4789 567 4568 459 2568 123689 "
+     "1235678 1279 248 14789 39 39 =6 45 =7 45 =8 =1 =2 18 =7 12 =3 28 =9 =4 =5 =6 58 245 245 =1 "
+     "268 268 39 =7 39 =4 29 =7 289 =5 13 =6 28 13 1356 256 1235 =7 12368 123468 123 =9 13458 "
+     "13569 256 =8 246 12369 12346 1237 24 13457",
+     "239847561614592738785613924396475812871329456542168379427951683163784295958236147"},
+    /* hidden-triple: -8r6c6 -8r8c6 -6r9c6 -8r9c6 */
+    {SUDOKU_TECH_HIDDEN_TRIPLE, 9, 3,
+     "34679 =8 249 259 =1 3467 567 2569 2567 14679 1246 =5 289 4678 4678 678 =3 12678 13679 1236 "
+     "129 2589 35678 3678 =4 125689 125678 14 124 124 =6 89 =5 389 =7 38 =8 =9 =3 =1 47 47 =2 56 "
+     "56 56 56 =7 =3 289 289 89 14 14 =2 =7 48 58 3568 368 =1 4568 =9 13459 1345 =6 =7 2589 1289 "
+     "358 2458 23458 1359 135 189 =4 25689 12689 35678 2568 235678",
+     "382514697145976832769238415421695378893147256657382941274853169936721584518469723"},
+    /* xy-wing: -6r2c8 -6r2c9 */
+    {SUDOKU_TECH_XY_WING, 9, 3,
+     "=3 16 =7 59 =8 =4 19 =2 56 45 =2 456 =1 69 3679 =8 346 34679 =9 168 1468 237 256 2367 37 "
+     "13456 34567 168 178 =2 47 =3 =5 14 =9 68 167 =5 39 =8 1249 1279 237 1346 3467 178 =4 39 =6 "
+     "129 1279 237 1358 3578 478 36789 468 2349 2469 23689 =5 3478 =1 =2 1368 14568 345 =7 1368 49 "
+     "348 3489 14578 13789 1458 3459 159 1389 =6 3478 =2",
+     "317584926526193847984762315672435198153829764849617253798246531265371489431958672"},
+    /* xyz-wing: -5r7c8 -5r9c8 */
+    {SUDOKU_TECH_XYZ_WING, 9, 3,
+     "46 68 468 =9 =2 =3 =1 57 57 =5 =9 =7 14 46 146 =2 =8 =3 =2 =3 =1 57 =8 57 =9 46 46 79 =4 25 "
+     "1278 39 1279 =6 13579 1578 3679 678 3689 147 =5 1469 37 =2 147 3679 =1 25 2478 3469 24679 "
+     "3578 34579 4578 =8 256 349 245 =7 2459 35 1356 1256 1379 257 39 =6 19 2589 =4 357 2578 1467 "
+     "2567 46 =3 14 2458 578 567 =9",
+     "486923157597461283231587946945732618678159324312846795869274531153698472724315869"},
+    /* naked-quad: -1r7c3 -9r7c3 -1r9c3 -2r9c3 -8r9c3 -9r9c3 */
+    {SUDOKU_TECH_NAKED_QUAD, 9, 3,
+     "=5 89 89 =6 =1 =3 47 247 27 16 =2 16 45 47 457 =9 =8 =3 =3 47 47 89 =2 89 =1 =6 =5 68 =1 "
+     "34568 458 =9 4578 3578 27 278 289 45 24589 =3 47 14578 578 19 =6 =7 35 3589 1258 =6 1258 358 "
+     "19 =4 19 367 1379 149 =8 1469 =2 =5 179 =4 89 1289 =7 =5 129 =6 =3 189 1289 567 125789 129 "
+     "=3 1269 478 47 1789",
+     "598613472126475983347829165614597328852341796739268514963184257481752639275936841"},
+    /* swordfish: -2r1c3 -2r3c4 -2r9c4 -2r1c6 */
+    {SUDOKU_TECH_SWORDFISH, 9, 3,
+     "1469 1248 24689 =3 267 278 =5 246789 4689 469 =5 24689 2689 =1 278 6789 =3 4689 369 238 =7 "
+     "25689 256 =4 689 2689 =1 =2 378 389 158 357 13578 =4 16789 35689 345 =6 348 12458 =9 123578 "
+     "1378 178 358 3459 3478 =1 458 3457 =6 3789 789 =2 =8 134 346 =7 3456 135 =2 1469 3469 =7 =9 "
+     "2346 1246 =8 123 136 =5 346 1346 1234 =5 1246 2346 =9 1368 1468 =7",
+     "914378526658912734327564981289137465463295178571846392846753219792481653135629847"},
+    /* hidden-quad (16x16): -12r4c12 -15r4c12 */
+    {SUDOKU_TECH_HIDDEN_QUAD, 16, 4,
+     "19BCG 16C 156BG 1569BG =F =2 =7 6E =3 =8 15CE =D BCG =4 =A CG =4 =8 =E 56A =G 5AC ABC =1 =9 "
+     "27 25CF 67 2BCDF =3 BCD 2F 123BC 12ACDF 12BDF 3AD =8 =4 ABC =9 1BC =G 12CF 1CF =5 =E =7 =6 "
+     "=7 2CF 256BFG 56BG =D 5C =3 6E 4BC =A 245CEF 6CEF =8 2BFG =9 =1 2BCG 27CF =9 57BG 3ABC 3AF "
+     "=1 =8 =6 =4 DG 7B 23DF 25F =E 235F BC =3 =A =E BC =6 =G =D =5 =F 19 =2 179 79 =4 =8 =D 127F "
+     "125BFG 157BG 3B 3F =9 =4 =8 7E =A 7BE =6 =C 125G 235F =6 =4 1F =8 =5 =E =2 =7 DG =C =3 19 "
+     "19ADFG 9AFG 1DG =B =5 =9 =3 =4 =1 =7 =F =B =2 =D =6 AC ACG AG =8 =E 2E 27DE 2D 7D =9 =G =6 "
+     "AC 4AC =1 48C 8AC 3BF 5BF 5B 35F =A =B =C =F =2 =8 =5 =3 =E =9 =7 =G =4 =1 =6 =D =8 =G 16 16 "
+     "=4 =D =E AC =F =5 =B =3 279AC 279A 2C 79 39 1DE 1DG =C 37 =B =4 =5 DG 2E 8F 8F 79 =6 12 =A "
+     "9BEG 6AD =8 69ABDG 7AE =1 ACD =F AC =3 29CDEG =4 2BCG 25BG 25BCG 79 =F =5 =7 =2 =6 9AC ACD "
+     "=G 1AC =B 19CD 19AC =E =8 =3 =4 139BG 1AE =4 139AB 3AE 39A =8 =2 =7 =6 9CEG =5 1BCG =D =F CG",
+     "C659F27E381DB4AG48EAG5B19726D3CF21D384A9BGFC5E767FBGDC364A5E8291GC97A31864DBF5E2B3AEC6GD5F921"
+     "748D215BF948EA76CG364F85E27GC31A9DB593417FB2D6ACG8EE72D9G6AC1483FB5ABCF2853E97G416D8G614DECF5"
+     "B37A293EGC7B45D28F961A9D86E1CFA3G42B57F5726ADG1BC9E8341A4B398276E5GDFC"},
+    /* unique-rectangle: -1r8c7 -2r8c7 */
+    {SUDOKU_TECH_UNIQUE_RECTANGLE, 9, 3,
+     "=4 569 1268 5789 =3 15789 259 2567 25679 1237 359 12 =6 127 14579 =8 2357 234579 23678 3569 "
+     "268 45789 278 45789 23459 23567 =1 1236 346 1246 378 =5 13678 23 =9 2378 123 =8 59 3479 17 "
+     "13479 =6 12357 23457 136 =7 59 =2 168 134689 345 1358 3458 68 46 468 =1 =9 =2 =7 35 35 =5 12 "
+     "=3 78 678 678 129 =4 29 =9 12 =7 35 =4 35 12 68 68",
+     "468931527751624839392578461134756298289413675675289314846192753513867942927345186"},
+    /* jellyfish: -1r5c1 -1r6c1 -1r6c2 -1r8c4 -1r5c6 -1r9c6 */
+    {SUDOKU_TECH_JELLYFISH, 9, 3,
+     "15 12569 =3 2456 259 5679 4789 89 479 =4 59 =7 15 =8 159 =2 =3 =6 29 26 =8 2346 239 3679 =1 "
+     "=5 479 12589 =4 29 58 =6 158 89 =7 =3 1358 =7 156 =9 345 1358 468 128 124 138 139 169 =7 134 "
+     "=2 4689 189 =5 12359 12359 =4 125 =7 159 39 =6 =8 =6 389 15 12358 12359 =4 379 129 1279 =7 "
+     "38 129 2368 1239 13689 =5 =4 129",
+     "123456789457189236968327154249561873576938412831742695314275968695814327782693541"},
+    /* simple-colouring: -4r6c6 */
+    {SUDOKU_TECH_SIMPLE_COLOURING, 9, 3,
+     "=4 569 1268 5789 =3 15789 25 2567 5679 1237 359 12 =6 127 14579 =8 2357 34579 23678 3569 268 "
+     "45789 278 45789 2345 23567 =1 1236 346 1246 378 =5 13678 23 =9 378 123 =8 59 3479 17 13479 "
+     "=6 12357 3457 136 =7 59 =2 168 134689 345 1358 3458 68 46 468 =1 =9 =2 =7 35 35 =5 =1 =3 78 "
+     "678 678 =9 =4 =2 =9 =2 =7 35 =4 35 =1 68 68",
+     "468931527751624839392578461134756298289413675675289314846192753513867942927345186"},
+    /* x-chain: -5r4c3 */
+    {SUDOKU_TECH_X_CHAIN, 9, 3,
+     "=8 =1 =9 46 26 246 =3 57 57 246 234 2346 =7 =5 =1 24 89 89 =5 24 =7 89 =3 89 246 16 12 19 =7 "
+     "158 358 =4 358 189 =2 =6 =3 248 12468 68 =9 2678 178 1578 1578 269 2589 2568 =1 267 25678 "
+     "789 =4 =3 179 =6 1358 =2 17 3579 178 13789 =4 12479 2349 1234 3469 =8 34679 =5 13679 1279 "
+     "12479 234589 123458 34569 167 345679 26 136789 12789",
+     "819462375632751489547839612178543926324697158956128743763215894291384567485976231"},
+    /* xy-chain: -7r7c5 -7r7c6 -7r9c1 */
+    {SUDOKU_TECH_XY_CHAIN, 9, 3,
+     "59 5689 68 =7 =2 =3 69 =4 =1 39 =7 24 48 =1 =6 289 35 25 36 =1 24 =5 48 =9 268 2367 267 =2 "
+     "356 =7 =9 56 =1 346 =8 456 156 568 168 =3 4568 24 =7 256 =9 =4 3568 =9 28 5678 278 236 =1 "
+     "256 79 249 =5 =6 478 278 =1 29 =3 =8 26 =3 =1 =9 =5 246 267 2467 1679 2469 16 24 =3 47 =5 69 "
+     "=8",
+     "598723641374816952612549837237961485186354729459278316745682193863195274921437568"},
+    /* aic: -2r3c8 */
+    {SUDOKU_TECH_AIC, 9, 3,
+     "=4 56 1268 5789 =3 15789 25 2567 79 1237 359 12 =6 127 14579 =8 2357 34579 23678 3569 268 "
+     "45789 278 45789 2345 23567 =1 1236 346 1246 378 =5 13678 23 =9 378 123 =8 59 3479 17 13479 "
+     "=6 12357 357 136 =7 59 =2 168 13689 345 135 3458 68 46 468 =1 =9 =2 =7 35 35 =5 =1 =3 78 678 "
+     "678 =9 =4 =2 =9 =2 =7 35 =4 35 =1 =8 =6",
+     "468931527751624839392578461134756298289413675675289314846192753513867942927345186"},
+    /* trial: -6r9c8 */
+    {SUDOKU_TECH_TRIAL, 9, 3,
+     "=4 569 1268 5789 =3 15789 25 2567 5679 1237 359 12 =6 127 14579 =8 2357 34579 23678 3569 268 "
+     "45789 278 45789 2345 23567 =1 1236 346 1246 378 =5 13678 23 =9 378 123 =8 59 3479 17 13479 "
+     "=6 12357 357 136 =7 59 =2 168 13689 345 1358 3458 68 46 468 =1 =9 =2 =7 35 35 =5 =1 =3 78 "
+     "678 678 =9 =4 =2 =9 =2 =7 35 =4 35 =1 68 68",
+     "468931527751624839392578461134756298289413675675289314846192753513867942927345186"},
+    /* guess: +7r9c2 */
+    {SUDOKU_TECH_GUESS, 9, 3,
+     "12567 2457 12467 134679 13459 34567 1379 1359 =8 15678 578 =3 16789 1589 5678 =4 159 =2 1578 "
+     "=9 147 13478 =2 34578 137 =6 157 12358 23458 124 348 =7 =9 1368 13458 1456 35789 34578 479 "
+     "348 =6 =1 =2 34589 459 1389 =6 149 =5 348 =2 1389 =7 149 23679 237 =8 1234679 1349 3467 =5 "
+     "149 14679 3679 =1 679 346789 34589 345678 6789 =2 4679 =4 27 =5 126789 189 678 16789 189 =3",
+     "621943758783615492594728361142879635357461289869532174238197546916354827475286913"},
+};
+#define NPOS (sizeof positions / sizeof positions[0])
+
+static int val_of(char ch) {
+    if (ch >= '1' && ch <= '9') return ch - '0';
+    if (ch >= 'A' && ch <= 'Z') return ch - 'A' + 10;
+    return -1;
+}
+
+/* Loads a position into st; solution into sol.  Returns 0 or -1. */
+static int load_position(sudoku_logic_t *st, const position_t *p, uint8_t *sol) {
+    int nn = p->n * p->n, c = 0;
+    uint8_t grid[SUDOKU_LOGIC_MAX_N * SUDOKU_LOGIC_MAX_N] = {0};
+    uint32_t mask[SUDOKU_LOGIC_MAX_N * SUDOKU_LOGIC_MAX_N] = {0};
+    const char *s = p->cands;
+    while (*s && c < nn) {
+        while (*s == ' ')
+            s++;
+        grid[c] = 0;
+        mask[c] = 0;
+        if (*s == '=') {
+            grid[c] = (uint8_t)val_of(s[1]);
+            s += 2;
+        } else {
+            while (*s && *s != ' ')
+                mask[c] |= 1u << (val_of(*s++) - 1);
+        }
+        c++;
+    }
+    if (c != nn) return -1;
+    for (int i = 0; i < nn; i++)
+        sol[i] = (uint8_t)val_of(p->solution[i]);
+    if (sudoku_logic_load(st, grid) != 0) return -1;
+    for (int i = 0; i < nn; i++)
+        if (!grid[i] && sudoku_logic_restrict(st, i, mask[i]) != 0) return -1;
+    return 0;
+}
+
+/* Every elimination false in sol, every placement right (a guess included). */
+static void assert_sound(const sudoku_logic_step_t *s, const uint8_t *sol) {
+    for (int i = 0; i < s->nitems; i++) {
+        const sudoku_logic_item_t *it = &s->items[i];
+        if (it->kind == SUDOKU_ITEM_ELIM)
+            ck_assert_msg(sol[it->cell] != it->value, "%s removes the true %d from cell %d",
+                          sudoku_tech_name((sudoku_tech_t)s->tech), it->value, it->cell);
+        if (it->kind == SUDOKU_ITEM_PLACE)
+            ck_assert_msg(sol[it->cell] == it->value, "%s places %d in cell %d, wrong",
+                          sudoku_tech_name((sudoku_tech_t)s->tech), it->value, it->cell);
+    }
+}
+
+START_TEST(logic_each_technique_on_its_position) {
+    const position_t *p = &positions[_i];
+    sudoku_shape_t sh;
+    uint8_t sol[SUDOKU_LOGIC_MAX_N * SUDOKU_LOGIC_MAX_N];
+    sudoku_logic_opts_t o;
+    sudoku_logic_step_t *step = malloc(sizeof *step);
+    ck_assert_int_eq(sudoku_shape_init(&sh, p->n, p->box, p->box), 0);
+    sudoku_logic_t *st = sudoku_logic_new(&sh);
+    ck_assert_ptr_nonnull(st);
+    ck_assert_int_eq(load_position(st, p, sol), 0);
+    ck_assert_int_eq(sudoku_logic_check(st), 0);
+    sudoku_logic_opts_init(&o);
+    o.assume_unique = 1;
+    o.solution = sol;
+    /* nothing easier applies */
+    if (p->tech > 0) {
+        o.max_tech = (sudoku_tech_t)(p->tech - 1);
+        ck_assert_msg(sudoku_logic_next(st, &o, step, NULL) == 0,
+                      "%s position: an easier technique (%s) applies", sudoku_tech_name(p->tech),
+                      sudoku_tech_name((sudoku_tech_t)step->tech));
+    }
+    o.max_tech = SUDOKU_TECH_GUESS;
+    ck_assert_int_eq(sudoku_logic_next(st, &o, step, NULL), 1);
+    ck_assert_msg(step->tech == p->tech, "want %s, got %s", sudoku_tech_name(p->tech),
+                  sudoku_tech_name((sudoku_tech_t)step->tech));
+    int acts = 0;
+    for (int i = 0; i < step->nitems; i++)
+        acts += step->items[i].kind == SUDOKU_ITEM_PLACE || step->items[i].kind == SUDOKU_ITEM_ELIM;
+    ck_assert_int_gt(acts, 0);
+    assert_sound(step, sol);
+    ck_assert_int_eq(step->trial, p->tech == SUDOKU_TECH_TRIAL || p->tech == SUDOKU_TECH_GUESS);
+    /* applying it keeps the position consistent */
+    ck_assert_int_eq(sudoku_logic_apply(st, step), 0);
+    ck_assert_int_eq(sudoku_logic_check(st), 0);
+    sudoku_logic_free(st);
+    free(step);
+}
+END_TEST
+
+START_TEST(logic_every_technique_has_a_position) {
+    int seen[SUDOKU_TECH_COUNT] = {0};
+    for (size_t i = 0; i < NPOS; i++)
+        seen[positions[i].tech]++;
+    for (int t = 0; t < SUDOKU_TECH_COUNT; t++)
+        ck_assert_msg(seen[t] == 1, "%s has %d positions", sudoku_tech_name((sudoku_tech_t)t),
+                      seen[t]);
+}
+END_TEST
+
+START_TEST(logic_unique_rectangle_needs_uniqueness) {
+    /* without assume_unique the engine must not use it */
+    for (size_t i = 0; i < NPOS; i++) {
+        if (positions[i].tech != SUDOKU_TECH_UNIQUE_RECTANGLE) continue;
+        sudoku_shape_t sh;
+        uint8_t sol[81];
+        sudoku_logic_opts_t o;
+        sudoku_logic_step_t *step = malloc(sizeof *step);
+        sudoku_shape_init(&sh, 9, 3, 3);
+        sudoku_logic_t *st = sudoku_logic_new(&sh);
+        ck_assert_int_eq(load_position(st, &positions[i], sol), 0);
+        sudoku_logic_opts_init(&o);
+        o.solution = sol;
+        ck_assert_int_eq(sudoku_logic_next(st, &o, step, NULL), 1);
+        ck_assert_int_ne(step->tech, SUDOKU_TECH_UNIQUE_RECTANGLE);
+        ck_assert_int_gt(step->tech, SUDOKU_TECH_UNIQUE_RECTANGLE);
+        assert_sound(step, sol);
+        sudoku_logic_free(st);
+        free(step);
+    }
+}
+END_TEST
+
+START_TEST(logic_explanations_name_units_from_one) {
+    api_sudoku_puzzle_t *pz = calloc(1, sizeof *pz);
+    sudoku_logic_step_t *step = malloc(sizeof *step);
+    char text[512];
+    pz->n = 9;
+    for (int k = 0; k < 9; k++)
+        pz->symbols[k] = k + 1;
+    /* a pointing step by hand: box 5 (index 4), digit 7, row 4 (index 3) */
+    memset(step, 0, sizeof *step);
+    step->tech = SUDOKU_TECH_POINTING;
+    step->digit = 7;
+    step->unit[0] = 2 * 9 + 4;
+    step->unit[1] = 3;
+    api_logic_explain(pz, step, text, sizeof text);
+    ck_assert_str_eq(text, "In box 5, 7 can only go in row 4, so 7 leaves the rest of row 4");
+    /* every technique position gets a sentence that names no "0" unit */
+    for (size_t i = 0; i < NPOS; i++) {
+        const position_t *p = &positions[i];
+        sudoku_shape_t sh;
+        uint8_t sol[SUDOKU_LOGIC_MAX_N * SUDOKU_LOGIC_MAX_N];
+        sudoku_logic_opts_t o;
+        sudoku_shape_init(&sh, p->n, p->box, p->box);
+        sudoku_logic_t *st = sudoku_logic_new(&sh);
+        pz->n = p->n;
+        for (int k = 0; k < p->n; k++)
+            pz->symbols[k] = k + 1;
+        ck_assert_int_eq(load_position(st, p, sol), 0);
+        sudoku_logic_opts_init(&o);
+        o.assume_unique = 1;
+        o.solution = sol;
+        ck_assert_int_eq(sudoku_logic_next(st, &o, step, NULL), 1);
+        api_logic_explain(pz, step, text, sizeof text);
+        ck_assert_msg(strlen(text) > 20, "%s: '%s'", sudoku_tech_name(p->tech), text);
+        ck_assert_msg(strstr(text, "row 0") == NULL && strstr(text, "box 0") == NULL &&
+                          strstr(text, "column 0") == NULL && strstr(text, "r0") == NULL &&
+                          strstr(text, "c0") == NULL,
+                      "%s: '%s'", sudoku_tech_name(p->tech), text);
+        json_t *js = api_logic_step_json(pz, step);
+        ck_assert_ptr_nonnull(js);
+        ck_assert_str_eq(json_string_value(json_object_get(js, "technique")),
+                         sudoku_tech_name(p->tech));
+        json_decref(js);
+        sudoku_logic_free(st);
+    }
+    free(step);
+    free(pz);
+}
+END_TEST
+
+/* === Soundness over whole paths === */
+
+typedef struct sound_s {
+    const uint8_t *sol;
+    int steps, bad;
+} sound_t;
+
+static int sound_cb(void *ud, const sudoku_logic_t *st, const sudoku_logic_step_t *s) {
+    sound_t *x = ud;
+    (void)st;
+    x->steps++;
+    for (int i = 0; i < s->nitems; i++) {
+        const sudoku_logic_item_t *it = &s->items[i];
+        if (it->kind == SUDOKU_ITEM_ELIM && x->sol[it->cell] == it->value) x->bad++;
+        if (it->kind == SUDOKU_ITEM_PLACE && x->sol[it->cell] != it->value) x->bad++;
+    }
+    return 0;
+}
+
+/* Grades puzzle with a checking callback; asserts the end is sol. */
+static sudoku_grade_t grade_checked(const sudoku_shape_t *sh, const uint8_t *puzzle,
+                                    const uint8_t *sol) {
+    sudoku_logic_t *st = sudoku_logic_new(sh);
+    sudoku_logic_opts_t o;
+    sudoku_grade_t g;
+    sound_t x = {sol, 0, 0};
+    uint8_t end[SUDOKU_LOGIC_MAX_N * SUDOKU_LOGIC_MAX_N];
+    int nn = sh->n * sh->n;
+    ck_assert_ptr_nonnull(st);
+    ck_assert_int_eq(sudoku_logic_load(st, puzzle), 0);
+    sudoku_logic_opts_init(&o);
+    o.assume_unique = 1;
+    o.solution = sol;
+    o.on_step = sound_cb;
+    o.ud = &x;
+    ck_assert_int_eq(sudoku_logic_grade(st, &o, &g), 0);
+    ck_assert_int_eq(x.bad, 0);
+    ck_assert(g.solved);
+    ck_assert_int_eq((int)g.steps, x.steps);
+    sudoku_logic_grid(st, end);
+    ck_assert_int_eq(memcmp(end, sol, (size_t)nn), 0);
+    ck_assert(g.level == sudoku_grade_level_of(g.rating));
+    ck_assert(g.solved_by_logic ==
+              (g.counts[SUDOKU_TECH_TRIAL] == 0 && g.counts[SUDOKU_TECH_GUESS] == 0));
+    sudoku_logic_free(st);
+    return g;
+}
+
+static const struct {
+    int n, br, bc;
+    double lo, hi;
+} shapes[] = {
+    {4, 2, 2, 0, 100}, {6, 2, 3, 0, 100}, {6, 3, 2, 0, 100},  {8, 2, 4, 0, 100},
+    {9, 3, 3, 0, 100}, {9, 3, 3, 6, 100}, {10, 2, 5, 0, 100}, {12, 3, 4, 0, 100},
+    {12, 4, 3, 0, 3},  {16, 4, 4, 0, 3},  {25, 5, 5, 0, 2},   {9, 1, 9, 0, 100},
+};
+
+START_TEST(logic_paths_end_at_the_solution_on_every_shape) {
+    sudoku_gen_opts_t o;
+    sudoku_gen_result_t r;
+    uint8_t puzzle[625], sol[625];
+    search_ctl_t ctl = {.deadline_ns = search_now_ns() + 60000000000LL};
+    sudoku_gen_opts_init(&o);
+    ck_assert_int_eq(sudoku_shape_init(&o.shape, shapes[_i].n, shapes[_i].br, shapes[_i].bc), 0);
+    o.rating_min = shapes[_i].lo;
+    o.rating_max = shapes[_i].hi;
+    o.ctl = &ctl;
+    for (int k = 0; k < (shapes[_i].n <= 9 ? 6 : 1); k++) {
+        o.seed = 100 + (uint64_t)k;
+        ck_assert_int_eq(sudoku_generate(&o, puzzle, sol, &r), 0);
+        sudoku_grade_t g = grade_checked(&o.shape, puzzle, sol);
+        ck_assert(g.rating >= o.rating_min && g.rating < o.rating_max);
+        ck_assert_int_eq((int)(g.rating * 1000), (int)(r.grade.rating * 1000));
+    }
+}
+END_TEST
+
+/* Classic puzzles typed in, with what any grader says about them. */
+START_TEST(logic_known_puzzles_grade_as_known) {
+    static const char *easy =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    /* Arto Inkala's "world's hardest" (2012): no human technique short of
+     * forcing finishes it */
+    static const char *inkala =
+        "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+    sudoku_shape_t sh;
+    uint8_t p[81], sol[81];
+    sudoku_opts_t so;
+    sudoku_result_t sr;
+    sudoku_shape_init(&sh, 9, 3, 3);
+    sudoku_opts_init(&so);
+    so.max_solutions = 2;
+    so.solutions = malloc(162);
+    for (int i = 0; i < 81; i++)
+        p[i] = easy[i] == '.' ? 0 : (uint8_t)(easy[i] - '0');
+    ck_assert_int_eq(sudoku_solve(&sh, p, &so, &sr), 0);
+    memcpy(sol, so.solutions, 81);
+    sudoku_grade_t g = grade_checked(&sh, p, sol);
+    ck_assert_int_eq(g.level, SUDOKU_GRADE_EASY);
+    ck_assert(g.solved_by_logic);
+    ck_assert(g.rating >= 1.0 && g.rating < 2.0);
+    for (int i = 0; i < 81; i++)
+        p[i] = inkala[i] == '.' ? 0 : (uint8_t)(inkala[i] - '0');
+    ck_assert_int_eq(sudoku_solve(&sh, p, &so, &sr), 0);
+    ck_assert_int_eq((int)sr.solutions_found, 1);
+    memcpy(sol, so.solutions, 81);
+    sudoku_grade_t h = grade_checked(&sh, p, sol);
+    ck_assert_int_eq(h.level, SUDOKU_GRADE_BEYOND);
+    ck_assert(!h.solved_by_logic);
+    ck_assert(h.rating > g.rating);
+    free(so.solutions);
+}
+END_TEST
+
+/* With ../shared/data: the first puzzles of each collection (all of them
+ * are graded by make bench). */
+START_TEST(logic_shared_collections_when_present) {
+    static const char *files[] = {"../shared/data/sudoku9/puzzles2_17_clue",
+                                  "../shared/data/sudoku9/puzzles3_magictour_top1465",
+                                  "../shared/data/sudoku9/puzzles6_forum_hardest_1106"};
+    sudoku_shape_t sh;
+    sudoku_shape_init(&sh, 9, 3, 3);
+    for (size_t f = 0; f < 3; f++) {
+        FILE *fp = fopen(files[f], "r");
+        char line[256];
+        int done = 0;
+        if (fp == NULL) continue; /* not on this machine: nothing to check */
+        while (done < 40 && fgets(line, sizeof line, fp)) {
+            uint8_t p[81], sol[162];
+            sudoku_opts_t so;
+            sudoku_result_t sr;
+            if (line[0] == '#' || strlen(line) < 81) continue;
+            for (int i = 0; i < 81; i++)
+                p[i] = line[i] >= '1' && line[i] <= '9' ? (uint8_t)(line[i] - '0') : 0;
+            sudoku_opts_init(&so);
+            so.max_solutions = 2;
+            so.solutions = sol;
+            if (sudoku_solve(&sh, p, &so, &sr) != 0 || sr.solutions_found != 1) continue;
+            grade_checked(&sh, p, sol);
+            done++;
+        }
+        fclose(fp);
+    }
+}
+END_TEST
+
+START_TEST(logic_contradictions_are_reported) {
+    sudoku_shape_t sh;
+    sudoku_logic_opts_t o;
+    sudoku_logic_step_t *step = malloc(sizeof *step);
+    uint8_t g[16] = {1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    sudoku_shape_init(&sh, 4, 2, 2);
+    sudoku_logic_t *st = sudoku_logic_new(&sh);
+    ck_assert_int_eq(sudoku_logic_load(st, g), 0);
+    /* r1c3 and r1c4 may only hold 3 and 4; leave r1c3 only 4 and r1c4 only 4 */
+    ck_assert_int_eq(sudoku_logic_restrict(st, 2, 1u << 3), 0);
+    ck_assert_int_eq(sudoku_logic_restrict(st, 3, 1u << 3), 0);
+    ck_assert_int_eq(sudoku_logic_check(st), SUDOKU_LOGIC_ECONTRA);
+    /* next() meets it at the latest once the first 4 is placed */
+    sudoku_logic_opts_init(&o);
+    int rc = 0;
+    for (int k = 0; k < 3 && (rc = sudoku_logic_next(st, &o, step, NULL)) == 1; k++)
+        if (sudoku_logic_apply(st, step) != 0) {
+            rc = SUDOKU_LOGIC_ECONTRA;
+            break;
+        }
+    ck_assert_int_eq(rc, SUDOKU_LOGIC_ECONTRA);
+    ck_assert_int_eq(sudoku_logic_restrict(st, 5, 0), SUDOKU_LOGIC_ECONTRA);
+    uint8_t clash[16] = {1, 1};
+    ck_assert_int_eq(sudoku_logic_load(st, clash), SUDOKU_ECONFLICT);
+    sudoku_shape_init(&sh, 36, 6, 6);
+    ck_assert_ptr_null(sudoku_logic_new(&sh)); /* over SUDOKU_LOGIC_MAX_N */
+    sudoku_logic_free(st);
+    free(step);
+}
+END_TEST
+
+START_TEST(logic_names_round_trip) {
+    for (int t = 0; t < SUDOKU_TECH_COUNT; t++) {
+        sudoku_tech_t back;
+        ck_assert_int_eq(sudoku_tech_parse(sudoku_tech_name((sudoku_tech_t)t), &back), 0);
+        ck_assert_int_eq(back, t);
+        if (t > 0)
+            ck_assert(sudoku_tech_weight((sudoku_tech_t)t) >
+                      sudoku_tech_weight((sudoku_tech_t)(t - 1)));
+        ck_assert(sudoku_grade_level_of(sudoku_tech_weight((sudoku_tech_t)t)) ==
+                  sudoku_tech_level((sudoku_tech_t)t));
+    }
+    for (int l = 0; l < SUDOKU_GRADE_COUNT; l++) {
+        sudoku_grade_level_t back;
+        double lo, hi;
+        ck_assert_int_eq(
+            sudoku_grade_level_parse(sudoku_grade_level_name((sudoku_grade_level_t)l), &back), 0);
+        ck_assert_int_eq(back, l);
+        sudoku_grade_level_band((sudoku_grade_level_t)l, &lo, &hi);
+        ck_assert(sudoku_grade_level_of(lo) == (sudoku_grade_level_t)l);
+        ck_assert(sudoku_grade_level_of(hi - 0.001) == (sudoku_grade_level_t)l);
+    }
+    ck_assert_ptr_null(sudoku_tech_name(SUDOKU_TECH_COUNT));
+}
+END_TEST
+
+/* === The endpoints, without a server === */
+
+static tjob_t grade(const char *body) {
+    return tjob_call(api_sudoku_grade_prepare, "application/json", NULL, body, NULL, 0);
+}
+
+static tjob_t hint(const char *body) {
+    return tjob_call(api_sudoku_hint_prepare, "application/json", NULL, body, NULL, 0);
+}
+
+#define EASY     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+#define EASY_SOL "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+
+/* A hint body: grid = EASY with one cell changed (pos < 0: none), givens
+ * EASY with one cell changed (gpos < 0: none; no givens when nogivens). */
+static char *hint_body(int pos, char ch, int gpos, char gch, int nogivens) {
+    static char buf[512];
+    char g[82], gv[82];
+    memcpy(g, EASY, 82);
+    memcpy(gv, EASY, 82);
+    if (pos >= 0) g[pos] = ch;
+    if (gpos >= 0) gv[gpos] = gch;
+    if (nogivens)
+        snprintf(buf, sizeof buf, "{\"grid\":\"%s\"}", g);
+    else
+        snprintf(buf, sizeof buf, "{\"grid\":\"%s\",\"givens\":\"%s\"}", g, gv);
+    return buf;
+}
+
+START_TEST(logic_api_grade_answers) {
+    char body[512];
+    tjob_t t = grade("{\"grid\":\"" EASY "\",\"steps\":true}");
+    ck_assert_int_eq(t.status, 200);
+    ck_assert_str_eq(json_string_value(json_object_get(t.json, "level")), "easy");
+    ck_assert(json_is_true(json_object_get(t.json, "solved_by_logic")));
+    json_t *steps = json_object_get(t.json, "steps");
+    ck_assert_int_eq(json_array_size(steps),
+                     json_integer_value(json_object_get(t.json, "steps_count")));
+    /* replaying the placements fills the grid with the solution */
+    char grid[82];
+    memcpy(grid, EASY, 82);
+    size_t i;
+    json_t *s;
+    json_array_foreach(steps, i, s) {
+        json_t *pl = json_object_get(s, "placements"), *e;
+        size_t k;
+        ck_assert(json_is_string(json_object_get(s, "explanation")));
+        ck_assert(json_is_false(json_object_get(s, "trial")));
+        json_array_foreach(pl, k, e) {
+            json_t *cell = json_object_get(e, "cell");
+            int r = (int)json_integer_value(json_array_get(cell, 0));
+            int c = (int)json_integer_value(json_array_get(cell, 1));
+            grid[r * 9 + c] = (char)('0' + json_integer_value(json_object_get(e, "value")));
+        }
+    }
+    ck_assert_str_eq(grid, EASY_SOL);
+    tjob_free(&t);
+    /* several solutions, no solution: 422 saying which */
+    t = grade("{\"grid\":\"" EASY "\"}");
+    tjob_free(&t);
+    char two[128];
+    memset(two, '.', 81);
+    two[0] = '5';
+    two[80] = '9';
+    two[81] = '\0';
+    snprintf(body, sizeof body, "{\"grid\":\"%s\"}", two);
+    t = grade(body);
+    ck_assert_int_eq(t.status, 422);
+    ck_assert_ptr_nonnull(strstr(t.body, "more than one solution"));
+    tjob_free(&t);
+    /* no solution without a clash: r1c9 has no value left (1-8 in its row,
+     * 9 below it) */
+    memset(two, '.', 81);
+    memcpy(two, "12345678", 8);
+    two[17] = '9';
+    snprintf(body, sizeof body, "{\"grid\":\"%s\"}", two);
+    t = grade(body);
+    ck_assert_int_eq(t.status, 422);
+    ck_assert_ptr_nonnull(strstr(t.body, "no solution"));
+    tjob_free(&t);
+    /* fields */
+    t = grade("{\"grid\":\"" EASY "\",\"method\":\"dlx\"}");
+    ck_assert_int_eq(t.status, 400);
+    ck_assert(tjob_names(&t, "method"));
+    tjob_free(&t);
+    t = grade("{\"grid\":\"" EASY "\",\"steps\":1}");
+    ck_assert_int_eq(t.status, 400);
+    ck_assert(tjob_names(&t, "steps"));
+    tjob_free(&t);
+}
+END_TEST
+
+START_TEST(logic_api_grade_limits_and_formats) {
+    /* 36x36 is over the logic endpoints' 25 */
+    char *body = malloc(20000);
+    size_t len = (size_t)sprintf(body, "{\"grid\":[");
+    for (int r = 0; r < 36; r++) {
+        len += (size_t)sprintf(body + len, "%s[", r ? "," : "");
+        for (int c = 0; c < 36; c++)
+            len += (size_t)sprintf(body + len, "%s0", c ? "," : "");
+        len += (size_t)sprintf(body + len, "]");
+    }
+    sprintf(body + len, "]}");
+    tjob_t t = grade(body);
+    ck_assert_int_eq(t.status, 400);
+    ck_assert(tjob_names(&t, "grid"));
+    tjob_free(&t);
+    free(body);
+    /* CSV with steps in the query: a 4x4 with one solution */
+    api_param_t q[] = {{"steps", "true"}};
+    t = tjob_call(api_sudoku_grade_prepare, "text/csv", NULL, "1,2,,4\n3,,1,2\n,1,4,3\n4,3,2,\n", q,
+                  1);
+    ck_assert_int_eq(t.status, 200);
+    ck_assert_int_eq(json_integer_value(json_object_get(t.json, "n")), 4);
+    ck_assert(json_is_array(json_object_get(t.json, "steps")));
+    tjob_free(&t);
+    api_param_t bad[] = {{"method", "dlx"}};
+    t = tjob_call(api_sudoku_grade_prepare, "text/csv", NULL, "1,2,,4\n3,,1,2\n,1,4,3\n4,3,2,\n",
+                  bad, 1);
+    ck_assert_int_eq(t.status, 400);
+    ck_assert(tjob_names(&t, "method"));
+    tjob_free(&t);
+    t = tjob_call(api_sudoku_grade_prepare, "image/png", NULL, "x", NULL, 0);
+    ck_assert_int_eq(t.status, 415);
+    tjob_free(&t);
+}
+END_TEST
+
+START_TEST(logic_api_hint_names_the_wrong_entry) {
+    /* r1c3 holds 4 in the solution; enter 1 there and 9 (right) at r1c4 */
+    tjob_t t = hint(hint_body(2, '1', -1, 0, 0));
+    ck_assert_int_eq(t.status, 200);
+    ck_assert_str_eq(json_string_value(json_object_get(t.json, "status")), "wrong");
+    json_t *w = json_object_get(t.json, "wrong");
+    ck_assert_int_eq(json_array_size(w), 1);
+    json_t *cell = json_object_get(json_array_get(w, 0), "cell");
+    ck_assert_int_eq(json_integer_value(json_array_get(cell, 0)), 0);
+    ck_assert_int_eq(json_integer_value(json_array_get(cell, 1)), 2);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(w, 0), "value")), 1);
+    ck_assert_ptr_nonnull(strstr(t.body, "r1c3"));
+    tjob_free(&t);
+    /* an entry that clashes with a given is wrong too, not a 422 */
+    t = hint(hint_body(2, '5', -1, 0, 0));
+    ck_assert_int_eq(t.status, 200);
+    ck_assert_str_eq(json_string_value(json_object_get(t.json, "status")), "wrong");
+    tjob_free(&t);
+}
+END_TEST
+
+START_TEST(logic_api_hint_steps_and_solved) {
+    tjob_t t = hint("{\"grid\":\"" EASY "\"}");
+    ck_assert_int_eq(t.status, 200);
+    ck_assert_str_eq(json_string_value(json_object_get(t.json, "status")), "hint");
+    json_t *step = json_object_get(t.json, "step");
+    ck_assert(json_is_string(json_object_get(step, "technique")));
+    ck_assert(json_is_string(json_object_get(step, "explanation")));
+    /* the placement agrees with the solution */
+    json_t *pl = json_array_get(json_object_get(step, "placements"), 0);
+    json_t *cell = json_object_get(pl, "cell");
+    int r = (int)json_integer_value(json_array_get(cell, 0));
+    int c = (int)json_integer_value(json_array_get(cell, 1));
+    ck_assert_int_eq(json_integer_value(json_object_get(pl, "value")), EASY_SOL[r * 9 + c] - '0');
+    tjob_free(&t);
+    t = hint("{\"grid\":\"" EASY_SOL "\",\"givens\":\"" EASY "\"}");
+    ck_assert_str_eq(json_string_value(json_object_get(t.json, "status")), "solved");
+    tjob_free(&t);
+    /* pencil marks without the true value: named */
+    t = hint("{\"grid\":\"" EASY "\",\"pencil\":[{\"cell\":[0,2],\"values\":[1,2]}]}");
+    ck_assert_str_eq(json_string_value(json_object_get(t.json, "status")), "wrong");
+    ck_assert_int_eq(json_array_size(json_object_get(t.json, "pencil")), 1);
+    tjob_free(&t);
+    /* pencil marks with it: the hint works on them */
+    t = hint("{\"grid\":\"" EASY "\",\"pencil\":[{\"cell\":[0,2],\"values\":[4]}]}");
+    ck_assert_str_eq(json_string_value(json_object_get(t.json, "status")), "hint");
+    tjob_free(&t);
+    /* bad pencil and givens */
+    t = hint("{\"grid\":\"" EASY "\",\"pencil\":[{\"cell\":[0,0],\"values\":[4]}]}");
+    ck_assert_int_eq(t.status, 400);
+    ck_assert(tjob_names(&t, "pencil[0].cell"));
+    tjob_free(&t);
+    t = hint("{\"grid\":\"" EASY "\",\"pencil\":[{\"cell\":[0,2],\"values\":[10]}]}");
+    ck_assert_int_eq(t.status, 400);
+    ck_assert(tjob_names(&t, "pencil[0].values[0]"));
+    tjob_free(&t);
+    t = hint(hint_body(0, '.', -1, 0, 0));
+    ck_assert_int_eq(t.status, 400);
+    ck_assert(tjob_names(&t, "grid[0][0]"));
+    tjob_free(&t);
+    t = hint(hint_body(-1, 0, 0, 'x', 0));
+    ck_assert_int_eq(t.status, 400);
+    ck_assert(tjob_names(&t, "givens[0][0]"));
+    tjob_free(&t);
+    t = tjob_call(api_sudoku_hint_prepare, "text/csv", NULL, "1,,,\n", NULL, 0);
+    ck_assert_int_eq(t.status, 415);
+    tjob_free(&t);
+}
+END_TEST
+
+Suite *logic_suite(void);
+Suite *logic_suite(void) {
+    Suite *s = suite_create("logic");
+    TCase *tc = tcase_create("engine");
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, logic_each_technique_on_its_position, 0, (int)NPOS);
+    tcase_add_test(tc, logic_every_technique_has_a_position);
+    tcase_add_test(tc, logic_unique_rectangle_needs_uniqueness);
+    tcase_add_test(tc, logic_explanations_name_units_from_one);
+    tcase_add_loop_test(tc, logic_paths_end_at_the_solution_on_every_shape, 0,
+                        (int)(sizeof shapes / sizeof shapes[0]));
+    tcase_add_test(tc, logic_known_puzzles_grade_as_known);
+    tcase_add_test(tc, logic_shared_collections_when_present);
+    tcase_add_test(tc, logic_contradictions_are_reported);
+    tcase_add_test(tc, logic_names_round_trip);
+    suite_add_tcase(s, tc);
+    TCase *api = tcase_create("api");
+    tcase_set_timeout(api, 60);
+    tcase_add_test(api, logic_api_grade_answers);
+    tcase_add_test(api, logic_api_grade_limits_and_formats);
+    tcase_add_test(api, logic_api_hint_names_the_wrong_entry);
+    tcase_add_test(api, logic_api_hint_steps_and_solved);
+    suite_add_tcase(s, api);
+    return s;
+}
