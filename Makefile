@@ -10,6 +10,7 @@
 #   make bench-compare   puzzled next to the anchors (tdoku, N-Queens solvers, CaDiCaL,
 #                     qqwing, nginx), built and run in the same run
 #   make bench-cluster   cluster mode's cost: an n=18 count through Redis on 1 and 3 replicas
+#   make bench-big    big Sudoku alone: cdcl against CaDiCaL (bench/compare/big.sh)
 #   make fuzz         libFuzzer on every api/ endpoint (clang; FUZZ_SECONDS, default 60)
 #   make deps         apt-get install whatever Debian package is missing
 #   make test-container   build the Docker image and run it (docker, else podman)
@@ -49,6 +50,7 @@ DEB_TEST_PKGS  := check libcurl4-openssl-dev clang-format prometheus redis-serve
 DEB_PKGS       := $(DEB_BUILD_PKGS) $(DEB_TEST_PKGS)
 DEB_CONTAINER_PKGS := podman runc debootstrap podman-compose golang-github-containernetworking-plugin-dnsname
 DEB_DEPLOY_PKGS    := nginx python3-yaml
+DEB_BENCH_PKGS     := cadical
 PKGS     := libmicrohttpd jansson libuv hiredis
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
@@ -71,6 +73,7 @@ SOLVER_SRC := solvers/search.c solvers/nqueens/nqueens.c solvers/nqueens/count.c
               solvers/nqueens/heur.c solvers/nqueens/repair.c \
               solvers/sudoku/sudoku.c solvers/sudoku/bt.c solvers/sudoku/prop.c \
               solvers/sudoku/bestfirst.c solvers/sudoku/xc.c solvers/sudoku/sudoku9.c \
+              solvers/sudoku/sat.c solvers/sudoku/cdcl.c solvers/sudoku/exchange.c \
               solvers/sudoku/sudoku9_avx2.c solvers/sudoku/sudoku9_scalar.c \
               solvers/sudoku/logic.c solvers/sudoku/fish.c solvers/sudoku/wings.c \
               solvers/sudoku/chains.c solvers/sudoku/trial.c solvers/sudoku/generate.c \
@@ -86,7 +89,7 @@ SERVER_SRC := server/config.c server/metrics.c server/pool.c server/http.c \
               server/rscripts.c server/jobstore_redis.c server/cluster.c
 MAIN_SRC   := server/main.c
 TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test_config.c \
-              tests/test_sudoku.c tests/test_sudoku9.c tests/test_sudoku_api.c tests/test_sudoku_batch.c tests/test_xcover.c tests/test_xcover_api.c tests/pentomino.c \
+              tests/test_sudoku.c tests/test_cdcl.c tests/test_sudoku9.c tests/test_sudoku_api.c tests/test_sudoku_batch.c tests/test_xcover.c tests/test_xcover_api.c tests/pentomino.c \
               tests/test_killer.c tests/test_killer_api.c tests/test_nqueens_more.c \
               tests/test_nqueens_board_api.c tests/job_harness.c tests/test_http.c \
               tests/http_client.c tests/fail_alloc.c tests/test_nomem.c tests/test_jobs.c \
@@ -97,7 +100,7 @@ FUZZ_SRC   := fuzz/fuzz_api.c fuzz/replay.c
 SOAK_SRC   := tests/soak.c
 BENCH_SRC  := bench/bench_nqueens.c bench/bench_sudoku.c bench/bench_xcover.c bench/bench9.c \
               bench/bench_killer.c bench/bench_nqueens_more.c bench/bench_http.c bench/bench9_http.c \
-              bench/bench_logic.c
+              bench/bench_logic.c bench/bench_big.c
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 SOLVER_OBJ := $(call obj,$(SOLVER_SRC))
@@ -125,6 +128,7 @@ BENCH_9H   := $(BUILD)/bench/bench9_http
 BENCH_KL   := $(BUILD)/bench/bench_killer
 BENCH_NQ2  := $(BUILD)/bench/bench_nqueens_more
 BENCH_HTTP := $(BUILD)/bench/bench_http
+BENCH_BIG  := $(BUILD)/bench/bench_big
 BENCH_LG   := $(BUILD)/bench/bench_logic
 FUZZ_REPLAY := $(BUILD)/fuzz/replay
 LOAD_BIN   := $(BUILD)/tests/deploy/load
@@ -132,7 +136,7 @@ IDLE_BIN   := $(BUILD)/tests/deploy/idle
 SOAK_BIN   := $(BUILD)/tests/soak
 
 .PHONY: bench-compare bench-cluster soak check-nomem-cover all run test test-web test-contract deps-web bench \
-        bench9 fuzz fuzz-cover deps \
+        bench9 bench-big fuzz fuzz-cover deps deps-bench \
         deps-build deps-container deps-deploy test-container test-compose test-deploy check-layers \
         check-tables tables \
         format format-check clean FORCE
@@ -162,6 +166,8 @@ deps-container:
 	$(call apt_install,$(DEB_CONTAINER_PKGS))
 deps-deploy:
 	$(call apt_install,$(DEB_DEPLOY_PKGS))
+deps-bench:
+	$(call apt_install,$(DEB_BENCH_PKGS))
 
 $(BUILD)/solvers/%.o: solvers/%.c
 	@mkdir -p $(@D)
@@ -256,6 +262,10 @@ $(BENCH_9H): $(BUILD)/bench/bench9_http.o $(HTTP_CLIENT_OBJ) $(SOLVER_OBJ)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
 
 $(BENCH_KL): $(BUILD)/bench/bench_killer.o $(SOLVER_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
+
+$(BENCH_BIG): $(BUILD)/bench/bench_big.o $(SOLVER_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
 
@@ -361,7 +371,7 @@ run: deps $(PUZZLED)
 # The benches are built (not run) too, so that -Werror catches them
 # drifting from the code they measure.
 BENCH_BIN  := $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_9) $(BENCH_9H) $(BENCH_KL) $(BENCH_HTTP) \
-              $(BENCH_LG)
+              $(BENCH_LG) $(BENCH_BIG)
 
 test: deps format-check check-layers check-tables $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) $(FUZZ_REPLAY) $(SOAK_BIN) \
       $(LOAD_BIN) $(IDLE_BIN)
@@ -495,6 +505,12 @@ bench-compare: deps $(PUZZLED) $(BENCH_BIN)
 BENCH_CLUSTER_N ?= 18
 bench-cluster: deps $(PUZZLED)
 	PUZZLED_BIN=./$(PUZZLED) sh bench/bench_cluster.sh $(BENCH_CLUSTER_N) 3
+
+# Big Sudoku: the cdcl method on 2 threads against CaDiCaL (installed here,
+# a bench-only package) on the shared minimal 25x25, same run, best of 3
+# (bench/compare/big.sh; REPS, THREADS, TIMEOUT, DATA in the environment).
+bench-big: deps deps-bench $(BENCH_BIG)
+	sh bench/compare/big.sh
 
 # 9x9 speed: every file of ../shared/data/sudoku9 (or FILES=...), fast solver
 # in both modes next to the other methods, single-threaded; then the same

@@ -42,6 +42,7 @@
 #include "api/grid_char.h"
 #include "api/json_util.h"
 #include "api/xc_job.h"
+#include "solvers/sudoku/exchange.h"
 #include "solvers/sudoku/sudoku.h"
 #include "solvers/sudoku/xc.h"
 
@@ -97,8 +98,8 @@ static int sd_method_parse(const char *name, sd_puzzle_t *pz) {
 
 static void sd_bad_method(api_problem_t *p, const char *in, const char *got) {
     api_problem_add(p, in, "method",
-                    "must be auto, backtracking, mrv, propagation, best-first, algorithm-x, dlx "
-                    "or fast, got '%.40s'",
+                    "must be auto, backtracking, mrv, propagation, best-first, algorithm-x, dlx, "
+                    "fast or cdcl, got '%.40s'",
                     got);
 }
 
@@ -649,6 +650,14 @@ typedef struct sd_job_s {
     int rc;
     xcover_problem_t *problem; /* exact-cover methods */
     api_xc_t x;
+    /* cdcl on several threads: a portfolio, item k runs variant k into its
+     * own slots (written by its worker only); merge() (loop thread) copies
+     * the first answer into res / solutions and cancels the others */
+    sudoku_result_t *pres;
+    uint8_t *psols;
+    void *xmem; /* the members' exchange (sudoku/exchange.h), shared by the workers */
+    sudoku_exchange_t *exchange;
+    int winner; /* -1 until an item answers */
 } sd_job_t;
 
 static int sd_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
@@ -664,7 +673,35 @@ static int sd_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
     opts.ctl = ctl;
     opts.trace = j->trace;
     opts.trace_cap = j->trace ? API_SUDOKU_TRACE_CAP : 0;
+    if (j->pres != NULL) {
+        opts.variant = (uint32_t)item;
+        opts.exchange = j->exchange;
+        opts.solutions =
+            j->psols + item * (size_t)j->pz.max_solutions * (size_t)(j->pz.n * j->pz.n);
+        return sudoku_solve(&j->pz.shape, j->pz.grid, &opts, &j->pres[item]);
+    }
     return sudoku_solve(&j->pz.shape, j->pz.grid, &opts, &j->res);
+}
+
+/* A portfolio member finished: the first answer (rc 0) wins and cancels the
+ * others; without one, the answer is the first member's stop. */
+static int sd_merge_portfolio(sd_job_t *j, size_t item, int rc) {
+    j->base.nodes += j->pres[item].stats.nodes;
+    if (j->winner >= 0) return API_JOB_CONTINUE;
+    if (rc == 0) {
+        j->winner = (int)item;
+        j->rc = 0;
+        j->res = j->pres[item];
+        memcpy(j->solutions,
+               j->psols + item * (size_t)j->pz.max_solutions * (size_t)(j->pz.n * j->pz.n),
+               (size_t)j->res.solutions_found * (size_t)(j->pz.n * j->pz.n));
+        return API_JOB_CANCEL;
+    }
+    if (item == 0 || j->rc == 0) {
+        j->rc = rc;
+        j->res = j->pres[item];
+    }
+    return rc == SEARCH_TIMEOUT || rc == SEARCH_CANCELLED ? API_JOB_CONTINUE : API_JOB_CANCEL;
 }
 
 static int sd_merge(api_job_t *job, size_t item, int rc) {
@@ -673,7 +710,7 @@ static int sd_merge(api_job_t *job, size_t item, int rc) {
         if (rc < 0 && j->rc == 0) j->rc = rc;
         return api_xc_merge(&j->x, job, item, rc);
     }
-    (void)item;
+    if (j->pres != NULL) return sd_merge_portfolio(j, item, rc);
     j->rc = rc;
     job->nodes += j->res.stats.nodes;
     return API_JOB_STOP;
@@ -777,6 +814,19 @@ static void sd_render(api_job_t *job, api_response_t *out) {
         json_object_set_new(stats, "subproblems", json_integer((json_int_t)j->x.subtrees));
         json_object_set_new(stats, "threads", json_integer((json_int_t)job->threads));
     }
+    if (stats != NULL && !j->pz.xc && res->method == SUDOKU_METHOD_CDCL) {
+        const sudoku_cdcl_stats_t *c = &res->cdcl;
+        json_t *cd =
+            json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "conflicts", (json_int_t)c->conflicts,
+                      "learned", (json_int_t)c->learned, "restarts", (json_int_t)c->restarts,
+                      "reductions", (json_int_t)c->reductions, "deleted", (json_int_t)c->deleted,
+                      "blocked", (json_int_t)c->blocked, "imported", (json_int_t)c->imported);
+        if (cd != NULL) json_object_update(stats, cd);
+        json_decref(cd);
+        json_object_set_new(stats, "threads", json_integer((json_int_t)job->threads));
+        json_object_set_new(stats, "portfolio_member",
+                            json_integer((json_int_t)(j->winner >= 0 ? j->winner : 0)));
+    }
     json_t *root =
         json_pack("{s:s, s:i, s:o, s:I, s:o, s:b, s:o}", "status", sd_status(j), "n", j->pz.n,
                   "box", sd_box_json(&j->pz), "solutions_found", (json_int_t)res->solutions_found,
@@ -811,11 +861,25 @@ static void sd_free(api_job_t *job) {
     xcover_problem_free(j->problem);
     free(j->solutions);
     free(j->trace);
+    free(j->pres);
+    free(j->psols);
+    free(j->xmem);
     free(j);
 }
 
 static const api_job_ops_t sd_ops = {"sudoku", sd_run, sd_merge, sd_render, sd_free,
                                      0,        NULL,   NULL,     NULL};
+
+/* Whether sudoku_solve() may run the cdcl method for this request (auto
+ * from 16x16 tries propagation first). */
+static int sd_solved_by_cdcl(const sd_puzzle_t *pz) {
+    sudoku_opts_t o;
+    sudoku_opts_init(&o);
+    o.method = pz->method;
+    o.level = pz->level;
+    o.trace_cap = pz->trace ? API_SUDOKU_TRACE_CAP : 0;
+    return sudoku_method_for(&pz->shape, pz->grid, &o) == SUDOKU_METHOD_CDCL;
+}
 
 int api_sudoku_solve_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
     api_problem_t p;
@@ -853,10 +917,32 @@ int api_sudoku_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
             goto fail;
         }
     }
-    j->base.inline_ok = !j->pz.xc && j->pz.n <= 9; /* sudoku_solve() resets its result */
-    api_job_ready(&j->base, &sd_ops, 1, j->pz.xc ? (unsigned)j->pz.threads : 1, j->pz.timeout_ms,
-                  job);
+    j->winner = -1;
+    if (!j->pz.xc && j->pz.trace && sd_solved_by_cdcl(&j->pz)) goto no_trace;
+    if (!j->pz.xc && j->pz.threads > 1 && sd_solved_by_cdcl(&j->pz)) {
+        /* a portfolio: one member per thread, at most the exchange's */
+        size_t nn = (size_t)j->pz.n * (size_t)j->pz.n, xb;
+        if (j->pz.threads > SUDOKU_EXCHANGE_MAX_MEMBERS)
+            j->pz.threads = SUDOKU_EXCHANGE_MAX_MEMBERS;
+        xb = sudoku_exchange_bytes(j->pz.n, (unsigned)j->pz.threads, (uint32_t)j->pz.max_solutions);
+        j->pres = calloc((size_t)j->pz.threads, sizeof *j->pres);
+        j->psols = malloc((size_t)j->pz.threads * (size_t)j->pz.max_solutions * nn);
+        j->xmem = xb ? malloc(xb) : NULL;
+        j->exchange = sudoku_exchange_init(j->xmem, j->pz.n, (unsigned)j->pz.threads,
+                                           (uint32_t)j->pz.max_solutions);
+        if (j->pres == NULL || j->psols == NULL || j->exchange == NULL) {
+            api_problem_init(&p, API_ENOMEM, "out of memory for the solutions");
+            goto fail;
+        }
+    }
+    /* sudoku_solve() resets its result; a portfolio is several items */
+    j->base.inline_ok = !j->pz.xc && j->pres == NULL && j->pz.n <= 9;
+    api_job_ready(&j->base, &sd_ops, j->pres != NULL ? (size_t)j->pz.threads : 1,
+                  j->pz.xc || j->pres != NULL ? (unsigned)j->pz.threads : 1, j->pz.timeout_ms, job);
     return 0;
+no_trace:
+    api_problem_init(&p, API_EINVALID, "the request is not valid");
+    api_problem_add(&p, "body", "trace", "the cdcl method does not trace; use another method");
 fail:
     sd_free(j ? &j->base : NULL);
     api_response_problem(resp, &p);

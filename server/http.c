@@ -88,7 +88,6 @@ struct http_server_s {
     reqid_t reqid;
     atomic_int draining;
     atomic_long active;
-    MHD_socket listen_fd; /* kept after quiesce, closed after stop */
     unsigned port;
     static_site_t *site; /* the web front end's files; read-only after start */
 
@@ -950,6 +949,22 @@ static void http_req_free(http_req_t *req) {
 
 /* === Life cycle === */
 
+/* Draining refuses new connections here, in libmicrohttpd's accept policy
+ * (the socket is closed as soon as it is accepted), rather than with
+ * MHD_quiesce_daemon(): in libmicrohttpd 0.9.75 (Debian 12) quiescing an
+ * epoll daemon that runs its own threads races with those threads, both
+ * remove the listening socket from the epoll set, and the loser aborts the
+ * process ("Failed to remove listen FD from epoll set", an MHD_PANIC with
+ * no error tolerated).  It happened here at random in the tests' drains.
+ * The listening socket stays open until http_server_stop(). */
+static enum MHD_Result http_accept_policy(void *cls, const struct sockaddr *addr,
+                                          socklen_t addrlen) {
+    http_server_t *s = cls;
+    (void)addr;
+    (void)addrlen;
+    return atomic_load(&s->draining) ? MHD_NO : MHD_YES;
+}
+
 int http_server_start(http_server_t **out, const config_t *cfg, pool_t *pool, metrics_t *metrics,
                       jobs_t *jobs) {
     struct sockaddr_in a4;
@@ -963,7 +978,6 @@ int http_server_start(http_server_t **out, const config_t *cfg, pool_t *pool, me
     s->pool = pool;
     s->metrics = metrics;
     s->jobs = jobs;
-    s->listen_fd = MHD_INVALID_SOCKET;
     reqid_init(&s->reqid);
     if (static_site_new(&s->site, cfg->web_root) != 0) {
         http_log("error", "--web-root is not a readable directory",
@@ -988,12 +1002,13 @@ int http_server_start(http_server_t **out, const config_t *cfg, pool_t *pool, me
     pthread_mutex_init(&s->conns_lock, NULL);
     pthread_cond_init(&s->sweeper_cv, NULL);
     s->daemon = MHD_start_daemon(
-        flags, (uint16_t)cfg->port, NULL, NULL, http_on_request, s, MHD_OPTION_EXTERNAL_LOGGER,
-        http_mhd_logger, NULL, MHD_OPTION_SOCK_ADDR, addr, MHD_OPTION_NOTIFY_COMPLETED,
-        http_on_completed, s, MHD_OPTION_NOTIFY_CONNECTION, http_on_connection, s,
-        MHD_OPTION_THREAD_POOL_SIZE, cfg->http_threads, MHD_OPTION_CONNECTION_TIMEOUT,
-        (unsigned)cfg->idle_timeout_s, MHD_OPTION_CONNECTION_LIMIT, cfg->max_connections,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, cfg->max_conn_per_ip, MHD_OPTION_END);
+        flags, (uint16_t)cfg->port, http_accept_policy, s, http_on_request, s,
+        MHD_OPTION_EXTERNAL_LOGGER, http_mhd_logger, NULL, MHD_OPTION_SOCK_ADDR, addr,
+        MHD_OPTION_NOTIFY_COMPLETED, http_on_completed, s, MHD_OPTION_NOTIFY_CONNECTION,
+        http_on_connection, s, MHD_OPTION_THREAD_POOL_SIZE, cfg->http_threads,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->idle_timeout_s, MHD_OPTION_CONNECTION_LIMIT,
+        cfg->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT, cfg->max_conn_per_ip,
+        MHD_OPTION_END);
     if (s->daemon != NULL && pthread_create(&s->sweeper, NULL, http_sweeper, s) != 0) {
         MHD_stop_daemon(s->daemon);
         s->daemon = NULL;
@@ -1015,10 +1030,7 @@ int http_server_start(http_server_t **out, const config_t *cfg, pool_t *pool, me
 
 unsigned http_server_port(const http_server_t *s) { return s->port; }
 
-void http_server_drain(http_server_t *s) {
-    if (atomic_exchange(&s->draining, 1)) return;
-    s->listen_fd = MHD_quiesce_daemon(s->daemon);
-}
+void http_server_drain(http_server_t *s) { atomic_store(&s->draining, 1); }
 
 long http_server_active(http_server_t *s) { return atomic_load(&s->active); }
 
@@ -1030,7 +1042,6 @@ void http_server_stop(http_server_t *s) {
     pthread_mutex_unlock(&s->conns_lock);
     pthread_join(s->sweeper, NULL);
     MHD_stop_daemon(s->daemon); /* closes the rest, notifying each close */
-    if (s->listen_fd != MHD_INVALID_SOCKET) close(s->listen_fd);
     pthread_cond_destroy(&s->sweeper_cv);
     pthread_mutex_destroy(&s->conns_lock);
     static_site_free(s->site);

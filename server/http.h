@@ -23,8 +23,10 @@ int http_server_start(http_server_t **out, const config_t *cfg, pool_t *pool, me
 unsigned http_server_port(const http_server_t *s);
 
 /* Begins a graceful shutdown: /readyz answers 503, new jobs are refused with
- * 503, answers carry "Connection: close", and no new connections are
- * accepted.  Idempotent. */
+ * 503, answers carry "Connection: close", and a new connection is closed as
+ * soon as it is accepted (not refused by the kernel: see http.c for why the
+ * listening socket stays open until http_server_stop()).  Idempotent; any
+ * thread. */
 void http_server_drain(http_server_t *s);
 
 /* Requests between their first byte and their completion. */

@@ -745,6 +745,12 @@ START_TEST(http_sigterm_drains_inflight) {
     http_do(keep, "GET", url, NULL, 0, NULL, &r); /* same connection: not ready */
     assert_problem(&r, 503, NULL);
     hresp_free(&r);
+    CURL *fresh = curl_easy_init(); /* a new connection is closed unanswered */
+    http_do(fresh, "GET", url, NULL, 0, NULL, &r);
+    ck_assert_int_ne(r.curl_rc, CURLE_OK);
+    ck_assert_int_eq(r.status, 0);
+    hresp_free(&r);
+    curl_easy_cleanup(fresh);
     bg_join(&job); /* the in-flight answer is not lost */
     ck_assert_int_eq(job.resp.status, 200);
     ck_assert_ptr_nonnull(strstr(job.resp.body, "\"status\":\"timeout\""));

@@ -10,6 +10,7 @@ Suite *api_suite(void);
 Suite *config_suite(void);
 Suite *http_suite(void);
 Suite *sudoku_suite(void);
+Suite *cdcl_suite(void);
 Suite *sudoku_api_suite(void);
 Suite *sudoku9_suite(void);
 Suite *sudoku_batch_suite(void);
@@ -37,6 +38,7 @@ int main(void) {
     srunner_add_suite(sr, api_suite());
     srunner_add_suite(sr, config_suite());
     srunner_add_suite(sr, sudoku_suite());
+    srunner_add_suite(sr, cdcl_suite());
     srunner_add_suite(sr, sudoku9_suite());
     srunner_add_suite(sr, sudoku_api_suite());
     srunner_add_suite(sr, sudoku_batch_suite());

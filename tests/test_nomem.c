@@ -77,6 +77,8 @@ static const walk_t walks[] = {
     {"POST", "/v1/sudoku/solve", NULL, J, NULL,
      "{\"grid\":\"" SUDOKU9 "\",\"method\":\"dlx\",\"threads\":2}"},
     {"POST", "/v1/sudoku/solve", NULL, J, NULL,
+     "{\"grid\":\"" SUDOKU9 "\",\"method\":\"cdcl\",\"threads\":2,\"max_solutions\":2}"},
+    {"POST", "/v1/sudoku/solve", NULL, J, NULL,
      "{\"grid\":\"1...............\",\"method\":\"mrv\",\"trace\":true,\"max_solutions\":3}"},
     {"POST", "/v1/sudoku/solve", NULL, J, NULL,
      "{\"grid\":[[0,null,null,null],[null,null,null,null],[null,null,null,null],"

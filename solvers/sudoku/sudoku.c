@@ -39,7 +39,10 @@
  * 40% on the serg set); from 16x16 on, subsets needs 4-20x fewer nodes and
  * wins on the hard public grids, at most 3x slower than hidden-singles on
  * nearly empty grids (milliseconds: 47 ms for an empty 64x64 either way).
- * So auto = propagation, hidden-singles below 16, subsets from 16.  The
+ * So auto = propagation, hidden-singles below 16, subsets from 16, where
+ * it stalls on minimal 25x25 grids: from 16x16 (without a trace) auto runs
+ * subsets for 256 nodes and hands what is left to cdcl, which proves those
+ * in seconds (sudoku/cdcl.h; the crossover in docs/big-sudoku-tuning.md).  The
  * choice is one function, choose_auto(), and dispatch one switch,
  * run_method(), so a 9x9 fast path or exact cover slots in with two lines.
  *
@@ -49,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "solvers/sudoku/cdcl.h"
 #include "solvers/sudoku/internal.h"
 #include "solvers/sudoku/sudoku9.h"
 #include "solvers/sudoku/xc.h"
@@ -191,7 +195,8 @@ int sudoku_check_solution(const sudoku_shape_t *shape, const uint8_t *puzzle,
  * and land in writable .data.rel.ro under -fPIE, and `nm` must show no
  * writable data in solver objects. */
 static const char method_names[SUDOKU_METHOD_COUNT][16] = {
-    "auto", "backtracking", "mrv", "propagation", "best-first", "algorithm-x", "dlx", "fast"};
+    "auto",        "backtracking", "mrv",  "propagation", "best-first",
+    "algorithm-x", "dlx",          "fast", "cdcl"};
 static const char level_names[SUDOKU_LEVEL_COUNT][16] = {"default", "peers", "hidden-singles",
                                                          "naked-pairs", "subsets"};
 static const char step_names[4][12] = {"assign", "eliminate", "guess", "backtrack"};
@@ -296,6 +301,7 @@ static int run_method(sudoku_method_t m, sudoku__run_t *run) {
     case SUDOKU_METHOD_MRV: return sudoku__solve_mrv(run);
     case SUDOKU_METHOD_PROPAGATION: return sudoku__solve_propagation(run);
     case SUDOKU_METHOD_BEST_FIRST: return sudoku__solve_bestfirst(run);
+    case SUDOKU_METHOD_CDCL: return sudoku__solve_cdcl(run);
     default: return SEARCH_EINVAL;
     }
 }
@@ -307,8 +313,17 @@ static sudoku_method_t choose_auto(const sudoku_shape_t *shape, const uint8_t *p
     /* bench9: the band solver is 2-6x faster than propagation on every
      * 9x9 collection; it keeps no trace, so a traced solve stays here */
     if (shape->n == 9 && shape->box_rows == 3 && opts->trace_cap == 0) return SUDOKU_METHOD_FAST;
+    /* from 16x16: propagation, then cdcl if it stalls (sudoku/cdcl.h) */
+    if (shape->n >= 16 && opts->trace_cap == 0) return SUDOKU_METHOD_CDCL;
     *level = shape->n >= 16 ? SUDOKU_LEVEL_SUBSETS : SUDOKU_LEVEL_HIDDEN_SINGLES;
     return SUDOKU_METHOD_PROPAGATION;
+}
+
+sudoku_method_t sudoku_method_for(const sudoku_shape_t *shape, const uint8_t *puzzle,
+                                  const sudoku_opts_t *opts) {
+    sudoku_level_t level;
+    if (opts->method != SUDOKU_METHOD_AUTO) return opts->method;
+    return choose_auto(shape, puzzle, opts, &level);
 }
 
 /* Returns 0 if the givens break no rule, SUDOKU_ECONFLICT otherwise. */
@@ -426,7 +441,10 @@ int sudoku_solve(const sudoku_shape_t *shape, const uint8_t *puzzle, const sudok
                     : SUDOKU_LEVEL_DEFAULT;
     res->method = method;
     res->level = run.level;
-    rc = run_method(method, &run);
+    if (opts->method == SUDOKU_METHOD_AUTO && method == SUDOKU_METHOD_CDCL)
+        rc = sudoku__solve_auto_big(&run);
+    else
+        rc = run_method(method, &run);
     assert(run.mem_now == 0);
 done:
     res->code = rc;

@@ -31,10 +31,16 @@
  *   fast          9x9 with 3x3 boxes only (sudoku9.h): per-digit band
  *                 bitsets and table-driven propagation; no trace.  auto
  *                 takes it for every 9x9 solve that asks for no trace.
- *   auto          the method measured fastest for the grid (today:
- *                 propagation at hidden-singles below 16x16, at subsets
- *                 from 16x16; measurements in sudoku.c).  res->method and
- *                 res->level say what ran.
+ *   cdcl          conflict-driven clause learning (sudoku/cdcl.h): a SAT
+ *                 search whose native constraints are the exactly-one
+ *                 groups of the grid; finds what the propagation stalls on
+ *                 (minimal 25x25 grids).  No trace; opts->variant picks a
+ *                 portfolio member; res->cdcl says what it did.
+ *   auto          the method measured fastest for the grid (today: fast
+ *                 for 9x9, propagation at hidden-singles below 16x16; from
+ *                 16x16 propagation at subsets for up to 256 nodes, then
+ *                 cdcl; measurements in sudoku.c).  res->method and
+ *                 res->level say what answered.
  * Every method honours max_solutions, the search_ctl_t limits, is iterative
  * and allocates only before its search loop (best-first also grows its queue
  * in bounded chunks between expansions, see sudoku/bestfirst.c).
@@ -144,6 +150,7 @@ typedef enum sudoku_method_e {
     SUDOKU_METHOD_ALGORITHM_X = 5, /* exact cover (sudoku/xc.h), plain Algorithm X */
     SUDOKU_METHOD_DLX = 6,         /* exact cover, dancing links */
     SUDOKU_METHOD_FAST = 7,        /* 9x9 with 3x3 boxes only: band bitsets (sudoku9.h) */
+    SUDOKU_METHOD_CDCL = 8,        /* clause learning over exactly-one groups (sudoku/cdcl.h) */
     SUDOKU_METHOD_COUNT
 } sudoku_method_t;
 
@@ -208,15 +215,34 @@ typedef struct sudoku_opts_s {
     uint8_t *solutions;      /* NULL (count only) or max_solutions*n*n bytes: solution k
                                 is written at solutions + k*n*n, in the grid model above */
     const search_ctl_t *ctl; /* deadline / cancel / node budget; NULL = none */
-    size_t mem_cap;          /* best-first: bytes for its arena + queue; 0 = default */
+    size_t mem_cap;          /* best-first: bytes for its arena + queue; cdcl: bytes for
+                                its model + learned clauses; 0 = default */
     sudoku_step_t *trace;    /* NULL = no trace; else trace_cap steps */
     size_t trace_cap;
-    const search_allocator_t *alloc; /* NULL = malloc / free (search.h) */
+    uint32_t variant;                   /* cdcl: 0 = default heuristics, k > 0 = portfolio member k
+                                           (other heuristics: run members on several threads,
+                                           sharing ctl->cancel, and keep the first answer) */
+    struct sudoku_exchange_s *exchange; /* cdcl: NULL, or what the members of a portfolio
+                                           share (sudoku/exchange.h; variant = the member's
+                                           index); the members then answer alike */
+    const search_allocator_t *alloc;    /* NULL = malloc / free (search.h) */
 } sudoku_opts_t;
 
 /* Defaults: auto, hidden-singles, max_solutions 1, no buffers, no limits,
  * mem_cap SUDOKU_DEFAULT_MEM_CAP, malloc/free. */
 void sudoku_opts_init(sudoku_opts_t *opts);
+
+/* The clause-learning method's own counts (nodes = its decisions, backtracks
+ * = its conflicts, propagations = literals it inferred). */
+typedef struct sudoku_cdcl_stats_s {
+    uint64_t conflicts;  /* contradictions analysed, each giving a learned clause */
+    uint64_t learned;    /* clauses learned (units included) */
+    uint64_t restarts;   /* returns to the root, keeping what was learned */
+    uint64_t reductions; /* clause-database reductions */
+    uint64_t deleted;    /* learned clauses they removed */
+    uint64_t blocked;    /* solutions excluded to look for the next one */
+    uint64_t imported;   /* clauses received from the other members of a portfolio */
+} sudoku_cdcl_stats_t;
 
 typedef struct sudoku_result_s {
     int code;                 /* what sudoku_solve() returned */
@@ -231,10 +257,18 @@ typedef struct sudoku_result_s {
                                  undone or refuted, propagations = candidates removed by
                                  inference + hidden singles placed, max_depth = deepest
                                  stack of open choices */
+    sudoku_cdcl_stats_t cdcl; /* what the cdcl method did; zero for the others */
     size_t trace_len;         /* steps written to opts->trace */
     int trace_truncated;      /* 1 if more steps happened than trace_cap */
     size_t mem_peak;          /* peak bytes this solve allocated */
 } sudoku_result_t;
+
+/* The method sudoku_solve() runs for opts->method (what AUTO resolves to
+ * for this grid and options; any other method is returned as it is).  The
+ * API asks it to know whether a solve is a cdcl one, which it can run as a
+ * portfolio on several threads.  shape, puzzle and opts must be valid. */
+sudoku_method_t sudoku_method_for(const sudoku_shape_t *shape, const uint8_t *puzzle,
+                                  const sudoku_opts_t *opts);
 
 /* A puzzle is unique when the search ran to the end and found one solution
  * (solve with max_solutions >= 2 to learn this). */
