@@ -4,6 +4,7 @@
 #include "tests/http_client.h"
 
 #include "tests/contract/record.h"
+#include "tests/test_util.h"
 
 #include <ctype.h>
 #include <signal.h>
@@ -14,11 +15,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-static void sleep_ms(int ms) {
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
 
 int tsrv_start(tsrv_t *s, const char *const *args, const char *const *env) {
     const char *bin = getenv("PUZZLED_BIN");
@@ -66,7 +62,7 @@ int tsrv_start(tsrv_t *s, const char *const *args, const char *const *env) {
         }
         if (f) fclose(f);
         if (waitpid(s->pid, NULL, WNOHANG) == s->pid) return -1;
-        sleep_ms(10);
+        test_sleep_ms(10);
     }
     return -1;
 }
@@ -80,7 +76,7 @@ int tsrv_stop(tsrv_t *s, int sig, int wait_ms) {
             s->pid = 0;
             return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
         }
-        sleep_ms(10);
+        test_sleep_ms(10);
     }
     kill(s->pid, SIGKILL);
     waitpid(s->pid, &status, 0);
@@ -205,4 +201,13 @@ double metrics_value(const char *body, const char *series) {
         if (strncmp(p, series, n) == 0 && p[n] == ' ') return atof(p + n + 1);
     }
     return -1;
+}
+
+double tsrv_metric(const tsrv_t *s, const char *series) {
+    char url[256];
+    hresp_t r;
+    snprintf(url, sizeof url, "%s/metrics", s->base);
+    double v = http_get(url, &r) == CURLE_OK ? metrics_value(r.body, series) : -1;
+    hresp_free(&r);
+    return v;
 }

@@ -58,4 +58,7 @@ void hresp_free(hresp_t *r);
 /* Reads a gauge or counter line "name value" from a /metrics body; -1 if absent. */
 double metrics_value(const char *body, const char *series);
 
+/* GETs s's /metrics and reads `series` from it; -1 if absent or the GET failed. */
+double tsrv_metric(const tsrv_t *s, const char *series);
+
 #endif

@@ -28,6 +28,7 @@
 #include "solvers/sudoku/exchange.h"
 #include "solvers/sudoku/sudoku.h"
 #include "tests/job_harness.h"
+#include "tests/test_util.h"
 
 Suite *cdcl_suite(void);
 
@@ -341,19 +342,6 @@ START_TEST(cdcl_deadline) {
 }
 END_TEST
 
-typedef struct canceller_s {
-    atomic_int *flag;
-    int ms;
-} canceller_t;
-
-static void *canceller(void *arg) {
-    canceller_t *c = arg;
-    struct timespec ts = {0, (long)c->ms * 1000000L};
-    nanosleep(&ts, NULL);
-    atomic_store(c->flag, 1);
-    return NULL;
-}
-
 START_TEST(cdcl_cancel) {
     sudoku_shape_t sh;
     uint8_t *g = long_task(&sh), *sols;
@@ -361,7 +349,7 @@ START_TEST(cdcl_cancel) {
     atomic_int flag;
     search_ctl_t ctl = {0, 0, &flag, NULL};
     pthread_t th;
-    canceller_t c = {&flag, 10};
+    test_canceller_t c = {&flag, 10};
     atomic_init(&flag, 1);
     ck_assert_int_eq(solve(&sh, g, SUDOKU_METHOD_CDCL, 0, 4, &ctl, &sols, &r), SEARCH_CANCELLED);
     ck_assert_uint_eq(r.stats.nodes, 0);
@@ -369,7 +357,7 @@ START_TEST(cdcl_cancel) {
     /* raised by another thread while the search runs (it cannot finish:
      * 10,000 solutions of a 49x49 take far longer than 10 ms) */
     atomic_store(&flag, 0);
-    ck_assert_int_eq(pthread_create(&th, NULL, canceller, &c), 0);
+    ck_assert_int_eq(pthread_create(&th, NULL, test_canceller, &c), 0);
     ck_assert_int_eq(solve(&sh, g, SUDOKU_METHOD_CDCL, 0, SUDOKU_MAX_SOLUTIONS, &ctl, &sols, &r),
                      SEARCH_CANCELLED);
     pthread_join(th, NULL);

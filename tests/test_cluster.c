@@ -26,20 +26,10 @@
 #include "server/rconn.h"
 #include "tests/http_client.h"
 #include "tests/redis_harness.h"
+#include "tests/test_util.h"
 
 #define Q16 14772512LL
 #define Q17 95815104LL
-
-static void sleep_ms(int ms) {
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 static double mult(void) {
     const char *m = getenv("CK_TIMEOUT_MULTIPLIER");
@@ -95,26 +85,16 @@ static int ended(const char *st) {
 
 /* Polls until the job has ended (a 503 while Redis is away is waited out). */
 static json_t *wait_job(const tsrv_t *s, const char *id, double ms) {
-    for (double t0 = now_ms(); now_ms() - t0 < ms;) {
+    for (double t0 = test_now_ms(); test_now_ms() - t0 < ms;) {
         long st;
         json_t *j = get_job(s, id, &st);
         if (st == 200 && ended(jstr(j, "status"))) return j;
         ck_assert_msg(st == 200 || st == 503, "job %s: %ld", id, st);
         json_decref(j);
-        sleep_ms(50);
+        test_sleep_ms(50);
     }
     ck_abort_msg("job %s did not end within %.0f ms", id, ms);
     return NULL;
-}
-
-static double metric(const tsrv_t *s, const char *series) {
-    char url[256];
-    hresp_t r;
-    snprintf(url, sizeof url, "%s/metrics", s->base);
-    ck_assert_int_eq(http_get(url, &r), CURLE_OK);
-    double v = metrics_value(r.body, series);
-    hresp_free(&r);
-    return v;
 }
 
 /* Starts n replicas on one Redis and prefix, --threads 1 each (three
@@ -213,18 +193,19 @@ START_TEST(cluster_survives_a_killed_replica) {
     replicas_up(s, 3, &r, prefix);
     start_job(&s[0], "/v1/nqueens/count?n=17", id);
     /* in the middle of the count, B has merged items and holds some: kill it */
-    double t0 = now_ms();
+    double t0 = test_now_ms();
     for (;;) {
         long st;
         json_t *j = get_job(&s[0], id, &st);
         json_t *p = json_object_get(j, "progress");
         int middle = jint(p, "done") * 3 >= jint(p, "total");
         json_decref(j);
-        if (middle && metric(&s[1], "puzzled_cluster_items_total{outcome=\"merged\"}") >= 1 &&
-            metric(&s[1], "puzzled_jobs_inflight") >= 1)
+        if (middle && tsrv_metric(&s[1], "puzzled_cluster_items_total{outcome=\"merged\"}") >= 1 &&
+            tsrv_metric(&s[1], "puzzled_jobs_inflight") >= 1)
             break;
-        ck_assert_msg(now_ms() - t0 < 600000 * mult(), "the count never reached its middle on B");
-        sleep_ms(10);
+        ck_assert_msg(test_now_ms() - t0 < 600000 * mult(),
+                      "the count never reached its middle on B");
+        test_sleep_ms(10);
     }
     kill(s[1].pid, SIGKILL);
     waitpid(s[1].pid, NULL, 0);
@@ -252,28 +233,28 @@ START_TEST(cluster_cancel_reaches_every_replica) {
     tredis_prefix(prefix, sizeof prefix);
     replicas_up(s, 3, &r, prefix);
     start_job(&s[0], "/v1/nqueens/count?n=20", id);
-    double t0 = now_ms();
-    while (metric(&s[0], "puzzled_jobs_inflight") < 1 ||
-           metric(&s[1], "puzzled_jobs_inflight") < 1) {
-        ck_assert_msg(now_ms() - t0 < 30000 * mult(), "A and B did not both take items");
-        sleep_ms(10);
+    double t0 = test_now_ms();
+    while (tsrv_metric(&s[0], "puzzled_jobs_inflight") < 1 ||
+           tsrv_metric(&s[1], "puzzled_jobs_inflight") < 1) {
+        ck_assert_msg(test_now_ms() - t0 < 30000 * mult(), "A and B did not both take items");
+        test_sleep_ms(10);
     }
-    sleep_ms(200); /* their searches are well under way */
+    test_sleep_ms(200); /* their searches are well under way */
     snprintf(path, sizeof path, "/v1/jobs/%s", id);
-    t0 = now_ms();
+    t0 = test_now_ms();
     json_decref(call(&s[2], "DELETE", path, 0, &st, NULL)); /* through C */
     ck_assert_int_eq(st, 202);
     double a = -1, b = -1;
     while (a < 0 || b < 0) {
-        if (a < 0 && metric(&s[0], "puzzled_jobs_inflight") == 0) a = now_ms() - t0;
-        if (b < 0 && metric(&s[1], "puzzled_jobs_inflight") == 0) b = now_ms() - t0;
-        ck_assert_msg(now_ms() - t0 < 5000 * mult(), "the work still runs 5 s after DELETE");
+        if (a < 0 && tsrv_metric(&s[0], "puzzled_jobs_inflight") == 0) a = test_now_ms() - t0;
+        if (b < 0 && tsrv_metric(&s[1], "puzzled_jobs_inflight") == 0) b = test_now_ms() - t0;
+        ck_assert_msg(test_now_ms() - t0 < 5000 * mult(), "the work still runs 5 s after DELETE");
     }
     fprintf(stderr, "cluster: DELETE on C to in-flight 0 on A in %.1f ms, on B in %.1f ms\n", a, b);
     ck_assert_msg(a < 200 * mult() && b < 200 * mult(), "cancel took %.0f / %.0f ms", a, b);
     /* and the CPU is idle: under 10% over the next half second */
     long ca = cpu_ticks(s[0].pid), cb = cpu_ticks(s[1].pid);
-    sleep_ms(500);
+    test_sleep_ms(500);
     long da = cpu_ticks(s[0].pid) - ca, db = cpu_ticks(s[1].pid) - cb;
     fprintf(stderr, "cluster: CPU after the cancel: A %ld ticks, B %ld ticks in 500 ms\n", da, db);
     ck_assert_int_le(da, 5 * (long)mult());
@@ -297,26 +278,27 @@ START_TEST(cluster_redis_outage_then_resume) {
     tredis_prefix(prefix, sizeof prefix);
     replicas_up(s, 2, &r, prefix);
     start_job(&s[0], "/v1/nqueens/count?n=16", id);
-    double t0 = now_ms();
+    double t0 = test_now_ms();
     for (;;) { /* under way */
         json_t *j = get_job(&s[0], id, &st);
         int on = jint(json_object_get(j, "progress"), "done") > 0;
         json_decref(j);
         if (on) break;
-        ck_assert_msg(now_ms() - t0 < 60000 * mult(), "the job did not start");
-        sleep_ms(20);
+        ck_assert_msg(test_now_ms() - t0 < 60000 * mult(), "the job did not start");
+        test_sleep_ms(20);
     }
     tredis_stop(&r, SIGTERM); /* Redis goes away (its append-only file keeps the data) */
     /* synchronous requests keep answering, on both replicas, quickly */
-    t0 = now_ms();
+    t0 = test_now_ms();
     int answered = 0;
-    while (now_ms() - t0 < 1500) {
+    while (test_now_ms() - t0 < 1500) {
         for (int i = 0; i < 2; i++) {
-            double q0 = now_ms();
+            double q0 = test_now_ms();
             json_t *j = call(&s[i], "GET", "/v1/nqueens/count?n=9", 0, &st, NULL);
             ck_assert_int_eq(st, 200);
             ck_assert_int_eq(jint(j, "count"), 352);
-            ck_assert_msg(now_ms() - q0 < 2000 * mult(), "a synchronous count waited on Redis");
+            ck_assert_msg(test_now_ms() - q0 < 2000 * mult(),
+                          "a synchronous count waited on Redis");
             json_decref(j);
             answered++;
         }
@@ -341,7 +323,7 @@ START_TEST(cluster_redis_outage_then_resume) {
     snprintf(path, sizeof path, "/v1/jobs/%s", id);
     json_decref(call(&s[1], "GET", path, 0, &st, NULL));
     ck_assert_int_eq(st, 503);
-    ck_assert_double_eq(metric(&s[0], "puzzled_redis_up"), 0);
+    ck_assert_double_eq(tsrv_metric(&s[0], "puzzled_redis_up"), 0);
     /* Redis comes back: the job resumes and its count is exact */
     ck_assert_int_eq(tredis_restart(&r), 0);
     j = wait_job(&s[1], id, 300000 * mult());
@@ -349,13 +331,13 @@ START_TEST(cluster_redis_outage_then_resume) {
     ck_assert_int_eq(jint(json_object_get(j, "result"), "count"), Q16);
     json_decref(j);
     /* each replica reconnects by itself, within its backoff (at most 5 s) */
-    t0 = now_ms();
+    t0 = test_now_ms();
     for (int ready = 0; !ready;) {
         j = call(&s[0], "GET", "/readyz", 0, &st, NULL);
         ready = strcmp(jstr(j, "status"), "ready") == 0;
         json_decref(j);
-        ck_assert_msg(ready || now_ms() - t0 < 10000 * mult(), "A did not reconnect");
-        if (!ready) sleep_ms(50);
+        ck_assert_msg(ready || test_now_ms() - t0 < 10000 * mult(), "A did not reconnect");
+        if (!ready) test_sleep_ms(50);
     }
     replicas_down(s, 2);
     tredis_destroy(&r);
@@ -493,26 +475,27 @@ START_TEST(cluster_dead_replica_job_fails) {
     replicas_up(s, 2, &r, prefix);
     /* exact cover, one search: not split */
     start_job(&s[0], "/v1/nqueens/count?n=20&method=dlx&threads=1", id);
-    double t0 = now_ms();
+    double t0 = test_now_ms();
     for (;;) {
         json_t *j = get_job(&s[1], id, &st); /* read through B */
         int running = st == 200 && strcmp(jstr(j, "status"), "running") == 0;
         json_decref(j);
         if (running) break;
-        ck_assert_msg(now_ms() - t0 < 30000 * mult(), "the job did not start");
-        sleep_ms(20);
+        ck_assert_msg(test_now_ms() - t0 < 30000 * mult(), "the job did not start");
+        test_sleep_ms(20);
     }
     /* B follows it: the stream ends with the failure */
     kill(s[0].pid, SIGKILL);
     waitpid(s[0].pid, NULL, 0);
     s[0].pid = 0;
-    t0 = now_ms();
+    t0 = test_now_ms();
     snprintf(path, sizeof path, "/v1/jobs/%s/events", id);
     json_decref(call(&s[1], "GET", path, 0, &st, &ev));
     ck_assert_int_eq(st, 200);
     const char *done = strstr(ev.body, "event: done\n");
     ck_assert_msg(done != NULL, "no done event: %s", ev.body);
-    fprintf(stderr, "cluster: a dead replica's job failed %.0f ms after the kill\n", now_ms() - t0);
+    fprintf(stderr, "cluster: a dead replica's job failed %.0f ms after the kill\n",
+            test_now_ms() - t0);
     hresp_free(&ev);
     json_t *j = get_job(&s[1], id, &st);
     ck_assert_str_eq(jstr(j, "status"), "failed");

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "tests/http_client.h"
+#include "tests/test_util.h"
 
 static tsrv_t shared_srv;
 
@@ -52,11 +53,6 @@ static json_t *get_json(const tsrv_t *s, const char *path, long want_status) {
     return j;
 }
 
-static void sleep_ms(int ms) {
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
 /* Polls /metrics until `series` equals `want`, for up to `ms`. */
 static int wait_metric(const tsrv_t *s, const char *series, double want, int ms) {
     char url[256];
@@ -67,7 +63,7 @@ static int wait_metric(const tsrv_t *s, const char *series, double want, int ms)
         double v = metrics_value(r.body, series);
         hresp_free(&r);
         if (v == want) return 1;
-        sleep_ms(20);
+        test_sleep_ms(20);
     }
     return 0;
 }
@@ -391,7 +387,7 @@ START_TEST(http_request_id_echoed_or_minted) {
     /* the access log names the request, its status and its id */
     snprintf(needle, sizeof needle, "\"request_id\":\"trace-42.abc\"");
     for (int t = 0; t < 100 && !tsrv_log_has(&shared_srv, needle); t++)
-        sleep_ms(10);
+        test_sleep_ms(10);
     ck_assert(tsrv_log_has(&shared_srv, needle));
     ck_assert(tsrv_log_has(&shared_srv, "\"path\":\"/v1/nqueens/count\",\"status\":200"));
 }
@@ -692,7 +688,7 @@ START_TEST(http_half_heads_closed_and_per_ip_cap) {
     hresp_free(&r);
     int open = N;
     for (int tick = 0; open > 0 && tick < 60; tick++) {
-        sleep_ms(100);
+        test_sleep_ms(100);
         open = 0;
         for (int i = 0; i < N; i++) {
             char c;
@@ -717,7 +713,7 @@ START_TEST(http_half_heads_closed_and_per_ip_cap) {
     for (int i = 0; i < 21; i++)
         many[i] = raw_from(&s, 9);
     char c;
-    sleep_ms(300);
+    test_sleep_ms(300);
     ck_assert_int_eq(recv(many[20], &c, 1, MSG_DONTWAIT), 0); /* closed by the server */
     ck_assert_int_lt(recv(many[0], &c, 1, MSG_DONTWAIT), 0);  /* still open, waiting */
     for (int i = 0; i < 21; i++)
@@ -741,7 +737,7 @@ START_TEST(http_sigterm_drains_inflight) {
     ck_assert(wait_metric(&s, "puzzled_jobs_inflight", 1, 3000));
     kill(s.pid, SIGTERM);
     for (int t = 0; t < 200 && !tsrv_log_has(&s, "\"msg\":\"draining\""); t++)
-        sleep_ms(10);
+        test_sleep_ms(10);
     http_do(keep, "GET", url, NULL, 0, NULL, &r); /* same connection: not ready */
     assert_problem(&r, 503, NULL);
     hresp_free(&r);

@@ -24,6 +24,7 @@
 
 #include "tests/http_client.h"
 #include "tests/redis_harness.h"
+#include "tests/test_util.h"
 
 static tsrv_t srv;
 static int redis_mode; /* the suite runs against a Redis store */
@@ -74,17 +75,6 @@ static void jobs_down(void) {
 
 static void mem_mode(void) { redis_mode = 0; }
 static void redis_mode_on(void) { redis_mode = 1; }
-
-static void sleep_ms(int ms) {
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 /* One request; returns the parsed body (NULL if not JSON) and the status. */
 static json_t *call(const tsrv_t *s, const char *method, const char *path, const char *body,
@@ -146,26 +136,16 @@ static int ended(const char *st) {
 
 /* Polls until the job has ended; returns it. */
 static json_t *wait_job(const tsrv_t *s, const char *id, int ms) {
-    for (double t0 = now_ms(); now_ms() - t0 < ms;) {
+    for (double t0 = test_now_ms(); test_now_ms() - t0 < ms;) {
         long st;
         json_t *j = get_job(s, id, &st);
         ck_assert_int_eq(st, 200);
         if (ended(jstr(j, "status"))) return j;
         json_decref(j);
-        sleep_ms(20);
+        test_sleep_ms(20);
     }
     ck_abort_msg("job %s did not end within %d ms", id, ms);
     return NULL;
-}
-
-static double metric(const tsrv_t *s, const char *series) {
-    char url[256];
-    hresp_t r;
-    snprintf(url, sizeof url, "%s/metrics", s->base);
-    ck_assert_int_eq(http_get(url, &r), CURLE_OK);
-    double v = metrics_value(r.body, series);
-    hresp_free(&r);
-    return v;
 }
 
 /* === Tests === */
@@ -231,7 +211,7 @@ START_TEST(jobs_progress_never_backwards) {
             break;
         }
         json_decref(j);
-        sleep_ms(10);
+        test_sleep_ms(10);
     }
     ck_assert_int_gt(polls, 1);
 }
@@ -294,16 +274,16 @@ START_TEST(jobs_delete_stops_the_work) {
         int busy = json_integer_value(json_object_get(json_object_get(j, "progress"), "nodes")) > 0;
         json_decref(j);
         if (busy) break;
-        sleep_ms(20);
+        test_sleep_ms(20);
     }
     snprintf(path, sizeof path, "/v1/jobs/%s", id);
-    double t0 = now_ms();
+    double t0 = test_now_ms();
     json_t *j = call(&srv, "DELETE", path, NULL, 0, &st, NULL);
     ck_assert_int_eq(st, 202);
     json_decref(j);
-    while (metric(&srv, "puzzled_jobs_inflight") != 0 && now_ms() - t0 < 5000)
-        sleep_ms(2);
-    double ms = now_ms() - t0;
+    while (tsrv_metric(&srv, "puzzled_jobs_inflight") != 0 && test_now_ms() - t0 < 5000)
+        test_sleep_ms(2);
+    double ms = test_now_ms() - t0;
     fprintf(stderr, "jobs: DELETE to in-flight 0 in %.1f ms (n=20 count)\n", ms);
     ck_assert_msg(ms < 2000, "the count still ran %.0f ms after DELETE", ms);
     j = wait_job(&srv, id, 5000);
@@ -511,15 +491,15 @@ START_TEST(jobs_expire_after_ttl) {
     ck_assert_int_eq(start_server(&s, args, NULL), 0);
     start_job(&s, "GET", "/v1/nqueens/count?n=6", NULL, id);
     json_decref(wait_job(&s, id, 30000));
-    double t0 = now_ms();
+    double t0 = test_now_ms();
     for (;;) {
         json_decref(get_job(&s, id, &st));
         if (st == 404) break;
         ck_assert_int_eq(st, 200);
-        ck_assert_msg(now_ms() - t0 < 10000, "the record outlived its TTL");
-        sleep_ms(100);
+        ck_assert_msg(test_now_ms() - t0 < 10000, "the record outlived its TTL");
+        test_sleep_ms(100);
     }
-    ck_assert_double_ge(now_ms() - t0, 0);
+    ck_assert_double_ge(test_now_ms() - t0, 0);
     ck_assert_int_eq(tsrv_stop(&s, SIGTERM, 20000), 0);
 }
 END_TEST
@@ -554,7 +534,7 @@ START_TEST(jobs_sigterm_ends_every_job) {
     ck_assert_int_eq(start_server(&s, args, prefix), 0);
     start_job(&s, "GET", "/v1/nqueens/count?n=20", NULL, a); /* running */
     start_job(&s, "GET", "/v1/nqueens/count?n=20", NULL, b); /* queued */
-    sleep_ms(200);
+    test_sleep_ms(200);
     ck_assert_int_eq(tsrv_stop(&s, SIGTERM, 20000), 0);
     if (!redis_mode) { /* one server: every job ends before it exits */
         snprintf(line, sizeof line, "\"job\":\"%s\",\"status\":\"cancelled\"", a);
@@ -578,10 +558,10 @@ START_TEST(jobs_sigterm_ends_every_job) {
     j = get_job(&s, b, &st);
     ck_assert_str_eq(jstr(j, "status"), "queued");
     json_decref(j);
-    double t0 = now_ms();
-    while (metric(&s, "puzzled_jobs_inflight") < 1) { /* the new replica takes a's items */
-        ck_assert_msg(now_ms() - t0 < 10000, "no replica took the job's items");
-        sleep_ms(20);
+    double t0 = test_now_ms();
+    while (tsrv_metric(&s, "puzzled_jobs_inflight") < 1) { /* the new replica takes a's items */
+        ck_assert_msg(test_now_ms() - t0 < 10000, "no replica took the job's items");
+        test_sleep_ms(20);
     }
     const char *ids[] = {a, b};
     for (int i = 0; i < 2; i++) {

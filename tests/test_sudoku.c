@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "solvers/sudoku/sudoku.h"
+#include "tests/test_util.h"
 
 Suite *sudoku_suite(void);
 
@@ -908,19 +909,6 @@ START_TEST(sudoku_cancel_flag_raised) {
 }
 END_TEST
 
-typedef struct canceller_s {
-    atomic_int *flag;
-    int ms;
-} canceller_t;
-
-static void *canceller(void *arg) {
-    canceller_t *c = arg;
-    struct timespec ts = {0, (long)c->ms * 1000000L};
-    nanosleep(&ts, NULL);
-    atomic_store(c->flag, 1);
-    return NULL;
-}
-
 /* A flag raised while the search runs stops it promptly, with the work
  * so far in the stats.  The flag comes from another thread after a delay,
  * so one run can be inconclusive: the task may finish first on a fast
@@ -939,7 +927,7 @@ START_TEST(sudoku_cancel_during_search) {
         sudoku_result_t r;
         atomic_int flag;
         search_ctl_t ctl = {0, 0, &flag, NULL};
-        canceller_t c = {&flag, delays_ms[k]};
+        test_canceller_t c = {&flag, delays_ms[k]};
         pthread_t th;
         int64_t t0;
         int rc;
@@ -947,7 +935,7 @@ START_TEST(sudoku_cancel_during_search) {
         long_task(m, &sh, &g, &o);
         o.ctl = &ctl;
         t0 = search_now_ns();
-        ck_assert_int_eq(pthread_create(&th, NULL, canceller, &c), 0);
+        ck_assert_int_eq(pthread_create(&th, NULL, test_canceller, &c), 0);
         rc = sudoku_solve(&sh, g, &o, &r);
         ck_assert_int_eq(pthread_join(th, NULL), 0);
         ck_assert_msg(search_now_ns() - t0 < 3000000000LL, "%s: stopped late",
