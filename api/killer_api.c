@@ -815,6 +815,7 @@ int api_killer_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
         goto fail;
     }
     if (kl_finish(j, &p) != 0) goto fail;
+    j->method = killer_method_for(j->n, j->method, j->values); /* before any split */
     j->solutions = malloc((size_t)j->max_solutions * (size_t)j->n * (size_t)j->n);
     if (j->solutions == NULL) goto nomem;
     j->orders = 1;

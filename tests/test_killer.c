@@ -896,6 +896,15 @@ START_TEST(killer_options) {
     o.method = KILLER_METHOD_AUTO;
     ck_assert_int_eq(killer_solve(&pz, &o, &r), 0);
     ck_assert_int_eq(r.method, KILLER_METHOD_ADVANCED);
+    /* auto: backtracking only on 4x4 with no value order asked for */
+    ck_assert_int_eq(killer_method_for(4, KILLER_METHOD_AUTO, KILLER_VALUES_AUTO),
+                     KILLER_METHOD_BACKTRACKING);
+    ck_assert_int_eq(killer_method_for(4, KILLER_METHOD_AUTO, KILLER_VALUES_DESCENDING),
+                     KILLER_METHOD_ADVANCED);
+    ck_assert_int_eq(killer_method_for(6, KILLER_METHOD_AUTO, KILLER_VALUES_AUTO),
+                     KILLER_METHOD_ADVANCED);
+    ck_assert_int_eq(killer_method_for(4, KILLER_METHOD_ADVANCED, KILLER_VALUES_AUTO),
+                     KILLER_METHOD_ADVANCED);
     ck_assert_str_eq(killer_method_name(KILLER_METHOD_BACKTRACKING), "backtracking");
     ck_assert_ptr_null(killer_method_name(KILLER_METHOD_COUNT));
     ck_assert_int_eq(killer_method_parse("advanced", &m), 0);

@@ -85,6 +85,39 @@ START_TEST(killer_api_json_both_methods_agree) {
 }
 END_TEST
 
+/* auto on a 4x4 runs backtracking, on one worker whatever `threads` says,
+ * and answers what advanced answers; with a value order asked for, or on
+ * larger grids, it runs advanced. */
+START_TEST(killer_api_auto_method_by_size) {
+    kres_t adv = ksolve(
+        "application/json",
+        "{\"size\":4,\"cages\":" CAGES4 ",\"method\":\"advanced\",\"max_solutions\":100}", NULL, 0);
+    ck_assert_msg(adv.status == 200, "%s", adv.body);
+    for (int threads = 1; threads <= 2; threads++) {
+        char body[1024];
+        snprintf(body, sizeof body,
+                 "{\"size\":4,\"cages\":" CAGES4 ",\"max_solutions\":100,\"threads\":%d}", threads);
+        kres_t k = ksolve("application/json", body, NULL, 0);
+        ck_assert_msg(k.status == 200, "%s", k.body);
+        json_t *st = json_object_get(k.json, "stats");
+        ck_assert_str_eq(json_string_value(json_object_get(st, "method")), "backtracking");
+        ck_assert_int_eq(json_integer_value(json_object_get(st, "threads")), 1);
+        ck_assert_int_eq(json_integer_value(json_object_get(k.json, "solutions_found")),
+                         json_integer_value(json_object_get(adv.json, "solutions_found")));
+        ck_assert(json_is_true(json_object_get(k.json, "complete")));
+        ck_assert(check_solutions(json_object_get(k.json, "solutions"), 1));
+        kres_free(&k);
+    }
+    kres_free(&adv);
+    kres_t v = ksolve("application/json",
+                      "{\"size\":4,\"cages\":" CAGES4 ",\"value_order\":\"descending\"}", NULL, 0);
+    ck_assert_msg(v.status == 200, "%s", v.body);
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(v.json, "stats"), "method")),
+                     "advanced");
+    kres_free(&v);
+}
+END_TEST
+
 START_TEST(killer_api_text_format_and_diagonals) {
     const char *text = "4\n1 2 3 4\n8\n3 0,0 0,1\n7 0,2 0,3\n7 1,0 2,0\n5 1,1 1,2\n"
                        "3 1,3 2,3\n5 2,1 2,2\n3 3,0 3,1\n7 3,2 3,3\n";
@@ -349,10 +382,11 @@ START_TEST(killer_api_threads_same_answer) {
     case 3:
         same_as_one_thread("{\"size\":9,\"cages\":" CAGES9_2, 1);
         break; /* solved, unique null */
-    case 4: same_as_one_thread("{\"size\":4,\"cages\":" CAGES4, 100); break;
-    case 5: same_as_one_thread("{\"size\":4,\"cages\":" CAGES4, 1); break;
-    case 6: same_as_one_thread(UNSOLVABLE4, 1); break;
-    case 7: same_as_one_thread(UNSOLVABLE4, 5); break;
+    /* 4x4: advanced named (auto runs backtracking there, which never splits) */
+    case 4: same_as_one_thread("{\"size\":4,\"method\":\"advanced\",\"cages\":" CAGES4, 100); break;
+    case 5: same_as_one_thread("{\"size\":4,\"method\":\"advanced\",\"cages\":" CAGES4, 1); break;
+    case 6: same_as_one_thread(UNSOLVABLE4 ",\"method\":\"advanced\"", 1); break;
+    case 7: same_as_one_thread(UNSOLVABLE4 ",\"method\":\"advanced\"", 5); break;
     case 8:
         same_as_one_thread("{\"size\":9,\"cages\":" CAGES9_12 ",\"diagonals\":true", 100);
         break;
@@ -452,6 +486,7 @@ Suite *killer_api_suite(void) {
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, killer_api_json_both_methods_agree);
+    tcase_add_test(tc, killer_api_auto_method_by_size);
     tcase_add_test(tc, killer_api_text_format_and_diagonals);
     tcase_add_test(tc, killer_api_custom_symbols_and_givens);
     tcase_add_loop_test(tc, killer_api_invalid_inputs_table, 0,

@@ -46,6 +46,12 @@ int killer_method_parse(const char *name, killer_method_t *out) {
 
 static const char *const values_names[KILLER_VALUES_COUNT] = {"auto", "ascending", "descending"};
 
+killer_method_t killer_method_for(int n, killer_method_t asked, killer_values_t values) {
+    if (asked != KILLER_METHOD_AUTO) return asked;
+    return n == 4 && values == KILLER_VALUES_AUTO ? KILLER_METHOD_BACKTRACKING
+                                                  : KILLER_METHOD_ADVANCED;
+}
+
 const char *killer_values_name(killer_values_t v) {
     return ((int)v >= 0 && v < KILLER_VALUES_COUNT) ? values_names[v] : NULL;
 }
@@ -392,8 +398,7 @@ int killer_solve(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_re
     }
     rc = killer_validate(pz, &res->problem);
     if (rc != 0) return res->code = rc;
-    res->method = opts->method == KILLER_METHOD_BACKTRACKING ? KILLER_METHOD_BACKTRACKING
-                                                             : KILLER_METHOD_ADVANCED;
+    res->method = killer_method_for(pz->shape.n, opts->method, opts->values);
     rc = search_check_now(opts->ctl, 0);
     if (rc != 0) return res->code = rc;
     if (res->method == KILLER_METHOD_BACKTRACKING && opts->split_index != 0) {

@@ -27,7 +27,10 @@
  *                 locked candidates, cage/unit claiming; fewest-candidates
  *                 branching, ties to the cell with the most recent
  *                 conflicts.  Design notes in killer/adv.c.
- *   auto          = advanced.
+ *   auto          backtracking on 4x4 grids with no value order asked for
+ *                 (a whole 4x4 tree is a few hundred nodes: advanced's
+ *                 set-up costs 15x the search there), advanced otherwise
+ *                 (killer_method_for()).
  *
  * Both are iterative (explicit stacks), allocate their working memory once
  * before the search, honour max_solutions and every limit of search_ctl_t.
@@ -157,6 +160,10 @@ typedef enum killer_values_e {
 /* "auto", "ascending", "descending"; as for the method names. */
 const char *killer_values_name(killer_values_t v);
 int killer_values_parse(const char *name, killer_values_t *out);
+
+/* The method killer_solve() runs for `asked` on an n x n grid with value
+ * order `values`: asked itself unless it is auto (see Methods above). */
+killer_method_t killer_method_for(int n, killer_method_t asked, killer_values_t values);
 
 typedef struct killer_opts_s {
     killer_method_t method;          /* default auto */

@@ -94,7 +94,7 @@ export function mount(root) {
   // solve
   const methodSel = select(
     [
-      ['auto', 'auto (advanced)'],
+      ['auto', 'auto (backtracking on 4x4, else advanced)'],
       ['advanced', 'advanced (cage combinations, 45 rule)'],
       ['backtracking', 'backtracking'],
     ],
