@@ -34,7 +34,11 @@
 #include "server/http.h"
 #include "server/rscripts.h"
 
-#define RCONN_MAX_THREADS    16
+/* Threads that may call: every libmicrohttpd thread (--http-threads, at most
+ * 64 in config.c) for job requests, the pool's loop thread, and a few more
+ * (main, tests).  A thread past this gets no connection: its calls fail as
+ * if Redis were down. */
+#define RCONN_MAX_THREADS    72
 #define RCONN_BACKOFF_MIN_MS 100
 #define RCONN_BACKOFF_MAX_MS 5000
 
