@@ -940,8 +940,10 @@ START_TEST(http_killer_solve) {
     ck_assert_ptr_nonnull(strstr(r.body, "\"solution\":[["));
     one = json_loads(r.body, 0, NULL);
     hresp_free(&r);
-    /* split over both workers: the same answer, and stats say how */
-    r = post(&shared_srv, "/v1/killer/solve?max_solutions=2&threads=2", "text/plain", NULL, text);
+    /* split over both workers (advanced named: auto runs a 4x4 by plain
+     * backtracking, which never splits): the same answer, and stats say how */
+    r = post(&shared_srv, "/v1/killer/solve?max_solutions=2&threads=2&method=advanced",
+             "text/plain", NULL, text);
     ck_assert_msg(r.status == 200, "%s", r.body);
     two = json_loads(r.body, 0, NULL);
     ck_assert_ptr_nonnull(one);
@@ -960,7 +962,7 @@ START_TEST(http_killer_solve) {
     hresp_free(&r);
     /* max_solutions 1 on two workers: both value orders race; the answer is
      * the one-thread answer, unsolvable included */
-    r = post(&shared_srv, "/v1/killer/solve?threads=2", "text/plain", NULL, text);
+    r = post(&shared_srv, "/v1/killer/solve?threads=2&method=advanced", "text/plain", NULL, text);
     ck_assert_msg(r.status == 200, "%s", r.body);
     two = json_loads(r.body, 0, NULL);
     ck_assert_ptr_nonnull(two);
@@ -971,7 +973,7 @@ START_TEST(http_killer_solve) {
         json_integer_value(json_object_get(json_object_get(two, "stats"), "subproblems")), 2);
     json_decref(two);
     hresp_free(&r);
-    r = post(&shared_srv, "/v1/killer/solve?threads=2", "text/plain", NULL,
+    r = post(&shared_srv, "/v1/killer/solve?threads=2&method=advanced", "text/plain", NULL,
              "4\n1 2 3 4\n2\n3 0,0 0,1\n3 0,2 0,3\n");
     ck_assert_msg(r.status == 200, "%s", r.body);
     ck_assert_ptr_nonnull(strstr(r.body, "\"status\":\"unsolvable\""));
