@@ -89,10 +89,10 @@ SERVER_SRC := server/config.c server/metrics.c server/pool.c server/http.c \
               server/rscripts.c server/jobstore_redis.c server/cluster.c
 MAIN_SRC   := server/main.c
 TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test_config.c \
-              tests/test_sudoku.c tests/test_cdcl.c tests/test_sudoku9.c tests/test_sudoku_api.c tests/test_sudoku_batch.c tests/test_xcover.c tests/test_xcover_api.c tests/pentomino.c \
+              tests/test_sudoku.c tests/sudoku_fixtures.c tests/test_cdcl.c tests/test_sudoku9.c tests/test_sudoku_api.c tests/test_sudoku_batch.c tests/test_xcover.c tests/test_xcover_api.c tests/pentomino.c \
               tests/test_killer.c tests/test_killer_api.c tests/test_nqueens_more.c \
               tests/test_nqueens_board_api.c tests/job_harness.c tests/test_http.c \
-              tests/http_client.c tests/fail_alloc.c tests/test_nomem.c tests/test_jobs.c \
+              tests/http_client.c tests/fail_alloc.c tests/test_nomem.c tests/job_client.c tests/test_jobs.c \
               tests/test_static.c tests/test_logic.c tests/test_generate.c tests/test_logic_http.c \
               tests/contract/record.c tests/redis_harness.c tests/test_cluster.c
 DEPLOY_SRC := tests/deploy/load.c tests/deploy/idle.c

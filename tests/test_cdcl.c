@@ -28,90 +28,12 @@
 #include "solvers/sudoku/exchange.h"
 #include "solvers/sudoku/sudoku.h"
 #include "tests/job_harness.h"
+#include "tests/sudoku_fixtures.h"
 #include "tests/test_util.h"
 
 Suite *cdcl_suite(void);
 
 #define NVARIANTS 2 /* portfolio members checked on every fixture */
-
-/* === Fixtures (the format of tests/fixtures/sudoku_<n>.txt) ============= */
-
-typedef struct fix_s {
-    int n, line;
-    long count;   /* exact, or K for "K+" */
-    int at_least; /* 1 for "K+" */
-    uint8_t *puzzle, *solution;
-} fix_t;
-
-static const char *parse_grid(const char *s, int n, uint8_t *out) {
-    int i, nn = n * n;
-    for (i = 0; i < nn; i++) {
-        if (n > 35) {
-            char *end;
-            long v = strtol(s, &end, 10);
-            if (end == s || v < 0 || v > n) return NULL;
-            out[i] = (uint8_t)v;
-            s = end;
-            if (i + 1 < nn && *s++ != ',') return NULL;
-        } else {
-            char c = *s++;
-            int v = c == '.'                 ? 0
-                    : (c >= '1' && c <= '9') ? c - '0'
-                    : (c >= 'A' && c <= 'Z') ? c - 'A' + 10
-                                             : -1;
-            if (v < 0 || v > n) return NULL;
-            out[i] = (uint8_t)v;
-        }
-    }
-    return s;
-}
-
-/* Loads the fixtures of size n into fx[] (at most cap); returns how many. */
-static int load_fixtures(int n, fix_t *fx, int cap) {
-    const char *dir = getenv("SUDOKU_FIXTURES");
-    char path[512], *line = NULL;
-    size_t lcap = 0;
-    int k = 0, lineno = 0;
-    FILE *f;
-    snprintf(path, sizeof path, "%s/sudoku_%d.txt", dir ? dir : "tests/fixtures", n);
-    f = fopen(path, "r");
-    ck_assert_msg(f != NULL, "cannot open %s (run from the repository root)", path);
-    while (getline(&line, &lcap, f) > 0) {
-        const char *s;
-        char *end;
-        lineno++;
-        if (line[0] == '#' || line[0] == '\n') continue;
-        ck_assert_int_lt(k, cap);
-        fx[k].n = n;
-        fx[k].line = lineno;
-        fx[k].at_least = 0;
-        fx[k].puzzle = calloc((size_t)n * n, 1);
-        fx[k].solution = calloc((size_t)n * n, 1);
-        ck_assert(fx[k].puzzle != NULL && fx[k].solution != NULL);
-        s = parse_grid(line, n, fx[k].puzzle);
-        ck_assert_msg(s != NULL && *s == ':', "%s:%d: bad puzzle", path, lineno);
-        fx[k].count = strtol(s + 1, &end, 10);
-        if (*end == '+') {
-            fx[k].at_least = 1;
-            end++;
-        }
-        ck_assert_msg(*end == ':', "%s:%d: bad count", path, lineno);
-        if (fx[k].count > 0) ck_assert(parse_grid(end + 1, n, fx[k].solution) != NULL);
-        k++;
-    }
-    free(line);
-    fclose(f);
-    ck_assert_int_ge(k, 3);
-    return k;
-}
-
-static void free_fixtures(fix_t *fx, int k) {
-    int i;
-    for (i = 0; i < k; i++) {
-        free(fx[i].puzzle);
-        free(fx[i].solution);
-    }
-}
 
 static sudoku_shape_t shape_of(int n) {
     sudoku_shape_t s;
@@ -157,11 +79,12 @@ static const int sizes[] = {4, 6, 8, 9, 12, 16, 25, 36, 49, 64};
 #define NSIZES ((int)(sizeof sizes / sizeof sizes[0]))
 
 START_TEST(cdcl_fixtures) {
-    fix_t fx[16];
-    int nf = load_fixtures(sizes[_i], fx, 16), k;
+    fixset_t fs;
+    int k;
+    fixset_load(&fs, sizes[_i]);
     uint32_t variant;
-    for (k = 0; k < nf; k++) {
-        const fix_t *f = &fx[k];
+    for (k = 0; k < fs.nfix; k++) {
+        const fix_t *f = &fs.fix[k];
         sudoku_shape_t sh = shape_of(f->n);
         for (variant = 0; variant < NVARIANTS; variant++) {
             sudoku_result_t r;
@@ -203,7 +126,7 @@ START_TEST(cdcl_fixtures) {
             free(sols);
         }
     }
-    free_fixtures(fx, nf);
+    fixset_free(&fs);
 }
 END_TEST
 
@@ -439,14 +362,16 @@ END_TEST
 
 /* The method reports what it did: a 25x25 fixture that needs search. */
 START_TEST(cdcl_stats) {
-    fix_t fx[16];
-    int nf = load_fixtures(25, fx, 16), k;
-    for (k = 0; k < nf; k++) {
+    fixset_t fs;
+    int k;
+    fixset_load(&fs, 25);
+    for (k = 0; k < fs.nfix; k++) {
         sudoku_shape_t sh = shape_of(25);
         sudoku_result_t r;
         uint8_t *sols;
-        if (fx[k].count < 2) continue;
-        ck_assert_int_eq(solve(&sh, fx[k].puzzle, SUDOKU_METHOD_CDCL, 0, 2, NULL, &sols, &r), 0);
+        if (fs.fix[k].count < 2) continue;
+        ck_assert_int_eq(solve(&sh, fs.fix[k].puzzle, SUDOKU_METHOD_CDCL, 0, 2, NULL, &sols, &r),
+                         0);
         ck_assert_uint_eq(r.solutions_found, 2);
         ck_assert_uint_gt(r.stats.nodes, 0);
         ck_assert_uint_eq(r.stats.backtracks, r.cdcl.conflicts);
@@ -458,12 +383,12 @@ START_TEST(cdcl_stats) {
         ck_assert_uint_gt(r.stats.max_depth, 0);
         free(sols);
         /* the other methods leave these counts at zero */
-        ck_assert_int_eq(solve(&sh, fx[k].puzzle, SUDOKU_METHOD_PROPAGATION, 0, 2, NULL, &sols, &r),
-                         0);
+        ck_assert_int_eq(
+            solve(&sh, fs.fix[k].puzzle, SUDOKU_METHOD_PROPAGATION, 0, 2, NULL, &sols, &r), 0);
         ck_assert_uint_eq(r.cdcl.conflicts + r.cdcl.learned + r.cdcl.blocked, 0);
         free(sols);
     }
-    free_fixtures(fx, nf);
+    fixset_free(&fs);
 }
 END_TEST
 
@@ -538,10 +463,11 @@ static sudoku_result_t run_portfolio(const sudoku_shape_t *sh, const uint8_t *g,
 }
 
 START_TEST(cdcl_portfolio_fixtures) {
-    fix_t fx[16];
-    int nf = load_fixtures(sizes[_i], fx, 16), k;
-    for (k = 0; k < nf; k++) {
-        const fix_t *f = &fx[k];
+    fixset_t fs;
+    int k;
+    fixset_load(&fs, sizes[_i]);
+    for (k = 0; k < fs.nfix; k++) {
+        const fix_t *f = &fs.fix[k];
         sudoku_shape_t sh = shape_of(f->n);
         uint32_t max = f->at_least ? (uint32_t)f->count : (uint32_t)f->count + 1;
         uint8_t *sols;
@@ -563,7 +489,7 @@ START_TEST(cdcl_portfolio_fixtures) {
         if (f->count > 0 && !f->at_least) ck_assert_msg(seen, "%s: fixture solution missing", what);
         free(sols);
     }
-    free_fixtures(fx, nf);
+    fixset_free(&fs);
 }
 END_TEST
 
@@ -700,20 +626,21 @@ END_TEST
 
 /* The 25x25 fixture with several solutions, as a JSON request. */
 static char *fixture_request(const char *extra) {
-    fix_t fx[16];
-    int nf = load_fixtures(25, fx, 16), k, i;
+    fixset_t fs;
+    int k, i;
     char *body = malloc(25 * 25 + 256);
     ck_assert_ptr_nonnull(body);
-    for (k = 0; k < nf && fx[k].count < 2; k++)
+    fixset_load(&fs, 25);
+    for (k = 0; k < fs.nfix && fs.fix[k].count < 2; k++)
         ;
-    ck_assert_int_lt(k, nf);
+    ck_assert_int_lt(k, fs.nfix);
     strcpy(body, "{\"grid\": \"");
     for (i = 0; i < 625; i++) {
-        int v = fx[k].puzzle[i];
+        int v = fs.fix[k].puzzle[i];
         body[10 + i] = (char)(v == 0 ? '.' : v <= 9 ? '0' + v : 'A' + v - 10);
     }
     snprintf(body + 10 + 625, 246, "\", %s}", extra);
-    free_fixtures(fx, nf);
+    fixset_free(&fs);
     return body;
 }
 

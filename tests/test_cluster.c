@@ -25,6 +25,7 @@
 #include "server/jobstore.h"
 #include "server/rconn.h"
 #include "tests/http_client.h"
+#include "tests/job_client.h"
 #include "tests/redis_harness.h"
 #include "tests/test_util.h"
 
@@ -34,26 +35,6 @@
 static double mult(void) {
     const char *m = getenv("CK_TIMEOUT_MULTIPLIER");
     return m && atof(m) > 0 ? atof(m) : 1;
-}
-
-/* One request; the parsed body (NULL if not JSON), its status, and the raw
- * answer in *keep when asked. */
-static json_t *call(const tsrv_t *s, const char *method, const char *path, int async, long *status,
-                    hresp_t *keep) {
-    char url[512];
-    const char *hdrs[] = {async ? "Prefer: respond-async" : NULL, NULL};
-    hresp_t r;
-    CURL *c = curl_easy_init();
-    snprintf(url, sizeof url, "%s%s", s->base, path);
-    ck_assert_int_eq(http_do(c, method, url, NULL, 0, hdrs, &r), CURLE_OK);
-    curl_easy_cleanup(c);
-    json_t *j = json_loads(r.body, 0, NULL);
-    *status = r.status;
-    if (keep != NULL)
-        *keep = r;
-    else
-        hresp_free(&r);
-    return j;
 }
 
 static const char *jstr(json_t *o, const char *k) {
@@ -66,29 +47,18 @@ static json_int_t jint(json_t *o, const char *k) {
 
 static void start_job(const tsrv_t *s, const char *path, char id[32]) {
     long st;
-    json_t *j = call(s, "GET", path, 1, &st, NULL);
+    json_t *j = tsrv_call(s, "GET", path, NULL, 1, &st, NULL);
     ck_assert_msg(st == 202, "%s: %ld", path, st);
     snprintf(id, 32, "%s", jstr(j, "id"));
     json_decref(j);
-}
-
-static json_t *get_job(const tsrv_t *s, const char *id, long *st) {
-    char path[96];
-    snprintf(path, sizeof path, "/v1/jobs/%s", id);
-    return call(s, "GET", path, 0, st, NULL);
-}
-
-static int ended(const char *st) {
-    return st && (strcmp(st, "done") == 0 || strcmp(st, "failed") == 0 ||
-                  strcmp(st, "cancelled") == 0 || strcmp(st, "timeout") == 0);
 }
 
 /* Polls until the job has ended (a 503 while Redis is away is waited out). */
 static json_t *wait_job(const tsrv_t *s, const char *id, double ms) {
     for (double t0 = test_now_ms(); test_now_ms() - t0 < ms;) {
         long st;
-        json_t *j = get_job(s, id, &st);
-        if (st == 200 && ended(jstr(j, "status"))) return j;
+        json_t *j = tsrv_job(s, id, &st);
+        if (st == 200 && job_status_ended(jstr(j, "status"))) return j;
         ck_assert_msg(st == 200 || st == 503, "job %s: %ld", id, st);
         json_decref(j);
         test_sleep_ms(50);
@@ -158,7 +128,7 @@ START_TEST(cluster_three_replicas_share_a_count) {
     replicas_up(s, 3, &r, prefix);
     start_job(&s[0], "/v1/nqueens/count?n=16", id); /* created through A ... */
     snprintf(path, sizeof path, "/v1/jobs/%s/events", id);
-    json_decref(call(&s[1], "GET", path, 0, &st, &ev)); /* ... followed through B */
+    json_decref(tsrv_call(&s[1], "GET", path, NULL, 0, &st, &ev)); /* ... followed through B */
     ck_assert_int_eq(st, 200);
     ck_assert_ptr_nonnull(strstr(ev.body, "event: progress\n"));
     const char *done = strstr(ev.body, "event: done\n");
@@ -173,7 +143,7 @@ START_TEST(cluster_three_replicas_share_a_count) {
     json_decref(j);
     hresp_free(&ev);
     /* the statistics, from C: every item once, run by more than one replica */
-    j = get_job(&s[2], id, &st);
+    j = tsrv_job(&s[2], id, &st);
     ck_assert_int_eq(st, 200);
     json_t *cs = json_object_get(j, "cluster");
     ck_assert_int_eq(items_by_replica(j, 2), jint(cs, "items"));
@@ -196,7 +166,7 @@ START_TEST(cluster_survives_a_killed_replica) {
     double t0 = test_now_ms();
     for (;;) {
         long st;
-        json_t *j = get_job(&s[0], id, &st);
+        json_t *j = tsrv_job(&s[0], id, &st);
         json_t *p = json_object_get(j, "progress");
         int middle = jint(p, "done") * 3 >= jint(p, "total");
         json_decref(j);
@@ -242,7 +212,7 @@ START_TEST(cluster_cancel_reaches_every_replica) {
     test_sleep_ms(200); /* their searches are well under way */
     snprintf(path, sizeof path, "/v1/jobs/%s", id);
     t0 = test_now_ms();
-    json_decref(call(&s[2], "DELETE", path, 0, &st, NULL)); /* through C */
+    json_decref(tsrv_call(&s[2], "DELETE", path, NULL, 0, &st, NULL)); /* through C */
     ck_assert_int_eq(st, 202);
     double a = -1, b = -1;
     while (a < 0 || b < 0) {
@@ -280,7 +250,7 @@ START_TEST(cluster_redis_outage_then_resume) {
     start_job(&s[0], "/v1/nqueens/count?n=16", id);
     double t0 = test_now_ms();
     for (;;) { /* under way */
-        json_t *j = get_job(&s[0], id, &st);
+        json_t *j = tsrv_job(&s[0], id, &st);
         int on = jint(json_object_get(j, "progress"), "done") > 0;
         json_decref(j);
         if (on) break;
@@ -294,7 +264,7 @@ START_TEST(cluster_redis_outage_then_resume) {
     while (test_now_ms() - t0 < 1500) {
         for (int i = 0; i < 2; i++) {
             double q0 = test_now_ms();
-            json_t *j = call(&s[i], "GET", "/v1/nqueens/count?n=9", 0, &st, NULL);
+            json_t *j = tsrv_call(&s[i], "GET", "/v1/nqueens/count?n=9", NULL, 0, &st, NULL);
             ck_assert_int_eq(st, 200);
             ck_assert_int_eq(jint(j, "count"), 352);
             ck_assert_msg(test_now_ms() - q0 < 2000 * mult(),
@@ -305,7 +275,7 @@ START_TEST(cluster_redis_outage_then_resume) {
     }
     fprintf(stderr, "cluster: %d synchronous counts answered while Redis was down\n", answered);
     /* new jobs: 503 with Retry-After and a problem that says why */
-    json_t *j = call(&s[0], "GET", "/v1/nqueens/count?n=10", 1, &st, &h);
+    json_t *j = tsrv_call(&s[0], "GET", "/v1/nqueens/count?n=10", NULL, 1, &st, &h);
     ck_assert_int_eq(st, 503);
     char ra[16];
     ck_assert(hresp_header(&h, "Retry-After", ra, sizeof ra));
@@ -315,13 +285,13 @@ START_TEST(cluster_redis_outage_then_resume) {
     json_decref(j);
     hresp_free(&h);
     /* readyz: still 200 (synchronous traffic is served), the body says degraded */
-    j = call(&s[1], "GET", "/readyz", 0, &st, NULL);
+    j = tsrv_call(&s[1], "GET", "/readyz", NULL, 0, &st, NULL);
     ck_assert_int_eq(st, 200);
     ck_assert_str_eq(jstr(j, "status"), "degraded");
     ck_assert_str_eq(jstr(j, "jobs"), "unavailable");
     json_decref(j);
     snprintf(path, sizeof path, "/v1/jobs/%s", id);
-    json_decref(call(&s[1], "GET", path, 0, &st, NULL));
+    json_decref(tsrv_call(&s[1], "GET", path, NULL, 0, &st, NULL));
     ck_assert_int_eq(st, 503);
     ck_assert_double_eq(tsrv_metric(&s[0], "puzzled_redis_up"), 0);
     /* Redis comes back: the job resumes and its count is exact */
@@ -333,7 +303,7 @@ START_TEST(cluster_redis_outage_then_resume) {
     /* each replica reconnects by itself, within its backoff (at most 5 s) */
     t0 = test_now_ms();
     for (int ready = 0; !ready;) {
-        j = call(&s[0], "GET", "/readyz", 0, &st, NULL);
+        j = tsrv_call(&s[0], "GET", "/readyz", NULL, 0, &st, NULL);
         ready = strcmp(jstr(j, "status"), "ready") == 0;
         json_decref(j);
         ck_assert_msg(ready || test_now_ms() - t0 < 10000 * mult(), "A did not reconnect");
@@ -477,7 +447,7 @@ START_TEST(cluster_dead_replica_job_fails) {
     start_job(&s[0], "/v1/nqueens/count?n=20&method=dlx&threads=1", id);
     double t0 = test_now_ms();
     for (;;) {
-        json_t *j = get_job(&s[1], id, &st); /* read through B */
+        json_t *j = tsrv_job(&s[1], id, &st); /* read through B */
         int running = st == 200 && strcmp(jstr(j, "status"), "running") == 0;
         json_decref(j);
         if (running) break;
@@ -490,14 +460,14 @@ START_TEST(cluster_dead_replica_job_fails) {
     s[0].pid = 0;
     t0 = test_now_ms();
     snprintf(path, sizeof path, "/v1/jobs/%s/events", id);
-    json_decref(call(&s[1], "GET", path, 0, &st, &ev));
+    json_decref(tsrv_call(&s[1], "GET", path, NULL, 0, &st, &ev));
     ck_assert_int_eq(st, 200);
     const char *done = strstr(ev.body, "event: done\n");
     ck_assert_msg(done != NULL, "no done event: %s", ev.body);
     fprintf(stderr, "cluster: a dead replica's job failed %.0f ms after the kill\n",
             test_now_ms() - t0);
     hresp_free(&ev);
-    json_t *j = get_job(&s[1], id, &st);
+    json_t *j = tsrv_job(&s[1], id, &st);
     ck_assert_str_eq(jstr(j, "status"), "failed");
     ck_assert_int_eq(jint(j, "result_status"), 503);
     ck_assert_ptr_nonnull(strstr(jstr(json_object_get(j, "result"), "detail"), "replica"));
@@ -532,7 +502,7 @@ START_TEST(cluster_password_never_shows) {
                                 "redis.call('SELECT', 3) return redis.call('EXISTS', KEYS[1])",
                                 key),
                      1);
-    json_decref(call(&s, "GET", "/metrics", 0, &st, &h));
+    json_decref(tsrv_call(&s, "GET", "/metrics", NULL, 0, &st, &h));
     ck_assert_ptr_null(strstr(h.body, pw));
     ck_assert_ptr_nonnull(strstr(h.body, "puzzled_redis_up 1"));
     hresp_free(&h);
@@ -543,13 +513,13 @@ START_TEST(cluster_password_never_shows) {
     /* a wrong password: the replica serves, jobs are refused, nothing leaks */
     snprintf(url, sizeof url, "redis://:wrong-%s@127.0.0.1:%u/3", pw, r.port);
     ck_assert_int_eq(tsrv_start(&s, args, NULL), 0);
-    json_decref(call(&s, "GET", "/v1/nqueens/count?n=10", 1, &st, NULL));
+    json_decref(tsrv_call(&s, "GET", "/v1/nqueens/count?n=10", NULL, 1, &st, NULL));
     ck_assert_int_eq(st, 503);
-    j = call(&s, "GET", "/readyz", 0, &st, NULL);
+    j = tsrv_call(&s, "GET", "/readyz", NULL, 0, &st, NULL);
     ck_assert_int_eq(st, 200);
     ck_assert_str_eq(jstr(j, "status"), "degraded");
     json_decref(j);
-    j = call(&s, "GET", "/v1/nqueens/count?n=8", 0, &st, NULL);
+    j = tsrv_call(&s, "GET", "/v1/nqueens/count?n=8", NULL, 0, &st, NULL);
     ck_assert_int_eq(jint(j, "count"), 92);
     json_decref(j);
     ck_assert_int_eq(tsrv_stop(&s, SIGTERM, 20000), 0);

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "tests/http_client.h"
+#include "tests/job_client.h"
 #include "tests/redis_harness.h"
 #include "tests/test_util.h"
 
@@ -76,27 +77,6 @@ static void jobs_down(void) {
 static void mem_mode(void) { redis_mode = 0; }
 static void redis_mode_on(void) { redis_mode = 1; }
 
-/* One request; returns the parsed body (NULL if not JSON) and the status. */
-static json_t *call(const tsrv_t *s, const char *method, const char *path, const char *body,
-                    int async, long *status, hresp_t *keep) {
-    char url[512];
-    const char *hdrs[] = {"Content-Type: application/json", async ? "Prefer: respond-async" : NULL,
-                          NULL};
-    hresp_t r;
-    CURL *c = curl_easy_init();
-    ck_assert_ptr_nonnull(c);
-    snprintf(url, sizeof url, "%s%s", s->base, path);
-    ck_assert_int_eq(http_do(c, method, url, body, body ? strlen(body) : 0, hdrs, &r), CURLE_OK);
-    curl_easy_cleanup(c);
-    json_t *j = json_loads(r.body, 0, NULL);
-    *status = r.status;
-    if (keep != NULL)
-        *keep = r;
-    else
-        hresp_free(&r);
-    return j;
-}
-
 static const char *jstr(json_t *o, const char *k) {
     return json_string_value(json_object_get(o, k));
 }
@@ -107,7 +87,7 @@ static void start_job(const tsrv_t *s, const char *method, const char *path, con
     long st;
     hresp_t r;
     char loc[128], pref[64];
-    json_t *j = call(s, method, path, body, 1, &st, &r);
+    json_t *j = tsrv_call(s, method, path, body, 1, &st, &r);
     ck_assert_msg(st == 202, "%s: %ld %s", path, st, r.body);
     ck_assert(hresp_header(&r, "Location", loc, sizeof loc));
     ck_assert(hresp_header(&r, "Preference-Applied", pref, sizeof pref));
@@ -123,24 +103,13 @@ static void start_job(const tsrv_t *s, const char *method, const char *path, con
     hresp_free(&r);
 }
 
-static json_t *get_job(const tsrv_t *s, const char *id, long *status) {
-    char path[96];
-    snprintf(path, sizeof path, "/v1/jobs/%s", id);
-    return call(s, "GET", path, NULL, 0, status, NULL);
-}
-
-static int ended(const char *st) {
-    return st && (strcmp(st, "done") == 0 || strcmp(st, "failed") == 0 ||
-                  strcmp(st, "cancelled") == 0 || strcmp(st, "timeout") == 0);
-}
-
 /* Polls until the job has ended; returns it. */
 static json_t *wait_job(const tsrv_t *s, const char *id, int ms) {
     for (double t0 = test_now_ms(); test_now_ms() - t0 < ms;) {
         long st;
-        json_t *j = get_job(s, id, &st);
+        json_t *j = tsrv_job(s, id, &st);
         ck_assert_int_eq(st, 200);
-        if (ended(jstr(j, "status"))) return j;
+        if (job_status_ended(jstr(j, "status"))) return j;
         json_decref(j);
         test_sleep_ms(20);
     }
@@ -153,7 +122,7 @@ static json_t *wait_job(const tsrv_t *s, const char *id, int ms) {
 START_TEST(jobs_count_same_as_sync) {
     long st;
     char id[32];
-    json_t *sync = call(&srv, "GET", "/v1/nqueens/count?n=15&threads=2", NULL, 0, &st, NULL);
+    json_t *sync = tsrv_call(&srv, "GET", "/v1/nqueens/count?n=15&threads=2", NULL, 0, &st, NULL);
     ck_assert_int_eq(st, 200);
     start_job(&srv, "GET", "/v1/nqueens/count?n=15&threads=2", NULL, id);
     json_t *job = wait_job(&srv, id, 60000);
@@ -184,7 +153,7 @@ START_TEST(jobs_progress_never_backwards) {
     start_job(&srv, "GET", "/v1/nqueens/count?n=15", NULL, id);
     for (;;) {
         long st;
-        json_t *j = get_job(&srv, id, &st);
+        json_t *j = tsrv_job(&srv, id, &st);
         json_t *p = json_object_get(j, "progress");
         ck_assert_int_eq(st, 200);
         ck_assert_ptr_nonnull(p);
@@ -200,7 +169,7 @@ START_TEST(jobs_progress_never_backwards) {
             last_fraction = f;
         }
         polls++;
-        if (ended(jstr(j, "status"))) {
+        if (job_status_ended(jstr(j, "status"))) {
             ck_assert_str_eq(jstr(j, "status"), "done");
             ck_assert_int_eq(json_integer_value(json_object_get(p, "done")),
                              json_integer_value(json_object_get(p, "total")));
@@ -223,7 +192,7 @@ START_TEST(jobs_events_progress_then_done) {
     long st;
     start_job(&srv, "GET", "/v1/nqueens/count?n=15", NULL, id);
     snprintf(path, sizeof path, "/v1/jobs/%s/events", id);
-    json_decref(call(&srv, "GET", path, NULL, 0, &st, &r)); /* returns when the stream ends */
+    json_decref(tsrv_call(&srv, "GET", path, NULL, 0, &st, &r)); /* returns when the stream ends */
     ck_assert_int_eq(st, 200);
     char ct[64], cc[64], xab[16];
     ck_assert(hresp_header(&r, "Content-Type", ct, sizeof ct));
@@ -257,7 +226,7 @@ START_TEST(jobs_events_progress_then_done) {
     json_decref(j);
     hresp_free(&r);
     /* on an ended job the stream is one done event */
-    json_decref(call(&srv, "GET", path, NULL, 0, &st, &r));
+    json_decref(tsrv_call(&srv, "GET", path, NULL, 0, &st, &r));
     ck_assert_int_eq(st, 200);
     ck_assert_ptr_nonnull(strstr(r.body, "event: done\n"));
     ck_assert_ptr_null(strstr(r.body, "event: progress"));
@@ -270,7 +239,7 @@ START_TEST(jobs_delete_stops_the_work) {
     long st;
     start_job(&srv, "GET", "/v1/nqueens/count?n=20", NULL, id);
     for (int i = 0; i < 500; i++) { /* until its searches run */
-        json_t *j = get_job(&srv, id, &st);
+        json_t *j = tsrv_job(&srv, id, &st);
         int busy = json_integer_value(json_object_get(json_object_get(j, "progress"), "nodes")) > 0;
         json_decref(j);
         if (busy) break;
@@ -278,7 +247,7 @@ START_TEST(jobs_delete_stops_the_work) {
     }
     snprintf(path, sizeof path, "/v1/jobs/%s", id);
     double t0 = test_now_ms();
-    json_t *j = call(&srv, "DELETE", path, NULL, 0, &st, NULL);
+    json_t *j = tsrv_call(&srv, "DELETE", path, NULL, 0, &st, NULL);
     ck_assert_int_eq(st, 202);
     json_decref(j);
     while (tsrv_metric(&srv, "puzzled_jobs_inflight") != 0 && test_now_ms() - t0 < 5000)
@@ -291,9 +260,9 @@ START_TEST(jobs_delete_stops_the_work) {
     ck_assert_str_eq(jstr(json_object_get(j, "result"), "status"), "cancelled");
     json_decref(j);
     /* an ended job: DELETE removes its record */
-    json_decref(call(&srv, "DELETE", path, NULL, 0, &st, NULL));
+    json_decref(tsrv_call(&srv, "DELETE", path, NULL, 0, &st, NULL));
     ck_assert_int_eq(st, 204);
-    json_decref(get_job(&srv, id, &st));
+    json_decref(tsrv_job(&srv, id, &st));
     ck_assert_int_eq(st, 404);
 }
 END_TEST
@@ -306,7 +275,7 @@ START_TEST(jobs_unknown_ids_are_404) {
     for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
         long st;
         hresp_t r;
-        json_t *j = call(&srv, "GET", paths[i], NULL, 0, &st, &r);
+        json_t *j = tsrv_call(&srv, "GET", paths[i], NULL, 0, &st, &r);
         ck_assert_msg(st == 404, "%s: %ld", paths[i], st);
         char ct[64];
         ck_assert(hresp_header(&r, "Content-Type", ct, sizeof ct));
@@ -315,24 +284,26 @@ START_TEST(jobs_unknown_ids_are_404) {
         hresp_free(&r);
     }
     long st;
-    json_decref(call(&srv, "DELETE", "/v1/jobs/AAAAAAAAAAAAAAAAAAAAAA", NULL, 0, &st, NULL));
+    json_decref(tsrv_call(&srv, "DELETE", "/v1/jobs/AAAAAAAAAAAAAAAAAAAAAA", NULL, 0, &st, NULL));
     ck_assert_int_eq(st, 404);
-    json_decref(call(&srv, "POST", "/v1/jobs/AAAAAAAAAAAAAAAAAAAAAA", "{}", 0, &st, NULL));
+    json_decref(tsrv_call(&srv, "POST", "/v1/jobs/AAAAAAAAAAAAAAAAAAAAAA", "{}", 0, &st, NULL));
     ck_assert_int_eq(st, 405);
 }
 END_TEST
 
 START_TEST(jobs_bad_request_is_refused_at_once) {
     long st;
-    json_t *j = call(&srv, "GET", "/v1/nqueens/count?n=99", NULL, 1, &st, NULL);
+    json_t *j = tsrv_call(&srv, "GET", "/v1/nqueens/count?n=99", NULL, 1, &st, NULL);
     ck_assert_int_eq(st, 400);
     ck_assert_str_eq(jstr(j, "type"), "/problems/invalid-request");
     json_decref(j);
-    j = call(&srv, "POST", "/v1/sudoku/solve", "{\"grid\":\"11..............\"}", 1, &st, NULL);
+    j = tsrv_call(&srv, "POST", "/v1/sudoku/solve", "{\"grid\":\"11..............\"}", 1, &st,
+                  NULL);
     ck_assert_int_eq(st, 422);
     json_decref(j);
     /* no search needed: answered at once whatever the preference */
-    j = call(&srv, "POST", "/v1/sudoku/validate", "{\"grid\":\"1...............\"}", 1, &st, NULL);
+    j = tsrv_call(&srv, "POST", "/v1/sudoku/validate", "{\"grid\":\"1...............\"}", 1, &st,
+                  NULL);
     ck_assert_int_eq(st, 200);
     json_decref(j);
 }
@@ -423,7 +394,7 @@ START_TEST(jobs_list_pages_newest_first) {
     long st;
     start_job(&srv, "GET", "/v1/nqueens/count?n=6", NULL, a);
     start_job(&srv, "GET", "/v1/nqueens/count?n=7", NULL, b);
-    json_t *page = call(&srv, "GET", "/v1/jobs?limit=1", NULL, 0, &st, NULL);
+    json_t *page = tsrv_call(&srv, "GET", "/v1/jobs?limit=1", NULL, 0, &st, NULL);
     ck_assert_int_eq(st, 200);
     json_t *jobs = json_object_get(page, "jobs");
     ck_assert_int_eq((int)json_array_size(jobs), 1);
@@ -432,13 +403,13 @@ START_TEST(jobs_list_pages_newest_first) {
     char next[160];
     snprintf(next, sizeof next, "/v1/jobs?limit=1&cursor=%s", jstr(page, "next_cursor"));
     json_decref(page);
-    page = call(&srv, "GET", next, NULL, 0, &st, NULL);
+    page = tsrv_call(&srv, "GET", next, NULL, 0, &st, NULL);
     ck_assert_int_eq(st, 200);
     ck_assert_str_eq(jstr(json_array_get(json_object_get(page, "jobs"), 0), "id"), a);
     json_decref(page);
-    json_decref(call(&srv, "GET", "/v1/jobs?cursor=x", NULL, 0, &st, NULL));
+    json_decref(tsrv_call(&srv, "GET", "/v1/jobs?cursor=x", NULL, 0, &st, NULL));
     ck_assert_int_eq(st, 400);
-    json_decref(call(&srv, "GET", "/v1/jobs?limit=1000", NULL, 0, &st, NULL));
+    json_decref(tsrv_call(&srv, "GET", "/v1/jobs?limit=1000", NULL, 0, &st, NULL));
     ck_assert_int_eq(st, 400);
 }
 END_TEST
@@ -454,27 +425,27 @@ START_TEST(jobs_store_limit_evicts_or_503) {
     ck_assert_int_eq(start_server(&s, args, NULL), 0);
     start_job(&s, "GET", "/v1/nqueens/count?n=20", NULL, a); /* runs */
     start_job(&s, "GET", "/v1/nqueens/count?n=20", NULL, b); /* queued: one worker */
-    json_t *j = get_job(&s, b, &st);
+    json_t *j = tsrv_job(&s, b, &st);
     ck_assert_str_eq(jstr(j, "status"), "queued");
     json_decref(j);
-    j = call(&s, "GET", "/v1/nqueens/count?n=20", NULL, 1, &st, &r);
+    j = tsrv_call(&s, "GET", "/v1/nqueens/count?n=20", NULL, 1, &st, &r);
     ck_assert_int_eq(st, 503); /* full, and nothing has ended */
     char ra[16];
     ck_assert(hresp_header(&r, "Retry-After", ra, sizeof ra));
     json_decref(j);
     hresp_free(&r);
     snprintf(path, sizeof path, "/v1/jobs/%s", b);
-    json_decref(call(&s, "DELETE", path, NULL, 0, &st, NULL)); /* queued: ends at once */
+    json_decref(tsrv_call(&s, "DELETE", path, NULL, 0, &st, NULL)); /* queued: ends at once */
     ck_assert_int_eq(st, 202);
-    j = get_job(&s, b, &st);
+    j = tsrv_job(&s, b, &st);
     ck_assert_str_eq(jstr(j, "status"), "cancelled");
     ck_assert_ptr_null(jstr(j, "started"));
     json_decref(j);
     start_job(&s, "GET", "/v1/nqueens/count?n=5", NULL, c); /* evicts b, the oldest ended */
-    json_decref(get_job(&s, b, &st));
+    json_decref(tsrv_job(&s, b, &st));
     ck_assert_int_eq(st, 404);
     snprintf(path, sizeof path, "/v1/jobs/%s", a);
-    json_decref(call(&s, "DELETE", path, NULL, 0, &st, NULL));
+    json_decref(tsrv_call(&s, "DELETE", path, NULL, 0, &st, NULL));
     ck_assert_int_eq(st, 202);
     j = wait_job(&s, c, 30000); /* starts once a has gone */
     ck_assert_str_eq(jstr(j, "status"), "done");
@@ -493,7 +464,7 @@ START_TEST(jobs_expire_after_ttl) {
     json_decref(wait_job(&s, id, 30000));
     double t0 = test_now_ms();
     for (;;) {
-        json_decref(get_job(&s, id, &st));
+        json_decref(tsrv_job(&s, id, &st));
         if (st == 404) break;
         ck_assert_int_eq(st, 200);
         ck_assert_msg(test_now_ms() - t0 < 10000, "the record outlived its TTL");
@@ -551,11 +522,11 @@ START_TEST(jobs_sigterm_ends_every_job) {
     ck_assert_int_eq(tredis_int(&redis, "XPENDING %sjob:%s:items w", prefix, a), 0);
     ck_assert_int_eq(start_server(&s, args, prefix), 0);
     long st;
-    json_t *j = get_job(&s, a, &st);
+    json_t *j = tsrv_job(&s, a, &st);
     ck_assert_int_eq(st, 200);
     ck_assert_str_eq(jstr(j, "status"), "running");
     json_decref(j);
-    j = get_job(&s, b, &st);
+    j = tsrv_job(&s, b, &st);
     ck_assert_str_eq(jstr(j, "status"), "queued");
     json_decref(j);
     double t0 = test_now_ms();
@@ -567,7 +538,7 @@ START_TEST(jobs_sigterm_ends_every_job) {
     for (int i = 0; i < 2; i++) {
         char path[96];
         snprintf(path, sizeof path, "/v1/jobs/%s", ids[i]);
-        json_decref(call(&s, "DELETE", path, NULL, 0, &st, NULL));
+        json_decref(tsrv_call(&s, "DELETE", path, NULL, 0, &st, NULL));
         ck_assert_int_eq(st, 202);
         j = wait_job(&s, ids[i], 10000);
         ck_assert_str_eq(jstr(j, "status"), "cancelled");

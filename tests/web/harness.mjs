@@ -8,15 +8,14 @@
 // /usr/bin/chromium), PUZZLED_WEB_SHOTS (default build/web-shots),
 // PUZZLED_TEST_LOGS (server logs; default build/test-logs).
 
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { contractDir, record, recordingFetch } from '../contract/record.mjs';
+import { ROOT, startServer } from '../contract/server.mjs';
 
 export { assert };
 
@@ -74,50 +73,12 @@ function recordPageAnswers(page, origin) {
   });
 }
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-const BIN = path.resolve(ROOT, process.env.PUZZLED_BIN || 'build/puzzled');
 const SHOTS = path.resolve(ROOT, process.env.PUZZLED_WEB_SHOTS || 'build/web-shots');
-const LOGS = path.resolve(ROOT, process.env.PUZZLED_TEST_LOGS || 'build/test-logs');
 
-// Starts build/puzzled on a free port; resolves to {base, proc, stop()}.
-export async function startServer(args = [], name = 'web') {
-  fs.mkdirSync(LOGS, { recursive: true });
-  const log = fs.createWriteStream(path.join(LOGS, `${name}.log`));
-  const proc = spawn(BIN, ['--bind', '127.0.0.1', '--port', '0', ...args], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const lines = readline.createInterface({ input: proc.stderr });
-  const port = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('puzzled did not start in 10 s')), 10_000);
-    proc.once('exit', (code) => reject(new Error(`puzzled exited with ${code}`)));
-    lines.on('line', (line) => {
-      log.write(`${line}\n`);
-      try {
-        const j = JSON.parse(line);
-        if (j.msg === 'listening') {
-          clearTimeout(timer);
-          resolve(j.port);
-        }
-      } catch {
-        /* not a log line */
-      }
-    });
-  });
-  const base = `http://127.0.0.1:${port}`;
-  return {
-    base,
-    proc,
-    async stop() {
-      if (proc.exitCode !== null) return;
-      const done = new Promise((r) => proc.once('exit', r));
-      proc.kill('SIGTERM');
-      const t = setTimeout(() => proc.kill('SIGKILL'), 15_000);
-      await done;
-      clearTimeout(t);
-      log.end();
-    },
-  };
-}
+// startServer(args, name): build/puzzled on a free port, resolves to
+// {base, port, proc, stop()} (tests/contract/server.mjs: one launcher for
+// both node suites).
+export { startServer };
 
 // Launches Chromium with a fresh profile; resolves to {ctx, close()}.
 export async function startBrowser() {
