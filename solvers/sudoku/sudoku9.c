@@ -514,6 +514,26 @@ static int s9_columns(s9_pos_t *s) {
 
 #define S9_NIB1 0x111111111ull /* one in each of the nine nibbles */
 
+/* The counting both triad rules share, over the nine digits' masks of one
+ * band (or stack): per minirow (minicolumn) k, nibble k of the sums counts
+ * the digits still possible there and the digits sure to be there.  Sets
+ * bit 4k+3 of *naked where exactly three are possible, of *hidden where
+ * exactly three are sure; -1 when a line has fewer than three possible or
+ * more than three sure (a contradiction). */
+static inline int s9_triad_sets(const uint16_t *masks, uint64_t *naked, uint64_t *hidden) {
+    uint64_t np = 0, ns = 0;
+    for (int d = 0; d < 9; d++) {
+        uint32_t sh = masks[d];
+        np += s9_nib[sh], ns += s9_nib[s9_sure[sh]];
+    }
+    if (((np + 5 * S9_NIB1) & 8 * S9_NIB1) != 8 * S9_NIB1) return -1; /* fewer than 3 */
+    if ((ns + 4 * S9_NIB1) & 8 * S9_NIB1) return -1;                  /* more than 3 */
+    uint64_t y = np ^ 3 * S9_NIB1, z = ns ^ 3 * S9_NIB1;
+    *naked = ~(((y & 7 * S9_NIB1) + 7 * S9_NIB1) | y) & 8 * S9_NIB1;
+    *hidden = ~(((z & 7 * S9_NIB1) + 7 * S9_NIB1) | z) & 8 * S9_NIB1;
+    return 0;
+}
+
 /* Minirow triads of the bands changed since the last call.  A minirow holds
  * three different digits: when only three digits can reach it, each must use
  * it (leaving the rest of its row and box); when three digits must use it,
@@ -525,16 +545,8 @@ static int s9_triads(s9_pos_t *s) {
     for (; todo; todo &= todo - 1) {
         int b = S9_CTZ(todo);
         if (!s->g.unsolved[b]) continue;
-        uint64_t np = 0, ns = 0;
-        for (int d = 0; d < 9; d++) {
-            uint32_t sh = s->g.mini[S9_I(d, b)];
-            np += s9_nib[sh], ns += s9_nib[s9_sure[sh]];
-        }
-        if (((np + 5 * S9_NIB1) & 8 * S9_NIB1) != 8 * S9_NIB1) return -1; /* fewer than 3 */
-        if ((ns + 4 * S9_NIB1) & 8 * S9_NIB1) return -1;                  /* more than 3 */
-        uint64_t y = np ^ 3 * S9_NIB1, z = ns ^ 3 * S9_NIB1;
-        uint64_t naked = ~(((y & 7 * S9_NIB1) + 7 * S9_NIB1) | y) & 8 * S9_NIB1;
-        uint64_t hidden = ~(((z & 7 * S9_NIB1) + 7 * S9_NIB1) | z) & 8 * S9_NIB1;
+        uint64_t naked, hidden;
+        if (s9_triad_sets(&s->g.mini[S9_I(0, b)], &naked, &hidden) != 0) return -1;
         for (uint64_t t = naked ^ hidden; t; t &= t - 1) {
             int k = S9_CTZ64(t) >> 2, r = k / 3, x = k - 3 * r;
             uint32_t cells = 7u << (9 * r + 3 * x);
@@ -560,16 +572,8 @@ static int s9_stack_triads(s9_pos_t *s) {
     s->stack_dirty = 0;
     for (; todo; todo &= todo - 1) {
         int k = S9_CTZ(todo);
-        uint64_t np = 0, ns = 0;
-        for (int d = 0; d < 9; d++) {
-            uint32_t sh = s->g.minicol[S9_I(d, k)];
-            np += s9_nib[sh], ns += s9_nib[s9_sure[sh]];
-        }
-        if (((np + 5 * S9_NIB1) & 8 * S9_NIB1) != 8 * S9_NIB1) return -1; /* fewer than 3 */
-        if ((ns + 4 * S9_NIB1) & 8 * S9_NIB1) return -1;                  /* more than 3 */
-        uint64_t y = np ^ 3 * S9_NIB1, z = ns ^ 3 * S9_NIB1;
-        uint64_t naked = ~(((y & 7 * S9_NIB1) + 7 * S9_NIB1) | y) & 8 * S9_NIB1;
-        uint64_t hidden = ~(((z & 7 * S9_NIB1) + 7 * S9_NIB1) | z) & 8 * S9_NIB1;
+        uint64_t naked, hidden;
+        if (s9_triad_sets(&s->g.minicol[S9_I(0, k)], &naked, &hidden) != 0) return -1;
         for (uint64_t t = naked ^ hidden; t; t &= t - 1) {
             int m = S9_CTZ64(t) >> 2, b = m / 3, c = m - 3 * b;
             uint32_t col = S9_COL0 << (3 * k + c), box = 0x1c0e07u << (3 * k);
