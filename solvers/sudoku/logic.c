@@ -260,6 +260,18 @@ static int sl_scan_unit(const sudoku_logic_t *st, int i) {
     return i < n ? 2 * n + i : i - n;
 }
 
+/* The step of a single: digit d placed in cell c, proved by that cell and
+ * candidate (and unit u, or -1 for a naked single).  Returns 1. */
+static int single_step(sudoku_logic_step_t *s, sudoku_tech_t t, int u, int c, int d) {
+    sl_step_begin(s, t);
+    s->digit = (uint8_t)d;
+    if (u >= 0) s->unit[0] = (int16_t)u;
+    sl_add(s, SUDOKU_ITEM_PLACE, c, d);
+    sl_add(s, SUDOKU_ITEM_CELL, c, 0);
+    sl_add(s, SUDOKU_ITEM_CAND, c, d);
+    return 1;
+}
+
 static int find_full_house(sudoku_logic_t *st, sudoku_logic_step_t *s) {
     for (int i = 0; i < 3 * st->n; i++) {
         int u = sl_scan_unit(st, i);
@@ -268,14 +280,7 @@ static int find_full_house(sudoku_logic_t *st, sudoku_logic_step_t *s) {
         int d = sl_ctz(miss) + 1;
         uint32_t p = st->pos[u][d - 1];
         if (p == 0) continue; /* a contradiction; sudoku_logic_check reports it */
-        int c = st->unit_cell[u][sl_ctz(p)];
-        sl_step_begin(s, SUDOKU_TECH_FULL_HOUSE);
-        s->digit = (uint8_t)d;
-        s->unit[0] = (int16_t)u;
-        sl_add(s, SUDOKU_ITEM_PLACE, c, d);
-        sl_add(s, SUDOKU_ITEM_CELL, c, 0);
-        sl_add(s, SUDOKU_ITEM_CAND, c, d);
-        return 1;
+        return single_step(s, SUDOKU_TECH_FULL_HOUSE, u, st->unit_cell[u][sl_ctz(p)], d);
     }
     return 0;
 }
@@ -288,13 +293,7 @@ static int find_naked_single(sudoku_logic_t *st, sudoku_logic_step_t *s) {
             if (!st->value[c]) return -1; /* no candidate left */
             continue;
         }
-        int d = sl_ctz(m) + 1;
-        sl_step_begin(s, SUDOKU_TECH_NAKED_SINGLE);
-        s->digit = (uint8_t)d;
-        sl_add(s, SUDOKU_ITEM_PLACE, c, d);
-        sl_add(s, SUDOKU_ITEM_CELL, c, 0);
-        sl_add(s, SUDOKU_ITEM_CAND, c, d);
-        return 1;
+        return single_step(s, SUDOKU_TECH_NAKED_SINGLE, -1, c, sl_ctz(m) + 1);
     }
     return 0;
 }
@@ -307,14 +306,7 @@ static int find_hidden_single(sudoku_logic_t *st, sudoku_logic_step_t *s) {
             uint32_t p = st->pos[u][d - 1];
             if (p == 0) return -1; /* no place left for d */
             if (p & (p - 1)) continue;
-            int c = st->unit_cell[u][sl_ctz(p)];
-            sl_step_begin(s, SUDOKU_TECH_HIDDEN_SINGLE);
-            s->digit = (uint8_t)d;
-            s->unit[0] = (int16_t)u;
-            sl_add(s, SUDOKU_ITEM_PLACE, c, d);
-            sl_add(s, SUDOKU_ITEM_CELL, c, 0);
-            sl_add(s, SUDOKU_ITEM_CAND, c, d);
-            return 1;
+            return single_step(s, SUDOKU_TECH_HIDDEN_SINGLE, u, st->unit_cell[u][sl_ctz(p)], d);
         }
     }
     return 0;
