@@ -34,7 +34,7 @@
 #include <string.h>
 
 #include "api/json_util.h"
-#include "solvers/sudoku/sudoku9.h"
+#include "solvers/sudoku/generate.h"
 
 /* === Steps as JSON, and their sentences === */
 
@@ -357,25 +357,7 @@ static int lg_count(const sudoku_shape_t *sh, const uint8_t *grid, const search_
     uint8_t *buf = malloc(2 * nn);
     int rc;
     if (buf == NULL) return SEARCH_ENOMEM;
-    if (sh->n == 9 && sh->box_rows == 3) {
-        sudoku9_result_t r;
-        rc = sudoku9_solve(grid, 2, buf, ctl, &r);
-        *nsol = (int)r.solutions_found;
-    } else {
-        sudoku_opts_t o;
-        sudoku_result_t r;
-        sudoku_opts_init(&o);
-        o.max_solutions = 2;
-        o.solutions = buf;
-        o.ctl = ctl;
-        if (sh->n >= 16) o.level = SUDOKU_LEVEL_SUBSETS;
-        rc = sudoku_solve(sh, grid, &o, &r);
-        *nsol = (int)r.solutions_found;
-    }
-    if (rc == SUDOKU_ECONFLICT) {
-        rc = 0;
-        *nsol = 0;
-    }
+    rc = sudoku_count2(sh, grid, ctl, buf, nsol);
     if (*nsol >= 1) memcpy(sol, buf, nn);
     free(buf);
     return rc;

@@ -163,17 +163,13 @@ restart:
 
 /* === Uniqueness === */
 
-int sudoku_unique(const sudoku_shape_t *shape, const uint8_t *puzzle, const search_ctl_t *ctl,
-                  uint8_t *solution) {
-    int nn = shape->n * shape->n;
-    uint8_t sols[2 * SUDOKU_GEN_MAX_N * SUDOKU_GEN_MAX_N];
-    if (shape->n > SUDOKU_GEN_MAX_N) return SEARCH_EINVAL;
+int sudoku_count2(const sudoku_shape_t *shape, const uint8_t *puzzle, const search_ctl_t *ctl,
+                  uint8_t *sols, int *nsol) {
+    int rc;
     if (shape->n == 9 && shape->box_rows == 3) {
         sudoku9_result_t r;
-        int rc = sudoku9_solve(puzzle, 2, sols, ctl, &r);
-        if (rc == SUDOKU_ECONFLICT) return 0;
-        if (rc != 0) return rc;
-        if (r.solutions_found != 1) return 0;
+        rc = sudoku9_solve(puzzle, 2, sols, ctl, &r);
+        *nsol = (int)r.solutions_found;
     } else {
         sudoku_opts_t o;
         sudoku_result_t r;
@@ -182,12 +178,25 @@ int sudoku_unique(const sudoku_shape_t *shape, const uint8_t *puzzle, const sear
         o.solutions = sols;
         o.ctl = ctl;
         if (shape->n >= 16) o.level = SUDOKU_LEVEL_SUBSETS;
-        int rc = sudoku_solve(shape, puzzle, &o, &r);
-        if (rc == SUDOKU_ECONFLICT) return 0;
-        if (rc != 0) return rc;
-        if (r.solutions_found != 1) return 0;
+        rc = sudoku_solve(shape, puzzle, &o, &r);
+        *nsol = (int)r.solutions_found;
     }
-    if (solution != NULL) memcpy(solution, sols, (size_t)nn);
+    if (rc == SUDOKU_ECONFLICT) { /* two givens clash: no solution */
+        *nsol = 0;
+        rc = 0;
+    }
+    return rc;
+}
+
+int sudoku_unique(const sudoku_shape_t *shape, const uint8_t *puzzle, const search_ctl_t *ctl,
+                  uint8_t *solution) {
+    uint8_t sols[2 * SUDOKU_GEN_MAX_N * SUDOKU_GEN_MAX_N];
+    int nsol, rc;
+    if (shape->n > SUDOKU_GEN_MAX_N) return SEARCH_EINVAL;
+    rc = sudoku_count2(shape, puzzle, ctl, sols, &nsol);
+    if (rc != 0) return rc;
+    if (nsol != 1) return 0;
+    if (solution != NULL) memcpy(solution, sols, (size_t)shape->n * (size_t)shape->n);
     return 1;
 }
 
