@@ -301,6 +301,18 @@ static inline uint32_t s9_place(s9_pos_t *s, int d, int b, int p, int alone) {
 }
 
 /* 9-bit set of the columns a band word touches. */
+/* Places digit d in the only cell of column c left for it (a hidden single
+ * the column rules found); -1 when an earlier placement emptied it. */
+static inline int s9_place_in_column(s9_pos_t *s, int d, int c) {
+    uint32_t cells = 0;
+    int b = 0;
+    for (; b < 3; b++)
+        if ((cells = s->g.f[S9_I(d, b)] & (S9_COL0 << c)) != 0) break;
+    if (!cells) return -1;
+    s->todo |= s9_place(s, d, b, S9_CTZ(cells), 0);
+    return 0;
+}
+
 static inline uint32_t s9_fold(uint32_t a) { return (a | a >> 9 | a >> 18) & 511u; }
 
 /* 9-bit set of the columns where a band word has two or three cells. */
@@ -382,12 +394,7 @@ static int s9_column_digit(s9_pos_t *s, int d) {
         found++;
     }
     for (uint32_t one = once & ~twice & ~done; one; one &= one - 1) {
-        int c = S9_CTZ(one), b = 0;
-        uint32_t cells = 0;
-        for (; b < 3; b++)
-            if ((cells = s->g.f[S9_I(d, b)] & (S9_COL0 << c)) != 0) break;
-        if (!cells) return -1; /* an earlier placement emptied the column */
-        s->todo |= s9_place(s, d, b, S9_CTZ(cells), 0);
+        if (s9_place_in_column(s, d, S9_CTZ(one)) != 0) return -1;
         found++;
     }
     return found;
@@ -479,12 +486,7 @@ static int s9_columns8(s9_pos_t *s) {
     for (; ms; ms &= ms - 1) {
         int d = S9_CTZ(ms);
         for (uint32_t one = single[d]; one; one &= one - 1) {
-            int c = S9_CTZ(one), b = 0;
-            uint32_t cells = 0;
-            for (; b < 3; b++)
-                if ((cells = s->g.f[S9_I(d, b)] & (S9_COL0 << c)) != 0) break;
-            if (!cells) return -1; /* an earlier placement emptied the column */
-            s->todo |= s9_place(s, d, b, S9_CTZ(cells), 0);
+            if (s9_place_in_column(s, d, S9_CTZ(one)) != 0) return -1;
             found++;
         }
     }
