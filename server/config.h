@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #define CONFIG_MAX_THREADS        256
+#define CONFIG_MAX_HTTP_THREADS   64                        /* --http-threads */
 #define CONFIG_MAX_TIMEOUT_MS     600000                    /* ten minutes */
 #define CONFIG_MAX_JOB_TIMEOUT_MS (30LL * 24 * 3600 * 1000) /* thirty days */
 #define CONFIG_MAX_JOBS           100000

@@ -31,14 +31,14 @@
 
 #include <jansson.h>
 
+#include "server/config.h"
 #include "server/http.h"
 #include "server/rscripts.h"
 
-/* Threads that may call: every libmicrohttpd thread (--http-threads, at most
- * 64 in config.c) for job requests, the pool's loop thread, and a few more
- * (main, tests).  A thread past this gets no connection: its calls fail as
- * if Redis were down. */
-#define RCONN_MAX_THREADS    72
+/* Threads that may call: every libmicrohttpd thread (--http-threads) for job
+ * requests, the pool's loop thread, and a few more (main, tests).  A thread
+ * past this gets no connection: its calls fail as if Redis were down. */
+#define RCONN_MAX_THREADS    (CONFIG_MAX_HTTP_THREADS + 8)
 #define RCONN_BACKOFF_MIN_MS 100
 #define RCONN_BACKOFF_MAX_MS 5000
 
