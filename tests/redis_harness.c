@@ -187,6 +187,20 @@ long long tredis_int(const tredis_t *r, const char *fmt, ...) {
     return v;
 }
 
+long long tredis_len(const tredis_t *r, const char *fmt, ...) {
+    va_list ap;
+    long long v = -1;
+    redisContext *c = tredis_connect(r);
+    if (c == NULL) return -1;
+    va_start(ap, fmt);
+    redisReply *rep = redisvCommand(c, fmt, ap);
+    va_end(ap);
+    if (rep != NULL && rep->type == REDIS_REPLY_ARRAY) v = (long long)rep->elements;
+    if (rep) freeReplyObject(rep);
+    redisFree(c);
+    return v;
+}
+
 void tredis_prefix(char *out, size_t cap) {
     static int seq;
     snprintf(out, cap, "t%d-%d:", (int)getpid(), seq++);

@@ -35,6 +35,10 @@ void tredis_destroy(tredis_t *r);
  * reply, or the first integer of an array reply; -1 on failure. */
 long long tredis_int(const tredis_t *r, const char *fmt, ...);
 
+/* Runs one command and returns how many elements its array reply has
+ * (XPENDING's extended form: the entries a consumer holds); -1 on failure. */
+long long tredis_len(const tredis_t *r, const char *fmt, ...);
+
 /* A key prefix no other test uses ("t<pid>-<seq>:"). */
 void tredis_prefix(char *out, size_t cap);
 
