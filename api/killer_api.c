@@ -73,7 +73,11 @@
  * between them (max_solutions 1, killer_opts_t values auto).
  *
  * The answer has the shape of /v1/sudoku/solve's, grids as arrays of arrays
- * of symbols, every solution checked with killer_check_solution(). */
+ * of symbols, every solution checked with killer_check_solution(), written
+ * straight into its buffer (api/json_writer.h).  A JSON body of size,
+ * cages, a string grid and scalar options is read without a jansson tree
+ * (kl_parse_json_fast(), api/json_scan.h); any other body, and any body
+ * with an error, goes through jansson, which names what is wrong. */
 #include "api/killer_api.h"
 
 #include <stdio.h>
@@ -81,7 +85,9 @@
 #include <string.h>
 
 #include "api/grid_char.h"
+#include "api/json_scan.h"
 #include "api/json_util.h"
+#include "api/json_writer.h"
 #include "solvers/killer/killer.h"
 
 #define KL_MAX_CELLS   (KILLER_MAX_N * KILLER_MAX_N)
@@ -254,6 +260,179 @@ static int kl_values(const char *name, kl_job_t *j, const char *in, api_problem_
     api_problem_add(p, in, "value_order", "must be auto, ascending or descending, got '%.40s'",
                     name);
     return -1;
+}
+
+/* === The fast path: the common JSON body without a jansson tree ===
+ * (api/json_scan.h): size, cages, a string grid and the scalar options;
+ * anything else -- box, symbols, a grid of arrays, any error -- gives up,
+ * and kl_parse_json() reads the body again from the start.  The rules are
+ * kl_parse_json()'s for a body it accepts: the same fields and ranges,
+ * duplicates refused, cages exactly {"sum", "cells": [[r, c], ...]}. */
+
+typedef struct kl_fast_s {
+    killer_cage_t *cages; /* cages[k].cells set once all are read */
+    killer_cell_t *cells;
+    size_t ncages, ncells, cage_cap, cell_cap;
+} kl_fast_t;
+
+/* Appends one [r, c]; 0 or -1. */
+static int kl_fast_cell(api_js_t *js, kl_fast_t *f) {
+    long long r, c;
+    if (!api_js_accept(js, '[') || api_js_int(js, -1000000, 1000000, &r) != 0 ||
+        !api_js_accept(js, ',') || api_js_int(js, -1000000, 1000000, &c) != 0 ||
+        !api_js_accept(js, ']'))
+        return -1;
+    if (f->ncells == f->cell_cap) {
+        size_t cap = f->cell_cap ? 2 * f->cell_cap : 64;
+        killer_cell_t *m = cap <= 4 * KL_MAX_CELLS ? realloc(f->cells, cap * sizeof *m) : NULL;
+        if (m == NULL) return -1;
+        f->cells = m;
+        f->cell_cap = cap;
+    }
+    f->cells[f->ncells].r = (int)r;
+    f->cells[f->ncells++].c = (int)c;
+    return 0;
+}
+
+/* One cage {"sum": S, "cells": [...]}, keys in either order; 0 or -1. */
+static int kl_fast_cage(api_js_t *js, kl_fast_t *f) {
+    const char *k;
+    size_t klen;
+    long long sum = 0;
+    int seen = 0, ncells = 0;
+    if (!api_js_accept(js, '{')) return -1;
+    if (f->ncages == f->cage_cap) {
+        size_t cap = f->cage_cap ? 2 * f->cage_cap : 16;
+        killer_cage_t *m = cap <= 2 * KL_MAX_CELLS ? realloc(f->cages, cap * sizeof *m) : NULL;
+        if (m == NULL) return -1;
+        f->cages = m;
+        f->cage_cap = cap;
+    }
+    do {
+        if (api_js_key(js, &k, &klen) != 0) return -1;
+        if (klen == 3 && memcmp(k, "sum", 3) == 0 && !(seen & 1)) {
+            if (api_js_int(js, 0, 1000000000LL, &sum) != 0) return -1;
+            seen |= 1;
+        } else if (klen == 5 && memcmp(k, "cells", 5) == 0 && !(seen & 2)) {
+            if (!api_js_accept(js, '[')) return -1;
+            if (!api_js_accept(js, ']')) {
+                do {
+                    if (kl_fast_cell(js, f) != 0) return -1;
+                    ncells++;
+                } while (api_js_accept(js, ','));
+                if (!api_js_accept(js, ']')) return -1;
+            }
+            seen |= 2;
+        } else {
+            return -1;
+        }
+    } while (api_js_accept(js, ','));
+    if (seen != 3 || !api_js_accept(js, '}')) return -1;
+    f->cages[f->ncages].sum = (long)sum;
+    f->cages[f->ncages].ncells = ncells;
+    f->cages[f->ncages++].cells = NULL;
+    return 0;
+}
+
+static int kl_fast_cages(api_js_t *js, kl_fast_t *f) {
+    if (!api_js_accept(js, '[')) return -1;
+    if (api_js_accept(js, ']')) return 0;
+    do
+        if (kl_fast_cage(js, f) != 0) return -1;
+    while (api_js_accept(js, ','));
+    if (!api_js_accept(js, ']') || f->ncages > KL_MAX_CELLS) return -1;
+    return 0;
+}
+
+/* Returns 1 when it read the body into j, 0 when it gave up (j untouched). */
+static int kl_parse_json_fast(const api_request_t *req, kl_job_t *j) {
+    enum {
+        F_SIZE = 1,
+        F_CAGES = 2,
+        F_GRID = 4,
+        F_DIAG = 8,
+        F_METHOD = 16,
+        F_VALUES = 32,
+        F_MAX = 64,
+        F_TMO = 128,
+        F_THR = 256
+    };
+    kl_fast_t f = {NULL, NULL, 0, 0, 0, 0};
+    const char *grid = NULL, *k, *v;
+    size_t glen = 0, klen, vlen;
+    long long n = 0, max_solutions = 1, timeout_ms = req->max_timeout_ms, threads = 1;
+    int diagonals = 0, seen = 0, ok = 0;
+    killer_method_t method = j->method;
+    killer_values_t values = j->values;
+    api_js_t js;
+
+    if (req->nparams > 0) return 0;
+    api_js_init(&js, req->body, req->body_len);
+    if (!api_js_accept(&js, '{')) return 0;
+    do {
+        int fl = -1;
+        char name[32];
+        if (api_js_key(&js, &k, &klen) != 0) goto out;
+#define KL_KEY(s) (klen == sizeof s - 1 && memcmp(k, s, klen) == 0)
+        if (KL_KEY("size"))
+            fl = api_js_int(&js, KILLER_MIN_N, KILLER_MAX_N, &n) == 0 ? F_SIZE : -1;
+        else if (KL_KEY("cages"))
+            fl = kl_fast_cages(&js, &f) == 0 ? F_CAGES : -1;
+        else if (KL_KEY("grid"))
+            fl = api_js_string(&js, &grid, &glen) == 0 ? F_GRID : -1;
+        else if (KL_KEY("diagonals"))
+            fl = api_js_bool(&js, &diagonals) == 0 ? F_DIAG : -1;
+        else if (KL_KEY("method") || KL_KEY("value_order")) {
+            if (api_js_string(&js, &v, &vlen) != 0 || vlen >= sizeof name) goto out;
+            memcpy(name, v, vlen);
+            name[vlen] = '\0';
+            if (k[0] == 'm')
+                fl = killer_method_parse(name, &method) == 0 ? F_METHOD : -1;
+            else
+                fl = killer_values_parse(name, &values) == 0 ? F_VALUES : -1;
+        } else if (KL_KEY("max_solutions"))
+            fl = api_js_int(&js, 1, KILLER_MAX_SOLUTIONS, &max_solutions) == 0 ? F_MAX : -1;
+        else if (KL_KEY("timeout_ms"))
+            fl = api_js_int(&js, 1, req->max_timeout_ms, &timeout_ms) == 0 ? F_TMO : -1;
+        else if (KL_KEY("threads"))
+            fl = api_js_int(&js, 1, req->pool_threads, &threads) == 0 ? F_THR : -1;
+#undef KL_KEY
+        if (fl < 0 || (seen & fl)) goto out; /* box, symbols, unknown; bad; twice */
+        seen |= fl;
+    } while (api_js_accept(&js, ','));
+    if (!api_js_accept(&js, '}') || !api_js_at_end(&js) ||
+        (seen & (F_SIZE | F_CAGES)) != (F_SIZE | F_CAGES))
+        goto out;
+    if (grid != NULL && glen != (size_t)(n * n)) goto out;
+    for (size_t i = 0; i < glen; i++)
+        if (api_grid_char_value(grid[i]) == API_GRID_BAD) goto out;
+    if (f.cages == NULL && (f.cages = calloc(1, sizeof *f.cages)) == NULL) goto out;
+    if (f.cells == NULL && (f.cells = calloc(1, sizeof *f.cells)) == NULL) goto out;
+    for (size_t c = 0, at = 0; c < f.ncages; at += (size_t)f.cages[c++].ncells)
+        f.cages[c].cells = f.cells + at;
+    j->n = (int)n;
+    j->cages = f.cages;
+    j->cells = f.cells;
+    j->ncages = (int)f.ncages;
+    if (grid != NULL) {
+        j->has_givens = 1;
+        for (size_t i = 0; i < glen; i++)
+            j->raw[i] = api_grid_char_value(grid[i]); /* API_GRID_EMPTY is raw's -1 */
+    }
+    j->diagonals = diagonals;
+    j->method = method;
+    j->values = values;
+    j->max_solutions = max_solutions;
+    j->timeout_ms = timeout_ms;
+    j->threads = threads;
+    j->base.body_fast = 1;
+    ok = 1;
+out:
+    if (!ok) {
+        free(f.cages);
+        free(f.cells);
+    }
+    return ok;
 }
 
 static int kl_parse_json(const api_request_t *req, kl_job_t *j, api_problem_t *p) {
@@ -699,15 +878,44 @@ static int kl_merge(api_job_t *job, size_t item, int rc) {
     return API_JOB_CONTINUE;
 }
 
-static json_t *kl_grid(const kl_job_t *j, const uint8_t *g) {
-    json_t *rows = json_array();
-    for (int r = 0; r < j->n && rows; r++) {
-        json_t *row = json_array();
-        for (int c = 0; c < j->n && row; c++)
-            json_array_append_new(row, json_integer(j->symbols[g[r * j->n + c] - 1]));
-        json_array_append_new(rows, row);
+static void kl_grid(api_jw_t *w, const kl_job_t *j, const uint8_t *g) {
+    api_jw_arr(w);
+    for (int r = 0; r < j->n; r++) {
+        api_jw_arr(w);
+        for (int c = 0; c < j->n; c++)
+            api_jw_int(w, j->symbols[g[r * j->n + c] - 1]);
+        api_jw_end_arr(w);
     }
-    return rows;
+    api_jw_end_arr(w);
+}
+
+/* "stats": the summed counters of every item (see the head). */
+static void kl_write_stats(const kl_job_t *j, api_jw_t *w) {
+    const killer_result_t *res = &j->res;
+    const struct {
+        const char *key;
+        long long v;
+    } st[] = {{"nodes", (long long)res->stats.nodes},
+              {"backtracks", (long long)res->stats.backtracks},
+              {"propagations", (long long)res->stats.propagations},
+              {"max_depth", (long long)res->stats.max_depth},
+              {"derived_sums", (long long)res->derived},
+              {"threads", (long long)j->base.threads}};
+    api_jw_key(w, "stats");
+    api_jw_obj(w);
+    api_jw_key(w, "method");
+    api_jw_cstr(w, killer_method_name(res->method));
+    for (size_t k = 0; k < sizeof st / sizeof st[0]; k++) {
+        api_jw_key(w, st[k].key);
+        api_jw_int(w, st[k].v);
+    }
+    api_jw_key(w, "elapsed_ms");
+    api_jw_real(w, api_elapsed_ms(j->base.start_ns, search_now_ns()));
+    api_jw_key(w, "subproblems");
+    api_jw_int(w, (long long)j->base.nitems);
+    api_jw_key(w, "value_orders");
+    api_jw_int(w, j->orders_ran == 3 ? 2 : 1);
+    api_jw_end_obj(w);
 }
 
 static void kl_render(api_job_t *job, api_response_t *out) {
@@ -715,7 +923,6 @@ static void kl_render(api_job_t *job, api_response_t *out) {
     const killer_result_t *res = &j->res;
     size_t nn = (size_t)j->n * (size_t)j->n;
     const char *status;
-    json_t *unique;
     api_problem_t p;
     /* max_solutions in hand ends the search as it does on one thread, even
      * if some item stopped early; and every item must have run for an
@@ -742,33 +949,45 @@ static void kl_render(api_job_t *job, api_response_t *out) {
              : rc == 0                   ? "unsolvable"
              : rc == SEARCH_CANCELLED    ? "cancelled"
                                          : "timeout";
-    unique = res->solutions_found >= 2 || (rc == 0 && exhausted && res->solutions_found == 0)
-                 ? json_false()
-             : rc == 0 && exhausted && res->solutions_found == 1 ? json_true()
-                                                                 : json_null();
-    json_t *stats = json_pack(
-        "{s:s, s:I, s:I, s:I, s:i, s:i, s:i, s:f}", "method", killer_method_name(res->method),
-        "nodes", (json_int_t)res->stats.nodes, "backtracks", (json_int_t)res->stats.backtracks,
-        "propagations", (json_int_t)res->stats.propagations, "max_depth", (int)res->stats.max_depth,
-        "derived_sums", (int)res->derived, "threads", (int)job->threads, "elapsed_ms",
-        api_elapsed_ms(job->start_ns, search_now_ns()));
-    if (stats != NULL) {
-        json_object_set_new(stats, "subproblems", json_integer((json_int_t)job->nitems));
-        json_object_set_new(stats, "value_orders", json_integer(j->orders_ran == 3 ? 2 : 1));
+    api_jw_t w; /* written straight into the answer (api/json_writer.h) */
+    api_jw_init(&w);
+    api_jw_obj(&w);
+    api_jw_key(&w, "status");
+    api_jw_cstr(&w, status);
+    api_jw_key(&w, "n");
+    api_jw_int(&w, j->n);
+    api_jw_key(&w, "box");
+    api_jw_obj(&w);
+    api_jw_key(&w, "rows");
+    api_jw_int(&w, j->pz.shape.box_rows);
+    api_jw_key(&w, "cols");
+    api_jw_int(&w, j->pz.shape.box_cols);
+    api_jw_end_obj(&w);
+    api_jw_key(&w, "solutions_found");
+    api_jw_int(&w, res->solutions_found);
+    api_jw_key(&w, "unique");
+    if (res->solutions_found >= 2 || (rc == 0 && exhausted && res->solutions_found == 0))
+        api_jw_bool(&w, 0);
+    else if (rc == 0 && exhausted && res->solutions_found == 1)
+        api_jw_bool(&w, 1);
+    else
+        api_jw_null(&w);
+    api_jw_key(&w, "complete");
+    api_jw_bool(&w, rc == 0);
+    kl_write_stats(j, &w);
+    if (res->solutions_found > 0) {
+        api_jw_key(&w, "solution");
+        kl_grid(&w, j, j->solutions);
     }
-    json_t *root = json_pack(
-        "{s:s, s:i, s:{s:i, s:i}, s:I, s:o, s:b, s:o}", "status", status, "n", j->n, "box", "rows",
-        j->pz.shape.box_rows, "cols", j->pz.shape.box_cols, "solutions_found",
-        (json_int_t)res->solutions_found, "unique", unique, "complete", rc == 0, "stats", stats);
-    if (root != NULL && res->solutions_found > 0)
-        json_object_set_new(root, "solution", kl_grid(j, j->solutions));
-    if (root != NULL && j->max_solutions > 1) {
-        json_t *all = json_array();
-        for (uint32_t k = 0; k < res->solutions_found && all; k++)
-            json_array_append_new(all, kl_grid(j, j->solutions + k * nn));
-        json_object_set_new(root, "solutions", all);
+    if (j->max_solutions > 1) {
+        api_jw_key(&w, "solutions");
+        api_jw_arr(&w);
+        for (uint32_t k = 0; k < res->solutions_found; k++)
+            kl_grid(&w, j, j->solutions + k * nn);
+        api_jw_end_arr(&w);
     }
-    api_response_json(out, 200, root);
+    api_jw_end_obj(&w);
+    api_jw_respond(&w, 200, out);
 }
 
 static void kl_free(api_job_t *job) {
@@ -798,7 +1017,7 @@ int api_killer_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
     if (j == NULL) goto nomem;
     j->method = KILLER_METHOD_AUTO;
     if (api_json_content_type(req))
-        rc = kl_parse_json(req, j, &p);
+        rc = kl_parse_json_fast(req, j) ? 0 : kl_parse_json(req, j, &p);
     else if (req->content_type != NULL && strncmp(req->content_type, "text/plain", 10) == 0)
         rc = kl_parse_text(req, j, &p);
     else {

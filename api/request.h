@@ -161,6 +161,9 @@ struct api_job_s {
      * the server runs every item and merge on the HTTP thread, in order, to
      * the end (under the job's own deadline), and answers at once. */
     int inline_whole;
+    /* Set by prepare() when it read the JSON body on its fast path
+     * (api/json_scan.h) rather than through jansson; the tests look. */
+    int body_fast;
 };
 
 /* The last step of every prepare(): sets job's ops, nitems, threads,

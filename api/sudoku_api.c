@@ -28,7 +28,14 @@
  * text/csv a solved puzzle answers its (first) solution as CSV; a puzzle
  * without a solution still answers JSON, since CSV cannot say why.
  * Every solution is checked against the givens and the rules before it is
- * sent (a failure is a 500: it would be a solver bug). */
+ * sent (a failure is a 500: it would be a solver bug).
+ *
+ * The main call of the service -- a JSON body with a string grid and a few
+ * scalar options -- is read without a jansson tree (sd_parse_json_fast(),
+ * api/json_scan.h), and every solve answer is written straight into its
+ * buffer (api/json_writer.h): together they were a fifth of the server's
+ * CPU per 9x9 request.  Any other body, and any body with an error, goes
+ * through jansson, which names what is wrong. */
 #include "api/sudoku_api.h"
 
 #include <ctype.h>
@@ -40,7 +47,9 @@
 #include <strings.h>
 
 #include "api/grid_char.h"
+#include "api/json_scan.h"
 #include "api/json_util.h"
+#include "api/json_writer.h"
 #include "api/xc_job.h"
 #include "solvers/sudoku/exchange.h"
 #include "solvers/sudoku/sudoku.h"
@@ -213,6 +222,71 @@ static int sd_json_grid_arrays(json_t *grid, sd_puzzle_t *pz, api_problem_t *p) 
         }
     }
     return bad ? -1 : 0;
+}
+
+/* The common JSON body -- a string grid and scalar options -- read without
+ * a jansson tree (api/json_scan.h: a fast path that gives up on anything
+ * else and on every error).  Returns 1 when it read the body, leaving pz as
+ * sd_parse_json() would; 0 when it gave up, and then sd_parse_json() reads
+ * the body again from the start (the only fields it may have set are ones
+ * that body sets to the same values, or the body is invalid). */
+static int sd_parse_json_fast(const api_request_t *req, sd_puzzle_t *pz) {
+    enum { F_GRID = 1, F_METHOD = 2, F_LEVEL = 4, F_MAX = 8, F_TMO = 16, F_THR = 32, F_TRACE = 64 };
+    const char *grid = NULL, *k, *v;
+    char method[32] = "", level[32] = "";
+    size_t glen = 0, klen, vlen;
+    long long max_solutions = pz->max_solutions, timeout_ms = pz->timeout_ms, threads = pz->threads;
+    int trace = pz->trace, seen = 0, n = 0;
+    api_js_t js;
+
+    if (req->nparams > 0) return 0;
+    api_js_init(&js, req->body, req->body_len);
+    if (!api_js_accept(&js, '{')) return 0;
+    do {
+        int f;
+        if (api_js_key(&js, &k, &klen) != 0) return 0;
+#define SD_KEY(name) (klen == sizeof name - 1 && memcmp(k, name, klen) == 0)
+        if (SD_KEY("grid"))
+            f = api_js_string(&js, &grid, &glen) == 0 ? F_GRID : -1;
+        else if (SD_KEY("method") || SD_KEY("propagation")) {
+            f = k[0] == 'm' ? F_METHOD : F_LEVEL;
+            if (api_js_string(&js, &v, &vlen) != 0 || vlen >= sizeof method) return 0;
+            memcpy(f == F_METHOD ? method : level, v, vlen);
+            (f == F_METHOD ? method : level)[vlen] = '\0';
+        } else if (SD_KEY("max_solutions"))
+            f = api_js_int(&js, 1, SUDOKU_MAX_SOLUTIONS, &max_solutions) == 0 ? F_MAX : -1;
+        else if (SD_KEY("timeout_ms"))
+            f = api_js_int(&js, 1, req->max_timeout_ms, &timeout_ms) == 0 ? F_TMO : -1;
+        else if (SD_KEY("threads"))
+            f = api_js_int(&js, 1, req->pool_threads, &threads) == 0 ? F_THR : -1;
+        else if (SD_KEY("trace"))
+            f = api_js_bool(&js, &trace) == 0 ? F_TRACE : -1;
+        else
+            return 0; /* box, symbols, an unknown field: jansson's path */
+#undef SD_KEY
+        if (f < 0 || (seen & f)) return 0; /* a bad value, or a duplicate */
+        seen |= f;
+    } while (api_js_accept(&js, ','));
+    if (!api_js_accept(&js, '}') || !api_js_at_end(&js) || grid == NULL) return 0;
+    while (n * n < (int)glen && n <= SD_STRING_MAX_N)
+        n++;
+    if (n * n != (int)glen || n < SUDOKU_MIN_N || n > SD_STRING_MAX_N) return 0;
+    for (size_t i = 0; i < glen; i++)
+        if (api_grid_char_value(grid[i]) == API_GRID_BAD) return 0;
+    if ((seen & F_METHOD) && sd_method_parse(method, pz) != 0) return 0;
+    if ((seen & F_LEVEL) &&
+        (sudoku_level_parse(level, &pz->level) != 0 || pz->level == SUDOKU_LEVEL_DEFAULT))
+        return 0;
+    pz->n = n;
+    pz->out = SD_OUT_STRING;
+    for (int i = 0; i < n * n; i++)
+        pz->raw[i] = api_grid_char_value(grid[i]);
+    pz->max_solutions = max_solutions;
+    pz->timeout_ms = timeout_ms;
+    pz->threads = threads;
+    pz->trace = trace;
+    pz->read_fast = 1;
+    return 1;
 }
 
 static int sd_parse_json(const api_request_t *req, const api_sudoku_extra_t *ex, sd_puzzle_t *pz,
@@ -577,7 +651,7 @@ static int sd_read(const api_request_t *req, const api_sudoku_extra_t *ex, sd_pu
     sd_defaults(pz, req);
     pz->csv_out = api_accepts(req->accept, "text/csv");
     if (api_json_content_type(req)) {
-        rc = sd_parse_json(req, ex, pz, p);
+        rc = ex == NULL && sd_parse_json_fast(req, pz) ? 0 : sd_parse_json(req, ex, pz, p);
     } else if (api_media_is(ct, "text/plain")) {
         rc = sd_query_options(req, ex, pz, p);
         rc |= sd_parse_text(req, pz, p);
@@ -629,6 +703,31 @@ static json_t *sd_grid_json(const sd_puzzle_t *pz, const uint8_t *g) {
         json_array_append_new(rows, row);
     }
     return rows;
+}
+
+/* The same grid as sd_grid_json(), written. */
+static void sd_grid_write(api_jw_t *w, const sd_puzzle_t *pz, const uint8_t *g) {
+    int n = pz->n;
+    if (pz->out == SD_OUT_STRING) {
+        char s[SD_STRING_MAX_N * SD_STRING_MAX_N + 1];
+        for (int i = 0; i < n * n; i++)
+            s[i] = g[i] ? api_grid_value_char(pz->symbols[g[i] - 1]) : '.';
+        api_jw_str(w, s, (size_t)(n * n));
+        return;
+    }
+    api_jw_arr(w);
+    for (int r = 0; r < n; r++) {
+        api_jw_arr(w);
+        for (int c = 0; c < n; c++) {
+            uint8_t v = g[r * n + c];
+            if (v)
+                api_jw_int(w, pz->symbols[v - 1]);
+            else
+                api_jw_null(w);
+        }
+        api_jw_end_arr(w);
+    }
+    api_jw_end_arr(w);
 }
 
 static json_t *sd_box_json(const sd_puzzle_t *pz) {
@@ -767,11 +866,57 @@ static void sd_from_xc(sd_job_t *j) {
     j->res.stats = x->stats;
 }
 
+/* "stats": the search's counters, and the method's own. */
+static void sd_write_stats(const sd_job_t *j, api_jw_t *w) {
+    const sudoku_result_t *res = &j->res;
+    api_jw_key(w, "stats");
+    api_jw_obj(w);
+    api_jw_key(w, "method");
+    api_jw_cstr(w, j->pz.xc ? xcover_engine_name(j->pz.engine) : sudoku_method_name(res->method));
+    api_jw_key(w, "nodes");
+    api_jw_int(w, (long long)res->stats.nodes);
+    api_jw_key(w, "backtracks");
+    api_jw_int(w, (long long)res->stats.backtracks);
+    api_jw_key(w, "propagations");
+    api_jw_int(w, (long long)res->stats.propagations);
+    api_jw_key(w, "max_depth");
+    api_jw_int(w, (long long)res->stats.max_depth);
+    api_jw_key(w, "elapsed_ms");
+    api_jw_real(w, api_elapsed_ms(j->base.start_ns, search_now_ns()));
+    if (res->level != 0 && !j->pz.xc) {
+        api_jw_key(w, "propagation");
+        api_jw_cstr(w, sudoku_level_name(res->level));
+    }
+    if (j->pz.xc) {
+        api_jw_key(w, "subproblems");
+        api_jw_int(w, (long long)j->x.subtrees);
+        api_jw_key(w, "threads");
+        api_jw_int(w, (long long)j->base.threads);
+    }
+    if (!j->pz.xc && res->method == SUDOKU_METHOD_CDCL) {
+        const sudoku_cdcl_stats_t *c = &res->cdcl;
+        const struct {
+            const char *key;
+            uint64_t v;
+        } cd[] = {{"conflicts", c->conflicts},   {"learned", c->learned}, {"restarts", c->restarts},
+                  {"reductions", c->reductions}, {"deleted", c->deleted}, {"blocked", c->blocked},
+                  {"imported", c->imported}};
+        for (size_t k = 0; k < sizeof cd / sizeof cd[0]; k++) {
+            api_jw_key(w, cd[k].key);
+            api_jw_int(w, (long long)cd[k].v);
+        }
+        api_jw_key(w, "threads");
+        api_jw_int(w, (long long)j->base.threads);
+        api_jw_key(w, "portfolio_member");
+        api_jw_int(w, j->winner >= 0 ? j->winner : 0);
+    }
+    api_jw_end_obj(w);
+}
+
 static void sd_render(api_job_t *job, api_response_t *out) {
     sd_job_t *j = (sd_job_t *)job;
     const sudoku_result_t *res = &j->res;
     size_t nn = (size_t)j->pz.n * (size_t)j->pz.n;
-    json_t *unique;
 
     if (j->pz.xc) sd_from_xc(j);
 
@@ -794,64 +939,68 @@ static void sd_render(api_job_t *job, api_response_t *out) {
         sd_render_csv(j, out);
         return;
     }
+    /* written straight into the answer's buffer (api/json_writer.h): the
+     * main call of the service, so no json_t tree */
+    api_jw_t w;
+    api_jw_init(&w);
+    api_jw_obj(&w);
+    api_jw_key(&w, "status");
+    api_jw_cstr(&w, sd_status(j));
+    api_jw_key(&w, "n");
+    api_jw_int(&w, j->pz.n);
+    api_jw_key(&w, "box");
+    api_jw_obj(&w);
+    api_jw_key(&w, "rows");
+    api_jw_int(&w, j->pz.shape.box_rows);
+    api_jw_key(&w, "cols");
+    api_jw_int(&w, j->pz.shape.box_cols);
+    api_jw_end_obj(&w);
+    api_jw_key(&w, "solutions_found");
+    api_jw_int(&w, res->solutions_found);
+    api_jw_key(&w, "unique");
     if (res->solutions_found >= 2 ||
         (res->exhausted && res->code == 0 && res->solutions_found == 0))
-        unique = json_false();
+        api_jw_bool(&w, 0);
     else if (sudoku_result_unique(res))
-        unique = json_true();
+        api_jw_bool(&w, 1);
     else
-        unique = json_null();
-
-    json_t *stats = json_pack(
-        "{s:s, s:I, s:I, s:I, s:i, s:f}", "method",
-        j->pz.xc ? xcover_engine_name(j->pz.engine) : sudoku_method_name(res->method), "nodes",
-        (json_int_t)res->stats.nodes, "backtracks", (json_int_t)res->stats.backtracks,
-        "propagations", (json_int_t)res->stats.propagations, "max_depth", (int)res->stats.max_depth,
-        "elapsed_ms", api_elapsed_ms(job->start_ns, search_now_ns()));
-    if (stats != NULL && res->level != 0 && !j->pz.xc)
-        json_object_set_new(stats, "propagation", json_string(sudoku_level_name(res->level)));
-    if (stats != NULL && j->pz.xc) {
-        json_object_set_new(stats, "subproblems", json_integer((json_int_t)j->x.subtrees));
-        json_object_set_new(stats, "threads", json_integer((json_int_t)job->threads));
+        api_jw_null(&w);
+    api_jw_key(&w, "complete");
+    api_jw_bool(&w, j->rc == 0);
+    sd_write_stats(j, &w);
+    if (res->solutions_found > 0) {
+        api_jw_key(&w, "solution");
+        sd_grid_write(&w, &j->pz, j->solutions);
     }
-    if (stats != NULL && !j->pz.xc && res->method == SUDOKU_METHOD_CDCL) {
-        const sudoku_cdcl_stats_t *c = &res->cdcl;
-        json_t *cd =
-            json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "conflicts", (json_int_t)c->conflicts,
-                      "learned", (json_int_t)c->learned, "restarts", (json_int_t)c->restarts,
-                      "reductions", (json_int_t)c->reductions, "deleted", (json_int_t)c->deleted,
-                      "blocked", (json_int_t)c->blocked, "imported", (json_int_t)c->imported);
-        if (cd != NULL) json_object_update(stats, cd);
-        json_decref(cd);
-        json_object_set_new(stats, "threads", json_integer((json_int_t)job->threads));
-        json_object_set_new(stats, "portfolio_member",
-                            json_integer((json_int_t)(j->winner >= 0 ? j->winner : 0)));
+    if (j->pz.max_solutions > 1) {
+        api_jw_key(&w, "solutions");
+        api_jw_arr(&w);
+        for (uint32_t k = 0; k < res->solutions_found; k++)
+            sd_grid_write(&w, &j->pz, j->solutions + k * nn);
+        api_jw_end_arr(&w);
     }
-    json_t *root =
-        json_pack("{s:s, s:i, s:o, s:I, s:o, s:b, s:o}", "status", sd_status(j), "n", j->pz.n,
-                  "box", sd_box_json(&j->pz), "solutions_found", (json_int_t)res->solutions_found,
-                  "unique", unique, "complete", j->rc == 0, "stats", stats);
-    if (root != NULL && res->solutions_found > 0)
-        json_object_set_new(root, "solution", sd_grid_json(&j->pz, j->solutions));
-    if (root != NULL && j->pz.max_solutions > 1) {
-        json_t *all = json_array();
-        for (uint32_t k = 0; k < res->solutions_found && all != NULL; k++)
-            json_array_append_new(all, sd_grid_json(&j->pz, j->solutions + k * nn));
-        json_object_set_new(root, "solutions", all);
-    }
-    if (root != NULL && j->trace != NULL) {
-        json_t *steps = json_array();
-        for (size_t k = 0; k < res->trace_len && steps != NULL; k++) {
+    if (j->trace != NULL) {
+        api_jw_key(&w, "trace");
+        api_jw_arr(&w);
+        for (size_t k = 0; k < res->trace_len; k++) {
             const sudoku_step_t *s = &j->trace[k];
-            json_array_append_new(
-                steps, json_pack("{s:s, s:i, s:i, s:I}", "step", sudoku_step_kind_name(s->kind),
-                                 "row", s->cell / j->pz.n, "col", s->cell % j->pz.n, "value",
-                                 (json_int_t)j->pz.symbols[s->value - 1]));
+            api_jw_obj(&w);
+            api_jw_key(&w, "step");
+            api_jw_cstr(&w, sudoku_step_kind_name(s->kind));
+            api_jw_key(&w, "row");
+            api_jw_int(&w, s->cell / j->pz.n);
+            api_jw_key(&w, "col");
+            api_jw_int(&w, s->cell % j->pz.n);
+            api_jw_key(&w, "value");
+            api_jw_int(&w, j->pz.symbols[s->value - 1]);
+            api_jw_end_obj(&w);
         }
-        json_object_set_new(root, "trace", steps);
-        json_object_set_new(root, "trace_truncated", json_boolean(res->trace_truncated));
+        api_jw_end_arr(&w);
+        api_jw_key(&w, "trace_truncated");
+        api_jw_bool(&w, res->trace_truncated);
     }
-    api_response_json(out, 200, root);
+    api_jw_end_obj(&w);
+    api_jw_respond(&w, 200, out);
 }
 
 static void sd_free(api_job_t *job) {
@@ -937,6 +1086,7 @@ int api_sudoku_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
     }
     /* sudoku_solve() resets its result; a portfolio is several items */
     j->base.inline_ok = !j->pz.xc && j->pres == NULL && j->pz.n <= 9;
+    j->base.body_fast = j->pz.read_fast;
     api_job_ready(&j->base, &sd_ops, j->pres != NULL ? (size_t)j->pz.threads : 1,
                   j->pz.xc || j->pres != NULL ? (unsigned)j->pz.threads : 1, j->pz.timeout_ms, job);
     return 0;

@@ -48,6 +48,7 @@ typedef struct api_sudoku_puzzle_s {
     int trace;
     int xc; /* method dlx or algorithm-x: solved as exact cover */
     xcover_engine_t engine;
+    int read_fast; /* the JSON body was read without jansson (the tests look) */
 } api_sudoku_puzzle_t;
 
 /* What another endpoint adds to the reader.  field() sees every member of a

@@ -3,11 +3,13 @@
  * (prepare, run every item, merge, render) the way the pool drives them. */
 #include <check.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api/nqueens_api.h"
 #include "api/json_util.h"
+#include "api/json_writer.h"
 #include "api/problem.h"
 #include "api/request.h"
 #include "solvers/search.h"
@@ -256,6 +258,93 @@ START_TEST(api_json_object_syntax) {
 }
 END_TEST
 
+/* The writer against jansson: the same values in the same order give the
+ * same bytes -- strings with every ASCII byte and UTF-8, integers at their
+ * limits, reals across magnitudes (whole numbers, tiny, huge, negative),
+ * nesting and empty containers. */
+START_TEST(api_json_writer_matches_jansson) {
+    static const double reals[] = {0.0,
+                                   -0.0,
+                                   1.0,
+                                   3.0,
+                                   0.5,
+                                   -2.25,
+                                   0.1,
+                                   1e-7,
+                                   1.5e-300,
+                                   1e21,
+                                   1e300,
+                                   123456789.0,
+                                   1e9,
+                                   12345.678901234,
+                                   0.000123456789,
+                                   -7.5e-12,
+                                   42.125,
+                                   1e100};
+    static const long long ints[] = {0, 1, -1, 9, 10, 99, 100, LLONG_MAX, LLONG_MIN, -1000000007LL};
+    char all[128], utf8[] = "caf\xc3\xa9 \xe2\x9c\x93";
+    for (int c = 1; c < 128; c++)
+        all[c - 1] = (char)c;
+    all[127] = '\0';
+    api_jw_t w;
+    api_jw_init(&w);
+    json_t *root = json_object(), *reals_j = json_array(), *ints_j = json_array();
+    api_jw_obj(&w);
+    api_jw_key(&w, "reals");
+    api_jw_arr(&w);
+    for (size_t i = 0; i < sizeof reals / sizeof reals[0]; i++) {
+        api_jw_real(&w, reals[i]);
+        json_array_append_new(reals_j, json_real(reals[i]));
+    }
+    api_jw_end_arr(&w);
+    json_object_set_new(root, "reals", reals_j);
+    api_jw_key(&w, "ints");
+    api_jw_arr(&w);
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+        api_jw_int(&w, ints[i]);
+        json_array_append_new(ints_j, json_integer(ints[i]));
+    }
+    api_jw_end_arr(&w);
+    json_object_set_new(root, "ints", ints_j);
+    api_jw_key(&w, "ascii \"q\"\n");
+    api_jw_cstr(&w, all);
+    json_object_set_new(root, "ascii \"q\"\n", json_string(all));
+    api_jw_key(&w, "utf8");
+    api_jw_cstr(&w, utf8);
+    json_object_set_new(root, "utf8", json_string(utf8));
+    api_jw_key(&w, "nest");
+    api_jw_arr(&w);
+    api_jw_obj(&w);
+    api_jw_end_obj(&w);
+    api_jw_arr(&w);
+    api_jw_end_arr(&w);
+    api_jw_obj(&w);
+    api_jw_key(&w, "t");
+    api_jw_bool(&w, 1);
+    api_jw_key(&w, "f");
+    api_jw_bool(&w, 0);
+    api_jw_key(&w, "z");
+    api_jw_null(&w);
+    api_jw_end_obj(&w);
+    api_jw_end_arr(&w);
+    json_object_set_new(root, "nest", json_pack("[{}, [], {s:b, s:b, s:n}]", "t", 1, "f", 0, "z"));
+    api_jw_end_obj(&w);
+
+    api_response_t mine, theirs;
+    memset(&mine, 0, sizeof mine);
+    memset(&theirs, 0, sizeof theirs);
+    api_jw_respond(&w, 200, &mine);
+    api_response_json(&theirs, 200, root);
+    ck_assert_int_eq(mine.status, 200);
+    ck_assert_str_eq(mine.content_type, "application/json");
+    ck_assert_uint_eq(mine.len, theirs.len);
+    ck_assert_msg(memcmp(mine.body, theirs.body, theirs.len) == 0, "writer: %.*s\njansson: %.*s",
+                  (int)mine.len, mine.body, (int)theirs.len, theirs.body);
+    api_response_destroy(&mine);
+    api_response_destroy(&theirs);
+}
+END_TEST
+
 Suite *api_suite(void);
 Suite *api_suite(void) {
     Suite *s = suite_create("api");
@@ -265,6 +354,7 @@ Suite *api_suite(void) {
     tcase_add_test(tc, api_error_table_statuses);
     tcase_add_test(tc, api_code_names);
     tcase_add_test(tc, api_json_object_syntax);
+    tcase_add_test(tc, api_json_writer_matches_jansson);
     tcase_add_test(tc, api_nqueens_count_job_lifecycle);
     tcase_add_test(tc, api_nqueens_solve_job_lifecycle);
     tcase_add_test(tc, api_nqueens_prepare_rejects);

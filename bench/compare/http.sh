@@ -155,18 +155,23 @@ EOF
 done
 
 printf '\nHTTP, wrk -t1 -c%s -d%ss, best of %s, interleaved (puzzled --threads 2; nginx worker_processes auto)\n' "$CONNS" "$SECS" "$RUNS"
-printf '%-10s %12s %12s %7s %12s %12s %7s %10s\n' case "puzzled r/s" "nginx r/s" ratio "puzzled us" "nginx us" "cpu x" "vs GET"
+printf '%-10s %12s %12s %7s %12s %12s %7s %10s %10s\n' case "puzzled r/s" "nginx r/s" ratio "puzzled us" "nginx us" "cpu x" "vs GET" "cpu vs GET"
 small=${best_p[count8]:-0}
+small_cpu=${cpu_p[count8]:-0}
 while IFS='|' read -r name method path body; do
     p=${best_p[$name]:-0}
     n=${best_n[$name]:-0}
     awk -v name="$name" -v p="$p" -v n="$n" -v cp="${cpu_p[$name]:-0}" -v cn="${cpu_n[$name]:-0}" \
-        -v small="$small" -v post="$([ "$method" = POST ] && echo 1 || echo 0)" 'BEGIN {
-        printf "%-10s %12.0f %12.0f %7.2f %12.1f %12.1f %7.2f %10s\n", name, p, n,
+        -v small="$small" -v small_cpu="$small_cpu" \
+        -v post="$([ "$method" = POST ] && echo 1 || echo 0)" 'BEGIN {
+        printf "%-10s %12.0f %12.0f %7.2f %12.1f %12.1f %7.2f %10s %10s\n", name, p, n,
                (n > 0 ? p / n : 0), cp, cn, (cn > 0 ? cp / cn : 0),
-               (post && small > 0 ? sprintf("%.2f", p / small) : "-") }'
+               (post && small > 0 ? sprintf("%.2f", p / small) : "-"),
+               (post && cp > 0 ? sprintf("%.2f", small_cpu / cp) : "-") }'
 done <<EOF
 $cases
 EOF
 echo "(ratio: puzzled / nginx requests/s, target >= 0.9 on small GETs; cpu x: CPU per request,"
-echo " puzzled / nginx, target <= 1.3; vs GET: a POST's rate / puzzled's count8 rate, target >= 0.8)"
+echo " puzzled / nginx, target <= 1.3; vs GET: a POST's rate / puzzled's count8 rate, target >= 0.8;"
+echo " cpu vs GET: count8's CPU per request / the POST's, the rate ratio of a server with its own cores:"
+echo " wrk shares these two cores with puzzled, so the rates move 20-30% from run to run)"
