@@ -91,12 +91,14 @@ static size_t json_wf_number(const char *s, size_t n, size_t i) {
     return i;
 }
 
-/* Whether s[0..n) is one well-formed JSON value (iterative: an explicit
- * stack of open brackets, bounded like jansson's). */
+/* Whether s[0..n) is one well-formed JSON object or array (jansson's top
+ * level without JSON_DECODE_ANY; iterative: an explicit stack of open
+ * brackets, bounded like jansson's). */
 static int json_wellformed(const char *s, size_t n) {
     char open[JSON_WF_DEPTH];
     size_t depth = 0, i = json_wf_space(s, n, 0);
     int want_value = 1; /* else: a ',' or a closing bracket is next */
+    if (i >= n || (s[i] != '{' && s[i] != '[')) return 0; /* jansson's top: a container */
     for (;;) {
         if (want_value) {
             if (i >= n) return 0;

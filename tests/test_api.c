@@ -231,7 +231,10 @@ START_TEST(api_json_object_syntax) {
                                       "{a:1}",
                                       "{\"a\":NaN}",
                                       "{\"a\":+1}",
-                                      "{\"a\":1,\"a\":2}"};
+                                      "{\"a\":1,\"a\":2}",
+                                      "7\n\n", /* a scalar at the top (found by the fuzzer) */
+                                      "\"s\"",
+                                      "null"};
     static const char *const good[] = {"{}", " { } ", "{\"a\":[1,-2.5e+3,true,false,null,{}]}",
                                        "{\"a\":\"\\ud83d\\ude00\\n\\u00e9\"}",
                                        "{\"a\":[[[]]],\"b\":{\"c\":0}}"};
