@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "api/json_util.h"
+#include "api/json_writer.h"
 #include "api/xc_job.h"
 #include "solvers/xcover/xcover.h"
 
@@ -92,24 +93,45 @@ static void xcj_render(api_job_t *job, api_response_t *out) {
         return;
     }
     api_xc_finish(x);
-    json_t *sols = json_array();
-    for (size_t k = 0; k < x->nsols && sols != NULL; k++) {
+    api_jw_t w; /* written straight into the answer (api/json_writer.h) */
+    api_jw_init(&w);
+    api_jw_obj(&w);
+    api_jw_key(&w, "status");
+    api_jw_cstr(&w, xcj_status(x));
+    api_jw_key(&w, "solutions");
+    api_jw_arr(&w);
+    for (size_t k = 0; k < x->nsols; k++) {
         const uint32_t *o;
         size_t n = api_xc_solution(x, k, &o);
-        json_t *one = json_array();
-        for (size_t i = 0; i < n && one != NULL; i++)
-            json_array_append_new(one, json_integer(o[i]));
-        json_array_append_new(sols, one);
+        api_jw_arr(&w);
+        for (size_t i = 0; i < n; i++)
+            api_jw_int(&w, o[i]);
+        api_jw_end_arr(&w);
     }
-    json_t *stats = json_pack(
-        "{s:s, s:I, s:I, s:i, s:I, s:i, s:f}", "method", xcover_engine_name(x->engine), "nodes",
-        (json_int_t)x->stats.nodes, "backtracks", (json_int_t)x->stats.backtracks, "max_depth",
-        (int)x->stats.max_depth, "subproblems", (json_int_t)x->subtrees, "threads",
-        (int)job->threads, "elapsed_ms", api_elapsed_ms(job->start_ns, search_now_ns()));
-    api_response_json(out, 200,
-                      json_pack("{s:s, s:o, s:I, s:b, s:o}", "status", xcj_status(x), "solutions",
-                                sols, "solutions_found", (json_int_t)x->found, "complete",
-                                x->rc == 0 && x->exhausted, "stats", stats));
+    api_jw_end_arr(&w);
+    api_jw_key(&w, "solutions_found");
+    api_jw_int(&w, (long long)x->found);
+    api_jw_key(&w, "complete");
+    api_jw_bool(&w, x->rc == 0 && x->exhausted);
+    api_jw_key(&w, "stats");
+    api_jw_obj(&w);
+    api_jw_key(&w, "method");
+    api_jw_cstr(&w, xcover_engine_name(x->engine));
+    api_jw_key(&w, "nodes");
+    api_jw_int(&w, (long long)x->stats.nodes);
+    api_jw_key(&w, "backtracks");
+    api_jw_int(&w, (long long)x->stats.backtracks);
+    api_jw_key(&w, "max_depth");
+    api_jw_int(&w, (long long)x->stats.max_depth);
+    api_jw_key(&w, "subproblems");
+    api_jw_int(&w, (long long)x->subtrees);
+    api_jw_key(&w, "threads");
+    api_jw_int(&w, (long long)job->threads);
+    api_jw_key(&w, "elapsed_ms");
+    api_jw_real(&w, api_elapsed_ms(job->start_ns, search_now_ns()));
+    api_jw_end_obj(&w);
+    api_jw_end_obj(&w);
+    api_jw_respond(&w, 200, out);
 }
 
 static void xcj_free(api_job_t *job) {
@@ -130,11 +152,11 @@ static int xcj_names(json_t *list, const char *field, names_t *t, uint32_t first
     json_t *v;
     int bad = 0;
     json_array_foreach(list, k, v) {
-        char f[48];
-        snprintf(f, sizeof f, "%s[%zu]", field, k);
+        char f[48]; /* the field's name, written only for an error: this loop is hot */
         if (!json_is_string(v) || json_string_length(v) == 0 ||
             json_string_length(v) > API_XCOVER_NAME_MAX ||
             strlen(json_string_value(v)) != json_string_length(v)) {
+            snprintf(f, sizeof f, "%s[%zu]", field, k);
             api_problem_add(p, "body", f, "must be a non-empty string of at most %d bytes",
                             API_XCOVER_NAME_MAX);
             bad = 1;
@@ -142,6 +164,7 @@ static int xcj_names(json_t *list, const char *field, names_t *t, uint32_t first
         }
         size_t slot = names_slot(t, json_string_value(v));
         if (t->key[slot] != NULL) {
+            snprintf(f, sizeof f, "%s[%zu]", field, k);
             api_problem_add(p, "body", f, "'%.60s' is named twice", json_string_value(v));
             bad = 1;
             continue;
@@ -220,23 +243,24 @@ static int xcj_option_rows(json_t *options, const names_t *names, uint32_t *star
         size_t i;
         json_t *name;
         start[k] = (uint32_t)nent;
-        snprintf(f, sizeof f, "options[%zu]", k);
         if (!json_is_array(v) || json_array_size(v) == 0) {
+            snprintf(f, sizeof f, "options[%zu]", k);
             api_problem_add(p, "body", f,
                             json_is_array(v) ? "an option needs at least one item"
                                              : "must be an array of item names");
             bad = 1;
             continue;
         }
-        json_array_foreach(v, i, name) {
-            snprintf(f, sizeof f, "options[%zu][%zu]", k, i);
+        json_array_foreach(v, i, name) { /* f written only for an error: this loop is hot */
             if (!json_is_string(name)) {
+                snprintf(f, sizeof f, "options[%zu][%zu]", k, i);
                 api_problem_add(p, "body", f, "must be an item name (a string)");
                 bad = 1;
                 continue;
             }
             size_t slot = names_slot(names, json_string_value(name));
             if (names->key[slot] == NULL) {
+                snprintf(f, sizeof f, "options[%zu][%zu]", k, i);
                 api_problem_add(p, "body", f, "unknown item '%.60s'", json_string_value(name));
                 bad = 1;
                 continue;
@@ -244,6 +268,7 @@ static int xcj_option_rows(json_t *options, const names_t *names, uint32_t *star
             uint32_t item = names->val[slot];
             for (size_t e = start[k]; e < nent; e++)
                 if ((*entries)[e] == item) {
+                    snprintf(f, sizeof f, "options[%zu][%zu]", k, i);
                     api_problem_add(p, "body", f, "item '%.60s' appears twice in this option",
                                     json_string_value(name));
                     bad = 1;
