@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/problem.h"
 #include "api/json_util.h"
 
 #define JW_FIRST_CAP 512 /* a 9x9 solve answer with its statistics fits */

@@ -6,9 +6,9 @@
  * thread pool shares one listening socket, and the first worker awake took
  * a burst of new connections: under wrk -c32 one worker often held all 32
  * and ran at 100% of a core while the other idled (measured: 55-64k
- * requests/s against 74-76k when the connections split), and a proxy's few
- * kept-alive upstream connections would pin a replica to one core the same
- * way.  What the daemons counted each for itself is counted here over all:
+ * requests/s against 74-76k when the connections split); a proxy that
+ * opens its kept-alive upstream connections in a burst could pin a replica
+ * to one core the same way.  What the daemons counted each for itself is counted here over all:
  * --max-connections is split between them, as libmicrohttpd splits it over
  * its pool, and --max-conn-per-ip is kept in the accept policy (ips).
  * A connection stays on one thread for its whole life, so "the MHD thread"
@@ -1068,15 +1068,19 @@ static enum MHD_Result http_accept_policy(void *cls, const struct sockaddr *addr
  * the daemons' sockets set it, and another process of this user that set
  * it too (a second puzzled on the same port) would otherwise quietly share
  * the port instead of failing.  The probe is closed before the daemons
- * bind (a window of microseconds).  0, or -1. */
+ * bind (a window of microseconds).  0, or -1.  (tests/deploy restarts a
+ * SIGKILLed replica on its port at once: the probe must allow that.) */
 static int http_port_probe(const struct sockaddr *addr, unsigned *port) {
     struct sockaddr_storage got;
     socklen_t len = sizeof got;
     socklen_t alen = addr->sa_family == AF_INET6 ? (socklen_t)sizeof(struct sockaddr_in6)
                                                  : (socklen_t)sizeof(struct sockaddr_in);
-    int fd = socket(addr->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0), rc = -1;
+    int fd = socket(addr->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0), rc = -1, on = 1;
     if (fd < 0) return -1;
-    if (bind(fd, addr, alen) == 0 && getsockname(fd, (struct sockaddr *)&got, &len) == 0) {
+    /* SO_REUSEADDR as every server's socket: the connections of a process
+     * that just died (TIME_WAIT) do not hold the port, a listener does */
+    if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on) == 0 &&
+        bind(fd, addr, alen) == 0 && getsockname(fd, (struct sockaddr *)&got, &len) == 0) {
         *port = ntohs(got.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&got)->sin6_port
                                                 : ((struct sockaddr_in *)&got)->sin_port);
         rc = 0;

@@ -1053,11 +1053,15 @@ END_TEST
 
 /* Each HTTP thread listens on its own socket on the one port (SO_REUSEPORT,
  * so that the kernel spreads connections over them); a second server
- * started on that port must still fail, not quietly share it. */
+ * started on that port must still fail, not quietly share it.  And a
+ * server killed with connections open can be started again on its port at
+ * once (the killed one's sockets linger: a restart must not wait them out,
+ * as tests/deploy's SIGKILLed replica does not). */
 START_TEST(http_port_in_use_is_refused) {
     tsrv_t a, b;
-    char port[16], url[256];
+    char port[16], url[256], buf[512];
     hresp_t r;
+    int held[4];
     ck_assert_int_eq(tsrv_start(&a, NULL, NULL), 0);
     snprintf(port, sizeof port, "%u", a.port);
     const char *const args[] = {"--port", port, NULL};
@@ -1069,7 +1073,23 @@ START_TEST(http_port_in_use_is_refused) {
         ck_assert_int_eq(r.status, 200);
         hresp_free(&r);
     }
-    ck_assert_int_eq(tsrv_stop(&a, SIGTERM, 10000), 0);
+    for (int i = 0; i < 4; i++) { /* kept-alive connections, answered */
+        static const char get[] = "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n";
+        held[i] = raw_from(&a, 1);
+        ck_assert_int_eq(send(held[i], get, sizeof get - 1, MSG_NOSIGNAL),
+                         (ssize_t)(sizeof get - 1));
+        ck_assert_int_gt(recv(held[i], buf, sizeof buf, 0), 0);
+    }
+    tsrv_stop(&a, SIGKILL, 10000);
+    ck_assert_int_eq(tsrv_start(&b, args, NULL), 0); /* at once, on the same port */
+    ck_assert_uint_eq(b.port, a.port);
+    for (int i = 0; i < 4; i++)
+        close(held[i]);
+    url_of(url, sizeof url, &b, "/healthz");
+    ck_assert_int_eq(http_get(url, &r), CURLE_OK);
+    ck_assert_int_eq(r.status, 200);
+    hresp_free(&r);
+    ck_assert_int_eq(tsrv_stop(&b, SIGTERM, 10000), 0);
 }
 END_TEST
 
