@@ -88,6 +88,7 @@
 #include "api/json_scan.h"
 #include "api/json_util.h"
 #include "api/json_writer.h"
+#include "api/sudoku_api.h"
 #include "solvers/killer/killer.h"
 
 #define KL_MAX_CELLS   (KILLER_MAX_N * KILLER_MAX_N)
@@ -952,20 +953,8 @@ static void kl_render(api_job_t *job, api_response_t *out) {
     api_jw_t w; /* written straight into the answer (api/json_writer.h) */
     api_jw_init(&w);
     api_jw_obj(&w);
-    api_jw_key(&w, "status");
-    api_jw_cstr(&w, status);
-    api_jw_key(&w, "n");
-    api_jw_int(&w, j->n);
-    api_jw_key(&w, "box");
-    api_jw_obj(&w);
-    api_jw_key(&w, "rows");
-    api_jw_int(&w, j->pz.shape.box_rows);
-    api_jw_key(&w, "cols");
-    api_jw_int(&w, j->pz.shape.box_cols);
-    api_jw_end_obj(&w);
-    api_jw_key(&w, "solutions_found");
-    api_jw_int(&w, res->solutions_found);
-    api_jw_key(&w, "unique");
+    api_sudoku_answer_head(&w, status, j->n, j->pz.shape.box_rows, j->pz.shape.box_cols,
+                           res->solutions_found);
     if (res->solutions_found >= 2 || (rc == 0 && exhausted && res->solutions_found == 0))
         api_jw_bool(&w, 0);
     else if (rc == 0 && exhausted && res->solutions_found == 1)

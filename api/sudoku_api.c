@@ -866,6 +866,24 @@ static void sd_from_xc(sd_job_t *j) {
     j->res.stats = x->stats;
 }
 
+void api_sudoku_answer_head(api_jw_t *w, const char *status, int n, int box_rows, int box_cols,
+                            long long solutions_found) {
+    api_jw_key(w, "status");
+    api_jw_cstr(w, status);
+    api_jw_key(w, "n");
+    api_jw_int(w, n);
+    api_jw_key(w, "box");
+    api_jw_obj(w);
+    api_jw_key(w, "rows");
+    api_jw_int(w, box_rows);
+    api_jw_key(w, "cols");
+    api_jw_int(w, box_cols);
+    api_jw_end_obj(w);
+    api_jw_key(w, "solutions_found");
+    api_jw_int(w, solutions_found);
+    api_jw_key(w, "unique");
+}
+
 /* "stats": the search's counters, and the method's own. */
 static void sd_write_stats(const sd_job_t *j, api_jw_t *w) {
     const sudoku_result_t *res = &j->res;
@@ -944,20 +962,8 @@ static void sd_render(api_job_t *job, api_response_t *out) {
     api_jw_t w;
     api_jw_init(&w);
     api_jw_obj(&w);
-    api_jw_key(&w, "status");
-    api_jw_cstr(&w, sd_status(j));
-    api_jw_key(&w, "n");
-    api_jw_int(&w, j->pz.n);
-    api_jw_key(&w, "box");
-    api_jw_obj(&w);
-    api_jw_key(&w, "rows");
-    api_jw_int(&w, j->pz.shape.box_rows);
-    api_jw_key(&w, "cols");
-    api_jw_int(&w, j->pz.shape.box_cols);
-    api_jw_end_obj(&w);
-    api_jw_key(&w, "solutions_found");
-    api_jw_int(&w, res->solutions_found);
-    api_jw_key(&w, "unique");
+    api_sudoku_answer_head(&w, sd_status(j), j->pz.n, j->pz.shape.box_rows, j->pz.shape.box_cols,
+                           res->solutions_found);
     if (res->solutions_found >= 2 ||
         (res->exhausted && res->code == 0 && res->solutions_found == 0))
         api_jw_bool(&w, 0);

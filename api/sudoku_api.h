@@ -4,6 +4,8 @@
 #define PUZZLED_API_SUDOKU_H
 
 #include <jansson.h>
+
+#include "api/json_writer.h"
 #include <stdint.h>
 
 #include "api/request.h"
@@ -75,5 +77,11 @@ int api_sudoku_read(const api_request_t *req, const api_sudoku_extra_t *extra,
  * memory. */
 json_t *api_sudoku_grid_json(const api_sudoku_puzzle_t *pz, const uint8_t *grid);
 json_t *api_sudoku_box_json(const api_sudoku_puzzle_t *pz);
+
+/* The head of a grid puzzle's solve answer, Sudoku's and Killer's (which
+ * has its shape): "status", "n", "box" {"rows", "cols"}, "solutions_found",
+ * and the key "unique", whose value the caller writes next. */
+void api_sudoku_answer_head(api_jw_t *w, const char *status, int n, int box_rows, int box_cols,
+                            long long solutions_found);
 
 #endif

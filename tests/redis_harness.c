@@ -169,13 +169,20 @@ void tredis_destroy(tredis_t *r) {
     r->dir[0] = '\0';
 }
 
+/* Runs one command; the reply (freeReplyObject()), or NULL. */
+static redisReply *tredis_vcmd(const tredis_t *r, const char *fmt, va_list ap) {
+    redisContext *c = tredis_connect(r);
+    if (c == NULL) return NULL;
+    redisReply *rep = redisvCommand(c, fmt, ap);
+    redisFree(c);
+    return rep;
+}
+
 long long tredis_int(const tredis_t *r, const char *fmt, ...) {
     va_list ap;
     long long v = -1;
-    redisContext *c = tredis_connect(r);
-    if (c == NULL) return -1;
     va_start(ap, fmt);
-    redisReply *rep = redisvCommand(c, fmt, ap);
+    redisReply *rep = tredis_vcmd(r, fmt, ap);
     va_end(ap);
     if (rep != NULL && rep->type == REDIS_REPLY_INTEGER)
         v = rep->integer;
@@ -183,21 +190,17 @@ long long tredis_int(const tredis_t *r, const char *fmt, ...) {
              rep->element[0]->type == REDIS_REPLY_INTEGER)
         v = rep->element[0]->integer;
     if (rep) freeReplyObject(rep);
-    redisFree(c);
     return v;
 }
 
 long long tredis_len(const tredis_t *r, const char *fmt, ...) {
     va_list ap;
     long long v = -1;
-    redisContext *c = tredis_connect(r);
-    if (c == NULL) return -1;
     va_start(ap, fmt);
-    redisReply *rep = redisvCommand(c, fmt, ap);
+    redisReply *rep = tredis_vcmd(r, fmt, ap);
     va_end(ap);
     if (rep != NULL && rep->type == REDIS_REPLY_ARRAY) v = (long long)rep->elements;
     if (rep) freeReplyObject(rep);
-    redisFree(c);
     return v;
 }
 
