@@ -60,6 +60,12 @@ typedef struct api_request_s {
     unsigned pool_threads;    /* upper bound for a `threads` parameter */
     int64_t max_timeout_ms;   /* default and maximum for `timeout_ms` */
     size_t max_batch_lines;   /* most puzzles a batch endpoint takes */
+    /* Most bytes of working memory one request may hold (subproblem lists,
+     * search arenas, answers being built): its share of the server's work
+     * memory budget (--max-work-memory).  Sizing decisions (how deep to
+     * split a count, how large an arena may grow) read it; 0 = no limit
+     * (the tests and benchmarks that call prepare() directly). */
+    size_t work_share;
 } api_request_t;
 
 /* Writes the next bytes of a streamed body into buf (at most max) and
