@@ -42,7 +42,7 @@ tjob_t tjob_call(api_prepare_fn fn, const char *ctype, const char *accept, const
     api_request_t r;
     api_job_t *job = NULL;
     api_response_t resp = {0};
-    search_ctl_t ctl = {search_now_ns() + 30LL * 1000000000, 0, NULL, NULL};
+    search_ctl_t ctl = {.deadline_ns = search_now_ns() + 30LL * 1000000000};
     tjob_t out;
     memset(&r, 0, sizeof r);
     r.method = body ? "POST" : "GET";

@@ -477,7 +477,7 @@ END_TEST
 /* === Search control and statistics === */
 
 START_TEST(nqueens_count_deadline_passed) {
-    search_ctl_t ctl = {search_now_ns() - 1, 0, NULL, NULL};
+    search_ctl_t ctl = {.deadline_ns = search_now_ns() - 1};
     uint64_t count = 42;
     ck_assert_int_eq(nqueens_count(18, 1, &ctl, &count, NULL), SEARCH_TIMEOUT);
     ck_assert_uint_eq(count, 42);
@@ -489,7 +489,7 @@ END_TEST
 START_TEST(nqueens_count_cancelled) {
     atomic_int cancel;
     atomic_init(&cancel, 1);
-    search_ctl_t ctl = {0, 0, &cancel, NULL};
+    search_ctl_t ctl = {.deadline_ns = 0, .cancel = &cancel};
     uint64_t count = 42;
     ck_assert_int_eq(nqueens_count(18, 1, &ctl, &count, NULL), SEARCH_CANCELLED);
     ck_assert_uint_eq(count, 42);
@@ -504,7 +504,7 @@ END_TEST
 START_TEST(nqueens_count_node_budget) {
     /* the budget is checked when the node figure crosses a multiple of
      * SEARCH_POLL_MASK+1, so the search stops within one poll interval */
-    search_ctl_t ctl = {0, 1000, NULL, NULL};
+    search_ctl_t ctl = {.node_budget = 1000};
     search_stats_t st = {0};
     uint64_t count = 42;
     ck_assert_int_eq(nqueens_count(18, 1, &ctl, &count, &st), SEARCH_BUDGET);
@@ -533,7 +533,7 @@ END_TEST
 START_TEST(nqueens_count_reports_progress) {
     atomic_uint_fast64_t progress;
     atomic_init(&progress, 0);
-    search_ctl_t ctl = {0, 0, NULL, &progress};
+    search_ctl_t ctl = {.progress = &progress};
     search_stats_t st = {0};
     uint64_t count = 0;
     ck_assert_int_eq(nqueens_count(13, 1, &ctl, &count, &st), 0);
