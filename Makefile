@@ -83,7 +83,7 @@ SOLVER_SRC := solvers/search.c solvers/nqueens/nqueens.c solvers/nqueens/count.c
 API_SRC    := api/problem.c api/request.c api/json_util.c api/json_scan.c api/json_writer.c api/xc_job.c api/nqueens_api.c api/sudoku_api.c api/sudoku_batch.c \
               api/xcover_api.c api/killer_api.c api/nqueens_board_api.c \
               api/sudoku_logic_api.c api/generate_api.c
-SERVER_SRC := server/config.c server/metrics.c server/pool.c server/http.c \
+SERVER_SRC := server/config.c server/metrics.c server/budget.c server/pool.c server/http.c \
               server/router.c server/healthcheck.c server/reqid.c server/guard.c \
               server/jobstore_mem.c server/jobs.c server/static.c server/rconn.c \
               server/rscripts.c server/jobstore_redis.c server/cluster.c
@@ -92,7 +92,7 @@ TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test
               tests/test_sudoku.c tests/sudoku_fixtures.c tests/test_cdcl.c tests/test_sudoku9.c tests/test_sudoku_api.c tests/test_sudoku_batch.c tests/test_xcover.c tests/test_xcover_api.c tests/pentomino.c \
               tests/test_killer.c tests/test_killer_api.c tests/test_nqueens_more.c \
               tests/test_nqueens_board_api.c tests/job_harness.c tests/test_http.c \
-              tests/http_client.c tests/fail_alloc.c tests/test_nomem.c tests/job_client.c tests/test_jobs.c \
+              tests/http_client.c tests/fail_alloc.c tests/test_nomem.c tests/job_client.c tests/test_jobs.c tests/test_fair.c \
               tests/test_static.c tests/test_logic.c tests/test_generate.c tests/test_logic_http.c \
               tests/contract/record.c tests/redis_harness.c tests/test_cluster.c
 DEPLOY_SRC := tests/deploy/load.c tests/deploy/idle.c
