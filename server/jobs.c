@@ -805,7 +805,17 @@ static void jobs_watch_tick(jobs_t *js, int64_t now) {
         pthread_mutex_lock(&js->lock);
         job_watch_t *w = jobs_find_watch(js, ids[i]);
         if (w != NULL && rc == JOBSTORE_ENOTFOUND) {
-            watch_end(js, w); /* deleted or expired: nothing more will come */
+            /* deleted, expired, or lost with the store's data (a Redis that
+             * restarted without persistence): nothing more will come, and
+             * the stream says so before it ends */
+            char gone[160];
+            int len = snprintf(gone, sizeof gone,
+                               "{\"id\":\"%s\",\"status\":\"gone\",\"detail\":\"the job's "
+                               "record is gone: deleted, expired, or lost by the job store\"}",
+                               w->id);
+            for (job_sub_t *s = w->subs; s != NULL; s = s->next)
+                sub_push_event(s, "gone", gone, (size_t)len);
+            watch_end(js, w);
         } else if (w != NULL && JOB_ENDED(rec.status)) {
             size_t len;
             char *text = jobs_job_text(&rec, &len);
