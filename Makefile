@@ -100,7 +100,7 @@ FUZZ_SRC   := fuzz/fuzz_api.c fuzz/replay.c
 SOAK_SRC   := tests/soak.c
 BENCH_SRC  := bench/bench_nqueens.c bench/bench_sudoku.c bench/bench_xcover.c bench/bench9.c \
               bench/bench_killer.c bench/bench_nqueens_more.c bench/bench_http.c bench/bench9_http.c \
-              bench/bench_logic.c bench/bench_big.c
+              bench/bench_logic.c bench/bench_big.c bench/bench_fair.c
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 SOLVER_OBJ := $(call obj,$(SOLVER_SRC))
@@ -128,6 +128,7 @@ BENCH_9H   := $(BUILD)/bench/bench9_http
 BENCH_KL   := $(BUILD)/bench/bench_killer
 BENCH_NQ2  := $(BUILD)/bench/bench_nqueens_more
 BENCH_HTTP := $(BUILD)/bench/bench_http
+BENCH_FAIR := $(BUILD)/bench/bench_fair
 BENCH_BIG  := $(BUILD)/bench/bench_big
 BENCH_LG   := $(BUILD)/bench/bench_logic
 FUZZ_REPLAY := $(BUILD)/fuzz/replay
@@ -281,6 +282,10 @@ $(BENCH_HTTP): $(BUILD)/bench/bench_http.o $(HTTP_CLIENT_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
 
+$(BENCH_FAIR): $(BUILD)/bench/bench_fair.o $(HTTP_CLIENT_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
+
 # The fuzz entry point with a plain main() that replays files: `make test`
 # runs fuzz/corpus and fuzz/cover through it (under ASan/UBSan with
 # SANITIZE=1).
@@ -371,10 +376,10 @@ run: deps $(PUZZLED)
 # The benches are built (not run) too, so that -Werror catches them
 # drifting from the code they measure.
 BENCH_BIN  := $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_9) $(BENCH_9H) $(BENCH_KL) $(BENCH_HTTP) \
-              $(BENCH_LG) $(BENCH_BIG)
+              $(BENCH_LG) $(BENCH_BIG) $(BENCH_FAIR)
 
-test: deps format-check check-layers check-tables $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) $(FUZZ_REPLAY) $(SOAK_BIN) \
-      $(LOAD_BIN) $(IDLE_BIN)
+test: deps deps-web format-check check-layers check-tables $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) \
+      $(FUZZ_REPLAY) $(SOAK_BIN) $(LOAD_BIN) $(IDLE_BIN)
 	@if [ "$(SANITIZE)" = 0 ]; then sh tests/check_dockerfile.sh $(PUZZLED); fi
 	@sh tests/check_openapi.sh
 	@sh tests/check_codes.sh
@@ -384,9 +389,7 @@ test: deps format-check check-layers check-tables $(PUZZLED) $(TEST_BIN) $(BENCH
 	@rm -rf $(BUILD)/test-logs $(CONTRACT_DIR) && mkdir -p $(BUILD)/test-logs $(CONTRACT_DIR)/libcurl
 	CK_TIMEOUT_MULTIPLIER=$(CK_MULT) PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs \
 	  PUZZLED_CONTRACT_DIR=$(CURDIR)/$(CONTRACT_DIR)/libcurl ./$(TEST_BIN)
-	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 && [ -x "$(CHROMIUM)" ]; then \
-	  PUZZLED_CONTRACT_DIR=$(CURDIR)/$(CONTRACT_DIR)/web $(MAKE) --no-print-directory test-web; \
-	else echo "test-web: not run (needs node, npm and $(CHROMIUM): make deps-web installs them)"; fi
+	PUZZLED_CONTRACT_DIR=$(CURDIR)/$(CONTRACT_DIR)/web $(MAKE) --no-print-directory test-web
 	@$(MAKE) --no-print-directory test-contract
 
 # ---- the web front end in a real browser ------------------------------------
@@ -395,7 +398,9 @@ test: deps format-check check-layers check-tables $(PUZZLED) $(TEST_BIN) $(BENCH
 # (this build's: under SANITIZE=1 the ASan/UBSan one).  Screenshots of every
 # page go to $(BUILD)/web-shots.  deps-web installs what is missing: the
 # Debian packages (node and npm only when absent: a machine's newer Node.js
-# is kept), then `npm ci` from the lock file.
+# is kept), then `npm ci` from the lock file when node_modules is missing or
+# older than the lock file.  `make test` runs it first: every suite runs,
+# the browser's too, or the run fails saying what could not be installed.
 CHROMIUM ?= /usr/bin/chromium
 deps-web:
 	@missing=""; \
@@ -408,7 +413,8 @@ deps-web:
 	  $$SUDO apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
-	npm ci --no-audit --no-fund
+	@[ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund
+	@[ -x "$(CHROMIUM)" ] || { echo "deps-web: $(CHROMIUM) is missing after the install" >&2; exit 1; }
 
 test-web: $(PUZZLED)
 	@test -d node_modules/playwright-core || npm ci --no-audit --no-fund
@@ -477,7 +483,7 @@ test-deploy: deps deps-deploy $(PUZZLED) $(LOAD_BIN) $(IDLE_BIN)
 # Each bench prints its own table; the data-driven ones read ../shared/data
 # when it is there and say what they skipped when it is not.
 bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_KL) $(BENCH_HTTP) \
-       $(BENCH_LG)
+       $(BENCH_LG) $(BENCH_FAIR)
 	./$(BENCH_NQ)
 	./$(BENCH_NQ2)
 	./$(BENCH_SD)
@@ -485,6 +491,7 @@ bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_
 	./$(BENCH_KL)
 	@mkdir -p $(BUILD)/test-logs
 	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(BENCH_HTTP)
+	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(BENCH_FAIR)
 	@command -v qqwing >/dev/null 2>&1 || { echo "installing qqwing (the generation anchor)"; \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qqwing >/dev/null; }
 	./$(BENCH_LG)
