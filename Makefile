@@ -136,7 +136,7 @@ LOAD_BIN   := $(BUILD)/tests/deploy/load
 IDLE_BIN   := $(BUILD)/tests/deploy/idle
 SOAK_BIN   := $(BUILD)/tests/soak
 
-.PHONY: bench-compare bench-cluster soak check-nomem-cover all run test test-web test-contract deps-web bench \
+.PHONY: bench-compare bench-cluster soak test-abuse check-nomem-cover all run test test-web test-contract deps-web bench \
         bench9 bench-big fuzz fuzz-cover deps deps-bench \
         deps-build deps-container deps-deploy test-container test-compose test-deploy check-layers \
         check-tables tables \
@@ -351,6 +351,17 @@ soak: deps $(PUZZLED) $(SOAK_BIN)
 	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs \
 	  PUZZLED_CONTRACT_DIR=$(CURDIR)/$(BUILD)/contract-soak PUZZLED_CONTRACT_LIMIT=20000 ./$(SOAK_BIN) $(SOAK_SECONDS)
 	$(call contract_validate,$(BUILD)/contract-soak)
+
+# Every attack on the shared service at once for ABUSE_SECONDS against one
+# server with its default budgets: peak RSS under RSS_BUDGET_MB (512), the
+# work budget never passed, no 5xx but 503, and the idle size back after it
+# (tests/abuse/abuse.sh; .ci/run runs it for 30 s).
+ABUSE_SECONDS ?= 60
+test-abuse: deps $(PUZZLED)
+	$(call apt_install,wrk)
+	@mkdir -p $(BUILD)/test-logs
+	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ABUSE_SECONDS=$(ABUSE_SECONDS) \
+	  bash tests/abuse/abuse.sh
 
 # The allocation-failure walks reach every out-of-memory answer in api/
 # (gcov build in build/cov; .ci/run runs it).

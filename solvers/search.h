@@ -87,12 +87,13 @@ static inline int search_allocator_ok(const search_allocator_t *a) {
     return a == NULL || (a->alloc == NULL) == (a->dealloc == NULL);
 }
 
-/* The allocator a search uses: its options' own hooks if set, else the
- * control block's, else NULL (malloc / free). */
+/* The allocator a search uses: its options' own if they name one (even a
+ * half-set one, which search_allocator_ok() then refuses), else the control
+ * block's, else NULL (malloc / free). */
 static inline const search_allocator_t *search_allocator_of(const search_allocator_t *own,
                                                             const search_ctl_t *ctl) {
-    if (own != NULL && own->alloc != NULL) return own;
-    return ctl != NULL ? ctl->alloc : NULL;
+    if (own != NULL && (own->alloc != NULL || own->dealloc != NULL)) return own;
+    return ctl != NULL && ctl->alloc != NULL ? ctl->alloc : own;
 }
 
 /* Allocates / frees through a (NULL or unset: malloc / free). */

@@ -401,25 +401,28 @@ static void inproc_stop(inproc_t *s) {
 
 typedef struct http_walk_s {
     const char *method, *path, *ctype, *body;
-    int async; /* sent with Prefer: respond-async: the job runs on after the 202 */
+    int async;          /* sent with Prefer: respond-async: the job runs on after the 202 */
+    const char *header; /* one more request header, or NULL */
 } http_walk_t;
 
 static const http_walk_t http_walks[] = {
-    {"GET", "/v1/nqueens/count?n=8&threads=2", NULL, NULL, 0},
-    {"POST", "/v1/sudoku/solve", J, "{\"grid\":\"" SUDOKU9 "\",\"max_solutions\":2}", 0},
-    {"POST", "/v1/sudoku/batch?max_solutions=2", "text/plain", SUDOKU9 "\n" SUDOKU9 "\n", 0},
-    {"POST", "/v1/killer/solve", J, KILLER4 "}", 0},
-    {"GET", "/metrics", NULL, NULL, 0},
-    {"GET", "/nowhere", NULL, NULL, 0},
-    {"POST", "/v1/sudoku/solve", J, "{\"grid\":7}", 0},
-    {"GET", "/v1/nqueens/count?n=11", NULL, NULL, 1},
-    {"POST", "/v1/sudoku/batch?max_solutions=2", "text/plain", SUDOKU9 "\n" SUDOKU9 "\n", 1},
-    {"GET", "/v1/jobs?limit=3", NULL, NULL, 0},
+    {"GET", "/v1/nqueens/count?n=8&threads=2", NULL, NULL, 0, NULL},
+    {"POST", "/v1/sudoku/solve", J, "{\"grid\":\"" SUDOKU9 "\",\"max_solutions\":2}", 0, NULL},
+    {"POST", "/v1/sudoku/batch?max_solutions=2", "text/plain", SUDOKU9 "\n" SUDOKU9 "\n", 0, NULL},
+    {"POST", "/v1/killer/solve", J, KILLER4 "}", 0, NULL},
+    {"GET", "/metrics", NULL, NULL, 0, NULL},
+    {"GET", "/nowhere", NULL, NULL, 0, NULL},
+    {"POST", "/v1/sudoku/solve", J, "{\"grid\":7}", 0, NULL},
+    {"GET", "/v1/nqueens/count?n=11", NULL, NULL, 1, NULL},
+    {"POST", "/v1/sudoku/batch?max_solutions=2", "text/plain", SUDOKU9 "\n" SUDOKU9 "\n", 1, NULL},
+    {"GET", "/v1/jobs?limit=3", NULL, NULL, 0, "Job-List-Token: nomemWalkListToken0000000"},
+    {"GET", "/v1/nqueens/count?n=11", NULL, NULL, 1, "Job-List-Token: nomemWalkListToken0000000"},
 };
 
 static void nomem_http_one(inproc_t *s, const http_walk_t *w, hresp_t *r) {
     char url[256], ct[64];
-    const char *hdrs[] = {ct, w->async ? "Prefer: respond-async" : NULL, NULL};
+    const char *hdrs[] = {ct, w->header, w->async ? "Prefer: respond-async" : NULL, NULL};
+    if (w->header == NULL) hdrs[1] = hdrs[2], hdrs[2] = NULL;
     CURL *c = curl_easy_init();
     ck_assert_ptr_nonnull(c);
     curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, 10000L);
