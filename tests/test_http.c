@@ -490,13 +490,14 @@ END_TEST
 
 /* Sends `len` bytes on a new connection; then, unless `hang_up`, reads until
  * the server closes (or 5 s pass) into out (NUL-terminated, truncated at
- * cap).  Returns the bytes read, or -1 if the connection failed. */
-static long raw_exchange(const tsrv_t *s, const char *req, size_t len, int hang_up, char *out,
-                         size_t cap) {
+ * cap).  Returns the bytes read, or -1 if the connection failed; *closed
+ * (if not NULL) says whether the server closed the connection. */
+static long raw_talk(const tsrv_t *s, const char *req, size_t len, int hang_up, char *out,
+                     size_t cap, int *closed) {
     struct sockaddr_in a = {0};
     struct timeval tv = {5, 0};
     size_t got = 0;
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    int fd = socket(AF_INET, SOCK_STREAM, 0), eof = 0;
     if (fd < 0) return -1;
     a.sin_family = AF_INET;
     a.sin_port = htons((uint16_t)s->port);
@@ -509,12 +510,19 @@ static long raw_exchange(const tsrv_t *s, const char *req, size_t len, int hang_
     }
     while (!hang_up && got + 1 < cap) {
         ssize_t n = recv(fd, out + got, cap - 1 - got, 0);
+        eof = n == 0;
         if (n <= 0) break;
         got += (size_t)n;
     }
     if (cap > 0) out[got] = '\0';
+    if (closed != NULL) *closed = eof;
     close(fd);
     return (long)got;
+}
+
+static long raw_exchange(const tsrv_t *s, const char *req, size_t len, int hang_up, char *out,
+                         size_t cap) {
+    return raw_talk(s, req, len, hang_up, out, cap, NULL);
 }
 
 static int count_of(const char *hay, const char *needle) {
@@ -605,6 +613,94 @@ START_TEST(http_raw_framing) {
         len += 82;
     }
     ck_assert_int_eq(raw_exchange(&shared_srv, req, len, 1, out, 1 << 16), 0);
+    assert_healthy_and_idle(&shared_srv);
+    free(out);
+}
+END_TEST
+
+/* A request head that a proxy in front could frame differently (request
+ * smuggling), or that libmicrohttpd would read wrongly, is refused before
+ * any route sees it: one problem answer, then the connection closes, so
+ * what follows on it is never answered.  Unknown transfer codings are 501
+ * at once (they used to hold the connection until the idle timeout). */
+START_TEST(http_head_refused) {
+    static const char smuggled[] = "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n";
+    static const struct {
+        const char *head; /* then "\r\n" and the body below */
+        int status;
+        const char *field; /* errors[0].field; NULL: not checked */
+        const char *body;
+    } cases[] = {
+        {"POST /v1/nqueens/count HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+         "Transfer-Encoding: chunked\r\nContent-Length: 7\r\n",
+         400, "Transfer-Encoding", "7\r\n{\"n\":8}\r\n0\r\n\r\n"},
+        {"POST /v1/nqueens/count HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+         "Content-Length: 7\r\nTransfer-Encoding: chunked\r\n",
+         400, "Transfer-Encoding", "{\"n\":8}"},
+        {"POST /v1/nqueens/count HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+         "Transfer-Encoding: gzip\r\n",
+         501, "Transfer-Encoding", "{\"n\":8}"},
+        {"POST /v1/nqueens/count HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+         "Transfer-Encoding: gzip, chunked\r\n",
+         501, "Transfer-Encoding", "7\r\n{\"n\":8}\r\n0\r\n\r\n"},
+        {"POST /v1/nqueens/count HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+         "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n",
+         501, "Transfer-Encoding", "7\r\n{\"n\":8}\r\n0\r\n\r\n"},
+        {"POST /v1/nqueens/count HTTP/1.0\r\nContent-Type: application/json\r\n"
+         "Transfer-Encoding: chunked\r\n",
+         400, "Transfer-Encoding", "7\r\n{\"n\":8}\r\n0\r\n\r\n"},
+        {"POST /v1/nqueens/count HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+         "Content-Length: 7\r\nContent-Length: 7\r\n",
+         400, "Content-Length", "{\"n\":8}"},
+        {"GET /healthz HTTP/1.1\r\n", 400, "Host", ""},
+        {"GET /healthz HTTP/1.1\r\nHost: t\r\nHost: u\r\n", 400, "Host", ""},
+        /* obs-fold: libmicrohttpd would read "X-Request-Id: abc" as the
+         * header "X-Request-Iddef: abc" */
+        {"GET /healthz HTTP/1.1\r\nHost: t\r\nX-Request-Id: abc\r\n def\r\n", 400, NULL, ""},
+        {"GET /healthz HTTP/1.1\r\nX-Note: a\r\n\tb\r\nHost: t\r\n", 400, NULL, ""},
+        /* a space before the colon: a proxy may read Transfer-Encoding */
+        {"POST /v1/nqueens/count HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+         "Transfer-Encoding : chunked\r\nContent-Length: 7\r\n",
+         400, "Transfer-Encoding ", "{\"n\":8}"},
+    };
+    char req[1024], *out = malloc(1 << 16);
+    ck_assert_ptr_nonnull(out);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        int closed = 0, n;
+        n = snprintf(req, sizeof req, "%s\r\n%s%s", cases[i].head, cases[i].body, smuggled);
+        ck_assert(n > 0 && (size_t)n < sizeof req);
+        ck_assert_int_gt(raw_talk(&shared_srv, req, (size_t)n, 0, out, 1 << 16, &closed), 0);
+        ck_assert_msg(closed, "case %zu: the connection stays open", i);
+        ck_assert_msg(count_of(out, "\r\nX-Request-Id: ") == 1, "case %zu: %s", i,
+                      out); /* one answer */
+        char want[16];
+        snprintf(want, sizeof want, " %d ", cases[i].status);
+        ck_assert_msg(strstr(out, want) == strchr(out, ' '), "case %zu: %.120s", i, out);
+        ck_assert_ptr_nonnull(strstr(out, "\r\nContent-Type: application/problem+json\r\n"));
+        json_error_t err;
+        json_t *p = json_loads(strstr(out, "\r\n\r\n") + 4, 0, &err);
+        ck_assert_msg(p != NULL, "case %zu: not JSON: %s", i, out);
+        ck_assert_int_eq(json_integer_value(json_object_get(p, "status")), cases[i].status);
+        json_t *e = json_array_get(json_object_get(p, "errors"), 0);
+        ck_assert_str_eq(json_string_value(json_object_get(e, "in")), "header");
+        if (cases[i].field != NULL)
+            ck_assert_str_eq(json_string_value(json_object_get(e, "field")), cases[i].field);
+        json_decref(p);
+    }
+    /* what stays accepted: HTTP/1.0 without Host, blanks before a value, a
+     * chunked body (http_raw_framing), a cookie; each on a kept-alive
+     * connection answers the request behind it too */
+    static const char *const fine[] = {
+        "GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: t\r\nX-Note:      spaced\r\nX-Empty:\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: t\r\nCookie: a=b; c=d\r\n\r\n",
+    };
+    for (size_t i = 0; i < sizeof fine / sizeof *fine; i++) {
+        int n = snprintf(req, sizeof req, "%s%s", fine[i],
+                         "GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n");
+        ck_assert_int_gt(raw_exchange(&shared_srv, req, (size_t)n, 0, out, 1 << 16), 0);
+        ck_assert_msg(count_of(out, " 200 OK\r\n") == 2, "fine %zu: %.200s", i, out);
+    }
     assert_healthy_and_idle(&shared_srv);
     free(out);
 }
@@ -1119,6 +1215,7 @@ Suite *http_suite(void) {
     tcase_add_test(shared, http_small_request_not_held_behind_long_count);
     tcase_add_test(shared, http_client_hangup_cancels_work);
     tcase_add_test(shared, http_raw_framing);
+    tcase_add_test(shared, http_head_refused);
     tcase_add_test(shared, http_cli_flags_and_healthcheck);
     tcase_add_test(shared, http_sudoku_solve_formats);
     tcase_add_test(shared, http_sudoku_errors);
