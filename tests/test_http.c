@@ -482,6 +482,10 @@ START_TEST(http_client_hangup_cancels_work) {
     hresp_free(&bg.resp);
     /* without hang-up detection the job would run for 60 s */
     ck_assert(wait_metric(&shared_srv, "puzzled_jobs_inflight", 0, 5000));
+    /* the access log line follows the pool's count: the answer is rendered
+     * and the request completed after the task has left the pool */
+    for (int t = 0; t < 250 && !tsrv_log_has(&shared_srv, "\"client_gone\":true"); t++)
+        test_sleep_ms(20);
     ck_assert(tsrv_log_has(&shared_srv, "\"client_gone\":true"));
 }
 END_TEST
