@@ -11,7 +11,9 @@
  * text/plain, the course format: line 1 the size, line 2 the symbols, line 3
  * the number of cages, then one cage per line as "sum r,c r,c ..."; options
  * in the query string (method, value_order, max_solutions, timeout_ms,
- * diagonals, box, threads).
+ * diagonals, box, threads).  Lines are read in place however long, every
+ * number is digits only and range-checked as it is read (api/decimal.h),
+ * and a line holds nothing else: errors name it ("line 4").
  *
  * The body is parsed into a killer_puzzle_t; killer_validate() (the
  * solver's own checks) then finds the first problem, which this file names
@@ -84,6 +86,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/decimal.h"
 #include "api/grid_char.h"
 #include "api/json_scan.h"
 #include "api/json_util.h"
@@ -92,7 +95,8 @@
 #include "solvers/killer/killer.h"
 
 #define KL_MAX_CELLS   (KILLER_MAX_N * KILLER_MAX_N)
-#define KL_SPLIT_EXTRA 3 /* split levels beyond log2(threads): ~8 items per thread */
+#define KL_MAX_SUM     1000000000LL /* the largest cage sum the text format reads (JSON: the same) */
+#define KL_SPLIT_EXTRA 3            /* split levels beyond log2(threads): ~8 items per thread */
 
 /* One pool item: its result and its solutions (allocated by run() when the
  * job is split, freed by merge(); the job's own buffer when it is not). */
@@ -545,21 +549,52 @@ static int kl_text_params(const api_request_t *req, kl_job_t *j, api_problem_t *
     return bad ? -1 : 0;
 }
 
+/* The one number a whole line [q, qe) holds (blanks around it), 0..max:
+ * 0, or -1 (anything else on the line, or over max). */
+static int kl_text_number(const char *q, const char *qe, long long max, long long *out) {
+    size_t tl = kl_token(&q, qe);
+    const char *rest = q + tl;
+    if (api_decimal(q, tl, max, out) != 0 || kl_token(&rest, qe) != 0) return -1;
+    return 0;
+}
+
 /* The symbols line [q, qe) (line `f`).  0 or -1. */
 static int kl_text_symbols(const char *q, const char *qe, kl_job_t *j, const char *f,
                            api_problem_t *p) {
     size_t tl;
     while ((tl = kl_token(&q, qe)) > 0) {
-        char *te;
-        long x = strtol(q, &te, 10);
-        if (te != q + tl || x < 0 || x > KILLER_MAX_SYMBOL || j->nsymbols == KILLER_MAX_N) {
+        long long x;
+        if (j->nsymbols == KILLER_MAX_N || api_decimal(q, tl, KILLER_MAX_SYMBOL, &x) != 0) {
             api_problem_add(p, "body", f,
                             "the second line holds the symbols, non-negative integers");
             return -1;
         }
-        j->symbols[j->nsymbols++] = x;
+        j->symbols[j->nsymbols++] = (long)x;
         q += tl;
     }
+    return 0;
+}
+
+/* One cell "r,c" of a cage line (the token [q, q + tl), line `f`), each
+ * inside the grid.  0 or -1. */
+static int kl_text_cell(const char *q, size_t tl, const kl_job_t *j, killer_cell_t *cell,
+                        const char *f, api_problem_t *p) {
+    const char *comma = memchr(q, ',', tl);
+    size_t rl = comma ? (size_t)(comma - q) : 0, cl = comma ? tl - rl - 1 : 0;
+    long long r = 0, c = 0;
+    int row = comma ? api_decimal(q, rl, j->n - 1, &r) : -1;
+    int col = comma ? api_decimal(comma + 1, cl, j->n - 1, &c) : -1;
+    if (row == -1 || col == -1) {
+        api_problem_add(p, "body", f, "cell '%.*s' is not 'row,col'", (int)(tl < 40 ? tl : 40), q);
+        return -1;
+    }
+    if (row != 0 || col != 0) {
+        api_problem_add(p, "body", f, "cell '%.*s' is outside the %dx%d grid",
+                        (int)(tl < 40 ? tl : 40), q, j->n, j->n);
+        return -1;
+    }
+    cell->r = (int)r;
+    cell->c = (int)c;
     return 0;
 }
 
@@ -568,33 +603,28 @@ static int kl_text_symbols(const char *q, const char *qe, kl_job_t *j, const cha
 static int kl_text_cage(const char *q, const char *qe, kl_job_t *j, long long nc, long long ncages,
                         size_t *at, const char *f, api_problem_t *p) {
     size_t tl = kl_token(&q, qe);
-    char *te;
-    long sum = strtol(q, &te, 10);
+    long long sum;
+    int rc = api_decimal(q, tl, KL_MAX_SUM, &sum);
     if (nc >= ncages) {
         api_problem_add(p, "body", f, "more cage lines than the %lld announced", ncages);
         return -1;
     }
-    if (te != q + tl || sum < 0) {
-        api_problem_add(p, "body", f, "a cage line is 'sum r,c r,c ...'");
+    if (rc != 0) {
+        api_problem_add(p, "body", f,
+                        rc == -2 ? "the cage sum is over %lld"
+                                 : "a cage line is 'sum r,c r,c ...' (the sum at most %lld)",
+                        KL_MAX_SUM);
         return -1;
     }
     q += tl;
-    j->cages[nc].sum = sum;
+    j->cages[nc].sum = (long)sum;
     j->cages[nc].cells = j->cells + *at;
     while ((tl = kl_token(&q, qe)) > 0) {
-        int r, c, used = 0;
-        char tok[64];
-        snprintf(tok, sizeof tok, "%.*s", (int)(tl < 63 ? tl : 63), q);
-        if (sscanf(tok, "%d,%d%n", &r, &c, &used) != 2 || tok[used] != '\0') {
-            api_problem_add(p, "body", f, "cell '%s' is not 'row,col'", tok);
-            return -1;
-        }
         if (*at == KL_MAX_CELLS) {
             api_problem_add(p, "body", f, "more cage cells than the grid has");
             return -1;
         }
-        j->cells[*at].r = r;
-        j->cells[*at].c = c;
+        if (kl_text_cell(q, tl, j, &j->cells[*at], f, p) != 0) return -1;
         (*at)++;
         j->cages[nc].ncells++;
         q += tl;
@@ -603,44 +633,37 @@ static int kl_text_cage(const char *q, const char *qe, kl_job_t *j, long long nc
 }
 
 /* text/plain (the course format, file head), line by line: the size, the
- * symbols, the number of cages, the cages.  0, -1 (errors in p) or -2 (out
- * of memory). */
+ * symbols, the number of cages, the cages.  Each line is read where it is
+ * in the body, however long, and every number is range-checked as it is
+ * read (api/decimal.h).  0, -1 (errors in p) or -2 (out of memory). */
 static int kl_parse_text(const api_request_t *req, kl_job_t *j, api_problem_t *p) {
     const char *s = req->body ? req->body : "", *end = s + req->body_len;
     int lineno = 0, stage = 0;
-    long long ncages = 0, nc = 0;
+    long long ncages = 0, nc = 0, n;
     size_t at = 0;
     char f[32];
 
     if (kl_text_params(req, j, p) != 0) return -1;
     while (s < end && p->nerrors == 0) {
         const char *nl = memchr(s, '\n', (size_t)(end - s)), *e = nl ? nl : end;
-        char line[8192];
-        size_t len = (size_t)(e - s);
-        if (len > 0 && s[len - 1] == '\r') len--;
+        const char *q = s, *qe = e > s && e[-1] == '\r' ? e - 1 : e;
         lineno++;
         snprintf(f, sizeof f, "line %d", lineno);
-        if (len >= sizeof line) {
-            api_problem_add(p, "body", f, "line too long");
-            return -1;
-        }
-        memcpy(line, s, len);
-        line[len] = '\0';
         s = nl ? nl + 1 : end;
-        const char *q = line, *qe = line + len;
         if (kl_token(&q, qe) == 0) continue; /* blank */
         if (stage == 0) {
-            if (sscanf(line, "%d", &j->n) != 1 || j->n < KILLER_MIN_N || j->n > KILLER_MAX_N) {
+            if (kl_text_number(q, qe, KILLER_MAX_N, &n) != 0 || n < KILLER_MIN_N) {
                 api_problem_add(p, "body", f, "the first line is the size, %d to %d", KILLER_MIN_N,
                                 KILLER_MAX_N);
                 return -1;
             }
+            j->n = (int)n;
             stage = 1;
         } else if (stage == 1) {
             if (kl_text_symbols(q, qe, j, f, p) != 0) return -1;
             stage = 2;
         } else if (stage == 2) {
-            if (sscanf(line, "%lld", &ncages) != 1 || ncages < 0 || ncages > KL_MAX_CELLS) {
+            if (kl_text_number(q, qe, KL_MAX_CELLS, &ncages) != 0) {
                 api_problem_add(p, "body", f, "the third line is the number of cages, 0 to %d",
                                 KL_MAX_CELLS);
                 return -1;

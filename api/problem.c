@@ -43,6 +43,8 @@ static const problem_kind_t problem_kinds[] = {
     PROBLEM_KIND(API_ENOMEM, 503, "/problems/out-of-memory", "Not enough memory for this request"),
     PROBLEM_KIND(API_EUNAVAILABLE, 503, "/problems/unavailable",
                  "A service this request needs is unavailable"),
+    PROBLEM_KIND(API_ENOTIMPL, 501, "/problems/not-implemented",
+                 "The server does not implement this"),
     PROBLEM_KIND(API_EINTERNAL, 500, "/problems/internal",
                  "Internal error"), /* last: the default */
 };

@@ -6,8 +6,16 @@
  * sigtimedwait, so no async-signal-safety puzzles arise.  On the first one:
  * drain (readyz 503, stop accepting), wait up to --grace-ms for in-flight
  * requests, then cancel what is left (their answers say "cancelled" rather
- * than vanish), wait for those answers, stop, exit 0.  A second signal during
- * the wait skips the rest of the grace period. */
+ * than vanish) and wait up to CANCEL_WAIT_MS for those answers.  When all
+ * is answered: stop everything in order and exit 0.  When something still
+ * runs (a solver that does not see its cancel flag, a client that does not
+ * read its answer): log why and _exit(1) at once.  Returning from main there
+ * would never end: exit() runs libuv's destructor, which joins every worker
+ * thread, busy ones included, and stopping libmicrohttpd would free
+ * requests the workers still use.  Answers already handed to the kernel stay
+ * written; the logs are write(2)s, never buffered.  So the process is gone
+ * at most --grace-ms + CANCEL_WAIT_MS after the signal.  A second signal
+ * during either wait skips the rest of it. */
 #include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
@@ -28,7 +36,7 @@
 #include "server/rconn.h"
 #include "server/router.h"
 
-#define CANCEL_WAIT_MS 5000
+#define CANCEL_WAIT_MS 1000 /* past --grace-ms, for the cancelled answers to be written */
 
 /* Waits until nothing is in flight, for at most `ms`; returns 1 when idle.
  * Returns early (0) if another signal in `set` arrives. */
@@ -40,6 +48,21 @@ static int wait_idle(http_server_t *http, pool_t *pool, int64_t ms, const sigset
         if (sigtimedwait(set, NULL, &tick) > 0) return 0;
     }
     return 1;
+}
+
+/* Ends the process when work is still running past the grace period and
+ * the cancel wait: nothing can be stopped in order any more (see the file
+ * head), so say why and _exit. */
+static void exit_abandoning(http_server_t *http, pool_t *pool, int64_t waited_ms) {
+    long jobs = pool_inflight(pool), reqs = http != NULL ? http_server_active(http) : 0;
+    http_log("error", "exiting without stopping what still runs",
+             json_pack("{s:s, s:I, s:I, s:I, s:i}", "reason",
+                       "in-flight work did not end within the grace period and the wait for "
+                       "its cancel; answers already written are kept",
+                       "jobs_running", (json_int_t)jobs, "requests_unanswered", (json_int_t)reqs,
+                       "waited_ms", (json_int_t)waited_ms, "exit_status", 1));
+    fflush(NULL);
+    _exit(1);
 }
 
 int main(int argc, char **argv) {
@@ -140,18 +163,18 @@ int main(int argc, char **argv) {
     jobs_drain(jobs); /* queued jobs end as cancelled; running ones get the grace period */
     if (!wait_idle(http, pool, cfg.grace_ms, &set)) {
         http_log("warn", "grace period over: cancelling in-flight work",
-                 json_pack("{s:I}", "jobs", (json_int_t)pool_inflight(pool)));
+                 json_pack("{s:I, s:I}", "jobs", (json_int_t)pool_inflight(pool), "requests",
+                           (json_int_t)http_server_active(http)));
         pool_cancel_all(pool);
-        wait_idle(http, pool, CANCEL_WAIT_MS, &set);
+        if (!wait_idle(http, pool, CANCEL_WAIT_MS, &set))
+            exit_abandoning(http, pool, cfg.grace_ms + CANCEL_WAIT_MS);
     }
     rc = 0;
 out:
-    if (http != NULL && pool != NULL && pool_inflight(pool) > 0) {
-        /* Never stop MHD with suspended connections: it would free requests
-         * the workers still use.  Exiting without cleanup is the safe choice. */
-        http_log("error", "jobs still running after cancel; exiting without cleanup", NULL);
-        return 1;
-    }
+    /* Never stop MHD with suspended connections: it would free requests the
+     * workers still use.  (A guard: a drain that went idle leaves nothing
+     * running, and neither does a failed start.) */
+    if (http != NULL && pool != NULL && pool_inflight(pool) > 0) exit_abandoning(http, pool, 0);
     http_server_stop(http);
     pool_free(pool);
     jobs_free(jobs); /* after the pool: no tick or task can reach it now */

@@ -140,6 +140,38 @@ START_TEST(killer_api_text_format_and_diagonals) {
 }
 END_TEST
 
+/* A line is read whole, however long (the reader used to copy lines into
+ * an 8 KiB buffer and cut a cell token at 63 characters). */
+START_TEST(killer_api_text_long_lines) {
+    size_t cap = 16384, n;
+    char *body = malloc(cap);
+    ck_assert_ptr_nonnull(body);
+    /* the 4x4 of killer_api_text_format_and_diagonals, its first cage with
+     * 9000 blanks between its cells and its second cell's column written
+     * with 70 leading zeros */
+    n = (size_t)snprintf(body, cap, "4\n1 2 3 4\n8\n3 0,0");
+    memset(body + n, ' ', 9000);
+    n += 9000;
+    n += (size_t)snprintf(body + n, cap - n, "0,");
+    memset(body + n, '0', 70);
+    n += 70;
+    snprintf(body + n, cap - n,
+             "1\n7 0,2 0,3\n7 1,0 2,0\n5 1,1 1,2\n3 1,3 2,3\n5 2,1 2,2\n"
+             "3 3,0 3,1\n7 3,2 3,3\n");
+    api_param_t q = {"max_solutions", "100"};
+    kres_t k = ksolve("text/plain", body, &q, 1);
+    ck_assert_msg(k.status == 200, "%.300s", k.body);
+    json_t *sols = json_object_get(k.json, "solutions");
+    ck_assert_int_gt(json_array_size(sols), 0);
+    ck_assert(check_solutions(sols, 1));
+    for (size_t s = 0; s < json_array_size(sols); s++) /* the cage 3 = (0,0) + (0,1) held */
+        ck_assert_int_eq(cell(json_array_get(sols, s), 0, 0) + cell(json_array_get(sols, s), 0, 1),
+                         3);
+    kres_free(&k);
+    free(body);
+}
+END_TEST
+
 START_TEST(killer_api_custom_symbols_and_givens) {
     /* symbols 0,10,20,30 stand for 1..4 minus one, times ten: sums scale */
     const char *body = "{\"size\":4,\"symbols\":[0,10,20,30],\"cages\":["
@@ -235,6 +267,18 @@ static const kbad_t kbad[] = {
     {"text/plain", "4\n1 2 3 4\n2\n3 0,0 0,1\n", 400, "body"},
     {"text/plain", "x\n", 400, "line 1"},
     {"text/plain", "4\n1 2 3 4\n1\n3 0,0 0,1\n7 0,2 0,3\n", 400, "line 5"},
+    /* numbers that used to wrap (sscanf "%d": 4294967300 read as 4) or
+     * be followed by text nobody read */
+    {"text/plain", "4294967300\n1 2 3 4\n0\n", 400, "line 1"},
+    {"text/plain", "4 by 4\n1 2 3 4\n0\n", 400, "line 1"},
+    {"text/plain", "4\n1 2 3 4\n0 cages\n", 400, "line 3"},
+    {"text/plain", "4\n1 2 3 4\n18446744073709551616\n", 400, "line 3"},
+    {"text/plain", "4\n1 2 3 4 99999999999999999999\n0\n", 400, "line 2"},
+    {"text/plain", "4\n1 2 3 4\n1\n3 0,0 4294967296,1\n", 400, "line 4"},
+    {"text/plain", "4\n1 2 3 4\n1\n3 0,0 0,4\n", 400, "line 4"},
+    {"text/plain", "4\n1 2 3 4\n1\n3 0,0 0,1x\n", 400, "line 4"},
+    {"text/plain", "4\n1 2 3 4\n1\n99999999999999999999 0,0\n", 400, "line 4"},
+    {"text/plain", "4\n1 2 3 4\n1\n-3 0,0\n", 400, "line 4"},
     {"text/xml", "<k/>", 415, "Content-Type"},
 };
 
@@ -573,6 +617,7 @@ Suite *killer_api_suite(void) {
     tcase_add_test(tc, killer_api_json_both_methods_agree);
     tcase_add_test(tc, killer_api_auto_method_by_size);
     tcase_add_test(tc, killer_api_text_format_and_diagonals);
+    tcase_add_test(tc, killer_api_text_long_lines);
     tcase_add_test(tc, killer_api_custom_symbols_and_givens);
     tcase_add_loop_test(tc, killer_api_invalid_inputs_table, 0,
                         (int)(sizeof kbad / sizeof kbad[0]));

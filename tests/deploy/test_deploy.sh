@@ -8,8 +8,10 @@
 #      configuration against the server (check_manifests.py), nginx -t;
 #   2. through nginx: the web root, health routes, X-Request-Id passed and
 #      minted (and found in the replica's log), gzip, body limits per route
-#      as problem+json; the job events location streaming (a stand-in
-#      replica, tests/deploy/sse_check.py, until the server has jobs);
+#      as problem+json; request heads that could be framed two ways refused
+#      by nginx and by a replica (tests/deploy/heads.py); the job events
+#      location streaming (a stand-in replica, tests/deploy/sse_check.py,
+#      until the server has jobs);
 #   3. the load (tests/deploy/load.c) for LOAD_SECONDS (default 24) with
 #      every answer checked, while replica 1 is killed with SIGKILL and
 #      restarted, then replica 2 is stopped with SIGTERM (it must exit 0)
@@ -176,6 +178,12 @@ pad $((PUZZLED_MAX_BATCH_BODY + 1)) >"$work/over"
 code=$(curl -s -o "$work/r" -w '%{http_code} %{content_type}' -H 'Content-Type: text/plain' --data-binary @"$work/over" "$base/v1/sudoku/batch")
 [ "$code" = "413 application/problem+json" ] || bad "over --max-batch-body on the batch route: $code"
 [ "$fail" = 1 ] || say "body limits: $PUZZLED_MAX_BODY bytes (413 problem+json past it), batch $PUZZLED_MAX_BATCH_BODY"
+
+# Heads that could be framed two ways (request smuggling): nginx refuses
+# each itself and closes, and so does a replica reached directly
+# (server/http.c); a chunked body and HTTP/1.0 without Host pass both.
+$py tests/deploy/heads.py "$nport" "$p1" "$logs"/replica-*.log >"$work/heads" || bad "refused heads: $(grep FAIL "$work/heads")"
+[ "$fail" = 1 ] || say "refused heads: $(grep -c 'nginx \[[45]' "$work/heads") kinds, by nginx and by a replica alike, each connection closed"
 
 # The job events location (issue 23's Server-Sent Events): a second nginx
 # with the same template in front of a stand-in replica whose stream pauses
