@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "solvers/nqueens/count.h"
 #include "solvers/nqueens/nqueens.h"
 #include "solvers/nqueens/xc.h"
 
@@ -528,6 +529,36 @@ START_TEST(nqueens_count_node_budget) {
 }
 END_TEST
 
+/* An endless source of full boards (nothing to search: each counts 1): the
+ * engine took boards until one needed a search, without polling, so a
+ * source like it ran forever past any deadline or cancel flag.  Now it
+ * polls every few thousand boards. */
+static int full_board_forever(void *ctx, nqueens_sub_t *out) {
+    memset(out, 0, sizeof *out);
+    out->n = 8;
+    out->weight = 1;
+    memcpy(out->cols, (const uint8_t[]){0, 4, 7, 5, 2, 6, 1, 3}, 8);
+    ++*(uint64_t *)ctx;
+    return 1;
+}
+
+START_TEST(nqueens_count_polls_between_boards) {
+    atomic_int cancel;
+    atomic_init(&cancel, 0);
+    uint64_t boards = 0, count = 42;
+    search_stats_t st = {0};
+    search_ctl_t ctl = {search_now_ns() + 20 * 1000000LL, 0, &cancel, NULL};
+    ck_assert_int_eq(nqueens__count_boards(full_board_forever, &boards, NULL, &ctl, &count, &st),
+                     SEARCH_TIMEOUT);
+    ck_assert_uint_eq(count, 42);
+    ck_assert_uint_gt(boards, 0);
+    ctl.deadline_ns = 0;
+    atomic_store(&cancel, 1); /* seen at the first poll */
+    ck_assert_int_eq(nqueens__count_boards(full_board_forever, &boards, NULL, &ctl, &count, &st),
+                     SEARCH_CANCELLED);
+}
+END_TEST
+
 /* A count advances ctl->progress (the pool's live work counter) as it goes,
  * by the steps made between its polls, and by the rest at the end. */
 START_TEST(nqueens_count_reports_progress) {
@@ -603,6 +634,7 @@ Suite *nqueens_suite(void) {
     tcase_add_test(tc, nqueens_first_solutions_verify);
     tcase_add_test(tc, nqueens_verify_rejects_bad_boards);
     tcase_add_test(tc, nqueens_count_deadline_passed);
+    tcase_add_test(tc, nqueens_count_polls_between_boards);
     tcase_add_test(tc, nqueens_count_cancelled);
     tcase_add_test(tc, nqueens_count_node_budget);
     tcase_add_test(tc, nqueens_count_reports_progress);

@@ -10,6 +10,7 @@
  *
  * Exports nqueens_more_suite(); tests/test_main.c runs it. */
 #include <check.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "solvers/nqueens/board.h"
 #include "solvers/nqueens/heur.h"
 #include "solvers/nqueens/repair.h"
+#include "tests/test_util.h"
 
 /* === Brute force (n <= 8) === */
 
@@ -431,6 +433,39 @@ START_TEST(nqueens_mrv_honours_budget) {
 }
 END_TEST
 
+/* mrv at its largest n: a node there scans 65,536 lines and costs a few
+ * ms, so polling every 16,384 nodes answered a 1 s deadline after 50 s (the
+ * issue saw 18.9 s), and placing the given queens (O(n) each) did not poll
+ * at all.  Long by construction: a board of n = 65,536 is ~4 * 10^9 counter
+ * updates even without backtracking, and half of one given is ~2 * 10^9
+ * before the search starts.  Each run must stop within 700 ms of its start
+ * (a 20 ms deadline, or a cancel flag raised after 20 ms). */
+START_TEST(nqueens_mrv_deadline_at_max_n) {
+    const int n = NQUEENS_MRV_MAX_N;
+    int *cols = malloc(sizeof(int) * (size_t)n), *half = malloc(sizeof(int) * (size_t)n);
+    void *scratch = malloc(nqueens_mrv_scratch(n));
+    ck_assert(cols != NULL && half != NULL && scratch != NULL);
+    for (int r = 0; r < n; r++) /* the first half of the classical board */
+        half[r] = r < n / 2 ? 2 * r + 1 : -1;
+    for (int k = 0; k < 3; k++) {
+        atomic_int cancel = 0;
+        test_canceller_t c = {&cancel, 20};
+        pthread_t th;
+        const int64_t t0 = search_now_ns();
+        search_ctl_t ctl = {k < 2 ? t0 + 20 * 1000000LL : 0, 0, &cancel, NULL};
+        if (k == 2) ck_assert_int_eq(pthread_create(&th, NULL, test_canceller, &c), 0);
+        const int rc = nqueens_mrv(n, k == 1 ? half : NULL, &ctl, cols, scratch, NULL, NULL);
+        const double ms = (double)(search_now_ns() - t0) / 1e6;
+        if (k == 2) pthread_join(th, NULL);
+        ck_assert_int_eq(rc, k == 2 ? SEARCH_CANCELLED : SEARCH_TIMEOUT);
+        ck_assert_msg(ms < 700, "run %d stopped %.0f ms after its start (20 ms asked)", k, ms);
+    }
+    free(scratch);
+    free(half);
+    free(cols);
+}
+END_TEST
+
 /* === minconflicts === */
 
 static int repair(int n, const int *fixed, uint64_t seed, int *cols, nqueens_repair_result_t *res,
@@ -649,6 +684,7 @@ Suite *nqueens_more_suite(void) {
     tcase_add_test(tc, nqueens_mrv_deterministic);
     tcase_add_test(tc, nqueens_mrv_completes_partial_boards);
     tcase_add_test(tc, nqueens_mrv_honours_budget);
+    tcase_add_test(tc, nqueens_mrv_deadline_at_max_n);
     tcase_add_test(tc, nqueens_repair_solves_8_to_2000);
     tcase_add_test(tc, nqueens_repair_start_nearly_conflict_free);
     tcase_add_test(tc, nqueens_repair_reproducible);

@@ -37,6 +37,7 @@
 
 #include "solvers/nqueens/bits.h"
 #include "solvers/nqueens/board.h"
+#include "solvers/nqueens/poll.h"
 #include "solvers/nqueens/walk.h"
 
 /* OEIS A000170, n = 0..27. */
@@ -375,6 +376,8 @@ int nqueens_enumerate(int n, const int *fixed, uint64_t offset, int limit, const
     uint64_t skip = offset;
     int got = 0;
     nqw_t w;
+    nqueens__poll_t pl; /* by work: the counts below make stats->nodes jump */
+    nqueens__poll_init(&pl, stats->nodes);
     nqw_init(&w, allowed[0]);
     rc = 0;
     for (;;) {
@@ -387,7 +390,7 @@ int nqueens_enumerate(int n, const int *fixed, uint64_t offset, int limit, const
         const uint64_t bit = nqw_take(&w);
         col[y] = __builtin_ctzll(bit);
         stats->nodes++;
-        if ((rc = search_should_stop(ctl, stats->nodes)) != 0) break;
+        if ((rc = nqueens__poll(&pl, ctl, NQUEENS__NODE_UNITS, stats->nodes)) != 0) break;
         if (y + 1 == n) {
             if (skip > 0) {
                 skip--;
