@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "api/json_util.h"
+#include "api/nqueens_api.h"
 #include "solvers/nqueens/nqueens.h"
 #include "solvers/nqueens/board.h"
 #include "solvers/nqueens/heur.h"
@@ -247,42 +248,135 @@ done:
 
 /* === Counting completions === */
 
+/* A count is cut into prefixes (solvers/nqueens/board.h), one pool item
+ * each, so that the workers balance and a small request waits behind short
+ * items.  How deep to cut depends on two bounds, not on n alone:
+ *
+ *   want   items of about NQB_COUNT_ITEM_MS of one core, from the work an
+ *          empty board of the free rows would take (NQB_COUNT_MS_16 at 16
+ *          free rows, x6.5 a row: measured; placed queens only make it
+ *          less), so the hand-off per item (~50-80 us) stays small;
+ *   max    NQB_COUNT_MAX_ITEMS, and the request's share of the server's
+ *          work memory (api_request_t.work_share) over the bytes an item
+ *          holds (its prefix and its result slot).
+ *
+ * The cut is planned and written on a worker, as the job's item 0
+ * (nqueens_complete_plan(): O(max * n * depth^2) whatever the board), whose
+ * merge raises nitems to 1 + the number of prefixes; prepare() only reads
+ * and checks the board.  The old split, depth 5 from n = 18 on the HTTP
+ * thread, built 4,487,692 subproblems (600 MB, 3.8 s) for a 26-byte body
+ * at n = 27.
+ *
+ * Threads: item 0's run() writes depth, nprefix, prefix and slots on a
+ * worker; merge(0), on the loop thread after that run
+ * returned, publishes them by raising nitems; item k >= 1 then reads the
+ * board and prefix k-1 (constant from there on) and writes only slots[k-1],
+ * which merge(k) reads after it returned.  total, completed and rc belong
+ * to merge() and render() (loop thread). */
+#define NQB_COUNT_MAX_ITEMS 65536
+#define NQB_COUNT_ITEM_MS   2.0
+#define NQB_COUNT_MS_16     2560.0 /* nqueens_complete_count(16, empty board), one core */
+
+typedef struct nqb_slot_s {
+    uint64_t count;
+    search_stats_t stats;
+} nqb_slot_t;
+
+/* Bytes one item holds at most: its prefix and its slot. */
+#define NQB_COUNT_ITEM_BYTES (sizeof(nqb_slot_t) + NQUEENS_COUNT_MAX_N)
+
 typedef struct nqb_count_s {
     api_job_t base;
-    int n, placed;
-    nqueens_psub_t *subs;
-    uint64_t *counts;
-    search_stats_t *stats;
+    nqb_board_t b;
+    size_t want, max; /* the plan's bounds, set by prepare() */
+    /* written by item 0 (see above) */
+    int depth;
+    size_t nprefix;
+    uint8_t *prefix; /* nprefix * depth bytes */
+    nqb_slot_t *slots;
+    /* merge() and render() only */
+    int split_merged; /* item 0 merged: nitems counts the prefixes */
     uint64_t total;
     size_t completed;
     int rc;
 } nqb_count_t;
 
+/* Items of about NQB_COUNT_ITEM_MS for an empty board of `free` rows, at
+ * least 1 and at most max. */
+static size_t nqb_count_want(int free, size_t max) {
+    double ms = NQB_COUNT_MS_16;
+    for (int k = 16; k < free; k++)
+        ms *= 6.5;
+    for (int k = free; k < 16; k++)
+        ms /= 6.5;
+    double want = ms / NQB_COUNT_ITEM_MS;
+    return want < 1 ? 1 : want >= (double)max ? max : (size_t)want;
+}
+
+/* Item 0: plans the cut and writes the prefixes. */
+static int nqb_count_split(nqb_count_t *j, const search_ctl_t *ctl) {
+    size_t k = 0;
+    int depth = 0, rc;
+    rc = nqueens_complete_plan(j->b.n, j->b.fixed, j->want, j->max, ctl, &depth, &k, NULL);
+    if (rc != 0) return rc;
+    free(j->prefix); /* a run tried before and cut short (restartable) */
+    free(j->slots);
+    j->prefix = malloc(k * (size_t)depth + 1);
+    j->slots = calloc(k ? k : 1, sizeof *j->slots);
+    if (j->prefix == NULL || j->slots == NULL) return SEARCH_ENOMEM;
+    rc = nqueens_complete_prefixes(j->b.n, j->b.fixed, depth, j->prefix, k, &k, ctl, NULL);
+    if (rc != 0) return rc;
+    j->depth = depth;
+    j->nprefix = k;
+    return 0;
+}
+
 static int nqb_count_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
     nqb_count_t *j = (nqb_count_t *)job;
-    return nqueens_complete_count_sub(&j->subs[item], ctl, &j->counts[item], &j->stats[item]);
+    if (item == 0) return nqb_count_split(j, ctl);
+    nqb_slot_t *sl = &j->slots[item - 1];
+    sl->count = 0;
+    return nqueens_complete_count_prefix(j->b.n, j->b.fixed, j->depth,
+                                         j->prefix + (item - 1) * (size_t)j->depth, ctl, &sl->count,
+                                         &sl->stats);
 }
 
 static int nqb_count_merge(api_job_t *job, size_t item, int rc) {
     nqb_count_t *j = (nqb_count_t *)job;
-    job->nodes += j->stats[item].nodes;
+    if (item > 0) job->nodes += j->slots[item - 1].stats.nodes;
     if (rc != 0) {
         if (j->rc == 0) j->rc = rc;
-        return API_JOB_CANCEL;
+        return API_JOB_CANCEL; /* a partial count is worthless: stop the rest */
     }
-    j->total += j->counts[item];
+    if (item == 0) { /* the cut is known: schedule its prefixes */
+        job->nitems = 1 + j->nprefix;
+        job->progress_total = j->nprefix;
+        j->split_merged = 1;
+        return API_JOB_CONTINUE;
+    }
+    j->total += j->slots[item - 1].count;
     j->completed++;
+    job->progress_done = j->completed;
     return API_JOB_CONTINUE;
 }
 
 static void nqb_count_render(api_job_t *job, api_response_t *out) {
     nqb_count_t *j = (nqb_count_t *)job;
-    int done = j->rc == 0 && j->completed == job->nitems;
+    int done = j->rc == 0 && j->split_merged && j->completed == j->nprefix;
+    api_problem_t p;
+    if (j->rc != 0 && j->rc != SEARCH_TIMEOUT && j->rc != SEARCH_CANCELLED &&
+        j->rc != SEARCH_BUDGET) {
+        api_problem_init(&p, j->rc == SEARCH_ENOMEM ? API_ENOMEM : API_EINTERNAL,
+                         "the count failed: %s (%s)", search_code_str(j->rc),
+                         search_code_name(j->rc));
+        api_response_problem(out, &p);
+        return;
+    }
     json_t *stats = json_pack("{s:I, s:I, s:I, s:i, s:f}", "nodes", (json_int_t)job->nodes,
-                              "subproblems", (json_int_t)job->nitems, "completed_subproblems",
+                              "subproblems", (json_int_t)j->nprefix, "completed_subproblems",
                               (json_int_t)j->completed, "threads", (int)job->threads, "elapsed_ms",
                               api_elapsed_ms(job->start_ns, search_now_ns()));
-    json_t *root = json_pack("{s:i, s:i, s:s, s:o}", "n", j->n, "placed", j->placed, "status",
+    json_t *root = json_pack("{s:i, s:i, s:s, s:o}", "n", j->b.n, "placed", j->b.placed, "status",
                              done                        ? "complete"
                              : j->rc == SEARCH_CANCELLED ? "cancelled"
                                                          : "timeout",
@@ -295,9 +389,9 @@ static void nqb_count_render(api_job_t *job, api_response_t *out) {
 static void nqb_count_free(api_job_t *job) {
     nqb_count_t *j = (nqb_count_t *)job;
     if (j == NULL) return;
-    free(j->subs);
-    free(j->counts);
-    free(j->stats);
+    nqb_board_free(&j->b);
+    free(j->prefix);
+    free(j->slots);
     free(j);
 }
 
@@ -310,47 +404,35 @@ int api_nqueens_count_post_prepare(const api_request_t *req, api_job_t **job,
     static const char *const fields[] = {"n", "queens", "placed", "threads", "timeout_ms", NULL};
     api_problem_t p;
     json_t *root = NULL;
-    nqb_board_t b;
-    nqb_count_t *j = NULL;
+    nqb_count_t *j = calloc(1, sizeof *j);
     long long threads, timeout_ms;
-    size_t count = 0;
-    int rc, depth;
+    int rc;
 
     *job = NULL;
-    rc = nqb_read_body(req, fields, NQUEENS_COUNT_MAX_N, &root, &b, &p);
+    if (j == NULL) {
+        api_problem_init(&p, API_ENOMEM, "out of memory");
+        goto fail;
+    }
+    rc = nqb_read_body(req, fields, NQUEENS_COUNT_MAX_N, &root, &j->b, &p);
     if (rc != 0) goto fail;
-    rc = API_EINVALID;
     if (api_json_opt_int(root, "threads", 1, req->pool_threads, req->pool_threads, &threads, &p) !=
             0 ||
         api_json_opt_int(root, "timeout_ms", 1, req->max_timeout_ms, req->max_timeout_ms,
                          &timeout_ms, &p) != 0)
         goto fail;
-    /* slices of milliseconds, as for the empty board: ~n^depth prefixes */
-    depth = b.n <= 10 ? 1 : b.n <= 14 ? 3 : b.n <= 17 ? 4 : 5;
-    rc = API_ENOMEM;
-    nqueens_complete_split(b.n, b.fixed, depth, NULL, 0, &count, NULL);
-    j = calloc(1, sizeof *j);
-    if (j == NULL) goto nomem;
-    j->subs = calloc(count ? count : 1, sizeof *j->subs);
-    j->counts = calloc(count ? count : 1, sizeof *j->counts);
-    j->stats = calloc(count ? count : 1, sizeof *j->stats);
-    if (!j->subs || !j->counts || !j->stats) goto nomem;
-    if (count > 0 && nqueens_complete_split(b.n, b.fixed, depth, j->subs, count, &count, NULL) != 0)
-        goto nomem;
-    j->n = b.n;
-    j->placed = b.placed;
+    j->max = NQB_COUNT_MAX_ITEMS;
+    if (req->work_share != 0 && req->work_share / NQB_COUNT_ITEM_BYTES < j->max)
+        j->max =
+            req->work_share / NQB_COUNT_ITEM_BYTES ? req->work_share / NQB_COUNT_ITEM_BYTES : 1;
+    j->want = nqb_count_want(j->b.n - j->b.placed, j->max);
     j->base.progress_unit = "subproblems";
-    /* count 0: no prefix fits the placed queens, so no completion; the
-     * pool finishes such a job at once */
-    api_job_ready(&j->base, &nqb_count_ops, count, (unsigned)threads, timeout_ms, job);
-    nqb_board_free(&b);
+    j->base.inline_whole = j->b.n <= API_NQUEENS_INLINE_COUNT_N; /* tiny by construction */
+    /* item 0 cuts the count (see above); its merge adds the prefixes */
+    api_job_ready(&j->base, &nqb_count_ops, 1, (unsigned)threads, timeout_ms, job);
     json_decref(root);
     return 0;
-nomem:
-    api_problem_init(&p, API_ENOMEM, "out of memory for the subproblems");
 fail:
     nqb_count_free(j ? &j->base : NULL);
-    nqb_board_free(&b);
     json_decref(root);
     api_response_problem(resp, &p);
     return p.code;

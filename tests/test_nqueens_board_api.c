@@ -1,15 +1,24 @@
 /* test_nqueens_board_api.c -- N-Queens boards without a server: analysis
  * examples from the issue, completions counted and cross-checked against
  * the enumeration, pagination covering all 92 solutions of n = 8 once,
- * completion with every method, and the errors (400 / 422 naming rows). */
+ * completion with every method, and the errors (400 / 422 naming rows);
+ * the cut of a count under a work-memory share; and, through a real
+ * server, counts of n = 27 that must answer on their deadline without
+ * holding memory or the HTTP thread. */
 #include <check.h>
 #include <jansson.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/nqueens_api.h"
 #include "api/nqueens_board_api.h"
+#include "tests/http_client.h"
+#include "tests/job_client.h"
 #include "tests/job_harness.h"
+#include "tests/test_util.h"
 
 typedef tjob_t qres_t;
 
@@ -230,6 +239,155 @@ START_TEST(nqueens_api_minconflicts_trace_and_seed) {
 }
 END_TEST
 
+/* === Counts under a budget, and on their deadline === */
+
+/* Runs a count job the way the pool does, one item at a time (item 0 cuts
+ * it and raises nitems), with a work share of `share` bytes; returns the
+ * rendered answer's JSON and the number of items. */
+static json_t *count_with_share(const char *body, size_t share, size_t *items) {
+    api_request_t r;
+    api_job_t *job = NULL;
+    api_response_t resp = {0};
+    search_ctl_t ctl = {search_now_ns() + 30LL * 1000000000, 0, NULL, NULL};
+    memset(&r, 0, sizeof r);
+    r.method = "POST";
+    r.path = "/v1/nqueens/count";
+    r.body = body;
+    r.body_len = strlen(body);
+    r.content_type = "application/json";
+    r.pool_threads = 2;
+    r.max_timeout_ms = 30000;
+    r.work_share = share;
+    ck_assert_int_eq(api_nqueens_count_post_prepare(&r, &job, &resp), 0);
+    ck_assert_ptr_nonnull(job);
+    ck_assert_uint_eq(job->nitems, 1); /* prepare() cuts nothing */
+    int act = API_JOB_CONTINUE;
+    for (size_t k = 0; act == API_JOB_CONTINUE && k < job->nitems; k++)
+        act = job->ops->merge(job, k, job->ops->run(job, k, &ctl));
+    *items = job->nitems;
+    job->ops->render(job, &resp);
+    job->ops->free(job);
+    json_t *j = json_loadb(resp.body, resp.len, 0, NULL);
+    api_response_destroy(&resp);
+    ck_assert_ptr_nonnull(j);
+    return j;
+}
+
+/* The cut follows the work share: fewer, larger items when the share is
+ * small (one item, the whole board, when it holds less than one), and the
+ * count is the same every way. */
+START_TEST(nqueens_api_count_cut_follows_share) {
+    static const size_t shares[] = {0, 1, 4096, 65536, (size_t)1 << 30};
+    size_t last = 0;
+    for (size_t i = 0; i < sizeof shares / sizeof *shares; i++) {
+        size_t items = 0;
+        json_t *j = count_with_share("{\"n\":12}", shares[i], &items);
+        ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "complete");
+        ck_assert_int_eq(json_integer_value(json_object_get(j, "count")), 14200);
+        json_int_t subs =
+            json_integer_value(json_object_get(json_object_get(j, "stats"), "subproblems"));
+        ck_assert_uint_eq((size_t)subs + 1, items);
+        if (shares[i] == 1) ck_assert_int_eq(subs, 1);
+        /* each item holds its prefix (<= 27 bytes) and a 40-byte slot */
+        if (shares[i] > 1) ck_assert_uint_le((size_t)subs * 40, shares[i]);
+        if (i >= 2) ck_assert_uint_ge((size_t)subs, last);
+        if (i >= 1) last = (size_t)subs;
+        json_decref(j);
+    }
+    /* a nearly full n = 27 board: cut as deep as it goes, counted to the end */
+    size_t items = 0;
+    json_t *j = count_with_share("{\"n\":27,\"placed\":[[0,0],[1,2],[2,4],[3,1],[4,3],[5,8],"
+                                 "[6,10],[7,12],[8,14],[9,16],[10,18],[11,20],[12,22],[13,24],"
+                                 "[14,26],[15,5],[16,7],[17,9]]}",
+                                 0, &items);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "complete");
+    ck_assert_uint_le(items, 65537);
+    json_decref(j);
+}
+END_TEST
+
+static long proc_kb(pid_t pid, const char *field) {
+    char path[64], line[256];
+    long kb = -1;
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    while (f != NULL && fgets(line, sizeof line, f) != NULL)
+        if (strncmp(line, field, strlen(field)) == 0) kb = atol(line + strlen(field));
+    if (f != NULL) fclose(f);
+    return kb;
+}
+
+typedef struct slow_call_s {
+    const tsrv_t *s;
+    long status;
+} slow_call_t;
+
+static void *slow_count(void *arg) {
+    slow_call_t *c = arg;
+    json_t *j = tsrv_call(c->s, "POST", "/v1/nqueens/count", "{\"n\":27,\"timeout_ms\":3000}", 0,
+                          &c->status, NULL);
+    json_decref(j);
+    return NULL;
+}
+
+/* The issue's attack: a 26-byte body, {"n":27,"timeout_ms":2000}, built
+ * 4,487,692 subproblems on the HTTP thread (600 MB, 3.8 s with that thread
+ * blocked) and answered after 6 s.  Counts of n = 27 cannot finish (the
+ * count is 2.3 * 10^17), so each of these must answer "timeout" on its
+ * deadline: 200 ms asked, within 1.5 s allowed (sanitizers, a loaded
+ * machine), holding little memory; and while one runs, the only HTTP thread
+ * answers at once. */
+START_TEST(nqueens_api_count_27_keeps_deadline_and_memory) {
+    static const char *const args[] = {"--threads", "2", "--http-threads", "1", NULL};
+    static const struct {
+        const char *method, *path, *body;
+    } calls[] = {
+        {"POST", "/v1/nqueens/count", "{\"n\":27,\"timeout_ms\":200}"},
+        {"POST", "/v1/nqueens/count", "{\"n\":27,\"placed\":[[0,5],[9,0]],\"timeout_ms\":200}"},
+        {"GET", "/v1/nqueens/count?n=27&timeout_ms=200", NULL},
+        {"GET", "/v1/nqueens/count?n=27&timeout_ms=200&symmetry=false", NULL},
+        {"GET", "/v1/nqueens/count?n=22&timeout_ms=200", NULL},
+    };
+    tsrv_t s;
+    ck_assert_int_eq(tsrv_start(&s, args, NULL), 0);
+    const long idle = proc_kb(s.pid, "VmRSS:");
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++) {
+        long status = 0;
+        hresp_t raw;
+        json_t *j = tsrv_call(&s, calls[i].method, calls[i].path, calls[i].body, 0, &status, &raw);
+        ck_assert_msg(status == 200, "%s %s: %ld %s", calls[i].method, calls[i].path, status,
+                      raw.body);
+        ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "timeout");
+        printf("nqueens_api_count_27: %s %s answered timeout after %.0f ms (200 asked)\n",
+               calls[i].method, calls[i].path, raw.seconds * 1e3);
+        ck_assert_msg(raw.seconds < 1.5, "%s %s: %.0f ms for a 200 ms deadline", calls[i].method,
+                      calls[i].path, raw.seconds * 1e3);
+        hresp_free(&raw);
+        json_decref(j);
+    }
+    const long peak = proc_kb(s.pid, "VmHWM:");
+    printf("nqueens_api_count_27: server RSS %ld kB idle, peak %ld kB\n", idle, peak);
+    ck_assert_msg(peak - idle < 64 * 1024, "the counts took %ld kB", peak - idle);
+
+    slow_call_t c = {&s, 0};
+    pthread_t th;
+    ck_assert_int_eq(pthread_create(&th, NULL, slow_count, &c), 0);
+    test_sleep_ms(100);
+    hresp_t h;
+    char url[128];
+    snprintf(url, sizeof url, "%s/healthz", s.base);
+    const double t0 = test_now_ms();
+    ck_assert_int_eq(http_get(url, &h), CURLE_OK);
+    const double waited = test_now_ms() - t0;
+    ck_assert_int_eq(h.status, 200);
+    hresp_free(&h);
+    pthread_join(th, NULL);
+    ck_assert_int_eq(c.status, 200);
+    ck_assert_msg(waited < 1000, "/healthz waited %.0f ms behind a count's prepare", waited);
+    tsrv_stop(&s, SIGTERM, 20000);
+}
+END_TEST
+
 Suite *nqueens_board_api_suite(void);
 Suite *nqueens_board_api_suite(void) {
     Suite *s = suite_create("nqueens_board_api");
@@ -242,6 +400,8 @@ Suite *nqueens_board_api_suite(void) {
     tcase_add_test(tc, nqueens_api_board_errors);
     tcase_add_test(tc, nqueens_api_get_solve_methods);
     tcase_add_test(tc, nqueens_api_minconflicts_trace_and_seed);
+    tcase_add_test(tc, nqueens_api_count_cut_follows_share);
+    tcase_add_test(tc, nqueens_api_count_27_keeps_deadline_and_memory);
     suite_add_tcase(s, tc);
     return s;
 }

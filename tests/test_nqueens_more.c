@@ -261,18 +261,24 @@ START_TEST(nqueens_complete_matches_brute_force) {
             uint64_t got = 99;
             ck_assert_int_eq(nqueens_complete_count(n, f, NULL, &got, NULL, NULL), 0);
             ck_assert_uint_eq(got, want);
-            /* the split, at every depth, sums to the same count */
+            /* the prefixes, at every depth, sum to the same count */
             for (int depth = 0; depth <= n; depth++) {
                 size_t need = 0, have = 0;
-                ck_assert_int_ge(nqueens_complete_split(n, f, depth, NULL, 0, &need, NULL), -66);
-                nqueens_psub_t *subs = calloc(need ? need : 1, sizeof *subs);
-                ck_assert_int_eq(nqueens_complete_split(n, f, depth, subs, need, &have, NULL), 0);
+                int rc =
+                    nqueens_complete_prefixes(n, f, depth, NULL, SIZE_MAX - 1, &need, NULL, NULL);
+                ck_assert_int_eq(rc, 0);
+                uint8_t *pre = malloc(need * (size_t)depth + 1);
+                ck_assert_int_eq(
+                    nqueens_complete_prefixes(n, f, depth, pre, need, &have, NULL, NULL), 0);
+                ck_assert_uint_eq(have, need);
                 uint64_t sum = 0;
-                for (size_t i = 0; i < have; i++)
+                for (size_t i = 0; i < have; i++) /* any order */
                     ck_assert_int_eq(
-                        nqueens_complete_count_sub(&subs[have - 1 - i], NULL, &sum, NULL), 0);
+                        nqueens_complete_count_prefix(
+                            n, f, depth, pre + (have - 1 - i) * (size_t)depth, NULL, &sum, NULL),
+                        0);
                 ck_assert_uint_eq(sum, want);
-                free(subs);
+                free(pre);
             }
             const int rc = nqueens_complete_first(n, f, NULL, cols, NULL, NULL);
             ck_assert_int_eq(rc, want ? 0 : 1);
@@ -289,8 +295,55 @@ START_TEST(nqueens_complete_count_known_case) {
     ck_assert_uint_eq(got, brute(8, f, NULL, 0));
     ck_assert_uint_eq(got, 1);
     size_t need = 0;
-    ck_assert_int_eq(nqueens_complete_split(8, f, 4, NULL, 0, &need, NULL), NQUEENS_ENOSPACE);
-    ck_assert_uint_gt(need, 0);
+    ck_assert_int_eq(nqueens_complete_prefixes(8, f, 4, NULL, 0, &need, NULL, NULL),
+                     NQUEENS_ENOSPACE);
+    ck_assert_uint_eq(need, 1); /* stopped at the first one too many */
+    /* a prefix that breaks the board is refused, not counted */
+    const uint8_t clash[2] = {0, 5};
+    ck_assert_int_eq(nqueens_complete_count_prefix(8, f, 2, clash, NULL, &got, NULL),
+                     SEARCH_EINVAL);
+    ck_assert_uint_eq(got, 1);
+}
+END_TEST
+
+/* The cut of a count: the first depth with at least `want` prefixes, or
+ * the deepest with at most `max`; and the walk stops at max + 1 whatever the
+ * board, so planning the empty n = 27 board (whose depth-27 prefixes are
+ * its 2.3 * 10^17 solutions) is quick by construction. */
+START_TEST(nqueens_complete_plan_bounds) {
+    int depth = -1;
+    size_t k = 0, all = 0;
+    /* n = 8, empty: 8, 42, 140, 344 prefixes at depths 1..4 */
+    ck_assert_int_eq(nqueens_complete_plan(8, NULL, 40, 1000, NULL, &depth, &k, NULL), 0);
+    ck_assert_int_eq(depth, 2);
+    ck_assert_uint_eq(k, 42);
+    ck_assert_int_eq(nqueens_complete_prefixes(8, NULL, 2, NULL, 1000, &all, NULL, NULL), 0);
+    ck_assert_uint_eq(all, 42);
+    ck_assert_int_eq(nqueens_complete_plan(8, NULL, 300, 100, NULL, &depth, &k, NULL), 0);
+    ck_assert_int_eq(depth, 2); /* 140 at depth 3 is over max */
+    ck_assert_int_eq(nqueens_complete_plan(8, NULL, 0, 100, NULL, &depth, &k, NULL), 0);
+    ck_assert_int_eq(depth, 0);
+    ck_assert_uint_eq(k, 1);
+    ck_assert_int_eq(nqueens_complete_plan(8, NULL, 100000, 100000, NULL, &depth, &k, NULL), 0);
+    ck_assert_int_eq(depth, 8); /* the whole board: its 92 solutions */
+    ck_assert_uint_eq(k, 92);
+    /* no completion: 0 prefixes at the first dead depth */
+    int dead[8] = {0, 2, 4, -1, -1, -1, -1, -1};
+    ck_assert_int_eq(nqueens_complete_plan(8, dead, 1000, 1000, NULL, &depth, &k, NULL), 0);
+    ck_assert_uint_eq(k, 0);
+    /* n = 27: the bound holds the walk */
+    ck_assert_int_eq(nqueens_complete_prefixes(27, NULL, 27, NULL, 1000, &all, NULL, NULL),
+                     NQUEENS_ENOSPACE);
+    ck_assert_uint_eq(all, 1001);
+    ck_assert_int_eq(nqueens_complete_plan(27, NULL, SIZE_MAX, 65536, NULL, &depth, &k, NULL), 0);
+    ck_assert_int_le(k, 65536);
+    ck_assert_int_eq(nqueens_complete_prefixes(27, NULL, depth + 1, NULL, 65536, &all, NULL, NULL),
+                     NQUEENS_ENOSPACE);
+    int bad[8] = {0, 1, -1, -1, -1, -1, -1, -1};
+    nqueens_pair_t pair;
+    ck_assert_int_eq(nqueens_complete_plan(8, bad, 10, 10, NULL, &depth, &k, &pair),
+                     NQUEENS_EATTACK);
+    ck_assert_int_eq(nqueens_complete_plan(8, NULL, 10, 0, NULL, &depth, &k, NULL), SEARCH_EINVAL);
 }
 END_TEST
 
@@ -678,6 +731,7 @@ Suite *nqueens_more_suite(void) {
     tcase_add_test(tc, nqueens_board_analyze_wide);
     tcase_add_test(tc, nqueens_complete_matches_brute_force);
     tcase_add_test(tc, nqueens_complete_count_known_case);
+    tcase_add_test(tc, nqueens_complete_plan_bounds);
     tcase_add_test(tc, nqueens_enumerate_pages_cover_92);
     tcase_add_test(tc, nqueens_enumerate_skip_matches_listing);
     tcase_add_test(tc, nqueens_mrv_solves_4_to_200);
