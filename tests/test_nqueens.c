@@ -168,6 +168,56 @@ START_TEST(nqueens_split_sums_to_count) {
 }
 END_TEST
 
+/* The table of split sizes is the enumeration's. */
+START_TEST(nqueens_split_size_matches_split) {
+    for (int n = 1; n <= NQUEENS_COUNT_MAX_N; n++)
+        for (int pre = 0; pre <= 1; pre++)
+            for (int sym = 0; sym <= 1; sym++) {
+                size_t table = 0, walked = 0;
+                ck_assert_int_eq(nqueens_split_size(n, pre, sym, &table), 0);
+                ck_assert_int_eq(nqueens_split(n, pre, sym, NULL, 0, &walked), walked ? -2 : 0);
+                ck_assert_msg(table == walked, "n=%d preplace=%d sym=%d: table %zu, split %zu", n,
+                              pre, sym, table, walked);
+            }
+    size_t k = 0;
+    ck_assert_int_eq(nqueens_split_size(0, 0, 1, &k), -1);
+    ck_assert_int_eq(nqueens_split_size(28, 0, 1, &k), -1);
+    ck_assert_int_eq(nqueens_split_size(12, 2, 1, &k), -1);
+}
+END_TEST
+
+/* Slices of the split: whatever their number, they hold every subproblem
+ * once (as many as the split has) and sum to the count. */
+START_TEST(nqueens_slices_cover_the_split) {
+    static const uint64_t nslices[] = {1, 2, 7, 64, 1000};
+    for (int n = 1; n <= 13; n++)
+        for (int pre = 0; pre <= 1; pre++)
+            for (int sym = 0; sym <= 1; sym++)
+                for (size_t i = 0; i < sizeof nslices / sizeof *nslices; i++) {
+                    uint64_t count = 0;
+                    size_t subs = 0, want = 0;
+                    for (uint64_t k = 0; k < nslices[i]; k++)
+                        ck_assert_int_eq(nqueens_count_slice(n, pre, sym, k, nslices[i], NULL,
+                                                             &count, &subs, NULL),
+                                         0);
+                    ck_assert_int_eq(nqueens_split_size(n, pre, sym, &want), 0);
+                    ck_assert_msg(count == a000170[n] && subs == want,
+                                  "n=%d preplace=%d sym=%d in %llu slices: count %llu, %zu "
+                                  "subproblems (want %zu)",
+                                  n, pre, sym, (unsigned long long)nslices[i],
+                                  (unsigned long long)count, subs, want);
+                }
+    uint64_t c = 5;
+    size_t k = 5;
+    ck_assert_int_eq(nqueens_count_slice(12, 0, 1, 3, 3, NULL, &c, &k, NULL), SEARCH_EINVAL);
+    ck_assert_int_eq(nqueens_count_slice(12, 2, 1, 0, 3, NULL, &c, &k, NULL), SEARCH_EINVAL);
+    ck_assert_int_eq(nqueens_count_slice(12, 0, 1, 0, 0, NULL, &c, &k, NULL), SEARCH_EINVAL);
+    search_ctl_t past = {search_now_ns() - 1, 0, NULL, NULL};
+    ck_assert_int_eq(nqueens_count_slice(12, 0, 1, 0, 1, &past, &c, &k, NULL), SEARCH_TIMEOUT);
+    ck_assert(c == 5 && k == 5);
+}
+END_TEST
+
 /* Every subproblem, counted by the engine and by the plain counter. */
 START_TEST(nqueens_subproblems_match_reference) {
     static const struct {
@@ -634,6 +684,8 @@ Suite *nqueens_suite(void) {
     tcase_add_test(tc, nqueens_first_solutions_verify);
     tcase_add_test(tc, nqueens_verify_rejects_bad_boards);
     tcase_add_test(tc, nqueens_count_deadline_passed);
+    tcase_add_test(tc, nqueens_split_size_matches_split);
+    tcase_add_test(tc, nqueens_slices_cover_the_split);
     tcase_add_test(tc, nqueens_count_polls_between_boards);
     tcase_add_test(tc, nqueens_count_cancelled);
     tcase_add_test(tc, nqueens_count_node_budget);

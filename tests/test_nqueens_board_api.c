@@ -306,6 +306,44 @@ START_TEST(nqueens_api_count_cut_follows_share) {
 }
 END_TEST
 
+/* GET /v1/nqueens/count cuts by n alone, so that every replica of a
+ * cluster cuts it alike: a share never changes its items; one too small
+ * for them is refused with a 503 that says how much is needed. */
+START_TEST(nqueens_api_get_count_items_ignore_share) {
+    static const size_t shares[] = {0, (size_t)1 << 30, 100};
+    api_param_t kv[2] = {{"n", "20"}, {"timeout_ms", "100"}};
+    size_t items = 0;
+    for (size_t i = 0; i < sizeof shares / sizeof *shares; i++) {
+        api_request_t r;
+        api_job_t *job = NULL;
+        api_response_t resp = {0};
+        memset(&r, 0, sizeof r);
+        r.method = "GET";
+        r.path = "/v1/nqueens/count";
+        r.params = kv;
+        r.nparams = 2;
+        r.pool_threads = 2;
+        r.max_timeout_ms = 30000;
+        r.work_share = shares[i];
+        const int rc = api_nqueens_count_prepare(&r, &job, &resp);
+        if (shares[i] == 100) {
+            ck_assert_int_eq(rc, API_ENOMEM);
+            ck_assert_int_eq(resp.status, 503);
+            ck_assert_ptr_nonnull(strstr(resp.body, "bytes of work memory"));
+            ck_assert_ptr_null(job);
+        } else {
+            ck_assert_int_eq(rc, 0);
+            if (i == 0) items = job->nitems;
+            ck_assert_uint_eq(job->nitems, items);
+            ck_assert_uint_eq(job->progress_total, 119303); /* n = 20's split, one queen deep */
+            job->ops->free(job);
+        }
+        api_response_destroy(&resp);
+    }
+    ck_assert_uint_gt(items, 1000);
+}
+END_TEST
+
 static long proc_kb(pid_t pid, const char *field) {
     char path[64], line[256];
     long kb = -1;
@@ -401,6 +439,7 @@ Suite *nqueens_board_api_suite(void) {
     tcase_add_test(tc, nqueens_api_get_solve_methods);
     tcase_add_test(tc, nqueens_api_minconflicts_trace_and_seed);
     tcase_add_test(tc, nqueens_api_count_cut_follows_share);
+    tcase_add_test(tc, nqueens_api_get_count_items_ignore_share);
     tcase_add_test(tc, nqueens_api_count_27_keeps_deadline_and_memory);
     suite_add_tcase(s, tc);
     return s;

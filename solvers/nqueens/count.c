@@ -338,11 +338,13 @@ typedef struct run_s {
 static long refill(run_t *run, lane_t *z, long zero, tally_t *t) {
     nqueens_sub_t b;
     for (int k = 0; k < REFILL_MAX && !run->exhausted; k++) {
-        if (!run->next(run->ctx, &b)) {
+        const int got = run->next(run->ctx, &b);
+        if (got == 0) {
             run->exhausted = 1;
             break;
         }
         run->loads++;
+        if (got < 0) continue; /* nothing yet: counts as a board taken */
         const long start = lane_load(z, zero, &b, run->allowed, t);
         if (start != 0) return start;
     }
