@@ -549,7 +549,26 @@ fail:
 
 /* === Min-conflicts: memory, trace and figures around nqueens_repair() === */
 
+/* The names of nqueens_repair_start_t, by value. */
+static const char *const nqb_start_names[] = {"constructed", "greedy", "random"};
+
+/* Reads `start` (NULL: the default, constructed); 0, or -1 after adding an
+ * error naming it in `in` (query or body). */
+static int nqb_pick_start(const char *name, nqueens_repair_start_t *out, const char *in,
+                          api_problem_t *p) {
+    *out = NQUEENS_START_CONSTRUCTED;
+    if (name == NULL) return 0;
+    for (int k = 0; k < 3; k++)
+        if (strcmp(name, nqb_start_names[k]) == 0) {
+            *out = (nqueens_repair_start_t)k;
+            return 0;
+        }
+    api_problem_add(p, in, "start", "must be constructed, greedy or random, got '%.40s'", name);
+    return -1;
+}
+
 typedef struct nqb_repair_s {
+    nqueens_repair_start_t start;
     uint32_t *trace;  /* conflicts after each move (trace=true) */
     uint8_t *restart; /* 1 where a move was a perturbation */
     size_t cap;
@@ -585,6 +604,7 @@ static int nqb_repair_run(int n, const int *fixed, uint64_t seed, uint64_t max_s
     memset(&o, 0, sizeof o);
     o.seed = seed;
     o.max_steps = max_steps;
+    o.start = r->start;
     if (trace) {
         o.trace = r->trace;
         o.restart = r->restart;
@@ -596,6 +616,7 @@ static int nqb_repair_run(int n, const int *fixed, uint64_t seed, uint64_t max_s
 }
 
 static void nqb_repair_stats(const nqb_repair_t *r, json_t *stats) {
+    json_object_set_new(stats, "start", json_string(nqb_start_names[r->start]));
     json_object_set_new(stats, "steps", json_integer((json_int_t)r->res.steps));
     json_object_set_new(stats, "initial_conflicts",
                         json_integer((json_int_t)r->res.initial_conflicts));
@@ -620,6 +641,7 @@ typedef struct nqb_solve_s {
     api_job_t base;
     nqb_board_t b;
     nqueens_method_t method;
+    nqueens_repair_start_t start; /* minconflicts only, as seed and max_steps */
     uint64_t seed, max_steps;
     int trace, summary;
     int *cols;
@@ -850,14 +872,16 @@ static int nqb_solve_finish(nqb_solve_t *j, long long timeout_ms, api_job_t **jo
     if (j->method == NQUEENS_METHOD_MINCONFLICTS &&
         nqb_repair_init(&j->repair, j->b.n, j->trace && j->b.n <= API_NQUEENS_TRACE_MAX_N) != 0)
         return -1;
+    j->repair.start = j->start;
     api_job_ready(&j->base, &nqb_solve_ops, 1, 1, timeout_ms, job);
     return 0;
 }
 
 int api_nqueens_solve_post_prepare(const api_request_t *req, api_job_t **job,
                                    api_response_t *resp) {
-    static const char *const fields[] = {"n",         "queens", "placed", "method",     "seed",
-                                         "max_steps", "trace",  "output", "timeout_ms", NULL};
+    static const char *const fields[] = {"n",          "queens",    "placed", "method",
+                                         "seed",       "max_steps", "trace",  "output",
+                                         "timeout_ms", "start",     NULL};
     api_problem_t p;
     json_t *root = NULL, *v;
     nqb_solve_t *j = calloc(1, sizeof *j);
@@ -878,6 +902,12 @@ int api_nqueens_solve_post_prepare(const api_request_t *req, api_job_t **job,
     } else {
         bad |= nqb_pick_method(v ? json_string_value(v) : NULL, j->b.n, j->b.placed > 0, &j->method,
                                "body", &p) != 0;
+    }
+    if ((v = json_object_get(root, "start")) != NULL && !json_is_string(v)) {
+        api_problem_add(&p, "body", "start", "must be a string");
+        bad = 1;
+    } else {
+        bad |= nqb_pick_start(v ? json_string_value(v) : NULL, &j->start, "body", &p) != 0;
     }
     bad |= api_json_opt_int(root, "seed", 0, INT64_MAX, 1, &seed, &p) != 0;
     bad |= api_json_opt_int(root, "max_steps", 1, INT64_MAX, 0, &max_steps, &p) !=
@@ -919,8 +949,8 @@ fail:
 }
 
 int api_nqueens_solve_get_board(const api_request_t *req, api_job_t **job, api_response_t *resp) {
-    static const char *const allowed[] = {"n",     "method", "seed",       "max_steps",
-                                          "trace", "output", "timeout_ms", NULL};
+    static const char *const allowed[] = {"n",      "method",     "seed",  "max_steps", "trace",
+                                          "output", "timeout_ms", "start", NULL};
     api_problem_t p;
     nqb_solve_t *j = calloc(1, sizeof *j);
     long long n = 0, seed, max_steps, timeout_ms;
@@ -941,6 +971,7 @@ int api_nqueens_solve_get_board(const api_request_t *req, api_job_t **job, api_r
     bad |= api_param_int(req, "timeout_ms", 0, 1, req->max_timeout_ms, req->max_timeout_ms,
                          &timeout_ms, &p) != 0;
     bad |= api_param_bool(req, "trace", 0, &j->trace, &p) != 0;
+    bad |= nqb_pick_start(api_param(req, "start"), &j->start, "query", &p) != 0;
     if ((out = api_param(req, "output")) != NULL && strcmp(out, "full") != 0 &&
         strcmp(out, "summary") != 0) {
         api_problem_add(&p, "query", "output", "must be full or summary");

@@ -2,7 +2,9 @@
  *
  *   bench_nqueens_more            everything below
  *   bench_nqueens_more mrv LO HI  nqueens_mrv() for n = LO..HI only
- *   bench_nqueens_more mc N...    nqueens_repair() for the given n only
+ *   bench_nqueens_more mc [START] N...  nqueens_repair() for the given n only,
+ *                                 from START (constructed, greedy, random;
+ *                                 default constructed)
  *   bench_nqueens_more deadline [MS]  the deadline section only (MS: 1000)
  *
  * Sections:
@@ -83,7 +85,7 @@ static int bench_mrv(int lo, int hi) {
 
 /* === minconflicts === */
 
-static int bench_mc(int n, uint64_t seed, double *secs) {
+static int bench_mc(int n, uint64_t seed, nqueens_repair_start_t start, double *secs) {
     const size_t sb = nqueens_repair_scratch(n), cb = sizeof(int) * (size_t)n;
     int *cols = malloc(cb);
     void *s = malloc(sb);
@@ -91,17 +93,20 @@ static int bench_mc(int n, uint64_t seed, double *secs) {
         printf("mc n=%d: out of memory\n", n);
         return 1;
     }
-    nqueens_repair_opts_t o = {seed, 0, NULL, NULL, 0};
+    nqueens_repair_opts_t o = {seed, 0, NULL, NULL, 0, start};
     nqueens_repair_result_t res;
-    search_ctl_t ctl = {search_now_ns() + 60000000000, 0, NULL, NULL};
+    search_ctl_t ctl = {search_now_ns() + 120000000000, 0, NULL, NULL};
     const int64_t t0 = search_now_ns();
     const int rc = nqueens_repair(n, NULL, &o, &ctl, cols, s, &res, NULL, NULL);
     const double t = secs_since(t0);
     const int ok = rc == 0 && check(n, cols);
     if (secs != NULL) *secs = t;
     if (secs == NULL)
-        printf("mc n=%-9d %7.3f s  steps %-8llu restarts %-4llu initial %-7llu  solver bytes %zu "
-               "(%.2f/queen)  maxrss %ld kB  %s\n",
+        printf("mc %-11s n=%-9d %7.3f s  steps %-8llu restarts %-4llu initial %-7llu  solver bytes "
+               "%zu (%.2f/queen)  maxrss %ld kB  %s\n",
+               start == NQUEENS_START_GREEDY   ? "greedy"
+               : start == NQUEENS_START_RANDOM ? "random"
+                                               : "constructed",
                n, t, (unsigned long long)res.steps, (unsigned long long)res.restarts,
                (unsigned long long)res.initial_conflicts, sb + cb, (double)(sb + cb) / n,
                maxrss_kb(), ok ? "ok" : "FAILED");
@@ -132,7 +137,7 @@ static void bench_auto(void) {
         const int rc = nqueens_mrv(n, NULL, &ctl, c, s, NULL, NULL);
         const double tm = secs_since(t0);
         double tr = 0;
-        bench_mc(n, 1, &tr);
+        bench_mc(n, 1, NQUEENS_START_CONSTRUCTED, &tr);
         printf("auto n=%-5d mrv %.4f s%s  minconflicts %.4f s\n", n, tm, rc == 0 ? "" : " (failed)",
                tr);
         free(c);
@@ -160,7 +165,7 @@ static int bench_deadline_case(dl_case_t k, const char *what, int n, int ms) {
     void *s = NULL;
     uint64_t count = 0;
     search_stats_t st = {0};
-    nqueens_repair_opts_t o = {1, 0, NULL, NULL, 0};
+    nqueens_repair_opts_t o = {1, 0, NULL, NULL, 0, NQUEENS_START_CONSTRUCTED};
     nqueens_repair_result_t res;
     if (k == DL_MRV || k == DL_MRV_HALF) s = malloc(nqueens_mrv_scratch(n));
     if (k == DL_MC || k == DL_MC_FULLSCAN) s = malloc(nqueens_repair_scratch(n));
@@ -213,14 +218,25 @@ int main(int argc, char **argv) {
     if (argc >= 2 && strcmp(argv[1], "deadline") == 0)
         return bench_deadline(argc >= 3 ? atoi(argv[2]) : 1000);
     if (argc >= 3 && strcmp(argv[1], "mc") == 0) {
-        for (int i = 2; i < argc; i++)
-            bad |= bench_mc(atoi(argv[i]), 1, NULL);
+        nqueens_repair_start_t start = NQUEENS_START_CONSTRUCTED;
+        int i = 2;
+        if (strcmp(argv[2], "greedy") == 0 || strcmp(argv[2], "random") == 0 ||
+            strcmp(argv[2], "constructed") == 0) {
+            start = argv[2][0] == 'g'   ? NQUEENS_START_GREEDY
+                    : argv[2][0] == 'r' ? NQUEENS_START_RANDOM
+                                        : NQUEENS_START_CONSTRUCTED;
+            i = 3;
+        }
+        for (; i < argc; i++)
+            bad |= bench_mc(atoi(argv[i]), 1, start, NULL);
         return bad;
     }
     bad |= bench_mrv(4, 1000);
-    bad |= bench_mc(100000, 1, NULL);
-    bad |= bench_mc(1000000, 1, NULL);
-    bad |= bench_mc(10000000, 1, NULL);
+    for (int st = NQUEENS_START_CONSTRUCTED; st <= NQUEENS_START_RANDOM; st++) {
+        bad |= bench_mc(100000, 1, (nqueens_repair_start_t)st, NULL);
+        bad |= bench_mc(1000000, 1, (nqueens_repair_start_t)st, NULL);
+        bad |= bench_mc(10000000, 1, (nqueens_repair_start_t)st, NULL);
+    }
     bench_auto();
     bad |= bench_deadline(1000);
     return bad;

@@ -239,6 +239,53 @@ START_TEST(nqueens_api_minconflicts_trace_and_seed) {
 }
 END_TEST
 
+/* min-conflicts' `start`, in the query and in the body: every start
+ * solves and says which it was; constructed is the default; anything else
+ * is a 400 naming `start`. */
+START_TEST(nqueens_api_minconflicts_start) {
+    static const char *const starts[] = {"constructed", "greedy", "random"};
+    long long initial[3];
+    for (int k = 0; k < 3; k++) {
+        api_param_t q[4] = {
+            {"n", "500"}, {"method", "minconflicts"}, {"seed", "3"}, {"start", starts[k]}};
+        qres_t r = qcall(api_nqueens_solve_get_board, NULL, q, 4);
+        ck_assert_msg(r.status == 200, "%s: %s", starts[k], r.body);
+        ck_assert_str_eq(json_string_value(json_object_get(r.json, "status")), "solved");
+        ck_assert(json_is_true(json_object_get(r.json, "verified")));
+        json_t *st = json_object_get(r.json, "stats");
+        ck_assert_str_eq(json_string_value(json_object_get(st, "start")), starts[k]);
+        initial[k] = json_integer_value(json_object_get(st, "initial_conflicts"));
+        qfree(&r);
+    }
+    ck_assert_int_gt(initial[2], 100); /* a random permutation of 500: ~330 pairs */
+    ck_assert_int_lt(initial[1], initial[2]);
+    api_param_t q[2] = {{"n", "500"}, {"method", "minconflicts"}};
+    qres_t r = qcall(api_nqueens_solve_get_board, NULL, q, 2);
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(r.json, "stats"), "start")),
+                     "constructed");
+    qfree(&r);
+    r = qcall(api_nqueens_solve_post_prepare,
+              "{\"n\":300,\"placed\":[[0,5]],\"method\":\"minconflicts\",\"start\":\"random\"}",
+              NULL, 0);
+    ck_assert_msg(r.status == 200, "%s", r.body);
+    ck_assert_int_eq(json_integer_value(json_array_get(json_object_get(r.json, "queens"), 0)), 5);
+    qfree(&r);
+    static const char *const bad[] = {"{\"n\":300,\"method\":\"minconflicts\",\"start\":7}",
+                                      "{\"n\":300,\"start\":\"best\"}"};
+    for (int k = 0; k < 2; k++) {
+        r = qcall(api_nqueens_solve_post_prepare, bad[k], NULL, 0);
+        ck_assert_int_eq(r.status, 400);
+        ck_assert(has_field(&r, "start"));
+        qfree(&r);
+    }
+    api_param_t qb[2] = {{"n", "500"}, {"start", "Random"}};
+    r = qcall(api_nqueens_solve_get_board, NULL, qb, 2);
+    ck_assert_int_eq(r.status, 400);
+    ck_assert(has_field(&r, "start"));
+    qfree(&r);
+}
+END_TEST
+
 /* === Counts under a budget, and on their deadline === */
 
 /* Runs a count job the way the pool does, one item at a time (item 0 cuts
@@ -438,6 +485,7 @@ Suite *nqueens_board_api_suite(void) {
     tcase_add_test(tc, nqueens_api_board_errors);
     tcase_add_test(tc, nqueens_api_get_solve_methods);
     tcase_add_test(tc, nqueens_api_minconflicts_trace_and_seed);
+    tcase_add_test(tc, nqueens_api_minconflicts_start);
     tcase_add_test(tc, nqueens_api_count_cut_follows_share);
     tcase_add_test(tc, nqueens_api_get_count_items_ignore_share);
     tcase_add_test(tc, nqueens_api_count_27_keeps_deadline_and_memory);

@@ -113,7 +113,7 @@ START_TEST(nqueens_solvers_share_error_codes) {
     int att[8] = {0, 1, -1, -1, -1, -1, -1, -1}, rng[8] = {-1, 9, -1, -1, -1, -1, -1, -1};
     nqueens_pair_t bad = {-7, -7};
     void *ms = malloc(nqueens_mrv_scratch(8)), *rs = malloc(nqueens_repair_scratch(8));
-    nqueens_repair_opts_t o = {1, 1000, NULL, NULL, 0};
+    nqueens_repair_opts_t o = {1, 1000, NULL, NULL, 0, NQUEENS_START_CONSTRUCTED};
     nqueens_repair_result_t res;
     uint64_t count;
     ck_assert_int_eq(nqueens_mrv(8, att, NULL, cols, ms, NULL, &bad), NQUEENS_EATTACK);
@@ -521,27 +521,61 @@ END_TEST
 
 /* === minconflicts === */
 
-static int repair(int n, const int *fixed, uint64_t seed, int *cols, nqueens_repair_result_t *res,
-                  uint32_t *trace, uint8_t *restart, size_t cap) {
+#define NSTARTS 3 /* nqueens_repair_start_t: constructed, greedy, random */
+
+static int repair_from(nqueens_repair_start_t start, int n, const int *fixed, uint64_t seed,
+                       int *cols, nqueens_repair_result_t *res, uint32_t *trace, uint8_t *restart,
+                       size_t cap) {
     void *s = malloc(nqueens_repair_scratch(n));
     ck_assert_ptr_nonnull(s);
-    nqueens_repair_opts_t o = {seed, 2000000, trace, restart, cap};
+    nqueens_repair_opts_t o = {seed, 2000000, trace, restart, cap, start};
     const int rc = nqueens_repair(n, fixed, &o, NULL, cols, s, res, NULL, NULL);
     free(s);
     return rc;
 }
 
+static int repair(int n, const int *fixed, uint64_t seed, int *cols, nqueens_repair_result_t *res,
+                  uint32_t *trace, uint8_t *restart, size_t cap) {
+    return repair_from(NQUEENS_START_CONSTRUCTED, n, fixed, seed, cols, res, trace, restart, cap);
+}
+
 START_TEST(nqueens_repair_solves_8_to_2000) {
     static const int ns[] = {4, 5, 6, 7, 8, 9, 10, 12, 16, 25, 50, 100, 333, 1000, 2000};
     int *cols = malloc(sizeof(int) * 2000);
-    for (size_t i = 0; i < sizeof ns / sizeof *ns; i++)
-        for (uint64_t seed = 1; seed <= 5; seed++) {
-            nqueens_repair_result_t res;
-            ck_assert_int_eq(repair(ns[i], NULL, seed, cols, &res, NULL, NULL, 0), 0);
-            assert_board(ns[i], cols);
-            ck_assert_uint_eq(res.conflicts, 0);
-            ck_assert_uint_eq(res.trace_len, 0);
-        }
+    for (int st = 0; st < NSTARTS; st++)
+        for (size_t i = 0; i < sizeof ns / sizeof *ns; i++)
+            for (uint64_t seed = 1; seed <= 5; seed++) {
+                nqueens_repair_result_t res;
+                ck_assert_int_eq(repair_from((nqueens_repair_start_t)st, ns[i], NULL, seed, cols,
+                                             &res, NULL, NULL, 0),
+                                 0);
+                assert_board(ns[i], cols);
+                ck_assert_uint_eq(res.conflicts, 0);
+                ck_assert_uint_eq(res.trace_len, 0);
+            }
+    free(cols);
+}
+END_TEST
+
+/* The three starts are what they say, seen in their initial conflicts at
+ * n = 10,000 (fixed seeds, so these are facts, not odds): constructed a few
+ * dozen pairs; greedy a permutation whose last rows conflict, about a
+ * hundred; random a uniform permutation, about 2n/3. */
+START_TEST(nqueens_repair_starts_differ) {
+    const int n = 10000;
+    int *cols = malloc(sizeof(int) * (size_t)n);
+    nqueens_repair_result_t res[NSTARTS];
+    for (int st = 0; st < NSTARTS; st++) {
+        ck_assert_int_eq(
+            repair_from((nqueens_repair_start_t)st, n, NULL, 1, cols, &res[st], NULL, NULL, 0), 0);
+        assert_board(n, cols);
+    }
+    ck_assert_uint_le(res[NQUEENS_START_CONSTRUCTED].initial_conflicts,
+                      8 * NQUEENS_REPAIR_SWAPS * NQUEENS_REPAIR_SWAPS);
+    ck_assert_uint_le(res[NQUEENS_START_GREEDY].initial_conflicts, n / 50);
+    ck_assert_uint_ge(res[NQUEENS_START_RANDOM].initial_conflicts, n / 2);
+    ck_assert_uint_le(res[NQUEENS_START_RANDOM].initial_conflicts, n);
+    ck_assert_uint_gt(res[NQUEENS_START_RANDOM].steps, res[NQUEENS_START_GREEDY].steps);
     free(cols);
 }
 END_TEST
@@ -568,13 +602,16 @@ END_TEST
 START_TEST(nqueens_repair_reproducible) {
     int a[1000], b[1000];
     nqueens_repair_result_t ra, rb;
-    ck_assert_int_eq(repair(1000, NULL, 42, a, &ra, NULL, NULL, 0), 0);
-    ck_assert_int_eq(repair(1000, NULL, 42, b, &rb, NULL, NULL, 0), 0);
-    ck_assert_mem_eq(a, b, sizeof a);
-    ck_assert_uint_eq(ra.steps, rb.steps);
-    ck_assert_uint_eq(ra.initial_conflicts, rb.initial_conflicts);
-    ck_assert_int_eq(repair(1000, NULL, 43, b, &rb, NULL, NULL, 0), 0);
-    ck_assert(memcmp(a, b, sizeof a) != 0);
+    for (int st = 0; st < NSTARTS; st++) {
+        const nqueens_repair_start_t from = (nqueens_repair_start_t)st;
+        ck_assert_int_eq(repair_from(from, 1000, NULL, 42, a, &ra, NULL, NULL, 0), 0);
+        ck_assert_int_eq(repair_from(from, 1000, NULL, 42, b, &rb, NULL, NULL, 0), 0);
+        ck_assert_mem_eq(a, b, sizeof a);
+        ck_assert_uint_eq(ra.steps, rb.steps);
+        ck_assert_uint_eq(ra.initial_conflicts, rb.initial_conflicts);
+        ck_assert_int_eq(repair_from(from, 1000, NULL, 43, b, &rb, NULL, NULL, 0), 0);
+        ck_assert(memcmp(a, b, sizeof a) != 0);
+    }
 }
 END_TEST
 
@@ -622,12 +659,13 @@ END_TEST
 START_TEST(nqueens_repair_keeps_fixed_queens) {
     uint64_t seed = 5, restarts = 0;
     int f[BF_MAX], cols[BF_MAX];
+    const nqueens_repair_start_t from = (nqueens_repair_start_t)_i;
     for (int n = 4; n <= BF_MAX; n++)
         for (int t = 0; t < 20; t++) {
             random_partial(n, &seed, f);
             if (brute(n, f, NULL, 0) == 0) {
                 void *s = malloc(nqueens_repair_scratch(n));
-                nqueens_repair_opts_t o = {seed, 20000, NULL, NULL, 0};
+                nqueens_repair_opts_t o = {seed, 20000, NULL, NULL, 0, from};
                 nqueens_repair_result_t res;
                 ck_assert_int_eq(nqueens_repair(n, f, &o, NULL, cols, s, &res, NULL, NULL),
                                  SEARCH_TIMEOUT);
@@ -638,7 +676,7 @@ START_TEST(nqueens_repair_keeps_fixed_queens) {
                 continue;
             }
             nqueens_repair_result_t res;
-            ck_assert_int_eq(repair(n, f, seed, cols, &res, NULL, NULL, 0), 0);
+            ck_assert_int_eq(repair_from(from, n, f, seed, cols, &res, NULL, NULL, 0), 0);
             assert_board(n, cols);
             for (int r = 0; r < n; r++)
                 if (f[r] >= 0) ck_assert_int_eq(cols[r], f[r]);
@@ -652,7 +690,7 @@ START_TEST(nqueens_repair_keeps_fixed_queens) {
     for (int r = 0; r < n; r++)
         fx[r] = r % 4 == 0 ? sol[r] : -1;
     check_trace(n, fx, 78, &restarts);
-    ck_assert_int_eq(repair(n, fx, 78, out, &res, NULL, NULL, 0), 0);
+    ck_assert_int_eq(repair_from(from, n, fx, 78, out, &res, NULL, NULL, 0), 0);
     assert_board(n, out);
     for (int r = 0; r < n; r += 4)
         ck_assert_int_eq(out[r], sol[r]);
@@ -664,7 +702,7 @@ END_TEST
 
 START_TEST(nqueens_repair_limits) {
     int cols[8];
-    nqueens_repair_opts_t o = {1, 0, NULL, NULL, 0};
+    nqueens_repair_opts_t o = {1, 0, NULL, NULL, 0, NQUEENS_START_CONSTRUCTED};
     nqueens_repair_result_t res;
     unsigned char s[4096];
     ck_assert_uint_eq(nqueens_repair_scratch(3), 0);
@@ -672,6 +710,9 @@ START_TEST(nqueens_repair_limits) {
     ck_assert_uint_le(nqueens_repair_scratch(8), sizeof s);
     ck_assert_int_eq(nqueens_repair(3, NULL, &o, NULL, cols, s, &res, NULL, NULL), SEARCH_EINVAL);
     ck_assert_int_eq(nqueens_repair(8, NULL, NULL, NULL, cols, s, &res, NULL, NULL), SEARCH_EINVAL);
+    o.start = (nqueens_repair_start_t)3;
+    ck_assert_int_eq(nqueens_repair(8, NULL, &o, NULL, cols, s, &res, NULL, NULL), SEARCH_EINVAL);
+    o.start = NQUEENS_START_CONSTRUCTED;
     /* every row placed: nothing to do */
     int full[8] = {0, 4, 7, 5, 2, 6, 1, 3};
     ck_assert_int_eq(nqueens_repair(8, full, &o, NULL, cols, s, &res, NULL, NULL), 0);
@@ -686,10 +727,11 @@ END_TEST
  * timeout answered after 1.2 s).  Both now poll; the run must stop with
  * SEARCH_TIMEOUT well within a second of a 20 ms deadline, also under the
  * sanitizers (measured: 25-30 ms after the start, plain and ASan; 2.8 s
- * before the fix). */
+ * before the fix), from every start (greedy and random take 3 and 15 s
+ * at this n: long by construction). */
 START_TEST(nqueens_repair_deadline_at_max_n) {
     const int n = NQUEENS_REPAIR_MAX_N;
-    nqueens_repair_opts_t o = {1, 0, NULL, NULL, 0};
+    nqueens_repair_opts_t o = {1, 0, NULL, NULL, 0, (nqueens_repair_start_t)_i};
     nqueens_repair_result_t res;
     search_ctl_t ctl = {0, 0, NULL, NULL};
     int *cols = malloc(sizeof(int) * (size_t)n);
@@ -743,10 +785,11 @@ Suite *nqueens_more_suite(void) {
     tcase_add_test(tc, nqueens_repair_start_nearly_conflict_free);
     tcase_add_test(tc, nqueens_repair_reproducible);
     tcase_add_test(tc, nqueens_repair_trace_monotone);
-    tcase_add_test(tc, nqueens_repair_keeps_fixed_queens);
+    tcase_add_loop_test(tc, nqueens_repair_keeps_fixed_queens, 0, NSTARTS);
+    tcase_add_test(tc, nqueens_repair_starts_differ);
     tcase_add_test(tc, nqueens_repair_limits);
     tcase_add_test(tc, nqueens_auto_thresholds);
-    tcase_add_test(tc, nqueens_repair_deadline_at_max_n);
+    tcase_add_loop_test(tc, nqueens_repair_deadline_at_max_n, 0, NSTARTS);
     suite_add_tcase(s, tc);
     return s;
 }
