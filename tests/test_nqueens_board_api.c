@@ -31,6 +31,13 @@ static void qfree(qres_t *q) { tjob_free(q); }
 
 static int has_field(const qres_t *q, const char *field) { return tjob_names(q, field); }
 
+/* Asserts that r is a `status` problem naming `field`, and frees it. */
+static void expect_problem(qres_t r, int status, const char *field) {
+    ck_assert_msg(r.status == status, "%d, want %d: %s", r.status, status, r.body);
+    ck_assert_msg(has_field(&r, field), "%s not named: %s", field, r.body);
+    qfree(&r);
+}
+
 static void assert_candidates(json_t *rows, int r, const int *want, size_t n) {
     json_t *c = json_object_get(json_array_get(rows, (size_t)r), "candidates");
     ck_assert_int_eq(json_array_size(c), n);
@@ -187,14 +194,9 @@ START_TEST(nqueens_api_board_errors) {
         if (t[i].f2) ck_assert_msg(has_field(&q, t[i].f2), "case %zu: %s not named", i, t[i].f2);
         qfree(&q);
     }
-    qres_t q = qcall(api_nqueens_count_post_prepare, "{\"n\":28}", NULL, 0);
-    ck_assert(has_field(&q, "n"));
-    qfree(&q);
+    expect_problem(qcall(api_nqueens_count_post_prepare, "{\"n\":28}", NULL, 0), 400, "n");
     api_param_t p[2] = {{"n", "8"}, {"limit", "1001"}};
-    q = qcall(api_nqueens_solutions_prepare, NULL, p, 2);
-    ck_assert_int_eq(q.status, 400);
-    ck_assert(has_field(&q, "limit"));
-    qfree(&q);
+    expect_problem(qcall(api_nqueens_solutions_prepare, NULL, p, 2), 400, "limit");
 }
 END_TEST
 
@@ -273,17 +275,10 @@ START_TEST(nqueens_api_minconflicts_start) {
     qfree(&r);
     static const char *const bad[] = {"{\"n\":300,\"method\":\"minconflicts\",\"start\":7}",
                                       "{\"n\":300,\"start\":\"best\"}"};
-    for (int k = 0; k < 2; k++) {
-        r = qcall(api_nqueens_solve_post_prepare, bad[k], NULL, 0);
-        ck_assert_int_eq(r.status, 400);
-        ck_assert(has_field(&r, "start"));
-        qfree(&r);
-    }
+    for (int k = 0; k < 2; k++)
+        expect_problem(qcall(api_nqueens_solve_post_prepare, bad[k], NULL, 0), 400, "start");
     api_param_t qb[2] = {{"n", "500"}, {"start", "Random"}};
-    r = qcall(api_nqueens_solve_get_board, NULL, qb, 2);
-    ck_assert_int_eq(r.status, 400);
-    ck_assert(has_field(&r, "start"));
-    qfree(&r);
+    expect_problem(qcall(api_nqueens_solve_get_board, NULL, qb, 2), 400, "start");
 }
 END_TEST
 
@@ -323,23 +318,24 @@ END_TEST
 
 /* === Counts under a budget, and on their deadline === */
 
+/* A count request (a POST with `body`, or a GET with params) as the server
+ * would pass it, with a work share of `share` bytes. */
+static api_request_t count_req(const char *body, const api_param_t *params, size_t np,
+                               size_t share) {
+    api_request_t r = tjob_request(body ? "application/json" : NULL, NULL, body, params, np);
+    r.path = "/v1/nqueens/count";
+    r.work_share = share;
+    return r;
+}
+
 /* Runs a count job the way the pool does, one item at a time (item 0 cuts
  * it and raises nitems), with a work share of `share` bytes; returns the
  * rendered answer's JSON and the number of items. */
 static json_t *count_with_share(const char *body, size_t share, size_t *items) {
-    api_request_t r;
+    api_request_t r = count_req(body, NULL, 0, share);
     api_job_t *job = NULL;
     api_response_t resp = {0};
     search_ctl_t ctl = {search_now_ns() + 30LL * 1000000000, 0, NULL, NULL};
-    memset(&r, 0, sizeof r);
-    r.method = "POST";
-    r.path = "/v1/nqueens/count";
-    r.body = body;
-    r.body_len = strlen(body);
-    r.content_type = "application/json";
-    r.pool_threads = 2;
-    r.max_timeout_ms = 30000;
-    r.work_share = share;
     ck_assert_int_eq(api_nqueens_count_post_prepare(&r, &job, &resp), 0);
     ck_assert_ptr_nonnull(job);
     ck_assert_uint_eq(job->nitems, 1); /* prepare() cuts nothing */
@@ -396,17 +392,9 @@ START_TEST(nqueens_api_get_count_items_ignore_share) {
     api_param_t kv[2] = {{"n", "20"}, {"timeout_ms", "100"}};
     size_t items = 0;
     for (size_t i = 0; i < sizeof shares / sizeof *shares; i++) {
-        api_request_t r;
+        api_request_t r = count_req(NULL, kv, 2, shares[i]);
         api_job_t *job = NULL;
         api_response_t resp = {0};
-        memset(&r, 0, sizeof r);
-        r.method = "GET";
-        r.path = "/v1/nqueens/count";
-        r.params = kv;
-        r.nparams = 2;
-        r.pool_threads = 2;
-        r.max_timeout_ms = 30000;
-        r.work_share = shares[i];
         const int rc = api_nqueens_count_prepare(&r, &job, &resp);
         if (shares[i] == 100) {
             ck_assert_int_eq(rc, API_ENOMEM);
