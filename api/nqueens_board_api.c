@@ -866,12 +866,42 @@ static int nqb_pick_method(const char *name, int n, int has_fixed, nqueens_metho
     return 0;
 }
 
-static int nqb_solve_finish(nqb_solve_t *j, long long timeout_ms, api_job_t **job) {
+/* The bytes a solve holds while it runs and answers: the board, the
+ * method's scratch (mrv ~41 bytes a row, min-conflicts ~18 and its trace),
+ * the check, and the answer (streamed past API_NQUEENS_INLINE_MAX_N queens;
+ * built whole below, ~8 bytes a queen as JSON). */
+static size_t nqb_solve_bytes(const nqb_solve_t *j) {
+    const size_t n = (size_t)j->b.n;
+    size_t bytes = n * sizeof(int) + nqueens_verify_scratch(j->b.n);
+    if (j->method == NQUEENS_METHOD_MRV) bytes += nqueens_mrv_scratch(j->b.n);
+    if (j->method == NQUEENS_METHOD_MINCONFLICTS) {
+        bytes += nqueens_repair_scratch(j->b.n);
+        if (j->trace) bytes += (64 * n + 1024) * (sizeof(uint32_t) + 1); /* nqb_repair_init */
+    }
+    if (n <= API_NQUEENS_INLINE_MAX_N && !j->summary) bytes += 8 * n;
+    return bytes;
+}
+
+/* Sizes the job against the request's work share (a 503 naming the bytes
+ * when it needs more: a board of 10^7 queens by min-conflicts holds 230 MB)
+ * and allocates what it keeps; 0, or the API code with the problem in p. */
+static int nqb_solve_finish(nqb_solve_t *j, long long timeout_ms, size_t share, api_job_t **job,
+                            api_problem_t *p) {
+    const size_t need = nqb_solve_bytes(j);
+    if (share != 0 && need > share) {
+        api_problem_init(p, API_ENOMEM,
+                         "this board needs about %zu bytes of work memory (%s); the server allows "
+                         "%zu a request",
+                         need, nqb_method_name(j->method), share);
+        return API_ENOMEM;
+    }
     j->cols = malloc((size_t)j->b.n * sizeof *j->cols);
-    if (j->cols == NULL) return -1;
-    if (j->method == NQUEENS_METHOD_MINCONFLICTS &&
-        nqb_repair_init(&j->repair, j->b.n, j->trace && j->b.n <= API_NQUEENS_TRACE_MAX_N) != 0)
-        return -1;
+    if (j->cols == NULL ||
+        (j->method == NQUEENS_METHOD_MINCONFLICTS &&
+         nqb_repair_init(&j->repair, j->b.n, j->trace && j->b.n <= API_NQUEENS_TRACE_MAX_N) != 0)) {
+        api_problem_init(p, API_ENOMEM, "out of memory for the board");
+        return API_ENOMEM;
+    }
     j->repair.start = j->start;
     api_job_ready(&j->base, &nqb_solve_ops, 1, 1, timeout_ms, job);
     return 0;
@@ -935,10 +965,7 @@ int api_nqueens_solve_post_prepare(const api_request_t *req, api_job_t **job,
     if (bad) goto fail;
     j->seed = (uint64_t)seed;
     j->max_steps = (uint64_t)max_steps;
-    if (nqb_solve_finish(j, timeout_ms, job) != 0) {
-        api_problem_init(&p, API_ENOMEM, "out of memory for the board");
-        goto fail;
-    }
+    if (nqb_solve_finish(j, timeout_ms, req->work_share, job, &p) != 0) goto fail;
     json_decref(root);
     return 0;
 fail:
@@ -988,10 +1015,7 @@ int api_nqueens_solve_get_board(const api_request_t *req, api_job_t **job, api_r
     j->b.n = (int)n;
     j->seed = (uint64_t)seed;
     j->max_steps = (uint64_t)max_steps;
-    if (nqb_solve_finish(j, timeout_ms, job) != 0) {
-        api_problem_init(&p, API_ENOMEM, "out of memory for the board");
-        goto fail;
-    }
+    if (nqb_solve_finish(j, timeout_ms, req->work_share, job, &p) != 0) goto fail;
     return 0;
 fail:
     nqb_solve_free(j ? &j->base : NULL);

@@ -414,6 +414,39 @@ START_TEST(nqueens_api_get_count_items_ignore_share) {
 }
 END_TEST
 
+/* A board solve whose memory is over the request's work share is a 503
+ * that says how much it needs (min-conflicts holds ~22 bytes a queen); under
+ * it, or with no share, it is prepared as usual. */
+START_TEST(nqueens_api_solve_needs_its_share) {
+    static const char *const body = "{\"n\":1000000,\"method\":\"minconflicts\"}";
+    static const size_t shares[] = {1 << 20, 64 << 20, 0};
+    for (size_t i = 0; i < sizeof shares / sizeof *shares; i++) {
+        api_request_t r = tjob_request("application/json", NULL, body, NULL, 0);
+        api_job_t *job = NULL;
+        api_response_t resp = {0};
+        r.work_share = shares[i];
+        const int rc = api_nqueens_solve_post_prepare(&r, &job, &resp);
+        if (i == 0) {
+            ck_assert_int_eq(rc, API_ENOMEM);
+            ck_assert_int_eq(resp.status, 503);
+            ck_assert_ptr_nonnull(strstr(resp.body, "bytes of work memory (minconflicts)"));
+            ck_assert_ptr_null(job);
+        } else {
+            ck_assert_int_eq(rc, 0);
+            job->ops->free(job);
+        }
+        api_response_destroy(&resp);
+    }
+    api_param_t q[2] = {{"n", "65536"}, {"method", "mrv"}};
+    api_request_t r = tjob_request(NULL, NULL, NULL, q, 2);
+    api_job_t *job = NULL;
+    api_response_t resp = {0};
+    r.work_share = 1 << 20; /* mrv: ~41 bytes a row, 2.7 MB */
+    ck_assert_int_eq(api_nqueens_solve_get_board(&r, &job, &resp), API_ENOMEM);
+    api_response_destroy(&resp);
+}
+END_TEST
+
 static long proc_kb(pid_t pid, const char *field) {
     char path[64], line[256];
     long kb = -1;
@@ -514,6 +547,7 @@ Suite *nqueens_board_api_suite(void) {
     tcase_add_test(tc, nqueens_api_minconflicts_start);
     tcase_add_test(tc, nqueens_api_count_cut_follows_share);
     tcase_add_test(tc, nqueens_api_get_count_items_ignore_share);
+    tcase_add_test(tc, nqueens_api_solve_needs_its_share);
     tcase_add_test(tc, nqueens_api_long_work_keeps_deadline_and_memory);
     tcase_add_test(tc, nqueens_api_get_solve_auto_is_documented);
     suite_add_tcase(s, tc);
