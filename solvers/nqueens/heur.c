@@ -246,7 +246,7 @@ static int next_value(mrv_t *m, int x, uint32_t salt, int64_t after, int64_t *ke
             for (uint64_t w = m->rowfree[i]; w != 0; w &= w - 1) {
                 const int c = (int)(64 * i) + __builtin_ctzll(w);
                 const int64_t cost = m->fcol[c] + m->fdiag[c - r + n - 1] + m->fanti[c + r] - 3;
-                const int64_t h = tie_hash(hs, (uint32_t)(r * 131071 + c)) & 0x7fffff;
+                const int64_t h = tie_hash(hs, (uint32_t)r * 131071u + (uint32_t)c) & 0x7fffff;
                 const int64_t k = cost << 40 | h << 17 | c;
                 if (k > after && k < best) {
                     best = k;
@@ -259,7 +259,7 @@ static int next_value(mrv_t *m, int x, uint32_t salt, int64_t after, int64_t *ke
         for (int r = 0; r < n; r++) {
             if (m->cols[r] >= 0 || !sq_free(m, r, c)) continue;
             const int64_t cost = m->rowcnt[r] + m->fdiag[c - r + n - 1] + m->fanti[c + r] - 3;
-            const int64_t h = tie_hash(hs, (uint32_t)(r * 131071 + c)) & 0x7fffff;
+            const int64_t h = tie_hash(hs, (uint32_t)r * 131071u + (uint32_t)c) & 0x7fffff;
             const int64_t k = cost << 40 | h << 17 | r;
             if (k > after && k < best) {
                 best = k;
