@@ -319,7 +319,7 @@ static void *par_worker(void *arg) {
     par_t *p = arg;
     size_t nn = (size_t)p->pz->shape.n * (size_t)p->pz->shape.n;
     uint8_t sol[KILLER_MAX_N * KILLER_MAX_N];
-    search_ctl_t ctl = {p->deadline_ns, 0, &p->cancel, NULL};
+    search_ctl_t ctl = {.deadline_ns = p->deadline_ns, .cancel = &p->cancel};
     for (;;) {
         unsigned idx = atomic_fetch_add(&p->next, 1u);
         killer_opts_t o;

@@ -57,7 +57,7 @@ static int bench_mrv(int lo, int hi) {
     uint64_t nodes = 0, backs = 0;
     if (cols == NULL || s == NULL) return 1;
     for (int n = lo; n <= hi; n++) {
-        search_ctl_t ctl = {search_now_ns() + 2000000000, 0, NULL, NULL};
+        search_ctl_t ctl = {.deadline_ns = search_now_ns() + 2000000000};
         search_stats_t st = {0};
         const int64_t t0 = search_now_ns();
         const int rc = nqueens_mrv(n, NULL, &ctl, cols, s, &st, NULL);
@@ -95,7 +95,7 @@ static int bench_mc(int n, uint64_t seed, nqueens_repair_start_t start, double *
     }
     nqueens_repair_opts_t o = {seed, 0, NULL, NULL, 0, start};
     nqueens_repair_result_t res;
-    search_ctl_t ctl = {search_now_ns() + 120000000000, 0, NULL, NULL};
+    search_ctl_t ctl = {.deadline_ns = search_now_ns() + 120000000000};
     const int64_t t0 = search_now_ns();
     const int rc = nqueens_repair(n, NULL, &o, &ctl, cols, s, &res, NULL, NULL);
     const double t = secs_since(t0);
@@ -121,7 +121,7 @@ static void bench_auto(void) {
     int cols[64];
     printf("auto: nqueens_first (2 s deadline):");
     for (int n = 20; n <= 36; n++) {
-        search_ctl_t ctl = {search_now_ns() + 2000000000, 0, NULL, NULL};
+        search_ctl_t ctl = {.deadline_ns = search_now_ns() + 2000000000};
         const int64_t t0 = search_now_ns();
         const int rc = nqueens_first(n, &ctl, cols, NULL);
         printf(" %d:%s%.3f", n, rc == 0 ? "" : "!", secs_since(t0));
@@ -132,7 +132,7 @@ static void bench_auto(void) {
         const int n = ns[i];
         int *c = malloc(sizeof(int) * (size_t)n);
         void *s = malloc(nqueens_mrv_scratch(n));
-        search_ctl_t ctl = {search_now_ns() + 5000000000, 0, NULL, NULL};
+        search_ctl_t ctl = {.deadline_ns = search_now_ns() + 5000000000};
         const int64_t t0 = search_now_ns();
         const int rc = nqueens_mrv(n, NULL, &ctl, c, s, NULL, NULL);
         const double tm = secs_since(t0);
@@ -177,7 +177,7 @@ static int bench_deadline_case(dl_case_t k, const char *what, int n, int ms) {
         if (k == DL_MC_FULLSCAN && fixed != NULL) fixed[0] = 0; /* not completable */
     }
     const int64_t t0 = search_now_ns();
-    search_ctl_t ctl = {t0 + (int64_t)ms * 1000000, 0, NULL, NULL};
+    search_ctl_t ctl = {.deadline_ns = t0 + (int64_t)ms * 1000000};
     switch (k) {
     case DL_MRV:
     case DL_MRV_HALF: rc = nqueens_mrv(n, fixed, &ctl, cols, s, &st, NULL); break;

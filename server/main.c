@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "server/budget.h"
 #include "server/cluster.h"
 #include "server/config.h"
 #include "server/guard.h"
@@ -51,6 +52,7 @@ int main(int argc, char **argv) {
     rconn_t *redis = NULL;
     cluster_t *cluster = NULL;
     const char *paths[METRICS_MAX_PATHS];
+    budget_t work, results; /* outlive everything that charges them */
     sigset_t set;
     int sig, rc;
 
@@ -74,8 +76,12 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < npaths && i < METRICS_MAX_PATHS; i++)
         paths[i] = router_path(i);
     metrics_init(metrics, paths, npaths);
+    budget_init(&work, "work", cfg.max_work_memory);
+    budget_init(&results, "results", cfg.max_job_memory);
+    metrics->budgets[metrics->nbudgets++] = &work;
+    metrics->budgets[metrics->nbudgets++] = &results;
 
-    if (pool_new(&pool, cfg.threads, cfg.max_queue, metrics) != 0) {
+    if (pool_new(&pool, &cfg, metrics, &work) != 0) {
         http_log("error", "cannot start the worker pool", NULL);
         rc = 1;
         goto out;
@@ -100,7 +106,7 @@ int main(int argc, char **argv) {
         http_log("info", "cluster mode",
                  json_pack("{s:s, s:s, s:s, s:i}", "redis", where, "prefix", cfg.redis_prefix,
                            "replica", replica, "claim_ms", (int)cfg.redis_claim_ms));
-    } else if (jobstore_mem_new(&store, cfg.max_jobs) != 0) {
+    } else if (jobstore_mem_new(&store, cfg.max_jobs, &results) != 0) {
         store = NULL;
     }
     if (store == NULL || jobs_new(&jobs, &cfg, pool, metrics, store, cluster) != 0) {
@@ -115,10 +121,13 @@ int main(int argc, char **argv) {
     }
     http_log("info", "connections", json_pack("{s:s}", "detail", fdnote));
     http_log("info", "listening",
-             json_pack("{s:s, s:i, s:i, s:I, s:i, s:I}", "bind", cfg.bind, "port",
-                       (int)http_server_port(http), "threads", (int)cfg.threads, "max_body",
+             json_pack("{s:s, s:i, s:i, s:i, s:I, s:i, s:I, s:I, s:I}", "bind", cfg.bind, "port",
+                       (int)http_server_port(http), "threads", (int)cfg.threads,
+                       "background_threads", (int)cfg.background_threads, "max_body",
                        (json_int_t)cfg.max_body, "max_queue", (int)cfg.max_queue, "timeout_ms",
-                       (json_int_t)cfg.timeout_ms));
+                       (json_int_t)cfg.timeout_ms, "max_work_memory",
+                       (json_int_t)cfg.max_work_memory, "max_job_memory",
+                       (json_int_t)cfg.max_job_memory));
 
     do {
         sig = sigwaitinfo(&set, NULL);

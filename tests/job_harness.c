@@ -60,7 +60,7 @@ tjob_t tjob_call(api_prepare_fn fn, const char *ctype, const char *accept, const
     api_request_t r = tjob_request(ctype, accept, body, params, nparams);
     api_job_t *job = NULL;
     api_response_t resp = {0};
-    search_ctl_t ctl = {search_now_ns() + 30LL * 1000000000, 0, NULL, NULL};
+    search_ctl_t ctl = {.deadline_ns = search_now_ns() + 30LL * 1000000000};
     tjob_t out;
     fn(&r, &job, &resp);
     if (job != NULL && job->ops->progressive) {

@@ -28,6 +28,7 @@ Suite *jobs_suite(void);
 Suite *jobs_redis_suite(void);
 Suite *cluster_suite(void);
 Suite *static_suite(void);
+Suite *fair_suite(void);
 
 int main(void) {
     int failed;
@@ -54,6 +55,7 @@ int main(void) {
     srunner_add_suite(sr, logic_http_suite());
     srunner_add_suite(sr, http_suite());
     srunner_add_suite(sr, nomem_suite());
+    srunner_add_suite(sr, fair_suite());
     srunner_add_suite(sr, jobs_suite());
     srunner_add_suite(sr, jobs_redis_suite());
     srunner_add_suite(sr, cluster_suite());

@@ -212,7 +212,7 @@ START_TEST(nqueens_slices_cover_the_split) {
     ck_assert_int_eq(nqueens_count_slice(12, 0, 1, 3, 3, NULL, &c, &k, NULL), SEARCH_EINVAL);
     ck_assert_int_eq(nqueens_count_slice(12, 2, 1, 0, 3, NULL, &c, &k, NULL), SEARCH_EINVAL);
     ck_assert_int_eq(nqueens_count_slice(12, 0, 1, 0, 0, NULL, &c, &k, NULL), SEARCH_EINVAL);
-    search_ctl_t past = {search_now_ns() - 1, 0, NULL, NULL};
+    search_ctl_t past = {.deadline_ns = search_now_ns() - 1};
     ck_assert_int_eq(nqueens_count_slice(12, 0, 1, 0, 1, &past, &c, &k, NULL), SEARCH_TIMEOUT);
     ck_assert(c == 5 && k == 5);
 }
@@ -528,7 +528,7 @@ END_TEST
 /* === Search control and statistics === */
 
 START_TEST(nqueens_count_deadline_passed) {
-    search_ctl_t ctl = {search_now_ns() - 1, 0, NULL, NULL};
+    search_ctl_t ctl = {.deadline_ns = search_now_ns() - 1};
     uint64_t count = 42;
     ck_assert_int_eq(nqueens_count(18, 1, &ctl, &count, NULL), SEARCH_TIMEOUT);
     ck_assert_uint_eq(count, 42);
@@ -540,7 +540,7 @@ END_TEST
 START_TEST(nqueens_count_cancelled) {
     atomic_int cancel;
     atomic_init(&cancel, 1);
-    search_ctl_t ctl = {0, 0, &cancel, NULL};
+    search_ctl_t ctl = {.deadline_ns = 0, .cancel = &cancel};
     uint64_t count = 42;
     ck_assert_int_eq(nqueens_count(18, 1, &ctl, &count, NULL), SEARCH_CANCELLED);
     ck_assert_uint_eq(count, 42);
@@ -555,7 +555,7 @@ END_TEST
 START_TEST(nqueens_count_node_budget) {
     /* the budget is checked when the node figure crosses a multiple of
      * SEARCH_POLL_MASK+1, so the search stops within one poll interval */
-    search_ctl_t ctl = {0, 1000, NULL, NULL};
+    search_ctl_t ctl = {.node_budget = 1000};
     search_stats_t st = {0};
     uint64_t count = 42;
     ck_assert_int_eq(nqueens_count(18, 1, &ctl, &count, &st), SEARCH_BUDGET);
@@ -597,7 +597,7 @@ START_TEST(nqueens_count_polls_between_boards) {
     atomic_init(&cancel, 0);
     uint64_t boards = 0, count = 42;
     search_stats_t st = {0};
-    search_ctl_t ctl = {search_now_ns() + 20 * 1000000LL, 0, &cancel, NULL};
+    search_ctl_t ctl = {.deadline_ns = search_now_ns() + 20 * 1000000LL, .cancel = &cancel};
     ck_assert_int_eq(nqueens__count_boards(full_board_forever, &boards, NULL, &ctl, &count, &st),
                      SEARCH_TIMEOUT);
     ck_assert_uint_eq(count, 42);
@@ -614,7 +614,7 @@ END_TEST
 START_TEST(nqueens_count_reports_progress) {
     atomic_uint_fast64_t progress;
     atomic_init(&progress, 0);
-    search_ctl_t ctl = {0, 0, NULL, &progress};
+    search_ctl_t ctl = {.progress = &progress};
     search_stats_t st = {0};
     uint64_t count = 0;
     ck_assert_int_eq(nqueens_count(13, 1, &ctl, &count, &st), 0);

@@ -335,7 +335,7 @@ static json_t *count_with_share(const char *body, size_t share, size_t *items) {
     api_request_t r = count_req(body, NULL, 0, share);
     api_job_t *job = NULL;
     api_response_t resp = {0};
-    search_ctl_t ctl = {search_now_ns() + 30LL * 1000000000, 0, NULL, NULL};
+    search_ctl_t ctl = {.deadline_ns = search_now_ns() + 30LL * 1000000000};
     ck_assert_int_eq(api_nqueens_count_post_prepare(&r, &job, &resp), 0);
     ck_assert_ptr_nonnull(job);
     ck_assert_uint_eq(job->nitems, 1); /* prepare() cuts nothing */

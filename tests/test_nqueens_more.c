@@ -479,7 +479,7 @@ START_TEST(nqueens_mrv_honours_budget) {
     int f[8] = {0, 2, -1, -1, -1, -1, -1, -1};
     void *s = malloc(nqueens_mrv_scratch(8));
     atomic_int cancel = 1;
-    search_ctl_t ctl = {0, 0, &cancel, NULL};
+    search_ctl_t ctl = {.deadline_ns = 0, .cancel = &cancel};
     ck_assert_int_eq(nqueens_mrv(8, f, &ctl, cols, s, NULL, NULL), SEARCH_CANCELLED);
     ck_assert_int_eq(nqueens_mrv(0, NULL, NULL, cols, s, NULL, NULL), SEARCH_EINVAL);
     free(s);
@@ -505,7 +505,7 @@ START_TEST(nqueens_mrv_deadline_at_max_n) {
         test_canceller_t c = {&cancel, 20};
         pthread_t th;
         const int64_t t0 = search_now_ns();
-        search_ctl_t ctl = {k < 2 ? t0 + 20 * 1000000LL : 0, 0, &cancel, NULL};
+        search_ctl_t ctl = {.deadline_ns = k < 2 ? t0 + 20 * 1000000LL : 0, .cancel = &cancel};
         if (k == 2) ck_assert_int_eq(pthread_create(&th, NULL, test_canceller, &c), 0);
         const int rc = nqueens_mrv(n, k == 1 ? half : NULL, &ctl, cols, scratch, NULL, NULL);
         const double ms = (double)(search_now_ns() - t0) / 1e6;
@@ -733,7 +733,7 @@ START_TEST(nqueens_repair_deadline_at_max_n) {
     const int n = NQUEENS_REPAIR_MAX_N;
     nqueens_repair_opts_t o = {1, 0, NULL, NULL, 0, (nqueens_repair_start_t)_i};
     nqueens_repair_result_t res;
-    search_ctl_t ctl = {0, 0, NULL, NULL};
+    search_ctl_t ctl = {.deadline_ns = 0};
     int *cols = malloc(sizeof(int) * (size_t)n);
     void *scratch = malloc(nqueens_repair_scratch(n));
     int64_t t0;

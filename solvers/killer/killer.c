@@ -388,6 +388,11 @@ int killer_solve(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_re
         killer_opts_init(&def);
         opts = &def;
     }
+    if (search_allocator_of(opts->alloc, opts->ctl) != opts->alloc) { /* the control block's */
+        if (opts != &def) def = *opts;
+        def.alloc = opts->ctl->alloc;
+        opts = &def;
+    }
     if ((int)opts->method < 0 || opts->method >= KILLER_METHOD_COUNT || (int)opts->values < 0 ||
         opts->values >= KILLER_VALUES_COUNT || opts->max_solutions == 0 ||
         opts->max_solutions > KILLER_MAX_SOLUTIONS || !search_allocator_ok(opts->alloc) ||

@@ -385,6 +385,11 @@ int sudoku_solve(const sudoku_shape_t *shape, const uint8_t *puzzle, const sudok
         sudoku_opts_init(&defaults);
         opts = &defaults;
     }
+    if (search_allocator_of(opts->alloc, opts->ctl) != opts->alloc) { /* the control block's */
+        if (opts != &defaults) defaults = *opts;
+        defaults.alloc = opts->ctl->alloc;
+        opts = &defaults;
+    }
     rc = sudoku_check_values(shape, puzzle);
     if (rc != 0) goto done;
     rc = SEARCH_EINVAL;

@@ -176,7 +176,7 @@ int sudoku_xc_solve(const sudoku_shape_t *shape, const uint8_t *puzzle,
         sudoku_xc_opts_init(&defaults);
         opts = &defaults;
     }
-    a = opts->alloc;
+    a = search_allocator_of(opts->alloc, opts->ctl);
     rc = sudoku_check_values(shape, puzzle);
     if (rc != 0) goto done;
     rc = SEARCH_EINVAL;
@@ -194,7 +194,7 @@ int sudoku_xc_solve(const sudoku_shape_t *shape, const uint8_t *puzzle,
     n2 = (size_t)shape->n * (size_t)shape->n;
     p = opts->problem;
     if (p == NULL) {
-        rc = sudoku_xc_problem_new(shape, opts->alloc, &own);
+        rc = sudoku_xc_problem_new(shape, a, &own);
         if (rc != 0) goto done;
         p = own;
     }
@@ -213,7 +213,7 @@ int sudoku_xc_solve(const sudoku_shape_t *shape, const uint8_t *puzzle,
     xo.prefix = forced;
     xo.prefix_len = forced_options(shape, puzzle, opts->prefix, opts->prefix_len, forced);
     xo.ctl = opts->ctl;
-    xo.alloc = opts->alloc;
+    xo.alloc = a;
     rc = xcover_solve(p, &xo, &xr);
     res->solutions_found = (uint32_t)xr.solutions_found;
     res->exhausted = xr.exhausted;
@@ -243,7 +243,7 @@ int sudoku_xc_split(const sudoku_shape_t *shape, const uint8_t *puzzle,
     if (info == NULL) return SEARCH_EINVAL;
     memset(info, 0, sizeof *info);
     if (o == NULL || problem == NULL) goto done;
-    a = o->alloc;
+    a = search_allocator_of(o->alloc, o->ctl);
     if (!search_allocator_ok(a)) goto done;
     rc = sudoku_check_values(shape, puzzle);
     if (rc != 0) goto done;

@@ -59,22 +59,24 @@ after(async () => {
 // The example request of an operation: {url, headers, body} or a reason.
 function exampleRequest(o, jobId) {
   const q = new URLSearchParams();
+  const headers = {};
   for (const p of o.params) {
-    if (p.in !== 'query' || !p.required) continue;
+    if ((p.in !== 'query' && p.in !== 'header') || !p.required) continue;
     const s = deref(doc, p.schema || {});
     const v = p.example ?? s.example ?? s.default;
-    if (v === undefined) return { missing: `query parameter ${p.name} has no example` };
-    q.set(p.name, String(v));
+    if (v === undefined) return { missing: `${p.in} parameter ${p.name} has no example` };
+    if (p.in === 'header') headers[p.name] = String(v);
+    else q.set(p.name, String(v));
   }
   let url = o.path.replace('{id}', jobId || 'A'.repeat(22));
   if ([...q.keys()].length) url += `?${q}`;
   const rb = o.op.requestBody ? deref(doc, o.op.requestBody) : null;
-  if (!rb) return { url, headers: {}, body: null };
+  if (!rb) return { url, headers, body: null };
   for (const [mt, media] of Object.entries(rb.content || {})) {
     const ex = media.example !== undefined ? media.example : media.examples ? deref(doc, Object.values(media.examples)[0]).value : undefined;
     if (ex === undefined) continue;
     const body = typeof ex === 'string' ? ex : JSON.stringify(ex);
-    return { url, headers: { 'Content-Type': mt }, body };
+    return { url, headers: { ...headers, 'Content-Type': mt }, body };
   }
   return { missing: 'the request body has no example' };
 }
@@ -87,9 +89,11 @@ const problem = (r) => {
 
 // Jobs to point the job routes at: one ended, one still running.
 const jobs = {};
-async function makeJob(n) {
-  const r = await send('GET', `/v1/nqueens/count?n=${n}`, { headers: { Prefer: 'respond-async' } });
+async function makeJob(n, token) {
+  const headers = { Prefer: 'respond-async', ...(token ? { 'Job-List-Token': token } : {}) };
+  const r = await send('GET', `/v1/nqueens/count?n=${n}`, { headers });
   assert.equal(r.status, 202);
+  jobs.token = JSON.parse(r.body).list_token;
   return r.headers.location.split('/').pop();
 }
 async function waitEnded(id) {
@@ -191,10 +195,12 @@ test('the web front end: a file, and 304 for the ETag it had', async () => {
 
 test('jobs: list, follow, cancel a running one (202), delete an ended one (204)', async () => {
   current = 'jobs';
-  const running = await makeJob(18);
-  const list = await send('GET', '/v1/jobs?limit=1');
+  const running = await makeJob(18, jobs.token);
+  const list = await send('GET', '/v1/jobs?limit=1', { headers: { 'Job-List-Token': jobs.token } });
   assert.equal(list.status, 200);
-  assert.equal(JSON.parse(list.body).jobs.length, 1);
+  assert.deepEqual(JSON.parse(list.body).jobs.map((j) => j.id), [running]);
+  const none = await send('GET', '/v1/jobs');
+  assert.equal(none.status, 400, 'no list without a job-list token');
   const events = await send('GET', `/v1/jobs/${jobs.ended}/events`);
   assert.match(events.body, /^event: done$/m);
   const c = await send('DELETE', `/v1/jobs/${running}`);
