@@ -166,8 +166,8 @@ static int nq_method(const api_request_t *req, const char *own, xcover_engine_t 
  * classes follow the border code, and a slice takes every k-th code).  k
  * depends on the request alone, never on the server (nor on work_share):
  * in cluster mode every replica rebuilds the job with prepare() and must
- * cut it the same way.  The split's size (the answer's `subproblems`, the
- * progress total) comes from nqueens_split_size()'s table.
+ * cut it the same way; a share too small for the slots is a 422.  The split's size (the answer's
+ * `subproblems`, the progress total) comes from nqueens_split_size()'s table.
  *
  * Small counts (n <= API_NQUEENS_INLINE_COUNT_N) are one item over the first
  * row's queens, whole on the HTTP thread (see nq_first_row_split()). */
@@ -403,10 +403,10 @@ int api_nqueens_count_prepare(const api_request_t *req, api_job_t **job, api_res
     if (j == NULL || nq_count_prepare_items(j, (int)n, symmetry) != 0) goto nomem;
     if (req->work_share != 0 && j->base.nitems * NQ_ITEM_BYTES > req->work_share) {
         /* the cut cannot shrink for it (see above): refuse, naming the need */
-        api_problem_init(&p, API_ENOMEM,
-                         "the count needs %zu bytes of work memory; this server allows %zu a "
-                         "request",
-                         j->base.nitems * NQ_ITEM_BYTES, req->work_share);
+        api_problem_init(&p, API_EMEMORY,
+                         "the count of n = %lld needs %zu bytes for its work items, more than the "
+                         "%zu one request may hold (--max-request-memory)",
+                         n, j->base.nitems * NQ_ITEM_BYTES, req->work_share);
         nq_count_free(&j->base);
         goto fail;
     }

@@ -594,11 +594,13 @@ static void nqb_repair_destroy(nqb_repair_t *r) {
     r->restart = NULL;
 }
 
-/* Worker side: scratch for the run, allocated before it starts. */
+/* Worker side: scratch for the run, allocated before it starts, through
+ * the control block's allocator (the server's work budget). */
 static int nqb_repair_run(int n, const int *fixed, uint64_t seed, uint64_t max_steps, int trace,
                           const search_ctl_t *ctl, int *cols, nqb_repair_t *r) {
     nqueens_repair_opts_t o;
-    void *scratch = malloc(nqueens_repair_scratch(n));
+    const search_allocator_t *a = search_allocator_of(NULL, ctl);
+    void *scratch = search_alloc(a, nqueens_repair_scratch(n));
     int rc;
     if (scratch == NULL) return SEARCH_ENOMEM;
     memset(&o, 0, sizeof o);
@@ -611,7 +613,7 @@ static int nqb_repair_run(int n, const int *fixed, uint64_t seed, uint64_t max_s
         o.trace_cap = r->cap;
     }
     rc = nqueens_repair(n, fixed, &o, ctl, cols, scratch, &r->res, &r->stats, NULL);
-    free(scratch);
+    search_free(a, scratch);
     return rc;
 }
 
@@ -659,26 +661,32 @@ static const char *nqb_method_name(nqueens_method_t m) {
 /* Every board leaves the worker checked: n non-attacking queens, placed
  * queens where they were placed.  1 = checked, 0 = wrong, -1 = no memory
  * to check it. */
-static int nqb_verify(const nqb_solve_t *j) {
-    unsigned char *scratch = malloc(nqueens_verify_scratch(j->b.n));
+static int nqb_verify(const nqb_solve_t *j, const search_allocator_t *a) {
+    unsigned char *scratch = search_alloc(a, nqueens_verify_scratch(j->b.n));
     if (scratch == NULL) return -1;
     int ok = nqueens_verify(j->b.n, j->cols, scratch);
     for (int r = 0; ok && j->b.fixed != NULL && r < j->b.n; r++)
         ok = j->b.fixed[r] < 0 || j->b.fixed[r] == j->cols[r];
-    free(scratch);
+    search_free(a, scratch);
     return ok;
 }
 
+/* The run's memory (the method's scratch, then the check's) comes from the
+ * control block's allocator: the server charges it to its work budget, and
+ * past the request's share the allocation fails (SEARCH_ENOMEM, which the
+ * server answers 422 too-much-memory).  prepare() refuses a board whose
+ * scratch cannot fit at all (nqb_solve_bytes()). */
 static int nqb_solve_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
     nqb_solve_t *j = (nqb_solve_t *)job;
+    const search_allocator_t *a = search_allocator_of(NULL, ctl);
     void *scratch;
     int rc;
     (void)item;
     switch (j->method) {
     case NQUEENS_METHOD_MRV:
-        if ((scratch = malloc(nqueens_mrv_scratch(j->b.n))) == NULL) return SEARCH_ENOMEM;
+        if ((scratch = search_alloc(a, nqueens_mrv_scratch(j->b.n))) == NULL) return SEARCH_ENOMEM;
         rc = nqueens_mrv(j->b.n, j->b.fixed, ctl, j->cols, scratch, &j->stats, NULL);
-        free(scratch);
+        search_free(a, scratch);
         break;
     case NQUEENS_METHOD_MINCONFLICTS:
         rc = nqb_repair_run(j->b.n, j->b.fixed, j->seed, j->max_steps, j->trace, ctl, j->cols,
@@ -686,7 +694,7 @@ static int nqb_solve_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
         break;
     default: rc = nqueens_complete_first(j->b.n, j->b.fixed, ctl, j->cols, &j->stats, NULL); break;
     }
-    if (rc == 0 && (j->verified = nqb_verify(j)) < 0) rc = SEARCH_ENOMEM;
+    if (rc == 0 && (j->verified = nqb_verify(j, a)) < 0) rc = SEARCH_ENOMEM;
     return rc;
 }
 
@@ -866,34 +874,31 @@ static int nqb_pick_method(const char *name, int n, int has_fixed, nqueens_metho
     return 0;
 }
 
-/* The bytes a solve holds while it runs and answers: the board, the
- * method's scratch (mrv ~41 bytes a row, min-conflicts ~18 and its trace),
- * the check, and the answer (streamed past API_NQUEENS_INLINE_MAX_N queens;
- * built whole below, ~8 bytes a queen as JSON). */
+/* The most a solve's run holds at once through the control block's
+ * allocator (see nqb_solve_run()): the method's scratch (mrv ~41 bytes a
+ * row, min-conflicts ~18: 183 MB at 10^7), then the check's (5 bytes a row),
+ * each with the budget allocator's 16-byte header. */
 static size_t nqb_solve_bytes(const nqb_solve_t *j) {
-    const size_t n = (size_t)j->b.n;
-    size_t bytes = n * sizeof(int) + nqueens_verify_scratch(j->b.n);
-    if (j->method == NQUEENS_METHOD_MRV) bytes += nqueens_mrv_scratch(j->b.n);
-    if (j->method == NQUEENS_METHOD_MINCONFLICTS) {
-        bytes += nqueens_repair_scratch(j->b.n);
-        if (j->trace) bytes += (64 * n + 1024) * (sizeof(uint32_t) + 1); /* nqb_repair_init */
-    }
-    if (n <= API_NQUEENS_INLINE_MAX_N && !j->summary) bytes += 8 * n;
-    return bytes;
+    size_t scratch = 0;
+    if (j->method == NQUEENS_METHOD_MRV) scratch = nqueens_mrv_scratch(j->b.n);
+    if (j->method == NQUEENS_METHOD_MINCONFLICTS) scratch = nqueens_repair_scratch(j->b.n);
+    const size_t check = nqueens_verify_scratch(j->b.n);
+    return (scratch > check ? scratch : check) + 16;
 }
 
-/* Sizes the job against the request's work share (a 503 naming the bytes
- * when it needs more: a board of 10^7 queens by min-conflicts holds 230 MB)
- * and allocates what it keeps; 0, or the API code with the problem in p. */
+/* Refuses a board whose run cannot fit in the request's share of the work
+ * memory (422 too-much-memory, as the server answers a search that runs out
+ * of its share: a retry cannot help), else allocates what the job keeps; 0,
+ * or the API code with the problem in p. */
 static int nqb_solve_finish(nqb_solve_t *j, long long timeout_ms, size_t share, api_job_t **job,
                             api_problem_t *p) {
     const size_t need = nqb_solve_bytes(j);
     if (share != 0 && need > share) {
-        api_problem_init(p, API_ENOMEM,
-                         "this board needs about %zu bytes of work memory (%s); the server allows "
-                         "%zu a request",
-                         need, nqb_method_name(j->method), share);
-        return API_ENOMEM;
+        api_problem_init(p, API_EMEMORY,
+                         "%s at n = %d needs %zu bytes of working memory, more than the %zu one "
+                         "request may hold (--max-request-memory); ask for a smaller board",
+                         nqb_method_name(j->method), j->b.n, need, share);
+        return API_EMEMORY;
     }
     j->cols = malloc((size_t)j->b.n * sizeof *j->cols);
     if (j->cols == NULL ||

@@ -9,13 +9,16 @@
 #include <jansson.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api/nqueens_api.h"
 #include "api/nqueens_board_api.h"
+#include "solvers/nqueens/heur.h"
 #include "solvers/nqueens/nqueens.h"
+#include "solvers/nqueens/repair.h"
 #include "tests/http_client.h"
 #include "tests/job_client.h"
 #include "tests/job_harness.h"
@@ -386,7 +389,7 @@ END_TEST
 
 /* GET /v1/nqueens/count cuts by n alone, so that every replica of a
  * cluster cuts it alike: a share never changes its items; one too small
- * for them is refused with a 503 that says how much is needed. */
+ * for them is refused with a 422 that says how much is needed. */
 START_TEST(nqueens_api_get_count_items_ignore_share) {
     static const size_t shares[] = {0, (size_t)1 << 30, 100};
     api_param_t kv[2] = {{"n", "20"}, {"timeout_ms", "100"}};
@@ -397,9 +400,9 @@ START_TEST(nqueens_api_get_count_items_ignore_share) {
         api_response_t resp = {0};
         const int rc = api_nqueens_count_prepare(&r, &job, &resp);
         if (shares[i] == 100) {
-            ck_assert_int_eq(rc, API_ENOMEM);
-            ck_assert_int_eq(resp.status, 503);
-            ck_assert_ptr_nonnull(strstr(resp.body, "bytes of work memory"));
+            ck_assert_int_eq(rc, API_EMEMORY);
+            ck_assert_int_eq(resp.status, 422);
+            ck_assert_ptr_nonnull(strstr(resp.body, "one request may hold"));
             ck_assert_ptr_null(job);
         } else {
             ck_assert_int_eq(rc, 0);
@@ -414,8 +417,8 @@ START_TEST(nqueens_api_get_count_items_ignore_share) {
 }
 END_TEST
 
-/* A board solve whose memory is over the request's work share is a 503
- * that says how much it needs (min-conflicts holds ~22 bytes a queen); under
+/* A board solve whose scratch is over the request's work share is a 422
+ * that says how much it needs (min-conflicts holds ~18 bytes a queen); under
  * it, or with no share, it is prepared as usual. */
 START_TEST(nqueens_api_solve_needs_its_share) {
     static const char *const body = "{\"n\":1000000,\"method\":\"minconflicts\"}";
@@ -427,9 +430,9 @@ START_TEST(nqueens_api_solve_needs_its_share) {
         r.work_share = shares[i];
         const int rc = api_nqueens_solve_post_prepare(&r, &job, &resp);
         if (i == 0) {
-            ck_assert_int_eq(rc, API_ENOMEM);
-            ck_assert_int_eq(resp.status, 503);
-            ck_assert_ptr_nonnull(strstr(resp.body, "bytes of work memory (minconflicts)"));
+            ck_assert_int_eq(rc, API_EMEMORY);
+            ck_assert_int_eq(resp.status, 422);
+            ck_assert_ptr_nonnull(strstr(resp.body, "minconflicts at n = 1000000 needs"));
             ck_assert_ptr_null(job);
         } else {
             ck_assert_int_eq(rc, 0);
@@ -442,8 +445,65 @@ START_TEST(nqueens_api_solve_needs_its_share) {
     api_job_t *job = NULL;
     api_response_t resp = {0};
     r.work_share = 1 << 20; /* mrv: ~41 bytes a row, 2.7 MB */
-    ck_assert_int_eq(api_nqueens_solve_get_board(&r, &job, &resp), API_ENOMEM);
+    ck_assert_int_eq(api_nqueens_solve_get_board(&r, &job, &resp), API_EMEMORY);
     api_response_destroy(&resp);
+}
+END_TEST
+
+/* An allocator that counts what is held and refuses past `cap` (0: never). */
+typedef struct count_alloc_s {
+    size_t held, peak, cap, calls;
+} count_alloc_t;
+
+static void *count_alloc(void *ud, size_t size) {
+    count_alloc_t *c = ud;
+    if (c->cap != 0 && c->held + size > c->cap) return NULL;
+    size_t *p = malloc(size + sizeof(max_align_t));
+    if (p == NULL) return NULL;
+    *p = size;
+    c->held += size;
+    c->calls++;
+    if (c->held > c->peak) c->peak = c->held;
+    return (char *)p + sizeof(max_align_t);
+}
+
+static void count_free(void *ud, void *ptr) {
+    count_alloc_t *c = ud;
+    size_t *p = (size_t *)(void *)((char *)ptr - sizeof(max_align_t));
+    c->held -= *p;
+    free(p);
+}
+
+/* A solve's scratch comes from the control block's allocator (the server's
+ * work budget charges it there): all of it, given back by the end; an
+ * allocator that refuses it turns the solve into a 503 out-of-memory (which
+ * the server makes a 422 when the request's own share was the limit). */
+START_TEST(nqueens_api_solve_scratch_from_ctl_allocator) {
+    static const char *const bodies[] = {"{\"n\":100000,\"method\":\"minconflicts\"}",
+                                         "{\"n\":2000,\"method\":\"mrv\"}"};
+    for (int k = 0; k < 2; k++)
+        for (int refuse = 0; refuse <= 1; refuse++) {
+            count_alloc_t c = {0, 0, refuse ? 4096 : 0, 0};
+            search_allocator_t a = {count_alloc, count_free, &c};
+            search_ctl_t ctl = {.deadline_ns = search_now_ns() + 30LL * 1000000000, .alloc = &a};
+            api_request_t r = tjob_request("application/json", NULL, bodies[k], NULL, 0);
+            api_job_t *job = NULL;
+            api_response_t resp = {0};
+            ck_assert_int_eq(api_nqueens_solve_post_prepare(&r, &job, &resp), 0);
+            job->ops->merge(job, 0, job->ops->run(job, 0, &ctl));
+            job->ops->render(job, &resp);
+            job->ops->free(job);
+            ck_assert_uint_eq(c.held, 0);
+            if (refuse) {
+                ck_assert_int_eq(resp.status, 503);
+            } else {
+                ck_assert_int_eq(resp.status, 200);
+                ck_assert_uint_eq(c.calls, 2); /* the method's scratch, then the check's */
+                ck_assert_uint_eq(c.peak, k == 0 ? nqueens_repair_scratch(100000)
+                                                 : nqueens_mrv_scratch(2000));
+            }
+            api_response_destroy(&resp);
+        }
 }
 END_TEST
 
@@ -548,6 +608,7 @@ Suite *nqueens_board_api_suite(void) {
     tcase_add_test(tc, nqueens_api_count_cut_follows_share);
     tcase_add_test(tc, nqueens_api_get_count_items_ignore_share);
     tcase_add_test(tc, nqueens_api_solve_needs_its_share);
+    tcase_add_test(tc, nqueens_api_solve_scratch_from_ctl_allocator);
     tcase_add_test(tc, nqueens_api_long_work_keeps_deadline_and_memory);
     tcase_add_test(tc, nqueens_api_get_solve_auto_is_documented);
     suite_add_tcase(s, tc);
