@@ -387,6 +387,16 @@ START_TEST(nqueens_api_count_cut_follows_share) {
 }
 END_TEST
 
+/* A prepare() that refused for memory: 422 too-much-memory, no job, and a
+ * detail that says `says`. */
+static void expect_memory_refusal(int rc, const api_response_t *resp, const api_job_t *job,
+                                  const char *says) {
+    ck_assert_int_eq(rc, API_EMEMORY);
+    ck_assert_int_eq(resp->status, 422);
+    ck_assert_msg(strstr(resp->body, says) != NULL, "%s", resp->body);
+    ck_assert_ptr_null(job);
+}
+
 /* GET /v1/nqueens/count cuts by n alone, so that every replica of a
  * cluster cuts it alike: a share never changes its items; one too small
  * for them is refused with a 422 that says how much is needed. */
@@ -400,10 +410,7 @@ START_TEST(nqueens_api_get_count_items_ignore_share) {
         api_response_t resp = {0};
         const int rc = api_nqueens_count_prepare(&r, &job, &resp);
         if (shares[i] == 100) {
-            ck_assert_int_eq(rc, API_EMEMORY);
-            ck_assert_int_eq(resp.status, 422);
-            ck_assert_ptr_nonnull(strstr(resp.body, "one request may hold"));
-            ck_assert_ptr_null(job);
+            expect_memory_refusal(rc, &resp, job, "one request may hold");
         } else {
             ck_assert_int_eq(rc, 0);
             if (i == 0) items = job->nitems;
@@ -430,10 +437,7 @@ START_TEST(nqueens_api_solve_needs_its_share) {
         r.work_share = shares[i];
         const int rc = api_nqueens_solve_post_prepare(&r, &job, &resp);
         if (i == 0) {
-            ck_assert_int_eq(rc, API_EMEMORY);
-            ck_assert_int_eq(resp.status, 422);
-            ck_assert_ptr_nonnull(strstr(resp.body, "minconflicts at n = 1000000 needs"));
-            ck_assert_ptr_null(job);
+            expect_memory_refusal(rc, &resp, job, "minconflicts at n = 1000000 needs");
         } else {
             ck_assert_int_eq(rc, 0);
             job->ops->free(job);
