@@ -17,6 +17,9 @@
  * at most --grace-ms + CANCEL_WAIT_MS after the signal.  A second signal
  * during either wait skips the rest of it. */
 #include <jansson.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +40,20 @@
 #include "server/router.h"
 
 #define CANCEL_WAIT_MS 1000 /* past --grace-ms, for the cancelled answers to be written */
+
+/* glibc adapts its mmap threshold to the largest block freed (up to 32
+ * MiB) and its trim threshold to twice that: after one 16 MiB batch body,
+ * every block under 16 MiB came from the arenas, and a thread's arena kept
+ * up to 32 MiB of freed heap that malloc_trim() cannot release (it does not
+ * trim a thread arena's top).  Fixed thresholds keep large blocks in their
+ * own mappings (returned when freed) and arenas trimmed past 1 MiB, so an
+ * idle server returns to its idle size (tests/abuse/abuse.sh checks it). */
+static void heap_fixed_thresholds(void) {
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+    mallopt(M_TRIM_THRESHOLD, 1024 * 1024);
+#endif
+}
 
 /* Waits until nothing is in flight, for at most `ms`; returns 1 when idle.
  * Returns early (0) if another signal in `set` arrives. */
@@ -84,6 +101,7 @@ int main(int argc, char **argv) {
     if (cfg.healthcheck) return healthcheck_run(&cfg);
 
     guard_install(); /* before any thread uses jansson */
+    heap_fixed_thresholds();
     sigemptyset(&set);
     sigaddset(&set, SIGTERM);
     sigaddset(&set, SIGINT);
