@@ -908,6 +908,9 @@ static int nqb_solve_finish(nqb_solve_t *j, long long timeout_ms, size_t share, 
         return API_ENOMEM;
     }
     j->repair.start = j->start;
+    /* a streamed board is a second or more of one worker by construction:
+     * in turns with the other background work, never in the kept worker */
+    j->base.background = j->b.n > API_NQUEENS_INLINE_MAX_N;
     api_job_ready(&j->base, &nqb_solve_ops, 1, 1, timeout_ms, job);
     return 0;
 }
