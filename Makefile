@@ -83,10 +83,11 @@ SOLVER_SRC := solvers/search.c solvers/nqueens/nqueens.c solvers/nqueens/count.c
 API_SRC    := api/problem.c api/request.c api/json_util.c api/json_scan.c api/json_writer.c api/xc_job.c api/nqueens_api.c api/sudoku_api.c api/sudoku_batch.c \
               api/xcover_api.c api/killer_api.c api/nqueens_board_api.c \
               api/sudoku_logic_api.c api/generate_api.c
-SERVER_SRC := server/config.c server/metrics.c server/budget.c server/pool.c server/http.c \
-              server/router.c server/healthcheck.c server/reqid.c server/guard.c \
-              server/jobstore_mem.c server/jobs.c server/static.c server/rconn.c \
-              server/rscripts.c server/jobstore_redis.c server/cluster.c
+SERVER_SRC := server/log.c server/config.c server/metrics.c server/budget.c server/pool.c \
+              server/guard.c server/healthcheck.c \
+              server/http/http.c server/http/router.c server/http/static.c server/http/reqid.c \
+              server/jobs/jobs.c server/jobs/jobstore_mem.c server/jobs/jobstore_redis.c \
+              server/jobs/cluster.c server/jobs/rconn.c server/jobs/rconn_url.c server/jobs/rscripts.c
 MAIN_SRC   := server/main.c
 TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test_config.c \
               tests/test_sudoku.c tests/sudoku_fixtures.c tests/test_cdcl.c tests/test_sudoku9.c tests/test_sudoku_api.c tests/test_sudoku_batch.c tests/test_xcover.c tests/test_xcover_api.c tests/pentomino.c \
@@ -192,7 +193,7 @@ $(BUILD)/tests/%.o: tests/%.c
 	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) -c $< -o $@
 
 # ---- the web front end, compiled in ------------------------------------------
-# web/ becomes one C file of byte arrays (server/static.h: static_assets[]),
+# web/ becomes one C file of byte arrays (server/http/static.h: static_assets[]),
 # so the binary, and the Docker image that copies only the binary, serves the
 # front end with nothing beside it.  web_files.txt changes only when the list
 # of files does, so deleting a file rebuilds the table too.
@@ -205,7 +206,7 @@ $(BUILD)/gen/web_assets.c: $(WEB_FILES) $(BUILD)/gen/web_files.txt
 	@mkdir -p $(@D)
 	@set -e; i=0; { \
 	  echo '/* Generated from web/ by the Makefile; do not edit. */'; \
-	  echo '#include "server/static.h"'; \
+	  echo '#include "server/http/static.h"'; \
 	  for f in $(WEB_FILES); do \
 	    case "$$f" in *[!A-Za-z0-9._/-]*) echo "web/: unusable file name '$$f'" >&2; exit 1;; esac; \
 	    echo "static const unsigned char f$$i[] = {"; \
@@ -392,6 +393,7 @@ BENCH_BIN  := $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_9) $(BENC
 test: deps deps-web format-check check-layers check-tables $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) \
       $(FUZZ_REPLAY) $(SOAK_BIN) $(LOAD_BIN) $(IDLE_BIN)
 	@if [ "$(SANITIZE)" = 0 ]; then sh tests/check_dockerfile.sh $(PUZZLED); fi
+	@sh tools/check_includes.sh server
 	@sh tests/check_openapi.sh
 	@sh tests/check_codes.sh
 	@sh tests/check_funcs.sh

@@ -16,7 +16,7 @@
 #define METRICS_NSTATUS     16 /* known statuses + "other" */
 #define METRICS_NBUCKETS    14
 #define METRICS_NPUZZLES    5 /* known puzzles + "other" */
-#define METRICS_NJOBSTATUS  6 /* job_status_t (server/jobstore.h) */
+#define METRICS_NJOBSTATUS  6 /* job_status_t (server/jobs/jobstore.h) */
 #define METRICS_NJOBBUCKETS 10
 #define METRICS_MAX_BUDGETS 4
 
@@ -44,14 +44,14 @@ typedef struct metrics_s {
     const struct budget_s *budgets[METRICS_MAX_BUDGETS];
     size_t nbudgets;
 
-    /* Asynchronous jobs (server/jobs.c), indexed by job_status_t. */
+    /* Asynchronous jobs (server/jobs/jobs.c), indexed by job_status_t. */
     atomic_int_fast64_t async_jobs[METRICS_NJOBSTATUS];   /* records by status (gauge) */
     atomic_uint_fast64_t async_created;                   /* counter */
     atomic_uint_fast64_t async_ended[METRICS_NJOBSTATUS]; /* by final status */
     atomic_uint_fast64_t async_duration[METRICS_NJOBBUCKETS + 1];
     atomic_uint_fast64_t async_duration_sum_ms;
 
-    /* Cluster mode (server/rconn.c, server/cluster.c). */
+    /* Cluster mode (server/jobs/rconn.c, server/jobs/cluster.c). */
     atomic_int_fast64_t redis_up;         /* 1 reachable, 0 not, -1 no Redis (embedded store) */
     atomic_uint_fast64_t redis_failures;  /* calls that found Redis unreachable */
     atomic_uint_fast64_t items_merged;    /* work items this replica ran and merged */

@@ -1,4 +1,4 @@
-/* test_static.c -- server/static.c: ETag matching, content types, which
+/* test_static.c -- server/http/static.c: ETag matching, content types, which
  * paths are looked up, the embedded copy of web/ against the files on disk,
  * --web-root (read on every request, symlinks and hidden files refused),
  * and both through the real server: 200, 304, HEAD, 404, 405.
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "server/static.h"
+#include "server/http/static.h"
 #include "tests/http_client.h"
 
 /* Reads a whole file into a malloc'd buffer; *len its size. */

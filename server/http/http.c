@@ -63,7 +63,7 @@
  * The state machines are asserted at every transition (asserts stay on in
  * the shipped build): a broken hand-off stops the process at the fault
  * instead of answering a request twice. */
-#include "server/http.h"
+#include "server/http/http.h"
 
 #include <arpa/inet.h>
 #include <assert.h>
@@ -83,10 +83,11 @@
 #include "api/problem.h"
 #include "server/budget.h"
 #include "server/guard.h"
-#include "server/jobs.h"
-#include "server/reqid.h"
-#include "server/router.h"
-#include "server/static.h"
+#include "server/http/reqid.h"
+#include "server/http/router.h"
+#include "server/http/static.h"
+#include "server/jobs/jobs.h"
+#include "server/log.h"
 
 #define HTTP_SWEEP_MS     200 /* how often connections without a request head are checked */
 #define HTTP_INLINE_NS    (500 * 1000LL) /* the slice an inline try may take (see below) */
@@ -200,33 +201,7 @@ typedef struct http_req_s {
 
 static void http_req_free(http_req_t *req);
 
-/* === Logging === */
-
-static void http_time_iso(char *out, size_t cap) {
-    struct timespec ts;
-    struct tm tm;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    gmtime_r(&ts.tv_sec, &tm);
-    size_t n = strftime(out, cap, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(out + n, cap - n, ".%03ldZ", ts.tv_nsec / 1000000);
-}
-
-void http_log(const char *level, const char *msg, void *extra_json) {
-    json_t *extra = extra_json;
-    char when[40];
-    http_time_iso(when, sizeof when);
-    json_t *line = json_pack("{s:s, s:s, s:s}", "time", when, "level", level, "msg", msg);
-    if (line != NULL && extra != NULL) json_object_update(line, extra);
-    json_decref(extra);
-    char *text = line ? api_json_dumps(line, API_JSON_FLAGS, NULL) : NULL;
-    json_decref(line);
-    if (text == NULL) return;
-    size_t n = strlen(text);
-    text[n] = '\n'; /* overwrite the NUL: one write(2), so lines never interleave */
-    ssize_t w = write(STDERR_FILENO, text, n + 1);
-    (void)w;
-    free(text);
-}
+/* === Logging (the access log; every other line goes through server/log.h) === */
 
 /* Appends s to out as the inside of a JSON string (s is printable ASCII:
  * http_copy_printable made it so); returns the new length, never past cap. */
@@ -238,7 +213,7 @@ static size_t http_json_str(char *out, size_t n, size_t cap, const char *s) {
     return n;
 }
 
-/* The access log line of a request, as http_log() would write it but built
+/* The access log line of a request, as log_json() would write it but built
  * by hand into one buffer: this runs for every request, and jansson's
  * packing, dumping and their allocations were a tenth of a small request's
  * cost.  Same fields, same single write(2). */
@@ -258,7 +233,7 @@ static void http_mhd_logger(void *cls, const char *fmt, va_list ap) {
     (void)cls;
     vsnprintf(msg, sizeof msg, fmt, ap);
     msg[strcspn(msg, "\n")] = '\0';
-    http_log("warn", "libmicrohttpd", json_pack("{s:s}", "detail", msg));
+    log_json("warn", "libmicrohttpd", json_pack("{s:s}", "detail", msg));
 }
 
 /* === Answers === */
@@ -1210,7 +1185,7 @@ static void http_on_completed(void *cls, struct MHD_Connection *conn, void **con
 static void http_log_request(const http_req_t *req, double ms, int toe, int client_gone) {
     char line[HTTP_LOG_PATH_MAX * 2 + REQID_MAX * 2 + 256], when[40];
     size_t n = 0, cap = sizeof line;
-    http_time_iso(when, sizeof when);
+    log_time(when, sizeof when);
     n += (size_t)snprintf(
         line, cap, "{\"time\":\"%s\",\"level\":\"info\",\"msg\":\"request\",\"method\":\"", when);
     n = http_json_str(line, n, cap, req->method);
@@ -1310,7 +1285,7 @@ int http_server_start(http_server_t **out, const config_t *cfg, pool_t *pool, me
     s->jobs = jobs;
     reqid_init(&s->reqid);
     if (static_site_new(&s->site, cfg->web_root) != 0) {
-        http_log("error", "--web-root is not a readable directory",
+        log_json("error", "--web-root is not a readable directory",
                  json_pack("{s:s}", "web_root", cfg->web_root));
         free(s);
         return -1;
@@ -1357,7 +1332,7 @@ int http_server_start(http_server_t **out, const config_t *cfg, pool_t *pool, me
         pthread_cond_destroy(&s->sweeper_cv);
         pthread_mutex_destroy(&s->conns_lock);
         pthread_mutex_destroy(&s->ips_lock);
-        http_log("error", "cannot listen",
+        log_json("error", "cannot listen",
                  json_pack("{s:s, s:i}", "bind", cfg->bind, "port", (int)cfg->port));
         static_site_free(s->site);
         free(s);

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "server/config.h"
-#include "server/jobs.h"
+#include "server/jobs/jobs.h"
 #include "server/metrics.h"
 #include "server/pool.h"
 
@@ -35,9 +35,5 @@ long http_server_active(http_server_t *s);
 /* Stops the daemon and frees the server; requires that no request is waiting
  * on the pool (pool_inflight() == 0).  NULL-safe. */
 void http_server_stop(http_server_t *s);
-
-/* Writes one JSON log line to stderr: {"time":...,"level":...,"msg":...} plus
- * the fields of `extra` (a json_t object, stolen; may be NULL). */
-void http_log(const char *level, const char *msg, void *extra);
 
 #endif

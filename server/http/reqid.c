@@ -1,7 +1,7 @@
 /* reqid.c -- request ids.  Minted ids are splitmix64(seed + counter): unique
  * within a process (the counter), unlikely to collide across replicas (the
  * random seed), and cheap (no syscall per request). */
-#include "server/reqid.h"
+#include "server/http/reqid.h"
 
 #include <stdio.h>
 #include <string.h>

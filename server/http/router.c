@@ -5,9 +5,9 @@
  * every other variable part travels in the query string or the body.  The
  * route's path, with "{id}" as written, is the metrics label.  And any other
  * path outside /v1/ is a file of the web front end and takes the static
- * route "/" (server/static.c answers it, or 404).  A route marked
+ * route "/" (server/http/static.c answers it, or 404).  A route marked
  * `batch` reads bodies up to --max-batch-body instead of --max-body. */
-#include "server/router.h"
+#include "server/http/router.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -11,8 +11,8 @@ typedef enum route_kind_e {
     ROUTE_HEALTHZ, /* answered by the server itself, never queued */
     ROUTE_READYZ,
     ROUTE_METRICS,
-    ROUTE_JOBS,   /* /v1/jobs...: answered by server/jobs.c, never queued */
-    ROUTE_STATIC, /* a file of the web front end (server/static.c), on the HTTP thread */
+    ROUTE_JOBS,   /* /v1/jobs...: answered by server/jobs/jobs.c, never queued */
+    ROUTE_STATIC, /* a file of the web front end (server/http/static.c), on the HTTP thread */
 } route_kind_t;
 
 typedef struct route_s {

@@ -11,7 +11,7 @@
  *
  * Thread-safety: a site is immutable after static_site_new(); every call
  * reads it only, and the HTTP thread is the only caller anyway. */
-#include "server/static.h"
+#include "server/http/static.h"
 
 #include <errno.h>
 #include <fcntl.h>

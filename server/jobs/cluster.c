@@ -4,7 +4,7 @@
  * A split job (an N-Queens count: its subproblems; a Sudoku batch: its
  * chunks) is recorded with the request that made it, and its work items go
  * to a stream, one entry per item or, past CL_ENTRIES_MAX, per run of
- * consecutive items (RSCRIPT_ADD; keys in server/rscripts.c).  Then, on
+ * consecutive items (RSCRIPT_ADD; keys in server/jobs/rscripts.c).  Then, on
  * every replica:
  *
  *   loop   fill        while the background share of the workers has room
@@ -66,7 +66,7 @@
  * connections) and constant fields.  Everything else -- the subscription,
  * the contexts, the item lists, the timers -- belongs to the pool's loop
  * thread and is asserted to (cl_assert_loop).  `draining` is atomic. */
-#include "server/cluster.h"
+#include "server/jobs/cluster.h"
 
 #include <assert.h>
 #include <hiredis/adapters/libuv.h>
@@ -81,10 +81,10 @@
 #include <unistd.h>
 
 #include "server/guard.h"
-#include "server/http.h"
-#include "server/jobstore_redis.h"
-#include "server/router.h"
-#include "server/rscripts.h"
+#include "server/http/router.h"
+#include "server/jobs/jobstore_redis.h"
+#include "server/jobs/rscripts.h"
+#include "server/log.h"
 
 #define CL_BEAT_MS            1000 /* liveness key refresh */
 #define CL_BEAT_TTL_MS        5000 /* ... and how long it lasts */
@@ -344,7 +344,7 @@ static void cl_prepare(const redisReply *pairs, size_t from, api_job_t **job,
 /* === Ending a split job (any thread) === */
 
 static void cl_log_end(const char *id, job_status_t st, const char *path, int status) {
-    http_log("info", "job ended",
+    log_json("info", "job ended",
              json_pack("{s:s, s:s, s:s, s:i}", "job", id, "status", job_status_name(st), "path",
                        path, "result_status", status));
 }
@@ -1078,7 +1078,7 @@ static void cl_sub_reply(redisAsyncContext *ac, void *reply, void *priv) {
     (void)ac;
     if (r == NULL || cl->stopping) return;
     if (r->type == REDIS_REPLY_ERROR) { /* NOAUTH, ...: disconnect, retry later */
-        http_log("warn", "redis subscription refused",
+        log_json("warn", "redis subscription refused",
                  json_pack("{s:s}", "error", r->str ? r->str : ""));
         redisAsyncDisconnect(ac);
         return;

@@ -9,10 +9,10 @@
 
 #include "api/request.h"
 #include "server/config.h"
-#include "server/jobstore.h"
+#include "server/jobs/jobstore.h"
+#include "server/jobs/rconn.h"
 #include "server/metrics.h"
 #include "server/pool.h"
-#include "server/rconn.h"
 
 typedef struct cluster_s cluster_t;
 

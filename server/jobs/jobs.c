@@ -56,7 +56,7 @@
  * cluster_tick() before it takes `lock`.  A runner's api_job_t is
  * the loop thread's while its task runs (merge, render), so the tick reads
  * the job's progress fields on that thread only. */
-#include "server/jobs.h"
+#include "server/jobs/jobs.h"
 
 #include <jansson.h>
 #include <pthread.h>
@@ -68,7 +68,7 @@
 
 #include "server/budget.h"
 #include "server/guard.h"
-#include "server/http.h"
+#include "server/log.h"
 
 #define JOBS_EVENT_MS     250   /* at most one progress event per job this often */
 #define JOBS_KEEPALIVE_MS 15000 /* a comment line on an idle event stream */
@@ -544,7 +544,7 @@ static void run_end(jobs_t *js, job_run_t *r, job_status_t st, int status, const
     }
     job_rec_clear(&put);
     atomic_fetch_add_explicit(&m->async_ended[st], 1, memory_order_relaxed);
-    http_log("info", "job ended",
+    log_json("info", "job ended",
              json_pack("{s:s, s:s, s:s, s:i}", "job", r->rec.id, "status", job_status_name(st),
                        "path", r->rec.path, "result_status", status));
     if (r->rec.started_ms != 0)

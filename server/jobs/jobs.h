@@ -11,7 +11,7 @@
  * jobs.c for the life of a job.
  *
  * Cluster mode (a Redis store and a cluster_t): records are shared, split
- * jobs run as items on every replica (server/cluster.c), and event streams
+ * jobs run as items on every replica (server/jobs/cluster.c), and event streams
  * follow jobs that run elsewhere. */
 #ifndef PUZZLED_JOBS_H
 #define PUZZLED_JOBS_H
@@ -19,9 +19,9 @@
 #include <microhttpd.h>
 
 #include "api/request.h"
-#include "server/cluster.h"
 #include "server/config.h"
-#include "server/jobstore.h"
+#include "server/jobs/cluster.h"
+#include "server/jobs/jobstore.h"
 #include "server/metrics.h"
 #include "server/pool.h"
 

@@ -5,7 +5,7 @@
  * progress and, once it has ended, its result (the bytes the synchronous
  * call would have answered, with their status and content type).  What runs
  * the job (its task on the pool, its event subscribers) is not here: that is
- * server/jobs.c, on the replica that runs it.  So a store may be shared by
+ * server/jobs/jobs.c, on the replica that runs it.  So a store may be shared by
  * many replicas (Redis, in cluster mode) while the in-memory store
  * (jobstore_mem.c) is the embedded default.
  *

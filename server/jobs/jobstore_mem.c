@@ -6,7 +6,7 @@
  * the structure one array with no second index to keep in step.  Removal
  * shifts the tail down, so the array stays sorted by seq and listing "newest
  * first" walks it backwards.  Nothing here survives a restart. */
-#include "server/jobstore.h"
+#include "server/jobs/jobstore.h"
 
 #include "server/budget.h"
 

@@ -1,7 +1,7 @@
 /* jobstore_redis.c -- the job store of cluster mode: records in Redis, so
  * that every replica answers for every job.
  *
- * A record is a hash (server/rscripts.c has the key layout); its result a
+ * A record is a hash (server/jobs/rscripts.c has the key layout); its result a
  * string beside it, so that reading a job without its result never moves
  * the result.  Changes that touch several keys (a new record and the
  * indexes, an end and the result, the counts by status) run as Lua scripts,
@@ -19,7 +19,7 @@
  * rconn.h for the timeouts and the breaker); list() and count() answer
  * nothing then.  Every operation copies, as the interface says; the
  * connection is the calling thread's own, so no lock is needed here. */
-#include "server/jobstore_redis.h"
+#include "server/jobs/jobstore_redis.h"
 
 #include <hiredis/hiredis.h>
 #include <jansson.h>
@@ -30,8 +30,8 @@
 
 #include "api/request.h"
 #include "server/config.h"
-#include "server/rconn.h"
-#include "server/rscripts.h"
+#include "server/jobs/rconn.h"
+#include "server/jobs/rscripts.h"
 
 #define JOBS_LIST_BATCH 20 /* records read per round trip by list() */
 

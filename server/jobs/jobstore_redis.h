@@ -1,4 +1,4 @@
-/* jobstore_redis.h -- what the cluster (server/cluster.c) shares with the
+/* jobstore_redis.h -- what the cluster (server/jobs/cluster.c) shares with the
  * Redis job store beyond the store interface: the record's fields as
  * script arguments, and records read back from a hash. */
 #ifndef PUZZLED_JOBSTORE_REDIS_H
@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "server/jobstore.h"
+#include "server/jobs/jobstore.h"
 
 struct redisReply;
 

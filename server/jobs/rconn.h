@@ -1,8 +1,8 @@
-/* rconn.h -- the Redis connection of a replica in cluster mode: the URL,
- * one blocking hiredis connection per calling thread, and a circuit breaker
+/* rconn.h -- the Redis connection of a replica in cluster mode (the URL:
+ * rconn_url.h): one blocking hiredis connection per calling thread, and a circuit breaker
  * that makes every call fail at once while Redis is unreachable.
  *
- * Why blocking calls: the job store interface (server/jobstore.h) is
+ * Why blocking calls: the job store interface (server/jobs/jobstore.h) is
  * synchronous, and the threads that call it (MHD's, the pool's loop) make a
  * few calls per job request or per work item, each a round trip of 0.1-0.3 ms
  * to a Redis on the same network.  Answering job requests asynchronously
@@ -31,27 +31,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "server/jobs/rconn_url.h"
 #include "server/metrics.h"
 
 #define RCONN_CONNECT_MS 300
 #define RCONN_IO_MS      500 /* per socket read or write, not per command */
 
 struct redisReply;
-
-typedef struct rconn_url_s {
-    char host[256];
-    unsigned port;
-    char user[128];     /* "" = the default user */
-    char password[256]; /* "" = no AUTH; never logged */
-    unsigned db;
-} rconn_url_t;
-
-/* Parses redis://[[user]:password@]host[:port][/db] (host may be [v6]).
- * Returns 0, or -1 with a reason in err that never contains the password. */
-int rconn_url_parse(const char *url, rconn_url_t *out, char *err, size_t cap);
-
-/* The URL without its password (":***@" instead), for logs. */
-void rconn_url_redacted(const rconn_url_t *u, char *out, size_t cap);
 
 typedef struct rconn_s rconn_t;
 
@@ -73,7 +59,7 @@ struct redisReply *rconn_argv(rconn_t *rc, int argc, const char **argv, const si
 /* The same with printf-style arguments (hiredis' format: %s, %b, %d, %lld). */
 struct redisReply *rconn_cmd(rconn_t *rc, const char *fmt, ...);
 
-/* EVALSHA of script `script` (an RSCRIPT_* of server/rscripts.h) with no
+/* EVALSHA of script `script` (an RSCRIPT_* of server/jobs/rscripts.h) with no
  * KEYS and these ARGV. */
 struct redisReply *rconn_script(rconn_t *rc, int script, int argc, const char **argv,
                                 const size_t *lens);

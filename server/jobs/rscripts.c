@@ -39,7 +39,7 @@
  * Every key of a record has a TTL: while the job lives, its deadline plus
  * --job-ttl-s (a record whose replicas all vanished still goes); once it
  * ended, --job-ttl-s from its end, as in the embedded store. */
-#include "server/rscripts.h"
+#include "server/jobs/rscripts.h"
 
 /* Shared by the scripts that delete records: drop("<st>:<id>"). */
 #define RS_DROP                                                                                    \

@@ -1,5 +1,5 @@
 /* rscripts.h -- the Lua scripts that keep the cluster's records consistent
- * in Redis (server/rscripts.c holds them, with the key layout they share).
+ * in Redis (server/jobs/rscripts.c holds them, with the key layout they share).
  *
  * Every change to a job that touches more than one key runs as one script,
  * so that Redis applies it whole or not at all: a replica that dies between
