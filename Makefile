@@ -3,6 +3,7 @@
 #   make              build build/puzzled
 #   make run          install missing packages, build, serve on 127.0.0.1:8080
 #   make test         install missing packages, build, check layering, run every test
+#   make check SUITE=name   one check suite alone (tests/test_main.c names them), in seconds
 #   make test SANITIZE=1   the same suite under ASan + UBSan (objects in build/san)
 #   make test SANITIZE=thread   the same suite under ThreadSanitizer (clang; build/tsan),
 #                          servers included, halting at the first report
@@ -51,6 +52,7 @@ DEB_PKGS       := $(DEB_BUILD_PKGS) $(DEB_TEST_PKGS)
 DEB_CONTAINER_PKGS := podman runc debootstrap podman-compose golang-github-containernetworking-plugin-dnsname
 DEB_DEPLOY_PKGS    := nginx python3-yaml
 DEB_BENCH_PKGS     := cadical
+DEB_WEB_PKGS       := chromium nodejs:node npm:npm
 PKGS     := libmicrohttpd jansson libuv hiredis
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
@@ -80,28 +82,35 @@ SOLVER_SRC := solvers/search.c solvers/nqueens/nqueens.c solvers/nqueens/count.c
               solvers/xcover/xcover.c solvers/xcover/dlx.c solvers/xcover/algx.c \
               solvers/killer/killer.c solvers/killer/bt.c solvers/killer/adv.c solvers/killer/prop.c \
               solvers/killer/derive.c solvers/killer/generate.c
-API_SRC    := api/problem.c api/request.c api/json_util.c api/json_scan.c api/json_writer.c api/xc_job.c api/nqueens_api.c api/sudoku_api.c api/sudoku_batch.c \
-              api/xcover_api.c api/killer_api.c api/nqueens_board_api.c \
-              api/sudoku_logic_api.c api/generate_api.c
+API_SRC    := api/problem.c api/request.c api/json_util.c api/json_scan.c api/json_writer.c \
+              api/xc_job.c \
+              api/nqueens_api.c api/nqueens_board_api.c \
+              api/sudoku_api.c api/sudoku_batch.c api/sudoku_logic_api.c api/generate_api.c \
+              api/killer_api.c api/xcover_api.c
 SERVER_SRC := server/log.c server/config.c server/metrics.c server/budget.c server/pool.c \
               server/guard.c server/healthcheck.c \
               server/http/http.c server/http/router.c server/http/static.c server/http/reqid.c \
               server/jobs/jobs.c server/jobs/jobstore_mem.c server/jobs/jobstore_redis.c \
               server/jobs/cluster.c server/jobs/rconn.c server/jobs/rconn_url.c server/jobs/rscripts.c
 MAIN_SRC   := server/main.c
-TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test_config.c \
-              tests/test_sudoku.c tests/sudoku_fixtures.c tests/test_cdcl.c tests/test_sudoku9.c tests/test_sudoku_api.c tests/test_sudoku_batch.c tests/test_xcover.c tests/test_xcover_api.c tests/pentomino.c \
-              tests/test_killer.c tests/test_killer_api.c tests/test_nqueens_more.c \
-              tests/test_nqueens_board_api.c tests/job_harness.c tests/test_http.c \
-              tests/http_client.c tests/fail_alloc.c tests/test_nomem.c tests/job_client.c tests/test_jobs.c tests/test_fair.c \
-              tests/test_static.c tests/test_logic.c tests/test_generate.c tests/test_logic_http.c \
-              tests/contract/record.c tests/redis_harness.c tests/test_cluster.c
+# The test runner: its main, the helpers, then one suite file per module.
+TEST_SRC   := tests/test_main.c tests/job_harness.c tests/job_client.c tests/http_client.c \
+              tests/http_check.c tests/fail_alloc.c tests/redis_harness.c tests/contract/record.c \
+              tests/sudoku_fixtures.c tests/pentomino.c \
+              tests/test_api.c tests/test_config.c tests/test_static.c tests/test_http.c \
+              tests/test_nomem.c tests/test_fair.c tests/test_jobs.c tests/test_cluster.c \
+              tests/test_nqueens.c tests/test_nqueens_board.c tests/test_nqueens_api.c \
+              tests/test_sudoku.c tests/test_cdcl.c tests/test_sudoku9.c tests/test_sudoku_api.c \
+              tests/test_sudoku_batch.c tests/test_logic.c tests/test_generate.c \
+              tests/test_killer.c tests/test_killer_api.c \
+              tests/test_xcover.c tests/test_xcover_api.c
 DEPLOY_SRC := tests/deploy/load.c tests/deploy/idle.c
 FUZZ_SRC   := fuzz/fuzz_api.c fuzz/replay.c
 SOAK_SRC   := tests/soak.c
-BENCH_SRC  := bench/bench_nqueens.c bench/bench_sudoku.c bench/bench_xcover.c bench/bench9.c \
-              bench/bench_killer.c bench/bench_nqueens_more.c bench/bench_http.c bench/bench9_http.c \
-              bench/bench_logic.c bench/bench_big.c bench/bench_fair.c
+GEN_SRC    := tools/gen_killer.c tools/gen_sudoku.c
+BENCH_SRC  := bench/bench_nqueens.c bench/bench_nqueens_board.c bench/bench_sudoku.c bench/bench9.c \
+              bench/bench_big.c bench/bench_logic.c bench/bench_killer.c bench/bench_xcover.c \
+              bench/bench_http.c bench/bench9_http.c bench/bench_fair.c
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 SOLVER_OBJ := $(call obj,$(SOLVER_SRC))
@@ -112,32 +121,37 @@ MAIN_OBJ   := $(call obj,$(MAIN_SRC))
 TEST_OBJ   := $(call obj,$(TEST_SRC))
 BENCH_OBJ  := $(call obj,$(BENCH_SRC))
 FUZZ_OBJ   := $(call obj,$(FUZZ_SRC))
+GEN_OBJ    := $(call obj,$(GEN_SRC))
 DEPLOY_OBJ := $(call obj,$(DEPLOY_SRC))
 SOAK_OBJ   := $(call obj,$(SOAK_SRC))
 # The libcurl helpers with the exchange recorder (tests/contract/record.c).
 HTTP_CLIENT_OBJ := $(BUILD)/tests/http_client.o $(BUILD)/tests/contract/record.o
-ALL_OBJ    := $(SOLVER_OBJ) $(API_OBJ) $(SERVER_OBJ) $(MAIN_OBJ) $(TEST_OBJ) $(BENCH_OBJ) $(FUZZ_OBJ) \
+ALL_OBJ    := $(SOLVER_OBJ) $(API_OBJ) $(SERVER_OBJ) $(MAIN_OBJ) $(TEST_OBJ) $(BENCH_OBJ) $(FUZZ_OBJ) $(GEN_OBJ) \
               $(SOAK_OBJ) $(DEPLOY_OBJ)
 
 PUZZLED    := $(BUILD)/puzzled
 TEST_BIN   := $(BUILD)/tests/run_tests
 BENCH_NQ   := $(BUILD)/bench/bench_nqueens
+BENCH_NQ2  := $(BUILD)/bench/bench_nqueens_board
 BENCH_SD   := $(BUILD)/bench/bench_sudoku
 BENCH_XC   := $(BUILD)/bench/bench_xcover
 BENCH_9    := $(BUILD)/bench/bench9
-BENCH_9H   := $(BUILD)/bench/bench9_http
 BENCH_KL   := $(BUILD)/bench/bench_killer
-BENCH_NQ2  := $(BUILD)/bench/bench_nqueens_more
-BENCH_HTTP := $(BUILD)/bench/bench_http
-BENCH_FAIR := $(BUILD)/bench/bench_fair
 BENCH_BIG  := $(BUILD)/bench/bench_big
 BENCH_LG   := $(BUILD)/bench/bench_logic
+BENCH_9H   := $(BUILD)/bench/bench9_http
+BENCH_HTTP := $(BUILD)/bench/bench_http
+BENCH_FAIR := $(BUILD)/bench/bench_fair
+BENCH_SOLVER_BIN := $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_9) $(BENCH_KL) \
+                    $(BENCH_BIG) $(BENCH_LG)
+BENCH_HTTP_BIN   := $(BENCH_9H) $(BENCH_HTTP) $(BENCH_FAIR)
+GEN_BIN    := $(BUILD)/tools/gen_killer $(BUILD)/tools/gen_sudoku
 FUZZ_REPLAY := $(BUILD)/fuzz/replay
 LOAD_BIN   := $(BUILD)/tests/deploy/load
 IDLE_BIN   := $(BUILD)/tests/deploy/idle
 SOAK_BIN   := $(BUILD)/tests/soak
 
-.PHONY: bench-compare bench-cluster soak test-abuse check-nomem-cover all run test test-web test-contract deps-web bench \
+.PHONY: bench-compare bench-cluster soak test-abuse check-nomem-cover check all run test test-web test-contract deps-web bench \
         bench9 bench-big fuzz fuzz-cover deps deps-bench \
         deps-build deps-container deps-deploy test-container test-compose test-deploy check-layers \
         check-tables tables \
@@ -149,9 +163,15 @@ ifneq ($(filter run test bench bench9 deps test-deploy,$(MAKECMDGOALS)),)
 $(ALL_OBJ): | deps
 endif
 
-# $(call apt_install,PACKAGES): apt-get install those not installed yet.
+# $(call apt_install,PACKAGES): apt-get install those not installed yet, with
+# sudo when not root.  An entry PKG:COMMAND counts as installed when COMMAND
+# runs (node and npm: a machine's newer Node.js is kept); any other entry
+# when dpkg says so.  The one place that calls apt-get.
 apt_install = @missing=""; for p in $(1); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	  pkg=$${p%%:*}; cmd=$${p\#*:}; \
+	  if [ "$$cmd" != "$$p" ]; then command -v "$$cmd" >/dev/null 2>&1 && continue; \
+	  else dpkg-query -W -f='$${Status}' "$$pkg" 2>/dev/null | grep -q 'ok installed' && continue; fi; \
+	  missing="$$missing $$pkg"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
@@ -233,6 +253,10 @@ $(BUILD)/bench/%.o: bench/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) -c $< -o $@
 
+$(BUILD)/tools/%.o: tools/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
 $(PUZZLED): $(MAIN_OBJ) $(SERVER_OBJ) $(API_OBJ) $(SOLVER_OBJ)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
 
@@ -243,49 +267,21 @@ $(TEST_BIN): $(TEST_OBJ) $(SERVER_OBJ) $(API_OBJ) $(SOLVER_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(TEST_WRAP) $(PKG_LIBS) $(TEST_LIBS) -lm
 
-$(BENCH_NQ): $(BUILD)/bench/bench_nqueens.o $(SOLVER_OBJ)
-	@mkdir -p $(@D)
+# Benchmarks: each bench/X.c is one program.  Those that measure solvers
+# link the solvers; those that measure the server through HTTP link the
+# libcurl helpers (and bench9_http the solvers too, to check its answers).
+$(BENCH_SOLVER_BIN): $(BUILD)/bench/%: $(BUILD)/bench/%.o $(SOLVER_OBJ)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
-
-$(BENCH_SD): $(BUILD)/bench/bench_sudoku.o $(SOLVER_OBJ)
-	@mkdir -p $(@D)
-	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
-
-$(BENCH_XC): $(BUILD)/bench/bench_xcover.o $(BUILD)/tests/pentomino.o $(SOLVER_OBJ)
-	@mkdir -p $(@D)
-	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
-
-$(BENCH_9): $(BUILD)/bench/bench9.o $(SOLVER_OBJ)
-	@mkdir -p $(@D)
-	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
-
-$(BENCH_9H): $(BUILD)/bench/bench9_http.o $(HTTP_CLIENT_OBJ) $(SOLVER_OBJ)
-	@mkdir -p $(@D)
+$(BENCH_XC): $(BUILD)/tests/pentomino.o
+$(BENCH_HTTP_BIN): $(BUILD)/bench/%: $(BUILD)/bench/%.o $(HTTP_CLIENT_OBJ)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
+$(BENCH_9H): $(SOLVER_OBJ)
 
-$(BENCH_KL): $(BUILD)/bench/bench_killer.o $(SOLVER_OBJ)
-	@mkdir -p $(@D)
+# The fixture generators (tools/gen_*.c): built by `make test` so that
+# -Werror catches them drifting from the solvers; run by hand (their heads
+# say with which arguments each fixture file was made).
+$(GEN_BIN): $(BUILD)/tools/%: $(BUILD)/tools/%.o $(SOLVER_OBJ)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
-
-$(BENCH_BIG): $(BUILD)/bench/bench_big.o $(SOLVER_OBJ)
-	@mkdir -p $(@D)
-	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
-
-$(BENCH_NQ2): $(BUILD)/bench/bench_nqueens_more.o $(SOLVER_OBJ)
-	@mkdir -p $(@D)
-	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
-
-$(BENCH_LG): $(BUILD)/bench/bench_logic.o $(SOLVER_OBJ)
-	@mkdir -p $(@D)
-	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
-
-$(BENCH_HTTP): $(BUILD)/bench/bench_http.o $(HTTP_CLIENT_OBJ)
-	@mkdir -p $(@D)
-	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
-
-$(BENCH_FAIR): $(BUILD)/bench/bench_fair.o $(HTTP_CLIENT_OBJ)
-	@mkdir -p $(@D)
-	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
 
 # The fuzz entry point with a plain main() that replays files: `make test`
 # runs fuzz/corpus and fuzz/cover through it (under ASan/UBSan with
@@ -303,7 +299,7 @@ $(FUZZ_REPLAY): $(FUZZ_OBJ) $(API_OBJ) $(SOLVER_OBJ)
 FUZZ_SECONDS ?= 60
 FUZZ_DIR := build/fuzz-lf
 fuzz: deps
-	@command -v clang >/dev/null 2>&1 || { echo "installing clang"; apt-get install -y clang >/dev/null; }
+	$(call apt_install,clang:clang)
 	@mkdir -p $(FUZZ_DIR)/corpus
 	clang -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g -I. $(PKG_CFLAGS) \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
@@ -367,12 +363,12 @@ test-abuse: deps $(PUZZLED)
 # The allocation-failure walks reach every out-of-memory answer in api/
 # (gcov build in build/cov; .ci/run runs it).
 check-nomem-cover: deps
-	@sh tests/check_nomem_cover.sh
+	@sh tools/check_nomem_cover.sh
 
 # solvers/ must stay pure (no HTTP/JSON/libuv, no I/O, no mutable globals) and
-# api/ free of HTTP and libuv; see tests/check_layers.sh for what is checked.
+# api/ free of HTTP and libuv; see tools/check_layers.sh for what is checked.
 check-layers: $(SOLVER_OBJ) $(API_OBJ)
-	@sh tests/check_layers.sh $(BUILD)
+	@sh tools/check_layers.sh $(BUILD)
 
 # The declared style (.clang-format) is checked, not hoped for: every C file
 # under git must be a fixed point of clang-format.  `make format` rewrites them.
@@ -387,23 +383,30 @@ run: deps $(PUZZLED)
 
 # The benches are built (not run) too, so that -Werror catches them
 # drifting from the code they measure.
-BENCH_BIN  := $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_9) $(BENCH_9H) $(BENCH_KL) $(BENCH_HTTP) \
-              $(BENCH_LG) $(BENCH_BIG) $(BENCH_FAIR)
+BENCH_BIN  := $(BENCH_SOLVER_BIN) $(BENCH_HTTP_BIN)
 
 test: deps deps-web format-check check-layers check-tables $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) \
-      $(FUZZ_REPLAY) $(SOAK_BIN) $(LOAD_BIN) $(IDLE_BIN)
-	@if [ "$(SANITIZE)" = 0 ]; then sh tests/check_dockerfile.sh $(PUZZLED); fi
+      $(GEN_BIN) $(FUZZ_REPLAY) $(SOAK_BIN) $(LOAD_BIN) $(IDLE_BIN)
+	@if [ "$(SANITIZE)" = 0 ]; then sh tools/check_dockerfile.sh $(PUZZLED); fi
 	@sh tools/check_includes.sh server
-	@sh tests/check_openapi.sh
-	@sh tests/check_codes.sh
-	@sh tests/check_funcs.sh
-	@sh tests/check_bench_killer.sh $(BENCH_KL)
+	@sh tools/check_openapi.sh
+	@sh tools/check_codes.sh
+	@sh tools/check_funcs.sh
+	@sh tools/check_bench_killer.sh $(BENCH_KL)
 	./$(FUZZ_REPLAY) fuzz/corpus fuzz/cover
 	@rm -rf $(BUILD)/test-logs $(CONTRACT_DIR) && mkdir -p $(BUILD)/test-logs $(CONTRACT_DIR)/libcurl
 	CK_TIMEOUT_MULTIPLIER=$(CK_MULT) PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs \
 	  PUZZLED_CONTRACT_DIR=$(CURDIR)/$(CONTRACT_DIR)/libcurl ./$(TEST_BIN)
 	PUZZLED_CONTRACT_DIR=$(CURDIR)/$(CONTRACT_DIR)/web $(MAKE) --no-print-directory test-web
 	@$(MAKE) --no-print-directory test-contract
+
+# One check suite (or all of them) alone, without the rest of `make test`:
+# `make check SUITE=killer_api` (CASE=... narrows it to one test case).  The
+# suites are named in tests/test_main.c.
+check: $(PUZZLED) $(TEST_BIN)
+	@mkdir -p $(BUILD)/test-logs
+	$(if $(SUITE),CK_RUN_SUITE=$(SUITE)) $(if $(CASE),CK_RUN_CASE=$(CASE)) CK_TIMEOUT_MULTIPLIER=$(CK_MULT) \
+	  PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(TEST_BIN)
 
 # ---- the web front end in a real browser ------------------------------------
 # Debian's chromium driven by playwright-core (npm, pinned in
@@ -416,16 +419,7 @@ test: deps deps-web format-check check-layers check-tables $(PUZZLED) $(TEST_BIN
 # the browser's too, or the run fails saying what could not be installed.
 CHROMIUM ?= /usr/bin/chromium
 deps-web:
-	@missing=""; \
-	dpkg-query -W -f='$${Status}' chromium 2>/dev/null | grep -q 'ok installed' || missing="$$missing chromium"; \
-	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
-	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
-	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO=sudo; fi; \
-	  $$SUDO apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
-	fi
+	$(call apt_install,$(DEB_WEB_PKGS))
 	@[ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund
 	@[ -x "$(CHROMIUM)" ] || { echo "deps-web: $(CHROMIUM) is missing after the install" >&2; exit 1; }
 
@@ -505,8 +499,7 @@ bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_
 	@mkdir -p $(BUILD)/test-logs
 	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(BENCH_HTTP)
 	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(BENCH_FAIR)
-	@command -v qqwing >/dev/null 2>&1 || { echo "installing qqwing (the generation anchor)"; \
-	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qqwing >/dev/null; }
+	$(call apt_install,qqwing:qqwing)
 	./$(BENCH_LG)
 
 # puzzled next to the public programs it is measured against, built and run

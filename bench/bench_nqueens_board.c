@@ -1,11 +1,11 @@
-/* bench_nqueens_more.c -- how fast the heuristic N-Queens solvers are.
+/* bench_nqueens_board.c -- how fast the heuristic N-Queens solvers are.
  *
- *   bench_nqueens_more            everything below
- *   bench_nqueens_more mrv LO HI  nqueens_mrv() for n = LO..HI only
- *   bench_nqueens_more mc [START] N...  nqueens_repair() for the given n only,
+ *   bench_nqueens_board            everything below
+ *   bench_nqueens_board mrv LO HI  nqueens_mrv() for n = LO..HI only
+ *   bench_nqueens_board mc [START] N...  nqueens_repair() for the given n only,
  *                                 from START (constructed, greedy, random;
  *                                 default constructed)
- *   bench_nqueens_more deadline [MS]  the deadline section only (MS: 1000)
+ *   bench_nqueens_board deadline [MS]  the deadline section only (MS: 1000)
  *
  * Sections:
  *   mrv      nqueens_mrv() for every n = 4..1000 (2 s deadline each): the

@@ -1,5 +1,7 @@
-/* test_nqueens_board_api.c -- N-Queens boards without a server: analysis
- * examples from the issue, completions counted and cross-checked against
+/* test_nqueens_api.c -- the N-Queens endpoints (api/nqueens_api.c,
+ * api/nqueens_board_api.c) without a server: counts of every n up to 13
+ * with and without symmetry against the known values, the first solution,
+ * analysis examples, completions counted and cross-checked against
  * the enumeration, pagination covering all 92 solutions of n = 8 once,
  * completion with every method, and the errors (400 / 422 naming rows);
  * the cut of a count under a work-memory share; and, through a real
@@ -47,6 +49,69 @@ static void assert_candidates(json_t *rows, int r, const int *want, size_t n) {
     for (size_t i = 0; i < n; i++)
         ck_assert_int_eq(json_integer_value(json_array_get(c, i)), want[i]);
 }
+
+/* === Counts and the first solution (api/nqueens_api.c) === */
+
+START_TEST(nqueens_api_count_known_values) {
+    static const long long want[] = {1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712};
+    for (int n = 1; n <= 13; n++) {
+        for (int sym = 0; sym <= 1; sym++) {
+            char nv[8];
+            snprintf(nv, sizeof nv, "%d", n);
+            api_param_t kv[2] = {{"n", nv}, {"symmetry", sym ? "true" : "false"}};
+            qres_t q = qcall(api_nqueens_count_prepare, NULL, kv, 2);
+            ck_assert_msg(q.status == 200, "n=%d: %d %s", n, q.status, q.body);
+            ck_assert_int_eq(json_integer_value(json_object_get(q.json, "count")), want[n - 1]);
+            qfree(&q);
+        }
+    }
+}
+END_TEST
+
+START_TEST(nqueens_api_count_threads_default_to_the_pool) {
+    api_param_t kv = {"n", "12"};
+    api_request_t r = tjob_request(NULL, NULL, NULL, &kv, 1);
+    api_job_t *job = NULL;
+    api_response_t resp = {0};
+    ck_assert_int_eq(api_nqueens_count_prepare(&r, &job, &resp), 0);
+    ck_assert_ptr_nonnull(job);
+    ck_assert_uint_eq(job->threads, r.pool_threads);
+    job->ops->free(job);
+    api_response_destroy(&resp);
+}
+END_TEST
+
+START_TEST(nqueens_api_solve_first) {
+    api_param_t kv = {"n", "12"};
+    qres_t q = qcall(api_nqueens_solve_prepare, NULL, &kv, 1);
+    ck_assert_int_eq(q.status, 200);
+    ck_assert_str_eq(json_string_value(json_object_get(q.json, "status")), "solved");
+    ck_assert_int_eq(json_array_size(json_object_get(q.json, "queens")), 12);
+    qfree(&q);
+}
+END_TEST
+
+START_TEST(nqueens_api_count_rejects) {
+    api_param_t kv[2] = {{"n", "30"}, {"threads", "5"}};
+    api_request_t r = tjob_request(NULL, NULL, NULL, kv, 2);
+    api_job_t *job = NULL;
+    api_response_t resp = {0};
+    ck_assert_int_eq(api_nqueens_count_prepare(&r, &job, &resp), API_EINVALID);
+    ck_assert_ptr_null(job);
+    ck_assert_int_eq(resp.status, 400);
+    ck_assert_ptr_nonnull(strstr(resp.body, "\"field\":\"n\""));
+    ck_assert_ptr_nonnull(strstr(resp.body, "\"field\":\"threads\""));
+    api_response_destroy(&resp);
+}
+END_TEST
+
+START_TEST(nqueens_api_split_depth_grows) {
+    ck_assert_int_ge(api_nqueens_split_depth(17, 1), api_nqueens_split_depth(12, 1));
+    ck_assert_int_lt(api_nqueens_split_depth(4, 1), 4);
+}
+END_TEST
+
+/* === Boards (api/nqueens_board_api.c) === */
 
 START_TEST(nqueens_api_analyze_examples) {
     static const int r1[] = {0, 1, 2, 6, 7}, r2[] = {0, 1, 3, 5, 7}, r3[] = {0, 2, 3, 5, 6};
@@ -596,11 +661,16 @@ START_TEST(nqueens_api_long_work_keeps_deadline_and_memory) {
 }
 END_TEST
 
-Suite *nqueens_board_api_suite(void);
-Suite *nqueens_board_api_suite(void) {
-    Suite *s = suite_create("nqueens_board_api");
+Suite *nqueens_api_suite(void);
+Suite *nqueens_api_suite(void) {
+    Suite *s = suite_create("nqueens_api");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, nqueens_api_count_known_values);
+    tcase_add_test(tc, nqueens_api_count_threads_default_to_the_pool);
+    tcase_add_test(tc, nqueens_api_solve_first);
+    tcase_add_test(tc, nqueens_api_count_rejects);
+    tcase_add_test(tc, nqueens_api_split_depth_grows);
     tcase_add_test(tc, nqueens_api_analyze_examples);
     tcase_add_test(tc, nqueens_api_pagination_covers_92_once);
     tcase_add_test(tc, nqueens_api_count_completions);

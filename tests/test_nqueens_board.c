@@ -1,14 +1,15 @@
-/* test_nqueens_more.c -- unit tests for the N-Queens additions: partial
- * boards (solvers/nqueens/board.c), heuristic backtracking
- * (solvers/nqueens/heur.c) and min-conflicts repair (solvers/nqueens/repair.c).
+/* test_nqueens_board.c -- partial N-Queens boards and the methods that solve
+ * them: checks, analysis, completion and paging (solvers/nqueens/board.c),
+ * heuristic backtracking (solvers/nqueens/heur.c) and min-conflicts repair
+ * (solvers/nqueens/repair.c).
  *
  * Every board a solver returns is checked with nqueens_verify().  Counts,
  * first completions and pages are checked against a tiny independent brute
  * force (all placements row by row, n <= 8), never against the solver's own
  * machinery.  Runtime: well under a second natively (mrv n = 4..200 and
- * repair up to n = 2000 dominate); bench/bench_nqueens_more.c does big n.
+ * repair up to n = 2000 dominate); bench/bench_nqueens_board.c does big n.
  *
- * Exports nqueens_more_suite(); tests/test_main.c runs it. */
+ * Exports nqueens_board_suite(); tests/test_main.c runs it. */
 #include <check.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -761,10 +762,10 @@ START_TEST(nqueens_auto_thresholds) {
 }
 END_TEST
 
-Suite *nqueens_more_suite(void);
+Suite *nqueens_board_suite(void);
 
-Suite *nqueens_more_suite(void) {
-    Suite *s = suite_create("nqueens_more");
+Suite *nqueens_board_suite(void) {
+    Suite *s = suite_create("nqueens_board");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, nqueens_board_check_reports_errors);

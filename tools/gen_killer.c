@@ -15,7 +15,7 @@
  * GIVENS "-" or n*n comma-separated indices (0 empty); CAGES
  * "sum:r,c r,c;sum:r,c" (0-based); COUNT the exact number of solutions;
  * SOLUTION n*n comma-separated indices when COUNT is 1, else "-".
- * Build: cc -std=c11 -I. tests/gen_killer.c solvers/killer*.c solvers/sudoku*.c solvers/xcover*.c
+ * Build: make build/tools/gen_killer (make test builds it too).
  */
 #include <stdio.h>
 #include <stdlib.h>

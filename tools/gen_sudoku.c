@@ -2,10 +2,9 @@
  *
  * A standalone tool, not linked into the server or the test runner; it was
  * run once and its output committed (tests/fixtures/sudoku_<n>.txt say with
- * which arguments).  Build from the repository root:
+ * which arguments).  Build it with `make build/tools/gen_sudoku` (make test
+ * builds it too):
  *
- *   cc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -I. tests/gen_sudoku.c solvers/sudoku/sudoku.c \
- *      solvers/sudoku/bt.c solvers/sudoku/prop.c solvers/sudoku/bestfirst.c -o gen_sudoku
  *   ./gen_sudoku KIND N SEED PERCENT [COUNT [BUDGET]]
  *
  * KIND   unique      a puzzle with exactly one solution
