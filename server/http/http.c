@@ -4,11 +4,11 @@
  * each with its own listening socket on the one port (SO_REUSEPORT): the
  * kernel spreads new connections over the sockets.  libmicrohttpd's own
  * thread pool shares one listening socket, and the first worker awake took
- * a burst of new connections: under wrk -c32 one worker often held all 32
- * and ran at 100% of a core while the other idled (measured: 55-64k
- * requests/s against 74-76k when the connections split); a proxy that
- * opens its kept-alive upstream connections in a burst could pin a replica
- * to one core the same way.  What the daemons counted each for itself is counted here over all:
+ * a burst of new connections: one worker often held them all and ran at
+ * 100% of a core while the other idled (the figures are in
+ * docs/server-tuning.md); a proxy that opens its kept-alive upstream
+ * connections in a burst could pin a replica to one core the same way.
+ * What the daemons counted each for itself is counted here over all:
  * --max-connections is split between them, as libmicrohttpd splits it over
  * its pool, and --max-conn-per-ip is kept in the accept policy (ips).
  * A connection stays on one thread for its whole life, so "the MHD thread"

@@ -21,9 +21,9 @@
  * candidate bits after the givens, B0 <= n^3 (262,144 at n = 64: 2.5 MiB at
  * 10 bytes an entry).  The search stack holds one 16-byte frame per open
  * choice; each choice decides a cell, so depth <= the number of empty cells.
- * Total arena for n = 64: < 3 MiB (an empty 64x64 grid, the worst case,
- * measured 2.7 MB).  Copying the grid per level instead was
- * rejected: 32 KiB a level times up to 4,096 levels is 128 MiB at n = 64.
+ * Total arena for n = 64: < 3 MiB (an empty 64x64 grid is the worst case).
+ * Copying the grid per level instead was rejected: 32 KiB a level times up
+ * to 4,096 levels is 128 MiB at n = 64.
  *
  * Rules by level (cumulative):
  *   peers           a queued cell's value leaves its peers (row, column, and
@@ -207,7 +207,7 @@ static int force(sudoku__prop_t *p, int cell, uint64_t bit) {
 /* The value of decided `cell` leaves its peers: its row, its column, and the
  * cells of its box outside both, by arithmetic on (row, column) rather than
  * through unit_cells, so no peer is visited twice (20 visits instead of 27
- * at 9x9; measured 5-10% faster overall than walking the three units). */
+ * at 9x9; docs/sudoku-tuning.md has what it saved). */
 static int spread(sudoku__prop_t *p, int cell) {
     uint64_t b = p->cand[cell];
     int n = p->n, r = cell / n, c = cell % n, i, j;
