@@ -82,11 +82,13 @@ SOLVER_SRC := solvers/search.c solvers/nqueens/nqueens.c solvers/nqueens/count.c
               solvers/xcover/xcover.c solvers/xcover/dlx.c solvers/xcover/algx.c \
               solvers/killer/killer.c solvers/killer/bt.c solvers/killer/adv.c solvers/killer/prop.c \
               solvers/killer/derive.c solvers/killer/generate.c
-API_SRC    := api/problem.c api/request.c api/json_util.c api/json_scan.c api/json_writer.c \
-              api/xc_job.c \
+# api/: what the endpoints share, then the endpoint files, whose order is
+# the order of api_endpoints[] (see the generated list below).
+API_SRC    := api/problem.c api/json_dump.c api/request.c api/json_util.c api/json_scan.c \
+              api/json_writer.c api/opts.c api/endpoint.c api/xc_job.c \
               api/nqueens_api.c api/nqueens_board_api.c \
-              api/sudoku_api.c api/sudoku_batch.c api/sudoku_logic_api.c api/generate_api.c \
-              api/killer_api.c api/xcover_api.c
+              api/sudoku_api.c api/sudoku_batch.c api/sudoku_logic_api.c \
+              api/killer_api.c api/xcover_api.c api/generate_api.c
 SERVER_SRC := server/log.c server/config.c server/metrics.c server/budget.c server/pool.c \
               server/guard.c server/healthcheck.c \
               server/http/http.c server/http/router.c server/http/static.c server/http/reqid.c \
@@ -107,14 +109,15 @@ TEST_SRC   := tests/test_main.c tests/job_harness.c tests/job_client.c tests/htt
 DEPLOY_SRC := tests/deploy/load.c tests/deploy/idle.c
 FUZZ_SRC   := fuzz/fuzz_api.c fuzz/replay.c
 SOAK_SRC   := tests/soak.c
-GEN_SRC    := tools/gen_killer.c tools/gen_sudoku.c
+GEN_SRC    := tools/gen_killer.c tools/gen_sudoku.c tools/api_tables.c
 BENCH_SRC  := bench/bench_nqueens.c bench/bench_nqueens_board.c bench/bench_sudoku.c bench/bench9.c \
               bench/bench_big.c bench/bench_logic.c bench/bench_killer.c bench/bench_xcover.c \
               bench/bench_http.c bench/bench9_http.c bench/bench_fair.c
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 SOLVER_OBJ := $(call obj,$(SOLVER_SRC))
-API_OBJ    := $(call obj,$(API_SRC))
+API_GEN    := $(BUILD)/gen/api_endpoints.c
+API_OBJ    := $(call obj,$(API_SRC)) $(API_GEN:.c=.o)
 WEB_OBJ    := $(BUILD)/gen/web_assets.o
 SERVER_OBJ := $(call obj,$(SERVER_SRC)) $(WEB_OBJ)
 MAIN_OBJ   := $(call obj,$(MAIN_SRC))
@@ -146,6 +149,7 @@ BENCH_SOLVER_BIN := $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_9) 
                     $(BENCH_BIG) $(BENCH_LG)
 BENCH_HTTP_BIN   := $(BENCH_9H) $(BENCH_HTTP) $(BENCH_FAIR)
 GEN_BIN    := $(BUILD)/tools/gen_killer $(BUILD)/tools/gen_sudoku
+API_TABLES := $(BUILD)/tools/api_tables
 FUZZ_REPLAY := $(BUILD)/fuzz/replay
 LOAD_BIN   := $(BUILD)/tests/deploy/load
 IDLE_BIN   := $(BUILD)/tests/deploy/idle
@@ -242,8 +246,22 @@ $(BUILD)/gen/web_assets.c: $(WEB_FILES) $(BUILD)/gen/web_files.txt
 	} > $@.tmp && mv $@.tmp $@
 	@echo "embedded $(words $(WEB_FILES)) files of web/ in $@"
 
+# ---- the list of endpoints, collected -----------------------------------------
+# api_endpoints[] (api/endpoint.h) is every `const api_endpoint_t api_ep_...
+# = {` defined at the start of a line of API_SRC, in API_SRC's order and each
+# file's: an endpoint is listed by being defined, with no list to edit.
+$(API_GEN): $(API_SRC) Makefile
+	@mkdir -p $(@D)
+	@set -e; syms=$$(sed -n 's/^const api_endpoint_t \(api_ep_[a-z0-9_]*\) = {.*/\1/p' $(API_SRC)); \
+	{ echo '/* Generated from the api_ep_* definitions of API_SRC by the Makefile; do not edit. */'; \
+	  echo '#include "api/endpoint.h"'; echo; \
+	  for s in $$syms; do echo "extern const api_endpoint_t $$s;"; done; echo; \
+	  echo 'const api_endpoint_t *const api_endpoints[] = {'; \
+	  for s in $$syms; do echo "    &$$s,"; done; \
+	  echo '    NULL};'; } > $@.tmp && mv $@.tmp $@
+
 $(BUILD)/gen/%.o: $(BUILD)/gen/%.c
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -c $< -o $@
 
 $(BUILD)/fuzz/%.o: fuzz/%.c
 	@mkdir -p $(@D)
@@ -255,7 +273,7 @@ $(BUILD)/bench/%.o: bench/%.c
 
 $(BUILD)/tools/%.o: tools/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -c $< -o $@
 
 $(PUZZLED): $(MAIN_OBJ) $(SERVER_OBJ) $(API_OBJ) $(SOLVER_OBJ)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
@@ -276,6 +294,12 @@ $(BENCH_XC): $(BUILD)/tests/pentomino.o
 $(BENCH_HTTP_BIN): $(BUILD)/bench/%: $(BUILD)/bench/%.o $(HTTP_CLIENT_OBJ)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
 $(BENCH_9H): $(SOLVER_OBJ)
+
+# The API as the code has it, as JSON (tools/api_tables.c): every route, and
+# every endpoint's table; tests/contract/tables.test.mjs holds openapi.yaml
+# to it.
+$(API_TABLES): $(BUILD)/tools/api_tables.o $(BUILD)/server/http/router.o $(API_OBJ) $(SOLVER_OBJ)
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
 
 # The fixture generators (tools/gen_*.c): built by `make test` so that
 # -Werror catches them drifting from the solvers; run by hand (their heads
@@ -298,12 +322,12 @@ $(FUZZ_REPLAY): $(FUZZ_OBJ) $(API_OBJ) $(SOLVER_OBJ)
 # edges): refresh it with `make fuzz-cover` after a long run.
 FUZZ_SECONDS ?= 60
 FUZZ_DIR := build/fuzz-lf
-fuzz: deps
+fuzz: deps $(API_GEN)
 	$(call apt_install,clang:clang)
 	@mkdir -p $(FUZZ_DIR)/corpus
 	clang -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g -I. $(PKG_CFLAGS) \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  fuzz/fuzz_api.c $(API_SRC) $(SOLVER_SRC) -o $(FUZZ_DIR)/fuzz_api $(PKG_LIBS) -lm -pthread
+	  fuzz/fuzz_api.c $(API_SRC) $(API_GEN) $(SOLVER_SRC) -o $(FUZZ_DIR)/fuzz_api $(PKG_LIBS) -lm -pthread
 	$(FUZZ_DIR)/fuzz_api -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
 	  -artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/corpus fuzz/corpus fuzz/cover
 
@@ -388,8 +412,7 @@ BENCH_BIN  := $(BENCH_SOLVER_BIN) $(BENCH_HTTP_BIN)
 test: deps deps-web format-check check-layers check-tables $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) \
       $(GEN_BIN) $(FUZZ_REPLAY) $(SOAK_BIN) $(LOAD_BIN) $(IDLE_BIN)
 	@if [ "$(SANITIZE)" = 0 ]; then sh tools/check_dockerfile.sh $(PUZZLED); fi
-	@sh tools/check_includes.sh server
-	@sh tools/check_openapi.sh
+	@sh tools/check_includes.sh server api
 	@sh tools/check_codes.sh
 	@sh tools/check_funcs.sh
 	@sh tools/check_bench_killer.sh $(BENCH_KL)
@@ -447,7 +470,8 @@ test-web: $(PUZZLED)
 CONTRACT_DOCS  := $(if $(filter 0,$(SANITIZE)),1)
 CONTRACT_DIR   := $(BUILD)/contract
 CONTRACT_TESTS := tests/contract/provoke.test.mjs $(if $(CONTRACT_DOCS),tests/contract/examples.test.mjs \
-                  tests/contract/tour.test.mjs tests/contract/typecheck.test.mjs)
+                  tests/contract/tour.test.mjs tests/contract/typecheck.test.mjs \
+                  tests/contract/tables.test.mjs)
 NODE_DEPS_OK   = test -d node_modules/@redocly/cli -a -d node_modules/ajv -a -d node_modules/typescript \
                    -a -d node_modules/openapi-typescript -a -d node_modules/yaml -a -d node_modules/playwright-core
 # $(call contract_validate,DIR): the recorded answers of DIR against openapi.yaml (no coverage asked).
@@ -455,14 +479,14 @@ contract_validate = @if command -v node >/dev/null 2>&1 && $(NODE_DEPS_OK); then
 	  node tests/contract/validate.mjs $(1); \
 	else echo "contract: $(1) not validated (needs node and npm ci: make deps-web)"; fi
 
-test-contract: $(PUZZLED)
+test-contract: $(PUZZLED) $(API_TABLES)
 	@command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || \
 	  { echo "test-contract: needs node and npm (make deps-web installs them)"; exit 1; }
 	@$(NODE_DEPS_OK) || npm ci --no-audit --no-fund
 	$(if $(CONTRACT_DOCS),REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true ./node_modules/.bin/redocly lint openapi.yaml --format=summary)
 	@rm -rf $(CONTRACT_DIR)/contract && mkdir -p $(CONTRACT_DIR)/contract $(BUILD)/test-logs
 	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs PUZZLED_CONTRACT_DIR=$(CURDIR)/$(CONTRACT_DIR)/contract \
-	  node --test --test-concurrency=1 $(CONTRACT_TESTS)
+	  PUZZLED_API_TABLES=./$(API_TABLES) node --test --test-concurrency=1 $(CONTRACT_TESTS)
 	node tests/contract/validate.mjs --coverage --summary $(CONTRACT_DIR)/summary.txt $(CONTRACT_DIR)
 
 # The Docker image, built and run (tests/container/test_container.sh): docker

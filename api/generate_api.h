@@ -3,13 +3,15 @@
 #ifndef PUZZLED_API_GENERATE_H
 #define PUZZLED_API_GENERATE_H
 
-#include "api/request.h"
+#include "api/endpoint.h"
 
 #define API_GEN_MAX_COUNT    100
 #define API_GEN_MIN_N        4
 #define API_GEN_MAX_N        25
 #define API_GEN_SEED_MAX     9007199254740991LL /* 2^53 - 1: exact in a JSON number */
 #define API_KILLER_GEN_MAX_N 9
+
+extern const api_endpoint_t api_ep_sudoku_generate, api_ep_killer_generate;
 
 int api_sudoku_generate_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp);
 int api_killer_generate_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp);

@@ -1,4 +1,5 @@
-/* router.h -- the table of routes: method + path -> handler. */
+/* router.h -- the table of routes: method + path -> handler.  The API's
+ * routes are api_endpoints[] (api/endpoint.h); router.c adds the server's own. */
 #ifndef PUZZLED_ROUTER_H
 #define PUZZLED_ROUTER_H
 
@@ -15,12 +16,15 @@ typedef enum route_kind_e {
     ROUTE_STATIC, /* a file of the web front end (server/http/static.c), on the HTTP thread */
 } route_kind_t;
 
+struct api_endpoint_s;
+
 typedef struct route_s {
     const char *method;
     const char *path;
     route_kind_t kind;
-    api_prepare_fn prepare; /* ROUTE_API only */
-    int batch;              /* takes a batch: --max-batch-body, not --max-body */
+    api_prepare_fn prepare;          /* ROUTE_API only */
+    int batch;                       /* takes a batch: --max-batch-body, not --max-body */
+    const struct api_endpoint_s *ep; /* ROUTE_API: its description (api/endpoint.h) */
 } route_t;
 
 #define ROUTER_FOUND      0

@@ -13,8 +13,8 @@
  *                      that wait are never theirs), read items of the oldest
  *                      active jobs (XREADGROUP, one consumer per replica)
  *   loop   ctx         the first item of a job on this replica rebuilds the
- *                      job: its stored request through the route's own
- *                      prepare() (RSCRIPT_TOUCH also marks it running)
+ *                      job: its stored request through its endpoint's
+ *                      prepare() (api_endpoint_find; RSCRIPT_TOUCH also marks it running)
  *   worker run         job->ops->run(item), as on one server
  *   loop   commit      item_encode(item) -> RSCRIPT_COMMIT: the result goes
  *                      into the job's result hash with HSETNX, the counts
@@ -80,8 +80,8 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "api/endpoint.h"
 #include "server/guard.h"
-#include "server/http/router.h"
 #include "server/jobs/jobstore_redis.h"
 #include "server/jobs/rscripts.h"
 #include "server/log.h"
@@ -317,19 +317,17 @@ static void cl_prepare(const redisReply *pairs, size_t from, api_job_t **job,
                        api_response_t *resp) {
     api_request_t req;
     api_param_t kv[API_MAX_PARAMS];
-    char method[16], allow[96];
-    const route_t *route = NULL;
-    size_t idx;
+    char method[16];
+    const api_endpoint_t *ep = NULL;
     api_problem_t p;
     *job = NULL;
     if (cl_request(pairs, from, &req, kv, method, sizeof method) != 0 ||
-        router_match(req.method, req.path, &route, &idx, allow, sizeof allow) != ROUTER_FOUND ||
-        route->kind != ROUTE_API) {
+        (ep = api_endpoint_find(req.method, req.path)) == NULL) {
         api_problem_init(&p, API_EINTERNAL, "the job's stored request cannot be read back");
         api_response_problem(resp, &p);
         return;
     }
-    if (guard_prepare(route->prepare, &req, job, resp) == 0 && *job != NULL &&
+    if (guard_prepare(ep->prepare, &req, job, resp) == 0 && *job != NULL &&
         !cluster_can_split(*job)) {
         (*job)->ops->free(*job);
         *job = NULL;
