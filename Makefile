@@ -416,7 +416,7 @@ test: deps deps-web format-check check-layers check-tables $(PUZZLED) $(TEST_BIN
 	@sh tools/check_codes.sh
 	@sh tools/check_funcs.sh
 	@sh tools/check_bench_killer.sh $(BENCH_KL)
-	./$(FUZZ_REPLAY) fuzz/corpus fuzz/cover
+	./$(FUZZ_REPLAY) --all-endpoints fuzz/corpus fuzz/cover
 	@rm -rf $(BUILD)/test-logs $(CONTRACT_DIR) && mkdir -p $(BUILD)/test-logs $(CONTRACT_DIR)/libcurl
 	CK_TIMEOUT_MULTIPLIER=$(CK_MULT) PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs \
 	  PUZZLED_CONTRACT_DIR=$(CURDIR)/$(CONTRACT_DIR)/libcurl ./$(TEST_BIN)
