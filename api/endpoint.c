@@ -8,7 +8,8 @@
 const api_endpoint_t *api_endpoint_find(const char *method, const char *path) {
     const char *want = strcmp(method, "HEAD") == 0 ? "GET" : method;
     for (size_t i = 0; api_endpoints[i] != NULL; i++)
-        if (strcmp(api_endpoints[i]->method, want) == 0 && strcmp(api_endpoints[i]->path, path) == 0)
+        if (strcmp(api_endpoints[i]->method, want) == 0 &&
+            strcmp(api_endpoints[i]->path, path) == 0)
             return api_endpoints[i];
     return NULL;
 }

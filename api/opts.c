@@ -94,8 +94,8 @@ static int opts_query_names(const api_opt_t *table, const api_request_t *req, un
     for (size_t i = 0; i < req->nparams; i++) {
         const char *key = req->params[i].key;
         const api_opt_t *o = table;
-        while (o->name != NULL &&
-               !((o->in & API_IN_QUERY) && opts_in_variant(o, variant) && strcmp(o->name, key) == 0))
+        while (o->name != NULL && !((o->in & API_IN_QUERY) && opts_in_variant(o, variant) &&
+                                    strcmp(o->name, key) == 0))
             o++;
         if (o->name == NULL) {
             api_problem_add(p, "query", key, "unknown parameter");
@@ -120,8 +120,7 @@ int api_opts_query_kind(const api_opt_t *o, const api_request_t *req, const char
     case API_OPT_INT: {
         int has = opts_has_default(o, req, &def);
         if (api_param_int(req, o->name, (o->flags & API_OPT_REQUIRED) != 0,
-                          api_opts_limit(o->lo, req), api_opts_limit(o->hi, req), def, &x,
-                          p) != 0)
+                          api_opts_limit(o->lo, req), api_opts_limit(o->hi, req), def, &x, p) != 0)
             return -1;
         if (v != NULL || has) *(long long *)opts_at(o, out) = x;
         return 0;
@@ -182,9 +181,9 @@ int api_opts_json_kind(const api_opt_t *o, const api_request_t *req, json_t *v, 
         *(int *)opts_at(o, out) = json_is_true(v);
         return 0;
     case API_OPT_ENUM: {
-        int i = json_is_string(v) ? opts_enum_index(o, json_string_value(v),
-                                                    strlen(json_string_value(v)))
-                                  : -1;
+        int i = json_is_string(v)
+                    ? opts_enum_index(o, json_string_value(v), strlen(json_string_value(v)))
+                    : -1;
         if (i >= 0) {
             *(int *)opts_at(o, out) = i;
             return 0;
@@ -192,8 +191,8 @@ int api_opts_json_kind(const api_opt_t *o, const api_request_t *req, json_t *v, 
         if (!json_is_string(v) && (o->flags & API_OPT_STRING))
             api_problem_add(p, "body", o->name, "must be a string");
         else
-            opts_enum_problem(o, "body", json_is_string(v) ? json_string_value(v) : "(not a string)",
-                              p);
+            opts_enum_problem(o, "body",
+                              json_is_string(v) ? json_string_value(v) : "(not a string)", p);
         return -1;
     }
     case API_OPT_ELSEWHERE: api_problem_add(p, "body", o->name, "%s", o->msg); return -1;
@@ -253,8 +252,7 @@ int api_opts_json(const api_opt_t *table, const api_request_t *req, json_t *root
     json_t *v;
     int bad = 0, rc;
     if (how & API_OPTS_BODY_ORDER) return opts_json_body_order(table, req, root, phase, out, p);
-    if (phase == 0)
-        json_object_foreach(root, key, v) {
+    if (phase == 0) json_object_foreach(root, key, v) {
             if (api_opts_find(table, key, API_IN_JSON) != NULL) continue;
             api_problem_add(p, "body", key, "unknown field");
             bad = 1;

@@ -116,13 +116,13 @@ struct api_opt_s {
     long long lo, hi, def;
     const long long *only; /* INT: the values allowed within lo..hi (ends with LLONG_MIN) */
     double num_lo, num_hi, num_def;
-    const char *const *names;  /* ENUM: the values, NULL-terminated */
-    const api_opt_t *fields;   /* OBJECT: its members (a table) */
-    const char *msg;           /* ENUM, ELSEWHERE: the problem's text instead of the made one */
-    size_t at;                 /* offsetof the field it fills in the endpoint's struct */
-    api_opt_json_fn json;      /* JSON reader (DATA, OBJECT, or instead of the kind's) */
-    api_opt_query_fn query;    /* query reader (instead of the kind's) */
-    api_opt_fast_fn fast;      /* fast-path reader (DATA with API_IN_FAST) */
+    const char *const *names; /* ENUM: the values, NULL-terminated */
+    const api_opt_t *fields;  /* OBJECT: its members (a table) */
+    const char *msg;          /* ENUM, ELSEWHERE: the problem's text instead of the made one */
+    size_t at;                /* offsetof the field it fills in the endpoint's struct */
+    api_opt_json_fn json;     /* JSON reader (DATA, OBJECT, or instead of the kind's) */
+    api_opt_query_fn query;   /* query reader (instead of the kind's) */
+    api_opt_fast_fn fast;     /* fast-path reader (DATA with API_IN_FAST) */
 };
 
 /* api_opts_json()'s `how`: the phase to read, and API_OPTS_BODY_ORDER. */

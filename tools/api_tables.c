@@ -53,8 +53,8 @@ static json_t *row_json(const api_opt_t *o) {
     json_object_set_new(r, "variants", json_integer(o->variants));
     if (o->kind == API_OPT_INT) {
         int has_def = o->def == API_REQ_TIMEOUT || o->def == API_REQ_THREADS ||
-                      (o->def >= o->lo && (o->hi == API_REQ_TIMEOUT || o->hi == API_REQ_THREADS ||
-                                           o->def <= o->hi));
+                      (o->def >= o->lo &&
+                       (o->hi == API_REQ_TIMEOUT || o->hi == API_REQ_THREADS || o->def <= o->hi));
         json_object_set_new(r, "min", limit_json(o->lo));
         json_object_set_new(r, "max", limit_json(o->hi));
         json_object_set_new(r, "default", has_def ? limit_json(o->def) : json_null());
@@ -67,9 +67,10 @@ static json_t *row_json(const api_opt_t *o) {
     } else if (o->kind == API_OPT_NUMBER) {
         json_object_set_new(r, "min", json_real(o->num_lo));
         json_object_set_new(r, "max", json_real(o->num_hi));
-        json_object_set_new(r, "default", o->num_def >= o->num_lo && o->num_def <= o->num_hi
-                                              ? json_real(o->num_def)
-                                              : json_null());
+        json_object_set_new(r, "default",
+                            o->num_def >= o->num_lo && o->num_def <= o->num_hi
+                                ? json_real(o->num_def)
+                                : json_null());
     } else if (o->kind == API_OPT_BOOL) {
         json_object_set_new(r, "default", json_boolean(o->def));
     } else if (o->kind == API_OPT_ENUM) {
@@ -111,11 +112,10 @@ int main(void) {
     json_t *eps = json_array(), *root;
     for (size_t i = 0; api_endpoints[i] != NULL; i++) {
         const api_endpoint_t *ep = api_endpoints[i];
-        json_array_append_new(eps, json_pack("{s:s, s:s, s:s, s:o, s:b, s:o}", "method",
-                                             ep->method, "path", ep->path, "label", ep->label,
-                                             "media", names_json(ep->media), "batch",
-                                             (ep->flags & API_EP_BATCH) != 0, "opts",
-                                             table_json(ep->opts)));
+        json_array_append_new(
+            eps, json_pack("{s:s, s:s, s:s, s:o, s:b, s:o}", "method", ep->method, "path", ep->path,
+                           "label", ep->label, "media", names_json(ep->media), "batch",
+                           (ep->flags & API_EP_BATCH) != 0, "opts", table_json(ep->opts)));
     }
     root = json_pack("{s:o, s:o}", "routes", routes_json(), "endpoints", eps);
     if (root == NULL || json_dumpf(root, stdout, JSON_INDENT(1)) != 0) return 1;
