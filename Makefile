@@ -95,17 +95,17 @@ SERVER_SRC := server/log.c server/config.c server/metrics.c server/budget.c serv
               server/jobs/jobs.c server/jobs/jobstore_mem.c server/jobs/jobstore_redis.c \
               server/jobs/cluster.c server/jobs/rconn.c server/jobs/rconn_url.c server/jobs/rscripts.c
 MAIN_SRC   := server/main.c
-# The test runner: its main, the helpers, then one suite file per module.
-TEST_SRC   := tests/test_main.c tests/job_harness.c tests/job_client.c tests/http_client.c \
+# The test runner: one suite file per module, in the order the runner runs
+# them (the collected list, below), then its main and the helpers.
+TEST_SRC   := tests/test_nqueens.c tests/test_api.c tests/test_config.c tests/test_sudoku.c \
+              tests/test_cdcl.c tests/test_sudoku9.c tests/test_sudoku_api.c tests/test_sudoku_batch.c \
+              tests/test_xcover.c tests/test_xcover_api.c tests/test_killer.c tests/test_killer_api.c \
+              tests/test_nqueens_board.c tests/test_nqueens_api.c tests/test_static.c \
+              tests/test_logic.c tests/test_generate.c tests/test_http.c tests/test_nomem.c \
+              tests/test_fair.c tests/test_jobs.c tests/test_cluster.c \
+              tests/test_main.c tests/job_harness.c tests/job_client.c tests/http_client.c \
               tests/http_check.c tests/fail_alloc.c tests/redis_harness.c tests/contract/record.c \
-              tests/sudoku_fixtures.c tests/pentomino.c \
-              tests/test_api.c tests/test_config.c tests/test_static.c tests/test_http.c \
-              tests/test_nomem.c tests/test_fair.c tests/test_jobs.c tests/test_cluster.c \
-              tests/test_nqueens.c tests/test_nqueens_board.c tests/test_nqueens_api.c \
-              tests/test_sudoku.c tests/test_cdcl.c tests/test_sudoku9.c tests/test_sudoku_api.c \
-              tests/test_sudoku_batch.c tests/test_logic.c tests/test_generate.c \
-              tests/test_killer.c tests/test_killer_api.c \
-              tests/test_xcover.c tests/test_xcover_api.c
+              tests/sudoku_fixtures.c tests/pentomino.c
 DEPLOY_SRC := tests/deploy/load.c tests/deploy/idle.c
 FUZZ_SRC   := fuzz/fuzz_api.c fuzz/replay.c
 SOAK_SRC   := tests/soak.c
@@ -115,13 +115,15 @@ BENCH_SRC  := bench/bench_nqueens.c bench/bench_nqueens_board.c bench/bench_sudo
               bench/bench_http.c bench/bench9_http.c bench/bench_fair.c
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
-SOLVER_OBJ := $(call obj,$(SOLVER_SRC))
+SOLVER_GEN := $(BUILD)/gen/search_codes.c
+SOLVER_OBJ := $(call obj,$(SOLVER_SRC)) $(SOLVER_GEN:.c=.o)
 API_GEN    := $(BUILD)/gen/api_endpoints.c
 API_OBJ    := $(call obj,$(API_SRC)) $(API_GEN:.c=.o)
 WEB_OBJ    := $(BUILD)/gen/web_assets.o
 SERVER_OBJ := $(call obj,$(SERVER_SRC)) $(WEB_OBJ)
 MAIN_OBJ   := $(call obj,$(MAIN_SRC))
-TEST_OBJ   := $(call obj,$(TEST_SRC))
+TEST_GEN   := $(BUILD)/gen/test_suites.c
+TEST_OBJ   := $(call obj,$(TEST_SRC)) $(TEST_GEN:.c=.o)
 BENCH_OBJ  := $(call obj,$(BENCH_SRC))
 FUZZ_OBJ   := $(call obj,$(FUZZ_SRC))
 GEN_OBJ    := $(call obj,$(GEN_SRC))
@@ -260,6 +262,31 @@ $(API_GEN): $(API_SRC) Makefile
 	  for s in $$syms; do echo "    &$$s,"; done; \
 	  echo '    NULL};'; } > $@.tmp && mv $@.tmp $@
 
+# search_code_tables[] (solvers/search.h) lists every result-code table,
+# `const search_code_t <puzzle>_codes[] = {` at the start of a line of
+# SOLVER_SRC: a puzzle names its codes where it defines them.
+$(SOLVER_GEN): $(SOLVER_SRC) Makefile
+	@mkdir -p $(@D)
+	@set -e; syms=$$(sed -n 's/^const search_code_t \([a-z0-9_]*_codes\)\[\] = {.*/\1/p' $(SOLVER_SRC)); \
+	{ echo '/* Generated from the *_codes tables of SOLVER_SRC by the Makefile; do not edit. */'; \
+	  echo '#include "solvers/search.h"'; echo; \
+	  for s in $$syms; do echo "extern const search_code_t $$s[];"; done; echo; \
+	  echo 'const search_code_t *const search_code_tables[] = {'; \
+	  for s in $$syms; do echo "    $$s,"; done; \
+	  echo '    NULL};'; } > $@.tmp && mv $@.tmp $@
+
+# test_suites[] (tests/test_main.c runs them) lists every `Suite *x_suite(void) {`
+# at the start of a line of TEST_SRC: a test file's suites run by existing.
+$(TEST_GEN): $(TEST_SRC) Makefile
+	@mkdir -p $(@D)
+	@set -e; syms=$$(sed -n 's/^Suite \*\([a-z0-9_]*_suite\)(void) {.*/\1/p' $(TEST_SRC)); \
+	{ echo '/* Generated from the *_suite functions of TEST_SRC by the Makefile; do not edit. */'; \
+	  echo '#include <check.h>'; echo '#include <stddef.h>'; echo; \
+	  for s in $$syms; do echo "Suite *$$s(void);"; done; echo; \
+	  echo 'Suite *(*const test_suites[])(void) = {'; \
+	  for s in $$syms; do echo "    $$s,"; done; \
+	  echo '    NULL};'; } > $@.tmp && mv $@.tmp $@
+
 $(BUILD)/gen/%.o: $(BUILD)/gen/%.c
 	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -c $< -o $@
 
@@ -322,12 +349,12 @@ $(FUZZ_REPLAY): $(FUZZ_OBJ) $(API_OBJ) $(SOLVER_OBJ)
 # edges): refresh it with `make fuzz-cover` after a long run.
 FUZZ_SECONDS ?= 60
 FUZZ_DIR := build/fuzz-lf
-fuzz: deps $(API_GEN)
+fuzz: deps $(API_GEN) $(SOLVER_GEN)
 	$(call apt_install,clang:clang)
 	@mkdir -p $(FUZZ_DIR)/corpus
 	clang -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g -I. $(PKG_CFLAGS) \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  fuzz/fuzz_api.c $(API_SRC) $(API_GEN) $(SOLVER_SRC) -o $(FUZZ_DIR)/fuzz_api $(PKG_LIBS) -lm -pthread
+	  fuzz/fuzz_api.c $(API_SRC) $(API_GEN) $(SOLVER_SRC) $(SOLVER_GEN) -o $(FUZZ_DIR)/fuzz_api $(PKG_LIBS) -lm -pthread
 	$(FUZZ_DIR)/fuzz_api -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
 	  -artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/corpus fuzz/corpus fuzz/cover
 

@@ -2,7 +2,8 @@
 # check_codes.sh -- one error-code space per layer, every code named (run by
 # `make test`):
 #   - every solver code (#define X_E... (-N) or SEARCH_* under solvers/) has
-#     its line in solvers/search.c's table, and every API_E* code its line in
+#     its line in a code table of solvers/ (search.c's search_codes, or its
+#     puzzle's <puzzle>_codes), and every API_E* code its line in
 #     api/problem.c's table;
 #   - no two codes share a value, and api/ codes stay in their block (<= -100).
 set -eu
@@ -18,7 +19,7 @@ while read -r name value; do
             grep -q "PROBLEM_KIND($name," api/problem.c || say "$name has no line in api/problem.c"
             [ "$value" -le -100 ] || say "$name = $value is outside the api/ block (<= -100)" ;;
         *)
-            grep -q "SEARCH_CODE($name," solvers/search.c || say "$name has no line in solvers/search.c"
+            grep -rq --include='*.c' "SEARCH_CODE($name," solvers || say "$name has no line in a code table of solvers/"
             [ "$value" -gt -100 ] || say "$name = $value is inside the api/ block" ;;
     esac
 done <<EOF_DEFS

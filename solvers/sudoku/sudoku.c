@@ -437,3 +437,11 @@ done:
     res->code = rc;
     return rc;
 }
+
+/* === Result codes === */
+
+/* The codes of sudoku.h by name and sentence, for search_code_name() and
+ * search_code_str() (the Makefile lists this table with every puzzle's). */
+const search_code_t sudoku_codes[] = {SEARCH_CODE(SUDOKU_ECONFLICT, "two givens break a rule"),
+                                      SEARCH_CODE(SUDOKU_ENOBOX, "the size has no default box"),
+                                      {0, NULL, NULL}};
