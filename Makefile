@@ -12,15 +12,17 @@
 #                     qqwing, nginx), built and run in the same run
 #   make bench-cluster   cluster mode's cost: an n=18 count through Redis on 1 and 3 replicas
 #   make bench-big    big Sudoku alone: cdcl against CaDiCaL (bench/compare/big.sh)
-#   make fuzz         libFuzzer on every api/ endpoint (clang; FUZZ_SECONDS, default 60)
+#   make fuzz         libFuzzer on every api/ endpoint, named on an input's first line
+#                     (clang; FUZZ_SECONDS, default 60)
 #   make deps         apt-get install whatever Debian package is missing
 #   make test-container   build the Docker image and run it (docker, else podman)
 #   make test-compose     deploy/compose.yaml up for real (docker compose, else podman-compose)
 #   make test-deploy      nginx (deploy/) in front of three replicas, under load
 #   make test-web     the web front end in a real browser (chromium + node; see tests/web/)
-#   make test-contract   openapi.yaml linted, its examples and the README tour run, the web
-#                     front end's API calls type-checked, every answer the suites recorded
-#                     (build/contract/) validated against it, /metrics through promtool
+#   make test-contract   openapi.yaml linted, held to the code's tables, its examples and the
+#                     README tour run, the web front end's API calls type-checked, every
+#                     answer the suites recorded (build/contract/) validated against it,
+#                     /metrics through promtool
 #
 # Objects go to $(BUILD); sanitizer builds use their own tree so the two never mix.
 
@@ -483,7 +485,9 @@ test-web: $(PUZZLED)
 # The suites above record every exchange they make (PUZZLED_CONTRACT_DIR:
 # tests/contract/record.c for libcurl, record.mjs for node and the browser)
 # under $(CONTRACT_DIR); then: redocly lints openapi.yaml (redocly.yaml: the
-# recommended rules, a warning fails), node's test runner checks every
+# recommended rules, a warning fails), tables.test.mjs holds it to what
+# tools/api_tables prints (every route, every endpoint's options table:
+# names, types, ranges, defaults, enums, media types), node's test runner checks every
 # example in it, drives every operation from the document (2xx from its
 # example request, every documented 4xx provoked; /metrics through promtool
 # after), runs the README's tour and type-checks the web front end's API
