@@ -17,16 +17,7 @@ const api_endpoint_t *api_endpoint_find(const char *method, const char *path) {
 void api_endpoint_media_problem(const api_endpoint_t *ep, const api_request_t *req,
                                 api_problem_t *p) {
     char list[128];
-    size_t n = 0, k = 0;
-    while (ep->media != NULL && ep->media[k] != NULL)
-        k++;
-    list[0] = '\0';
-    for (size_t i = 0; i < k && n < sizeof list; i++)
-        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s",
-                              i == 0       ? ""
-                              : i == k - 1 ? " or "
-                                           : ", ",
-                              ep->media[i]);
+    api_opts_join(ep->media, list, sizeof list);
     api_problem_init(p, API_EMEDIA, "send %s", list);
     api_problem_add(p, "header", "Content-Type", "unsupported: '%.60s'", req->content_type);
 }

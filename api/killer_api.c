@@ -437,26 +437,13 @@ static int kl_size_json(const api_opt_t *o, const api_request_t *req, json_t *ro
 static int kl_symbols_json(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
                            void *out, api_problem_t *p) {
     kl_job_t *j = out;
-    size_t k;
-    json_t *s;
-    long long x;
-    int bad = 0;
+    long long x[KILLER_MAX_N] = {0};
+    int rc;
     (void)o, (void)req, (void)root;
-    if (!json_is_array(v) || json_array_size(v) == 0 || json_array_size(v) > KILLER_MAX_N) {
-        api_problem_add(p, "body", "symbols",
-                        "must be an array of N distinct non-negative integers");
-        return -1;
-    }
-    j->nsymbols = (int)json_array_size(v);
-    json_array_foreach(v, k, s) {
-        char f[32];
-        snprintf(f, sizeof f, "symbols[%zu]", k);
-        if (api_json_int(s, f, 0, KILLER_MAX_SYMBOL, &x, p) == 0)
-            j->symbols[k] = (long)x;
-        else
-            bad = 1;
-    }
-    return bad ? -1 : 0;
+    rc = api_json_symbols(v, KILLER_MAX_N, KILLER_MAX_SYMBOL, x, &j->nsymbols, p);
+    for (int k = 0; k < j->nsymbols; k++)
+        j->symbols[k] = (long)x[k];
+    return rc;
 }
 
 static int kl_cages_json(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,

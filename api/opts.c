@@ -59,25 +59,29 @@ static int opts_enum_index(const api_opt_t *o, const char *s, size_t len) {
     return -1;
 }
 
+void api_opts_join(const char *const *names, char *out, size_t cap) {
+    size_t k = 0, n = 0;
+    while (names != NULL && names[k] != NULL)
+        k++;
+    out[0] = '\0';
+    for (size_t i = 0; i < k && n < cap; i++)
+        n += (size_t)snprintf(out + n, cap - n, "%s%s",
+                              i == 0       ? ""
+                              : i == k - 1 ? " or "
+                                           : ", ",
+                              names[i]);
+}
+
 /* "must be a, b or c" (or the row's own text), with ", got 'x'" when the
  * row quotes the value (got NULL: it does not). */
 static void opts_enum_problem(const api_opt_t *o, const char *in, const char *got,
                               api_problem_t *p) {
-    char text[160];
-    size_t n = 0;
+    char text[160], list[144];
     if (o->msg != NULL) {
-        n = (size_t)snprintf(text, sizeof text, "%s", o->msg);
+        snprintf(text, sizeof text, "%s", o->msg);
     } else {
-        int k = 0;
-        while (o->names[k] != NULL)
-            k++;
-        n = (size_t)snprintf(text, sizeof text, "must be ");
-        for (int i = 0; i < k && n < sizeof text; i++)
-            n += (size_t)snprintf(text + n, sizeof text - n, "%s%s",
-                                  i == 0       ? ""
-                                  : i == k - 1 ? " or "
-                                               : ", ",
-                                  o->names[i]);
+        api_opts_join(o->names, list, sizeof list);
+        snprintf(text, sizeof text, "must be %s", list);
     }
     if (got != NULL && (o->flags & API_OPT_GOT))
         api_problem_add(p, in, o->name, "%s, got '%.40s'", text, got);
@@ -87,29 +91,16 @@ static void opts_enum_problem(const api_opt_t *o, const char *in, const char *go
 
 /* === The query string === */
 
-/* Unknown and repeated parameters (api_params_check with the table's). */
+/* Unknown and repeated parameters: api_params_check() with the names of
+ * the variant's query rows. */
 static int opts_query_names(const api_opt_t *table, const api_request_t *req, unsigned variant,
                             api_problem_t *p) {
-    int bad = 0;
-    for (size_t i = 0; i < req->nparams; i++) {
-        const char *key = req->params[i].key;
-        const api_opt_t *o = table;
-        while (o->name != NULL && !((o->in & API_IN_QUERY) && opts_in_variant(o, variant) &&
-                                    strcmp(o->name, key) == 0))
-            o++;
-        if (o->name == NULL) {
-            api_problem_add(p, "query", key, "unknown parameter");
-            bad++;
-            continue;
-        }
-        for (size_t j = 0; j < i; j++)
-            if (strcmp(req->params[j].key, key) == 0) {
-                api_problem_add(p, "query", key, "parameter given more than once");
-                bad++;
-                break;
-            }
-    }
-    return bad;
+    const char *allowed[OPTS_MAX_ROWS + 1];
+    size_t n = 0;
+    for (const api_opt_t *o = table; o->name != NULL && n < OPTS_MAX_ROWS; o++)
+        if ((o->in & API_IN_QUERY) && opts_in_variant(o, variant)) allowed[n++] = o->name;
+    allowed[n] = NULL;
+    return api_params_check(req, allowed, p);
 }
 
 int api_opts_query_kind(const api_opt_t *o, const api_request_t *req, const char *v, void *out,

@@ -165,6 +165,9 @@ int api_opts_json_kind(const api_opt_t *o, const api_request_t *req, json_t *v, 
 int api_opts_query_kind(const api_opt_t *o, const api_request_t *req, const char *v, void *out,
                         api_problem_t *p);
 
+/* names (NULL-terminated) as "a, b or c" into out[cap]. */
+void api_opts_join(const char *const *names, char *out, size_t cap);
+
 /* The row named `name` that may appear `in` (API_IN_QUERY or API_IN_JSON),
  * or NULL. */
 const api_opt_t *api_opts_find(const api_opt_t *table, const char *name, unsigned in);

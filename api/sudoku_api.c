@@ -125,22 +125,8 @@ int api_sudoku_box_read(const api_opt_t *o, const api_request_t *req, json_t *ro
 int api_sudoku_symbols_read(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
                             void *out, api_problem_t *p) {
     sd_puzzle_t *pz = out;
-    size_t k;
-    json_t *s;
-    int bad = 0;
     (void)o, (void)req, (void)root;
-    if (!json_is_array(v) || json_array_size(v) > SUDOKU_MAX_N || json_array_size(v) == 0) {
-        api_problem_add(p, "body", "symbols",
-                        "must be an array of N distinct non-negative integers");
-        return -1;
-    }
-    pz->nsymbols = (int)json_array_size(v);
-    json_array_foreach(v, k, s) {
-        char f[32];
-        snprintf(f, sizeof f, "symbols[%zu]", k);
-        bad |= api_json_int(s, f, 0, SD_SYMBOL_MAX, &pz->symbols[k], p) != 0;
-    }
-    return bad ? -1 : 0;
+    return api_json_symbols(v, SUDOKU_MAX_N, SD_SYMBOL_MAX, pz->symbols, &pz->nsymbols, p);
 }
 
 /* === The grid in a JSON body === */

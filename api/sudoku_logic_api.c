@@ -594,36 +594,37 @@ static int lg_keep(const api_opt_t *o, const api_request_t *req, json_t *root, j
 static const char *const lg_grade_media[] = {"application/json", "text/plain", "text/csv", NULL};
 static const char *const lg_hint_media[] = {"application/json", NULL};
 
-/* Solve's options that are no fields here: named as such. */
+/* Solve's options, which are no fields here: named as such. */
 #define LG_SOLVE_ONLY(field)                                                                       \
     {                                                                                              \
         .name = field, .kind = API_OPT_ELSEWHERE, .in = API_IN_JSON,                               \
         .msg = "unknown field (a /v1/sudoku/solve option)"                                         \
     }
+#define LG_SOLVE_ONLY_ROWS                                                                         \
+    LG_SOLVE_ONLY("method"), LG_SOLVE_ONLY("propagation"), LG_SOLVE_ONLY("max_solutions"),         \
+        LG_SOLVE_ONLY("threads"), LG_SOLVE_ONLY("trace")
 #define LG_AT(f) offsetof(api_sudoku_puzzle_t, f)
 
 /* grade: a JSON body in body order, or text and CSV with steps, box and
  * timeout_ms in the query. */
-static const api_opt_t lg_grade_opts[] = {API_SUDOKU_PUZZLE_ROWS(API_IN_JSON),
-                                          {.name = "timeout_ms",
-                                           .kind = API_OPT_INT,
-                                           .in = API_IN_QUERY | API_IN_JSON,
-                                           .lo = 1,
-                                           .hi = API_REQ_TIMEOUT,
-                                           .def = API_REQ_TIMEOUT,
-                                           .at = LG_AT(timeout_ms)},
-                                          API_SUDOKU_BOX_ROW(API_IN_QUERY | API_IN_JSON),
-                                          {.name = "steps",
-                                           .kind = API_OPT_BOOL,
-                                           .in = API_IN_QUERY | API_IN_JSON,
-                                           .def = 0,
-                                           .at = LG_AT(steps)},
-                                          LG_SOLVE_ONLY("method"),
-                                          LG_SOLVE_ONLY("propagation"),
-                                          LG_SOLVE_ONLY("max_solutions"),
-                                          LG_SOLVE_ONLY("threads"),
-                                          LG_SOLVE_ONLY("trace"),
-                                          {0}};
+static const api_opt_t lg_grade_opts[] = {
+    API_SUDOKU_PUZZLE_ROWS(API_IN_JSON),
+    {.name = "timeout_ms",
+     .kind = API_OPT_INT,
+     .in = API_IN_QUERY | API_IN_JSON,
+     .lo = 1,
+     .hi = API_REQ_TIMEOUT,
+     .def = API_REQ_TIMEOUT,
+     .at = LG_AT(timeout_ms)},
+    API_SUDOKU_BOX_ROW(API_IN_QUERY | API_IN_JSON),
+    {.name = "steps",
+     .kind = API_OPT_BOOL,
+     .in = API_IN_QUERY | API_IN_JSON,
+     .def = 0,
+     .at = LG_AT(steps)},
+    LG_SOLVE_ONLY_ROWS,
+    {0},
+};
 
 /* hint: JSON only. */
 static const api_opt_t lg_hint_opts[] = {
@@ -638,11 +639,7 @@ static const api_opt_t lg_hint_opts[] = {
      .hi = API_REQ_TIMEOUT,
      .def = API_REQ_TIMEOUT,
      .at = LG_AT(timeout_ms)},
-    LG_SOLVE_ONLY("method"),
-    LG_SOLVE_ONLY("propagation"),
-    LG_SOLVE_ONLY("max_solutions"),
-    LG_SOLVE_ONLY("threads"),
-    LG_SOLVE_ONLY("trace"),
+    LG_SOLVE_ONLY_ROWS,
     {0}};
 
 static lg_job_t *lg_new(int hint) {

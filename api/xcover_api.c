@@ -188,77 +188,67 @@ typedef struct xcj_in_s {
 static const char *const xcj_media[] = {"application/json", NULL};
 static const char *const xcj_methods[] = {"dlx", "algorithm-x", NULL};
 
-/* items, secondary, options: their shapes (the names are read later,
- * against each other). */
-static int xcj_items(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
-                     void *out, api_problem_t *p) {
-    (void)o, (void)req, (void)root;
-    ((xcj_in_t *)out)->items = v;
+/* items, secondary, options: each an array (the names are read later,
+ * against each other), kept at o->at; otherwise o->msg names it. */
+static int xcj_list(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
+                    void *out, api_problem_t *p) {
+    (void)req, (void)root;
+    *(json_t **)((char *)out + o->at) = v;
     if (json_is_array(v)) return 0;
-    api_problem_add(p, "body", "items", "required: an array of item names");
-    return -1;
-}
-
-static int xcj_secondary(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
-                         void *out, api_problem_t *p) {
-    (void)o, (void)req, (void)root;
-    ((xcj_in_t *)out)->secondary = v;
-    if (json_is_array(v)) return 0;
-    api_problem_add(p, "body", "secondary", "must be an array of item names");
-    return -1;
-}
-
-static int xcj_options(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
-                       void *out, api_problem_t *p) {
-    (void)o, (void)req, (void)root;
-    ((xcj_in_t *)out)->options = v;
-    if (json_is_array(v)) return 0;
-    api_problem_add(p, "body", "options", "required: an array of options (arrays of item names)");
+    api_problem_add(p, "body", o->name, "%s", o->msg);
     return -1;
 }
 
 #define XCJ_AT(f) offsetof(xcj_in_t, f)
-static const api_opt_t xcj_opts[] = {
-    {.name = "max_solutions",
-     .kind = API_OPT_INT,
-     .in = API_IN_JSON,
-     .lo = 1,
-     .hi = 10000,
-     .def = 1,
-     .at = XCJ_AT(max_solutions)},
-    {.name = "timeout_ms",
-     .kind = API_OPT_INT,
-     .in = API_IN_JSON,
-     .lo = 1,
-     .hi = API_REQ_TIMEOUT,
-     .def = API_REQ_TIMEOUT,
-     .at = XCJ_AT(timeout_ms)},
-    {.name = "threads",
-     .kind = API_OPT_INT,
-     .in = API_IN_JSON,
-     .lo = 1,
-     .hi = API_REQ_THREADS,
-     .def = 1,
-     .at = XCJ_AT(threads)},
-    {.name = "method",
-     .kind = API_OPT_ENUM,
-     .in = API_IN_JSON,
-     .names = xcj_methods,
-     .def = 0,
-     .msg = "must be dlx or algorithm-x",
-     .at = XCJ_AT(method)},
-    {.name = "items",
-     .kind = API_OPT_DATA,
-     .in = API_IN_JSON,
-     .flags = API_OPT_REQUIRED | API_OPT_ABSENT,
-     .json = xcj_items},
-    {.name = "secondary", .kind = API_OPT_DATA, .in = API_IN_JSON, .json = xcj_secondary},
-    {.name = "options",
-     .kind = API_OPT_DATA,
-     .in = API_IN_JSON,
-     .flags = API_OPT_REQUIRED | API_OPT_ABSENT,
-     .json = xcj_options},
-    {0}};
+static const api_opt_t xcj_opts[] = {{.name = "max_solutions",
+                                      .kind = API_OPT_INT,
+                                      .in = API_IN_JSON,
+                                      .lo = 1,
+                                      .hi = 10000,
+                                      .def = 1,
+                                      .at = XCJ_AT(max_solutions)},
+                                     {.name = "timeout_ms",
+                                      .kind = API_OPT_INT,
+                                      .in = API_IN_JSON,
+                                      .lo = 1,
+                                      .hi = API_REQ_TIMEOUT,
+                                      .def = API_REQ_TIMEOUT,
+                                      .at = XCJ_AT(timeout_ms)},
+                                     {.name = "threads",
+                                      .kind = API_OPT_INT,
+                                      .in = API_IN_JSON,
+                                      .lo = 1,
+                                      .hi = API_REQ_THREADS,
+                                      .def = 1,
+                                      .at = XCJ_AT(threads)},
+                                     {.name = "method",
+                                      .kind = API_OPT_ENUM,
+                                      .in = API_IN_JSON,
+                                      .names = xcj_methods,
+                                      .def = 0,
+                                      .msg = "must be dlx or algorithm-x",
+                                      .at = XCJ_AT(method)},
+                                     {.name = "items",
+                                      .kind = API_OPT_DATA,
+                                      .in = API_IN_JSON,
+                                      .flags = API_OPT_REQUIRED | API_OPT_ABSENT,
+                                      .msg = "required: an array of item names",
+                                      .at = XCJ_AT(items),
+                                      .json = xcj_list},
+                                     {.name = "secondary",
+                                      .kind = API_OPT_DATA,
+                                      .in = API_IN_JSON,
+                                      .msg = "must be an array of item names",
+                                      .at = XCJ_AT(secondary),
+                                      .json = xcj_list},
+                                     {.name = "options",
+                                      .kind = API_OPT_DATA,
+                                      .in = API_IN_JSON,
+                                      .flags = API_OPT_REQUIRED | API_OPT_ABSENT,
+                                      .msg = "required: an array of options (arrays of item names)",
+                                      .at = XCJ_AT(options),
+                                      .json = xcj_list},
+                                     {0}};
 
 /* The options as item numbers in compressed rows: start[k] (nopt + 1 of
  * them, the caller's) and *entries (allocated here; the caller frees it,

@@ -2,8 +2,18 @@
 #include "tests/http_check.h"
 
 #include <check.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+
+tsrv_t hc_srv;
+
+void hc_up(void) {
+    static const char *const args[] = {"--threads", "2", NULL};
+    ck_assert_int_eq(tsrv_start(&hc_srv, args, NULL), 0);
+}
+
+void hc_down(void) { tsrv_stop(&hc_srv, SIGTERM, 10000); }
 
 hresp_t hc_post(const tsrv_t *s, const char *path, const char *ctype, const char *body) {
     char url[512], ct[96];

@@ -9,6 +9,13 @@
 
 #include "tests/http_client.h"
 
+/* A server for a suite's test case: hc_up() starts it (--threads 2) and
+ * hc_down() stops it, as an unchecked fixture (tcase_add_unchecked_fixture:
+ * one server for the test case's tests). */
+extern tsrv_t hc_srv;
+void hc_up(void);
+void hc_down(void);
+
 /* POSTs `body` to s's `path` on a fresh connection, with Content-Type
  * `ctype` when not NULL.  Free the answer with hresp_free(). */
 hresp_t hc_post(const tsrv_t *s, const char *path, const char *ctype, const char *body);

@@ -13,7 +13,6 @@
  * value so that a change of the random stream or of the method shows. */
 #include <check.h>
 #include <jansson.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -422,18 +421,9 @@ END_TEST
 
 /* === Over HTTP, on a real server (tests/http_check.h) === */
 
-static tsrv_t srv;
-
-static void srv_up(void) {
-    static const char *const args[] = {"--threads", "2", NULL};
-    ck_assert_int_eq(tsrv_start(&srv, args, NULL), 0);
-}
-
-static void srv_down(void) { tsrv_stop(&srv, SIGTERM, 10000); }
-
 START_TEST(gen_http_cross_checked) {
     hresp_t r =
-        hc_post(&srv, "/v1/sudoku/generate", "application/json",
+        hc_post(&hc_srv, "/v1/sudoku/generate", "application/json",
                 "{\"difficulty\":\"hard\",\"count\":2,\"seed\":77,\"symmetry\":\"mirror\"}");
     json_t *j = hc_json(&r, 200), *p;
     size_t i;
@@ -442,7 +432,7 @@ START_TEST(gen_http_cross_checked) {
         char body[256];
         const char *puzzle = json_string_value(json_object_get(p, "puzzle"));
         snprintf(body, sizeof body, "{\"grid\":\"%s\",\"max_solutions\":2}", puzzle);
-        hresp_t s = hc_post(&srv, "/v1/sudoku/solve", "application/json", body);
+        hresp_t s = hc_post(&hc_srv, "/v1/sudoku/solve", "application/json", body);
         json_t *sj = hc_json(&s, 200);
         ck_assert(json_is_true(json_object_get(sj, "unique")));
         ck_assert_str_eq(json_string_value(json_object_get(sj, "solution")),
@@ -450,7 +440,7 @@ START_TEST(gen_http_cross_checked) {
         json_decref(sj);
         hresp_free(&s);
         snprintf(body, sizeof body, "{\"grid\":\"%s\"}", puzzle);
-        s = hc_post(&srv, "/v1/sudoku/grade", "application/json", body);
+        s = hc_post(&hc_srv, "/v1/sudoku/grade", "application/json", body);
         sj = hc_json(&s, 200);
         ck_assert_str_eq(json_string_value(json_object_get(sj, "level")), "hard");
         ck_assert(json_real_value(json_object_get(sj, "rating")) ==
@@ -460,7 +450,7 @@ START_TEST(gen_http_cross_checked) {
     }
     json_decref(j);
     hresp_free(&r);
-    r = hc_post(&srv, "/v1/sudoku/generate", "application/json", "{\"count\":101}");
+    r = hc_post(&hc_srv, "/v1/sudoku/generate", "application/json", "{\"count\":101}");
     hc_problem(&r, 400, "count");
     hresp_free(&r);
 }
@@ -469,7 +459,7 @@ END_TEST
 START_TEST(gen_http_deadline_keeps_labels_honest) {
     /* 25x25 beyond-logic cannot be found in 30 ms: timeout, nothing mislabelled */
     hresp_t r =
-        hc_post(&srv, "/v1/sudoku/generate", "application/json",
+        hc_post(&hc_srv, "/v1/sudoku/generate", "application/json",
                 "{\"size\":25,\"difficulty\":\"beyond-logic\",\"count\":3,\"timeout_ms\":30}");
     json_t *j = hc_json(&r, 200), *p;
     size_t i;
@@ -482,14 +472,14 @@ START_TEST(gen_http_deadline_keeps_labels_honest) {
 END_TEST
 
 START_TEST(gen_http_killer_unique) {
-    hresp_t r = hc_post(&srv, "/v1/killer/generate", "application/json",
+    hresp_t r = hc_post(&hc_srv, "/v1/killer/generate", "application/json",
                         "{\"size\":9,\"seed\":21,\"cage_size\":{\"min\":2,\"max\":4}}");
     json_t *j = hc_json(&r, 200);
     json_t *p = json_array_get(json_object_get(j, "puzzles"), 0);
     json_t *req = json_pack("{s:i, s:O, s:i}", "size", 9, "cages", json_object_get(p, "cages"),
                             "max_solutions", 2);
     char *body = json_dumps(req, JSON_COMPACT);
-    hresp_t s = hc_post(&srv, "/v1/killer/solve", "application/json", body);
+    hresp_t s = hc_post(&hc_srv, "/v1/killer/solve", "application/json", body);
     json_t *sj = hc_json(&s, 200);
     ck_assert(json_is_true(json_object_get(sj, "unique")));
     /* the solve answers arrays; the generator a string */
@@ -505,7 +495,7 @@ START_TEST(gen_http_killer_unique) {
     json_decref(req);
     json_decref(j);
     hresp_free(&r);
-    r = hc_post(&srv, "/v1/killer/generate", "application/json", "{\"size\":16}");
+    r = hc_post(&hc_srv, "/v1/killer/generate", "application/json", "{\"size\":16}");
     hc_problem(&r, 400, "size");
     hresp_free(&r);
 }
@@ -536,7 +526,7 @@ Suite *generate_suite(void) {
     tcase_add_test(api, gen_api_killer);
     suite_add_tcase(s, api);
     TCase *http = tcase_create("http");
-    tcase_add_unchecked_fixture(http, srv_up, srv_down);
+    tcase_add_unchecked_fixture(http, hc_up, hc_down);
     tcase_set_timeout(http, 60);
     tcase_add_test(http, gen_http_cross_checked);
     tcase_add_test(http, gen_http_deadline_keeps_labels_honest);

@@ -21,7 +21,6 @@
  * "259" an empty cell's candidates; values above 9 are letters (A = 10). */
 #include <check.h>
 #include <jansson.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -786,17 +785,8 @@ END_TEST
 
 /* === Over HTTP, on a real server (tests/http_check.h) === */
 
-static tsrv_t srv;
-
-static void srv_up(void) {
-    static const char *const args[] = {"--threads", "2", NULL};
-    ck_assert_int_eq(tsrv_start(&srv, args, NULL), 0);
-}
-
-static void srv_down(void) { tsrv_stop(&srv, SIGTERM, 10000); }
-
 START_TEST(logic_http_grade) {
-    hresp_t r = hc_post(&srv, "/v1/sudoku/grade", "application/json", "{\"grid\":\"" EASY "\"}");
+    hresp_t r = hc_post(&hc_srv, "/v1/sudoku/grade", "application/json", "{\"grid\":\"" EASY "\"}");
     json_t *j = hc_json(&r, 200);
     ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "graded");
     ck_assert_str_eq(json_string_value(json_object_get(j, "level")), "easy");
@@ -805,21 +795,21 @@ START_TEST(logic_http_grade) {
     ck_assert_ptr_null(json_object_get(j, "steps"));
     json_decref(j);
     hresp_free(&r);
-    r = hc_post(&srv, "/v1/sudoku/grade?steps=true", "text/csv",
+    r = hc_post(&hc_srv, "/v1/sudoku/grade?steps=true", "text/csv",
                 "1,2,,4\n3,,1,2\n,1,4,3\n4,3,2,\n");
     j = hc_json(&r, 200);
     ck_assert_int_eq(json_array_size(json_object_get(j, "steps")), 4);
     json_decref(j);
     hresp_free(&r);
-    r = hc_post(&srv, "/v1/sudoku/grade", "application/json", "{\"grid\":\"................\"}");
+    r = hc_post(&hc_srv, "/v1/sudoku/grade", "application/json", "{\"grid\":\"................\"}");
     hc_problem(&r, 422, NULL);
     ck_assert_ptr_nonnull(strstr(r.body, "more than one solution"));
     hresp_free(&r);
-    r = hc_post(&srv, "/v1/sudoku/grade", "application/json",
+    r = hc_post(&hc_srv, "/v1/sudoku/grade", "application/json",
                 "{\"grid\":\"" EASY "\",\"trace\":true}");
     hc_problem(&r, 400, "trace");
     hresp_free(&r);
-    r = hc_post(&srv, "/v1/sudoku/grade", "application/xml", "<grid/>");
+    r = hc_post(&hc_srv, "/v1/sudoku/grade", "application/xml", "<grid/>");
     hc_problem(&r, 415, "Content-Type");
     hresp_free(&r);
 }
@@ -830,7 +820,7 @@ START_TEST(logic_http_hint) {
     memcpy(wrong, EASY, 82);
     wrong[2] = '1'; /* the solution has 4 there */
     snprintf(body, sizeof body, "{\"grid\":\"%s\",\"givens\":\"%s\"}", wrong, EASY);
-    hresp_t r = hc_post(&srv, "/v1/sudoku/hint", "application/json", body);
+    hresp_t r = hc_post(&hc_srv, "/v1/sudoku/hint", "application/json", body);
     json_t *j = hc_json(&r, 200);
     ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "wrong");
     json_t *cell = json_object_get(json_array_get(json_object_get(j, "wrong"), 0), "cell");
@@ -838,7 +828,7 @@ START_TEST(logic_http_hint) {
     ck_assert_int_eq(json_integer_value(json_array_get(cell, 1)), 2);
     json_decref(j);
     hresp_free(&r);
-    r = hc_post(&srv, "/v1/sudoku/hint", "application/json", "{\"grid\":\"" EASY "\"}");
+    r = hc_post(&hc_srv, "/v1/sudoku/hint", "application/json", "{\"grid\":\"" EASY "\"}");
     j = hc_json(&r, 200);
     ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "hint");
     json_t *step = json_object_get(j, "step");
@@ -848,11 +838,11 @@ START_TEST(logic_http_hint) {
         ck_assert_msg(json_object_get(step, keys[k]) != NULL, "step lacks %s", keys[k]);
     json_decref(j);
     hresp_free(&r);
-    r = hc_post(&srv, "/v1/sudoku/hint", "application/json",
+    r = hc_post(&hc_srv, "/v1/sudoku/hint", "application/json",
                 "{\"grid\":\"" EASY "\",\"pencil\":[{\"cell\":[9,0],\"values\":[1]}]}");
     hc_problem(&r, 400, "pencil[0].cell");
     hresp_free(&r);
-    r = hc_post(&srv, "/v1/sudoku/hint", "text/csv", "1,2,,4\n");
+    r = hc_post(&hc_srv, "/v1/sudoku/hint", "text/csv", "1,2,,4\n");
     hc_problem(&r, 415, "Content-Type");
     hresp_free(&r);
 }
@@ -882,7 +872,7 @@ Suite *logic_suite(void) {
     tcase_add_test(api, logic_api_hint_steps_and_solved);
     suite_add_tcase(s, api);
     TCase *http = tcase_create("http");
-    tcase_add_unchecked_fixture(http, srv_up, srv_down);
+    tcase_add_unchecked_fixture(http, hc_up, hc_down);
     tcase_set_timeout(http, 60);
     tcase_add_test(http, logic_http_grade);
     tcase_add_test(http, logic_http_hint);

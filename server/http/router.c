@@ -18,6 +18,7 @@
  * API_EP_BATCH reads bodies up to --max-batch-body instead of --max-body. */
 #include "server/http/router.h"
 
+#include <assert.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -50,7 +51,8 @@ static size_t route_npaths;
 static pthread_once_t route_once = PTHREAD_ONCE_INIT;
 
 static void router_add(const route_t *r) {
-    if (nroutes < ROUTER_MAX) routes[nroutes++] = *r;
+    assert(nroutes < ROUTER_MAX); /* raise ROUTER_MAX: a route must never be dropped */
+    routes[nroutes++] = *r;
 }
 
 /* Whether an earlier endpoint of the list has `label`. */
