@@ -101,7 +101,8 @@ FUZZ_SRC   := fuzz/fuzz_api.c fuzz/replay.c
 SOAK_SRC   := tests/soak.c
 BENCH_SRC  := bench/bench_nqueens.c bench/bench_sudoku.c bench/bench_xcover.c bench/bench9.c \
               bench/bench_killer.c bench/bench_nqueens_more.c bench/bench_http.c bench/bench9_http.c \
-              bench/bench_logic.c bench/bench_big.c
+              bench/bench_logic.c bench/bench_big.c bench/bench_variants.c bench/janko.c \
+              bench/janko2json.c
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 SOLVER_OBJ := $(call obj,$(SOLVER_SRC))
@@ -131,6 +132,8 @@ BENCH_NQ2  := $(BUILD)/bench/bench_nqueens_more
 BENCH_HTTP := $(BUILD)/bench/bench_http
 BENCH_BIG  := $(BUILD)/bench/bench_big
 BENCH_LG   := $(BUILD)/bench/bench_logic
+BENCH_VAR  := $(BUILD)/bench/bench_variants
+JANKO2JSON := $(BUILD)/bench/janko2json
 FUZZ_REPLAY := $(BUILD)/fuzz/replay
 LOAD_BIN   := $(BUILD)/tests/deploy/load
 IDLE_BIN   := $(BUILD)/tests/deploy/idle
@@ -278,6 +281,16 @@ $(BENCH_LG): $(BUILD)/bench/bench_logic.o $(SOLVER_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
 
+# The variants bench reads requests through api/sudoku_variant.c, as the
+# endpoints will: it links the api objects and jansson.
+$(BENCH_VAR): $(BUILD)/bench/bench_variants.o $(BUILD)/bench/janko.o $(API_OBJ) $(SOLVER_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+
+$(JANKO2JSON): $(BUILD)/bench/janko2json.o $(BUILD)/bench/janko.o
+	@mkdir -p $(@D)
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(shell pkg-config --libs jansson)
+
 $(BENCH_HTTP): $(BUILD)/bench/bench_http.o $(HTTP_CLIENT_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
@@ -372,7 +385,7 @@ run: deps $(PUZZLED)
 # The benches are built (not run) too, so that -Werror catches them
 # drifting from the code they measure.
 BENCH_BIN  := $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_9) $(BENCH_9H) $(BENCH_KL) $(BENCH_HTTP) \
-              $(BENCH_LG) $(BENCH_BIG)
+              $(BENCH_LG) $(BENCH_BIG) $(BENCH_VAR) $(JANKO2JSON)
 
 test: deps format-check check-layers check-tables $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) $(FUZZ_REPLAY) $(SOAK_BIN) \
       $(LOAD_BIN) $(IDLE_BIN)
@@ -475,10 +488,14 @@ test-deploy: deps deps-deploy $(PUZZLED) $(LOAD_BIN) $(IDLE_BIN)
 	  PUZZLED_CONTRACT_DIR=$(CURDIR)/$(BUILD)/contract-deploy PUZZLED_CONTRACT_LIMIT=20000 bash tests/deploy/test_deploy.sh
 	$(call contract_validate,$(BUILD)/contract-deploy)
 
+# The janko.at variant collections (bench/bench_variants.c; any folder of
+# *Sudoku.jsonl files in that format).
+VARIANTS_DIR ?= $(if $(wildcard ../shared/data/variants),../shared/data/variants,/work/shared/data/variants)
+
 # Each bench prints its own table; the data-driven ones read ../shared/data
 # when it is there and say what they skipped when it is not.
 bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_KL) $(BENCH_HTTP) \
-       $(BENCH_LG)
+       $(BENCH_LG) $(BENCH_VAR)
 	./$(BENCH_NQ)
 	./$(BENCH_NQ2)
 	./$(BENCH_SD)
@@ -489,6 +506,7 @@ bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_
 	@command -v qqwing >/dev/null 2>&1 || { echo "installing qqwing (the generation anchor)"; \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qqwing >/dev/null; }
 	./$(BENCH_LG)
+	./$(BENCH_VAR) -q -d $(VARIANTS_DIR)
 
 # puzzled next to the public programs it is measured against, built and run
 # in the same run on this machine (interleaved, best of 3): every

@@ -1,0 +1,298 @@
+/* bench_variants.c -- every janko.at variant puzzle of a folder solved at the
+ * solver level, through the request body a client would send.
+ *
+ *   bench_variants [-d DIR] [-m METHOD] [-p SECONDS] [-k PUZZLES] [-x] [-q]
+ *
+ *   -d  the folder (default ../shared/data/variants): every *Sudoku.jsonl in
+ *       it, in name order; a held-out folder in the same format works alike
+ *   -m  the method (sudoku_method_parse names; default auto)
+ *   -p  time limit a puzzle, seconds (default 60)
+ *   -k  at most this many puzzles a file (default all)
+ *   -x  cross-check: every puzzle also by propagation (hidden singles),
+ *       cdcl and, where the model is an exact cover, dlx, each with
+ *       max_solutions 2; every answer must agree (a disagreement counts as
+ *       wrong)
+ *   -q  the summary lines only
+ *
+ * For each line: bench/janko.c decodes it into the request body of
+ * docs/variants.md, api/sudoku_variant.c reads that body into a model and
+ * a puzzle (what the endpoints will do), the known solution is checked
+ * against the model (a decoding that its own solution breaks is wrong),
+ * and sudoku_model_solve() runs with max_solutions 2.  A puzzle is solved
+ * when the search ends with exactly one solution equal to the file's;
+ * wrong when it returns another grid, none, or a grid that breaks the
+ * rules; not proved unique when it finds two or stops first.  Times are
+ * the solve alone (decoding, reading and building the model excluded;
+ * building is timed apart, per file).
+ *
+ * Output: a line per file (puzzles, solved, median and worst milliseconds,
+ * mean nodes, the method auto chose), the skipped files with why, and last
+ *   variants: N solved, W wrong, U not proved unique, S skipped
+ * where S counts the puzzles of files it cannot read.  Exit code 1 when W
+ * or U is not 0. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "api/sudoku_variant.h"
+#include "bench/janko.h"
+#include "solvers/sudoku/model.h"
+
+#define MAX_FILES 64
+
+static double now_ms(void) { return (double)search_now_ns() / 1e6; }
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int cmp_str(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+typedef struct totals_s {
+    long solved, wrong, unproved, skipped;
+} totals_t;
+
+typedef struct opts_s {
+    sudoku_method_t method;
+    double limit_s;
+    long max_puzzles;
+    int cross, quiet;
+} opts_t;
+
+/* One solve with max_solutions 2 under the time limit.  Returns the
+ * outcome: 1 solved (unique, equal to sol), 0 not proved unique, -1 wrong
+ * (*why says how). */
+static int solve_one(const sudoku_model_t *m, const uint8_t *puzzle, const uint8_t *sol,
+                     sudoku_method_t method, double limit_s, sudoku_result_t *res, double *ms,
+                     const char **why) {
+    uint8_t *grids = malloc(2 * (size_t)m->ncells);
+    search_ctl_t ctl;
+    sudoku_opts_t o;
+    double t0;
+    int rc, out;
+    if (grids == NULL) {
+        *why = "out of memory";
+        return -1;
+    }
+    memset(&ctl, 0, sizeof ctl);
+    ctl.deadline_ns = search_now_ns() + (uint64_t)(limit_s * 1e9);
+    sudoku_opts_init(&o);
+    o.method = method;
+    o.max_solutions = 2;
+    o.solutions = grids;
+    o.ctl = &ctl;
+    t0 = now_ms();
+    rc = sudoku_model_solve(m, puzzle, &o, res);
+    *ms = now_ms() - t0;
+    out = 1;
+    *why = "";
+    for (uint32_t k = 0; k < res->solutions_found && out >= 0; k++)
+        if (sudoku_model_check_solution(m, puzzle, grids + (size_t)k * m->ncells) != 1) {
+            *why = "a returned grid breaks the rules";
+            out = -1;
+        }
+    if (out < 0) {
+        /* stays wrong */
+    } else if (rc != 0 && rc != SEARCH_TIMEOUT) {
+        *why = search_code_name(rc);
+        out = -1;
+    } else if (res->solutions_found == 0 && rc == 0) {
+        *why = "no solution found";
+        out = -1;
+    } else if (res->solutions_found >= 1 && memcmp(grids, sol, (size_t)m->ncells) != 0 &&
+               (res->solutions_found == 1 ||
+                memcmp(grids + m->ncells, sol, (size_t)m->ncells) != 0)) {
+        *why = res->solutions_found == 1 && rc == 0 ? "the only solution differs from the file's"
+                                                    : "solutions differ from the file's";
+        out = -1;
+    } else if (!sudoku_result_unique(res)) {
+        *why = rc == SEARCH_TIMEOUT ? "stopped by the time limit" : "a second solution";
+        out = 0;
+    }
+    free(grids);
+    return out;
+}
+
+/* The same puzzle by the other engines; returns -1 when one disagrees. */
+static int cross_check(const sudoku_model_t *m, const uint8_t *puzzle, const uint8_t *sol,
+                       double limit_s, const char **why) {
+    static const sudoku_method_t methods[] = {SUDOKU_METHOD_PROPAGATION, SUDOKU_METHOD_CDCL,
+                                              SUDOKU_METHOD_DLX};
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
+        sudoku_result_t r;
+        double ms;
+        int out = solve_one(m, puzzle, sol, methods[i], limit_s, &r, &ms, why);
+        if (r.code == SUDOKU_EMETHOD) continue; /* consecutive marks: no exact cover */
+        if (out != 1) return -1;
+    }
+    return 0;
+}
+
+static void run_file(const char *path, const char *variant, const opts_t *op, totals_t *tot) {
+    FILE *f = fopen(path, "r");
+    char *line = NULL, err[160];
+    size_t cap = 0;
+    double *times = NULL, build_ms = 0;
+    long count = 0, solved = 0, wrong = 0, unproved = 0, nt = 0, ntcap = 0;
+    uint64_t nodes = 0;
+    sudoku_method_t chosen = SUDOKU_METHOD_COUNT;
+    if (f == NULL) {
+        printf("%-22s cannot open %s\n", variant, path);
+        return;
+    }
+    while (getline(&line, &cap, f) > 0 && (op->max_puzzles == 0 || count < op->max_puzzles)) {
+        janko_t j;
+        api_sudoku_variant_t v;
+        api_problem_t p;
+        sudoku_model_t *m = NULL;
+        sudoku_result_t res;
+        uint8_t *puzzle = NULL;
+        const char *why = "";
+        double ms = 0, t0;
+        int out = -1;
+        count++;
+        memset(&p, 0, sizeof p);
+        if (janko_decode(variant, line, &j, err, sizeof err) != 0) {
+            printf("  line %ld: %s\n", count, err);
+            wrong++;
+            continue;
+        }
+        t0 = now_ms();
+        puzzle = malloc((size_t)j.rows * j.cols);
+        if (puzzle == NULL || api_sudoku_variant_read(j.request, 0, &v, &p) != 0) {
+            why = "the request was refused";
+        } else if (v.rows != j.rows || v.cols != j.cols) {
+            why = "the variant's frame differs from the file's";
+        } else if (api_sudoku_variant_grid(json_object_get(j.request, "grid"), &v, puzzle, &p) !=
+                       0 ||
+                   api_sudoku_variant_model(&v, NULL, &m, &p) != 0) {
+            why = "the request was refused";
+        } else if (sudoku_model_check_solution(m, puzzle, j.solution) != 1) {
+            why = "the file's solution breaks the decoded rules";
+        } else {
+            build_ms += now_ms() - t0;
+            out = solve_one(m, puzzle, j.solution, op->method, op->limit_s, &res, &ms, &why);
+            chosen = res.method;
+            nodes += res.stats.nodes;
+            if (out == 1 && op->cross && cross_check(m, puzzle, j.solution, op->limit_s, &why))
+                out = -1;
+        }
+        if (p.nerrors > 0)
+            printf("  %s: %s: %s %s\n", j.id, why, p.errors[0].field, p.errors[0].detail);
+        else if (out != 1 && !op->quiet)
+            printf("  %s: %s\n", j.id, why);
+        if (out == 1)
+            solved++;
+        else if (out == 0)
+            unproved++;
+        else
+            wrong++;
+        if (nt == ntcap) {
+            ntcap = ntcap ? 2 * ntcap : 256;
+            times = realloc(times, (size_t)ntcap * sizeof *times);
+            if (times == NULL) exit(2);
+        }
+        times[nt++] = ms;
+        sudoku_model_free(m);
+        api_sudoku_variant_free(&v);
+        free(puzzle);
+        janko_free(&j);
+    }
+    free(line);
+    fclose(f);
+    qsort(times, (size_t)nt, sizeof *times, cmp_double);
+    printf("%-12s %6ld %7ld %6ld %6ld %10.3f %10.3f %10.3f %11.0f  %s\n", variant, count, solved,
+           wrong, unproved, nt ? times[nt / 2] : 0.0, nt ? times[nt - 1] : 0.0,
+           count ? build_ms / (double)count : 0.0, count ? (double)nodes / (double)count : 0.0,
+           chosen < SUDOKU_METHOD_COUNT ? sudoku_method_name(chosen) : "-");
+    tot->solved += solved;
+    tot->wrong += wrong;
+    tot->unproved += unproved;
+    free(times);
+}
+
+static long count_lines(const char *path) {
+    FILE *f = fopen(path, "r");
+    long k = 0;
+    int ch, last = '\n';
+    if (f == NULL) return 0;
+    while ((ch = fgetc(f)) != EOF) {
+        if (ch == '\n') k++;
+        last = ch;
+    }
+    if (last != '\n') k++;
+    fclose(f);
+    return k;
+}
+
+static void usage(void) {
+    fprintf(stderr,
+            "usage: bench_variants [-d DIR] [-m METHOD] [-p SECONDS] [-k PUZZLES] [-x] [-q]\n");
+    exit(2);
+}
+
+int main(int argc, char **argv) {
+    const char *dir = "../shared/data/variants";
+    char *names[MAX_FILES], path[1024], skipped[4096] = "";
+    int nfiles = 0;
+    opts_t op = {SUDOKU_METHOD_AUTO, 60.0, 0, 0, 0};
+    totals_t tot = {0, 0, 0, 0};
+    DIR *d;
+    struct dirent *e;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-d") == 0 && i + 1 < argc)
+            dir = argv[++i];
+        else if (strcmp(argv[i], "-m") == 0 && i + 1 < argc) {
+            if (sudoku_method_parse(argv[++i], &op.method) != 0) usage();
+        } else if (strcmp(argv[i], "-p") == 0 && i + 1 < argc)
+            op.limit_s = atof(argv[++i]);
+        else if (strcmp(argv[i], "-k") == 0 && i + 1 < argc)
+            op.max_puzzles = atol(argv[++i]);
+        else if (strcmp(argv[i], "-x") == 0)
+            op.cross = 1;
+        else if (strcmp(argv[i], "-q") == 0)
+            op.quiet = 1;
+        else
+            usage();
+    }
+    d = opendir(dir);
+    if (d == NULL) {
+        printf("bench_variants: no folder %s (skipped)\n", dir);
+        printf("variants: 0 solved, 0 wrong, 0 not proved unique, 0 skipped\n");
+        return 0;
+    }
+    while ((e = readdir(d)) != NULL && nfiles < MAX_FILES) {
+        size_t k = strlen(e->d_name);
+        if (k > 12 && strcmp(e->d_name + k - 12, "Sudoku.jsonl") == 0)
+            names[nfiles++] = strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, (size_t)nfiles, sizeof names[0], cmp_str);
+    printf("bench_variants: %s, method %s, %.0f s a puzzle, max_solutions 2%s\n", dir,
+           sudoku_method_name(op.method), op.limit_s, op.cross ? ", cross-checked" : "");
+    printf("%-12s %6s %7s %6s %6s %10s %10s %10s %11s  %s\n", "variant", "puzzles", "solved",
+           "wrong", "unproved", "median ms", "worst ms", "build ms", "nodes/puz", "method");
+    for (int i = 0; i < nfiles; i++) {
+        const char *why = NULL, *variant;
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        variant = janko_file_variant(path, &why);
+        if (variant == NULL) {
+            long k = count_lines(path);
+            tot.skipped += k;
+            snprintf(skipped + strlen(skipped), sizeof skipped - strlen(skipped),
+                     "skipped: %s (%ld puzzles): %s\n", names[i], k, why);
+        } else {
+            run_file(path, variant, &op, &tot);
+        }
+        free(names[i]);
+    }
+    printf("%s", skipped);
+    printf("variants: %ld solved, %ld wrong, %ld not proved unique, %ld skipped\n", tot.solved,
+           tot.wrong, tot.unproved, tot.skipped);
+    return tot.wrong == 0 && tot.unproved == 0 ? 0 : 1;
+}
