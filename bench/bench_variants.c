@@ -1,7 +1,7 @@
 /* bench_variants.c -- every janko.at variant puzzle of a folder solved at the
  * solver level, through the request body a client would send.
  *
- *   bench_variants [-d DIR] [-m METHOD] [-p SECONDS] [-k PUZZLES] [-x] [-q]
+ *   bench_variants [-d DIR] [-m METHOD] [-p SECONDS] [-k PUZZLES] [-x] [-l] [-q]
  *
  *   -d  the folder (default ../shared/data/variants): every *Sudoku.jsonl in
  *       it, in name order; a held-out folder in the same format works alike
@@ -12,6 +12,11 @@
  *       cdcl and, where the model is an exact cover, dlx, each with
  *       max_solutions 2; every answer must agree (a disagreement counts as
  *       wrong)
+ *   -l  also grade every puzzle with the logic engine (sudoku/logic.h),
+ *       every step checked against the file's solution (an elimination of
+ *       its digit, a placement of another, is wrong); per variant: how many
+ *       logic finished without trial or guess, the mean rating, the steps
+ *       that were wrong, the median and worst grading time
  *   -q  the summary lines only
  *
  * For each line: bench/janko.c decodes it into the request body of
@@ -38,6 +43,7 @@
 
 #include "api/sudoku_variant.h"
 #include "bench/janko.h"
+#include "solvers/sudoku/logic.h"
 #include "solvers/sudoku/model.h"
 
 #define MAX_FILES 64
@@ -61,8 +67,71 @@ typedef struct opts_s {
     sudoku_method_t method;
     double limit_s;
     long max_puzzles;
-    int cross, quiet;
+    int cross, quiet, logic;
 } opts_t;
+
+/* === Grading by the logic engine, each step checked === */
+
+typedef struct lstats_s {
+    long graded, by_logic, bad_steps, failed;
+    double rating_sum;
+    double *times;
+    long ntimes;
+} lstats_t;
+
+typedef struct lchk_s {
+    const uint8_t *sol;
+    long bad;
+} lchk_t;
+
+static int lchk_step(void *ud, const sudoku_logic_t *st, const sudoku_logic_step_t *s) {
+    lchk_t *c = ud;
+    (void)st;
+    for (int i = 0; i < s->nitems; i++) {
+        const sudoku_logic_item_t *it = &s->items[i];
+        if (it->kind == SUDOKU_ITEM_ELIM && c->sol[it->cell] == it->value) c->bad++;
+        if (it->kind == SUDOKU_ITEM_PLACE && c->sol[it->cell] != it->value) c->bad++;
+    }
+    return 0;
+}
+
+static void grade_one(const sudoku_model_t *m, const uint8_t *puzzle, const uint8_t *sol,
+                      double limit_s, lstats_t *ls) {
+    sudoku_logic_t *st = sudoku_logic_new_model(m);
+    sudoku_logic_opts_t o;
+    sudoku_grade_t g;
+    search_ctl_t ctl;
+    lchk_t chk = {sol, 0};
+    uint8_t *end = malloc((size_t)m->ncells);
+    double t0;
+    if (st == NULL || end == NULL) {
+        ls->failed++;
+        goto out;
+    }
+    memset(&ctl, 0, sizeof ctl);
+    ctl.deadline_ns = search_now_ns() + (int64_t)(limit_s * 1e9);
+    sudoku_logic_opts_init(&o);
+    o.assume_unique = 1;
+    o.solution = sol;
+    o.ctl = &ctl;
+    o.on_step = lchk_step;
+    o.ud = &chk;
+    t0 = now_ms();
+    if (sudoku_logic_load(st, puzzle) != 0 || sudoku_logic_grade(st, &o, &g) != 0 || !g.solved) {
+        ls->failed++;
+    } else {
+        sudoku_logic_grid(st, end);
+        if (memcmp(end, sol, (size_t)m->ncells) != 0) chk.bad++;
+        ls->graded++;
+        ls->by_logic += g.solved_by_logic;
+        ls->rating_sum += g.rating;
+    }
+    ls->times[ls->ntimes++] = now_ms() - t0;
+    ls->bad_steps += chk.bad;
+out:
+    sudoku_logic_free(st);
+    free(end);
+}
 
 /* One solve with max_solutions 2 under the time limit.  Returns the
  * outcome: 1 solved (unique, equal to sol), 0 not proved unique, -1 wrong
@@ -139,12 +208,16 @@ static void run_file(const char *path, const char *variant, const opts_t *op, to
     size_t cap = 0;
     double *times = NULL, build_ms = 0;
     long count = 0, solved = 0, wrong = 0, unproved = 0, nt = 0, ntcap = 0;
+    lstats_t ls;
     uint64_t nodes = 0;
     sudoku_method_t chosen = SUDOKU_METHOD_COUNT;
     if (f == NULL) {
         printf("%-22s cannot open %s\n", variant, path);
         return;
     }
+    memset(&ls, 0, sizeof ls);
+    ls.times = malloc(sizeof *ls.times * (size_t)(op->max_puzzles ? op->max_puzzles : 100000));
+    if (ls.times == NULL) exit(2);
     while (getline(&line, &cap, f) > 0 && (op->max_puzzles == 0 || count < op->max_puzzles)) {
         janko_t j;
         api_sudoku_variant_t v;
@@ -181,6 +254,8 @@ static void run_file(const char *path, const char *variant, const opts_t *op, to
             nodes += res.stats.nodes;
             if (out == 1 && op->cross && cross_check(m, puzzle, j.solution, op->limit_s, &why))
                 out = -1;
+            if (op->logic && m->n <= SUDOKU_LOGIC_MAX_N)
+                grade_one(m, puzzle, j.solution, op->limit_s, &ls);
         }
         if (p.nerrors > 0)
             printf("  %s: %s: %s %s\n", j.id, why, p.errors[0].field, p.errors[0].detail);
@@ -210,6 +285,16 @@ static void run_file(const char *path, const char *variant, const opts_t *op, to
            wrong, unproved, nt ? times[nt / 2] : 0.0, nt ? times[nt - 1] : 0.0,
            count ? build_ms / (double)count : 0.0, count ? (double)nodes / (double)count : 0.0,
            chosen < SUDOKU_METHOD_COUNT ? sudoku_method_name(chosen) : "-");
+    if (op->logic) {
+        qsort(ls.times, (size_t)ls.ntimes, sizeof *ls.times, cmp_double);
+        printf("  logic: %ld graded, %ld by logic alone (no trial, no guess), mean rating %.2f, "
+               "%ld wrong steps, %ld not finished; median %.3f ms, worst %.3f ms\n",
+               ls.graded, ls.by_logic, ls.graded ? ls.rating_sum / (double)ls.graded : 0.0,
+               ls.bad_steps, ls.failed, ls.ntimes ? ls.times[ls.ntimes / 2] : 0.0,
+               ls.ntimes ? ls.times[ls.ntimes - 1] : 0.0);
+        tot->wrong += ls.bad_steps + ls.failed;
+    }
+    free(ls.times);
     tot->solved += solved;
     tot->wrong += wrong;
     tot->unproved += unproved;
@@ -231,8 +316,9 @@ static long count_lines(const char *path) {
 }
 
 static void usage(void) {
-    fprintf(stderr,
-            "usage: bench_variants [-d DIR] [-m METHOD] [-p SECONDS] [-k PUZZLES] [-x] [-q]\n");
+    fprintf(
+        stderr,
+        "usage: bench_variants [-d DIR] [-m METHOD] [-p SECONDS] [-k PUZZLES] [-x] [-l] [-q]\n");
     exit(2);
 }
 
@@ -240,7 +326,7 @@ int main(int argc, char **argv) {
     const char *dir = "../shared/data/variants";
     char *names[MAX_FILES], path[1024], skipped[4096] = "";
     int nfiles = 0;
-    opts_t op = {SUDOKU_METHOD_AUTO, 60.0, 0, 0, 0};
+    opts_t op = {SUDOKU_METHOD_AUTO, 60.0, 0, 0, 0, 0};
     totals_t tot = {0, 0, 0, 0};
     DIR *d;
     struct dirent *e;
@@ -257,6 +343,8 @@ int main(int argc, char **argv) {
             op.cross = 1;
         else if (strcmp(argv[i], "-q") == 0)
             op.quiet = 1;
+        else if (strcmp(argv[i], "-l") == 0)
+            op.logic = 1;
         else
             usage();
     }

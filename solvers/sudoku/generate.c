@@ -375,7 +375,7 @@ int sudoku_generate(const sudoku_gen_opts_t *o, uint8_t *puzzle, uint8_t *soluti
      * the test: up to x-chain (expert) a logic test, beyond it uniqueness. */
     g.bound = SUDOKU_TECH_FULL_HOUSE;
     for (int t = 0; t < SUDOKU_TECH_TRIAL; t++)
-        if (t != SUDOKU_TECH_UNIQUE_RECTANGLE &&
+        if (t != SUDOKU_TECH_UNIQUE_RECTANGLE && t != SUDOKU_TECH_CONSECUTIVE &&
             sudoku_tech_weight((sudoku_tech_t)t) < o->rating_max)
             g.bound = (sudoku_tech_t)t;
     g.logic = g.bound <= SUDOKU_TECH_X_CHAIN;

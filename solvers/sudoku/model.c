@@ -13,7 +13,7 @@
  *      dropped (the corner boxes two Samurai grids share, a 1xN box that is
  *      a row), found by a hash of the sorted cells;
  *   4. for each cell its units and its peers (cells sharing a unit with it,
- *      ascending, no repeats: a stamp array);
+ *      ascending, no repeats: a merge of its units' sorted lists);
  *   5. parity into allowed masks; pairs: the marks, then every orthogonal
  *      pair of live cells that no mark names when the spec asks for the
  *      non-consecutive rule, and the adjacency of each cell.
@@ -377,8 +377,18 @@ static int extra_units(build_t *b) {
 
 /* === Building: merging, cells, peers, pairs ============================= */
 
-static int cmp_u16(const void *a, const void *b) {
-    return (int)*(const uint16_t *)a - (int)*(const uint16_t *)b;
+/* Insertion sort: the lists here are short (a unit, a cell's peers) and
+ * come nearly sorted (every kind of unit lists its cells ascending), where
+ * it is linear; qsort's merge sort and its calls were most of a model's
+ * building time. */
+static void sort_u16(uint16_t *a, size_t len) {
+    for (size_t i = 1; i < len; i++) {
+        uint16_t x = a[i];
+        size_t j = i;
+        for (; j > 0 && a[j - 1] > x; j--)
+            a[j] = a[j - 1];
+        a[j] = x;
+    }
 }
 
 /* Marks in keep[] the first unit of each cell set; returns how many. */
@@ -392,7 +402,7 @@ static int merge_units(build_t *b, uint8_t *keep, uint16_t *sorted, uint32_t *ha
     for (k = 0; k < u->count; k++) {
         uint32_t a = u->start[k], len = u->start[k + 1] - a, h = 2166136261u;
         int slot;
-        qsort(sorted + a, len, sizeof *sorted, cmp_u16);
+        sort_u16(sorted + a, len);
         for (uint32_t i = 0; i < len; i++)
             h = (h ^ sorted[a + i]) * 16777619u;
         hash[k] = h;
@@ -584,15 +594,55 @@ static void fill_units(const build_t *b, const merged_t *mg, sudoku_model_t *m, 
     m->grid_units = gunits;
 }
 
-/* Cells' units and peers; `stamp` is ncells ints of scratch. */
-static void fill_cells(const build_t *b, sudoku_model_t *m, char *base, const layout_t *l,
-                       int *stamp) {
+/* The peers of cell c into out, ascending, without repeats or c: a merge
+ * of its units' cell lists, which are all ascending (rows, columns, boxes,
+ * windows, diagonals, disjoint groups, a Clueless tenth grid by their
+ * construction; regions and extra units sorted when read).  Returns how
+ * many.  A cell in more than 64 units (extra units can do that) is sorted
+ * instead. */
+static size_t merge_peers(const sudoku_model_t *m, const uint16_t *units, int k, int c,
+                          uint16_t *out) {
+    uint32_t at[64], end[64];
+    size_t len = 0;
+    int last = -1;
+    if (k > 64) {
+        for (int j = 0; j < k; j++)
+            for (uint32_t i = m->unit_start[units[j]]; i < m->unit_start[units[j] + 1]; i++)
+                out[len++] = m->unit_cells[i];
+        sort_u16(out, len);
+        for (size_t i = 0, w = 0; i <= len; i++) {
+            if (i == len) {
+                len = w;
+                break;
+            }
+            if (out[i] != c && (w == 0 || out[w - 1] != out[i])) out[w++] = out[i];
+        }
+        return len;
+    }
+    for (int j = 0; j < k; j++) {
+        at[j] = m->unit_start[units[j]];
+        end[j] = m->unit_start[units[j] + 1];
+    }
+    for (;;) {
+        int best = -1;
+        for (int j = 0; j < k; j++)
+            if (at[j] < end[j] && (best < 0 || m->unit_cells[at[j]] < m->unit_cells[at[best]]))
+                best = j;
+        if (best < 0) return len;
+        int q = m->unit_cells[at[best]++];
+        if (q != c && q != last) out[len++] = (uint16_t)q;
+        last = q;
+    }
+}
+
+/* Cells' units and peers. */
+static void fill_cells(const build_t *b, sudoku_model_t *m, char *base, const layout_t *l) {
     uint32_t *cstart = (uint32_t *)(void *)(base + l->cstart);
     uint16_t *cunits = (uint16_t *)(void *)(base + l->cunits);
     uint32_t *pstart = (uint32_t *)(void *)(base + l->pstart);
     uint16_t *peers = (uint16_t *)(void *)(base + l->peers);
     int c, u;
-    size_t at = 0, pat = 0;
+    size_t pat = 0;
     memset(cstart, 0, ((size_t)b->ncells + 1) * 4);
     for (u = 0; u < m->nunits; u++)
         for (uint32_t i = m->unit_start[u]; i < m->unit_start[u + 1]; i++)
@@ -605,22 +655,9 @@ static void fill_cells(const build_t *b, sudoku_model_t *m, char *base, const la
     for (c = b->ncells; c > 0; c--)
         cstart[c] = cstart[c - 1];
     cstart[0] = 0;
-    for (c = 0; c < b->ncells; c++)
-        stamp[c] = -1;
     for (c = 0; c < b->ncells; c++) {
         pstart[c] = (uint32_t)pat;
-        stamp[c] = c;
-        for (at = cstart[c]; at < cstart[c + 1]; at++) {
-            u = cunits[at];
-            for (uint32_t i = m->unit_start[u]; i < m->unit_start[u + 1]; i++) {
-                int q = m->unit_cells[i];
-                if (stamp[q] != c) {
-                    stamp[q] = c;
-                    peers[pat++] = (uint16_t)q;
-                }
-            }
-        }
-        qsort(peers + pstart[c], pat - pstart[c], sizeof *peers, cmp_u16);
+        pat += merge_peers(m, cunits + cstart[c], (int)(cstart[c + 1] - cstart[c]), c, peers + pat);
     }
     pstart[b->ncells] = (uint32_t)pat;
     m->cell_start = cstart;
@@ -707,7 +744,7 @@ static int is_classic(const build_t *b) {
 static int build_all(build_t *b, sudoku_model_t **out) {
     const sudoku_spec_t *s = b->spec;
     ulist_t *u = &b->u;
-    int units, rc = SEARCH_ENOMEM, k, tsize, npairs = 0, *stamp = NULL, *newid = NULL;
+    int units, rc = SEARCH_ENOMEM, k, tsize, npairs = 0, *newid = NULL;
     size_t cells;
     uint8_t *keep = NULL;
     uint16_t *sorted = NULL;
@@ -758,8 +795,7 @@ static int build_all(build_t *b, sudoku_model_t **out) {
     hash = b_alloc(b, (size_t)u->count * 4);
     table = b_alloc(b, (size_t)tsize * sizeof *table);
     newid = b_alloc(b, (size_t)u->count * sizeof *newid);
-    stamp = b_alloc(b, (size_t)b->ncells * sizeof *stamp);
-    if (!keep || !sorted || !hash || !table || !newid || !stamp) goto out;
+    if (!keep || !sorted || !hash || !table || !newid) goto out;
     memset(&mg, 0, sizeof mg);
     mg.nunits = merge_units(b, keep, sorted, hash, table, tsize);
     if (mg.nunits > SUDOKU_MODEL_MAX_UNITS) {
@@ -805,6 +841,7 @@ static int build_all(build_t *b, sudoku_model_t **out) {
     m->cols = b->cols;
     m->ncells = b->ncells;
     m->ngrids = b->ngrids;
+    m->nline_grids = b->ngrids + b->tenth;
     m->layout = s->layout;
     m->full = b->n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << b->n) - 1;
     m->extras = s->extras;
@@ -820,7 +857,7 @@ static int build_all(build_t *b, sudoku_model_t **out) {
     for (k = 0; k < b->ncells; k++)
         m->nlive += b->live[k];
     fill_units(b, &mg, m, base, &l);
-    fill_cells(b, m, base, &l, stamp);
+    fill_cells(b, m, base, &l);
     fill_rules(b, m, base, &l, npairs);
     m->bytes = l.total;
     if (b->alloc != NULL) m->alloc = *b->alloc;
@@ -834,7 +871,6 @@ out:
     b_free(b, hash);
     b_free(b, table);
     b_free(b, newid);
-    b_free(b, stamp);
     b_free(b, u->start);
     b_free(b, u->cells);
     b_free(b, u->kind);
@@ -951,7 +987,7 @@ int sudoku_model_find_conflicts(const sudoku_model_t *m, const uint8_t *grid,
             conflict_put(cf, m->unit_kind[u], v, m->unit_index[u], u, m->unit_grid[u]);
             for (k = 0; k < len; k++)
                 if (grid[uc[k]] == v) cells[j++] = uc[k];
-            qsort(cells, (size_t)j, sizeof cells[0], cmp_u16);
+            sort_u16(cells, (size_t)j);
             memcpy(cf->cells, cells, (size_t)j * sizeof cells[0]);
             cf->ncells = (uint16_t)j;
         }

@@ -182,9 +182,10 @@ typedef struct sudoku_model_s {
                                      units (they belong to the frame) */
     const uint16_t *unit_index;   /* row r, column c, box b ... within (grid, kind); the
                                      region number; the extra unit's index in the spec */
-    const int16_t *grid_units;    /* [ngrids * 2n]: grid g's row i is unit grid_units[g*2n+i],
-                                     its column i unit grid_units[g*2n+n+i] (the tenth grid of
-                                     a Clueless layout included) */
+    const int16_t *grid_units;    /* [nline_grids * 2n]: grid g's row i is unit
+                                     grid_units[g*2n+i], its column i unit grid_units[g*2n+n+i] */
+    int nline_grids;              /* grids with rows and columns: the ngrids, and a Clueless
+                                     layout's tenth (made of the others' cells) */
     const uint32_t *cell_start;   /* [ncells + 1]: the units of cell c are */
     const uint16_t *cell_units;   /* cell_units[cell_start[c] .. cell_start[c+1]), ascending */
     const uint32_t *peer_start;   /* [ncells + 1]: the cells sharing a unit with c are */
