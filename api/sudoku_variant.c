@@ -207,6 +207,8 @@ static void read_layout(reader_t *r, json_t *val, sudoku_layout_t *layout) {
             bad(r, "layout.size", "differs from the grid's symbols%s", "");
         else
             r->n = (int)s;
+    } else if (r->n == 0) {
+        bad(r, "layout.size", "required: the side of every grid (and its number of symbols)%s", "");
     }
     grids = json_object_get(val, "grids");
     if (!json_is_array(grids) || json_array_size(grids) == 0 ||

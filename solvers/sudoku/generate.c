@@ -565,18 +565,8 @@ static void random_regions(int n, rng_t *r, int *reg, uint16_t *queue, uint8_t *
     }
 }
 
-/* A random solved grid of model m into grid (frame-sized, 0 on holes):
- * depth-first, the empty cell with the fewest candidates first (the first
- * such in reading order), its values in random order, restarted past a
- * budget of 8 nodes a cell (64 with pair rules); after `tries` restarts
- * SEARCH_BUDGET (a model without a solution, such as a jigsaw partition no
- * Latin square fits, ends there).  used (SUDOKU_MODEL_MAX_UNITS + 1 words)
- * and stack (a frame a cell) are scratch. */
-typedef struct mg_frame_s {
-    uint16_t cell;
-    uint64_t tried;
-} mg_frame_t;
-
+/* The digits cell c may take next to the digits placed in grid (used: the
+ * units' digits). */
 static uint64_t mg_cands(const sudoku_model_t *m, const uint64_t *used, const uint8_t *grid,
                          int c) {
     uint64_t x = 0;
@@ -595,19 +585,33 @@ static uint64_t mg_cands(const sudoku_model_t *m, const uint64_t *used, const ui
     return x;
 }
 
+/* Places digit v in empty cell c. */
 static void mg_set(const sudoku_model_t *m, uint64_t *used, uint8_t *grid, int c, int v) {
-    uint64_t bit = (uint64_t)1 << (v > 0 ? v - 1 : grid[c] - 1);
-    for (uint32_t j = m->cell_start[c]; j < m->cell_start[c + 1]; j++) {
-        if (v > 0)
-            used[m->cell_units[j]] |= bit;
-        else
-            used[m->cell_units[j]] &= ~bit;
-    }
-    grid[c] = (uint8_t)(v > 0 ? v : 0);
+    for (uint32_t j = m->cell_start[c]; j < m->cell_start[c + 1]; j++)
+        used[m->cell_units[j]] |= (uint64_t)1 << (v - 1);
+    grid[c] = (uint8_t)v;
 }
 
-static int model_random_grid(const sudoku_model_t *m, rng_t *r, const search_ctl_t *ctl, int tries,
-                             uint8_t *grid, uint64_t *used, mg_frame_t *stack) {
+/* Takes cell c's digit away. */
+static void mg_unset(const sudoku_model_t *m, uint64_t *used, uint8_t *grid, int c) {
+    for (uint32_t j = m->cell_start[c]; j < m->cell_start[c + 1]; j++)
+        used[m->cell_units[j]] &= ~((uint64_t)1 << (grid[c] - 1));
+    grid[c] = 0;
+}
+
+typedef struct mg_frame_s {
+    uint16_t cell;
+    uint64_t tried;
+} mg_frame_t;
+
+/* The first fill of a random grid: depth-first, the empty cell with the
+ * fewest candidates first (the first such in reading order), its values in
+ * random order, restarted past a budget of 8 nodes a cell (64 with pair
+ * rules); after `tries` restarts SEARCH_BUDGET.  Fast and varied on most
+ * models (a Samurai: 20 ms; non-consecutive 9x9: 25 ms), lost on the
+ * tightest (a Butterfly with diagonals: 29 s), which fill_seeded() takes. */
+static int fill_dfs(const sudoku_model_t *m, rng_t *r, const search_ctl_t *ctl, int tries,
+                    uint8_t *grid, uint64_t *used, mg_frame_t *stack) {
     /* pair rules (non-consecutive grids are few) need more room than units */
     uint64_t budget = (uint64_t)m->ncells * (m->npairs > 0 ? 64 : 8), nodes, total = 0;
     for (int t = 0; t < tries; t++) {
@@ -638,7 +642,7 @@ static int model_random_grid(const sudoku_model_t *m, rng_t *r, const search_ctl
                 uint64_t avail;
                 if (depth == 0) break;
                 f = &stack[depth - 1];
-                if (grid[f->cell] != 0) mg_set(m, used, grid, f->cell, 0);
+                if (grid[f->cell] != 0) mg_unset(m, used, grid, f->cell);
                 avail = mg_cands(m, used, grid, f->cell) & ~f->tried;
                 if (avail != 0) {
                     uint32_t k = rng_below(r, (uint32_t)__builtin_popcountll(avail));
@@ -662,6 +666,87 @@ static int model_random_grid(const sudoku_model_t *m, rng_t *r, const search_ctl
     return SEARCH_BUDGET;
 }
 
+/* A random solved grid of model m into grid (frame-sized, 0 on holes):
+ * random digits in random cells, each one its cell allows next to those
+ * already placed (units, parity, pair rules: mg_cands), one for every 8
+ * live cells; then the propagation method (hidden singles) completes the
+ * grid under a node budget, and the digits are relabelled at random when
+ * the model allows it (no parity, no pair rules: every permutation of a
+ * solution is one).  A start it cannot complete (random digits that
+ * contradict, or the budget) is drawn again, `tries` times, then
+ * SEARCH_BUDGET (a model without a solution, such as a jigsaw partition no
+ * Latin square fits, ends there).  The random digits give the variety, the
+ * propagation the reach: a depth-first fill with random values, tried
+ * first, took 29 s for one Butterfly X on the dev container.  used
+ * (SUDOKU_MODEL_MAX_UNITS + 1 words) and seeded (cells) are scratch. */
+static int fill_seeded(const sudoku_model_t *m, rng_t *r, const search_ctl_t *ctl, int tries,
+                       uint8_t *grid, uint64_t *used, uint8_t *seeded) {
+    int seeds = m->nlive / 8 > m->n ? m->nlive / 8 : m->n, rc;
+    int relabel = m->npairs == 0;
+    search_ctl_t c;
+    memset(&c, 0, sizeof c);
+    if (ctl != NULL) c = *ctl;
+    c.node_budget = 64 * (uint64_t)m->ncells;
+    for (int c0 = 0; c0 < m->ncells && relabel; c0++)
+        relabel = !m->live[c0] || m->allowed[c0] == m->full;
+    for (int t = 0; t < tries; t++) {
+        sudoku_opts_t o;
+        sudoku_result_t res;
+        memset(seeded, 0, (size_t)m->ncells);
+        memset(used, 0, ((size_t)m->nunits + 1) * sizeof *used);
+        /* fewer random digits after each pair of failures: a tight model
+         * (a Butterfly with its diagonals) has few grids, and random digits
+         * rarely agree with one; at 0 the propagation's first grid, and
+         * its relabelling, remain */
+        int want = t / 2 < 16 ? seeds >> (t / 2) : 0;
+        for (int k = 0, placed = 0; placed < want && k < 8 * want; k++) {
+            int cell = (int)rng_below(r, (uint32_t)m->ncells);
+            uint64_t x;
+            if (!m->live[cell] || seeded[cell] != 0) continue;
+            x = mg_cands(m, used, seeded, cell);
+            if (x == 0) break; /* a dead end: let the search find it out */
+            for (uint32_t q = rng_below(r, (uint32_t)__builtin_popcountll(x)); q > 0; q--)
+                x &= x - 1;
+            mg_set(m, used, seeded, cell, __builtin_ctzll(x) + 1);
+            placed++;
+        }
+        sudoku_opts_init(&o);
+        o.method = SUDOKU_METHOD_PROPAGATION;
+        o.level = SUDOKU_LEVEL_HIDDEN_SINGLES;
+        o.solutions = grid;
+        o.ctl = &c;
+        rc = sudoku_model_solve(m, seeded, &o, &res);
+        if (rc == 0 && res.solutions_found == 1) {
+            if (relabel) { /* a random permutation of the digits */
+                uint8_t perm[SUDOKU_MAX_N + 1];
+                perm[0] = 0; /* holes stay 0 */
+                for (int v = 1; v <= m->n; v++)
+                    perm[v] = (uint8_t)v;
+                for (int v = m->n; v > 1; v--) {
+                    int w = 1 + (int)rng_below(r, (uint32_t)v);
+                    uint8_t tmp = perm[v];
+                    perm[v] = perm[w];
+                    perm[w] = tmp;
+                }
+                for (int k = 0; k < m->ncells; k++)
+                    grid[k] = perm[grid[k]];
+            }
+            return 0;
+        }
+        if (rc == SEARCH_TIMEOUT || rc == SEARCH_CANCELLED) return rc;
+        if (rc != 0 && rc != SEARCH_BUDGET && rc != SUDOKU_ECONFLICT) return rc;
+    }
+    return SEARCH_BUDGET;
+}
+
+/* A random grid: fill_dfs() twice, then fill_seeded() `tries` times.
+ * stack (a frame a cell) and seeded (cells) are scratch. */
+static int model_random_grid(const sudoku_model_t *m, rng_t *r, const search_ctl_t *ctl, int tries,
+                             uint8_t *grid, uint64_t *used, mg_frame_t *stack, uint8_t *seeded) {
+    int rc = fill_dfs(m, r, ctl, 2, grid, used, stack);
+    return rc == SEARCH_BUDGET ? fill_seeded(m, r, ctl, tries, grid, used, seeded) : rc;
+}
+
 void sudoku_vgen_opts_init(sudoku_vgen_opts_t *o) {
     memset(o, 0, sizeof *o);
     sudoku_gen_opts_init(&o->gen);
@@ -677,8 +762,10 @@ typedef struct vgen_s {
     sudoku_logic_t *st;
     int *regions;
     uint8_t *parity;
+    sudoku_pair_t *pairs; /* 2 * cells */
     uint64_t *used;
-    mg_frame_t *stack;
+    uint8_t *seeded;   /* cells: the random digits a fill starts from */
+    mg_frame_t *stack; /* cells: the depth-first fill's frames */
     uint16_t *queue;
     uint8_t *mark;
 } vgen_t;
@@ -711,14 +798,20 @@ static int vgen_attempt(const sudoku_vgen_opts_t *vo, vgen_t *v, gen_t *g, gen_m
         v->spec.regions = v->regions;
     }
     v->spec.parity = NULL;
+    if (vo->consecutive) { /* the fill ignores pair rules; the marks come from it */
+        v->spec.npairs = 0;
+        v->spec.nonconsecutive = 0;
+    }
     if ((rc = vgen_model(v)) != 0) return rc;
     nn = v->m->ncells;
     if (v->used == NULL) { /* for any model (merged regions change the unit count) */
         v->used = malloc(((size_t)SUDOKU_MODEL_MAX_UNITS + 1) * sizeof *v->used);
+        v->seeded = malloc((size_t)nn);
         v->stack = malloc((size_t)nn * sizeof *v->stack);
-        if (v->used == NULL || v->stack == NULL) return SEARCH_ENOMEM;
+        if (v->used == NULL || v->seeded == NULL || v->stack == NULL) return SEARCH_ENOMEM;
     }
-    rc = model_random_grid(v->m, r, o->ctl, vo->random_regions ? 4 : 16, a->sol, v->used, v->stack);
+    rc = model_random_grid(v->m, r, o->ctl, vo->random_regions ? 4 : 16, a->sol, v->used, v->stack,
+                           v->seeded);
     if (rc == SEARCH_BUDGET)
         return 0; /* no grid this time (a partition with none, or a
                      start the budget did not finish): a new attempt */
@@ -729,8 +822,24 @@ static int vgen_attempt(const sudoku_vgen_opts_t *vo, vgen_t *v, gen_t *g, gen_m
                            : a->sol[c] % 2 ? SUDOKU_PARITY_ODD
                                            : SUDOKU_PARITY_EVEN;
         v->spec.parity = v->parity;
-        if ((rc = vgen_model(v)) != 0) return rc;
     }
+    if (vo->consecutive) { /* every neighbour pair that differs by 1, marked */
+        int np = 0, cols = v->m->cols;
+        for (int c = 0; c < nn; c++) {
+            int right = c + 1, down = c + cols;
+            if (!v->m->live[c]) continue;
+            if (c % cols + 1 < cols && v->m->live[right] && abs(a->sol[c] - a->sol[right]) == 1)
+                v->pairs[np++] =
+                    (sudoku_pair_t){(uint16_t)c, (uint16_t)right, SUDOKU_PAIR_CONSECUTIVE};
+            if (down < nn && v->m->live[down] && abs(a->sol[c] - a->sol[down]) == 1)
+                v->pairs[np++] =
+                    (sudoku_pair_t){(uint16_t)c, (uint16_t)down, SUDOKU_PAIR_CONSECUTIVE};
+        }
+        v->spec.pairs = v->pairs;
+        v->spec.npairs = np;
+        v->spec.nonconsecutive = 1;
+    }
+    if ((vo->parity || vo->consecutive) && (rc = vgen_model(v)) != 0) return rc;
     g->m = v->m;
     g->st = v->st;
     if ((rc = gen_dig(g, r, a->sol, puzzle)) != 0) return rc;
@@ -766,7 +875,9 @@ int sudoku_generate_variant(const sudoku_vgen_opts_t *vo, sudoku_vgen_out_t *out
     v.parity = malloc((size_t)nn);
     v.queue = malloc((size_t)nn * sizeof *v.queue);
     v.mark = malloc((size_t)nn);
-    if (!v.regions || !v.parity || !v.queue || !v.mark || gen_mem_new(&a, &g, nn) != 0) goto done;
+    v.pairs = malloc(2 * (size_t)nn * sizeof *v.pairs);
+    if (!v.regions || !v.parity || !v.queue || !v.mark || !v.pairs || gen_mem_new(&a, &g, nn) != 0)
+        goto done;
     /* the spec itself must compile (the regions a jigsaw gets are valid) */
     if (!vo->random_regions) {
         sudoku_model_t *probe = NULL;
@@ -809,6 +920,9 @@ int sudoku_generate_variant(const sudoku_vgen_opts_t *vo, sudoku_vgen_out_t *out
                 else
                     memset(out->parity, 0, (size_t)nn);
             }
+            out->npairs = vo->consecutive ? v.spec.npairs : 0;
+            if (out->pairs != NULL && vo->consecutive)
+                memcpy(out->pairs, v.pairs, (size_t)v.spec.npairs * sizeof *v.pairs);
             rc = 0;
             break;
         }
@@ -819,7 +933,9 @@ done:
     free(v.parity);
     free(v.queue);
     free(v.mark);
+    free(v.pairs);
     free(v.used);
+    free(v.seeded);
     free(v.stack);
     gen_mem_free(&a, &g);
 early:

@@ -84,7 +84,9 @@ int sudoku_generate(const sudoku_gen_opts_t *o, uint8_t *puzzle, uint8_t *soluti
  *                   both connected); an attempt whose regions admit no
  *                   solution moves on to new ones;
  *   parity          even-odd: every cell of the solution says whether its
- *                   digit is even or odd, and the dig knows it.
+ *                   digit is even or odd, and the dig knows it;
+ *   consecutive     the marks of the solution's neighbours that differ by 1,
+ *                   with janko's rule that the unmarked ones do not.
  * Per attempt: the model, a random solved grid of it (depth-first, fewest
  * candidates first, random values, restarted past a node budget), the dig
  * and test of sudoku_generate(), the solver's uniqueness check on the model
@@ -98,16 +100,21 @@ typedef struct sudoku_vgen_opts_s {
     int random_regions;    /* jigsaw: the spec's regions are drawn (spec.regions ignored;
                               one grid) */
     int parity;            /* even-odd: every cell gets its digit's parity */
+    int consecutive;       /* consecutive (janko's rule): every pair of neighbours that
+                              differ by 1 is marked, the others are non-consecutive
+                              (spec.pairs and spec.nonconsecutive ignored) */
 } sudoku_vgen_opts_t;
 
 /* Defaults: a 9x9 classic spec and sudoku_gen_opts_init()'s window. */
 void sudoku_vgen_opts_init(sudoku_vgen_opts_t *o);
 
 typedef struct sudoku_vgen_out_s {
-    uint8_t *puzzle;   /* frame cells (caller's) */
-    uint8_t *solution; /* frame cells (caller's) */
-    int *regions;      /* NULL, or frame cells: the drawn regions (-1 when not drawn) */
-    uint8_t *parity;   /* NULL, or frame cells: the parity marks (0 when not asked) */
+    uint8_t *puzzle;      /* frame cells (caller's) */
+    uint8_t *solution;    /* frame cells (caller's) */
+    int *regions;         /* NULL, or frame cells: the drawn regions (-1 when not drawn) */
+    uint8_t *parity;      /* NULL, or frame cells: the parity marks (0 when not asked) */
+    sudoku_pair_t *pairs; /* NULL, or 2 * frame cells: the consecutive marks */
+    int npairs;           /* how many marks were written */
 } sudoku_vgen_out_t;
 
 /* Generates one puzzle of the variant into out.  The spec with the drawn
