@@ -252,55 +252,86 @@ static int infer_n(reader_t *r, sudoku_layout_t layout) {
     return 0;
 }
 
-/* `regions`: rows arrays of integers (null on holes) or a string of labels. */
-static void read_regions(reader_t *r, json_t *val) {
-    api_sudoku_variant_t *v = r->v;
-    int rows = v->rows, cols = v->cols, i, j;
+/* A frame-sized field (the grid, regions, parity): a string of rows*cols
+ * characters, or `rows` arrays of `cols` values.  fn(ctx, cell, elem, ch)
+ * stores one cell (elem NULL and ch its character for a string; elem its
+ * value for arrays) and returns 0, -1 for a bad value (named here,
+ * name[r][c], with `what`), or -2 when it named the problem itself.
+ * Returns 0, or -1 with the errors added. */
+typedef int (*frame_cell_fn)(void *ctx, int cell, json_t *elem, int ch);
+
+static int read_frame(api_problem_t *p, json_t *val, int rows, int cols, const char *name,
+                      const char *what, frame_cell_fn fn, void *ctx) {
     char field[48];
-    v->regions = r_alloc(r, (size_t)rows * cols * sizeof *v->regions);
-    if (v->regions == NULL) return;
+    int bad = 0, i, j, rc;
     if (json_is_string(val)) {
         const char *s = json_string_value(val);
-        if (json_string_length(val) != (size_t)rows * cols) {
-            api_problem_add(r->p, "body", "regions",
-                            "a string of regions has %d characters (rows x columns), got %zu",
-                            rows * cols, json_string_length(val));
-            r->bad = 1;
-            return;
+        if (json_string_length(val) != (size_t)rows * (size_t)cols) {
+            api_problem_add(p, "body", name, "must have %d characters (%d rows of %d), got %zu",
+                            rows * cols, rows, cols, json_string_length(val));
+            return -1;
         }
-        for (i = 0; i < rows * cols; i++)
-            v->regions[i] = s[i] == '.' ? -1 : (unsigned char)s[i];
-        v->spec.regions = v->regions;
-        return;
+        for (i = 0; i < rows * cols; i++) {
+            rc = fn(ctx, i, NULL, (unsigned char)s[i]);
+            if (rc == -1) {
+                snprintf(field, sizeof field, "%s[%d][%d]", name, i / cols, i % cols);
+                api_problem_add(p, "body", field, "must be %s", what);
+            }
+            bad |= rc != 0;
+        }
+        return bad ? -1 : 0;
     }
     if (!json_is_array(val) || json_array_size(val) != (size_t)rows) {
-        api_problem_add(r->p, "body", "regions",
-                        "must be %d rows of %d region ids, or a string of %d labels", rows, cols,
-                        rows * cols);
-        r->bad = 1;
-        return;
+        api_problem_add(p, "body", name, "must be %d rows of %d values, or a string of %d", rows,
+                        cols, rows * cols);
+        return -1;
     }
     for (i = 0; i < rows; i++) {
         json_t *row = json_array_get(val, (size_t)i);
         if (!json_is_array(row) || json_array_size(row) != (size_t)cols) {
-            snprintf(field, sizeof field, "regions[%d]", i);
-            api_problem_add(r->p, "body", field, "must be a row of %d region ids", cols);
-            r->bad = 1;
+            snprintf(field, sizeof field, "%s[%d]", name, i);
+            api_problem_add(p, "body", field, "must be a row of %d values", cols);
+            bad = 1;
             continue;
         }
         for (j = 0; j < cols; j++) {
-            json_t *e = json_array_get(row, (size_t)j);
-            if (json_is_null(e)) {
-                v->regions[i * cols + j] = -1;
-            } else if (json_is_integer(e) && json_integer_value(e) >= 0 &&
-                       json_integer_value(e) <= 1000000) {
-                v->regions[i * cols + j] = (int)json_integer_value(e);
-            } else {
-                snprintf(field, sizeof field, "regions[%d][%d]", i, j);
-                bad(r, field, "must be a region id 0 to 1000000 (null on a hole)%s", "");
+            rc = fn(ctx, i * cols + j, json_array_get(row, (size_t)j), 0);
+            if (rc == -1) {
+                snprintf(field, sizeof field, "%s[%d][%d]", name, i, j);
+                api_problem_add(p, "body", field, "must be %s", what);
             }
+            bad |= rc != 0;
         }
     }
+    return bad ? -1 : 0;
+}
+
+/* A region id: a label character ('.' a hole), or an integer (null a hole). */
+static int region_cell(void *ctx, int cell, json_t *e, int ch) {
+    int *reg = ctx;
+    if (e == NULL) {
+        reg[cell] = ch == '.' ? -1 : ch;
+        return 0;
+    }
+    if (json_is_null(e)) {
+        reg[cell] = -1;
+        return 0;
+    }
+    if (!json_is_integer(e) || json_integer_value(e) < 0 || json_integer_value(e) > 1000000)
+        return -1;
+    reg[cell] = (int)json_integer_value(e);
+    return 0;
+}
+
+/* `regions`: rows arrays of integers (null on holes) or a string of labels. */
+static void read_regions(reader_t *r, json_t *val) {
+    api_sudoku_variant_t *v = r->v;
+    v->regions = r_alloc(r, (size_t)v->rows * (size_t)v->cols * sizeof *v->regions);
+    if (v->regions == NULL) return;
+    if (read_frame(r->p, val, v->rows, v->cols, "regions",
+                   "a region id 0 to 1000000, or null ('.' in a string) on a hole", region_cell,
+                   v->regions) != 0)
+        r->bad = 1;
     v->spec.regions = v->regions;
 }
 
@@ -350,72 +381,37 @@ static void read_units(reader_t *r, json_t *val) {
     v->spec.unit_cells = v->unit_cells;
 }
 
-/* A parity mark: 0 any, 1 even, 2 odd, -1 not one. */
-static int parity_of(json_t *e) {
+/* A parity mark: 'E' / "E" / "even", 'O' / "O" / "odd", '.' / null. */
+static int parity_cell(void *ctx, int cell, json_t *e, int ch) {
+    uint8_t *par = ctx;
     const char *s;
-    if (json_is_null(e)) return SUDOKU_PARITY_ANY;
+    if (e == NULL) {
+        par[cell] = (ch == 'E' || ch == 'e')   ? SUDOKU_PARITY_EVEN
+                    : (ch == 'O' || ch == 'o') ? SUDOKU_PARITY_ODD
+                                               : SUDOKU_PARITY_ANY;
+        return ch == '.' || par[cell] != SUDOKU_PARITY_ANY ? 0 : -1;
+    }
+    par[cell] = SUDOKU_PARITY_ANY;
+    if (json_is_null(e)) return 0;
     if (!json_is_string(e)) return -1;
     s = json_string_value(e);
-    if (strcasecmp(s, "e") == 0 || strcasecmp(s, "even") == 0) return SUDOKU_PARITY_EVEN;
-    if (strcasecmp(s, "o") == 0 || strcasecmp(s, "odd") == 0) return SUDOKU_PARITY_ODD;
-    if (strcmp(s, ".") == 0 || strcmp(s, "") == 0) return SUDOKU_PARITY_ANY;
-    return -1;
+    if (strcasecmp(s, "e") == 0 || strcasecmp(s, "even") == 0)
+        par[cell] = SUDOKU_PARITY_EVEN;
+    else if (strcasecmp(s, "o") == 0 || strcasecmp(s, "odd") == 0)
+        par[cell] = SUDOKU_PARITY_ODD;
+    else if (strcmp(s, ".") != 0)
+        return -1;
+    return 0;
 }
 
 /* `parity`: a string of E / O / '.', or rows arrays of marks. */
 static void read_parity(reader_t *r, json_t *val) {
     api_sudoku_variant_t *v = r->v;
-    int rows = v->rows, cols = v->cols, i, j;
-    char field[48];
-    v->parity = r_alloc(r, (size_t)rows * cols);
+    v->parity = r_alloc(r, (size_t)v->rows * (size_t)v->cols);
     if (v->parity == NULL) return;
-    if (json_is_string(val)) {
-        const char *s = json_string_value(val);
-        if (json_string_length(val) != (size_t)rows * cols) {
-            api_problem_add(r->p, "body", "parity",
-                            "a string of parity marks has %d characters (rows x columns), got %zu",
-                            rows * cols, json_string_length(val));
-            r->bad = 1;
-            return;
-        }
-        for (i = 0; i < rows * cols; i++) {
-            char ch = s[i];
-            v->parity[i] = (ch == 'E' || ch == 'e')   ? SUDOKU_PARITY_EVEN
-                           : (ch == 'O' || ch == 'o') ? SUDOKU_PARITY_ODD
-                                                      : SUDOKU_PARITY_ANY;
-            if (ch != '.' && v->parity[i] == SUDOKU_PARITY_ANY) {
-                snprintf(field, sizeof field, "parity[%d][%d]", i / cols, i % cols);
-                bad(r, field, "must be E (even), O (odd) or . (any)%s", "");
-            }
-        }
-        v->spec.parity = v->parity;
-        return;
-    }
-    if (!json_is_array(val) || json_array_size(val) != (size_t)rows) {
-        api_problem_add(r->p, "body", "parity",
-                        "must be %d rows of %d marks (\"E\", \"O\" or null), or a string of %d",
-                        rows, cols, rows * cols);
+    if (read_frame(r->p, val, v->rows, v->cols, "parity",
+                   "E or \"even\", O or \"odd\", '.' or null", parity_cell, v->parity) != 0)
         r->bad = 1;
-        return;
-    }
-    for (i = 0; i < rows; i++) {
-        json_t *row = json_array_get(val, (size_t)i);
-        if (!json_is_array(row) || json_array_size(row) != (size_t)cols) {
-            snprintf(field, sizeof field, "parity[%d]", i);
-            api_problem_add(r->p, "body", field, "must be a row of %d marks", cols);
-            r->bad = 1;
-            continue;
-        }
-        for (j = 0; j < cols; j++) {
-            int m = parity_of(json_array_get(row, (size_t)j));
-            if (m < 0) {
-                snprintf(field, sizeof field, "parity[%d][%d]", i, j);
-                bad(r, field, "must be \"E\" / \"even\", \"O\" / \"odd\" or null%s", "");
-                m = 0;
-            }
-            v->parity[i * cols + j] = (uint8_t)m;
-        }
-    }
     v->spec.parity = v->parity;
 }
 
@@ -572,68 +568,45 @@ static int in_grids(const api_sudoku_variant_t *v, const sudoku_origin_t *g, int
     return 0;
 }
 
+typedef struct grid_ctx_s {
+    const api_sudoku_variant_t *v;
+    const sudoku_origin_t *g;
+    int ng;
+    uint8_t *out;
+    api_problem_t *p;
+} grid_ctx_t;
+
+/* A grid cell: '.' / '0' / 0 / null empty, a symbol 1..n; not on a hole. */
+static int grid_cell(void *vctx, int cell, json_t *e, int ch) {
+    grid_ctx_t *x = vctx;
+    long long val;
+    char field[32];
+    x->out[cell] = 0;
+    if (e == NULL) {
+        int c = api_grid_char_value((char)ch);
+        val = c == API_GRID_EMPTY ? 0 : c == API_GRID_BAD ? -1 : c;
+    } else {
+        val = json_is_null(e) ? 0 : json_is_integer(e) ? json_integer_value(e) : -1;
+    }
+    if (val < 0 || val > x->v->spec.n) return -1;
+    if (val != 0 && !in_grids(x->v, x->g, x->ng, cell)) {
+        snprintf(field, sizeof field, "grid[%d][%d]", cell / x->v->cols, cell % x->v->cols);
+        api_problem_add(x->p, "body", field, "is outside every grid: must be empty%s", "");
+        return -2;
+    }
+    x->out[cell] = (uint8_t)val;
+    return 0;
+}
+
 int api_sudoku_variant_grid(json_t *grid, const api_sudoku_variant_t *v, uint8_t *out,
                             api_problem_t *p) {
     sudoku_origin_t g[SUDOKU_MODEL_MAX_GRIDS];
-    int ng = sudoku_spec_grids(&v->spec, g), rows = v->rows, cols = v->cols, n = v->spec.n;
-    int bad = 0, i, j;
-    char field[32];
-    if (json_is_string(grid)) {
-        const char *str = json_string_value(grid);
-        if (json_string_length(grid) != (size_t)rows * cols) {
-            api_problem_add(p, "body", "grid", "must have %d characters (%d rows of %d), got %zu",
-                            rows * cols, rows, cols, json_string_length(grid));
-            bad = 1;
-        } else {
-            for (i = 0; i < rows * cols; i++) {
-                int x = api_grid_char_value(str[i]);
-                out[i] = 0;
-                if (x == API_GRID_EMPTY) continue;
-                snprintf(field, sizeof field, "grid[%d][%d]", i / cols, i % cols);
-                if (x == API_GRID_BAD || x > n) {
-                    api_problem_add(p, "body", field, "must be '.' or a symbol 1 to %d", n);
-                    bad = 1;
-                } else if (!in_grids(v, g, ng, i)) {
-                    api_problem_add(p, "body", field, "is outside every grid: must be '.'%s", "");
-                    bad = 1;
-                } else {
-                    out[i] = (uint8_t)x;
-                }
-            }
-        }
-    } else if (json_is_array(grid) && json_array_size(grid) == (size_t)rows) {
-        for (i = 0; i < rows; i++) {
-            json_t *row = json_array_get(grid, (size_t)i);
-            if (!json_is_array(row) || json_array_size(row) != (size_t)cols) {
-                snprintf(field, sizeof field, "grid[%d]", i);
-                api_problem_add(p, "body", field, "must be a row of %d values", cols);
-                bad = 1;
-                continue;
-            }
-            for (j = 0; j < cols; j++) {
-                json_t *e = json_array_get(row, (size_t)j);
-                long long x = json_is_null(e) ? 0 : json_is_integer(e) ? json_integer_value(e) : -1;
-                out[i * cols + j] = 0;
-                snprintf(field, sizeof field, "grid[%d][%d]", i, j);
-                if (x < 0 || x > n) {
-                    api_problem_add(p, "body", field, "must be null, 0 or a symbol 1 to %d", n);
-                    bad = 1;
-                } else if (x != 0 && !in_grids(v, g, ng, i * cols + j)) {
-                    api_problem_add(p, "body", field, "is outside every grid: must be null or 0%s",
-                                    "");
-                    bad = 1;
-                } else {
-                    out[i * cols + j] = (uint8_t)x;
-                }
-            }
-        }
-    } else {
-        api_problem_add(p, "body", "grid",
-                        "must be a string of %d characters or %d rows of %d values", rows * cols,
-                        rows, cols);
-        bad = 1;
-    }
-    return bad ? API_EINVALID : 0;
+    grid_ctx_t x = {v, g, 0, out, p};
+    char what[64];
+    x.ng = sudoku_spec_grids(&v->spec, g);
+    snprintf(what, sizeof what, "empty ('.', 0 or null) or a symbol 1 to %d", v->spec.n);
+    return read_frame(p, grid, v->rows, v->cols, "grid", what, grid_cell, &x) != 0 ? API_EINVALID
+                                                                                   : 0;
 }
 
 /* === The model ========================================================== */

@@ -176,14 +176,10 @@ static const struct {
     int rows, cols, live, units, grids;
 } layout_facts[] = {
     /* live cells: janko.at's solutions (the cells that are not '-') */
-    {SUDOKU_LAYOUT_SAMURAI, 21, 21, 369, 131, 5},
-    {SUDOKU_LAYOUT_SOHEI, 21, 21, 288, 104, 4},
-    {SUDOKU_LAYOUT_WINDMILL, 21, 21, 333, 127, 5},
-    {SUDOKU_LAYOUT_BUTTERFLY, 12, 12, 144, 64, 4},
-    {SUDOKU_LAYOUT_GATTAI8, 21, 33, 576, 208, 8},
-    {SUDOKU_LAYOUT_SHOGUN, 21, 45, 783, 285, 11},
-    {SUDOKU_LAYOUT_SUMO, 33, 33, 909, 335, 13},
-    {SUDOKU_LAYOUT_CLUELESS1, 27, 27, 729, 270, 9},
+    {SUDOKU_LAYOUT_SAMURAI, 21, 21, 369, 131, 5},   {SUDOKU_LAYOUT_SOHEI, 21, 21, 288, 104, 4},
+    {SUDOKU_LAYOUT_WINDMILL, 21, 21, 333, 127, 5},  {SUDOKU_LAYOUT_BUTTERFLY, 12, 12, 144, 64, 4},
+    {SUDOKU_LAYOUT_GATTAI8, 21, 33, 576, 208, 8},   {SUDOKU_LAYOUT_SHOGUN, 21, 45, 783, 285, 11},
+    {SUDOKU_LAYOUT_SUMO, 33, 33, 909, 335, 13},     {SUDOKU_LAYOUT_CLUELESS1, 27, 27, 729, 270, 9},
     {SUDOKU_LAYOUT_CLUELESS2, 27, 27, 729, 261, 9},
 };
 
@@ -199,8 +195,8 @@ START_TEST(variants_named_layouts) {
         ck_assert_int_eq(m->cols, layout_facts[i].cols);
         ck_assert_int_eq(rows, m->rows);
         ck_assert_int_eq(cols, m->cols);
-        ck_assert_msg(m->nlive == layout_facts[i].live, "%s: %d live",
-                      sudoku_layout_name(s.layout), m->nlive);
+        ck_assert_msg(m->nlive == layout_facts[i].live, "%s: %d live", sudoku_layout_name(s.layout),
+                      m->nlive);
         ck_assert_msg(m->nunits == layout_facts[i].units, "%s: %d units",
                       sudoku_layout_name(s.layout), m->nunits);
         ck_assert_int_eq(m->ngrids, layout_facts[i].grids);
@@ -399,9 +395,9 @@ static sudoku_pair_t marks4[3] = {{0, 1, SUDOKU_PAIR_CONSECUTIVE},
                                   {10, 11, SUDOKU_PAIR_NONCONSECUTIVE}};
 /* the neighbours that differ by 1 in 1234/3412/2143/4321: with janko's rule
  * the puzzle without givens has two solutions (it and its mirror) */
-static sudoku_pair_t janko4[12] = {
-    {0, 1, 0}, {1, 2, 0}, {2, 3, 0},   {4, 5, 0},   {4, 8, 0},   {6, 7, 0},
-    {7, 11, 0}, {8, 9, 0}, {10, 11, 0}, {12, 13, 0}, {13, 14, 0}, {14, 15, 0}};
+static sudoku_pair_t janko4[12] = {{0, 1, 0},   {1, 2, 0},   {2, 3, 0},   {4, 5, 0},
+                                   {4, 8, 0},   {6, 7, 0},   {7, 11, 0},  {8, 9, 0},
+                                   {10, 11, 0}, {12, 13, 0}, {13, 14, 0}, {14, 15, 0}};
 static sudoku_origin_t two4[2] = {{0, 0}, {2, 2}};
 static uint32_t xu_start[2] = {0, 3};
 static uint16_t xu_cells[3] = {0, 6, 9};
@@ -572,8 +568,7 @@ static void generate_case(const gen_case_t *gc, uint64_t seed, genned_t *out) {
     vo.parity = out->parity;
     vo.regions = out->regions;
     vo.pairs = out->pairs;
-    ck_assert_msg(sudoku_generate_variant(&o, &vo, &out->res) == 0, "%s: not generated",
-                  gc->name);
+    ck_assert_msg(sudoku_generate_variant(&o, &vo, &out->res) == 0, "%s: not generated", gc->name);
     /* the puzzle's own model: the spec with what was drawn */
     out->spec = o.spec;
     if (gc->regions) out->spec.regions = out->regions;
@@ -631,8 +626,8 @@ START_TEST(variants_every_engine_solves_generated_puzzles) {
         }
         if (rc == SEARCH_BUDGET && weak(&engines[e])) continue;
         ck_assert_msg(rc == 0, "%s by %s: rc %d", gc->name, engines[e].name, rc);
-        ck_assert_msg(sudoku_result_unique(&r), "%s by %s: %u solutions", gc->name,
-                      engines[e].name, r.solutions_found);
+        ck_assert_msg(sudoku_result_unique(&r), "%s by %s: %u solutions", gc->name, engines[e].name,
+                      r.solutions_found);
         ck_assert_msg(memcmp(sols, g.solution, (size_t)g.m->ncells) == 0,
                       "%s by %s: another solution", gc->name, engines[e].name);
     }
@@ -676,7 +671,7 @@ START_TEST(variants_exact_cover_split_matches_the_solve) {
     sudoku_xc_opts_t xo;
     sudoku_xc_result_t xr;
     uint64_t total = 0;
-    generate_case(&gen_cases[0], 77, &g); /* x */
+    generate_case(&gen_cases[0], 77, &g);              /* x */
     for (int c = 0, gone = 0; c < 81 && gone < 3; c++) /* a few solutions, counted in pieces */
         if (g.puzzle[c] != 0) {
             g.puzzle[c] = 0;
@@ -723,11 +718,7 @@ typedef struct stepchk_s {
 static int check_step(void *ud, const sudoku_logic_t *st, const sudoku_logic_step_t *s) {
     stepchk_t *c = ud;
     (void)st;
-    for (int i = 0; i < s->nitems; i++) {
-        const sudoku_logic_item_t *it = &s->items[i];
-        if (it->kind == SUDOKU_ITEM_ELIM && c->sol[it->cell] == it->value) c->bad++;
-        if (it->kind == SUDOKU_ITEM_PLACE && c->sol[it->cell] != it->value) c->bad++;
-    }
+    c->bad += sudoku_logic_step_wrong(s, c->sol);
     c->counts[s->tech]++;
     return 0;
 }
@@ -1140,9 +1131,10 @@ START_TEST(variants_api_reads_each_variant) {
     uint8_t g[441];
     sudoku_model_t *m;
     /* classic, nothing to read */
-    read_body(&t, "{\"grid\": \"" /* 81 dots */
-                  "................................................................................."
-                  "\"}");
+    read_body(&t,
+              "{\"grid\": \"" /* 81 dots */
+              "................................................................................."
+              "\"}");
     ck_assert_int_eq(t.rc, 0);
     ck_assert(!t.v.present);
     ck_assert_int_eq(t.v.spec.n, 9);
@@ -1244,8 +1236,9 @@ START_TEST(variants_api_names_bad_fields) {
                  "\"pairs\": [[[0,0],[0,1]]]}",
                  "pairs");
     expect_field("{\"grid\": \"................\", \"layout\": \"pentagon\"}", "layout");
-    expect_field("{\"grid\": \"................\", \"layout\": {\"grids\": [[0,0],[0,0]], \"size\": 4}}",
-                 "layout.grids[1]");
+    expect_field(
+        "{\"grid\": \"................\", \"layout\": {\"grids\": [[0,0],[0,0]], \"size\": 4}}",
+        "layout.grids[1]");
     expect_field("{\"grid\": \"................\", \"layout\": {\"grids\": [[0,-1]], \"size\": 4}}",
                  "layout.grids[0]");
     expect_field("{\"grid\": \"................\", \"layout\": \"samurai\", "

@@ -400,6 +400,16 @@ static int gen_finish(gen_t *g, const uint8_t *puzzle, const uint8_t *sol, uint8
     return 1;
 }
 
+/* Whether another attempt may start: 0 (counted), or the stop code (the
+ * deadline or cancel flag, SEARCH_BUDGET past max_attempts). */
+static int gen_next(const sudoku_gen_opts_t *o, sudoku_gen_result_t *res) {
+    int rc = search_check_now(o->ctl, 0);
+    if (rc != 0) return rc;
+    if (o->max_attempts != 0 && res->attempts >= o->max_attempts) return SEARCH_BUDGET;
+    res->attempts++;
+    return 0;
+}
+
 /* The arrays an attempt loop needs, for nn cells. */
 typedef struct gen_mem_s {
     int *start, *order;
@@ -460,13 +470,7 @@ int sudoku_generate(const sudoku_gen_opts_t *o, uint8_t *puzzle, uint8_t *soluti
     gen_bound(&g, o);
     g.norb = orbits_build(n, n, NULL, o->symmetry, a.cells, a.start, a.seen);
     rng_seed(&r, o->seed, o->stream);
-    for (;;) {
-        if ((rc = search_check_now(o->ctl, 0)) != 0) break;
-        if (o->max_attempts != 0 && res->attempts >= o->max_attempts) {
-            rc = SEARCH_BUDGET;
-            break;
-        }
-        res->attempts++;
+    while ((rc = gen_next(o, res)) == 0) {
         if ((rc = sudoku_random_grid(&o->shape, &r, 0, o->ctl, a.sol)) != 0) break;
         if ((rc = gen_dig(&g, &r, a.sol, puzzle)) != 0) break;
         rc = gen_finish(&g, puzzle, a.sol, a.check, res);
@@ -900,13 +904,7 @@ int sudoku_generate_variant(const sudoku_vgen_opts_t *vo, sudoku_vgen_out_t *out
         g.norb = orbits_build(rows, cols, live, o->symmetry, a.cells, a.start, a.seen);
     }
     rng_seed(&r, o->seed, o->stream);
-    for (;;) {
-        if ((rc = search_check_now(o->ctl, 0)) != 0) break;
-        if (o->max_attempts != 0 && res->attempts >= o->max_attempts) {
-            rc = SEARCH_BUDGET;
-            break;
-        }
-        res->attempts++;
+    while ((rc = gen_next(o, res)) == 0) {
         rc = vgen_attempt(vo, &v, &g, &a, &r, out->puzzle, res);
         if (rc < 0) break;
         if (rc == 1) {

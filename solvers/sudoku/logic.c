@@ -750,6 +750,16 @@ int sudoku_logic_next(sudoku_logic_t *st, const sudoku_logic_opts_t *opts,
     return 0;
 }
 
+int sudoku_logic_step_wrong(const sudoku_logic_step_t *step, const uint8_t *solution) {
+    int bad = 0;
+    for (int i = 0; i < step->nitems; i++) {
+        const sudoku_logic_item_t *it = &step->items[i];
+        if (it->kind == SUDOKU_ITEM_ELIM && solution[it->cell] == it->value) bad++;
+        if (it->kind == SUDOKU_ITEM_PLACE && solution[it->cell] != it->value) bad++;
+    }
+    return bad;
+}
+
 int sudoku_logic_apply(sudoku_logic_t *st, const sudoku_logic_step_t *step) {
     int bad = 0;
     for (int i = 0; i < step->nitems; i++) {

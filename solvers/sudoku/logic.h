@@ -256,6 +256,12 @@ void sudoku_logic_opts_init(sudoku_logic_opts_t *opts);
 int sudoku_logic_next(sudoku_logic_t *st, const sudoku_logic_opts_t *opts,
                       sudoku_logic_step_t *step, uint64_t *work);
 
+/* How many of a step's placements and eliminations contradict `solution`
+ * (grid-sized): a placement of another digit, an elimination of its own.
+ * 0 for a sound step; for the tests and benchmarks that check every step
+ * of a path. */
+int sudoku_logic_step_wrong(const sudoku_logic_step_t *step, const uint8_t *solution);
+
 /* Applies a step's placements and eliminations.  Returns 0, or
  * SUDOKU_LOGIC_ECONTRA when that leaves a contradiction. */
 int sudoku_logic_apply(sudoku_logic_t *st, const sudoku_logic_step_t *step);

@@ -740,21 +740,14 @@ static int is_classic(const build_t *b) {
     return 1;
 }
 
-/* Passes 2-5 over the checked frame, then the block.  0 or a code. */
-static int build_all(build_t *b, sudoku_model_t **out) {
+/* Pass 2: every unit into b->u, checked; parity and pairs checked too.
+ * *npairs gets the implied pairs' count (check_pairs).  0 or a code; the
+ * list is freed by the caller either way. */
+static int collect_units(build_t *b, int *npairs) {
     const sudoku_spec_t *s = b->spec;
     ulist_t *u = &b->u;
-    int units, rc = SEARCH_ENOMEM, k, tsize, npairs = 0, *newid = NULL;
+    int units, rc, k;
     size_t cells;
-    uint8_t *keep = NULL;
-    uint16_t *sorted = NULL;
-    uint32_t *hash = NULL;
-    int *table = NULL;
-    merged_t mg;
-    layout_t l;
-    char *base = NULL;
-    sudoku_model_t *m;
-
     count_units(b, &units, &cells);
     u->cap = units;
     u->cells_cap = cells;
@@ -763,7 +756,7 @@ static int build_all(build_t *b, sudoku_model_t **out) {
     u->kind = b_alloc(b, (size_t)units);
     u->grid = b_alloc(b, (size_t)units);
     u->index = b_alloc(b, (size_t)units * 2);
-    if (!u->start || !u->cells || !u->kind || !u->grid || !u->index) goto out;
+    if (!u->start || !u->cells || !u->kind || !u->grid || !u->index) return SEARCH_ENOMEM;
     u->start[0] = 0;
     for (k = 0; k < b->ngrids; k++)
         grid_units(b, k, s->regions == NULL, s->extras);
@@ -774,20 +767,32 @@ static int build_all(build_t *b, sudoku_model_t **out) {
         b->br = br;
         b->bc = bc;
     }
-    if (s->regions != NULL && (rc = region_units(b)) != 0) goto out;
-    if (s->nunits < 0 || (s->nunits > 0 && (s->unit_start == NULL || s->unit_cells == NULL))) {
-        rc = fail(b, SEARCH_EINVAL, SUDOKU_SPEC_UNITS, -1, -1);
-        goto out;
-    }
-    if ((rc = extra_units(b)) != 0) goto out;
+    if (s->regions != NULL && (rc = region_units(b)) != 0) return rc;
+    if (s->nunits < 0 || (s->nunits > 0 && (s->unit_start == NULL || s->unit_cells == NULL)))
+        return fail(b, SEARCH_EINVAL, SUDOKU_SPEC_UNITS, -1, -1);
+    if ((rc = extra_units(b)) != 0) return rc;
     if (s->parity != NULL)
         for (k = 0; k < b->ncells; k++)
-            if (s->parity[k] > SUDOKU_PARITY_ODD || (s->parity[k] != 0 && !b->live[k])) {
-                rc = fail(b, SUDOKU_EPARITY, SUDOKU_SPEC_PARITY, k, -1);
-                goto out;
-            }
-    if ((rc = check_pairs(b, &npairs)) != 0) goto out;
+            if (s->parity[k] > SUDOKU_PARITY_ODD || (s->parity[k] != 0 && !b->live[k]))
+                return fail(b, SUDOKU_EPARITY, SUDOKU_SPEC_PARITY, k, -1);
+    return check_pairs(b, npairs);
+}
 
+/* Passes 2-5 over the checked frame, then the block.  0 or a code. */
+static int build_all(build_t *b, sudoku_model_t **out) {
+    const sudoku_spec_t *s = b->spec;
+    ulist_t *u = &b->u;
+    int rc, k, tsize, npairs = 0, *newid = NULL;
+    uint8_t *keep = NULL;
+    uint16_t *sorted = NULL;
+    uint32_t *hash = NULL;
+    int *table = NULL;
+    merged_t mg;
+    layout_t l;
+    char *base = NULL;
+    sudoku_model_t *m;
+
+    if ((rc = collect_units(b, &npairs)) != 0) goto out;
     rc = SEARCH_ENOMEM;
     tsize = 2 * u->count + 1;
     keep = b_alloc(b, (size_t)u->count);

@@ -330,15 +330,18 @@ static int spread(sudoku__prop_t *p, int cell) {
     const uint64_t *cand = p->cand;
     uint64_t b = cand[cell];
     int n = p->n, nc = p->ncells, br = p->box_rows, bc = p->box_cols;
-    int r = cell / n, c = cell % n, i, j;
-    int r0 = r - r % br, c0 = c - c % bc;
-    if (p->peers != NULL) {
+    int r, c, r0, c0, i, j;
+    if (p->peers != NULL) { /* a model (whose boxes may be none: regions) */
         const uint16_t *q = p->peers + p->pstart[cell];
         const uint16_t *end = p->peers + p->pstart[cell + 1];
         for (; q < end; q++)
             if ((cand[*q] & b) != 0 && elim_hit(p, *q, b) < 0) return -1;
         return 0;
     }
+    r = cell / n;
+    c = cell % n;
+    r0 = r - r % br;
+    c0 = c - c % bc;
     for (j = r * n; j < r * n + n; j++)
         if ((cand[j] & b) != 0 && j != cell && elim_hit(p, j, b) < 0) return -1;
     for (j = c; j < nc; j += n)
