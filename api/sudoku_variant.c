@@ -720,6 +720,29 @@ int api_sudoku_variant_model(const api_sudoku_variant_t *v, const search_allocat
 static const char *const kind_words[SUDOKU_UNIT_KINDS] = {
     "row", "column", "box", "region", "diagonal", "window", "disjoint group", "extra_units"};
 
+/* A unit by kind, index and grid. */
+static void unit_words(const sudoku_model_t *m, int kind, int index, int grid, char *buf,
+                       size_t cap) {
+    if (kind == SUDOKU_UNIT_EXTRA)
+        snprintf(buf, cap, "extra_units[%d]", index);
+    else if (kind == SUDOKU_UNIT_DIAGONAL)
+        snprintf(buf, cap, "the %s diagonal", index == 0 ? "main" : "anti");
+    else if (kind < SUDOKU_UNIT_KINDS)
+        snprintf(buf, cap, "%s %d", kind_words[kind], index + 1);
+    else
+        snprintf(buf, cap, "a rule");
+    if (kind != SUDOKU_UNIT_EXTRA && kind != SUDOKU_UNIT_REGION && m->ngrids > 1 && grid != 255)
+        snprintf(buf + strlen(buf), cap - strlen(buf), " of grid %d", grid + 1);
+}
+
+void api_sudoku_variant_unit_name(const sudoku_model_t *m, int u, char *buf, size_t cap) {
+    if (u < 0 || u >= m->nunits) {
+        snprintf(buf, cap, "the grid");
+        return;
+    }
+    unit_words(m, m->unit_kind[u], m->unit_index[u], m->unit_grid[u], buf, cap);
+}
+
 void api_sudoku_variant_describe(const sudoku_model_t *m, const sudoku_conflict_t *cf, char *buf,
                                  size_t cap) {
     int cols = m->cols;
@@ -732,17 +755,7 @@ void api_sudoku_variant_describe(const sudoku_model_t *m, const sudoku_conflict_
         else
             snprintf(buf, cap, "the non-consecutive rule between grid[%d][%d] and grid[%d][%d]",
                      pr->a / cols, pr->a % cols, pr->b / cols, pr->b % cols);
-    } else if (cf->unit == SUDOKU_UNIT_EXTRA) {
-        snprintf(buf, cap, "extra_units[%d]", cf->index);
-    } else if (cf->unit == SUDOKU_UNIT_DIAGONAL) {
-        snprintf(buf, cap, "the %s diagonal", cf->index == 0 ? "main" : "anti");
-        if (m->ngrids > 1 && cf->grid != 255)
-            snprintf(buf + strlen(buf), cap - strlen(buf), " of grid %d", cf->grid + 1);
-    } else if (cf->unit < SUDOKU_UNIT_KINDS) {
-        snprintf(buf, cap, "%s %d", kind_words[cf->unit], cf->index + 1);
-        if (m->ngrids > 1 && cf->grid != 255)
-            snprintf(buf + strlen(buf), cap - strlen(buf), " of grid %d", cf->grid + 1);
     } else {
-        snprintf(buf, cap, "a rule");
+        unit_words(m, cf->unit, cf->index, cf->grid, buf, cap);
     }
 }

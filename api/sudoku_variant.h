@@ -78,6 +78,12 @@ int api_sudoku_variant_grid(json_t *grid, const api_sudoku_variant_t *v, uint8_t
 int api_sudoku_variant_model(const api_sudoku_variant_t *v, const search_allocator_t *alloc,
                              sudoku_model_t **out, api_problem_t *p);
 
+/* Unit u of model m in words, as api_sudoku_variant_describe() names a
+ * conflict's unit: "row 4 of grid 2", "region 3", "the main diagonal",
+ * "window 2", "disjoint group 5", "extra_units[1]" (for the hint and grade
+ * answers, whose steps name units by number). */
+void api_sudoku_variant_unit_name(const sudoku_model_t *m, int u, char *buf, size_t cap);
+
 /* What a conflict of sudoku_model_find_conflicts() breaks, in words for a
  * 422: "row 4 of grid 2", "region 3", "the main diagonal", "window 2",
  * "disjoint group 5", "extra_units[1]", "pairs[3]", "the non-consecutive

@@ -1,11 +1,13 @@
 /* bench_variants.c -- every janko.at variant puzzle of a folder solved at the
  * solver level, through the request body a client would send.
  *
- *   bench_variants [-d DIR] [-m METHOD] [-p SECONDS] [-k PUZZLES] [-x] [-l] [-q]
+ *   bench_variants [-d DIR] [-m METHOD] [-L LEVEL] [-p SECONDS] [-k PUZZLES] [-x] [-l] [-q] | -c
+ * FILE
  *
  *   -d  the folder (default ../shared/data/variants): every *Sudoku.jsonl in
  *       it, in name order; a held-out folder in the same format works alike
  *   -m  the method (sudoku_method_parse names; default auto)
+ *   -L  its propagation level (peers, hidden-singles, naked-pairs, subsets)
  *   -p  time limit a puzzle, seconds (default 60)
  *   -k  at most this many puzzles a file (default all)
  *   -x  cross-check: every puzzle also by propagation (hidden singles),
@@ -18,6 +20,11 @@
  *       logic finished without trial or guess, the mean rating, the steps
  *       that were wrong, the median and worst grading time
  *   -q  the summary lines only
+ *   -c FILE  instead: a classic 9x9 collection (81 characters a line, '.'
+ *       or '0' empty) solved by sudoku_solve() (auto) and by
+ *       sudoku_model_solve() on the model of a request with "variant":
+ *       "classic", interleaved, best of 3 (max_solutions 2): the variants'
+ *       path must be no slower on the classic grid
  *
  * For each line: bench/janko.c decodes it into the request body of
  * docs/variants.md, api/sudoku_variant.c reads that body into a model and
@@ -65,6 +72,7 @@ typedef struct totals_s {
 
 typedef struct opts_s {
     sudoku_method_t method;
+    sudoku_level_t level;
     double limit_s;
     long max_puzzles;
     int cross, quiet, logic;
@@ -133,8 +141,8 @@ out:
  * outcome: 1 solved (unique, equal to sol), 0 not proved unique, -1 wrong
  * (*why says how). */
 static int solve_one(const sudoku_model_t *m, const uint8_t *puzzle, const uint8_t *sol,
-                     sudoku_method_t method, double limit_s, sudoku_result_t *res, double *ms,
-                     const char **why) {
+                     sudoku_method_t method, sudoku_level_t level, double limit_s,
+                     sudoku_result_t *res, double *ms, const char **why) {
     uint8_t *grids = malloc(2 * (size_t)m->ncells);
     search_ctl_t ctl;
     sudoku_opts_t o;
@@ -148,6 +156,7 @@ static int solve_one(const sudoku_model_t *m, const uint8_t *puzzle, const uint8
     ctl.deadline_ns = search_now_ns() + (uint64_t)(limit_s * 1e9);
     sudoku_opts_init(&o);
     o.method = method;
+    o.level = level;
     o.max_solutions = 2;
     o.solutions = grids;
     o.ctl = &ctl;
@@ -191,7 +200,8 @@ static int cross_check(const sudoku_model_t *m, const uint8_t *puzzle, const uin
     for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
         sudoku_result_t r;
         double ms;
-        int out = solve_one(m, puzzle, sol, methods[i], limit_s, &r, &ms, why);
+        int out =
+            solve_one(m, puzzle, sol, methods[i], SUDOKU_LEVEL_DEFAULT, limit_s, &r, &ms, why);
         if (r.code == SUDOKU_EMETHOD) continue; /* consecutive marks: no exact cover */
         if (out != 1) return -1;
     }
@@ -245,7 +255,8 @@ static void run_file(const char *path, const char *variant, const opts_t *op, to
             why = "the file's solution breaks the decoded rules";
         } else {
             build_ms += now_ms() - t0;
-            out = solve_one(m, puzzle, j.solution, op->method, op->limit_s, &res, &ms, &why);
+            out = solve_one(m, puzzle, j.solution, op->method, op->level, op->limit_s, &res, &ms,
+                            &why);
             chosen = res.method;
             nodes += res.stats.nodes;
             if (out == 1 && op->cross && cross_check(m, puzzle, j.solution, op->limit_s, &why))
@@ -297,6 +308,70 @@ static void run_file(const char *path, const char *variant, const opts_t *op, to
     free(times);
 }
 
+/* === A classic collection through both entries ========================= */
+
+static int classic_compare(const char *path) {
+    FILE *f = fopen(path, "r");
+    char line[256];
+    uint8_t *puz = NULL, sols[2 * 81];
+    size_t count = 0, cap = 0;
+    double best[2] = {1e30, 1e30};
+    uint64_t nodes[2] = {0, 0};
+    sudoku_model_t *m = NULL;
+    sudoku_shape_t sh;
+    api_sudoku_variant_t v;
+    api_problem_t p;
+    json_t *body = json_pack("{s:s,s:s}", "variant", "classic", "grid",
+                             "................................................................."
+                             "................");
+    if (f == NULL || body == NULL) return 2;
+    while (fgets(line, sizeof line, f) != NULL) {
+        if (strlen(line) < 81 || line[0] == '#') continue;
+        if (count == cap) {
+            cap = cap ? 2 * cap : 1024;
+            puz = realloc(puz, cap * 81);
+            if (puz == NULL) return 2;
+        }
+        for (int i = 0; i < 81; i++)
+            puz[count * 81 + i] = line[i] >= '1' && line[i] <= '9' ? (uint8_t)(line[i] - '0') : 0;
+        count++;
+    }
+    fclose(f);
+    memset(&p, 0, sizeof p);
+    if (api_sudoku_variant_read(body, 0, &v, &p) != 0 ||
+        api_sudoku_variant_model(&v, NULL, &m, &p) != 0 || !m->classic)
+        return 2;
+    sudoku_shape_init(&sh, 9, 3, 3);
+    for (int rep = 0; rep < 3; rep++)
+        for (int side = 0; side < 2; side++) {
+            double t0 = now_ms();
+            nodes[side] = 0;
+            for (size_t k = 0; k < count; k++) {
+                sudoku_opts_t o;
+                sudoku_result_t r;
+                sudoku_opts_init(&o);
+                o.max_solutions = 2;
+                o.solutions = sols;
+                if (side == 0)
+                    sudoku_solve(&sh, puz + k * 81, &o, &r);
+                else
+                    sudoku_model_solve(m, puz + k * 81, &o, &r);
+                nodes[side] += r.stats.nodes;
+            }
+            if (now_ms() - t0 < best[side]) best[side] = now_ms() - t0;
+        }
+    printf("classic %s: %zu puzzles, best of 3 interleaved, max_solutions 2\n", path, count);
+    printf("  sudoku_solve (auto)                  %10.1f puzzles/s  %llu nodes\n",
+           1e3 * (double)count / best[0], (unsigned long long)nodes[0]);
+    printf("  sudoku_model_solve (variant classic) %10.1f puzzles/s  %llu nodes  (%.3fx)\n",
+           1e3 * (double)count / best[1], (unsigned long long)nodes[1], best[0] / best[1]);
+    sudoku_model_free(m);
+    api_sudoku_variant_free(&v);
+    json_decref(body);
+    free(puz);
+    return 0;
+}
+
 static long count_lines(const char *path) {
     FILE *f = fopen(path, "r");
     long k = 0;
@@ -312,9 +387,8 @@ static long count_lines(const char *path) {
 }
 
 static void usage(void) {
-    fprintf(
-        stderr,
-        "usage: bench_variants [-d DIR] [-m METHOD] [-p SECONDS] [-k PUZZLES] [-x] [-l] [-q]\n");
+    fprintf(stderr, "usage: bench_variants [-d DIR] [-m METHOD] [-L LEVEL] [-p SECONDS] [-k "
+                    "PUZZLES] [-x] [-l] [-q] | -c FILE\n");
     exit(2);
 }
 
@@ -322,7 +396,7 @@ int main(int argc, char **argv) {
     const char *dir = "../shared/data/variants";
     char *names[MAX_FILES], path[1024], skipped[4096] = "";
     int nfiles = 0;
-    opts_t op = {SUDOKU_METHOD_AUTO, 60.0, 0, 0, 0, 0};
+    opts_t op = {SUDOKU_METHOD_AUTO, SUDOKU_LEVEL_DEFAULT, 60.0, 0, 0, 0, 0};
     totals_t tot = {0, 0, 0, 0};
     DIR *d;
     struct dirent *e;
@@ -331,6 +405,8 @@ int main(int argc, char **argv) {
             dir = argv[++i];
         else if (strcmp(argv[i], "-m") == 0 && i + 1 < argc) {
             if (sudoku_method_parse(argv[++i], &op.method) != 0) usage();
+        } else if (strcmp(argv[i], "-L") == 0 && i + 1 < argc) {
+            if (sudoku_level_parse(argv[++i], &op.level) != 0) usage();
         } else if (strcmp(argv[i], "-p") == 0 && i + 1 < argc)
             op.limit_s = atof(argv[++i]);
         else if (strcmp(argv[i], "-k") == 0 && i + 1 < argc)
@@ -341,6 +417,8 @@ int main(int argc, char **argv) {
             op.quiet = 1;
         else if (strcmp(argv[i], "-l") == 0)
             op.logic = 1;
+        else if (strcmp(argv[i], "-c") == 0 && i + 1 < argc)
+            return classic_compare(argv[i + 1]);
         else
             usage();
     }

@@ -1277,6 +1277,13 @@ START_TEST(variants_api_describes_conflicts) {
     cf.index = 22;
     api_sudoku_variant_describe(m, &cf, buf, sizeof buf);
     ck_assert_str_eq(buf, "the parity of grid[1][1]");
+    /* units by number: grid 1's rows come first, then its columns */
+    api_sudoku_variant_unit_name(m, 0, buf, sizeof buf);
+    ck_assert_str_eq(buf, "row 1 of grid 1");
+    api_sudoku_variant_unit_name(m, 9 + 4, buf, sizeof buf);
+    ck_assert_str_eq(buf, "column 5 of grid 1");
+    api_sudoku_variant_unit_name(m, -1, buf, sizeof buf);
+    ck_assert_str_eq(buf, "the grid");
     sudoku_model_free(m);
 }
 END_TEST

@@ -490,24 +490,32 @@ done:
 
 /* === Variants =========================================================== */
 
-int sudoku_model_unique(const sudoku_model_t *m, const uint8_t *puzzle, const search_ctl_t *ctl,
-                        uint8_t *solution) {
-    uint8_t *sols = malloc(2 * (size_t)m->ncells);
+int sudoku_model_count2(const sudoku_model_t *m, const uint8_t *puzzle, const search_ctl_t *ctl,
+                        uint8_t *sols, int *nsol) {
     sudoku_opts_t o;
     sudoku_result_t r;
     int rc;
-    if (sols == NULL) return SEARCH_ENOMEM;
     sudoku_opts_init(&o);
     o.max_solutions = 2;
     o.solutions = sols;
     o.ctl = ctl;
     rc = sudoku_model_solve(m, puzzle, &o, &r);
+    *nsol = (int)r.solutions_found;
     if (rc == SUDOKU_ECONFLICT) { /* givens that break a rule: no solution */
+        *nsol = 0;
         rc = 0;
-        r.solutions_found = 0;
     }
+    return rc;
+}
+
+int sudoku_model_unique(const sudoku_model_t *m, const uint8_t *puzzle, const search_ctl_t *ctl,
+                        uint8_t *solution) {
+    uint8_t *sols = malloc(2 * (size_t)m->ncells);
+    int nsol = 0, rc;
+    if (sols == NULL) return SEARCH_ENOMEM;
+    rc = sudoku_model_count2(m, puzzle, ctl, sols, &nsol);
     if (rc == 0) {
-        rc = r.solutions_found == 1;
+        rc = nsol == 1;
         if (rc == 1 && solution != NULL) memcpy(solution, sols, (size_t)m->ncells);
     }
     free(sols);

@@ -125,6 +125,13 @@ typedef struct sudoku_vgen_out_s {
 int sudoku_generate_variant(const sudoku_vgen_opts_t *o, sudoku_vgen_out_t *out,
                             sudoku_gen_result_t *res);
 
+/* sudoku_count2() for a model: its solutions up to 2 into *nsol (givens
+ * that break a rule: 0), written to sols (2 ncells bytes), by
+ * sudoku_model_solve() (auto; a classic model: the fast 9x9 engine).
+ * Returns 0, or a SEARCH_* code when stopped (*nsol: what was found). */
+int sudoku_model_count2(const sudoku_model_t *m, const uint8_t *puzzle, const search_ctl_t *ctl,
+                        uint8_t *sols, int *nsol);
+
 /* 1 if `puzzle` of model m has exactly one solution (written to solution
  * when not NULL), 0 if none or several (givens that break a rule
  * included), or a SEARCH_* code when stopped.  Allocates 2 ncells bytes. */
