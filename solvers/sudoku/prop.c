@@ -69,6 +69,7 @@
  * The two subtrees are disjoint, so counting stays exact.
  *
  * Thread-safety: all state is in the arena of one solve. */
+#include <stddef.h>
 #include <string.h>
 
 #include "solvers/sudoku/internal.h"
@@ -156,7 +157,8 @@ int sudoku__prop_count(const sudoku__run_t *run, size_t *bits) {
 
 /* Sets cell's starting mask: a given or a single candidate is decided (the
  * latter queued, as an ASSIGN step). */
-static void init_cell(sudoku__prop_t *p, int cell, uint64_t m, int given) {
+static inline __attribute__((always_inline)) void init_cell(sudoku__prop_t *p, int cell, uint64_t m,
+                                                            int given) {
     p->cand[cell] = m;
     if (given) {
         p->decided++;
@@ -172,7 +174,7 @@ void sudoku__prop_init(sudoku__prop_t *p, sudoku__run_t *run, void *mem, size_t 
     int n = run->n, nc = run->ncells, r, c;
     char *at = mem;
 
-    memset(p, 0, sizeof *p);
+    memset(p, 0, offsetof(sudoku__prop_t, dirty)); /* the unit sets: below, `words` of them */
     p->run = run;
     p->g = &run->g;
     p->dstart = run->g.dstart;

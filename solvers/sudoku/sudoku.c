@@ -295,6 +295,7 @@ void sudoku__geom_build(sudoku__run_t *run, void *mem) {
     uint16_t *ucells, *cunits;
     uint8_t *dword;
     uint64_t *dmask;
+    int one, bpr = n / s->box_cols; /* boxes a row of boxes */
     if (run->model != NULL) return;
     ustart = (uint32_t *)(void *)at;
     at += SUDOKU__ALIGN((3 * (size_t)n + 1) * sizeof(uint32_t));
@@ -309,31 +310,36 @@ void sudoku__geom_build(sudoku__run_t *run, void *mem) {
     dword = (uint8_t *)at;
     at += SUDOKU__ALIGN(3 * (size_t)run->ncells);
     dmask = (uint64_t *)(void *)at;
+    one = 3 * n <= 64; /* rows, columns, boxes in one word: a mask per cell */
+    if (one) memset(dmask, 0, (size_t)run->ncells * sizeof *dmask);
+    /* by kind, without unit_cell()'s divisions: this runs before every
+     * solve of a shape, and a 17-clue 9x9 solve is a few thousand
+     * instructions in all */
     for (kind = 0; kind < 3; kind++) {
         for (idx = 0; idx < n; idx++) {
-            int u = kind * n + idx;
+            int u = kind * n + idx, r0 = (idx / bpr) * s->box_rows, c0 = (idx % bpr) * s->box_cols;
+            uint16_t *uc = ucells + u * n;
             ustart[u] = (uint32_t)(u * n);
+            if (kind == 0)
+                for (j = 0; j < n; j++)
+                    uc[j] = (uint16_t)(idx * n + j);
+            else if (kind == 1)
+                for (j = 0; j < n; j++)
+                    uc[j] = (uint16_t)(j * n + idx);
+            else
+                for (int r = 0, k = 0; r < s->box_rows; r++)
+                    for (int c = 0; c < s->box_cols; c++)
+                        uc[k++] = (uint16_t)((r0 + r) * n + c0 + c);
             for (j = 0; j < n; j++) {
-                int cell = unit_cell(s, kind, idx, j);
-                ucells[u * n + j] = (uint16_t)cell;
-                cunits[cell * 3 + kind] = (uint16_t)u;
+                cunits[uc[j] * 3 + kind] = (uint16_t)u;
+                if (one) dmask[uc[j]] |= (uint64_t)1 << u;
             }
         }
     }
     ustart[3 * n] = (uint32_t)(3 * n * n);
     for (j = 0; j <= run->ncells; j++)
         cstart[j] = (uint32_t)(3 * j);
-    if (3 * n <= 64) { /* one word: a mask per cell, cheaper than the general pass */
-        for (j = 0; j < run->ncells; j++) {
-            dstart[j] = (uint32_t)j;
-            dword[j] = 0;
-            dmask[j] = (uint64_t)1 << cunits[3 * j] | (uint64_t)1 << cunits[3 * j + 1] |
-                       (uint64_t)1 << cunits[3 * j + 2];
-        }
-        dstart[run->ncells] = (uint32_t)run->ncells;
-    } else {
-        sudoku__dirty_marks(run->ncells, cstart, cunits, dstart, dword, dmask);
-    }
+    if (!one) sudoku__dirty_marks(run->ncells, cstart, cunits, dstart, dword, dmask);
     memset(&run->g, 0, sizeof run->g);
     run->g.nunits = 3 * n;
     run->g.classic = 1;
@@ -341,8 +347,8 @@ void sudoku__geom_build(sudoku__run_t *run, void *mem) {
     run->g.ucells = ucells;
     run->g.cstart = cstart;
     run->g.cunits = cunits;
-    run->g.dstart = dstart;
-    run->g.dword = dword;
+    run->g.dstart = one ? NULL : dstart; /* one word: mark_dirty() reads dmask[cell] */
+    run->g.dword = one ? NULL : dword;
     run->g.dmask = dmask;
 }
 
