@@ -865,17 +865,29 @@ END_TEST
 START_TEST(variants_jigsaw_regions_are_connected) {
     for (int n = 4; n <= 9; n++) {
         gen_case_t gc = {"jigsaw", n, SUDOKU_LAYOUT_SINGLE, 0, 1, 0, 0, 0, SUDOKU_GRADE_EASY};
-        genned_t g;
-        int size[9] = {0};
+        genned_t g, h;
+        int size[9] = {0}, br, bc, moved = 0, differ = 0;
         generate_case(&gc, (uint64_t)n, &g);
+        generate_case(&gc, (uint64_t)n + 100, &h);
+        if (sudoku_default_box(n, &br, &bc) != 0) {
+            br = 1; /* the regions start as rows */
+            bc = n;
+        }
         /* build() accepted them: a partition into connected regions of n */
         for (int c = 0; c < n * n; c++) {
             ck_assert(g.regions[c] >= 0 && g.regions[c] < n);
             size[g.regions[c]]++;
+            /* ids start as the boxes' (or rows') numbers */
+            moved += g.regions[c] != (c / n) / br * (n / bc) + (c % n) / bc;
+            differ += g.regions[c] != h.regions[c];
         }
         for (int k = 0; k < n; k++)
             ck_assert_int_eq(size[k], n);
+        /* random: not the boxes, and another seed draws others */
+        ck_assert_msg(moved >= n, "n %d: %d cells left their box", n, moved);
+        ck_assert_msg(differ > 0, "n %d: two seeds, one partition", n);
         genned_free(&g);
+        genned_free(&h);
     }
 }
 END_TEST

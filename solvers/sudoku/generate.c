@@ -544,35 +544,51 @@ static int region_connected(const int *reg, int n, int id, int at, int count, ui
     return seen == count;
 }
 
+/* Whether cell c of the n x n grid has an orthogonal neighbour in region id. */
+static int touches(const int *reg, int n, int c, int id) {
+    int r = c / n, k = c % n;
+    return (r > 0 && reg[c - n] == id) || (r + 1 < n && reg[c + n] == id) ||
+           (k > 0 && reg[c - 1] == id) || (k + 1 < n && reg[c + 1] == id);
+}
+
 /* Random connected regions of n cells for an n x n grid, into reg: the
- * boxes (rows when n has none), then 20 n^2 tries to swap two neighbouring
- * cells of different regions, each kept when both regions stay connected.
+ * boxes (rows when n has none), then swaps until 2 n^2 are kept (at most
+ * 200 n^2 tries; about one in ten is kept), each kept when both regions
+ * stay connected: a random cell a of region A next to a region B, and a
+ * random cell b of B next to A, change regions.  (Two neighbours swapped
+ * across a straight border never keep both regions connected, so from
+ * boxes that move alone goes nowhere: b is any cell of B on A's border.)
  * Sizes never change, so every state is a partition into n regions of n
  * connected cells.  queue and mark: n*n scratch. */
 static void random_regions(int n, rng_t *r, int *reg, uint16_t *queue, uint8_t *mark) {
-    int br, bc, nn = n * n;
+    int br, bc, nn = n * n, kept = 0;
     if (sudoku_default_box(n, &br, &bc) != 0) {
         br = 1;
         bc = n;
     }
     for (int c = 0; c < nn; c++)
         reg[c] = (c / n) / br * (n / bc) + (c % n) / bc;
-    for (int t = 0; t < 20 * nn; t++) {
-        int a = (int)rng_below(r, (uint32_t)nn), dir = (int)rng_below(r, 4), b;
+    for (int t = 0; t < 200 * nn && kept < 2 * nn; t++) {
+        int a = (int)rng_below(r, (uint32_t)nn), dir = (int)rng_below(r, 4), x, b = -1, seen = 0;
         int ra = a / n, ca = a % n, ta, tb;
-        b = dir == 0   ? (ra > 0 ? a - n : -1)
+        x = dir == 0   ? (ra > 0 ? a - n : -1)
             : dir == 1 ? (ra + 1 < n ? a + n : -1)
             : dir == 2 ? (ca > 0 ? a - 1 : -1)
                        : (ca + 1 < n ? a + 1 : -1);
-        if (b < 0 || reg[a] == reg[b]) continue;
+        if (x < 0 || reg[a] == reg[x]) continue;
         ta = reg[a];
-        tb = reg[b];
+        tb = reg[x];
+        for (int c = 0; c < nn; c++) /* b: uniform over B's cells on A's border */
+            if (reg[c] == tb && touches(reg, n, c, ta) && rng_below(r, (uint32_t)++seen) == 0)
+                b = c;
         reg[a] = tb;
         reg[b] = ta;
         if (!region_connected(reg, n, ta, b, n, queue, mark) ||
             !region_connected(reg, n, tb, a, n, queue, mark)) {
             reg[a] = ta; /* undo */
             reg[b] = tb;
+        } else {
+            kept++;
         }
     }
 }
@@ -681,18 +697,17 @@ static int fill_dfs(const sudoku_model_t *m, rng_t *r, const search_ctl_t *ctl, 
 /* A random solved grid of model m into grid (frame-sized, 0 on holes):
  * random digits in random cells, each one its cell allows next to those
  * already placed (units, parity, pair rules: mg_cands), one for every 8
- * live cells; then the propagation method (hidden singles) completes the
- * grid under a node budget, and the digits are relabelled at random when
- * the model allows it (no parity, no pair rules: every permutation of a
- * solution is one).  A start it cannot complete (random digits that
- * contradict, or the budget) is drawn again, `tries` times, then
- * SEARCH_BUDGET (a model without a solution, such as a jigsaw partition no
+ * live cells; then `method` (propagation with hidden singles, or auto)
+ * completes the grid under a node budget (decisions for cdcl), and the digits are relabelled at
+ * random when the model allows it (no parity, no pair rules: every permutation of a solution is
+ * one).  A start it cannot complete (random digits that contradict, or the budget) is drawn again,
+ * `tries` times, then SEARCH_BUDGET (a model without a solution, such as a jigsaw partition no
  * Latin square fits, ends there).  The random digits give the variety, the
  * propagation the reach: a depth-first fill with random values, tried
  * first, took 29 s for one Butterfly X on the dev container.  used
  * (SUDOKU_MODEL_MAX_UNITS + 1 words) and seeded (cells) are scratch. */
 static int fill_seeded(const sudoku_model_t *m, rng_t *r, const search_ctl_t *ctl, int tries,
-                       uint8_t *grid, uint64_t *used, uint8_t *seeded) {
+                       sudoku_method_t method, uint8_t *grid, uint64_t *used, uint8_t *seeded) {
     int seeds = m->nlive / 8 > m->n ? m->nlive / 8 : m->n, rc;
     int relabel = m->npairs == 0;
     search_ctl_t c;
@@ -723,7 +738,7 @@ static int fill_seeded(const sudoku_model_t *m, rng_t *r, const search_ctl_t *ct
             placed++;
         }
         sudoku_opts_init(&o);
-        o.method = SUDOKU_METHOD_PROPAGATION;
+        o.method = method;
         o.level = SUDOKU_LEVEL_HIDDEN_SINGLES;
         o.solutions = grid;
         o.ctl = &c;
@@ -751,12 +766,15 @@ static int fill_seeded(const sudoku_model_t *m, rng_t *r, const search_ctl_t *ct
     return SEARCH_BUDGET;
 }
 
-/* A random grid: fill_dfs() twice, then fill_seeded() `tries` times.
- * stack (a frame a cell) and seeded (cells) are scratch. */
+/* A random grid: fill_dfs() twice, then fill_seeded() `tries` times with
+ * `method` (propagation; auto for random jigsaw regions: a 16x16 partition
+ * defeats the propagation's budget, cdcl fills it in a few hundred
+ * milliseconds).  stack (a frame a cell) and seeded (cells) are scratch. */
 static int model_random_grid(const sudoku_model_t *m, rng_t *r, const search_ctl_t *ctl, int tries,
-                             uint8_t *grid, uint64_t *used, mg_frame_t *stack, uint8_t *seeded) {
+                             sudoku_method_t method, uint8_t *grid, uint64_t *used,
+                             mg_frame_t *stack, uint8_t *seeded) {
     int rc = fill_dfs(m, r, ctl, 2, grid, used, stack);
-    return rc == SEARCH_BUDGET ? fill_seeded(m, r, ctl, tries, grid, used, seeded) : rc;
+    return rc == SEARCH_BUDGET ? fill_seeded(m, r, ctl, tries, method, grid, used, seeded) : rc;
 }
 
 void sudoku_vgen_opts_init(sudoku_vgen_opts_t *o) {
@@ -822,8 +840,9 @@ static int vgen_attempt(const sudoku_vgen_opts_t *vo, vgen_t *v, gen_t *g, gen_m
         v->stack = malloc((size_t)nn * sizeof *v->stack);
         if (v->used == NULL || v->seeded == NULL || v->stack == NULL) return SEARCH_ENOMEM;
     }
-    rc = model_random_grid(v->m, r, o->ctl, vo->random_regions ? 4 : 16, a->sol, v->used, v->stack,
-                           v->seeded);
+    rc = model_random_grid(v->m, r, o->ctl, vo->random_regions ? 4 : 16,
+                           vo->random_regions ? SUDOKU_METHOD_AUTO : SUDOKU_METHOD_PROPAGATION,
+                           a->sol, v->used, v->stack, v->seeded);
     if (rc == SEARCH_BUDGET)
         return 0; /* no grid this time (a partition with none, or a
                      start the budget did not finish): a new attempt */
