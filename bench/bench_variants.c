@@ -146,7 +146,8 @@ out:
 
 /* One solve with max_solutions 2 under the time limit.  Returns the
  * outcome: 1 solved (unique, equal to sol), 0 not proved unique, -1 wrong
- * (*why says how). */
+ * (*why says how), 2 refused (SUDOKU_EMETHOD: dlx on consecutive marks,
+ * fast on a variant; counted as skipped). */
 static int solve_one(const sudoku_model_t *m, const uint8_t *puzzle, const uint8_t *sol,
                      sudoku_method_t method, sudoku_level_t level, double limit_s,
                      sudoku_result_t *res, double *ms, const char **why) {
@@ -172,6 +173,11 @@ static int solve_one(const sudoku_model_t *m, const uint8_t *puzzle, const uint8
     *ms = now_ms() - t0;
     out = 1;
     *why = "";
+    if (rc == SUDOKU_EMETHOD) {
+        free(grids);
+        *why = "the method does not take this variant";
+        return 2;
+    }
     for (uint32_t k = 0; k < res->solutions_found && out >= 0; k++)
         if (sudoku_model_check_solution(m, puzzle, grids + (size_t)k * m->ncells) != 1) {
             *why = "a returned grid breaks the rules";
@@ -209,7 +215,7 @@ static int cross_check(const sudoku_model_t *m, const uint8_t *puzzle, const uin
         double ms;
         int out =
             solve_one(m, puzzle, sol, methods[i], SUDOKU_LEVEL_DEFAULT, limit_s, &r, &ms, why);
-        if (r.code == SUDOKU_EMETHOD) continue; /* consecutive marks: no exact cover */
+        if (out == 2) continue; /* consecutive marks: no exact cover */
         if (out != 1) return -1;
     }
     return 0;
@@ -220,7 +226,7 @@ static void run_file(const char *path, const char *variant, const opts_t *op, to
     char *line = NULL, err[160];
     size_t cap = 0;
     double *times = NULL, build_ms = 0;
-    long count = 0, solved = 0, wrong = 0, unproved = 0, nt = 0, ntcap = 0;
+    long count = 0, solved = 0, wrong = 0, unproved = 0, refused = 0, nt = 0, ntcap = 0;
     lstats_t ls;
     uint64_t nodes = 0;
     long by_cdcl = 0;
@@ -273,9 +279,11 @@ static void run_file(const char *path, const char *variant, const opts_t *op, to
         }
         if (p.nerrors > 0)
             printf("  %s: %s: %s %s\n", j.id, why, p.errors[0].field, p.errors[0].detail);
-        else if (out != 1 && !op->quiet)
+        else if (out != 1 && out != 2 && !op->quiet)
             printf("  %s: %s\n", j.id, why);
-        if (out == 1)
+        if (out == 2)
+            refused++;
+        else if (out == 1)
             solved++;
         else if (out == 0)
             unproved++;
@@ -286,7 +294,7 @@ static void run_file(const char *path, const char *variant, const opts_t *op, to
             times = realloc(times, (size_t)ntcap * sizeof *times);
             if (times == NULL) exit(2);
         }
-        times[nt++] = ms;
+        if (out != 2) times[nt++] = ms;
         sudoku_model_free(m);
         api_sudoku_variant_free(&v);
         free(puzzle);
@@ -299,6 +307,9 @@ static void run_file(const char *path, const char *variant, const opts_t *op, to
            wrong, unproved, nt ? times[nt / 2] : 0.0, nt ? times[nt - 1] : 0.0,
            count ? build_ms / (double)count : 0.0, count ? (double)nodes / (double)count : 0.0,
            by_cdcl);
+    if (refused > 0)
+        printf("  %ld skipped: %s takes no %s (SUDOKU_EMETHOD)\n", refused,
+               sudoku_method_name(op->method), variant);
     if (op->logic) {
         qsort(ls.times, (size_t)ls.ntimes, sizeof *ls.times, cmp_double);
         printf("  logic: %ld graded, %ld by logic alone (no trial, no guess), mean rating %.2f, "
@@ -312,6 +323,7 @@ static void run_file(const char *path, const char *variant, const opts_t *op, to
     tot->solved += solved;
     tot->wrong += wrong;
     tot->unproved += unproved;
+    tot->skipped += refused;
     free(times);
 }
 
