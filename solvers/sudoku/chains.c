@@ -62,10 +62,14 @@ static int chain_elims(sudoku_logic_t *st, int a, int e, sudoku_logic_step_t *s)
     if (da == de) {
         int np;
         const uint16_t *pp = sl_peers(st, ca, &np);
+        /* hoisted: sl_add_elim() stores could alias st as far as gcc knows */
+        const uint64_t *sees = st->sees + (size_t)ce * (size_t)st->sw;
+        const uint32_t *cand = st->cand, bit = SL_BIT(da);
         if (ca == ce) return 0;
         for (int i = 0; i < np; i++) {
             int p = pp[i];
-            if (p == ce || !(st->cand[p] & SL_BIT(da)) || !sl_sees(st, p, ce)) continue;
+            if (p == ce || !(cand[p] & bit) || !((sees[(unsigned)p >> 6] >> (p & 63)) & 1))
+                continue;
             count++;
             if (s != NULL) sl_add_elim(st, s, p, da);
         }

@@ -119,7 +119,7 @@ sudoku_tech_t sudoku_grade_level_top(sudoku_grade_level_t l) {
  * position, the chain, colouring and trial scratch, a second struct and
  * position for depth-1 trials, the step record. */
 typedef struct sl_plan_s {
-    size_t ucell, ulen, cu, ci, ncu, sees, umem, allowed, scan;
+    size_t ucell, ulen, cu, ci, ncu, sees, umem, ovl_start, ovl_unit, ovl_mask, allowed, scan;
     size_t value, cand, pos, placed;
     size_t seen, parent, queue, next;
     size_t colour, cid, comp;
@@ -143,6 +143,9 @@ static void sl_plan(sl_plan_t *l, int n, int nn, int nunits, int K, int sw, int 
     SL_PUT(ncu, (size_t)nn);
     SL_PUT(sees, (size_t)nn * (size_t)sw * 8);
     SL_PUT(umem, (size_t)nunits * (size_t)sw * 8);
+    SL_PUT(ovl_start, ((size_t)nunits + 1) * 4);
+    SL_PUT(ovl_unit, un * (size_t)(K - 1) * 2); /* a unit's cells' other units */
+    SL_PUT(ovl_mask, un * (size_t)(K - 1) * 4);
     SL_PUT(allowed, (size_t)nn * 4);
     SL_PUT(scan, (size_t)nunits * 2);
     SL_PUT(value, (size_t)nn);
@@ -168,6 +171,47 @@ static void sl_plan(sl_plan_t *l, int n, int nn, int nunits, int K, int sw, int 
 #undef SL_PUT
 #undef SL_ALIGN
     l->total = at;
+}
+
+/* The overlap lists (logic_internal.h), after the unit lists.  st->seen
+ * (2 n nn words, zero, more than the units) holds each other unit's mask
+ * while unit u's cells are read, and is zero again after. */
+static void sl_overlaps(sudoku_logic_t *st, unsigned char *mem, const sl_plan_t *l) {
+    uint32_t *start = (uint32_t *)(void *)(mem + l->ovl_start);
+    uint32_t *mask = (uint32_t *)(void *)(mem + l->ovl_mask);
+    uint16_t *unit = (uint16_t *)(void *)(mem + l->ovl_unit);
+    uint32_t *acc = (uint32_t *)(void *)(mem + l->seen), k = 0;
+    for (int u = 0; u < st->nunits; u++) {
+        uint32_t first = k;
+        start[u] = k;
+        for (int j = 0; j < st->ulen[u]; j++) {
+            int c = sl_ucells(st, u)[j];
+            for (int i = 0; i < st->ncu[c]; i++) {
+                int v = sl_units(st, c)[i];
+                if (v == u) continue;
+                if (acc[v] == 0) { /* a new unit: insert it in number order */
+                    uint32_t at = k++;
+                    for (; at > first && unit[at - 1] > v; at--)
+                        unit[at] = unit[at - 1];
+                    unit[at] = (uint16_t)v;
+                }
+                acc[v] |= (uint32_t)1 << j;
+            }
+        }
+        uint32_t w = first;
+        for (uint32_t i = first; i < k; i++) { /* keep two or more cells */
+            uint32_t x = acc[unit[i]];
+            acc[unit[i]] = 0;
+            if (sl_popcount(x) < 2) continue;
+            unit[w] = unit[i];
+            mask[w++] = x;
+        }
+        k = w;
+    }
+    start[st->nunits] = k;
+    st->ovl_start = start;
+    st->ovl_unit = unit;
+    st->ovl_mask = mask;
 }
 
 /* The geometry of model m into the block (see logic_internal.h). */
@@ -223,6 +267,7 @@ static void sl_geometry(sudoku_logic_t *st, unsigned char *mem, const sl_plan_t 
     for (u = 0; u < m->nunits; u++)
         if (ulen[u] != n) st->all_exact = 0;
     st->scan = scan;
+    sl_overlaps(st, mem, l);
 }
 
 /* Points a state's position arrays at the block. */
@@ -520,28 +565,21 @@ static int locked_step(sudoku_logic_t *st, sudoku_logic_step_t *s, sudoku_tech_t
 }
 
 /* Locked candidates from the exact units scan[lo..hi): digit d with two or
- * more places in `from`, all inside another unit `to` (any of the first
- * place's units, by number: on a classic grid a box's row before its
- * column). */
+ * more places in `from`, all inside another unit `to` (the overlaps of
+ * `from`, by number: on a classic grid a box's row before its column). */
 static int find_locked(sudoku_logic_t *st, sudoku_logic_step_t *s, sudoku_tech_t t, int lo,
                        int hi) {
     for (int i = lo; i < hi; i++) {
         int from = st->scan[i];
-        if (!sl_exact(st, from)) continue;
+        uint32_t o0 = st->ovl_start[from], o1 = st->ovl_start[from + 1];
+        if (!sl_exact(st, from) || o0 == o1) continue;
         for (uint32_t miss = st->all & ~st->placed[from]; miss; miss &= miss - 1) {
-            int d = sl_ctz(miss) + 1, c0;
+            int d = sl_ctz(miss) + 1;
             uint32_t p = *sl_pos(st, from, d);
-            const uint16_t *cu;
             if (sl_popcount(p) < 2) continue;
-            c0 = sl_ucells(st, from)[sl_ctz(p)];
-            cu = sl_units(st, c0);
-            for (int j = 0; j < st->ncu[c0]; j++) {
-                int to = cu[j], all_in = 1;
-                if (to == from) continue;
-                for (uint32_t q = p & (p - 1); q && all_in; q &= q - 1)
-                    all_in = sl_in_unit(st, sl_ucells(st, from)[sl_ctz(q)], to);
-                if (all_in && locked_step(st, s, t, from, to, d)) return 1;
-            }
+            for (uint32_t k = o0; k < o1; k++)
+                if ((p & ~st->ovl_mask[k]) == 0 && locked_step(st, s, t, from, st->ovl_unit[k], d))
+                    return 1;
         }
     }
     return 0;

@@ -17,6 +17,10 @@
  *   peers           the model's peer lists (cells sharing a unit)
  *   sees            a bit matrix, row c = the cells that share a unit with c
  *   umem            a bit matrix, row u = the cells of unit u
+ *   ovl_*[k]        for k in ovl_start[u] .. ovl_start[u+1]: the units
+ *                   ovl_unit[k] that share two or more cells with unit u,
+ *                   by number, and ovl_mask[k] those cells as u's indices
+ *                   (a box: its three rows and three columns)
  *   allowed[c]      the digits a cell may hold (parity; 0 on a hole)
  *   scan[]          the units in the order people look at them: boxes and
  *                   every other unit that is not a line, then rows, then
@@ -67,6 +71,8 @@ struct sudoku_logic_s {
     const uint32_t *pstart; /* the model's peer lists, by pointer here: read in every loop */
     const uint16_t *peers;
     const uint64_t *umem; /* [nunits * sw]: bit c of row u = cell c is in unit u */
+    const uint32_t *ovl_start, *ovl_mask;
+    const uint16_t *ovl_unit;
     int nscan;
     int all_exact;    /* every unit has n cells (a classic grid, a jigsaw, a Samurai...) */
     int pairs;        /* the model has pair rules */
