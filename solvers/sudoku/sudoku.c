@@ -295,8 +295,9 @@ void sudoku__geom_build(sudoku__run_t *run, void *mem) {
     uint16_t *ucells, *cunits;
     uint8_t *dword;
     uint64_t *dmask;
-    int one, bpr = n / s->box_cols; /* boxes a row of boxes */
-    if (run->model != NULL) return;
+    int one, bpr;
+    if (run->model != NULL) return; /* a model's shape has no boxes (a jigsaw: 0 x 0) */
+    bpr = n / s->box_cols;          /* boxes a row of boxes */
     ustart = (uint32_t *)(void *)at;
     at += SUDOKU__ALIGN((3 * (size_t)n + 1) * sizeof(uint32_t));
     ucells = (uint16_t *)(void *)at;
