@@ -310,11 +310,10 @@ say "limit_req: 100 in $lr_ms ms from one address: $n200 answered, $n429 x 429 (
 # and blanks) at 1 kB/s, so every connection is held about 3 s whatever
 # the machine, and nginx counts it from its head on.
 { printf '{"grid":"1..............."}'; head -c 3000 /dev/zero | tr '\0' ' '; } >"$work/slow.json"
-urls=()
-for _ in $(seq 40); do
-    urls+=(-o /dev/null -H 'Content-Type: application/json' --data-binary "@$work/slow.json" "$base/v1/sudoku/solve")
-done
+urls=() # the -H and the body apply to every URL (repeated, curl would join the bodies with &)
+for _ in $(seq 40); do urls+=(-o /dev/null "$base/v1/sudoku/solve"); done
 curl -s --no-progress-meter -Z --parallel-max 40 --limit-rate 1000 --interface 127.0.0.11 \
+    -H 'Content-Type: application/json' --data-binary "@$work/slow.json" \
     -w '%{http_code}\n' "${urls[@]}" >"$work/codes"
 n200=$(grep -c '^200$' "$work/codes" || true)
 n429=$(grep -c '^429$' "$work/codes" || true)
