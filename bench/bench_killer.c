@@ -40,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "solvers/killer/killer.h"
 #include "solvers/killer/derive.h"
@@ -379,6 +380,16 @@ static void par_solve(const killer_puzzle_t *pz, int threads, int64_t deadline_n
 
 /* Whether pz has a second solution (advanced, max_solutions 2, 10 s; not
  * timed): a valid answer that differs from the file's is then no error. */
+static int xcheck_bad; /* -x: disagreements over all files */
+
+/* The process's CPU time (-P): on a machine shared with other work, wall
+ * time measures the others too. */
+static int64_t cpu_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
 static int has_two(const killer_puzzle_t *pz) {
     killer_opts_t o;
     killer_result_t r;
@@ -392,11 +403,70 @@ static int has_two(const killer_puzzle_t *pz) {
     return killer_solve(pz, &o, &r) == 0 && r.solutions_found == 2;
 }
 
+/* -x: the learning method against the advanced one, max_solutions 2
+ * under the -T cap each.  They agree when both found two valid, distinct
+ * solutions (which two may differ), or both searched everything and found
+ * the same solutions; a method stopped by the cap is counted apart (what
+ * it found must still be valid), and a search that claims the space
+ * exhausted with another answer than the other is a disagreement
+ * (printed).  Returns the disagreements. */
+static int xcheck(const kp_t *ps, int np, const char *name, int cap_ms, int verbose) {
+    int i, agree = 0, differ = 0, stopped = 0;
+    for (i = 0; i < np; i++) {
+        const kp_t *k = &ps[i];
+        size_t nn = (size_t)k->pz.shape.n * (size_t)k->pz.shape.n;
+        uint8_t sol[2][2 * KILLER_MAX_N * KILLER_MAX_N];
+        killer_result_t r[2];
+        int m, ok = 1;
+        for (m = 0; m < 2; m++) {
+            killer_opts_t o;
+            search_ctl_t ctl;
+            killer_opts_init(&o);
+            o.method = m == 0 ? KILLER_METHOD_ADVANCED : KILLER_METHOD_LEARNING;
+            o.max_solutions = 2;
+            o.solutions = sol[m];
+            memset(&ctl, 0, sizeof ctl);
+            ctl.deadline_ns = search_now_ns() + (int64_t)cap_ms * 1000000;
+            o.ctl = &ctl;
+            killer_solve(&k->pz, &o, &r[m]);
+            for (uint32_t s = 0; s < r[m].solutions_found; s++)
+                ok &= killer_check_solution(&k->pz, sol[m] + s * nn) == 1;
+            if (r[m].solutions_found == 2) ok &= memcmp(sol[m], sol[m] + nn, nn) != 0;
+        }
+        if (r[0].code == 0 && r[1].code == 0 &&
+            (r[0].solutions_found < 2 || r[1].solutions_found < 2)) {
+            ok &= r[0].exhausted && r[1].exhausted && r[0].solutions_found == r[1].solutions_found;
+            if (ok && r[0].solutions_found == 1) ok &= memcmp(sol[0], sol[1], nn) == 0;
+        }
+        if (!ok) {
+            differ++;
+            printf("  DIFFER %s: advanced %u (code %d, exhausted %d), learning %u (code %d, "
+                   "exhausted %d)\n",
+                   k->id, r[0].solutions_found, r[0].code, r[0].exhausted, r[1].solutions_found,
+                   r[1].code, r[1].exhausted);
+        } else if (r[0].code != 0 || r[1].code != 0)
+            stopped++;
+        else
+            agree++;
+        if (verbose)
+            printf("  %-34s advanced %u%s learning %u%s\n", k->id, r[0].solutions_found,
+                   r[0].code ? " (stopped)" : "", r[1].solutions_found,
+                   r[1].code ? " (stopped)" : "");
+    }
+    printf("%-28s cross-check, max_solutions 2: %d agree, %d stopped by the cap, %d differ\n", name,
+           agree, stopped, differ);
+    return differ;
+}
+
 /* What main() read from the command line. */
 typedef struct run_opts_s {
     const char *dir, *only;
     int cap_ms, adv_cap_ms, maxp, verbose, adv_only, threads, sweep;
     killer_values_t values;
+    killer_method_t method; /* -M: the method -a runs (default advanced) */
+    int unique;             /* -u: max_solutions 2, the whole proof timed */
+    int xcheck;             /* -x: cross-check learning against advanced */
+    int cpu;                /* -P: times are the process's CPU time, not wall time */
     /* -c / -g / -z: write each puzzle as DIR/<id>.EXT instead of solving */
     const char *out_dir, *out_ext;
     int (*write)(const kp_t *k, const char *dir);
@@ -785,6 +855,10 @@ static void run_file(const char *name, const run_opts_t *ro) {
         printf("%-28s %d of %d written as %s/<id>.%s\n", name, w, np, ro->out_dir, ro->out_ext);
         goto out;
     }
+    if (ro->xcheck) {
+        xcheck_bad += xcheck(ps, np, name, adv_cap_ms, verbose);
+        goto out;
+    }
     if (ro->sweep > 0) {
         printf("%s: nodes per subtree, 2^%d subtrees, * = its first solution, ? = stopped by -T\n",
                name, ro->sweep);
@@ -793,14 +867,14 @@ static void run_file(const char *name, const run_opts_t *ro) {
         goto out;
     }
     for (mi = adv_only; mi < 2; mi++) {
-        killer_method_t meth = mi == 0 ? KILLER_METHOD_BACKTRACKING : KILLER_METHOD_ADVANCED;
+        killer_method_t meth = mi == 0 ? KILLER_METHOD_BACKTRACKING : ro->method;
         double *ms = calloc((size_t)np + 1, sizeof(double));
         uint64_t *nodes = calloc((size_t)np + 1, sizeof(uint64_t));
         int solved = 0, wrong = 0, stopped = 0, multi = 0;
         for (i = 0; i < np; i++) {
             kp_t *k = &ps[i];
             int n = k->pz.shape.n;
-            uint8_t sol[KILLER_MAX_N * KILLER_MAX_N];
+            uint8_t sol[2 * KILLER_MAX_N * KILLER_MAX_N];
             killer_opts_t o;
             killer_result_t r;
             search_ctl_t ctl;
@@ -809,17 +883,28 @@ static void run_file(const char *name, const run_opts_t *ro) {
             o.method = meth;
             o.values = values;
             o.solutions = sol;
+            o.max_solutions = ro->unique ? 2 : 1;
             memset(&ctl, 0, sizeof ctl);
             ctl.deadline_ns = search_now_ns() + (int64_t)(mi == 0 ? cap_ms : adv_cap_ms) * 1000000;
             o.ctl = &ctl;
-            t0 = search_now_ns();
+            t0 = ro->cpu ? cpu_ns() : search_now_ns();
             if (mi == 1 && threads > 1)
                 par_solve(&k->pz, threads, ctl.deadline_ns, sol, &r);
             else
                 killer_solve(&k->pz, &o, &r);
-            ms[i] = (double)(search_now_ns() - t0) / 1e6;
+            ms[i] = (double)((ro->cpu ? cpu_ns() : search_now_ns()) - t0) / 1e6;
             nodes[i] = r.stats.nodes;
-            if (r.code == 0 && r.solutions_found == 1) {
+            if (ro->unique && r.code == 0 && r.solutions_found == 2) {
+                multi++; /* -u: a second solution found, both checked */
+                if (killer_check_solution(&k->pz, sol) == 1 &&
+                    killer_check_solution(&k->pz, sol + (size_t)n * n) == 1 &&
+                    memcmp(sol, sol + (size_t)n * n, (size_t)n * n) != 0)
+                    solved++;
+                else
+                    wrong++;
+            } else if (ro->unique && r.code == 0 && r.solutions_found == 1 && !r.exhausted) {
+                wrong++; /* a proof that did not finish is no proof */
+            } else if (r.code == 0 && r.solutions_found == 1) {
                 int ok = killer_check_solution(&k->pz, sol) == 1;
                 if (ok && !k->multi && k->solution[0] != 0 &&
                     memcmp(sol, k->solution, (size_t)n * n) != 0)
@@ -845,7 +930,11 @@ static void run_file(const char *name, const run_opts_t *ro) {
                 stopped++;
             else
                 wrong++; /* no solution claimed */
-            if (verbose)
+            if (verbose && meth == KILLER_METHOD_LEARNING)
+                printf("  %-10s %-34s %9.3f ms %10llu nodes code %d conflicts %llu\n",
+                       killer_method_name(meth), k->id, ms[i], (unsigned long long)r.stats.nodes,
+                       r.code, (unsigned long long)r.learning.conflicts);
+            else if (verbose)
                 printf("  %-10s %-34s %9.3f ms %10llu nodes code %d derived %u\n",
                        killer_method_name(meth), k->id, ms[i], (unsigned long long)r.stats.nodes,
                        r.code, r.derived);
@@ -869,8 +958,9 @@ out:
 int main(int argc, char **argv) {
     static const char *const files[] = {"janko_killer_4x4.jsonl", "janko_killer_6x6.jsonl",
                                         "janko_killer_9x9.jsonl", "killers_curated.jsonl"};
-    run_opts_t ro = {"../shared/data/killer", NULL, 1000, 60000, 0, 0, 0, 1, 0,
-                     KILLER_VALUES_AUTO,      NULL, NULL, NULL};
+    run_opts_t ro = {
+        "../shared/data/killer", NULL, 1000, 60000, 0,    0,    0,   1, 0, KILLER_VALUES_AUTO,
+        KILLER_METHOD_ADVANCED,  0,    0,    0,     NULL, NULL, NULL};
     const char *one = NULL; /* -i FILE */
     int i;
     for (i = 1; i < argc; i++) {
@@ -900,8 +990,17 @@ int main(int argc, char **argv) {
             ro.write = write_mzn;
         } else if (strcmp(argv[i], "-a") == 0)
             ro.adv_only = 1;
+        else if (strcmp(argv[i], "-u") == 0)
+            ro.unique = 1;
+        else if (strcmp(argv[i], "-x") == 0)
+            ro.xcheck = 1;
+        else if (strcmp(argv[i], "-P") == 0)
+            ro.cpu = 1;
         else if (strcmp(argv[i], "-f") == 0 && i + 1 < argc)
             ro.only = argv[++i];
+        else if (strcmp(argv[i], "-M") == 0 && i + 1 < argc &&
+                 killer_method_parse(argv[i + 1], &ro.method) == 0)
+            i++;
         else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc && strcmp(argv[i + 1], "auto") == 0 &&
                  ++i)
             ro.values = KILLER_VALUES_AUTO;
@@ -940,5 +1039,5 @@ int main(int argc, char **argv) {
     } else
         for (i = 0; i < (int)(sizeof files / sizeof files[0]); i++)
             run_file(files[i], &ro);
-    return 0;
+    return xcheck_bad != 0;
 }

@@ -24,7 +24,8 @@
 
 /* === Names and options ================================================== */
 
-static const char *const method_names[KILLER_METHOD_COUNT] = {"auto", "backtracking", "advanced"};
+static const char *const method_names[KILLER_METHOD_COUNT] = {"auto", "backtracking", "advanced",
+                                                              "learning"};
 
 const char *killer_method_name(killer_method_t m) {
     return ((int)m >= 0 && m < KILLER_METHOD_COUNT) ? method_names[m] : NULL;
@@ -401,11 +402,14 @@ int killer_solve(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_re
     res->method = killer_method_for(pz->shape.n, opts->method, opts->values);
     rc = search_check_now(opts->ctl, 0);
     if (rc != 0) return res->code = rc;
-    if (res->method == KILLER_METHOD_BACKTRACKING && opts->split_index != 0) {
-        res->exhausted = 1; /* the plain search does not split: index 0 has it all */
+    if (res->method != KILLER_METHOD_ADVANCED && opts->split_index != 0) {
+        res->exhausted = 1; /* these do not split: index 0 has it all */
     } else if (res->method == KILLER_METHOD_BACKTRACKING) {
         res->split_span = (uint32_t)1 << opts->split_depth;
         rc = killer__solve_bt(pz, opts, res);
+    } else if (res->method == KILLER_METHOD_LEARNING) {
+        res->split_span = (uint32_t)1 << opts->split_depth;
+        rc = killer__solve_lcg(pz, opts, res);
     } else {
         rc = killer__solve_adv(pz, opts, res);
     }

@@ -27,6 +27,13 @@
  *                 locked candidates, cage/unit claiming; fewest-candidates
  *                 branching, ties to the cell with the most recent
  *                 conflicts.  Design notes in killer/adv.c.
+ *   learning      clause learning (lazy clause generation): the cells'
+ *                 values and the cages' value sets as literals of the
+ *                 Sudoku cdcl engine (sudoku/sat.h), the cages and the 45
+ *                 rule's sums as propagators that explain their prunings,
+ *                 so every conflict leaves a nogood; further solutions by
+ *                 excluding each one found and going on with everything
+ *                 learned.  Design in killer/lcg.c.
  *   auto          backtracking on 4x4 grids with no value order asked for
  *                 (a whole 4x4 tree is a few hundred nodes: advanced's
  *                 set-up costs 15x the search there), advanced otherwise
@@ -140,10 +147,11 @@ typedef enum killer_method_e {
     KILLER_METHOD_AUTO = 0,
     KILLER_METHOD_BACKTRACKING = 1,
     KILLER_METHOD_ADVANCED = 2,
+    KILLER_METHOD_LEARNING = 3,
     KILLER_METHOD_COUNT
 } killer_method_t;
 
-/* "auto", "backtracking", "advanced"; *_name returns NULL when out of range,
+/* "auto", "backtracking", "advanced", "learning"; *_name returns NULL when out of range,
  * *_parse returns 0 and sets *out, or SEARCH_EINVAL. */
 const char *killer_method_name(killer_method_t m);
 int killer_method_parse(const char *name, killer_method_t *out);
@@ -175,7 +183,15 @@ typedef struct killer_opts_s {
     uint32_t split_index;            /* < 2^split_depth: which subtree (see below) */
     killer_values_t values;          /* advanced: value order, default auto (see below) */
     uint32_t interleave;             /* auto's nodes per turn; 0 = KILLER_INTERLEAVE_NODES */
+    size_t mem_cap;                  /* learning: bytes of its working memory, learned
+                                        clauses included; 0 = KILLER_DEFAULT_MEM_CAP */
 } killer_opts_t;
+
+/* The learning method's memory cap when opts->mem_cap is 0.  A cap too
+ * small for the model and a minimal clause arena is SEARCH_BUDGET before
+ * any search; a learned clause that does not fit even after the database
+ * is reduced ends the search with SEARCH_BUDGET. */
+#define KILLER_DEFAULT_MEM_CAP ((size_t)64 << 20)
 
 /* Subtree split, for callers that search in parallel.  advanced: after the
  * root propagation the solve descends split_depth levels of its binary
@@ -240,6 +256,12 @@ typedef struct killer_result_s {
                                  so that the others are known to be empty */
     uint32_t value_orders;    /* advanced: value orders that searched, 2 when
                                  auto took turns (killer_opts_t values) */
+    struct {                  /* learning: what the clause-learning engine did */
+        uint64_t conflicts;   /* (also stats.backtracks; stats.nodes = decisions) */
+        uint64_t learned;     /* clauses learned */
+        uint64_t restarts;
+        uint64_t dropped; /* propagations skipped: no room for their explanation */
+    } learning;
 } killer_result_t;
 
 static inline int killer_result_unique(const killer_result_t *r) {
