@@ -37,7 +37,13 @@
  *   auto          backtracking on 4x4 grids with no value order asked for
  *                 (a whole 4x4 tree is a few hundred nodes: advanced's
  *                 set-up costs 15x the search there), advanced otherwise
- *                 (killer_method_for()).
+ *                 (killer_method_for()); from KILLER_AUTO_LEARNING_N up,
+ *                 with no split and no value order asked for, advanced
+ *                 for KILLER_AUTO_ADVANCED_NODES nodes and, when that is
+ *                 not enough, learning from the start (result.method says
+ *                 which answered): easy big killers end in advanced's
+ *                 first nodes, hard ones are learning's (measured in
+ *                 docs/killer-tuning.md).
  *
  * Both are iterative (explicit stacks), allocate their working memory once
  * before the search, honour max_solutions and every limit of search_ctl_t.
@@ -169,8 +175,10 @@ typedef enum killer_values_e {
 const char *killer_values_name(killer_values_t v);
 int killer_values_parse(const char *name, killer_values_t *out);
 
-/* The method killer_solve() runs for `asked` on an n x n grid with value
- * order `values`: asked itself unless it is auto (see Methods above). */
+/* The method killer_solve() runs (first) for `asked` on an n x n grid
+ * with value order `values`: asked itself unless it is auto (see Methods
+ * above; from KILLER_AUTO_LEARNING_N up auto starts with advanced and may
+ * go on with learning). */
 killer_method_t killer_method_for(int n, killer_method_t asked, killer_values_t values);
 
 typedef struct killer_opts_s {
@@ -192,6 +200,11 @@ typedef struct killer_opts_s {
  * any search; a learned clause that does not fit even after the database
  * is reduced ends the search with SEARCH_BUDGET. */
 #define KILLER_DEFAULT_MEM_CAP ((size_t)64 << 20)
+
+/* auto on big grids (see Methods): from this side up, advanced for this
+ * many nodes first, then learning. */
+#define KILLER_AUTO_LEARNING_N     16
+#define KILLER_AUTO_ADVANCED_NODES 1000u
 
 /* Subtree split, for callers that search in parallel.  advanced: after the
  * root propagation the solve descends split_depth levels of its binary

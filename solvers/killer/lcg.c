@@ -122,8 +122,9 @@ static void plan_cons(plan_t *p, uint64_t full) {
                 if (!peers(m, cells[i], cells[j])) dist = 0;
         p->tabled[e] = 0;
         p->nco[e] = 0;
-        if (dist && killer__combos(m->sym, full, q->k, q->sum, NULL, KILLER_COMBO_CAP, &cnt,
-                                   COMBO_BUDGET) == 0 &&
+        if (dist &&
+            killer__combos(m->sym, full, q->k, q->sum, NULL, KILLER_COMBO_CAP, &cnt,
+                           COMBO_BUDGET) == 0 &&
             total + cnt <= KILLER_COMBO_TOTAL_CAP) {
             p->tabled[e] = 1; /* an empty table is a conflict at the root */
             p->nco[e] = cnt;
@@ -139,8 +140,8 @@ static void plan_cons(plan_t *p, uint64_t full) {
 
 /* The units (used ones) that hold every cell of cells[0..k): writes them
  * to out and returns how many (at most 5). */
-static int units_holding(const killer__model_t *m, const killer_puzzle_t *pz,
-                         const uint16_t *cells, int k, int *out) {
+static int units_holding(const killer__model_t *m, const killer_puzzle_t *pz, const uint16_t *cells,
+                         int k, int *out) {
     int cnt = 0, u, i, j;
     for (u = 0; u < m->cell_nunits[cells[0]]; u++) {
         int unit = m->cell_units[cells[0]][u], all = unit_used(pz, unit);
@@ -344,17 +345,16 @@ static int lcg_size(const plan_t *p, const killer_puzzle_t *pz, const killer_opt
     if (z->recw > (size_t)z->nvars * (REC_PER_VAR + 1) + 2)
         z->recw = (size_t)z->nvars * (REC_PER_VAR + 1) + 2;
     if (z->recw < 2 * ((size_t)z->nvars + 2)) z->recw = 2 * ((size_t)z->nvars + 2);
-    z->fixed = AL(sizeof(killer__lcg_t)) + AL(sizeof(sudoku__sat_t)) +
-               AL((size_t)z->ncons * sizeof(killer__lcg_con_t)) +
-               AL(z->ncells * sizeof(uint16_t)) + AL(z->ncells) + AL((size_t)p->ngroups + 1) +
-               AL((size_t)p->ncombo * sizeof(uint64_t)) + AL(((size_t)nc + 1) * 4) +
-               AL(z->ncells * 4) + AL((size_t)p->ycages * 4 + 4) + AL((size_t)nc * 8) +
-               2 * AL((size_t)z->ncons * 8) + 2 * AL((size_t)z->maxq * 4) +
-               AL(((size_t)z->nvars + 1) * 4) + AL((size_t)z->nvars * 8) +
-               AL((size_t)p->maxcombo * 4 + 4) + AL(((size_t)p->ngrp_sat + 1) * 4) +
-               AL((size_t)p->nglits * 4) + AL(z->recw * 4) +
-               AL(((size_t)z->nvars + 1) * sizeof(size_t)) +
-               sudoku__sat_bytes(z->nvars, p->ngrp_sat, p->nglits, 0);
+    z->fixed =
+        AL(sizeof(killer__lcg_t)) + AL(sizeof(sudoku__sat_t)) +
+        AL((size_t)z->ncons * sizeof(killer__lcg_con_t)) + AL(z->ncells * sizeof(uint16_t)) +
+        AL(z->ncells) + AL((size_t)p->ngroups + 1) + AL((size_t)p->ncombo * sizeof(uint64_t)) +
+        AL(((size_t)nc + 1) * 4) + AL(z->ncells * 4) + AL((size_t)p->ycages * 4 + 4) +
+        AL((size_t)nc * 8) + 2 * AL((size_t)z->ncons * 8) + 2 * AL((size_t)z->maxq * 4) +
+        AL(((size_t)z->nvars + 1) * 4) + AL((size_t)z->nvars * 8) +
+        AL((size_t)p->maxcombo * 4 + 4) + AL(((size_t)p->ngrp_sat + 1) * 4) +
+        AL((size_t)p->nglits * 4) + AL(z->recw * 4) + AL(((size_t)z->nvars + 1) * sizeof(size_t)) +
+        sudoku__sat_bytes(z->nvars, p->ngrp_sat, p->nglits, 0);
     /* each arena word costs 4 bytes plus 8 of watch pool (sat.c); the
      * arena holds the learned clauses (reduced as it fills) and a clause
      * excluding each solution found (never reduced: room for all of them,

@@ -52,8 +52,8 @@ typedef struct killer__lcg_s {
     uint32_t nx;    /* x variables: nc * n */
     uint32_t nvars; /* with the y variables */
     uint64_t full;
-    long w[KILLER_MAX_N + 1];       /* symbol of index v */
-    uint8_t ord[KILLER_MAX_N];      /* value indices by ascending symbol */
+    long w[KILLER_MAX_N + 1];  /* symbol of index v */
+    uint8_t ord[KILLER_MAX_N]; /* value indices by ascending symbol */
     killer__lcg_con_t *cons;
     uint32_t ncons;
     uint16_t *ccell;
@@ -63,7 +63,7 @@ typedef struct killer__lcg_s {
     uint32_t *cell_cons_off, *cell_cons; /* the cons of each cell, cages first */
     uint32_t *ycon;                      /* per block of n y variables: its con */
     /* state, kept by the trail scan (scan()) and undo */
-    uint64_t *dom;        /* per cell: values whose x literal is not false */
+    uint64_t *dom;         /* per cell: values whose x literal is not false */
     uint64_t *ypos, *yneg; /* per con (y cons only): values with y true / false */
     uint32_t *cq, *dq;     /* cons to run: cages, then derived; circular, ncons each */
     uint32_t cqh, cqn, dqh, dqn;

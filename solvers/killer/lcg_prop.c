@@ -151,15 +151,9 @@ static inline void xadd_cell(killer__lcg_t *L, int cell, uint64_t m) {
 static void add_killer(killer__lcg_t *L, const killer__lcg_con_t *con, uint32_t c) {
     uint32_t code = L->kill[c], idx = code >> 2;
     switch (code & 3u) {
-    case K_YFALSE:
-        xadd(L, 2u * ((uint32_t)con->ybase + idx));
-        break;
-    case K_YTRUE:
-        xadd(L, 2u * ((uint32_t)con->ybase + idx) + 1u);
-        break;
-    default:
-        xadd_cell(L, L->ccell[con->off + idx], L->combos[con->combo_off + c]);
-        break;
+    case K_YFALSE: xadd(L, 2u * ((uint32_t)con->ybase + idx)); break;
+    case K_YTRUE: xadd(L, 2u * ((uint32_t)con->ybase + idx) + 1u); break;
+    default: xadd_cell(L, L->ccell[con->off + idx], L->combos[con->combo_off + c]); break;
     }
 }
 
@@ -415,4 +409,3 @@ int killer__lcg_propagate(void *ud, sudoku__sat_t *s) {
         }
     }
 }
-
