@@ -1,8 +1,8 @@
 /* bench_killer.c -- Killer Sudoku solvers on the shared collections.
  *
  *   bench_killer [-d dir | -i file] [-t cap_ms] [-T advanced_cap_ms] [-m max_per_file] [-v] [-a]
- *                [-f id_part] [-o auto|asc|desc] [-j threads] [-s split_depth] [-c cnf_dir] [-g
- * lp_dir] [-z mzn_dir]
+ *                [-M method] [-f id_part] [-o auto|asc|desc] [-j threads] [-u] [-P] [-x]
+ *                [-s split_depth] [-c cnf_dir] [-g lp_dir] [-z mzn_dir] [-k iss_dir]
  *
  * For each of killers_curated.jsonl, janko_killer_{4x4,6x6,9x9}.jsonl in dir
  * (default ../shared/data/killer, relative to the repository root; missing
@@ -14,13 +14,19 @@
  * worst nodes.  A valid answer that differs from the file's counts as solved
  * and under "multi" when the puzzle has a second solution (checked, untimed,
  * by advanced with max_solutions 2), else under "bad".  -v prints one line per puzzle (id, ms,
- * nodes, derived), -a runs only advanced, -f keeps only puzzles whose id contains id_part. -o sets
+ * nodes, derived; conflicts for learning), -a runs only the second method, advanced unless -M
+ * names another (learning, auto), -f keeps only puzzles whose id contains id_part. -o sets
  * the advanced value order on one thread (killer_opts_t values; default auto: both orders in
- * turns). -j THREADS (> 1) runs advanced as the HTTP job does for max_solutions 1: a portfolio of
- * both value orders (killer_opts_t.values), each split into 2^(3+ceil(log2 THREADS/2)) subtrees
- * when it has two threads or more, items alternating between the orders, taken in order by THREADS
- * pthreads, the first solution cancelling the rest; times are then wall
- * times and nodes the sum over all items.
+ * turns).  -u asks for two solutions: the time is a uniqueness proof (a unique puzzle counts as
+ * solved only when its space was exhausted; one with a second solution counts under multi).
+ * -P times by the process's CPU time instead of the wall clock.
+ * -j THREADS (> 1) runs auto as the HTTP job does (par_solve()): on 9x9 and smaller with one
+ * solution asked for, a portfolio of both value orders of advanced; from 16x16 up the race of
+ * learning against advanced; otherwise advanced split; each member split into
+ * 2^(3+ceil(log2 THREADS per member)) subtrees when it has two threads or more, items alternating
+ * between the members, taken in order by THREADS pthreads, the settled answer cancelling the
+ * rest; times are then wall times and nodes the sum over all items.
+ * -x cross-checks learning against advanced on every puzzle instead (xcheck()).
  * -s DEPTH prints, instead of the table, each puzzle's nodes per subtree of
  * the top DEPTH levels of the advanced search, for each value order
  * (sweep()).
@@ -30,6 +36,8 @@
  * model plus the 45-rule equations as native sums.
  * -z DIR writes DIR/<id>.mzn (write_mzn()): the plain MiniZinc model, for
  * a CP / lazy clause generation solver such as Chuffed.
+ * -k DIR writes DIR/<id>.iss (write_iss()): sigh's Interactive Sudoku
+ * Solver's constraint text, for bench/compare/killer.sh.
  *
  * The files are JSON lines; a small DOM parser below reads what is needed
  * (size/n, symbols, cages with [r,c] pairs or cell indices, flags, solution
@@ -302,65 +310,99 @@ static int cmp_u64(const void *a, const void *b) {
 
 /* === Split over pthreads (-j) ========================================== */
 
+/* What api/killer_api.c does with threads > 1, on pthreads: the items of
+ * one or two portfolio members, each split into 2^depth subtrees, items
+ * alternating between the members, taken in order by the threads.
+ *   max_solutions 1, 9x9 and smaller: advanced lowest and highest value
+ *   first (the value-order portfolio);
+ *   16x16 and up, max_solutions <= 16: the race of learning (even items;
+ *   it does not split, so its items past the first are empty) and
+ *   advanced;
+ *   else one member, advanced, split.
+ * Each member is complete alone: the job is settled when max_solutions
+ * grids are in (kept once each) or one member has searched all its
+ * subtrees. */
+#define PAR_MAX_SOL 16
+
 typedef struct par_s {
     const killer_puzzle_t *pz;
-    uint32_t depth;    /* subtrees per value order: 2^depth */
-    uint32_t orders;   /* 2: both value orders, items alternating */
+    uint32_t depth;    /* subtrees per member: 2^depth */
+    uint32_t members;  /* 1 or 2; items alternate */
+    int race;          /* members are learning (0) and advanced (1) */
+    uint32_t maxsol;   /* <= PAR_MAX_SOL */
     atomic_uint next;  /* next item to take */
-    atomic_int cancel; /* raised by the first solution */
+    atomic_int cancel; /* raised once the answer is settled */
     int64_t deadline_ns;
     pthread_mutex_t lock; /* guards the fields below */
-    uint8_t sol[KILLER_MAX_N * KILLER_MAX_N];
+    uint8_t sol[PAR_MAX_SOL * KILLER_MAX_N * KILLER_MAX_N];
     uint32_t found;
     uint64_t nodes;
+    uint32_t done[2]; /* per member: items searched to the end */
+    int settled;      /* a member searched everything, or maxsol are in */
+    killer_method_t answered;
     int code; /* first nonzero code other than the cancellation */
 } par_t;
 
 static void *par_worker(void *arg) {
     par_t *p = arg;
     size_t nn = (size_t)p->pz->shape.n * (size_t)p->pz->shape.n;
-    uint8_t sol[KILLER_MAX_N * KILLER_MAX_N];
+    uint8_t *sol = malloc(PAR_MAX_SOL * nn);
     search_ctl_t ctl = {p->deadline_ns, 0, &p->cancel, NULL};
+    if (sol == NULL) exit(2);
     for (;;) {
-        unsigned idx = atomic_fetch_add(&p->next, 1u);
+        unsigned idx = atomic_fetch_add(&p->next, 1u), m = idx % p->members;
         killer_opts_t o;
         killer_result_t r;
-        if (idx >= (p->orders << p->depth) || atomic_load(&p->cancel)) break;
+        if (idx >= (p->members << p->depth) || atomic_load(&p->cancel)) break;
         killer_opts_init(&o);
-        o.method = KILLER_METHOD_ADVANCED;
+        o.method = p->race && m == 0 ? KILLER_METHOD_LEARNING : KILLER_METHOD_ADVANCED;
         o.solutions = sol;
+        o.max_solutions = p->maxsol;
         o.ctl = &ctl;
         o.split_depth = p->depth;
-        o.split_index = idx / p->orders;
-        o.values = idx % p->orders == 1 ? KILLER_VALUES_DESCENDING : KILLER_VALUES_ASCENDING;
+        o.split_index = idx / p->members;
+        if (!p->race && p->members == 2)
+            o.values = m == 1 ? KILLER_VALUES_DESCENDING : KILLER_VALUES_ASCENDING;
         killer_solve(p->pz, &o, &r);
         pthread_mutex_lock(&p->lock);
         p->nodes += r.stats.nodes;
-        if (r.solutions_found > 0 && p->found == 0) {
-            memcpy(p->sol, sol, nn);
-            p->found = 1;
+        for (uint32_t k = 0; k < r.solutions_found && !p->settled && p->found < p->maxsol; k++) {
+            uint32_t s;
+            for (s = 0; s < p->found && memcmp(p->sol + s * nn, sol + k * nn, nn) != 0; s++)
+                ;
+            if (s == p->found) memcpy(p->sol + p->found++ * nn, sol + k * nn, nn);
+        }
+        if (r.code == 0 && r.exhausted) p->done[m] += r.split_span;
+        if (!p->settled && (p->found >= p->maxsol || p->done[m] >= (1u << p->depth))) {
+            p->settled = 1;
+            p->answered = r.method;
             atomic_store(&p->cancel, 1);
         }
         if (r.code != 0 && r.code != SEARCH_CANCELLED && p->code == 0) p->code = r.code;
         pthread_mutex_unlock(&p->lock);
     }
+    free(sol);
     return NULL;
 }
 
-/* First solution of pz on `threads` pthreads; fills *r as killer_solve
- * would (code, solutions_found, stats.nodes) and sol. */
-static void par_solve(const killer_puzzle_t *pz, int threads, int64_t deadline_ns, uint8_t *sol,
-                      killer_result_t *r) {
+/* max_solutions (<= PAR_MAX_SOL) of pz on `threads` pthreads; fills *r as
+ * killer_solve would (code, solutions_found, exhausted, method: the member
+ * that settled the answer, stats.nodes) and sol. */
+static void par_solve(const killer_puzzle_t *pz, int threads, uint32_t maxsol, int64_t deadline_ns,
+                      uint8_t *sol, killer_result_t *r) {
     pthread_t tid[64];
     par_t *p = calloc(1, sizeof *p);
-    int t, nt = threads < 64 ? threads : 64;
+    int t, nt = threads < 64 ? threads : 64, per = nt;
     if (p == NULL) exit(2);
     p->pz = pz;
-    p->orders = 2;
+    p->maxsol = maxsol < PAR_MAX_SOL ? maxsol : PAR_MAX_SOL;
+    p->race = pz->shape.n >= 16;
+    p->members = p->race || maxsol == 1 ? 2 : 1;
+    if (p->members == 2) per = nt / 2;
     p->depth = 0;
-    if (nt / 2 > 1) { /* as api/killer_api.c does for max_solutions 1 */
+    if (per > 1) { /* as api/killer_api.c does */
         p->depth = 3;
-        while ((1 << (p->depth - 3)) < nt / 2 && p->depth < KILLER_MAX_SPLIT_DEPTH)
+        while ((1 << (p->depth - 3)) < per && p->depth < KILLER_MAX_SPLIT_DEPTH)
             p->depth++;
     }
     p->deadline_ns = deadline_ns;
@@ -371,9 +413,11 @@ static void par_solve(const killer_puzzle_t *pz, int threads, int64_t deadline_n
         pthread_join(tid[t], NULL);
     memset(r, 0, sizeof *r);
     r->solutions_found = p->found;
+    r->exhausted = p->settled && p->found < p->maxsol;
+    r->method = p->answered;
     r->stats.nodes = p->nodes;
-    r->code = p->found ? 0 : p->code;
-    memcpy(sol, p->sol, (size_t)pz->shape.n * (size_t)pz->shape.n);
+    r->code = p->settled ? 0 : p->code;
+    memcpy(sol, p->sol, (size_t)p->found * (size_t)pz->shape.n * (size_t)pz->shape.n);
     pthread_mutex_destroy(&p->lock);
     free(p);
 }
@@ -761,6 +805,39 @@ done:
  * combinations and no 45-rule sums: this is the yardstick for a constraint
  * solver's own propagation and learning (Chuffed, a lazy clause generation
  * solver; docs/killer-tuning.md). */
+/* -k DIR: the puzzle as the constraint string of sigh's Interactive Sudoku
+ * Solver (its URLs' "dot-tilde" text: .Shape~16x16, .Cage~SUM~R1C1~R1C2,
+ * .Diagonal~1.Diagonal~-1 for Killer-X, .~R1C1_5 for a given), for the
+ * anchor of bench/compare/killer.sh.  A cell id is R and C followed by one
+ * base-17 digit each (row 10 is 'a').  Only square boxes and symbols 1..n
+ * (ISS's values); -1 for the rest. */
+static int write_iss(const kp_t *k, const char *dir) {
+    const killer_puzzle_t *pz = &k->pz;
+    int n = pz->shape.n, i, j;
+    char path[1200];
+    FILE *out;
+    if (pz->shape.box_rows != pz->shape.box_cols || killer_validate(pz, NULL) != 0) return -1;
+    for (i = 1; i <= n; i++)
+        if (killer_symbol(pz, i) != i) return -1;
+    snprintf(path, sizeof path, "%s/%s.iss", dir, k->id);
+    if ((out = fopen(path, "w")) == NULL) return -1;
+#define ISS_ID(x) ((x) < 9 ? '1' + (x) : 'a' + (x)-9)
+    if (n != 9) fprintf(out, ".Shape~%dx%d", n, n);
+    if (pz->diagonals) fprintf(out, ".Diagonal~1.Diagonal~-1");
+    for (i = 0; i < pz->ncages; i++) {
+        fprintf(out, ".Cage~%ld", pz->cages[i].sum);
+        for (j = 0; j < pz->cages[i].ncells; j++)
+            fprintf(out, "~R%cC%c", ISS_ID(pz->cages[i].cells[j].r),
+                    ISS_ID(pz->cages[i].cells[j].c));
+    }
+    for (i = 0; pz->givens != NULL && i < n * n; i++)
+        if (pz->givens[i] != 0)
+            fprintf(out, ".~R%cC%c_%d", ISS_ID(i / n), ISS_ID(i % n), pz->givens[i]);
+#undef ISS_ID
+    fprintf(out, "\n");
+    return fclose(out) == 0 ? 0 : -1;
+}
+
 static int write_mzn(const kp_t *k, const char *dir) {
     const killer_puzzle_t *pz = &k->pz;
     int n = pz->shape.n, bc = pz->shape.box_cols, br = pz->shape.box_rows, rc = -1, g, t, v,
@@ -889,7 +966,7 @@ static void run_file(const char *name, const run_opts_t *ro) {
             o.ctl = &ctl;
             t0 = ro->cpu ? cpu_ns() : search_now_ns();
             if (mi == 1 && threads > 1)
-                par_solve(&k->pz, threads, ctl.deadline_ns, sol, &r);
+                par_solve(&k->pz, threads, o.max_solutions, ctl.deadline_ns, sol, &r);
             else
                 killer_solve(&k->pz, &o, &r);
             ms[i] = (double)((ro->cpu ? cpu_ns() : search_now_ns()) - t0) / 1e6;
@@ -984,6 +1061,10 @@ int main(int argc, char **argv) {
             ro.out_dir = argv[++i];
             ro.out_ext = "lp";
             ro.write = write_lp;
+        } else if (strcmp(argv[i], "-k") == 0 && i + 1 < argc) {
+            ro.out_dir = argv[++i];
+            ro.out_ext = "iss";
+            ro.write = write_iss;
         } else if (strcmp(argv[i], "-z") == 0 && i + 1 < argc) {
             ro.out_dir = argv[++i];
             ro.out_ext = "mzn";
@@ -1018,9 +1099,9 @@ int main(int argc, char **argv) {
         else {
             fprintf(stderr,
                     "usage: %s [-d dir | -i file] [-t backtracking_cap_ms] [-T advanced_cap_ms] "
-                    "[-m max_per_file] [-v] [-a] [-f id_part] "
-                    "[-o auto|asc|desc] [-j threads] [-s split_depth] [-c cnf_dir] [-g lp_dir] [-z "
-                    "mzn_dir]\n",
+                    "[-m max_per_file] [-v] [-a] [-M method] [-f id_part] "
+                    "[-o auto|asc|desc] [-j threads] [-u] [-P] [-x] [-s split_depth] [-c cnf_dir] "
+                    "[-g lp_dir] [-z mzn_dir] [-k iss_dir]\n",
                     argv[0]);
             return 2;
         }

@@ -50,7 +50,7 @@ typedef struct plan_s {
     killer__eqs_t eqs;
     uint32_t *nco;   /* per equation: table size (tabled) */
     uint8_t *tabled; /* per equation: 1 a table con, 0 a sum con */
-    uint32_t ncombo, ngroups, maxcombo, ycages, nglits, ngrp_sat;
+    uint32_t ncombo, ngroups, ycages, nglits, ngrp_sat;
     void *scratch;
 } plan_t;
 
@@ -129,7 +129,6 @@ static void plan_cons(plan_t *p, uint64_t full) {
             p->tabled[e] = 1; /* an empty table is a conflict at the root */
             p->nco[e] = cnt;
             total += cnt;
-            if (cnt > p->maxcombo) p->maxcombo = cnt;
         } else {
             p->ngroups += (uint32_t)group_cells(m, cells, p->eqs.neg + q->off, q->k, gb) + 1;
         }
@@ -293,6 +292,7 @@ static void fill_cons(killer__lcg_t *L, const plan_t *p) {
             c->ncombo = p->nco[ci];
             (void)killer__combos(L->w, L->full, q->k, q->sum, L->combos + coff, c->ncombo, &cnt,
                                  COMBO_BUDGET);
+            L->nlive[ci] = c->ncombo;
             coff += c->ncombo;
         } else {
             /* plan_cons() reordered the cells by group: count them again */
@@ -351,9 +351,10 @@ static int lcg_size(const plan_t *p, const killer_puzzle_t *pz, const killer_opt
         AL(z->ncells) + AL((size_t)p->ngroups + 1) + AL((size_t)p->ncombo * sizeof(uint64_t)) +
         AL(((size_t)nc + 1) * 4) + AL(z->ncells * 4) + AL((size_t)p->ycages * 4 + 4) +
         AL((size_t)nc * 8) + 2 * AL((size_t)z->ncons * 8) + 2 * AL((size_t)z->maxq * 4) +
-        AL(((size_t)z->nvars + 1) * 4) + AL((size_t)z->nvars * 8) +
-        AL((size_t)p->maxcombo * 4 + 4) + AL(((size_t)p->ngrp_sat + 1) * 4) +
-        AL((size_t)p->nglits * 4) + AL(z->recw * 4) + AL(((size_t)z->nvars + 1) * sizeof(size_t)) +
+        AL(((size_t)z->nvars + 1) * 4) + AL((size_t)z->nvars * 8) + AL((size_t)p->ncombo * 4 + 4) +
+        AL((size_t)z->ncons * 4) + AL(((size_t)p->ncombo + 1) * sizeof(killer__lcg_ctrail_t)) +
+        AL(((size_t)p->ngrp_sat + 1) * 4) + AL((size_t)p->nglits * 4) + AL(z->recw * 4) +
+        AL(((size_t)z->nvars + 1) * sizeof(size_t)) +
         sudoku__sat_bytes(z->nvars, p->ngrp_sat, p->nglits, 0);
     /* each arena word costs 4 bytes plus 8 of watch pool (sat.c); the
      * arena holds the learned clauses (reduced as it fills) and a clause
@@ -416,7 +417,9 @@ static char *lcg_carve(lcg_run_t *r, const plan_t *p, const sizes_t *z, int n, c
     TAKE(L->dq, uint32_t, z->maxq);
     TAKE(L->buf, uint32_t, z->nvars + 1);
     TAKE(L->lstamp, uint32_t, 2 * (size_t)z->nvars);
-    TAKE(L->kill, uint32_t, p->maxcombo + 1);
+    TAKE(L->kill, uint32_t, p->ncombo + 1);
+    TAKE(L->nlive, uint32_t, z->ncons);
+    TAKE(L->ctrail, killer__lcg_ctrail_t, p->ncombo + 1);
     TAKE(*gstart, uint32_t, p->ngrp_sat + 1);
     TAKE(*glits, uint32_t, p->nglits);
     TAKE(L->ext.rec, uint32_t, z->recw);

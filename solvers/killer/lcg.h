@@ -45,6 +45,12 @@ typedef struct killer__lcg_con_s {
     uint8_t inq;
 } killer__lcg_con_t;
 
+/* A table con's live count before a run shrank it, and the trail length
+ * that run saw (killer/lcg_prop.c, run_table()). */
+typedef struct killer__lcg_ctrail_s {
+    uint32_t ci, old, at;
+} killer__lcg_ctrail_t;
+
 typedef struct killer__lcg_s {
     sudoku__sat_t *s;
     sudoku__sat_ext_t ext;
@@ -70,7 +76,10 @@ typedef struct killer__lcg_s {
     /* explanations */
     uint32_t *buf, blen; /* the clause being built (nvars) */
     uint32_t *lstamp, stamp;
-    uint32_t *kill; /* per combo of the con being run: 0 live, else its killer */
+    uint32_t *kill;               /* per combo (as combos): the killer of a dead one */
+    uint32_t *nlive;              /* per con: its live combos, combos[combo_off .. + nlive) */
+    killer__lcg_ctrail_t *ctrail; /* the old nlive of each shrinking run */
+    uint32_t nctrail;
     uint64_t runs, implied;
 } killer__lcg_t;
 

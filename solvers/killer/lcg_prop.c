@@ -105,8 +105,12 @@ static void scan(killer__lcg_t *L, const sudoku__sat_t *s, uint32_t self) {
 
 void killer__lcg_undo(void *ud, const uint32_t *lits, uint32_t cnt) {
     killer__lcg_t *L = ud;
-    const uint32_t n = (uint32_t)L->n;
+    const uint32_t n = (uint32_t)L->n, stop = (uint32_t)(lits - L->s->trail);
     uint32_t i;
+    while (L->nctrail > 0 && L->ctrail[L->nctrail - 1].at > stop) {
+        const killer__lcg_ctrail_t *e = &L->ctrail[--L->nctrail];
+        L->nlive[e->ci] = e->old;
+    }
     for (i = 0; i < cnt; i++) {
         uint32_t lit = lits[i], v = lit >> 1;
         if (v < L->nx) {
@@ -149,7 +153,7 @@ static inline void xadd_cell(killer__lcg_t *L, int cell, uint64_t m) {
 
 /* Adds the killer of dead combo `c` of con `con`. */
 static void add_killer(killer__lcg_t *L, const killer__lcg_con_t *con, uint32_t c) {
-    uint32_t code = L->kill[c], idx = code >> 2;
+    uint32_t code = L->kill[con->combo_off + c], idx = code >> 2;
     switch (code & 3u) {
     case K_YFALSE: xadd(L, 2u * ((uint32_t)con->ybase + idx)); break;
     case K_YTRUE: xadd(L, 2u * ((uint32_t)con->ybase + idx) + 1u); break;
@@ -159,19 +163,28 @@ static void add_killer(killer__lcg_t *L, const killer__lcg_con_t *con, uint32_t 
 
 /* Adds the killers of every dead combo that holds value bit b (want 1) or
  * lacks it (want 0). */
-static void add_killers(killer__lcg_t *L, const killer__lcg_con_t *con, uint64_t b, int want) {
+static void add_killers(killer__lcg_t *L, const killer__lcg_con_t *con, uint32_t ci, uint64_t b,
+                        int want) {
     const uint64_t *cb = L->combos + con->combo_off;
     uint32_t c;
-    for (c = 0; c < con->ncombo; c++)
-        if (L->kill[c] != 0 && ((cb[c] & b) != 0) == want) add_killer(L, con, c);
+    for (c = L->nlive[ci]; c < con->ncombo; c++)
+        if (((cb[c] & b) != 0) == want) add_killer(L, con, c);
 }
 
+/* The live combos of a table con are combos[0 .. nlive) of its slice; a
+ * run moves the combos it finds dead behind nlive (swapping), noting each
+ * one's killer in kill[], and pushes the old nlive with the trail length
+ * it saw onto ctrail: the killers are literals of that trail prefix, so
+ * the combos stay dead until the engine takes back a literal of it, and
+ * killer__lcg_undo() then restores nlive.  A run looks at the live combos
+ * only. */
 static int run_table(killer__lcg_t *L, sudoku__sat_t *s, uint32_t ci) {
     const killer__lcg_con_t *con = &L->cons[ci];
-    const uint64_t *cb = L->combos + con->combo_off;
+    uint64_t *cb = L->combos + con->combo_off;
+    uint32_t *kl = L->kill + con->combo_off;
     const uint16_t *cells = L->ccell + con->off;
     uint64_t D[KILLER_MAX_N], U = 0, I = L->full, yp = 0, yn = 0;
-    uint32_t c, nlive = 0;
+    uint32_t c, nlive = L->nlive[ci], was = nlive;
     int k = con->k, j;
     for (j = 0; j < k; j++)
         D[j] = L->dom[cells[j]];
@@ -179,7 +192,7 @@ static int run_table(killer__lcg_t *L, sudoku__sat_t *s, uint32_t ci) {
         yp = L->ypos[ci];
         yn = L->yneg[ci];
     }
-    for (c = 0; c < con->ncombo; c++) {
+    for (c = 0; c < nlive;) {
         uint64_t C = cb[c];
         uint32_t code = 0;
         if (C & yn)
@@ -192,14 +205,26 @@ static int run_table(killer__lcg_t *L, sudoku__sat_t *s, uint32_t ci) {
                     code = K_CELL | (uint32_t)j << 2;
                     break;
                 }
-        L->kill[c] = code;
         if (code == 0) {
             U |= C;
             I &= C;
-            nlive++;
+            c++;
+            continue;
         }
+        nlive--; /* dead: behind the live ones, with its killer */
+        cb[c] = cb[nlive];
+        kl[c] = kl[nlive];
+        cb[nlive] = C;
+        kl[nlive] = code;
     }
-    s->ticks += (con->ncombo * (uint32_t)k) / 32u;
+    s->ticks += (was * (uint32_t)k) / 32u;
+    if (nlive < was) {
+        killer__lcg_ctrail_t *e = &L->ctrail[L->nctrail++];
+        e->ci = ci;
+        e->old = was;
+        e->at = s->ntrail;
+        L->nlive[ci] = nlive;
+    }
     if (nlive == 0) {
         xreset(L);
         for (c = 0; c < con->ncombo; c++)
@@ -212,7 +237,7 @@ static int run_table(killer__lcg_t *L, sudoku__sat_t *s, uint32_t ci) {
         for (m = L->full & ~U & ~yn; m != 0; m &= m - 1) {
             int v = killer__ctz(m);
             xreset(L);
-            add_killers(L, con, m & (~m + 1), 1);
+            add_killers(L, con, ci, m & (~m + 1), 1);
             if (sudoku__sat_imply(s, 2u * ((uint32_t)con->ybase + (uint32_t)v) + 1u, L->buf,
                                   L->blen) < 0)
                 return -1;
@@ -220,7 +245,7 @@ static int run_table(killer__lcg_t *L, sudoku__sat_t *s, uint32_t ci) {
         for (m = I & ~yp; m != 0; m &= m - 1) {
             int v = killer__ctz(m);
             xreset(L);
-            add_killers(L, con, m & (~m + 1), 0);
+            add_killers(L, con, ci, m & (~m + 1), 0);
             if (sudoku__sat_imply(s, 2u * ((uint32_t)con->ybase + (uint32_t)v), L->buf, L->blen) <
                 0)
                 return -1;
@@ -235,7 +260,7 @@ static int run_table(killer__lcg_t *L, sudoku__sat_t *s, uint32_t ci) {
             uint64_t b = m & (~m + 1);
             int v = killer__ctz(m) + 1;
             xreset(L);
-            add_killers(L, con, b, 1);
+            add_killers(L, con, ci, b, 1);
             for (j = 0; j < k; j++)
                 if ((D[j] & b) &&
                     sudoku__sat_imply(s, killer__lcg_x(L, cells[j], v) + 1u, L->buf, L->blen) < 0)
@@ -252,7 +277,7 @@ static int run_table(killer__lcg_t *L, sudoku__sat_t *s, uint32_t ci) {
                 }
             if (places > 1 || (places == 1 && D[at] == b)) continue;
             xreset(L);
-            add_killers(L, con, b, 0);
+            add_killers(L, con, ci, b, 0);
             for (j = 0; j < k; j++)
                 if (j != at) xadd(L, killer__lcg_x(L, cells[j], v));
             if (places == 0) {
