@@ -1008,9 +1008,13 @@ static void run_file(const char *name, const run_opts_t *ro) {
             else
                 wrong++; /* no solution claimed */
             if (verbose && meth == KILLER_METHOD_LEARNING)
-                printf("  %-10s %-34s %9.3f ms %10llu nodes code %d conflicts %llu\n",
+                printf("  %-10s %-34s %9.3f ms %10llu nodes code %d conflicts %llu (clause %.1f "
+                       "literals)\n",
                        killer_method_name(meth), k->id, ms[i], (unsigned long long)r.stats.nodes,
-                       r.code, (unsigned long long)r.learning.conflicts);
+                       r.code, (unsigned long long)r.learning.conflicts,
+                       r.learning.learned
+                           ? (double)r.learning.learned_lits / (double)r.learning.learned
+                           : 0.0);
             else if (verbose)
                 printf("  %-10s %-34s %9.3f ms %10llu nodes code %d derived %u\n",
                        killer_method_name(meth), k->id, ms[i], (unsigned long long)r.stats.nodes,

@@ -249,29 +249,30 @@ typedef struct killer_opts_s {
 void killer_opts_init(killer_opts_t *opts);
 
 typedef struct killer_result_s {
-    int code;                 /* what killer_solve() returned */
-    killer_method_t method;   /* method that ran */
-    uint32_t solutions_found; /* solutions written / counted (valid when stopped) */
-    int exhausted;            /* 1: the space was searched to the end, so
-                                 solutions_found is the exact count */
-    killer_problem_t problem; /* validation result (code 0 when valid) */
-    uint32_t derived;         /* advanced: 45-rule sum constraints added */
-    uint32_t bounds_cages;    /* advanced: cages over the table cap (bounds only) */
-    search_stats_t stats;     /* nodes = values tried (backtracking) or branch
-                                 choices (advanced), backtracks = choices undone,
-                                 propagations = candidates removed / forced,
-                                 max_depth = deepest stack of open choices */
-    size_t mem_peak;          /* bytes the solve allocated */
-    uint32_t split_span;      /* split: how many indices from split_index on
-                                 this solve answered for -- 1, or more when
-                                 the grid was solved above split_depth (or
-                                 backtracking, index 0: all 2^split_depth),
-                                 so that the others are known to be empty */
-    uint32_t value_orders;    /* advanced: value orders that searched, 2 when
-                                 auto took turns (killer_opts_t values) */
-    struct {                  /* learning: what the clause-learning engine did */
-        uint64_t conflicts;   /* (also stats.backtracks; stats.nodes = decisions) */
-        uint64_t learned;     /* clauses learned */
+    int code;                  /* what killer_solve() returned */
+    killer_method_t method;    /* method that ran */
+    uint32_t solutions_found;  /* solutions written / counted (valid when stopped) */
+    int exhausted;             /* 1: the space was searched to the end, so
+                                  solutions_found is the exact count */
+    killer_problem_t problem;  /* validation result (code 0 when valid) */
+    uint32_t derived;          /* advanced: 45-rule sum constraints added */
+    uint32_t bounds_cages;     /* advanced: cages over the table cap (bounds only) */
+    search_stats_t stats;      /* nodes = values tried (backtracking) or branch
+                                  choices (advanced), backtracks = choices undone,
+                                  propagations = candidates removed / forced,
+                                  max_depth = deepest stack of open choices */
+    size_t mem_peak;           /* bytes the solve allocated */
+    uint32_t split_span;       /* split: how many indices from split_index on
+                                  this solve answered for -- 1, or more when
+                                  the grid was solved above split_depth (or
+                                  backtracking, index 0: all 2^split_depth),
+                                  so that the others are known to be empty */
+    uint32_t value_orders;     /* advanced: value orders that searched, 2 when
+                                  auto took turns (killer_opts_t values) */
+    struct {                   /* learning: what the clause-learning engine did */
+        uint64_t conflicts;    /* (also stats.backtracks; stats.nodes = decisions) */
+        uint64_t learned;      /* clauses learned */
+        uint64_t learned_lits; /* their literals, after minimisation */
         uint64_t restarts;
         uint64_t dropped; /* propagations skipped: no room for their explanation */
     } learning;

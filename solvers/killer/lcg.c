@@ -417,7 +417,7 @@ static char *lcg_carve(lcg_run_t *r, const plan_t *p, const sizes_t *z, int n, c
     TAKE(L->dq, uint32_t, z->maxq);
     TAKE(L->buf, uint32_t, z->nvars + 1);
     TAKE(L->lstamp, uint32_t, 2 * (size_t)z->nvars);
-    TAKE(L->kill, uint32_t, p->ncombo + 1);
+    TAKE(L->pend, uint32_t, p->ncombo + 1);
     TAKE(L->nlive, uint32_t, z->ncons);
     TAKE(L->ctrail, killer__lcg_ctrail_t, p->ncombo + 1);
     TAKE(*gstart, uint32_t, p->ngrp_sat + 1);
@@ -530,6 +530,7 @@ int killer__solve_lcg(const killer_puzzle_t *pz, const killer_opts_t *opts, kill
     res->mem_peak = r.bytes;
     res->learning.conflicts = r.s->stats.conflicts;
     res->learning.learned = r.s->stats.learned;
+    res->learning.learned_lits = r.s->stats.learned_lits;
     res->learning.restarts = r.s->stats.restarts;
     res->learning.dropped = r.L->ext.skipped;
     killer__free(opts, r.mem);

@@ -76,7 +76,7 @@ typedef struct killer__lcg_s {
     /* explanations */
     uint32_t *buf, blen; /* the clause being built (nvars) */
     uint32_t *lstamp, stamp;
-    uint32_t *kill;               /* per combo (as combos): the killer of a dead one */
+    uint32_t *pend;               /* scratch of add_killers(): a con's combos */
     uint32_t *nlive;              /* per con: its live combos, combos[combo_off .. + nlive) */
     killer__lcg_ctrail_t *ctrail; /* the old nlive of each shrinking run */
     uint32_t nctrail;

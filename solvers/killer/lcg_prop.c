@@ -52,11 +52,6 @@
 
 #include "solvers/killer/lcg.h"
 
-/* Killer codes (kill[]): 0 live; else kind | index << 2. */
-#define K_YFALSE 1u /* a value of the combo with y false: index = v - 1 */
-#define K_YTRUE  2u /* a value outside the combo with y true: index = v - 1 */
-#define K_CELL   3u /* a cell of the con with no value of the combo: index = position */
-
 /* === Events ============================================================= */
 
 static inline void enqueue(killer__lcg_t *L, uint32_t ci) {
@@ -151,37 +146,68 @@ static inline void xadd_cell(killer__lcg_t *L, int cell, uint64_t m) {
 
 /* === Table cons ========================================================= */
 
-/* Adds the killer of dead combo `c` of con `con`. */
-static void add_killer(killer__lcg_t *L, const killer__lcg_con_t *con, uint32_t c) {
-    uint32_t code = L->kill[con->combo_off + c], idx = code >> 2;
-    switch (code & 3u) {
-    case K_YFALSE: xadd(L, 2u * ((uint32_t)con->ybase + idx)); break;
-    case K_YTRUE: xadd(L, 2u * ((uint32_t)con->ybase + idx) + 1u); break;
-    default: xadd_cell(L, L->ccell[con->off + idx], L->combos[con->combo_off + c]); break;
+/* Adds to buf a killer for each dead combo of con ci (combos[nlive ..
+ * ncombo) of its slice: dead in the current state) that holds value bit b
+ * (want 1), lacks it (want 0), or any (want -1), given the cells' domains
+ * D and the cage's y literals yp / yn.  Greedy, to keep the explanation
+ * short (the learned clauses come from it): a y literal already chosen
+ * covers every combo it kills, then one more y literal (one literal) for a
+ * combo that has one; the rest take the cell that adds the fewest new x
+ * literals (all of a cell's x literals for the combo's values are false:
+ * the cell can take none of them). */
+static void add_killers(killer__lcg_t *L, const killer__lcg_con_t *con, uint32_t ci,
+                        const uint64_t *D, uint64_t yp, uint64_t yn, uint64_t b, int want) {
+    const uint64_t *cb = L->combos + con->combo_off;
+    const uint16_t *cells = L->ccell + con->off;
+    uint64_t yin = 0, ytin = 0, cin[KILLER_MAX_N];
+    uint32_t c, i, npend = 0, *pend = L->pend;
+    int k = con->k, j;
+    for (c = L->nlive[ci]; c < con->ncombo; c++) {
+        uint64_t C = cb[c], m;
+        if (want >= 0 && ((C & b) != 0) != want) continue;
+        if ((C & yin) || (ytin & ~C)) continue;
+        if ((m = C & yn) != 0) {
+            m &= ~m + 1;
+            yin |= m;
+            xadd(L, 2u * ((uint32_t)con->ybase + (uint32_t)killer__ctz(m)));
+        } else if ((m = yp & ~C) != 0) {
+            m &= ~m + 1;
+            ytin |= m;
+            xadd(L, 2u * ((uint32_t)con->ybase + (uint32_t)killer__ctz(m)) + 1u);
+        } else
+            pend[npend++] = c;
+    }
+    for (j = 0; j < k; j++)
+        cin[j] = 0;
+    for (i = 0; i < npend; i++) {
+        uint64_t C = cb[pend[i]];
+        int best = -1, bnew = 65;
+        for (j = 0; j < k && bnew > 0; j++) {
+            int nw;
+            if (D[j] & C) continue;
+            nw = killer__popcount(C & ~cin[j]);
+            if (nw < bnew) {
+                bnew = nw;
+                best = j;
+            }
+        }
+        assert(best >= 0); /* a dead combo has a killer */
+        if (bnew > 0) {
+            xadd_cell(L, cells[best], C & ~cin[best]);
+            cin[best] |= C;
+        }
     }
 }
 
-/* Adds the killers of every dead combo that holds value bit b (want 1) or
- * lacks it (want 0). */
-static void add_killers(killer__lcg_t *L, const killer__lcg_con_t *con, uint32_t ci, uint64_t b,
-                        int want) {
-    const uint64_t *cb = L->combos + con->combo_off;
-    uint32_t c;
-    for (c = L->nlive[ci]; c < con->ncombo; c++)
-        if (((cb[c] & b) != 0) == want) add_killer(L, con, c);
-}
-
 /* The live combos of a table con are combos[0 .. nlive) of its slice; a
- * run moves the combos it finds dead behind nlive (swapping), noting each
- * one's killer in kill[], and pushes the old nlive with the trail length
- * it saw onto ctrail: the killers are literals of that trail prefix, so
- * the combos stay dead until the engine takes back a literal of it, and
- * killer__lcg_undo() then restores nlive.  A run looks at the live combos
- * only. */
+ * run moves the combos it finds dead behind nlive (swapping) and pushes the
+ * old nlive with the trail length it saw onto ctrail: what killed them are
+ * literals of that trail prefix, so the combos stay dead until the engine
+ * takes back a literal of it, and killer__lcg_undo() then restores nlive.
+ * A run looks at the live combos only. */
 static int run_table(killer__lcg_t *L, sudoku__sat_t *s, uint32_t ci) {
     const killer__lcg_con_t *con = &L->cons[ci];
     uint64_t *cb = L->combos + con->combo_off;
-    uint32_t *kl = L->kill + con->combo_off;
     const uint16_t *cells = L->ccell + con->off;
     uint64_t D[KILLER_MAX_N], U = 0, I = L->full, yp = 0, yn = 0;
     uint32_t c, nlive = L->nlive[ci], was = nlive;
@@ -194,28 +220,18 @@ static int run_table(killer__lcg_t *L, sudoku__sat_t *s, uint32_t ci) {
     }
     for (c = 0; c < nlive;) {
         uint64_t C = cb[c];
-        uint32_t code = 0;
-        if (C & yn)
-            code = K_YFALSE | (uint32_t)killer__ctz(C & yn) << 2;
-        else if (yp & ~C)
-            code = K_YTRUE | (uint32_t)killer__ctz(yp & ~C) << 2;
-        else
-            for (j = 0; j < k; j++)
-                if (!(D[j] & C)) {
-                    code = K_CELL | (uint32_t)j << 2;
-                    break;
-                }
-        if (code == 0) {
+        int dead = (C & yn) || (yp & ~C);
+        for (j = 0; j < k && !dead; j++)
+            dead = !(D[j] & C);
+        if (!dead) {
             U |= C;
             I &= C;
             c++;
             continue;
         }
-        nlive--; /* dead: behind the live ones, with its killer */
+        nlive--; /* dead: behind the live ones */
         cb[c] = cb[nlive];
-        kl[c] = kl[nlive];
         cb[nlive] = C;
-        kl[nlive] = code;
     }
     s->ticks += (was * (uint32_t)k) / 32u;
     if (nlive < was) {
@@ -227,8 +243,7 @@ static int run_table(killer__lcg_t *L, sudoku__sat_t *s, uint32_t ci) {
     }
     if (nlive == 0) {
         xreset(L);
-        for (c = 0; c < con->ncombo; c++)
-            add_killer(L, con, c);
+        add_killers(L, con, ci, D, yp, yn, 0, -1);
         sudoku__sat_conflict(s, L->buf, L->blen);
         return -1;
     }
@@ -237,7 +252,7 @@ static int run_table(killer__lcg_t *L, sudoku__sat_t *s, uint32_t ci) {
         for (m = L->full & ~U & ~yn; m != 0; m &= m - 1) {
             int v = killer__ctz(m);
             xreset(L);
-            add_killers(L, con, ci, m & (~m + 1), 1);
+            add_killers(L, con, ci, D, yp, yn, m & (~m + 1), 1);
             if (sudoku__sat_imply(s, 2u * ((uint32_t)con->ybase + (uint32_t)v) + 1u, L->buf,
                                   L->blen) < 0)
                 return -1;
@@ -245,7 +260,7 @@ static int run_table(killer__lcg_t *L, sudoku__sat_t *s, uint32_t ci) {
         for (m = I & ~yp; m != 0; m &= m - 1) {
             int v = killer__ctz(m);
             xreset(L);
-            add_killers(L, con, ci, m & (~m + 1), 0);
+            add_killers(L, con, ci, D, yp, yn, m & (~m + 1), 0);
             if (sudoku__sat_imply(s, 2u * ((uint32_t)con->ybase + (uint32_t)v), L->buf, L->blen) <
                 0)
                 return -1;
@@ -260,7 +275,7 @@ static int run_table(killer__lcg_t *L, sudoku__sat_t *s, uint32_t ci) {
             uint64_t b = m & (~m + 1);
             int v = killer__ctz(m) + 1;
             xreset(L);
-            add_killers(L, con, ci, b, 1);
+            add_killers(L, con, ci, D, yp, yn, b, 1);
             for (j = 0; j < k; j++)
                 if ((D[j] & b) &&
                     sudoku__sat_imply(s, killer__lcg_x(L, cells[j], v) + 1u, L->buf, L->blen) < 0)
@@ -277,7 +292,7 @@ static int run_table(killer__lcg_t *L, sudoku__sat_t *s, uint32_t ci) {
                 }
             if (places > 1 || (places == 1 && D[at] == b)) continue;
             xreset(L);
-            add_killers(L, con, ci, b, 0);
+            add_killers(L, con, ci, D, yp, yn, b, 0);
             for (j = 0; j < k; j++)
                 if (j != at) xadd(L, killer__lcg_x(L, cells[j], v));
             if (places == 0) {
