@@ -19,7 +19,8 @@
  * the advanced value order on one thread (killer_opts_t values; default auto: both orders in
  * turns).  -u asks for two solutions: the time is a uniqueness proof (a unique puzzle counts as
  * solved only when its space was exhausted; one with a second solution counts under multi).
- * -P times by the process's CPU time instead of the wall clock.
+ * -P times by the process's CPU time instead of the wall clock; -N NODES gives the second method a
+ * node budget (decisions for learning: a cap that does not depend on the machine's load).
  * -j THREADS (> 1) runs auto as the HTTP job does (par_solve()): on 9x9 and smaller with one
  * solution asked for, a portfolio of both value orders of advanced; from 16x16 up the race of
  * learning against advanced; otherwise advanced split; each member split into
@@ -511,6 +512,7 @@ typedef struct run_opts_s {
     int unique;             /* -u: max_solutions 2, the whole proof timed */
     int xcheck;             /* -x: cross-check learning against advanced */
     int cpu;                /* -P: times are the process's CPU time, not wall time */
+    uint64_t budget;        /* -N: node budget a solve (0: none); deterministic, unlike -T */
     /* -c / -g / -z: write each puzzle as DIR/<id>.EXT instead of solving */
     const char *out_dir, *out_ext;
     int (*write)(const kp_t *k, const char *dir);
@@ -963,6 +965,7 @@ static void run_file(const char *name, const run_opts_t *ro) {
             o.max_solutions = ro->unique ? 2 : 1;
             memset(&ctl, 0, sizeof ctl);
             ctl.deadline_ns = search_now_ns() + (int64_t)(mi == 0 ? cap_ms : adv_cap_ms) * 1000000;
+            if (mi == 1) ctl.node_budget = ro->budget;
             o.ctl = &ctl;
             t0 = ro->cpu ? cpu_ns() : search_now_ns();
             if (mi == 1 && threads > 1)
@@ -1039,9 +1042,12 @@ out:
 int main(int argc, char **argv) {
     static const char *const files[] = {"janko_killer_4x4.jsonl", "janko_killer_6x6.jsonl",
                                         "janko_killer_9x9.jsonl", "killers_curated.jsonl"};
-    run_opts_t ro = {
-        "../shared/data/killer", NULL, 1000, 60000, 0,    0,    0,   1, 0, KILLER_VALUES_AUTO,
-        KILLER_METHOD_ADVANCED,  0,    0,    0,     NULL, NULL, NULL};
+    run_opts_t ro = {.dir = "../shared/data/killer",
+                     .cap_ms = 1000,
+                     .adv_cap_ms = 60000,
+                     .threads = 1,
+                     .values = KILLER_VALUES_AUTO,
+                     .method = KILLER_METHOD_ADVANCED};
     const char *one = NULL; /* -i FILE */
     int i;
     for (i = 1; i < argc; i++) {
@@ -1081,6 +1087,8 @@ int main(int argc, char **argv) {
             ro.xcheck = 1;
         else if (strcmp(argv[i], "-P") == 0)
             ro.cpu = 1;
+        else if (strcmp(argv[i], "-N") == 0 && i + 1 < argc && atoll(argv[i + 1]) >= 1)
+            ro.budget = (uint64_t)atoll(argv[++i]);
         else if (strcmp(argv[i], "-f") == 0 && i + 1 < argc)
             ro.only = argv[++i];
         else if (strcmp(argv[i], "-M") == 0 && i + 1 < argc &&
@@ -1104,7 +1112,8 @@ int main(int argc, char **argv) {
             fprintf(stderr,
                     "usage: %s [-d dir | -i file] [-t backtracking_cap_ms] [-T advanced_cap_ms] "
                     "[-m max_per_file] [-v] [-a] [-M method] [-f id_part] "
-                    "[-o auto|asc|desc] [-j threads] [-u] [-P] [-x] [-s split_depth] [-c cnf_dir] "
+                    "[-o auto|asc|desc] [-j threads] [-u] [-P] [-N nodes] [-x] [-s split_depth] "
+                    "[-c cnf_dir] "
                     "[-g lp_dir] [-z mzn_dir] [-k iss_dir]\n",
                     argv[0]);
             return 2;

@@ -121,4 +121,3 @@ void kg_make_x_grid(gen_t *g, unsigned *seed) {
     for (i = 0; i < n * n; i++)
         g->grid[i] = (uint8_t)perm[grid[i] - 1];
 }
-

@@ -48,9 +48,9 @@ static uint32_t lcg_agree(const gen_t *g, uint32_t maxsol) {
         cmp_grid_len = nc;
         qsort(sol[m], r[m].solutions_found, (size_t)nc, cmp_grid);
         for (uint32_t k = 1; k < r[m].solutions_found; k++)
-            ck_assert_msg(memcmp(sol[m] + (size_t)(k - 1) * nc, sol[m] + (size_t)k * nc,
-                                 (size_t)nc) != 0,
-                          "method %d found a solution twice", m);
+            ck_assert_msg(
+                memcmp(sol[m] + (size_t)(k - 1) * nc, sol[m] + (size_t)k * nc, (size_t)nc) != 0,
+                "method %d found a solution twice", m);
     }
     ck_assert_int_eq(r[1].exhausted, r[0].exhausted);
     if (r[0].exhausted) {
@@ -73,7 +73,8 @@ static uint32_t lcg_agree(const gen_t *g, uint32_t maxsol) {
  * with symbols other than 1..n (ascending or scrambled).  Counts up to
  * 300, each compared solution by solution. */
 START_TEST(killer_learning_agrees) {
-    static const int shapes[][3] = {{4, 2, 2}, {6, 2, 3}, {6, 3, 2}, {8, 2, 4}, {9, 3, 3}, {9, 3, 3}};
+    static const int shapes[][3] = {{4, 2, 2}, {6, 2, 3}, {6, 3, 2},
+                                    {8, 2, 4}, {9, 3, 3}, {9, 3, 3}};
     gen_t *g = malloc(sizeof *g);
     unsigned seed = 2024u + (unsigned)_i * 613u;
     int s = _i % 6, n = shapes[s][0], i, x = (_i / 6) % 2, keep;

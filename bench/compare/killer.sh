@@ -12,8 +12,11 @@
 #   puzzled 1t   bench_killer -M auto on one thread (what the service runs
 #                with threads 1: advanced, both value orders in turns)
 #   puzzled 2t   bench_killer -j 2, as the service runs threads 2 (9x9: the
-#                two value orders on two threads; from 16x16 the race of
-#                learning and advanced); wall time whatever METRIC says
+#                two value orders on two threads, or for uniqueness 16
+#                subtrees of one order; from 16x16 the race of learning and
+#                advanced); with METRIC=cpu half the process's CPU time (both
+#                threads busy to the end: the time two free cores would
+#                take), else the wall clock
 #   learning     bench_killer -M learning, one thread
 #   ISS          sigh's solver core under node, one thread: its constraint
 #                text (bench_killer -k) parsed, built (its optimizer) and
@@ -133,13 +136,13 @@ fi
 # === one round of each program =============================================
 # Each appends "id ms ok" lines to $out/res/PROG.MODE (ok 1: the answer is
 # right for the mode: a checked solution, or for uniqueness a proof).
-puzzled() { # puzzled() PROG MODE ARGS...
-    prog=$1 mode=$2
-    shift 2
+puzzled() { # puzzled() PROG MODE DIVISOR ARGS...
+    prog=$1 mode=$2 div=$3
+    shift 3
     u=
     [ "$mode" = unique ] && u=-u
     ./$bench -i "$out/set.jsonl" -a -v -T "$capms" $u "$@" |
-        awk '/^  [a-z]+ +[^ ]+ +[0-9.]+ ms/ {print $2, $3, ($8 == 0) ? 1 : 0}' >> "$out/res/$prog.$mode"
+        awk -v d="$div" '/^  [a-z]+ +[^ ]+ +[0-9.]+ ms/ {print $2, $3 / d, ($8 == 0) ? 1 : 0}' >> "$out/res/$prog.$mode"
 }
 iss_round() { # iss_round MODE
     [ -n "$iss" ] || return 0
@@ -189,9 +192,13 @@ echo "killer.sh: $(echo "$ids" | wc -w) puzzles (id contains \"$filter\"), best 
 for mode in first unique; do
     r=1
     while [ "$r" -le "$reps" ]; do
-        puzzled p1 "$mode" -M auto $pflag
-        puzzled p2 "$mode" -j 2
-        puzzled lcg "$mode" -M learning $pflag
+        puzzled p1 "$mode" 1 -M auto $pflag
+        if [ "$metric" = cpu ]; then
+            puzzled p2 "$mode" 2 -j 2 -P
+        else
+            puzzled p2 "$mode" 1 -j 2
+        fi
+        puzzled lcg "$mode" 1 -M learning $pflag
         iss_round "$mode"
         [ "$r" -le "$creps" ] && cad_round "$mode"
         r=$((r + 1))
