@@ -30,6 +30,11 @@
  * literals (derived sums, one-cell cages) removes from its cells the values
  * no live combo holds, and places a value every live combo holds when one
  * cell alone can take it (also explained by the other cells' x literals).
+ * The live combos are a sparse set trailed by the engine's undo, so a run
+ * looks at those only (run_table()); a dead combo's killer is chosen when
+ * an explanation needs it, greedily for a short clause (add_killers()).
+ * Not kept, measured in docs/killer-tuning.md: a perfect matching per
+ * combination (Hall sets as killers), cage pointing.
  *
  * Sum cons.  sum(w(cell)) = S, w = the symbol, or n + 1 - v for a mirrored
  * cell; the cells are split into peer groups (distinct values).  A group of
