@@ -138,17 +138,18 @@ typedef struct kl_job_s {
     killer_values_t values; /* value_order: auto, or one order everywhere */
     long long max_solutions, timeout_ms, threads;
     killer_puzzle_t pz;
-    uint8_t *solutions;       /* max_solutions grids, kept ones first */
-    uint32_t *sol_item;       /* split: the item each kept solution came from */
-    uint32_t split_depth;     /* subtrees per value order: 2^split_depth */
-    uint32_t orders;          /* 1, or 2: a portfolio of both value orders */
-    kl_item_t *items;         /* base.nitems = orders << split_depth */
-    killer_result_t res;      /* all merged items together */
-    size_t merged;            /* items merged */
-    int rc;                   /* first negative item code, or 0 */
-    int settled;              /* portfolio: one order searched to the end */
-    unsigned orders_ran;      /* bit per value order that searched (stats) */
-    int race;                 /* the portfolio's members are learning (even items) and advanced */
+    uint8_t *solutions;   /* max_solutions grids, kept ones first */
+    uint32_t *sol_item;   /* split: the item each kept solution came from */
+    uint32_t split_depth; /* subtrees per value order: 2^split_depth */
+    uint32_t orders;      /* 1, or 2: a portfolio of both value orders */
+    kl_item_t *items;     /* base.nitems = orders << split_depth */
+    killer_result_t res;  /* all merged items together */
+    size_t merged;        /* items merged */
+    int rc;               /* first negative item code, or 0 */
+    int settled;          /* portfolio: one order searched to the end */
+    unsigned orders_ran;  /* bit per value order that searched (stats) */
+    int race;             /* the portfolio's members are learning (even items) and advanced */
+    size_t mem_cap; /* learning's killer_opts_t.mem_cap: the request's work share, 0 = default */
     killer_method_t answered; /* race: the member that settled the answer, or 0 */
 } kl_job_t;
 
@@ -811,6 +812,7 @@ static int kl_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
     o.method = j->method;
     o.max_solutions = (uint32_t)j->max_solutions;
     o.ctl = ctl;
+    o.mem_cap = j->mem_cap;
     o.split_depth = j->split_depth;
     o.split_index = (uint32_t)(item / j->orders);
     if (j->race) /* learning, or advanced with both orders in turns when not split */
@@ -1066,6 +1068,10 @@ int api_killer_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
         goto fail;
     }
     if (kl_finish(j, &p) != 0) goto fail;
+    /* the learning method's arena (learned clauses) grows to its cap: at
+     * most what the server lets one request's work hold */
+    if (req->work_share != 0 && req->work_share < KILLER_DEFAULT_MEM_CAP)
+        j->mem_cap = req->work_share;
     j->race = j->method == KILLER_METHOD_AUTO && j->n >= KL_RACE_MIN_N && j->threads > 1 &&
               j->max_solutions <= KL_RACE_MAX_SOLUTIONS && j->values == KILLER_VALUES_AUTO;
     if (j->race) j->method = KILLER_METHOD_ADVANCED; /* the split is the advanced member's */

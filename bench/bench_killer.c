@@ -348,7 +348,7 @@ static void *par_worker(void *arg) {
     par_t *p = arg;
     size_t nn = (size_t)p->pz->shape.n * (size_t)p->pz->shape.n;
     uint8_t *sol = malloc(PAR_MAX_SOL * nn);
-    search_ctl_t ctl = {p->deadline_ns, 0, &p->cancel, NULL};
+    search_ctl_t ctl = {.deadline_ns = p->deadline_ns, .cancel = &p->cancel};
     if (sol == NULL) exit(2);
     for (;;) {
         unsigned idx = atomic_fetch_add(&p->next, 1u), m = idx % p->members;
