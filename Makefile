@@ -79,7 +79,7 @@ SOLVER_SRC := solvers/search.c solvers/nqueens/nqueens.c solvers/nqueens/count.c
               solvers/sudoku/chains.c solvers/sudoku/trial.c solvers/sudoku/generate.c \
               solvers/xcover/xcover.c solvers/xcover/dlx.c solvers/xcover/algx.c \
               solvers/killer/killer.c solvers/killer/bt.c solvers/killer/adv.c solvers/killer/prop.c \
-              solvers/killer/derive.c solvers/killer/generate.c
+              solvers/killer/derive.c solvers/killer/generate.c solvers/killer/lcg.c solvers/killer/lcg_prop.c
 API_SRC    := api/problem.c api/request.c api/json_util.c api/json_scan.c api/json_writer.c api/xc_job.c api/nqueens_api.c api/sudoku_api.c api/sudoku_batch.c \
               api/xcover_api.c api/killer_api.c api/nqueens_board_api.c \
               api/sudoku_logic_api.c api/generate_api.c
@@ -90,7 +90,7 @@ SERVER_SRC := server/config.c server/metrics.c server/budget.c server/pool.c ser
 MAIN_SRC   := server/main.c
 TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test_config.c \
               tests/test_sudoku.c tests/sudoku_fixtures.c tests/test_cdcl.c tests/test_sudoku9.c tests/test_sudoku_api.c tests/test_sudoku_batch.c tests/test_xcover.c tests/test_xcover_api.c tests/pentomino.c \
-              tests/test_killer.c tests/test_killer_api.c tests/test_nqueens_more.c \
+              tests/test_killer.c tests/killer_gen.c tests/test_killer_lcg.c tests/test_killer_api.c tests/test_nqueens_more.c \
               tests/test_nqueens_board_api.c tests/job_harness.c tests/test_http.c \
               tests/http_client.c tests/fail_alloc.c tests/test_nomem.c tests/job_client.c tests/test_jobs.c tests/test_fair.c \
               tests/test_static.c tests/test_logic.c tests/test_generate.c tests/test_logic_http.c \

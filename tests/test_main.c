@@ -16,6 +16,7 @@ Suite *sudoku9_suite(void);
 Suite *sudoku_batch_suite(void);
 Suite *xcover_suite(void);
 Suite *killer_suite(void);
+Suite *killer_lcg_suite(void);
 Suite *killer_api_suite(void);
 Suite *nqueens_more_suite(void);
 Suite *nqueens_board_api_suite(void);
@@ -46,6 +47,7 @@ int main(void) {
     srunner_add_suite(sr, xcover_suite());
     srunner_add_suite(sr, xcover_api_suite());
     srunner_add_suite(sr, killer_suite());
+    srunner_add_suite(sr, killer_lcg_suite());
     srunner_add_suite(sr, killer_api_suite());
     srunner_add_suite(sr, nqueens_more_suite());
     srunner_add_suite(sr, nqueens_board_api_suite());
