@@ -80,20 +80,20 @@ SOLVER_SRC := solvers/search.c solvers/nqueens/nqueens.c solvers/nqueens/count.c
               solvers/sudoku/model.c \
               solvers/xcover/xcover.c solvers/xcover/dlx.c solvers/xcover/algx.c \
               solvers/killer/killer.c solvers/killer/bt.c solvers/killer/adv.c solvers/killer/prop.c \
-              solvers/killer/derive.c solvers/killer/generate.c
+              solvers/killer/derive.c solvers/killer/generate.c solvers/killer/lcg.c solvers/killer/lcg_prop.c
 API_SRC    := api/problem.c api/request.c api/json_util.c api/json_scan.c api/json_writer.c api/xc_job.c api/nqueens_api.c api/sudoku_api.c api/sudoku_batch.c \
               api/xcover_api.c api/killer_api.c api/nqueens_board_api.c \
               api/sudoku_logic_api.c api/generate_api.c api/sudoku_variant.c
-SERVER_SRC := server/config.c server/metrics.c server/pool.c server/http.c \
+SERVER_SRC := server/config.c server/metrics.c server/budget.c server/pool.c server/http.c \
               server/router.c server/healthcheck.c server/reqid.c server/guard.c \
               server/jobstore_mem.c server/jobs.c server/static.c server/rconn.c \
               server/rscripts.c server/jobstore_redis.c server/cluster.c
 MAIN_SRC   := server/main.c
 TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test_config.c \
               tests/test_sudoku.c tests/sudoku_fixtures.c tests/test_cdcl.c tests/test_sudoku9.c tests/test_sudoku_api.c tests/test_sudoku_batch.c tests/test_xcover.c tests/test_xcover_api.c tests/pentomino.c \
-              tests/test_killer.c tests/test_killer_api.c tests/test_nqueens_more.c \
+              tests/test_killer.c tests/killer_gen.c tests/test_killer_lcg.c tests/test_killer_api.c tests/test_nqueens_more.c \
               tests/test_nqueens_board_api.c tests/job_harness.c tests/test_http.c \
-              tests/http_client.c tests/fail_alloc.c tests/test_nomem.c tests/job_client.c tests/test_jobs.c \
+              tests/http_client.c tests/fail_alloc.c tests/test_nomem.c tests/job_client.c tests/test_jobs.c tests/test_fair.c \
               tests/test_static.c tests/test_logic.c tests/test_generate.c tests/test_logic_http.c \
               tests/test_variants.c \
               tests/contract/record.c tests/redis_harness.c tests/test_cluster.c
@@ -102,8 +102,8 @@ FUZZ_SRC   := fuzz/fuzz_api.c fuzz/replay.c
 SOAK_SRC   := tests/soak.c
 BENCH_SRC  := bench/bench_nqueens.c bench/bench_sudoku.c bench/bench_xcover.c bench/bench9.c \
               bench/bench_killer.c bench/bench_nqueens_more.c bench/bench_http.c bench/bench9_http.c \
-              bench/bench_logic.c bench/bench_big.c bench/bench_variants.c bench/janko.c \
-              bench/janko2json.c
+              bench/bench_logic.c bench/bench_big.c bench/bench_fair.c bench/bench_variants.c \
+              bench/janko.c bench/janko2json.c
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 SOLVER_OBJ := $(call obj,$(SOLVER_SRC))
@@ -131,6 +131,7 @@ BENCH_9H   := $(BUILD)/bench/bench9_http
 BENCH_KL   := $(BUILD)/bench/bench_killer
 BENCH_NQ2  := $(BUILD)/bench/bench_nqueens_more
 BENCH_HTTP := $(BUILD)/bench/bench_http
+BENCH_FAIR := $(BUILD)/bench/bench_fair
 BENCH_BIG  := $(BUILD)/bench/bench_big
 BENCH_LG   := $(BUILD)/bench/bench_logic
 BENCH_VAR  := $(BUILD)/bench/bench_variants
@@ -140,7 +141,7 @@ LOAD_BIN   := $(BUILD)/tests/deploy/load
 IDLE_BIN   := $(BUILD)/tests/deploy/idle
 SOAK_BIN   := $(BUILD)/tests/soak
 
-.PHONY: bench-compare bench-cluster soak check-nomem-cover all run test test-web test-contract deps-web bench \
+.PHONY: bench-compare bench-cluster soak test-abuse check-nomem-cover all run test test-web test-contract deps-web bench \
         bench9 bench-big fuzz fuzz-cover deps deps-bench \
         deps-build deps-container deps-deploy test-container test-compose test-deploy check-layers \
         check-tables tables \
@@ -296,6 +297,10 @@ $(BENCH_HTTP): $(BUILD)/bench/bench_http.o $(HTTP_CLIENT_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
 
+$(BENCH_FAIR): $(BUILD)/bench/bench_fair.o $(HTTP_CLIENT_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
+
 # The fuzz entry point with a plain main() that replays files: `make test`
 # runs fuzz/corpus and fuzz/cover through it (under ASan/UBSan with
 # SANITIZE=1).
@@ -362,6 +367,17 @@ soak: deps $(PUZZLED) $(SOAK_BIN)
 	  PUZZLED_CONTRACT_DIR=$(CURDIR)/$(BUILD)/contract-soak PUZZLED_CONTRACT_LIMIT=20000 ./$(SOAK_BIN) $(SOAK_SECONDS)
 	$(call contract_validate,$(BUILD)/contract-soak)
 
+# Every attack on the shared service at once for ABUSE_SECONDS against one
+# server with its default budgets: peak RSS under RSS_BUDGET_MB (512), the
+# work budget never passed, no 5xx but 503, and the idle size back after it
+# (tests/abuse/abuse.sh; .ci/run runs it for 30 s).
+ABUSE_SECONDS ?= 60
+test-abuse: deps $(PUZZLED)
+	$(call apt_install,wrk)
+	@mkdir -p $(BUILD)/test-logs
+	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ABUSE_SECONDS=$(ABUSE_SECONDS) \
+	  bash tests/abuse/abuse.sh
+
 # The allocation-failure walks reach every out-of-memory answer in api/
 # (gcov build in build/cov; .ci/run runs it).
 check-nomem-cover: deps
@@ -386,10 +402,10 @@ run: deps $(PUZZLED)
 # The benches are built (not run) too, so that -Werror catches them
 # drifting from the code they measure.
 BENCH_BIN  := $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_9) $(BENCH_9H) $(BENCH_KL) $(BENCH_HTTP) \
-              $(BENCH_LG) $(BENCH_BIG) $(BENCH_VAR) $(JANKO2JSON)
+              $(BENCH_LG) $(BENCH_BIG) $(BENCH_FAIR) $(BENCH_VAR) $(JANKO2JSON)
 
-test: deps format-check check-layers check-tables $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) $(FUZZ_REPLAY) $(SOAK_BIN) \
-      $(LOAD_BIN) $(IDLE_BIN)
+test: deps deps-web format-check check-layers check-tables $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) \
+      $(FUZZ_REPLAY) $(SOAK_BIN) $(LOAD_BIN) $(IDLE_BIN)
 	@if [ "$(SANITIZE)" = 0 ]; then sh tests/check_dockerfile.sh $(PUZZLED); fi
 	@sh tests/check_openapi.sh
 	@sh tests/check_codes.sh
@@ -399,9 +415,7 @@ test: deps format-check check-layers check-tables $(PUZZLED) $(TEST_BIN) $(BENCH
 	@rm -rf $(BUILD)/test-logs $(CONTRACT_DIR) && mkdir -p $(BUILD)/test-logs $(CONTRACT_DIR)/libcurl
 	CK_TIMEOUT_MULTIPLIER=$(CK_MULT) PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs \
 	  PUZZLED_CONTRACT_DIR=$(CURDIR)/$(CONTRACT_DIR)/libcurl ./$(TEST_BIN)
-	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 && [ -x "$(CHROMIUM)" ]; then \
-	  PUZZLED_CONTRACT_DIR=$(CURDIR)/$(CONTRACT_DIR)/web $(MAKE) --no-print-directory test-web; \
-	else echo "test-web: not run (needs node, npm and $(CHROMIUM): make deps-web installs them)"; fi
+	PUZZLED_CONTRACT_DIR=$(CURDIR)/$(CONTRACT_DIR)/web $(MAKE) --no-print-directory test-web
 	@$(MAKE) --no-print-directory test-contract
 
 # ---- the web front end in a real browser ------------------------------------
@@ -410,7 +424,9 @@ test: deps format-check check-layers check-tables $(PUZZLED) $(TEST_BIN) $(BENCH
 # (this build's: under SANITIZE=1 the ASan/UBSan one).  Screenshots of every
 # page go to $(BUILD)/web-shots.  deps-web installs what is missing: the
 # Debian packages (node and npm only when absent: a machine's newer Node.js
-# is kept), then `npm ci` from the lock file.
+# is kept), then `npm ci` from the lock file when node_modules is missing or
+# older than the lock file.  `make test` runs it first: every suite runs,
+# the browser's too, or the run fails saying what could not be installed.
 CHROMIUM ?= /usr/bin/chromium
 deps-web:
 	@missing=""; \
@@ -423,7 +439,8 @@ deps-web:
 	  $$SUDO apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
-	npm ci --no-audit --no-fund
+	@[ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund
+	@[ -x "$(CHROMIUM)" ] || { echo "deps-web: $(CHROMIUM) is missing after the install" >&2; exit 1; }
 
 test-web: $(PUZZLED)
 	@test -d node_modules/playwright-core || npm ci --no-audit --no-fund
@@ -496,7 +513,7 @@ VARIANTS_DIR ?= $(if $(wildcard ../shared/data/variants),../shared/data/variants
 # Each bench prints its own table; the data-driven ones read ../shared/data
 # when it is there and say what they skipped when it is not.
 bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_KL) $(BENCH_HTTP) \
-       $(BENCH_LG) $(BENCH_VAR)
+       $(BENCH_LG) $(BENCH_FAIR) $(BENCH_VAR)
 	./$(BENCH_NQ)
 	./$(BENCH_NQ2)
 	./$(BENCH_SD)
@@ -504,6 +521,7 @@ bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_
 	./$(BENCH_KL)
 	@mkdir -p $(BUILD)/test-logs
 	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(BENCH_HTTP)
+	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(BENCH_FAIR)
 	@command -v qqwing >/dev/null 2>&1 || { echo "installing qqwing (the generation anchor)"; \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qqwing >/dev/null; }
 	./$(BENCH_LG)

@@ -440,6 +440,8 @@ static int gen_prepare(const api_request_t *req, int killer, api_job_t **job,
         goto fail;
     }
     threads = (unsigned)(j->count < (long long)req->pool_threads ? j->count : req->pool_threads);
+    j->base.background = 1; /* long by nature: in turns with the async jobs, never in the
+                               workers kept for other requests */
     api_job_ready(&j->base, &gen_ops, (size_t)j->count, threads < 1 ? 1 : threads,
                   j->base.timeout_ms, job);
     return 0;

@@ -4,14 +4,16 @@
  * distinct non-negative integers; sums are over them], "cages": [{"sum": S,
  * "cells": [[r,c], ...]}, ...], "grid": givens (as for Sudoku: N arrays of N
  * symbols with 0/null empty, or a string for N <= 35), "diagonals": bool
- * (Killer-X), "method": "backtracking" | "advanced" | "auto", "value_order":
- * "auto" | "ascending" | "descending" (advanced only), "max_solutions",
- * "timeout_ms", "threads"}.
+ * (Killer-X), "method": "backtracking" | "advanced" | "learning" | "auto",
+ * "value_order": "auto" | "ascending" | "descending" (advanced only),
+ * "max_solutions", "timeout_ms", "threads"}.
  *
  * text/plain, the course format: line 1 the size, line 2 the symbols, line 3
  * the number of cages, then one cage per line as "sum r,c r,c ..."; options
  * in the query string (method, value_order, max_solutions, timeout_ms,
- * diagonals, box, threads).
+ * diagonals, box, threads).  Lines are read in place however long, every
+ * number is digits only and range-checked as it is read (api/decimal.h),
+ * and a line holds nothing else: errors name it ("line 4").
  *
  * The body is parsed into a killer_puzzle_t; killer_validate() (the
  * solver's own checks) then finds the first problem, which this file names
@@ -58,6 +60,22 @@
  * for max_solutions 1; the first solution found ends the job).  auto is
  * all of the above.
  *
+ * The race (j->race): method auto on a grid of KL_RACE_MIN_N or more,
+ * threads > 1, max_solutions up to KL_RACE_MAX_SOLUTIONS, value_order
+ * auto: the learning method and the advanced one search the same puzzle
+ * at once, as the two members of the portfolio above (items alternate:
+ * even items learning, odd ones advanced; the learning method does not
+ * split, so its items past the first are empty at once, and the advanced
+ * one is split over what is left of the threads).  Each member alone is
+ * complete, so the first to settle the answer (max_solutions found, or its
+ * whole space searched) ends the job and the other is cancelled.  Both
+ * may find the same grid before that: kl_keep() keeps each grid once.
+ * Which member is better cannot be told before: on random 16x16 killers
+ * the learning one solves most and the advanced one a few others first
+ * (docs/killer-tuning.md).  The answer's method is the member that
+ * settled it.  method learning asked for explicitly runs one item (it
+ * does not split), whatever threads says.
+ *
  * Status and `unique` mean what they mean on one thread: unique is true
  * only when every item ran to exhaustion (or is known to be empty: an item
  * whose subtree was solved above the split depth answers for its empty
@@ -84,6 +102,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/decimal.h"
 #include "api/grid_char.h"
 #include "api/json_scan.h"
 #include "api/json_util.h"
@@ -92,7 +111,12 @@
 #include "solvers/killer/killer.h"
 
 #define KL_MAX_CELLS   (KILLER_MAX_N * KILLER_MAX_N)
-#define KL_SPLIT_EXTRA 3 /* split levels beyond log2(threads): ~8 items per thread */
+#define KL_MAX_SUM     1000000000LL /* the largest cage sum the text format reads (JSON: the same) */
+#define KL_SPLIT_EXTRA 3            /* split levels beyond log2(threads): ~8 items per thread */
+/* The race of learning and advanced (see the head): from this side up, up
+ * to this many solutions (kl_keep() compares each grid with those kept). */
+#define KL_RACE_MIN_N         16
+#define KL_RACE_MAX_SOLUTIONS 16
 
 /* One pool item: its result and its solutions (allocated by run() when the
  * job is split, freed by merge(); the job's own buffer when it is not). */
@@ -128,6 +152,9 @@ typedef struct kl_job_s {
     int rc;               /* first negative item code, or 0 */
     int settled;          /* portfolio: one order searched to the end */
     unsigned orders_ran;  /* bit per value order that searched (stats) */
+    int race;             /* the portfolio's members are learning (even items) and advanced */
+    size_t mem_cap; /* learning's killer_opts_t.mem_cap: the request's work share, 0 = default */
+    killer_method_t answered; /* race: the member that settled the answer, or 0 */
 } kl_job_t;
 
 /* === Parsing === */
@@ -252,7 +279,8 @@ static int kl_json_cages(json_t *cages, kl_job_t *j, api_problem_t *p) {
 
 static int kl_method(const char *name, kl_job_t *j, const char *in, api_problem_t *p) {
     if (killer_method_parse(name, &j->method) == 0) return 0;
-    api_problem_add(p, in, "method", "must be auto, backtracking or advanced, got '%.40s'", name);
+    api_problem_add(p, in, "method",
+                    "must be auto, backtracking, advanced or learning, got '%.40s'", name);
     return -1;
 }
 
@@ -545,21 +573,52 @@ static int kl_text_params(const api_request_t *req, kl_job_t *j, api_problem_t *
     return bad ? -1 : 0;
 }
 
+/* The one number a whole line [q, qe) holds (blanks around it), 0..max:
+ * 0, or -1 (anything else on the line, or over max). */
+static int kl_text_number(const char *q, const char *qe, long long max, long long *out) {
+    size_t tl = kl_token(&q, qe);
+    const char *rest = q + tl;
+    if (api_decimal(q, tl, max, out) != 0 || kl_token(&rest, qe) != 0) return -1;
+    return 0;
+}
+
 /* The symbols line [q, qe) (line `f`).  0 or -1. */
 static int kl_text_symbols(const char *q, const char *qe, kl_job_t *j, const char *f,
                            api_problem_t *p) {
     size_t tl;
     while ((tl = kl_token(&q, qe)) > 0) {
-        char *te;
-        long x = strtol(q, &te, 10);
-        if (te != q + tl || x < 0 || x > KILLER_MAX_SYMBOL || j->nsymbols == KILLER_MAX_N) {
+        long long x;
+        if (j->nsymbols == KILLER_MAX_N || api_decimal(q, tl, KILLER_MAX_SYMBOL, &x) != 0) {
             api_problem_add(p, "body", f,
                             "the second line holds the symbols, non-negative integers");
             return -1;
         }
-        j->symbols[j->nsymbols++] = x;
+        j->symbols[j->nsymbols++] = (long)x;
         q += tl;
     }
+    return 0;
+}
+
+/* One cell "r,c" of a cage line (the token [q, q + tl), line `f`), each
+ * inside the grid.  0 or -1. */
+static int kl_text_cell(const char *q, size_t tl, const kl_job_t *j, killer_cell_t *cell,
+                        const char *f, api_problem_t *p) {
+    const char *comma = memchr(q, ',', tl);
+    size_t rl = comma ? (size_t)(comma - q) : 0, cl = comma ? tl - rl - 1 : 0;
+    long long r = 0, c = 0;
+    int row = comma ? api_decimal(q, rl, j->n - 1, &r) : -1;
+    int col = comma ? api_decimal(comma + 1, cl, j->n - 1, &c) : -1;
+    if (row == -1 || col == -1) {
+        api_problem_add(p, "body", f, "cell '%.*s' is not 'row,col'", (int)(tl < 40 ? tl : 40), q);
+        return -1;
+    }
+    if (row != 0 || col != 0) {
+        api_problem_add(p, "body", f, "cell '%.*s' is outside the %dx%d grid",
+                        (int)(tl < 40 ? tl : 40), q, j->n, j->n);
+        return -1;
+    }
+    cell->r = (int)r;
+    cell->c = (int)c;
     return 0;
 }
 
@@ -568,33 +627,28 @@ static int kl_text_symbols(const char *q, const char *qe, kl_job_t *j, const cha
 static int kl_text_cage(const char *q, const char *qe, kl_job_t *j, long long nc, long long ncages,
                         size_t *at, const char *f, api_problem_t *p) {
     size_t tl = kl_token(&q, qe);
-    char *te;
-    long sum = strtol(q, &te, 10);
+    long long sum;
+    int rc = api_decimal(q, tl, KL_MAX_SUM, &sum);
     if (nc >= ncages) {
         api_problem_add(p, "body", f, "more cage lines than the %lld announced", ncages);
         return -1;
     }
-    if (te != q + tl || sum < 0) {
-        api_problem_add(p, "body", f, "a cage line is 'sum r,c r,c ...'");
+    if (rc != 0) {
+        api_problem_add(p, "body", f,
+                        rc == -2 ? "the cage sum is over %lld"
+                                 : "a cage line is 'sum r,c r,c ...' (the sum at most %lld)",
+                        KL_MAX_SUM);
         return -1;
     }
     q += tl;
-    j->cages[nc].sum = sum;
+    j->cages[nc].sum = (long)sum;
     j->cages[nc].cells = j->cells + *at;
     while ((tl = kl_token(&q, qe)) > 0) {
-        int r, c, used = 0;
-        char tok[64];
-        snprintf(tok, sizeof tok, "%.*s", (int)(tl < 63 ? tl : 63), q);
-        if (sscanf(tok, "%d,%d%n", &r, &c, &used) != 2 || tok[used] != '\0') {
-            api_problem_add(p, "body", f, "cell '%s' is not 'row,col'", tok);
-            return -1;
-        }
         if (*at == KL_MAX_CELLS) {
             api_problem_add(p, "body", f, "more cage cells than the grid has");
             return -1;
         }
-        j->cells[*at].r = r;
-        j->cells[*at].c = c;
+        if (kl_text_cell(q, tl, j, &j->cells[*at], f, p) != 0) return -1;
         (*at)++;
         j->cages[nc].ncells++;
         q += tl;
@@ -603,44 +657,37 @@ static int kl_text_cage(const char *q, const char *qe, kl_job_t *j, long long nc
 }
 
 /* text/plain (the course format, file head), line by line: the size, the
- * symbols, the number of cages, the cages.  0, -1 (errors in p) or -2 (out
- * of memory). */
+ * symbols, the number of cages, the cages.  Each line is read where it is
+ * in the body, however long, and every number is range-checked as it is
+ * read (api/decimal.h).  0, -1 (errors in p) or -2 (out of memory). */
 static int kl_parse_text(const api_request_t *req, kl_job_t *j, api_problem_t *p) {
     const char *s = req->body ? req->body : "", *end = s + req->body_len;
     int lineno = 0, stage = 0;
-    long long ncages = 0, nc = 0;
+    long long ncages = 0, nc = 0, n;
     size_t at = 0;
     char f[32];
 
     if (kl_text_params(req, j, p) != 0) return -1;
     while (s < end && p->nerrors == 0) {
         const char *nl = memchr(s, '\n', (size_t)(end - s)), *e = nl ? nl : end;
-        char line[8192];
-        size_t len = (size_t)(e - s);
-        if (len > 0 && s[len - 1] == '\r') len--;
+        const char *q = s, *qe = e > s && e[-1] == '\r' ? e - 1 : e;
         lineno++;
         snprintf(f, sizeof f, "line %d", lineno);
-        if (len >= sizeof line) {
-            api_problem_add(p, "body", f, "line too long");
-            return -1;
-        }
-        memcpy(line, s, len);
-        line[len] = '\0';
         s = nl ? nl + 1 : end;
-        const char *q = line, *qe = line + len;
         if (kl_token(&q, qe) == 0) continue; /* blank */
         if (stage == 0) {
-            if (sscanf(line, "%d", &j->n) != 1 || j->n < KILLER_MIN_N || j->n > KILLER_MAX_N) {
+            if (kl_text_number(q, qe, KILLER_MAX_N, &n) != 0 || n < KILLER_MIN_N) {
                 api_problem_add(p, "body", f, "the first line is the size, %d to %d", KILLER_MIN_N,
                                 KILLER_MAX_N);
                 return -1;
             }
+            j->n = (int)n;
             stage = 1;
         } else if (stage == 1) {
             if (kl_text_symbols(q, qe, j, f, p) != 0) return -1;
             stage = 2;
         } else if (stage == 2) {
-            if (sscanf(line, "%lld", &ncages) != 1 || ncages < 0 || ncages > KL_MAX_CELLS) {
+            if (kl_text_number(q, qe, KL_MAX_CELLS, &ncages) != 0) {
                 api_problem_add(p, "body", f, "the third line is the number of cages, 0 to %d",
                                 KL_MAX_CELLS);
                 return -1;
@@ -788,13 +835,14 @@ static int kl_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
     o.method = j->method;
     o.max_solutions = (uint32_t)j->max_solutions;
     o.ctl = ctl;
+    o.mem_cap = j->mem_cap;
     o.split_depth = j->split_depth;
     o.split_index = (uint32_t)(item / j->orders);
-    if (j->orders ==
-        2) /* else the client's order, or auto: both in turns on one thread (killer.h) */
+    if (j->race) /* learning, or advanced with both orders in turns when not split */
+        o.method = item % 2 == 0 ? KILLER_METHOD_LEARNING : KILLER_METHOD_ADVANCED;
+    else if (j->orders == 2) /* else the client's order, or auto: both in turns (killer.h) */
         o.values = item % 2 == 1 ? KILLER_VALUES_DESCENDING : KILLER_VALUES_ASCENDING;
-    else
-        o.values = j->values;
+    if (!j->race && j->orders != 2) o.values = j->values;
     if (j->base.nitems == 1) {
         it->buf = j->solutions;
     } else {
@@ -816,6 +864,20 @@ static void kl_keep(kl_job_t *j, size_t item, const kl_item_t *it) {
     size_t nn = (size_t)j->n * (size_t)j->n;
     uint32_t have = j->res.solutions_found, room = (uint32_t)j->max_solutions - have;
     uint32_t cnt = it->res.solutions_found < room ? it->res.solutions_found : room, at = have;
+    if (j->race) { /* the members may both have found a grid: keep it once */
+        uint32_t k, kept = 0, s;
+        for (k = 0; k < it->res.solutions_found && kept < room; k++) {
+            const uint8_t *g = it->buf + (size_t)k * nn;
+            for (s = 0; s < have + kept && memcmp(j->solutions + (size_t)s * nn, g, nn) != 0; s++)
+                ;
+            if (s < have + kept) continue;
+            memcpy(j->solutions + (size_t)(have + kept) * nn, g, nn);
+            j->sol_item[have + kept] = (uint32_t)item;
+            kept++;
+        }
+        j->res.solutions_found = have + kept;
+        return;
+    }
     if (cnt == 0) return;
     while (at > 0 && j->sol_item[at - 1] > item)
         at--;
@@ -852,10 +914,12 @@ static int kl_merge(api_job_t *job, size_t item, int rc) {
     r->stats.propagations += it->res.stats.propagations;
     if (it->res.stats.max_depth > r->stats.max_depth) r->stats.max_depth = it->res.stats.max_depth;
     if (it->res.mem_peak > r->mem_peak) r->mem_peak = it->res.mem_peak;
-    if (it->res.method != 0) r->method = it->res.method;
+    if (it->res.method != 0 && !j->race) r->method = it->res.method;
     if (it->res.derived > r->derived) r->derived = it->res.derived;
     if (it->res.value_orders > 0)
-        j->orders_ran |= j->orders == 2 ? 1u << (item % 2) : it->res.value_orders == 2 ? 3u : 1u;
+        j->orders_ran |= j->orders == 2 && !j->race  ? 1u << (item % 2)
+                         : it->res.value_orders == 2 ? 3u
+                                                     : 1u;
     job->nodes = r->stats.nodes;
     if (rc == 0 && it->res.exhausted) /* with the subtrees it showed to be empty */
         for (size_t s = 0, k = item; k < job->nitems && s < it->res.split_span; s++, k += j->orders)
@@ -869,6 +933,9 @@ static int kl_merge(api_job_t *job, size_t item, int rc) {
         else
             kl_keep(j, item, it);
         if (j->orders > 1 && kl_exhausted(j)) j->settled = 1;
+        if (j->race && j->answered == 0 &&
+            (j->settled || r->solutions_found >= (uint32_t)j->max_solutions))
+            r->method = j->answered = it->res.method;
     }
     if (job->nitems > 1) {
         free(it->buf);
@@ -1016,21 +1083,29 @@ int api_killer_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
     }
     if (rc == -2) goto nomem;
     if (rc != 0 || p.nerrors > 0) goto fail;
-    if (j->method == KILLER_METHOD_BACKTRACKING && j->values != KILLER_VALUES_AUTO) {
-        api_problem_add(
-            &p, api_json_content_type(req) ? "body" : "query", "value_order",
-            "only the advanced method has a value order (backtracking tries values ascending)");
+    if ((j->method == KILLER_METHOD_BACKTRACKING || j->method == KILLER_METHOD_LEARNING) &&
+        j->values != KILLER_VALUES_AUTO) {
+        api_problem_add(&p, api_json_content_type(req) ? "body" : "query", "value_order",
+                        "only the advanced method has a value order (%s does not take one)",
+                        killer_method_name(j->method));
         goto fail;
     }
     if (kl_finish(j, &p) != 0) goto fail;
-    j->method = killer_method_for(j->n, j->method, j->values); /* before any split */
+    /* the learning method's arena (learned clauses) grows to its cap: at
+     * most what the server lets one request's work hold */
+    if (req->work_share != 0 && req->work_share < KILLER_DEFAULT_MEM_CAP)
+        j->mem_cap = req->work_share;
+    j->race = j->method == KILLER_METHOD_AUTO && j->n >= KL_RACE_MIN_N && j->threads > 1 &&
+              j->max_solutions <= KL_RACE_MAX_SOLUTIONS && j->values == KILLER_VALUES_AUTO;
+    if (j->race) j->method = KILLER_METHOD_ADVANCED; /* the split is the advanced member's */
     j->solutions = malloc((size_t)j->max_solutions * (size_t)j->n * (size_t)j->n);
     if (j->solutions == NULL) goto nomem;
     j->orders = 1;
-    if (j->threads > 1 && j->method != KILLER_METHOD_BACKTRACKING) {
-        long long per = j->threads; /* threads per value order */
+    if (j->threads > 1 &&
+        (killer_method_for(j->n, j->method, j->values) == KILLER_METHOD_ADVANCED || j->race)) {
+        long long per = j->threads; /* threads per value order, or per race member */
         uint32_t d = 0;
-        if (j->max_solutions == 1 && j->values == KILLER_VALUES_AUTO) {
+        if (j->race || (j->max_solutions == 1 && j->values == KILLER_VALUES_AUTO)) {
             j->orders = 2;
             per = j->threads / 2;
         }

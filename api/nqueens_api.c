@@ -1,14 +1,13 @@
 /* nqueens_api.c -- N-Queens over HTTP: parse, split into work items, answer.
  *
- * Counting fans out: nqueens_split() cuts the board into weighted
- * subproblems (border placements, pre-placed for big n) and the job deals
- * them round-robin into work items, so every item gets a mix of big and
- * small ones.  The server runs at most `threads` items of a job at once and
- * queues the next one only when one finishes, so a long count never floods
- * the pool: a small request that arrives meanwhile waits for at most one
- * item per worker.  That is why a count has many short items (about a
- * thousand at n = 17) rather than one per thread; see nq_count_plan() for
- * the balance against the per-item hand-off cost.
+ * Counting fans out: the split of nqueens_split() (weighted subproblems:
+ * border placements, pre-placed for n = 19..22) is cut into slices, one per
+ * work item, each finding its own subproblems on its worker, so prepare()
+ * is O(1) and every item gets a mix of big and small ones.  The server runs at most `threads` items
+ * of a job at once and queues the next one only when one finishes, so a long count never floods the
+ * pool: a small request that arrives meanwhile waits for at most one item per worker.  That is why
+ * a count has many short items (about a thousand at n = 17) rather than one per thread; see
+ * nq_count_plan() for the balance against the per-item hand-off cost.
  *
  * Answers:
  *   count: {"n","count","status":"complete","stats":{"nodes","subproblems",
@@ -155,34 +154,55 @@ static int nq_method(const api_request_t *req, const char *own, xcover_engine_t 
 
 /* === Counting === */
 
-/* One work item: subs[first .. first+len-1] (dealt round-robin, see
- * nq_count_prepare_subs()), and its result slot, written by run() on a
- * worker and read by merge() on the loop thread after that run returned. */
+/* A count of n > API_NQUEENS_INLINE_COUNT_N is cut into k work items, item
+ * i being slice i of k of the split (nqueens_count_slice(): the border
+ * classes, one queen deeper for n = 19..22, found by the item itself on its
+ * worker).  prepare() only decides k, from n: it holds no list of
+ * subproblems, so it is O(1) and the job's memory is k result slots
+ * (NQ_ITEM_BYTES each, k <= 65,536: under 4 MB).  The split used to be
+ * enumerated there, twice, and dealt into items on the HTTP thread: 30-80 ms
+ * and 1-18 MB at n = 27, the deadline overshot by as much.  Slices, like
+ * the deal before them, mix big and small classes in every item (the
+ * classes follow the border code, and a slice takes every k-th code).  k
+ * depends on the request alone, never on the server (nor on work_share):
+ * in cluster mode every replica rebuilds the job with prepare() and must
+ * cut it the same way; a share too small for the slots is a 422.  The split's size (the answer's
+ * `subproblems`, the progress total) comes from nqueens_split_size()'s table.
+ *
+ * Small counts (n <= API_NQUEENS_INLINE_COUNT_N) are one item over the first
+ * row's queens, whole on the HTTP thread (see nq_first_row_split()). */
+
+/* One work item's result slot, written by run() on a worker and read by
+ * merge() on the loop thread after that run returned. */
 typedef struct nq_item_s {
-    size_t first, len;
     uint64_t count;
     search_stats_t stats;
+    size_t nsubs; /* subproblems the item counted */
 } nq_item_t;
+
+#define NQ_ITEM_BYTES sizeof(nq_item_t)
 
 typedef struct nq_count_job_s {
     api_job_t base;
     int n;
     int symmetry;
-    nqueens_sub_t *subs; /* nsubs of them, item by item */
-    size_t nsubs;
-    nq_item_t *items; /* base.nitems */
-    uint64_t count;   /* merge() only (loop thread) */
-    size_t completed; /* subproblems counted, merge() only */
-    int rc;           /* first non-zero item code, merge() only */
+    int depth;                                       /* queens pre-placed below the border ones */
+    nqueens_sub_t small[API_NQUEENS_INLINE_COUNT_N]; /* n <= INLINE_COUNT_N */
+    size_t nsmall;                                   /* 0: the count is sliced */
+    size_t nsubs;                                    /* subproblems in all */
+    nq_item_t *items;                                /* base.nitems */
+    uint64_t count;                                  /* merge() only (loop thread) */
+    size_t completed;                                /* subproblems counted, merge() only */
+    int rc;                                          /* first non-zero item code, merge() only */
 } nq_count_job_t;
 
 int api_nqueens_split_depth(int n, int symmetry) {
     /* Pre-place one queen when the border classes alone are too coarse to
      * balance the workers (and a cluster): up to n = 18 they suffice (5,728
-     * classes, a few ms each at n = 18); one queen more makes 85,767 pieces
-     * at n = 19 and 216,377 at n = 22.  Past that (284,211 at n = 23,
-     * 747,695 at n = 27, 29 bytes each), and without symmetry (eight times
-     * as many placements), the split stays at the placements. */
+     * classes, a few ms each at n = 18); one queen more makes 85,877 pieces
+     * at n = 19 and 216,545 at n = 22.  Past that (there are 18,410 classes
+     * at n = 23, 38,604 at n = 27, each hours of work), and without symmetry
+     * (eight times as many placements), the split stays at the placements. */
     return symmetry && n >= 19 && n <= 22 ? 1 : 0;
 }
 
@@ -208,7 +228,15 @@ static size_t nq_count_items(int n, size_t nsubs) {
 static int nq_count_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
     nq_count_job_t *j = (nq_count_job_t *)job;
     nq_item_t *it = &j->items[item];
-    return nqueens_count_subs(j->subs + it->first, it->len, ctl, &it->count, &it->stats);
+    it->count = 0; /* sets its outputs from nothing: restartable */
+    it->nsubs = 0;
+    memset(&it->stats, 0, sizeof it->stats);
+    if (j->nsmall > 0) {
+        it->nsubs = j->nsmall;
+        return nqueens_count_subs(j->small, j->nsmall, ctl, &it->count, &it->stats);
+    }
+    return nqueens_count_slice(j->n, j->depth, j->symmetry, item, job->nitems, ctl, &it->count,
+                               &it->nsubs, &it->stats);
 }
 
 static int nq_count_merge(api_job_t *job, size_t item, int rc) {
@@ -219,7 +247,7 @@ static int nq_count_merge(api_job_t *job, size_t item, int rc) {
         return API_JOB_CANCEL; /* a partial count is worthless: stop the rest */
     }
     j->count += j->items[item].count;
-    j->completed += j->items[item].len;
+    j->completed += j->items[item].nsubs;
     job->progress_done = j->completed; /* items hold several subproblems */
     return API_JOB_CONTINUE;
 }
@@ -251,46 +279,48 @@ static void nq_count_render(api_job_t *job, api_response_t *out) {
 static void nq_count_free(api_job_t *job) {
     nq_count_job_t *j = (nq_count_job_t *)job;
     if (j == NULL) return;
-    free(j->subs);
     free(j->items);
     free(j);
 }
 
-/* An item's result for another server (see api_job_ops_t): its count and
- * statistics as text, "q2 count nodes backtracks propagations max_depth".
- * About 30 bytes; text, so that it reads the same on any machine.  Which
- * subproblems the item holds is not sent: prepare() deals them the same
- * way on every copy. */
+/* An item's result for another server (see api_job_ops_t): its count,
+ * statistics and number of subproblems as text, "q3 count nodes backtracks
+ * propagations max_depth nsubs".  About 40 bytes; text, so that it reads the
+ * same on any machine.  Which subproblems the item holds is not sent: every
+ * copy slices the split the same way (q2, without nsubs, came from copies
+ * that dealt a list). */
 static char *nq_count_encode(api_job_t *job, size_t item, size_t *len, api_item_info_t *info) {
     const nq_item_t *it = &((nq_count_job_t *)job)->items[item];
-    char *buf = malloc(112);
+    char *buf = malloc(128);
     if (buf == NULL) return NULL;
-    int n = snprintf(buf, 112, "q2 %llu %llu %llu %llu %u", (unsigned long long)it->count,
+    int n = snprintf(buf, 128, "q3 %llu %llu %llu %llu %u %zu", (unsigned long long)it->count,
                      (unsigned long long)it->stats.nodes, (unsigned long long)it->stats.backtracks,
-                     (unsigned long long)it->stats.propagations, (unsigned)it->stats.max_depth);
+                     (unsigned long long)it->stats.propagations, (unsigned)it->stats.max_depth,
+                     it->nsubs);
     *len = (size_t)n;
     info->nodes = it->stats.nodes;
-    info->units = it->len; /* progress counts subproblems */
+    info->units = it->nsubs; /* progress counts subproblems */
     return buf;
 }
 
 static int nq_count_decode(api_job_t *job, size_t item, const char *bytes, size_t len) {
     nq_item_t *it = &((nq_count_job_t *)job)->items[item];
-    unsigned long long v[5];
-    char text[112];
+    unsigned long long v[6];
+    char text[128];
     int used = 0;
     if (item >= job->nitems || len == 0 || len >= sizeof text) return -1;
     memcpy(text, bytes, len);
     text[len] = '\0';
-    if (sscanf(text, "q2 %llu %llu %llu %llu %llu%n", &v[0], &v[1], &v[2], &v[3], &v[4], &used) !=
-            5 ||
-        (size_t)used != len || v[4] > UINT32_MAX)
+    if (sscanf(text, "q3 %llu %llu %llu %llu %llu %llu%n", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
+               &used) != 6 ||
+        (size_t)used != len || v[4] > UINT32_MAX || v[5] > ((nq_count_job_t *)job)->nsubs)
         return -1;
     it->count = v[0];
     it->stats.nodes = v[1];
     it->stats.backtracks = v[2];
     it->stats.propagations = v[3];
     it->stats.max_depth = (uint32_t)v[4];
+    it->nsubs = (size_t)v[5];
     return 0;
 }
 
@@ -298,17 +328,13 @@ static const api_job_ops_t nq_count_ops = {
     "nqueens", nq_count_run, nq_count_merge,  nq_count_render, nq_count_free,
     0,         NULL,         nq_count_encode, nq_count_decode};
 
-/* Splits the count into j->subs and deals them into the items: item i gets
- * subproblems i, i + k, i + 2k, ... of the split (k items), stored
- * contiguously, so that each item mixes the big and the small border
- * classes.  The split has none for n = 2, 3: one item over an empty board
- * (weight 1, no completions) keeps the flow uniform.  0 or -1 (no memory). */
 /* The split of a small count (n <= API_NQUEENS_INLINE_COUNT_N): the first
  * row's queen, with mirror symmetry the left half weighted 2 (and the
  * middle column of an odd n weighted 1).  The border split costs more to
  * enumerate than a whole count of n = 10 (130 us against 30 at n = 8), so
  * small counts take this one; their answers say so in `subproblems`.
- * Returns the number of subproblems written to out (at most n). */
+ * n = 2, 3 have subproblems, just no completions.  Returns the number of
+ * subproblems written to out (at most n). */
 static size_t nq_first_row_split(int n, int symmetry, nqueens_sub_t *out) {
     size_t k = 0;
     int end = symmetry ? (n + 1) / 2 : n;
@@ -322,47 +348,23 @@ static size_t nq_first_row_split(int n, int symmetry, nqueens_sub_t *out) {
     return k;
 }
 
-static int nq_count_prepare_subs(nq_count_job_t *j, int n, int symmetry) {
-    const int depth = api_nqueens_split_depth(n, symmetry);
-    const int small = n <= API_NQUEENS_INLINE_COUNT_N;
-    size_t nsubs = 0;
-    nqueens_sub_t *split = NULL;
-    if (small)
-        nsubs = (size_t)n;
-    else
-        (void)nqueens_split(n, depth, symmetry, NULL, 0, &nsubs); /* sizes the buffer */
+/* Sizes the count (see above): 0, or -1 if out of memory. */
+static int nq_count_prepare_items(nq_count_job_t *j, int n, int symmetry) {
+    size_t k = 1;
     j->n = n;
     j->symmetry = symmetry;
-    j->subs = calloc(nsubs ? nsubs : 1, sizeof *j->subs);
-    split = calloc(nsubs ? nsubs : 1, sizeof *split);
-    if (j->subs == NULL || split == NULL) goto fail;
-    if (small)
-        nsubs = nq_first_row_split(n, symmetry, split);
-    else if (nqueens_split(n, depth, symmetry, split, nsubs, &nsubs) != 0)
-        goto fail;
-    if (nsubs == 0) {
-        split[0].n = (uint8_t)n;
-        split[0].weight = 1;
-        memset(split[0].cols, NQUEENS_FREE, sizeof split[0].cols);
-        nsubs = 1;
+    if (n <= API_NQUEENS_INLINE_COUNT_N) {
+        j->nsmall = j->nsubs = nq_first_row_split(n, symmetry, j->small);
+    } else {
+        j->depth = api_nqueens_split_depth(n, symmetry);
+        if (nqueens_split_size(n, j->depth, symmetry, &j->nsubs) != 0) return -1;
+        k = nq_count_items(n, j->nsubs);
     }
-    const size_t k = nq_count_items(n, nsubs);
     j->items = calloc(k, sizeof *j->items);
-    if (j->items == NULL) goto fail;
-    for (size_t i = 0, at = 0; i < k; i++) {
-        j->items[i].first = at;
-        for (size_t s = i; s < nsubs; s += k)
-            j->subs[at++] = split[s];
-        j->items[i].len = at - j->items[i].first;
-    }
-    free(split);
-    j->nsubs = nsubs;
+    if (j->items == NULL) return -1;
     j->base.nitems = k;
-    j->base.progress_total = nsubs;
+    j->base.progress_total = j->nsubs;
     return 0;
-fail:
-    free(split);
-    return -1;
 }
 
 /* Reads the parameters both endpoints share; returns 0 or -1 (errors in p). */
@@ -398,7 +400,16 @@ int api_nqueens_count_prepare(const api_request_t *req, api_job_t **job, api_res
     }
 
     j = calloc(1, sizeof *j);
-    if (j == NULL || nq_count_prepare_subs(j, (int)n, symmetry) != 0) goto nomem;
+    if (j == NULL || nq_count_prepare_items(j, (int)n, symmetry) != 0) goto nomem;
+    if (req->work_share != 0 && j->base.nitems * NQ_ITEM_BYTES > req->work_share) {
+        /* the cut cannot shrink for it (see above): refuse, naming the need */
+        api_problem_init(&p, API_EMEMORY,
+                         "the count of n = %lld needs %zu bytes for its work items, more than the "
+                         "%zu one request may hold (--max-request-memory)",
+                         n, j->base.nitems * NQ_ITEM_BYTES, req->work_share);
+        nq_count_free(&j->base);
+        goto fail;
+    }
     j->base.progress_unit = "subproblems";
     j->base.inline_whole = n <= API_NQUEENS_INLINE_COUNT_N; /* tiny by construction */
     api_job_ready(&j->base, &nq_count_ops, j->base.nitems, (unsigned)threads, timeout_ms, job);
@@ -406,7 +417,7 @@ int api_nqueens_count_prepare(const api_request_t *req, api_job_t **job, api_res
 
 nomem:
     nq_count_free(j ? &j->base : NULL);
-    api_problem_init(&p, API_ENOMEM, "could not allocate the count's subproblems");
+    api_problem_init(&p, API_ENOMEM, "could not allocate the count's work items");
 fail:
     api_response_problem(resp, &p);
     return p.code;

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "api/json_util.h"
+#include "api/nqueens_api.h"
 #include "solvers/nqueens/nqueens.h"
 #include "solvers/nqueens/board.h"
 #include "solvers/nqueens/heur.h"
@@ -247,42 +248,135 @@ done:
 
 /* === Counting completions === */
 
+/* A count is cut into prefixes (solvers/nqueens/board.h), one pool item
+ * each, so that the workers balance and a small request waits behind short
+ * items.  How deep to cut depends on two bounds, not on n alone:
+ *
+ *   want   items of about NQB_COUNT_ITEM_MS of one core, from the work an
+ *          empty board of the free rows would take (NQB_COUNT_MS_16 at 16
+ *          free rows, x6.5 a row: measured; placed queens only make it
+ *          less), so the hand-off per item (~50-80 us) stays small;
+ *   max    NQB_COUNT_MAX_ITEMS, and the request's share of the server's
+ *          work memory (api_request_t.work_share) over the bytes an item
+ *          holds (its prefix and its result slot).
+ *
+ * The cut is planned and written on a worker, as the job's item 0
+ * (nqueens_complete_plan(): O(max * n * depth^2) whatever the board), whose
+ * merge raises nitems to 1 + the number of prefixes; prepare() only reads
+ * and checks the board.  The old split, depth 5 from n = 18 on the HTTP
+ * thread, built 4,487,692 subproblems (600 MB, 3.8 s) for a 26-byte body
+ * at n = 27.
+ *
+ * Threads: item 0's run() writes depth, nprefix, prefix and slots on a
+ * worker; merge(0), on the loop thread after that run
+ * returned, publishes them by raising nitems; item k >= 1 then reads the
+ * board and prefix k-1 (constant from there on) and writes only slots[k-1],
+ * which merge(k) reads after it returned.  total, completed and rc belong
+ * to merge() and render() (loop thread). */
+#define NQB_COUNT_MAX_ITEMS 65536
+#define NQB_COUNT_ITEM_MS   2.0
+#define NQB_COUNT_MS_16     2560.0 /* nqueens_complete_count(16, empty board), one core */
+
+typedef struct nqb_slot_s {
+    uint64_t count;
+    search_stats_t stats;
+} nqb_slot_t;
+
+/* Bytes one item holds at most: its prefix and its slot. */
+#define NQB_COUNT_ITEM_BYTES (sizeof(nqb_slot_t) + NQUEENS_COUNT_MAX_N)
+
 typedef struct nqb_count_s {
     api_job_t base;
-    int n, placed;
-    nqueens_psub_t *subs;
-    uint64_t *counts;
-    search_stats_t *stats;
+    nqb_board_t b;
+    size_t want, max; /* the plan's bounds, set by prepare() */
+    /* written by item 0 (see above) */
+    int depth;
+    size_t nprefix;
+    uint8_t *prefix; /* nprefix * depth bytes */
+    nqb_slot_t *slots;
+    /* merge() and render() only */
+    int split_merged; /* item 0 merged: nitems counts the prefixes */
     uint64_t total;
     size_t completed;
     int rc;
 } nqb_count_t;
 
+/* Items of about NQB_COUNT_ITEM_MS for an empty board of `free` rows, at
+ * least 1 and at most max. */
+static size_t nqb_count_want(int free, size_t max) {
+    double ms = NQB_COUNT_MS_16;
+    for (int k = 16; k < free; k++)
+        ms *= 6.5;
+    for (int k = free; k < 16; k++)
+        ms /= 6.5;
+    double want = ms / NQB_COUNT_ITEM_MS;
+    return want < 1 ? 1 : want >= (double)max ? max : (size_t)want;
+}
+
+/* Item 0: plans the cut and writes the prefixes. */
+static int nqb_count_split(nqb_count_t *j, const search_ctl_t *ctl) {
+    size_t k = 0;
+    int depth = 0, rc;
+    rc = nqueens_complete_plan(j->b.n, j->b.fixed, j->want, j->max, ctl, &depth, &k, NULL);
+    if (rc != 0) return rc;
+    free(j->prefix); /* a run tried before and cut short (restartable) */
+    free(j->slots);
+    j->prefix = malloc(k * (size_t)depth + 1);
+    j->slots = calloc(k ? k : 1, sizeof *j->slots);
+    if (j->prefix == NULL || j->slots == NULL) return SEARCH_ENOMEM;
+    rc = nqueens_complete_prefixes(j->b.n, j->b.fixed, depth, j->prefix, k, &k, ctl, NULL);
+    if (rc != 0) return rc;
+    j->depth = depth;
+    j->nprefix = k;
+    return 0;
+}
+
 static int nqb_count_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
     nqb_count_t *j = (nqb_count_t *)job;
-    return nqueens_complete_count_sub(&j->subs[item], ctl, &j->counts[item], &j->stats[item]);
+    if (item == 0) return nqb_count_split(j, ctl);
+    nqb_slot_t *sl = &j->slots[item - 1];
+    sl->count = 0;
+    return nqueens_complete_count_prefix(j->b.n, j->b.fixed, j->depth,
+                                         j->prefix + (item - 1) * (size_t)j->depth, ctl, &sl->count,
+                                         &sl->stats);
 }
 
 static int nqb_count_merge(api_job_t *job, size_t item, int rc) {
     nqb_count_t *j = (nqb_count_t *)job;
-    job->nodes += j->stats[item].nodes;
+    if (item > 0) job->nodes += j->slots[item - 1].stats.nodes;
     if (rc != 0) {
         if (j->rc == 0) j->rc = rc;
-        return API_JOB_CANCEL;
+        return API_JOB_CANCEL; /* a partial count is worthless: stop the rest */
     }
-    j->total += j->counts[item];
+    if (item == 0) { /* the cut is known: schedule its prefixes */
+        job->nitems = 1 + j->nprefix;
+        job->progress_total = j->nprefix;
+        j->split_merged = 1;
+        return API_JOB_CONTINUE;
+    }
+    j->total += j->slots[item - 1].count;
     j->completed++;
+    job->progress_done = j->completed;
     return API_JOB_CONTINUE;
 }
 
 static void nqb_count_render(api_job_t *job, api_response_t *out) {
     nqb_count_t *j = (nqb_count_t *)job;
-    int done = j->rc == 0 && j->completed == job->nitems;
+    int done = j->rc == 0 && j->split_merged && j->completed == j->nprefix;
+    api_problem_t p;
+    if (j->rc != 0 && j->rc != SEARCH_TIMEOUT && j->rc != SEARCH_CANCELLED &&
+        j->rc != SEARCH_BUDGET) {
+        api_problem_init(&p, j->rc == SEARCH_ENOMEM ? API_ENOMEM : API_EINTERNAL,
+                         "the count failed: %s (%s)", search_code_str(j->rc),
+                         search_code_name(j->rc));
+        api_response_problem(out, &p);
+        return;
+    }
     json_t *stats = json_pack("{s:I, s:I, s:I, s:i, s:f}", "nodes", (json_int_t)job->nodes,
-                              "subproblems", (json_int_t)job->nitems, "completed_subproblems",
+                              "subproblems", (json_int_t)j->nprefix, "completed_subproblems",
                               (json_int_t)j->completed, "threads", (int)job->threads, "elapsed_ms",
                               api_elapsed_ms(job->start_ns, search_now_ns()));
-    json_t *root = json_pack("{s:i, s:i, s:s, s:o}", "n", j->n, "placed", j->placed, "status",
+    json_t *root = json_pack("{s:i, s:i, s:s, s:o}", "n", j->b.n, "placed", j->b.placed, "status",
                              done                        ? "complete"
                              : j->rc == SEARCH_CANCELLED ? "cancelled"
                                                          : "timeout",
@@ -295,9 +389,9 @@ static void nqb_count_render(api_job_t *job, api_response_t *out) {
 static void nqb_count_free(api_job_t *job) {
     nqb_count_t *j = (nqb_count_t *)job;
     if (j == NULL) return;
-    free(j->subs);
-    free(j->counts);
-    free(j->stats);
+    nqb_board_free(&j->b);
+    free(j->prefix);
+    free(j->slots);
     free(j);
 }
 
@@ -310,47 +404,35 @@ int api_nqueens_count_post_prepare(const api_request_t *req, api_job_t **job,
     static const char *const fields[] = {"n", "queens", "placed", "threads", "timeout_ms", NULL};
     api_problem_t p;
     json_t *root = NULL;
-    nqb_board_t b;
-    nqb_count_t *j = NULL;
+    nqb_count_t *j = calloc(1, sizeof *j);
     long long threads, timeout_ms;
-    size_t count = 0;
-    int rc, depth;
+    int rc;
 
     *job = NULL;
-    rc = nqb_read_body(req, fields, NQUEENS_COUNT_MAX_N, &root, &b, &p);
+    if (j == NULL) {
+        api_problem_init(&p, API_ENOMEM, "out of memory");
+        goto fail;
+    }
+    rc = nqb_read_body(req, fields, NQUEENS_COUNT_MAX_N, &root, &j->b, &p);
     if (rc != 0) goto fail;
-    rc = API_EINVALID;
     if (api_json_opt_int(root, "threads", 1, req->pool_threads, req->pool_threads, &threads, &p) !=
             0 ||
         api_json_opt_int(root, "timeout_ms", 1, req->max_timeout_ms, req->max_timeout_ms,
                          &timeout_ms, &p) != 0)
         goto fail;
-    /* slices of milliseconds, as for the empty board: ~n^depth prefixes */
-    depth = b.n <= 10 ? 1 : b.n <= 14 ? 3 : b.n <= 17 ? 4 : 5;
-    rc = API_ENOMEM;
-    nqueens_complete_split(b.n, b.fixed, depth, NULL, 0, &count, NULL);
-    j = calloc(1, sizeof *j);
-    if (j == NULL) goto nomem;
-    j->subs = calloc(count ? count : 1, sizeof *j->subs);
-    j->counts = calloc(count ? count : 1, sizeof *j->counts);
-    j->stats = calloc(count ? count : 1, sizeof *j->stats);
-    if (!j->subs || !j->counts || !j->stats) goto nomem;
-    if (count > 0 && nqueens_complete_split(b.n, b.fixed, depth, j->subs, count, &count, NULL) != 0)
-        goto nomem;
-    j->n = b.n;
-    j->placed = b.placed;
+    j->max = NQB_COUNT_MAX_ITEMS;
+    if (req->work_share != 0 && req->work_share / NQB_COUNT_ITEM_BYTES < j->max)
+        j->max =
+            req->work_share / NQB_COUNT_ITEM_BYTES ? req->work_share / NQB_COUNT_ITEM_BYTES : 1;
+    j->want = nqb_count_want(j->b.n - j->b.placed, j->max);
     j->base.progress_unit = "subproblems";
-    /* count 0: no prefix fits the placed queens, so no completion; the
-     * pool finishes such a job at once */
-    api_job_ready(&j->base, &nqb_count_ops, count, (unsigned)threads, timeout_ms, job);
-    nqb_board_free(&b);
+    j->base.inline_whole = j->b.n <= API_NQUEENS_INLINE_COUNT_N; /* tiny by construction */
+    /* item 0 cuts the count (see above); its merge adds the prefixes */
+    api_job_ready(&j->base, &nqb_count_ops, 1, (unsigned)threads, timeout_ms, job);
     json_decref(root);
     return 0;
-nomem:
-    api_problem_init(&p, API_ENOMEM, "out of memory for the subproblems");
 fail:
     nqb_count_free(j ? &j->base : NULL);
-    nqb_board_free(&b);
     json_decref(root);
     api_response_problem(resp, &p);
     return p.code;
@@ -467,7 +549,26 @@ fail:
 
 /* === Min-conflicts: memory, trace and figures around nqueens_repair() === */
 
+/* The names of nqueens_repair_start_t, by value. */
+static const char *const nqb_start_names[] = {"constructed", "greedy", "random"};
+
+/* Reads `start` (NULL: the default, constructed); 0, or -1 after adding an
+ * error naming it in `in` (query or body). */
+static int nqb_pick_start(const char *name, nqueens_repair_start_t *out, const char *in,
+                          api_problem_t *p) {
+    *out = NQUEENS_START_CONSTRUCTED;
+    if (name == NULL) return 0;
+    for (int k = 0; k < 3; k++)
+        if (strcmp(name, nqb_start_names[k]) == 0) {
+            *out = (nqueens_repair_start_t)k;
+            return 0;
+        }
+    api_problem_add(p, in, "start", "must be constructed, greedy or random, got '%.40s'", name);
+    return -1;
+}
+
 typedef struct nqb_repair_s {
+    nqueens_repair_start_t start;
     uint32_t *trace;  /* conflicts after each move (trace=true) */
     uint8_t *restart; /* 1 where a move was a perturbation */
     size_t cap;
@@ -493,27 +594,31 @@ static void nqb_repair_destroy(nqb_repair_t *r) {
     r->restart = NULL;
 }
 
-/* Worker side: scratch for the run, allocated before it starts. */
+/* Worker side: scratch for the run, allocated before it starts, through
+ * the control block's allocator (the server's work budget). */
 static int nqb_repair_run(int n, const int *fixed, uint64_t seed, uint64_t max_steps, int trace,
                           const search_ctl_t *ctl, int *cols, nqb_repair_t *r) {
     nqueens_repair_opts_t o;
-    void *scratch = malloc(nqueens_repair_scratch(n));
+    const search_allocator_t *a = search_allocator_of(NULL, ctl);
+    void *scratch = search_alloc(a, nqueens_repair_scratch(n));
     int rc;
     if (scratch == NULL) return SEARCH_ENOMEM;
     memset(&o, 0, sizeof o);
     o.seed = seed;
     o.max_steps = max_steps;
+    o.start = r->start;
     if (trace) {
         o.trace = r->trace;
         o.restart = r->restart;
         o.trace_cap = r->cap;
     }
     rc = nqueens_repair(n, fixed, &o, ctl, cols, scratch, &r->res, &r->stats, NULL);
-    free(scratch);
+    search_free(a, scratch);
     return rc;
 }
 
 static void nqb_repair_stats(const nqb_repair_t *r, json_t *stats) {
+    json_object_set_new(stats, "start", json_string(nqb_start_names[r->start]));
     json_object_set_new(stats, "steps", json_integer((json_int_t)r->res.steps));
     json_object_set_new(stats, "initial_conflicts",
                         json_integer((json_int_t)r->res.initial_conflicts));
@@ -538,6 +643,7 @@ typedef struct nqb_solve_s {
     api_job_t base;
     nqb_board_t b;
     nqueens_method_t method;
+    nqueens_repair_start_t start; /* minconflicts only, as seed and max_steps */
     uint64_t seed, max_steps;
     int trace, summary;
     int *cols;
@@ -555,26 +661,32 @@ static const char *nqb_method_name(nqueens_method_t m) {
 /* Every board leaves the worker checked: n non-attacking queens, placed
  * queens where they were placed.  1 = checked, 0 = wrong, -1 = no memory
  * to check it. */
-static int nqb_verify(const nqb_solve_t *j) {
-    unsigned char *scratch = malloc(nqueens_verify_scratch(j->b.n));
+static int nqb_verify(const nqb_solve_t *j, const search_allocator_t *a) {
+    unsigned char *scratch = search_alloc(a, nqueens_verify_scratch(j->b.n));
     if (scratch == NULL) return -1;
     int ok = nqueens_verify(j->b.n, j->cols, scratch);
     for (int r = 0; ok && j->b.fixed != NULL && r < j->b.n; r++)
         ok = j->b.fixed[r] < 0 || j->b.fixed[r] == j->cols[r];
-    free(scratch);
+    search_free(a, scratch);
     return ok;
 }
 
+/* The run's memory (the method's scratch, then the check's) comes from the
+ * control block's allocator: the server charges it to its work budget, and
+ * past the request's share the allocation fails (SEARCH_ENOMEM, which the
+ * server answers 422 too-much-memory).  prepare() refuses a board whose
+ * scratch cannot fit at all (nqb_solve_bytes()). */
 static int nqb_solve_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
     nqb_solve_t *j = (nqb_solve_t *)job;
+    const search_allocator_t *a = search_allocator_of(NULL, ctl);
     void *scratch;
     int rc;
     (void)item;
     switch (j->method) {
     case NQUEENS_METHOD_MRV:
-        if ((scratch = malloc(nqueens_mrv_scratch(j->b.n))) == NULL) return SEARCH_ENOMEM;
+        if ((scratch = search_alloc(a, nqueens_mrv_scratch(j->b.n))) == NULL) return SEARCH_ENOMEM;
         rc = nqueens_mrv(j->b.n, j->b.fixed, ctl, j->cols, scratch, &j->stats, NULL);
-        free(scratch);
+        search_free(a, scratch);
         break;
     case NQUEENS_METHOD_MINCONFLICTS:
         rc = nqb_repair_run(j->b.n, j->b.fixed, j->seed, j->max_steps, j->trace, ctl, j->cols,
@@ -582,7 +694,7 @@ static int nqb_solve_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
         break;
     default: rc = nqueens_complete_first(j->b.n, j->b.fixed, ctl, j->cols, &j->stats, NULL); break;
     }
-    if (rc == 0 && (j->verified = nqb_verify(j)) < 0) rc = SEARCH_ENOMEM;
+    if (rc == 0 && (j->verified = nqb_verify(j, a)) < 0) rc = SEARCH_ENOMEM;
     return rc;
 }
 
@@ -762,20 +874,52 @@ static int nqb_pick_method(const char *name, int n, int has_fixed, nqueens_metho
     return 0;
 }
 
-static int nqb_solve_finish(nqb_solve_t *j, long long timeout_ms, api_job_t **job) {
+/* The most a solve's run holds at once through the control block's
+ * allocator (see nqb_solve_run()): the method's scratch (mrv ~41 bytes a
+ * row, min-conflicts ~18: 183 MB at 10^7), then the check's (5 bytes a row),
+ * each with the budget allocator's 16-byte header. */
+static size_t nqb_solve_bytes(const nqb_solve_t *j) {
+    size_t scratch = 0;
+    if (j->method == NQUEENS_METHOD_MRV) scratch = nqueens_mrv_scratch(j->b.n);
+    if (j->method == NQUEENS_METHOD_MINCONFLICTS) scratch = nqueens_repair_scratch(j->b.n);
+    const size_t check = nqueens_verify_scratch(j->b.n);
+    return (scratch > check ? scratch : check) + 16;
+}
+
+/* Refuses a board whose run cannot fit in the request's share of the work
+ * memory (422 too-much-memory, as the server answers a search that runs out
+ * of its share: a retry cannot help), else allocates what the job keeps; 0,
+ * or the API code with the problem in p. */
+static int nqb_solve_finish(nqb_solve_t *j, long long timeout_ms, size_t share, api_job_t **job,
+                            api_problem_t *p) {
+    const size_t need = nqb_solve_bytes(j);
+    if (share != 0 && need > share) {
+        api_problem_init(p, API_EMEMORY,
+                         "%s at n = %d needs %zu bytes of working memory, more than the %zu one "
+                         "request may hold (--max-request-memory); ask for a smaller board",
+                         nqb_method_name(j->method), j->b.n, need, share);
+        return API_EMEMORY;
+    }
     j->cols = malloc((size_t)j->b.n * sizeof *j->cols);
-    if (j->cols == NULL) return -1;
-    if (j->method == NQUEENS_METHOD_MINCONFLICTS &&
-        nqb_repair_init(&j->repair, j->b.n, j->trace && j->b.n <= API_NQUEENS_TRACE_MAX_N) != 0)
-        return -1;
+    if (j->cols == NULL ||
+        (j->method == NQUEENS_METHOD_MINCONFLICTS &&
+         nqb_repair_init(&j->repair, j->b.n, j->trace && j->b.n <= API_NQUEENS_TRACE_MAX_N) != 0)) {
+        api_problem_init(p, API_ENOMEM, "out of memory for the board");
+        return API_ENOMEM;
+    }
+    j->repair.start = j->start;
+    /* a streamed board is a second or more of one worker by construction:
+     * in turns with the other background work, never in the kept worker */
+    j->base.background = j->b.n > API_NQUEENS_INLINE_MAX_N;
     api_job_ready(&j->base, &nqb_solve_ops, 1, 1, timeout_ms, job);
     return 0;
 }
 
 int api_nqueens_solve_post_prepare(const api_request_t *req, api_job_t **job,
                                    api_response_t *resp) {
-    static const char *const fields[] = {"n",         "queens", "placed", "method",     "seed",
-                                         "max_steps", "trace",  "output", "timeout_ms", NULL};
+    static const char *const fields[] = {"n",          "queens",    "placed", "method",
+                                         "seed",       "max_steps", "trace",  "output",
+                                         "timeout_ms", "start",     NULL};
     api_problem_t p;
     json_t *root = NULL, *v;
     nqb_solve_t *j = calloc(1, sizeof *j);
@@ -796,6 +940,12 @@ int api_nqueens_solve_post_prepare(const api_request_t *req, api_job_t **job,
     } else {
         bad |= nqb_pick_method(v ? json_string_value(v) : NULL, j->b.n, j->b.placed > 0, &j->method,
                                "body", &p) != 0;
+    }
+    if ((v = json_object_get(root, "start")) != NULL && !json_is_string(v)) {
+        api_problem_add(&p, "body", "start", "must be a string");
+        bad = 1;
+    } else {
+        bad |= nqb_pick_start(v ? json_string_value(v) : NULL, &j->start, "body", &p) != 0;
     }
     bad |= api_json_opt_int(root, "seed", 0, INT64_MAX, 1, &seed, &p) != 0;
     bad |= api_json_opt_int(root, "max_steps", 1, INT64_MAX, 0, &max_steps, &p) !=
@@ -823,10 +973,7 @@ int api_nqueens_solve_post_prepare(const api_request_t *req, api_job_t **job,
     if (bad) goto fail;
     j->seed = (uint64_t)seed;
     j->max_steps = (uint64_t)max_steps;
-    if (nqb_solve_finish(j, timeout_ms, job) != 0) {
-        api_problem_init(&p, API_ENOMEM, "out of memory for the board");
-        goto fail;
-    }
+    if (nqb_solve_finish(j, timeout_ms, req->work_share, job, &p) != 0) goto fail;
     json_decref(root);
     return 0;
 fail:
@@ -837,8 +984,8 @@ fail:
 }
 
 int api_nqueens_solve_get_board(const api_request_t *req, api_job_t **job, api_response_t *resp) {
-    static const char *const allowed[] = {"n",     "method", "seed",       "max_steps",
-                                          "trace", "output", "timeout_ms", NULL};
+    static const char *const allowed[] = {"n",      "method",     "seed",  "max_steps", "trace",
+                                          "output", "timeout_ms", "start", NULL};
     api_problem_t p;
     nqb_solve_t *j = calloc(1, sizeof *j);
     long long n = 0, seed, max_steps, timeout_ms;
@@ -859,6 +1006,7 @@ int api_nqueens_solve_get_board(const api_request_t *req, api_job_t **job, api_r
     bad |= api_param_int(req, "timeout_ms", 0, 1, req->max_timeout_ms, req->max_timeout_ms,
                          &timeout_ms, &p) != 0;
     bad |= api_param_bool(req, "trace", 0, &j->trace, &p) != 0;
+    bad |= nqb_pick_start(api_param(req, "start"), &j->start, "query", &p) != 0;
     if ((out = api_param(req, "output")) != NULL && strcmp(out, "full") != 0 &&
         strcmp(out, "summary") != 0) {
         api_problem_add(&p, "query", "output", "must be full or summary");
@@ -875,10 +1023,7 @@ int api_nqueens_solve_get_board(const api_request_t *req, api_job_t **job, api_r
     j->b.n = (int)n;
     j->seed = (uint64_t)seed;
     j->max_steps = (uint64_t)max_steps;
-    if (nqb_solve_finish(j, timeout_ms, job) != 0) {
-        api_problem_init(&p, API_ENOMEM, "out of memory for the board");
-        goto fail;
-    }
+    if (nqb_solve_finish(j, timeout_ms, req->work_share, job, &p) != 0) goto fail;
     return 0;
 fail:
     nqb_solve_free(j ? &j->base : NULL);

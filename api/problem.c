@@ -36,11 +36,15 @@ static const problem_kind_t problem_kinds[] = {
     PROBLEM_KIND(API_EMEDIA, 415, "/problems/unsupported-media-type", "Unsupported content type"),
     PROBLEM_KIND(API_EUNPROCESSABLE, 422, "/problems/unprocessable",
                  "The puzzle contradicts itself"),
+    PROBLEM_KIND(API_EMEMORY, 422, "/problems/too-much-memory",
+                 "The request needs more memory than one request may hold"),
     PROBLEM_KIND(API_EBUSY, 503, "/problems/overloaded", "The server is busy"),
     PROBLEM_KIND(API_EDRAINING, 503, "/problems/shutting-down", "The server is shutting down"),
     PROBLEM_KIND(API_ENOMEM, 503, "/problems/out-of-memory", "Not enough memory for this request"),
     PROBLEM_KIND(API_EUNAVAILABLE, 503, "/problems/unavailable",
                  "A service this request needs is unavailable"),
+    PROBLEM_KIND(API_ENOTIMPL, 501, "/problems/not-implemented",
+                 "The server does not implement this"),
     PROBLEM_KIND(API_EINTERNAL, 500, "/problems/internal",
                  "Internal error"), /* last: the default */
 };

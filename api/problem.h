@@ -30,6 +30,8 @@
 #define API_EMEDIA         (-108) /* 415 unsupported Content-Type */
 #define API_ENOMEM         (-109) /* 503 out of memory for this request */
 #define API_EUNAVAILABLE   (-110) /* 503 a service the request needs (the job store) is down */
+#define API_EMEMORY        (-111) /* 422 needs more memory than one request may hold */
+#define API_ENOTIMPL       (-112) /* 501 a transfer coding the server does not read */
 
 #define API_PROBLEM_MAX_ERRORS   16
 #define API_PROBLEM_CONTENT_TYPE "application/problem+json"

@@ -91,6 +91,9 @@ typedef struct api_response_s {
     api_stream_fn stream; /* NULL: the body above */
     void (*stream_free)(void *cls);
     void *stream_cls;
+    size_t charged; /* bytes of the server's work budget this answer holds (server side:
+                       set where the body is built or sent, given back when it is freed;
+                       api/ leaves it 0) */
 } api_response_t;
 
 /* api_response_t.flags */
@@ -167,6 +170,11 @@ struct api_job_s {
      * the server runs every item and merge on the HTTP thread, in order, to
      * the end (under the job's own deadline), and answers at once. */
     int inline_whole;
+    /* Set by prepare() for long work of low priority (generation): its items
+     * run in the server's background share of the workers, taking turns
+     * with async jobs, even when the client waits for the answer, so that
+     * it never holds the workers kept for other requests. */
+    int background;
     /* Set by prepare() when it read the JSON body on its fast path
      * (api/json_scan.h) rather than through jansson; the tests look. */
     int body_fast;

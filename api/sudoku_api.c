@@ -14,6 +14,9 @@
  *                     as "row,col value" (0-based); blank and '#' lines skipped.
  *   text/csv          N lines of N comma-separated values; an empty field is
  *                     an empty cell.
+ * In text and CSV every number is digits only, read in place however long
+ * its line, and range-checked before use (api/decimal.h): "4294967296,0 3"
+ * is an error, never a given at (0,0); so is text after a given.
  * For text and CSV the options come from the query string (method,
  * propagation, max_solutions, timeout_ms, trace, box=RxC); a JSON request
  * takes them from the body only.
@@ -46,6 +49,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "api/decimal.h"
 #include "api/grid_char.h"
 #include "api/json_scan.h"
 #include "api/json_util.h"
@@ -69,19 +73,6 @@ typedef api_sudoku_puzzle_t sd_puzzle_t;
 
 static void sd_cell_name(char *out, size_t cap, int n, int i) {
     snprintf(out, cap, "grid[%d][%d]", i / n, i % n);
-}
-
-/* Parses a whole string as a non-negative decimal integer. */
-static int sd_parse_uint(const char *s, size_t len, long long *out) {
-    long long x = 0;
-    if (len == 0) return -1;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] < '0' || s[i] > '9') return -1;
-        x = x * 10 + (s[i] - '0');
-        if (x > SD_SYMBOL_MAX) return -1;
-    }
-    *out = x;
-    return 0;
 }
 
 /* === Options === */
@@ -396,10 +387,63 @@ static int sd_blank(const char *s, size_t len) {
     return i == len || s[i] == '#';
 }
 
+/* A given of the text format, "row,col value" (blanks around each part),
+ * into pz->raw.  The line is read where it is, however long; each number
+ * is checked against its range before it is used (never wrapped).  0, or
+ * -1 with the error, named `field` (the line), in p. */
+static int sd_text_given(sd_puzzle_t *pz, const char *field, const char *s, size_t len,
+                         api_problem_t *p) {
+    const char *tok[3];
+    size_t tlen[3], i = 0;
+    long long r = 0, c = 0, v = 0;
+    for (int k = 0; k < 3; k++) { /* the row, ',', the column, a blank, the value */
+        while (i < len && (s[i] == ' ' || s[i] == '\t'))
+            i++;
+        tok[k] = s + i;
+        while (i < len && s[i] != ' ' && s[i] != '\t' && (k > 0 || s[i] != ','))
+            i++;
+        tlen[k] = (size_t)(s + i - tok[k]);
+        if (k > 0) continue;
+        while (i < len && (s[i] == ' ' || s[i] == '\t'))
+            i++;
+        if (i < len && s[i] == ',')
+            i++;
+        else
+            tlen[0] = 0; /* no comma: not this format */
+    }
+    while (i < len && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    int row = api_decimal(tok[0], tlen[0], pz->n - 1, &r);
+    int col = api_decimal(tok[1], tlen[1], pz->n - 1, &c);
+    int val = api_decimal(tok[2], tlen[2], SD_SYMBOL_MAX, &v);
+    if (i != len || row == -1 || col == -1 || val == -1) {
+        api_problem_add(p, "body", field, "expected 'row,col value', got '%.*s'",
+                        (int)(len < 40 ? len : 40), s);
+        return -1;
+    }
+    if (row != 0 || col != 0) {
+        api_problem_add(p, "body", field, "cell (%.*s,%.*s) is outside the %dx%d grid",
+                        (int)(tlen[0] < 20 ? tlen[0] : 20), tok[0],
+                        (int)(tlen[1] < 20 ? tlen[1] : 20), tok[1], pz->n, pz->n);
+        return -1;
+    }
+    if (val != 0) {
+        api_problem_add(p, "body", field, "the value is over %lld, the largest symbol",
+                        SD_SYMBOL_MAX);
+        return -1;
+    }
+    if (pz->raw[r * pz->n + c] != -1) {
+        api_problem_add(p, "body", field, "cell (%lld,%lld) is given twice", r, c);
+        return -1;
+    }
+    pz->raw[r * pz->n + c] = v;
+    return 0;
+}
+
 /* The text format keeps its stage in pz->n (0 = size not read yet) and
  * pz->nsymbols (0 = symbols not read yet). */
 static int sd_text_line(sd_puzzle_t *pz, int lineno, const char *s, size_t len, api_problem_t *p) {
-    char field[32], buf[128];
+    char field[32];
     snprintf(field, sizeof field, "line %d", lineno);
     if (sd_blank(s, len)) return 0;
     if (pz->n == 0) {
@@ -409,7 +453,8 @@ static int sd_text_line(sd_puzzle_t *pz, int lineno, const char *s, size_t len, 
             a++;
         while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t'))
             b--;
-        if (sd_parse_uint(s + a, b - a, &n) != 0 || n < SUDOKU_MIN_N || n > SUDOKU_MAX_N) {
+        if (api_decimal(s + a, b - a, SUDOKU_MAX_N, &n) != 0 || n < SUDOKU_MIN_N ||
+            n > SUDOKU_MAX_N) {
             api_problem_add(p, "body", field, "the first line is the size N, from %d to %d",
                             SUDOKU_MIN_N, SUDOKU_MAX_N);
             return -1;
@@ -429,7 +474,8 @@ static int sd_text_line(sd_puzzle_t *pz, int lineno, const char *s, size_t len, 
             while (j < len && s[j] != ' ' && s[j] != '\t' && s[j] != ',')
                 j++;
             if (j == i) break;
-            if (k == SUDOKU_MAX_N || sd_parse_uint(s + i, j - i, &pz->symbols[k]) != 0) {
+            if (k == SUDOKU_MAX_N ||
+                api_decimal(s + i, j - i, SD_SYMBOL_MAX, &pz->symbols[k]) != 0) {
                 api_problem_add(p, "body", field,
                                 "the second line holds the N symbols, non-negative integers");
                 return -1;
@@ -440,27 +486,7 @@ static int sd_text_line(sd_puzzle_t *pz, int lineno, const char *s, size_t len, 
         pz->nsymbols = k;
         return 0;
     }
-    /* "row,col value" */
-    int r, c, used = 0;
-    long long v;
-    size_t n = len < sizeof buf - 1 ? len : sizeof buf - 1;
-    memcpy(buf, s, n);
-    buf[n] = '\0';
-    if (sscanf(buf, " %d , %d %lld %n", &r, &c, &v, &used) != 3 || buf[used] != '\0' || v < 0) {
-        api_problem_add(p, "body", field, "expected 'row,col value', got '%.40s'", buf);
-        return -1;
-    }
-    if (r < 0 || c < 0 || r >= pz->n || c >= pz->n) {
-        api_problem_add(p, "body", field, "cell (%d,%d) is outside the %dx%d grid", r, c, pz->n,
-                        pz->n);
-        return -1;
-    }
-    if (pz->raw[r * pz->n + c] != -1) {
-        api_problem_add(p, "body", field, "cell (%d,%d) is given twice", r, c);
-        return -1;
-    }
-    pz->raw[r * pz->n + c] = v;
-    return 0;
+    return sd_text_given(pz, field, s, len, p);
 }
 
 static int sd_csv_line(sd_puzzle_t *pz, int lineno, const char *s, size_t len, api_problem_t *p) {
@@ -487,12 +513,18 @@ static int sd_csv_line(sd_puzzle_t *pz, int lineno, const char *s, size_t len, a
             api_problem_add(p, "body", field, "more than %d values", SUDOKU_MAX_N);
             return -1;
         }
-        if (b == a) {
-            pz->raw[r * SUDOKU_MAX_N + c] = -1;
-        } else if (sd_parse_uint(s + a, b - a, &pz->raw[r * SUDOKU_MAX_N + c]) != 0) {
+        int rc =
+            b == a ? 0 : api_decimal(s + a, b - a, SD_SYMBOL_MAX, &pz->raw[r * SUDOKU_MAX_N + c]);
+        if (b == a) pz->raw[r * SUDOKU_MAX_N + c] = -1;
+        if (rc != 0) {
             snprintf(field, sizeof field, "grid[%d][%d]", r, c);
-            api_problem_add(p, "body", field, "must be a non-negative integer or empty, got '%.*s'",
-                            (int)(b - a < 20 ? b - a : 20), s + a);
+            if (rc == -2)
+                api_problem_add(p, "body", field, "is over %lld, the largest symbol",
+                                SD_SYMBOL_MAX);
+            else
+                api_problem_add(p, "body", field,
+                                "must be a non-negative integer or empty, got '%.*s'",
+                                (int)(b - a < 20 ? b - a : 20), s + a);
             return -1;
         }
         c++;

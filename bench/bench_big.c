@@ -220,7 +220,7 @@ static outcome_t run_puzzled(const puzzle_t *pz, sudoku_method_t method, int thr
     member_t m[MAX_THREADS];
     pthread_t th[MAX_THREADS];
     atomic_int cancel = 0;
-    search_ctl_t ctl = {0, 0, &cancel, NULL};
+    search_ctl_t ctl = {.deadline_ns = 0, .cancel = &cancel};
     outcome_t out;
     double t0;
     int k, best = -1;

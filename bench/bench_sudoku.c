@@ -251,7 +251,7 @@ static void run(const coll_t *c, const config_t *cfg, double cap_s, size_t limit
     }
     for (i = 0; i < c->count && i < limit && now_s() < t_end; i++) {
         const uint8_t *p = c->puzzles + i * nn;
-        search_ctl_t ctl = {0, cfg->budget, NULL, NULL};
+        search_ctl_t ctl = {.node_budget = cfg->budget};
         sudoku_opts_t o;
         sudoku_result_t r;
         int64_t t0;

@@ -81,7 +81,7 @@ typedef struct par_s {
 
 static void *par_worker(void *arg) {
     par_t *w = arg;
-    search_ctl_t ctl = {w->deadline_ns, 0, &w->cancel, NULL};
+    search_ctl_t ctl = {.deadline_ns = w->deadline_ns, .cancel = &w->cancel};
     uint32_t *prefix = malloc((w->base_len + w->longest + 1) * sizeof *prefix);
     xcover_opts_t o;
     xcover_result_t r;
@@ -377,7 +377,7 @@ static run_t solve_one(shapes_t *sh, const puzzle_t *pz, xcover_engine_t e, uint
                        double limit_s) {
     sudoku_xc_opts_t o;
     sudoku_xc_result_t r;
-    search_ctl_t ctl = {0, 0, NULL, NULL};
+    search_ctl_t ctl = {.deadline_ns = 0};
     uint8_t sols[2 * MAX_N * MAX_N];
     run_t out;
     int64_t t0 = search_now_ns();

@@ -7,9 +7,10 @@
  * consecutive items (RSCRIPT_ADD; keys in server/rscripts.c).  Then, on
  * every replica:
  *
- *   loop   fill        while workers are idle (pool_inflight() < --threads:
- *                      synchronous requests come first, as a job's window
- *                      does on one server), read items of the oldest
+ *   loop   fill        while the background share of the workers has room
+ *                      (pool_background_idle(): items take turns with the
+ *                      async jobs there, and the workers kept for requests
+ *                      that wait are never theirs), read items of the oldest
  *                      active jobs (XREADGROUP, one consumer per replica)
  *   loop   ctx         the first item of a job on this replica rebuilds the
  *                      job: its stored request through the route's own
@@ -897,10 +898,10 @@ static void cl_retry_pending(cluster_t *cl) {
     }
 }
 
-/* Idle workers: what is not taken by requests or items. */
+/* Items this replica may take now: room in the background share. */
 static long cl_idle(const cluster_t *cl) {
     if (atomic_load(&cl->draining) || !rconn_up(cl->rc)) return 0;
-    return (long)cl->cfg->threads - pool_inflight(cl->pool);
+    return pool_background_idle(cl->pool);
 }
 
 /* The oldest split jobs that still have items. */

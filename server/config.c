@@ -33,6 +33,10 @@ static const opt_t opts[] = {
      "TCP port, 0 = any free one (default 8080)"},
     {"threads", "PUZZLED_THREADS", OPT_UINT, 1, CONFIG_MAX_THREADS, OFF(threads),
      "worker threads (default: number of cores)"},
+    {"background-threads", "PUZZLED_BACKGROUND_THREADS", OPT_UINT, 0, CONFIG_MAX_THREADS,
+     OFF(background_threads),
+     "the most worker threads background work (async jobs, cluster items, generation) may "
+     "hold; the rest are kept for requests that wait (default: all but one, 0 = default)"},
     {"http-threads", "PUZZLED_HTTP_THREADS", OPT_UINT, 1, CONFIG_MAX_HTTP_THREADS,
      OFF(http_threads), "HTTP polling threads (default: number of cores, at most 4)"},
     {"max-body", "PUZZLED_MAX_BODY", OPT_SIZE, 1024, 256LL << 20, OFF(max_body),
@@ -55,6 +59,18 @@ static const opt_t opts[] = {
      OFF(job_timeout_ms), "default and maximum deadline of an async job (default 86400000)"},
     {"max-job-result", "PUZZLED_MAX_JOB_RESULT", OPT_SIZE, 1024, 4LL << 30, OFF(max_job_result),
      "largest answer an async job keeps, in bytes; past it the job fails (default 67108864)"},
+    {"max-job-memory", "PUZZLED_MAX_JOB_MEMORY", OPT_SIZE, 64LL << 10, 1LL << 40,
+     OFF(max_job_memory),
+     "bytes every kept async job answer may take together; past it the oldest ended jobs "
+     "go (default 134217728)"},
+    {"max-work-memory", "PUZZLED_MAX_WORK_MEMORY", OPT_SIZE, 16LL << 20, 1LL << 40,
+     OFF(max_work_memory),
+     "bytes requests may hold while they are served (bodies, search memory, answers); past "
+     "it 503 (default 335544320)"},
+    {"max-request-memory", "PUZZLED_MAX_REQUEST_MEMORY", OPT_SIZE, 1LL << 20, 1LL << 40,
+     OFF(max_request_memory),
+     "bytes of search memory one request may hold, at most --max-work-memory; past it 422 "
+     "(default 201326592)"},
     {"max-connections", "PUZZLED_MAX_CONNECTIONS", OPT_UINT, 16, 1000000, OFF(max_connections),
      "open connections at most (default: the file-descriptor limit, raised to the hard limit, "
      "less 128)"},
@@ -105,6 +121,9 @@ static void config_defaults(config_t *cfg) {
     cfg->job_ttl_s = 3600;
     cfg->job_timeout_ms = 24LL * 3600 * 1000;
     cfg->max_job_result = 64u << 20;
+    cfg->max_job_memory = (size_t)128 << 20;
+    cfg->max_work_memory = (size_t)320 << 20;
+    cfg->max_request_memory = (size_t)192 << 20;
     snprintf(cfg->cors_origin, sizeof cfg->cors_origin, "*");
     snprintf(cfg->redis_prefix, sizeof cfg->redis_prefix, "puzzled:");
     cfg->redis_claim_ms = 5000;
@@ -217,6 +236,17 @@ int config_parse(config_t *cfg, int argc, char **argv, void *usage_out, void *er
             fprintf(err, "puzzled: --redis: %s\n", why);
             return -1;
         }
+    }
+    if (cfg->background_threads == 0)
+        cfg->background_threads = cfg->threads >= 2 ? cfg->threads - 1 : 1;
+    if (cfg->background_threads > cfg->threads) {
+        fprintf(err, "puzzled: --background-threads: at most --threads (%u)\n", cfg->threads);
+        return -1;
+    }
+    if (cfg->max_request_memory > cfg->max_work_memory) {
+        fprintf(err, "puzzled: --max-request-memory: at most --max-work-memory (%zu)\n",
+                cfg->max_work_memory);
+        return -1;
     }
     for (const char *ch = cfg->redis_prefix; *ch; ch++)
         if (*ch == ' ' || *ch == '*' || *ch == '?' || *ch == '[') {

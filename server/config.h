@@ -13,24 +13,29 @@
 #define CONFIG_MAX_JOBS           100000
 
 typedef struct config_s {
-    char bind[64];            /* IPv4 or IPv6 literal */
-    unsigned port;            /* 0 = any free port (tests) */
-    unsigned threads;         /* worker threads in the pool */
-    unsigned http_threads;    /* libmicrohttpd polling threads */
-    size_t max_body;          /* bytes */
-    size_t max_batch_body;    /* bytes, for routes that take batches */
-    unsigned max_batch_lines; /* puzzles in one batch */
-    unsigned max_queue;       /* jobs admitted beyond `threads` before 503 */
-    int64_t timeout_ms;       /* default and maximum per-request deadline */
-    int64_t grace_ms;         /* how long SIGTERM waits for in-flight work */
-    unsigned max_jobs;        /* async job records kept */
-    int64_t job_ttl_s;        /* how long an ended job's record is kept */
-    int64_t job_timeout_ms;   /* default and maximum deadline of an async job */
-    size_t max_job_result;    /* bytes of a job's kept answer */
-    unsigned max_connections; /* 0 = from the file-descriptor limit (config_resolve) */
-    unsigned max_conn_per_ip; /* 0 = no cap */
-    unsigned head_timeout_s;  /* accept to a complete first request head */
-    unsigned idle_timeout_s;  /* inactivity on a connection */
+    char bind[64];               /* IPv4 or IPv6 literal */
+    unsigned port;               /* 0 = any free port (tests) */
+    unsigned threads;            /* worker threads in the pool */
+    unsigned background_threads; /* the most of them background work may hold (0 at parse:
+                                    all but one when threads >= 2; config_parse resolves it) */
+    unsigned http_threads;       /* libmicrohttpd polling threads */
+    size_t max_body;             /* bytes */
+    size_t max_batch_body;       /* bytes, for routes that take batches */
+    unsigned max_batch_lines;    /* puzzles in one batch */
+    unsigned max_queue;          /* jobs admitted beyond `threads` before 503 */
+    int64_t timeout_ms;          /* default and maximum per-request deadline */
+    int64_t grace_ms;            /* how long SIGTERM waits for in-flight work */
+    unsigned max_jobs;           /* async job records kept */
+    int64_t job_ttl_s;           /* how long an ended job's record is kept */
+    int64_t job_timeout_ms;      /* default and maximum deadline of an async job */
+    size_t max_job_result;       /* bytes of a job's kept answer */
+    size_t max_job_memory;       /* bytes of every kept answer together (the results budget) */
+    size_t max_work_memory;      /* bytes requests may hold while served (the work budget) */
+    size_t max_request_memory;   /* ... of which one request at most */
+    unsigned max_connections;    /* 0 = from the file-descriptor limit (config_resolve) */
+    unsigned max_conn_per_ip;    /* 0 = no cap */
+    unsigned head_timeout_s;     /* accept to a complete first request head */
+    unsigned idle_timeout_s;     /* inactivity on a connection */
     char cors_origin[256];
     int healthcheck;     /* --healthcheck: probe /healthz and exit */
     char web_root[1024]; /* "" = serve the web front end built into the binary */

@@ -21,9 +21,11 @@
  *   1st call        allocate http_req_t, take the request id, match the route.
  *                   Nothing is answered on the first call (MHD closes
  *                   keep-alive connections answered before the request was
- *                   read), except a declared Content-Length over the limit
- *                   with "Expect: 100-continue" or beyond the drain cap: 413
- *                   at once, and the connection closes.
+ *                   read), except a head whose framing is refused (see "The
+ *                   request head": 400 or 501) and a declared Content-Length
+ *                   over the limit with "Expect: 100-continue" or beyond the
+ *                   drain cap (413): answered at once, and the connection
+ *                   closes.
  *   upload calls    append to the body up to --max-body; past it, read and
  *                   drop the rest (up to the drain cap, then hang up) so that
  *                   the 413 arrives on a healthy connection.
@@ -69,6 +71,7 @@
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +81,7 @@
 #include <unistd.h>
 
 #include "api/problem.h"
+#include "server/budget.h"
 #include "server/guard.h"
 #include "server/jobs.h"
 #include "server/reqid.h"
@@ -89,6 +93,7 @@
 #define HTTP_LOG_PATH_MAX 200
 #define HTTP_STREAM_BLOCK (64 * 1024) /* bytes MHD asks a stream for at a time */
 #define HTTP_IP_BUCKETS   1024        /* the per-address connection counts' hash */
+#define HTTP_HEAD_GAP_MAX (64 * 1024) /* blanks between a header's colon and value, at most */
 
 struct http_server_s {
     struct MHD_Daemon *daemons[CONFIG_MAX_HTTP_THREADS]; /* one per --http-threads */
@@ -171,11 +176,17 @@ typedef struct http_req_s {
     char *body;
     size_t len, cap;
     int too_large;
-    int no_memory; /* the body could not be stored: answer 503, not 413 */
+    int no_memory;   /* the body could not be stored: answer 503, not 413 */
+    int over_budget; /* ... because the work budget was full (--max-work-memory) */
     api_job_t *job;
     pool_task_t task; /* its own rules: server/pool.h */
     api_response_t resp;
     int status; /* sent, 0 = none yet; MHD thread */
+    /* Bytes of the work budget the request holds for its body (`cap`) and
+     * for its answer (resp.charged, taken when the answer is queued), given
+     * back by http_req_free().  The body's is the MHD thread's; the
+     * answer's is set on the thread that sends it. */
+    size_t body_charged;
 
     /* Progressive jobs only.  `progressive` is set by the MHD thread before
      * the submit and constant afterwards; the three flags below are read and
@@ -306,6 +317,10 @@ static enum MHD_Result http_send(http_req_t *req) {
 
     assert(req->state == HTTP_ANSWERED || req->state == HTTP_RENDERED);
     assert(req->status == 0);
+    if (r->len > r->charged) { /* built already: counted, so that others wait for it */
+        budget_force(pool_budget(srv->pool), r->len - r->charged);
+        r->charged = r->len;
+    }
     req->state = HTTP_SENT; /* before the queue: MHD may call the stream reader at once */
     if (r->stream != NULL && req->progressive) {
         m = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, HTTP_STREAM_BLOCK,
@@ -374,6 +389,22 @@ static enum MHD_Result http_send(http_req_t *req) {
 
 /* === Pool hand-off === */
 
+/* A search that ran out of memory because of the request's own share
+ * (--max-request-memory) is told so with a 422: retrying cannot help.  One
+ * that found the whole work budget full keeps its 503 and Retry-After. */
+static void http_memory_verdict(const pool_task_t *task, api_response_t *resp) {
+    if (resp->status != 503 || !atomic_load(&task->charge.over_share) ||
+        atomic_load(&task->charge.over_budget))
+        return;
+    api_problem_t p;
+    api_problem_init(&p, API_EMEMORY,
+                     "the search needs more than the %zu bytes one request may hold "
+                     "(--max-request-memory); ask for less (a smaller puzzle, fewer solutions)",
+                     task->charge.share);
+    api_response_problem(resp, &p);
+    resp->retry_after = 0;
+}
+
 /* Loop thread: the job has finished (or was cancelled); render and resume.
  * The request is the loop thread's from the submit until the resume: after
  * MHD_resume_connection() this thread must not touch req again. */
@@ -381,7 +412,18 @@ static void http_job_done(pool_task_t *task) {
     http_req_t *req = task->owner;
     api_job_t *job = req->job;
     assert(req->state == HTTP_WAITING && !req->progressive);
-    guard_render(job, &req->resp);
+    if (task->waited_out) { /* nothing ran: the server was too busy, not the puzzle hard */
+        api_problem_t p;
+        api_problem_init(&p, API_EBUSY,
+                         "every worker was busy until the request's deadline (timeout_ms %lld) "
+                         "passed; nothing was run, retry later",
+                         (long long)job->timeout_ms);
+        api_response_problem(&req->resp, &p);
+        req->resp.retry_after = 1;
+    } else {
+        guard_render(job, &req->resp);
+        http_memory_verdict(task, &req->resp);
+    }
     metrics_add_nodes(req->srv->metrics, job->ops->puzzle, job->nodes);
     req->state = HTTP_RENDERED;
     MHD_resume_connection(req->conn);
@@ -437,6 +479,8 @@ static int http_run_progressive(http_req_t *req, int watch_fd) {
     req->task.progress = http_progress;
     req->task.owner = req;
     req->task.watch_fd = watch_fd;
+    req->task.waits = 1;
+    req->task.background = req->job->background;
     if (pool_submit(req->srv->pool, &req->task) != 0) {
         req->progressive = 0;
         http_set_problem(req, API_ENOMEM, "could not queue the job");
@@ -487,7 +531,7 @@ static int http_prefers_async(const char *prefer) {
 static int http_run_inline(http_req_t *req) {
     api_job_t *job = req->job;
     int64_t now = search_now_ns(), end = now + job->timeout_ms * 1000000;
-    search_ctl_t ctl = {now + HTTP_INLINE_NS < end ? now + HTTP_INLINE_NS : end, 0, NULL, NULL};
+    search_ctl_t ctl = {.deadline_ns = now + HTTP_INLINE_NS < end ? now + HTTP_INLINE_NS : end};
     int rc = job->ops->run(job, 0, &ctl);
     if (rc == SEARCH_TIMEOUT && search_now_ns() < end) return 0; /* the slice, not the request */
     job->ops->merge(job, 0, rc);
@@ -503,7 +547,7 @@ static int http_run_inline(http_req_t *req) {
  * the job's own deadline.  Always answers (returns 1). */
 static int http_run_whole(http_req_t *req) {
     api_job_t *job = req->job;
-    search_ctl_t ctl = {search_now_ns() + job->timeout_ms * 1000000, 0, NULL, NULL};
+    search_ctl_t ctl = {.deadline_ns = search_now_ns() + job->timeout_ms * 1000000};
     int act = API_JOB_CONTINUE;
     job->threads = 1; /* what the answer's statistics say it used */
     for (size_t k = 0; act == API_JOB_CONTINUE && k < job->nitems; k++)
@@ -540,6 +584,7 @@ static int http_run_api(http_req_t *req) {
     areq.pool_threads = srv->cfg->threads;
     areq.max_timeout_ms = srv->cfg->timeout_ms;
     areq.max_batch_lines = srv->cfg->max_batch_lines;
+    areq.work_share = srv->cfg->max_request_memory;
     int async =
         srv->jobs != NULL &&
         http_prefers_async(MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, "Prefer"));
@@ -557,7 +602,9 @@ static int http_run_api(http_req_t *req) {
     if (async) { /* the job now belongs to the runner; the answer is the 202 */
         api_job_t *job = req->job;
         req->job = NULL;
-        jobs_create(srv->jobs, job, &areq, &req->resp);
+        jobs_create(srv->jobs, job, &areq,
+                    MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, "Job-List-Token"),
+                    &req->resp);
         http_answered(req);
         return HTTP_ANSWER;
     }
@@ -577,6 +624,8 @@ static int http_run_api(http_req_t *req) {
     req->task.done = http_job_done;
     req->task.owner = req;
     req->task.watch_fd = ci ? ci->connect_fd : -1;
+    req->task.waits = 1;
+    req->task.background = req->job->background;
     /* Suspend before the submit (done() may resume at once), and give the
      * request to the loop thread before it can see the task. */
     MHD_suspend_connection(req->conn);
@@ -606,7 +655,11 @@ static int http_dispatch(http_req_t *req) {
     char *text;
 
     if (req->no_memory) {
-        http_set_problem(req, API_ENOMEM, "out of memory while reading the body; retry later");
+        http_set_problem(req, API_ENOMEM,
+                         req->over_budget
+                             ? "the server's memory for requests in flight (--max-work-memory) "
+                               "is full; retry later"
+                             : "out of memory while reading the body; retry later");
         req->resp.retry_after = 1;
         return HTTP_ANSWER;
     }
@@ -835,6 +888,18 @@ static void http_head_done(http_server_t *s, struct MHD_Connection *conn) {
     pthread_mutex_unlock(&s->conns_lock);
 }
 
+/* Whether a whole request head waits unread in the socket: its thread was
+ * busy, the client was not slow (the sweeper must not cut it). */
+static int http_head_unread(int fd) {
+    char buf[8192];
+    ssize_t n = recv(fd, buf, sizeof buf, MSG_PEEK | MSG_DONTWAIT);
+    for (ssize_t i = 1; i < n; i++)
+        if (buf[i] == '\n' &&
+            (buf[i - 1] == '\n' || (i >= 2 && buf[i - 1] == '\r' && buf[i - 2] == '\n')))
+            return 1;
+    return 0;
+}
+
 static void *http_sweeper(void *arg) {
     http_server_t *s = arg;
     int64_t limit = (int64_t)s->cfg->head_timeout_s * 1000000000;
@@ -847,7 +912,7 @@ static void *http_sweeper(void *arg) {
         pthread_cond_timedwait(&s->sweeper_cv, &s->conns_lock, &until);
         int64_t now = search_now_ns();
         for (http_conn_t *c = s->conns; c != NULL; c = c->next)
-            if (!c->shut && now - c->start_ns >= limit) {
+            if (!c->shut && now - c->start_ns >= limit && !http_head_unread(c->fd)) {
                 c->shut = 1;
                 shutdown(c->fd, SHUT_RDWR); /* MHD reads the end and closes it */
                 atomic_fetch_add_explicit(&s->metrics->head_timeouts, 1, memory_order_relaxed);
@@ -855,6 +920,129 @@ static void *http_sweeper(void *arg) {
     }
     pthread_mutex_unlock(&s->conns_lock);
     return NULL;
+}
+
+/* === The request head ===
+ *
+ * Framing that a proxy in front and this server could read two ways is a
+ * way to smuggle a request past the proxy, so the first call refuses it
+ * before the route or the body is looked at, as nginx does.  What
+ * libmicrohttpd 0.9.75 (Debian 12) does itself: a Transfer-Encoding header
+ * makes it ignore Content-Length; a Transfer-Encoding other than exactly
+ * "chunked" makes it read the body until the client closes (the client
+ * waits for an answer that never comes); a folded line (obs-fold: "X-A:
+ * a\r\n b") is appended to the header's *name* ("X-Ab: a"); a space before
+ * the colon becomes part of the name.  Its one strictness setting,
+ * MHD_OPTION_STRICT_FOR_CLIENT 1, refuses only HTTP/1.1 without Host (and
+ * spaces in the URI), with a bare HTML 400 of its own that no access log
+ * line records; the check is here instead, as a problem like every other.
+ * (libmicrohttpd 1.0 has MHD_OPTION_CLIENT_DISCIPLINE_LVL for all of this.)
+ *
+ * The answer goes out on the first call: libmicrohttpd then closes the
+ * connection after it and parses nothing more from it, so a request
+ * smuggled behind the body is never answered. */
+
+/* What the head's lines say about its framing, counted over all of them. */
+typedef struct http_head_s {
+    unsigned host, length, coding; /* lines of Host, Content-Length, Transfer-Encoding */
+    const char *te;                /* the first Transfer-Encoding value */
+    const char *bad_name;          /* the first name that is not a token, or NULL */
+    const char *folded;            /* the first name a folded line was joined to, or NULL */
+} http_head_t;
+
+/* Whether s is an RFC 9110 token (a header name): no space, no separator. */
+static int http_is_token(const char *s) {
+    if (*s == '\0') return 0;
+    for (; *s != '\0'; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+              strchr("!#$%&'*+-.^_`|~", *s) != NULL))
+            return 0;
+    return 1;
+}
+
+/* Whether libmicrohttpd stored this header as it stores a folded one.  An
+ * unfolded header's name and value both point into the line as read:
+ * "Name\0 value", the colon zeroed, only blanks before the value.  A folded
+ * header's name was grown into a fresh block of the connection's pool to
+ * take the continuation, away from its value.  (This is how 0.9.75 stores
+ * headers; tests/test_http.c's http_head_refused checks both cases, so a
+ * library that stores them otherwise fails there.) */
+static int http_header_folded(const char *name, const char *value) {
+    const char *after = name + strlen(name) + 1; /* past the zeroed colon */
+    uintptr_t gap = (uintptr_t)value - (uintptr_t)after;
+    if ((uintptr_t)value < (uintptr_t)after || gap > HTTP_HEAD_GAP_MAX) return 1;
+    for (const char *p = after; p < value; p++)
+        if (*p != ' ' && *p != '\t') return 1;
+    return 0;
+}
+
+static enum MHD_Result http_head_line(void *cls, enum MHD_ValueKind kind, const char *name,
+                                      const char *value) {
+    http_head_t *h = cls;
+    (void)kind;
+    if (h->bad_name == NULL && !http_is_token(name)) h->bad_name = name;
+    if (h->folded == NULL && value != NULL && http_header_folded(name, value)) h->folded = name;
+    if (strcasecmp(name, MHD_HTTP_HEADER_HOST) == 0) h->host++;
+    if (strcasecmp(name, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) h->length++;
+    if (strcasecmp(name, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0 && h->coding++ == 0)
+        h->te = value ? value : "";
+    return MHD_YES;
+}
+
+/* Answers a refused head: `code`, the header it names, and why. */
+static void http_refuse_head(http_req_t *req, int code, const char *header, const char *why,
+                             const char *value) {
+    api_problem_t p;
+    char name[64], got[64];
+    http_copy_printable(name, sizeof name, header);
+    http_copy_printable(got, sizeof got, value ? value : "");
+    api_problem_init(&p, code, "%s",
+                     code == API_ENOTIMPL ? "a transfer coding this server does not implement"
+                                          : "the request head is malformed");
+    api_problem_add(&p, "header", name, "%s%s%s%s", why, value ? ", got '" : "", got,
+                    value ? "'" : "");
+    api_response_destroy(&req->resp);
+    api_response_problem(&req->resp, &p);
+    http_answered(req);
+}
+
+/* First call: checks the head's framing.  0 when it is sound; otherwise 1
+ * with the answer (400, or 501 for a transfer coding other than chunked)
+ * in req->resp, to be sent at once. */
+static int http_head_check(http_req_t *req, const char *version) {
+    http_head_t h = {0};
+    int http10 = version != NULL && strcmp(version, MHD_HTTP_VERSION_1_0) == 0;
+    MHD_get_connection_values(req->conn, MHD_HEADER_KIND, http_head_line, &h);
+    if (h.bad_name != NULL)
+        http_refuse_head(req, API_EINVALID, h.bad_name,
+                         "a header name is a token: no spaces (none before the colon)", NULL);
+    else if (h.folded != NULL)
+        http_refuse_head(req, API_EINVALID, h.folded,
+                         "a folded header line (obs-fold, RFC 9112 5.2) is not accepted; send "
+                         "each header on one line",
+                         NULL);
+    else if (h.host > 1 || (h.host == 0 && !http10))
+        http_refuse_head(req, API_EINVALID, "Host",
+                         h.host ? "more than one Host header" : "HTTP/1.1 requires a Host header",
+                         NULL);
+    else if (h.length > 1)
+        http_refuse_head(req, API_EINVALID, "Content-Length", "more than one Content-Length", NULL);
+    else if (h.coding > 0 && h.length > 0)
+        http_refuse_head(req, API_EINVALID, "Transfer-Encoding",
+                         "both Transfer-Encoding and Content-Length: the body's end is ambiguous "
+                         "(RFC 9112 6.1)",
+                         NULL);
+    else if (h.coding > 0 && http10)
+        http_refuse_head(req, API_EINVALID, "Transfer-Encoding",
+                         "HTTP/1.0 has no Transfer-Encoding", NULL);
+    else if (h.coding > 1 || (h.coding == 1 && strcasecmp(h.te, "chunked") != 0))
+        http_refuse_head(req, API_ENOTIMPL, "Transfer-Encoding",
+                         h.coding > 1 ? "one Transfer-Encoding header, chunked, is read here"
+                                      : "chunked is the only transfer coding read here",
+                         h.coding > 1 ? NULL : h.te);
+    else
+        return 0;
+    return 1;
 }
 
 /* === libmicrohttpd callbacks === */
@@ -882,17 +1070,26 @@ static http_req_t *http_req_new(http_server_t *srv, struct MHD_Connection *conn,
 /* How many bytes of a refused body we read and drop before hanging up. */
 static size_t http_drain_cap(const http_req_t *req) { return http_body_limit(req) + (8u << 20); }
 
-/* Appends to the body: 0, -1 past the limit, -2 out of memory. */
+/* Appends to the body: 0, -1 past the limit, -2 out of memory, -3 the
+ * work budget is full.  What the body's buffer grows by is charged to the
+ * work budget first: many large bodies at once are refused (503) rather
+ * than held. */
 static int http_body_append(http_req_t *req, const char *data, size_t size) {
     size_t max = http_body_limit(req);
     if (req->len + size > max) return -1;
     if (req->len + size > req->cap) {
         size_t cap = req->cap ? req->cap * 2 : 4096;
+        budget_t *work = pool_budget(req->srv->pool);
         while (cap < req->len + size)
             cap *= 2;
         if (cap > max) cap = max;
+        if (budget_take(work, cap - req->cap) != 0) return -3;
         char *p = realloc(req->body, cap);
-        if (p == NULL) return -2;
+        if (p == NULL) {
+            budget_give(work, cap - req->cap);
+            return -2;
+        }
+        req->body_charged += cap - req->cap;
         req->body = p;
         req->cap = cap;
     }
@@ -901,13 +1098,21 @@ static int http_body_append(http_req_t *req, const char *data, size_t size) {
     return 0;
 }
 
+/* Frees the body and gives its budget back. */
+static void http_body_release(http_req_t *req) {
+    free(req->body);
+    req->body = NULL;
+    req->cap = 0;
+    budget_give(pool_budget(req->srv->pool), req->body_charged);
+    req->body_charged = 0;
+}
+
 static enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn, const char *url,
                                        const char *method, const char *version,
                                        const char *upload_data, size_t *upload_data_size,
                                        void **con_cls) {
     http_server_t *srv = cls;
     http_req_t *req = *con_cls;
-    (void)version;
 
     if (req == NULL) {
         const char *cl, *expect;
@@ -915,6 +1120,7 @@ static enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn, c
         req = http_req_new(srv, conn, url, method);
         if (req == NULL) return MHD_NO; /* out of memory: drop the connection */
         *con_cls = req;
+        if (http_head_check(req, version) != 0) return http_send(req); /* then MHD closes */
         cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         expect = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_EXPECT);
         if (cl != NULL && strtoull(cl, NULL, 10) > http_body_limit(req)) {
@@ -939,10 +1145,9 @@ static enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn, c
         int rc = req->too_large ? 0 : http_body_append(req, upload_data, size);
         if (rc != 0) {
             req->too_large = 1; /* read and drop the rest either way */
-            req->no_memory = rc == -2;
-            free(req->body);
-            req->body = NULL;
-            req->cap = 0;
+            req->no_memory = rc <= -2;
+            req->over_budget = rc == -3;
+            http_body_release(req);
         }
         if (req->too_large) {
             req->len += size;                                  /* counts what was dropped */
@@ -1035,9 +1240,10 @@ static void http_req_free(http_req_t *req) {
     assert(!req->progressive || req->task_done);
     assert(!req->reader_waiting);
     if (req->job != NULL) req->job->ops->free(req->job);
+    budget_give(pool_budget(srv->pool), req->resp.charged);
     api_response_destroy(&req->resp);
     pthread_mutex_destroy(&req->lock);
-    free(req->body);
+    http_body_release(req);
     free(req);
     atomic_fetch_sub_explicit(&srv->metrics->connections, 1, memory_order_relaxed);
     atomic_fetch_sub(&srv->active, 1);

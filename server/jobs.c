@@ -66,6 +66,7 @@
 #include <sys/random.h>
 #include <time.h>
 
+#include "server/budget.h"
 #include "server/guard.h"
 #include "server/http.h"
 
@@ -171,15 +172,26 @@ static int jobs_new_id(char out[JOB_ID_LEN + 1]) {
     return 0;
 }
 
-static int jobs_id_valid(const char *id, size_t len) {
-    if (len != JOB_ID_LEN) return 0;
+/* Whether s[0..len) is base64url. */
+static int jobs_b64url(const char *s, size_t len) {
     for (size_t i = 0; i < len; i++) {
-        char c = id[i];
+        char c = s[i];
         if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
               c == '-' || c == '_'))
             return 0;
     }
     return 1;
+}
+
+/* A job-list token a client sent: 22 to 64 base64url characters (128 bits
+ * and more, if it is random: one the server made, or the client's own). */
+static int jobs_token_valid(const char *t) {
+    size_t len = strlen(t);
+    return len >= JOB_TOKEN_MIN_LEN && len <= JOB_TOKEN_MAX_LEN && jobs_b64url(t, len);
+}
+
+static int jobs_id_valid(const char *id, size_t len) {
+    return len == JOB_ID_LEN && jobs_b64url(id, len);
 }
 
 static void jobs_iso(char *out, size_t cap, int64_t ms) {
@@ -314,6 +326,21 @@ static char *jobs_job_text(const job_rec_t *r, size_t *len) {
     free(head);
     free(enc);
     return text;
+}
+
+/* The 202 of a new job: the job, with the job-list token that lists it
+ * (given here only: whoever reads a job by its id does not learn it). */
+static void jobs_answer_created(const job_rec_t *r, api_response_t *resp) {
+    json_t *o = jobs_rec_json(r);
+    api_response_destroy(resp);
+    if (o == NULL || json_object_set_new(o, "list_token", json_string(r->owner)) != 0) {
+        json_decref(o);
+        jobs_problem(resp, API_ENOMEM, "out of memory while rendering the job");
+        return;
+    }
+    api_response_json(resp, 202, o);
+    snprintf(resp->location, sizeof resp->location, "/v1/jobs/%s", r->id);
+    resp->flags |= API_RESP_ASYNC;
 }
 
 static void jobs_answer_job(const job_rec_t *r, int status, api_response_t *resp) {
@@ -566,10 +593,17 @@ static void job_start_queued(jobs_t *js) {
     }
 }
 
+/* The most bytes one job's result may keep: --max-job-result, and never
+ * more than all kept results together may take (--max-job-memory). */
+static size_t jobs_result_limit(const jobs_t *js) {
+    return js->cfg->max_job_result < js->cfg->max_job_memory ? js->cfg->max_job_result
+                                                             : js->cfg->max_job_memory;
+}
+
 /* Appends a streamed answer to the runner's result, up to the limit.
  * Loop thread. */
 static void run_drain(job_run_t *r, api_response_t *resp) {
-    size_t limit = r->js->cfg->max_job_result;
+    size_t limit = jobs_result_limit(r->js);
     for (;;) {
         if (r->out_len + 65536 > r->out_cap) {
             size_t cap = r->out_cap ? r->out_cap * 2 : 65536;
@@ -629,7 +663,7 @@ static void job_done(pool_task_t *task) {
             body = resp.body;
             len = resp.len;
             resp.body = NULL;
-            if (len > js->cfg->max_job_result) r->too_large = 1;
+            if (len > jobs_result_limit(js)) r->too_large = 1;
         }
     }
     if (r->too_large) {
@@ -638,9 +672,10 @@ static void job_done(pool_task_t *task) {
         free(body);
         snprintf(d, sizeof d,
                  r->too_large < 0 ? "out of memory while keeping the result"
-                                  : "the result is larger than --max-job-result (%zu bytes); "
-                                    "ask for less (output=summary) or run it synchronously",
-                 js->cfg->max_job_result);
+                                  : "the result is larger than a job may keep (%zu bytes: "
+                                    "--max-job-result, --max-job-memory); ask for less "
+                                    "(output=summary) or run it synchronously",
+                 jobs_result_limit(js));
         jobs_problem(&p, r->too_large < 0 ? API_ENOMEM : API_ETOOLARGE, d);
         status = p.status;
         ctype = p.content_type;
@@ -770,7 +805,17 @@ static void jobs_watch_tick(jobs_t *js, int64_t now) {
         pthread_mutex_lock(&js->lock);
         job_watch_t *w = jobs_find_watch(js, ids[i]);
         if (w != NULL && rc == JOBSTORE_ENOTFOUND) {
-            watch_end(js, w); /* deleted or expired: nothing more will come */
+            /* deleted, expired, or lost with the store's data (a Redis that
+             * restarted without persistence): nothing more will come, and
+             * the stream says so before it ends */
+            char gone[160];
+            int len = snprintf(gone, sizeof gone,
+                               "{\"id\":\"%s\",\"status\":\"gone\",\"detail\":\"the job's "
+                               "record is gone: deleted, expired, or lost by the job store\"}",
+                               w->id);
+            for (job_sub_t *s = w->subs; s != NULL; s = s->next)
+                sub_push_event(s, "gone", gone, (size_t)len);
+            watch_end(js, w);
         } else if (w != NULL && JOB_ENDED(rec.status)) {
             size_t len;
             char *text = jobs_job_text(&rec, &len);
@@ -903,9 +948,10 @@ static void jobs_refused(const jobs_t *js, int draining, int rc, api_response_t 
 
 /* Cluster mode: a job split into items goes to every replica. */
 static void jobs_create_split(jobs_t *js, api_job_t *job, const api_request_t *req,
-                              api_response_t *resp) {
+                              const char *owner, api_response_t *resp) {
     job_rec_t rec;
     memset(&rec, 0, sizeof rec);
+    snprintf(rec.owner, sizeof rec.owner, "%s", owner);
     if (jobs_new_id(rec.id) != 0) {
         job->ops->free(job);
         jobs_problem(resp, API_ENOMEM, "could not create the job");
@@ -925,14 +971,31 @@ static void jobs_create_split(jobs_t *js, api_job_t *job, const api_request_t *r
         return;
     }
     atomic_fetch_add_explicit(&js->metrics->async_created, 1, memory_order_relaxed);
-    jobs_answer_job(&rec, 202, resp);
-    snprintf(resp->location, sizeof resp->location, "/v1/jobs/%s", rec.id);
-    resp->flags |= API_RESP_ASYNC;
+    jobs_answer_created(&rec, resp);
 }
 
-void jobs_create(jobs_t *js, api_job_t *job, const api_request_t *req, api_response_t *resp) {
+void jobs_create(jobs_t *js, api_job_t *job, const api_request_t *req, const char *token,
+                 api_response_t *resp) {
+    char owner[JOB_TOKEN_MAX_LEN + 1];
+    if (token != NULL && !jobs_token_valid(token)) {
+        api_problem_t p;
+        job->ops->free(job);
+        api_problem_init(&p, API_EINVALID, "the Job-List-Token header is not a job-list token");
+        api_problem_add(&p, "header", "Job-List-Token",
+                        "22 to 64 characters of A-Z a-z 0-9 - _ (send back the list_token of an "
+                        "earlier job, or leave it out for a new one)");
+        api_response_problem(resp, &p);
+        return;
+    }
+    if (token != NULL)
+        snprintf(owner, sizeof owner, "%s", token);
+    else if (jobs_new_id(owner) != 0) { /* a new list: 128 random bits, like an id */
+        job->ops->free(job);
+        jobs_problem(resp, API_ENOMEM, "could not create the job");
+        return;
+    }
     if (js->cl != NULL && cluster_can_split(job)) {
-        jobs_create_split(js, job, req, resp);
+        jobs_create_split(js, job, req, owner, resp);
         return;
     }
     job_run_t *r = calloc(1, sizeof *r);
@@ -945,6 +1008,7 @@ void jobs_create(jobs_t *js, api_job_t *job, const api_request_t *req, api_respo
     }
     r->js = js;
     r->job = job;
+    snprintf(r->rec.owner, sizeof r->rec.owner, "%s", owner);
     r->rec.status = JOB_QUEUED;
     r->rec.created_ms = jobs_wall_ms();
     r->rec.progress.eta_ms = -1;
@@ -979,15 +1043,18 @@ void jobs_create(jobs_t *js, api_job_t *job, const api_request_t *req, api_respo
         jobs_refused(js, draining, rc, resp);
         return;
     }
-    jobs_answer_job(&snap, 202, resp);
-    snprintf(resp->location, sizeof resp->location, "/v1/jobs/%s", snap.id);
-    resp->flags |= API_RESP_ASYNC;
+    jobs_answer_created(&snap, resp);
     pthread_mutex_lock(&js->lock);
     job_start_queued(js);
     pthread_mutex_unlock(&js->lock);
 }
 
-static void jobs_list(jobs_t *js, const api_param_t *params, size_t nparams, api_response_t *resp) {
+/* GET /v1/jobs: the jobs made with the client's job-list token, newest
+ * first.  Job ids are capabilities (whoever holds one may read or cancel
+ * that job), so there is no listing of everybody's jobs: a list is scoped
+ * by a token that only its jobs' creator was given. */
+static void jobs_list(jobs_t *js, const char *token, const api_param_t *params, size_t nparams,
+                      api_response_t *resp) {
     static const char *const allowed[] = {"limit", "cursor", NULL};
     api_request_t q = {0};
     api_problem_t p;
@@ -996,6 +1063,13 @@ static void jobs_list(jobs_t *js, const api_param_t *params, size_t nparams, api
     q.nparams = nparams;
     api_problem_init(&p, API_EINVALID, "invalid query parameters");
     int bad = api_params_check(&q, allowed, &p) != 0;
+    if (token == NULL || !jobs_token_valid(token)) {
+        if (!bad) api_problem_init(&p, API_EINVALID, "a job list needs its job-list token");
+        api_problem_add(&p, "header", "Job-List-Token",
+                        token == NULL ? "required: the list_token your job creations returned"
+                                      : "22 to 64 characters of A-Z a-z 0-9 - _");
+        bad = 1;
+    }
     bad |= api_param_int(&q, "limit", 0, 1, JOBS_LIST_MAX, 20, &limit, &p) != 0;
     const char *cursor = api_param(&q, "cursor");
     if (cursor != NULL) {
@@ -1014,7 +1088,8 @@ static void jobs_list(jobs_t *js, const api_param_t *params, size_t nparams, api
     json_t *arr = json_array(), *root = NULL;
     int more = 0, ok = recs != NULL && arr != NULL;
     size_t n =
-        ok ? js->store->ops->list(js->store, (uint64_t)before, recs, (size_t)limit, &more) : 0;
+        ok ? js->store->ops->list(js->store, token, (uint64_t)before, recs, (size_t)limit, &more)
+           : 0;
     for (size_t i = 0; i < n && ok; i++)
         ok = json_array_append_new(arr, jobs_rec_json(&recs[i])) == 0;
     if (ok)
@@ -1173,7 +1248,8 @@ void jobs_answer(jobs_t *js, struct MHD_Connection *conn, const char *method, co
     job_rec_t rec;
 
     if (path_tail[0] == '\0') {
-        jobs_list(js, params, nparams, resp);
+        jobs_list(js, MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Job-List-Token"), params,
+                  nparams, resp);
         return;
     }
     rest = strchr(path_tail + 1, '/');
@@ -1192,9 +1268,27 @@ void jobs_answer(jobs_t *js, struct MHD_Connection *conn, const char *method, co
         jobs_events(js, conn, id, resp);
         return;
     }
-    int want_result = 1;
-    int rc = js->store->ops->get(js->store, id, want_result, &rec);
+    /* The answer copies the kept result (twice while the job's text is
+     * built): charged to the work budget first, so that many reads of big
+     * results at once are refused rather than held. */
+    size_t charge = 0;
+    memset(&rec, 0, sizeof rec);
+    int rc = js->store->ops->get(js->store, id, 0, &rec);
+    if (rc == 0 && rec.result_size > 0) {
+        charge = 2 * rec.result_size;
+        if (budget_take(pool_budget(js->pool), charge) != 0) {
+            jobs_problem(resp, API_ENOMEM,
+                         "the server's memory for answers in flight (--max-work-memory) is "
+                         "full; retry later");
+            resp->retry_after = 1;
+            job_rec_clear(&rec);
+            return;
+        }
+    }
+    if (rc == 0) job_rec_clear(&rec);
+    if (rc == 0) rc = js->store->ops->get(js->store, id, 1, &rec);
     if (rc != 0) {
+        budget_give(pool_budget(js->pool), charge);
         if (rc == JOBSTORE_ENOTFOUND)
             jobs_problem(resp, API_ENOTFOUND, "no such job (unknown, deleted or expired)");
         else
@@ -1214,10 +1308,12 @@ void jobs_answer(jobs_t *js, struct MHD_Connection *conn, const char *method, co
             rec.result = NULL;
         }
         job_rec_clear(&rec);
+        resp->charged = charge; /* given back when the answer is freed */
         return;
     }
     jobs_answer_job(&rec, 200, resp);
     job_rec_clear(&rec);
+    resp->charged = charge;
 }
 
 int jobs_store_up(jobs_t *js) { return js->cl == NULL ? -1 : cluster_up(js->cl); }

@@ -38,8 +38,12 @@ int jobs_new(jobs_t **out, const config_t *cfg, pool_t *pool, metrics_t *metrics
  * (or, in cluster mode, publishes its items) and fills resp with the 202
  * answer, or a 503 problem when the store is full of jobs that have not
  * ended, cannot be reached, or the server is draining.  `req` is the
- * request `job` was prepared from (cluster mode stores it). */
-void jobs_create(jobs_t *js, api_job_t *job, const api_request_t *req, api_response_t *resp);
+ * request `job` was prepared from (cluster mode stores it).  `token` is
+ * the request's Job-List-Token header (NULL: none): the job joins that
+ * list, or a new one whose token the 202 carries (list_token); a token
+ * that is not one is a 400. */
+void jobs_create(jobs_t *js, api_job_t *job, const api_request_t *req, const char *token,
+                 api_response_t *resp);
 
 /* MHD thread: answers a request on /v1/jobs... (route already matched):
  * list, get, result, delete, or events (a stream that suspends `conn` while

@@ -23,7 +23,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define JOB_ID_LEN 22 /* 128 random bits, base64url without padding */
+#define JOB_ID_LEN        22 /* 128 random bits, base64url without padding */
+#define JOB_TOKEN_MIN_LEN 22 /* a job-list token: 22..64 base64url characters */
+#define JOB_TOKEN_MAX_LEN 64
 
 typedef enum job_status_e {
     JOB_QUEUED,
@@ -54,12 +56,15 @@ typedef struct job_rec_s {
     job_status_t status;
     char method[8];
     char path[64];
+    char owner[JOB_TOKEN_MAX_LEN + 1];           /* the job-list token it was created with */
     int64_t created_ms, started_ms, finished_ms; /* Unix time in ms; 0 = not yet */
     job_progress_t progress;
     int result_status;    /* HTTP status of the result; 0 = none yet */
     char result_type[64]; /* its content type */
     char *result;         /* malloc'd, owned by the record; NULL = none */
     size_t result_len;
+    size_t result_size; /* get() without the result: its length in the store, when the
+                           store knows it cheaply (the embedded one); 0 otherwise */
     /* Cluster mode, a job split over the replicas: its statistics as a JSON
      * object (items merged by each replica, reclaimed, duplicates), filled
      * by the Redis store's get(); malloc'd, owned by the record; NULL =
@@ -95,10 +100,11 @@ typedef struct jobstore_ops_s {
     /* Copies the record into *out, its result too when want_result. */
     int (*get)(jobstore_t *s, const char *id, int want_result, job_rec_t *out);
     int (*remove)(jobstore_t *s, const char *id);
-    /* Copies up to `max` records created before seq `before` (0: from the
-     * newest), newest first and without results; returns how many and sets
-     * *more when older ones remain. */
-    size_t (*list)(jobstore_t *s, uint64_t before, job_rec_t *out, size_t max, int *more);
+    /* Copies up to `max` records created with job-list token `owner`
+     * before seq `before` (0: from the newest), newest first and without
+     * results; returns how many and sets *more when older ones remain. */
+    size_t (*list)(jobstore_t *s, const char *owner, uint64_t before, job_rec_t *out, size_t max,
+                   int *more);
     /* Removes the ended records that finished before cutoff_ms; returns how
      * many. */
     size_t (*expire)(jobstore_t *s, int64_t cutoff_ms);
@@ -111,9 +117,12 @@ struct jobstore_s {
     const jobstore_ops_t *ops;
 };
 
-/* The embedded store: at most max_records records in this process.
- * Returns 0 or JOBSTORE_ENOMEM. */
-int jobstore_mem_new(jobstore_t **out, size_t max_records);
+/* The embedded store: at most max_records records in this process, their
+ * results charged to `results` (not owned; NULL: no budget): a result that
+ * would pass it evicts the oldest ended records first.  Returns 0 or
+ * JOBSTORE_ENOMEM. */
+struct budget_s;
+int jobstore_mem_new(jobstore_t **out, size_t max_records, struct budget_s *results);
 
 /* The Redis store (cluster mode): records under cfg->redis_prefix through
  * `rc` (not owned; it must outlive the store), at most cfg->max_jobs of

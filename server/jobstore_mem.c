@@ -8,6 +8,8 @@
  * first" walks it backwards.  Nothing here survives a restart. */
 #include "server/jobstore.h"
 
+#include "server/budget.h"
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,7 @@ typedef struct mem_store_s {
     job_rec_t *recs;      /* seq ascending; cap grows up to max */
     size_t n, cap, max;
     uint64_t next_seq;
+    budget_t *results; /* constant; NULL = no budget (the budget is atomic) */
 } mem_store_t;
 
 static const char *const job_status_names[JOB_NSTATUS] = {"queued", "running",   "done",
@@ -43,6 +46,7 @@ static ssize_t mem_find(const mem_store_t *m, const char *id) {
 }
 
 static void mem_drop(mem_store_t *m, size_t i) {
+    if (m->results != NULL) budget_give(m->results, m->recs[i].result_len);
     job_rec_clear(&m->recs[i]);
     memmove(&m->recs[i], &m->recs[i + 1], (m->n - i - 1) * sizeof *m->recs);
     m->n--;
@@ -81,6 +85,28 @@ static int mem_add(jobstore_t *s, job_rec_t *rec) {
     return rc;
 }
 
+/* Charges a result of `len` bytes replacing one of `old` bytes in record
+ * `keep` to the results budget, evicting the oldest ended records (never
+ * `keep`) until it fits.  Under m->lock.  If even an empty store cannot
+ * hold it (the caller keeps results under the budget, so only a result of
+ * more than the whole budget) it is charged past the limit. */
+static void mem_charge(mem_store_t *m, size_t keep, size_t len, size_t old) {
+    if (m->results == NULL) return;
+    budget_give(m->results, old);
+    while (budget_take(m->results, len) != 0) {
+        size_t i = 0;
+        while (i < m->n &&
+               (i == keep || !JOB_ENDED(m->recs[i].status) || m->recs[i].result == NULL))
+            i++;
+        if (i == m->n) {
+            budget_force(m->results, len);
+            return;
+        }
+        mem_drop(m, i);
+        if (i < keep) keep--;
+    }
+}
+
 static int mem_put(jobstore_t *s, job_rec_t *rec) {
     mem_store_t *m = (mem_store_t *)s;
     int rc = 0;
@@ -94,7 +120,10 @@ static int mem_put(jobstore_t *s, job_rec_t *rec) {
         size_t len = r->result_len;
         uint64_t seq = r->seq;
         if (rec->result != NULL) {
-            free(result);
+            mem_charge(m, (size_t)i, rec->result_len, len);
+            i = mem_find(m, rec->id); /* eviction moved it */
+            r = &m->recs[i];
+            free(r->result);
             result = rec->result;
             len = rec->result_len;
             rec->result = NULL;
@@ -121,6 +150,7 @@ static int mem_get(jobstore_t *s, const char *id, int want_result, job_rec_t *ou
         *out = m->recs[i];
         out->result = NULL;
         out->result_len = 0;
+        out->result_size = m->recs[i].result_len;
         if (want_result && m->recs[i].result != NULL) {
             out->result = malloc(m->recs[i].result_len + 1);
             if (out->result == NULL) {
@@ -149,13 +179,15 @@ static int mem_remove(jobstore_t *s, const char *id) {
     return rc;
 }
 
-static size_t mem_list(jobstore_t *s, uint64_t before, job_rec_t *out, size_t max, int *more) {
+static size_t mem_list(jobstore_t *s, const char *owner, uint64_t before, job_rec_t *out,
+                       size_t max, int *more) {
     mem_store_t *m = (mem_store_t *)s;
     size_t k = 0;
     *more = 0;
     pthread_mutex_lock(&m->lock);
     for (size_t i = m->n; i-- > 0;) {
         if (before != 0 && m->recs[i].seq >= before) continue;
+        if (strcmp(m->recs[i].owner, owner) != 0) continue;
         if (k == max) {
             *more = 1;
             break;
@@ -197,8 +229,8 @@ static void mem_count(jobstore_t *s, size_t by_status[JOB_NSTATUS]) {
 static void mem_free(jobstore_t *s) {
     mem_store_t *m = (mem_store_t *)s;
     if (m == NULL) return;
-    for (size_t i = 0; i < m->n; i++)
-        job_rec_clear(&m->recs[i]);
+    while (m->n > 0) /* gives the budget back */
+        mem_drop(m, m->n - 1);
     free(m->recs);
     pthread_mutex_destroy(&m->lock);
     free(m);
@@ -207,9 +239,10 @@ static void mem_free(jobstore_t *s) {
 static const jobstore_ops_t mem_ops = {mem_add,  mem_put,    mem_get,   mem_remove,
                                        mem_list, mem_expire, mem_count, mem_free};
 
-int jobstore_mem_new(jobstore_t **out, size_t max_records) {
+int jobstore_mem_new(jobstore_t **out, size_t max_records, budget_t *results) {
     mem_store_t *m = calloc(1, sizeof *m);
     if (m == NULL) return JOBSTORE_ENOMEM;
+    m->results = results;
     m->max = max_records ? max_records : 1;
     m->cap = m->max < 64 ? m->max : 64;
     m->recs = calloc(m->cap, sizeof *m->recs);

@@ -97,6 +97,10 @@ void jsr_args_record(jsr_args_t *a, const job_rec_t *r) {
     jsr_args_int(a, r->result_status);
     jsr_args_cstr(a, "rt");
     jsr_args_cstr(a, r->result_type);
+    if (r->owner[0] != '\0') {
+        jsr_args_cstr(a, "lt");
+        jsr_args_cstr(a, r->owner);
+    }
 }
 
 /* === Reading a record === */
@@ -162,6 +166,8 @@ int jsr_parse_record(const struct redisReply *hash, const char *id, int with_clu
             out->result_status = (int)jsr_ll(v);
         else if (jsr_is(k, "rt"))
             jsr_copy(out->result_type, sizeof out->result_type, v);
+        else if (jsr_is(k, "lt"))
+            jsr_copy(out->owner, sizeof out->owner, v);
         else if (jsr_is(k, "dist"))
             dist = jsr_ll(v) == 1;
         else if (jsr_is(k, "rec"))
@@ -296,12 +302,13 @@ static int redis_remove(jobstore_t *s, const char *id) {
     return v == 1 ? 0 : v == -1 ? JOBSTORE_ENOTFOUND : JOBSTORE_EDOWN;
 }
 
-static size_t redis_list(jobstore_t *s, uint64_t before, job_rec_t *out, size_t max, int *more) {
+static size_t redis_list(jobstore_t *s, const char *owner, uint64_t before, job_rec_t *out,
+                         size_t max, int *more) {
     redis_store_t *m = (redis_store_t *)s;
-    char key[96], top[32], lim[24], keys[JOBS_LIST_BATCH][160];
+    char key[160], top[32], lim[24], keys[JOBS_LIST_BATCH][160];
     size_t k = 0;
     *more = 0;
-    snprintf(key, sizeof key, "%sjobs", m->prefix);
+    snprintf(key, sizeof key, "%slist:%s", m->prefix, owner);
     if (before == 0)
         snprintf(top, sizeof top, "+inf");
     else

@@ -2,6 +2,8 @@
  * label tables below are the whole cardinality of what we export. */
 #include "server/metrics.h"
 
+#include "server/budget.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,6 +99,30 @@ static void buf_printf(buf_t *b, const char *fmt, ...) {
 
 #define LOAD(x) ((unsigned long long)atomic_load_explicit(&(x), memory_order_relaxed))
 
+/* The memory budgets: limit, use now, peak, refusals, one series each. */
+static void metrics_render_budgets(const metrics_t *m, buf_t *b) {
+    static const struct {
+        const char *name, *type, *help;
+    } what[4] = {
+        {"memory_budget_bytes", "gauge", "The limit of each memory budget, in bytes."},
+        {"memory_used_bytes", "gauge", "Bytes charged to each memory budget now."},
+        {"memory_peak_bytes", "gauge", "The most bytes ever charged to each budget at once."},
+        {"memory_refused_total", "counter", "Charges refused because a budget was full."},
+    };
+    for (size_t k = 0; k < 4 && m->nbudgets > 0; k++) {
+        buf_printf(b, "# HELP puzzled_%s %s\n# TYPE puzzled_%s %s\n", what[k].name, what[k].help,
+                   what[k].name, what[k].type);
+        for (size_t i = 0; i < m->nbudgets; i++) {
+            const budget_t *g = m->budgets[i];
+            unsigned long long v = k == 0   ? (unsigned long long)g->limit
+                                   : k == 1 ? (unsigned long long)atomic_load(&g->used)
+                                   : k == 2 ? (unsigned long long)atomic_load(&g->peak)
+                                            : (unsigned long long)atomic_load(&g->refused);
+            buf_printf(b, "puzzled_%s{budget=\"%s\"} %llu\n", what[k].name, g->name, v);
+        }
+    }
+}
+
 char *metrics_render(metrics_t *m, size_t *len) {
     buf_t b = {malloc(8192), 0, 8192, 0};
     if (b.p == NULL) return NULL;
@@ -169,6 +195,21 @@ char *metrics_render(metrics_t *m, size_t *len) {
                "# TYPE puzzled_inline_answers_total counter\n"
                "puzzled_inline_answers_total %llu\n",
                LOAD(m->head_timeouts), LOAD(m->inline_answers));
+    buf_printf(&b,
+               "# HELP puzzled_workers_busy Worker threads running an item, by class "
+               "(background: async jobs, cluster items, generation).\n"
+               "# TYPE puzzled_workers_busy gauge\n"
+               "puzzled_workers_busy{class=\"foreground\"} %llu\n"
+               "puzzled_workers_busy{class=\"background\"} %llu\n"
+               "# HELP puzzled_queue_expired_total Requests whose deadline passed while they "
+               "waited for a worker (answered 503).\n"
+               "# TYPE puzzled_queue_expired_total counter\npuzzled_queue_expired_total %llu\n"
+               "# HELP puzzled_queue_abandoned_total Requests whose client hung up while they "
+               "waited for a worker.\n"
+               "# TYPE puzzled_queue_abandoned_total counter\npuzzled_queue_abandoned_total %llu\n",
+               LOAD(m->workers_busy[0]), LOAD(m->workers_busy[1]), LOAD(m->queue_expired),
+               LOAD(m->queue_abandoned));
+    metrics_render_budgets(m, &b);
     buf_printf(&b, "# HELP puzzled_async_jobs Asynchronous job records held, by status.\n"
                    "# TYPE puzzled_async_jobs gauge\n");
     for (size_t k = 0; k < METRICS_NJOBSTATUS; k++)

@@ -18,6 +18,9 @@
 #define METRICS_NPUZZLES    5 /* known puzzles + "other" */
 #define METRICS_NJOBSTATUS  6 /* job_status_t (server/jobstore.h) */
 #define METRICS_NJOBBUCKETS 10
+#define METRICS_MAX_BUDGETS 4
+
+struct budget_s;
 
 typedef struct metrics_s {
     size_t npaths; /* slot npaths is "unmatched" */
@@ -29,9 +32,17 @@ typedef struct metrics_s {
     atomic_int_fast64_t jobs_inflight; /* admitted, not finished */
     atomic_int_fast64_t jobs_queued;   /* admitted, no item started yet */
     atomic_uint_fast64_t jobs_rejected;
-    atomic_int_fast64_t connections;     /* requests being handled */
-    atomic_uint_fast64_t head_timeouts;  /* connections shut for want of a request head */
-    atomic_uint_fast64_t inline_answers; /* small jobs answered on the HTTP thread */
+    atomic_int_fast64_t connections;      /* requests being handled */
+    atomic_uint_fast64_t head_timeouts;   /* connections shut for want of a request head */
+    atomic_uint_fast64_t inline_answers;  /* small jobs answered on the HTTP thread */
+    atomic_uint_fast64_t workers_busy[2]; /* items on the workers: foreground, background
+                                             (written by the pool's loop thread) */
+    atomic_uint_fast64_t queue_expired;   /* tasks whose deadline passed while they waited */
+    atomic_uint_fast64_t queue_abandoned; /* ... whose client hung up while they waited */
+    /* The memory budgets (server/budget.h), read at each scrape: set before
+     * the server starts, constant afterwards. */
+    const struct budget_s *budgets[METRICS_MAX_BUDGETS];
+    size_t nbudgets;
 
     /* Asynchronous jobs (server/jobs.c), indexed by job_status_t. */
     atomic_int_fast64_t async_jobs[METRICS_NJOBSTATUS];   /* records by status (gauge) */

@@ -1,35 +1,59 @@
-/* pool.c -- jobs from any thread, run on libuv's thread pool.
+/* pool.c -- tasks from any thread, their items run on libuv's worker
+ * threads, in an order this file decides.
  *
- *   MHD thread                      loop thread                  workers
- *   ----------                      -----------                  -------
+ *   MHD / any thread                loop thread                  workers
+ *   ----------------                -----------                  -------
  *   pool_admit()  (atomic CAS)
  *   pool_submit() -> pending list -> async_cb: drain the whole
- *                  + uv_async_send    list, schedule each task
- *                                   schedule: uv_queue_work for  work_cb:
- *                                   up to job->threads items  -> job->run(item)
+ *                  + uv_async_send    list onto `active`
+ *                                   fill: while a worker is idle,
+ *                                   pick the next item, queue it -> work_cb:
+ *                                   (uv_queue_work)                 job->run(item)
  *                                   after_cb: job->merge(item),
- *                                   schedule the next item or,
- *                                   when none run, done(task)
+ *                                   fill again; a task with
+ *                                   nothing running or left is
+ *                                   finished: done(task)
  *
  * uv_async_send is the only libuv call made off the loop thread; it may
  * coalesce wake-ups, so async_cb always drains the whole pending list.
  *
- * Fairness: a job never has more than job->threads items in libuv's FIFO
- * queue, and queues its next item only when one finishes.  A long count cut
- * into many subproblems therefore interleaves with other requests instead of
- * filling the queue ahead of them.
+ * Scheduling.  libuv's queue is a FIFO shared by every caller, so the pool
+ * never gives it more items than there are idle workers: items wait in the
+ * pool's own list, where the order is ours.  When a worker is free, the
+ * next item comes from
+ *   1. a foreground task (a request whose client waits): the one with the
+ *      fewest items running, then the one served longest ago, so a small
+ *      request that arrives behind a count cut into thousands of items gets
+ *      the next worker that frees, not the end of the count;
+ *   2. else a background task (async jobs, cluster items, long work the api
+ *      marks so: generation), the same way (a task whose client waits
+ *      before an async job among equals), but only while background items
+ *      hold fewer than --background-threads workers (default: all but one
+ *      when there are two or more).  The rest of the workers are kept for
+ *      requests that wait, whatever the background load.
+ * A task never has more than job->threads items running (its window).
  *
- * Cancellation: each task has an atomic cancel flag in its search_ctl_t that
- * solvers poll.  It is raised by merge() (API_JOB_CANCEL), by
- * pool_cancel_all() (shutdown past the grace period) and by the watch timer,
- * which peeks at every running task's client socket every WATCH_MS: MHD does
- * not watch suspended connections, so without this a client that hangs up
- * would leave its search running until the deadline.
+ * Waiting is bounded too.  A task that waits for a worker is stopped when
+ * its deadline passes (a one-shot timer armed for the earliest deadline
+ * among waiting tasks): with nothing run yet it ends `waited_out` (its
+ * caller answers 503, the server was too busy), else with SEARCH_TIMEOUT
+ * and what its items found.  A task whose client hung up (the watch timer
+ * peeks at the socket of every task, waiting or running, every WATCH_MS:
+ * MHD does not watch suspended connections), or whose cancel flag was
+ * raised, ends at once if nothing of it runs; running items see the flag
+ * at their next poll.
  *
- * Ownership and locking: the pending list is guarded by `lock`; the active
- * list, slots and task counters are touched only on the loop thread; the
- * admission counter is atomic.  Lock order: `lock` is a leaf (nothing else is
- * taken while holding it). */
+ * Memory: every task gets an allocator (ctl.alloc) charging the work
+ * budget, at most --max-request-memory of it per task (server/budget.h);
+ * solvers allocate their arenas through it.  When the pool falls idle after
+ * work, the tick gives freed heap back to the system (malloc_trim), so an
+ * idle server returns to its idle size.
+ *
+ * Ownership and locking: the pending list, stop flags and callbacks are
+ * guarded by `lock`; the active list, slots, item counts and timers are
+ * touched only on the loop thread (asserted); the admission counters are
+ * atomic.  Lock order: `lock` is a leaf (nothing else is taken while
+ * holding it). */
 #include "server/pool.h"
 
 #include <assert.h>
@@ -38,8 +62,12 @@
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <uv.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
-#define WATCH_MS 100
+#define WATCH_MS     100
+#define TRIM_IDLE_MS 1000 /* idle this long after work: give freed heap back */
 
 struct pool_slot_s {
     uv_work_t work;
@@ -53,6 +81,8 @@ struct pool_s {
     uv_loop_t loop;
     uv_async_t wake;
     uv_timer_t watch;
+    uv_timer_t deadline; /* armed for the earliest deadline of a waiting task */
+    uv_timer_t tick;
     uv_thread_t thread;
     uv_mutex_t lock;
     pool_task_t *pending; /* guarded by lock; LIFO, reversed when drained */
@@ -60,16 +90,26 @@ struct pool_s {
     int cancel_all;       /* guarded by lock */
     pool_task_t *active;  /* loop thread only */
     uv_thread_t loop_tid; /* written by the loop thread before uv_run, read only there */
-    atomic_long inflight;
-    long limit;       /* constant */
-    unsigned threads; /* constant */
+    atomic_long inflight; /* tasks admitted and not finished */
+    atomic_long waiting;  /* ... of them admitted by pool_admit() (--max-queue counts these) */
+    atomic_long bg_tasks; /* background tasks submitted and not finished */
+    long limit;           /* constant: threads + max_queue */
+    unsigned threads;     /* constant */
+    unsigned bg_max;      /* constant: --background-threads */
+    size_t share;         /* constant: --max-request-memory */
+    budget_t *work;       /* constant (the budget itself is atomic) */
     metrics_t *metrics;
-    unsigned bg_inflight; /* background items queued or running; loop thread */
-    uv_timer_t tick;
-    void (*tick_fn)(void *); /* guarded by lock */
-    void *tick_arg;          /* guarded by lock */
-    void (*stop_fn)(void *); /* guarded by lock */
-    void *stop_arg;          /* guarded by lock */
+    /* Loop thread only. */
+    unsigned fg_items, bg_items; /* items on the workers */
+    uint64_t clock;              /* items started so far: `served` stamps */
+    int64_t armed_ns;            /* when the deadline timer fires; 0 = not armed */
+    uint64_t finished;           /* tasks finished so far */
+    uint64_t trimmed_at;         /* `finished` at the last trim */
+    int64_t idle_since_ns;       /* when the pool last fell idle; 0 = busy */
+    void (*tick_fn)(void *);     /* guarded by lock */
+    void *tick_arg;              /* guarded by lock */
+    void (*stop_fn)(void *);     /* guarded by lock */
+    void *stop_arg;              /* guarded by lock */
 };
 
 /* "Loop thread only" functions check that they run there (asserts stay on in
@@ -85,12 +125,7 @@ static int pool_on_loop(const pool_t *p) {
 static void pool_work_cb(uv_work_t *w) {
     pool_slot_t *slot = w->data;
     pool_task_t *t = slot->task;
-    pool_t *p = t->pool;
-    int rc;
-
-    if (!atomic_exchange(&t->started, 1))
-        atomic_fetch_sub_explicit(&p->metrics->jobs_queued, 1, memory_order_relaxed);
-    rc = search_check_now(&t->ctl, 0); /* cancelled or late before it began */
+    int rc = search_check_now(&t->ctl, 0); /* cancelled or late before it began */
     if (rc == 0) rc = t->job->ops->run(t->job, slot->item, &t->ctl);
     slot->rc = rc;
 }
@@ -98,6 +133,18 @@ static void pool_work_cb(uv_work_t *w) {
 /* === Loop side === */
 
 static void pool_after_cb(uv_work_t *w, int status);
+static void pool_fill(pool_t *p);
+
+static void pool_gauges(pool_t *p) {
+    atomic_store_explicit(&p->metrics->workers_busy[0], p->fg_items, memory_order_relaxed);
+    atomic_store_explicit(&p->metrics->workers_busy[1], p->bg_items, memory_order_relaxed);
+}
+
+/* The task left the queue: its first item started, or it ended without one. */
+static void pool_mark_started(pool_task_t *t) {
+    if (!atomic_exchange(&t->started, 1))
+        atomic_fetch_sub_explicit(&t->pool->metrics->jobs_queued, 1, memory_order_relaxed);
+}
 
 static void pool_finish(pool_task_t *t) {
     pool_t *p = t->pool;
@@ -108,21 +155,30 @@ static void pool_finish(pool_task_t *t) {
     else
         p->active = t->next;
     if (t->next) t->next->prev = t->prev;
-    if (!atomic_exchange(&t->started, 1))
-        atomic_fetch_sub_explicit(&p->metrics->jobs_queued, 1, memory_order_relaxed);
+    if (t->background) atomic_fetch_sub(&p->bg_tasks, 1);
+    pool_mark_started(t);
     free(t->slots);
     t->slots = NULL;
+    p->finished++;
+    if (t->waits) atomic_fetch_sub(&p->waiting, 1);
     atomic_fetch_sub(&p->inflight, 1);
     atomic_fetch_sub_explicit(&p->metrics->jobs_inflight, 1, memory_order_relaxed);
     t->done(t); /* may free t */
 }
 
-/* Queues the task's next item into a free slot of its window.  Returns 1
- * when queued, 0 when there is no free slot, nothing left to start, or the
- * queue failed (the task then stops with SEARCH_ENOMEM). */
-static int pool_queue_one(pool_t *p, pool_task_t *t) {
+/* Stops a task that has nothing running: it ends now with `rc` (kept if it
+ * already has one).  t is gone afterwards. */
+static void pool_end_waiting(pool_task_t *t, int rc) {
+    assert(t->running == 0);
+    t->stopping = 1;
+    if (t->rc == 0) t->rc = rc;
+    pool_finish(t);
+}
+
+/* Starts the task's next item in a free slot of its window: 1, or 0 when
+ * libuv refused it (the task then stops with SEARCH_ENOMEM). */
+static int pool_start_item(pool_t *p, pool_task_t *t) {
     POOL_ASSERT_LOOP(p);
-    if (t->stopping || t->next_item >= t->job->nitems) return 0;
     for (unsigned s = 0; s < t->job->threads; s++) {
         pool_slot_t *slot = &t->slots[s];
         if (slot->busy) continue;
@@ -137,69 +193,127 @@ static int pool_queue_one(pool_t *p, pool_task_t *t) {
             if (t->rc == 0) t->rc = SEARCH_ENOMEM;
             return 0;
         }
+        pool_mark_started(t);
         t->running++;
-        if (t->background) p->bg_inflight++;
+        t->served = ++p->clock;
+        if (t->background) {
+            p->bg_items++;
+            t->turns++;
+        } else {
+            p->fg_items++;
+        }
         return 1;
     }
+    assert(!"a task picked without a free slot");
     return 0;
 }
 
-/* Finishes the task when nothing runs and nothing is left to start (a
- * background task waiting for its turn is not finished).  Returns 1 when it
- * finished: t is gone. */
-static int pool_maybe_finish(pool_task_t *t) {
-    if (t->running != 0 || (!t->stopping && t->next_item < t->job->nitems)) return 0;
-    pool_finish(t);
-    return 1;
+/* Whether the task has an item to start now. */
+static int pool_runnable(const pool_task_t *t) {
+    return !t->stopping && t->next_item < t->job->nitems && t->running < t->job->threads &&
+           !atomic_load_explicit(&t->cancel, memory_order_relaxed);
 }
 
-/* Background tasks share --threads item slots, handed out one item at a
- * time to the task with the fewest items running (then the fewest turns so
- * far): three async counts interleave, and together they never keep more
- * than one item a worker in libuv's queue ahead of a request that waits. */
-static void pool_fill_background(pool_t *p) {
+/* Whether a should get the next worker before b: fewer items running,
+ * then one whose client waits (a generate before an async job), then the
+ * one served longest ago. */
+static int pool_before(const pool_task_t *a, const pool_task_t *b) {
+    if (a->running != b->running) return a->running < b->running;
+    if (a->waits != b->waits) return a->waits;
+    return a->served < b->served;
+}
+
+/* The next task of a class to get a worker; NULL when none of that class
+ * can start an item. */
+static pool_task_t *pool_pick(pool_t *p, int background) {
+    pool_task_t *best = NULL;
+    for (pool_task_t *t = p->active; t != NULL; t = t->next)
+        if (t->background == background && pool_runnable(t) &&
+            (best == NULL || pool_before(t, best)))
+            best = t;
+    return best;
+}
+
+/* Ends the tasks that wait with nothing running and should not go on:
+ * cancelled (their client hung up, a DELETE, shutdown), past their
+ * deadline, or with nothing left to start.  Each ends once. */
+static void pool_reap(pool_t *p) {
+    int64_t now = search_now_ns();
     POOL_ASSERT_LOOP(p);
-    while (p->bg_inflight < p->threads) {
-        pool_task_t *best = NULL;
-        for (pool_task_t *t = p->active; t != NULL; t = t->next)
-            if (t->background && !t->stopping && t->next_item < t->job->nitems &&
-                t->running < t->job->threads &&
-                (best == NULL || t->running < best->running ||
-                 (t->running == best->running && t->turns < best->turns)))
-                best = t;
-        if (best == NULL) return;
-        if (!pool_queue_one(p, best)) {
-            pool_maybe_finish(best); /* the queue failed: it stopped */
-            continue;
+    for (pool_task_t *t = p->active, *next; t != NULL; t = next) {
+        next = t->next;
+        if (t->running != 0) continue;
+        if (t->stopping || t->next_item >= t->job->nitems) {
+            pool_finish(t);
+        } else if (atomic_load_explicit(&t->cancel, memory_order_relaxed)) {
+            if (t->client_gone && t->merged == 0)
+                atomic_fetch_add_explicit(&p->metrics->queue_abandoned, 1, memory_order_relaxed);
+            pool_end_waiting(t, SEARCH_CANCELLED);
+        } else if (t->ctl.deadline_ns != 0 && now >= t->ctl.deadline_ns) {
+            if (t->merged == 0) {
+                t->waited_out = 1;
+                atomic_fetch_add_explicit(&p->metrics->queue_expired, 1, memory_order_relaxed);
+            }
+            pool_end_waiting(t, SEARCH_TIMEOUT);
         }
-        best->turns++;
     }
 }
 
-/* Queues items while the task's window has room (background tasks take
- * their turns instead), or finishes it. */
-static void pool_schedule(pool_task_t *t) {
-    pool_t *p = t->pool;
+static void pool_deadline_cb(uv_timer_t *h) {
+    pool_t *p = h->data;
     POOL_ASSERT_LOOP(p);
-    if (t->background) {
-        if (!pool_maybe_finish(t)) pool_fill_background(p);
-        return;
+    p->armed_ns = 0;
+    pool_fill(p); /* reaps what is due, re-arms for the rest */
+}
+
+/* Arms the deadline timer for the earliest deadline among waiting tasks. */
+static void pool_arm(pool_t *p) {
+    int64_t first = 0, now;
+    for (pool_task_t *t = p->active; t != NULL; t = t->next)
+        if (t->running == 0 && t->ctl.deadline_ns != 0 &&
+            (first == 0 || t->ctl.deadline_ns < first))
+            first = t->ctl.deadline_ns;
+    if (first == p->armed_ns) return;
+    uv_timer_stop(&p->deadline);
+    p->armed_ns = first;
+    if (first == 0) return;
+    now = search_now_ns();
+    /* libuv counts whole milliseconds: round up, so that the task is due */
+    uint64_t ms = first > now ? (uint64_t)((first - now + 999999) / 1000000) : 0;
+    uv_timer_start(&p->deadline, pool_deadline_cb, ms, 0);
+}
+
+/* Ends what should end, gives idle workers their next items, re-arms. */
+static void pool_fill(pool_t *p) {
+    POOL_ASSERT_LOOP(p);
+    pool_reap(p);
+    while (p->fg_items + p->bg_items < p->threads) {
+        pool_task_t *t = pool_pick(p, 0);
+        if (t == NULL && p->bg_items < p->bg_max) t = pool_pick(p, 1);
+        if (t == NULL) break;
+        if (!pool_start_item(p, t) && t->running == 0) pool_finish(t);
     }
-    while (pool_queue_one(p, t)) {
-    }
-    pool_maybe_finish(t);
+    pool_gauges(p);
+    pool_arm(p);
+    if (p->active == NULL && p->idle_since_ns == 0) p->idle_since_ns = search_now_ns();
+    if (p->active != NULL) p->idle_since_ns = 0;
 }
 
 static void pool_after_cb(uv_work_t *w, int status) {
     pool_slot_t *slot = w->data;
     pool_task_t *t = slot->task;
+    pool_t *p = t->pool;
     int rc = status == UV_ECANCELED ? SEARCH_CANCELLED : slot->rc;
     int action;
 
-    POOL_ASSERT_LOOP(t->pool);
+    POOL_ASSERT_LOOP(p);
     assert(slot->busy && t->running > 0);
     slot->busy = 0;
     t->running--;
+    if (t->background)
+        p->bg_items--;
+    else
+        p->fg_items--;
     if (rc < 0) {
         if (t->rc == 0) t->rc = rc;
         t->stopping = 1;
@@ -209,29 +323,7 @@ static void pool_after_cb(uv_work_t *w, int status) {
     if (action != API_JOB_CONTINUE) t->stopping = 1;
     if (action == API_JOB_CANCEL) atomic_store(&t->cancel, 1);
     if (t->progress) t->progress(t);
-    if (t->background) {
-        pool_t *p = t->pool;
-        p->bg_inflight--;
-        pool_maybe_finish(t); /* t may be gone */
-        pool_fill_background(p);
-        return;
-    }
-    pool_schedule(t); /* refills the window, or finishes the task */
-}
-
-static void pool_activate(pool_t *p, pool_task_t *t) {
-    POOL_ASSERT_LOOP(p);
-    t->prev = NULL;
-    t->next = p->active;
-    if (p->active) p->active->prev = t;
-    p->active = t;
-    pool_schedule(t);
-}
-
-static void pool_cancel_active(pool_t *p) {
-    POOL_ASSERT_LOOP(p);
-    for (pool_task_t *t = p->active; t != NULL; t = t->next)
-        atomic_store(&t->cancel, 1);
+    pool_fill(p); /* finishes t if it is done, and gives the worker its next item */
 }
 
 static void pool_async_cb(uv_async_t *h) {
@@ -253,12 +345,21 @@ static void pool_async_cb(uv_async_t *h) {
         rev = list;
         list = next;
     }
-    while (rev) {
-        pool_task_t *next = rev->pending_next;
-        pool_activate(p, rev);
+    while (rev) { /* appended, so that the oldest is served first among equals */
+        pool_task_t *next = rev->pending_next, **pp = &p->active, *prev = NULL;
+        while (*pp != NULL) {
+            prev = *pp;
+            pp = &(*pp)->next;
+        }
+        rev->prev = prev;
+        rev->next = NULL;
+        *pp = rev;
         rev = next;
     }
-    if (cancel_all) pool_cancel_active(p);
+    if (cancel_all)
+        for (pool_task_t *t = p->active; t != NULL; t = t->next)
+            atomic_store(&t->cancel, 1);
+    pool_fill(p);
     if (stop) {
         void (*fn)(void *);
         void *arg;
@@ -270,6 +371,7 @@ static void pool_async_cb(uv_async_t *h) {
         if (fn != NULL) fn(arg);
         uv_close((uv_handle_t *)&p->wake, NULL);
         uv_close((uv_handle_t *)&p->watch, NULL);
+        uv_close((uv_handle_t *)&p->deadline, NULL);
         uv_close((uv_handle_t *)&p->tick, NULL);
     }
 }
@@ -283,16 +385,36 @@ static int pool_peer_gone(int fd) {
     return r < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR;
 }
 
+/* Every task, waiting or running: a client that hung up cancels its task
+ * (a waiting one ends in pool_fill's reap, a running one at its next poll). */
 static void pool_watch_cb(uv_timer_t *h) {
     pool_t *p = h->data;
+    int gone = 0;
     POOL_ASSERT_LOOP(p);
     for (pool_task_t *t = p->active; t != NULL; t = t->next) {
         if (t->watch_fd < 0 || t->client_gone) continue;
         if (pool_peer_gone(t->watch_fd)) {
             t->client_gone = 1;
             atomic_store(&t->cancel, 1);
+            gone = 1;
         }
     }
+    if (gone || p->active != NULL) pool_fill(p); /* also ends tasks cancelled from outside */
+}
+
+/* Gives freed heap back to the system once the pool has been idle a while
+ * after finishing work: glibc keeps freed memory in its arenas, and a
+ * server that served a burst of big requests would otherwise stay at its
+ * peak size. */
+static void pool_trim(pool_t *p) {
+#ifdef __GLIBC__
+    if (p->active != NULL || p->idle_since_ns == 0 || p->finished == p->trimmed_at) return;
+    if (search_now_ns() - p->idle_since_ns < (int64_t)TRIM_IDLE_MS * 1000000) return;
+    p->trimmed_at = p->finished;
+    malloc_trim(0);
+#else
+    (void)p;
+#endif
 }
 
 static void pool_tick_cb(uv_timer_t *h) {
@@ -305,6 +427,7 @@ static void pool_tick_cb(uv_timer_t *h) {
     arg = p->tick_arg;
     uv_mutex_unlock(&p->lock);
     if (fn != NULL) fn(arg);
+    pool_trim(p);
 }
 
 static void pool_thread(void *arg) {
@@ -315,15 +438,19 @@ static void pool_thread(void *arg) {
 
 /* === Public === */
 
-int pool_new(pool_t **out, unsigned threads, unsigned max_queue, metrics_t *metrics) {
+int pool_new(pool_t **out, const config_t *cfg, metrics_t *metrics, budget_t *work) {
     char size[16];
     int rc;
     pool_t *p = calloc(1, sizeof *p);
     if (p == NULL) return -ENOMEM;
-    p->threads = threads;
-    p->limit = (long)threads + (long)max_queue;
+    p->threads = cfg->threads;
+    p->bg_max = cfg->background_threads;
+    if (p->bg_max == 0 || p->bg_max > p->threads) p->bg_max = p->threads;
+    p->share = cfg->max_request_memory;
+    p->work = work;
+    p->limit = (long)cfg->threads + (long)cfg->max_queue;
     p->metrics = metrics;
-    snprintf(size, sizeof size, "%u", threads);
+    snprintf(size, sizeof size, "%u", cfg->threads);
     setenv("UV_THREADPOOL_SIZE", size, 1); /* read by libuv at its first queued work */
     if ((rc = uv_loop_init(&p->loop)) != 0) goto fail_loop;
     if ((rc = uv_mutex_init(&p->lock)) != 0) goto fail_mutex;
@@ -332,7 +459,9 @@ int pool_new(pool_t **out, unsigned threads, unsigned max_queue, metrics_t *metr
     if ((rc = uv_timer_init(&p->loop, &p->watch)) != 0) goto fail_timer;
     p->watch.data = p;
     if ((rc = uv_timer_start(&p->watch, pool_watch_cb, WATCH_MS, WATCH_MS)) != 0) goto fail_timer;
-    if ((rc = uv_timer_init(&p->loop, &p->tick)) != 0) goto fail_timer;
+    if ((rc = uv_timer_init(&p->loop, &p->deadline)) != 0) goto fail_timer;
+    p->deadline.data = p;
+    if ((rc = uv_timer_init(&p->loop, &p->tick)) != 0) goto fail_deadline;
     p->tick.data = p;
     if ((rc = uv_timer_start(&p->tick, pool_tick_cb, POOL_TICK_MS, POOL_TICK_MS)) != 0)
         goto fail_tick;
@@ -342,6 +471,8 @@ int pool_new(pool_t **out, unsigned threads, unsigned max_queue, metrics_t *metr
 
 fail_tick:
     uv_close((uv_handle_t *)&p->tick, NULL);
+fail_deadline:
+    uv_close((uv_handle_t *)&p->deadline, NULL);
 fail_timer:
     uv_close((uv_handle_t *)&p->watch, NULL);
     uv_close((uv_handle_t *)&p->wake, NULL);
@@ -355,23 +486,47 @@ fail_loop:
     return rc;
 }
 
+budget_t *pool_budget(pool_t *p) { return p->work; }
+
+static void pool_count_admit(pool_t *p) {
+    atomic_fetch_add(&p->inflight, 1);
+    atomic_fetch_add_explicit(&p->metrics->jobs_inflight, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&p->metrics->jobs_queued, 1, memory_order_relaxed);
+}
+
+static void pool_count_release(pool_t *p) {
+    atomic_fetch_sub(&p->inflight, 1);
+    atomic_fetch_sub_explicit(&p->metrics->jobs_inflight, 1, memory_order_relaxed);
+    atomic_fetch_sub_explicit(&p->metrics->jobs_queued, 1, memory_order_relaxed);
+}
+
 int pool_admit(pool_t *p) {
-    long cur = atomic_load(&p->inflight);
+    long cur = atomic_load(&p->waiting);
     do {
         if (cur >= p->limit) {
             atomic_fetch_add_explicit(&p->metrics->jobs_rejected, 1, memory_order_relaxed);
             return -1;
         }
-    } while (!atomic_compare_exchange_weak(&p->inflight, &cur, cur + 1));
-    atomic_fetch_add_explicit(&p->metrics->jobs_inflight, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&p->metrics->jobs_queued, 1, memory_order_relaxed);
+    } while (!atomic_compare_exchange_weak(&p->waiting, &cur, cur + 1));
+    pool_count_admit(p);
     return 0;
 }
 
-void pool_admit_background(pool_t *p) {
-    atomic_fetch_add(&p->inflight, 1);
-    atomic_fetch_add_explicit(&p->metrics->jobs_inflight, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&p->metrics->jobs_queued, 1, memory_order_relaxed);
+void pool_release(pool_t *p) {
+    atomic_fetch_sub(&p->waiting, 1);
+    pool_count_release(p);
+}
+
+void pool_admit_background(pool_t *p) { pool_count_admit(p); }
+
+void pool_release_background(pool_t *p) { pool_count_release(p); }
+
+long pool_background_idle(pool_t *p) {
+    POOL_ASSERT_LOOP(p);
+    long share = (long)p->bg_max, idle = (long)p->threads - (long)p->fg_items;
+    long tasks = atomic_load(&p->bg_tasks);
+    if (idle < share) share = idle;
+    return share > tasks ? share - tasks : 0;
 }
 
 void pool_on_tick(pool_t *p, void (*fn)(void *arg), void *arg) {
@@ -393,24 +548,22 @@ struct uv_loop_s *pool_loop(pool_t *p) {
     return &p->loop;
 }
 
-void pool_release(pool_t *p) {
-    atomic_fetch_sub(&p->inflight, 1);
-    atomic_fetch_sub_explicit(&p->metrics->jobs_inflight, 1, memory_order_relaxed);
-    atomic_fetch_sub_explicit(&p->metrics->jobs_queued, 1, memory_order_relaxed);
-}
-
 int pool_submit(pool_t *p, pool_task_t *t) {
     unsigned window = t->job->threads ? t->job->threads : 1;
     if (window > p->threads) window = p->threads;
     t->job->threads = window;
     t->slots = calloc(window, sizeof *t->slots);
     if (t->slots == NULL) {
-        pool_release(p);
+        if (t->waits)
+            pool_release(p);
+        else
+            pool_release_background(p);
         return -1;
     }
     t->pool = p;
     t->rc = 0;
     t->client_gone = 0;
+    t->waited_out = 0;
     t->next_item = 0;
     t->running = 0;
     t->stopping = 0;
@@ -419,10 +572,15 @@ int pool_submit(pool_t *p, pool_task_t *t) {
     atomic_init(&t->live_nodes, 0);
     t->merged = 0;
     t->turns = 0;
+    t->served = 0;
+    budget_charge_init(&t->charge, p->work, p->share);
+    budget_allocator_init(&t->alloc, &t->charge);
     t->ctl.cancel = &t->cancel;
     t->ctl.progress = &t->live_nodes;
     t->ctl.node_budget = 0;
+    t->ctl.alloc = &t->alloc;
     t->ctl.deadline_ns = search_now_ns() + t->job->timeout_ms * 1000000;
+    if (t->background) atomic_fetch_add(&p->bg_tasks, 1);
     uv_mutex_lock(&p->lock);
     t->pending_next = p->pending;
     p->pending = t;

@@ -1,6 +1,8 @@
-/* pool.h -- the worker pool: a libuv loop on its own thread feeding
- * uv_queue_work, with admission control, per-job parallelism windows,
- * deadlines, cancellation and client hang-up detection. */
+/* pool.h -- the worker pool: a libuv loop on its own thread that hands
+ * items to libuv's worker threads itself, with admission control, reserved
+ * capacity for requests that wait for their answer, per-job parallelism
+ * windows, deadlines and client hang-ups enforced while a task waits, and a
+ * memory budget charged by every search. */
 #ifndef PUZZLED_POOL_H
 #define PUZZLED_POOL_H
 
@@ -8,6 +10,8 @@
 #include <stddef.h>
 
 #include "api/request.h"
+#include "server/budget.h"
+#include "server/config.h"
 #include "server/metrics.h"
 #include "solvers/search.h"
 
@@ -23,12 +27,13 @@ typedef void (*pool_done_fn)(pool_task_t *task);
  * the HTTP request) and fills the first block before pool_submit().
  *
  * Who may touch which field when:
- *   - The first block (job .. watch_fd) is written by the submitting thread
+ *   - The first block (job .. waits) is written by the submitting thread
  *     before pool_submit() and only read afterwards (by the loop thread).
  *   - From pool_submit() until done() returns, everything else belongs to
- *     the loop thread, except `cancel` (atomic: any thread may raise it) and
- *     `started` (atomic: workers and the loop thread).  Workers read `job`
- *     and `ctl` and write only their own item's slot.
+ *     the loop thread, except `cancel` (atomic: any thread may raise it),
+ *     `started` (atomic: workers and the loop thread) and `charge` (atomics:
+ *     the searches on the workers charge it through ctl.alloc).  Workers
+ *     read `job`, `ctl` and `alloc` and write only their own item's slot.
  *   - `rc` and `client_gone` are the results: written on the loop thread,
  *     read in done() there, and by the submitter only after done() has
  *     handed the task back (for HTTP: after MHD_resume_connection(), whose
@@ -42,13 +47,24 @@ struct pool_task_s {
                               merge() (progressive jobs: more output is ready) */
     void *owner;           /* for done() and progress() */
     int watch_fd;          /* client socket: a hang-up cancels the task; -1 = none */
-    int background;        /* an async job: its items take turns with the other background
-                              tasks' in at most --threads slots, so that requests that wait
-                              for an answer queue behind at most one item a worker */
+    int background;        /* background work (async jobs, cluster items, long work such
+                              as generation): its items take turns with the other background
+                              tasks' in the --background-threads share of the workers, so
+                              that the rest stays free for requests that wait */
+    int waits;             /* a client waits for the answer: admitted by pool_admit() (else
+                              by pool_admit_background()); its deadline and hang-up are
+                              enforced while it waits for a worker */
 
     /* Results, valid in done(). */
     int rc;          /* first negative item code, 0 if none */
     int client_gone; /* the watched socket was closed by the peer */
+    int waited_out;  /* the deadline passed before any item started: nothing ran, and
+                        rc is SEARCH_TIMEOUT (the caller answers 503, not a result) */
+    /* The task's memory: every search under ctl allocates through
+     * ctl.alloc, charged to the work budget, at most --max-request-memory
+     * of it.  Valid in done() (over_share / over_budget say why an
+     * allocation failed); `held` is back to 0 once every item is freed. */
+    budget_charge_t charge;
 
     /* Private to the pool (loop thread, but for the atomics). */
     atomic_int cancel;
@@ -57,6 +73,8 @@ struct pool_task_s {
     size_t merged;                   /* items merged so far */
     uint64_t turns;                  /* background items started (turn taking) */
     search_ctl_t ctl;
+    search_allocator_t alloc; /* charges `charge`; ctl.alloc points here */
+    uint64_t served;          /* when an item of it last started (the pool's clock) */
     pool_t *pool;
     size_t next_item;
     unsigned running;
@@ -66,22 +84,36 @@ struct pool_task_s {
     pool_task_t *prev, *next;
 };
 
-/* Starts the loop thread.  `threads` sizes libuv's work pool (it reads
- * UV_THREADPOOL_SIZE once per process, so the first pool in a process fixes
- * it); at most threads + max_queue jobs are admitted at once.  Returns 0, or
- * a negative errno-style code. */
-int pool_new(pool_t **out, unsigned threads, unsigned max_queue, metrics_t *metrics);
+/* Starts the loop thread.  From cfg: `threads` sizes libuv's work pool (it
+ * reads UV_THREADPOOL_SIZE once per process, so the first pool in a process
+ * fixes it), `background_threads` is the most of them background items may
+ * hold, at most threads + max_queue foreground tasks are admitted at once,
+ * and `max_request_memory` is each task's share of `work` (the budget every
+ * search's arena is charged to; not owned, it must outlive the pool).
+ * Returns 0, or a negative errno-style code. */
+int pool_new(pool_t **out, const config_t *cfg, metrics_t *metrics, budget_t *work);
 
-/* Reserves room for one job; any thread.  Returns 0, or -1 when the pool is
- * full (the caller answers 503).  Each successful admit is followed by exactly
- * one pool_submit() or pool_release(). */
+/* The work budget the pool charges. */
+budget_t *pool_budget(pool_t *p);
+
+/* Reserves room for one task that a client waits for; any thread.  Returns
+ * 0, or -1 when the pool is full (the caller answers 503).  Each successful
+ * admit is followed by exactly one pool_submit() or pool_release(). */
 int pool_admit(pool_t *p);
 void pool_release(pool_t *p);
 
-/* Admits a background task (an async job) whatever the queue: it counts as
- * in flight (shutdown waits for it) but never against --max-queue; the
- * caller bounds how many it starts.  Any thread; always succeeds. */
+/* Admits a background task whatever the queue: it counts as in flight
+ * (shutdown waits for it) but never against --max-queue; the caller bounds
+ * how many it starts.  Any thread; always succeeds.  Each is followed by
+ * exactly one pool_submit() (with task->background set), or
+ * pool_release_background(). */
 void pool_admit_background(pool_t *p);
+void pool_release_background(pool_t *p);
+
+/* Background item slots free now: the --background-threads share less the
+ * background items running, and never more than the idle workers.  Loop
+ * thread only (the cluster's fill asks before it takes items). */
+long pool_background_idle(pool_t *p);
 
 /* Hands an admitted task to the loop thread; any thread.  Returns 0, or -1
  * when out of memory (the admission is released and done() never called). */
@@ -106,7 +138,7 @@ struct uv_loop_s *pool_loop(pool_t *p);
 /* Raises the cancel flag of every task in the pool; any thread. */
 void pool_cancel_all(pool_t *p);
 
-/* Jobs admitted and not finished; any thread. */
+/* Tasks admitted and not finished (foreground and background); any thread. */
 long pool_inflight(pool_t *p);
 
 /* Stops the loop thread and frees the pool.  Call only when

@@ -9,6 +9,8 @@
  *                         order; the member carries the status so that the
  *                         counts can be kept after the record itself expired
  *   P active              ZSET id -> seq: split jobs with work items to take
+ *   P list:<token>        ZSET id -> seq: the records made with that job-list
+ *                         token (GET /v1/jobs lists one token's jobs)
  *   P counts              HASH status number -> records (the metrics gauge)
  *   P job:<id>            HASH the record (fields below)
  *   P job:<id>:result     STRING the answer, once the job ended
@@ -30,6 +32,7 @@
  * not split), dist ("1": split into items), ni, nd (its items, and those
  * merged: done/total are progress units), cx ("1": cancel requested), tmo
  * (the job's deadline in ms from its start), lev (last progress event, ms),
+ * lt (the job-list token it was made with),
  * r:<replica> (items that replica merged), rec (items reclaimed), dup (items
  * that arrived twice and were merged once).
  *
@@ -43,6 +46,8 @@
     "local function drop(m)\n"                                                                     \
     "  local st, jid = string.match(m, '^(%d):(.*)$')\n"                                           \
     "  local k = P..'job:'..jid\n"                                                                 \
+    "  local lt = redis.call('HGET', k, 'lt')\n"                                                   \
+    "  if lt then redis.call('ZREM', P..'list:'..lt, jid) end\n"                                   \
     "  redis.call('DEL', k, k..':result', k..':req', k..':items', k..':res')\n"                    \
     "  redis.call('ZREM', P..'jobs', jid)\n"                                                       \
     "  redis.call('ZREM', P..'live', jid)\n"                                                       \
@@ -82,6 +87,11 @@ const char *const rscripts_src[RSCRIPT_COUNT_] = {
                     "redis.call('PEXPIRE', k, pttl)\n"
                     "redis.call('ZADD', P..'jobs', seq, id)\n"
                     "redis.call('ZADD', P..'live', seq, id)\n"
+                    "local lt = redis.call('HGET', k, 'lt')\n"
+                    "if lt then\n"
+                    "  redis.call('ZADD', P..'list:'..lt, seq, id)\n"
+                    "  redis.call('PEXPIRE', P..'list:'..lt, pttl)\n"
+                    "end\n"
                     "redis.call('HINCRBY', P..'counts', redis.call('HGET', k, 'st'), 1)\n"
                     "if nitems > 0 then\n"
                     "  redis.call('HSET', k..':req', unpack(ARGV, 9, 8 + 2 * nreq))\n"

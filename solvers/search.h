@@ -25,6 +25,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <time.h>
 
 /* Result codes shared by all solvers.  0 means "ran to completion" (the whole
@@ -44,24 +45,6 @@ const char *search_code_str(int code);
 
 #define SEARCH_POLL_MASK 0x3fffu /* poll the clock every 16384 nodes */
 
-typedef struct search_ctl_s {
-    int64_t deadline_ns;      /* CLOCK_MONOTONIC ns; 0 = no deadline */
-    uint64_t node_budget;     /* 0 = unlimited */
-    const atomic_int *cancel; /* nonzero = stop; NULL = never */
-    /* NULL, or a counter that search_should_stop() advances by
-     * SEARCH_POLL_MASK + 1 at each poll: a running search's work as another
-     * thread can watch it (a job's live progress), summed over every search
-     * sharing this block.  Approximate (whole poll intervals), monotone. */
-    atomic_uint_fast64_t *progress;
-} search_ctl_t;
-
-typedef struct search_stats_s {
-    uint64_t nodes;        /* placements / choices tried */
-    uint64_t backtracks;   /* choices undone */
-    uint64_t propagations; /* values removed or forced by inference */
-    uint32_t max_depth;    /* deepest search level reached */
-} search_stats_t;
-
 /* Allocator hooks, one type for every solver's options (killer_opts_t,
  * sudoku_opts_t, xcover_opts_t, ...): a NULL pointer, or NULL in both
  * functions, means malloc / free; setting one function without the other
@@ -76,9 +59,53 @@ typedef struct search_allocator_s {
     void *ud; /* passed to both */
 } search_allocator_t;
 
+typedef struct search_ctl_s {
+    int64_t deadline_ns;      /* CLOCK_MONOTONIC ns; 0 = no deadline */
+    uint64_t node_budget;     /* 0 = unlimited */
+    const atomic_int *cancel; /* nonzero = stop; NULL = never */
+    /* NULL, or a counter that search_should_stop() advances by
+     * SEARCH_POLL_MASK + 1 at each poll: a running search's work as another
+     * thread can watch it (a job's live progress), summed over every search
+     * sharing this block.  Approximate (whole poll intervals), monotone. */
+    atomic_uint_fast64_t *progress;
+    /* NULL, or the allocator a search under this block uses for its
+     * working memory when its options name none (search_allocator_of):
+     * the server's charges a memory budget, so that a search that would
+     * pass it fails with SEARCH_ENOMEM instead of taking the machine. */
+    const search_allocator_t *alloc;
+} search_ctl_t;
+
+typedef struct search_stats_s {
+    uint64_t nodes;        /* placements / choices tried */
+    uint64_t backtracks;   /* choices undone */
+    uint64_t propagations; /* values removed or forced by inference */
+    uint32_t max_depth;    /* deepest search level reached */
+} search_stats_t;
+
 /* Whether a is usable: NULL, or both hooks set, or neither. */
 static inline int search_allocator_ok(const search_allocator_t *a) {
     return a == NULL || (a->alloc == NULL) == (a->dealloc == NULL);
+}
+
+/* The allocator a search uses: its options' own if they name one (even a
+ * half-set one, which search_allocator_ok() then refuses), else the control
+ * block's, else NULL (malloc / free). */
+static inline const search_allocator_t *search_allocator_of(const search_allocator_t *own,
+                                                            const search_ctl_t *ctl) {
+    if (own != NULL && (own->alloc != NULL || own->dealloc != NULL)) return own;
+    return ctl != NULL && ctl->alloc != NULL ? ctl->alloc : own;
+}
+
+/* Allocates / frees through a (NULL or unset: malloc / free). */
+static inline void *search_alloc(const search_allocator_t *a, size_t size) {
+    return a != NULL && a->alloc != NULL ? a->alloc(a->ud, size) : malloc(size);
+}
+static inline void search_free(const search_allocator_t *a, void *ptr) {
+    if (ptr == NULL) return;
+    if (a != NULL && a->dealloc != NULL)
+        a->dealloc(a->ud, ptr);
+    else
+        free(ptr);
 }
 
 /* Monotonic clock in nanoseconds. */

@@ -104,7 +104,7 @@ static long count_solutions(const sudoku_shape_t *s, const uint8_t *puzzle, uint
                             uint64_t budget, uint8_t *first) {
     sudoku_opts_t o;
     sudoku_result_t r;
-    search_ctl_t ctl = {0, budget, NULL, NULL};
+    search_ctl_t ctl = {.node_budget = budget};
     static uint8_t sols[2 * SUDOKU_MAX_N * SUDOKU_MAX_N];
     sudoku_opts_init(&o);
     o.method = SUDOKU_METHOD_PROPAGATION;

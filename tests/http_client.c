@@ -37,6 +37,9 @@ int tsrv_start(tsrv_t *s, const char *const *args, const char *const *env) {
         argv[argc++] = args[i];
     argv[argc] = NULL;
 
+    /* A log of the same name may be left from an earlier process with this
+     * pid: the "listening" line read below must be this server's. */
+    unlink(s->log_path);
     s->pid = fork();
     if (s->pid < 0) return -1;
     if (s->pid == 0) {

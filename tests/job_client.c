@@ -7,9 +7,14 @@
 
 json_t *tsrv_call(const tsrv_t *s, const char *method, const char *path, const char *body,
                   int async, long *status, hresp_t *keep) {
+    return tsrv_call_hdr(s, method, path, body, async, NULL, status, keep);
+}
+
+json_t *tsrv_call_hdr(const tsrv_t *s, const char *method, const char *path, const char *body,
+                      int async, const char *header, long *status, hresp_t *keep) {
     char url[512];
-    const char *hdrs[] = {"Content-Type: application/json", async ? "Prefer: respond-async" : NULL,
-                          NULL};
+    const char *hdrs[] = {"Content-Type: application/json", header, NULL, NULL};
+    if (async) hdrs[header != NULL ? 2 : 1] = "Prefer: respond-async";
     hresp_t r;
     CURL *c = curl_easy_init();
     ck_assert_ptr_nonnull(c);

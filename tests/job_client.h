@@ -15,6 +15,10 @@
 json_t *tsrv_call(const tsrv_t *s, const char *method, const char *path, const char *body,
                   int async, long *status, hresp_t *keep);
 
+/* The same with one more request header ("Name: value"; NULL for none). */
+json_t *tsrv_call_hdr(const tsrv_t *s, const char *method, const char *path, const char *body,
+                      int async, const char *header, long *status, hresp_t *keep);
+
 /* GET /v1/jobs/{id}. */
 json_t *tsrv_job(const tsrv_t *s, const char *id, long *status);
 

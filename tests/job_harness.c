@@ -37,13 +37,9 @@ static void tjob_progressive(api_job_t *job, api_response_t *resp, const search_
     resp->len = len;
 }
 
-tjob_t tjob_call(api_prepare_fn fn, const char *ctype, const char *accept, const char *body,
-                 const api_param_t *params, size_t nparams) {
+api_request_t tjob_request(const char *ctype, const char *accept, const char *body,
+                           const api_param_t *params, size_t nparams) {
     api_request_t r;
-    api_job_t *job = NULL;
-    api_response_t resp = {0};
-    search_ctl_t ctl = {search_now_ns() + 30LL * 1000000000, 0, NULL, NULL};
-    tjob_t out;
     memset(&r, 0, sizeof r);
     r.method = body ? "POST" : "GET";
     r.path = "/test";
@@ -56,6 +52,16 @@ tjob_t tjob_call(api_prepare_fn fn, const char *ctype, const char *accept, const
     r.pool_threads = 2;
     r.max_timeout_ms = 30000;
     r.max_batch_lines = 1000;
+    return r;
+}
+
+tjob_t tjob_call(api_prepare_fn fn, const char *ctype, const char *accept, const char *body,
+                 const api_param_t *params, size_t nparams) {
+    api_request_t r = tjob_request(ctype, accept, body, params, nparams);
+    api_job_t *job = NULL;
+    api_response_t resp = {0};
+    search_ctl_t ctl = {.deadline_ns = search_now_ns() + 30LL * 1000000000};
+    tjob_t out;
     fn(&r, &job, &resp);
     if (job != NULL && job->ops->progressive) {
         tjob_progressive(job, &resp, &ctl);

@@ -18,6 +18,12 @@ typedef struct tjob_s {
     json_t *json; /* NULL when the body is not JSON (CSV answers) */
 } tjob_t;
 
+/* The request tjob_call() hands to `fn`: a POST with `body` (GET when body
+ * is NULL) to "/test", pool of 2 threads, 30 s timeout, 1000 batch lines, no
+ * work share; a suite may change fields and call a prepare itself. */
+api_request_t tjob_request(const char *ctype, const char *accept, const char *body,
+                           const api_param_t *params, size_t nparams);
+
 /* A POST with `body` (GET when body is NULL), pool of 2 threads, 30 s
  * timeout.  Free the result with tjob_free(). */
 tjob_t tjob_call(api_prepare_fn fn, const char *ctype, const char *accept, const char *body,

@@ -112,7 +112,7 @@ END_TEST
  * merge does not depend on completion order. */
 static json_t *run_job(api_job_t *job) {
     api_response_t resp = {0};
-    search_ctl_t ctl = {0, 0, NULL, NULL};
+    search_ctl_t ctl = {.deadline_ns = 0};
     json_error_t err;
     for (size_t k = job->nitems; k-- > 0;) {
         int rc = job->ops->run(job, k, &ctl);

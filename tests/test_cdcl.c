@@ -243,7 +243,7 @@ START_TEST(cdcl_deadline) {
     sudoku_shape_t sh;
     uint8_t *g = long_task(&sh), *sols;
     sudoku_result_t r;
-    search_ctl_t past = {1, 0, NULL, NULL}, soon = {0, 0, NULL, NULL};
+    search_ctl_t past = {.deadline_ns = 1}, soon = {.deadline_ns = 0};
     int64_t t0;
     uint32_t k;
     ck_assert_int_eq(solve(&sh, g, SUDOKU_METHOD_CDCL, 0, 4, &past, &sols, &r), SEARCH_TIMEOUT);
@@ -270,7 +270,7 @@ START_TEST(cdcl_cancel) {
     uint8_t *g = long_task(&sh), *sols;
     sudoku_result_t r;
     atomic_int flag;
-    search_ctl_t ctl = {0, 0, &flag, NULL};
+    search_ctl_t ctl = {.deadline_ns = 0, .cancel = &flag};
     pthread_t th;
     test_canceller_t c = {&flag, 10};
     atomic_init(&flag, 1);
@@ -294,7 +294,7 @@ START_TEST(cdcl_node_budget) {
     sudoku_shape_t sh;
     uint8_t *g = long_task(&sh), *sols;
     sudoku_result_t r;
-    search_ctl_t ctl = {0, 100, NULL, NULL};
+    search_ctl_t ctl = {.node_budget = 100};
     ck_assert_int_eq(solve(&sh, g, SUDOKU_METHOD_CDCL, 0, SUDOKU_MAX_SOLUTIONS, &ctl, &sols, &r),
                      SEARCH_BUDGET);
     ck_assert_uint_eq(r.stats.nodes, 100);
@@ -579,7 +579,7 @@ START_TEST(cdcl_auto_hands_over) {
     sudoku_shape_t sh = shape_of(16);
     uint8_t g[256] = {0}, *sols;
     sudoku_result_t r;
-    search_ctl_t ctl = {0, 0, NULL, NULL};
+    search_ctl_t ctl = {.deadline_ns = 0};
     ck_assert_int_eq(solve(&sh, g, SUDOKU_METHOD_AUTO, 0, 300, NULL, &sols, &r), 0);
     ck_assert_int_eq(r.method, SUDOKU_METHOD_CDCL);
     ck_assert_uint_eq(r.solutions_found, 300);

@@ -11,6 +11,7 @@
  * sanitizer builds on a loaded machine. */
 #include <check.h>
 #include <jansson.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -487,6 +488,63 @@ START_TEST(cluster_dead_replica_job_fails) {
 }
 END_TEST
 
+/* An event stream read on its own thread. */
+typedef struct stream_read_s {
+    const tsrv_t *s;
+    char path[96];
+    long status;
+    hresp_t r;
+} stream_read_t;
+
+static void *stream_read(void *arg) {
+    stream_read_t *sr = arg;
+    json_decref(tsrv_call(sr->s, "GET", sr->path, NULL, 0, &sr->status, &sr->r));
+    return NULL;
+}
+
+/* A job whose record the store loses (a Redis restarted without its data)
+ * ends the event streams that follow it with a terminal event, not a bare
+ * end of stream the client cannot tell from a dropped connection. */
+START_TEST(cluster_lost_job_ends_its_stream_with_gone) {
+    tredis_t r;
+    tsrv_t s[2];
+    char prefix[64], id[32], key[160];
+    long st;
+    pthread_t th;
+    stream_read_t sr = {.s = &s[1]};
+    ck_assert_int_eq(tredis_start(&r, NULL), 0);
+    tredis_prefix(prefix, sizeof prefix);
+    replicas_up(s, 2, &r, prefix);
+    /* one search, not split, long by construction: it runs on A */
+    start_job(&s[0], "/v1/nqueens/solutions?n=30&offset=1000000000000&limit=1&timeout_ms=600000",
+              id);
+    snprintf(sr.path, sizeof sr.path, "/v1/jobs/%s/events", id);
+    ck_assert_int_eq(pthread_create(&th, NULL, stream_read, &sr), 0); /* followed through B */
+    for (double t0 = test_now_ms();; test_sleep_ms(20)) {
+        json_t *j = tsrv_job(&s[1], id, &st);
+        int running = st == 200 && strcmp(jstr(j, "status"), "running") == 0;
+        json_decref(j);
+        if (running) break;
+        ck_assert_msg(test_now_ms() - t0 < 30000 * mult(), "the job did not start");
+    }
+    test_sleep_ms(200); /* the stream is open (its first event is written at once) */
+    snprintf(key, sizeof key, "%sjob:%s", prefix, id);
+    ck_assert_int_eq(tredis_int(&r, "DEL %s", key), 1); /* the record is lost */
+    pthread_join(th, NULL);
+    ck_assert_int_eq(sr.status, 200);
+    ck_assert_ptr_nonnull(strstr(sr.r.body, "event: progress\n"));
+    const char *gone = strstr(sr.r.body, "event: gone\n");
+    ck_assert_msg(gone != NULL, "no gone event: %s", sr.r.body);
+    json_t *j = json_loadb(gone + 18, strcspn(gone + 18, "\n"), 0, NULL);
+    ck_assert_str_eq(jstr(j, "status"), "gone");
+    ck_assert_str_eq(jstr(j, "id"), id);
+    json_decref(j);
+    hresp_free(&sr.r);
+    replicas_down(s, 2);
+    tredis_destroy(&r);
+}
+END_TEST
+
 START_TEST(cluster_password_never_shows) {
     static const char pw[] = "s3cret-Pa55word";
     tredis_t r;
@@ -552,6 +610,7 @@ Suite *cluster_suite(void) {
     tcase_add_test(tc, cluster_cancel_reaches_every_replica);
     tcase_add_test(tc, cluster_redis_outage_then_resume);
     tcase_add_test(tc, cluster_dead_replica_job_fails);
+    tcase_add_test(tc, cluster_lost_job_ends_its_stream_with_gone);
     tcase_add_test(tc, cluster_survives_a_killed_replica);
     tcase_set_timeout(tc, 900);
     suite_add_tcase(s, tc);

@@ -9,6 +9,7 @@
  * wall-clock speed: where order matters (a small request finishing while a
  * long count still runs) the test checks the order, with generous bounds. */
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
 #include <pthread.h>
@@ -18,8 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <netinet/in.h>
+#include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -479,6 +482,10 @@ START_TEST(http_client_hangup_cancels_work) {
     hresp_free(&bg.resp);
     /* without hang-up detection the job would run for 60 s */
     ck_assert(wait_metric(&shared_srv, "puzzled_jobs_inflight", 0, 5000));
+    /* the access log line follows the pool's count: the answer is rendered
+     * and the request completed after the task has left the pool */
+    for (int t = 0; t < 250 && !tsrv_log_has(&shared_srv, "\"client_gone\":true"); t++)
+        test_sleep_ms(20);
     ck_assert(tsrv_log_has(&shared_srv, "\"client_gone\":true"));
 }
 END_TEST
@@ -490,13 +497,14 @@ END_TEST
 
 /* Sends `len` bytes on a new connection; then, unless `hang_up`, reads until
  * the server closes (or 5 s pass) into out (NUL-terminated, truncated at
- * cap).  Returns the bytes read, or -1 if the connection failed. */
-static long raw_exchange(const tsrv_t *s, const char *req, size_t len, int hang_up, char *out,
-                         size_t cap) {
+ * cap).  Returns the bytes read, or -1 if the connection failed; *closed
+ * (if not NULL) says whether the server closed the connection. */
+static long raw_talk(const tsrv_t *s, const char *req, size_t len, int hang_up, char *out,
+                     size_t cap, int *closed) {
     struct sockaddr_in a = {0};
     struct timeval tv = {5, 0};
     size_t got = 0;
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    int fd = socket(AF_INET, SOCK_STREAM, 0), eof = 0;
     if (fd < 0) return -1;
     a.sin_family = AF_INET;
     a.sin_port = htons((uint16_t)s->port);
@@ -509,12 +517,19 @@ static long raw_exchange(const tsrv_t *s, const char *req, size_t len, int hang_
     }
     while (!hang_up && got + 1 < cap) {
         ssize_t n = recv(fd, out + got, cap - 1 - got, 0);
+        eof = n == 0;
         if (n <= 0) break;
         got += (size_t)n;
     }
     if (cap > 0) out[got] = '\0';
+    if (closed != NULL) *closed = eof;
     close(fd);
     return (long)got;
+}
+
+static long raw_exchange(const tsrv_t *s, const char *req, size_t len, int hang_up, char *out,
+                         size_t cap) {
+    return raw_talk(s, req, len, hang_up, out, cap, NULL);
 }
 
 static int count_of(const char *hay, const char *needle) {
@@ -605,6 +620,94 @@ START_TEST(http_raw_framing) {
         len += 82;
     }
     ck_assert_int_eq(raw_exchange(&shared_srv, req, len, 1, out, 1 << 16), 0);
+    assert_healthy_and_idle(&shared_srv);
+    free(out);
+}
+END_TEST
+
+/* A request head that a proxy in front could frame differently (request
+ * smuggling), or that libmicrohttpd would read wrongly, is refused before
+ * any route sees it: one problem answer, then the connection closes, so
+ * what follows on it is never answered.  Unknown transfer codings are 501
+ * at once (they used to hold the connection until the idle timeout). */
+START_TEST(http_head_refused) {
+    static const char smuggled[] = "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n";
+    static const struct {
+        const char *head; /* then "\r\n" and the body below */
+        int status;
+        const char *field; /* errors[0].field; NULL: not checked */
+        const char *body;
+    } cases[] = {
+        {"POST /v1/nqueens/count HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+         "Transfer-Encoding: chunked\r\nContent-Length: 7\r\n",
+         400, "Transfer-Encoding", "7\r\n{\"n\":8}\r\n0\r\n\r\n"},
+        {"POST /v1/nqueens/count HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+         "Content-Length: 7\r\nTransfer-Encoding: chunked\r\n",
+         400, "Transfer-Encoding", "{\"n\":8}"},
+        {"POST /v1/nqueens/count HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+         "Transfer-Encoding: gzip\r\n",
+         501, "Transfer-Encoding", "{\"n\":8}"},
+        {"POST /v1/nqueens/count HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+         "Transfer-Encoding: gzip, chunked\r\n",
+         501, "Transfer-Encoding", "7\r\n{\"n\":8}\r\n0\r\n\r\n"},
+        {"POST /v1/nqueens/count HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+         "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n",
+         501, "Transfer-Encoding", "7\r\n{\"n\":8}\r\n0\r\n\r\n"},
+        {"POST /v1/nqueens/count HTTP/1.0\r\nContent-Type: application/json\r\n"
+         "Transfer-Encoding: chunked\r\n",
+         400, "Transfer-Encoding", "7\r\n{\"n\":8}\r\n0\r\n\r\n"},
+        {"POST /v1/nqueens/count HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+         "Content-Length: 7\r\nContent-Length: 7\r\n",
+         400, "Content-Length", "{\"n\":8}"},
+        {"GET /healthz HTTP/1.1\r\n", 400, "Host", ""},
+        {"GET /healthz HTTP/1.1\r\nHost: t\r\nHost: u\r\n", 400, "Host", ""},
+        /* obs-fold: libmicrohttpd would read "X-Request-Id: abc" as the
+         * header "X-Request-Iddef: abc" */
+        {"GET /healthz HTTP/1.1\r\nHost: t\r\nX-Request-Id: abc\r\n def\r\n", 400, NULL, ""},
+        {"GET /healthz HTTP/1.1\r\nX-Note: a\r\n\tb\r\nHost: t\r\n", 400, NULL, ""},
+        /* a space before the colon: a proxy may read Transfer-Encoding */
+        {"POST /v1/nqueens/count HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+         "Transfer-Encoding : chunked\r\nContent-Length: 7\r\n",
+         400, "Transfer-Encoding ", "{\"n\":8}"},
+    };
+    char req[1024], *out = malloc(1 << 16);
+    ck_assert_ptr_nonnull(out);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        int closed = 0, n;
+        n = snprintf(req, sizeof req, "%s\r\n%s%s", cases[i].head, cases[i].body, smuggled);
+        ck_assert(n > 0 && (size_t)n < sizeof req);
+        ck_assert_int_gt(raw_talk(&shared_srv, req, (size_t)n, 0, out, 1 << 16, &closed), 0);
+        ck_assert_msg(closed, "case %zu: the connection stays open", i);
+        ck_assert_msg(count_of(out, "\r\nX-Request-Id: ") == 1, "case %zu: %s", i,
+                      out); /* one answer */
+        char want[16];
+        snprintf(want, sizeof want, " %d ", cases[i].status);
+        ck_assert_msg(strstr(out, want) == strchr(out, ' '), "case %zu: %.120s", i, out);
+        ck_assert_ptr_nonnull(strstr(out, "\r\nContent-Type: application/problem+json\r\n"));
+        json_error_t err;
+        json_t *p = json_loads(strstr(out, "\r\n\r\n") + 4, 0, &err);
+        ck_assert_msg(p != NULL, "case %zu: not JSON: %s", i, out);
+        ck_assert_int_eq(json_integer_value(json_object_get(p, "status")), cases[i].status);
+        json_t *e = json_array_get(json_object_get(p, "errors"), 0);
+        ck_assert_str_eq(json_string_value(json_object_get(e, "in")), "header");
+        if (cases[i].field != NULL)
+            ck_assert_str_eq(json_string_value(json_object_get(e, "field")), cases[i].field);
+        json_decref(p);
+    }
+    /* what stays accepted: HTTP/1.0 without Host, blanks before a value, a
+     * chunked body (http_raw_framing), a cookie; each on a kept-alive
+     * connection answers the request behind it too */
+    static const char *const fine[] = {
+        "GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: t\r\nX-Note:      spaced\r\nX-Empty:\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: t\r\nCookie: a=b; c=d\r\n\r\n",
+    };
+    for (size_t i = 0; i < sizeof fine / sizeof *fine; i++) {
+        int n = snprintf(req, sizeof req, "%s%s", fine[i],
+                         "GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n");
+        ck_assert_int_gt(raw_exchange(&shared_srv, req, (size_t)n, 0, out, 1 << 16), 0);
+        ck_assert_msg(count_of(out, " 200 OK\r\n") == 2, "fine %zu: %.200s", i, out);
+    }
     assert_healthy_and_idle(&shared_srv);
     free(out);
 }
@@ -760,18 +863,153 @@ START_TEST(http_sigterm_drains_inflight) {
 }
 END_TEST
 
+/* The server's margin past --grace-ms for cancelled answers to be written
+ * (server/main.c's CANCEL_WAIT_MS), and what a loaded or sanitized run may
+ * add to it before the process is gone. */
+#define TEST_CANCEL_WAIT_MS 1000
+#define TEST_EXIT_SLACK_MS  2500
+
+/* Work that outlives the grace period by construction (a 27-queens count,
+ * hours of work, with a ten-minute deadline) is cancelled when it ends,
+ * answers "cancelled", and the server exits 0 right after. */
 START_TEST(http_sigterm_grace_cancels_long_work) {
-    static const char *const args[] = {"--grace-ms", "200", NULL};
+    static const char *const args[] = {"--grace-ms", "200", "--timeout-ms", "600000", NULL};
     tsrv_t s;
     bg_t job;
     ck_assert_int_eq(tsrv_start(&s, args, NULL), 0);
-    bg_start(&job, &s, "/v1/nqueens/count?n=23&timeout_ms=30000", 0);
+    bg_start(&job, &s, "/v1/nqueens/count?n=27&timeout_ms=600000", 0);
     ck_assert(wait_metric(&s, "puzzled_jobs_inflight", 1, 3000));
+    double t0 = test_now_ms();
     ck_assert_int_eq(tsrv_stop(&s, SIGTERM, 10000), 0);
+    double took = test_now_ms() - t0;
+    ck_assert_msg(took < 200 + TEST_CANCEL_WAIT_MS + TEST_EXIT_SLACK_MS, "exit %.0f ms after",
+                  took);
+    ck_assert(tsrv_log_has(&s, "\"msg\":\"grace period over: cancelling in-flight work\""));
+    ck_assert(tsrv_log_has(&s, "\"msg\":\"stopped\""));
     bg_join(&job);
     ck_assert_int_eq(job.resp.status, 200); /* answered, as cancelled */
     ck_assert_ptr_nonnull(strstr(job.resp.body, "\"status\":\"cancelled\""));
     hresp_free(&job.resp);
+}
+END_TEST
+
+/* The thread of `pid` that ran longest on a CPU during `ms` (a worker in a
+ * search, while every other thread waits); 0 if none ran. */
+static pid_t busiest_thread(pid_t pid, int ms) {
+    enum { MAXT = 256 };
+    pid_t tid[MAXT];
+    long long before[MAXT];
+    size_t n = 0;
+    char path[64], line[1024];
+    for (int pass = 0; pass < 2; pass++) {
+        pid_t best = 0;
+        long long best_ticks = 0;
+        if (pass == 1) test_sleep_ms(ms);
+        snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+        DIR *d = opendir(path);
+        if (d == NULL) return 0;
+        for (struct dirent *e; (e = readdir(d)) != NULL;) {
+            pid_t t = (pid_t)atoi(e->d_name);
+            unsigned long long ut = 0, st = 0;
+            if (t <= 0) continue;
+            snprintf(path, sizeof path, "/proc/%d/task/%d/stat", (int)pid, (int)t);
+            FILE *f = fopen(path, "r");
+            char *rp = f && fgets(line, sizeof line, f) ? strrchr(line, ')') : NULL;
+            if (f) fclose(f);
+            /* after "pid (comm)": state, then fields 4..13, then utime stime */
+            if (rp == NULL ||
+                sscanf(rp + 2, "%*c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu %llu", &ut, &st) !=
+                    2)
+                continue;
+            if (pass == 0 && n < MAXT) {
+                tid[n] = t;
+                before[n++] = (long long)(ut + st);
+            }
+            for (size_t k = 0; pass == 1 && k < n; k++)
+                if (tid[k] == t && (long long)(ut + st) - before[k] > best_ticks) {
+                    best_ticks = (long long)(ut + st) - before[k];
+                    best = t;
+                }
+        }
+        closedir(d);
+        if (pass == 1) return best;
+    }
+    return 0;
+}
+
+/* A worker that never sees its cancel flag -- here the 27-queens count's
+ * worker thread, stopped by ptrace, as a solver polling too rarely would
+ * be -- must not keep the process alive: past --grace-ms and the wait for
+ * cancelled answers the server logs why and _exits (it used to return from
+ * main into libuv's shutdown, which joins busy workers: it never ended).
+ * An answer written before the signal arrives whole. */
+START_TEST(http_sigterm_exits_when_work_ignores_cancel) {
+    static const char *const args[] = {"--threads",    "1",      "--grace-ms", "300",
+                                       "--timeout-ms", "600000", NULL};
+    static const char early[] =
+        "GET /v1/nqueens/solutions?n=8&limit=92 HTTP/1.1\r\nHost: t\r\n\r\n";
+    tsrv_t s;
+    bg_t job;
+    int status = -1;
+    char *out = malloc(1 << 16);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_int_eq(tsrv_start(&s, args, NULL), 0);
+
+    /* answered and logged before the signal; left unread until the end */
+    int fd = raw_from(&s, 1);
+    ck_assert_int_eq(send(fd, early, strlen(early), MSG_NOSIGNAL), (ssize_t)strlen(early));
+    for (int t = 0; t < 500 && !tsrv_log_has(&s, "\"path\":\"/v1/nqueens/solutions\""); t++)
+        test_sleep_ms(10);
+    ck_assert(tsrv_log_has(&s, "\"path\":\"/v1/nqueens/solutions\",\"status\":200"));
+
+    bg_start(&job, &s, "/v1/nqueens/count?n=27&timeout_ms=600000", 0);
+    ck_assert(wait_metric(&s, "puzzled_jobs_inflight", 1, 3000));
+    pid_t worker = busiest_thread(s.pid, 300);
+    ck_assert_int_gt(worker, 0);
+    ck_assert_int_ne(worker, s.pid);
+    ck_assert_msg(ptrace(PTRACE_SEIZE, worker, NULL, NULL) == 0, "ptrace: %s", strerror(errno));
+    ck_assert_int_eq(ptrace(PTRACE_INTERRUPT, worker, NULL, NULL), 0);
+    ck_assert_int_eq(waitpid(worker, &status, __WALL), worker); /* it is stopped */
+
+    double t0 = test_now_ms(), took = 0, limit = 300 + TEST_CANCEL_WAIT_MS + TEST_EXIT_SLACK_MS;
+    int gone = 0;
+    kill(s.pid, SIGTERM);
+    while (!gone) { /* reap the traced thread too: the process is not gone before it is */
+        waitpid(worker, NULL, __WALL | WNOHANG);
+        gone = waitpid(s.pid, &status, WNOHANG) == s.pid;
+        took = test_now_ms() - t0;
+        if (!gone && took > limit + 5000) kill(s.pid, SIGKILL); /* the old way: it never ends */
+        test_sleep_ms(10);
+    }
+    s.pid = 0;
+    ck_assert_msg(WIFEXITED(status), "still running %.0f ms after SIGTERM: killed", took);
+    ck_assert_msg(took < 300 + TEST_CANCEL_WAIT_MS + TEST_EXIT_SLACK_MS, "gone %.0f ms after",
+                  took);
+    ck_assert(WIFEXITED(status));
+    ck_assert_int_eq(WEXITSTATUS(status), 1);
+    ck_assert(tsrv_log_has(&s, "\"msg\":\"exiting without stopping what still runs\""));
+    ck_assert(tsrv_log_has(&s, "\"jobs_running\":1"));
+    ck_assert(!tsrv_log_has(&s, "\"msg\":\"stopped\""));
+
+    /* the early answer, read only now: whole */
+    size_t got = 0;
+    for (ssize_t r; got + 1 < (1 << 16) && (r = recv(fd, out + got, (1 << 16) - 1 - got, 0)) > 0;)
+        got += (size_t)r;
+    out[got] = '\0';
+    close(fd);
+    ck_assert_msg(strncmp(out, "HTTP/1.1 200 ", 13) == 0, "%.200s", out);
+    const char *cl = strstr(out, "Content-Length: "), *body = strstr(out, "\r\n\r\n");
+    ck_assert(cl != NULL && body != NULL);
+    ck_assert_int_eq(strlen(body + 4), strtoul(cl + 16, NULL, 10));
+    json_error_t err;
+    json_t *j = json_loads(body + 4, 0, &err);
+    ck_assert_msg(j != NULL, "%s", err.text);
+    ck_assert_int_eq(json_array_size(json_object_get(j, "solutions")), 92);
+    json_decref(j);
+    bg_join(&job); /* its connection went with the process: no answer */
+    ck_assert_int_eq(job.resp.status, 0);
+    hresp_free(&job.resp);
+    free(out);
 }
 END_TEST
 
@@ -1119,6 +1357,7 @@ Suite *http_suite(void) {
     tcase_add_test(shared, http_small_request_not_held_behind_long_count);
     tcase_add_test(shared, http_client_hangup_cancels_work);
     tcase_add_test(shared, http_raw_framing);
+    tcase_add_test(shared, http_head_refused);
     tcase_add_test(shared, http_cli_flags_and_healthcheck);
     tcase_add_test(shared, http_sudoku_solve_formats);
     tcase_add_test(shared, http_sudoku_errors);
@@ -1133,6 +1372,7 @@ Suite *http_suite(void) {
     tcase_add_test(own, http_port_in_use_is_refused);
     tcase_add_test(own, http_sigterm_drains_inflight);
     tcase_add_test(own, http_sigterm_grace_cancels_long_work);
+    tcase_add_test(own, http_sigterm_exits_when_work_ignores_cancel);
     tcase_add_test(own, http_env_configures_server);
     suite_add_tcase(s, shared);
     suite_add_tcase(s, own);

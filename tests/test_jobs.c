@@ -389,12 +389,34 @@ START_TEST(jobs_batch) {
 }
 END_TEST
 
-START_TEST(jobs_list_pages_newest_first) {
-    char a[32], b[32];
+/* Starts a job in the list of job-list token `tok` ("" = a new list, whose
+ * token is written back into tok). */
+static void start_listed(const char *path, char tok[80], char id[32]) {
+    char hdr[128];
     long st;
-    start_job(&srv, "GET", "/v1/nqueens/count?n=6", NULL, a);
-    start_job(&srv, "GET", "/v1/nqueens/count?n=7", NULL, b);
-    json_t *page = tsrv_call(&srv, "GET", "/v1/jobs?limit=1", NULL, 0, &st, NULL);
+    snprintf(hdr, sizeof hdr, "Job-List-Token: %s", tok);
+    json_t *j = tsrv_call_hdr(&srv, "GET", path, NULL, 1, tok[0] ? hdr : NULL, &st, NULL);
+    ck_assert_int_eq(st, 202);
+    snprintf(id, 32, "%s", jstr(j, "id"));
+    if (tok[0] == '\0') snprintf(tok, 80, "%s", jstr(j, "list_token"));
+    ck_assert_str_eq(jstr(j, "list_token"), tok);
+    json_decref(j);
+    /* a job's readers do not learn its list's token */
+    j = tsrv_job(&srv, id, &st);
+    ck_assert_ptr_null(json_object_get(j, "list_token"));
+    json_decref(j);
+}
+
+START_TEST(jobs_list_pages_newest_first) {
+    char a[32], b[32], other[32], tok[80] = "", tok2[80] = "", hdr[128];
+    long st;
+    start_listed("/v1/nqueens/count?n=6", tok, a);
+    ck_assert_int_eq((int)strlen(tok), 22);             /* 128 random bits, as ids */
+    start_listed("/v1/nqueens/count?n=5", tok2, other); /* a second client: a list of its own */
+    start_listed("/v1/nqueens/count?n=7", tok, b);
+    ck_assert_str_ne(tok, tok2);
+    snprintf(hdr, sizeof hdr, "Job-List-Token: %s", tok);
+    json_t *page = tsrv_call_hdr(&srv, "GET", "/v1/jobs?limit=1", NULL, 0, hdr, &st, NULL);
     ck_assert_int_eq(st, 200);
     json_t *jobs = json_object_get(page, "jobs");
     ck_assert_int_eq((int)json_array_size(jobs), 1);
@@ -403,13 +425,31 @@ START_TEST(jobs_list_pages_newest_first) {
     char next[160];
     snprintf(next, sizeof next, "/v1/jobs?limit=1&cursor=%s", jstr(page, "next_cursor"));
     json_decref(page);
-    page = tsrv_call(&srv, "GET", next, NULL, 0, &st, NULL);
+    page = tsrv_call_hdr(&srv, "GET", next, NULL, 0, hdr, &st, NULL);
     ck_assert_int_eq(st, 200);
-    ck_assert_str_eq(jstr(json_array_get(json_object_get(page, "jobs"), 0), "id"), a);
+    json_t *jobs2 = json_object_get(page, "jobs");
+    ck_assert_int_eq((int)json_array_size(jobs2), 1); /* the other list's job is not here */
+    ck_assert_str_eq(jstr(json_array_get(jobs2, 0), "id"), a);
+    ck_assert_ptr_null(json_object_get(page, "next_cursor"));
     json_decref(page);
-    json_decref(tsrv_call(&srv, "GET", "/v1/jobs?cursor=x", NULL, 0, &st, NULL));
+    snprintf(hdr, sizeof hdr, "Job-List-Token: %s", tok2);
+    page = tsrv_call_hdr(&srv, "GET", "/v1/jobs", NULL, 0, hdr, &st, NULL);
+    ck_assert_int_eq((int)json_array_size(json_object_get(page, "jobs")), 1);
+    ck_assert_str_eq(jstr(json_array_get(json_object_get(page, "jobs"), 0), "id"), other);
+    json_decref(page);
+    /* no token, or not a token: no list (job ids are capabilities) */
+    json_decref(tsrv_call(&srv, "GET", "/v1/jobs", NULL, 0, &st, NULL));
     ck_assert_int_eq(st, 400);
-    json_decref(tsrv_call(&srv, "GET", "/v1/jobs?limit=1000", NULL, 0, &st, NULL));
+    json_decref(
+        tsrv_call_hdr(&srv, "GET", "/v1/jobs", NULL, 0, "Job-List-Token: short", &st, NULL));
+    ck_assert_int_eq(st, 400);
+    json_decref(tsrv_call_hdr(&srv, "GET", "/v1/nqueens/count?n=5", NULL, 1,
+                              "Job-List-Token: not/a/token/at/all/000000", &st, NULL));
+    ck_assert_int_eq(st, 400);
+    snprintf(hdr, sizeof hdr, "Job-List-Token: %s", tok);
+    json_decref(tsrv_call_hdr(&srv, "GET", "/v1/jobs?cursor=x", NULL, 0, hdr, &st, NULL));
+    ck_assert_int_eq(st, 400);
+    json_decref(tsrv_call_hdr(&srv, "GET", "/v1/jobs?limit=1000", NULL, 0, hdr, &st, NULL));
     ck_assert_int_eq(st, 400);
 }
 END_TEST

@@ -17,6 +17,7 @@
 
 #include "api/killer_api.h"
 #include "tests/job_harness.h"
+#include "tests/killer_gen.h"
 
 static const int grid4[4][4] = {{1, 2, 3, 4}, {3, 4, 1, 2}, {4, 3, 2, 1}, {2, 1, 4, 3}};
 
@@ -63,9 +64,9 @@ static int check_solutions(json_t *sols, long long mul) {
 }
 
 START_TEST(killer_api_json_both_methods_agree) {
-    long long counts[2];
-    const char *methods[] = {"backtracking", "advanced"};
-    for (int m = 0; m < 2; m++) {
+    long long counts[3];
+    const char *methods[] = {"backtracking", "advanced", "learning"};
+    for (int m = 0; m < 3; m++) {
         char body[1024];
         snprintf(body, sizeof body,
                  "{\"size\":4,\"cages\":" CAGES4 ",\"method\":\"%s\",\"max_solutions\":100}",
@@ -82,6 +83,7 @@ START_TEST(killer_api_json_both_methods_agree) {
     }
     ck_assert_int_ge(counts[0], 1);
     ck_assert_int_eq(counts[0], counts[1]);
+    ck_assert_int_eq(counts[0], counts[2]);
 }
 END_TEST
 
@@ -137,6 +139,38 @@ START_TEST(killer_api_text_format_and_diagonals) {
         ck_assert_int_eq(a, 0x1e);
     }
     kres_free(&k);
+}
+END_TEST
+
+/* A line is read whole, however long (the reader used to copy lines into
+ * an 8 KiB buffer and cut a cell token at 63 characters). */
+START_TEST(killer_api_text_long_lines) {
+    size_t cap = 16384, n;
+    char *body = malloc(cap);
+    ck_assert_ptr_nonnull(body);
+    /* the 4x4 of killer_api_text_format_and_diagonals, its first cage with
+     * 9000 blanks between its cells and its second cell's column written
+     * with 70 leading zeros */
+    n = (size_t)snprintf(body, cap, "4\n1 2 3 4\n8\n3 0,0");
+    memset(body + n, ' ', 9000);
+    n += 9000;
+    n += (size_t)snprintf(body + n, cap - n, "0,");
+    memset(body + n, '0', 70);
+    n += 70;
+    snprintf(body + n, cap - n,
+             "1\n7 0,2 0,3\n7 1,0 2,0\n5 1,1 1,2\n3 1,3 2,3\n5 2,1 2,2\n"
+             "3 3,0 3,1\n7 3,2 3,3\n");
+    api_param_t q = {"max_solutions", "100"};
+    kres_t k = ksolve("text/plain", body, &q, 1);
+    ck_assert_msg(k.status == 200, "%.300s", k.body);
+    json_t *sols = json_object_get(k.json, "solutions");
+    ck_assert_int_gt(json_array_size(sols), 0);
+    ck_assert(check_solutions(sols, 1));
+    for (size_t s = 0; s < json_array_size(sols); s++) /* the cage 3 = (0,0) + (0,1) held */
+        ck_assert_int_eq(cell(json_array_get(sols, s), 0, 0) + cell(json_array_get(sols, s), 0, 1),
+                         3);
+    kres_free(&k);
+    free(body);
 }
 END_TEST
 
@@ -227,6 +261,9 @@ static const kbad_t kbad[] = {
     {"application/json",
      "{\"size\":4,\"cages\":[],\"value_order\":\"descending\",\"method\":\"backtracking\"}", 400,
      "value_order"},
+    {"application/json",
+     "{\"size\":4,\"cages\":[],\"value_order\":\"ascending\",\"method\":\"learning\"}", 400,
+     "value_order"},
     {"application/json", "{\"size\":4,\"cages\":[],\"max_solutions\":0}", 400, "max_solutions"},
     {"application/json", "{\"size\":4,\"cages\":[],\"diagonals\":1}", 400, "diagonals"},
     {"application/json", "{\"size\":4,\"cages\":[],\"shape\":1}", 400, "shape"},
@@ -235,6 +272,18 @@ static const kbad_t kbad[] = {
     {"text/plain", "4\n1 2 3 4\n2\n3 0,0 0,1\n", 400, "body"},
     {"text/plain", "x\n", 400, "line 1"},
     {"text/plain", "4\n1 2 3 4\n1\n3 0,0 0,1\n7 0,2 0,3\n", 400, "line 5"},
+    /* numbers that used to wrap (sscanf "%d": 4294967300 read as 4) or
+     * be followed by text nobody read */
+    {"text/plain", "4294967300\n1 2 3 4\n0\n", 400, "line 1"},
+    {"text/plain", "4 by 4\n1 2 3 4\n0\n", 400, "line 1"},
+    {"text/plain", "4\n1 2 3 4\n0 cages\n", 400, "line 3"},
+    {"text/plain", "4\n1 2 3 4\n18446744073709551616\n", 400, "line 3"},
+    {"text/plain", "4\n1 2 3 4 99999999999999999999\n0\n", 400, "line 2"},
+    {"text/plain", "4\n1 2 3 4\n1\n3 0,0 4294967296,1\n", 400, "line 4"},
+    {"text/plain", "4\n1 2 3 4\n1\n3 0,0 0,4\n", 400, "line 4"},
+    {"text/plain", "4\n1 2 3 4\n1\n3 0,0 0,1x\n", 400, "line 4"},
+    {"text/plain", "4\n1 2 3 4\n1\n99999999999999999999 0,0\n", 400, "line 4"},
+    {"text/plain", "4\n1 2 3 4\n1\n-3 0,0\n", 400, "line 4"},
     {"text/xml", "<k/>", 415, "Content-Type"},
 };
 
@@ -565,6 +614,84 @@ START_TEST(killer_api_fast_reader_agrees_with_jansson) {
 }
 END_TEST
 
+/* A generated 16x16 killer (tests/killer_gen.h) as a JSON body, with the
+ * options `opts` (",\"threads\":2" ...) before the closing brace.  The
+ * caller frees the result. */
+static char *body16(unsigned seed, int maxk, const char *opts, gen_t *g) {
+    size_t cap = 65536, len = 0;
+    char *b = malloc(cap);
+    ck_assert_ptr_nonnull(b);
+    kg_gen_init(g, 16, 4, 4);
+    kg_make_grid(16, 4, 4, &seed, g->grid);
+    kg_make_cages(g, maxk, 100, &seed);
+    len += (size_t)snprintf(b + len, cap - len, "{\"size\":16,\"cages\":[");
+    for (int i = 0; i < g->pz.ncages; i++) {
+        const killer_cage_t *c = &g->pz.cages[i];
+        len += (size_t)snprintf(b + len, cap - len, "%s{\"sum\":%ld,\"cells\":[", i ? "," : "",
+                                c->sum);
+        for (int k = 0; k < c->ncells; k++)
+            len += (size_t)snprintf(b + len, cap - len, "%s[%d,%d]", k ? "," : "", c->cells[k].r,
+                                    c->cells[k].c);
+        len += (size_t)snprintf(b + len, cap - len, "]}");
+    }
+    snprintf(b + len, cap - len, "]%s}", opts);
+    return b;
+}
+
+/* The answer's grid (symbols 1..16) back into value indices. */
+static void grid16(json_t *sol, uint8_t *out) {
+    for (int i = 0; i < 256; i++)
+        out[i] = (uint8_t)cell(sol, i / 16, i % 16);
+}
+
+/* From 16x16 up, auto on two threads races the learning method against
+ * the advanced one: two items, the answer named by the member that
+ * settled it, valid, and unique exactly when one thread says so (auto on
+ * one thread: advanced first, then learning); learning asked for by name
+ * runs one item whatever threads says, and takes no value order. */
+START_TEST(killer_api_race_16) {
+    gen_t *g = malloc(sizeof *g);
+    uint8_t grid[256];
+    ck_assert_ptr_nonnull(g);
+    for (unsigned t = 0; t < 3; t++) {
+        char *one = body16(600u + t, 3 + (int)t % 2, ",\"max_solutions\":2", g);
+        char *two = body16(600u + t, 3 + (int)t % 2, ",\"max_solutions\":2,\"threads\":2", g);
+        kres_t a = ksolve("application/json", one, NULL, 0);
+        kres_t b = ksolve("application/json", two, NULL, 0);
+        json_t *sb = json_object_get(b.json, "stats");
+        const char *m = json_string_value(json_object_get(sb, "method"));
+        ck_assert_msg(a.status == 200 && b.status == 200, "%s / %s", a.body, b.body);
+        ck_assert_int_eq(json_integer_value(json_object_get(sb, "subproblems")), 2);
+        ck_assert_msg(strcmp(m, "learning") == 0 || strcmp(m, "advanced") == 0, "%s", m);
+        ck_assert_str_eq(json_string_value(json_object_get(a.json, "status")),
+                         json_string_value(json_object_get(b.json, "status")));
+        ck_assert(json_equal(json_object_get(a.json, "unique"), json_object_get(b.json, "unique")));
+        grid16(json_object_get(b.json, "solution"), grid);
+        ck_assert_int_eq(killer_check_solution(&g->pz, grid), 1);
+        if (json_is_true(json_object_get(b.json, "unique")))
+            ck_assert(json_equal(json_object_get(a.json, "solution"),
+                                 json_object_get(b.json, "solution")));
+        kres_free(&a);
+        kres_free(&b);
+        free(one);
+        free(two);
+    }
+    {
+        char *lb = body16(77u, 3, ",\"method\":\"learning\",\"threads\":2", g);
+        kres_t k = ksolve("application/json", lb, NULL, 0);
+        json_t *st = json_object_get(k.json, "stats");
+        ck_assert_msg(k.status == 200, "%s", k.body);
+        ck_assert_str_eq(json_string_value(json_object_get(st, "method")), "learning");
+        ck_assert_int_eq(json_integer_value(json_object_get(st, "subproblems")), 1);
+        grid16(json_object_get(k.json, "solution"), grid);
+        ck_assert_int_eq(killer_check_solution(&g->pz, grid), 1);
+        kres_free(&k);
+        free(lb);
+    }
+    free(g);
+}
+END_TEST
+
 Suite *killer_api_suite(void);
 Suite *killer_api_suite(void) {
     Suite *s = suite_create("killer_api");
@@ -573,6 +700,7 @@ Suite *killer_api_suite(void) {
     tcase_add_test(tc, killer_api_json_both_methods_agree);
     tcase_add_test(tc, killer_api_auto_method_by_size);
     tcase_add_test(tc, killer_api_text_format_and_diagonals);
+    tcase_add_test(tc, killer_api_text_long_lines);
     tcase_add_test(tc, killer_api_custom_symbols_and_givens);
     tcase_add_loop_test(tc, killer_api_invalid_inputs_table, 0,
                         (int)(sizeof kbad / sizeof kbad[0]));
@@ -581,6 +709,7 @@ Suite *killer_api_suite(void) {
     tcase_add_test(tc, killer_api_threads_backtracking_one_item);
     tcase_add_test(tc, killer_api_value_order);
     tcase_add_test(tc, killer_api_fast_reader_agrees_with_jansson);
+    tcase_add_test(tc, killer_api_race_16);
     suite_add_tcase(s, tc);
     return s;
 }

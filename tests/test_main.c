@@ -16,6 +16,7 @@ Suite *sudoku9_suite(void);
 Suite *sudoku_batch_suite(void);
 Suite *xcover_suite(void);
 Suite *killer_suite(void);
+Suite *killer_lcg_suite(void);
 Suite *killer_api_suite(void);
 Suite *nqueens_more_suite(void);
 Suite *nqueens_board_api_suite(void);
@@ -28,6 +29,7 @@ Suite *jobs_suite(void);
 Suite *jobs_redis_suite(void);
 Suite *cluster_suite(void);
 Suite *static_suite(void);
+Suite *fair_suite(void);
 Suite *variants_suite(void);
 
 int main(void) {
@@ -46,6 +48,7 @@ int main(void) {
     srunner_add_suite(sr, xcover_suite());
     srunner_add_suite(sr, xcover_api_suite());
     srunner_add_suite(sr, killer_suite());
+    srunner_add_suite(sr, killer_lcg_suite());
     srunner_add_suite(sr, killer_api_suite());
     srunner_add_suite(sr, nqueens_more_suite());
     srunner_add_suite(sr, nqueens_board_api_suite());
@@ -56,6 +59,7 @@ int main(void) {
     srunner_add_suite(sr, logic_http_suite());
     srunner_add_suite(sr, http_suite());
     srunner_add_suite(sr, nomem_suite());
+    srunner_add_suite(sr, fair_suite());
     srunner_add_suite(sr, jobs_suite());
     srunner_add_suite(sr, jobs_redis_suite());
     srunner_add_suite(sr, cluster_suite());

@@ -171,7 +171,7 @@ static long nomem_drive(const walk_t *w, long fail_at, outcome_t *out, char *buf
     api_request_t r;
     api_job_t *job = NULL;
     api_response_t resp = {0};
-    search_ctl_t ctl = {search_now_ns() + 20LL * 1000000000, 0, NULL, NULL};
+    search_ctl_t ctl = {.deadline_ns = search_now_ns() + 20LL * 1000000000};
     const route_t *route;
     size_t pidx, len = 0;
     char allow[96];
@@ -350,6 +350,7 @@ typedef struct inproc_s {
     pool_t *pool;
     jobs_t *jobs;
     http_server_t *http;
+    budget_t work, results;
     char base[64];
 } inproc_t;
 
@@ -366,9 +367,11 @@ static void inproc_start(inproc_t *s) {
     for (size_t i = 0; i < np && i < METRICS_MAX_PATHS; i++)
         paths[i] = router_path(i);
     metrics_init(s->metrics, paths, np);
-    ck_assert_int_eq(pool_new(&s->pool, s->cfg.threads, s->cfg.max_queue, s->metrics), 0);
+    budget_init(&s->work, "work", s->cfg.max_work_memory);
+    budget_init(&s->results, "results", s->cfg.max_job_memory);
+    ck_assert_int_eq(pool_new(&s->pool, &s->cfg, s->metrics, &s->work), 0);
     jobstore_t *store = NULL;
-    ck_assert_int_eq(jobstore_mem_new(&store, s->cfg.max_jobs), 0);
+    ck_assert_int_eq(jobstore_mem_new(&store, s->cfg.max_jobs, &s->results), 0);
     ck_assert_int_eq(jobs_new(&s->jobs, &s->cfg, s->pool, s->metrics, store, NULL), 0);
     ck_assert_int_eq(http_server_start(&s->http, &s->cfg, s->pool, s->metrics, s->jobs), 0);
     snprintf(s->base, sizeof s->base, "http://127.0.0.1:%u", http_server_port(s->http));
@@ -398,25 +401,28 @@ static void inproc_stop(inproc_t *s) {
 
 typedef struct http_walk_s {
     const char *method, *path, *ctype, *body;
-    int async; /* sent with Prefer: respond-async: the job runs on after the 202 */
+    int async;          /* sent with Prefer: respond-async: the job runs on after the 202 */
+    const char *header; /* one more request header, or NULL */
 } http_walk_t;
 
 static const http_walk_t http_walks[] = {
-    {"GET", "/v1/nqueens/count?n=8&threads=2", NULL, NULL, 0},
-    {"POST", "/v1/sudoku/solve", J, "{\"grid\":\"" SUDOKU9 "\",\"max_solutions\":2}", 0},
-    {"POST", "/v1/sudoku/batch?max_solutions=2", "text/plain", SUDOKU9 "\n" SUDOKU9 "\n", 0},
-    {"POST", "/v1/killer/solve", J, KILLER4 "}", 0},
-    {"GET", "/metrics", NULL, NULL, 0},
-    {"GET", "/nowhere", NULL, NULL, 0},
-    {"POST", "/v1/sudoku/solve", J, "{\"grid\":7}", 0},
-    {"GET", "/v1/nqueens/count?n=11", NULL, NULL, 1},
-    {"POST", "/v1/sudoku/batch?max_solutions=2", "text/plain", SUDOKU9 "\n" SUDOKU9 "\n", 1},
-    {"GET", "/v1/jobs?limit=3", NULL, NULL, 0},
+    {"GET", "/v1/nqueens/count?n=8&threads=2", NULL, NULL, 0, NULL},
+    {"POST", "/v1/sudoku/solve", J, "{\"grid\":\"" SUDOKU9 "\",\"max_solutions\":2}", 0, NULL},
+    {"POST", "/v1/sudoku/batch?max_solutions=2", "text/plain", SUDOKU9 "\n" SUDOKU9 "\n", 0, NULL},
+    {"POST", "/v1/killer/solve", J, KILLER4 "}", 0, NULL},
+    {"GET", "/metrics", NULL, NULL, 0, NULL},
+    {"GET", "/nowhere", NULL, NULL, 0, NULL},
+    {"POST", "/v1/sudoku/solve", J, "{\"grid\":7}", 0, NULL},
+    {"GET", "/v1/nqueens/count?n=11", NULL, NULL, 1, NULL},
+    {"POST", "/v1/sudoku/batch?max_solutions=2", "text/plain", SUDOKU9 "\n" SUDOKU9 "\n", 1, NULL},
+    {"GET", "/v1/jobs?limit=3", NULL, NULL, 0, "Job-List-Token: nomemWalkListToken0000000"},
+    {"GET", "/v1/nqueens/count?n=11", NULL, NULL, 1, "Job-List-Token: nomemWalkListToken0000000"},
 };
 
 static void nomem_http_one(inproc_t *s, const http_walk_t *w, hresp_t *r) {
     char url[256], ct[64];
-    const char *hdrs[] = {ct, w->async ? "Prefer: respond-async" : NULL, NULL};
+    const char *hdrs[] = {ct, w->header, w->async ? "Prefer: respond-async" : NULL, NULL};
+    if (w->header == NULL) hdrs[1] = hdrs[2], hdrs[2] = NULL;
     CURL *c = curl_easy_init();
     ck_assert_ptr_nonnull(c);
     curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, 10000L);

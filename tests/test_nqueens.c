@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "solvers/nqueens/count.h"
 #include "solvers/nqueens/nqueens.h"
 #include "solvers/nqueens/xc.h"
 
@@ -164,6 +165,56 @@ START_TEST(nqueens_split_sums_to_count) {
             }
         }
     }
+}
+END_TEST
+
+/* The table of split sizes is the enumeration's. */
+START_TEST(nqueens_split_size_matches_split) {
+    for (int n = 1; n <= NQUEENS_COUNT_MAX_N; n++)
+        for (int pre = 0; pre <= 1; pre++)
+            for (int sym = 0; sym <= 1; sym++) {
+                size_t table = 0, walked = 0;
+                ck_assert_int_eq(nqueens_split_size(n, pre, sym, &table), 0);
+                ck_assert_int_eq(nqueens_split(n, pre, sym, NULL, 0, &walked), walked ? -2 : 0);
+                ck_assert_msg(table == walked, "n=%d preplace=%d sym=%d: table %zu, split %zu", n,
+                              pre, sym, table, walked);
+            }
+    size_t k = 0;
+    ck_assert_int_eq(nqueens_split_size(0, 0, 1, &k), -1);
+    ck_assert_int_eq(nqueens_split_size(28, 0, 1, &k), -1);
+    ck_assert_int_eq(nqueens_split_size(12, 2, 1, &k), -1);
+}
+END_TEST
+
+/* Slices of the split: whatever their number, they hold every subproblem
+ * once (as many as the split has) and sum to the count. */
+START_TEST(nqueens_slices_cover_the_split) {
+    static const uint64_t nslices[] = {1, 2, 7, 64, 1000};
+    for (int n = 1; n <= 13; n++)
+        for (int pre = 0; pre <= 1; pre++)
+            for (int sym = 0; sym <= 1; sym++)
+                for (size_t i = 0; i < sizeof nslices / sizeof *nslices; i++) {
+                    uint64_t count = 0;
+                    size_t subs = 0, want = 0;
+                    for (uint64_t k = 0; k < nslices[i]; k++)
+                        ck_assert_int_eq(nqueens_count_slice(n, pre, sym, k, nslices[i], NULL,
+                                                             &count, &subs, NULL),
+                                         0);
+                    ck_assert_int_eq(nqueens_split_size(n, pre, sym, &want), 0);
+                    ck_assert_msg(count == a000170[n] && subs == want,
+                                  "n=%d preplace=%d sym=%d in %llu slices: count %llu, %zu "
+                                  "subproblems (want %zu)",
+                                  n, pre, sym, (unsigned long long)nslices[i],
+                                  (unsigned long long)count, subs, want);
+                }
+    uint64_t c = 5;
+    size_t k = 5;
+    ck_assert_int_eq(nqueens_count_slice(12, 0, 1, 3, 3, NULL, &c, &k, NULL), SEARCH_EINVAL);
+    ck_assert_int_eq(nqueens_count_slice(12, 2, 1, 0, 3, NULL, &c, &k, NULL), SEARCH_EINVAL);
+    ck_assert_int_eq(nqueens_count_slice(12, 0, 1, 0, 0, NULL, &c, &k, NULL), SEARCH_EINVAL);
+    search_ctl_t past = {.deadline_ns = search_now_ns() - 1};
+    ck_assert_int_eq(nqueens_count_slice(12, 0, 1, 0, 1, &past, &c, &k, NULL), SEARCH_TIMEOUT);
+    ck_assert(c == 5 && k == 5);
 }
 END_TEST
 
@@ -477,7 +528,7 @@ END_TEST
 /* === Search control and statistics === */
 
 START_TEST(nqueens_count_deadline_passed) {
-    search_ctl_t ctl = {search_now_ns() - 1, 0, NULL, NULL};
+    search_ctl_t ctl = {.deadline_ns = search_now_ns() - 1};
     uint64_t count = 42;
     ck_assert_int_eq(nqueens_count(18, 1, &ctl, &count, NULL), SEARCH_TIMEOUT);
     ck_assert_uint_eq(count, 42);
@@ -489,7 +540,7 @@ END_TEST
 START_TEST(nqueens_count_cancelled) {
     atomic_int cancel;
     atomic_init(&cancel, 1);
-    search_ctl_t ctl = {0, 0, &cancel, NULL};
+    search_ctl_t ctl = {.deadline_ns = 0, .cancel = &cancel};
     uint64_t count = 42;
     ck_assert_int_eq(nqueens_count(18, 1, &ctl, &count, NULL), SEARCH_CANCELLED);
     ck_assert_uint_eq(count, 42);
@@ -504,7 +555,7 @@ END_TEST
 START_TEST(nqueens_count_node_budget) {
     /* the budget is checked when the node figure crosses a multiple of
      * SEARCH_POLL_MASK+1, so the search stops within one poll interval */
-    search_ctl_t ctl = {0, 1000, NULL, NULL};
+    search_ctl_t ctl = {.node_budget = 1000};
     search_stats_t st = {0};
     uint64_t count = 42;
     ck_assert_int_eq(nqueens_count(18, 1, &ctl, &count, &st), SEARCH_BUDGET);
@@ -528,12 +579,42 @@ START_TEST(nqueens_count_node_budget) {
 }
 END_TEST
 
+/* An endless source of full boards (nothing to search: each counts 1): the
+ * engine took boards until one needed a search, without polling, so a
+ * source like it ran forever past any deadline or cancel flag.  Now it
+ * polls every few thousand boards. */
+static int full_board_forever(void *ctx, nqueens_sub_t *out) {
+    memset(out, 0, sizeof *out);
+    out->n = 8;
+    out->weight = 1;
+    memcpy(out->cols, (const uint8_t[]){0, 4, 7, 5, 2, 6, 1, 3}, 8);
+    ++*(uint64_t *)ctx;
+    return 1;
+}
+
+START_TEST(nqueens_count_polls_between_boards) {
+    atomic_int cancel;
+    atomic_init(&cancel, 0);
+    uint64_t boards = 0, count = 42;
+    search_stats_t st = {0};
+    search_ctl_t ctl = {.deadline_ns = search_now_ns() + 20 * 1000000LL, .cancel = &cancel};
+    ck_assert_int_eq(nqueens__count_boards(full_board_forever, &boards, NULL, &ctl, &count, &st),
+                     SEARCH_TIMEOUT);
+    ck_assert_uint_eq(count, 42);
+    ck_assert_uint_gt(boards, 0);
+    ctl.deadline_ns = 0;
+    atomic_store(&cancel, 1); /* seen at the first poll */
+    ck_assert_int_eq(nqueens__count_boards(full_board_forever, &boards, NULL, &ctl, &count, &st),
+                     SEARCH_CANCELLED);
+}
+END_TEST
+
 /* A count advances ctl->progress (the pool's live work counter) as it goes,
  * by the steps made between its polls, and by the rest at the end. */
 START_TEST(nqueens_count_reports_progress) {
     atomic_uint_fast64_t progress;
     atomic_init(&progress, 0);
-    search_ctl_t ctl = {0, 0, NULL, &progress};
+    search_ctl_t ctl = {.progress = &progress};
     search_stats_t st = {0};
     uint64_t count = 0;
     ck_assert_int_eq(nqueens_count(13, 1, &ctl, &count, &st), 0);
@@ -603,6 +684,9 @@ Suite *nqueens_suite(void) {
     tcase_add_test(tc, nqueens_first_solutions_verify);
     tcase_add_test(tc, nqueens_verify_rejects_bad_boards);
     tcase_add_test(tc, nqueens_count_deadline_passed);
+    tcase_add_test(tc, nqueens_split_size_matches_split);
+    tcase_add_test(tc, nqueens_slices_cover_the_split);
+    tcase_add_test(tc, nqueens_count_polls_between_boards);
     tcase_add_test(tc, nqueens_count_cancelled);
     tcase_add_test(tc, nqueens_count_node_budget);
     tcase_add_test(tc, nqueens_count_reports_progress);

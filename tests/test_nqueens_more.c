@@ -10,6 +10,7 @@
  *
  * Exports nqueens_more_suite(); tests/test_main.c runs it. */
 #include <check.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "solvers/nqueens/board.h"
 #include "solvers/nqueens/heur.h"
 #include "solvers/nqueens/repair.h"
+#include "tests/test_util.h"
 
 /* === Brute force (n <= 8) === */
 
@@ -111,7 +113,7 @@ START_TEST(nqueens_solvers_share_error_codes) {
     int att[8] = {0, 1, -1, -1, -1, -1, -1, -1}, rng[8] = {-1, 9, -1, -1, -1, -1, -1, -1};
     nqueens_pair_t bad = {-7, -7};
     void *ms = malloc(nqueens_mrv_scratch(8)), *rs = malloc(nqueens_repair_scratch(8));
-    nqueens_repair_opts_t o = {1, 1000, NULL, NULL, 0};
+    nqueens_repair_opts_t o = {1, 1000, NULL, NULL, 0, NQUEENS_START_CONSTRUCTED};
     nqueens_repair_result_t res;
     uint64_t count;
     ck_assert_int_eq(nqueens_mrv(8, att, NULL, cols, ms, NULL, &bad), NQUEENS_EATTACK);
@@ -259,18 +261,24 @@ START_TEST(nqueens_complete_matches_brute_force) {
             uint64_t got = 99;
             ck_assert_int_eq(nqueens_complete_count(n, f, NULL, &got, NULL, NULL), 0);
             ck_assert_uint_eq(got, want);
-            /* the split, at every depth, sums to the same count */
+            /* the prefixes, at every depth, sum to the same count */
             for (int depth = 0; depth <= n; depth++) {
                 size_t need = 0, have = 0;
-                ck_assert_int_ge(nqueens_complete_split(n, f, depth, NULL, 0, &need, NULL), -66);
-                nqueens_psub_t *subs = calloc(need ? need : 1, sizeof *subs);
-                ck_assert_int_eq(nqueens_complete_split(n, f, depth, subs, need, &have, NULL), 0);
+                int rc =
+                    nqueens_complete_prefixes(n, f, depth, NULL, SIZE_MAX - 1, &need, NULL, NULL);
+                ck_assert_int_eq(rc, 0);
+                uint8_t *pre = malloc(need * (size_t)depth + 1);
+                ck_assert_int_eq(
+                    nqueens_complete_prefixes(n, f, depth, pre, need, &have, NULL, NULL), 0);
+                ck_assert_uint_eq(have, need);
                 uint64_t sum = 0;
-                for (size_t i = 0; i < have; i++)
+                for (size_t i = 0; i < have; i++) /* any order */
                     ck_assert_int_eq(
-                        nqueens_complete_count_sub(&subs[have - 1 - i], NULL, &sum, NULL), 0);
+                        nqueens_complete_count_prefix(
+                            n, f, depth, pre + (have - 1 - i) * (size_t)depth, NULL, &sum, NULL),
+                        0);
                 ck_assert_uint_eq(sum, want);
-                free(subs);
+                free(pre);
             }
             const int rc = nqueens_complete_first(n, f, NULL, cols, NULL, NULL);
             ck_assert_int_eq(rc, want ? 0 : 1);
@@ -287,8 +295,55 @@ START_TEST(nqueens_complete_count_known_case) {
     ck_assert_uint_eq(got, brute(8, f, NULL, 0));
     ck_assert_uint_eq(got, 1);
     size_t need = 0;
-    ck_assert_int_eq(nqueens_complete_split(8, f, 4, NULL, 0, &need, NULL), NQUEENS_ENOSPACE);
-    ck_assert_uint_gt(need, 0);
+    ck_assert_int_eq(nqueens_complete_prefixes(8, f, 4, NULL, 0, &need, NULL, NULL),
+                     NQUEENS_ENOSPACE);
+    ck_assert_uint_eq(need, 1); /* stopped at the first one too many */
+    /* a prefix that breaks the board is refused, not counted */
+    const uint8_t clash[2] = {0, 5};
+    ck_assert_int_eq(nqueens_complete_count_prefix(8, f, 2, clash, NULL, &got, NULL),
+                     SEARCH_EINVAL);
+    ck_assert_uint_eq(got, 1);
+}
+END_TEST
+
+/* The cut of a count: the first depth with at least `want` prefixes, or
+ * the deepest with at most `max`; and the walk stops at max + 1 whatever the
+ * board, so planning the empty n = 27 board (whose depth-27 prefixes are
+ * its 2.3 * 10^17 solutions) is quick by construction. */
+START_TEST(nqueens_complete_plan_bounds) {
+    int depth = -1;
+    size_t k = 0, all = 0;
+    /* n = 8, empty: 8, 42, 140, 344 prefixes at depths 1..4 */
+    ck_assert_int_eq(nqueens_complete_plan(8, NULL, 40, 1000, NULL, &depth, &k, NULL), 0);
+    ck_assert_int_eq(depth, 2);
+    ck_assert_uint_eq(k, 42);
+    ck_assert_int_eq(nqueens_complete_prefixes(8, NULL, 2, NULL, 1000, &all, NULL, NULL), 0);
+    ck_assert_uint_eq(all, 42);
+    ck_assert_int_eq(nqueens_complete_plan(8, NULL, 300, 100, NULL, &depth, &k, NULL), 0);
+    ck_assert_int_eq(depth, 2); /* 140 at depth 3 is over max */
+    ck_assert_int_eq(nqueens_complete_plan(8, NULL, 0, 100, NULL, &depth, &k, NULL), 0);
+    ck_assert_int_eq(depth, 0);
+    ck_assert_uint_eq(k, 1);
+    ck_assert_int_eq(nqueens_complete_plan(8, NULL, 100000, 100000, NULL, &depth, &k, NULL), 0);
+    ck_assert_int_eq(depth, 8); /* the whole board: its 92 solutions */
+    ck_assert_uint_eq(k, 92);
+    /* no completion: 0 prefixes at the first dead depth */
+    int dead[8] = {0, 2, 4, -1, -1, -1, -1, -1};
+    ck_assert_int_eq(nqueens_complete_plan(8, dead, 1000, 1000, NULL, &depth, &k, NULL), 0);
+    ck_assert_uint_eq(k, 0);
+    /* n = 27: the bound holds the walk */
+    ck_assert_int_eq(nqueens_complete_prefixes(27, NULL, 27, NULL, 1000, &all, NULL, NULL),
+                     NQUEENS_ENOSPACE);
+    ck_assert_uint_eq(all, 1001);
+    ck_assert_int_eq(nqueens_complete_plan(27, NULL, SIZE_MAX, 65536, NULL, &depth, &k, NULL), 0);
+    ck_assert_int_le(k, 65536);
+    ck_assert_int_eq(nqueens_complete_prefixes(27, NULL, depth + 1, NULL, 65536, &all, NULL, NULL),
+                     NQUEENS_ENOSPACE);
+    int bad[8] = {0, 1, -1, -1, -1, -1, -1, -1};
+    nqueens_pair_t pair;
+    ck_assert_int_eq(nqueens_complete_plan(8, bad, 10, 10, NULL, &depth, &k, &pair),
+                     NQUEENS_EATTACK);
+    ck_assert_int_eq(nqueens_complete_plan(8, NULL, 10, 0, NULL, &depth, &k, NULL), SEARCH_EINVAL);
 }
 END_TEST
 
@@ -424,36 +479,103 @@ START_TEST(nqueens_mrv_honours_budget) {
     int f[8] = {0, 2, -1, -1, -1, -1, -1, -1};
     void *s = malloc(nqueens_mrv_scratch(8));
     atomic_int cancel = 1;
-    search_ctl_t ctl = {0, 0, &cancel, NULL};
+    search_ctl_t ctl = {.deadline_ns = 0, .cancel = &cancel};
     ck_assert_int_eq(nqueens_mrv(8, f, &ctl, cols, s, NULL, NULL), SEARCH_CANCELLED);
     ck_assert_int_eq(nqueens_mrv(0, NULL, NULL, cols, s, NULL, NULL), SEARCH_EINVAL);
     free(s);
 }
 END_TEST
 
+/* mrv at its largest n: a node there scans 65,536 lines and costs a few
+ * ms, so polling every 16,384 nodes answered a 1 s deadline after 50 s (the
+ * issue saw 18.9 s), and placing the given queens (O(n) each) did not poll
+ * at all.  Long by construction: a board of n = 65,536 is ~4 * 10^9 counter
+ * updates even without backtracking, and half of one given is ~2 * 10^9
+ * before the search starts.  Each run must stop within 700 ms of its start
+ * (a 20 ms deadline, or a cancel flag raised after 20 ms). */
+START_TEST(nqueens_mrv_deadline_at_max_n) {
+    const int n = NQUEENS_MRV_MAX_N;
+    int *cols = malloc(sizeof(int) * (size_t)n), *half = malloc(sizeof(int) * (size_t)n);
+    void *scratch = malloc(nqueens_mrv_scratch(n));
+    ck_assert(cols != NULL && half != NULL && scratch != NULL);
+    for (int r = 0; r < n; r++) /* the first half of the classical board */
+        half[r] = r < n / 2 ? 2 * r + 1 : -1;
+    for (int k = 0; k < 3; k++) {
+        atomic_int cancel = 0;
+        test_canceller_t c = {&cancel, 20};
+        pthread_t th;
+        const int64_t t0 = search_now_ns();
+        search_ctl_t ctl = {.deadline_ns = k < 2 ? t0 + 20 * 1000000LL : 0, .cancel = &cancel};
+        if (k == 2) ck_assert_int_eq(pthread_create(&th, NULL, test_canceller, &c), 0);
+        const int rc = nqueens_mrv(n, k == 1 ? half : NULL, &ctl, cols, scratch, NULL, NULL);
+        const double ms = (double)(search_now_ns() - t0) / 1e6;
+        if (k == 2) pthread_join(th, NULL);
+        ck_assert_int_eq(rc, k == 2 ? SEARCH_CANCELLED : SEARCH_TIMEOUT);
+        ck_assert_msg(ms < 700, "run %d stopped %.0f ms after its start (20 ms asked)", k, ms);
+    }
+    free(scratch);
+    free(half);
+    free(cols);
+}
+END_TEST
+
 /* === minconflicts === */
 
-static int repair(int n, const int *fixed, uint64_t seed, int *cols, nqueens_repair_result_t *res,
-                  uint32_t *trace, uint8_t *restart, size_t cap) {
+#define NSTARTS 3 /* nqueens_repair_start_t: constructed, greedy, random */
+
+static int repair_from(nqueens_repair_start_t start, int n, const int *fixed, uint64_t seed,
+                       int *cols, nqueens_repair_result_t *res, uint32_t *trace, uint8_t *restart,
+                       size_t cap) {
     void *s = malloc(nqueens_repair_scratch(n));
     ck_assert_ptr_nonnull(s);
-    nqueens_repair_opts_t o = {seed, 2000000, trace, restart, cap};
+    nqueens_repair_opts_t o = {seed, 2000000, trace, restart, cap, start};
     const int rc = nqueens_repair(n, fixed, &o, NULL, cols, s, res, NULL, NULL);
     free(s);
     return rc;
 }
 
+static int repair(int n, const int *fixed, uint64_t seed, int *cols, nqueens_repair_result_t *res,
+                  uint32_t *trace, uint8_t *restart, size_t cap) {
+    return repair_from(NQUEENS_START_CONSTRUCTED, n, fixed, seed, cols, res, trace, restart, cap);
+}
+
 START_TEST(nqueens_repair_solves_8_to_2000) {
     static const int ns[] = {4, 5, 6, 7, 8, 9, 10, 12, 16, 25, 50, 100, 333, 1000, 2000};
     int *cols = malloc(sizeof(int) * 2000);
-    for (size_t i = 0; i < sizeof ns / sizeof *ns; i++)
-        for (uint64_t seed = 1; seed <= 5; seed++) {
-            nqueens_repair_result_t res;
-            ck_assert_int_eq(repair(ns[i], NULL, seed, cols, &res, NULL, NULL, 0), 0);
-            assert_board(ns[i], cols);
-            ck_assert_uint_eq(res.conflicts, 0);
-            ck_assert_uint_eq(res.trace_len, 0);
-        }
+    for (int st = 0; st < NSTARTS; st++)
+        for (size_t i = 0; i < sizeof ns / sizeof *ns; i++)
+            for (uint64_t seed = 1; seed <= 5; seed++) {
+                nqueens_repair_result_t res;
+                ck_assert_int_eq(repair_from((nqueens_repair_start_t)st, ns[i], NULL, seed, cols,
+                                             &res, NULL, NULL, 0),
+                                 0);
+                assert_board(ns[i], cols);
+                ck_assert_uint_eq(res.conflicts, 0);
+                ck_assert_uint_eq(res.trace_len, 0);
+            }
+    free(cols);
+}
+END_TEST
+
+/* The three starts are what they say, seen in their initial conflicts at
+ * n = 10,000 (fixed seeds, so these are facts, not odds): constructed a few
+ * dozen pairs; greedy a permutation whose last rows conflict, about a
+ * hundred; random a uniform permutation, about 2n/3. */
+START_TEST(nqueens_repair_starts_differ) {
+    const int n = 10000;
+    int *cols = malloc(sizeof(int) * (size_t)n);
+    nqueens_repair_result_t res[NSTARTS];
+    for (int st = 0; st < NSTARTS; st++) {
+        ck_assert_int_eq(
+            repair_from((nqueens_repair_start_t)st, n, NULL, 1, cols, &res[st], NULL, NULL, 0), 0);
+        assert_board(n, cols);
+    }
+    ck_assert_uint_le(res[NQUEENS_START_CONSTRUCTED].initial_conflicts,
+                      8 * NQUEENS_REPAIR_SWAPS * NQUEENS_REPAIR_SWAPS);
+    ck_assert_uint_le(res[NQUEENS_START_GREEDY].initial_conflicts, n / 50);
+    ck_assert_uint_ge(res[NQUEENS_START_RANDOM].initial_conflicts, n / 2);
+    ck_assert_uint_le(res[NQUEENS_START_RANDOM].initial_conflicts, n);
+    ck_assert_uint_gt(res[NQUEENS_START_RANDOM].steps, res[NQUEENS_START_GREEDY].steps);
     free(cols);
 }
 END_TEST
@@ -480,13 +602,16 @@ END_TEST
 START_TEST(nqueens_repair_reproducible) {
     int a[1000], b[1000];
     nqueens_repair_result_t ra, rb;
-    ck_assert_int_eq(repair(1000, NULL, 42, a, &ra, NULL, NULL, 0), 0);
-    ck_assert_int_eq(repair(1000, NULL, 42, b, &rb, NULL, NULL, 0), 0);
-    ck_assert_mem_eq(a, b, sizeof a);
-    ck_assert_uint_eq(ra.steps, rb.steps);
-    ck_assert_uint_eq(ra.initial_conflicts, rb.initial_conflicts);
-    ck_assert_int_eq(repair(1000, NULL, 43, b, &rb, NULL, NULL, 0), 0);
-    ck_assert(memcmp(a, b, sizeof a) != 0);
+    for (int st = 0; st < NSTARTS; st++) {
+        const nqueens_repair_start_t from = (nqueens_repair_start_t)st;
+        ck_assert_int_eq(repair_from(from, 1000, NULL, 42, a, &ra, NULL, NULL, 0), 0);
+        ck_assert_int_eq(repair_from(from, 1000, NULL, 42, b, &rb, NULL, NULL, 0), 0);
+        ck_assert_mem_eq(a, b, sizeof a);
+        ck_assert_uint_eq(ra.steps, rb.steps);
+        ck_assert_uint_eq(ra.initial_conflicts, rb.initial_conflicts);
+        ck_assert_int_eq(repair_from(from, 1000, NULL, 43, b, &rb, NULL, NULL, 0), 0);
+        ck_assert(memcmp(a, b, sizeof a) != 0);
+    }
 }
 END_TEST
 
@@ -534,12 +659,13 @@ END_TEST
 START_TEST(nqueens_repair_keeps_fixed_queens) {
     uint64_t seed = 5, restarts = 0;
     int f[BF_MAX], cols[BF_MAX];
+    const nqueens_repair_start_t from = (nqueens_repair_start_t)_i;
     for (int n = 4; n <= BF_MAX; n++)
         for (int t = 0; t < 20; t++) {
             random_partial(n, &seed, f);
             if (brute(n, f, NULL, 0) == 0) {
                 void *s = malloc(nqueens_repair_scratch(n));
-                nqueens_repair_opts_t o = {seed, 20000, NULL, NULL, 0};
+                nqueens_repair_opts_t o = {seed, 20000, NULL, NULL, 0, from};
                 nqueens_repair_result_t res;
                 ck_assert_int_eq(nqueens_repair(n, f, &o, NULL, cols, s, &res, NULL, NULL),
                                  SEARCH_TIMEOUT);
@@ -550,7 +676,7 @@ START_TEST(nqueens_repair_keeps_fixed_queens) {
                 continue;
             }
             nqueens_repair_result_t res;
-            ck_assert_int_eq(repair(n, f, seed, cols, &res, NULL, NULL, 0), 0);
+            ck_assert_int_eq(repair_from(from, n, f, seed, cols, &res, NULL, NULL, 0), 0);
             assert_board(n, cols);
             for (int r = 0; r < n; r++)
                 if (f[r] >= 0) ck_assert_int_eq(cols[r], f[r]);
@@ -564,7 +690,7 @@ START_TEST(nqueens_repair_keeps_fixed_queens) {
     for (int r = 0; r < n; r++)
         fx[r] = r % 4 == 0 ? sol[r] : -1;
     check_trace(n, fx, 78, &restarts);
-    ck_assert_int_eq(repair(n, fx, 78, out, &res, NULL, NULL, 0), 0);
+    ck_assert_int_eq(repair_from(from, n, fx, 78, out, &res, NULL, NULL, 0), 0);
     assert_board(n, out);
     for (int r = 0; r < n; r += 4)
         ck_assert_int_eq(out[r], sol[r]);
@@ -576,7 +702,7 @@ END_TEST
 
 START_TEST(nqueens_repair_limits) {
     int cols[8];
-    nqueens_repair_opts_t o = {1, 0, NULL, NULL, 0};
+    nqueens_repair_opts_t o = {1, 0, NULL, NULL, 0, NQUEENS_START_CONSTRUCTED};
     nqueens_repair_result_t res;
     unsigned char s[4096];
     ck_assert_uint_eq(nqueens_repair_scratch(3), 0);
@@ -584,6 +710,9 @@ START_TEST(nqueens_repair_limits) {
     ck_assert_uint_le(nqueens_repair_scratch(8), sizeof s);
     ck_assert_int_eq(nqueens_repair(3, NULL, &o, NULL, cols, s, &res, NULL, NULL), SEARCH_EINVAL);
     ck_assert_int_eq(nqueens_repair(8, NULL, NULL, NULL, cols, s, &res, NULL, NULL), SEARCH_EINVAL);
+    o.start = (nqueens_repair_start_t)3;
+    ck_assert_int_eq(nqueens_repair(8, NULL, &o, NULL, cols, s, &res, NULL, NULL), SEARCH_EINVAL);
+    o.start = NQUEENS_START_CONSTRUCTED;
     /* every row placed: nothing to do */
     int full[8] = {0, 4, 7, 5, 2, 6, 1, 3};
     ck_assert_int_eq(nqueens_repair(8, full, &o, NULL, cols, s, &res, NULL, NULL), 0);
@@ -598,12 +727,13 @@ END_TEST
  * timeout answered after 1.2 s).  Both now poll; the run must stop with
  * SEARCH_TIMEOUT well within a second of a 20 ms deadline, also under the
  * sanitizers (measured: 25-30 ms after the start, plain and ASan; 2.8 s
- * before the fix). */
+ * before the fix), from every start (greedy and random take 3 and 15 s
+ * at this n: long by construction). */
 START_TEST(nqueens_repair_deadline_at_max_n) {
     const int n = NQUEENS_REPAIR_MAX_N;
-    nqueens_repair_opts_t o = {1, 0, NULL, NULL, 0};
+    nqueens_repair_opts_t o = {1, 0, NULL, NULL, 0, (nqueens_repair_start_t)_i};
     nqueens_repair_result_t res;
-    search_ctl_t ctl = {0, 0, NULL, NULL};
+    search_ctl_t ctl = {.deadline_ns = 0};
     int *cols = malloc(sizeof(int) * (size_t)n);
     void *scratch = malloc(nqueens_repair_scratch(n));
     int64_t t0;
@@ -643,20 +773,23 @@ Suite *nqueens_more_suite(void) {
     tcase_add_test(tc, nqueens_board_analyze_wide);
     tcase_add_test(tc, nqueens_complete_matches_brute_force);
     tcase_add_test(tc, nqueens_complete_count_known_case);
+    tcase_add_test(tc, nqueens_complete_plan_bounds);
     tcase_add_test(tc, nqueens_enumerate_pages_cover_92);
     tcase_add_test(tc, nqueens_enumerate_skip_matches_listing);
     tcase_add_test(tc, nqueens_mrv_solves_4_to_200);
     tcase_add_test(tc, nqueens_mrv_deterministic);
     tcase_add_test(tc, nqueens_mrv_completes_partial_boards);
     tcase_add_test(tc, nqueens_mrv_honours_budget);
+    tcase_add_test(tc, nqueens_mrv_deadline_at_max_n);
     tcase_add_test(tc, nqueens_repair_solves_8_to_2000);
     tcase_add_test(tc, nqueens_repair_start_nearly_conflict_free);
     tcase_add_test(tc, nqueens_repair_reproducible);
     tcase_add_test(tc, nqueens_repair_trace_monotone);
-    tcase_add_test(tc, nqueens_repair_keeps_fixed_queens);
+    tcase_add_loop_test(tc, nqueens_repair_keeps_fixed_queens, 0, NSTARTS);
+    tcase_add_test(tc, nqueens_repair_starts_differ);
     tcase_add_test(tc, nqueens_repair_limits);
     tcase_add_test(tc, nqueens_auto_thresholds);
-    tcase_add_test(tc, nqueens_repair_deadline_at_max_n);
+    tcase_add_loop_test(tc, nqueens_repair_deadline_at_max_n, 0, NSTARTS);
     suite_add_tcase(s, tc);
     return s;
 }

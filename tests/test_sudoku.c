@@ -95,7 +95,7 @@ static void sort_distinct(uint8_t *grids, uint32_t k, int nn, const char *what) 
 static int run_cfg(const cfg_t *cfg, const sudoku_shape_t *sh, const uint8_t *puzzle, uint32_t max,
                    uint8_t **sols, sudoku_result_t *res) {
     sudoku_opts_t o;
-    search_ctl_t ctl = {0, cfg->budget, NULL, NULL};
+    search_ctl_t ctl = {.node_budget = cfg->budget};
     sudoku_opts_init(&o);
     o.method = cfg->method;
     o.level = cfg->level;
@@ -756,7 +756,7 @@ START_TEST(sudoku_deadline_in_the_past) {
         uint8_t *g;
         sudoku_opts_t o;
         sudoku_result_t r;
-        search_ctl_t ctl = {1, 0, NULL, NULL}; /* 1 ns after boot */
+        search_ctl_t ctl = {.deadline_ns = 1}; /* 1 ns after boot */
         long_task((sudoku_method_t)m, &sh, &g, &o);
         o.ctl = &ctl;
         ck_assert_int_eq(sudoku_solve(&sh, g, &o, &r), SEARCH_TIMEOUT);
@@ -774,7 +774,7 @@ START_TEST(sudoku_deadline_during_search) {
     uint8_t *g, *sols;
     sudoku_opts_t o;
     sudoku_result_t r;
-    search_ctl_t ctl = {0, 0, NULL, NULL};
+    search_ctl_t ctl = {.deadline_ns = 0};
     int64_t t0;
     uint32_t k;
     long_task(m, &sh, &g, &o);
@@ -805,7 +805,7 @@ START_TEST(sudoku_cancel_flag_raised) {
         uint8_t *g;
         sudoku_opts_t o;
         sudoku_result_t r;
-        search_ctl_t ctl = {0, 0, &flag, NULL};
+        search_ctl_t ctl = {.deadline_ns = 0, .cancel = &flag};
         long_task((sudoku_method_t)m, &sh, &g, &o);
         o.ctl = &ctl;
         ck_assert_int_eq(sudoku_solve(&sh, g, &o, &r), SEARCH_CANCELLED);
@@ -832,7 +832,7 @@ START_TEST(sudoku_cancel_during_search) {
         sudoku_opts_t o;
         sudoku_result_t r;
         atomic_int flag;
-        search_ctl_t ctl = {0, 0, &flag, NULL};
+        search_ctl_t ctl = {.deadline_ns = 0, .cancel = &flag};
         test_canceller_t c = {&flag, delays_ms[k]};
         pthread_t th;
         int64_t t0;
@@ -861,7 +861,7 @@ START_TEST(sudoku_node_budget) {
         uint8_t *g = empty_grid(16), *sols = malloc((size_t)SUDOKU_MAX_SOLUTIONS * 256);
         sudoku_opts_t o;
         sudoku_result_t r;
-        search_ctl_t ctl = {0, 100, NULL, NULL};
+        search_ctl_t ctl = {.node_budget = 100};
         uint32_t k;
         ck_assert_ptr_nonnull(sols);
         sudoku_opts_init(&o);

@@ -210,6 +210,43 @@ START_TEST(sudoku_api_text_round_trip) {
 }
 END_TEST
 
+/* A text line is read whole, however long: the blanks before a value, or
+ * text after it, past what used to be a 127-byte buffer. */
+START_TEST(sudoku_api_text_long_lines) {
+    char body[1024];
+    size_t n = (size_t)snprintf(body, sizeof body, "4\n1 2 3 4\n0,0");
+    memset(body + n, ' ', 300);
+    snprintf(body + n + 300, sizeof body - n - 300, "3\n1,1 1\n");
+    call_t c = call(api_sudoku_solve_prepare, "text/plain", NULL, body, NULL, 0);
+    ck_assert_msg(c.status == 200, "%s", c.body);
+    json_t *sol = json_object_get(c.json, "solution");
+    ck_assert_int_eq(json_integer_value(json_array_get(json_array_get(sol, 0), 0)), 3);
+    ck_assert_int_eq(json_integer_value(json_array_get(json_array_get(sol, 1), 1)), 1);
+    call_free(&c);
+    /* the same with text after the value, 300 blanks on: refused */
+    snprintf(body + n + 300, sizeof body - n - 300, "3 junk\n");
+    c = call(api_sudoku_solve_prepare, "text/plain", NULL, body, NULL, 0);
+    ck_assert_int_eq(c.status, 400);
+    ck_assert(names_field(&c, "line 3"));
+    call_free(&c);
+    n = (size_t)snprintf(body, sizeof body, "4\n1 2 3 4\n0,0 3");
+    memset(body + n, ' ', 300);
+    snprintf(body + n + 300, sizeof body - n - 300, "4\n");
+    c = call(api_sudoku_solve_prepare, "text/plain", NULL, body, NULL, 0);
+    ck_assert_int_eq(c.status, 400);
+    ck_assert(names_field(&c, "line 3"));
+    call_free(&c);
+    /* leading zeros are a number like any other, however many */
+    c = call(api_sudoku_solve_prepare, "text/plain", NULL,
+             "4\n1 2 3 4\n00000000000000000000000000000000001,0 00000000000000000000000002\n", NULL,
+             0);
+    ck_assert_msg(c.status == 200, "%s", c.body);
+    sol = json_object_get(c.json, "solution");
+    ck_assert_int_eq(json_integer_value(json_array_get(json_array_get(sol, 1), 0)), 2);
+    call_free(&c);
+}
+END_TEST
+
 START_TEST(sudoku_api_trace) {
     char body[256];
     snprintf(body, sizeof body, "{\"grid\":\"%s\",\"trace\":true}", inkala);
@@ -308,6 +345,15 @@ static const bad_t bad_inputs[] = {
     {"text/plain", "4\n1 2 3 4\n0,0 1\n0,0 2\n", 400, "line 4"},
     {"text/plain", "99\n", 400, "line 1"},
     {"text/plain", "4\n1 2 3 4 5\n", 400, "symbols"},
+    /* numbers that used to wrap (sscanf "%d") or slip past: 2^32 read as 0 */
+    {"text/plain", "4\n1 2 3 4\n4294967296,0 3\n", 400, "line 3"},
+    {"text/plain", "4\n1 2 3 4\n0,4294967297 3\n", 400, "line 3"},
+    {"text/plain", "4\n1 2 3 4\n0,0 99999999999999999999\n", 400, "line 3"},
+    {"text/plain", "4\n1 2 3 4\n0,0 3 4\n", 400, "line 3"},
+    {"text/plain", "4\n1 2 3 4\n-1,0 3\n", 400, "line 3"},
+    {"text/plain", "4\n1 2 3 4\n0,0,3\n", 400, "line 3"},
+    {"text/plain", "4294967300\n1 2 3 4\n", 400, "line 1"},
+    {"text/csv", "99999999999999999999,,,\n,,,\n,,,\n,,,\n", 400, "grid[0][0]"},
     {"text/csv", "1,,,\n,,x,\n,,,\n,,,\n", 400, "grid[1][2]"},
     {"text/csv", "1,,,\n,,\n,,,\n,,,\n", 400, "grid[1]"},
     {"text/csv", "1,,\n,,\n,,\n", 400, "grid"},
@@ -435,6 +481,7 @@ Suite *sudoku_api_suite(void) {
     tcase_add_test(tc, sudoku_api_text_and_csv_formats);
     tcase_add_test(tc, sudoku_api_trace);
     tcase_add_test(tc, sudoku_api_text_round_trip);
+    tcase_add_test(tc, sudoku_api_text_long_lines);
     tcase_add_test(tc, sudoku_api_validate_lists_conflicts);
     tcase_add_loop_test(tc, sudoku_api_invalid_inputs_table, 0,
                         (int)(sizeof bad_inputs / sizeof bad_inputs[0]));

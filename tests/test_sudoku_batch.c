@@ -312,7 +312,7 @@ START_TEST(batch_skipped_chunks) {
                        .max_batch_lines = 100};
     api_job_t *job = NULL;
     api_response_t resp = {0};
-    search_ctl_t ctl = {0, 0, NULL, NULL};
+    search_ctl_t ctl = {.deadline_ns = 0};
     char out[8192];
     size_t len = 0;
     long n;

@@ -861,7 +861,7 @@ START_TEST(xcover_split_rules) {
     ck_assert_uint_eq(info.count, 0);
     /* limits */
     {
-        search_ctl_t ctl = {search_now_ns() - 1, 0, NULL, NULL};
+        search_ctl_t ctl = {.deadline_ns = search_now_ns() - 1};
         so.base = NULL;
         so.base_len = 0;
         so.ctl = &ctl;

@@ -14,8 +14,13 @@
 #                   (takaken's ver3.1)                      gcc -O2 -march=native
 #   somers          BrannonKing/Parallel_Programming_Final_Project,
 #                   nqueens_somers.c (Jeff Somers)           gcc -O3 -march=native
-#   frozenvoid      FrozenVoid/NQ.c, nq.c and its folders (min-conflicts),
-#                   the author's benchmark flags (gcc -Ofast -march=native -D...)
+#   frozenvoid      FrozenVoid/NQ.c, nq.c and its folders (min-conflicts by
+#                   swaps), the author's benchmark flags (gcc -Ofast
+#                   -march=native -D...); built a second time without
+#                   -DNOSCRAMBLE -DNOPRESOLVED (frozenvoid-modes) for its
+#                   other starts: `N t` (its presolved board: the classical
+#                   construction, no repair) and `N 1s` (N random swaps of
+#                   the identity first: a random permutation)
 #
 # Sources: $ANCHOR_SRC (default build/anchors/src) holds, per repository,
 #   a git directory  $ANCHOR_SRC/<owner>+<name>/repo or $ANCHOR_SRC/<owner>+<name>
@@ -31,10 +36,22 @@
 # machine disturbs less.  Cases: count n = 16 and 17 on one thread (against
 # constellations, takaken; Somers at 16), n = 17 on two threads (against the
 # single-threaded constellations, and puzzled's own one-thread time),
-# min-conflicts at 10^6 and 10^7 queens (against FrozenVoid's NQ.c).
+# min-conflicts at 10^6 and 10^7 queens against FrozenVoid's NQ.c, like for
+# like by start:
+#   defaults          puzzled's default start (constructed) / FrozenVoid's
+#                     (the identity permutation, all queens on one diagonal,
+#                     then its own quick swaps)
+#   constructed       puzzled start=constructed (the classical solution, 16
+#                     rows swapped, then repaired) / FrozenVoid `t` (its
+#                     classical construction, nothing left to repair)
+#   random            puzzled start=random (a uniform permutation) /
+#                     FrozenVoid `1s` (N random transpositions of the
+#                     identity: a random permutation), both then repaired
+#   greedy            puzzled start=greedy / FrozenVoid's default again: it
+#                     has no greedy start, so this row is for scale only
 #
 # Environment: RUNS (3), BUILD (build), ANCHOR_SRC, QUICK=1 (skips n = 17 and
-# 10^7), CC_ANCHOR (gcc).
+# 10^7), ONLY=count or ONLY=mc (one half of the cases), CC_ANCHOR (gcc).
 set -u
 
 RUNS=${RUNS:-3}
@@ -43,6 +60,8 @@ ANCHOR_SRC=${ANCHOR_SRC:-$BUILD/anchors/src}
 CC_ANCHOR=${CC_ANCHOR:-gcc}
 OUT=$BUILD/anchors
 QUICK=${QUICK:-0}
+ONLY=${ONLY:-}
+want() { [ -z "$ONLY" ] || [ "$ONLY" = "$1" ]; }
 mkdir -p "$OUT"
 
 log() { printf '%s\n' "$*" >&2; }
@@ -139,6 +158,10 @@ build_frozenvoid() {
         -DNOSCRAMBLE -DNOPRINTBOARD -DNOINTEGRITY -DNOVERIFIER -DNOPRESOLVED -DNDEBUG -DNOSYNTAX \
         -o nq_bench) || return 1
     BIN[frozenvoid]=$d/nq_bench
+    # the same without -DNOSCRAMBLE -DNOPRESOLVED: its `t` and `1s` starts
+    (cd "$d" && $CC_ANCHOR nq.c -Ofast -march=native -w -DSILENCE -DNOFILEINPUT -DNOFILEOUTPUT \
+        -DNOPRINTBOARD -DNOINTEGRITY -DNOVERIFIER -DNDEBUG -DNOSYNTAX -o nq_modes) || return 1
+    BIN[frozenvoid-modes]=$d/nq_modes
 }
 
 for a in constellations takaken somers frozenvoid; do
@@ -209,24 +232,37 @@ count_case() {
 }
 declare -A DONE
 
+# mc_case N: each start of puzzled's min-conflicts and FrozenVoid's, all
+# interleaved, RUNS times
 mc_case() {
-    local n=$1 r
+    local n=$1 r st mode
     for r in $(seq 1 "$RUNS"); do
-        note_run "pz mc $n" "$(run_timed "$OUTDIR/pz.mc.$n.$r" "$PZ_MORE" mc "$n")"
-        check "$OUTDIR/pz.mc.$n.$r" "puzzled mc $n" " ok"
+        for st in constructed random greedy; do
+            note_run "pz mc $n $st" "$(run_timed "$OUTDIR/pz.mc.$n.$st.$r" "$PZ_MORE" mc "$st" "$n")"
+            check "$OUTDIR/pz.mc.$n.$st.$r" "puzzled mc $st $n" " ok"
+        done
         if [ -n "${BIN[frozenvoid]:-}" ]; then
             note_run "frozenvoid mc $n" "$(run_timed "$OUTDIR/fv.$n.$r" "${BIN[frozenvoid]}" "$n")"
             check "$OUTDIR/fv.$n.$r" "frozenvoid $n" "Solved"
+            for mode in t 1s; do
+                note_run "frozenvoid mc $n $mode" \
+                    "$(run_timed "$OUTDIR/fv.$n.$mode.$r" "${BIN[frozenvoid-modes]}" "$n" "$mode")"
+                check "$OUTDIR/fv.$n.$mode.$r" "frozenvoid $n $mode" "Solved"
+            done
         fi
     done
 }
 
 log "running: RUNS=$RUNS, interleaved (this takes a few minutes)"
-count_case 16 1 constellations takaken somers
-[ "$QUICK" = 1 ] || count_case 17 1 constellations takaken
-[ "$QUICK" = 1 ] || count_case 17 2 constellations
-mc_case 1000000
-[ "$QUICK" = 1 ] || mc_case 10000000
+if want count; then
+    count_case 16 1 constellations takaken somers
+    [ "$QUICK" = 1 ] || count_case 17 1 constellations takaken
+    [ "$QUICK" = 1 ] || count_case 17 2 constellations
+fi
+if want mc; then
+    mc_case 1000000
+    [ "$QUICK" = 1 ] || mc_case 10000000
+fi
 
 # === Table ===
 
@@ -249,17 +285,26 @@ printf '| %-28s | %10s | %-27s | %5s | %10s | %10s | %5s |\n' case "puzzled" "an
     "puzzled" "anchor" ratio
 printf '| %-28s | %10s | %-27s | %5s | %10s | %10s | %5s |\n' "" "wall" "" "" "CPU" "CPU" "CPU"
 echo "|------------------------------|------------|-----------------------------|-------|------------|------------|-------|"
+if want count; then
 row "count n=16, 1 thread" "pz count 16 1" constellations "constellations count 16"
 row "count n=16, 1 thread" "pz count 16 1" takaken "takaken count 16"
 row "count n=16, 1 thread" "pz count 16 1" somers "somers count 16"
-if [ "$QUICK" != 1 ]; then
+fi
+if want count && [ "$QUICK" != 1 ]; then
     row "count n=17, 1 thread" "pz count 17 1" constellations "constellations count 17"
     row "count n=17, 1 thread" "pz count 17 1" takaken "takaken count 17"
     row "count n=17, 2 threads" "pz count 17 2" constellations "constellations count 17"
 fi
-row "min-conflicts 10^6 queens" "pz mc 1000000" frozenvoid "frozenvoid mc 1000000"
-[ "$QUICK" = 1 ] || row "min-conflicts 10^7 queens" "pz mc 10000000" frozenvoid "frozenvoid mc 10000000"
-if [ "$QUICK" != 1 ]; then
+for n in 1000000 10000000; do
+    want mc || break
+    [ "$QUICK" = 1 ] && [ "$n" = 10000000 ] && continue
+    e=$([ "$n" = 1000000 ] && echo 6 || echo 7)
+    row "mc 10^$e, defaults" "pz mc $n constructed" frozenvoid "frozenvoid mc $n"
+    row "mc 10^$e, constructed start" "pz mc $n constructed" frozenvoid-modes "frozenvoid mc $n t"
+    row "mc 10^$e, random permutation" "pz mc $n random" frozenvoid-modes "frozenvoid mc $n 1s"
+    row "mc 10^$e, greedy / FV default" "pz mc $n greedy" frozenvoid "frozenvoid mc $n"
+done
+if want count && [ "$QUICK" != 1 ]; then
     span=$(cat "$OUTDIR"/pz.17.2.* 2>/dev/null | sed -n 's/.* span=\([0-9.]*\).*/\1/p' | sort -n | head -1)
     echo
     echo "two threads at n=17: the busier worker used $(secs "$span") of CPU, against $(secs "${BEST_C[pz count 17 1]:-}") for the whole count on one thread (the wall time two idle cores would take; $(ratio "${BEST_C[pz count 17 1]:-}" "$span")x speed-up)"

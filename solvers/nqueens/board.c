@@ -37,6 +37,7 @@
 
 #include "solvers/nqueens/bits.h"
 #include "solvers/nqueens/board.h"
+#include "solvers/nqueens/poll.h"
 #include "solvers/nqueens/walk.h"
 
 /* OEIS A000170, n = 0..27. */
@@ -279,24 +280,22 @@ static void masks32(int n, const uint64_t *allowed, uint32_t *out) {
         out[y] = (uint32_t)allowed[y];
 }
 
-int nqueens_complete_split(int n, const int *fixed, int depth, nqueens_psub_t *out, size_t cap,
-                           size_t *count, nqueens_pair_t *bad) {
+int nqueens_complete_prefixes(int n, const int *fixed, int depth, uint8_t *out, size_t cap,
+                              size_t *count, const search_ctl_t *ctl, nqueens_pair_t *bad) {
     uint64_t allowed[NQUEENS_COUNT_MAX_N];
-    nqueens_psub_t proto;
+    uint8_t path[NQUEENS_COUNT_MAX_N];
+    nqueens__poll_t pl;
+    uint64_t nodes = 0;
     int rc;
-    if (n < 1 || n > NQUEENS_COUNT_MAX_N || count == NULL || (out == NULL && cap != 0))
-        return SEARCH_EINVAL;
+    if (n < 1 || n > NQUEENS_COUNT_MAX_N || count == NULL) return SEARCH_EINVAL;
     if ((rc = masks64(n, fixed, allowed, bad)) != 0) return rc;
+    if ((rc = search_check_now(ctl, 0)) != 0) return rc;
     depth = depth < 0 ? 0 : depth > n ? n : depth;
-    memset(&proto, 0, sizeof proto);
-    proto.n = (uint8_t)n;
-    proto.depth = (uint8_t)depth;
-    masks32(n, allowed, proto.allowed);
+    nqueens__poll_init(&pl, 0);
 
     size_t total = 0;
     if (depth == 0) {
-        if (cap > 0) out[0] = proto;
-        total = 1;
+        total = 1; /* the empty prefix: out gets no bytes */
     } else {
         nqw_t w;
         nqw_init(&w, allowed[0]);
@@ -307,9 +306,14 @@ int nqueens_complete_split(int n, const int *fixed, int depth, nqueens_psub_t *o
             }
             const int y = w.depth;
             const uint64_t bit = nqw_take(&w);
-            proto.cols[y] = (uint8_t)__builtin_ctzll(bit);
+            path[y] = (uint8_t)__builtin_ctzll(bit);
+            if ((rc = nqueens__poll(&pl, ctl, NQUEENS__NODE_UNITS, ++nodes)) != 0) return rc;
             if (y + 1 == depth) {
-                if (total < cap) out[total] = proto;
+                if (total == cap) {
+                    total++; /* one too many: stop here (see board.h) */
+                    break;
+                }
+                if (out != NULL) memcpy(out + total * (size_t)depth, path, (size_t)depth);
                 total++;
                 continue;
             }
@@ -321,16 +325,43 @@ int nqueens_complete_split(int n, const int *fixed, int depth, nqueens_psub_t *o
     return total > cap ? NQUEENS_ENOSPACE : 0;
 }
 
-int nqueens_complete_count_sub(const nqueens_psub_t *sub, const search_ctl_t *ctl, uint64_t *count,
-                               search_stats_t *stats) {
+int nqueens_complete_count_prefix(int n, const int *fixed, int depth, const uint8_t *prefix,
+                                  const search_ctl_t *ctl, uint64_t *count, search_stats_t *stats) {
+    uint64_t allowed[NQUEENS_COUNT_MAX_N];
+    uint32_t a32[NQUEENS_COUNT_MAX_N];
     uint64_t k = 0;
-    if (sub == NULL || count == NULL) return SEARCH_EINVAL;
-    const int rc =
-        nqueens_count_masked(sub->n, sub->depth, sub->cols, sub->allowed, ctl, &k, stats);
-    if (rc == 0) *count += k;
+    int rc;
+    if (n < 1 || n > NQUEENS_COUNT_MAX_N || count == NULL || depth < 0 || depth > n ||
+        (prefix == NULL && depth > 0))
+        return SEARCH_EINVAL;
+    if ((rc = masks64(n, fixed, allowed, NULL)) != 0) return rc;
+    masks32(n, allowed, a32);
+    /* nqueens_count_masked() checks the prefix against the masks */
+    if ((rc = nqueens_count_masked(n, depth, prefix, a32, ctl, &k, stats)) == 0) *count += k;
     return rc;
 }
 
+int nqueens_complete_plan(int n, const int *fixed, size_t want, size_t max, const search_ctl_t *ctl,
+                          int *depth, size_t *count, nqueens_pair_t *bad) {
+    size_t prev = 1, k = 0;
+    int rc;
+    if (depth == NULL || count == NULL || max < 1) return SEARCH_EINVAL;
+    /* depth 0: one prefix, checks the board */
+    if ((rc = nqueens_complete_prefixes(n, fixed, 0, NULL, 0, &k, ctl, bad)) != 0 &&
+        rc != NQUEENS_ENOSPACE)
+        return rc;
+    int d = 0;
+    while (prev < want && prev > 0 && d < n) {
+        rc = nqueens_complete_prefixes(n, fixed, d + 1, NULL, max, &k, ctl, bad);
+        if (rc == NQUEENS_ENOSPACE) break; /* more than max one row deeper */
+        if (rc != 0) return rc;
+        d++;
+        prev = k;
+    }
+    *depth = d;
+    *count = prev;
+    return 0;
+}
 int nqueens_complete_count(int n, const int *fixed, const search_ctl_t *ctl, uint64_t *count,
                            search_stats_t *stats, nqueens_pair_t *bad) {
     uint64_t allowed[NQUEENS_COUNT_MAX_N];
@@ -375,6 +406,8 @@ int nqueens_enumerate(int n, const int *fixed, uint64_t offset, int limit, const
     uint64_t skip = offset;
     int got = 0;
     nqw_t w;
+    nqueens__poll_t pl; /* by work: the counts below make stats->nodes jump */
+    nqueens__poll_init(&pl, stats->nodes);
     nqw_init(&w, allowed[0]);
     rc = 0;
     for (;;) {
@@ -387,7 +420,7 @@ int nqueens_enumerate(int n, const int *fixed, uint64_t offset, int limit, const
         const uint64_t bit = nqw_take(&w);
         col[y] = __builtin_ctzll(bit);
         stats->nodes++;
-        if ((rc = search_should_stop(ctl, stats->nodes)) != 0) break;
+        if ((rc = nqueens__poll(&pl, ctl, NQUEENS__NODE_UNITS, stats->nodes)) != 0) break;
         if (y + 1 == n) {
             if (skip > 0) {
                 skip--;

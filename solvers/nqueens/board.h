@@ -1,6 +1,6 @@
 /* nqueens/board.h -- N-Queens on a partly placed board: validation,
- * analysis, the first completion, counting completions (splittable for
- * parallel counting) and paged enumeration of solutions in lexicographic
+ * analysis, the first completion, counting completions (cut into prefixes
+ * for parallel counting) and paged enumeration of solutions in lexicographic
  * order.
  *
  * A partial board is `fixed[0..n-1]`: fixed[r] is the column of row r's
@@ -90,33 +90,41 @@ int nqueens_complete_first(int n, const int *fixed, const search_ctl_t *ctl, int
 
 /* === Counting completions (n <= NQUEENS_COUNT_MAX_N) === */
 
-/* One counting subproblem: rows 0..depth-1 hold cols[], and row y's queen
- * must sit on a bit of allowed[y] (placed rows are one bit; empty rows lose
- * the squares placed queens attack).  Plain data, self-contained: copy it to
- * any thread. */
-typedef struct nqueens_psub_s {
-    uint8_t n;
-    uint8_t depth;
-    uint8_t cols[NQUEENS_COUNT_MAX_N];
-    uint32_t allowed[NQUEENS_COUNT_MAX_N];
-} nqueens_psub_t;
+/* A count is cut into prefixes: the columns of rows 0..depth-1 (depth bytes,
+ * one per row), in every way consistent with the placed queens and with one
+ * another.  Each prefix's completions are counted on their own, in any order
+ * and on any thread, and they sum to the board's.  No symmetry is used
+ * (placed queens break it).  Prefixes are plain bytes: depth of them, not a
+ * board, so a split of tens of thousands stays small. */
 
-/* Writes into out[0..cap-1] the subproblems that fix the first `depth` rows
- * (clamped to 0..n) consistently with the placed queens, in lexicographic
- * order, and their number into *count.  Summing nqueens_complete_count_sub()
- * over them, in any order and on any threads, counts the completions.  No
- * symmetry is used (placed queens break it).  Returns 0; NQUEENS_ENOSPACE if
- * more than cap exist (*count holds the number: call with cap = 0 to size a
- * buffer); NQUEENS_ERANGE / NQUEENS_EATTACK; SEARCH_EINVAL if n is outside
- * 1..NQUEENS_COUNT_MAX_N or count is NULL. */
-int nqueens_complete_split(int n, const int *fixed, int depth, nqueens_psub_t *out, size_t cap,
-                           size_t *count, nqueens_pair_t *bad);
+/* Writes the prefixes of `depth` rows (clamped to 0..n) in lexicographic
+ * order into out (depth bytes each, room for cap of them) and their number
+ * into *count.  Returns 0; NQUEENS_ENOSPACE if more than cap exist: the walk
+ * stops at the first one too many, so *count = cap + 1 and the work is
+ * O((cap + 1) * n * depth) whatever the board; NQUEENS_ERANGE /
+ * NQUEENS_EATTACK; SEARCH_EINVAL if n is outside 1..NQUEENS_COUNT_MAX_N or
+ * count is NULL; SEARCH_TIMEOUT / SEARCH_CANCELLED when ctl stops the walk.
+ * out may be NULL: the prefixes are then only counted (up to cap + 1).
+ * Depth 0 has one prefix, the empty one. */
+int nqueens_complete_prefixes(int n, const int *fixed, int depth, uint8_t *out, size_t cap,
+                              size_t *count, const search_ctl_t *ctl, nqueens_pair_t *bad);
 
-/* Adds the completions of one subproblem to *count.  Returns 0, SEARCH_EINVAL
- * for a subproblem no split could produce, or SEARCH_TIMEOUT /
- * SEARCH_CANCELLED / SEARCH_BUDGET (*count untouched). */
-int nqueens_complete_count_sub(const nqueens_psub_t *sub, const search_ctl_t *ctl, uint64_t *count,
-                               search_stats_t *stats);
+/* How deep to cut a count: the smallest depth whose prefixes number at least
+ * `want` (or the board's last row), unless they are more than `max`: then
+ * the depth above it, the deepest with at most max (want <= max; want 0
+ * gives depth 0).  Sets *depth and *count (its prefixes; 0 when the board
+ * has no completion that deep).  Work O(max * n * depth^2), whatever n and
+ * the board.  Returns 0 or the codes of nqueens_complete_prefixes(). */
+int nqueens_complete_plan(int n, const int *fixed, size_t want, size_t max, const search_ctl_t *ctl,
+                          int *depth, size_t *count, nqueens_pair_t *bad);
+
+/* Adds to *count the completions of `fixed` whose first depth rows are
+ * prefix[0..depth-1], and the work to *stats (may be NULL).  Returns 0;
+ * NQUEENS_ERANGE / NQUEENS_EATTACK; SEARCH_EINVAL for n out of range or a
+ * prefix no split could produce; SEARCH_TIMEOUT / SEARCH_CANCELLED /
+ * SEARCH_BUDGET (*count untouched). */
+int nqueens_complete_count_prefix(int n, const int *fixed, int depth, const uint8_t *prefix,
+                                  const search_ctl_t *ctl, uint64_t *count, search_stats_t *stats);
 
 /* Counts the completions on the calling thread.  Returns 0 and sets *count,
  * or the codes above. */

@@ -58,6 +58,13 @@
  * each other's gaps.  Measurements and the designs tried before this one:
  * docs/nqueens-tuning.md.
  *
+ * Polling
+ * -------
+ * Every POLL_ROUNDS steps or so, counting a board taken from the source as
+ * LOAD_STEPS steps (its set-up is O(n)), and a refill gives up after
+ * REFILL_MAX boards that need no search: however the boards come, the time
+ * between two polls stays bounded.
+ *
  * Invariants
  * ----------
  *   - frame t holds a state reachable by the search; avail of the level the
@@ -314,17 +321,30 @@ typedef struct run_s {
     void *ctx;
     const uint32_t *allowed;
     int exhausted;
+    uint64_t loads; /* boards taken from the source */
 } run_t;
 
+/* Boards one refill() takes at most before it lets the run poll: a source
+ * of boards that need no search (a full board, a dead first row) would
+ * otherwise keep the run from its poll for as long as it lasts. */
+#define REFILL_MAX 64
+/* What loading a board weighs against a step in the poll interval: its
+ * masks and levels are O(n) work, a few dozen steps' worth at n = 27. */
+#define LOAD_STEPS 32
+
 /* Loads boards into lane z (level 0 at `zero`) until one needs a search;
- * returns its start offset, or 0 when the source is exhausted. */
+ * returns its start offset, or 0 when the source is exhausted or REFILL_MAX
+ * boards went by without one. */
 static long refill(run_t *run, lane_t *z, long zero, tally_t *t) {
     nqueens_sub_t b;
-    while (!run->exhausted) {
-        if (!run->next(run->ctx, &b)) {
+    for (int k = 0; k < REFILL_MAX && !run->exhausted; k++) {
+        const int got = run->next(run->ctx, &b);
+        if (got == 0) {
             run->exhausted = 1;
             break;
         }
+        run->loads++;
+        if (got < 0) continue; /* nothing yet: counts as a board taken */
         const long start = lane_load(z, zero, &b, run->allowed, t);
         if (start != 0) return start;
     }
@@ -341,11 +361,12 @@ int nqueens__count_boards(nqueens__next_fn next, void *ctx, const uint32_t *allo
     char *zb = (char *)z;
     long t[LANES];
     int busy[LANES] = {0}; /* the lane holds a board not yet accounted */
-    run_t run = {next, ctx, allowed, 0};
+    run_t run = {next, ctx, allowed, 0, 0};
     tally_t tl = {0, 0, 0, 0};
     uint64_t acc; /* per chunk: weights + leaves << LEAF_SHIFT */
     const uint64_t base = stats->nodes;
-    uint64_t polled = 0; /* tl.steps at the last poll */
+    uint64_t polled = 0;      /* tl.steps at the last poll */
+    uint64_t polled_work = 0; /* work (steps and loads) at the last poll */
     int rc = search_check_now(ctl, base);
     if (rc != 0) return rc;
     for (int i = 0; i < LANES; i++)
@@ -365,11 +386,12 @@ int nqueens__count_boards(nqueens__next_fn next, void *ctx, const uint32_t *allo
             }
             live += t[i] != ZERO(i);
         }
-        if (live == 0) break;
+        if (live == 0 && run.exhausted) break;
 
         long t0 = t[0], t1 = t[1], t2 = t[2];
         acc = 0;
-        if (live == LANES) { /* until a lane finishes or a poll is due */
+        if (live == 0) {            /* REFILL_MAX boards without a search: poll, go on */
+        } else if (live == LANES) { /* until a lane finishes or a poll is due */
             uint64_t rounds = 0;
             do {
                 t0 = step(zb, t0, &acc);
@@ -389,11 +411,13 @@ int nqueens__count_boards(nqueens__next_fn next, void *ctx, const uint32_t *allo
         t[0] = t0, t[1] = t1, t[2] = t2;
         tl.sum += acc & (((uint64_t)1 << LEAF_SHIFT) - 1);
         tl.leaves += acc >> LEAF_SHIFT;
-        if (tl.steps - polled >= POLL_ROUNDS) {
+        const uint64_t work = tl.steps + LOAD_STEPS * run.loads;
+        if (work - polled_work >= POLL_ROUNDS) {
             /* the live work counter another thread may watch (search.h) */
             if (ctl != NULL && ctl->progress != NULL)
                 atomic_fetch_add_explicit(ctl->progress, tl.steps - polled, memory_order_relaxed);
             polled = tl.steps;
+            polled_work = work;
             if ((rc = search_check_now(ctl, base + tl.steps)) != 0) break;
         }
     }

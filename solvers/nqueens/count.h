@@ -14,8 +14,10 @@
 #include "solvers/nqueens/nqueens.h"
 #include "solvers/search.h"
 
-/* A source of boards: writes the next one into *out and returns 1, or
- * returns 0 when there are no more.  Every board it yields must be valid
+/* A source of boards: writes the next one into *out and returns 1, returns
+ * 0 when there are no more, or -1 when it looked a while without finding
+ * one (the engine then counts the call as a board taken, so that it polls,
+ * and asks again).  Every board it yields must be valid
  * (nqueens__sub_check() == 0): the engine does not check again. */
 typedef int (*nqueens__next_fn)(void *ctx, nqueens_sub_t *out);
 

@@ -37,6 +37,12 @@
  * squares) scan for a row, O(n) for a column.  Each node costs O(n), a board
  * without backtracking O(n^2).  The stack holds (line, last key, row placed).
  *
+ * Polling: a node costs O(n), so ctl is polled by work, not by nodes
+ * (nqueens/poll.h): every place, unplace and line choice counts NODE_UNITS(n),
+ * the set-up's placements of fixed queens and the unwinding of a restart
+ * too.  At n = 65,536 a node is a few ms; polling every 16,384 nodes, as
+ * search_should_stop() does, overshot a 1 s deadline by 50 s.
+ *
  * Ties (between lines and between values) are broken by a hash of a run
  * number `salt`, and a run that backtracks more than its cutoff (64 times the
  * Luby sequence) is abandoned and restarted with the next salt: the classic
@@ -56,6 +62,7 @@
 
 #include "solvers/nqueens/bits.h"
 #include "solvers/nqueens/heur.h"
+#include "solvers/nqueens/poll.h"
 
 /* Backtracks allowed per run: RESTART_FIRST times the Luby sequence
  * 1 1 2 1 1 2 4 1 1 2 ..., so most runs are short (a fresh tie order nearly
@@ -64,6 +71,12 @@
  * the cutoff at each restart was tried first: at n ~ 1000 it spent seconds
  * in long runs that a new tie order would have avoided. */
 #define RESTART_FIRST 64
+
+/* Work units (nqueens/poll.h) of one step of the search: a placement or a
+ * removal walks every row (three squares each) and a row's free squares, a
+ * line choice all 2n lines, a value choice a line: about 8n squares and
+ * counters in all. */
+#define NODE_UNITS(n) (8 * (uint64_t)(n))
 
 /* The i-th term (i >= 1) of the Luby sequence. */
 static uint64_t luby(uint64_t i) {
@@ -233,7 +246,7 @@ static int next_value(mrv_t *m, int x, uint32_t salt, int64_t after, int64_t *ke
             for (uint64_t w = m->rowfree[i]; w != 0; w &= w - 1) {
                 const int c = (int)(64 * i) + __builtin_ctzll(w);
                 const int64_t cost = m->fcol[c] + m->fdiag[c - r + n - 1] + m->fanti[c + r] - 3;
-                const int64_t h = tie_hash(hs, (uint32_t)(r * 131071 + c)) & 0x7fffff;
+                const int64_t h = tie_hash(hs, (uint32_t)r * 131071u + (uint32_t)c) & 0x7fffff;
                 const int64_t k = cost << 40 | h << 17 | c;
                 if (k > after && k < best) {
                     best = k;
@@ -246,7 +259,7 @@ static int next_value(mrv_t *m, int x, uint32_t salt, int64_t after, int64_t *ke
         for (int r = 0; r < n; r++) {
             if (m->cols[r] >= 0 || !sq_free(m, r, c)) continue;
             const int64_t cost = m->rowcnt[r] + m->fdiag[c - r + n - 1] + m->fanti[c + r] - 3;
-            const int64_t h = tie_hash(hs, (uint32_t)(r * 131071 + c)) & 0x7fffff;
+            const int64_t h = tie_hash(hs, (uint32_t)r * 131071u + (uint32_t)c) & 0x7fffff;
             const int64_t k = cost << 40 | h << 17 | r;
             if (k > after && k < best) {
                 best = k;
@@ -279,17 +292,19 @@ int nqueens_mrv(int n, const int *fixed, const search_ctl_t *ctl, int *cols, voi
     }
     for (int d = 0; d < 2 * n - 1; d++)
         m.fdiag[d] = m.fanti[d] = n - (d > n - 1 ? d - (n - 1) : n - 1 - d);
-    int remaining = n;
+    uint64_t nodes = stats->nodes, backs = 0, cutoff = RESTART_FIRST * luby(1), run_backs = 0;
+    uint32_t salt = 0;
+    int top = 0, least, deep = 0, remaining = n;
+    nqueens__poll_t pl;
+    nqueens__poll_init(&pl, nodes);
     if (fixed != NULL)
         for (int r = 0; r < n; r++)
             if (fixed[r] >= 0) {
                 place(&m, r, fixed[r]);
                 remaining--;
+                if ((rc = nqueens__poll(&pl, ctl, NODE_UNITS(n), nodes)) != 0) goto out;
             }
-
-    uint64_t nodes = stats->nodes, backs = 0, cutoff = RESTART_FIRST * luby(1), run_backs = 0;
-    uint32_t salt = 0;
-    int top = 0, least, deep = n - remaining;
+    deep = n - remaining;
     rc = 1;
     if (remaining == 0) {
         rc = 0;
@@ -303,6 +318,13 @@ restart:
     top = 1;
     while (top > 0) {
         const int f = top - 1;
+        /* each turn does at most an unplace, a value choice, a place and a
+         * line choice */
+        const int stop = nqueens__poll(&pl, ctl, NODE_UNITS(n), nodes);
+        if (stop != 0) {
+            rc = stop;
+            break;
+        }
         if (m.srow[f] >= 0) { /* back from a dead end below: try the next value */
             unplace(&m, m.srow[f]);
             m.srow[f] = -1;
@@ -313,6 +335,11 @@ restart:
                     if (m.srow[top] >= 0) {
                         unplace(&m, m.srow[top]);
                         remaining++;
+                        const int halt = nqueens__poll(&pl, ctl, NODE_UNITS(n), nodes);
+                        if (halt != 0) {
+                            rc = halt;
+                            goto out;
+                        }
                     }
                 run_backs = 0;
                 salt++;
@@ -337,8 +364,6 @@ restart:
             rc = 0;
             break;
         }
-        if ((rc = search_should_stop(ctl, nodes)) != 0) break;
-        rc = 1;
         const int next = choose_line(&m, salt, &least);
         if (least == 0) continue; /* a line without squares: undo at once */
         m.sline[top] = next;

@@ -306,6 +306,112 @@ int nqueens_split(int n, int preplace, int symmetry, nqueens_sub_t *out, size_t 
     return total > cap ? -2 : 0;
 }
 
+/* === Sizes and slices of the split === */
+
+/* nqueens_split(n, preplace, symmetry)'s number of subproblems, n = 0..27
+ * (0 for n = 0), generated with nqueens_split() and checked against it by
+ * tests/test_nqueens.c. */
+static const uint32_t split_sizes[2][2][NQUEENS_COUNT_MAX_N + 1] = {
+    {/* preplace 0, without symmetry */
+     {0,     1,     0,      0,      10,     34,     108,    252,   582,   1134,
+      2104,  3544,  5730,   8730,   12900,  18324,  25438,  34342, 45552, 59184,
+      75834, 95634, 119260, 146860, 179190, 216414, 259368, 308232},
+     /* preplace 0, with symmetry */
+     {0,    1,    0,    0,    2,    5,    16,   34,    78,    147,   272,   452,   730,   1105,
+      1632, 2310, 3206, 4319, 5728, 7432, 9522, 11997, 14960, 18410, 22462, 27115, 32496, 38604}},
+    {/* preplace 1, without symmetry */
+     {0,      1,       0,       0,       2,       18,      78,      330,    1114,   3020,
+      7242,   15182,   29494,   52760,   89666,   144362,  224142,  335108, 487738, 690470,
+      957542, 1300112, 1736754, 2281730, 2958526, 3784892, 4789802, 5994878},
+     /* preplace 1, with symmetry */
+     {0,      1,      0,      0,      1,      3,      9,      38,    133,   357,
+      883,    1845,   3635,   6489,   11109,  17861,  27849,  41597, 60703, 85877,
+      119303, 161905, 216545, 284389, 369069, 472021, 597739, 747957}}};
+
+int nqueens_split_size(int n, int preplace, int symmetry, size_t *count) {
+    if (n < 1 || n > NQUEENS_COUNT_MAX_N || preplace < 0 || preplace > 1 || count == NULL)
+        return -1;
+    *count = split_sizes[preplace][symmetry != 0][n];
+    return 0;
+}
+
+/* A slice: the virtual indices v = first, first + step, ... below end,
+ * where v = code * n^preplace + piece names the border placement `code`
+ * (a + n (b + n (c + n d)) read the other way round: a n^3 + b n^2 + c n + d,
+ * as borders_next() counts) and, with preplace 1, the column `piece` of the
+ * first free row of its board.  Most v name nothing (an inconsistent
+ * placement, a class emitted at another member, an attacked square). */
+typedef struct slice_s {
+    int n, preplace, symmetry;
+    uint64_t next, step, end;
+    size_t found; /* subproblems yielded */
+} slice_t;
+
+/* Indices one call of slice_next() looks at before it gives the engine a
+ * chance to poll (nqueens__next_fn's -1). */
+#define SLICE_LOOK 256
+
+/* The subproblem of virtual index v into *out: 1, or 0 if v names none. */
+static int slice_board(const slice_t *s, uint64_t v, nqueens_sub_t *out) {
+    const int n = s->n;
+    const uint64_t per = s->preplace ? (uint64_t)n : 1, code = v / per;
+    const border_t t = {(int)(code / ((uint64_t)n * n * n)), (int)(code / ((uint64_t)n * n) % n),
+                        (int)(code / (uint64_t)n % n), (int)(code % (uint64_t)n)};
+    if (!border_ok(n, t)) return 0;
+    border_t pick = t;
+    int size = 1;
+    if (s->symmetry && (size = border_class(n, t, &pick)) == 0) return 0;
+    border_board(n, pick, size, out);
+    if (s->preplace == 0) return 1;
+    /* the first free row takes column `piece` if no border queen attacks it
+     * (nqueens_split()'s pre-placement; a board without a free row has one
+     * piece, its own, as preplace_init() clamps) */
+    uint32_t mask[NQUEENS_COUNT_MAX_N];
+    const int piece = (int)(v % per);
+    if (nqueens__free_masks(out, NULL, mask) == 0) return piece == 0;
+    for (int y = 0; y < n; y++)
+        if (out->cols[y] == NQUEENS_FREE) {
+            if (!(mask[y] >> piece & 1)) return 0;
+            out->cols[y] = (uint8_t)piece;
+            return 1;
+        }
+    return 0;
+}
+
+static int slice_next(void *ctx, nqueens_sub_t *out) {
+    slice_t *s = ctx;
+    for (int k = 0; k < SLICE_LOOK; k++) {
+        if (s->next >= s->end) return 0;
+        const uint64_t v = s->next;
+        s->next += s->step;
+        if (slice_board(s, v, out)) {
+            s->found++;
+            return 1;
+        }
+    }
+    return -1;
+}
+
+int nqueens_count_slice(int n, int preplace, int symmetry, uint64_t slice, uint64_t nslices,
+                        const search_ctl_t *ctl, uint64_t *count, size_t *nsubs,
+                        search_stats_t *stats) {
+    search_stats_t local = {0};
+    uint64_t sum = 0;
+    if (n < 1 || n > NQUEENS_COUNT_MAX_N || preplace < 0 || preplace > 1 || nslices == 0 ||
+        slice >= nslices || count == NULL || nsubs == NULL)
+        return SEARCH_EINVAL;
+    const uint64_t nn = (uint64_t)n;
+    slice_t s = {
+        n, preplace, symmetry != 0, slice, nslices, nn * nn * nn * nn * (preplace ? nn : 1), 0};
+    const int rc =
+        nqueens__count_boards(slice_next, &s, NULL, ctl, &sum, stats != NULL ? stats : &local);
+    if (rc == 0) {
+        *count += sum;
+        *nsubs += s.found;
+    }
+    return rc;
+}
+
 /* A source over an array of boards. */
 typedef struct array_src_s {
     const nqueens_sub_t *subs;

@@ -53,6 +53,27 @@ typedef struct nqueens_sub_s {
  * (deterministic); n = 2 and 3 have none. */
 int nqueens_split(int n, int preplace, int symmetry, nqueens_sub_t *out, size_t cap, size_t *count);
 
+/* The number of subproblems nqueens_split(n, preplace, symmetry) yields,
+ * from a table (n <= NQUEENS_COUNT_MAX_N, preplace 0 or 1; checked against
+ * the enumeration by the tests), so that a caller can size and describe a
+ * split without walking it.  Returns 0, or -1 for other arguments. */
+int nqueens_split_size(int n, int preplace, int symmetry, size_t *count);
+
+/* Counts slice `slice` of `nslices` of the split nqueens_split(n, preplace,
+ * symmetry), preplace 0 or 1: every subproblem falls in exactly one slice
+ * (its place in a fixed order of border placements and pre-placed columns,
+ * modulo nslices), so counting every slice, in any order and anywhere, is
+ * counting the split, and a slice needs no list of subproblems: it finds
+ * its own, O(n^(4 + preplace) / nslices) work on top of counting them.
+ * Adds weight x completions to *count and the number of its subproblems to
+ * *nsubs.  Returns 0; SEARCH_EINVAL for arguments out of range;
+ * SEARCH_TIMEOUT / SEARCH_CANCELLED / SEARCH_BUDGET when ctl stopped it
+ * (*count and *nsubs then untouched).  Adds its work to *stats (may be
+ * NULL). */
+int nqueens_count_slice(int n, int preplace, int symmetry, uint64_t slice, uint64_t nslices,
+                        const search_ctl_t *ctl, uint64_t *count, size_t *nsubs,
+                        search_stats_t *stats);
+
 /* Adds weight x completions of `sub` to *count and its work to *stats (may
  * be NULL).  Returns 0; SEARCH_EINVAL if sub is not a board (n out of
  * range, a weight other than 1, 2, 4, 8, a column >= n, two fixed queens

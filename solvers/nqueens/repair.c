@@ -21,23 +21,30 @@
  * no counter can wrap.  That halves the counters (the diagonals dominate) and
  * keeps the bytes per queen under the 24 we aimed for.
  *
- * The start: the classical conflict-free permutation (even columns, then odd
- * ones, with the fixes for n mod 6 = 2, 3: Hoffman, Loessi and Moore 1969),
- * written row by row.  Its columns rise by two per row, so every counter it
- * touches is touched in order: at 10^7 queens memory access is the whole
- * cost, and a greedy start's random draws cost a cache miss each (figures in
- * docs/nqueens-tuning.md).  A fixed queen takes
- * its column from the row that had it, which gets the fixed row's column in
- * exchange (the board stays a permutation); then NQUEENS_REPAIR_SWAPS random
- * transpositions of free rows, drawn from the seed, make every run its own
- * board.  Min-conflicts repairs the rest: the conflicts of the fixed queens'
- * exchanges and of the transpositions, a few dozen on an empty board.
+ * The start (opts->start; every one keeps the fixed queens and the board a
+ * permutation of the free columns):
+ *   constructed (the default): the classical conflict-free permutation
+ *     (even columns, then odd ones, with the fixes for n mod 6 = 2, 3:
+ *     Hoffman, Loessi and Moore 1969), written row by row.  Its columns rise
+ *     by two per row, so every counter it touches is touched in order: at
+ *     10^7 queens memory access is the whole cost, and the other starts'
+ *     random draws cost a cache miss each (figures in
+ *     docs/nqueens-tuning.md).  A fixed queen takes its column from the row
+ *     that had it, which gets the fixed row's column in exchange; then
+ *     NQUEENS_REPAIR_SWAPS random transpositions of free rows, drawn from the
+ *     seed, make every run its own board: a few dozen conflicts to repair.
+ *   greedy (Sosic and Gu's QS4 idea): each free row in turn keeps the first
+ *     of up to INIT_TRIES random free columns whose diagonals are empty,
+ *     else the least crowded; only the last rows, where the pool of columns
+ *     runs dry, conflict (about 2,000 pairs at 10^7).
+ *   random: a uniformly random permutation, about 2n/3 attacking pairs.
  *
  * "A most-conflicted queen" in O(1) amortised: list[] holds a *superset of a
  * vertex cover* of the conflict graph -- every attacking pair has at least
- * one listed member.  The start lists the conflicted queens among the rows
- * it moved (all rows, with fixed queens); a move lists the moved queen while
- * it conflicts (all its new pairs contain it), and the one other queen of a
+ * one listed member.  The start lists every conflicted queen (the
+ * constructed one only the rows it moved, the others could not conflict;
+ * greedy each queen that met earlier ones on a diagonal); a move lists the
+ * moved queen while it conflicts (all its new pairs contain it), and the one other queen of a
  * column that it turns from 1 to 2 queens (found in O(1) as colx[c] ^ r:
  * this is what lets the partner move too, the row-move version of a swap).
  * Entries whose queen no longer conflicts are dropped lazily when drawn.  A
@@ -62,16 +69,18 @@
  * in the trace.
  *
  * Deadline and cancel flag: checked before anything else, between 8 MiB
- * slices of zeroing the counters, every 65536 rows of each pass of the start,
- * and every SEARCH_POLL_MASK + 1 steps; at 10^7 queens the set-up is nearly
- * all the work, so checking only in the repair loop would overshoot short
- * deadlines by all of it.
- * Randomness: a splitmix64 state on the stack, seeded from opts->seed.
- * Thread-safety: reentrant; all state is in the caller's scratch. */
+ * slices of zeroing the counters, every 65536 rows of a pass of the start in
+ * row order (4096 of one that draws at random), and in the repair loop by work (nqueens/poll.h): a
+ * move costs a row scan up to FULL_SCAN_N, so polling every SEARCH_POLL_MASK + 1 moves meant 16,384
+ * row scans (~0.1 s at n = 4096) between two reads of the clock. At 10^7 queens the set-up is
+ * nearly all the work, so checking only in the repair loop would overshoot short deadlines by all
+ * of it. Randomness: a splitmix64 state on the stack, seeded from opts->seed. Thread-safety:
+ * reentrant; all state is in the caller's scratch. */
 #include <stdint.h>
 #include <string.h>
 
 #include "solvers/nqueens/bits.h"
+#include "solvers/nqueens/poll.h"
 #include "solvers/nqueens/repair.h"
 
 #define PICK_SAMPLES 4             /* list entries drawn to find a most-conflicted queen */
@@ -276,9 +285,11 @@ static void choose_square(rep_t *p, int r, uint32_t cur, choice_t *ch) {
 /* === The start === */
 
 /* How often the set-up polls ctl (see "Deadline" above): every
- * START_POLL + 1 rows of each pass of the start, and after each
- * SCRATCH_SLICE bytes of zeroing. */
+ * START_POLL + 1 rows of a pass in row order, RANDOM_POLL + 1 rows of a
+ * pass of random draws (a cache miss or more each at large n), and after
+ * each SCRATCH_SLICE bytes of zeroing. */
 #define START_POLL    0xffffu
+#define RANDOM_POLL   0xfffu
 #define SCRATCH_SLICE ((size_t)8 << 20)
 
 /* Writes the classical solution into cols[0..n-1], n >= 4: in 1-based
@@ -317,18 +328,51 @@ static void exchange(rep_t *p, int r1, int r2) {
     p->colx[c1] = r2;
 }
 
-/* Polls ctl after every START_POLL + 1 rows of a pass. */
-static inline int start_poll(const search_ctl_t *ctl, int r, uint64_t nodes) {
-    return ((unsigned)r & START_POLL) == START_POLL ? search_check_now(ctl, nodes) : 0;
+/* Polls ctl after every mask + 1 rows of a pass (START_POLL for passes in
+ * row order, RANDOM_POLL for those that miss the cache at every row). */
+static inline int start_poll(const search_ctl_t *ctl, int r, unsigned mask, uint64_t nodes) {
+    return ((unsigned)r & mask) == mask ? search_check_now(ctl, nodes) : 0;
 }
 
-static int start(rep_t *p, const search_ctl_t *ctl, uint64_t nodes) {
+/* The counters of a permutation in cols/colx: one queen per column, the
+ * diagonals with the pairs they hold added to total as they fill; then the
+ * list: every conflicted row when `rows` is NULL, else those of rows[0..k-1]
+ * (the only ones that can conflict). */
+static int start_counters(rep_t *p, const int *rows, int k, const search_ctl_t *ctl,
+                          uint64_t nodes) {
+    const int n = p->n;
+    int rc;
+    for (int c = 0; c < n; c++)
+        p->ccnt[c] = 1;
+    for (int r = 0; r < n; r++) {
+        const int c = p->cols[r];
+        p->total += p->dcnt[r - c + n - 1]++;
+        p->total += p->acnt[r + c]++;
+        if ((rc = start_poll(ctl, r, START_POLL, nodes)) != 0) return rc;
+    }
+    if (p->total >= TOTAL_LIMIT) return SEARCH_BUDGET;
+    p->nlist = 0;
+    if (rows == NULL) {
+        for (int r = 0; r < n; r++) {
+            if (conflicts(p, r) != 0) list_add(p, r);
+            if ((rc = start_poll(ctl, r, START_POLL, nodes)) != 0) return rc;
+        }
+    } else {
+        for (int i = 0; i < k; i++)
+            if (conflicts(p, rows[i]) != 0) list_add(p, rows[i]);
+    }
+    return 0;
+}
+
+/* start=constructed: the classical solution, the fixed queens exchanged
+ * in, NQUEENS_REPAIR_SWAPS seeded transpositions of free rows. */
+static int start_constructed(rep_t *p, const search_ctl_t *ctl, uint64_t nodes) {
     const int n = p->n;
     int rc, moved = 0, nfree = 0;
     classic(n, p->cols);
     for (int r = 0; r < n; r++) {
         p->colx[p->cols[r]] = r;
-        if ((rc = start_poll(ctl, r, nodes)) != 0) return rc;
+        if ((rc = start_poll(ctl, r, START_POLL, nodes)) != 0) return rc;
     }
     /* fixed queens take their columns; a fixed row met later that was
      * handed a column simply exchanges again (two fixed queens never share
@@ -363,30 +407,186 @@ static int start(rep_t *p, const search_ctl_t *ctl, uint64_t nodes) {
         swapped[nswapped++] = r1;
         swapped[nswapped++] = r2;
     }
-    /* counters: one queen per column; the diagonals, with the pairs they
-     * hold added to total as they fill */
-    for (int c = 0; c < n; c++)
-        p->ccnt[c] = 1;
-    for (int r = 0; r < n; r++) {
-        const int c = p->cols[r];
-        p->total += p->dcnt[r - c + n - 1]++;
-        p->total += p->acnt[r + c]++;
-        if ((rc = start_poll(ctl, r, nodes)) != 0) return rc;
-    }
-    if (p->total >= TOTAL_LIMIT) return SEARCH_BUDGET;
     /* Only moved rows can conflict: the classical board has no pair.  With
      * fixed queens every row is looked at (a fixed queen's partner may be
      * any row, and fixed queens are never listed themselves). */
-    p->nlist = 0;
-    if (moved) {
-        for (int r = 0; r < n; r++) {
-            if (conflicts(p, r) != 0) list_add(p, r);
-            if ((rc = start_poll(ctl, r, nodes)) != 0) return rc;
+    return start_counters(p, moved ? NULL : swapped, nswapped, ctl, nodes);
+}
+
+/* The columns no fixed queen holds, into pool (p->list); their number.
+ * Marks the fixed queens' columns in ccnt (zeroed here first). */
+static size_t free_columns(rep_t *p, int32_t *pool) {
+    const int n = p->n;
+    size_t m = 0;
+    memset(p->ccnt, 0, (size_t)n * sizeof *p->ccnt);
+    for (int r = 0; p->fixed != NULL && r < n; r++)
+        if (is_fixed(p, r)) p->ccnt[p->fixed[r]] = 1;
+    for (int c = 0; c < n; c++)
+        if (p->ccnt[c] == 0) pool[m++] = c;
+    return m;
+}
+
+/* start=random: the free columns dealt to the free rows in a uniformly
+ * random order (Fisher-Yates, from the seed): about 2n/3 attacking pairs. */
+static int start_random(rep_t *p, const search_ctl_t *ctl, uint64_t nodes) {
+    const int n = p->n;
+    int32_t *pool = p->list;
+    const size_t m = free_columns(p, pool);
+    size_t k = 0;
+    int rc;
+    for (int r = 0; r < n; r++) {
+        int c;
+        if (is_fixed(p, r)) {
+            c = p->fixed[r];
+        } else {
+            const size_t j = k + rng_below(&p->rng, (uint32_t)(m - k));
+            c = pool[j];
+            pool[j] = pool[k];
+            pool[k++] = c;
         }
-    } else {
-        for (int i = 0; i < nswapped; i++)
-            if (conflicts(p, swapped[i]) != 0) list_add(p, swapped[i]);
+        p->cols[r] = c;
+        p->colx[c] = r;
+        if ((rc = start_poll(ctl, r, RANDOM_POLL, nodes)) != 0) return rc;
     }
+    return start_counters(p, NULL, 0, ctl, nodes);
+}
+
+/* === start=greedy === */
+
+/* The next row after `r` without a fixed queen (n if none). */
+static int next_free_row(const rep_t *p, int r) {
+    do
+        r++;
+    while (r < p->n && is_fixed(p, r));
+    return r;
+}
+
+/* Software pipeline of the greedy start.  At n = 10^7 the counters are
+ * 200 MB and every draw is a chain of two cache misses (pool[j], then the two
+ * diagonals of the column found there).  So each row's first PF_DRAWS draws
+ * are made PF_AHEAD rows early: pool[j] is prefetched then, and PF_AHEAD/2
+ * rows early the diagonals of the column it holds; the row then finds its
+ * draws in cache and evaluates them all, and only if none has free diagonals
+ * draws more, TRY_BATCH at a time so their misses overlap.  The pool may
+ * change in between (a swap at position j): the row reads whatever pool[j]
+ * holds by its turn, as random as any draw, since j stays in the unused part.
+ * Measured at n = 10^7 (seconds for the whole solve, same run):
+ *     one draw at a time, no prefetch           1.75
+ *     1 draw ahead                              1.75 .. 1.97 (56% of rows retry)
+ *     2 / 3 / 4 draws ahead                     1.58 / 1.36 / 1.20
+ *     6 draws ahead, 16 rows ahead (this)       1.05   (8: 1.08, 32 rows: 1.11)
+ * More draws also lower the initial conflicts (4616 -> 1986). */
+#define INIT_TRIES 34 /* pool draws per row, at most */
+#define TRY_BATCH  4  /* retries drawn together */
+#define PF_AHEAD   16
+#define PF_DRAWS   6 /* draws per row made ahead */
+
+typedef struct draw_s {
+    int row;
+    size_t j[PF_DRAWS];
+} draw_t;
+
+/* Makes the draws of free row number kk (row `row`) and prefetches them. */
+static inline void draw_ahead(rep_t *p, draw_t *d, int row, size_t kk, size_t m) {
+    d->row = row;
+    for (int b = 0; b < PF_DRAWS; b++) {
+        d->j[b] = kk + rng_below(&p->rng, (uint32_t)(m - kk));
+        __builtin_prefetch(&p->list[d->j[b]]);
+    }
+}
+
+/* The least crowded of free row r's draws (the PF_DRAWS made ahead, then
+ * up to INIT_TRIES in all while none has empty diagonals): its pool index
+ * in *bj, its diagonal queens returned.  k: the pool's consumed part. */
+static uint32_t greedy_pick(rep_t *p, const draw_t *d, int r, size_t k, size_t m, size_t *bj) {
+    const int n = p->n;
+    const int32_t *pool = p->list;
+    uint32_t bc = UINT32_MAX;
+    for (int b = 0; b < PF_DRAWS; b++) { /* the draws made ahead: cache hits */
+        const size_t j = d->j[b];
+        const uint32_t v = (uint32_t)p->dcnt[r - pool[j] + n - 1] + p->acnt[r + pool[j]];
+        if (v < bc) {
+            bc = v;
+            *bj = j;
+        }
+    }
+    /* Retries in batches of TRY_BATCH independent draws: their misses
+     * overlap instead of queueing behind one another. */
+    for (int t = PF_DRAWS; bc != 0 && t < INIT_TRIES; t += TRY_BATCH) {
+        size_t js[TRY_BATCH];
+        uint32_t vs[TRY_BATCH];
+        for (int b = 0; b < TRY_BATCH; b++)
+            js[b] = k + rng_below(&p->rng, (uint32_t)(m - k));
+        for (int b = 0; b < TRY_BATCH; b++) {
+            const int c = pool[js[b]];
+            vs[b] = (uint32_t)p->dcnt[r - c + n - 1] + p->acnt[r + c];
+        }
+        for (int b = 0; b < TRY_BATCH; b++)
+            if (vs[b] < bc) {
+                bc = vs[b];
+                *bj = js[b];
+            }
+    }
+    return bc;
+}
+
+/* start=greedy (Sosic and Gu's QS4 idea): the columns no fixed queen holds
+ * form a pool; each free row, in order, keeps the first of its draws from
+ * the pool whose two diagonals are empty, else the least crowded one.  The
+ * board is a permutation and only the last rows, where the pool runs dry,
+ * conflict.  Builds the counters as it goes; lists each queen that
+ * conflicted with the queens placed before it. */
+static int start_greedy(rep_t *p, const search_ctl_t *ctl, uint64_t nodes) {
+    const int n = p->n;
+    int32_t *pool = p->list; /* consumed slots become list entries */
+    draw_t ring[PF_AHEAD];
+    const size_t m = free_columns(p, pool);
+    size_t k = 0;
+    for (int r = 0; p->fixed != NULL && r < n; r++)
+        if (is_fixed(p, r)) {
+            const int c = p->fixed[r];
+            p->cols[r] = c;
+            p->colx[c] = r;
+            p->dcnt[r - c + n - 1] = 1;
+            p->acnt[r + c] = 1;
+        }
+    p->nlist = 0;
+    int ra = -1; /* row of the latest draw made ahead */
+    for (size_t kk = 0; kk < m && kk < PF_AHEAD; kk++) {
+        ra = next_free_row(p, ra);
+        draw_ahead(p, &ring[kk], ra, kk, m);
+    }
+    for (int r = next_free_row(p, -1); r < n; r = next_free_row(p, r)) {
+        size_t bj = 0;
+        const uint32_t bc = greedy_pick(p, &ring[k % PF_AHEAD], r, k, m, &bj);
+        if (k + PF_AHEAD < m) { /* draw for PF_AHEAD rows ahead */
+            ra = next_free_row(p, ra);
+            draw_ahead(p, &ring[(k + PF_AHEAD) % PF_AHEAD], ra, k + PF_AHEAD, m);
+        }
+        if (k + PF_AHEAD / 2 < m) { /* lines of the draws half way ahead */
+            const draw_t *d = &ring[(k + PF_AHEAD / 2) % PF_AHEAD];
+            for (int b = 0; b < PF_DRAWS; b++) {
+                const int c = pool[d->j[b]];
+                __builtin_prefetch(&p->dcnt[d->row - c + n - 1]);
+                __builtin_prefetch(&p->acnt[d->row + c]);
+            }
+        }
+        const int c = pool[bj];
+        pool[bj] = pool[k];
+        pool[k++] = c;
+        if (p->total + bc >= TOTAL_LIMIT) return SEARCH_BUDGET;
+        const int rc = start_poll(ctl, (int)k, RANDOM_POLL, nodes);
+        if (rc != 0) return rc;
+        p->total += bc;
+        p->cols[r] = c;
+        p->ccnt[c] = 1;
+        p->colx[c] = r;
+        p->dcnt[r - c + n - 1]++;
+        p->acnt[r + c]++;
+        if (bc != 0) pool[p->nlist++] = r; /* nlist < k: a consumed slot */
+    }
+    for (size_t i = 0; i < p->nlist; i++)
+        nqb_set(p->inlist, (size_t)p->list[i]);
     return 0;
 }
 
@@ -399,7 +599,9 @@ int nqueens_repair(int n, const int *fixed, const nqueens_repair_opts_t *opts,
     search_stats_t local = {0};
     int rc;
     if (n < NQUEENS_REPAIR_MIN_N || n > NQUEENS_REPAIR_MAX_N || cols == NULL || scratch == NULL ||
-        opts == NULL || res == NULL || (opts->trace == NULL && opts->restart != NULL))
+        opts == NULL || res == NULL || (opts->trace == NULL && opts->restart != NULL) ||
+        (int)opts->start < (int)NQUEENS_START_CONSTRUCTED ||
+        (int)opts->start > (int)NQUEENS_START_RANDOM)
         return SEARCH_EINVAL;
     (void)layout(n, &p, scratch);
     if ((rc = nqueens_board_check(n, fixed, p.list, bad)) != 0) return rc;
@@ -424,19 +626,27 @@ int nqueens_repair(int n, const int *fixed, const nqueens_repair_opts_t *opts,
     p.total = 0;
     p.rng = opts->seed;
     memset(res, 0, sizeof *res);
-    if ((rc = start(&p, ctl, stats->nodes)) != 0) return rc;
+    rc = opts->start == NQUEENS_START_GREEDY   ? start_greedy(&p, ctl, stats->nodes)
+         : opts->start == NQUEENS_START_RANDOM ? start_random(&p, ctl, stats->nodes)
+                                               : start_constructed(&p, ctl, stats->nodes);
+    if (rc != 0) return rc;
     res->initial_conflicts = p.total;
 
     const uint64_t base = stats->nodes;
     const size_t tcap = opts->trace != NULL ? opts->trace_cap : 0;
+    /* a move: the samples drawn, then a whole row or the sampled squares */
+    const uint64_t move_units =
+        PICK_SAMPLES + (n <= FULL_SCAN_N ? (uint64_t)n : FREE_SCAN + MOVE_SAMPLES);
     uint64_t steps = 0, restarts = 0, best_total = p.total, stall = 0;
+    nqueens__poll_t pl;
+    nqueens__poll_init(&pl, base);
     rc = 0;
     while (p.total > 0) {
         if (opts->max_steps != 0 && steps >= opts->max_steps) {
             rc = SEARCH_TIMEOUT;
             break;
         }
-        if ((rc = search_should_stop(ctl, base + steps)) != 0) break;
+        if ((rc = nqueens__poll(&pl, ctl, move_units, base + steps)) != 0) break;
         uint32_t cur;
         long i = pick(&p, PICK_SAMPLES, &cur);
         if (i < 0) {

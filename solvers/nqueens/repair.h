@@ -1,11 +1,12 @@
 /* nqueens/repair.h -- N-Queens by incremental repair (method=minconflicts).
  *
- * Start from a nearly conflict-free board, then repeatedly take a
- * most-conflicted queen and move it within its row to a least-conflicted
- * square, until no two queens attack each other.  Moves never raise the
- * number of attacking pairs; only a perturbation (counted in `restarts`) may.
- * Placed queens (`fixed`, as in solvers/nqueens/board.h) are never moved.
- * Reproducible: the same n, fixed and seed give the same board and trace.
+ * Start from a board with one queen a row (nqueens_repair_start_t: the
+ * classical solution slightly disturbed, a greedy permutation or a random
+ * one), then repeatedly take a most-conflicted queen and move it within its row to a
+ * least-conflicted square, until no two queens attack each other.  Moves never raise the number of
+ * attacking pairs; only a perturbation (counted in `restarts`) may. Placed queens (`fixed`, as in
+ * solvers/nqueens/board.h) are never moved. Reproducible: the same n, fixed and seed give the same
+ * board and trace.
  *
  * Memory: the caller passes nqueens_repair_scratch(n) bytes, about 18 bytes
  * per queen (plus the caller's 4-byte cols[]): 180 MB + 40 MB at n = 10^7.
@@ -23,11 +24,28 @@
 
 #define NQUEENS_REPAIR_MIN_N 4        /* n = 2, 3 have no solution, 1 is trivial */
 #define NQUEENS_REPAIR_MAX_N 10000000 /* 10^7 */
-/* The start is a conflict-free board (the classical construction, fixed
- * queens exchanged in) disturbed by this many random transpositions of free
- * rows, drawn from the seed: on an empty board initial_conflicts is then at
- * most 8 * NQUEENS_REPAIR_SWAPS^2. */
+/* The constructed start is a conflict-free board (the classical
+ * construction, fixed queens exchanged in) disturbed by this many random
+ * transpositions of free rows, drawn from the seed: on an empty board
+ * initial_conflicts is then at most 8 * NQUEENS_REPAIR_SWAPS^2. */
 #define NQUEENS_REPAIR_SWAPS 16
+
+/* Where the repair starts (nqueens_repair_opts_t.start).  Every start
+ * keeps the placed queens and is drawn from the seed. */
+typedef enum nqueens_repair_start_e {
+    /* the classical solution (Hoffman, Loessi and Moore), the placed queens
+     * exchanged in, then NQUEENS_REPAIR_SWAPS random transpositions: a few
+     * dozen conflicts, written in row order, by far the fastest at large n;
+     * the boards of different seeds differ only around the transpositions */
+    NQUEENS_START_CONSTRUCTED = 0,
+    /* each free row in turn takes the least crowded of up to 34 random free
+     * columns (Sosic and Gu's QS4 start): a permutation whose last rows
+     * conflict, a few thousand pairs at 10^7; boards far apart by seed */
+    NQUEENS_START_GREEDY = 1,
+    /* a uniformly random permutation of the free columns: about 2n/3
+     * attacking pairs, all of them for the repair to remove */
+    NQUEENS_START_RANDOM = 2
+} nqueens_repair_start_t;
 
 typedef struct nqueens_repair_opts_s {
     uint64_t seed;      /* PRNG seed (splitmix64); any value */
@@ -38,6 +56,7 @@ typedef struct nqueens_repair_opts_s {
     uint32_t *trace;
     uint8_t *restart;
     size_t trace_cap;
+    nqueens_repair_start_t start; /* 0 = NQUEENS_START_CONSTRUCTED */
 } nqueens_repair_opts_t;
 
 typedef struct nqueens_repair_result_s {

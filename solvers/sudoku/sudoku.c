@@ -443,6 +443,22 @@ static int opts_ok(const sudoku_opts_t *opts) {
     return 0;
 }
 
+/* The options a solve runs with: the defaults when NULL, and the control
+ * block's allocator when the options name none (search_allocator_of); own
+ * holds a copy when needed. */
+static const sudoku_opts_t *solve_opts(const sudoku_opts_t *opts, sudoku_opts_t *own) {
+    if (opts == NULL) {
+        sudoku_opts_init(own);
+        return own;
+    }
+    if (search_allocator_of(opts->alloc, opts->ctl) != opts->alloc) {
+        *own = *opts;
+        own->alloc = opts->ctl->alloc;
+        return own;
+    }
+    return opts;
+}
+
 /* Runs one of the run-based methods (everything but fast and exact cover)
  * on a shape or a model.  `big`: auto's propagation-then-cdcl. */
 static int run_solve(const sudoku_shape_t *shape, const sudoku_model_t *model,
@@ -494,10 +510,7 @@ int sudoku_solve(const sudoku_shape_t *shape, const uint8_t *puzzle, const sudok
 
     if (res == NULL) return SEARCH_EINVAL;
     memset(res, 0, sizeof *res);
-    if (opts == NULL) {
-        sudoku_opts_init(&defaults);
-        opts = &defaults;
-    }
+    opts = solve_opts(opts, &defaults);
     rc = sudoku_check_values(shape, puzzle);
     if (rc != 0) goto done;
     rc = opts_ok(opts);
@@ -569,10 +582,7 @@ int sudoku_model_solve(const sudoku_model_t *m, const uint8_t *puzzle, const sud
 
     if (res == NULL) return SEARCH_EINVAL;
     memset(res, 0, sizeof *res);
-    if (opts == NULL) {
-        sudoku_opts_init(&defaults);
-        opts = &defaults;
-    }
+    opts = solve_opts(opts, &defaults);
     rc = SEARCH_EINVAL;
     if (m == NULL) goto done;
     if (m->classic) return sudoku_solve(&m->shape, puzzle, opts, res);

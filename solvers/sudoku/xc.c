@@ -326,7 +326,7 @@ static int grid_out(void *ud, const uint32_t *options, size_t count) {
 
 static int xc_solve(const xtarget_t *t, const uint8_t *puzzle, const sudoku_xc_opts_t *opts,
                     sudoku_xc_result_t *res) {
-    const search_allocator_t *a = opts->alloc;
+    const search_allocator_t *a = search_allocator_of(opts->alloc, opts->ctl);
     xcover_problem_t *own = NULL;
     const xcover_problem_t *p;
     uint32_t *forced = NULL;
@@ -420,7 +420,7 @@ static int xc_split(const xtarget_t *t, const uint8_t *puzzle, const xcover_prob
     int rc = SEARCH_EINVAL;
 
     if (o == NULL || problem == NULL) goto done;
-    a = o->alloc;
+    a = search_allocator_of(o->alloc, o->ctl);
     if (!search_allocator_ok(a)) goto done;
     rc = target_values(t, puzzle);
     if (rc != 0) goto done;

@@ -409,6 +409,11 @@ int xcover_solve(const xcover_problem_t *p, const xcover_opts_t *opts, xcover_re
         xcover_opts_init(&defaults);
         opts = &defaults;
     }
+    if (search_allocator_of(opts->alloc, opts->ctl) != opts->alloc) { /* the control block's */
+        if (opts != &defaults) defaults = *opts;
+        defaults.alloc = opts->ctl->alloc;
+        opts = &defaults;
+    }
     rc = SEARCH_EINVAL;
     if (p == NULL || (unsigned)opts->engine >= XCOVER_ENGINE_COUNT) goto done;
     if (opts->solutions_cap > 0 && opts->solutions == NULL) goto done;
@@ -520,6 +525,7 @@ int xcover_split(const xcover_problem_t *p, const xcover_split_opts_t *o, uint32
                  size_t cap, xcover_split_info_t *info) {
     split_sink_t k;
     search_stats_t st;
+    xcover_split_opts_t own;
     int rc;
 
     if (info == NULL) return SEARCH_EINVAL;
@@ -527,6 +533,11 @@ int xcover_split(const xcover_problem_t *p, const xcover_split_opts_t *o, uint32
     memset(&k, 0, sizeof k);
     rc = SEARCH_EINVAL;
     if (p == NULL || o == NULL || (roots == NULL && cap > 0)) goto done;
+    if (search_allocator_of(o->alloc, o->ctl) != o->alloc) { /* the control block's */
+        own = *o;
+        own.alloc = o->ctl->alloc;
+        o = &own;
+    }
     if (o->depth > XCOVER_SPLIT_MAX_DEPTH || (o->base_len > 0 && o->base == NULL)) goto done;
     if (!search_allocator_ok(o->alloc) || options_in_range(p, o->base, o->base_len) != 0) goto done;
     k.depth = o->depth ? o->depth : 1;

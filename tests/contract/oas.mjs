@@ -16,7 +16,8 @@
 //   text/event-stream             the SSE grammar (event:, data:, id:, retry:,
 //                                 comments, blank-line separators); `data` of
 //                                 each event is JSON validated against the
-//                                 media type's `x-event-data` schema when set;
+//                                 media type's `x-event-data` schema when set
+//                                 (`x-event-schemas`: one per event name);
 //   text/csv                      rows of one field count, quotes balanced;
 //   other text/*, image/svg+xml   UTF-8 text, validated as a string.
 // Headers marked `required: true` must be present, and every documented
@@ -296,7 +297,9 @@ export class Contract {
       const where = `event ${i + 1} (${ev.event})`;
       const names = media['x-events'];
       if (names && !names.includes(ev.event)) out.push({ path: where, message: `is not one of ${names.join(', ')}` });
-      if (!dataPtr) return;
+      const own = media['x-event-schemas'] && media['x-event-schemas'][ev.event];
+      const ptr = own ? `${schemaPtr.replace(/\/schema$/, '')}/x-event-schemas/${ev.event}` : dataPtr;
+      if (!ptr) return;
       let v;
       try {
         v = JSON.parse(ev.data);
@@ -304,7 +307,7 @@ export class Contract {
         out.push({ path: `${where}.data`, message: `not JSON: ${e.message}` });
         return;
       }
-      const fn = this.validator(dataPtr);
+      const fn = this.validator(ptr);
       if (!fn(v)) out.push(...ajvErrors(fn.errors, `${where}.data`));
     });
     return out;

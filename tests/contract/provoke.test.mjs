@@ -6,13 +6,16 @@
 //         `example`, its request body's example) must answer 2xx; HEAD too
 //         for GET operations; with `Prefer: respond-async` 202 + Location
 //         where the operation documents 202;
-//   400   an unknown query parameter, named in the problem's errors[];
+//   400   an unknown query parameter, named in the problem's errors[], where
+//         the operation reads parameters or a body; on every operation, a
+//         request head without Host (refused before the route), naming it;
 //   404   an unknown job id, or a hidden file for the web front end;
 //   405   a method the path does not have, with the Allow header listing
 //         the ones it has;
 //   413   a body one byte over the limit, with the operation's own method;
 //   415   a body of a type no operation takes (application/xml);
-//   422   the inputs in UNPROCESSABLE below, by operationId.
+//   422   the inputs in UNPROCESSABLE below, by operationId;
+//   501   a Transfer-Encoding other than chunked (gzip), naming the header.
 //
 // A documented 4xx this file has no way to provoke fails the test, naming
 // it; so does an operation without an example request.  Every exchange is
@@ -59,22 +62,24 @@ after(async () => {
 // The example request of an operation: {url, headers, body} or a reason.
 function exampleRequest(o, jobId) {
   const q = new URLSearchParams();
+  const headers = {};
   for (const p of o.params) {
-    if (p.in !== 'query' || !p.required) continue;
+    if ((p.in !== 'query' && p.in !== 'header') || !p.required) continue;
     const s = deref(doc, p.schema || {});
     const v = p.example ?? s.example ?? s.default;
-    if (v === undefined) return { missing: `query parameter ${p.name} has no example` };
-    q.set(p.name, String(v));
+    if (v === undefined) return { missing: `${p.in} parameter ${p.name} has no example` };
+    if (p.in === 'header') headers[p.name] = String(v);
+    else q.set(p.name, String(v));
   }
   let url = o.path.replace('{id}', jobId || 'A'.repeat(22));
   if ([...q.keys()].length) url += `?${q}`;
   const rb = o.op.requestBody ? deref(doc, o.op.requestBody) : null;
-  if (!rb) return { url, headers: {}, body: null };
+  if (!rb) return { url, headers, body: null };
   for (const [mt, media] of Object.entries(rb.content || {})) {
     const ex = media.example !== undefined ? media.example : media.examples ? deref(doc, Object.values(media.examples)[0]).value : undefined;
     if (ex === undefined) continue;
     const body = typeof ex === 'string' ? ex : JSON.stringify(ex);
-    return { url, headers: { 'Content-Type': mt }, body };
+    return { url, headers: { ...headers, 'Content-Type': mt }, body };
   }
   return { missing: 'the request body has no example' };
 }
@@ -87,9 +92,11 @@ const problem = (r) => {
 
 // Jobs to point the job routes at: one ended, one still running.
 const jobs = {};
-async function makeJob(n) {
-  const r = await send('GET', `/v1/nqueens/count?n=${n}`, { headers: { Prefer: 'respond-async' } });
+async function makeJob(n, token) {
+  const headers = { Prefer: 'respond-async', ...(token ? { 'Job-List-Token': token } : {}) };
+  const r = await send('GET', `/v1/nqueens/count?n=${n}`, { headers });
   assert.equal(r.status, 202);
+  jobs.token = JSON.parse(r.body).list_token;
   return r.headers.location.split('/').pop();
 }
 async function waitEnded(id) {
@@ -131,17 +138,28 @@ for (const o of contract.ops) {
     }
   });
 
-  test(`${o.id}: every documented 4xx is provoked`, async () => {
+  test(`${o.id}: every documented 4xx (and 501) is provoked`, async () => {
     current = `${o.id} 4xx`;
     const req = exampleRequest(o, destructive(o) ? null : jobs.ended);
-    const codes = Object.keys(o.op.responses || {}).filter((c) => /^4\d\d$/.test(c));
+    const codes = Object.keys(o.op.responses || {}).filter((c) => /^4\d\d$/.test(c) || c === '501');
+    const headerProblem = (r, status, field) => {
+      assert.equal(r.status, status, `${o.id}: ${r.body.slice(0, 200)}`);
+      const p = problem(r);
+      assert.ok(p.errors.some((e) => e.in === 'header' && e.field === field), JSON.stringify(p));
+      assert.equal(r.headers.connection, 'close', 'the connection is closed after a refused head');
+    };
     for (const code of codes) {
       if (code === '400') {
+        headerProblem(await send(o.method, req.url || o.path, { setHost: false }), 400, 'Host');
+        if (!o.params.some((x) => x.in === 'query') && !o.op.requestBody) continue;
         const sep = req.url.includes('?') ? '&' : '?';
         const r = await send(o.method, `${req.url}${sep}contract_probe=1`, { headers: req.headers, body: req.body });
         assert.equal(r.status, 400, `${o.id}: an unknown query parameter: ${r.status}`);
         const p = problem(r);
         assert.ok(p.errors.some((e) => e.in === 'query' && e.field === 'contract_probe'), JSON.stringify(p));
+      } else if (code === '501') {
+        const r = await send(o.method, req.url || o.path, { headers: { 'Transfer-Encoding': 'gzip' } });
+        headerProblem(r, 501, 'Transfer-Encoding');
       } else if (code === '404') {
         const url = o.path.includes('{id}') ? o.path.replace('{id}', 'A'.repeat(22)) : o.path === '/' ? '/.contract' : null;
         assert.ok(url, `${o.id}: no way to provoke 404 here; add one to provoke.test.mjs`);
@@ -191,10 +209,12 @@ test('the web front end: a file, and 304 for the ETag it had', async () => {
 
 test('jobs: list, follow, cancel a running one (202), delete an ended one (204)', async () => {
   current = 'jobs';
-  const running = await makeJob(18);
-  const list = await send('GET', '/v1/jobs?limit=1');
+  const running = await makeJob(18, jobs.token);
+  const list = await send('GET', '/v1/jobs?limit=1', { headers: { 'Job-List-Token': jobs.token } });
   assert.equal(list.status, 200);
-  assert.equal(JSON.parse(list.body).jobs.length, 1);
+  assert.deepEqual(JSON.parse(list.body).jobs.map((j) => j.id), [running]);
+  const none = await send('GET', '/v1/jobs');
+  assert.equal(none.status, 400, 'no list without a job-list token');
   const events = await send('GET', `/v1/jobs/${jobs.ended}/events`);
   assert.match(events.body, /^event: done$/m);
   const c = await send('DELETE', `/v1/jobs/${running}`);

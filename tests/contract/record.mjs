@@ -84,14 +84,15 @@ export function recordingFetch(inner, source, testName = () => undefined) {
 }
 
 // One raw HTTP exchange (what fetch will not send: a GET with a body, a
-// Content-Length that lies), recorded.  Resolves to {status, headers, body}.
-export function exchange(base, method, urlPath, { headers = {}, body = null, source = 'node', test } = {}) {
+// Content-Length that lies, a Transfer-Encoding of its own, no Host header
+// with setHost: false), recorded.  Resolves to {status, headers, body}.
+export function exchange(base, method, urlPath, { headers = {}, body = null, source = 'node', test, setHost = true } = {}) {
   const url = new URL(urlPath, base);
-  // node frames a GET's body only when told its length
-  if (body !== null && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-length'))
-    headers = { ...headers, 'Content-Length': String(Buffer.byteLength(body)) };
+  // node frames a GET's body only when told its length (unless the caller frames it)
+  const framed = Object.keys(headers).some((k) => ['content-length', 'transfer-encoding'].includes(k.toLowerCase()));
+  if (body !== null && !framed) headers = { ...headers, 'Content-Length': String(Buffer.byteLength(body)) };
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers, agent: false }, (res) => {
+    const req = http.request(url, { method, headers, agent: false, setHost }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('error', reject);

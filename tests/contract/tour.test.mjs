@@ -1,7 +1,7 @@
 // tour.test.mjs -- the README's "A short tour" run as written, so the
 // documentation cannot drift from the service: every command of its sh block
 // is executed by bash against a live server (the host and port, and the job
-// id the tour makes up, replaced by the real ones; `@puzzles.txt` is a file
+// id and job-list token the tour makes up, replaced by the real ones; `@puzzles.txt` is a file
 // of three lines made here), through a `curl` that is the real curl behind
 // curl-shim.mjs, which records each exchange.  For each command:
 //
@@ -31,6 +31,7 @@ import { startServer, ROOT } from './server.mjs';
 const README = path.join(ROOT, 'README.md');
 const TOUR_HOST = 'http://127.0.0.1:8080';
 const TOUR_JOB = '3q2-RZ4a0kDUqJ5mxG1u0A';
+const TOUR_TOKEN = 'mJ7cQ0w2T1Xn8Yk4ZpL6aA';
 const contract = new Contract(path.join(ROOT, 'openapi.yaml'));
 
 // The tour's commands: [{line, text, expect: [comment lines after it]}].
@@ -105,6 +106,10 @@ for (const cmd of commands) {
       assert.ok(state.job, 'the tour uses a job id before any command made a job');
       text = text.split(TOUR_JOB).join(state.job);
     }
+    if (text.includes(TOUR_TOKEN)) {
+      assert.ok(state.token, 'the tour uses a job-list token before any command made a job');
+      text = text.split(TOUR_TOKEN).join(state.token);
+    }
     const before = new Set(fs.readdirSync(outDir));
     const run = spawnSync('bash', ['-c', `set -o pipefail\n${text}`], {
       cwd: work,
@@ -123,7 +128,10 @@ for (const cmd of commands) {
       const ex = exchangeOf(rec, `README.md:${cmd.line}`);
       const r = contract.checkExchange(ex);
       assert.deepEqual(r.list.map((m) => `${m.path}: ${m.message}`), [], `${r.label}: not what openapi.yaml says`);
-      if (ex.status === 202 && ex.headers.location) state.job = ex.headers.location.split('/').pop();
+      if (ex.status === 202 && ex.headers.location) {
+        state.job = ex.headers.location.split('/').pop();
+        state.token = JSON.parse(ex.body).list_token;
+      }
       checkShown(cmd.expect, ex);
     }
   });

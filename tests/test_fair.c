@@ -1,0 +1,313 @@
+/* test_fair.c -- a server that strangers share: reserved workers for the
+ * requests that wait, deadlines and hang-ups enforced while a request waits
+ * for a worker, and the global memory budgets (request bodies, search
+ * memory per request, kept job results), each on a real server.
+ *
+ * Long work is long by construction, never by the machine's speed: a
+ * worker is kept busy by GET /v1/nqueens/solutions?n=30&offset=10^12,
+ * which must enumerate a trillion solutions before it can answer (hours
+ * on any machine) and so runs to its deadline; the tests end it by hanging
+ * up.  Bounds on answer times are generous (seconds), so that sanitizer
+ * builds on a loaded machine pass: they catch a request that starves, not
+ * a slow one.  Latency figures belong to `make bench` (bench_http). */
+#include <arpa/inet.h>
+#include <check.h>
+#include <jansson.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "tests/http_client.h"
+#include "tests/job_client.h"
+#include "tests/test_util.h"
+
+/* A worker busy to its deadline: a trillion solutions to skip first. */
+#define LONG_PATH "/v1/nqueens/solutions?n=30&offset=1000000000000&limit=1&timeout_ms=30000"
+
+/* Opens a connection and sends a request on it without reading the
+ * answer; returns the socket (the caller closes it: a hang-up). */
+static int raw_send(const tsrv_t *s, const char *method, const char *path, const char *body) {
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)s->port)};
+    char head[512];
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ck_assert_int_ge(fd, 0);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+    size_t blen = body ? strlen(body) : 0;
+    int n = snprintf(head, sizeof head,
+                     "%s %s HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+                     "Content-Length: %zu\r\n\r\n",
+                     method, path, blen);
+    ck_assert_int_eq(send(fd, head, (size_t)n, MSG_NOSIGNAL), n);
+    if (blen > 0) ck_assert_int_eq(send(fd, body, blen, MSG_NOSIGNAL), (ssize_t)blen);
+    return fd;
+}
+
+/* Waits (up to ms) until `series` reads at least `want`; returns its value. */
+static double await_metric(const tsrv_t *s, const char *series, double want, int ms) {
+    double v = -1;
+    for (double t0 = test_now_ms(); test_now_ms() - t0 < ms; test_sleep_ms(20))
+        if ((v = tsrv_metric(s, series)) >= want) break;
+    return v;
+}
+
+/* ... until it reads at most `want`. */
+static double await_metric_le(const tsrv_t *s, const char *series, double want, int ms) {
+    double v = -1;
+    for (double t0 = test_now_ms(); test_now_ms() - t0 < ms; test_sleep_ms(20))
+        if ((v = tsrv_metric(s, series)) >= 0 && v <= want) break;
+    return v;
+}
+
+#define BUSY_FG   "puzzled_workers_busy{class=\"foreground\"}"
+#define BUSY_BG   "puzzled_workers_busy{class=\"background\"}"
+#define WORK_USED "puzzled_memory_used_bytes{budget=\"work\"}"
+
+static const char *jstr(json_t *o, const char *k) {
+    return json_string_value(json_object_get(o, k));
+}
+
+/* Every worker of a 2-thread server held by a request that waits. */
+static void occupy_both(const tsrv_t *s, int fds[2]) {
+    fds[0] = raw_send(s, "GET", LONG_PATH, NULL);
+    fds[1] = raw_send(s, "GET", LONG_PATH, NULL);
+    ck_assert_double_eq(await_metric(s, BUSY_FG, 2, 10000), 2);
+}
+
+START_TEST(fair_queued_request_answers_503_at_its_deadline) {
+    static const char *const args[] = {"--threads", "2", NULL};
+    tsrv_t s;
+    int fds[2];
+    long st;
+    hresp_t r;
+    ck_assert_int_eq(tsrv_start(&s, args, NULL), 0);
+    occupy_both(&s, fds);
+    double t0 = test_now_ms();
+    json_t *j = tsrv_call(&s, "GET", "/v1/nqueens/count?n=12&timeout_ms=300", NULL, 0, &st, &r);
+    double took = test_now_ms() - t0;
+    printf("fair: a request queued behind busy workers answered %ld after %.0f ms (deadline "
+           "300 ms)\n",
+           st, took);
+    ck_assert_int_eq(st, 503);
+    ck_assert_str_eq(jstr(j, "type"), "/problems/overloaded");
+    char ra[16];
+    ck_assert(hresp_header(&r, "Retry-After", ra, sizeof ra));
+    ck_assert(took >= 290 && took < 5000); /* at its deadline, not at the workers' */
+    ck_assert_double_eq(tsrv_metric(&s, "puzzled_queue_expired_total"), 1);
+    json_decref(j);
+    hresp_free(&r);
+    close(fds[0]);
+    close(fds[1]); /* the hang-ups cancel them */
+    ck_assert_double_eq(await_metric_le(&s, BUSY_FG, 0, 10000), 0);
+    ck_assert_double_eq(await_metric_le(&s, WORK_USED, 0, 10000), 0);
+    ck_assert_int_eq(tsrv_stop(&s, SIGTERM, 15000), 0);
+}
+END_TEST
+
+START_TEST(fair_queued_request_of_a_gone_client_is_dropped) {
+    static const char *const args[] = {"--threads", "2", NULL};
+    tsrv_t s;
+    int fds[2];
+    ck_assert_int_eq(tsrv_start(&s, args, NULL), 0);
+    occupy_both(&s, fds);
+    int q = raw_send(&s, "GET", "/v1/nqueens/count?n=12&timeout_ms=30000", NULL);
+    ck_assert_double_eq(await_metric(&s, "puzzled_jobs_queued", 1, 5000), 1);
+    close(q);
+    /* noticed while it waits (the watch), not when a worker frees */
+    ck_assert_double_eq(await_metric(&s, "puzzled_queue_abandoned_total", 1, 5000), 1);
+    ck_assert_double_eq(await_metric_le(&s, "puzzled_jobs_queued", 0, 5000), 0);
+    ck_assert_double_eq(tsrv_metric(&s, BUSY_FG), 2);
+    close(fds[0]);
+    close(fds[1]);
+    ck_assert_double_eq(await_metric_le(&s, "puzzled_jobs_inflight", 0, 10000), 0);
+    ck_assert_int_eq(tsrv_stop(&s, SIGTERM, 15000), 0);
+}
+END_TEST
+
+/* Background work never holds more than its share (all but one worker of
+ * two), so requests that wait are served while it runs: before, three
+ * async jobs took both workers and a count of n=12 waited for minutes. */
+START_TEST(fair_background_keeps_a_worker_free) {
+    static const char *const args[] = {"--threads", "2", NULL};
+    tsrv_t s;
+    char ids[3][32];
+    long st;
+    ck_assert_int_eq(tsrv_start(&s, args, NULL), 0);
+    for (int k = 0; k < 3; k++) {
+        json_t *j = tsrv_call(&s, "GET", LONG_PATH, NULL, 1, &st, NULL);
+        ck_assert_int_eq(st, 202);
+        snprintf(ids[k], sizeof ids[k], "%s", jstr(j, "id"));
+        json_decref(j);
+    }
+    ck_assert_double_eq(await_metric(&s, BUSY_BG, 1, 10000), 1);
+    double worst = 0;
+    for (int k = 0; k < 20; k++) {
+        double t0 = test_now_ms();
+        json_t *j = tsrv_call(&s, "GET", "/v1/nqueens/count?n=12", NULL, 0, &st, NULL);
+        double took = test_now_ms() - t0;
+        if (took > worst) worst = took;
+        ck_assert_int_eq(st, 200);
+        ck_assert_str_eq(jstr(j, "status"), "complete");
+        ck_assert_int_eq(json_integer_value(json_object_get(j, "count")), 14200);
+        json_decref(j);
+        ck_assert_double_le(tsrv_metric(&s, BUSY_BG), 1);
+    }
+    printf("fair: 20 counts of n=12 during 3 long async jobs, slowest %.0f ms\n", worst);
+    ck_assert(worst < 10000);
+    /* a generate (background work even when its client waits) waits for a
+     * turn in the background share: it does not take the kept worker, and
+     * counts go on while it waits */
+    int g = raw_send(&s, "POST", "/v1/sudoku/generate", "{\"size\":9,\"timeout_ms\":30000}");
+    ck_assert_double_ge(await_metric(&s, "puzzled_jobs_queued", 1, 5000), 1);
+    json_t *j = tsrv_call(&s, "GET", "/v1/nqueens/count?n=12", NULL, 0, &st, NULL);
+    ck_assert_int_eq(st, 200);
+    json_decref(j);
+    ck_assert_double_le(tsrv_metric(&s, BUSY_BG), 1);
+    close(g);
+    for (int k = 0; k < 3; k++) {
+        char path[160];
+        snprintf(path, sizeof path, "/v1/jobs/%s", ids[k]);
+        json_decref(tsrv_call(&s, "DELETE", path, NULL, 0, &st, NULL));
+        ck_assert_int_eq(st, 202);
+    }
+    ck_assert_double_eq(await_metric_le(&s, "puzzled_jobs_inflight", 0, 10000), 0);
+    ck_assert_int_eq(tsrv_stop(&s, SIGTERM, 15000), 0);
+}
+END_TEST
+
+/* Bodies being read are charged to the work budget: with two large bodies
+ * in flight filling it, a third request is refused with a 503 that says
+ * so, and the budget is whole again once they end. */
+START_TEST(fair_bodies_share_the_work_budget) {
+    static const char *const args[] = {
+        "--max-work-memory", "16777216", "--max-request-memory", "8388608", "--max-body",
+        "8388608",           NULL};
+    tsrv_t s;
+    long st;
+    ck_assert_int_eq(tsrv_start(&s, args, NULL), 0);
+    size_t big = 5u << 20; /* past 4 MiB: the body's buffer is 8 MiB */
+    char *junk = malloc(big);
+    ck_assert_ptr_nonnull(junk);
+    memset(junk, ' ', big);
+    int fds[2];
+    for (int k = 0; k < 2; k++) {
+        struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)s.port)};
+        char head[256];
+        fds[k] = socket(AF_INET, SOCK_STREAM, 0);
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        ck_assert_int_eq(connect(fds[k], (struct sockaddr *)&a, sizeof a), 0);
+        int n = snprintf(head, sizeof head,
+                         "POST /v1/sudoku/solve HTTP/1.1\r\nHost: t\r\nContent-Type: "
+                         "application/json\r\nContent-Length: %zu\r\n\r\n",
+                         big + 10); /* never all sent: the body stays in flight */
+        ck_assert_int_eq(send(fds[k], head, (size_t)n, MSG_NOSIGNAL), n);
+        for (size_t off = 0; off < big;) {
+            ssize_t w = send(fds[k], junk + off, big - off, MSG_NOSIGNAL);
+            ck_assert_int_gt(w, 0);
+            off += (size_t)w;
+        }
+    }
+    free(junk);
+    ck_assert_double_eq(await_metric(&s, WORK_USED, 16u << 20, 10000), 16u << 20);
+    json_t *j =
+        tsrv_call(&s, "POST", "/v1/sudoku/solve", "{\"grid\":\"1...............\"}", 0, &st, NULL);
+    ck_assert_int_eq(st, 503);
+    ck_assert_str_eq(jstr(j, "type"), "/problems/out-of-memory");
+    ck_assert_ptr_nonnull(strstr(jstr(j, "detail"), "--max-work-memory"));
+    json_decref(j);
+    ck_assert_double_ge(tsrv_metric(&s, "puzzled_memory_refused_total{budget=\"work\"}"), 1);
+    for (int k = 0; k < 2; k++) { /* the bodies end (blanks and {}: a 400), and are answered */
+        char got[512];
+        ck_assert_int_eq(send(fds[k], "        {}", 10, MSG_NOSIGNAL), 10);
+        ssize_t n = recv(fds[k], got, sizeof got - 1, 0);
+        ck_assert_int_gt(n, 0);
+        got[n] = '\0';
+        ck_assert_msg(strncmp(got, "HTTP/1.1 400", 12) == 0, "%s", got);
+        close(fds[k]);
+    }
+    ck_assert_double_eq(await_metric_le(&s, WORK_USED, 0, 10000), 0);
+    j = tsrv_call(&s, "POST", "/v1/sudoku/solve", "{\"grid\":\"1...............\"}", 0, &st, NULL);
+    ck_assert_int_eq(st, 200);
+    json_decref(j);
+    ck_assert_int_eq(tsrv_stop(&s, SIGTERM, 15000), 0);
+}
+END_TEST
+
+/* A search that needs more than one request's share is told so (422: a
+ * retry cannot help); the same search fits under the default share. */
+START_TEST(fair_request_share_is_422) {
+    static const char *const small[] = {"--max-request-memory", "1048576", NULL};
+    char body[800];
+    tsrv_t s;
+    long st;
+    snprintf(body, sizeof body, "{\"grid\":\"%0625d\",\"method\":\"best-first\"}", 0);
+    ck_assert_int_eq(tsrv_start(&s, small, NULL), 0);
+    json_t *j = tsrv_call(&s, "POST", "/v1/sudoku/solve", body, 0, &st, NULL);
+    ck_assert_int_eq(st, 422);
+    ck_assert_str_eq(jstr(j, "type"), "/problems/too-much-memory");
+    json_decref(j);
+    ck_assert_double_eq(await_metric_le(&s, WORK_USED, 0, 5000), 0);
+    ck_assert_int_eq(tsrv_stop(&s, SIGTERM, 15000), 0);
+    ck_assert_int_eq(tsrv_start(&s, NULL, NULL), 0);
+    j = tsrv_call(&s, "POST", "/v1/sudoku/solve", body, 0, &st, NULL);
+    ck_assert_int_eq(st, 200);
+    ck_assert_str_eq(jstr(j, "status"), "solved");
+    json_decref(j);
+    ck_assert_double_gt(tsrv_metric(&s, "puzzled_memory_peak_bytes{budget=\"work\"}"), 1 << 20);
+    ck_assert_int_eq(tsrv_stop(&s, SIGTERM, 15000), 0);
+}
+END_TEST
+
+/* Kept results have a total budget: past it the oldest ended jobs go, and
+ * the budget's use never passes its limit. */
+START_TEST(fair_kept_results_have_a_budget) {
+    static const char *const args[] = {"--max-job-memory", "131072", NULL};
+    char ids[8][32];
+    tsrv_t s;
+    long st;
+    ck_assert_int_eq(tsrv_start(&s, args, NULL), 0);
+    /* each result is ~40 KB: 1,000 boards of 16 queens */
+    for (int k = 0; k < 8; k++) {
+        char path[96];
+        snprintf(path, sizeof path, "/v1/nqueens/solutions?n=16&offset=%d&limit=1000", k);
+        json_t *j = tsrv_call(&s, "GET", path, NULL, 1, &st, NULL);
+        ck_assert_int_eq(st, 202);
+        snprintf(ids[k], sizeof ids[k], "%s", jstr(j, "id"));
+        json_decref(j);
+        for (double t0 = test_now_ms(); test_now_ms() - t0 < 20000; test_sleep_ms(10)) {
+            j = tsrv_job(&s, ids[k], &st);
+            int ended = job_status_ended(jstr(j, "status"));
+            if (ended) ck_assert_str_eq(jstr(j, "status"), "done");
+            json_decref(j);
+            if (ended) break;
+        }
+        double used = tsrv_metric(&s, "puzzled_memory_used_bytes{budget=\"results\"}");
+        ck_assert_double_le(used, 131072);
+        ck_assert_double_gt(used, 0);
+    }
+    json_decref(tsrv_job(&s, ids[0], &st));
+    ck_assert_int_eq(st, 404); /* evicted, the oldest first */
+    json_decref(tsrv_job(&s, ids[7], &st));
+    ck_assert_int_eq(st, 200);
+    ck_assert_int_eq(tsrv_stop(&s, SIGTERM, 15000), 0);
+}
+END_TEST
+
+Suite *fair_suite(void);
+Suite *fair_suite(void) {
+    Suite *s = suite_create("fair");
+    TCase *tc = tcase_create("fair");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, fair_queued_request_answers_503_at_its_deadline);
+    tcase_add_test(tc, fair_queued_request_of_a_gone_client_is_dropped);
+    tcase_add_test(tc, fair_background_keeps_a_worker_free);
+    tcase_add_test(tc, fair_bodies_share_the_work_budget);
+    tcase_add_test(tc, fair_request_share_is_422);
+    tcase_add_test(tc, fair_kept_results_have_a_budget);
+    suite_add_tcase(s, tc);
+    return s;
+}
