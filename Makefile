@@ -77,12 +77,13 @@ SOLVER_SRC := solvers/search.c solvers/nqueens/nqueens.c solvers/nqueens/count.c
               solvers/sudoku/sudoku9_avx2.c solvers/sudoku/sudoku9_scalar.c \
               solvers/sudoku/logic.c solvers/sudoku/fish.c solvers/sudoku/wings.c \
               solvers/sudoku/chains.c solvers/sudoku/trial.c solvers/sudoku/generate.c \
+              solvers/sudoku/model.c \
               solvers/xcover/xcover.c solvers/xcover/dlx.c solvers/xcover/algx.c \
               solvers/killer/killer.c solvers/killer/bt.c solvers/killer/adv.c solvers/killer/prop.c \
               solvers/killer/derive.c solvers/killer/generate.c solvers/killer/lcg.c solvers/killer/lcg_prop.c
 API_SRC    := api/problem.c api/request.c api/json_util.c api/json_scan.c api/json_writer.c api/xc_job.c api/nqueens_api.c api/sudoku_api.c api/sudoku_batch.c \
               api/xcover_api.c api/killer_api.c api/nqueens_board_api.c \
-              api/sudoku_logic_api.c api/generate_api.c
+              api/sudoku_logic_api.c api/generate_api.c api/sudoku_variant.c
 SERVER_SRC := server/config.c server/metrics.c server/budget.c server/pool.c server/http.c \
               server/router.c server/healthcheck.c server/reqid.c server/guard.c \
               server/jobstore_mem.c server/jobs.c server/static.c server/rconn.c \
@@ -94,13 +95,15 @@ TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test
               tests/test_nqueens_board_api.c tests/job_harness.c tests/test_http.c \
               tests/http_client.c tests/fail_alloc.c tests/test_nomem.c tests/job_client.c tests/test_jobs.c tests/test_fair.c \
               tests/test_static.c tests/test_logic.c tests/test_generate.c tests/test_logic_http.c \
+              tests/test_variants.c \
               tests/contract/record.c tests/redis_harness.c tests/test_cluster.c
 DEPLOY_SRC := tests/deploy/load.c tests/deploy/idle.c
 FUZZ_SRC   := fuzz/fuzz_api.c fuzz/replay.c
 SOAK_SRC   := tests/soak.c
 BENCH_SRC  := bench/bench_nqueens.c bench/bench_sudoku.c bench/bench_xcover.c bench/bench9.c \
               bench/bench_killer.c bench/bench_nqueens_more.c bench/bench_http.c bench/bench9_http.c \
-              bench/bench_logic.c bench/bench_big.c bench/bench_fair.c
+              bench/bench_logic.c bench/bench_big.c bench/bench_fair.c bench/bench_variants.c \
+              bench/janko.c bench/janko2json.c
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 SOLVER_OBJ := $(call obj,$(SOLVER_SRC))
@@ -131,6 +134,8 @@ BENCH_HTTP := $(BUILD)/bench/bench_http
 BENCH_FAIR := $(BUILD)/bench/bench_fair
 BENCH_BIG  := $(BUILD)/bench/bench_big
 BENCH_LG   := $(BUILD)/bench/bench_logic
+BENCH_VAR  := $(BUILD)/bench/bench_variants
+JANKO2JSON := $(BUILD)/bench/janko2json
 FUZZ_REPLAY := $(BUILD)/fuzz/replay
 LOAD_BIN   := $(BUILD)/tests/deploy/load
 IDLE_BIN   := $(BUILD)/tests/deploy/idle
@@ -278,6 +283,16 @@ $(BENCH_LG): $(BUILD)/bench/bench_logic.o $(SOLVER_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
 
+# The variants bench reads requests through api/sudoku_variant.c, as the
+# endpoints will: it links the api objects and jansson.
+$(BENCH_VAR): $(BUILD)/bench/bench_variants.o $(BUILD)/bench/janko.o $(API_OBJ) $(SOLVER_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+
+$(JANKO2JSON): $(BUILD)/bench/janko2json.o $(BUILD)/bench/janko.o
+	@mkdir -p $(@D)
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(shell pkg-config --libs jansson)
+
 $(BENCH_HTTP): $(BUILD)/bench/bench_http.o $(HTTP_CLIENT_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
@@ -387,7 +402,7 @@ run: deps $(PUZZLED)
 # The benches are built (not run) too, so that -Werror catches them
 # drifting from the code they measure.
 BENCH_BIN  := $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_9) $(BENCH_9H) $(BENCH_KL) $(BENCH_HTTP) \
-              $(BENCH_LG) $(BENCH_BIG) $(BENCH_FAIR)
+              $(BENCH_LG) $(BENCH_BIG) $(BENCH_FAIR) $(BENCH_VAR) $(JANKO2JSON)
 
 test: deps deps-web format-check check-layers check-tables $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) \
       $(FUZZ_REPLAY) $(SOAK_BIN) $(LOAD_BIN) $(IDLE_BIN)
@@ -491,10 +506,14 @@ test-deploy: deps deps-deploy $(PUZZLED) $(LOAD_BIN) $(IDLE_BIN)
 	  PUZZLED_CONTRACT_DIR=$(CURDIR)/$(BUILD)/contract-deploy PUZZLED_CONTRACT_LIMIT=20000 bash tests/deploy/test_deploy.sh
 	$(call contract_validate,$(BUILD)/contract-deploy)
 
+# The janko.at variant collections (bench/bench_variants.c; any folder of
+# *Sudoku.jsonl files in that format).
+VARIANTS_DIR ?= $(if $(wildcard ../shared/data/variants),../shared/data/variants,/work/shared/data/variants)
+
 # Each bench prints its own table; the data-driven ones read ../shared/data
 # when it is there and say what they skipped when it is not.
 bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_KL) $(BENCH_HTTP) \
-       $(BENCH_LG) $(BENCH_FAIR)
+       $(BENCH_LG) $(BENCH_FAIR) $(BENCH_VAR)
 	./$(BENCH_NQ)
 	./$(BENCH_NQ2)
 	./$(BENCH_SD)
@@ -506,6 +525,7 @@ bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_
 	@command -v qqwing >/dev/null 2>&1 || { echo "installing qqwing (the generation anchor)"; \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qqwing >/dev/null; }
 	./$(BENCH_LG)
+	./$(BENCH_VAR) -q -d $(VARIANTS_DIR)
 
 # puzzled next to the public programs it is measured against, built and run
 # in the same run on this machine (interleaved, best of 3): every

@@ -19,6 +19,7 @@
 #include "solvers/killer/killer.h"
 #include "solvers/nqueens/board.h"
 #include "solvers/sudoku/logic.h"
+#include "solvers/sudoku/model.h"
 #include "solvers/sudoku/sudoku.h"
 #include "solvers/xcover/xcover.h"
 
@@ -42,6 +43,14 @@ static const search_code_t search_codes[] = {
     SEARCH_CODE(SUDOKU_ENOBOX, "the size has no default box"),
     SEARCH_CODE(SUDOKU_LOGIC_ECONTRA,
                 "the candidates contradict (a cell or a digit has no place left)"),
+    SEARCH_CODE(SUDOKU_EMETHOD, "the method cannot solve this variant"),
+    SEARCH_CODE(SUDOKU_EREGION,
+                "the regions are not connected regions of n cells covering the grid"),
+    SEARCH_CODE(SUDOKU_EUNIT, "a unit lists too many cells, a cell twice, or a cell of no grid"),
+    SEARCH_CODE(SUDOKU_ELAYOUT, "the grids repeat or do not fit the frame"),
+    SEARCH_CODE(SUDOKU_EPAIR,
+                "a pair is not two neighbouring cells of the grids, or is marked twice"),
+    SEARCH_CODE(SUDOKU_EPARITY, "a parity mark is on no grid or is not even or odd"),
     SEARCH_CODE(XCOVER_EITEM, "an option names an unknown item"),
     SEARCH_CODE(XCOVER_EEMPTY, "an option has no item"),
     SEARCH_CODE(XCOVER_EDUP, "an option names the same item twice"),

@@ -30,6 +30,7 @@ Suite *jobs_redis_suite(void);
 Suite *cluster_suite(void);
 Suite *static_suite(void);
 Suite *fair_suite(void);
+Suite *variants_suite(void);
 
 int main(void) {
     int failed;
@@ -54,6 +55,7 @@ int main(void) {
     srunner_add_suite(sr, static_suite());
     srunner_add_suite(sr, logic_suite());
     srunner_add_suite(sr, generate_suite());
+    srunner_add_suite(sr, variants_suite());
     srunner_add_suite(sr, logic_http_suite());
     srunner_add_suite(sr, http_suite());
     srunner_add_suite(sr, nomem_suite());
