@@ -193,14 +193,18 @@ $(BUILD)/tests/%.o: tests/%.c
 # ---- the web front end, compiled in ------------------------------------------
 # web/ becomes one C file of byte arrays (server/static.h: static_assets[]),
 # so the binary, and the Docker image that copies only the binary, serves the
-# front end with nothing beside it.  web_files.txt changes only when the list
-# of files does, so deleting a file rebuilds the table too.
+# front end with nothing beside it.  Each file is also compressed here (gzip
+# -9 -n: no name or time inside, so the bytes and their ETag are the same on
+# every build) and its gzip form kept when smaller: the server sends those
+# bytes to clients that take gzip and never compresses at run time.
+# web_files.txt changes only when the list of files does, so deleting a file
+# rebuilds the table too.
 WEB_FILES := $(shell find web -type f ! -name '.*' 2>/dev/null | LC_ALL=C sort)
 $(BUILD)/gen/web_files.txt: FORCE
 	@mkdir -p $(@D)
 	@echo '$(WEB_FILES)' | cmp -s - $@ || echo '$(WEB_FILES)' > $@
 
-$(BUILD)/gen/web_assets.c: $(WEB_FILES) $(BUILD)/gen/web_files.txt
+$(BUILD)/gen/web_assets.c: $(WEB_FILES) $(BUILD)/gen/web_files.txt server/static.h
 	@mkdir -p $(@D)
 	@set -e; i=0; { \
 	  echo '/* Generated from web/ by the Makefile; do not edit. */'; \
@@ -209,16 +213,24 @@ $(BUILD)/gen/web_assets.c: $(WEB_FILES) $(BUILD)/gen/web_files.txt
 	    case "$$f" in *[!A-Za-z0-9._/-]*) echo "web/: unusable file name '$$f'" >&2; exit 1;; esac; \
 	    echo "static const unsigned char f$$i[] = {"; \
 	    od -An -v -tx1 "$$f" | sed 's/ \([0-9a-f][0-9a-f]\)/0x\1,/g'; \
-	    echo '0};'; i=$$((i + 1)); \
+	    echo '0};'; \
+	    gzip -9 -n -c "$$f" > $@.gz; \
+	    if [ $$(wc -c < $@.gz) -lt $$(wc -c < "$$f") ]; then \
+	      echo "static const unsigned char g$$i[] = {"; \
+	      od -An -v -tx1 $@.gz | sed 's/ \([0-9a-f][0-9a-f]\)/0x\1,/g'; \
+	      echo '0};'; \
+	      echo "#define G$$i g$$i, sizeof g$$i - 1"; \
+	    else echo "#define G$$i 0, 0"; fi; \
+	    i=$$((i + 1)); \
 	  done; \
 	  echo 'const static_asset_t static_assets[] = {'; i=0; \
 	  for f in $(WEB_FILES); do \
-	    echo "    {\"$${f#web}\", f$$i, sizeof f$$i - 1},"; i=$$((i + 1)); \
+	    echo "    {\"$${f#web}\", f$$i, sizeof f$$i - 1, G$$i},"; i=$$((i + 1)); \
 	  done; \
-	  echo '    {0, 0, 0}};'; \
+	  echo '    {0, 0, 0, 0, 0}};'; \
 	  echo "const size_t static_nassets = $$i;"; \
-	} > $@.tmp && mv $@.tmp $@
-	@echo "embedded $(words $(WEB_FILES)) files of web/ in $@"
+	} > $@.tmp && mv $@.tmp $@ && rm -f $@.gz
+	@echo "embedded $(words $(WEB_FILES)) files of web/ in $@ (with their gzip forms)"
 
 $(BUILD)/gen/%.o: $(BUILD)/gen/%.c
 	$(CC) $(ALL_CFLAGS) -c $< -o $@

@@ -54,15 +54,22 @@ webTest('files come with their type, an ETag, no-cache and the policy', async ()
     const stale = await fetch(srv.base + url, { headers: { 'If-None-Match': '"0000000000000000"' } });
     assert.equal(stale.status, 200);
   }
-  const head = await fetch(`${srv.base}/`, { method: 'HEAD' });
-  assert.equal(head.status, 200);
-  assert.equal(Number(head.headers.get('content-length')), fs.statSync(path.join(WEB, 'index.html')).size);
+  const plain = await fetch(`${srv.base}/`, { method: 'HEAD', headers: { 'Accept-Encoding': 'identity' } });
+  assert.equal(plain.status, 200);
+  assert.equal(plain.headers.get('content-encoding'), null);
+  assert.equal(Number(plain.headers.get('content-length')), fs.statSync(path.join(WEB, 'index.html')).size);
+  // gzip when the client takes it (the bytes compressed at build time), with Vary
+  const gz = await fetch(`${srv.base}/`, { method: 'HEAD', headers: { 'Accept-Encoding': 'gzip' } });
+  assert.equal(gz.headers.get('content-encoding'), 'gzip');
+  assert.equal(gz.headers.get('vary'), 'Accept-Encoding');
+  assert.ok(Number(gz.headers.get('content-length')) < fs.statSync(path.join(WEB, 'index.html')).size / 1.5);
+  assert.match(gz.headers.get('permissions-policy'), /camera=\(\)/);
   // paths that leave web/ or name hidden files, sent as they are (fetch
   // would resolve the dots itself)
   for (const bad of ['/nope.js', '/.hidden', '/js/../index.html', '/js//app.js', '/%2e%2e/Makefile', '/js/%2e%2e/index.html', '/../Makefile']) {
-    const head = await rawGet(srv.base, bad);
-    assert.match(head, /^HTTP\/1\.1 404 /, bad);
-    assert.match(head, /content-type: application\/problem\+json/i, bad);
+    const answer = await rawGet(srv.base, bad);
+    assert.match(answer, /^HTTP\/1\.1 404 /, bad);
+    assert.match(answer, /content-type: application\/problem\+json/i, bad);
   }
   const post = await fetch(`${srv.base}/index.html`, { method: 'POST' });
   assert.equal(post.status, 405);
