@@ -17,6 +17,7 @@
 #   make test-compose     deploy/compose.yaml up for real (docker compose, else podman-compose)
 #   make test-deploy      nginx (deploy/) in front of three replicas, under load
 #   make test-web     the web front end in a real browser (chromium + node; see tests/web/)
+#   make lint         ESLint over web/ and the node tests (eslint.config.mjs)
 #   make test-contract   openapi.yaml linted, its examples and the README tour run, the web
 #                     front end's API calls type-checked, every answer the suites recorded
 #                     (build/contract/) validated against it, /metrics through promtool
@@ -138,7 +139,7 @@ SOAK_BIN   := $(BUILD)/tests/soak
 .PHONY: bench-compare bench-cluster soak check-nomem-cover all run test test-web test-contract deps-web bench \
         bench9 bench-big fuzz fuzz-cover deps deps-bench \
         deps-build deps-container deps-deploy test-container test-compose test-deploy check-layers \
-        check-tables tables \
+        check-tables tables lint \
         format format-check clean FORCE
 all: $(PUZZLED)
 
@@ -399,7 +400,14 @@ test: deps format-check check-layers check-tables $(PUZZLED) $(TEST_BIN) $(BENCH
 	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 && [ -x "$(CHROMIUM)" ]; then \
 	  PUZZLED_CONTRACT_DIR=$(CURDIR)/$(CONTRACT_DIR)/web $(MAKE) --no-print-directory test-web; \
 	else echo "test-web: not run (needs node, npm and $(CHROMIUM): make deps-web installs them)"; fi
+	@$(MAKE) --no-print-directory lint
 	@$(MAKE) --no-print-directory test-contract
+
+# ---- ESLint over web/ and the node tests (eslint.config.mjs; npm, pinned) -----
+lint:
+	@command -v node >/dev/null 2>&1 || { echo "lint: needs node and npm (make deps-web installs them)"; exit 1; }
+	@test -d node_modules/eslint -a -d node_modules/globals || npm ci --no-audit --no-fund
+	./node_modules/.bin/eslint --max-warnings 0 .
 
 # ---- the web front end in a real browser ------------------------------------
 # Debian's chromium driven by playwright-core (npm, pinned in

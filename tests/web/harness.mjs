@@ -46,7 +46,7 @@ function recordPageAnswers(page, origin) {
   if (!contractDir()) return;
   page.on('response', (res) => {
     if (!res.url().startsWith(origin)) return;
-    const test = currentTest;
+    const testName = currentTest;
     const req = res.request();
     const p = (async () => {
       const reqHeaders = await req.allHeaders().catch(() => req.headers());
@@ -57,7 +57,7 @@ function recordPageAnswers(page, origin) {
       const body = await Promise.race([res.body(), new Promise((r) => setTimeout(() => r(null), 5_000))]).catch(() => null);
       record({
         source: 'web',
-        test,
+        test: testName,
         method: req.method(),
         url: res.url(),
         req_headers: reqHeaders,

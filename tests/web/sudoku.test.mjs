@@ -223,11 +223,11 @@ webTest('generate, grade and take a hint', async () => {
   assert.ok((await page.locator('.hint-text').innerText()).length > 10);
   assert.ok((await board(page).locator('.cell.hint').count()) >= 1);
   // applying the hint places a value the solution agrees with, or removes candidates
-  const before = await gridText(page, board(page));
+  const was = await gridText(page, board(page));
   await button(page, 'Apply the hint').click();
-  const after = await gridText(page, board(page));
-  after.forEach((v, i) => {
-    if (v && !before[i]) assert.equal(v, solution[i], `the hint's placement at ${i}`);
+  const now = await gridText(page, board(page));
+  now.forEach((v, i) => {
+    if (v && !was[i]) assert.equal(v, solution[i], `the hint's placement at ${i}`);
   });
   page.assertNoErrors();
 });

@@ -34,7 +34,7 @@ const EXAMPLE4 = {
 export function mount(root) {
   let size = boxFor(9);
   let cages = [];
-  let selected = new Set();
+  const selected = new Set();
   let picked = -1; // a cage chosen for deletion
 
   const grid = new Grid({

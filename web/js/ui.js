@@ -229,13 +229,13 @@ export class Task {
     if (this.ctrl) this.ctrl.abort();
   }
 
-  async run(label, fn) {
+  async run(busyText, fn) {
     if (this.ctrl) this.ctrl.abort();
     const ctrl = new AbortController();
     this.ctrl = ctrl;
     for (const b of this.buttons) b.disabled = true;
     if (this.cancelButton) this.cancelButton.hidden = false;
-    if (label) setStatus(this.status, 'busy', label);
+    if (busyText) setStatus(this.status, 'busy', busyText);
     const hooks = {
       onWait: (s) =>
         s > 0
@@ -244,7 +244,7 @@ export class Task {
               'wait',
               `The server is busy; waiting ${s} s (Retry-After) before trying again…`,
             )
-          : setStatus(this.status, 'busy', label || 'Working…'),
+          : setStatus(this.status, 'busy', busyText || 'Working…'),
     };
     try {
       return await fn(ctrl.signal, hooks);
