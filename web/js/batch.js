@@ -158,7 +158,15 @@ export function mount(root) {
         h(
           'tbody',
           null,
-          shown.map((r) => h('tr', null, h('td', null, r.line), h('td', null, r.status), h('td', null, r.solution || r.error || ''))),
+          shown.map((r) =>
+            h(
+              'tr',
+              null,
+              h('td', null, r.line),
+              h('td', null, r.status),
+              r.solution ? h('td', { class: 'grid-text' }, r.solution) : h('td', { class: 'msg' }, r.error || ''),
+            ),
+          ),
         ),
       ),
     );
