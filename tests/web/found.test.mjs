@@ -7,7 +7,7 @@
 // has the play-mode ones: the selected cell, the phone, undo, reload.)
 
 import { before, after } from 'node:test';
-import { assert, webTest, startServer, startBrowser, openPage, gridText } from './harness.mjs';
+import { assert, webTest, startServer, startBrowser, openPage, gridText, snap } from './harness.mjs';
 
 let srv;
 let browser;
@@ -84,7 +84,7 @@ webTest('a page opened while the server was down loads by itself when it is back
   let second;
   try {
     const page = await openPage(browser.ctx, `${first.base}/#/sudoku`, {
-      allow: ['ERR_CONNECTION_REFUSED', 'Failed to fetch dynamically imported module'],
+      allow: ['net::ERR_', 'Failed to fetch dynamically imported module'],
     });
     await page.evaluate(() => (window.sameDocument = true));
     await first.stop();
@@ -186,6 +186,7 @@ webTest('pencil marks on 16x16 and 25x25 are readable, or listed beside the boar
       const dot = await grid.locator('.cell.has-marks').evaluate((c) => getComputedStyle(c, '::before').content);
       assert.notEqual(dot, 'none', 'a dot says the cell has marks');
     }
+    await snap(page, `marks-${n}x${n}-${width}`);
   }
   await page.setViewportSize({ width: 1280, height: 900 });
   page.assertNoErrors();

@@ -129,11 +129,17 @@ export async function openPage(ctx, url, { allow = [], mode = 'play', keep = fal
   await page.bringToFront(); // the others are background tabs now (document.hidden)
   if (before) await before(page);
   if (!keep) {
-    await page.goto(new URL('favicon.svg', url).href);
+    // a blank page of the same origin (made up here: no favicon.ico
+    // request, no app saving a game) to empty the storage from
+    const blank = new URL('/__blank__', url).href;
+    const html = '<!doctype html><title>blank</title><link rel="icon" href="data:,">';
+    await page.route(blank, (r) => r.fulfill({ status: 200, contentType: 'text/html', body: html }));
+    await page.goto(blank);
     await page.evaluate((m) => {
       localStorage.clear();
       localStorage.setItem('puzzled.mode', JSON.stringify(m));
     }, mode);
+    await page.unroute(blank);
   }
   const errors = [];
   page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
@@ -178,6 +184,14 @@ export async function shoot(page, name, { audit: check = false } = {}) {
   await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 1280, height: 900 });
   return files;
+}
+
+// One screenshot of the page as it is (viewport, scheme), named.
+export async function snap(page, name) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const file = path.join(SHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
 }
 
 // === Accessibility: axe-core in the page ===================================

@@ -8,7 +8,7 @@
 import { before, after } from 'node:test';
 import fs from 'node:fs';
 import path from 'node:path';
-import { assert, webTest, startServer, startBrowser, openPage, gridText, assertSudoku } from './harness.mjs';
+import { assert, webTest, startServer, startBrowser, openPage, gridText, assertSudoku, shoot, snap } from './harness.mjs';
 import { ROOT } from '../contract/server.mjs';
 
 // The page's first Sudoku (the "9×9 classic" example) and its solution.
@@ -83,6 +83,8 @@ webTest('a whole 9x9, by keyboard, to "completed" with its time', async () => {
   assert.ok(await page.getByRole('group', { name: 'Digits' }).getByRole('button', { name: '1', exact: true }).isDisabled());
   await page.clock.runFor(60_000);
   assert.equal(await page.locator('.gamebar .time').innerText(), '2:05', 'the clock stopped at completion');
+  await page.clock.resume(); // screenshots wait for animation frames
+  await shoot(page, 'play-sudoku-completed', { audit: true });
   page.assertNoErrors();
 });
 
@@ -102,6 +104,7 @@ webTest('a whole Killer, by keyboard, to "completed"', async () => {
   const values = await gridText(page, grid);
   assertSudoku(values, 9, 3, 3);
   assert.equal(values.join(''), KILLER_SOLUTION);
+  await shoot(page, 'play-killer-completed');
   page.assertNoErrors();
 });
 
@@ -131,6 +134,7 @@ webTest('a 9x9 on a 390 px phone, by touch, with the number pad alone', async ()
     }
     assert.equal(await page.evaluate(() => window.keys || 0), 0, 'no key was pressed');
     await page.locator('.done-banner').waitFor();
+    await snap(page, 'play-sudoku-phone-touch-completed');
     assert.equal((await gridText(page, grid)).join(''), SOLUTION);
     page.assertNoErrors();
   } finally {
@@ -181,6 +185,8 @@ webTest('undo and redo every entry: keys, buttons, pencil marks and their prunin
   await cellAt(grid, 8).click();
   await page.keyboard.press('1');
   assert.match(await cellAt(grid, 7).getAttribute('aria-label'), /pencil marks 1$/);
+  await cellAt(grid, 3).click();
+  await shoot(page, 'play-sudoku-marks', { audit: true });
   page.assertNoErrors();
 });
 
@@ -268,6 +274,9 @@ webTest('the timer: pause hides the board, resume, hide it, hidden tabs stop it'
   assert.equal(await page.locator('section.page:not([hidden]) .sgrid').evaluate((g) => getComputedStyle(g).visibility), 'hidden', 'no peeking while paused');
   await page.clock.runFor(300_000);
   assert.equal(await page.locator('.gamebar .time').innerText(), '0:30');
+  await page.clock.resume(); // screenshots wait for animation frames; the game is paused anyway
+  await shoot(page, 'play-sudoku-paused', { audit: true });
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
   await button(page, 'Resume').click();
   await page.clock.runFor(5_000);
   await page.locator('.gamebar .time', { hasText: '0:35' }).waitFor();

@@ -233,6 +233,7 @@ webTest('generate, grade and take a hint', async () => {
   await page.locator('.hint-text').waitFor();
   assert.ok((await page.locator('.hint-text').innerText()).length > 10);
   assert.ok((await board(page).locator('.cell.hint').count()) >= 1);
+  await shoot(page, 'sudoku-hint');
   // applying the hint places a value the solution agrees with, or removes candidates
   const was = await gridText(page, board(page));
   await button(page, 'Apply the hint').click();

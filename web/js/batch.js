@@ -51,7 +51,7 @@ export function mount(root) {
   const bar = h('progress', { max: 1, value: 0, 'aria-label': 'Puzzles answered' });
   const barLine = h('div', { class: 'progress-line' });
   const counts = h('div', { class: 'counts', 'aria-live': 'off' });
-  const preview = h('div', { class: 'table-wrap' });
+  const preview = h('div', { class: 'table-wrap' }, h('p', { class: 'muted' }, 'Run a batch to see its answers here, as they come.'));
   const form = card(
     'Puzzles',
     h('div', { class: 'row' }, field('Open a file', fileInput), sampleBtn),

@@ -5,8 +5,8 @@
 import * as api from './api.js';
 
 export const METHODS = [
-  ['auto', 'auto (backtracking on 4x4, else advanced)'],
-  ['advanced', 'advanced (cage combinations, 45 rule)'],
+  ['auto', 'auto'],
+  ['advanced', 'advanced (combinations, 45 rule)'],
   ['backtracking', 'backtracking'],
 ];
 export const DIFFICULTIES = ['easy', 'medium', 'hard', 'expert'];

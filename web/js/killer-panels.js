@@ -94,7 +94,7 @@ export function engineerPanels(page) {
     h(
       'div',
       { class: 'row' },
-      field('Method', methodSel, { api: 'method' }),
+      field('Method', methodSel, { api: 'method', hint: 'auto: backtracking on 4×4, else advanced' }),
       field('Max solutions', maxSol, { api: 'max_solutions', hint: `${range(1, LIMITS.killer.maxSolutions)}; 2 proves uniqueness` }),
     ),
     h('div', { class: 'row' }, solveBtn, cancelBtn, clearSol),

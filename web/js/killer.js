@@ -12,7 +12,7 @@ import { h, field, select, button, card, setStatus, showProblem, setFieldError, 
 import { Grid } from './grid.js';
 import { Play } from './play.js';
 import { engineerPanels, KSIZES } from './killer-panels.js';
-import { pageHead, boardCard, boardFieldOf, shareBox, gameCard } from './play-page.js';
+import { pageHead, boardCard, boardFieldOf, shareBox, gameCard, pageHooks } from './play-page.js';
 import { boxFor, fromGrid, killerShare, readKillerShare, cellName, playerField, playerDetail } from './formats.js';
 import { LIMITS } from './limits.js';
 
@@ -86,7 +86,6 @@ export function mount(root) {
     const cages = FIRST.cages.map(([sum, ...cells]) => ({ sum, cells: cells.map((i) => [Math.floor(i / 9), i % 9]) }));
     startKiller({ size: 9, cages, solution: fromGrid(FIRST.solution, 9), level: 'easy' }, '');
   }
-  let shown = true;
   syncMode(root.dataset.mode);
 
   // ==== behaviour ====
@@ -96,7 +95,7 @@ export function mount(root) {
     grid.selectable = eng;
     grid.editable = !eng;
     grid.el.setAttribute('aria-label', eng ? 'Killer grid: select cells for a cage' : 'Killer grid');
-    play.setVisible(shown && !eng);
+    play.setMode(m);
     if (!eng && play.game && play.game.editing && play.game.cages.length) {
       play.finishEditing();
     }
@@ -204,26 +203,11 @@ export function mount(root) {
     return true;
   }
 
-  return {
-    open(params) {
-      if (!params.get('k')) return;
-      const k = readKillerShare(params);
-      if (k.error) {
-        setStatus(play.status, 'error', `This link does not hold a killer the page can read: ${k.error}.`);
-        return;
-      }
-      startKiller({ size: k.n, cages: k.cages, diagonals: k.diagonals }, 'The killer from the link. Have fun!');
-      if (k.entries) {
-        const g = play.game;
-        k.entries.forEach((v, i) => {
-          if (v) g.values[i] = v;
-        });
-        play.drawAll();
-      }
-    },
-    shown(on) {
-      shown = on;
-      play.setVisible(on && root.dataset.mode === 'play');
-    },
-  };
+  // #/killer?n=..&k=..: the killer of a share link
+  return pageHooks(play, {
+    key: 'k',
+    noun: 'killer',
+    read: readKillerShare,
+    start: (k) => startKiller({ size: k.n, cages: k.cages, diagonals: k.diagonals }, 'The killer from the link. Have fun!'),
+  });
 }

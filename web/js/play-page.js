@@ -120,3 +120,22 @@ export function gameCard(play, share, extra = []) {
     play.keysEl,
   );
 }
+
+// What app.js calls on a play page: open(params) starts the game a share
+// link holds (read(params) gives {error} or the game and its entries,
+// start(game) loads it), shown(on) when its tab comes and goes.
+export function pageHooks(play, { key, noun, read, start }) {
+  return {
+    open(params) {
+      if (!params.get(key)) return;
+      const s = read(params);
+      if (s.error) {
+        setStatus(play.status, 'error', `This link does not hold a ${noun} the page can read: ${s.error}.`);
+        return;
+      }
+      start(s);
+      if (s.entries) play.fillEntries(s.entries);
+    },
+    shown: (on) => play.setShown(on),
+  };
+}

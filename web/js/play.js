@@ -398,8 +398,9 @@ export class Play {
       pencil: this.pencil,
       canUndo: g.canUndo(),
       canRedo: g.canRedo(),
-      disabled: !!g.completed,
+      disabled: !!g.completed || this.pauseReason === 'user',
     });
+    for (const b of this.opts.extraTools || []) b.disabled = !!g.completed || this.pauseReason === 'user';
   }
 
   drawBar() {
@@ -476,7 +477,7 @@ export class Play {
     this.doneEl.hidden = false;
     this.drawBar();
     this.drawPad();
-    setStatus(this.status, 'ok', `Completed in ${formatTime(c.ms)}.`);
+    setStatus(this.status, '', ''); // the banner says it (role=status)
     this.emit('completed', g);
     this.save(true);
   }
@@ -505,6 +506,7 @@ export class Play {
     this.cover.hidden = reason !== 'user';
     this.boardBox.classList.toggle('paused', reason === 'user');
     this.drawBar();
+    this.drawPad();
     this.save(true);
     if (reason === 'user') this.resumeBtn.focus();
   }
@@ -518,6 +520,7 @@ export class Play {
     this.boardBox.classList.remove('paused');
     if (!g.completed && !g.editing) g.start();
     this.drawBar();
+    this.drawPad();
     if (wasUser) this.grid.focus();
   }
 
@@ -531,11 +534,30 @@ export class Play {
     if (this.pauseReason === 'hidden' && this.visible !== false) this.resume();
   }
 
-  // The page's visibility in the app (its tab shown or not), or the mode.
-  setVisible(on) {
-    this.visible = on;
-    if (on) this.autoResume();
+  // The clock runs while the page is shown in the app and in the play view.
+  setShown(on) {
+    this.shownInApp = on;
+    this.syncVisible();
+  }
+
+  setMode(m) {
+    this.mode = m;
+    this.syncVisible();
+  }
+
+  syncVisible() {
+    this.visible = this.shownInApp !== false && this.mode !== 'engineer';
+    if (this.visible) this.autoResume();
     else this.autoPause();
+  }
+
+  // Entries that came with the puzzle (a share link): not steps of its history.
+  fillEntries(entries) {
+    const g = this.game;
+    entries.forEach((v, i) => {
+      if (v && !g.given[i]) g.values[i] = v;
+    });
+    this.drawAll();
   }
 
   // === storage ===============================================================

@@ -215,7 +215,6 @@ export function mount(root) {
     { class: 'card', 'aria-label': 'Board' },
     h('div', { class: 'row' }, nField, clearBtn),
     h('div', { class: 'row' }, firstBtn, completeBtn, countHereBtn, boardCancel),
-    h('div', { class: 'row' }),
     h('div', { class: 'board-wrap' }, board.el),
     boardStatus,
     analysis,
@@ -245,7 +244,8 @@ export function mount(root) {
   });
   const countCard = card(
     'Count all solutions',
-    h('div', { class: 'row' }, field('n', cN, { api: 'n', hint: range(1, Q.countMaxN) }), field('Method', cMethod, { api: 'method' }), cSym),
+    h('div', { class: 'row' }, field('n', cN, { api: 'n', hint: range(1, Q.countMaxN) }), field('Method', cMethod, { api: 'method' })),
+    h('div', { class: 'row' }, cSym),
     h('div', { class: 'row' }, countBtn, countCancel),
     countStatus,
     countProgress,
@@ -269,7 +269,8 @@ export function mount(root) {
   let mNField;
   const mCard = card(
     'Min-conflicts for large n',
-    h('div', { class: 'row' }, (mNField = field('n', mN, { api: 'n', hint: range(Q.minConflictsMinN, Q.maxN) })), field('Seed', mSeed, { api: 'seed' }), mTrace),
+    h('div', { class: 'row' }, (mNField = field('n', mN, { api: 'n', hint: range(Q.minConflictsMinN, Q.maxN) })), field('Seed', mSeed, { api: 'seed' })),
+    h('div', { class: 'row' }, mTrace),
     h('div', { class: 'row' }, mBtn, mCancel),
     mStatus,
     mOut,
@@ -296,9 +297,8 @@ export function mount(root) {
       { class: 'row' },
       field('n', sN, { api: 'n', hint: `${range(1, Q.solutionsMaxN)}; the total is known up to ${Q.solutionsTotalMaxN}` }),
       sShow,
-      sPrev,
-      sNext,
     ),
+    h('div', { class: 'row' }, sPrev, sNext),
     sStatus,
     sOut,
   );

@@ -15,7 +15,7 @@ import { Grid } from './grid.js';
 import { Play } from './play.js';
 import { HintBox } from './sudoku-hint.js';
 import { engineerPanels } from './sudoku-panels.js';
-import { pageHead, boardCard, boardFieldOf, shareBox, gameCard } from './play-page.js';
+import { pageHead, boardCard, boardFieldOf, shareBox, gameCard, pageHooks } from './play-page.js';
 import {
   SIZES, boxFor, sizeLabel, EXAMPLES, fromGrid, sudokuShare, readSudokuShare, playerField, playerDetail,
 } from './formats.js';
@@ -116,13 +116,12 @@ export function mount(root) {
   play.on('entries', () => hint.clear());
 
   if (!play.restore()) start({ ...boxFor(9), givens: fromGrid(FIRST, 9) }, '');
-  let shown = true;
   syncMode(root.dataset.mode);
 
   // ==== behaviour ====
 
   function syncMode(m) {
-    play.setVisible(shown && m === 'play');
+    play.setMode(m);
     if (m === 'engineer') {
       hint.el.remove();
       panels.cards[0].append(hint.el);
@@ -208,27 +207,11 @@ export function mount(root) {
     return true;
   }
 
-  return {
-    // #/sudoku?p=...: the puzzle of a share link
-    open(params) {
-      if (!params.get('p')) return;
-      const s = readSudokuShare(params);
-      if (s.error) {
-        setStatus(play.status, 'error', `This link does not hold a puzzle the page can read: ${s.error}.`);
-        return;
-      }
-      start({ n: s.n, rows: s.rows, cols: s.cols, givens: s.givens }, 'The puzzle from the link. Have fun!');
-      if (s.entries) {
-        const g = play.game;
-        s.entries.forEach((v, i) => {
-          if (v && !g.given[i]) g.values[i] = v;
-        });
-        play.drawAll();
-      }
-    },
-    shown(on) {
-      shown = on;
-      play.setVisible(on && root.dataset.mode === 'play');
-    },
-  };
+  // #/sudoku?p=...: the puzzle of a share link
+  return pageHooks(play, {
+    key: 'p',
+    noun: 'puzzle',
+    read: readSudokuShare,
+    start: (s) => start({ n: s.n, rows: s.rows, cols: s.cols, givens: s.givens }, 'The puzzle from the link. Have fun!'),
+  });
 }
