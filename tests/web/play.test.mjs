@@ -341,6 +341,13 @@ webTest('the selected cell stands out, with its row, column, box and digit', asy
   assert.ok(new Set([bgSel, bgPeer, bgFar]).size === 3, `three shades: ${bgSel} ${bgPeer} ${bgFar}`);
   await page.getByRole('button', { name: 'Share' }).focus();
   assert.notEqual((await look(0))[1], 'none', 'still shown when the board has no focus');
+  // highlighting off: the selected cell stays marked, its peers do not
+  await page.getByText('Settings').click();
+  await page.getByLabel(/Highlight the row/).uncheck();
+  assert.match(await cellAt(grid, 0).getAttribute('class'), /\bsel\b/);
+  assert.equal(await grid.locator('.cell.peer, .cell.same').count(), 0);
+  await cellAt(grid, 40).click();
+  assert.match(await cellAt(grid, 40).getAttribute('class'), /\bsel\b/);
   page.assertNoErrors();
 });
 

@@ -37,7 +37,8 @@ export class Grid {
     this.label = label || 'Sudoku grid';
     this.editable = editable;
     this.selectable = selectable;
-    this.highlighting = highlight;
+    this.showSelection = highlight; // the selected cell drawn (sel), focus or not
+    this.highlighting = highlight; // its row, column, region (peer) and digit (same) too
     this.onInput = onInput || (() => {});
     this.onSelect = onSelect || (() => {});
     this.onPaste = onPaste || null;
@@ -240,12 +241,13 @@ export class Grid {
     this.overlay.replaceChildren(...els);
   }
 
-  // Shades the selected cell's peers and the cells holding its value.
+  // Marks the selected cell, and shades its peers and the cells holding its
+  // value (when highlighting).
   highlight() {
-    if (!this.highlighting) return;
+    if (!this.showSelection) return;
     const sel = this.focusIndex;
-    const peers = new Set(this.geo.peers[sel]);
-    const v = this.values[sel];
+    const peers = this.highlighting ? new Set(this.geo.peers[sel]) : new Set();
+    const v = this.highlighting ? this.values[sel] : 0;
     for (let i = 0; i < this.cells.length; i++) {
       const cl = this.cells[i].classList;
       cl.toggle('sel', i === sel);
@@ -299,13 +301,13 @@ export class Grid {
     }
     if (this.diagonals && (r === c || r + c === n - 1)) cls += ' diag';
     for (const m of this.marks[i]) cls += ` ${m}`;
-    if (this.highlighting) {
+    if (this.showSelection) {
       // keep the highlight classes render() does not own
       for (const k of ['sel', 'peer', 'same']) if (cell.classList.contains(k)) cls += ` ${k}`;
     }
     cell.className = cls;
     cell.setAttribute('aria-label', this.describe(i));
-    cell.setAttribute('aria-selected', this.marks[i].has('selected') || (this.highlighting && i === this.focusIndex) ? 'true' : 'false');
+    cell.setAttribute('aria-selected', this.marks[i].has('selected') || (this.showSelection && i === this.focusIndex) ? 'true' : 'false');
     cell.replaceChildren(...parts);
   }
 

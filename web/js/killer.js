@@ -12,7 +12,7 @@ import { h, field, select, button, card, setStatus, showProblem, setFieldError, 
 import { Grid } from './grid.js';
 import { Play } from './play.js';
 import { engineerPanels, KSIZES } from './killer-panels.js';
-import { pageHead, boardCard, boardFieldOf, shareBox, gameCard, pageHooks } from './play-page.js';
+import { pageHead, boardCard, boardFieldOf, shareBox, gameCard, pageHooks, solutionFor } from './play-page.js';
 import { boxFor, fromGrid, killerShare, readKillerShare, cellName, playerField, playerDetail } from './formats.js';
 import { LIMITS } from './limits.js';
 
@@ -172,20 +172,9 @@ export function mount(root) {
     setStatus(play.status, '', `${cellName(i, g.n)} revealed (Undo takes it back).`);
   }
 
-  async function findSolution(g) {
+  function findSolution(g) {
     if (!g.cages.length) return null;
-    try {
-      const res = await killerApi.solve(g, { max_solutions: 2, timeout_ms: 10000 }, { job: false });
-      if (res.status === 'solved' && res.solution) return { solution: fromGrid(res.solution, g.n) };
-      if (res.status === 'multiple') return { note: 'This killer has more than one solution: entries are checked against the rules only.' };
-      if (res.status === 'unsolvable') return { note: 'This killer has no solution.' };
-    } catch (e) {
-      if (e && e.kind === 'problem') {
-        const where = (e.problem.errors || []).map((x) => playerField(x.field)).filter(Boolean);
-        return { note: `These cages break the rules${where.length ? ` (${[...new Set(where)].join(', ')})` : ''}.` };
-      }
-    }
-    return null;
+    return solutionFor(() => killerApi.solve(g, { max_solutions: 2, timeout_ms: 10000 }, { job: false }), g.n, 'killer');
   }
 
   // Cage errors go next to the cage list (the API's words) and on the

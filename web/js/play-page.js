@@ -6,6 +6,7 @@
 
 import { h, button, card, segmented, field, checkbox, setStatus } from './ui.js';
 import * as store from './store.js';
+import { fromGrid, playerField } from './formats.js';
 
 // The page's heading and lead, and the mode switch.  The section gets
 // data-mode, which the stylesheet reads (.play-only, .eng-only); onMode(m)
@@ -138,4 +139,22 @@ export function pageHooks(play, { key, noun, read, start }) {
     },
     shown: (on) => play.setShown(on),
   };
+}
+
+// The solution of a puzzle that came without one (an example, your own, an
+// import, a link), from ask() (a solve with max_solutions 2), for a player:
+// {solution}, or {note} saying why entries are checked by the rules only.
+export async function solutionFor(ask, n, noun) {
+  try {
+    const res = await ask();
+    if (res.status === 'solved' && res.solution) return { solution: fromGrid(res.solution, n) };
+    if (res.status === 'multiple') return { note: `This ${noun} has more than one solution: entries are checked against the rules only.` };
+    if (res.status === 'unsolvable') return { note: `This ${noun} has no solution.` };
+  } catch (e) {
+    if (e && e.kind === 'problem') {
+      const where = [...new Set((e.problem.errors || []).map((x) => playerField(x.field)).filter(Boolean))];
+      return { note: `This ${noun} breaks the rules${where.length ? ` at ${where.join(', ')}` : ''}.` };
+    }
+  }
+  return null;
 }

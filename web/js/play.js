@@ -1,8 +1,10 @@
 // play.js -- playing a puzzle: the controller between one Game (game.js),
 // the board (grid.js), the number pad, the timer and mistakes bar, the
 // settings, and storage.  The Sudoku and Killer pages each make one and
-// give it what differs: how to start a new game, how to find a puzzle's
-// solution, what a hint is, and the choices of the New game form.
+// give it what differs (the constructor's opts): how to find the solution
+// of a puzzle that came without one, the pad's extra tool (Hint, Reveal),
+// when a puzzle being entered can be played; they place its parts (bar,
+// board, pad, banners, status, settings, shortcuts) in their own layout.
 //
 // Input: a key on the board, or anywhere in the play area but a form
 // field, goes to handleKey(): the grid's moves and symbols, plus
@@ -54,6 +56,7 @@ export class Play {
     });
     window.addEventListener('pagehide', () => this.save(true));
     this.timer = setInterval(() => this.tick(), TICK_MS);
+    this.syncSettings();
   }
 
   on(name, fn) {
@@ -110,13 +113,13 @@ export class Play {
       if (e.defaultPrevented || this.grid.el.contains(e.target)) return;
       const t = e.target;
       if (t.closest && t.closest('input, select, textarea, [contenteditable]')) return;
-      if ((e.key === ' ' || e.key === 'Enter') && t.tagName === 'BUTTON') return;
+      if ((e.key === ' ' || e.key === 'Enter') && t.closest && t.closest('button, summary, a')) return;
       this.grid.key(e, false);
     });
     this.grid.onKey = (e, i) => this.handleKey(e, i);
     this.grid.onInput = (i, v, pencil) => this.input(i, v, pencil);
     this.grid.onMove = () => this.showMarksLine();
-    this.grid.highlighting = true;
+    this.grid.showSelection = true;
 
     this.restartBtn = button('Restart', () => this.restart());
     this.checkBtn = button('Check', () => this.check());
@@ -160,7 +163,7 @@ export class Play {
   syncSettings() {
     for (const [k, box] of Object.entries(this.settingBoxes)) box.checked = this.settings[k];
     this.grid.highlighting = this.settings.highlight;
-    if (!this.settings.highlight) for (const c of this.grid.cells) c.classList.remove('sel', 'peer', 'same');
+    this.grid.highlight();
     this.bar.classList.toggle('no-timer', !this.settings.showTimer);
   }
 
@@ -565,12 +568,8 @@ export class Play {
   save(now = false) {
     if (!this.game || !this.opts.storeKey) return;
     const t = Date.now();
-    if (!now && t - this.lastSave < SAVE_EVERY_MS && this.game.running) {
-      this.dirty = true;
-      return;
-    }
+    if (!now && t - this.lastSave < SAVE_EVERY_MS) return; // the clock's ticks
     this.lastSave = t;
-    this.dirty = false;
     store.save(this.opts.storeKey, this.game.toJSON());
   }
 

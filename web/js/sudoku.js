@@ -15,7 +15,7 @@ import { Grid } from './grid.js';
 import { Play } from './play.js';
 import { HintBox } from './sudoku-hint.js';
 import { engineerPanels } from './sudoku-panels.js';
-import { pageHead, boardCard, boardFieldOf, shareBox, gameCard, pageHooks } from './play-page.js';
+import { pageHead, boardCard, boardFieldOf, shareBox, gameCard, pageHooks, solutionFor } from './play-page.js';
 import {
   SIZES, boxFor, sizeLabel, EXAMPLES, fromGrid, sudokuShare, readSudokuShare, playerField, playerDetail,
 } from './formats.js';
@@ -162,21 +162,9 @@ export function mount(root) {
     grid.focus(grid.focusIndex);
   }
 
-  // The solution of a puzzle that came without one (an example, your own,
-  // an import, a link): solved on the server, unique or not.
-  async function findSolution(g) {
-    try {
-      const res = await sudokuApi.solve(g.givensList, g.n, g.rows, g.cols, { max_solutions: 2, timeout_ms: 10000 }, { job: false });
-      if (res.status === 'solved' && res.solution) return { solution: fromGrid(res.solution, g.n) };
-      if (res.status === 'multiple') return { note: 'This puzzle has more than one solution: entries are checked against the rules only.' };
-      if (res.status === 'unsolvable') return { note: 'This puzzle has no solution: some givens contradict each other.' };
-    } catch (e) {
-      if (e && e.kind === 'problem') {
-        const cells = (e.problem.errors || []).map((x) => playerField(x.field)).filter(Boolean);
-        return { note: `This puzzle breaks the rules${cells.length ? ` at ${[...new Set(cells)].join(', ')}` : ''}.` };
-      }
-    }
-    return null;
+  function findSolution(g) {
+    const ask = () => sudokuApi.solve(g.givensList, g.n, g.rows, g.cols, { max_solutions: 2, timeout_ms: 10000 }, { job: false });
+    return solutionFor(ask, g.n, 'puzzle');
   }
 
   // Puts a problem's errors next to their fields: grid[r][c] marks a cell
