@@ -1,10 +1,15 @@
 // killer-panels.js -- the Killer page's engineer panels, around the same
-// board and game as play mode: drawing cages (select cells with a click or
-// Space, type the sum, Enter), the cage list, Solve by either method with
-// its statistics, Generate with every option, and Import / export (JSON or
-// the course's text format).  Errors name their cages next to the list in
-// the API's words; results of another puzzle are forgotten when the
-// puzzle changes.
+// board and game as play mode, one function each: cageEditor (size,
+// Killer-X, drawing cages: select cells with a click or Space, type the
+// sum, Enter; the cage list), solvePanel (either method, its statistics),
+// generatePanel (every option), importPanel (JSON or the course's text
+// format).  Each returns its element and a reset(game) that
+// engineerPanels() calls when the puzzle changes, so no panel shows
+// results of another puzzle.  Errors name their cages next to the list in
+// the API's words.
+//
+// page: {play, boardField, problem(e, status), startKiller(k, why),
+// startGenerated(p, n, diagonals), setCages(cages, diagonals), newEmpty(n)}
 
 import * as killerApi from './killer-api.js';
 import {
@@ -30,14 +35,31 @@ export const EXAMPLE4 = {
   ],
 };
 
-// page: {play, boardField, problem(e, status), startKiller(k, why), setCages(cages), newEmpty(n), diagonals()}
 export function engineerPanels(page) {
+  const editor = cageEditor(page);
+  const panels = [solvePanel(page), editor.listCard, generatePanel(page, editor), importPanel(page)];
+  page.play.on('puzzle', (g) => {
+    editor.reset(g);
+    for (const p of panels) if (p.reset) p.reset(g);
+  });
+  return {
+    tools: editor.tools,
+    drawRow: editor.drawRow,
+    cards: panels.map((p) => p.el),
+    toggle: editor.toggle,
+    cagesField: editor.cagesField,
+    cageProblem: editor.cageProblem,
+  };
+}
+
+// Size, the 4x4 example, Killer-X; selecting cells and adding, picking and
+// deleting cages; the cage list with its sums.
+function cageEditor(page) {
   const { play } = page;
   const game = () => play.game;
   const selected = new Set();
   let picked = -1; // a cage chosen for deletion
 
-  // ==== drawing ====
   const sizeSel = select(KSIZES.map((s) => [String(s.n), sizeLabel(s)]), '9');
   sizeSel.addEventListener('change', () => page.newEmpty(+sizeSel.value));
   const diag = checkbox('Killer-X (both diagonals hold every value once)', false);
@@ -79,87 +101,7 @@ export function engineerPanels(page) {
   cagesField.error = cagesError;
   cagesField.control = cageList;
 
-  // ==== solve ====
-  const methodSel = select(killerApi.METHODS, 'auto');
-  const maxSol = number(2, 1, LIMITS.killer.maxSolutions);
-  const solveBtn = button('Solve', () => solve(), 'primary');
-  const cancelBtn = button('Cancel', null, 'danger');
-  const clearSol = button('Clear solution', () => play.showOverlay(null));
-  const solveStatus = statusLine();
-  const progressOut = h('div', { class: 'progress-line' });
-  const solveOut = h('div');
-  const solveTask = new Task({ status: solveStatus, buttons: [solveBtn], cancel: cancelBtn, onError: (e) => page.problem(e, solveStatus) });
-  const solveCard = card(
-    'Solve',
-    h(
-      'div',
-      { class: 'row' },
-      field('Method', methodSel, { api: 'method', hint: 'auto: backtracking on 4×4, else advanced' }),
-      field('Max solutions', maxSol, { api: 'max_solutions', hint: `${range(1, LIMITS.killer.maxSolutions)}; 2 proves uniqueness` }),
-    ),
-    h('div', { class: 'row' }, solveBtn, cancelBtn, clearSol),
-    solveStatus,
-    progressOut,
-    solveOut,
-  );
-
-  // ==== generate ====
-  const genSize = select(LIMITS.killer.generateSizes.map((n) => [String(n), `${n}×${n}`]), '6');
-  const cageMin = number(2, 1, 9);
-  const cageMax = number(4, 1, 9);
-  const genDiff = select(killerApi.DIFFICULTIES, 'medium');
-  const genBtn = button('Generate', () => generate());
-  const genStatus = statusLine();
-  const genTask = new Task({ status: genStatus, buttons: [genBtn], onError: (e) => page.problem(e, genStatus) });
-  const genCard = card(
-    'Generate',
-    h(
-      'div',
-      { class: 'row' },
-      field('Size', genSize, { api: 'size' }),
-      field('Smallest cage', cageMin, { api: 'cage_size' }),
-      field('Largest cage', cageMax),
-      field('Difficulty', genDiff, { api: 'difficulty' }),
-    ),
-    h('div', { class: 'row' }, genBtn),
-    genStatus,
-  );
-
-  // ==== import / export ====
-  const importArea = h('textarea', {
-    class: 'mono',
-    rows: 5,
-    spellcheck: false,
-    placeholder: '{"size": 4, "cages": [{"sum": 3, "cells": [[0,0],[0,1]]}, …]}\nor the text format: size, symbols, cage count, then "sum r,c r,c …" per line',
-  });
-  const importField = field('Paste a killer (JSON or text)', importArea, {
-    api: 'import',
-    hint: `${LIMITS.killer.minN}×${LIMITS.killer.minN} to ${LIMITS.killer.maxN}×${LIMITS.killer.maxN}; cells are row,column from 0 in both formats.`,
-  });
-  const fileInput = h('input', { type: 'file', accept: '.json,.txt,application/json,text/plain' });
-  fileInput.addEventListener('change', async () => {
-    const f = fileInput.files[0];
-    if (!f) return;
-    importArea.value = await f.text();
-    importNow();
-    fileInput.value = '';
-  });
-  const loadBtn = button('Load', () => importNow());
-  const asJson = button('As JSON', () => (importArea.value = JSON.stringify(killerApi.killerBody(game()), null, 0)));
-  const asText = button('As text', () => (importArea.value = formatKillerText(game().n, game().cages)));
-  const dl = button('Download', () => download('killer.json', `${JSON.stringify(killerApi.killerBody(game()))}\n`, 'application/json'));
-  const importStatus = statusLine();
-  const importCard = card('Import and export', importField, h('div', { class: 'row' }, loadBtn, field('…or open a file', fileInput)), h('div', { class: 'row' }, asJson, asText, dl), importStatus);
-
-  play.on('puzzle', (g) => {
-    solveTask.cancel();
-    for (const out of [solveOut, progressOut]) out.replaceChildren();
-    for (const s of [solveStatus, genStatus, importStatus]) setStatus(s, '', '');
-    clearErrors(solveCard);
-    sync(g);
-  });
-
-  function sync(g) {
+  function reset(g) {
     if (![...sizeSel.options].some((o) => o.value === String(g.n))) sizeSel.append(h('option', { value: String(g.n) }, sizeLabel(boxFor(g.n))));
     sizeSel.value = String(g.n);
     diag.box.checked = g.diagonals;
@@ -167,8 +109,6 @@ export function engineerPanels(page) {
     picked = -1;
     redraw();
   }
-
-  // ==== behaviour ====
 
   function redraw() {
     const g = game();
@@ -178,8 +118,8 @@ export function engineerPanels(page) {
     if (picked >= 0 && g.cages[picked]) for (const [r, c] of g.cages[picked].cells) grid.mark(r * g.n + c, 'cage-hl');
     delBtn.disabled = picked < 0;
     const n = g.n;
-    const total = g.cages.reduce((s, c) => s + c.sum, 0);
-    const covered = g.cages.reduce((s, c) => s + c.cells.length, 0);
+    const total = g.cages.reduce((t, c) => t + c.sum, 0);
+    const covered = g.cages.reduce((t, c) => t + c.cells.length, 0);
     cageList.replaceChildren(
       ...g.cages.map((c, k) => {
         const del = button('Delete', () => deleteCage(k), 'mini');
@@ -272,15 +212,53 @@ export function engineerPanels(page) {
     return false;
   }
 
+  return {
+    tools,
+    drawRow,
+    listCard: { el: card('Cages', cagesField) },
+    reset,
+    toggle,
+    cagesField,
+    cageProblem,
+    diagonals: () => diag.box.checked,
+  };
+}
+
+// Solve: method and max_solutions; the solution drawn over the board.
+function solvePanel(page) {
+  const { play } = page;
+  const methodSel = select(killerApi.METHODS, 'auto');
+  const maxSol = number(2, 1, LIMITS.killer.maxSolutions);
+  const solveBtn = button('Solve', () => solve(), 'primary');
+  const cancelBtn = button('Cancel', null, 'danger');
+  const clearSol = button('Clear solution', () => play.showOverlay(null));
+  const status = statusLine();
+  const progress = h('div', { class: 'progress-line' });
+  const out = h('div');
+  const task = new Task({ status, buttons: [solveBtn], cancel: cancelBtn, onError: (e) => page.problem(e, status) });
+  const el = card(
+    'Solve',
+    h(
+      'div',
+      { class: 'row' },
+      field('Method', methodSel, { api: 'method', hint: 'auto: backtracking on 4×4, else advanced' }),
+      field('Max solutions', maxSol, { api: 'max_solutions', hint: `${range(1, LIMITS.killer.maxSolutions)}; 2 proves uniqueness` }),
+    ),
+    h('div', { class: 'row' }, solveBtn, cancelBtn, clearSol),
+    status,
+    progress,
+    out,
+  );
+
   async function solve() {
-    const g = game();
-    solveOut.replaceChildren();
-    clearErrors(solveCard);
-    const res = await solveTask.run('Solving…', (signal, hooks) =>
-      killerApi.solve(g, { method: methodSel.value, max_solutions: +maxSol.value }, { signal, ...hooks, onProgress: (p) => showProgress(progressOut, p) }),
+    const g = play.game;
+    out.replaceChildren();
+    clearErrors(el);
+    const res = await task.run('Solving…', (signal, hooks) =>
+      killerApi.solve(g, { method: methodSel.value, max_solutions: +maxSol.value }, { signal, ...hooks, onProgress: (p) => showProgress(progress, p) }),
     );
-    progressOut.replaceChildren();
-    if (!res || g !== game()) return;
+    progress.replaceChildren();
+    if (!res || g !== play.game) return;
     if (res.solution) play.showOverlay(fromGrid(res.solution, g.n));
     const words = {
       solved: res.unique ? 'Solved: the solution is unique.' : 'Solved.',
@@ -288,41 +266,95 @@ export function engineerPanels(page) {
       unsolvable: 'No solution: these cages allow none.',
       timeout: 'Stopped at the deadline before the search ended.',
     };
-    setStatus(solveStatus, res.status === 'solved' ? 'ok' : 'warn', words[res.status] || res.status);
-    solveOut.append(statsTable('Statistics', { status: res.status, solutions_found: res.solutions_found, unique: res.unique, ...res.stats }));
+    setStatus(status, res.status === 'solved' ? 'ok' : 'warn', words[res.status] || res.status);
+    out.append(statsTable('Statistics', { status: res.status, solutions_found: res.solutions_found, unique: res.unique, ...res.stats }));
   }
 
+  function reset() {
+    task.cancel();
+    for (const x of [out, progress]) x.replaceChildren();
+    setStatus(status, '', '');
+    clearErrors(el);
+  }
+  return { el, reset };
+}
+
+// Generate: size, cage sizes, difficulty (and Killer-X from the editor).
+function generatePanel(page, editor) {
+  const size = select(LIMITS.killer.generateSizes.map((n) => [String(n), `${n}×${n}`]), '6');
+  const cageMin = number(2, 1, 9);
+  const cageMax = number(4, 1, 9);
+  const diff = select(killerApi.DIFFICULTIES, 'medium');
+  const btn = button('Generate', () => generate());
+  const status = statusLine();
+  const task = new Task({ status, buttons: [btn], onError: (e) => page.problem(e, status) });
+  const el = card(
+    'Generate',
+    h(
+      'div',
+      { class: 'row' },
+      field('Size', size, { api: 'size' }),
+      field('Smallest cage', cageMin, { api: 'cage_size' }),
+      field('Largest cage', cageMax),
+      field('Difficulty', diff, { api: 'difficulty' }),
+    ),
+    h('div', { class: 'row' }, btn),
+    status,
+  );
+
   async function generate() {
-    const body = { n: +genSize.value, cageMin: +cageMin.value, cageMax: +cageMax.value, difficulty: genDiff.value, diagonals: diag.box.checked };
-    const res = await genTask.run('Generating…', (signal, hooks) => killerApi.generate(body, { signal, ...hooks }));
+    const body = { n: +size.value, cageMin: +cageMin.value, cageMax: +cageMax.value, difficulty: diff.value, diagonals: editor.diagonals() };
+    const res = await task.run('Generating…', (signal, hooks) => killerApi.generate(body, { signal, ...hooks }));
     const p = res && res.puzzles && res.puzzles[0];
     if (!p) {
-      if (res) setStatus(genStatus, 'warn', `No puzzle came back (status ${res.status}).`);
+      if (res) setStatus(status, 'warn', `No puzzle came back (status ${res.status}).`);
       return;
     }
     page.startGenerated(p, body.n, body.diagonals);
-    setStatus(genStatus, 'ok', `New ${p.level || ''} killer (seed ${p.seed}); press Solve to check it.`);
+    setStatus(status, 'ok', `New ${p.level || ''} killer (seed ${p.seed}); press Solve to check it.`);
   }
 
+  return { el, reset: () => setStatus(status, '', '') };
+}
+
+// Import and export: JSON or the course's text format, pasted or from a file.
+function importPanel(page) {
+  const { play } = page;
+  const area = h('textarea', {
+    class: 'mono',
+    rows: 5,
+    spellcheck: false,
+    placeholder: '{"size": 4, "cages": [{"sum": 3, "cells": [[0,0],[0,1]]}, …]}\nor the text format: size, symbols, cage count, then "sum r,c r,c …" per line',
+  });
+  const areaField = field('Paste a killer (JSON or text)', area, {
+    api: 'import',
+    hint: `${LIMITS.killer.minN}×${LIMITS.killer.minN} to ${LIMITS.killer.maxN}×${LIMITS.killer.maxN}; cells are row,column from 0 in both formats.`,
+  });
+  const fileInput = h('input', { type: 'file', accept: '.json,.txt,application/json,text/plain' });
+  fileInput.addEventListener('change', async () => {
+    const f = fileInput.files[0];
+    if (!f) return;
+    area.value = await f.text();
+    importNow();
+    fileInput.value = '';
+  });
+  const loadBtn = button('Load', () => importNow());
+  const asJson = button('As JSON', () => (area.value = JSON.stringify(killerApi.killerBody(play.game), null, 0)));
+  const asText = button('As text', () => (area.value = formatKillerText(play.game.n, play.game.cages)));
+  const dl = button('Download', () => download('killer.json', `${JSON.stringify(killerApi.killerBody(play.game))}\n`, 'application/json'));
+  const status = statusLine();
+  const el = card('Import and export', areaField, h('div', { class: 'row' }, loadBtn, field('…or open a file', fileInput)), h('div', { class: 'row' }, asJson, asText, dl), status);
+
   function importNow() {
-    setFieldError(importField, '');
-    const k = parseKiller(importArea.value);
+    setFieldError(areaField, '');
+    const k = parseKiller(area.value);
     if (k.error) {
-      setFieldError(importField, k.error);
+      setFieldError(areaField, k.error);
       return;
     }
     page.startKiller(k, '');
-    setStatus(importStatus, 'ok', `Loaded a ${k.size}×${k.size} killer with ${k.cages.length} cages.`);
+    setStatus(status, 'ok', `Loaded a ${k.size}×${k.size} killer with ${k.cages.length} cages.`);
   }
 
-  return {
-    tools,
-    drawRow,
-    cards: [solveCard, card('Cages', cagesField), genCard, importCard],
-    toggle,
-    sync,
-    cagesField,
-    cageProblem,
-    solveCard,
-  };
+  return { el, reset: () => setStatus(status, '', '') };
 }
