@@ -520,4 +520,6 @@ export function mount(root) {
 
   analyze();
   sPrev.disabled = sNext.disabled = true;
+  // the board's analysis may have failed while the server was away
+  return { reconnected: () => analyze() };
 }
