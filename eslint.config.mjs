@@ -43,7 +43,11 @@ export default [
       sourceType: 'module',
       globals: { ...globals.node },
     },
-    rules: common,
+    rules: {
+      ...common,
+      // node:test's hooks have everyday names a test may use for its own values
+      'no-shadow': ['error', { builtinGlobals: false, hoist: 'functions', allow: ['before', 'after', 'test'] }],
+    },
   },
   {
     // Functions the tests run inside the page (page.evaluate and friends)

@@ -105,7 +105,7 @@ for (const cmd of commands) {
       assert.ok(state.job, 'the tour uses a job id before any command made a job');
       text = text.split(TOUR_JOB).join(state.job);
     }
-    const existing = new Set(fs.readdirSync(outDir));
+    const before = new Set(fs.readdirSync(outDir));
     const run = spawnSync('bash', ['-c', `set -o pipefail\n${text}`], {
       cwd: work,
       encoding: 'utf8',
@@ -115,7 +115,7 @@ for (const cmd of commands) {
     assert.equal(run.status, 0, `the command failed (exit ${run.status}): ${run.stderr}`);
     const made = fs
       .readdirSync(outDir)
-      .filter((f) => f.endsWith('.json') && !existing.has(f))
+      .filter((f) => f.endsWith('.json') && !before.has(f))
       .sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
     assert.ok(made.length > 0, 'the command made no request');
     for (const f of made) {
