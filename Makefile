@@ -400,8 +400,8 @@ test: deps format-check check-layers check-tables $(PUZZLED) $(TEST_BIN) $(BENCH
 	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 && [ -x "$(CHROMIUM)" ]; then \
 	  PUZZLED_CONTRACT_DIR=$(CURDIR)/$(CONTRACT_DIR)/web $(MAKE) --no-print-directory test-web; \
 	else echo "test-web: not run (needs node, npm and $(CHROMIUM): make deps-web installs them)"; fi
-	@$(MAKE) --no-print-directory lint
 	@$(MAKE) --no-print-directory test-contract
+	@$(MAKE) --no-print-directory lint
 
 # ---- ESLint over web/ and the node tests (eslint.config.mjs; npm, pinned) -----
 lint:
