@@ -17,6 +17,7 @@
 #   make test-compose     deploy/compose.yaml up for real (docker compose, else podman-compose)
 #   make test-deploy      nginx (deploy/) in front of three replicas, under load
 #   make test-web     the web front end in a real browser (chromium + node; see tests/web/)
+#   make lint         ESLint over web/ and the node tests (eslint.config.mjs)
 #   make test-contract   openapi.yaml linted, its examples and the README tour run, the web
 #                     front end's API calls type-checked, every answer the suites recorded
 #                     (build/contract/) validated against it, /metrics through promtool
@@ -144,7 +145,7 @@ SOAK_BIN   := $(BUILD)/tests/soak
 .PHONY: bench-compare bench-cluster soak test-abuse check-nomem-cover all run test test-web test-contract deps-web bench \
         bench9 bench-big fuzz fuzz-cover deps deps-bench \
         deps-build deps-container deps-deploy test-container test-compose test-deploy check-layers \
-        check-tables tables \
+        check-tables tables lint \
         format format-check clean FORCE
 all: $(PUZZLED)
 
@@ -199,14 +200,18 @@ $(BUILD)/tests/%.o: tests/%.c
 # ---- the web front end, compiled in ------------------------------------------
 # web/ becomes one C file of byte arrays (server/static.h: static_assets[]),
 # so the binary, and the Docker image that copies only the binary, serves the
-# front end with nothing beside it.  web_files.txt changes only when the list
-# of files does, so deleting a file rebuilds the table too.
+# front end with nothing beside it.  Each file is also compressed here (gzip
+# -9 -n: no name or time inside, so the bytes and their ETag are the same on
+# every build) and its gzip form kept when smaller: the server sends those
+# bytes to clients that take gzip and never compresses at run time.
+# web_files.txt changes only when the list of files does, so deleting a file
+# rebuilds the table too.
 WEB_FILES := $(shell find web -type f ! -name '.*' 2>/dev/null | LC_ALL=C sort)
 $(BUILD)/gen/web_files.txt: FORCE
 	@mkdir -p $(@D)
 	@echo '$(WEB_FILES)' | cmp -s - $@ || echo '$(WEB_FILES)' > $@
 
-$(BUILD)/gen/web_assets.c: $(WEB_FILES) $(BUILD)/gen/web_files.txt
+$(BUILD)/gen/web_assets.c: $(WEB_FILES) $(BUILD)/gen/web_files.txt server/static.h
 	@mkdir -p $(@D)
 	@set -e; i=0; { \
 	  echo '/* Generated from web/ by the Makefile; do not edit. */'; \
@@ -215,16 +220,24 @@ $(BUILD)/gen/web_assets.c: $(WEB_FILES) $(BUILD)/gen/web_files.txt
 	    case "$$f" in *[!A-Za-z0-9._/-]*) echo "web/: unusable file name '$$f'" >&2; exit 1;; esac; \
 	    echo "static const unsigned char f$$i[] = {"; \
 	    od -An -v -tx1 "$$f" | sed 's/ \([0-9a-f][0-9a-f]\)/0x\1,/g'; \
-	    echo '0};'; i=$$((i + 1)); \
+	    echo '0};'; \
+	    gzip -9 -n -c "$$f" > $@.gz; \
+	    if [ $$(wc -c < $@.gz) -lt $$(wc -c < "$$f") ]; then \
+	      echo "static const unsigned char g$$i[] = {"; \
+	      od -An -v -tx1 $@.gz | sed 's/ \([0-9a-f][0-9a-f]\)/0x\1,/g'; \
+	      echo '0};'; \
+	      echo "#define G$$i g$$i, sizeof g$$i - 1"; \
+	    else echo "#define G$$i 0, 0"; fi; \
+	    i=$$((i + 1)); \
 	  done; \
 	  echo 'const static_asset_t static_assets[] = {'; i=0; \
 	  for f in $(WEB_FILES); do \
-	    echo "    {\"$${f#web}\", f$$i, sizeof f$$i - 1},"; i=$$((i + 1)); \
+	    echo "    {\"$${f#web}\", f$$i, sizeof f$$i - 1, G$$i},"; i=$$((i + 1)); \
 	  done; \
-	  echo '    {0, 0, 0}};'; \
+	  echo '    {0, 0, 0, 0, 0}};'; \
 	  echo "const size_t static_nassets = $$i;"; \
-	} > $@.tmp && mv $@.tmp $@
-	@echo "embedded $(words $(WEB_FILES)) files of web/ in $@"
+	} > $@.tmp && mv $@.tmp $@ && rm -f $@.gz
+	@echo "embedded $(words $(WEB_FILES)) files of web/ in $@ (with their gzip forms)"
 
 $(BUILD)/gen/%.o: $(BUILD)/gen/%.c
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
@@ -417,6 +430,13 @@ test: deps deps-web format-check check-layers check-tables $(PUZZLED) $(TEST_BIN
 	  PUZZLED_CONTRACT_DIR=$(CURDIR)/$(CONTRACT_DIR)/libcurl ./$(TEST_BIN)
 	PUZZLED_CONTRACT_DIR=$(CURDIR)/$(CONTRACT_DIR)/web $(MAKE) --no-print-directory test-web
 	@$(MAKE) --no-print-directory test-contract
+	@$(MAKE) --no-print-directory lint
+
+# ---- ESLint over web/ and the node tests (eslint.config.mjs; npm, pinned) -----
+lint:
+	@command -v node >/dev/null 2>&1 || { echo "lint: needs node and npm (make deps-web installs them)"; exit 1; }
+	@test -d node_modules/eslint -a -d node_modules/globals || npm ci --no-audit --no-fund
+	./node_modules/.bin/eslint --max-warnings 0 .
 
 # ---- the web front end in a real browser ------------------------------------
 # Debian's chromium driven by playwright-core (npm, pinned in
