@@ -19,6 +19,7 @@
 #   make test-compose     deploy/compose.yaml up for real (docker compose, else podman-compose)
 #   make test-deploy      nginx (deploy/) in front of three replicas, under load
 #   make test-web     the web front end in a real browser (chromium + node; see tests/web/)
+#   make lint         ESLint over web/ and the node tests (eslint.config.mjs)
 #   make test-contract   openapi.yaml linted, held to the code's tables, its examples and the
 #                     README tour run, the web front end's API calls type-checked, every
 #                     answer the suites recorded (build/contract/) validated against it,
@@ -81,15 +82,17 @@ SOLVER_SRC := solvers/search.c solvers/nqueens/nqueens.c solvers/nqueens/count.c
               solvers/sudoku/sudoku9_avx2.c solvers/sudoku/sudoku9_scalar.c \
               solvers/sudoku/logic.c solvers/sudoku/fish.c solvers/sudoku/wings.c \
               solvers/sudoku/chains.c solvers/sudoku/trial.c solvers/sudoku/generate.c \
+              solvers/sudoku/model.c \
               solvers/xcover/xcover.c solvers/xcover/dlx.c solvers/xcover/algx.c \
               solvers/killer/killer.c solvers/killer/bt.c solvers/killer/adv.c solvers/killer/prop.c \
-              solvers/killer/derive.c solvers/killer/generate.c
+              solvers/killer/derive.c solvers/killer/generate.c solvers/killer/lcg.c \
+              solvers/killer/lcg_prop.c
 # api/: what the endpoints share, then the endpoint files, whose order is
 # the order of api_endpoints[] (see the generated list below).
 API_SRC    := api/problem.c api/json_dump.c api/request.c api/json_util.c api/json_scan.c \
               api/json_writer.c api/opts.c api/endpoint.c api/xc_job.c \
               api/nqueens_api.c api/nqueens_board_api.c \
-              api/sudoku_api.c api/sudoku_batch.c api/sudoku_logic_api.c \
+              api/sudoku_variant.c api/sudoku_api.c api/sudoku_batch.c api/sudoku_logic_api.c \
               api/killer_api.c api/xcover_api.c api/generate_api.c
 SERVER_SRC := server/log.c server/config.c server/metrics.c server/budget.c server/pool.c \
               server/guard.c server/healthcheck.c \
@@ -101,20 +104,22 @@ MAIN_SRC   := server/main.c
 # them (the collected list, below), then its main and the helpers.
 TEST_SRC   := tests/test_nqueens.c tests/test_api.c tests/test_config.c tests/test_sudoku.c \
               tests/test_cdcl.c tests/test_sudoku9.c tests/test_sudoku_api.c tests/test_sudoku_batch.c \
-              tests/test_xcover.c tests/test_xcover_api.c tests/test_killer.c tests/test_killer_api.c \
-              tests/test_nqueens_board.c tests/test_nqueens_api.c tests/test_static.c \
-              tests/test_logic.c tests/test_generate.c tests/test_http.c tests/test_nomem.c \
+              tests/test_xcover.c tests/test_xcover_api.c tests/test_killer.c tests/test_killer_lcg.c \
+              tests/test_killer_api.c tests/test_nqueens_board.c tests/test_nqueens_api.c \
+              tests/test_static.c tests/test_logic.c tests/test_generate.c tests/test_variants.c \
+              tests/test_http.c tests/test_nomem.c \
               tests/test_fair.c tests/test_jobs.c tests/test_cluster.c \
               tests/test_main.c tests/job_harness.c tests/job_client.c tests/http_client.c \
               tests/http_check.c tests/fail_alloc.c tests/redis_harness.c tests/contract/record.c \
-              tests/sudoku_fixtures.c tests/pentomino.c
+              tests/sudoku_fixtures.c tests/pentomino.c tests/killer_gen.c
 DEPLOY_SRC := tests/deploy/load.c tests/deploy/idle.c
 FUZZ_SRC   := fuzz/fuzz_api.c fuzz/replay.c
 SOAK_SRC   := tests/soak.c
 GEN_SRC    := tools/gen_killer.c tools/gen_sudoku.c tools/api_tables.c
 BENCH_SRC  := bench/bench_nqueens.c bench/bench_nqueens_board.c bench/bench_sudoku.c bench/bench9.c \
               bench/bench_big.c bench/bench_logic.c bench/bench_killer.c bench/bench_xcover.c \
-              bench/bench_http.c bench/bench9_http.c bench/bench_fair.c
+              bench/bench_http.c bench/bench9_http.c bench/bench_fair.c bench/bench_variants.c \
+              bench/janko.c bench/janko2json.c
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 SOLVER_GEN := $(BUILD)/gen/search_codes.c
@@ -154,6 +159,8 @@ BENCH_SOLVER_BIN := $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_9) 
 BENCH_HTTP_BIN   := $(BENCH_9H) $(BENCH_HTTP) $(BENCH_FAIR)
 GEN_BIN    := $(BUILD)/tools/gen_killer $(BUILD)/tools/gen_sudoku
 API_TABLES := $(BUILD)/tools/api_tables
+BENCH_VAR  := $(BUILD)/bench/bench_variants
+JANKO2JSON := $(BUILD)/bench/janko2json
 FUZZ_REPLAY := $(BUILD)/fuzz/replay
 LOAD_BIN   := $(BUILD)/tests/deploy/load
 IDLE_BIN   := $(BUILD)/tests/deploy/idle
@@ -162,7 +169,7 @@ SOAK_BIN   := $(BUILD)/tests/soak
 .PHONY: bench-compare bench-cluster soak test-abuse check-nomem-cover check all run test test-web test-contract deps-web bench \
         bench9 bench-big fuzz fuzz-cover deps deps-bench \
         deps-build deps-container deps-deploy test-container test-compose test-deploy check-layers \
-        check-tables tables \
+        check-tables tables lint \
         format format-check clean FORCE
 all: $(PUZZLED)
 
@@ -223,14 +230,18 @@ $(BUILD)/tests/%.o: tests/%.c
 # ---- the web front end, compiled in ------------------------------------------
 # web/ becomes one C file of byte arrays (server/http/static.h: static_assets[]),
 # so the binary, and the Docker image that copies only the binary, serves the
-# front end with nothing beside it.  web_files.txt changes only when the list
-# of files does, so deleting a file rebuilds the table too.
+# front end with nothing beside it.  Each file is also compressed here (gzip
+# -9 -n: no name or time inside, so the bytes and their ETag are the same on
+# every build) and its gzip form kept when smaller: the server sends those
+# bytes to clients that take gzip and never compresses at run time.
+# web_files.txt changes only when the list of files does, so deleting a file
+# rebuilds the table too.
 WEB_FILES := $(shell find web -type f ! -name '.*' 2>/dev/null | LC_ALL=C sort)
 $(BUILD)/gen/web_files.txt: FORCE
 	@mkdir -p $(@D)
 	@echo '$(WEB_FILES)' | cmp -s - $@ || echo '$(WEB_FILES)' > $@
 
-$(BUILD)/gen/web_assets.c: $(WEB_FILES) $(BUILD)/gen/web_files.txt
+$(BUILD)/gen/web_assets.c: $(WEB_FILES) $(BUILD)/gen/web_files.txt server/http/static.h
 	@mkdir -p $(@D)
 	@set -e; i=0; { \
 	  echo '/* Generated from web/ by the Makefile; do not edit. */'; \
@@ -239,16 +250,24 @@ $(BUILD)/gen/web_assets.c: $(WEB_FILES) $(BUILD)/gen/web_files.txt
 	    case "$$f" in *[!A-Za-z0-9._/-]*) echo "web/: unusable file name '$$f'" >&2; exit 1;; esac; \
 	    echo "static const unsigned char f$$i[] = {"; \
 	    od -An -v -tx1 "$$f" | sed 's/ \([0-9a-f][0-9a-f]\)/0x\1,/g'; \
-	    echo '0};'; i=$$((i + 1)); \
+	    echo '0};'; \
+	    gzip -9 -n -c "$$f" > $@.gz; \
+	    if [ $$(wc -c < $@.gz) -lt $$(wc -c < "$$f") ]; then \
+	      echo "static const unsigned char g$$i[] = {"; \
+	      od -An -v -tx1 $@.gz | sed 's/ \([0-9a-f][0-9a-f]\)/0x\1,/g'; \
+	      echo '0};'; \
+	      echo "#define G$$i g$$i, sizeof g$$i - 1"; \
+	    else echo "#define G$$i 0, 0"; fi; \
+	    i=$$((i + 1)); \
 	  done; \
 	  echo 'const static_asset_t static_assets[] = {'; i=0; \
 	  for f in $(WEB_FILES); do \
-	    echo "    {\"$${f#web}\", f$$i, sizeof f$$i - 1},"; i=$$((i + 1)); \
+	    echo "    {\"$${f#web}\", f$$i, sizeof f$$i - 1, G$$i},"; i=$$((i + 1)); \
 	  done; \
-	  echo '    {0, 0, 0}};'; \
+	  echo '    {0, 0, 0, 0, 0}};'; \
 	  echo "const size_t static_nassets = $$i;"; \
-	} > $@.tmp && mv $@.tmp $@
-	@echo "embedded $(words $(WEB_FILES)) files of web/ in $@"
+	} > $@.tmp && mv $@.tmp $@ && rm -f $@.gz
+	@echo "embedded $(words $(WEB_FILES)) files of web/ in $@ (with their gzip forms)"
 
 # ---- the list of endpoints, collected -----------------------------------------
 # api_endpoints[] (api/endpoint.h) is every `const api_endpoint_t api_ep_...
@@ -335,6 +354,14 @@ $(API_TABLES): $(BUILD)/tools/api_tables.o $(BUILD)/server/http/router.o $(API_O
 # say with which arguments each fixture file was made).
 $(GEN_BIN): $(BUILD)/tools/%: $(BUILD)/tools/%.o $(SOLVER_OBJ)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
+
+# The variants bench reads requests through api/sudoku_variant.c, as the
+# endpoints will: it links the api objects and jansson; janko2json turns
+# janko.at's collections into its JSON lines.
+$(BENCH_VAR): $(BUILD)/bench/bench_variants.o $(BUILD)/bench/janko.o $(API_OBJ) $(SOLVER_OBJ)
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+$(JANKO2JSON): $(BUILD)/bench/janko2json.o $(BUILD)/bench/janko.o
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(shell pkg-config --libs jansson)
 
 # The fuzz entry point with a plain main() that replays files: `make test`
 # runs fuzz/corpus and fuzz/cover through it (under ASan/UBSan with
@@ -436,7 +463,7 @@ run: deps $(PUZZLED)
 
 # The benches are built (not run) too, so that -Werror catches them
 # drifting from the code they measure.
-BENCH_BIN  := $(BENCH_SOLVER_BIN) $(BENCH_HTTP_BIN)
+BENCH_BIN  := $(BENCH_SOLVER_BIN) $(BENCH_HTTP_BIN) $(BENCH_VAR) $(JANKO2JSON)
 
 test: deps deps-web format-check check-layers check-tables $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) \
       $(GEN_BIN) $(FUZZ_REPLAY) $(SOAK_BIN) $(LOAD_BIN) $(IDLE_BIN)
@@ -451,6 +478,13 @@ test: deps deps-web format-check check-layers check-tables $(PUZZLED) $(TEST_BIN
 	  PUZZLED_CONTRACT_DIR=$(CURDIR)/$(CONTRACT_DIR)/libcurl ./$(TEST_BIN)
 	PUZZLED_CONTRACT_DIR=$(CURDIR)/$(CONTRACT_DIR)/web $(MAKE) --no-print-directory test-web
 	@$(MAKE) --no-print-directory test-contract
+	@$(MAKE) --no-print-directory lint
+
+# ---- ESLint over web/ and the node tests (eslint.config.mjs; npm, pinned) -----
+lint:
+	@command -v node >/dev/null 2>&1 || { echo "lint: needs node and npm (make deps-web installs them)"; exit 1; }
+	@test -d node_modules/eslint -a -d node_modules/globals || npm ci --no-audit --no-fund
+	./node_modules/.bin/eslint --max-warnings 0 .
 
 # One check suite (or all of them) alone, without the rest of `make test`:
 # `make check SUITE=killer_api` (CASE=... narrows it to one test case).  The
@@ -542,10 +576,14 @@ test-deploy: deps deps-deploy $(PUZZLED) $(LOAD_BIN) $(IDLE_BIN)
 	  PUZZLED_CONTRACT_DIR=$(CURDIR)/$(BUILD)/contract-deploy PUZZLED_CONTRACT_LIMIT=20000 bash tests/deploy/test_deploy.sh
 	$(call contract_validate,$(BUILD)/contract-deploy)
 
+# The janko.at variant collections (bench/bench_variants.c; any folder of
+# *Sudoku.jsonl files in that format).
+VARIANTS_DIR ?= $(if $(wildcard ../shared/data/variants),../shared/data/variants,/work/shared/data/variants)
+
 # Each bench prints its own table; the data-driven ones read ../shared/data
 # when it is there and say what they skipped when it is not.
 bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_KL) $(BENCH_HTTP) \
-       $(BENCH_LG) $(BENCH_FAIR)
+       $(BENCH_LG) $(BENCH_FAIR) $(BENCH_VAR)
 	./$(BENCH_NQ)
 	./$(BENCH_NQ2)
 	./$(BENCH_SD)
@@ -556,6 +594,7 @@ bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_
 	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(BENCH_FAIR)
 	$(call apt_install,qqwing:qqwing)
 	./$(BENCH_LG)
+	./$(BENCH_VAR) -q -d $(VARIANTS_DIR)
 
 # puzzled next to the public programs it is measured against, built and run
 # in the same run on this machine (interleaved, best of 3): every

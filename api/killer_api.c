@@ -4,9 +4,9 @@
  * distinct non-negative integers; sums are over them], "cages": [{"sum": S,
  * "cells": [[r,c], ...]}, ...], "grid": givens (as for Sudoku: N arrays of N
  * symbols with 0/null empty, or a string for N <= 35), "diagonals": bool
- * (Killer-X), "method": "backtracking" | "advanced" | "auto", "value_order":
- * "auto" | "ascending" | "descending" (advanced only), "max_solutions",
- * "timeout_ms", "threads"}.
+ * (Killer-X), "method": "backtracking" | "advanced" | "learning" | "auto",
+ * "value_order": "auto" | "ascending" | "descending" (advanced only),
+ * "max_solutions", "timeout_ms", "threads"}.
  *
  * text/plain, the course format: line 1 the size, line 2 the symbols, line 3
  * the number of cages, then one cage per line as "sum r,c r,c ..."; options
@@ -60,6 +60,22 @@
  * for max_solutions 1; the first solution found ends the job).  auto is
  * all of the above.
  *
+ * The race (j->race): method auto on a grid of KL_RACE_MIN_N or more,
+ * threads > 1, max_solutions up to KL_RACE_MAX_SOLUTIONS, value_order
+ * auto: the learning method and the advanced one search the same puzzle
+ * at once, as the two members of the portfolio above (items alternate:
+ * even items learning, odd ones advanced; the learning method does not
+ * split, so its items past the first are empty at once, and the advanced
+ * one is split over what is left of the threads).  Each member alone is
+ * complete, so the first to settle the answer (max_solutions found, or its
+ * whole space searched) ends the job and the other is cancelled.  Both
+ * may find the same grid before that: kl_keep() keeps each grid once.
+ * Which member is better cannot be told before: on random 16x16 killers
+ * the learning one solves most and the advanced one a few others first
+ * (docs/killer-tuning.md).  The answer's method is the member that
+ * settled it.  method learning asked for explicitly runs one item (it
+ * does not split), whatever threads says.
+ *
  * Status and `unique` mean what they mean on one thread: unique is true
  * only when every item ran to exhaustion (or is known to be empty: an item
  * whose subtree was solved above the split depth answers for its empty
@@ -101,6 +117,10 @@
 #define KL_MAX_CELLS   (KILLER_MAX_N * KILLER_MAX_N)
 #define KL_MAX_SUM     1000000000LL /* the largest cage sum the text format reads (JSON: the same) */
 #define KL_SPLIT_EXTRA 3            /* split levels beyond log2(threads): ~8 items per thread */
+/* The race of learning and advanced (see the head): from this side up, up
+ * to this many solutions (kl_keep() compares each grid with those kept). */
+#define KL_RACE_MIN_N         16
+#define KL_RACE_MAX_SOLUTIONS 16
 
 /* One pool item: its result and its solutions (allocated by run() when the
  * job is split, freed by merge(); the job's own buffer when it is not). */
@@ -149,6 +169,9 @@ typedef struct kl_job_s {
     int rc;               /* first negative item code, or 0 */
     int settled;          /* portfolio: one order searched to the end */
     unsigned orders_ran;  /* bit per value order that searched (stats) */
+    int race;             /* the portfolio's members are learning (even items) and advanced */
+    size_t mem_cap; /* learning's killer_opts_t.mem_cap: the request's work share, 0 = default */
+    killer_method_t answered; /* race: the member that settled the answer, or 0 */
 } kl_job_t;
 
 /* === Parsing === */
@@ -459,7 +482,7 @@ static int kl_grid_json(const api_opt_t *o, const api_request_t *req, json_t *ro
 }
 
 static const char *const kl_media[] = {"application/json", "text/plain", NULL};
-static const char *const kl_methods[] = {"auto", "backtracking", "advanced", NULL};
+static const char *const kl_methods[] = {"auto", "backtracking", "advanced", "learning", NULL};
 static const char *const kl_values[] = {"auto", "ascending", "descending", NULL};
 
 #define KL_AT(f) offsetof(kl_job_t, f)
@@ -825,13 +848,14 @@ static int kl_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
     o.method = j->method;
     o.max_solutions = (uint32_t)j->max_solutions;
     o.ctl = ctl;
+    o.mem_cap = j->mem_cap;
     o.split_depth = j->split_depth;
     o.split_index = (uint32_t)(item / j->orders);
-    if (j->orders ==
-        2) /* else the client's order, or auto: both in turns on one thread (killer.h) */
+    if (j->race) /* learning, or advanced with both orders in turns when not split */
+        o.method = item % 2 == 0 ? KILLER_METHOD_LEARNING : KILLER_METHOD_ADVANCED;
+    else if (j->orders == 2) /* else the client's order, or auto: both in turns (killer.h) */
         o.values = item % 2 == 1 ? KILLER_VALUES_DESCENDING : KILLER_VALUES_ASCENDING;
-    else
-        o.values = j->values;
+    if (!j->race && j->orders != 2) o.values = j->values;
     if (j->base.nitems == 1) {
         it->buf = j->solutions;
     } else {
@@ -853,6 +877,20 @@ static void kl_keep(kl_job_t *j, size_t item, const kl_item_t *it) {
     size_t nn = (size_t)j->n * (size_t)j->n;
     uint32_t have = j->res.solutions_found, room = (uint32_t)j->max_solutions - have;
     uint32_t cnt = it->res.solutions_found < room ? it->res.solutions_found : room, at = have;
+    if (j->race) { /* the members may both have found a grid: keep it once */
+        uint32_t k, kept = 0, s;
+        for (k = 0; k < it->res.solutions_found && kept < room; k++) {
+            const uint8_t *g = it->buf + (size_t)k * nn;
+            for (s = 0; s < have + kept && memcmp(j->solutions + (size_t)s * nn, g, nn) != 0; s++)
+                ;
+            if (s < have + kept) continue;
+            memcpy(j->solutions + (size_t)(have + kept) * nn, g, nn);
+            j->sol_item[have + kept] = (uint32_t)item;
+            kept++;
+        }
+        j->res.solutions_found = have + kept;
+        return;
+    }
     if (cnt == 0) return;
     while (at > 0 && j->sol_item[at - 1] > item)
         at--;
@@ -889,10 +927,12 @@ static int kl_merge(api_job_t *job, size_t item, int rc) {
     r->stats.propagations += it->res.stats.propagations;
     if (it->res.stats.max_depth > r->stats.max_depth) r->stats.max_depth = it->res.stats.max_depth;
     if (it->res.mem_peak > r->mem_peak) r->mem_peak = it->res.mem_peak;
-    if (it->res.method != 0) r->method = it->res.method;
+    if (it->res.method != 0 && !j->race) r->method = it->res.method;
     if (it->res.derived > r->derived) r->derived = it->res.derived;
     if (it->res.value_orders > 0)
-        j->orders_ran |= j->orders == 2 ? 1u << (item % 2) : it->res.value_orders == 2 ? 3u : 1u;
+        j->orders_ran |= j->orders == 2 && !j->race  ? 1u << (item % 2)
+                         : it->res.value_orders == 2 ? 3u
+                                                     : 1u;
     job->nodes = r->stats.nodes;
     if (rc == 0 && it->res.exhausted) /* with the subtrees it showed to be empty */
         for (size_t s = 0, k = item; k < job->nitems && s < it->res.split_span; s++, k += j->orders)
@@ -906,6 +946,9 @@ static int kl_merge(api_job_t *job, size_t item, int rc) {
         else
             kl_keep(j, item, it);
         if (j->orders > 1 && kl_exhausted(j)) j->settled = 1;
+        if (j->race && j->answered == 0 &&
+            (j->settled || r->solutions_found >= (uint32_t)j->max_solutions))
+            r->method = j->answered = it->res.method;
     }
     if (job->nitems > 1) {
         free(it->buf);
@@ -1054,21 +1097,29 @@ int api_killer_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
     if (rc != 0 || p.nerrors > 0) goto fail;
     killer_method_parse(kl_methods[j->method_ix], &j->method);
     killer_values_parse(kl_values[j->values_ix], &j->values);
-    if (j->method == KILLER_METHOD_BACKTRACKING && j->values != KILLER_VALUES_AUTO) {
-        api_problem_add(
-            &p, api_json_content_type(req) ? "body" : "query", "value_order",
-            "only the advanced method has a value order (backtracking tries values ascending)");
+    if ((j->method == KILLER_METHOD_BACKTRACKING || j->method == KILLER_METHOD_LEARNING) &&
+        j->values != KILLER_VALUES_AUTO) {
+        api_problem_add(&p, api_json_content_type(req) ? "body" : "query", "value_order",
+                        "only the advanced method has a value order (%s does not take one)",
+                        killer_method_name(j->method));
         goto fail;
     }
     if (kl_finish(j, &p) != 0) goto fail;
-    j->method = killer_method_for(j->n, j->method, j->values); /* before any split */
+    /* the learning method's arena (learned clauses) grows to its cap: at
+     * most what the server lets one request's work hold */
+    if (req->work_share != 0 && req->work_share < KILLER_DEFAULT_MEM_CAP)
+        j->mem_cap = req->work_share;
+    j->race = j->method == KILLER_METHOD_AUTO && j->n >= KL_RACE_MIN_N && j->threads > 1 &&
+              j->max_solutions <= KL_RACE_MAX_SOLUTIONS && j->values == KILLER_VALUES_AUTO;
+    if (j->race) j->method = KILLER_METHOD_ADVANCED; /* the split is the advanced member's */
     j->solutions = malloc((size_t)j->max_solutions * (size_t)j->n * (size_t)j->n);
     if (j->solutions == NULL) goto nomem;
     j->orders = 1;
-    if (j->threads > 1 && j->method != KILLER_METHOD_BACKTRACKING) {
-        long long per = j->threads; /* threads per value order */
+    if (j->threads > 1 &&
+        (killer_method_for(j->n, j->method, j->values) == KILLER_METHOD_ADVANCED || j->race)) {
+        long long per = j->threads; /* threads per value order, or per race member */
         uint32_t d = 0;
-        if (j->max_solutions == 1 && j->values == KILLER_VALUES_AUTO) {
+        if (j->race || (j->max_solutions == 1 && j->values == KILLER_VALUES_AUTO)) {
             j->orders = 2;
             per = j->threads / 2;
         }

@@ -1,8 +1,8 @@
 /* bench_killer.c -- Killer Sudoku solvers on the shared collections.
  *
  *   bench_killer [-d dir | -i file] [-t cap_ms] [-T advanced_cap_ms] [-m max_per_file] [-v] [-a]
- *                [-f id_part] [-o auto|asc|desc] [-j threads] [-s split_depth] [-c cnf_dir] [-g
- * lp_dir] [-z mzn_dir]
+ *                [-M method] [-f id_part] [-o auto|asc|desc] [-j threads] [-u] [-P] [-x]
+ *                [-s split_depth] [-c cnf_dir] [-g lp_dir] [-z mzn_dir] [-k iss_dir]
  *
  * For each of killers_curated.jsonl, janko_killer_{4x4,6x6,9x9}.jsonl in dir
  * (default ../shared/data/killer, relative to the repository root; missing
@@ -14,13 +14,20 @@
  * worst nodes.  A valid answer that differs from the file's counts as solved
  * and under "multi" when the puzzle has a second solution (checked, untimed,
  * by advanced with max_solutions 2), else under "bad".  -v prints one line per puzzle (id, ms,
- * nodes, derived), -a runs only advanced, -f keeps only puzzles whose id contains id_part. -o sets
+ * nodes, derived; conflicts for learning), -a runs only the second method, advanced unless -M
+ * names another (learning, auto), -f keeps only puzzles whose id contains id_part. -o sets
  * the advanced value order on one thread (killer_opts_t values; default auto: both orders in
- * turns). -j THREADS (> 1) runs advanced as the HTTP job does for max_solutions 1: a portfolio of
- * both value orders (killer_opts_t.values), each split into 2^(3+ceil(log2 THREADS/2)) subtrees
- * when it has two threads or more, items alternating between the orders, taken in order by THREADS
- * pthreads, the first solution cancelling the rest; times are then wall
- * times and nodes the sum over all items.
+ * turns).  -u asks for two solutions: the time is a uniqueness proof (a unique puzzle counts as
+ * solved only when its space was exhausted; one with a second solution counts under multi).
+ * -P times by the process's CPU time instead of the wall clock; -N NODES gives the second method a
+ * node budget (decisions for learning: a cap that does not depend on the machine's load).
+ * -j THREADS (> 1) runs auto as the HTTP job does (par_solve()): on 9x9 and smaller with one
+ * solution asked for, a portfolio of both value orders of advanced; from 16x16 up the race of
+ * learning against advanced; otherwise advanced split; each member split into
+ * 2^(3+ceil(log2 THREADS per member)) subtrees when it has two threads or more, items alternating
+ * between the members, taken in order by THREADS pthreads, the settled answer cancelling the
+ * rest; times are then wall times and nodes the sum over all items.
+ * -x cross-checks learning against advanced on every puzzle instead (xcheck()).
  * -s DEPTH prints, instead of the table, each puzzle's nodes per subtree of
  * the top DEPTH levels of the advanced search, for each value order
  * (sweep()).
@@ -30,6 +37,8 @@
  * model plus the 45-rule equations as native sums.
  * -z DIR writes DIR/<id>.mzn (write_mzn()): the plain MiniZinc model, for
  * a CP / lazy clause generation solver such as Chuffed.
+ * -k DIR writes DIR/<id>.iss (write_iss()): sigh's Interactive Sudoku
+ * Solver's constraint text, for bench/compare/killer.sh.
  *
  * The files are JSON lines; a small DOM parser below reads what is needed
  * (size/n, symbols, cages with [r,c] pairs or cell indices, flags, solution
@@ -40,6 +49,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "solvers/killer/killer.h"
 #include "solvers/killer/derive.h"
@@ -301,65 +311,99 @@ static int cmp_u64(const void *a, const void *b) {
 
 /* === Split over pthreads (-j) ========================================== */
 
+/* What api/killer_api.c does with threads > 1, on pthreads: the items of
+ * one or two portfolio members, each split into 2^depth subtrees, items
+ * alternating between the members, taken in order by the threads.
+ *   max_solutions 1, 9x9 and smaller: advanced lowest and highest value
+ *   first (the value-order portfolio);
+ *   16x16 and up, max_solutions <= 16: the race of learning (even items;
+ *   it does not split, so its items past the first are empty) and
+ *   advanced;
+ *   else one member, advanced, split.
+ * Each member is complete alone: the job is settled when max_solutions
+ * grids are in (kept once each) or one member has searched all its
+ * subtrees. */
+#define PAR_MAX_SOL 16
+
 typedef struct par_s {
     const killer_puzzle_t *pz;
-    uint32_t depth;    /* subtrees per value order: 2^depth */
-    uint32_t orders;   /* 2: both value orders, items alternating */
+    uint32_t depth;    /* subtrees per member: 2^depth */
+    uint32_t members;  /* 1 or 2; items alternate */
+    int race;          /* members are learning (0) and advanced (1) */
+    uint32_t maxsol;   /* <= PAR_MAX_SOL */
     atomic_uint next;  /* next item to take */
-    atomic_int cancel; /* raised by the first solution */
+    atomic_int cancel; /* raised once the answer is settled */
     int64_t deadline_ns;
     pthread_mutex_t lock; /* guards the fields below */
-    uint8_t sol[KILLER_MAX_N * KILLER_MAX_N];
+    uint8_t sol[PAR_MAX_SOL * KILLER_MAX_N * KILLER_MAX_N];
     uint32_t found;
     uint64_t nodes;
+    uint32_t done[2]; /* per member: items searched to the end */
+    int settled;      /* a member searched everything, or maxsol are in */
+    killer_method_t answered;
     int code; /* first nonzero code other than the cancellation */
 } par_t;
 
 static void *par_worker(void *arg) {
     par_t *p = arg;
     size_t nn = (size_t)p->pz->shape.n * (size_t)p->pz->shape.n;
-    uint8_t sol[KILLER_MAX_N * KILLER_MAX_N];
+    uint8_t *sol = malloc(PAR_MAX_SOL * nn);
     search_ctl_t ctl = {.deadline_ns = p->deadline_ns, .cancel = &p->cancel};
+    if (sol == NULL) exit(2);
     for (;;) {
-        unsigned idx = atomic_fetch_add(&p->next, 1u);
+        unsigned idx = atomic_fetch_add(&p->next, 1u), m = idx % p->members;
         killer_opts_t o;
         killer_result_t r;
-        if (idx >= (p->orders << p->depth) || atomic_load(&p->cancel)) break;
+        if (idx >= (p->members << p->depth) || atomic_load(&p->cancel)) break;
         killer_opts_init(&o);
-        o.method = KILLER_METHOD_ADVANCED;
+        o.method = p->race && m == 0 ? KILLER_METHOD_LEARNING : KILLER_METHOD_ADVANCED;
         o.solutions = sol;
+        o.max_solutions = p->maxsol;
         o.ctl = &ctl;
         o.split_depth = p->depth;
-        o.split_index = idx / p->orders;
-        o.values = idx % p->orders == 1 ? KILLER_VALUES_DESCENDING : KILLER_VALUES_ASCENDING;
+        o.split_index = idx / p->members;
+        if (!p->race && p->members == 2)
+            o.values = m == 1 ? KILLER_VALUES_DESCENDING : KILLER_VALUES_ASCENDING;
         killer_solve(p->pz, &o, &r);
         pthread_mutex_lock(&p->lock);
         p->nodes += r.stats.nodes;
-        if (r.solutions_found > 0 && p->found == 0) {
-            memcpy(p->sol, sol, nn);
-            p->found = 1;
+        for (uint32_t k = 0; k < r.solutions_found && !p->settled && p->found < p->maxsol; k++) {
+            uint32_t s;
+            for (s = 0; s < p->found && memcmp(p->sol + s * nn, sol + k * nn, nn) != 0; s++)
+                ;
+            if (s == p->found) memcpy(p->sol + p->found++ * nn, sol + k * nn, nn);
+        }
+        if (r.code == 0 && r.exhausted) p->done[m] += r.split_span;
+        if (!p->settled && (p->found >= p->maxsol || p->done[m] >= (1u << p->depth))) {
+            p->settled = 1;
+            p->answered = r.method;
             atomic_store(&p->cancel, 1);
         }
         if (r.code != 0 && r.code != SEARCH_CANCELLED && p->code == 0) p->code = r.code;
         pthread_mutex_unlock(&p->lock);
     }
+    free(sol);
     return NULL;
 }
 
-/* First solution of pz on `threads` pthreads; fills *r as killer_solve
- * would (code, solutions_found, stats.nodes) and sol. */
-static void par_solve(const killer_puzzle_t *pz, int threads, int64_t deadline_ns, uint8_t *sol,
-                      killer_result_t *r) {
+/* max_solutions (<= PAR_MAX_SOL) of pz on `threads` pthreads; fills *r as
+ * killer_solve would (code, solutions_found, exhausted, method: the member
+ * that settled the answer, stats.nodes) and sol. */
+static void par_solve(const killer_puzzle_t *pz, int threads, uint32_t maxsol, int64_t deadline_ns,
+                      uint8_t *sol, killer_result_t *r) {
     pthread_t tid[64];
     par_t *p = calloc(1, sizeof *p);
-    int t, nt = threads < 64 ? threads : 64;
+    int t, nt = threads < 64 ? threads : 64, per = nt;
     if (p == NULL) exit(2);
     p->pz = pz;
-    p->orders = 2;
+    p->maxsol = maxsol < PAR_MAX_SOL ? maxsol : PAR_MAX_SOL;
+    p->race = pz->shape.n >= 16;
+    p->members = p->race || maxsol == 1 ? 2 : 1;
+    if (p->members == 2) per = nt / 2;
     p->depth = 0;
-    if (nt / 2 > 1) { /* as api/killer_api.c does for max_solutions 1 */
+    if (per > 1) { /* as api/killer_api.c does */
         p->depth = 3;
-        while ((1 << (p->depth - 3)) < nt / 2 && p->depth < KILLER_MAX_SPLIT_DEPTH)
+        while ((1 << (p->depth - 3)) < per && p->depth < KILLER_MAX_SPLIT_DEPTH)
             p->depth++;
     }
     p->deadline_ns = deadline_ns;
@@ -370,15 +414,27 @@ static void par_solve(const killer_puzzle_t *pz, int threads, int64_t deadline_n
         pthread_join(tid[t], NULL);
     memset(r, 0, sizeof *r);
     r->solutions_found = p->found;
+    r->exhausted = p->settled && p->found < p->maxsol;
+    r->method = p->answered;
     r->stats.nodes = p->nodes;
-    r->code = p->found ? 0 : p->code;
-    memcpy(sol, p->sol, (size_t)pz->shape.n * (size_t)pz->shape.n);
+    r->code = p->settled ? 0 : p->code;
+    memcpy(sol, p->sol, (size_t)p->found * (size_t)pz->shape.n * (size_t)pz->shape.n);
     pthread_mutex_destroy(&p->lock);
     free(p);
 }
 
 /* Whether pz has a second solution (advanced, max_solutions 2, 10 s; not
  * timed): a valid answer that differs from the file's is then no error. */
+static int xcheck_bad; /* -x: disagreements over all files */
+
+/* The process's CPU time (-P): on a machine shared with other work, wall
+ * time measures the others too. */
+static int64_t cpu_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
 static int has_two(const killer_puzzle_t *pz) {
     killer_opts_t o;
     killer_result_t r;
@@ -392,11 +448,71 @@ static int has_two(const killer_puzzle_t *pz) {
     return killer_solve(pz, &o, &r) == 0 && r.solutions_found == 2;
 }
 
+/* -x: the learning method against the advanced one, max_solutions 2
+ * under the -T cap each.  They agree when both found two valid, distinct
+ * solutions (which two may differ), or both searched everything and found
+ * the same solutions; a method stopped by the cap is counted apart (what
+ * it found must still be valid), and a search that claims the space
+ * exhausted with another answer than the other is a disagreement
+ * (printed).  Returns the disagreements. */
+static int xcheck(const kp_t *ps, int np, const char *name, int cap_ms, int verbose) {
+    int i, agree = 0, differ = 0, stopped = 0;
+    for (i = 0; i < np; i++) {
+        const kp_t *k = &ps[i];
+        size_t nn = (size_t)k->pz.shape.n * (size_t)k->pz.shape.n;
+        uint8_t sol[2][2 * KILLER_MAX_N * KILLER_MAX_N];
+        killer_result_t r[2];
+        int m, ok = 1;
+        for (m = 0; m < 2; m++) {
+            killer_opts_t o;
+            search_ctl_t ctl;
+            killer_opts_init(&o);
+            o.method = m == 0 ? KILLER_METHOD_ADVANCED : KILLER_METHOD_LEARNING;
+            o.max_solutions = 2;
+            o.solutions = sol[m];
+            memset(&ctl, 0, sizeof ctl);
+            ctl.deadline_ns = search_now_ns() + (int64_t)cap_ms * 1000000;
+            o.ctl = &ctl;
+            killer_solve(&k->pz, &o, &r[m]);
+            for (uint32_t s = 0; s < r[m].solutions_found; s++)
+                ok &= killer_check_solution(&k->pz, sol[m] + s * nn) == 1;
+            if (r[m].solutions_found == 2) ok &= memcmp(sol[m], sol[m] + nn, nn) != 0;
+        }
+        if (r[0].code == 0 && r[1].code == 0 &&
+            (r[0].solutions_found < 2 || r[1].solutions_found < 2)) {
+            ok &= r[0].exhausted && r[1].exhausted && r[0].solutions_found == r[1].solutions_found;
+            if (ok && r[0].solutions_found == 1) ok &= memcmp(sol[0], sol[1], nn) == 0;
+        }
+        if (!ok) {
+            differ++;
+            printf("  DIFFER %s: advanced %u (code %d, exhausted %d), learning %u (code %d, "
+                   "exhausted %d)\n",
+                   k->id, r[0].solutions_found, r[0].code, r[0].exhausted, r[1].solutions_found,
+                   r[1].code, r[1].exhausted);
+        } else if (r[0].code != 0 || r[1].code != 0)
+            stopped++;
+        else
+            agree++;
+        if (verbose)
+            printf("  %-34s advanced %u%s learning %u%s\n", k->id, r[0].solutions_found,
+                   r[0].code ? " (stopped)" : "", r[1].solutions_found,
+                   r[1].code ? " (stopped)" : "");
+    }
+    printf("%-28s cross-check, max_solutions 2: %d agree, %d stopped by the cap, %d differ\n", name,
+           agree, stopped, differ);
+    return differ;
+}
+
 /* What main() read from the command line. */
 typedef struct run_opts_s {
     const char *dir, *only;
     int cap_ms, adv_cap_ms, maxp, verbose, adv_only, threads, sweep;
     killer_values_t values;
+    killer_method_t method; /* -M: the method -a runs (default advanced) */
+    int unique;             /* -u: max_solutions 2, the whole proof timed */
+    int xcheck;             /* -x: cross-check learning against advanced */
+    int cpu;                /* -P: times are the process's CPU time, not wall time */
+    uint64_t budget;        /* -N: node budget a solve (0: none); deterministic, unlike -T */
     /* -c / -g / -z: write each puzzle as DIR/<id>.EXT instead of solving */
     const char *out_dir, *out_ext;
     int (*write)(const kp_t *k, const char *dir);
@@ -691,6 +807,39 @@ done:
  * combinations and no 45-rule sums: this is the yardstick for a constraint
  * solver's own propagation and learning (Chuffed, a lazy clause generation
  * solver; docs/killer-tuning.md). */
+/* -k DIR: the puzzle as the constraint string of sigh's Interactive Sudoku
+ * Solver (its URLs' "dot-tilde" text: .Shape~16x16, .Cage~SUM~R1C1~R1C2,
+ * .Diagonal~1.Diagonal~-1 for Killer-X, .~R1C1_5 for a given), for the
+ * anchor of bench/compare/killer.sh.  A cell id is R and C followed by one
+ * base-17 digit each (row 10 is 'a').  Only square boxes and symbols 1..n
+ * (ISS's values); -1 for the rest. */
+static int write_iss(const kp_t *k, const char *dir) {
+    const killer_puzzle_t *pz = &k->pz;
+    int n = pz->shape.n, i, j;
+    char path[1200];
+    FILE *out;
+    if (pz->shape.box_rows != pz->shape.box_cols || killer_validate(pz, NULL) != 0) return -1;
+    for (i = 1; i <= n; i++)
+        if (killer_symbol(pz, i) != i) return -1;
+    snprintf(path, sizeof path, "%s/%s.iss", dir, k->id);
+    if ((out = fopen(path, "w")) == NULL) return -1;
+#define ISS_ID(x) ((x) < 9 ? '1' + (x) : 'a' + (x)-9)
+    if (n != 9) fprintf(out, ".Shape~%dx%d", n, n);
+    if (pz->diagonals) fprintf(out, ".Diagonal~1.Diagonal~-1");
+    for (i = 0; i < pz->ncages; i++) {
+        fprintf(out, ".Cage~%ld", pz->cages[i].sum);
+        for (j = 0; j < pz->cages[i].ncells; j++)
+            fprintf(out, "~R%cC%c", ISS_ID(pz->cages[i].cells[j].r),
+                    ISS_ID(pz->cages[i].cells[j].c));
+    }
+    for (i = 0; pz->givens != NULL && i < n * n; i++)
+        if (pz->givens[i] != 0)
+            fprintf(out, ".~R%cC%c_%d", ISS_ID(i / n), ISS_ID(i % n), pz->givens[i]);
+#undef ISS_ID
+    fprintf(out, "\n");
+    return fclose(out) == 0 ? 0 : -1;
+}
+
 static int write_mzn(const kp_t *k, const char *dir) {
     const killer_puzzle_t *pz = &k->pz;
     int n = pz->shape.n, bc = pz->shape.box_cols, br = pz->shape.box_rows, rc = -1, g, t, v,
@@ -785,6 +934,10 @@ static void run_file(const char *name, const run_opts_t *ro) {
         printf("%-28s %d of %d written as %s/<id>.%s\n", name, w, np, ro->out_dir, ro->out_ext);
         goto out;
     }
+    if (ro->xcheck) {
+        xcheck_bad += xcheck(ps, np, name, adv_cap_ms, verbose);
+        goto out;
+    }
     if (ro->sweep > 0) {
         printf("%s: nodes per subtree, 2^%d subtrees, * = its first solution, ? = stopped by -T\n",
                name, ro->sweep);
@@ -793,14 +946,14 @@ static void run_file(const char *name, const run_opts_t *ro) {
         goto out;
     }
     for (mi = adv_only; mi < 2; mi++) {
-        killer_method_t meth = mi == 0 ? KILLER_METHOD_BACKTRACKING : KILLER_METHOD_ADVANCED;
+        killer_method_t meth = mi == 0 ? KILLER_METHOD_BACKTRACKING : ro->method;
         double *ms = calloc((size_t)np + 1, sizeof(double));
         uint64_t *nodes = calloc((size_t)np + 1, sizeof(uint64_t));
         int solved = 0, wrong = 0, stopped = 0, multi = 0;
         for (i = 0; i < np; i++) {
             kp_t *k = &ps[i];
             int n = k->pz.shape.n;
-            uint8_t sol[KILLER_MAX_N * KILLER_MAX_N];
+            uint8_t sol[2 * KILLER_MAX_N * KILLER_MAX_N];
             killer_opts_t o;
             killer_result_t r;
             search_ctl_t ctl;
@@ -809,17 +962,29 @@ static void run_file(const char *name, const run_opts_t *ro) {
             o.method = meth;
             o.values = values;
             o.solutions = sol;
+            o.max_solutions = ro->unique ? 2 : 1;
             memset(&ctl, 0, sizeof ctl);
             ctl.deadline_ns = search_now_ns() + (int64_t)(mi == 0 ? cap_ms : adv_cap_ms) * 1000000;
+            if (mi == 1) ctl.node_budget = ro->budget;
             o.ctl = &ctl;
-            t0 = search_now_ns();
+            t0 = ro->cpu ? cpu_ns() : search_now_ns();
             if (mi == 1 && threads > 1)
-                par_solve(&k->pz, threads, ctl.deadline_ns, sol, &r);
+                par_solve(&k->pz, threads, o.max_solutions, ctl.deadline_ns, sol, &r);
             else
                 killer_solve(&k->pz, &o, &r);
-            ms[i] = (double)(search_now_ns() - t0) / 1e6;
+            ms[i] = (double)((ro->cpu ? cpu_ns() : search_now_ns()) - t0) / 1e6;
             nodes[i] = r.stats.nodes;
-            if (r.code == 0 && r.solutions_found == 1) {
+            if (ro->unique && r.code == 0 && r.solutions_found == 2) {
+                multi++; /* -u: a second solution found, both checked */
+                if (killer_check_solution(&k->pz, sol) == 1 &&
+                    killer_check_solution(&k->pz, sol + (size_t)n * n) == 1 &&
+                    memcmp(sol, sol + (size_t)n * n, (size_t)n * n) != 0)
+                    solved++;
+                else
+                    wrong++;
+            } else if (ro->unique && r.code == 0 && r.solutions_found == 1 && !r.exhausted) {
+                wrong++; /* a proof that did not finish is no proof */
+            } else if (r.code == 0 && r.solutions_found == 1) {
                 int ok = killer_check_solution(&k->pz, sol) == 1;
                 if (ok && !k->multi && k->solution[0] != 0 &&
                     memcmp(sol, k->solution, (size_t)n * n) != 0)
@@ -845,7 +1010,15 @@ static void run_file(const char *name, const run_opts_t *ro) {
                 stopped++;
             else
                 wrong++; /* no solution claimed */
-            if (verbose)
+            if (verbose && meth == KILLER_METHOD_LEARNING)
+                printf("  %-10s %-34s %9.3f ms %10llu nodes code %d conflicts %llu (clause %.1f "
+                       "literals)\n",
+                       killer_method_name(meth), k->id, ms[i], (unsigned long long)r.stats.nodes,
+                       r.code, (unsigned long long)r.learning.conflicts,
+                       r.learning.learned
+                           ? (double)r.learning.learned_lits / (double)r.learning.learned
+                           : 0.0);
+            else if (verbose)
                 printf("  %-10s %-34s %9.3f ms %10llu nodes code %d derived %u\n",
                        killer_method_name(meth), k->id, ms[i], (unsigned long long)r.stats.nodes,
                        r.code, r.derived);
@@ -869,8 +1042,12 @@ out:
 int main(int argc, char **argv) {
     static const char *const files[] = {"janko_killer_4x4.jsonl", "janko_killer_6x6.jsonl",
                                         "janko_killer_9x9.jsonl", "killers_curated.jsonl"};
-    run_opts_t ro = {"../shared/data/killer", NULL, 1000, 60000, 0, 0, 0, 1, 0,
-                     KILLER_VALUES_AUTO,      NULL, NULL, NULL};
+    run_opts_t ro = {.dir = "../shared/data/killer",
+                     .cap_ms = 1000,
+                     .adv_cap_ms = 60000,
+                     .threads = 1,
+                     .values = KILLER_VALUES_AUTO,
+                     .method = KILLER_METHOD_ADVANCED};
     const char *one = NULL; /* -i FILE */
     int i;
     for (i = 1; i < argc; i++) {
@@ -894,14 +1071,29 @@ int main(int argc, char **argv) {
             ro.out_dir = argv[++i];
             ro.out_ext = "lp";
             ro.write = write_lp;
+        } else if (strcmp(argv[i], "-k") == 0 && i + 1 < argc) {
+            ro.out_dir = argv[++i];
+            ro.out_ext = "iss";
+            ro.write = write_iss;
         } else if (strcmp(argv[i], "-z") == 0 && i + 1 < argc) {
             ro.out_dir = argv[++i];
             ro.out_ext = "mzn";
             ro.write = write_mzn;
         } else if (strcmp(argv[i], "-a") == 0)
             ro.adv_only = 1;
+        else if (strcmp(argv[i], "-u") == 0)
+            ro.unique = 1;
+        else if (strcmp(argv[i], "-x") == 0)
+            ro.xcheck = 1;
+        else if (strcmp(argv[i], "-P") == 0)
+            ro.cpu = 1;
+        else if (strcmp(argv[i], "-N") == 0 && i + 1 < argc && atoll(argv[i + 1]) >= 1)
+            ro.budget = (uint64_t)atoll(argv[++i]);
         else if (strcmp(argv[i], "-f") == 0 && i + 1 < argc)
             ro.only = argv[++i];
+        else if (strcmp(argv[i], "-M") == 0 && i + 1 < argc &&
+                 killer_method_parse(argv[i + 1], &ro.method) == 0)
+            i++;
         else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc && strcmp(argv[i + 1], "auto") == 0 &&
                  ++i)
             ro.values = KILLER_VALUES_AUTO;
@@ -919,9 +1111,10 @@ int main(int argc, char **argv) {
         else {
             fprintf(stderr,
                     "usage: %s [-d dir | -i file] [-t backtracking_cap_ms] [-T advanced_cap_ms] "
-                    "[-m max_per_file] [-v] [-a] [-f id_part] "
-                    "[-o auto|asc|desc] [-j threads] [-s split_depth] [-c cnf_dir] [-g lp_dir] [-z "
-                    "mzn_dir]\n",
+                    "[-m max_per_file] [-v] [-a] [-M method] [-f id_part] "
+                    "[-o auto|asc|desc] [-j threads] [-u] [-P] [-N nodes] [-x] [-s split_depth] "
+                    "[-c cnf_dir] "
+                    "[-g lp_dir] [-z mzn_dir] [-k iss_dir]\n",
                     argv[0]);
             return 2;
         }
@@ -940,5 +1133,5 @@ int main(int argc, char **argv) {
     } else
         for (i = 0; i < (int)(sizeof files / sizeof files[0]); i++)
             run_file(files[i], &ro);
-    return 0;
+    return xcheck_bad != 0;
 }

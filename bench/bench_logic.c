@@ -64,11 +64,7 @@ typedef struct chk_s {
 static int chk_step(void *ud, const sudoku_logic_t *st, const sudoku_logic_step_t *s) {
     chk_t *c = ud;
     (void)st;
-    for (int i = 0; i < s->nitems; i++) {
-        const sudoku_logic_item_t *it = &s->items[i];
-        if (it->kind == SUDOKU_ITEM_ELIM && c->sol[it->cell] == it->value) c->bad++;
-        if (it->kind == SUDOKU_ITEM_PLACE && c->sol[it->cell] != it->value) c->bad++;
-    }
+    c->bad += sudoku_logic_step_wrong(s, c->sol);
     return 0;
 }
 

@@ -21,117 +21,11 @@
 
 #include "solvers/killer/killer.h"
 #include "solvers/killer/derive.h"
+#include "tests/killer_gen.h"
 
 Suite *killer_suite(void);
 
-/* === Generated puzzles ================================================== */
-
-#define MAXN 25
-#define MAXC (MAXN * MAXN)
-
-typedef struct gen_s {
-    killer_puzzle_t pz;
-    killer_cage_t cages[MAXC];
-    killer_cell_t cells[MAXC];
-    long symbols[MAXN];
-    uint8_t grid[MAXC]; /* the grid the cages came from */
-    uint8_t givens[MAXC];
-} gen_t;
-
-static unsigned rnd(unsigned *s) {
-    *s = *s * 1103515245u + 12345u;
-    return (*s >> 16) & 0x7fff;
-}
-
-/* A valid Sudoku grid for shape (br x bc boxes), shuffled. */
-static void make_grid(int n, int br, int bc, unsigned *seed, uint8_t *g) {
-    int perm[MAXN], rows[MAXN], cols[MAXN], i, j, r, c, bands = n / br, stacks = n / bc;
-    int bandp[MAXN], stackp[MAXN];
-    for (i = 0; i < n; i++)
-        perm[i] = i;
-    for (i = n - 1; i > 0; i--) {
-        j = (int)(rnd(seed) % (unsigned)(i + 1));
-        r = perm[i], perm[i] = perm[j], perm[j] = r;
-    }
-    for (i = 0; i < bands; i++)
-        bandp[i] = i;
-    for (i = 0; i < stacks; i++)
-        stackp[i] = i;
-    for (i = bands - 1; i > 0; i--) {
-        j = (int)(rnd(seed) % (unsigned)(i + 1));
-        r = bandp[i], bandp[i] = bandp[j], bandp[j] = r;
-    }
-    for (i = stacks - 1; i > 0; i--) {
-        j = (int)(rnd(seed) % (unsigned)(i + 1));
-        r = stackp[i], stackp[i] = stackp[j], stackp[j] = r;
-    }
-    for (i = 0; i < n; i++)
-        cols[i] = stackp[i / bc] * bc + i % bc;
-    /* rotate rows inside each band by a random amount */
-    for (i = 0; i < bands; i++) {
-        int k = (int)(rnd(seed) % (unsigned)br);
-        for (j = 0; j < br; j++)
-            rows[i * br + j] = bandp[i] * br + (j + k) % br;
-    }
-    for (r = 0; r < n; r++)
-        for (c = 0; c < n; c++) {
-            int rr = rows[r], cc = cols[c];
-            int v = (rr % br * bc + rr / br + cc) % n; /* pattern: valid for br x bc boxes */
-            g[r * n + c] = (uint8_t)(perm[v] + 1);
-        }
-}
-
-/* Random cages of 1..maxk cells, grown from the first free cell to random
- * free neighbours whose values are not yet in the cage.  keep_pct of the
- * cages are kept (100 = the grid is covered). */
-static void make_cages(gen_t *g, int maxk, int keep_pct, unsigned *seed) {
-    int n = g->pz.shape.n, nc = n * n, used[MAXC], i, nca = 0, ncl = 0;
-    memset(used, 0, sizeof used);
-    for (i = 0; i < nc; i++) {
-        int target, k = 1, tries;
-        uint64_t vals;
-        if (used[i]) continue;
-        target = 1 + (int)(rnd(seed) % (unsigned)maxk);
-        g->cages[nca].cells = g->cells + ncl;
-        g->cells[ncl].r = i / n;
-        g->cells[ncl].c = i % n;
-        used[i] = 1;
-        vals = (uint64_t)1 << g->grid[i];
-        for (tries = 0; k < target && tries < 40; tries++) {
-            killer_cell_t from = g->cells[ncl + (int)(rnd(seed) % (unsigned)k)];
-            int d = (int)(rnd(seed) % 4), r = from.r + (d == 0) - (d == 1),
-                c = from.c + (d == 2) - (d == 3);
-            if (r < 0 || r >= n || c < 0 || c >= n || used[r * n + c]) continue;
-            if (vals & ((uint64_t)1 << g->grid[r * n + c])) continue;
-            used[r * n + c] = 1;
-            vals |= (uint64_t)1 << g->grid[r * n + c];
-            g->cells[ncl + k].r = r;
-            g->cells[ncl + k].c = c;
-            k++;
-        }
-        g->cages[nca].ncells = k;
-        g->cages[nca].sum = 0;
-        for (int j = 0; j < k; j++)
-            g->cages[nca].sum +=
-                killer_symbol(&g->pz, g->grid[g->cells[ncl + j].r * n + g->cells[ncl + j].c]);
-        ncl += k;
-        if ((int)(rnd(seed) % 100) < keep_pct)
-            nca++; /* else the slot is reused */
-        else
-            ncl -= k;
-    }
-    g->pz.cages = g->cages;
-    g->pz.ncages = nca;
-}
-
-static void gen_init(gen_t *g, int n, int br, int bc) {
-    memset(g, 0, sizeof *g);
-    ck_assert_int_eq(sudoku_shape_init(&g->pz.shape, n, br, bc), 0);
-}
-
-/* Grids of cmp_grid_len cells, for qsort. */
-static int cmp_grid_len;
-static int cmp_grid(const void *x, const void *y) { return memcmp(x, y, (size_t)cmp_grid_len); }
+/* === Generated puzzles (tests/killer_gen.h) ============================= */
 
 /* No two of the k grids of nc cells at sol are equal (sorts them). */
 static void assert_all_distinct(uint8_t *sol, uint32_t k, int nc) {
@@ -143,22 +37,27 @@ static void assert_all_distinct(uint8_t *sol, uint32_t k, int nc) {
                       "a solution found twice");
 }
 
-/* Solves with both methods (backtracking only up to bt_budget nodes, 0 =
- * none), checks every solution, that none repeats, the agreement of the
- * counts and that the generating grid is among them.  Returns the count. */
+/* Solves with the three methods (backtracking only up to bt_budget nodes,
+ * 0 = none), checks every solution, that none repeats, the agreement of
+ * the counts and that the generating grid is among them; learning and
+ * advanced, both exhaustive, must find the same solutions.  Returns the
+ * count. */
 static uint32_t solve_both(const gen_t *g, uint32_t maxsol, uint64_t bt_budget) {
     int n = g->pz.shape.n, nc = n * n, mi;
-    uint32_t counts[2] = {0, 0}, k;
-    int exh[2] = {0, 0};
-    uint8_t *sol = malloc((size_t)maxsol * nc);
+    uint32_t counts[3] = {0, 0, 0}, k;
+    int exh[3] = {0, 0, 0};
+    uint8_t *sol = malloc((size_t)maxsol * nc), *adv = malloc((size_t)maxsol * nc);
     ck_assert_ptr_nonnull(sol);
-    for (mi = 0; mi < 2; mi++) {
+    ck_assert_ptr_nonnull(adv);
+    for (mi = 0; mi < 3; mi++) {
         killer_opts_t o;
         killer_result_t r;
         search_ctl_t ctl;
         int found_grid = 0;
         killer_opts_init(&o);
-        o.method = mi == 0 ? KILLER_METHOD_ADVANCED : KILLER_METHOD_BACKTRACKING;
+        o.method = mi == 0   ? KILLER_METHOD_ADVANCED
+                   : mi == 1 ? KILLER_METHOD_BACKTRACKING
+                             : KILLER_METHOD_LEARNING;
         o.max_solutions = maxsol;
         o.solutions = sol;
         memset(&ctl, 0, sizeof ctl);
@@ -180,12 +79,18 @@ static uint32_t solve_both(const gen_t *g, uint32_t maxsol, uint64_t bt_budget) 
         if (r.code == 0 && r.exhausted)
             ck_assert_msg(found_grid, "method %d lost the generating grid", mi);
         if (r.code == 0) ck_assert_uint_ge(r.solutions_found, 1);
+        if (mi == 0) memcpy(adv, sol, (size_t)r.solutions_found * nc); /* sorted */
     }
     /* a method that searched the whole tree bounds what the other found
      * (a search that revisits a subtree finds more and never ends) */
     if (exh[0]) ck_assert_uint_le(counts[1], counts[0]);
     if (exh[1]) ck_assert_uint_le(counts[0], counts[1]);
+    ck_assert_msg(exh[0] == exh[2] && counts[0] == counts[2],
+                  "advanced %u (exhausted %d), learning %u (exhausted %d)", counts[0], exh[0],
+                  counts[2], exh[2]);
+    if (exh[0]) ck_assert_int_eq(memcmp(adv, sol, (size_t)counts[0] * nc), 0);
     free(sol);
+    free(adv);
     return counts[0];
 }
 
@@ -201,9 +106,9 @@ START_TEST(killer_generated_agree) {
     unsigned seed = 1234u + (unsigned)_i * 7919u;
     int s = _i % 4;
     ck_assert_ptr_nonnull(g);
-    gen_init(g, shapes[s].n, shapes[s].br, shapes[s].bc);
-    make_grid(shapes[s].n, shapes[s].br, shapes[s].bc, &seed, g->grid);
-    make_cages(g, shapes[s].maxk, 100, &seed);
+    kg_gen_init(g, shapes[s].n, shapes[s].br, shapes[s].bc);
+    kg_make_grid(shapes[s].n, shapes[s].br, shapes[s].bc, &seed, g->grid);
+    kg_make_cages(g, shapes[s].maxk, 100, &seed);
     ck_assert_int_eq(killer_validate(&g->pz, NULL), 0);
     solve_both(g, 2, shapes[s].bt_budget);
     free(g);
@@ -218,9 +123,9 @@ START_TEST(killer_multi_solution_counts) {
     int six = _i & 1;
     uint32_t cnt;
     ck_assert_ptr_nonnull(g);
-    gen_init(g, six ? 6 : 4, 2, six ? 3 : 2);
-    make_grid(g->pz.shape.n, 2, six ? 3 : 2, &seed, g->grid);
-    make_cages(g, six ? 6 : 4, six ? 40 : 60, &seed);
+    kg_gen_init(g, six ? 6 : 4, 2, six ? 3 : 2);
+    kg_make_grid(g->pz.shape.n, 2, six ? 3 : 2, &seed, g->grid);
+    kg_make_cages(g, six ? 6 : 4, six ? 40 : 60, &seed);
     cnt = solve_both(g, 10000, 0);
     ck_assert_uint_ge(cnt, 1);
     free(g);
@@ -231,10 +136,10 @@ END_TEST
 START_TEST(killer_no_cages_counts_sudoku) {
     gen_t *g = malloc(sizeof *g);
     ck_assert_ptr_nonnull(g);
-    gen_init(g, 4, 2, 2);
+    kg_gen_init(g, 4, 2, 2);
     {
         unsigned seed = 5;
-        make_grid(4, 2, 2, &seed, g->grid);
+        kg_make_grid(4, 2, 2, &seed, g->grid);
     }
     g->pz.ncages = 0;
     g->pz.cages = g->cages;
@@ -249,12 +154,12 @@ START_TEST(killer_custom_symbols) {
     unsigned seed = 777u + (unsigned)_i;
     int i, n = _i < 2 ? 9 : 6, b = n == 9 ? 3 : 2;
     ck_assert_ptr_nonnull(g);
-    gen_init(g, n, b, n / b);
+    kg_gen_init(g, n, b, n / b);
     for (i = 0; i < n; i++)
         g->symbols[i] = _i == 0 ? i : _i == 1 ? 10L * (i + 1) : (long)((i * 7 + 3) % 11) * 3;
     g->pz.symbols = g->symbols;
-    make_grid(n, b, n / b, &seed, g->grid);
-    make_cages(g, 4, 100, &seed);
+    kg_make_grid(n, b, n / b, &seed, g->grid);
+    kg_make_cages(g, 4, 100, &seed);
     ck_assert_int_eq(killer_validate(&g->pz, NULL), 0);
     solve_both(g, 2, 5000000);
     free(g);
@@ -271,14 +176,14 @@ START_TEST(killer_derived_cons_counts) {
     unsigned seed = 31337u + (unsigned)_i * 101u;
     int i, sy = _i % 3;
     ck_assert_ptr_nonnull(g);
-    gen_init(g, 6, 2, 3);
+    kg_gen_init(g, 6, 2, 3);
     if (sy != 0) {
         for (i = 0; i < 6; i++)
             g->symbols[i] = sy == 1 ? 10L * (i + 1) : (long)((i * 5 + 2) % 7) * 4 + 1;
         g->pz.symbols = g->symbols;
     }
-    make_grid(6, 2, 3, &seed, g->grid);
-    make_cages(g, 6, _i < 6 ? 100 : 75, &seed);
+    kg_make_grid(6, 2, 3, &seed, g->grid);
+    kg_make_cages(g, 6, _i < 6 ? 100 : 75, &seed);
     ck_assert_int_eq(killer_validate(&g->pz, NULL), 0);
     ck_assert_uint_ge(solve_both(g, 10000, 0), 1);
     free(g);
@@ -303,9 +208,9 @@ START_TEST(killer_derived_equations_hold) {
     void *mem;
     ck_assert_ptr_nonnull(g);
     ck_assert_ptr_nonnull(m);
-    gen_init(g, n, sides[_i % 4][1], sides[_i % 4][2]);
-    make_grid(n, sides[_i % 4][1], sides[_i % 4][2], &seed, g->grid);
-    make_cages(g, n == 16 ? 5 : 4, _i % 4 == 2 ? 75 : 100, &seed);
+    kg_gen_init(g, n, sides[_i % 4][1], sides[_i % 4][2]);
+    kg_make_grid(n, sides[_i % 4][1], sides[_i % 4][2], &seed, g->grid);
+    kg_make_cages(g, n == 16 ? 5 : 4, _i % 4 == 2 ? 75 : 100, &seed);
     ck_assert_int_eq(killer_validate(&g->pz, NULL), 0);
     killer__model_init(m, &g->pz);
     killer__derive_size(&g->pz, &maxeqs, &maxcells, &scratch);
@@ -367,9 +272,9 @@ START_TEST(killer_big_cages_9x9) {
     gen_t *g = malloc(sizeof *g);
     unsigned seed = 2718u + (unsigned)_i * 57u;
     ck_assert_ptr_nonnull(g);
-    gen_init(g, 9, 3, 3);
-    make_grid(9, 3, 3, &seed, g->grid);
-    make_cages(g, 7, 100, &seed);
+    kg_gen_init(g, 9, 3, 3);
+    kg_make_grid(9, 3, 3, &seed, g->grid);
+    kg_make_cages(g, 7, 100, &seed);
     ck_assert_int_eq(killer_validate(&g->pz, NULL), 0);
     solve_both(g, 2, 5000000);
     free(g);
@@ -387,16 +292,16 @@ START_TEST(killer_bounds_cons_25) {
     unsigned seed = 2525u + (unsigned)_i * 11u;
     int i, nc = 25 * 25;
     ck_assert_ptr_nonnull(g);
-    gen_init(g, 25, 5, 5);
+    kg_gen_init(g, 25, 5, 5);
     if (_i & 1) {
         for (i = 0; i < 25; i++)
             g->symbols[i] = (long)((i * 7 + 3) % 26) * 2;
         g->pz.symbols = g->symbols;
     }
-    make_grid(25, 5, 5, &seed, g->grid);
-    make_cages(g, 12, 100, &seed);
+    kg_make_grid(25, 5, 5, &seed, g->grid);
+    kg_make_cages(g, 12, 100, &seed);
     for (i = 0; i < nc; i++)
-        g->givens[i] = rnd(&seed) % 100 < 55 ? g->grid[i] : 0;
+        g->givens[i] = kg_rnd(&seed) % 100 < 55 ? g->grid[i] : 0;
     g->pz.givens = g->givens;
     ck_assert_int_eq(killer_validate(&g->pz, NULL), 0);
     solve_both(g, 2, 2000000);
@@ -410,11 +315,11 @@ START_TEST(killer_partial_cages_and_givens) {
     unsigned seed = 4242u + (unsigned)_i * 13u;
     int i, nc = 81;
     ck_assert_ptr_nonnull(g);
-    gen_init(g, 9, 3, 3);
-    make_grid(9, 3, 3, &seed, g->grid);
-    make_cages(g, 4, 70, &seed);
+    kg_gen_init(g, 9, 3, 3);
+    kg_make_grid(9, 3, 3, &seed, g->grid);
+    kg_make_cages(g, 4, 70, &seed);
     for (i = 0; i < nc; i++)
-        g->givens[i] = rnd(&seed) % 5 == 0 ? g->grid[i] : 0;
+        g->givens[i] = kg_rnd(&seed) % 5 == 0 ? g->grid[i] : 0;
     g->pz.givens = g->givens;
     ck_assert_int_eq(killer_validate(&g->pz, NULL), 0);
     solve_both(g, 3, 5000000);
@@ -431,7 +336,7 @@ START_TEST(killer_diagonals) {
     killer_result_t r;
     uint8_t grid[MAXC];
     ck_assert_ptr_nonnull(g);
-    gen_init(g, n, b, n / b);
+    kg_gen_init(g, n, b, n / b);
     g->pz.diagonals = 1;
     g->pz.cages = g->cages;
     killer_opts_init(&o);
@@ -441,20 +346,20 @@ START_TEST(killer_diagonals) {
     for (i = 0; i < n; i++)
         perm[i] = i + 1;
     for (i = n - 1; i > 0; i--) {
-        int j = (int)(rnd(&seed) % (unsigned)(i + 1)), t = perm[i];
+        int j = (int)(kg_rnd(&seed) % (unsigned)(i + 1)), t = perm[i];
         perm[i] = perm[j];
         perm[j] = t;
     }
     for (i = 0; i < n * n; i++)
         g->grid[i] = (uint8_t)perm[grid[i] - 1];
     ck_assert_int_eq(killer_check_solution(&g->pz, g->grid), 1);
-    make_cages(g, 4, 100, &seed);
+    kg_make_cages(g, 4, 100, &seed);
     solve_both(g, 2, 5000000);
     /* the diagonal rule matters: a plain grid breaks it */
     {
         uint8_t plain[MAXC];
         unsigned s2 = 3;
-        make_grid(n, b, n / b, &s2, plain);
+        kg_make_grid(n, b, n / b, &s2, plain);
         if (plain[0] == plain[n + 1]) ck_assert_int_eq(killer_check_solution(&g->pz, plain), 0);
     }
     free(g);
@@ -477,7 +382,7 @@ START_TEST(killer_unsolvable) {
     pz.cages = &cg;
     pz.ncages = 1;
     ck_assert_int_eq(killer_validate(&pz, NULL), 0);
-    for (mi = 1; mi <= 2; mi++) {
+    for (mi = 1; mi <= 3; mi++) {
         killer_opts_t o;
         killer_result_t r;
         killer_opts_init(&o);
@@ -794,7 +699,7 @@ START_TEST(killer_limits) {
     atomic_int flag;
     int mi;
     empty9(&pz);
-    for (mi = 1; mi <= 2; mi++) {
+    for (mi = 1; mi <= 3; mi++) {
         killer_opts_init(&o);
         o.method = (killer_method_t)mi;
         o.max_solutions = KILLER_MAX_SOLUTIONS;
@@ -849,22 +754,25 @@ END_TEST
  * under the sanitizers), so polling the clock every few thousand nodes
  * overshot a 100 ms deadline by seconds.  Some of these puzzles are solved
  * in time, others stop at the deadline; every run must end within half a
- * second of it (the search polls the clock every 16 nodes). */
+ * second of it (the search polls the clock every 16 nodes; the learning
+ * method, _i 1, every ~40,000 propagation ticks, a few milliseconds), a
+ * first solution and a uniqueness proof. */
 START_TEST(killer_deadline_heavy_nodes) {
     gen_t *g = malloc(sizeof *g);
     ck_assert_ptr_nonnull(g);
     for (unsigned t = 0; t < 3; t++) {
-        unsigned seed = 7001u + t;
+        unsigned seed = 7001u + t + 100u * (unsigned)_i;
         killer_opts_t o;
         killer_result_t r;
         search_ctl_t ctl;
         int64_t t0;
         int rc;
-        gen_init(g, 16, 4, 4);
-        make_grid(16, 4, 4, &seed, g->grid);
-        make_cages(g, 6, 100, &seed);
+        kg_gen_init(g, 16, 4, 4);
+        kg_make_grid(16, 4, 4, &seed, g->grid);
+        kg_make_cages(g, 6, 100, &seed);
         killer_opts_init(&o);
-        o.method = KILLER_METHOD_ADVANCED;
+        o.method = _i == 0 ? KILLER_METHOD_ADVANCED : KILLER_METHOD_LEARNING;
+        o.max_solutions = 1 + t % 2;
         memset(&ctl, 0, sizeof ctl);
         o.ctl = &ctl;
         t0 = search_now_ns();
@@ -906,6 +814,11 @@ START_TEST(killer_options) {
     ck_assert_int_eq(killer_method_for(4, KILLER_METHOD_ADVANCED, KILLER_VALUES_AUTO),
                      KILLER_METHOD_ADVANCED);
     ck_assert_str_eq(killer_method_name(KILLER_METHOD_BACKTRACKING), "backtracking");
+    ck_assert_str_eq(killer_method_name(KILLER_METHOD_LEARNING), "learning");
+    ck_assert_int_eq(killer_method_parse("learning", &m), 0);
+    ck_assert_int_eq(m, KILLER_METHOD_LEARNING);
+    ck_assert_int_eq(killer_method_for(4, KILLER_METHOD_LEARNING, KILLER_VALUES_AUTO),
+                     KILLER_METHOD_LEARNING);
     ck_assert_ptr_null(killer_method_name(KILLER_METHOD_COUNT));
     ck_assert_int_eq(killer_method_parse("advanced", &m), 0);
     ck_assert_int_eq(m, KILLER_METHOD_ADVANCED);
@@ -1002,29 +915,6 @@ static void interleave_check(const gen_t *g, const uint8_t *sorted, uint32_t cnt
     }
 }
 
-/* A Killer-X grid: solve the empty X grid, relabel the values at random. */
-static void make_x_grid(gen_t *g, unsigned *seed) {
-    int n = g->pz.shape.n, i, perm[MAXN];
-    killer_opts_t o;
-    killer_result_t r;
-    uint8_t grid[MAXC];
-    g->pz.diagonals = 1;
-    g->pz.cages = g->cages;
-    g->pz.ncages = 0;
-    killer_opts_init(&o);
-    o.solutions = grid;
-    ck_assert_int_eq(killer_solve(&g->pz, &o, &r), 0);
-    for (i = 0; i < n; i++)
-        perm[i] = i + 1;
-    for (i = n - 1; i > 0; i--) {
-        int j = (int)(rnd(seed) % (unsigned)(i + 1)), t = perm[i];
-        perm[i] = perm[j];
-        perm[j] = t;
-    }
-    for (i = 0; i < n * n; i++)
-        g->grid[i] = (uint8_t)perm[grid[i] - 1];
-}
-
 /* The 2^d subtrees of split_depth d partition the solution set: many
  * solutions (4x4, 6x6 with few cages), no cages, unique 9x9 (solved at or
  * near the root, so most subtrees are empty), givens, diagonals, custom
@@ -1044,42 +934,42 @@ START_TEST(killer_split_partitions) {
     case 1:
     case 2:
     case 3: /* multi-solution 4x4 / 6x6 */
-        gen_init(g, _i & 1 ? 6 : 4, 2, _i & 1 ? 3 : 2);
-        make_grid(g->pz.shape.n, 2, _i & 1 ? 3 : 2, &seed, g->grid);
-        make_cages(g, 4, _i & 1 ? 85 : 60, &seed);
+        kg_gen_init(g, _i & 1 ? 6 : 4, 2, _i & 1 ? 3 : 2);
+        kg_make_grid(g->pz.shape.n, 2, _i & 1 ? 3 : 2, &seed, g->grid);
+        kg_make_cages(g, 4, _i & 1 ? 85 : 60, &seed);
         break;
     case 4: /* no cages: the 288 4x4 grids */
-        gen_init(g, 4, 2, 2);
+        kg_gen_init(g, 4, 2, 2);
         g->pz.cages = g->cages;
         break;
     case 5:
     case 6: /* 9x9, cages covering the grid */
-        gen_init(g, 9, 3, 3);
-        make_grid(9, 3, 3, &seed, g->grid);
-        make_cages(g, _i == 5 ? 3 : 5, 100, &seed);
+        kg_gen_init(g, 9, 3, 3);
+        kg_make_grid(9, 3, 3, &seed, g->grid);
+        kg_make_cages(g, _i == 5 ? 3 : 5, 100, &seed);
         break;
     case 7:
     case 8: /* 6x6 partial cages plus givens; 9x9 with every cell given (solved at the root) */
-        gen_init(g, _i == 7 ? 6 : 9, _i == 7 ? 2 : 3, 3);
-        make_grid(g->pz.shape.n, g->pz.shape.box_rows, 3, &seed, g->grid);
-        make_cages(g, 4, 60, &seed);
+        kg_gen_init(g, _i == 7 ? 6 : 9, _i == 7 ? 2 : 3, 3);
+        kg_make_grid(g->pz.shape.n, g->pz.shape.box_rows, 3, &seed, g->grid);
+        kg_make_cages(g, 4, 60, &seed);
         for (i = 0; i < g->pz.shape.n * g->pz.shape.n; i++)
-            g->givens[i] = _i == 8 || rnd(&seed) % 6 == 0 ? g->grid[i] : 0;
+            g->givens[i] = _i == 8 || kg_rnd(&seed) % 6 == 0 ? g->grid[i] : 0;
         g->pz.givens = g->givens;
         break;
     case 9:
     case 10: /* Killer-X 6x6 (partial cages: several solutions) and 9x9 */
-        gen_init(g, _i == 9 ? 6 : 9, _i == 9 ? 2 : 3, 3);
-        make_x_grid(g, &seed);
-        make_cages(g, 4, _i == 9 ? 70 : 100, &seed);
+        kg_gen_init(g, _i == 9 ? 6 : 9, _i == 9 ? 2 : 3, 3);
+        kg_make_x_grid(g, &seed);
+        kg_make_cages(g, 4, _i == 9 ? 70 : 100, &seed);
         break;
     default: /* symbols 10,20,..., 6x6, partial */
-        gen_init(g, 6, 2, 3);
+        kg_gen_init(g, 6, 2, 3);
         for (i = 0; i < 6; i++)
             g->symbols[i] = 10L * (i + 1);
         g->pz.symbols = g->symbols;
-        make_grid(6, 2, 3, &seed, g->grid);
-        make_cages(g, 5, 75, &seed);
+        kg_make_grid(6, 2, 3, &seed, g->grid);
+        kg_make_cages(g, 5, 75, &seed);
         break;
     }
     ck_assert_int_eq(killer_validate(&g->pz, NULL), 0);
@@ -1087,6 +977,9 @@ START_TEST(killer_split_partitions) {
     ck_assert_uint_ge(cnt, 1);
     interleave_check(g, asc, cnt);
     ck_assert_uint_eq(split_check(g, KILLER_METHOD_ADVANCED, KILLER_VALUES_DESCENDING, desc), cnt);
+    ck_assert_int_eq(memcmp(asc, desc, (size_t)cnt * (size_t)(g->pz.shape.n * g->pz.shape.n)), 0);
+    /* learning does not split (index 0 has it all) and finds the same set */
+    ck_assert_uint_eq(split_check(g, KILLER_METHOD_LEARNING, KILLER_VALUES_AUTO, desc), cnt);
     ck_assert_int_eq(memcmp(asc, desc, (size_t)cnt * (size_t)(g->pz.shape.n * g->pz.shape.n)), 0);
     if (_i == 0 || _i == 4)
         ck_assert_uint_eq(split_check(g, KILLER_METHOD_BACKTRACKING, KILLER_VALUES_AUTO, desc),
@@ -1228,7 +1121,8 @@ static void plain_free(void *ud, void *p) {
  * under ASan, frees what it took) until enough succeed.  Advanced makes
  * three a state; two puzzles, one the cages settle at the root (one
  * state) and one that needs the 45 rule (that state, then the full one),
- * so the failures reach every allocation of both paths. */
+ * so the failures reach every allocation of both paths.  Learning makes
+ * two, whatever the puzzle. */
 START_TEST(killer_alloc_failure) {
     gen_t *g = malloc(sizeof *g);
     int mi, at, pi;
@@ -1239,15 +1133,15 @@ START_TEST(killer_alloc_failure) {
             unsigned seed = 11u + (unsigned)tries;
             killer_opts_t o;
             killer_result_t r;
-            gen_init(g, 9, 3, 3);
-            make_grid(9, 3, 3, &seed, g->grid);
-            make_cages(g, pi == 0 ? 3 : 6, 100, &seed);
+            kg_gen_init(g, 9, 3, 3);
+            kg_make_grid(9, 3, 3, &seed, g->grid);
+            kg_make_cages(g, pi == 0 ? 3 : 6, 100, &seed);
             killer_opts_init(&o);
             ck_assert_int_eq(killer_solve(&g->pz, &o, &r), 0);
             if ((r.derived == 0) == (pi == 0)) break;
         }
         ck_assert_int_lt(tries, 50);
-        for (mi = 1; mi <= 2; mi++) {
+        for (mi = 1; mi <= 3; mi++) {
             int fails = 0, rc = SEARCH_ENOMEM;
             killer_result_t r;
             for (at = 1; rc == SEARCH_ENOMEM && at <= 16; at++) {
@@ -1265,6 +1159,8 @@ START_TEST(killer_alloc_failure) {
             ck_assert_uint_eq(r.solutions_found, 1);
             if (mi == 1) {
                 ck_assert_int_eq(fails, 1); /* backtracking allocates once */
+            } else if (mi == 3) {
+                ck_assert_int_eq(fails, 2); /* learning: the model's scratch, the arena */
             } else {
                 ck_assert_int_eq(fails, pi == 0 ? 3 : 6);
             }
@@ -1290,9 +1186,9 @@ START_TEST(killer_root_by_cages) {
         unsigned seed = 500u + (unsigned)i * 17u;
         killer_opts_t o;
         killer_result_t r;
-        gen_init(g, 9, 3, 3);
-        make_grid(9, 3, 3, &seed, g->grid);
-        make_cages(g, i % 2 == 0 ? 3 : 6, 100, &seed);
+        kg_gen_init(g, 9, 3, 3);
+        kg_make_grid(9, 3, 3, &seed, g->grid);
+        kg_make_cages(g, i % 2 == 0 ? 3 : 6, 100, &seed);
         killer_opts_init(&o);
         o.method = KILLER_METHOD_ADVANCED;
         o.max_solutions = 2;
@@ -1344,7 +1240,7 @@ Suite *killer_suite(void) {
     tcase_add_test(tc, killer_fixtures);
     tcase_add_test(tc, killer_validation_table);
     tcase_add_test(tc, killer_limits);
-    tcase_add_test(tc, killer_deadline_heavy_nodes);
+    tcase_add_loop_test(tc, killer_deadline_heavy_nodes, 0, 2);
     tcase_add_test(tc, killer_options);
     tcase_add_test(tc, killer_alloc_failure);
     tcase_add_test(tc, killer_root_by_cages);

@@ -17,6 +17,7 @@
 
 #include "api/killer_api.h"
 #include "tests/job_harness.h"
+#include "tests/killer_gen.h"
 
 static const int grid4[4][4] = {{1, 2, 3, 4}, {3, 4, 1, 2}, {4, 3, 2, 1}, {2, 1, 4, 3}};
 
@@ -63,9 +64,9 @@ static int check_solutions(json_t *sols, long long mul) {
 }
 
 START_TEST(killer_api_json_both_methods_agree) {
-    long long counts[2];
-    const char *methods[] = {"backtracking", "advanced"};
-    for (int m = 0; m < 2; m++) {
+    long long counts[3];
+    const char *methods[] = {"backtracking", "advanced", "learning"};
+    for (int m = 0; m < 3; m++) {
         char body[1024];
         snprintf(body, sizeof body,
                  "{\"size\":4,\"cages\":" CAGES4 ",\"method\":\"%s\",\"max_solutions\":100}",
@@ -82,6 +83,7 @@ START_TEST(killer_api_json_both_methods_agree) {
     }
     ck_assert_int_ge(counts[0], 1);
     ck_assert_int_eq(counts[0], counts[1]);
+    ck_assert_int_eq(counts[0], counts[2]);
 }
 END_TEST
 
@@ -258,6 +260,9 @@ static const kbad_t kbad[] = {
     {"application/json", "{\"size\":4,\"cages\":[],\"value_order\":3}", 400, "value_order"},
     {"application/json",
      "{\"size\":4,\"cages\":[],\"value_order\":\"descending\",\"method\":\"backtracking\"}", 400,
+     "value_order"},
+    {"application/json",
+     "{\"size\":4,\"cages\":[],\"value_order\":\"ascending\",\"method\":\"learning\"}", 400,
      "value_order"},
     {"application/json", "{\"size\":4,\"cages\":[],\"max_solutions\":0}", 400, "max_solutions"},
     {"application/json", "{\"size\":4,\"cages\":[],\"diagonals\":1}", 400, "diagonals"},
@@ -609,6 +614,84 @@ START_TEST(killer_api_fast_reader_agrees_with_jansson) {
 }
 END_TEST
 
+/* A generated 16x16 killer (tests/killer_gen.h) as a JSON body, with the
+ * options `opts` (",\"threads\":2" ...) before the closing brace.  The
+ * caller frees the result. */
+static char *body16(unsigned seed, int maxk, const char *opts, gen_t *g) {
+    size_t cap = 65536, len = 0;
+    char *b = malloc(cap);
+    ck_assert_ptr_nonnull(b);
+    kg_gen_init(g, 16, 4, 4);
+    kg_make_grid(16, 4, 4, &seed, g->grid);
+    kg_make_cages(g, maxk, 100, &seed);
+    len += (size_t)snprintf(b + len, cap - len, "{\"size\":16,\"cages\":[");
+    for (int i = 0; i < g->pz.ncages; i++) {
+        const killer_cage_t *c = &g->pz.cages[i];
+        len += (size_t)snprintf(b + len, cap - len, "%s{\"sum\":%ld,\"cells\":[", i ? "," : "",
+                                c->sum);
+        for (int k = 0; k < c->ncells; k++)
+            len += (size_t)snprintf(b + len, cap - len, "%s[%d,%d]", k ? "," : "", c->cells[k].r,
+                                    c->cells[k].c);
+        len += (size_t)snprintf(b + len, cap - len, "]}");
+    }
+    snprintf(b + len, cap - len, "]%s}", opts);
+    return b;
+}
+
+/* The answer's grid (symbols 1..16) back into value indices. */
+static void grid16(json_t *sol, uint8_t *out) {
+    for (int i = 0; i < 256; i++)
+        out[i] = (uint8_t)cell(sol, i / 16, i % 16);
+}
+
+/* From 16x16 up, auto on two threads races the learning method against
+ * the advanced one: two items, the answer named by the member that
+ * settled it, valid, and unique exactly when one thread says so (auto on
+ * one thread: advanced first, then learning); learning asked for by name
+ * runs one item whatever threads says, and takes no value order. */
+START_TEST(killer_api_race_16) {
+    gen_t *g = malloc(sizeof *g);
+    uint8_t grid[256];
+    ck_assert_ptr_nonnull(g);
+    for (unsigned t = 0; t < 3; t++) {
+        char *one = body16(600u + t, 3 + (int)t % 2, ",\"max_solutions\":2", g);
+        char *two = body16(600u + t, 3 + (int)t % 2, ",\"max_solutions\":2,\"threads\":2", g);
+        kres_t a = ksolve("application/json", one, NULL, 0);
+        kres_t b = ksolve("application/json", two, NULL, 0);
+        json_t *sb = json_object_get(b.json, "stats");
+        const char *m = json_string_value(json_object_get(sb, "method"));
+        ck_assert_msg(a.status == 200 && b.status == 200, "%s / %s", a.body, b.body);
+        ck_assert_int_eq(json_integer_value(json_object_get(sb, "subproblems")), 2);
+        ck_assert_msg(strcmp(m, "learning") == 0 || strcmp(m, "advanced") == 0, "%s", m);
+        ck_assert_str_eq(json_string_value(json_object_get(a.json, "status")),
+                         json_string_value(json_object_get(b.json, "status")));
+        ck_assert(json_equal(json_object_get(a.json, "unique"), json_object_get(b.json, "unique")));
+        grid16(json_object_get(b.json, "solution"), grid);
+        ck_assert_int_eq(killer_check_solution(&g->pz, grid), 1);
+        if (json_is_true(json_object_get(b.json, "unique")))
+            ck_assert(json_equal(json_object_get(a.json, "solution"),
+                                 json_object_get(b.json, "solution")));
+        kres_free(&a);
+        kres_free(&b);
+        free(one);
+        free(two);
+    }
+    {
+        char *lb = body16(77u, 3, ",\"method\":\"learning\",\"threads\":2", g);
+        kres_t k = ksolve("application/json", lb, NULL, 0);
+        json_t *st = json_object_get(k.json, "stats");
+        ck_assert_msg(k.status == 200, "%s", k.body);
+        ck_assert_str_eq(json_string_value(json_object_get(st, "method")), "learning");
+        ck_assert_int_eq(json_integer_value(json_object_get(st, "subproblems")), 1);
+        grid16(json_object_get(k.json, "solution"), grid);
+        ck_assert_int_eq(killer_check_solution(&g->pz, grid), 1);
+        kres_free(&k);
+        free(lb);
+    }
+    free(g);
+}
+END_TEST
+
 Suite *killer_api_suite(void);
 Suite *killer_api_suite(void) {
     Suite *s = suite_create("killer_api");
@@ -626,6 +709,7 @@ Suite *killer_api_suite(void) {
     tcase_add_test(tc, killer_api_threads_backtracking_one_item);
     tcase_add_test(tc, killer_api_value_order);
     tcase_add_test(tc, killer_api_fast_reader_agrees_with_jansson);
+    tcase_add_test(tc, killer_api_race_16);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,13 +1,18 @@
 /* static.c -- serves web/ (see static.h for the two sources and the headers).
  *
  * Embedded files: static_site_new() copies the generated table into an array
- * of entries with each file's content type and ETag worked out once, so a
- * request is a short scan (a few dozen files) plus one header check.
+ * of entries with each file's content type and ETags (plain and gzip) worked
+ * out once, so a request is a short scan (a few dozen files) plus two header
+ * checks.  The gzip bytes come from the build (the Makefile compresses each
+ * file of web/ when it generates the table): nothing is compressed here.
  * --web-root files: every request opens, reads and hashes the file again,
- * which is what a developer editing them wants; the path is checked segment
- * by segment first (no "..", no hidden files, no odd characters), so a
- * request cannot leave the directory except through a symlink the developer
- * put inside it, and the file itself is opened with O_NOFOLLOW.
+ * which is what a developer editing them wants.  The path is checked segment
+ * by segment first (no "..", no hidden files, no odd characters), then
+ * walked with openat() from the root: each directory with O_DIRECTORY |
+ * O_NOFOLLOW (a symlinked directory is refused, like a symlinked file), the
+ * file with O_NOFOLLOW | O_NONBLOCK (opening a FIFO must not wait for a
+ * writer), and fstat() says it is a regular file before a byte is read.  So
+ * a request cannot leave the directory, nor hold the HTTP thread.
  *
  * Thread-safety: a site is immutable after static_site_new(); every call
  * reads it only, and the HTTP thread is the only caller anyway. */
@@ -20,13 +25,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 typedef struct static_entry_s {
     const static_asset_t *asset;
     const char *content_type;
-    char etag[20];
+    char etag[20];    /* of asset->data */
+    char gz_etag[20]; /* of asset->gz, when there is one */
 } static_entry_t;
 
 struct static_site_s {
@@ -68,6 +75,46 @@ const char *static_content_type(const char *path) {
         for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
             if (strcmp(dot, types[i].ext) == 0) return types[i].type;
     return "application/octet-stream";
+}
+
+/* Reads a q-value ("q=0.5") after a ';' at p; 1 when there is none. */
+static double static_qvalue(const char *p, const char *end) {
+    while (p < end) {
+        while (p < end && (*p == ' ' || *p == '\t' || *p == ';'))
+            p++;
+        if (end - p >= 2 && (p[0] == 'q' || p[0] == 'Q') && p[1] == '=') {
+            double q = 0;
+            char *stop;
+            char num[8];
+            size_t n = 0;
+            for (p += 2; p < end && n + 1 < sizeof num && *p != ';'; p++)
+                num[n++] = *p;
+            num[n] = '\0';
+            q = strtod(num, &stop);
+            return stop == num ? 0 : q;
+        }
+        while (p < end && *p != ';')
+            p++;
+    }
+    return 1;
+}
+
+int static_accepts_gzip(const char *ae) {
+    int star = 0; /* -1 refused, 0 not named, 1 taken */
+    if (ae == NULL) return 0;
+    while (*ae != '\0') {
+        while (*ae == ' ' || *ae == '\t' || *ae == ',')
+            ae++;
+        const char *end = ae + strcspn(ae, ",");
+        size_t n = strcspn(ae, ";, \t");
+        int taken = static_qvalue(ae + n, end) > 0;
+        if ((n == 4 && strncasecmp(ae, "gzip", 4) == 0) ||
+            (n == 6 && strncasecmp(ae, "x-gzip", 6) == 0))
+            return taken; /* named: its own q-value decides */
+        if (n == 1 && ae[0] == '*') star = taken ? 1 : -1;
+        ae = end;
+    }
+    return star > 0;
 }
 
 int static_etag_matches(const char *inm, const char *etag) {
@@ -133,6 +180,7 @@ int static_site_new(static_site_t **out, const char *web_root) {
         e->asset = &static_assets[i];
         e->content_type = static_content_type(e->asset->path);
         static_etag_of(e->asset->data, e->asset->len, e->etag);
+        if (e->asset->gz != NULL) static_etag_of(e->asset->gz, e->asset->gzlen, e->gz_etag);
     }
     s->nentries = static_nassets;
     *out = s;
@@ -150,16 +198,40 @@ void static_site_free(static_site_t *s) {
     free(s);
 }
 
+/* Opens root + rel for reading without following a symlink anywhere below
+ * the root and without blocking: every directory on the way is opened
+ * O_DIRECTORY | O_NOFOLLOW relative to the one before, the file O_NOFOLLOW |
+ * O_NONBLOCK.  rel is normalised (static_normalise): it starts with '/' and
+ * has no empty, "." or ".." segment.  Returns the descriptor or -1. */
+static int static_open_below(const char *root, const char *rel) {
+    char seg[STATIC_MAX_PATH + 16];
+    int dir = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    const char *p = rel + 1;
+    for (;;) {
+        size_t n = strcspn(p, "/");
+        int fd;
+        if (dir < 0) return -1;
+        memcpy(seg, p, n);
+        seg[n] = '\0';
+        if (p[n] == '\0') { /* the file itself */
+            fd = openat(dir, seg, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+            close(dir);
+            return fd;
+        }
+        fd = openat(dir, seg, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        close(dir);
+        dir = fd;
+        p += n + 1;
+    }
+}
+
 /* Reads root + rel into a malloc'd buffer. */
 static int static_read_file(const char *root, const char *rel, static_file_t *f) {
-    char full[4096 + STATIC_MAX_PATH + 16];
     struct stat st;
     unsigned char *buf = NULL;
     size_t got = 0;
-    int fd;
+    int fd = static_open_below(root, rel);
 
-    if ((size_t)snprintf(full, sizeof full, "%s%s", root, rel) >= sizeof full) return -1;
-    fd = open(full, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) return -1;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > STATIC_MAX_FILE)
         goto fail;
@@ -184,7 +256,7 @@ fail:
     return -1;
 }
 
-int static_site_find(const static_site_t *s, const char *path, static_file_t *f) {
+int static_site_find(const static_site_t *s, const char *path, int gzip_ok, static_file_t *f) {
     char rel[STATIC_MAX_PATH + 16];
     memset(f, 0, sizeof *f);
     if (static_normalise(path, rel) != 0) return -1;
@@ -192,10 +264,17 @@ int static_site_find(const static_site_t *s, const char *path, static_file_t *f)
     for (size_t i = 0; i < s->nentries; i++) {
         const static_entry_t *e = &s->entries[i];
         if (strcmp(e->asset->path, rel) != 0) continue;
-        f->data = e->asset->data;
-        f->len = e->asset->len;
         f->content_type = e->content_type;
-        memcpy(f->etag, e->etag, sizeof f->etag);
+        if (gzip_ok && e->asset->gz != NULL) {
+            f->data = e->asset->gz;
+            f->len = e->asset->gzlen;
+            f->encoding = "gzip";
+            memcpy(f->etag, e->gz_etag, sizeof f->etag);
+        } else {
+            f->data = e->asset->data;
+            f->len = e->asset->len;
+            memcpy(f->etag, e->etag, sizeof f->etag);
+        }
         return 0;
     }
     return -1;
@@ -212,11 +291,12 @@ int static_answer(const static_site_t *s, struct MHD_Connection *conn, const cha
                   const char *request_id, int *status) {
     static_file_t f;
     struct MHD_Response *m;
-    const char *inm;
+    const char *inm, *ae;
     int code;
     enum MHD_Result ok;
 
-    if (static_site_find(s, path, &f) != 0) return -1;
+    ae = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING);
+    if (static_site_find(s, path, static_accepts_gzip(ae), &f) != 0) return -1;
     inm = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
     code = static_etag_matches(inm, f.etag) ? MHD_HTTP_NOT_MODIFIED : MHD_HTTP_OK;
     if (code == MHD_HTTP_NOT_MODIFIED)
@@ -230,13 +310,18 @@ int static_answer(const static_site_t *s, struct MHD_Connection *conn, const cha
         return 0;
     }
     if (code == MHD_HTTP_OK) f.owned = NULL; /* MHD owns it now */
-    if (code == MHD_HTTP_OK)
+    if (code == MHD_HTTP_OK) {
         MHD_add_response_header(m, MHD_HTTP_HEADER_CONTENT_TYPE, f.content_type);
+        if (f.encoding != NULL)
+            MHD_add_response_header(m, MHD_HTTP_HEADER_CONTENT_ENCODING, f.encoding);
+    }
     MHD_add_response_header(m, MHD_HTTP_HEADER_ETAG, f.etag);
+    MHD_add_response_header(m, MHD_HTTP_HEADER_VARY, MHD_HTTP_HEADER_ACCEPT_ENCODING);
     MHD_add_response_header(m, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
     MHD_add_response_header(m, MHD_HTTP_HEADER_CONTENT_SECURITY_POLICY, STATIC_CSP);
     MHD_add_response_header(m, "X-Content-Type-Options", "nosniff");
     MHD_add_response_header(m, "Referrer-Policy", "no-referrer");
+    MHD_add_response_header(m, "Permissions-Policy", STATIC_PERMISSIONS);
     MHD_add_response_header(m, "X-Request-Id", request_id);
     ok = MHD_queue_response(conn, (unsigned)code, m);
     MHD_destroy_response(m);

@@ -67,6 +67,8 @@ int killer__sum_bounds(const long *sym, uint64_t allowed, int k, long *lo, long 
  * mem_peak and return 0 or a SEARCH_* code; puzzle already validated. */
 int killer__solve_bt(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_result_t *res);
 int killer__solve_adv(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_result_t *res);
+/* The learning method (killer/lcg.c); the same contract. */
+int killer__solve_lcg(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_result_t *res);
 
 /* Allocation through the opts hooks. */
 void *killer__alloc(const killer_opts_t *o, size_t size);

@@ -24,7 +24,8 @@
 
 /* === Names and options ================================================== */
 
-static const char *const method_names[KILLER_METHOD_COUNT] = {"auto", "backtracking", "advanced"};
+static const char *const method_names[KILLER_METHOD_COUNT] = {"auto", "backtracking", "advanced",
+                                                              "learning"};
 
 const char *killer_method_name(killer_method_t m) {
     return ((int)m >= 0 && m < KILLER_METHOD_COUNT) ? method_names[m] : NULL;
@@ -378,6 +379,48 @@ int killer_check_solution(const killer_puzzle_t *pz, const uint8_t *grid) {
 
 /* === Entry point ======================================================== */
 
+/* auto on big grids (killer.h): advanced under a node budget of
+ * KILLER_AUTO_ADVANCED_NODES (or the caller's, if smaller: then that is
+ * all), then learning from scratch with what is left of the caller's
+ * budget; the stats add up both. */
+static int solve_auto_big(const killer_puzzle_t *pz, const killer_opts_t *opts,
+                          killer_result_t *res) {
+    const search_ctl_t *user = opts->ctl;
+    killer_opts_t o = *opts;
+    search_ctl_t c;
+    search_stats_t first;
+    uint64_t cap = KILLER_AUTO_ADVANCED_NODES;
+    int user_cap = user != NULL && user->node_budget != 0 && user->node_budget <= cap, rc;
+    memset(&c, 0, sizeof c);
+    if (user != NULL) c = *user;
+    if (!user_cap) c.node_budget = cap;
+    o.ctl = &c;
+    o.method = KILLER_METHOD_ADVANCED;
+    res->method = KILLER_METHOD_ADVANCED;
+    rc = killer__solve_adv(pz, &o, res);
+    if (rc != SEARCH_BUDGET || user_cap) return rc;
+    /* start over: what advanced found is found again */
+    first = res->stats;
+    memset(&res->stats, 0, sizeof res->stats);
+    res->solutions_found = 0;
+    res->exhausted = 0;
+    res->value_orders = 0;
+    res->method = KILLER_METHOD_LEARNING;
+    o.ctl = user;
+    if (user != NULL && user->node_budget != 0) {
+        c = *user;
+        c.node_budget -= first.nodes < c.node_budget ? first.nodes : c.node_budget - 1;
+        o.ctl = &c;
+    }
+    o.method = KILLER_METHOD_LEARNING;
+    rc = killer__solve_lcg(pz, &o, res);
+    res->stats.nodes += first.nodes;
+    res->stats.backtracks += first.backtracks;
+    res->stats.propagations += first.propagations;
+    if (first.max_depth > res->stats.max_depth) res->stats.max_depth = first.max_depth;
+    return rc;
+}
+
 int killer_solve(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_result_t *res) {
     killer_opts_t def;
     int rc;
@@ -406,11 +449,17 @@ int killer_solve(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_re
     res->method = killer_method_for(pz->shape.n, opts->method, opts->values);
     rc = search_check_now(opts->ctl, 0);
     if (rc != 0) return res->code = rc;
-    if (res->method == KILLER_METHOD_BACKTRACKING && opts->split_index != 0) {
-        res->exhausted = 1; /* the plain search does not split: index 0 has it all */
+    if (res->method != KILLER_METHOD_ADVANCED && opts->split_index != 0) {
+        res->exhausted = 1; /* these do not split: index 0 has it all */
     } else if (res->method == KILLER_METHOD_BACKTRACKING) {
         res->split_span = (uint32_t)1 << opts->split_depth;
         rc = killer__solve_bt(pz, opts, res);
+    } else if (opts->method == KILLER_METHOD_AUTO && pz->shape.n >= KILLER_AUTO_LEARNING_N &&
+               opts->split_depth == 0 && opts->values == KILLER_VALUES_AUTO) {
+        rc = solve_auto_big(pz, opts, res);
+    } else if (res->method == KILLER_METHOD_LEARNING) {
+        res->split_span = (uint32_t)1 << opts->split_depth;
+        rc = killer__solve_lcg(pz, opts, res);
     } else {
         rc = killer__solve_adv(pz, opts, res);
     }

@@ -27,10 +27,23 @@
  *                 locked candidates, cage/unit claiming; fewest-candidates
  *                 branching, ties to the cell with the most recent
  *                 conflicts.  Design notes in killer/adv.c.
+ *   learning      clause learning (lazy clause generation): the cells'
+ *                 values and the cages' value sets as literals of the
+ *                 Sudoku cdcl engine (sudoku/sat.h), the cages and the 45
+ *                 rule's sums as propagators that explain their prunings,
+ *                 so every conflict leaves a nogood; further solutions by
+ *                 excluding each one found and going on with everything
+ *                 learned.  Design in killer/lcg.c.
  *   auto          backtracking on 4x4 grids with no value order asked for
  *                 (a whole 4x4 tree is a few hundred nodes: advanced's
  *                 set-up costs 15x the search there), advanced otherwise
- *                 (killer_method_for()).
+ *                 (killer_method_for()); from KILLER_AUTO_LEARNING_N up,
+ *                 with no split and no value order asked for, advanced
+ *                 for KILLER_AUTO_ADVANCED_NODES nodes and, when that is
+ *                 not enough, learning from the start (result.method says
+ *                 which answered): easy big killers end in advanced's
+ *                 first nodes, hard ones are learning's (measured in
+ *                 docs/killer-tuning.md).
  *
  * Both are iterative (explicit stacks), allocate their working memory once
  * before the search, honour max_solutions and every limit of search_ctl_t.
@@ -140,10 +153,11 @@ typedef enum killer_method_e {
     KILLER_METHOD_AUTO = 0,
     KILLER_METHOD_BACKTRACKING = 1,
     KILLER_METHOD_ADVANCED = 2,
+    KILLER_METHOD_LEARNING = 3,
     KILLER_METHOD_COUNT
 } killer_method_t;
 
-/* "auto", "backtracking", "advanced"; *_name returns NULL when out of range,
+/* "auto", "backtracking", "advanced", "learning"; *_name returns NULL when out of range,
  * *_parse returns 0 and sets *out, or SEARCH_EINVAL. */
 const char *killer_method_name(killer_method_t m);
 int killer_method_parse(const char *name, killer_method_t *out);
@@ -161,8 +175,10 @@ typedef enum killer_values_e {
 const char *killer_values_name(killer_values_t v);
 int killer_values_parse(const char *name, killer_values_t *out);
 
-/* The method killer_solve() runs for `asked` on an n x n grid with value
- * order `values`: asked itself unless it is auto (see Methods above). */
+/* The method killer_solve() runs (first) for `asked` on an n x n grid
+ * with value order `values`: asked itself unless it is auto (see Methods
+ * above; from KILLER_AUTO_LEARNING_N up auto starts with advanced and may
+ * go on with learning). */
 killer_method_t killer_method_for(int n, killer_method_t asked, killer_values_t values);
 
 typedef struct killer_opts_s {
@@ -175,7 +191,20 @@ typedef struct killer_opts_s {
     uint32_t split_index;            /* < 2^split_depth: which subtree (see below) */
     killer_values_t values;          /* advanced: value order, default auto (see below) */
     uint32_t interleave;             /* auto's nodes per turn; 0 = KILLER_INTERLEAVE_NODES */
+    size_t mem_cap;                  /* learning: bytes of its working memory, learned
+                                        clauses included; 0 = KILLER_DEFAULT_MEM_CAP */
 } killer_opts_t;
+
+/* The learning method's memory cap when opts->mem_cap is 0.  A cap too
+ * small for the model and a minimal clause arena is SEARCH_BUDGET before
+ * any search; a learned clause that does not fit even after the database
+ * is reduced ends the search with SEARCH_BUDGET. */
+#define KILLER_DEFAULT_MEM_CAP ((size_t)64 << 20)
+
+/* auto on big grids (see Methods): from this side up, advanced for this
+ * many nodes first, then learning. */
+#define KILLER_AUTO_LEARNING_N     16
+#define KILLER_AUTO_ADVANCED_NODES 1000u
 
 /* Subtree split, for callers that search in parallel.  advanced: after the
  * root propagation the solve descends split_depth levels of its binary
@@ -220,26 +249,33 @@ typedef struct killer_opts_s {
 void killer_opts_init(killer_opts_t *opts);
 
 typedef struct killer_result_s {
-    int code;                 /* what killer_solve() returned */
-    killer_method_t method;   /* method that ran */
-    uint32_t solutions_found; /* solutions written / counted (valid when stopped) */
-    int exhausted;            /* 1: the space was searched to the end, so
-                                 solutions_found is the exact count */
-    killer_problem_t problem; /* validation result (code 0 when valid) */
-    uint32_t derived;         /* advanced: 45-rule sum constraints added */
-    uint32_t bounds_cages;    /* advanced: cages over the table cap (bounds only) */
-    search_stats_t stats;     /* nodes = values tried (backtracking) or branch
-                                 choices (advanced), backtracks = choices undone,
-                                 propagations = candidates removed / forced,
-                                 max_depth = deepest stack of open choices */
-    size_t mem_peak;          /* bytes the solve allocated */
-    uint32_t split_span;      /* split: how many indices from split_index on
-                                 this solve answered for -- 1, or more when
-                                 the grid was solved above split_depth (or
-                                 backtracking, index 0: all 2^split_depth),
-                                 so that the others are known to be empty */
-    uint32_t value_orders;    /* advanced: value orders that searched, 2 when
-                                 auto took turns (killer_opts_t values) */
+    int code;                  /* what killer_solve() returned */
+    killer_method_t method;    /* method that ran */
+    uint32_t solutions_found;  /* solutions written / counted (valid when stopped) */
+    int exhausted;             /* 1: the space was searched to the end, so
+                                  solutions_found is the exact count */
+    killer_problem_t problem;  /* validation result (code 0 when valid) */
+    uint32_t derived;          /* advanced: 45-rule sum constraints added */
+    uint32_t bounds_cages;     /* advanced: cages over the table cap (bounds only) */
+    search_stats_t stats;      /* nodes = values tried (backtracking) or branch
+                                  choices (advanced), backtracks = choices undone,
+                                  propagations = candidates removed / forced,
+                                  max_depth = deepest stack of open choices */
+    size_t mem_peak;           /* bytes the solve allocated */
+    uint32_t split_span;       /* split: how many indices from split_index on
+                                  this solve answered for -- 1, or more when
+                                  the grid was solved above split_depth (or
+                                  backtracking, index 0: all 2^split_depth),
+                                  so that the others are known to be empty */
+    uint32_t value_orders;     /* advanced: value orders that searched, 2 when
+                                  auto took turns (killer_opts_t values) */
+    struct {                   /* learning: what the clause-learning engine did */
+        uint64_t conflicts;    /* (also stats.backtracks; stats.nodes = decisions) */
+        uint64_t learned;      /* clauses learned */
+        uint64_t learned_lits; /* their literals, after minimisation */
+        uint64_t restarts;
+        uint64_t dropped; /* propagations skipped: no room for their explanation */
+    } learning;
 } killer_result_t;
 
 static inline int killer_result_unique(const killer_result_t *r) {

@@ -253,8 +253,8 @@ int sudoku__solve_bestfirst(sudoku__run_t *run) {
     if ((uint64_t)q.max_chunks * q.per_chunk >= BF_NONE)
         q.max_chunks = (uint32_t)((BF_NONE - 1) / q.per_chunk);
 
-    geom = sudoku__geom_bytes(run->n);
-    prop = sudoku__prop_bytes(run->n, bits);
+    geom = sudoku__geom_bytes(run);
+    prop = sudoku__prop_bytes(run, bits);
     bytes = geom + prop + SUDOKU__ALIGN((size_t)q.max_chunks * sizeof(char *));
     if (bytes > q.cap) return SEARCH_BUDGET;
     mem = sudoku__alloc(run, bytes);

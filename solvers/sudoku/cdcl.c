@@ -1,17 +1,29 @@
 /* sudoku/cdcl.c -- the "cdcl" method: Sudoku as exactly-one groups for the
  * clause-learning engine (sudoku/sat.c), then enumeration by exclusion.
  *
- * Encoding (n = side, R x C boxes, value v = 0..n-1 here)
- * --------------------------------------------------------
- *   variable x(i, v) = i*n + v: cell i holds v                  n^3 of them
+ * Encoding (n symbols, value v = 0..n-1 here; the units of the geometry,
+ * internal.h)
+ * ----------------------------------------------------------------------
+ *   variable x(i, v) = i*n + v: cell i holds v        ncells * n of them
  *   groups, exactly one literal true in each:
- *     cell i             x(i, 0..n-1)
- *     row r, value v     x(r*n + c, v) for every column c
- *     column c, value v  x(r*n + c, v) for every row r
- *     box b, value v     x(i, v) for the n cells i of box b
- *                        (left out when boxes are 1xN or Nx1: a box is then a
- *                        row or a column and its groups would repeat them)
+ *     cell i             x(i, 0..n-1)                  (every live cell)
+ *     unit u, value v    x(c, v) for the cells c of u, in unit order: rows,
+ *                        columns and boxes on a classic grid (boxes left out
+ *                        when they are 1xN or Nx1: a box is then a row or a
+ *                        column and its groups would repeat them), and a
+ *                        model's units as they come
+ *     a unit of fewer than n cells holds v at most once: its groups get one
+ *     more literal, a slack variable of their own (true when v is not in
+ *     the unit), after the ncells * n cell variables
+ *   clauses at the root, part of the problem (never deleted):
+ *     holes              not x(i, v) for every v
+ *     parity             not x(i, v) for each value the cell may not hold
+ *     consecutive mark   x(a, v) -> x(b, v-1) or x(b, v+1), both ways
+ *     non-consecutive    not x(a, v) or not x(b, v+1), and the same with a
+ *                        and b swapped
  *   givens: x(i, given) fixed true at the root, before any search.
+ * The classic grid's groups are the ones this method had before units
+ * became data, in the same order, so it searches exactly as it did.
  * Band variables for "locked candidates" (value v of row r confined to one
  * box) were tried and dropped: the same conflicts for 1.5-2x the
  * propagations (docs/big-sudoku-tuning.md).
@@ -41,59 +53,117 @@
 #define MAX_ARENA_WORDS ((size_t)1 << 28)
 
 typedef struct model_s {
-    int n, br, bc; /* side, box rows, box cols */
+    int n;
+    const sudoku__geom_t *g;
+    int skip_boxes;     /* classic grid with 1xN or Nx1 boxes */
+    uint32_t ncellvars; /* ncells * n */
     uint32_t nvars, ngroups, nglits;
 } model_t;
-
-static void model_size(model_t *m, const sudoku_shape_t *sh) {
-    uint32_t n = (uint32_t)sh->n, n2 = n * n, n3 = n2 * n;
-    int boxes = sh->box_rows > 1 && sh->box_cols > 1;
-    m->n = sh->n;
-    m->br = sh->box_rows;
-    m->bc = sh->box_cols;
-    m->nvars = n3;
-    m->ngroups = 3 * n2 + (boxes ? n2 : 0);
-    m->nglits = 3 * n3 + (boxes ? n3 : 0);
-}
 
 static inline uint32_t pos(uint32_t var) { return 2 * var; }
 static inline uint32_t neg(uint32_t var) { return 2 * var + 1; }
 
-/* Fills gstart[ngroups + 1] and glits[nglits] (see the file comment). */
-static void model_build(const model_t *m, uint32_t *gstart, uint32_t *glits) {
-    uint32_t n = (uint32_t)m->n, R = (uint32_t)m->br, C = (uint32_t)m->bc;
-    uint32_t bcn = n / C, g = 0, k = 0, r, c, v, b, j;
-#define OPEN()  (gstart[g++] = k)
-#define X(i, v) pos((i)*n + (v))
-    for (c = 0; c < n * n; c++) {
-        OPEN();
-        for (v = 0; v < n; v++)
-            glits[k++] = X(c, v);
+/* Whether unit u takes part (see skip_boxes). */
+static int unit_used(const model_t *m, int u) {
+    return !(m->skip_boxes && u >= 2 * m->n && u < 3 * m->n);
+}
+
+/* Sizes of the encoding.  A shape solve's geometry is not built yet (it
+ * goes into the same arena): its sizes are counted by arithmetic. */
+static void model_size(model_t *m, const sudoku__run_t *run) {
+    const sudoku__geom_t *g = &run->g;
+    uint32_t n = (uint32_t)run->n, slack = 0, lits = 0, groups = 0;
+    int u, c, live = 0;
+    m->n = run->n;
+    m->g = g;
+    m->skip_boxes = run->model == NULL && (run->shape->box_rows == 1 || run->shape->box_cols == 1);
+    m->ncellvars = (uint32_t)run->ncells * n;
+    if (run->model == NULL) {
+        uint32_t units = (m->skip_boxes ? 2 : 3) * n;
+        m->nvars = m->ncellvars;
+        m->ngroups = n * n + units * n;
+        m->nglits = n * n * n + units * n * n;
+        return;
     }
-    for (r = 0; r < n; r++)
-        for (v = 0; v < n; v++) {
-            OPEN();
-            for (c = 0; c < n; c++)
-                glits[k++] = X(r * n + c, v);
+    for (c = 0; c < run->ncells; c++)
+        live += sudoku__live(run, c);
+    for (u = 0; u < g->nunits; u++) {
+        uint32_t len = (uint32_t)sudoku__unit_len(g, u);
+        if (!unit_used(m, u)) continue;
+        groups += n;
+        lits += n * len;
+        if (len < n) {
+            slack += n;
+            lits += n;
         }
-    for (c = 0; c < n; c++)
+    }
+    m->nvars = m->ncellvars + slack;
+    m->ngroups = (uint32_t)live + groups;
+    m->nglits = (uint32_t)live * n + lits;
+}
+
+/* Fills gstart[ngroups + 1] and glits[nglits] (see the file comment). */
+static void model_build(const model_t *m, const sudoku__run_t *run, uint32_t *gstart,
+                        uint32_t *glits) {
+    const sudoku__geom_t *g = m->g;
+    uint32_t n = (uint32_t)m->n, grp = 0, k = 0, slack = m->ncellvars, v, j;
+    int c, u;
+    for (c = 0; c < run->ncells; c++) {
+        if (!sudoku__live(run, c)) continue;
+        gstart[grp++] = k;
+        for (v = 0; v < n; v++)
+            glits[k++] = pos((uint32_t)c * n + v);
+    }
+    for (u = 0; u < g->nunits; u++) {
+        const uint16_t *uc = g->ucells + g->ustart[u];
+        uint32_t len = (uint32_t)sudoku__unit_len(g, u);
+        if (!unit_used(m, u)) continue;
         for (v = 0; v < n; v++) {
-            OPEN();
-            for (r = 0; r < n; r++)
-                glits[k++] = X(r * n + c, v);
+            gstart[grp++] = k;
+            for (j = 0; j < len; j++)
+                glits[k++] = pos(uc[j] * n + v);
+            if (len < n) glits[k++] = pos(slack++);
         }
-    if (R > 1 && C > 1)
-        for (b = 0; b < n; b++)
+    }
+    gstart[grp] = k;
+    assert(grp == m->ngroups && k == m->nglits && slack == m->nvars);
+}
+
+/* The root clauses of a model: holes, parity, pair rules (see the file
+ * comment).  Returns 0, -1 when they leave no solution, or SEARCH_BUDGET. */
+static int model_clauses(const model_t *m, const sudoku__run_t *run, sudoku__sat_t *s) {
+    const sudoku__geom_t *g = m->g;
+    uint32_t n = (uint32_t)m->n, lits[3], v, size;
+    int c, rc;
+    for (c = 0; c < run->ncells; c++) {
+        uint64_t allowed = g->allowed != NULL ? g->allowed[c] : run->full;
+        for (v = 0; v < n; v++) {
+            if (allowed & ((uint64_t)1 << v)) continue;
+            lits[0] = neg((uint32_t)c * n + v);
+            if ((rc = sudoku__sat_add(s, lits, 1, 0, 0)) != 0) return rc;
+        }
+        if (g->astart == NULL) continue;
+        for (uint32_t e = g->astart[c]; e < g->astart[c + 1]; e++) {
+            uint32_t b = g->adj[e] >> 8;
             for (v = 0; v < n; v++) {
-                uint32_t r0 = (b / bcn) * R, c0 = (b % bcn) * C;
-                OPEN();
-                for (j = 0; j < n; j++)
-                    glits[k++] = X((r0 + j / C) * n + c0 + j % C, v);
+                if ((g->adj[e] & 0xff) == SUDOKU_PAIR_CONSECUTIVE) {
+                    /* c = v needs b = v-1 or v+1 (the other way is b's entry) */
+                    size = 0;
+                    lits[size++] = neg((uint32_t)c * n + v);
+                    if (v > 0) lits[size++] = pos(b * n + v - 1);
+                    if (v + 1 < n) lits[size++] = pos(b * n + v + 1);
+                } else {
+                    /* c = v excludes b = v+1 (b = v-1 is b's entry, as b = w, c = w+1) */
+                    if (v + 1 >= n) continue;
+                    size = 2;
+                    lits[0] = neg((uint32_t)c * n + v);
+                    lits[1] = neg(b * n + v + 1);
+                }
+                if ((rc = sudoku__sat_add(s, lits, size, 0, 0)) != 0) return rc;
             }
-    gstart[g] = k;
-    assert(g == m->ngroups && k == m->nglits);
-#undef OPEN
-#undef X
+        }
+    }
+    return 0;
 }
 
 /* The engine's knobs for portfolio member `variant`.  Even members decide
@@ -125,10 +195,11 @@ static void copy_stats(sudoku__run_t *run, const sudoku__sat_t *s) {
     res->cdcl.imported = s->stats.imported;
 }
 
-/* Writes the grid of the model on the engine's trail. */
+/* Writes the grid of the model on the engine's trail (0 on holes, whose
+ * values are all false). */
 static void extract(const model_t *m, const sudoku__sat_t *s, uint8_t *out) {
     uint32_t n = (uint32_t)m->n, i, v;
-    for (i = 0; i < n * n; i++) {
+    for (i = 0; i < m->ncellvars / n; i++) {
         out[i] = 0;
         for (v = 0; v < n; v++)
             if (s->val[pos(i * n + v)] > 0) {
@@ -156,8 +227,8 @@ typedef struct member_s {
 static int exclude(const model_t *m, sudoku__sat_t *s, member_t *mb, const uint8_t *puzzle,
                    const uint8_t *grid) {
     uint32_t n = (uint32_t)m->n, i, k = 0;
-    for (i = 0; i < n * n; i++)
-        if (puzzle[i] == 0) mb->lits[k++] = neg(i * n + grid[i] - 1u);
+    for (i = 0; i < m->ncellvars / n; i++)
+        if (puzzle[i] == 0 && grid[i] != 0) mb->lits[k++] = neg(i * n + grid[i] - 1u);
     return sudoku__sat_add(s, mb->lits, k, 0, 0);
 }
 
@@ -276,22 +347,26 @@ int sudoku__solve_cdcl(sudoku__run_t *run) {
     model_t m;
     member_t mb;
     size_t cap = o->mem_cap ? o->mem_cap : SUDOKU_DEFAULT_MEM_CAP, fixed, words, table, extra,
-           bytes;
+           bytes = 0;
     uint32_t *gstart, *glits, i;
-    char *mem;
+    char *mem = NULL;
+    size_t gbytes;
     int rc = 0, shared = o->exchange != NULL;
 
     if (shared &&
         (sudoku__xc_members(o->exchange) <= o->variant || sudoku__xc_n(o->exchange) != run->n ||
-         sudoku__xc_capacity(o->exchange) < o->max_solutions))
+         run->ncells != run->n * run->n || sudoku__xc_capacity(o->exchange) < o->max_solutions))
         return SEARCH_EINVAL;
     variant_config(o->variant, &cfg);
     if (shared) {
         cfg.yield = 1;
         cfg.export_size = SUDOKU__XC_LITS;
     }
-    model_size(&m, run->shape);
-    table = SUDOKU__ALIGN(((size_t)m.ngroups + 1) * 4) + SUDOKU__ALIGN((size_t)m.nglits * 4);
+    /* a shape solve's geometry leads the arena, for building the groups */
+    gbytes = sudoku__geom_bytes(run);
+    model_size(&m, run);
+    table =
+        gbytes + SUDOKU__ALIGN(((size_t)m.ngroups + 1) * 4) + SUDOKU__ALIGN((size_t)m.nglits * 4);
     extra = shared ? SUDOKU__ALIGN((size_t)SUDOKU__XC_SLOTS * SUDOKU__XC_WORDS * 4) +
                          SUDOKU__ALIGN((size_t)run->ncells * 4) + SUDOKU__ALIGN((size_t)run->ncells)
                    : 0;
@@ -299,21 +374,29 @@ int sudoku__solve_cdcl(sudoku__run_t *run) {
     /* each arena word costs 4 bytes, plus 8 of watch pool (sat.c); 64 bytes
      * for the alignment of those two arrays */
     words = cap > fixed + 64 ? (cap - fixed - 64) / 12 : 0;
-    if (words < MIN_ARENA_WORDS) return SEARCH_BUDGET;
+    rc = SEARCH_BUDGET;
+    if (words < MIN_ARENA_WORDS) goto done;
     if (words > MAX_ARENA_WORDS) words = MAX_ARENA_WORDS;
     bytes = fixed + sudoku__sat_bytes(m.nvars, m.ngroups, m.nglits, words) -
             sudoku__sat_bytes(m.nvars, m.ngroups, m.nglits, 0);
+    rc = SEARCH_ENOMEM;
     mem = sudoku__alloc(run, bytes);
-    if (mem == NULL) return SEARCH_ENOMEM;
-    gstart = (uint32_t *)(void *)mem;
-    glits = (uint32_t *)(void *)(mem + SUDOKU__ALIGN(((size_t)m.ngroups + 1) * 4));
-    model_build(&m, gstart, glits);
+    if (mem == NULL) goto done;
+    sudoku__geom_build(run, mem);
+    gstart = (uint32_t *)(void *)(mem + gbytes);
+    glits = (uint32_t *)(void *)(mem + gbytes + SUDOKU__ALIGN(((size_t)m.ngroups + 1) * 4));
+    model_build(&m, run, gstart, glits);
     sudoku__sat_init(&s, mem + table + extra, m.nvars, m.ngroups, gstart, glits, words, &cfg);
 
-    for (i = 0; i < (uint32_t)run->ncells; i++)
+    /* a formula the root clauses or the givens make unsatisfiable answers
+     * SUDOKU__SAT_UNSAT at the first solve */
+    rc = run->model != NULL ? model_clauses(&m, run, &s) : 0;
+    if (rc == SEARCH_BUDGET) goto done;
+    for (i = 0; i < (uint32_t)run->ncells && rc == 0; i++)
         if (run->puzzle[i] != 0 &&
             sudoku__sat_fix(&s, pos(i * (uint32_t)m.n + run->puzzle[i] - 1)) != 0)
             break;
+    rc = 0;
     if (shared) {
         memset(&mb, 0, sizeof mb);
         mb.x = o->exchange;
@@ -329,7 +412,9 @@ int sudoku__solve_cdcl(sudoku__run_t *run) {
         rc = search_alone(run, &m, &s);
     }
     copy_stats(run, &s);
+done:
     sudoku__free(run, mem, bytes);
+    if (gbytes > 0) memset(&run->g, 0, sizeof run->g); /* it pointed into mem */
     return rc;
 }
 
@@ -338,7 +423,7 @@ int sudoku__solve_cdcl(sudoku__run_t *run) {
  * microseconds and cdcl ten times more (building its model), while the hard
  * ones take propagation millions of nodes and cdcl seconds at most; 256
  * nodes separate the two on every shared 16x16 collection. */
-int sudoku__solve_auto_big(sudoku__run_t *run) {
+int sudoku__solve_auto_big(sudoku__run_t *run, sudoku_level_t level) {
     const search_ctl_t *user = run->ctl;
     search_ctl_t c1, c2;
     search_stats_t first;
@@ -348,9 +433,9 @@ int sudoku__solve_auto_big(sudoku__run_t *run) {
     if (user != NULL) c1 = *user;
     if (!user_cap) c1.node_budget = cap;
     run->ctl = &c1;
-    run->level = SUDOKU_LEVEL_SUBSETS;
+    run->level = level;
     run->res->method = SUDOKU_METHOD_PROPAGATION;
-    run->res->level = SUDOKU_LEVEL_SUBSETS;
+    run->res->level = level;
     rc = sudoku__solve_propagation(run);
     run->ctl = user;
     if (rc != SEARCH_BUDGET || user_cap) return rc;

@@ -3,8 +3,9 @@
  *
  * Nodes are candidates (cell c, digit d), numbered c*n + d-1.  Links:
  *   strong  at least one of the two is true: the only two places of a digit
- *           in a unit (a conjugate pair), or the two candidates of a
- *           bivalue cell;
+ *           in an exact unit (a conjugate pair: a unit of fewer than n
+ *           cells need not hold the digit at all), or the two candidates
+ *           of a bivalue cell;
  *   weak    at most one of the two is true: the same digit in two cells
  *           that see each other, or two digits of one cell.
  * An alternating chain A =S= B -W- C =S= ... =S= E, read as implications
@@ -59,11 +60,16 @@ static int chain_elims(sudoku_logic_t *st, int a, int e, sudoku_logic_step_t *s)
     int ca = node_cell(st, a), da = node_digit(st, a);
     int ce = node_cell(st, e), de = node_digit(st, e), count = 0;
     if (da == de) {
-        const uint16_t *pp = st->peers + (size_t)ca * (size_t)st->npeers;
+        int np;
+        const uint16_t *pp = sl_peers(st, ca, &np);
+        /* hoisted: sl_add_elim() stores could alias st as far as gcc knows */
+        const uint64_t *sees = st->sees + (size_t)ce * (size_t)st->sw;
+        const uint32_t *cand = st->cand, bit = SL_BIT(da);
         if (ca == ce) return 0;
-        for (int i = 0; i < st->npeers; i++) {
+        for (int i = 0; i < np; i++) {
             int p = pp[i];
-            if (p == ce || !(st->cand[p] & SL_BIT(da)) || !sl_sees(st, p, ce)) continue;
+            if (p == ce || !(cand[p] & bit) || !((sees[(unsigned)p >> 6] >> (p & 63)) & 1))
+                continue;
             count++;
             if (s != NULL) sl_add_elim(st, s, p, da);
         }
@@ -91,14 +97,19 @@ static int strong_next(const chain_t *ch, int node, int *out) {
     int c = node_cell(st, node), d = node_digit(st, node), k = 0;
     if (ch->mode != MODE_X && sl_popcount(st->cand[c]) == 2)
         out[k++] = node_of(st, c, sl_ctz(st->cand[c] & ~SL_BIT(d)) + 1);
-    if (ch->mode != MODE_XY)
-        for (int kind = 0; kind < 3; kind++) {
-            int u = sl_unit_of(st, c, kind);
-            uint32_t p = st->pos[u][d - 1];
-            if (sl_popcount(p) != 2) continue;
-            p &= ~((uint32_t)1 << st->ci[c][kind]);
-            out[k++] = node_of(st, st->unit_cell[u][sl_ctz(p)], d);
+    if (ch->mode != MODE_XY) { /* locals: out[] stores could alias st as far as gcc knows */
+        const uint16_t *cu = sl_units(st, c);
+        const uint8_t *ci = st->ci + (size_t)c * (size_t)st->K;
+        const uint32_t *pos = st->pos + (d - 1);
+        int nu = st->ncu[c], n = st->n;
+        for (int j = 0; j < nu; j++) {
+            int u = cu[j];
+            uint32_t p = pos[(size_t)u * (size_t)n];
+            if (sl_popcount(p) != 2 || !sl_exact(st, u)) continue;
+            p &= ~((uint32_t)1 << ci[j]);
+            out[k++] = node_of(st, sl_ucells(st, u)[sl_ctz(p)], d);
         }
+    }
     return k;
 }
 
@@ -132,26 +143,24 @@ static int chain_from(chain_t *ch, int a) {
     st->queue[tail++] = 2 * a;
     level_end = tail;
     while (head < tail) {
-        int s = st->queue[head++], node = s >> 1, next[4 * SL_MAX_N + 4];
+        int s = st->queue[head++], node = s >> 1, *next = st->next;
         int nn = 0;
         if (++ch->spent > ch->budget) return 1;
         if (depth >= limit) break;
         if ((s & 1) == 0) {
             nn = strong_next(ch, node, next);
         } else {
-            int c = node_cell(st, node), d = node_digit(st, node);
-            const uint16_t *pp = st->peers + (size_t)c * (size_t)st->npeers;
-            for (int i = 0; i < st->npeers; i++) {
+            int c = node_cell(st, node), d = node_digit(st, node), np;
+            const uint16_t *pp = sl_peers(st, c, &np);
+            for (int i = 0; i < np; i++) {
                 int p = pp[i];
                 if (!(st->cand[p] & SL_BIT(d))) continue;
                 if (ch->mode == MODE_XY && sl_popcount(st->cand[p]) != 2) continue;
                 next[nn++] = node_of(st, p, d);
-                if (nn >= (int)(sizeof next / sizeof next[0])) break;
             }
-            if (ch->mode == MODE_AIC)
+            if (ch->mode == MODE_AIC) /* the peers, then at most n - 1 digits: room */
                 for (uint32_t m = st->cand[c] & ~SL_BIT(d); m; m &= m - 1)
-                    if (nn < (int)(sizeof next / sizeof next[0]))
-                        next[nn++] = node_of(st, c, sl_ctz(m) + 1);
+                    next[nn++] = node_of(st, c, sl_ctz(m) + 1);
         }
         for (int i = 0; i < nn; i++) {
             int t = 2 * next[i] + !(s & 1);
@@ -186,8 +195,8 @@ static int chain_search(sudoku_logic_t *st, int mode, int maxlen, uint64_t budge
         uint32_t m = st->cand[c];
         if (m == 0 || (mode == MODE_XY && sl_popcount(m) != 2)) continue;
         for (; m; m &= m - 1) {
-            int d = sl_ctz(m) + 1, nx[4];
-            if (strong_next(&ch, node_of(st, c, d), nx) == 0) continue;
+            int d = sl_ctz(m) + 1; /* st->next: scratch, chain_from() fills it anew */
+            if (strong_next(&ch, node_of(st, c, d), st->next) == 0) continue;
             if (chain_from(&ch, node_of(st, c, d))) goto out;
         }
     }
@@ -239,9 +248,9 @@ int sudoku__logic_aic(sudoku_logic_t *st, uint64_t budget, uint64_t *work,
 
 int sudoku__logic_colouring(sudoku_logic_t *st, sudoku_logic_step_t *s) {
     int n = st->n, nn = st->nn;
-    int8_t colour[SL_MAX_NN];
-    int16_t cid[SL_MAX_NN]; /* component of a cell, -1 none yet */
-    uint16_t comp[SL_MAX_NN];
+    int8_t *colour = st->colour;
+    int16_t *cid = st->cid; /* component of a cell, -1 none yet */
+    uint16_t *comp = st->comp;
     for (int d = 1; d <= n; d++) {
         uint32_t b = SL_BIT(d);
         int ncomp = 0;
@@ -256,11 +265,12 @@ int sudoku__logic_colouring(sudoku_logic_t *st, sudoku_logic_step_t *s) {
             comp[k++] = (uint16_t)c0;
             while (head < k) {
                 int c = comp[head++];
-                for (int kind = 0; kind < 3; kind++) {
-                    int u = sl_unit_of(st, c, kind);
-                    uint32_t p = st->pos[u][d - 1];
-                    if (sl_popcount(p) != 2) continue;
-                    int o = st->unit_cell[u][sl_ctz(p & ~((uint32_t)1 << st->ci[c][kind]))];
+                const uint16_t *cu = sl_units(st, c);
+                for (int j = 0; j < st->ncu[c]; j++) {
+                    int u = cu[j];
+                    uint32_t p = *sl_pos(st, u, d);
+                    if (!sl_exact(st, u) || sl_popcount(p) != 2) continue;
+                    int o = sl_ucells(st, u)[sl_ctz(p & ~((uint32_t)1 << sl_index(st, c, j)))];
                     if (cid[o] < 0) {
                         cid[o] = (int16_t)me;
                         colour[o] = (int8_t)(1 - colour[c]);

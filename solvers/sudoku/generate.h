@@ -17,6 +17,7 @@
 
 #include "solvers/search.h"
 #include "solvers/sudoku/logic.h"
+#include "solvers/sudoku/model.h"
 #include "solvers/sudoku/sudoku.h"
 
 #define SUDOKU_GEN_MAX_N SUDOKU_LOGIC_MAX_N
@@ -71,6 +72,71 @@ typedef struct sudoku_gen_result_s {
  * Thread-safety: reentrant. */
 int sudoku_generate(const sudoku_gen_opts_t *o, uint8_t *puzzle, uint8_t *solution,
                     sudoku_gen_result_t *res);
+
+/* === Variants ===========================================================
+ *
+ * The same generation for a model of sudoku/model.h: any spec the model
+ * compiles (X, windoku, disjoint, extra units, pairs, a layout of
+ * overlapping grids...), plus what the generator draws itself:
+ *   random_regions  a jigsaw of one n x n grid: new random connected
+ *                   regions each attempt (the boxes, then random swaps of
+ *                   two neighbouring cells of different regions that keep
+ *                   both connected); an attempt whose regions admit no
+ *                   solution moves on to new ones;
+ *   parity          even-odd: every cell of the solution says whether its
+ *                   digit is even or odd, and the dig knows it;
+ *   consecutive     the marks of the solution's neighbours that differ by 1,
+ *                   with janko's rule that the unmarked ones do not.
+ * Per attempt: the model, a random solved grid of it (depth-first, fewest
+ * candidates first, random values, restarted past a node budget), the dig
+ * and test of sudoku_generate(), the solver's uniqueness check on the model
+ * (sudoku_model_solve, auto), the logic engine's grade on the model.
+ * Symmetry: orbits of the frame's live cells (an image on a hole is left
+ * out); rotational90 and diagonal need a square frame. */
+typedef struct sudoku_vgen_opts_s {
+    sudoku_gen_opts_t gen; /* window, symmetry, minimal, seed, stream, ctl, max_attempts
+                              (gen.shape is not read) */
+    sudoku_spec_t spec;    /* the variant; its arrays are the caller's, read only */
+    int random_regions;    /* jigsaw: the spec's regions are drawn (spec.regions ignored;
+                              one grid) */
+    int parity;            /* even-odd: every cell gets its digit's parity */
+    int consecutive;       /* consecutive (janko's rule): every pair of neighbours that
+                              differ by 1 is marked, the others are non-consecutive
+                              (spec.pairs and spec.nonconsecutive ignored) */
+} sudoku_vgen_opts_t;
+
+/* Defaults: a 9x9 classic spec and sudoku_gen_opts_init()'s window. */
+void sudoku_vgen_opts_init(sudoku_vgen_opts_t *o);
+
+typedef struct sudoku_vgen_out_s {
+    uint8_t *puzzle;      /* frame cells (caller's) */
+    uint8_t *solution;    /* frame cells (caller's) */
+    int *regions;         /* NULL, or frame cells: the drawn regions (-1 when not drawn) */
+    uint8_t *parity;      /* NULL, or frame cells: the parity marks (0 when not asked) */
+    sudoku_pair_t *pairs; /* NULL, or 2 * frame cells: the consecutive marks */
+    int npairs;           /* how many marks were written */
+} sudoku_vgen_out_t;
+
+/* Generates one puzzle of the variant into out.  The spec with the drawn
+ * regions and parity is the puzzle's model.  Returns as sudoku_generate();
+ * SEARCH_EINVAL also for a spec that does not compile (or random_regions on
+ * a frame that is not one n x n grid), and the spec's own code
+ * (SUDOKU_EREGION, ...) when it does not. */
+int sudoku_generate_variant(const sudoku_vgen_opts_t *o, sudoku_vgen_out_t *out,
+                            sudoku_gen_result_t *res);
+
+/* sudoku_count2() for a model: its solutions up to 2 into *nsol (givens
+ * that break a rule: 0), written to sols (2 ncells bytes), by
+ * sudoku_model_solve() (auto; a classic model: the fast 9x9 engine).
+ * Returns 0, or a SEARCH_* code when stopped (*nsol: what was found). */
+int sudoku_model_count2(const sudoku_model_t *m, const uint8_t *puzzle, const search_ctl_t *ctl,
+                        uint8_t *sols, int *nsol);
+
+/* 1 if `puzzle` of model m has exactly one solution (written to solution
+ * when not NULL), 0 if none or several (givens that break a rule
+ * included), or a SEARCH_* code when stopped.  Allocates 2 ncells bytes. */
+int sudoku_model_unique(const sudoku_model_t *m, const uint8_t *puzzle, const search_ctl_t *ctl,
+                        uint8_t *solution);
 
 /* Fills grid[n*n] with a random solved grid from r (exposed for the killer
  * generator); diagonals != 0 also keeps both main diagonals distinct

@@ -1,18 +1,33 @@
 /* sudoku/internal.h -- what the sudoku*.c files share; not part of the public API.
  *
- * One solve = one sudoku__run_t on the stack of sudoku_solve(): the checked
- * inputs, the result being filled, and the geometry tables the methods share.
- * A method gets the run, allocates its arena (geometry first, then its own
+ * One solve = one sudoku__run_t on the stack of sudoku_solve() or
+ * sudoku_model_solve(): the checked inputs, the result being filled, and
+ * the geometry the methods share.  A method gets the run, allocates its
+ * arena (the classic geometry first when the run has none, then its own
  * arrays) through sudoku__alloc(), searches, and frees the arena.
  *
- * Geometry tables (built by sudoku__geom_build into the start of an arena):
+ * Geometry (sudoku__geom_t): the units as data, the same tables for a
+ * classic shape and for a model of model.h.
  *
- *   unit_cells [3n][n] uint16   unit u = k*n + i (k: 0 row, 1 column, 2 box),
- *                               its n cell indices ascending
- *   cell_unit  [n*n][3] uint8   cell -> i of its row, column and box
+ *   ustart [nunits+1] uint32  unit u = ucells[ustart[u] .. ustart[u+1]),
+ *   ucells            uint16  u exact (holds every value) when it has n cells
+ *   cstart [ncells+1] uint32  the units of cell c: cunits[cstart[c] .. ),
+ *   cunits            uint16  ascending
+ *   peers, pstart             the cells sharing a unit with c (models only;
+ *                             NULL for a classic grid, whose peers the
+ *                             engines reach by arithmetic on rows and boxes)
+ *   allowed [ncells]  uint64  values a cell may take (parity; 0 on a hole);
+ *                             NULL: every value everywhere
+ *   live [ncells]     uint8   NULL: every cell exists
+ *   astart, adj               pair rules of cell c: adj[astart[c] .. ), each
+ *                             other cell << 8 | rule; NULL: none
+ *   dstart, dword, dmask      cell c's units as bits of a unit bitset, by
+ *                             word: what marking c's units dirty ORs in
  *
- * Units of one kind fit in one uint64_t (n <= 64), so sets of units are three
- * words: bit i of word k = unit k*n + i.
+ * A classic shape's tables are built per solve into the arena
+ * (sudoku__geom_build: units numbered k*n + i, k = 0 rows, 1 columns, 2
+ * boxes, each cell in exactly three, the order the engines have always
+ * scanned them in); a model's are the model's own, built once.
  *
  * Values are bits: value v (1..n) is bit v-1 of a uint64_t mask. */
 #ifndef PUZZLED_SUDOKU_INT_H
@@ -23,15 +38,39 @@
 #include <stdint.h>
 
 #include "solvers/search.h"
+#include "solvers/sudoku/model.h"
 #include "solvers/sudoku/sudoku.h"
 
 #define SUDOKU__ALIGN(x) (((x) + 15u) & ~(size_t)15u)
 #define SUDOKU__BIT(v)   ((uint64_t)1 << ((v)-1))
 
+/* Units a word set can hold: dirty sets of units are bitsets of this many
+ * words. */
+#define SUDOKU__UNIT_WORDS ((SUDOKU_MODEL_MAX_UNITS + 63) / 64)
+
+typedef struct sudoku__geom_s {
+    int nunits;
+    int classic; /* rows, columns and boxes of one n x n grid, nothing else */
+    const uint32_t *ustart;
+    const uint16_t *ucells;
+    const uint32_t *cstart;
+    const uint16_t *cunits;
+    const uint32_t *pstart; /* NULL when classic */
+    const uint16_t *peers;
+    const uint64_t *allowed; /* NULL: full everywhere */
+    const uint8_t *live;     /* NULL: every cell */
+    const uint32_t *astart;  /* NULL: no pair rules */
+    const uint32_t *adj;
+    const uint32_t *dstart; /* unit bitsets: the words cell c's units fall in, */
+    const uint8_t *dword;   /* set[dword[k]] |= dmask[k] for k in dstart[c] .. dstart[c+1) */
+    const uint64_t *dmask;  /* (one word at 9x9 and 16x16: rows, columns, boxes fit) */
+} sudoku__geom_t;
+
 typedef struct sudoku__run_s {
     int n, ncells;
-    uint64_t full; /* the n value bits */
-    const sudoku_shape_t *shape;
+    uint64_t full;               /* the n value bits */
+    const sudoku_shape_t *shape; /* the classic shape; for a model, its shape (n, boxes) */
+    const sudoku_model_t *model; /* NULL for a shape solve */
     const uint8_t *puzzle;
     const sudoku_opts_t *opts;
     const search_ctl_t *ctl; /* NULL = no limits */
@@ -41,9 +80,8 @@ typedef struct sudoku__run_s {
     sudoku_step_t *trace;           /* NULL when off or full */
     size_t trace_cap;
     sudoku_level_t level; /* resolved (never DEFAULT) */
-    /* geometry, set by sudoku__geom_build */
-    const uint16_t *unit_cells;
-    const uint8_t *cell_unit;
+    /* geometry: a model's from the start, a shape's set by sudoku__geom_build */
+    sudoku__geom_t g;
     /* memory accounting */
     size_t mem_now;
 } sudoku__run_t;
@@ -58,9 +96,35 @@ int sudoku__solve_bestfirst(sudoku__run_t *run);
 void *sudoku__alloc(sudoku__run_t *run, size_t size);
 void sudoku__free(sudoku__run_t *run, void *ptr, size_t size);
 
-/* Bytes the geometry tables take, and building them at `mem` (16-aligned). */
-size_t sudoku__geom_bytes(int n);
+/* Bytes the geometry tables of a shape solve take (0 for a model solve,
+ * whose geometry is the model's), and building them at `mem` (16-aligned;
+ * a no-op for a model solve). */
+size_t sudoku__geom_bytes(const sudoku__run_t *run);
 void sudoku__geom_build(sudoku__run_t *run, void *mem);
+
+/* Geometry of a model (pointers into it). */
+void sudoku__geom_of_model(sudoku__geom_t *g, const sudoku_model_t *m);
+
+/* Fills dstart[ncells+1], dword[], dmask[] from the cells' units,
+ * ascending: at most one entry per unit of a cell, and one (marking
+ * nothing) for a cell in no unit, so dword and dmask need the cells' units
+ * plus ncells entries. */
+void sudoku__dirty_marks(int ncells, const uint32_t *cstart, const uint16_t *cunits,
+                         uint32_t *dstart, uint8_t *dword, uint64_t *dmask);
+
+/* Units of cell c, and the length of unit u. */
+static inline const uint16_t *sudoku__cell_units(const sudoku__geom_t *g, int c, int *count) {
+    *count = (int)(g->cstart[c + 1] - g->cstart[c]);
+    return g->cunits + g->cstart[c];
+}
+static inline int sudoku__unit_len(const sudoku__geom_t *g, int u) {
+    return (int)(g->ustart[u + 1] - g->ustart[u]);
+}
+
+/* 1 when cell c exists. */
+static inline int sudoku__live(const sudoku__run_t *run, int c) {
+    return run->g.live == NULL || run->g.live[c];
+}
 
 /* Called before trying a node: returns 0 and counts the node, or the stop
  * code (the node is then not counted).  See sudoku_solve() for the policy. */
@@ -123,16 +187,23 @@ static inline int sudoku__ctz(uint64_t m) { return __builtin_ctzll(m); }
 
 /* === Propagation engine (sudoku/prop.c), shared with best-first ========= */
 
-/* State: one candidate mask per cell (a decided cell has one bit), an undo
- * trail of (cell, previous mask), a queue of cells that became single and
- * whose value has not yet left their peers, and dirty unit sets.
- * Invariant between sudoku__prop_run() calls that returned 0: the queue is
- * empty, no dirty unit is pending, every decided value is absent from its
- * peers, `decided` = number of single-bit masks, and the state is a fixpoint
- * of the level's rules. */
+/* State: one candidate mask per cell (a decided cell has one bit; a hole
+ * of a model is "decided" as 1 and never changes), an undo trail of (cell,
+ * previous mask), a queue of cells that became single and whose value has
+ * not yet left their peers, a queue of cells with pair rules whose
+ * candidates changed, and dirty unit sets.
+ * Invariant between sudoku__prop_run() calls that returned 0: the queues
+ * are empty, no dirty unit is pending, every decided value is absent from
+ * its peers, every pair rule holds arc-consistently, `decided` = number of
+ * single-bit masks, and the state is a fixpoint of the level's rules. */
 typedef struct sudoku__prop_s {
     sudoku__run_t *run;
-    int n, ncells, level;
+    const sudoku__geom_t *g;
+    const uint32_t *dstart, *pstart; /* copies of g's, read on every change */
+    const uint8_t *dword;
+    const uint64_t *dmask;
+    const uint16_t *peers; /* NULL on a classic grid */
+    int n, ncells, level, words;
     int box_rows, box_cols;
     uint64_t full;
     uint64_t *cand;  /* [ncells] */
@@ -142,12 +213,16 @@ typedef struct sudoku__prop_s {
     uint64_t *told;  /* trail: [tcap] masks before the change */
     size_t tlen, tcap;
     uint32_t decided;
-    uint64_t dirty[3];    /* units changed since the last single scan */
-    uint64_t dirty_hi[3]; /* units changed since the last pair/subset scan */
+    uint16_t *pq;  /* [ncells] ring of cells whose pair rules must be looked at */
+    uint8_t *inpq; /* [ncells] 1 while the cell is in pq */
+    uint32_t pqhead, pqlen;
+    uint64_t dirty[SUDOKU__UNIT_WORDS];    /* units changed since the last single scan */
+    uint64_t dirty_hi[SUDOKU__UNIT_WORDS]; /* units changed since the last pair/subset scan */
+    uint64_t exact[SUDOKU__UNIT_WORDS];    /* units of n cells */
 } sudoku__prop_t;
 
 /* Arena bytes for the engine's arrays (not the geometry); `trail` entries. */
-size_t sudoku__prop_bytes(int n, size_t trail);
+size_t sudoku__prop_bytes(const sudoku__run_t *run, size_t trail);
 
 /* Computes the candidates the givens leave (stack only, no arena needed):
  * writes *bits (total candidate bits over all cells, the trail bound) and
@@ -155,10 +230,10 @@ size_t sudoku__prop_bytes(int n, size_t trail);
  * conflict. */
 int sudoku__prop_count(const sudoku__run_t *run, size_t *bits);
 
-/* Lays the engine out in `mem` (sudoku__prop_bytes(n, trail) bytes) and
+/* Lays the engine out in `mem` (sudoku__prop_bytes(run, trail) bytes) and
  * loads the puzzle: givens decided without steps, every other cell gets the
  * values its units leave, single ones are queued as ASSIGN, all units dirty.
- * Call sudoku__prop_run() next. */
+ * Call sudoku__prop_run() next.  The run's geometry must be built. */
 void sudoku__prop_init(sudoku__prop_t *p, sudoku__run_t *run, void *mem, size_t trail);
 
 /* Runs the rules of p->level to a fixpoint.  Returns 0, or -1 on a
@@ -181,7 +256,8 @@ void sudoku__prop_undo(sudoku__prop_t *p, size_t mark, uint32_t decided);
  * every cell is decided. */
 int sudoku__prop_pick(const sudoku__prop_t *p);
 
-/* Writes the decided grid (all cells decided) as values to out[ncells]. */
+/* Writes the decided grid (all cells decided) as values to out[ncells]
+ * (0 on holes). */
 void sudoku__prop_extract(const sudoku__prop_t *p, uint8_t *out);
 
 #endif

@@ -13,6 +13,13 @@
  * easiest-first order from an arbitrary position anyway, and the scans are
  * not where grading spends its time on hard puzzles (the chains are).
  *
+ * Units as data: the state reads its model (sudoku/model.h) -- a classic
+ * shape's model numbers rows, columns and boxes as this engine always did,
+ * so a classic grid's steps, and so its grades, are what they were.  What
+ * each technique needs of a unit, and what it is kept from on a variant, is
+ * in logic.h; the scans go through units in `scan` order (boxes and the
+ * other non-lines, then rows, then columns).
+ *
  * Deduction from candidates, not from the solution: no technique looks at
  * opts->solution except trial (to choose which candidate to refute, which
  * only orders the search: the refutation itself is a proof) and guess
@@ -29,18 +36,18 @@ static const struct {
     double weight;
     uint8_t level;
 } techs[SUDOKU_TECH_COUNT] = {
-    {"full-house", 1.0, SUDOKU_GRADE_EASY},    {"naked-single", 1.2, SUDOKU_GRADE_EASY},
-    {"hidden-single", 1.5, SUDOKU_GRADE_EASY}, {"pointing", 2.0, SUDOKU_GRADE_MEDIUM},
-    {"claiming", 2.2, SUDOKU_GRADE_MEDIUM},    {"naked-pair", 2.4, SUDOKU_GRADE_MEDIUM},
-    {"hidden-pair", 2.6, SUDOKU_GRADE_MEDIUM}, {"naked-triple", 3.0, SUDOKU_GRADE_HARD},
-    {"x-wing", 3.2, SUDOKU_GRADE_HARD},        {"hidden-triple", 3.4, SUDOKU_GRADE_HARD},
-    {"xy-wing", 3.6, SUDOKU_GRADE_HARD},       {"xyz-wing", 3.8, SUDOKU_GRADE_HARD},
-    {"naked-quad", 4.0, SUDOKU_GRADE_EXPERT},  {"swordfish", 4.2, SUDOKU_GRADE_EXPERT},
-    {"hidden-quad", 4.4, SUDOKU_GRADE_EXPERT}, {"unique-rectangle", 4.6, SUDOKU_GRADE_EXPERT},
-    {"jellyfish", 4.8, SUDOKU_GRADE_EXPERT},   {"simple-colouring", 5.0, SUDOKU_GRADE_EXPERT},
-    {"x-chain", 5.2, SUDOKU_GRADE_EXPERT},     {"xy-chain", 6.0, SUDOKU_GRADE_EXTREME},
-    {"aic", 7.0, SUDOKU_GRADE_EXTREME},        {"trial", 10.0, SUDOKU_GRADE_BEYOND},
-    {"guess", 11.0, SUDOKU_GRADE_BEYOND},
+    {"full-house", 1.0, SUDOKU_GRADE_EASY},         {"naked-single", 1.2, SUDOKU_GRADE_EASY},
+    {"hidden-single", 1.5, SUDOKU_GRADE_EASY},      {"consecutive", 1.7, SUDOKU_GRADE_EASY},
+    {"pointing", 2.0, SUDOKU_GRADE_MEDIUM},         {"claiming", 2.2, SUDOKU_GRADE_MEDIUM},
+    {"naked-pair", 2.4, SUDOKU_GRADE_MEDIUM},       {"hidden-pair", 2.6, SUDOKU_GRADE_MEDIUM},
+    {"naked-triple", 3.0, SUDOKU_GRADE_HARD},       {"x-wing", 3.2, SUDOKU_GRADE_HARD},
+    {"hidden-triple", 3.4, SUDOKU_GRADE_HARD},      {"xy-wing", 3.6, SUDOKU_GRADE_HARD},
+    {"xyz-wing", 3.8, SUDOKU_GRADE_HARD},           {"naked-quad", 4.0, SUDOKU_GRADE_EXPERT},
+    {"swordfish", 4.2, SUDOKU_GRADE_EXPERT},        {"hidden-quad", 4.4, SUDOKU_GRADE_EXPERT},
+    {"unique-rectangle", 4.6, SUDOKU_GRADE_EXPERT}, {"jellyfish", 4.8, SUDOKU_GRADE_EXPERT},
+    {"simple-colouring", 5.0, SUDOKU_GRADE_EXPERT}, {"x-chain", 5.2, SUDOKU_GRADE_EXPERT},
+    {"xy-chain", 6.0, SUDOKU_GRADE_EXTREME},        {"aic", 7.0, SUDOKU_GRADE_EXTREME},
+    {"trial", 10.0, SUDOKU_GRADE_BEYOND},           {"guess", 11.0, SUDOKU_GRADE_BEYOND},
 };
 
 static const char *const level_names[SUDOKU_GRADE_COUNT] = {"easy",   "medium",  "hard",
@@ -108,81 +115,248 @@ sudoku_tech_t sudoku_grade_level_top(sudoku_grade_level_t l) {
 
 /* === State === */
 
-/* Bytes of the block: the struct, then peers, chain scratch, trial scratch
- * and a second struct for depth-1 trials. */
-static size_t sl_layout(int n, int npeers, size_t off[5]) {
-    size_t nn = (size_t)n * (size_t)n, nodes = nn * (size_t)n, at;
+/* Where each array of the block goes: the struct, the geometry, the
+ * position, the chain, colouring and trial scratch, a second struct and
+ * position for depth-1 trials, the step record. */
+typedef struct sl_plan_s {
+    size_t ucell, ulen, cu, ci, ncu, sees, umem, ovl_start, ovl_unit, ovl_mask, allowed, scan;
+    size_t value, cand, pos, placed;
+    size_t seen, parent, queue, next;
+    size_t colour, cid, comp;
+    size_t tcand, tq, tdone;
+    size_t sub, svalue, scand, spos, splaced, step, total;
+} sl_plan_t;
+
+static void sl_plan(sl_plan_t *l, int n, int nn, int nunits, int K, int sw, int maxnext) {
+    size_t at = 0, un = (size_t)nunits * (size_t)n, nodes = (size_t)nn * (size_t)n;
 #define SL_ALIGN(x) (((x) + 15u) & ~(size_t)15u)
+#define SL_PUT(f, bytes)                                                                           \
+    do {                                                                                           \
+        l->f = at;                                                                                 \
+        at = SL_ALIGN(at + (bytes));                                                               \
+    } while (0)
     at = SL_ALIGN(sizeof(struct sudoku_logic_s));
-    off[0] = at; /* peers */
-    at = SL_ALIGN(at + nn * (size_t)npeers * sizeof(uint16_t));
-    off[1] = at; /* seen, parent, queue */
-    at = SL_ALIGN(at + 2 * nodes * (sizeof(uint32_t) + 2 * sizeof(int32_t)));
-    off[2] = at; /* tcand, tq, tdone */
-    at = SL_ALIGN(at + nn * (sizeof(uint32_t) + sizeof(uint16_t) + 1));
-    off[3] = at; /* sub state */
-    at = SL_ALIGN(at + sizeof(struct sudoku_logic_s));
-    off[4] = at; /* step record */
-    at = SL_ALIGN(at + sizeof(sudoku_logic_step_t));
+    SL_PUT(ucell, un * 2);
+    SL_PUT(ulen, (size_t)nunits);
+    SL_PUT(cu, (size_t)nn * (size_t)K * 2);
+    SL_PUT(ci, (size_t)nn * (size_t)K);
+    SL_PUT(ncu, (size_t)nn);
+    SL_PUT(sees, (size_t)nn * (size_t)sw * 8);
+    SL_PUT(umem, (size_t)nunits * (size_t)sw * 8);
+    SL_PUT(ovl_start, ((size_t)nunits + 1) * 4);
+    SL_PUT(ovl_unit, un * (size_t)(K - 1) * 2); /* a unit's cells' other units */
+    SL_PUT(ovl_mask, un * (size_t)(K - 1) * 4);
+    SL_PUT(allowed, (size_t)nn * 4);
+    SL_PUT(scan, (size_t)nunits * 2);
+    SL_PUT(value, (size_t)nn);
+    SL_PUT(cand, (size_t)nn * 4);
+    SL_PUT(pos, un * 4);
+    SL_PUT(placed, (size_t)nunits * 4);
+    SL_PUT(seen, 2 * nodes * 4);
+    SL_PUT(parent, 2 * nodes * 4);
+    SL_PUT(queue, 2 * nodes * 4);
+    SL_PUT(next, (size_t)maxnext * 4);
+    SL_PUT(colour, (size_t)nn);
+    SL_PUT(cid, (size_t)nn * 2);
+    SL_PUT(comp, (size_t)nn * 2);
+    SL_PUT(tcand, (size_t)nn * 4);
+    SL_PUT(tq, (size_t)nn * 2);
+    SL_PUT(tdone, (size_t)nn);
+    SL_PUT(sub, sizeof(struct sudoku_logic_s));
+    SL_PUT(svalue, (size_t)nn);
+    SL_PUT(scand, (size_t)nn * 4);
+    SL_PUT(spos, un * 4);
+    SL_PUT(splaced, (size_t)nunits * 4);
+    SL_PUT(step, sizeof(sudoku_logic_step_t));
+#undef SL_PUT
 #undef SL_ALIGN
-    return at;
+    l->total = at;
 }
 
-static void sl_geometry(sudoku_logic_t *st, int n, int br, int bc) {
-    int per_row = n / bc;
-    st->n = n;
-    st->nn = n * n;
-    st->br = br;
-    st->bc = bc;
-    st->all = n == 32 ? 0xffffffffu : ((uint32_t)1 << n) - 1;
-    for (int r = 0; r < n; r++)
-        for (int c = 0; c < n; c++) {
-            int cell = r * n + c, b = (r / br) * per_row + c / bc;
-            int k = (r % br) * bc + c % bc;
-            st->cu[cell][0] = (uint8_t)r;
-            st->cu[cell][1] = (uint8_t)c;
-            st->cu[cell][2] = (uint8_t)b;
-            st->ci[cell][0] = (uint8_t)c;
-            st->ci[cell][1] = (uint8_t)r;
-            st->ci[cell][2] = (uint8_t)k;
-            st->unit_cell[r][c] = (uint16_t)cell;
-            st->unit_cell[n + c][r] = (uint16_t)cell;
-            st->unit_cell[2 * n + b][k] = (uint16_t)cell;
+/* The overlap lists (logic_internal.h), after the unit lists.  st->seen
+ * (2 n nn words, zero, more than the units) holds each other unit's mask
+ * while unit u's cells are read, and is zero again after. */
+static void sl_overlaps(sudoku_logic_t *st, unsigned char *mem, const sl_plan_t *l) {
+    uint32_t *start = (uint32_t *)(void *)(mem + l->ovl_start);
+    uint32_t *mask = (uint32_t *)(void *)(mem + l->ovl_mask);
+    uint16_t *unit = (uint16_t *)(void *)(mem + l->ovl_unit);
+    uint32_t *acc = (uint32_t *)(void *)(mem + l->seen), k = 0;
+    for (int u = 0; u < st->nunits; u++) {
+        uint32_t first = k;
+        start[u] = k;
+        for (int j = 0; j < st->ulen[u]; j++) {
+            int c = sl_ucells(st, u)[j];
+            for (int i = 0; i < st->ncu[c]; i++) {
+                int v = sl_units(st, c)[i];
+                if (v == u) continue;
+                if (acc[v] == 0) { /* a new unit: insert it in number order */
+                    uint32_t at = k++;
+                    for (; at > first && unit[at - 1] > v; at--)
+                        unit[at] = unit[at - 1];
+                    unit[at] = (uint16_t)v;
+                }
+                acc[v] |= (uint32_t)1 << j;
+            }
         }
+        uint32_t w = first;
+        for (uint32_t i = first; i < k; i++) { /* keep two or more cells */
+            uint32_t x = acc[unit[i]];
+            acc[unit[i]] = 0;
+            if (sl_popcount(x) < 2) continue;
+            unit[w] = unit[i];
+            mask[w++] = x;
+        }
+        k = w;
+    }
+    start[st->nunits] = k;
+    st->ovl_start = start;
+    st->ovl_unit = unit;
+    st->ovl_mask = mask;
 }
 
-sudoku_logic_t *sudoku_logic_new(const sudoku_shape_t *shape) {
-    size_t off[5], total;
-    int n, npeers;
-    if (shape == NULL || sudoku_shape_check(shape) != 0 || shape->n > SUDOKU_LOGIC_MAX_N)
-        return NULL;
-    n = shape->n;
-    npeers = 2 * (n - 1) + (n - shape->box_rows - shape->box_cols + 1);
-    total = sl_layout(n, npeers, off);
-    unsigned char *mem = calloc(1, total);
-    if (mem == NULL) return NULL;
-    sudoku_logic_t *st = (sudoku_logic_t *)mem;
-    sl_geometry(st, n, shape->box_rows, shape->box_cols);
-    st->npeers = npeers;
-    st->peers = (uint16_t *)(mem + off[0]);
-    for (int c = 0; c < st->nn; c++) {
-        int k = 0;
-        for (int p = 0; p < st->nn; p++)
-            if (sl_sees(st, c, p)) st->peers[c * npeers + k++] = (uint16_t)p;
+/* The geometry of model m into the block (see logic_internal.h). */
+static void sl_geometry(sudoku_logic_t *st, unsigned char *mem, const sl_plan_t *l) {
+    const sudoku_model_t *m = st->m;
+    uint16_t *ucell = (uint16_t *)(void *)(mem + l->ucell), *cu = (uint16_t *)(void *)(mem + l->cu);
+    uint8_t *ulen = mem + l->ulen, *ci = mem + l->ci, *ncu = mem + l->ncu;
+    uint64_t *sees = (uint64_t *)(void *)(mem + l->sees);
+    uint64_t *umem = (uint64_t *)(void *)(mem + l->umem);
+    uint32_t *allowed = (uint32_t *)(void *)(mem + l->allowed);
+    uint16_t *scan = (uint16_t *)(void *)(mem + l->scan);
+    int n = st->n, u, c, k = 0;
+    for (u = 0; u < m->nunits; u++) {
+        uint32_t a = m->unit_start[u];
+        ulen[u] = (uint8_t)(m->unit_start[u + 1] - a);
+        for (int j = 0; j < ulen[u]; j++) {
+            int cell = m->unit_cells[a + (uint32_t)j];
+            ucell[(size_t)u * (size_t)n + (size_t)j] = (uint16_t)cell;
+            umem[(size_t)u * (size_t)st->sw + ((unsigned)cell >> 6)] |= (uint64_t)1 << (cell & 63);
+            cu[(size_t)cell * (size_t)st->K + ncu[cell]] = (uint16_t)u;
+            ci[(size_t)cell * (size_t)st->K + ncu[cell]] = (uint8_t)j;
+            ncu[cell]++;
+        }
     }
-    st->nnodes = (uint32_t)(st->nn * n);
-    st->seen = (uint32_t *)(mem + off[1]);
-    st->parent = (int32_t *)(st->seen + 2 * st->nnodes);
-    st->queue = st->parent + 2 * st->nnodes;
-    st->tcand = (uint32_t *)(mem + off[2]);
-    st->tq = (uint16_t *)(st->tcand + st->nn);
-    st->tdone = (uint8_t *)(st->tq + st->nn);
-    st->sub = (sudoku_logic_t *)(mem + off[3]);
-    st->step = (sudoku_logic_step_t *)(mem + off[4]);
+    for (c = 0; c < st->nn; c++) {
+        allowed[c] = (uint32_t)m->allowed[c];
+        for (uint32_t j = m->peer_start[c]; j < m->peer_start[c + 1]; j++)
+            sees[(size_t)c * (size_t)st->sw + (m->peers[j] >> 6)] |= (uint64_t)1
+                                                                     << (m->peers[j] & 63);
+    }
+    /* scan order: the non-lines, then rows, then columns, each by number */
+    for (u = 0; u < m->nunits; u++)
+        if (m->unit_kind[u] != SUDOKU_UNIT_ROW && m->unit_kind[u] != SUDOKU_UNIT_COL)
+            scan[k++] = (uint16_t)u;
+    st->lines_end[0] = k;
+    for (u = 0; u < m->nunits; u++)
+        if (m->unit_kind[u] == SUDOKU_UNIT_ROW) scan[k++] = (uint16_t)u;
+    st->lines_end[1] = k;
+    for (u = 0; u < m->nunits; u++)
+        if (m->unit_kind[u] == SUDOKU_UNIT_COL) scan[k++] = (uint16_t)u;
+    st->nscan = k;
+    st->ucell = ucell;
+    st->ulen = ulen;
+    st->cu = cu;
+    st->ci = ci;
+    st->ncu = ncu;
+    st->sees = sees;
+    st->umem = umem;
+    st->allowed = allowed;
+    st->pstart = m->peer_start;
+    st->peers = m->peers;
+    st->all_exact = 1;
+    for (u = 0; u < m->nunits; u++)
+        if (ulen[u] != n) st->all_exact = 0;
+    st->scan = scan;
+    sl_overlaps(st, mem, l);
+}
+
+/* Points a state's position arrays at the block. */
+static void sl_position(sudoku_logic_t *st, unsigned char *mem, size_t value, size_t cand,
+                        size_t pos, size_t placed) {
+    st->value = mem + value;
+    st->cand = (uint32_t *)(void *)(mem + cand);
+    st->pos = (uint32_t *)(void *)(mem + pos);
+    st->placed = (uint32_t *)(void *)(mem + placed);
+}
+
+sudoku_logic_t *sudoku_logic_new_model(const sudoku_model_t *m) {
+    sl_plan_t l;
+    unsigned char *mem;
+    sudoku_logic_t *st;
+    int K = 1, maxpeers = 0, c;
+    if (m == NULL || m->n > SUDOKU_LOGIC_MAX_N) return NULL;
+    for (c = 0; c < m->ncells; c++) {
+        int k = (int)(m->cell_start[c + 1] - m->cell_start[c]);
+        int p = (int)(m->peer_start[c + 1] - m->peer_start[c]);
+        if (k > K) K = k;
+        if (p > maxpeers) maxpeers = p;
+    }
+    sl_plan(&l, m->n, m->ncells, m->nunits, K, (m->ncells + 63) / 64, maxpeers + m->n + K + 4);
+    mem = calloc(1, l.total);
+    if (mem == NULL) return NULL;
+    st = (sudoku_logic_t *)(void *)mem;
+    st->m = m;
+    st->n = m->n;
+    st->nn = m->ncells;
+    st->nunits = m->nunits;
+    st->K = K;
+    st->sw = (m->ncells + 63) / 64;
+    st->all = m->n == 32 ? 0xffffffffu : ((uint32_t)1 << m->n) - 1;
+    st->pairs = m->npairs > 0;
+    st->ur = m->npairs == 0;
+    sl_geometry(st, mem, &l);
+    sl_position(st, mem, l.value, l.cand, l.pos, l.placed);
+    st->nnodes = (uint32_t)(st->nn * st->n);
+    st->seen = (uint32_t *)(void *)(mem + l.seen);
+    st->parent = (int32_t *)(void *)(mem + l.parent);
+    st->queue = (int32_t *)(void *)(mem + l.queue);
+    st->next = (int32_t *)(void *)(mem + l.next);
+    st->maxnext = maxpeers + m->n + K + 4;
+    st->colour = (int8_t *)(void *)(mem + l.colour);
+    st->cid = (int16_t *)(void *)(mem + l.cid);
+    st->comp = (uint16_t *)(void *)(mem + l.comp);
+    st->tcand = (uint32_t *)(void *)(mem + l.tcand);
+    st->tq = (uint16_t *)(void *)(mem + l.tq);
+    st->tdone = mem + l.tdone;
+    st->sub = (sudoku_logic_t *)(void *)(mem + l.sub);
+    *st->sub = *st; /* the geometry and the scratch; its own position: */
+    sl_position(st->sub, mem, l.svalue, l.scand, l.spos, l.splaced);
+    st->sub->sub = NULL;
+    st->step = (sudoku_logic_step_t *)(void *)(mem + l.step);
     return st;
 }
 
-void sudoku_logic_free(sudoku_logic_t *st) { free(st); }
+sudoku_logic_t *sudoku_logic_new(const sudoku_shape_t *shape) {
+    sudoku_model_t *m = NULL;
+    sudoku_logic_t *st;
+    if (shape == NULL || sudoku_shape_check(shape) != 0 || shape->n > SUDOKU_LOGIC_MAX_N)
+        return NULL;
+    if (sudoku_model_classic(shape, NULL, &m) != 0) return NULL;
+    st = sudoku_logic_new_model(m);
+    if (st == NULL) {
+        sudoku_model_free(m);
+        return NULL;
+    }
+    st->own = m;
+    return st;
+}
+
+void sudoku_logic_free(sudoku_logic_t *st) {
+    if (st == NULL) return;
+    sudoku_model_free(st->own);
+    free(st);
+}
+
+const sudoku_model_t *sudoku_logic_model(const sudoku_logic_t *st) { return st->m; }
+
+void sudoku__logic_copy(sudoku_logic_t *dst, const sudoku_logic_t *src) {
+    size_t un = (size_t)src->nunits * (size_t)src->n;
+    memcpy(dst->value, src->value, (size_t)src->nn);
+    memcpy(dst->cand, src->cand, (size_t)src->nn * sizeof *src->cand);
+    memcpy(dst->pos, src->pos, un * sizeof *src->pos);
+    memcpy(dst->placed, src->placed, (size_t)src->nunits * sizeof *src->placed);
+    dst->empty = src->empty;
+}
 
 int sudoku_logic_n(const sudoku_logic_t *st) { return st->n; }
 int sudoku_logic_empty(const sudoku_logic_t *st) { return st->empty; }
@@ -193,35 +367,57 @@ void sudoku_logic_grid(const sudoku_logic_t *st, uint8_t *grid) {
 
 void sudoku__logic_place(sudoku_logic_t *st, int c, int d) {
     uint32_t old = st->cand[c], b = SL_BIT(d);
-    const uint16_t *pp = st->peers + (size_t)c * (size_t)st->npeers;
+    const uint16_t *u = sl_units(st, c), *pp;
+    int np;
     st->value[c] = (uint8_t)d;
     st->cand[c] = 0;
     st->empty--;
-    for (int k = 0; k < 3; k++) {
-        int u = k * st->n + st->cu[c][k];
-        uint32_t keep = ~((uint32_t)1 << st->ci[c][k]);
+    for (int j = 0; j < st->ncu[c]; j++) {
+        uint32_t keep = ~((uint32_t)1 << sl_index(st, c, j));
         for (uint32_t m = old; m; m &= m - 1)
-            st->pos[u][sl_ctz(m)] &= keep;
-        st->placed[u] |= b;
+            *sl_pos(st, u[j], sl_ctz(m) + 1) &= keep;
+        st->placed[u[j]] |= b;
     }
-    for (int i = 0; i < st->npeers; i++)
+    pp = sl_peers(st, c, &np);
+    for (int i = 0; i < np; i++)
         if (st->cand[pp[i]] & b) sl_elim(st, pp[i], d);
+    if (st->pairs) /* a pair partner keeps what its rule allows next to d */
+        for (uint32_t k = st->m->pair_start[c]; k < st->m->pair_start[c + 1]; k++) {
+            int o = (int)(st->m->pair_adj[k] >> 8);
+            uint32_t gone = st->cand[o] & ~sl_pair_keep(st, (int)(st->m->pair_adj[k] & 0xff), b);
+            for (; gone; gone &= gone - 1)
+                sl_elim(st, o, sl_ctz(gone) + 1);
+        }
+}
+
+/* Empties the position: every live cell gets its allowed digits, and pos
+ * says where they are. */
+static void sl_clear(sudoku_logic_t *st) {
+    int n = st->n, u, c;
+    memset(st->value, 0, (size_t)st->nn);
+    memset(st->placed, 0, (size_t)st->nunits * sizeof *st->placed);
+    st->empty = 0;
+    for (c = 0; c < st->nn; c++) {
+        st->cand[c] = st->allowed[c];
+        st->empty += sl_live(st, c);
+    }
+    if (st->m->classic) { /* every digit in every cell: each unit full */
+        uint32_t upos = n == 32 ? 0xffffffffu : ((uint32_t)1 << n) - 1;
+        for (u = 0; u < st->nunits * n; u++)
+            st->pos[u] = upos;
+        return;
+    }
+    memset(st->pos, 0, (size_t)st->nunits * (size_t)n * sizeof *st->pos);
+    for (u = 0; u < st->nunits; u++)
+        for (int k = 0; k < st->ulen[u]; k++)
+            for (uint32_t m = st->cand[sl_ucells(st, u)[k]]; m; m &= m - 1)
+                *sl_pos(st, u, sl_ctz(m) + 1) |= (uint32_t)1 << k;
 }
 
 int sudoku_logic_load(sudoku_logic_t *st, const uint8_t *grid) {
-    int n = st->n;
-    uint32_t upos = n == 32 ? 0xffffffffu : ((uint32_t)1 << n) - 1;
     for (int c = 0; c < st->nn; c++)
-        if (grid[c] > n) return SEARCH_EINVAL;
-    memset(st->value, 0, sizeof st->value);
-    for (int c = 0; c < st->nn; c++)
-        st->cand[c] = st->all;
-    for (int u = 0; u < 3 * n; u++) {
-        st->placed[u] = 0;
-        for (int d = 0; d < n; d++)
-            st->pos[u][d] = upos;
-    }
-    st->empty = st->nn;
+        if (grid[c] > st->n || (grid[c] != 0 && !sl_live(st, c))) return SEARCH_EINVAL;
+    sl_clear(st);
     for (int c = 0; c < st->nn; c++) {
         int d = grid[c];
         if (d == 0) continue;
@@ -232,7 +428,7 @@ int sudoku_logic_load(sudoku_logic_t *st, const uint8_t *grid) {
 }
 
 int sudoku_logic_restrict(sudoku_logic_t *st, int cell, uint32_t mask) {
-    if (cell < 0 || cell >= st->nn || st->value[cell]) return SEARCH_EINVAL;
+    if (cell < 0 || cell >= st->nn || st->value[cell] || !sl_live(st, cell)) return SEARCH_EINVAL;
     for (uint32_t m = st->cand[cell] & ~mask; m; m &= m - 1)
         sl_elim(st, cell, sl_ctz(m) + 1);
     return st->cand[cell] ? 0 : SUDOKU_LOGIC_ECONTRA;
@@ -240,10 +436,12 @@ int sudoku_logic_restrict(sudoku_logic_t *st, int cell, uint32_t mask) {
 
 int sudoku_logic_check(const sudoku_logic_t *st) {
     for (int c = 0; c < st->nn; c++)
-        if (!st->value[c] && st->cand[c] == 0) return SUDOKU_LOGIC_ECONTRA;
-    for (int u = 0; u < 3 * st->n; u++)
+        if (sl_live(st, c) && !st->value[c] && st->cand[c] == 0) return SUDOKU_LOGIC_ECONTRA;
+    for (int u = 0; u < st->nunits; u++) {
+        if (!sl_exact(st, u)) continue;
         for (uint32_t m = st->all & ~st->placed[u]; m; m &= m - 1)
-            if (st->pos[u][sl_ctz(m)] == 0) return SUDOKU_LOGIC_ECONTRA;
+            if (*sl_pos(st, u, sl_ctz(m) + 1) == 0) return SUDOKU_LOGIC_ECONTRA;
+    }
     return 0;
 }
 
@@ -253,12 +451,6 @@ void sudoku_logic_opts_init(sudoku_logic_opts_t *opts) {
 }
 
 /* === Singles === */
-
-/* Units in the order people scan them: boxes, rows, columns. */
-static int sl_scan_unit(const sudoku_logic_t *st, int i) {
-    int n = st->n;
-    return i < n ? 2 * n + i : i - n;
-}
 
 /* The step of a single: digit d placed in cell c, proved by that cell and
  * candidate (and unit u, or -1 for a naked single).  Returns 1. */
@@ -273,14 +465,14 @@ static int single_step(sudoku_logic_step_t *s, sudoku_tech_t t, int u, int c, in
 }
 
 static int find_full_house(sudoku_logic_t *st, sudoku_logic_step_t *s) {
-    for (int i = 0; i < 3 * st->n; i++) {
-        int u = sl_scan_unit(st, i);
+    for (int i = 0; i < st->nscan; i++) {
+        int u = st->scan[i];
         uint32_t miss = st->all & ~st->placed[u];
-        if (sl_popcount(miss) != 1) continue;
+        if (!sl_exact(st, u) || sl_popcount(miss) != 1) continue;
         int d = sl_ctz(miss) + 1;
-        uint32_t p = st->pos[u][d - 1];
+        uint32_t p = *sl_pos(st, u, d);
         if (p == 0) continue; /* a contradiction; sudoku_logic_check reports it */
-        return single_step(s, SUDOKU_TECH_FULL_HOUSE, u, st->unit_cell[u][sl_ctz(p)], d);
+        return single_step(s, SUDOKU_TECH_FULL_HOUSE, u, sl_ucells(st, u)[sl_ctz(p)], d);
     }
     return 0;
 }
@@ -290,7 +482,7 @@ static int find_naked_single(sudoku_logic_t *st, sudoku_logic_step_t *s) {
         uint32_t m = st->cand[c];
         if (m & (m - 1)) continue;
         if (m == 0) {
-            if (!st->value[c]) return -1; /* no candidate left */
+            if (!st->value[c] && sl_live(st, c)) return -1; /* no candidate left */
             continue;
         }
         return single_step(s, SUDOKU_TECH_NAKED_SINGLE, -1, c, sl_ctz(m) + 1);
@@ -299,15 +491,44 @@ static int find_naked_single(sudoku_logic_t *st, sudoku_logic_step_t *s) {
 }
 
 static int find_hidden_single(sudoku_logic_t *st, sudoku_logic_step_t *s) {
-    for (int i = 0; i < 3 * st->n; i++) {
-        int u = sl_scan_unit(st, i);
+    for (int i = 0; i < st->nscan; i++) {
+        int u = st->scan[i];
+        if (!sl_exact(st, u)) continue;
         for (uint32_t miss = st->all & ~st->placed[u]; miss; miss &= miss - 1) {
             int d = sl_ctz(miss) + 1;
-            uint32_t p = st->pos[u][d - 1];
+            uint32_t p = *sl_pos(st, u, d);
             if (p == 0) return -1; /* no place left for d */
             if (p & (p - 1)) continue;
-            return single_step(s, SUDOKU_TECH_HIDDEN_SINGLE, u, st->unit_cell[u][sl_ctz(p)], d);
+            return single_step(s, SUDOKU_TECH_HIDDEN_SINGLE, u, sl_ucells(st, u)[sl_ctz(p)], d);
         }
+    }
+    return 0;
+}
+
+/* === Pair rules === */
+
+/* A cell's candidates rule out digits of its pair partners: the easiest
+ * such cell first (reading order), all its partners' eliminations in one
+ * step.  Placed digits do theirs when they are placed. */
+static int find_consecutive(sudoku_logic_t *st, sudoku_logic_step_t *s) {
+    const sudoku_model_t *m = st->m;
+    if (!st->pairs) return 0;
+    for (int c = 0; c < st->nn; c++) {
+        int any = 0;
+        if (st->value[c] || st->cand[c] == 0) continue;
+        sl_step_begin(s, SUDOKU_TECH_CONSECUTIVE);
+        for (uint32_t k = m->pair_start[c]; k < m->pair_start[c + 1]; k++) {
+            int o = (int)(m->pair_adj[k] >> 8);
+            uint32_t gone =
+                st->cand[o] & ~sl_pair_keep(st, (int)(m->pair_adj[k] & 0xff), st->cand[c]);
+            for (; gone; gone &= gone - 1)
+                any |= sl_add_elim(st, s, o, sl_ctz(gone) + 1);
+        }
+        if (!any) continue;
+        sl_add(s, SUDOKU_ITEM_CELL, c, 0);
+        for (uint32_t mk = st->cand[c]; mk; mk &= mk - 1)
+            sl_add(s, SUDOKU_ITEM_CAND, c, sl_ctz(mk) + 1);
+        return 1;
     }
     return 0;
 }
@@ -316,8 +537,8 @@ static int find_hidden_single(sudoku_logic_t *st, sudoku_logic_step_t *s) {
 
 /* Adds the digit's cells of unit u as proof. */
 static void add_digit_cells(const sudoku_logic_t *st, sudoku_logic_step_t *s, int u, int d) {
-    for (uint32_t p = st->pos[u][d - 1]; p; p &= p - 1) {
-        int c = st->unit_cell[u][sl_ctz(p)];
+    for (uint32_t p = *sl_pos(st, u, d); p; p &= p - 1) {
+        int c = sl_ucells(st, u)[sl_ctz(p)];
         sl_add(s, SUDOKU_ITEM_CELL, c, 0);
         sl_add(s, SUDOKU_ITEM_CAND, c, d);
     }
@@ -327,16 +548,13 @@ static void add_digit_cells(const sudoku_logic_t *st, sudoku_logic_step_t *s, in
  * the rest of `to`.  Returns 1 with the step when something goes. */
 static int locked_step(sudoku_logic_t *st, sudoku_logic_step_t *s, sudoku_tech_t t, int from,
                        int to, int d) {
-    int n = st->n, any = 0;
+    int any = 0;
     /* d's places in `from` all lie in `to`; `to` has more only if some go */
-    if (sl_popcount(st->pos[to][d - 1]) == sl_popcount(st->pos[from][d - 1])) return 0;
+    if (sl_popcount(*sl_pos(st, to, d)) == sl_popcount(*sl_pos(st, from, d))) return 0;
     sl_step_begin(s, t);
-    for (int k = 0; k < n; k++) {
-        int c = st->unit_cell[to][k];
-        int inside = 0;
-        for (int j = 0; j < 3; j++)
-            if (j * n + st->cu[c][j] == from) inside = 1;
-        if (!inside) any |= sl_add_elim(st, s, c, d);
+    for (int k = 0; k < st->ulen[to]; k++) {
+        int c = sl_ucells(st, to)[k];
+        if (!sl_in_unit(st, c, from)) any |= sl_add_elim(st, s, c, d);
     }
     if (!any) return 0;
     s->digit = (uint8_t)d;
@@ -346,48 +564,33 @@ static int locked_step(sudoku_logic_t *st, sudoku_logic_step_t *s, sudoku_tech_t
     return 1;
 }
 
-static int find_pointing(sudoku_logic_t *st, sudoku_logic_step_t *s) {
-    int n = st->n;
-    for (int b = 0; b < n; b++) {
-        int u = 2 * n + b;
-        for (uint32_t miss = st->all & ~st->placed[u]; miss; miss &= miss - 1) {
+/* Locked candidates from the exact units scan[lo..hi): digit d with two or
+ * more places in `from`, all inside another unit `to` (the overlaps of
+ * `from`, by number: on a classic grid a box's row before its column). */
+static int find_locked(sudoku_logic_t *st, sudoku_logic_step_t *s, sudoku_tech_t t, int lo,
+                       int hi) {
+    for (int i = lo; i < hi; i++) {
+        int from = st->scan[i];
+        uint32_t o0 = st->ovl_start[from], o1 = st->ovl_start[from + 1];
+        if (!sl_exact(st, from) || o0 == o1) continue;
+        for (uint32_t miss = st->all & ~st->placed[from]; miss; miss &= miss - 1) {
             int d = sl_ctz(miss) + 1;
-            uint32_t p = st->pos[u][d - 1], rows = 0, cols = 0;
+            uint32_t p = *sl_pos(st, from, d);
             if (sl_popcount(p) < 2) continue;
-            for (uint32_t q = p; q; q &= q - 1) {
-                int k = sl_ctz(q);
-                rows |= (uint32_t)1 << (k / st->bc);
-                cols |= (uint32_t)1 << (k % st->bc);
-            }
-            int c0 = st->unit_cell[u][sl_ctz(p)];
-            if (sl_popcount(rows) == 1 && st->bc < n &&
-                locked_step(st, s, SUDOKU_TECH_POINTING, u, sl_row(st, c0), d))
-                return 1;
-            if (sl_popcount(cols) == 1 && st->br < n &&
-                locked_step(st, s, SUDOKU_TECH_POINTING, u, sl_col(st, c0), d))
-                return 1;
+            for (uint32_t k = o0; k < o1; k++)
+                if ((p & ~st->ovl_mask[k]) == 0 && locked_step(st, s, t, from, st->ovl_unit[k], d))
+                    return 1;
         }
     }
     return 0;
 }
 
+static int find_pointing(sudoku_logic_t *st, sudoku_logic_step_t *s) {
+    return find_locked(st, s, SUDOKU_TECH_POINTING, 0, st->lines_end[0]);
+}
+
 static int find_claiming(sudoku_logic_t *st, sudoku_logic_step_t *s) {
-    int n = st->n;
-    for (int u = 0; u < 2 * n; u++) {
-        int along = u < n ? st->bc : st->br; /* line cells per box */
-        if (along == n) continue;            /* the box is this line */
-        for (uint32_t miss = st->all & ~st->placed[u]; miss; miss &= miss - 1) {
-            int d = sl_ctz(miss) + 1;
-            uint32_t p = st->pos[u][d - 1], segs = 0;
-            if (sl_popcount(p) < 2) continue;
-            for (uint32_t q = p; q; q &= q - 1)
-                segs |= (uint32_t)1 << (sl_ctz(q) / along);
-            if (sl_popcount(segs) != 1) continue;
-            int c0 = st->unit_cell[u][sl_ctz(p)];
-            if (locked_step(st, s, SUDOKU_TECH_CLAIMING, u, sl_box(st, c0), d)) return 1;
-        }
-    }
-    return 0;
+    return find_locked(st, s, SUDOKU_TECH_CLAIMING, st->lines_end[0], st->nscan);
 }
 
 /* === Naked and hidden subsets === */
@@ -424,19 +627,20 @@ typedef struct subset_ctx_s {
 static int naked_found(void *vctx, subset_t *ss, uint32_t uni) {
     subset_ctx_t *x = vctx;
     sudoku_logic_t *st = x->st;
-    int cells[4], any = 0, n = st->n;
+    int cells[4], any = 0;
+    const uint16_t *cu;
     for (int i = 0; i < ss->k; i++)
         cells[i] = ss->id[ss->pick[i]];
     sl_step_begin(x->s, x->tech);
     /* every unit that holds all k cells loses the digits elsewhere */
-    for (int kind = 0; kind < 3; kind++) {
-        int common = 1;
-        for (int i = 1; i < ss->k; i++)
-            if (st->cu[cells[i]][kind] != st->cu[cells[0]][kind]) common = 0;
+    cu = sl_units(st, cells[0]);
+    for (int j = 0; j < st->ncu[cells[0]]; j++) {
+        int u = cu[j], common = 1;
+        for (int i = 1; i < ss->k && common; i++)
+            common = sl_in_unit(st, cells[i], u);
         if (!common) continue;
-        int u = kind * n + st->cu[cells[0]][kind];
-        for (int j = 0; j < n; j++) {
-            int c = st->unit_cell[u][j], mine = 0;
+        for (int k = 0; k < st->ulen[u]; k++) {
+            int c = sl_ucells(st, u)[k], mine = 0;
             for (int i = 0; i < ss->k; i++)
                 if (cells[i] == c) mine = 1;
             if (mine || !(st->cand[c] & uni)) continue;
@@ -469,7 +673,7 @@ static int hidden_found(void *vctx, subset_t *ss, uint32_t uni) {
         digits |= SL_BIT(ss->id[ss->pick[i]]);
     sl_step_begin(x->s, x->tech);
     for (uint32_t q = uni; q; q &= q - 1) {
-        int c = st->unit_cell[x->u][sl_ctz(q)];
+        int c = sl_ucells(st, x->u)[sl_ctz(q)];
         for (uint32_t m = st->cand[c] & ~digits; m; m &= m - 1)
             any |= sl_add_elim(st, x->s, c, sl_ctz(m) + 1);
     }
@@ -478,12 +682,21 @@ static int hidden_found(void *vctx, subset_t *ss, uint32_t uni) {
     x->s->size = (uint8_t)ss->k;
     x->s->unit[0] = (int16_t)x->u;
     for (uint32_t q = uni; q; q &= q - 1) {
-        int c = st->unit_cell[x->u][sl_ctz(q)];
+        int c = sl_ucells(st, x->u)[sl_ctz(q)];
         sl_add(x->s, SUDOKU_ITEM_CELL, c, 0);
         for (uint32_t m = st->cand[c] & digits; m; m &= m - 1)
             sl_add(x->s, SUDOKU_ITEM_CAND, c, sl_ctz(m) + 1);
     }
     return 1;
+}
+
+/* Empty cells of unit u. */
+static int open_cells(const sudoku_logic_t *st, int u) {
+    int open = 0;
+    if (sl_exact(st, u)) return st->n - sl_popcount(st->placed[u]);
+    for (int k = 0; k < st->ulen[u]; k++)
+        open += st->value[sl_ucells(st, u)[k]] == 0;
+    return open;
 }
 
 static int find_subset(sudoku_logic_t *st, sudoku_logic_step_t *s, int k, int hidden) {
@@ -493,15 +706,15 @@ static int find_subset(sudoku_logic_t *st, sudoku_logic_step_t *s, int k, int hi
                                               SUDOKU_TECH_HIDDEN_TRIPLE, SUDOKU_TECH_HIDDEN_QUAD};
     subset_t ss;
     subset_ctx_t ctx = {st, s, 0, hidden ? hidden_t[k] : naked_t[k]};
-    int n = st->n;
     ss.k = k;
-    for (int i = 0; i < 3 * n; i++) {
-        int u = sl_scan_unit(st, i), open = n - sl_popcount(st->placed[u]);
-        if (open <= k) continue; /* nothing else in the unit to remove from */
+    for (int i = 0; i < st->nscan; i++) {
+        int u = st->scan[i];
+        if (hidden && !sl_exact(st, u)) continue; /* a digit need not be in a shorter unit */
+        if (open_cells(st, u) <= k) continue;     /* nothing else in the unit to remove from */
         ss.m = 0;
         if (!hidden) {
-            for (int j = 0; j < n; j++) {
-                int c = st->unit_cell[u][j], pc = sl_popcount(st->cand[c]);
+            for (int j = 0; j < st->ulen[u]; j++) {
+                int c = sl_ucells(st, u)[j], pc = sl_popcount(st->cand[c]);
                 if (pc >= 2 && pc <= k) {
                     ss.mask[ss.m] = st->cand[c];
                     ss.id[ss.m++] = c;
@@ -509,9 +722,9 @@ static int find_subset(sudoku_logic_t *st, sudoku_logic_step_t *s, int k, int hi
             }
         } else {
             for (uint32_t miss = st->all & ~st->placed[u]; miss; miss &= miss - 1) {
-                int d = sl_ctz(miss) + 1, pc = sl_popcount(st->pos[u][d - 1]);
+                int d = sl_ctz(miss) + 1, pc = sl_popcount(*sl_pos(st, u, d));
                 if (pc >= 2 && pc <= k) {
-                    ss.mask[ss.m] = st->pos[u][d - 1];
+                    ss.mask[ss.m] = *sl_pos(st, u, d);
                     ss.id[ss.m++] = d;
                 }
             }
@@ -531,6 +744,7 @@ static int find(sudoku_logic_t *st, sudoku_tech_t t, const sudoku_logic_opts_t *
     case SUDOKU_TECH_FULL_HOUSE: return find_full_house(st, s);
     case SUDOKU_TECH_NAKED_SINGLE: return find_naked_single(st, s);
     case SUDOKU_TECH_HIDDEN_SINGLE: return find_hidden_single(st, s);
+    case SUDOKU_TECH_CONSECUTIVE: return find_consecutive(st, s);
     case SUDOKU_TECH_POINTING: return find_pointing(st, s);
     case SUDOKU_TECH_CLAIMING: return find_claiming(st, s);
     case SUDOKU_TECH_NAKED_PAIR: return find_subset(st, s, 2, 0);
@@ -544,7 +758,7 @@ static int find(sudoku_logic_t *st, sudoku_tech_t t, const sudoku_logic_opts_t *
     case SUDOKU_TECH_SWORDFISH: return sudoku__logic_fish(st, 3, s);
     case SUDOKU_TECH_HIDDEN_QUAD: return find_subset(st, s, 4, 1);
     case SUDOKU_TECH_UNIQUE_RECTANGLE:
-        return o != NULL && o->assume_unique ? sudoku__logic_unique_rect(st, s) : 0;
+        return o != NULL && o->assume_unique && st->ur ? sudoku__logic_unique_rect(st, s) : 0;
     case SUDOKU_TECH_JELLYFISH: return sudoku__logic_fish(st, 4, s);
     case SUDOKU_TECH_SIMPLE_COLOURING: return sudoku__logic_colouring(st, s);
     case SUDOKU_TECH_X_CHAIN: return sudoku__logic_x_chain(st, budget, work, s);
@@ -574,6 +788,16 @@ int sudoku_logic_next(sudoku_logic_t *st, const sudoku_logic_opts_t *opts,
     return 0;
 }
 
+int sudoku_logic_step_wrong(const sudoku_logic_step_t *step, const uint8_t *solution) {
+    int bad = 0;
+    for (int i = 0; i < step->nitems; i++) {
+        const sudoku_logic_item_t *it = &step->items[i];
+        if (it->kind == SUDOKU_ITEM_ELIM && solution[it->cell] == it->value) bad++;
+        if (it->kind == SUDOKU_ITEM_PLACE && solution[it->cell] != it->value) bad++;
+    }
+    return bad;
+}
+
 int sudoku_logic_apply(sudoku_logic_t *st, const sudoku_logic_step_t *step) {
     int bad = 0;
     for (int i = 0; i < step->nitems; i++) {
@@ -596,9 +820,9 @@ int sudoku_logic_apply(sudoku_logic_t *st, const sudoku_logic_step_t *step) {
 /* The medium-or-easier run of depth-1 trials: every step applied at once. */
 int sudoku__logic_run_basic(sudoku_logic_t *st, uint64_t *work) {
     static const sudoku_tech_t order[] = {SUDOKU_TECH_FULL_HOUSE,    SUDOKU_TECH_NAKED_SINGLE,
-                                          SUDOKU_TECH_HIDDEN_SINGLE, SUDOKU_TECH_POINTING,
-                                          SUDOKU_TECH_CLAIMING,      SUDOKU_TECH_NAKED_PAIR,
-                                          SUDOKU_TECH_HIDDEN_PAIR};
+                                          SUDOKU_TECH_HIDDEN_SINGLE, SUDOKU_TECH_CONSECUTIVE,
+                                          SUDOKU_TECH_POINTING,      SUDOKU_TECH_CLAIMING,
+                                          SUDOKU_TECH_NAKED_PAIR,    SUDOKU_TECH_HIDDEN_PAIR};
     for (;;) {
         sudoku_logic_step_t step; /* 4 KiB: on the stack, not allocated per trial */
         int found = 0;
@@ -675,12 +899,17 @@ static int sl_singles(sudoku_logic_t *st, const uint8_t *puzzle, int hidden) {
     uint64_t work = 0;
     for (int c = 0; c < st->nn; c++) {
         if (puzzle[c] > st->n) return SEARCH_EINVAL;
-        if (puzzle[c]) {
+        if (!sl_live(st, c)) { /* a hole: decided, no digit */
+            if (puzzle[c]) return SEARCH_EINVAL;
+            st->tcand[c] = 0;
+            st->tdone[c] = 1;
+        } else if (puzzle[c]) {
+            if (!(st->allowed[c] & SL_BIT(puzzle[c]))) return SUDOKU_LOGIC_ECONTRA;
             st->tcand[c] = SL_BIT(puzzle[c]);
             st->tdone[c] = 1;
             st->tq[nq++] = (uint16_t)c;
         } else {
-            st->tcand[c] = st->all;
+            st->tcand[c] = st->allowed[c];
             st->tdone[c] = 0;
         }
     }
@@ -703,30 +932,33 @@ int sudoku_logic_naked(sudoku_logic_t *st, const uint8_t *puzzle) {
 }
 
 int sudoku_logic_load_singles(sudoku_logic_t *st, const uint8_t *puzzle) {
-    int rc = sudoku_logic_singles(st, puzzle, NULL), n = st->n;
+    int rc = sudoku_logic_singles(st, puzzle, NULL);
     if (rc < 0) return rc;
     /* the state from the propagation's candidates, without replaying it */
-    memset(st->value, 0, sizeof st->value);
-    memset(st->placed, 0, sizeof st->placed);
-    memset(st->pos, 0, sizeof st->pos);
+    memset(st->value, 0, (size_t)st->nn);
+    memset(st->placed, 0, (size_t)st->nunits * sizeof *st->placed);
+    memset(st->pos, 0, (size_t)st->nunits * (size_t)st->n * sizeof *st->pos);
     st->empty = 0;
     for (int c = 0; c < st->nn; c++) {
         uint32_t m = st->tcand[c];
+        const uint16_t *u = sl_units(st, c);
+        if (!sl_live(st, c)) {
+            st->cand[c] = 0;
+            continue;
+        }
         if (st->tdone[c]) {
             st->value[c] = (uint8_t)(sl_ctz(m) + 1);
             st->cand[c] = 0;
-            for (int k = 0; k < 3; k++)
-                st->placed[k * n + st->cu[c][k]] |= m;
+            for (int j = 0; j < st->ncu[c]; j++)
+                st->placed[u[j]] |= m;
             continue;
         }
         st->cand[c] = m;
         st->empty++;
-        for (int k = 0; k < 3; k++) {
-            int u = k * n + st->cu[c][k];
-            uint32_t bit = (uint32_t)1 << st->ci[c][k];
-            for (; m; m &= m - 1)
-                st->pos[u][sl_ctz(m)] |= bit;
-            m = st->cand[c];
+        for (int j = 0; j < st->ncu[c]; j++) {
+            uint32_t bit = (uint32_t)1 << sl_index(st, c, j);
+            for (uint32_t k = m; k; k &= k - 1)
+                *sl_pos(st, u[j], sl_ctz(k) + 1) |= bit;
         }
     }
     return rc;

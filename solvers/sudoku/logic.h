@@ -7,12 +7,29 @@
  * Grid model as in sudoku.h: n*n bytes row-major, 0 empty, 1..n a digit;
  * units u = 0..n-1 rows, n..2n-1 columns, 2n..3n-1 boxes (row-major).  Any
  * shape sudoku_shape_init() accepts with n <= SUDOKU_LOGIC_MAX_N, square or
- * rectangular boxes (1xN boxes too: the box is then a row).
+ * rectangular boxes (1xN boxes too: the box is then the row, one unit).
+ * Or any model of sudoku/model.h (sudoku_logic_new_model): its frame-sized
+ * grids, its units by number (model->unit_kind says which kind), its
+ * parity and pair rules.  Every technique reasons on units as sets of
+ * cells that hold each digit at most once, and once exactly when they have
+ * n cells; what a variant changes (logic.c has the details):
+ *   full house, hidden singles, hidden subsets, conjugate pairs (strong
+ *     links): exact units only;
+ *   locked candidates: from an exact unit to any unit holding all the
+ *     digit's places there (pointing from boxes and the other non-lines,
+ *     claiming from rows and columns);
+ *   fish: the rows and columns of one grid;
+ *   unique rectangle: only where every unit holds 0 or 2 of the corners
+ *     side by side, and never with pair rules (swapping the two digits
+ *     changes what the corners' neighbours differ by);
+ *   consecutive: the pair rules' eliminations beyond a placed digit (a
+ *     placed digit's are made when it is placed, like its peers').
  *
  * Techniques, easiest first (the engine always takes the first one that
  * makes progress, then starts again from the top):
  *
- *   full-house 1.0, naked-single 1.2, hidden-single 1.5          easy
+ *   full-house 1.0, naked-single 1.2, hidden-single 1.5,
+ *   consecutive 1.7 (variants with pair rules only)              easy
  *   pointing 2.0, claiming 2.2, naked-pair 2.4, hidden-pair 2.6   medium
  *   naked-triple 3.0, x-wing 3.2, hidden-triple 3.4, xy-wing 3.6,
  *   xyz-wing 3.8                                                  hard
@@ -39,9 +56,9 @@
  * real proof (assume the candidate, a contradiction follows), a guess is not
  * and says so.
  *
- * Memory: sudoku_logic_new() allocates one block for a shape; nothing is
- * allocated afterwards.  Thread-safety: a state belongs to one thread; no
- * globals. */
+ * Memory: sudoku_logic_new() allocates one block for a shape (and a model
+ * of it); nothing is allocated afterwards.  Thread-safety: a state belongs
+ * to one thread; no globals. */
 #ifndef PUZZLED_SUDOKU_LOGIC_H
 #define PUZZLED_SUDOKU_LOGIC_H
 
@@ -49,6 +66,7 @@
 #include <stdint.h>
 
 #include "solvers/search.h"
+#include "solvers/sudoku/model.h"
 #include "solvers/sudoku/sudoku.h"
 
 #define SUDOKU_LOGIC_MAX_N 25
@@ -67,6 +85,7 @@ typedef enum sudoku_tech_e {
     SUDOKU_TECH_FULL_HOUSE = 0,
     SUDOKU_TECH_NAKED_SINGLE,
     SUDOKU_TECH_HIDDEN_SINGLE,
+    SUDOKU_TECH_CONSECUTIVE, /* pair rules: consecutive marks, non-consecutive pairs */
     SUDOKU_TECH_POINTING,
     SUDOKU_TECH_CLAIMING,
     SUDOKU_TECH_NAKED_PAIR,
@@ -137,6 +156,8 @@ typedef struct sudoku_logic_item_s {
  *   full-house      digit; unit[0] the unit
  *   naked-single    digit
  *   hidden-single   digit; unit[0] the unit where it has one place
+ *   consecutive     CELL item = the cell whose candidates rule, its CAND
+ *                   items, then the eliminations from its partners
  *   pointing        digit; unit[0] the box, unit[1] the row/column
  *   claiming        digit; unit[0] the row/column, unit[1] the box
  *   naked-*, hidden-*  digits; size; unit[0] the unit
@@ -175,12 +196,21 @@ typedef struct sudoku_logic_s sudoku_logic_t;
  * when out of memory or for a shape it does not take; free with
  * sudoku_logic_free (NULL is a no-op). */
 sudoku_logic_t *sudoku_logic_new(const sudoku_shape_t *shape);
+
+/* The same for a model (n <= SUDOKU_LOGIC_MAX_N), which must outlive the
+ * state: grids, cells and units are the model's (frame-sized grids, 0 on
+ * holes). */
+sudoku_logic_t *sudoku_logic_new_model(const sudoku_model_t *m);
+
+/* The model the state reasons on (for a shape: the classic model it made),
+ * to name units and cells. */
+const sudoku_model_t *sudoku_logic_model(const sudoku_logic_t *st);
 void sudoku_logic_free(sudoku_logic_t *st);
 
 /* Loads a grid: filled cells are placed, every other cell gets the values
- * its row, column and box allow.  Returns 0, SEARCH_EINVAL (a value > n) or
- * SUDOKU_ECONFLICT (two equal values in a unit; the state is then unusable
- * until the next load). */
+ * its units (its parity and its pair rules) allow.  Returns 0, SEARCH_EINVAL
+ * (a value > n, a value on a hole) or SUDOKU_ECONFLICT (two equal values in
+ * a unit, a rule broken; the state is then unusable until the next load). */
 int sudoku_logic_load(sudoku_logic_t *st, const uint8_t *grid);
 
 /* Narrows cell's candidates to mask (bit d-1 = digit d) intersected with
@@ -193,7 +223,7 @@ int sudoku_logic_restrict(sudoku_logic_t *st, int cell, uint32_t mask);
 int sudoku_logic_n(const sudoku_logic_t *st);
 int sudoku_logic_empty(const sudoku_logic_t *st);                /* cells left */
 uint32_t sudoku_logic_cand(const sudoku_logic_t *st, int cell);  /* 0 when placed */
-void sudoku_logic_grid(const sudoku_logic_t *st, uint8_t *grid); /* n*n bytes */
+void sudoku_logic_grid(const sudoku_logic_t *st, uint8_t *grid); /* frame: n*n on a shape */
 /* SUDOKU_LOGIC_ECONTRA if a cell has no candidate or a unit has no place
  * for a missing digit, else 0. */
 int sudoku_logic_check(const sudoku_logic_t *st);
@@ -203,7 +233,7 @@ int sudoku_logic_check(const sudoku_logic_t *st);
 typedef struct sudoku_logic_opts_s {
     sudoku_tech_t max_tech;  /* techniques above it are not tried (default GUESS: all) */
     int assume_unique;       /* allow unique-rectangle (default 0) */
-    const uint8_t *solution; /* n*n, needed for trial and guess (NULL: none) */
+    const uint8_t *solution; /* grid-sized, needed for trial and guess (NULL: none) */
     uint64_t chain_budget;   /* nodes one chain search may expand (0 = default) */
     const search_ctl_t *ctl; /* deadline / cancel, polled between steps and in searches */
     /* Called with every step before it is applied (NULL = none).  A nonzero
@@ -225,6 +255,12 @@ void sudoku_logic_opts_init(sudoku_logic_opts_t *opts);
  * nodes the searches expanded added to it. */
 int sudoku_logic_next(sudoku_logic_t *st, const sudoku_logic_opts_t *opts,
                       sudoku_logic_step_t *step, uint64_t *work);
+
+/* How many of a step's placements and eliminations contradict `solution`
+ * (grid-sized): a placement of another digit, an elimination of its own.
+ * 0 for a sound step; for the tests and benchmarks that check every step
+ * of a path. */
+int sudoku_logic_step_wrong(const sudoku_logic_step_t *step, const uint8_t *solution);
 
 /* Applies a step's placements and eliminations.  Returns 0, or
  * SUDOKU_LOGIC_ECONTRA when that leaves a contradiction. */
@@ -249,9 +285,10 @@ typedef struct sudoku_grade_s {
  * state is left where the solve stopped. */
 int sudoku_logic_grade(sudoku_logic_t *st, const sudoku_logic_opts_t *opts, sudoku_grade_t *g);
 
-/* Whether naked and hidden singles alone fill `puzzle` (n*n bytes) -- a
- * fast check (no steps recorded) for generators; out (n*n bytes, may be
- * NULL) gets the grid where propagation stopped.  Returns 1 solved, 0 stuck,
+/* Whether naked and hidden singles alone fill `puzzle` (grid-sized; with
+ * a model's pair rules applied from each decided cell) -- a fast check (no
+ * steps recorded) for generators; out (grid-sized, may be NULL) gets the
+ * grid where propagation stopped.  Returns 1 solved, 0 stuck,
  * SUDOKU_LOGIC_ECONTRA on a contradiction (givens that clash included),
  * SEARCH_EINVAL for a value > n.  The state's grid is not changed. */
 int sudoku_logic_singles(sudoku_logic_t *st, const uint8_t *puzzle, uint8_t *out);

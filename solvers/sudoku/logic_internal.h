@@ -2,25 +2,47 @@
  * trial.c share; not part of the public API.
  *
  * State (struct sudoku_logic_s), all in one block from sudoku_logic_new():
+ * the geometry of its model (sudoku/model.h), read only, and the puzzle's
+ * position, which depth-1 trials copy into a second state (st->sub) that
+ * shares the geometry.
  *
- *   value[c]        0 or the digit placed in cell c
- *   cand[c]         candidates of an empty cell, bit d-1 = digit d; 0 once placed
- *   pos[u][d-1]     where digit d can still go in unit u: bit k = the unit's
- *                   k-th cell (unit_cell[u][k]); 0 once d is placed in u.
- *                   For a row the k-th cell is column k, for a column row k,
- *                   so pos of rows and columns are column and row masks.
+ * Geometry (a classic grid's model numbers its units rows 0..n-1, columns
+ * n..2n-1, boxes 2n..3n-1, as this engine always has):
+ *   ucell[u*n + k]  the k-th cell of unit u (model order: a row by column,
+ *                   a column by row, a box row-major), ulen[u] of them; the
+ *                   unit is exact (every digit once) when ulen[u] == n
+ *   cu[c*K + j]     the units of cell c, ncu[c] of them (K = the most any
+ *                   cell has: 3 on a classic grid), and ci[c*K + j] the
+ *                   cell's index k inside each
+ *   peers           the model's peer lists (cells sharing a unit)
+ *   sees            a bit matrix, row c = the cells that share a unit with c
+ *   umem            a bit matrix, row u = the cells of unit u
+ *   ovl_*[k]        for k in ovl_start[u] .. ovl_start[u+1]: the units
+ *                   ovl_unit[k] that share two or more cells with unit u,
+ *                   by number, and ovl_mask[k] those cells as u's indices
+ *                   (a box: its three rows and three columns)
+ *   allowed[c]      the digits a cell may hold (parity; 0 on a hole)
+ *   scan[]          the units in the order people look at them: boxes and
+ *                   every other unit that is not a line, then rows, then
+ *                   columns (on a classic grid: boxes, rows, columns)
+ *
+ * Position:
+ *   value[c]        0 or the digit placed in cell c (0 on holes)
+ *   cand[c]         candidates of an empty cell, bit d-1 = digit d; 0 once
+ *                   placed, and on holes
+ *   pos[u*n + d-1]  where digit d can still go in unit u: bit k = the unit's
+ *                   k-th cell; 0 once d is placed in u.  For a row the k-th
+ *                   cell is column k of its grid, for a column row k, so pos
+ *                   of rows and columns are column and row masks.
  *   placed[u]       digits placed in unit u
- *   unit_cell[u][k] cells of unit u in order (row-major inside a box)
- *   cu[c][3]        row, column, box of cell c (box 0..n-1, not 2n+b)
- *   ci[c][3]        index of c inside its row, column and box
- *   peers           npeers cells for each cell (row, column, box; no repeats)
  *
  * Invariants: cand and pos describe the same candidates; placed digits are
- * gone from every peer's candidates (place() removes them).  Every change
- * goes through sl_place() / sl_elim(), which keep them so.
+ * gone from every peer's candidates, and from each pair partner the values
+ * its rule forbids (place() removes them).  Every change goes through
+ * sudoku__logic_place() / sl_elim(), which keep them so.
  *
- * Scratch for the searches follows the struct in the same block: chain
- * search arrays (per candidate node) and a copy of cand[] for trials. */
+ * Scratch for the searches follows in the same block: chain search arrays
+ * (per candidate node), colouring arrays, and the trial's candidates. */
 #ifndef PUZZLED_SUDOKU_LOGIC_INTERNAL_H
 #define PUZZLED_SUDOKU_LOGIC_INTERNAL_H
 
@@ -28,51 +50,98 @@
 #include <string.h>
 
 #include "solvers/sudoku/logic.h"
+#include "solvers/sudoku/model.h"
 
 #define SL_MAX_N  SUDOKU_LOGIC_MAX_N
-#define SL_MAX_NN (SL_MAX_N * SL_MAX_N)
 #define SL_BIT(d) ((uint32_t)1 << ((d)-1))
 
 struct sudoku_logic_s {
-    int n, nn, br, bc;
-    uint32_t all; /* the n digit bits */
-    int empty;    /* cells without a value */
-    int npeers;
-    uint8_t value[SL_MAX_NN];
-    uint32_t cand[SL_MAX_NN];
-    uint32_t pos[3 * SL_MAX_N][SL_MAX_N];
-    uint32_t placed[3 * SL_MAX_N];
-    uint16_t unit_cell[3 * SL_MAX_N][SL_MAX_N];
-    uint8_t cu[SL_MAX_NN][3];
-    uint8_t ci[SL_MAX_NN][3];
-    uint16_t *peers; /* nn * npeers */
+    /* geometry, shared with the sub state */
+    const sudoku_model_t *m;
+    sudoku_model_t *own;      /* the classic model sudoku_logic_new() built, or NULL */
+    int n, nn, nunits, K, sw; /* sw: 64-bit words of a row of `sees` */
+    uint32_t all;             /* the n digit bits */
+    const uint16_t *ucell;
+    const uint8_t *ulen;
+    const uint16_t *cu;
+    const uint8_t *ci, *ncu;
+    const uint64_t *sees;
+    const uint32_t *allowed;
+    const uint16_t *scan;
+    const uint32_t *pstart; /* the model's peer lists, by pointer here: read in every loop */
+    const uint16_t *peers;
+    const uint64_t *umem; /* [nunits * sw]: bit c of row u = cell c is in unit u */
+    const uint32_t *ovl_start, *ovl_mask;
+    const uint16_t *ovl_unit;
+    int nscan;
+    int all_exact;    /* every unit has n cells (a classic grid, a jigsaw, a Samurai...) */
+    int pairs;        /* the model has pair rules */
+    int ur;           /* unique rectangles are sound here (no pair rules) */
+    int lines_end[2]; /* scan[] positions where the rows, then the columns end */
+    /* position */
+    int empty; /* live cells without a value */
+    uint8_t *value;
+    uint32_t *cand;
+    uint32_t *pos;
+    uint32_t *placed;
     /* chain search scratch, one entry per (node, parity), node = c*n + d-1 */
     uint32_t nnodes;
     uint32_t stamp;  /* generation of seen[] */
     uint32_t *seen;  /* 2 * nnodes: stamp when reached */
     int32_t *parent; /* 2 * nnodes: previous state index, -1 at the start */
     int32_t *queue;  /* 2 * nnodes */
+    int32_t *next;   /* a node's neighbours: the most peers + n + K */
+    int maxnext;
+    /* colouring scratch: nn each */
+    int8_t *colour;
+    int16_t *cid;
+    uint16_t *comp;
     /* trial scratch */
     uint32_t *tcand;            /* nn */
     uint16_t *tq;               /* nn: cells whose value still has to leave their peers */
-    uint8_t *tdone;             /* nn: 1 once a cell is decided (queued or placed) */
+    uint8_t *tdone;             /* nn: 1 once a cell is decided (queued or placed), or a hole */
     struct sudoku_logic_s *sub; /* a second state for trials with techniques, or NULL */
     sudoku_logic_step_t *step;  /* the step record sudoku_logic_grade() fills */
 };
 
-/* Unit ids. */
-static inline int sl_row(const sudoku_logic_t *st, int c) { return st->cu[c][0]; }
-static inline int sl_col(const sudoku_logic_t *st, int c) { return st->n + st->cu[c][1]; }
-static inline int sl_box(const sudoku_logic_t *st, int c) { return 2 * st->n + st->cu[c][2]; }
-static inline int sl_unit_of(const sudoku_logic_t *st, int c, int kind) {
-    return kind * st->n + st->cu[c][kind];
+/* The units of a cell, and its index inside the j-th of them. */
+static inline const uint16_t *sl_units(const sudoku_logic_t *st, int c) {
+    return st->cu + (size_t)c * (size_t)st->K;
 }
+static inline int sl_index(const sudoku_logic_t *st, int c, int j) {
+    return st->ci[(size_t)c * (size_t)st->K + (size_t)j];
+}
+static inline const uint16_t *sl_ucells(const sudoku_logic_t *st, int u) {
+    return st->ucell + (size_t)u * (size_t)st->n;
+}
+static inline uint32_t *sl_pos(const sudoku_logic_t *st, int u, int d) {
+    return st->pos + (size_t)u * (size_t)st->n + (size_t)(d - 1);
+}
+static inline int sl_exact(const sudoku_logic_t *st, int u) {
+    return st->all_exact || st->ulen[u] == st->n;
+}
+
+/* Whether cell c is in unit u. */
+static inline int sl_in_unit(const sudoku_logic_t *st, int c, int u) {
+    return (st->umem[(size_t)u * (size_t)st->sw + ((unsigned)c >> 6)] >> (c & 63)) & 1;
+}
+static inline int sl_live(const sudoku_logic_t *st, int c) { return st->m->live[c]; }
 
 /* Whether two distinct cells share a unit. */
 static inline int sl_sees(const sudoku_logic_t *st, int a, int b) {
-    return a != b && (st->cu[a][0] == st->cu[b][0] || st->cu[a][1] == st->cu[b][1] ||
-                      st->cu[a][2] == st->cu[b][2]);
+    return (st->sees[(size_t)a * (size_t)st->sw + ((unsigned)b >> 6)] >> (b & 63)) & 1;
 }
+
+/* The peers of cell c: *count of them. */
+static inline const uint16_t *sl_peers(const sudoku_logic_t *st, int c, int *count) {
+    *count = (int)(st->pstart[c + 1] - st->pstart[c]);
+    return st->peers + st->pstart[c];
+}
+
+/* The digits a pair rule leaves cell b when its partner may hold `a`
+ * (candidates, or one placed digit): a consecutive mark, the digits next to
+ * one of them; non-consecutive, all but those next to every one of them. */
+static inline uint32_t sl_pair_keep(const sudoku_logic_t *st, int rule, uint32_t a);
 
 /* Without -mpopcnt, __builtin_popcount is a libgcc call; this is inline. */
 static inline int sl_popcount(uint32_t x) {
@@ -86,16 +155,28 @@ static inline int sl_popcount(uint32_t x) {
 }
 static inline int sl_ctz(uint32_t x) { return __builtin_ctz(x); }
 
+static inline uint32_t sl_pair_keep(const sudoku_logic_t *st, int rule, uint32_t a) {
+    uint32_t near = ((a << 1) | (a >> 1)) & st->all;
+    if (rule == SUDOKU_PAIR_CONSECUTIVE) return near;
+    if ((a & (a - 1)) == 0) return st->all & ~near; /* one digit: its neighbours go */
+    if (sl_popcount(a) == 2) return st->all & ~((a << 1) & (a >> 1)); /* x, x+2: x+1 goes */
+    return st->all;
+}
+
 /* Removes digit d from empty cell c (no-op when absent). */
 static inline void sl_elim(sudoku_logic_t *st, int c, int d) {
     uint32_t b = SL_BIT(d);
+    const uint16_t *u = sl_units(st, c);
     if (!(st->cand[c] & b)) return;
     st->cand[c] &= ~b;
-    for (int k = 0; k < 3; k++)
-        st->pos[k * st->n + st->cu[c][k]][d - 1] &= ~((uint32_t)1 << st->ci[c][k]);
+    for (int j = 0; j < st->ncu[c]; j++)
+        *sl_pos(st, u[j], d) &= ~((uint32_t)1 << sl_index(st, c, j));
 }
 
 void sudoku__logic_place(sudoku_logic_t *st, int c, int d);
+
+/* Copies st's position into st->sub (same geometry). */
+void sudoku__logic_copy(sudoku_logic_t *dst, const sudoku_logic_t *src);
 
 /* === Step building === */
 
@@ -153,11 +234,11 @@ int sudoku__logic_trial(sudoku_logic_t *st, const sudoku_logic_opts_t *opts, uin
                         sudoku_logic_step_t *step);
 
 /* Singles propagation on st->tcand (trial.c).  The caller sets tcand[] for
- * every cell, tdone[c] = 1 for decided cells (one bit in tcand), and queues
- * in tq[0..nq) the decided cells whose value has not yet left their peers.
- * hidden = 0 leaves hidden singles out (naked singles only).  Returns 1
- * when every cell is decided, 0 when stuck, -1 on a contradiction.  *work
- * counts placements. */
+ * every cell, tdone[c] = 1 for decided cells (one bit in tcand) and holes,
+ * and queues in tq[0..nq) the decided cells whose value has not yet left
+ * their peers (and pair partners).  hidden = 0 leaves hidden singles out
+ * (naked singles only).  Returns 1 when every cell is decided, 0 when
+ * stuck, -1 on a contradiction.  *work counts placements. */
 int sudoku__logic_propagate(sudoku_logic_t *st, int nq, int hidden, uint64_t *work);
 
 /* The medium-or-easier solve used by depth-1 trials (logic.c): runs the

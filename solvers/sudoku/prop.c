@@ -11,9 +11,23 @@
  *                  by popping back to a mark instead of copying the grid.
  *   queue[ncells]  cells that became single and still have to remove their
  *                  value from their peers.
- *   dirty[3]       units (one bit each, per kind) whose cells changed since
- *                  the hidden-single scan; dirty_hi[3] the same for the
- *                  naked-pair / subset scans.
+ *   dirty[]        units (bit u of a bitset over the geometry's units)
+ *                  whose cells changed since the hidden-single scan;
+ *                  dirty_hi[] the same for the naked-pair / subset scans.
+ *   pq[ncells]     a ring of cells with pair rules (models) whose
+ *                  candidates changed; inpq[] says who is in it.
+ *
+ * Geometry (internal.h): a classic grid's peers are reached by arithmetic
+ * on its rows and boxes, a model's through its peer lists; units come from
+ * the tables either way, scanned in unit order (rows, columns, boxes on a
+ * classic grid: the order this engine has always used, so its node counts
+ * did not move when the units became data).  A unit of fewer than n cells
+ * (a diagonal of a Samurai's corner... any unit a model lists that is not
+ * exact) holds each value at most once: the peers rule and naked subsets
+ * apply to it, hidden singles and hidden subsets need an exact unit.  A
+ * model's hole is a cell decided as 1 that belongs to no unit and no pair:
+ * nothing reads it but the count of decided cells and the extraction,
+ * which writes 0 there.
  *
  * Memory bound: every trail entry removes at least one candidate bit from the
  * state on the current search path, and undo pops exactly the entries of
@@ -38,6 +52,11 @@
  *                   hidden subsets (k values that fit only k cells) for
  *                   k = 2..4, by nested loops pruned as soon as a union has
  *                   more than 4 bits.  Subsumes naked-pairs.
+ * Pair rules (models; at every level, like the peers rule): a pair's two
+ * cells are kept arc-consistent: a consecutive mark leaves each cell the
+ * values next to one of the other's, a non-consecutive pair takes from a
+ * cell the values next to every one of the other's (which needs the other
+ * to have one value, or two that are two apart).
  * Each rule runs only when the cheaper ones have nothing left to do.  Rules
  * read masks that may have shrunk since they were gathered; every deduction
  * stays sound because candidate sets only shrink (a stale union is a
@@ -50,6 +69,7 @@
  * The two subtrees are disjoint, so counting stays exact.
  *
  * Thread-safety: all state is in the arena of one solve. */
+#include <stddef.h>
 #include <string.h>
 
 #include "solvers/sudoku/internal.h"
@@ -63,13 +83,16 @@ typedef struct frame_s {
     uint8_t value;
 } frame_t;
 
-size_t sudoku__prop_bytes(int n, size_t trail) {
-    size_t nc = (size_t)n * n;
+size_t sudoku__prop_bytes(const sudoku__run_t *run, size_t trail) {
+    size_t nc = (size_t)run->ncells, pairs = 0;
+    if (run->g.astart != NULL) pairs = SUDOKU__ALIGN(nc * sizeof(uint16_t)) + SUDOKU__ALIGN(nc);
     return SUDOKU__ALIGN(nc * sizeof(uint64_t)) + SUDOKU__ALIGN(nc * sizeof(uint16_t)) +
-           SUDOKU__ALIGN(trail * sizeof(uint64_t)) + SUDOKU__ALIGN(trail * sizeof(uint16_t));
+           SUDOKU__ALIGN(trail * sizeof(uint64_t)) + SUDOKU__ALIGN(trail * sizeof(uint16_t)) +
+           pairs;
 }
 
-/* Masks of the values the givens use in each row, column and box. */
+/* Masks of the values the givens use in each row, column and box of a
+ * classic grid. */
 static void used_masks(const sudoku__run_t *run, uint64_t *rows, uint64_t *cols, uint64_t *boxes) {
     int n = run->n, r, c;
     memset(rows, 0, sizeof(uint64_t) * (size_t)n);
@@ -85,10 +108,37 @@ static void used_masks(const sudoku__run_t *run, uint64_t *rows, uint64_t *cols,
         }
 }
 
+/* The candidates the givens leave an empty cell of a model: its allowed
+ * values without those of its peers' givens.  (A classic grid uses
+ * used_masks(), one pass over the grid.) */
+static uint64_t model_cands(const sudoku__run_t *run, int cell) {
+    const sudoku_model_t *m = run->model;
+    uint64_t used = 0;
+    for (uint32_t k = m->peer_start[cell]; k < m->peer_start[cell + 1]; k++) {
+        int v = run->puzzle[m->peers[k]];
+        if (v != 0) used |= SUDOKU__BIT(v);
+    }
+    return m->allowed[cell] & ~used;
+}
+
 int sudoku__prop_count(const sudoku__run_t *run, size_t *bits) {
     uint64_t rows[SUDOKU_MAX_N], cols[SUDOKU_MAX_N], boxes[SUDOKU_MAX_N];
     int n = run->n, r, c;
     size_t total = 0;
+    if (run->model != NULL) {
+        for (c = 0; c < run->ncells; c++) {
+            uint64_t m;
+            if (run->puzzle[c] != 0 || !run->model->live[c]) {
+                total++;
+                continue;
+            }
+            m = model_cands(run, c);
+            if (m == 0) return -1;
+            total += (size_t)sudoku__popcount(m);
+        }
+        *bits = total;
+        return 0;
+    }
     used_masks(run, rows, cols, boxes);
     for (r = 0; r < n; r++)
         for (c = 0; c < n; c++) {
@@ -105,17 +155,38 @@ int sudoku__prop_count(const sudoku__run_t *run, size_t *bits) {
     return 0;
 }
 
+/* Sets cell's starting mask: a given or a single candidate is decided (the
+ * latter queued, as an ASSIGN step). */
+static inline __attribute__((always_inline)) void init_cell(sudoku__prop_t *p, int cell, uint64_t m,
+                                                            int given) {
+    p->cand[cell] = m;
+    if (given) {
+        p->decided++;
+    } else if ((m & (m - 1)) == 0) { /* m != 0: sudoku__prop_count() checked */
+        p->decided++;
+        p->queue[p->qtail++] = (uint16_t)cell;
+        sudoku__step(p->run, SUDOKU_STEP_ASSIGN, cell, sudoku__ctz(m) + 1);
+    }
+}
+
 void sudoku__prop_init(sudoku__prop_t *p, sudoku__run_t *run, void *mem, size_t trail) {
     uint64_t rows[SUDOKU_MAX_N], cols[SUDOKU_MAX_N], boxes[SUDOKU_MAX_N];
     int n = run->n, nc = run->ncells, r, c;
     char *at = mem;
 
-    memset(p, 0, sizeof *p);
+    memset(p, 0, offsetof(sudoku__prop_t, dirty)); /* the unit sets: below, `words` of them */
     p->run = run;
+    p->g = &run->g;
+    p->dstart = run->g.dstart;
+    p->dword = run->g.dword;
+    p->dmask = run->g.dmask;
+    p->peers = run->g.peers;
+    p->pstart = run->g.pstart;
     p->n = n;
     p->ncells = nc;
     p->level = run->level;
     p->full = run->full;
+    p->words = (run->g.nunits + 63) / 64;
     p->box_rows = run->shape->box_rows;
     p->box_cols = run->shape->box_cols;
     p->cand = (uint64_t *)at;
@@ -125,35 +196,78 @@ void sudoku__prop_init(sudoku__prop_t *p, sudoku__run_t *run, void *mem, size_t 
     p->told = (uint64_t *)at;
     at += SUDOKU__ALIGN(trail * sizeof(uint64_t));
     p->tcell = (uint16_t *)at;
+    at += SUDOKU__ALIGN(trail * sizeof(uint16_t));
     p->tcap = trail;
+    if (run->g.astart != NULL) {
+        p->pq = (uint16_t *)at;
+        at += SUDOKU__ALIGN((size_t)nc * sizeof(uint16_t));
+        p->inpq = (uint8_t *)at;
+        memset(p->inpq, 0, (size_t)nc);
+    }
 
-    used_masks(run, rows, cols, boxes);
-    for (r = 0; r < n; r++)
-        for (c = 0; c < n; c++) {
-            int cell = r * n + c, v = run->puzzle[cell];
-            uint64_t m;
-            if (v != 0) {
-                p->cand[cell] = SUDOKU__BIT(v);
+    if (run->model != NULL) {
+        for (c = 0; c < nc; c++) {
+            int v = run->puzzle[c];
+            if (!run->model->live[c]) {
+                p->cand[c] = 1; /* a hole: decided, in no unit */
                 p->decided++;
-                continue;
-            }
-            m = run->full & ~(rows[r] | cols[c] | boxes[sudoku_box_of(run->shape, r, c)]);
-            p->cand[cell] = m;
-            if ((m & (m - 1)) == 0) { /* m != 0: sudoku__prop_count() checked */
-                p->decided++;
-                p->queue[p->qtail++] = (uint16_t)cell;
-                sudoku__step(run, SUDOKU_STEP_ASSIGN, cell, sudoku__ctz(m) + 1);
+            } else {
+                init_cell(p, c, v != 0 ? SUDOKU__BIT(v) : model_cands(run, c), v != 0);
+                if (p->pq != NULL && run->g.astart[c] != run->g.astart[c + 1]) {
+                    p->pq[p->pqlen++] = (uint16_t)c;
+                    p->inpq[c] = 1;
+                }
             }
         }
-    p->dirty[0] = p->dirty[1] = p->dirty[2] = run->full;
-    p->dirty_hi[0] = p->dirty_hi[1] = p->dirty_hi[2] = run->full;
+    } else {
+        used_masks(run, rows, cols, boxes);
+        for (r = 0; r < n; r++)
+            for (c = 0; c < n; c++) {
+                int cell = r * n + c, v = run->puzzle[cell];
+                init_cell(p, cell,
+                          v != 0 ? SUDOKU__BIT(v)
+                                 : run->full & ~(rows[r] | cols[c] |
+                                                 boxes[sudoku_box_of(run->shape, r, c)]),
+                          v != 0);
+            }
+    }
+    for (c = 0; c < p->words; c++) {
+        uint64_t all = (c + 1) * 64 <= run->g.nunits ? ~(uint64_t)0
+                                                     : ((uint64_t)1 << (run->g.nunits % 64)) - 1;
+        p->dirty[c] = p->dirty_hi[c] = all;
+        p->exact[c] = run->model != NULL ? 0 : all;
+    }
+    if (run->model != NULL)
+        for (c = 0; c < run->g.nunits; c++)
+            if (sudoku__unit_len(&run->g, c) == n) p->exact[c >> 6] |= (uint64_t)1 << (c & 63);
 }
 
+/* Every cell has at least one entry (sudoku__dirty_marks), and exactly one
+ * when all units fit a word (a classic grid up to 21x21, a jigsaw, an X or
+ * windoku 9x9): then one OR does. */
 static inline void mark_dirty(sudoku__prop_t *p, int cell) {
-    const uint8_t *cu = p->run->cell_unit + (size_t)cell * 3;
-    p->dirty[0] |= (uint64_t)1 << cu[0];
-    p->dirty[1] |= (uint64_t)1 << cu[1];
-    p->dirty[2] |= (uint64_t)1 << cu[2];
+    uint32_t k, end;
+    if (p->words == 1) { /* then dstart[c] == c */
+        p->dirty[0] |= p->dmask[cell];
+        return;
+    }
+    k = p->dstart[cell];
+    end = p->dstart[cell + 1];
+    p->dirty[p->dword[k]] |= p->dmask[k];
+    while (++k < end)
+        p->dirty[p->dword[k]] |= p->dmask[k];
+}
+
+/* Queues a cell whose pair rules must be looked at again (out of line: the
+ * test in pair_touch() is all a grid without pairs pays). */
+static __attribute__((noinline)) void pair_queue(sudoku__prop_t *p, int cell) {
+    if (p->inpq[cell] || p->g->astart[cell] == p->g->astart[cell + 1]) return;
+    p->inpq[cell] = 1;
+    p->pq[(p->pqhead + p->pqlen++) % (uint32_t)p->ncells] = (uint16_t)cell;
+}
+
+static inline void pair_touch(sudoku__prop_t *p, int cell) {
+    if (p->pq != NULL) pair_queue(p, cell);
 }
 
 static inline void trail_push(sudoku__prop_t *p, int cell, uint64_t old) {
@@ -172,6 +286,7 @@ static int elim_hit(sudoku__prop_t *p, int cell, uint64_t hit) {
     p->cand[cell] = m;
     p->run->res->stats.propagations += (uint64_t)sudoku__popcount(hit);
     mark_dirty(p, cell);
+    pair_touch(p, cell);
     if (p->run->trace != NULL)
         for (; hit != 0; hit &= hit - 1)
             sudoku__step(p->run, SUDOKU_STEP_ELIMINATE, cell, sudoku__ctz(hit) + 1);
@@ -198,32 +313,49 @@ static int force(sudoku__prop_t *p, int cell, uint64_t bit) {
     p->cand[cell] = bit;
     p->run->res->stats.propagations++;
     mark_dirty(p, cell);
+    pair_touch(p, cell);
     p->decided++;
     p->queue[p->qtail++] = (uint16_t)cell;
     sudoku__step(p->run, SUDOKU_STEP_ASSIGN, cell, sudoku__ctz(bit) + 1);
     return 0;
 }
 
-/* The value of decided `cell` leaves its peers: its row, its column, and the
- * cells of its box outside both, by arithmetic on (row, column) rather than
- * through unit_cells, so no peer is visited twice (20 visits instead of 27
- * at 9x9; docs/sudoku-tuning.md has what it saved). */
+/* The value of decided `cell` leaves its peers.  On a classic grid: its
+ * row, its column, and the cells of its box outside both, by arithmetic on
+ * (row, column) rather than through the unit tables, so no peer is visited
+ * twice (20 visits instead of 27 at 9x9; docs/sudoku-tuning.md has what it
+ * saved).  On a model: its peer list, which has no repeats either. */
 static int spread(sudoku__prop_t *p, int cell) {
-    uint64_t b = p->cand[cell];
-    int n = p->n, r = cell / n, c = cell % n, i, j;
-    int r0 = r - r % p->box_rows, c0 = c - c % p->box_cols;
+    /* locals: elim_hit() is a call, and the compiler cannot always prove
+     * that it leaves these fields alone */
+    const uint64_t *cand = p->cand;
+    uint64_t b = cand[cell];
+    int n = p->n, nc = p->ncells, br = p->box_rows, bc = p->box_cols;
+    int r, c, r0, c0, i, j;
+    if (p->peers != NULL) { /* a model (whose boxes may be none: regions) */
+        const uint16_t *q = p->peers + p->pstart[cell];
+        const uint16_t *end = p->peers + p->pstart[cell + 1];
+        for (; q < end; q++)
+            if ((cand[*q] & b) != 0 && elim_hit(p, *q, b) < 0) return -1;
+        return 0;
+    }
+    r = cell / n;
+    c = cell % n;
+    r0 = r - r % br;
+    c0 = c - c % bc;
     for (j = r * n; j < r * n + n; j++)
-        if ((p->cand[j] & b) != 0 && j != cell && elim_hit(p, j, b) < 0) return -1;
-    for (j = c; j < p->ncells; j += n)
-        if ((p->cand[j] & b) != 0 && j != cell && elim_hit(p, j, b) < 0) return -1;
-    for (i = r0; i < r0 + p->box_rows; i++) {
+        if ((cand[j] & b) != 0 && j != cell && elim_hit(p, j, b) < 0) return -1;
+    for (j = c; j < nc; j += n)
+        if ((cand[j] & b) != 0 && j != cell && elim_hit(p, j, b) < 0) return -1;
+    for (i = r0; i < r0 + br; i++) {
         if (i == r) continue;
-        for (j = i * n + c0; j < i * n + c0 + p->box_cols; j++)
-            if ((p->cand[j] & b) != 0 && j != i * n + c && elim_hit(p, j, b) < 0) return -1;
+        for (j = i * n + c0; j < i * n + c0 + bc; j++)
+            if ((cand[j] & b) != 0 && j != i * n + c && elim_hit(p, j, b) < 0) return -1;
     }
     return 0;
 }
 
+/* Hidden singles of an exact unit (n cells). */
 static int hidden_unit(sudoku__prop_t *p, const uint16_t *uc) {
     uint64_t once = 0, twice = 0, dec = 0, h;
     int n = p->n, i;
@@ -244,9 +376,10 @@ static int hidden_unit(sudoku__prop_t *p, const uint16_t *uc) {
     return 0;
 }
 
-static int pairs_unit(sudoku__prop_t *p, const uint16_t *uc, int *changed) {
+/* Naked pairs of a unit of n cells or fewer. */
+static int pairs_unit(sudoku__prop_t *p, const uint16_t *uc, int n, int *changed) {
     uint64_t pm[SUDOKU_MAX_N];
-    int pi[SUDOKU_MAX_N], k = 0, n = p->n, a, b, i;
+    int pi[SUDOKU_MAX_N], k = 0, a, b, i;
     size_t before = p->tlen;
     for (i = 0; i < n; i++) {
         uint64_t m = p->cand[uc[i]];
@@ -313,10 +446,12 @@ static int subset_search(sudoku__prop_t *p, const uint16_t *uc, int mode, const 
     return 0;
 }
 
-static int subsets_unit(sudoku__prop_t *p, const uint16_t *uc, int *changed) {
+/* Naked subsets of a unit of n cells or fewer, hidden subsets when it has
+ * exactly p->n. */
+static int subsets_unit(sudoku__prop_t *p, const uint16_t *uc, int n, int *changed) {
     uint64_t m[SUDOKU_MAX_N], key[SUDOKU_MAX_N];
     uint64_t live = 0, dec = 0, b0 = 0, b1 = 0, b2 = 0, over = 0, vals;
-    int n = p->n, k = 0, i;
+    int k = 0, i;
     size_t before = p->tlen;
 
     /* one pass: the undecided cells with 2..4 candidates (naked subset
@@ -344,6 +479,7 @@ static int subsets_unit(sudoku__prop_t *p, const uint16_t *uc, int *changed) {
     }
     if (sudoku__popcount(live) < 3) return 0; /* nothing a subset could remove */
     if (subset_search(p, uc, 0, m, key, k, live) < 0) return -1;
+    if (n != p->n) goto out; /* a value need not be in a shorter unit */
     /* hidden: values with 2..4 places (0 or 1 place is the single scan's) */
     k = 0;
     for (vals = p->full & ~dec & ~over & (~b2 | ~(b1 | b0)) & (b1 | b2); vals != 0;
@@ -355,50 +491,97 @@ static int subsets_unit(sudoku__prop_t *p, const uint16_t *uc, int *changed) {
         key[k++] = bit;
     }
     if (subset_search(p, uc, 1, m, key, k, live) < 0) return -1;
+out:
     if (p->tlen != before) *changed = 1;
     return 0;
 }
 
-int sudoku__prop_run(sudoku__prop_t *p) {
-    const uint16_t *units = p->run->unit_cells;
-    int n = p->n;
+/* The pair rules of `cell` against its partners (see the file comment);
+ * each partner that loses a value is queued in turn. */
+static int pair_cell(sudoku__prop_t *p, int cell) {
+    uint64_t a = p->cand[cell], near = ((a << 1) | (a >> 1)) & p->full, kill_nc;
+    const uint32_t *e = p->g->adj + p->g->astart[cell];
+    const uint32_t *end = p->g->adj + p->g->astart[cell + 1];
+    /* non-consecutive: a value next to every value of `cell` goes */
+    if ((a & (a - 1)) == 0)
+        kill_nc = near;
+    else if (sudoku__popcount(a) == 2)
+        kill_nc = (a << 1) & (a >> 1);
+    else
+        kill_nc = 0;
+    for (; e < end; e++) {
+        int other = (int)(*e >> 8);
+        uint64_t hit = (*e & 0xff) == SUDOKU_PAIR_CONSECUTIVE ? p->cand[other] & ~near
+                                                              : p->cand[other] & kill_nc;
+        if (hit != 0 && elim_hit(p, other, hit) < 0) return -1;
+    }
+    return 0;
+}
+
+/* Drains the peers queue and the pair queue, in that order, until both are
+ * empty. */
+static int basic_run(sudoku__prop_t *p) {
     for (;;) {
-        uint64_t d[3];
-        int k, changed = 0;
         while (p->qhead < p->qtail)
             if (spread(p, p->queue[p->qhead++]) < 0) return -1;
+        if (p->pqlen == 0) return 0;
+        while (p->pqlen > 0) {
+            int cell = p->pq[p->pqhead];
+            p->pqhead = p->pqhead + 1 == (uint32_t)p->ncells ? 0 : p->pqhead + 1;
+            p->pqlen--;
+            p->inpq[cell] = 0;
+            if (pair_cell(p, cell) < 0) return -1;
+        }
+    }
+}
+
+int sudoku__prop_run(sudoku__prop_t *p) {
+    const uint16_t *ucells = p->g->ucells;
+    const uint32_t *ustart = p->g->ustart;
+    int w, nw = p->words;
+    for (;;) {
+        uint64_t d[SUDOKU__UNIT_WORDS], any = 0;
+        int changed = 0;
+        if (basic_run(p) < 0) return -1;
         if (p->level < SUDOKU_LEVEL_HIDDEN_SINGLES) break;
-        if ((p->dirty[0] | p->dirty[1] | p->dirty[2]) != 0) {
-            for (k = 0; k < 3; k++) {
-                d[k] = p->dirty[k];
-                p->dirty[k] = 0;
-                p->dirty_hi[k] |= d[k];
+        for (w = 0; w < nw; w++)
+            any |= p->dirty[w];
+        if (any != 0) {
+            for (w = 0; w < nw; w++) {
+                d[w] = p->dirty[w];
+                p->dirty[w] = 0;
+                p->dirty_hi[w] |= d[w];
             }
-            for (k = 0; k < 3; k++)
-                for (; d[k] != 0; d[k] &= d[k] - 1) {
-                    const uint16_t *uc = units + (size_t)(k * n + sudoku__ctz(d[k])) * n;
-                    if (hidden_unit(p, uc) < 0) return -1;
+            for (w = 0; w < nw; w++)
+                for (d[w] &= p->exact[w]; d[w] != 0; d[w] &= d[w] - 1) {
+                    int u = w * 64 + sudoku__ctz(d[w]);
+                    if (hidden_unit(p, ucells + ustart[u]) < 0) return -1;
                 }
             /* hidden singles only ever queue cells: an empty queue means
              * nothing changed */
             if (p->qhead < p->qtail) continue;
         }
         if (p->level < SUDOKU_LEVEL_NAKED_PAIRS) break;
-        if ((p->dirty_hi[0] | p->dirty_hi[1] | p->dirty_hi[2]) == 0) break;
-        for (k = 0; k < 3; k++) {
-            d[k] = p->dirty_hi[k];
-            p->dirty_hi[k] = 0;
+        for (w = 0, any = 0; w < nw; w++) {
+            d[w] = p->dirty_hi[w];
+            p->dirty_hi[w] = 0;
+            any |= d[w];
         }
-        for (k = 0; k < 3; k++)
-            for (; d[k] != 0; d[k] &= d[k] - 1) {
-                const uint16_t *uc = units + (size_t)(k * n + sudoku__ctz(d[k])) * n;
-                int rc = (p->level == SUDOKU_LEVEL_NAKED_PAIRS) ? pairs_unit(p, uc, &changed)
-                                                                : subsets_unit(p, uc, &changed);
+        if (any == 0) break;
+        for (w = 0; w < nw; w++)
+            for (; d[w] != 0; d[w] &= d[w] - 1) {
+                int u = w * 64 + sudoku__ctz(d[w]), len = (int)(ustart[u + 1] - ustart[u]);
+                const uint16_t *uc = ucells + ustart[u];
+                int rc = (p->level == SUDOKU_LEVEL_NAKED_PAIRS)
+                             ? pairs_unit(p, uc, len, &changed)
+                             : subsets_unit(p, uc, len, &changed);
                 if (rc < 0) return -1;
             }
         if (!changed) break;
     }
-    p->dirty[0] = p->dirty[1] = p->dirty[2] = 0;
+    p->dirty[0] = 0;
+    for (w = 1; w < nw; w++)
+        p->dirty[w] = 0;
     return 0;
 }
 
@@ -408,6 +591,7 @@ void sudoku__prop_guess(sudoku__prop_t *p, int cell, int value) {
     trail_push(p, cell, m);
     p->cand[cell] = SUDOKU__BIT(value);
     mark_dirty(p, cell);
+    pair_touch(p, cell);
     p->decided++;
     p->queue[p->qtail++] = (uint16_t)cell;
     sudoku__step(p->run, SUDOKU_STEP_GUESS, cell, value);
@@ -424,8 +608,15 @@ void sudoku__prop_undo(sudoku__prop_t *p, size_t mark, uint32_t decided) {
     }
     p->decided = decided;
     p->qhead = p->qtail = 0;
-    p->dirty[0] = p->dirty[1] = p->dirty[2] = 0;
-    p->dirty_hi[0] = p->dirty_hi[1] = p->dirty_hi[2] = 0;
+    for (; p->pqlen > 0; p->pqlen--) {
+        p->inpq[p->pq[p->pqhead]] = 0;
+        p->pqhead = p->pqhead + 1 == (uint32_t)p->ncells ? 0 : p->pqhead + 1;
+    }
+    /* word 0 by hand: a loop here becomes a call to memset (7% of a
+     * backtrack at 9x9, where one word is all there is) */
+    p->dirty[0] = p->dirty_hi[0] = 0;
+    for (int w = 1; w < p->words; w++)
+        p->dirty[w] = p->dirty_hi[w] = 0;
 }
 
 int sudoku__prop_pick(const sudoku__prop_t *p) {
@@ -445,9 +636,13 @@ int sudoku__prop_pick(const sudoku__prop_t *p) {
 }
 
 void sudoku__prop_extract(const sudoku__prop_t *p, uint8_t *out) {
+    const uint8_t *live = p->g->live;
     int c;
     for (c = 0; c < p->ncells; c++)
         out[c] = (uint8_t)(sudoku__ctz(p->cand[c]) + 1);
+    if (live != NULL)
+        for (c = 0; c < p->ncells; c++)
+            if (!live[c]) out[c] = 0;
 }
 
 /* === The propagation method ============================================= */
@@ -517,8 +712,8 @@ int sudoku__solve_propagation(sudoku__run_t *run) {
     }
     for (c = 0; c < run->ncells; c++)
         empties += (run->puzzle[c] == 0);
-    geom = sudoku__geom_bytes(run->n);
-    prop = sudoku__prop_bytes(run->n, bits);
+    geom = sudoku__geom_bytes(run);
+    prop = sudoku__prop_bytes(run, bits);
     bytes = geom + prop + SUDOKU__ALIGN((size_t)(empties + 1) * sizeof(frame_t));
     mem = sudoku__alloc(run, bytes);
     if (mem == NULL) return SEARCH_ENOMEM;

@@ -24,7 +24,10 @@
  *   01 group    R_GROUP | g: the group's clause, all of whose other
  *               literals are false
  *   10 binary   R_BIN | l: the true literal l shares a group with it
- *   11 none     decisions and level-0 facts
+ *   11 none     decisions and level-0 facts (R_NONE: all bits set)
+ *   11 external R_EXT | offset of a record in the external propagator's
+ *               stack (sudoku__sat_ext_t): its explanation, implied
+ *               literal first, read like a clause
  * Conflict analysis (analyze()) walks the literals of a reason, whatever
  * its kind (FOR_REASON, reason_lits()): first-UIP learning, VSIDS bumps of
  * every variable met, then minimisation (a depth-first walk with an
@@ -76,6 +79,7 @@
 #define R_TAG   0xC0000000u
 #define R_GROUP 0x40000000u
 #define R_BIN   0x80000000u
+#define R_EXT   0xC0000000u /* with an offset below 0x3FFFFFFF; R_NONE is not one */
 #define R_NONE  0xFFFFFFFFu
 
 #define C_HDR     3u
@@ -341,6 +345,14 @@ static void backtrack(sudoku__sat_t *s, uint32_t lvl) {
     s->ntrail = stop;
     s->qhead = stop;
     s->nlevel = lvl;
+    if (s->ext != NULL) {
+        sudoku__sat_ext_t *x = s->ext;
+        x->len = x->lvl[lvl];
+        if (x->head > stop) {
+            x->undo(x->ud, s->trail + stop, x->head - stop);
+            x->head = stop;
+        }
+    }
 }
 
 /* === Clauses and watches ================================================ */
@@ -659,6 +671,14 @@ static int propagate(sudoku__sat_t *s, confl_t *cf) {
                 if ((q >> 1) == (skip)) continue;                                                  \
                 __VA_ARGS__                                                                        \
             }                                                                                      \
+        } else if ((r_ & R_TAG) == R_EXT) {                                                        \
+            const uint32_t *x_ = (s)->ext->rec + (r_ & ~R_TAG), n_ = x_[0];                        \
+            uint32_t j_;                                                                           \
+            for (j_ = 1; j_ <= n_; j_++) {                                                         \
+                uint32_t q = x_[j_];                                                               \
+                if ((q >> 1) == (skip)) continue;                                                  \
+                __VA_ARGS__                                                                        \
+            }                                                                                      \
         } else {                                                                                   \
             uint32_t *cl_ = clause_lits((s), r_), n_ = (s)->arena[r_], j_;                         \
             (s)->arena[r_ + 1] |= C_USED;                                                          \
@@ -677,11 +697,13 @@ static inline uint32_t abstract_level(uint32_t lvl) { return 1u << (lvl & 31); }
 static inline uint32_t reason_len(const sudoku__sat_t *s, uint32_t r) {
     if ((r & R_TAG) == R_BIN) return 1;
     if ((r & R_TAG) == R_GROUP) return s->gstart[(r & ~R_TAG) + 1] - s->gstart[r & ~R_TAG];
+    if ((r & R_TAG) == R_EXT) return s->ext->rec[r & ~R_TAG];
     return s->arena[r];
 }
 static inline uint32_t reason_at(const sudoku__sat_t *s, uint32_t r, uint32_t i) {
     if ((r & R_TAG) == R_BIN) return (r & ~R_TAG) ^ 1;
     if ((r & R_TAG) == R_GROUP) return s->glits[s->gstart[r & ~R_TAG] + i];
+    if ((r & R_TAG) == R_EXT) return s->ext->rec[(r & ~R_TAG) + 1 + i];
     return s->arena[r + C_HDR + i];
 }
 
@@ -699,6 +721,11 @@ static inline const uint32_t *reason_lits(const sudoku__sat_t *s, uint32_t r, ui
         uint32_t g = r & ~R_TAG;
         *len = s->gstart[g + 1] - s->gstart[g];
         return s->glits + s->gstart[g];
+    }
+    if ((r & R_TAG) == R_EXT) {
+        const uint32_t *x = s->ext->rec + (r & ~R_TAG);
+        *len = x[0];
+        return x + 1;
     }
     *len = s->arena[r];
     return s->arena + r + C_HDR;
@@ -1031,16 +1058,45 @@ static uint32_t pick(sudoku__sat_t *s) {
     return NO_LIT;
 }
 
+/* propagate(), then the external propagator (if any) at each fixpoint,
+ * until neither has anything new.  Returns 1 and fills *cf on a conflict
+ * (an external one as R_EXT | its record; none is recorded at level 0),
+ * else 0. */
+static int propagate_all(sudoku__sat_t *s, confl_t *cf) {
+    for (;;) {
+        if (propagate(s, cf)) return 1;
+        if (s->ext == NULL) return 0;
+        if (s->ext->propagate(s->ext->ud, s) < 0) {
+            cf->reason = s->ext->confl == UINT32_MAX ? R_NONE : R_EXT | s->ext->confl;
+            cf->b = NO_LIT;
+            return 1;
+        }
+        if (s->qhead == s->ntrail) return 0;
+    }
+}
+
+/* An external conflict clause need not hold a literal of the current
+ * level (a propagator may notice late).  Analysis needs one: this goes
+ * back to the highest level among its literals and returns it (0: the
+ * clause is false at the root). */
+static uint32_t ext_conflict_level(sudoku__sat_t *s, uint32_t reason) {
+    const uint32_t *x = s->ext->rec + (reason & ~R_TAG);
+    uint32_t i, ml = 0;
+    for (i = 1; i <= x[0]; i++)
+        if (s->level[x[i] >> 1] > ml) ml = s->level[x[i] >> 1];
+    if (ml < s->nlevel) backtrack(s, ml); /* the record stays readable: nothing writes it */
+    return ml;
+}
+
 int sudoku__sat_fix(sudoku__sat_t *s, uint32_t lit) {
     confl_t cf;
     if (s->unsat) return -1;
-    if (s->val[lit] > 0) return 0;
     if (s->val[lit] < 0) {
         s->unsat = 1;
         return -1;
     }
-    assign(s, lit, R_NONE);
-    if (propagate(s, &cf)) {
+    if (s->val[lit] == 0) assign(s, lit, R_NONE);
+    if (propagate_all(s, &cf)) {
         s->unsat = 1;
         return -1;
     }
@@ -1061,10 +1117,15 @@ int sudoku__sat_solve(sudoku__sat_t *s, const search_ctl_t *ctl) {
     if (s->unsat) return SUDOKU__SAT_UNSAT;
     if (s->restart_at == 0) schedule_restart(s);
     for (;;) {
-        if (propagate(s, &cf)) {
+        if (propagate_all(s, &cf)) {
             uint32_t bt, lbd, size;
             s->stats.conflicts++;
             s->conflicts_since_restart++;
+            if (cf.reason != R_NONE && (cf.reason & R_TAG) == R_EXT &&
+                ext_conflict_level(s, cf.reason) == 0) {
+                s->unsat = 1;
+                return SUDOKU__SAT_UNSAT;
+            }
             if (s->nlevel == 0) {
                 s->unsat = 1;
                 return SUDOKU__SAT_UNSAT;
@@ -1116,6 +1177,7 @@ int sudoku__sat_solve(sudoku__sat_t *s, const search_ctl_t *ctl) {
                 return SEARCH_BUDGET;
             }
             s->stats.decisions++;
+            if (s->ext != NULL) s->ext->lvl[s->nlevel] = s->ext->len;
             s->lim[s->nlevel++] = s->ntrail;
             if (s->nlevel > s->stats.max_level) s->stats.max_level = s->nlevel;
             lit = decide_phase(s, v) ? 2 * v : 2 * v + 1;
@@ -1170,4 +1232,73 @@ int sudoku__sat_block(sudoku__sat_t *s) {
     backtrack(s, k - 1);
     assign(s, clause_lits(s, cref)[0], cref);
     return 0;
+}
+
+/* === External propagators =============================================== */
+
+void sudoku__sat_attach(sudoku__sat_t *s, sudoku__sat_ext_t *x) {
+    assert(x->cap < 0x3FFFFFFFu && x->reserve < x->cap);
+    x->head = 0;
+    x->len = 0;
+    x->confl = UINT32_MAX;
+    x->skipped = 0;
+    x->lvl[0] = 0;
+    s->ext = x;
+}
+
+int sudoku__sat_imply(sudoku__sat_t *s, uint32_t lit, const uint32_t *expl, uint32_t n) {
+    sudoku__sat_ext_t *x = s->ext;
+    uint32_t off;
+#ifndef NDEBUG
+    for (off = 0; off < n; off++)
+        assert(s->val[expl[off]] < 0);
+#endif
+    if (s->val[lit] > 0) return 0;
+    if (s->val[lit] < 0) {
+        if (s->nlevel == 0) {
+            x->confl = UINT32_MAX;
+            return -1;
+        }
+        off = (uint32_t)x->len;
+        assert(x->len + n + 2 <= x->cap);
+        x->rec[off] = n + 1;
+        x->rec[off + 1] = lit;
+        memcpy(x->rec + off + 2, expl, n * sizeof(uint32_t));
+        x->confl = off; /* above len: the next record overwrites it */
+        return -1;
+    }
+    s->stats.propagations++;
+    if (s->nlevel == 0) {
+        assign(s, lit, R_NONE);
+        return 0;
+    }
+    if (x->len + n + 2 > x->cap - x->reserve) {
+        x->skipped++;
+        return 1;
+    }
+    off = (uint32_t)x->len;
+    x->rec[off] = n + 1;
+    x->rec[off + 1] = lit;
+    memcpy(x->rec + off + 2, expl, n * sizeof(uint32_t));
+    x->len += n + 2;
+    assign(s, lit, R_EXT | off);
+    return 0;
+}
+
+void sudoku__sat_conflict(sudoku__sat_t *s, const uint32_t *lits, uint32_t n) {
+    sudoku__sat_ext_t *x = s->ext;
+    uint32_t off = (uint32_t)x->len;
+#ifndef NDEBUG
+    uint32_t i;
+    for (i = 0; i < n; i++)
+        assert(s->val[lits[i]] < 0);
+#endif
+    if (s->nlevel == 0) {
+        x->confl = UINT32_MAX;
+        return;
+    }
+    assert(x->len + n + 1 <= x->cap);
+    x->rec[off] = n;
+    memcpy(x->rec + off + 1, lits, n * sizeof(uint32_t));
+    x->confl = off;
 }

@@ -22,6 +22,17 @@
  * words; when it fills, the database is reduced and compacted, and a clause
  * that still does not fit stops the search with SEARCH_BUDGET.
  *
+ * External propagators (sudoku__sat_ext_t, for killer/lcg.c): a caller
+ * with constraints the engine does not know attaches one.  At each fixpoint
+ * of the engine's own propagation it is shown the new trail literals and
+ * may imply literals, each with its explanation (a clause whose other
+ * literals are false), or report a conflict clause; explanations are kept
+ * in the caller's record stack until their level is undone, and conflict
+ * analysis reads them as it reads clauses (lazy clause generation, as in
+ * Chuffed: the propagator's reasoning is learned from, never stored as
+ * CNF).  A Sudoku solve attaches none and pays one NULL test per fixpoint,
+ * decision and backtrack.
+ *
  * Thread-safety: one engine belongs to one thread; different engines on the
  * same group table may run concurrently (the table is read only). */
 #ifndef PUZZLED_SUDOKU_SAT_H
@@ -95,6 +106,41 @@ typedef struct sudoku__sat_stats_s {
     uint32_t max_level;  /* deepest decision level */
 } sudoku__sat_stats_t;
 
+/* An external propagator: the caller's memory, attached with
+ * sudoku__sat_attach() before the first sudoku__sat_fix() or solve.
+ *   propagate  called at each fixpoint of the engine's propagation: reads
+ *              s->val and the trail from `head` on (advancing head), and
+ *              may call sudoku__sat_imply() / sudoku__sat_conflict().
+ *              Returns 0 after implying something, or with nothing left to
+ *              do (the engine calls again while literals keep coming), or
+ *              -1 after sudoku__sat_conflict() (or an imply that found its
+ *              literal false).  The literals it reads from the trail are
+ *              the engine's; it must not assign any other way.
+ *   undo       called when the engine takes back trail literals the
+ *              propagator has seen (lits[0..n), oldest first); the engine
+ *              then lowers head to the trail's new length.
+ * The record stack rec[0..cap) holds explanations ([size][implied literal]
+ * [the others]) and conflict clauses ([size][literals]); lvl[nvars + 1]
+ * remembers its height at each decision, so backtracking drops the records
+ * of the levels undone.  An implication that does not fit below cap -
+ * reserve is dropped (skipped counts them: propagation may be incomplete,
+ * never wrong, as long as the propagator detects every violated constraint
+ * on a complete assignment); a conflict may use the reserve, which must
+ * hold the largest conflict clause plus one word (nvars + 1 suffices).
+ * Level-0 implications and conflicts need no record. */
+struct sudoku__sat_s;
+typedef struct sudoku__sat_ext_s {
+    int (*propagate)(void *ud, struct sudoku__sat_s *s);
+    void (*undo)(void *ud, const uint32_t *lits, uint32_t n);
+    void *ud;
+    uint32_t head; /* trail literals shown to the propagator */
+    uint32_t *rec; /* record stack, cap words (cap < 2^30) */
+    size_t len, cap, reserve;
+    size_t *lvl;      /* [nvars + 1] len when each level opened */
+    uint32_t confl;   /* offset of the conflict record, UINT32_MAX: none (level 0) */
+    uint64_t skipped; /* implications dropped for want of room */
+} sudoku__sat_ext_t;
+
 typedef struct sudoku__sat_watch_s {
     uint32_t cref;    /* clause offset in the arena */
     uint32_t blocker; /* a literal of the clause: if true, the clause is satisfied */
@@ -159,6 +205,7 @@ typedef struct sudoku__sat_s {
      * drains it (reads the records, sets xlen = 0) */
     uint32_t *xbuf;
     uint32_t xlen;
+    sudoku__sat_ext_t *ext; /* NULL: none (sudoku__sat_attach) */
 } sudoku__sat_t;
 
 /* Bytes of the block for nvars variables, ngroups groups holding nglits
@@ -205,5 +252,22 @@ void sudoku__sat_root(sudoku__sat_t *s);
  * looks for another.  Returns 0, SUDOKU__SAT_UNSAT (the model was forced:
  * no other exists) or SEARCH_BUDGET (no room in the arena). */
 int sudoku__sat_block(sudoku__sat_t *s);
+
+/* Attaches external propagator x (see sudoku__sat_ext_t; its head, len,
+ * confl and skipped are reset here) before the first sudoku__sat_fix() or
+ * sudoku__sat_solve(). */
+void sudoku__sat_attach(sudoku__sat_t *s, sudoku__sat_ext_t *x);
+
+/* From an external propagator: makes lit true, explained by expl[0..n)
+ * (literals all false now: the clause lit | expl is implied by the
+ * problem).  Returns 0 (done, or lit was already true), 1 when the
+ * explanation did not fit (nothing done; see sudoku__sat_ext_t), or -1
+ * when lit is false: a conflict (lit | expl) is then recorded, and the
+ * propagator must return -1. */
+int sudoku__sat_imply(sudoku__sat_t *s, uint32_t lit, const uint32_t *expl, uint32_t n);
+
+/* From an external propagator: records the conflict clause lits[0..n) (all
+ * false now, implied by the problem); the propagator then returns -1. */
+void sudoku__sat_conflict(sudoku__sat_t *s, const uint32_t *lits, uint32_t n);
 
 #endif

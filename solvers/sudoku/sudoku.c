@@ -36,6 +36,7 @@
 
 #include "solvers/sudoku/cdcl.h"
 #include "solvers/sudoku/internal.h"
+#include "solvers/sudoku/model.h"
 #include "solvers/sudoku/sudoku9.h"
 #include "solvers/sudoku/xc.h"
 
@@ -130,6 +131,8 @@ int sudoku_find_conflicts(const sudoku_shape_t *shape, const uint8_t *grid, sudo
                     cf->value = (uint8_t)v;
                     cf->index = (uint16_t)idx;
                     cf->ncells = (uint16_t)k;
+                    cf->id = (uint16_t)(kind * n + idx);
+                    cf->grid = 0;
                 }
                 total++;
             }
@@ -182,6 +185,8 @@ static const char method_names[SUDOKU_METHOD_COUNT][16] = {
 static const char level_names[SUDOKU_LEVEL_COUNT][16] = {"default", "peers", "hidden-singles",
                                                          "naked-pairs", "subsets"};
 static const char step_names[4][12] = {"assign", "eliminate", "guess", "backtrack"};
+static const char unit_names[SUDOKU_RULE_PAIR + 1][12] = {
+    "row", "column", "box", "region", "diagonal", "window", "disjoint", "extra", "parity", "pair"};
 
 const char *sudoku_method_name(sudoku_method_t m) {
     return ((unsigned)m < SUDOKU_METHOD_COUNT) ? method_names[m] : NULL;
@@ -221,6 +226,10 @@ const char *sudoku_step_kind_name(sudoku_step_kind_t k) {
     return ((unsigned)k < 4) ? step_names[k] : NULL;
 }
 
+const char *sudoku_unit_name(sudoku_unit_t u) {
+    return ((unsigned)u <= SUDOKU_RULE_PAIR) ? unit_names[u] : NULL;
+}
+
 /* === Shared internals =================================================== */
 
 void sudoku_opts_init(sudoku_opts_t *opts) {
@@ -250,27 +259,80 @@ void sudoku__free(sudoku__run_t *run, void *ptr, size_t size) {
     run->mem_now -= size;
 }
 
-size_t sudoku__geom_bytes(int n) {
-    return SUDOKU__ALIGN((size_t)3 * n * n * sizeof(uint16_t)) + SUDOKU__ALIGN((size_t)n * n * 3);
+size_t sudoku__geom_bytes(const sudoku__run_t *run) {
+    size_t n = (size_t)run->n, nc = (size_t)run->ncells;
+    if (run->model != NULL) return 0;
+    return SUDOKU__ALIGN((3 * n + 1) * sizeof(uint32_t)) +
+           SUDOKU__ALIGN(3 * n * n * sizeof(uint16_t)) +
+           2 * SUDOKU__ALIGN((nc + 1) * sizeof(uint32_t)) +
+           SUDOKU__ALIGN(3 * nc * sizeof(uint16_t)) + SUDOKU__ALIGN(3 * nc) +
+           SUDOKU__ALIGN(3 * nc * sizeof(uint64_t));
 }
 
 void sudoku__geom_build(sudoku__run_t *run, void *mem) {
     const sudoku_shape_t *s = run->shape;
     int n = s->n, kind, idx, j;
-    uint16_t *uc = mem;
-    uint8_t *cu = (uint8_t *)mem + SUDOKU__ALIGN((size_t)3 * n * n * sizeof(uint16_t));
+    char *at = mem;
+    uint32_t *ustart, *cstart, *dstart;
+    uint16_t *ucells, *cunits;
+    uint8_t *dword;
+    uint64_t *dmask;
+    int one, bpr;
+    if (run->model != NULL) return; /* a model's shape has no boxes (a jigsaw: 0 x 0) */
+    bpr = n / s->box_cols;          /* boxes a row of boxes */
+    ustart = (uint32_t *)(void *)at;
+    at += SUDOKU__ALIGN((3 * (size_t)n + 1) * sizeof(uint32_t));
+    ucells = (uint16_t *)(void *)at;
+    at += SUDOKU__ALIGN(3 * (size_t)n * n * sizeof(uint16_t));
+    cstart = (uint32_t *)(void *)at;
+    at += SUDOKU__ALIGN(((size_t)run->ncells + 1) * sizeof(uint32_t));
+    cunits = (uint16_t *)(void *)at;
+    at += SUDOKU__ALIGN(3 * (size_t)run->ncells * sizeof(uint16_t));
+    dstart = (uint32_t *)(void *)at;
+    at += SUDOKU__ALIGN(((size_t)run->ncells + 1) * sizeof(uint32_t));
+    dword = (uint8_t *)at;
+    at += SUDOKU__ALIGN(3 * (size_t)run->ncells);
+    dmask = (uint64_t *)(void *)at;
+    one = 3 * n <= 64; /* rows, columns, boxes in one word: a mask per cell */
+    if (one) memset(dmask, 0, (size_t)run->ncells * sizeof *dmask);
+    /* by kind, without unit_cell()'s divisions: this runs before every
+     * solve of a shape, and a 17-clue 9x9 solve is a few thousand
+     * instructions in all */
     for (kind = 0; kind < 3; kind++) {
         for (idx = 0; idx < n; idx++) {
-            uint16_t *cells = uc + (size_t)(kind * n + idx) * n;
+            int u = kind * n + idx, r0 = (idx / bpr) * s->box_rows, c0 = (idx % bpr) * s->box_cols;
+            uint16_t *uc = ucells + u * n;
+            ustart[u] = (uint32_t)(u * n);
+            if (kind == 0)
+                for (j = 0; j < n; j++)
+                    uc[j] = (uint16_t)(idx * n + j);
+            else if (kind == 1)
+                for (j = 0; j < n; j++)
+                    uc[j] = (uint16_t)(j * n + idx);
+            else
+                for (int r = 0, k = 0; r < s->box_rows; r++)
+                    for (int c = 0; c < s->box_cols; c++)
+                        uc[k++] = (uint16_t)((r0 + r) * n + c0 + c);
             for (j = 0; j < n; j++) {
-                int cell = unit_cell(s, kind, idx, j);
-                cells[j] = (uint16_t)cell;
-                cu[cell * 3 + kind] = (uint8_t)idx;
+                cunits[uc[j] * 3 + kind] = (uint16_t)u;
+                if (one) dmask[uc[j]] |= (uint64_t)1 << u;
             }
         }
     }
-    run->unit_cells = uc;
-    run->cell_unit = cu;
+    ustart[3 * n] = (uint32_t)(3 * n * n);
+    for (j = 0; j <= run->ncells; j++)
+        cstart[j] = (uint32_t)(3 * j);
+    if (!one) sudoku__dirty_marks(run->ncells, cstart, cunits, dstart, dword, dmask);
+    memset(&run->g, 0, sizeof run->g);
+    run->g.nunits = 3 * n;
+    run->g.classic = 1;
+    run->g.ustart = ustart;
+    run->g.ucells = ucells;
+    run->g.cstart = cstart;
+    run->g.cunits = cunits;
+    run->g.dstart = one ? NULL : dstart; /* one word: mark_dirty() reads dmask[cell] */
+    run->g.dword = one ? NULL : dword;
+    run->g.dmask = dmask;
 }
 
 /* === Entry point ======================================================== */
@@ -330,9 +392,9 @@ static int givens_agree(const sudoku_shape_t *s, const uint8_t *grid) {
 
 /* The exact-cover methods run in sudoku/xc.c, on the same options and limits;
  * they keep no trace (trace_len stays 0). */
-static int solve_exact_cover(const sudoku_shape_t *shape, const uint8_t *puzzle,
-                             const sudoku_opts_t *opts, sudoku_method_t method,
-                             sudoku_result_t *res) {
+static int solve_exact_cover(const sudoku_shape_t *shape, const sudoku_model_t *model,
+                             const uint8_t *puzzle, const sudoku_opts_t *opts,
+                             sudoku_method_t method, sudoku_result_t *res) {
     sudoku_xc_opts_t xo;
     sudoku_xc_result_t xr;
     int rc;
@@ -342,6 +404,7 @@ static int solve_exact_cover(const sudoku_shape_t *shape, const uint8_t *puzzle,
     xo.solutions = opts->solutions;
     xo.ctl = opts->ctl;
     xo.alloc = opts->alloc;
+    xo.model = model;
     rc = sudoku_xc_solve(shape, puzzle, &xo, &xr);
     res->method = method;
     res->level = SUDOKU_LEVEL_DEFAULT;
@@ -352,34 +415,88 @@ static int solve_exact_cover(const sudoku_shape_t *shape, const uint8_t *puzzle,
     return rc;
 }
 
+/* The options every solve checks: 0 or SEARCH_EINVAL. */
+static int opts_ok(const sudoku_opts_t *opts) {
+    if ((unsigned)opts->method >= SUDOKU_METHOD_COUNT) return SEARCH_EINVAL;
+    if ((unsigned)opts->level >= SUDOKU_LEVEL_COUNT) return SEARCH_EINVAL;
+    if (opts->max_solutions < 1 || opts->max_solutions > SUDOKU_MAX_SOLUTIONS) return SEARCH_EINVAL;
+    if (opts->trace_cap > 0 && opts->trace == NULL) return SEARCH_EINVAL;
+    if (!search_allocator_ok(opts->alloc)) return SEARCH_EINVAL;
+    return 0;
+}
+
+/* The options a solve runs with: the defaults when NULL, and the control
+ * block's allocator when the options name none (search_allocator_of); own
+ * holds a copy when needed. */
+static const sudoku_opts_t *solve_opts(const sudoku_opts_t *opts, sudoku_opts_t *own) {
+    if (opts == NULL) {
+        sudoku_opts_init(own);
+        return own;
+    }
+    if (search_allocator_of(opts->alloc, opts->ctl) != opts->alloc) {
+        *own = *opts;
+        own->alloc = opts->ctl->alloc;
+        return own;
+    }
+    return opts;
+}
+
+/* Runs one of the run-based methods (everything but fast and exact cover)
+ * on a shape or a model.  `big`: auto's propagation-then-cdcl. */
+static int run_solve(const sudoku_shape_t *shape, const sudoku_model_t *model,
+                     const uint8_t *puzzle, const sudoku_opts_t *opts, sudoku_method_t method,
+                     sudoku_level_t level, int big, sudoku_result_t *res) {
+    sudoku__run_t run;
+    int rc, n = shape->n;
+    uint32_t poll;
+    memset(&run, 0, sizeof run);
+    run.n = n;
+    run.ncells = model != NULL ? model->ncells : n * n;
+    run.full = (n == 64) ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
+    run.shape = shape;
+    run.model = model;
+    if (model != NULL) sudoku__geom_of_model(&run.g, model);
+    run.puzzle = puzzle;
+    run.opts = opts;
+    run.ctl = opts->ctl;
+    run.res = res;
+    run.max_solutions = opts->max_solutions;
+    /* poll the clock about every 2^22 / (cells * n) nodes: a node's cost
+     * grows with n^2..n^3 on a classic grid (cells = n^2), so big grids
+     * poll more often; never less than search.h asks */
+    poll = (uint32_t)((1u << 22) / ((uint32_t)run.ncells * (uint32_t)n));
+    if (poll > SEARCH_POLL_MASK + 1) poll = SEARCH_POLL_MASK + 1;
+    if (poll < 1) poll = 1;
+    run.poll_every = run.poll_left = poll;
+    run.trace = opts->trace_cap > 0 ? opts->trace : NULL;
+    run.trace_cap = opts->trace_cap;
+    run.level = (method == SUDOKU_METHOD_PROPAGATION || method == SUDOKU_METHOD_BEST_FIRST)
+                    ? level
+                    : SUDOKU_LEVEL_DEFAULT;
+    res->method = method;
+    res->level = run.level;
+    if (big)
+        rc = sudoku__solve_auto_big(&run, level);
+    else
+        rc = run_method(method, &run);
+    assert(run.mem_now == 0);
+    return rc;
+}
+
 int sudoku_solve(const sudoku_shape_t *shape, const uint8_t *puzzle, const sudoku_opts_t *opts,
                  sudoku_result_t *res) {
     sudoku_opts_t defaults;
-    sudoku__run_t run;
     sudoku_method_t method;
     sudoku_level_t level;
-    int rc, n;
-    uint32_t poll;
+    int rc, big;
 
     if (res == NULL) return SEARCH_EINVAL;
     memset(res, 0, sizeof *res);
-    if (opts == NULL) {
-        sudoku_opts_init(&defaults);
-        opts = &defaults;
-    }
-    if (search_allocator_of(opts->alloc, opts->ctl) != opts->alloc) { /* the control block's */
-        if (opts != &defaults) defaults = *opts;
-        defaults.alloc = opts->ctl->alloc;
-        opts = &defaults;
-    }
+    opts = solve_opts(opts, &defaults);
     rc = sudoku_check_values(shape, puzzle);
     if (rc != 0) goto done;
-    rc = SEARCH_EINVAL;
-    if ((unsigned)opts->method >= SUDOKU_METHOD_COUNT) goto done;
-    if ((unsigned)opts->level >= SUDOKU_LEVEL_COUNT) goto done;
-    if (opts->max_solutions < 1 || opts->max_solutions > SUDOKU_MAX_SOLUTIONS) goto done;
-    if (opts->trace_cap > 0 && opts->trace == NULL) goto done;
-    if (!search_allocator_ok(opts->alloc)) goto done;
+    rc = opts_ok(opts);
+    if (rc != 0) goto done;
     rc = givens_agree(shape, puzzle);
     if (rc != 0) goto done;
     rc = search_check_now(opts->ctl, 0);
@@ -400,39 +517,80 @@ int sudoku_solve(const sudoku_shape_t *shape, const uint8_t *puzzle, const sudok
         goto done;
     }
     if (method == SUDOKU_METHOD_ALGORITHM_X || method == SUDOKU_METHOD_DLX) {
-        rc = solve_exact_cover(shape, puzzle, opts, method, res);
+        rc = solve_exact_cover(shape, NULL, puzzle, opts, method, res);
         goto done;
     }
+    /* auto's cdcl from 16x16 starts with propagation at subsets */
+    big = opts->method == SUDOKU_METHOD_AUTO && method == SUDOKU_METHOD_CDCL;
+    rc = run_solve(shape, NULL, puzzle, opts, method, big ? SUDOKU_LEVEL_SUBSETS : level, big, res);
+done:
+    res->code = rc;
+    return rc;
+}
 
-    n = shape->n;
-    memset(&run, 0, sizeof run);
-    run.n = n;
-    run.ncells = n * n;
-    run.full = (n == 64) ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
-    run.shape = shape;
-    run.puzzle = puzzle;
-    run.opts = opts;
-    run.ctl = opts->ctl;
-    run.res = res;
-    run.max_solutions = opts->max_solutions;
-    /* poll the clock about every 2^22 / n^3 nodes: a node's cost grows with
-     * n^2..n^3, so big grids poll more often; never less than search.h asks */
-    poll = (uint32_t)((1u << 22) / ((uint32_t)n * n * n));
-    if (poll > SEARCH_POLL_MASK + 1) poll = SEARCH_POLL_MASK + 1;
-    if (poll < 1) poll = 1;
-    run.poll_every = run.poll_left = poll;
-    run.trace = opts->trace_cap > 0 ? opts->trace : NULL;
-    run.trace_cap = opts->trace_cap;
-    run.level = (method == SUDOKU_METHOD_PROPAGATION || method == SUDOKU_METHOD_BEST_FIRST)
-                    ? level
-                    : SUDOKU_LEVEL_DEFAULT;
-    res->method = method;
-    res->level = run.level;
-    if (opts->method == SUDOKU_METHOD_AUTO && method == SUDOKU_METHOD_CDCL)
-        rc = sudoku__solve_auto_big(&run);
-    else
-        rc = run_method(method, &run);
-    assert(run.mem_now == 0);
+/* === Models ============================================================= */
+
+/* What auto runs on a model that is not classic: the propagation method at
+ * hidden singles (subsets from 16 symbols), handing over to cdcl after
+ * SUDOKU__AUTO_PROP_NODES nodes when no trace is asked (measured on the
+ * shared janko collections, docs/variants.md). */
+static sudoku_method_t choose_auto_model(const sudoku_model_t *m, const sudoku_opts_t *opts,
+                                         sudoku_level_t *level, int *big) {
+    *big = 0;
+    *level = m->n >= 16 ? SUDOKU_LEVEL_SUBSETS : SUDOKU_LEVEL_HIDDEN_SINGLES;
+    if (opts->trace_cap == 0) {
+        *big = 1;
+        return SUDOKU_METHOD_CDCL;
+    }
+    return SUDOKU_METHOD_PROPAGATION;
+}
+
+sudoku_method_t sudoku_model_method_for(const sudoku_model_t *m, const uint8_t *puzzle,
+                                        const sudoku_opts_t *opts) {
+    sudoku_level_t level;
+    int big;
+    if (m->classic) return sudoku_method_for(&m->shape, puzzle, opts);
+    if (opts->method != SUDOKU_METHOD_AUTO) return opts->method;
+    return choose_auto_model(m, opts, &level, &big);
+}
+
+int sudoku_model_solve(const sudoku_model_t *m, const uint8_t *puzzle, const sudoku_opts_t *opts,
+                       sudoku_result_t *res) {
+    sudoku_opts_t defaults;
+    sudoku_method_t method;
+    sudoku_level_t level;
+    size_t conflicts = 0;
+    int rc, big = 0;
+
+    if (res == NULL) return SEARCH_EINVAL;
+    memset(res, 0, sizeof *res);
+    opts = solve_opts(opts, &defaults);
+    rc = SEARCH_EINVAL;
+    if (m == NULL) goto done;
+    if (m->classic) return sudoku_solve(&m->shape, puzzle, opts, res);
+    rc = sudoku_model_check_values(m, puzzle);
+    if (rc != 0) goto done;
+    rc = opts_ok(opts);
+    if (rc != 0) goto done;
+    rc = sudoku_model_find_conflicts(m, puzzle, NULL, 0, &conflicts);
+    if (rc != 0) goto done;
+    rc = SUDOKU_ECONFLICT;
+    if (conflicts > 0) goto done;
+    rc = search_check_now(opts->ctl, 0);
+    if (rc != 0) goto done;
+
+    method = opts->method;
+    level = opts->level == SUDOKU_LEVEL_DEFAULT ? SUDOKU_LEVEL_HIDDEN_SINGLES : opts->level;
+    if (method == SUDOKU_METHOD_AUTO) method = choose_auto_model(m, opts, &level, &big);
+    if (method == SUDOKU_METHOD_FAST) {
+        rc = SUDOKU_EMETHOD;
+        goto done;
+    }
+    if (method == SUDOKU_METHOD_ALGORITHM_X || method == SUDOKU_METHOD_DLX) {
+        rc = solve_exact_cover(&m->shape, m, puzzle, opts, method, res);
+        goto done;
+    }
+    rc = run_solve(&m->shape, m, puzzle, opts, method, level, big, res);
 done:
     res->code = rc;
     return rc;

@@ -99,19 +99,38 @@ static inline int sudoku_box_of(const sudoku_shape_t *s, int r, int c) {
 
 /* === Validation ========================================================= */
 
+/* Kinds of units (the classic grid has the first three; the others come
+ * with the variants of sudoku/model.h), and the two rules a conflict of a
+ * variant can break besides its units. */
 typedef enum sudoku_unit_e {
     SUDOKU_UNIT_ROW = 0,
     SUDOKU_UNIT_COL = 1,
-    SUDOKU_UNIT_BOX = 2
+    SUDOKU_UNIT_BOX = 2,
+    SUDOKU_UNIT_REGION = 3,   /* a jigsaw region (replaces the boxes) */
+    SUDOKU_UNIT_DIAGONAL = 4, /* X: 0 the main diagonal, 1 the anti-diagonal */
+    SUDOKU_UNIT_WINDOW = 5,   /* windoku */
+    SUDOKU_UNIT_DISJOINT = 6, /* disjoint groups: one position in every box */
+    SUDOKU_UNIT_EXTRA = 7,    /* a unit the puzzle lists */
+    SUDOKU_UNIT_KINDS = 8,
+    SUDOKU_RULE_PARITY = 8, /* conflicts only: a value of the wrong parity */
+    SUDOKU_RULE_PAIR = 9    /* conflicts only: a pair against its rule */
 } sudoku_unit_t;
 
-/* One rule broken: `value` occurs ncells >= 2 times in one unit. */
+/* "row", "column", "box", "region", "diagonal", "window", "disjoint",
+ * "extra", "parity", "pair"; NULL out of range. */
+const char *sudoku_unit_name(sudoku_unit_t u);
+
+/* One rule broken: `value` occurs ncells >= 2 times in one unit (or, for a
+ * variant's cell and pair rules, the cells that break them). */
 typedef struct sudoku_conflict_s {
     uint8_t unit;                 /* sudoku_unit_t */
     uint8_t value;                /* the repeated value, 1..n */
-    uint16_t index;               /* row, column or box number, 0..n-1 */
+    uint16_t index;               /* row, column or box number, 0..n-1 (see model.h) */
     uint16_t ncells;              /* cells of the unit holding `value` */
     uint16_t cells[SUDOKU_MAX_N]; /* their indices r*n+c, ascending */
+    uint16_t id;                  /* the unit's number: kind*n + index here, the model's
+                                     unit number in sudoku_model_find_conflicts() */
+    uint8_t grid;                 /* the grid of the unit (model.h); 0 here */
 } sudoku_conflict_t;
 
 /* Returns 0 if every value of grid (n*n bytes) is 0..n, SEARCH_EINVAL if one

@@ -23,52 +23,83 @@
  * n^3 propagations of n^2 work. */
 #include "solvers/sudoku/logic_internal.h"
 
+/* Decided cell c's digit leaves its peers and what its pair rules forbid
+ * leaves its partners; cells left with one candidate are queued.  Returns
+ * the new queue length, or -1 on a contradiction. */
+static inline int leave(sudoku_logic_t *st, int c, int nq, int *decided) {
+    uint32_t *tc = st->tcand, b = tc[c];
+    const uint16_t *pp;
+    int np;
+    pp = sl_peers(st, c, &np);
+    for (int i = 0; i < np; i++) {
+        int p = pp[i];
+        if (!(tc[p] & b)) continue;
+        tc[p] &= ~b;
+        if (tc[p] == 0) return -1;
+        if (!st->tdone[p] && !(tc[p] & (tc[p] - 1))) {
+            st->tdone[p] = 1;
+            (*decided)++;
+            st->tq[nq++] = (uint16_t)p;
+        }
+    }
+    if (st->pairs)
+        for (uint32_t k = st->m->pair_start[c]; k < st->m->pair_start[c + 1]; k++) {
+            int p = (int)(st->m->pair_adj[k] >> 8);
+            uint32_t keep = sl_pair_keep(st, (int)(st->m->pair_adj[k] & 0xff), b);
+            if (!(tc[p] & ~keep)) continue;
+            tc[p] &= keep;
+            if (tc[p] == 0) return -1;
+            if (!st->tdone[p] && !(tc[p] & (tc[p] - 1))) {
+                st->tdone[p] = 1;
+                (*decided)++;
+                st->tq[nq++] = (uint16_t)p;
+            }
+        }
+    return nq;
+}
+
 int sudoku__logic_propagate(sudoku_logic_t *st, int nq, int hidden, uint64_t *work) {
-    int n = st->n, nn = st->nn, head = 0, decided = 0;
-    uint32_t *tc = st->tcand;
+    /* locals: the stores below through tc and tdone could alias st's
+     * fields as far as the compiler knows, and reloading them cost 10% */
+    int nn = st->nn, n = st->n, nunits = st->nunits, all_exact = st->all_exact, head = 0;
+    int decided = 0;
+    uint32_t *tc = st->tcand, all = st->all;
+    uint8_t *tdone = st->tdone;
+    const uint16_t *ucell = st->ucell;
+    const uint8_t *ulen = st->ulen;
     for (int c = 0; c < nn; c++)
-        decided += st->tdone[c];
+        decided += tdone[c];
     for (;;) {
         while (head < nq) {
-            int c = st->tq[head++];
-            uint32_t b = tc[c];
-            const uint16_t *pp = st->peers + (size_t)c * (size_t)st->npeers;
             (*work)++;
-            for (int i = 0; i < st->npeers; i++) {
-                int p = pp[i];
-                if (!(tc[p] & b)) continue;
-                tc[p] &= ~b;
-                if (tc[p] == 0) return -1;
-                if (!st->tdone[p] && !(tc[p] & (tc[p] - 1))) {
-                    st->tdone[p] = 1;
-                    decided++;
-                    st->tq[nq++] = (uint16_t)p;
-                }
-            }
+            nq = leave(st, st->tq[head++], nq, &decided);
+            if (nq < 0) return -1;
         }
         /* every cell decided and propagated: a full grid without conflict */
         if (decided == nn) return 1;
         if (!hidden) return 0;
-        /* hidden singles, every unit */
+        /* hidden singles, every exact unit */
         int before = nq;
-        for (int u = 0; u < 3 * n; u++) {
+        for (int u = 0; u < nunits; u++) {
             uint32_t one = 0, two = 0, fixed = 0;
+            const uint16_t *uc = ucell + (size_t)u * (size_t)n;
+            if (!all_exact && ulen[u] != n) continue;
             for (int k = 0; k < n; k++) {
-                int c = st->unit_cell[u][k];
+                int c = uc[k];
                 uint32_t m = tc[c];
                 two |= one & m;
                 one |= m;
-                if (st->tdone[c]) fixed |= m;
+                if (tdone[c]) fixed |= m;
             }
-            if (one != st->all) return -1;
+            if (one != all) return -1;
             for (uint32_t ex = one & ~two & ~fixed; ex; ex &= ex - 1) {
                 uint32_t b = ex & (0u - ex);
                 for (int k = 0; k < n; k++) {
-                    int c = st->unit_cell[u][k];
+                    int c = uc[k];
                     if (!(tc[c] & b)) continue;
-                    if (!st->tdone[c]) {
+                    if (!tdone[c]) {
                         tc[c] = b;
-                        st->tdone[c] = 1;
+                        tdone[c] = 1;
                         decided++;
                         st->tq[nq++] = (uint16_t)c;
                     }
@@ -82,13 +113,17 @@ int sudoku__logic_propagate(sudoku_logic_t *st, int nq, int hidden, uint64_t *wo
 
 /* Depth 0: copy the state into tcand/tdone, assume c = d, propagate. */
 static int refute_singles(sudoku_logic_t *st, int c, int d, uint64_t *work) {
-    for (int i = 0; i < st->nn; i++) {
-        if (st->value[i]) {
-            st->tcand[i] = SL_BIT(st->value[i]);
-            st->tdone[i] = 1;
+    const uint8_t *value = st->value, *live = st->m->live;
+    const uint32_t *cand = st->cand;
+    uint32_t *tcand = st->tcand;
+    uint8_t *tdone = st->tdone;
+    for (int i = 0, nn = st->nn; i < nn; i++) {
+        if (value[i]) {
+            tcand[i] = SL_BIT(value[i]);
+            tdone[i] = 1;
         } else {
-            st->tcand[i] = st->cand[i];
-            st->tdone[i] = 0;
+            tcand[i] = cand[i];
+            tdone[i] = !live[i]; /* a hole is decided, with no digit */
         }
     }
     st->tcand[c] = SL_BIT(d);
@@ -97,12 +132,11 @@ static int refute_singles(sudoku_logic_t *st, int c, int d, uint64_t *work) {
     return sudoku__logic_propagate(st, 1, 1, work) < 0;
 }
 
-/* Depth 1: a full copy (without the scratch pointers' targets, which the
- * basic run does not use), assume c = d, run the basic techniques. */
+/* Depth 1: the position copied into the sub state (which shares the
+ * geometry), assume c = d, run the basic techniques. */
 static int refute_basic(sudoku_logic_t *st, int c, int d, uint64_t *work) {
     sudoku_logic_t *sub = st->sub;
-    memcpy(sub, st, sizeof *sub);
-    sub->sub = NULL;
+    sudoku__logic_copy(sub, st);
     sudoku__logic_place(sub, c, d);
     return sudoku__logic_run_basic(sub, work) < 0;
 }
@@ -137,13 +171,14 @@ int sudoku__logic_trial(sudoku_logic_t *st, const sudoku_logic_opts_t *opts, uin
     const uint8_t *sol = opts->solution;
     int best = -1;
     for (int c = 0; c < st->nn; c++)
-        if (!st->value[c] && !(st->cand[c] & SL_BIT(sol[c])))
+        if (!st->value[c] && sl_live(st, c) && !(st->cand[c] & SL_BIT(sol[c])))
             return 0; /* the true value is gone: not a position to reason from */
     if (trial_at_depth(st, sol, 0, work, s)) return 1;
     if (st->sub != NULL && trial_at_depth(st, sol, 1, work, s)) return 1;
     if (opts->max_tech < SUDOKU_TECH_GUESS) return 0;
     for (int c = 0; c < st->nn; c++)
-        if (!st->value[c] && (best < 0 || sl_popcount(st->cand[c]) < sl_popcount(st->cand[best])))
+        if (!st->value[c] && sl_live(st, c) &&
+            (best < 0 || sl_popcount(st->cand[c]) < sl_popcount(st->cand[best])))
             best = c;
     if (best < 0) return 0;
     sl_step_begin(s, SUDOKU_TECH_GUESS);

@@ -5,18 +5,23 @@
  *   both pincers cannot be c.
  * xyz-wing: a pivot {a,b,z} sees pincers {a,z} and {b,z}: one of the three
  *   is z, so a cell that sees all three cannot be z.
- * unique rectangle, type 1: four empty cells on two rows, two columns and
- *   two boxes; three hold exactly {a,b}; if the fourth held a or b too the
- *   four could swap a and b and the puzzle would have two solutions, so the
- *   fourth loses a and b.  Only for puzzles known to be unique (the caller
- *   says so through opts.assume_unique).
+ * "Sees" is any shared unit, so the wings work on every variant as they
+ *   are.
+ * unique rectangle, type 1: four empty cells on two rows and two columns
+ *   of one grid; three hold exactly {a,b}; if the fourth held a or b too,
+ *   the four could swap a and b and the puzzle would have two solutions, so
+ *   the fourth loses a and b.  Only for puzzles known to be unique (the
+ *   caller says so through opts.assume_unique).  The swap keeps every unit
+ *   valid only when each unit holds none of the corners or two side by side
+ *   (the same row or column of the rectangle): on a classic grid, when the
+ *   corners lie in two boxes; on a variant the check is made on the
+ *   corners' units (a diagonal or window through one corner rules the
+ *   rectangle out).  Parity cannot break it (the corners may hold both
+ *   digits), pair rules can (the corners' neighbours would see different
+ *   differences), so a model with pair rules never looks (st->ur).
  * Searches are plain loops over cells and peers: n^2 * peers^2 at most, a
  * few thousand steps at 9x9. */
 #include "solvers/sudoku/logic_internal.h"
-
-static const uint16_t *peers_of(const sudoku_logic_t *st, int c) {
-    return st->peers + (size_t)c * (size_t)st->npeers;
-}
 
 static void add_cell_cands(const sudoku_logic_t *st, sudoku_logic_step_t *s, int c) {
     sl_add(s, SUDOKU_ITEM_CELL, c, 0);
@@ -25,11 +30,11 @@ static void add_cell_cands(const sudoku_logic_t *st, sudoku_logic_step_t *s, int
 }
 
 int sudoku__logic_xy_wing(sudoku_logic_t *st, sudoku_logic_step_t *s) {
-    int np = st->npeers;
     for (int p = 0; p < st->nn; p++) {
         uint32_t pm = st->cand[p];
+        int np;
         if (sl_popcount(pm) != 2) continue;
-        const uint16_t *pp = peers_of(st, p);
+        const uint16_t *pp = sl_peers(st, p, &np);
         for (int i = 0; i < np; i++) {
             int x = pp[i];
             uint32_t xm = st->cand[x];
@@ -41,8 +46,9 @@ int sudoku__logic_xy_wing(sudoku_logic_t *st, sudoku_logic_step_t *s) {
                 if (y == x || st->cand[y] != (b | c)) continue;
                 int d = sl_ctz(c) + 1, any = 0;
                 sl_step_begin(s, SUDOKU_TECH_XY_WING);
-                const uint16_t *xp = peers_of(st, x);
-                for (int k = 0; k < np; k++) {
+                int nx;
+                const uint16_t *xp = sl_peers(st, x, &nx);
+                for (int k = 0; k < nx; k++) {
                     int t = xp[k];
                     if (t != p && t != y && sl_sees(st, t, y)) any |= sl_add_elim(st, s, t, d);
                 }
@@ -59,11 +65,11 @@ int sudoku__logic_xy_wing(sudoku_logic_t *st, sudoku_logic_step_t *s) {
 }
 
 int sudoku__logic_xyz_wing(sudoku_logic_t *st, sudoku_logic_step_t *s) {
-    int np = st->npeers;
     for (int p = 0; p < st->nn; p++) {
         uint32_t pm = st->cand[p];
+        int np;
         if (sl_popcount(pm) != 3) continue;
-        const uint16_t *pp = peers_of(st, p);
+        const uint16_t *pp = sl_peers(st, p, &np);
         for (int i = 0; i < np; i++) {
             int x = pp[i];
             uint32_t xm = st->cand[x];
@@ -93,39 +99,68 @@ int sudoku__logic_xyz_wing(sudoku_logic_t *st, sudoku_logic_step_t *s) {
     return 0;
 }
 
-int sudoku__logic_unique_rect(sudoku_logic_t *st, sudoku_logic_step_t *s) {
-    int n = st->n;
-    for (int r1 = 0; r1 < n; r1++)
-        for (int r2 = r1 + 1; r2 < n; r2++) {
-            int same_band = r1 / st->br == r2 / st->br;
-            for (int c1 = 0; c1 < n; c1++)
-                for (int c2 = c1 + 1; c2 < n; c2++) {
-                    int cells[4] = {r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2};
-                    if (same_band == (c1 / st->bc == c2 / st->bc)) continue; /* not two boxes */
-                    /* three corners hold exactly the pair, so one of the first two does */
-                    uint32_t m = st->cand[cells[0]];
-                    if (sl_popcount(m) != 2) m = st->cand[cells[1]];
-                    if (sl_popcount(m) != 2) continue;
-                    int exact = 0, odd = -1;
-                    for (int i = 0; i < 4; i++) {
-                        uint32_t cm = st->cand[cells[i]];
-                        if (cm == m)
-                            exact++;
-                        else if ((cm & m) == m)
-                            odd = cells[i];
-                    }
-                    if (exact != 3 || odd < 0) continue;
-                    sl_step_begin(s, SUDOKU_TECH_UNIQUE_RECTANGLE);
-                    for (uint32_t q = m; q; q &= q - 1)
-                        sl_add_elim(st, s, odd, sl_ctz(q) + 1);
-                    s->digits = m;
-                    for (int i = 0; i < 4; i++)
-                        sl_add(s, SUDOKU_ITEM_CELL, cells[i], 0);
-                    for (int i = 0; i < 4; i++)
-                        for (uint32_t q = m; q; q &= q - 1)
-                            sl_add(s, SUDOKU_ITEM_CAND, cells[i], sl_ctz(q) + 1);
-                    return 1;
+/* Whether swapping two digits over the rectangle's corners keeps every
+ * unit valid: each unit of a corner holds exactly two corners, side by
+ * side (c[0]-c[1] and c[2]-c[3] share a row, c[0]-c[2] and c[1]-c[3] a
+ * column). */
+static int rect_swappable(const sudoku_logic_t *st, const int *cells) {
+    for (int i = 0; i < 4; i++) {
+        const uint16_t *cu = sl_units(st, cells[i]);
+        for (int j = 0; j < st->ncu[cells[i]]; j++) {
+            int in = 0, mask = 0;
+            for (int k = 0; k < 4; k++)
+                if (sl_in_unit(st, cells[k], cu[j])) {
+                    in++;
+                    mask |= 1 << k;
                 }
+            /* side by side: {0,1}, {2,3}, {0,2}, {1,3}; not a diagonal pair */
+            if (in != 2 || mask == 0x9 || mask == 0x6) return 0;
         }
+    }
+    return 1;
+}
+
+int sudoku__logic_unique_rect(sudoku_logic_t *st, sudoku_logic_step_t *s) {
+    const sudoku_model_t *m = st->m;
+    int n = st->n, br = m->shape.box_rows, bc = m->classic ? m->shape.box_cols : 1;
+    for (int g = 0; g < m->nline_grids; g++) {
+        const int16_t *rows = m->grid_units + (size_t)g * 2 * (size_t)n;
+        for (int r1 = 0; r1 < n; r1++)
+            for (int r2 = r1 + 1; r2 < n; r2++) {
+                const uint16_t *a = sl_ucells(st, rows[r1]), *b = sl_ucells(st, rows[r2]);
+                int band = m->classic ? r1 / br == r2 / br : -1;
+                for (int c1 = 0; c1 < n; c1++)
+                    for (int c2 = c1 + 1; c2 < n; c2++) {
+                        /* a classic grid's rectangle lies in two boxes, or is no use
+                         * (what rect_swappable() finds, without reading a cell) */
+                        if (band == (c1 / bc == c2 / bc)) continue;
+                        /* three corners hold exactly the pair, so one of the first two does */
+                        uint32_t pm = st->cand[a[c1]];
+                        if (sl_popcount(pm) != 2) pm = st->cand[a[c2]];
+                        if (sl_popcount(pm) != 2) continue;
+                        int cells[4] = {a[c1], a[c2], b[c1], b[c2]};
+                        int exact = 0, odd = -1;
+                        for (int i = 0; i < 4; i++) {
+                            uint32_t cm = st->cand[cells[i]];
+                            if (cm == pm)
+                                exact++;
+                            else if ((cm & pm) == pm)
+                                odd = cells[i];
+                        }
+                        if (exact != 3 || odd < 0 || (!m->classic && !rect_swappable(st, cells)))
+                            continue;
+                        sl_step_begin(s, SUDOKU_TECH_UNIQUE_RECTANGLE);
+                        for (uint32_t q = pm; q; q &= q - 1)
+                            sl_add_elim(st, s, odd, sl_ctz(q) + 1);
+                        s->digits = pm;
+                        for (int i = 0; i < 4; i++)
+                            sl_add(s, SUDOKU_ITEM_CELL, cells[i], 0);
+                        for (int i = 0; i < 4; i++)
+                            for (uint32_t q = pm; q; q &= q - 1)
+                                sl_add(s, SUDOKU_ITEM_CAND, cells[i], sl_ctz(q) + 1);
+                        return 1;
+                    }
+            }
+    }
     return 0;
 }

@@ -18,6 +18,18 @@
  * any number of threads at once (xcover problems are immutable).
  *
  * Solutions are reported as grids of sudoku.h (N*N bytes, 1..N).
+ *
+ * A model of sudoku/model.h (frame of C cells) has C*N options, option
+ * (cell, value) = cell*N + value-1 as above, and items:
+ *   primary    one per live cell, then (unit, value) for each unit of N
+ *              cells (exactly once), in unit order
+ *   secondary  (unit, value) for each shorter unit (at most once); 2(N-1)
+ *              per non-consecutive pair: (a = w, b = w+1) and (a = w+1,
+ *              b = w) may not both be chosen; one "dead" item last
+ * A hole's options and the values parity forbids are made of the dead item
+ * alone, so the search never chooses them.  Consecutive marks ("these two
+ * differ by exactly 1") are not an exact-cover constraint: a model with
+ * one answers SUDOKU_EMETHOD.
  * Nothing here does I/O or keeps global state. */
 #ifndef PUZZLED_SUDOKU_XC_H
 #define PUZZLED_SUDOKU_XC_H
@@ -26,6 +38,7 @@
 #include <stdint.h>
 
 #include "solvers/search.h"
+#include "solvers/sudoku/model.h"
 #include "solvers/sudoku/sudoku.h"
 #include "solvers/xcover/xcover.h"
 
@@ -44,6 +57,13 @@ static inline void sudoku_xc_decode(const sudoku_shape_t *s, uint32_t option, in
  * shape or NULL out, SEARCH_ENOMEM.  `alloc` may be NULL (malloc/free). */
 int sudoku_xc_problem_new(const sudoku_shape_t *shape, const search_allocator_t *alloc,
                           xcover_problem_t **out);
+
+/* The exact-cover problem of model m (the layout above).  Returns 0 and
+ * sets *out, SEARCH_EINVAL, SUDOKU_EMETHOD (consecutive marks),
+ * XCOVER_ELIMIT (more options, items or entries than xcover takes: a big
+ * grid with many pair rules), SEARCH_ENOMEM. */
+int sudoku_xc_problem_new_model(const sudoku_model_t *m, const search_allocator_t *alloc,
+                                xcover_problem_t **out);
 
 /* Writes the options of the givens of `puzzle` (nonzero cells, in cell
  * order) to options[0..], which must hold n*n entries, and their number to
@@ -64,7 +84,11 @@ typedef struct sudoku_xc_opts_s {
                                         solution k at solutions + k*n*n */
     const search_ctl_t *ctl;         /* NULL = no limits */
     const xcover_problem_t *problem; /* NULL: built for this solve and freed; else from
-                                        sudoku_xc_problem_new() for the SAME shape */
+                                        sudoku_xc_problem_new() for the SAME shape (or
+                                        _new_model() for the same model) */
+    const sudoku_model_t *model;     /* NULL: the shape's grid; else the solve is of this
+                                        model (the shape argument is then ignored, the
+                                        puzzle and solutions are frame-sized) */
     const uint32_t *prefix;          /* options forced after the givens: a root of */
     size_t prefix_len;               /* sudoku_xc_split() for a parallel subtree */
     const search_allocator_t *alloc; /* NULL = malloc/free */
@@ -113,5 +137,10 @@ int sudoku_xc_solve(const sudoku_shape_t *shape, const uint8_t *puzzle,
 int sudoku_xc_split(const sudoku_shape_t *shape, const uint8_t *puzzle,
                     const xcover_problem_t *problem, const xcover_split_opts_t *o, uint32_t *roots,
                     size_t cap, xcover_split_info_t *info);
+
+/* The same for a puzzle of model m and its problem (_new_model). */
+int sudoku_xc_split_model(const sudoku_model_t *m, const uint8_t *puzzle,
+                          const xcover_problem_t *problem, const xcover_split_opts_t *o,
+                          uint32_t *roots, size_t cap, xcover_split_info_t *info);
 
 #endif

@@ -325,7 +325,7 @@ export class Contract {
           continue;
         }
         const schema = deref(this.doc, p.schema || {});
-        const fn = this.ajv.compile(stripRefs(p.schema || {}, this.doc));
+        const fn = this.ajv.compile(stripRefs(p.schema || {}));
         const v = coerce(vals[0], schema, this.doc);
         if (!fn(v)) out.push(...ajvErrors(fn.errors, `query ${p.name}`));
       } else if (p.in === 'header') {
@@ -362,7 +362,7 @@ export class Contract {
 }
 
 // A schema with its top-level $ref resolved for standalone compilation.
-function stripRefs(schema, doc) {
+function stripRefs(schema) {
   if (schema.$ref) return { $ref: `oas${schema.$ref}` };
   return schema;
 }

@@ -300,8 +300,11 @@ max_ok=$((41 + lr_ms / 50 + 1))
 [ "$n200" -ge 41 ] && [ "$n200" -le "$max_ok" ] && [ $((n200 + n429)) = 100 ] ||
     bad "limit_req (20r/s, burst 40): $n200 x 200, $n429 x 429 of 100 in $lr_ms ms (want 41..$max_ok x 200)"
 last=$(grep -l '^HTTP/1.1 429' "$work"/lr/h* | tail -n1)
-[ -n "$last" ] && grep -qi '^content-type: application/problem+json' "$last" && grep -qi '^retry-after: 1' "$last" &&
-    grep -q '"status":429' "$work/lr/b${last##*/h}" || bad "a 429 is not problem+json with Retry-After"
+if ! { [ -n "$last" ] && grep -qi '^content-type: application/problem+json' "$last" &&
+       grep -qi '^retry-after: 1' "$last" && grep -q '"status":429' "$work/lr/b${last##*/h}"; }; then
+    bad "a 429 is not problem+json with Retry-After: ${last:-none}"
+    [ -n "$last" ] && { cat "$last"; cat "$work/lr/b${last##*/h}"; } >&2
+fi
 [ "$(curl -s --interface 127.0.0.10 -o /dev/null -w '%{http_code}' "$base/v1/nqueens/count?n=4")" = 200 ] ||
     bad "another address is limited too"
 say "limit_req: 100 in $lr_ms ms from one address: $n200 answered, $n429 x 429 (problem+json, Retry-After); other addresses unaffected"
@@ -310,11 +313,10 @@ say "limit_req: 100 in $lr_ms ms from one address: $n200 answered, $n429 x 429 (
 # and blanks) at 1 kB/s, so every connection is held about 3 s whatever
 # the machine, and nginx counts it from its head on.
 { printf '{"grid":"1..............."}'; head -c 3000 /dev/zero | tr '\0' ' '; } >"$work/slow.json"
-urls=()
-for _ in $(seq 40); do
-    urls+=(-o /dev/null -H 'Content-Type: application/json' --data-binary "@$work/slow.json" "$base/v1/sudoku/solve")
-done
-curl -s --no-progress-meter -Z --parallel-max 40 --limit-rate 1000 --interface 127.0.0.11 \
+urls=() # the -H and the body apply to every URL (repeated, curl would join the bodies with &)
+for _ in $(seq 40); do urls+=(-o /dev/null "$base/v1/sudoku/solve"); done
+curl -s --no-progress-meter -Z --parallel-immediate --parallel-max 40 --limit-rate 1000 --interface 127.0.0.11 \
+    -H 'Content-Type: application/json' --data-binary "@$work/slow.json" \
     -w '%{http_code}\n' "${urls[@]}" >"$work/codes"
 n200=$(grep -c '^200$' "$work/codes" || true)
 n429=$(grep -c '^429$' "$work/codes" || true)

@@ -1,8 +1,10 @@
 // harness.mjs -- what every browser test file shares: the real server on a
 // free loopback port, Debian's Chromium driven by playwright-core, a page
-// that records every uncaught error and console error (each test ends by
-// asserting there were none), screenshots, and the list of tests waiting
-// for endpoints that are not on main yet.
+// that starts with empty storage in the view asked for (play or engineer)
+// and records every uncaught error and console error (each test ends by
+// asserting there were none), screenshots, the accessibility audit
+// (axe-core), and the list of tests waiting for endpoints that are not on
+// main yet.
 //
 // Environment: PUZZLED_BIN (default build/puzzled), CHROMIUM (default
 // /usr/bin/chromium), PUZZLED_WEB_SHOTS (default build/web-shots),
@@ -46,7 +48,7 @@ function recordPageAnswers(page, origin) {
   if (!contractDir()) return;
   page.on('response', (res) => {
     if (!res.url().startsWith(origin)) return;
-    const test = currentTest;
+    const testName = currentTest;
     const req = res.request();
     const p = (async () => {
       const reqHeaders = await req.allHeaders().catch(() => req.headers());
@@ -57,7 +59,7 @@ function recordPageAnswers(page, origin) {
       const body = await Promise.race([res.body(), new Promise((r) => setTimeout(() => r(null), 5_000))]).catch(() => null);
       record({
         source: 'web',
-        test,
+        test: testName,
         method: req.method(),
         url: res.url(),
         req_headers: reqHeaders,
@@ -81,12 +83,14 @@ const SHOTS = path.resolve(ROOT, process.env.PUZZLED_WEB_SHOTS || 'build/web-sho
 export { startServer };
 
 // Launches Chromium with a fresh profile; resolves to {ctx, close()}.
-export async function startBrowser() {
+// `device` adds context options (a phone: viewport, hasTouch, isMobile).
+export async function startBrowser(device = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'puzzled-web-'));
   const ctx = await chromium.launchPersistentContext(dir, {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
     viewport: { width: 1280, height: 900 },
+    ...device,
     args: [
       '--no-sandbox',
       '--headless',
@@ -113,8 +117,30 @@ export async function startBrowser() {
 // own ("Failed to load resource: the server responded with a status of
 // 400"), so a test that provokes one on purpose lists it in `allow` (by
 // status, e.g. 'status of 422'); any other console error fails the test.
-export async function openPage(ctx, url, { allow = [] } = {}) {
+// The page starts with empty storage (no saved game, default settings) in
+// `mode` ('play' or 'engineer', for the Sudoku and Killer pages); `keep`
+// keeps what an earlier page of the context stored.  `before(page)` runs
+// before the first navigation (page.clock.install(), routes).  The
+// context's other pages are closed first: they share the storage, and a
+// game they save must not become this page's.
+export async function openPage(ctx, url, { allow = [], mode = 'play', keep = false, before } = {}) {
+  for (const old of ctx.pages()) await old.close();
   const page = await ctx.newPage();
+  await page.bringToFront(); // the others are background tabs now (document.hidden)
+  if (before) await before(page);
+  if (!keep) {
+    // a blank page of the same origin (made up here: no favicon.ico
+    // request, no app saving a game) to empty the storage from
+    const blank = new URL('/__blank__', url).href;
+    const html = '<!doctype html><title>blank</title><link rel="icon" href="data:,">';
+    await page.route(blank, (r) => r.fulfill({ status: 200, contentType: 'text/html', body: html }));
+    await page.goto(blank);
+    await page.evaluate((m) => {
+      localStorage.clear();
+      localStorage.setItem('puzzled.mode', JSON.stringify(m));
+    }, mode);
+    await page.unroute(blank);
+  }
   const errors = [];
   page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
   page.on('console', (m) => {
@@ -132,13 +158,14 @@ export async function openPage(ctx, url, { allow = [] } = {}) {
 
 // Screenshots of the current page at desktop and phone width, light and
 // dark, under build/web-shots/<name>-<width>-<scheme>.png.  Also checks
-// that nothing is wider than the phone's screen.
-export async function shoot(page, name) {
+// that nothing is wider than the phone's screen.  With `audit`, axe-core
+// checks each width and scheme too (audit() below).
+export async function shoot(page, name, { audit: check = false } = {}) {
   fs.mkdirSync(SHOTS, { recursive: true });
   const files = [];
   for (const [label, width, height] of [
-    ['desktop', 1280, 900],
-    ['phone', 360, 780],
+    ['1280', 1280, 900],
+    ['390', 390, 844],
   ]) {
     await page.setViewportSize({ width, height });
     for (const scheme of ['light', 'dark']) {
@@ -147,8 +174,9 @@ export async function shoot(page, name) {
       const file = path.join(SHOTS, `${name}-${label}-${scheme}.png`);
       await page.screenshot({ path: file, fullPage: true });
       files.push(file);
+      if (check) await audit(page, `${name} at ${width} px, ${scheme}`);
     }
-    if (label === 'phone') {
+    if (width < 600) {
       const wide = await page.evaluate(() => document.scrollingElement.scrollWidth);
       assert.ok(wide <= width, `${name}: the page is ${wide} px wide on a ${width} px screen`);
     }
@@ -156,6 +184,32 @@ export async function shoot(page, name) {
   await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 1280, height: 900 });
   return files;
+}
+
+// One screenshot of the page as it is (viewport, scheme), named.
+export async function snap(page, name) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const file = path.join(SHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+// === Accessibility: axe-core in the page ===================================
+// axe's source is evaluated through the debugging protocol, which the
+// page's Content-Security-Policy does not govern (a <script> tag would be
+// refused).  Every violation of impact serious or critical fails, with its
+// rule, its help text and the first elements it names.
+const AXE = fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
+
+export async function audit(page, where) {
+  if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) await page.evaluate(AXE);
+  const found = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.help}: ${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')} ${n.failureSummary || ''}`.replace(/\s+/g, ' ')).join(' | ')}`);
+  });
+  assert.deepEqual(found, [], `axe-core on ${where}`);
 }
 
 // The cells of a Sudoku grid as text, row-major ('' for empty).

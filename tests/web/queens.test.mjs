@@ -121,7 +121,7 @@ webTest('place queens by clicking: candidates, dead rows, completions', async ()
   assert.equal(await page.locator('dd.completions').innerText(), '4');
   // a queen on the same diagonal: both marked, the verdict says so
   await square(page, 1, 1, 8).click();
-  await page.getByText(/pair of queens attack each other/).waitFor();
+  await page.getByText('Two queens attack each other (red).').waitFor();
   assert.equal(await boardGrid(page).locator('.sq.clash').count(), 2);
   // move it to a safe square, then block row 2 completely: a dead end
   await square(page, 1, 2, 8).click();
@@ -132,7 +132,7 @@ webTest('place queens by clicking: candidates, dead rows, completions', async ()
   // Complete from here on an empty board gives a full solution
   await button(page, 'Empty board').click();
   await button(page, 'First solution').click();
-  await page.getByText(/^The first solution in backtracking order/).waitFor();
+  await page.getByText(/^The first solution found by backtracking \(\d+ nodes/).waitFor();
   assert.equal(await boardGrid(page).locator('.sq.q').count(), 8);
   assert.equal(await boardGrid(page).locator('.sq.clash').count(), 0);
   // keyboard: arrows and Space move a queen

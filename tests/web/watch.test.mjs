@@ -82,7 +82,7 @@ webTest('propagation shows eliminations as struck-out pencil marks', async () =>
 // The replay engine on real traces: every backtrack restores the board of
 // its guess, the end is the solution, and stepping all the way back gives
 // the puzzle again.
-async function trace(grid, method, n = 9) {
+async function trace(grid, method) {
   const r = await fetch(`${srv.base}/v1/sudoku/solve`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },

@@ -42,11 +42,36 @@ function connection(ok) {
   if (connection.last === ok) return;
   connection.last = ok;
   window.dispatchEvent(new CustomEvent('puzzled-connection', { detail: { ok } }));
+  if (!ok) watchConnection();
 }
 
 function networkError() {
   connection(false);
   return new ApiError('network', NETWORK_MESSAGE);
+}
+
+// A page's module could not be loaded: the server is not answering.
+export const connectionLost = () => connection(false);
+
+// Once the connection is lost (or a page's module failed to load), asks
+// healthz every PROBE_MS until the server answers, then says so: the
+// banner goes, and a page that could not load loads.
+const PROBE_MS = 2000;
+let probing = null;
+export function watchConnection() {
+  if (probing) return;
+  probing = setInterval(async () => {
+    try {
+      const res = await fetch('healthz', { cache: 'no-store' });
+      if (!res.ok) return;
+    } catch {
+      return;
+    }
+    clearInterval(probing);
+    probing = null;
+    connection.last = false; // the import failure may not have said so
+    connection(true);
+  }, PROBE_MS);
 }
 
 function sleep(ms, signal) {

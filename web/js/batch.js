@@ -51,7 +51,7 @@ export function mount(root) {
   const bar = h('progress', { max: 1, value: 0, 'aria-label': 'Puzzles answered' });
   const barLine = h('div', { class: 'progress-line' });
   const counts = h('div', { class: 'counts', 'aria-live': 'off' });
-  const preview = h('div', { class: 'table-wrap' });
+  const preview = h('div', { class: 'table-wrap' }, h('p', { class: 'muted' }, 'Run a batch to see its answers here, as they come.'));
   const form = card(
     'Puzzles',
     h('div', { class: 'row' }, field('Open a file', fileInput), sampleBtn),
@@ -158,7 +158,15 @@ export function mount(root) {
         h(
           'tbody',
           null,
-          shown.map((r) => h('tr', null, h('td', null, r.line), h('td', null, r.status), h('td', null, r.solution || r.error || ''))),
+          shown.map((r) =>
+            h(
+              'tr',
+              null,
+              h('td', null, r.line),
+              h('td', null, r.status),
+              r.solution ? h('td', { class: 'grid-text' }, r.solution) : h('td', { class: 'msg' }, r.error || ''),
+            ),
+          ),
         ),
       ),
     );

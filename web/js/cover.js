@@ -6,8 +6,9 @@
 
 import * as api from './api.js';
 import {
-  h, field, select, number, button, card, statusLine, setStatus, statsTable, showProblem, setFieldError, Task, fmt,
+  h, field, select, number, button, card, statusLine, setStatus, statsTable, showProblem, setFieldError, clearErrors, Task, fmt,
 } from './ui.js';
+import { LIMITS, range } from './limits.js';
 
 const KNUTH = {
   items: 'A B C D E F G',
@@ -131,7 +132,7 @@ export function mount(root) {
     out.replaceChildren();
   });
   const methodSel = select(['dlx', 'algorithm-x'], 'dlx');
-  const maxSol = number(1, 1, 10000);
+  const maxSol = number(1, 1, LIMITS.cover.maxSolutions);
   const threads = number(1, 1, 256);
   const solveBtn = button('Solve', () => solve(), 'primary');
   const cancelBtn = button('Cancel', null, 'danger');
@@ -146,7 +147,7 @@ export function mount(root) {
       'div',
       { class: 'row' },
       field('Method', methodSel, { api: 'method' }),
-      field('Max solutions', maxSol, { api: 'max_solutions' }),
+      field('Max solutions', maxSol, { api: 'max_solutions', hint: range(1, LIMITS.cover.maxSolutions) }),
       field('Threads', threads, { api: 'threads' }),
     ),
     h('div', { class: 'row' }, solveBtn, cancelBtn),
@@ -197,6 +198,7 @@ export function mount(root) {
     const sec = words(secIn.value);
     if (sec.length) body.secondary = sec;
     out.replaceChildren();
+    clearErrors(editor); // an earlier error must not outlive a good solve
     const res = await task.run('Solving…', (signal, hooks) =>
       api.post('v1/exact-cover/solve', body, { signal, ...hooks, job: true }),
     );

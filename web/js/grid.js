@@ -1,30 +1,49 @@
-// grid.js -- the Sudoku board, shared by the Sudoku, Watch and Killer pages.
+// grid.js -- the board view, shared by the Sudoku, Killer and Watch pages.
+// It draws and reads; what a keystroke or a tap means is the page's
+// business (callbacks).
 //
-// State per cell i = r*n + c: values[i] (0 empty, else 1..n), given[i]
-// (part of the puzzle, not the player's entry), pencil[i] (candidate bits,
-// bit v-1), marks[i] (classes: conflict, wrong, hint, focus-step, solved,
-// selected), and per-candidate marks (hint candidates, eliminations).
-// Cages (Killer) are drawn as dashed outlines inside their cells with the
-// sum in the corner of the first cell.
+// Shape: a Geometry (geometry.js): thick lines where regions meet (boxes,
+// or any jigsaw), Killer cages as dashed outlines inside their cells with
+// the sum in the first cell, and decorations drawn on an SVG layer over the
+// cells in grid units (viewBox 0 0 n n): lines through cell centres, dots,
+// labels.  A variant adds regions, units or decorations; the cells and
+// their input stay as they are.
+//
+// Per cell i = r*n + c: values[i] (0 empty, else 1..n), given[i], pencil[i]
+// (candidate bits, bit v-1), marks[i] (classes: conflict, wrong, hint,
+// step, solved, guessed, selected, err, cage-hl, cage-err), and
+// per-candidate marks (hint candidates, eliminations).  With `highlight`,
+// the selected cell (sel), its row, column and region (peer) and the cells
+// holding its value (same) are shaded.  Pencil marks are drawn in the cell
+// while they are readable (8 px and up); on smaller cells the grid says
+// data-marks="dots" and shows a dot, and the page lists the marks.
 //
 // Keyboard (one tab stop, roving focus, role=grid):
-//   arrows, Home/End, PageUp/PageDown   move
-//   1-9, A-Z (the grid's symbols)        write (or toggle a pencil mark)
-//   Backspace, Delete, 0, '.', Space     clear (Space selects on Killer)
-//   Enter, Space on a selectable grid    select / unselect the cell
-// The page decides what a write means through onInput(i, value).
+//   arrows (wrapping), Home/End, PageUp/PageDown   move
+//   the grid's symbols (1-9, then A-Z)              write
+//   Backspace, Delete, 0, '.'                       clear
+//   Space, Enter on a selectable grid               select / unselect
+// onKey(e, i) sees every key first and may claim it (returns true).
 
 import { h, nextId } from './ui.js';
 import { symbolOf, valueOf } from './formats.js';
+import { Geometry } from './geometry.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const MARK_MIN_PX = 8; // smallest pencil mark drawn inside a cell
 
 export class Grid {
-  constructor({ label, editable = true, selectable = false, onInput, onSelect, onPaste } = {}) {
+  constructor({ label, editable = true, selectable = false, highlight = false, onInput, onSelect, onPaste, onKey, onMove } = {}) {
     this.label = label || 'Sudoku grid';
     this.editable = editable;
     this.selectable = selectable;
+    this.showSelection = highlight; // the selected cell drawn (sel), focus or not
+    this.highlighting = highlight; // its row, column, region (peer) and digit (same) too
     this.onInput = onInput || (() => {});
     this.onSelect = onSelect || (() => {});
     this.onPaste = onPaste || null;
+    this.onKey = onKey || (() => false);
+    this.onMove = onMove || (() => {});
     this.pencilMode = false;
     this.el = h('div', {
       class: 'sgrid',
@@ -40,25 +59,37 @@ export class Grid {
       e.preventDefault();
       this.onPaste(e.clipboardData.getData('text'));
     });
+    if (typeof ResizeObserver !== 'undefined') {
+      new ResizeObserver(() => this.fitMarks()).observe(this.el);
+    }
     this.focusIndex = 0;
-    this.cages = [];
-    this.diagonals = false;
-    this.resize(9, 3, 3);
+    this.decorations = [];
+    this.setGeometry(new Geometry({ n: 9, rows: 3, cols: 3 }));
   }
 
   resize(n, rows, cols) {
+    this.setGeometry(new Geometry({ n, rows, cols }));
+  }
+
+  // A new shape: every cell is rebuilt, empty.
+  setGeometry(geo) {
+    this.geo = geo;
+    const n = geo.n;
     this.n = n;
-    this.boxRows = rows;
-    this.boxCols = cols;
+    this.boxRows = geo.boxRows;
+    this.boxCols = geo.boxCols;
     const nn = n * n;
     this.values = new Array(nn).fill(0);
     this.given = new Array(nn).fill(false);
     this.pencil = new Array(nn).fill(0);
     this.marks = Array.from({ length: nn }, () => new Set());
     this.candMarks = new Map(); // i -> Map(value -> class)
-    this.cages = [];
+    this.cages = geo.cages;
+    this.diagonals = false;
+    this.decorations = [];
     this.focusIndex = Math.min(this.focusIndex, nn - 1);
     this.el.style.setProperty('--n', n);
+    this.el.style.setProperty('--pc', Math.ceil(Math.sqrt(n)));
     this.el.dataset.n = n;
     this.el.setAttribute('aria-rowcount', n);
     this.el.setAttribute('aria-colcount', n);
@@ -68,13 +99,9 @@ export class Grid {
       const row = h('div', { role: 'row', class: 'srow' });
       for (let c = 0; c < n; c++) {
         const i = r * n + c;
-        let cls = 'cell';
-        if ((c + 1) % cols === 0 && c < n - 1) cls += ' br';
-        if ((r + 1) % rows === 0 && r < n - 1) cls += ' bb';
-        if ((Math.floor(r / rows) + Math.floor(c / cols)) % 2) cls += ' alt';
         const cell = h('div', {
           role: 'gridcell',
-          class: cls,
+          class: this.baseClass(i),
           tabindex: i === this.focusIndex ? 0 : -1,
           dataset: { i },
           'aria-colindex': c + 1,
@@ -84,8 +111,35 @@ export class Grid {
       }
       rowsEls.push(row);
     }
-    this.el.replaceChildren(...rowsEls);
+    this.overlay = document.createElementNS(SVG, 'svg');
+    this.overlay.setAttribute('class', 'overlay');
+    this.overlay.setAttribute('viewBox', `0 0 ${n} ${n}`);
+    this.overlay.setAttribute('preserveAspectRatio', 'none');
+    this.overlay.setAttribute('aria-hidden', 'true');
+    this.el.replaceChildren(...rowsEls, this.overlay);
+    this.fitMarks();
     this.renderAll();
+  }
+
+  baseClass(i) {
+    let cls = 'cell';
+    if (this.geo.regionEdge(i, 'right')) cls += ' br';
+    if (this.geo.regionEdge(i, 'down')) cls += ' bb';
+    if (this.geo.shaded(i)) cls += ' alt';
+    return cls;
+  }
+
+  // Inline pencil marks while each is at least MARK_MIN_PX tall, else dots.
+  fitMarks() {
+    const w = this.el.clientWidth;
+    if (!w || !this.n) return;
+    const per = Math.ceil(Math.sqrt(this.n));
+    const mode = (0.9 * w) / this.n / per >= MARK_MIN_PX ? 'inline' : 'dots';
+    if (this.el.dataset.marks !== mode) this.el.dataset.marks = mode;
+  }
+
+  get marksInline() {
+    return this.el.dataset.marks !== 'dots';
   }
 
   // === state =================================================================
@@ -139,21 +193,74 @@ export class Grid {
   }
 
   setCages(cages, diagonals) {
-    this.cages = cages;
+    this.geo.setCages(cages);
+    this.cages = this.geo.cages;
+    this.cageOf = this.geo.cageOf;
     this.diagonals = !!diagonals;
-    this.cageOf = new Array(this.n * this.n).fill(-1);
-    cages.forEach((cage, k) => {
-      for (const [r, c] of cage.cells) {
-        if (r >= 0 && c >= 0 && r < this.n && c < this.n) this.cageOf[r * this.n + c] = k;
-      }
-    });
+    const n = this.n;
+    this.setDecorations(
+      this.diagonals
+        ? [
+            { type: 'line', cells: [0, n * n - 1], cls: 'diag-line' },
+            { type: 'line', cells: [n - 1, n * (n - 1)], cls: 'diag-line' },
+          ]
+        : [],
+    );
     this.renderAll();
+  }
+
+  // Decorations over the cells: {type: 'line', cells: [i, j, ...]} through
+  // the cells' centres, {type: 'dot', cell}, {type: 'label', cell, text}
+  // (top-right corner); each may have a class (cls).
+  setDecorations(list) {
+    this.decorations = list;
+    const n = this.n;
+    const at = (i) => [(i % n) + 0.5, Math.floor(i / n) + 0.5];
+    const els = list.map((d) => {
+      let el;
+      if (d.type === 'line') {
+        el = document.createElementNS(SVG, 'polyline');
+        el.setAttribute('points', d.cells.map((i) => at(i).join(',')).join(' '));
+      } else if (d.type === 'dot') {
+        el = document.createElementNS(SVG, 'circle');
+        const [x, y] = at(d.cell);
+        el.setAttribute('cx', x);
+        el.setAttribute('cy', y);
+        el.setAttribute('r', d.r || 0.35);
+      } else {
+        el = document.createElementNS(SVG, 'text');
+        const [x, y] = at(d.cell);
+        el.setAttribute('x', x + 0.45);
+        el.setAttribute('y', y - 0.3);
+        el.setAttribute('text-anchor', 'end');
+        el.textContent = d.text;
+      }
+      el.setAttribute('class', `deco ${d.cls || ''}`);
+      return el;
+    });
+    this.overlay.replaceChildren(...els);
+  }
+
+  // Marks the selected cell, and shades its peers and the cells holding its
+  // value (when highlighting).
+  highlight() {
+    if (!this.showSelection) return;
+    const sel = this.focusIndex;
+    const peers = this.highlighting ? new Set(this.geo.peers[sel]) : new Set();
+    const v = this.highlighting ? this.values[sel] : 0;
+    for (let i = 0; i < this.cells.length; i++) {
+      const cl = this.cells[i].classList;
+      cl.toggle('sel', i === sel);
+      cl.toggle('peer', peers.has(i));
+      cl.toggle('same', !!v && i !== sel && this.values[i] === v);
+    }
   }
 
   // === rendering =============================================================
 
   renderAll() {
     for (let i = 0; i < this.cells.length; i++) this.render(i);
+    this.highlight();
   }
 
   render(i) {
@@ -163,14 +270,11 @@ export class Grid {
     const c = i % n;
     const v = this.values[i];
     const parts = [];
-    let cls = cell.className
-      .split(' ')
-      .filter((x) => ['cell', 'br', 'bb', 'alt'].includes(x))
-      .join(' ');
+    let cls = this.baseClass(i);
     if (v) {
       cls += this.given[i] ? ' given' : ' entry';
       parts.push(h('span', { class: 'v' }, symbolOf(v)));
-    } else if (this.pencil[i]) {
+    } else if (this.pencil[i] || this.candMarks.has(i)) {
       const cm = this.candMarks.get(i);
       const box = h('span', { class: 'cands', 'aria-hidden': 'true' });
       for (let d = 1; d <= n; d++) {
@@ -179,12 +283,12 @@ export class Grid {
         box.append(h('span', { class: mk ? `cd ${mk}` : 'cd' }, on || mk ? symbolOf(d) : ''));
       }
       parts.push(box);
+      if (this.pencil[i]) cls += ' has-marks';
     }
     if (this.cages.length) {
-      const k = this.cageOf[i];
+      const k = this.geo.cageOf[i];
       if (k >= 0) {
-        const same = (rr, cc) =>
-          rr >= 0 && cc >= 0 && rr < n && cc < n && this.cageOf[rr * n + cc] === k;
+        const same = (rr, cc) => rr >= 0 && cc >= 0 && rr < n && cc < n && this.geo.cageOf[rr * n + cc] === k;
         let ccls = 'cage';
         if (!same(r - 1, c)) ccls += ' ct';
         if (!same(r, c + 1)) ccls += ' cr';
@@ -197,9 +301,13 @@ export class Grid {
     }
     if (this.diagonals && (r === c || r + c === n - 1)) cls += ' diag';
     for (const m of this.marks[i]) cls += ` ${m}`;
+    if (this.showSelection) {
+      // keep the highlight classes render() does not own
+      for (const k of ['sel', 'peer', 'same']) if (cell.classList.contains(k)) cls += ` ${k}`;
+    }
     cell.className = cls;
     cell.setAttribute('aria-label', this.describe(i));
-    cell.setAttribute('aria-selected', this.marks[i].has('selected') ? 'true' : 'false');
+    cell.setAttribute('aria-selected', this.marks[i].has('selected') || (this.showSelection && i === this.focusIndex) ? 'true' : 'false');
     cell.replaceChildren(...parts);
   }
 
@@ -222,11 +330,11 @@ export class Grid {
     else if (this.pencil[i]) {
       const cands = [];
       for (let d = 1; d <= n; d++) if (this.pencil[i] & (1 << (d - 1))) cands.push(symbolOf(d));
-      s += `empty, candidates ${cands.join(' ')}`;
+      s += `empty, pencil marks ${cands.join(' ')}`;
     } else s += 'empty';
-    if (this.cages.length && this.cageOf[i] >= 0) {
-      const k = this.cageOf[i];
-      s += `, cage ${k + 1} (sum ${this.cages[k].sum})`;
+    if (this.cages.length && this.geo.cageOf[i] >= 0) {
+      const k = this.geo.cageOf[i];
+      s += `, cage ${k + 1}, sum ${this.cages[k].sum}`;
     }
     const m = this.marks[i];
     if (m.has('conflict')) s += ', breaks a rule';
@@ -242,12 +350,19 @@ export class Grid {
     this.moveTo(i);
   }
 
-  moveTo(i) {
+  // Selects cell i; the focus follows when the grid has it (or `focus`).
+  moveTo(i, focus = true) {
     if (i < 0 || i >= this.cells.length) return;
     this.cells[this.focusIndex].tabIndex = -1;
     this.focusIndex = i;
     this.cells[i].tabIndex = 0;
-    this.cells[i].focus();
+    if (focus) this.cells[i].focus();
+    this.highlight();
+    this.onMove(i);
+  }
+
+  hasFocus() {
+    return this.el.contains(document.activeElement);
   }
 
   // Keeps the roving tab stop on the cell that has the focus, however it
@@ -258,6 +373,8 @@ export class Grid {
     this.cells[this.focusIndex].tabIndex = -1;
     this.focusIndex = +cell.dataset.i;
     cell.tabIndex = 0;
+    this.highlight();
+    this.onMove(this.focusIndex);
   }
 
   click(e) {
@@ -268,44 +385,44 @@ export class Grid {
     if (this.selectable) this.onSelect(i, e);
   }
 
-  key(e) {
-    if (e.altKey || e.ctrlKey || e.metaKey) return;
+  // The cell an arrow key, Home/End or PageUp/PageDown moves to, or -1.
+  target(key) {
     const n = this.n;
     const i = this.focusIndex;
     const r = Math.floor(i / n);
     const c = i % n;
-    let to = -1;
-    switch (e.key) {
+    switch (key) {
       case 'ArrowLeft':
-        to = r * n + ((c + n - 1) % n);
-        break;
+        return r * n + ((c + n - 1) % n);
       case 'ArrowRight':
-        to = r * n + ((c + 1) % n);
-        break;
+        return r * n + ((c + 1) % n);
       case 'ArrowUp':
-        to = ((r + n - 1) % n) * n + c;
-        break;
+        return ((r + n - 1) % n) * n + c;
       case 'ArrowDown':
-        to = ((r + 1) % n) * n + c;
-        break;
+        return ((r + 1) % n) * n + c;
       case 'Home':
-        to = r * n;
-        break;
+        return r * n;
       case 'End':
-        to = r * n + n - 1;
-        break;
+        return r * n + n - 1;
       case 'PageUp':
-        to = c;
-        break;
+        return c;
       case 'PageDown':
-        to = (n - 1) * n + c;
-        break;
+        return (n - 1) * n + c;
       default:
-        break;
+        return -1;
     }
+  }
+
+  // Handles a key for the grid; `focus` says whether the focus should move
+  // with the selection (false when the key came from the number pad).
+  key(e, focus = true) {
+    const i = this.focusIndex;
+    if (this.onKey(e, i)) return;
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const to = this.target(e.key);
     if (to >= 0) {
       e.preventDefault();
-      this.moveTo(to);
+      this.moveTo(to, focus);
       return;
     }
     if (this.selectable && (e.key === ' ' || e.key === 'Enter')) {
@@ -314,13 +431,13 @@ export class Grid {
       return;
     }
     if (!this.editable) return;
-    if (['Backspace', 'Delete', '0', '.', ' '].includes(e.key)) {
+    if (['Backspace', 'Delete', '0', '.'].includes(e.key) || (e.key === ' ' && !this.selectable)) {
       e.preventDefault();
       this.onInput(i, 0, false);
       return;
     }
     if (e.key.length === 1) {
-      const v = valueOf(e.key, n);
+      const v = valueOf(e.key, this.n);
       if (v) {
         e.preventDefault();
         this.onInput(i, v, this.pencilMode);

@@ -1,399 +1,202 @@
-// killer.js -- the Killer Sudoku page: draw cages (select cells, type the
-// sum), import them as JSON or the course's text format, generate one, and
-// solve by either method, Killer-X included.
-//
-// Selecting: click or Space/Enter on a cell toggles it; the sum field's
-// Enter (or "Add cage") makes the selection a cage.  Clicking a caged cell
-// with nothing selected picks its cage, which Delete removes.
+// killer.js -- the Killer Sudoku page: one board, one game, two views.
+//   Play      the cages and their sums, no givens: the same number pad,
+//             pencil marks, undo, timer, mistakes and share link as Sudoku
+//             (play.js); New game makes one on the server; Reveal shows the
+//             selected cell's value.
+//   Engineer  drawing cages, solving by either method, generating with
+//             every option, import and export (killer-panels.js).
+// Calls to the server: killer-api.js.
 
-import * as api from './api.js';
-import {
-  h, field, select, number, button, card, statusLine, setStatus, statsTable, showProblem,
-  setFieldError, clearErrors, Task, checkbox, download, nextId,
-} from './ui.js';
+import * as killerApi from './killer-api.js';
+import { h, field, select, button, card, setStatus, showProblem, setFieldError, Task, icon } from './ui.js';
 import { Grid } from './grid.js';
-import { boxFor, sizeLabel, fromGrid, parseKiller, formatKillerText } from './formats.js';
-import { showProgress } from './sudoku.js';
+import { Play } from './play.js';
+import { engineerPanels, KSIZES } from './killer-panels.js';
+import { pageHead, boardCard, boardFieldOf, shareBox, gameCard, pageHooks, solutionFor } from './play-page.js';
+import { boxFor, fromGrid, killerShare, readKillerShare, cellName, playerField, playerDetail } from './formats.js';
+import { LIMITS } from './limits.js';
 
-const KSIZES = [4, 6, 8, 9, 12, 16].map(boxFor);
-
-// A 4x4 with one solution: 1 2 3 4 / 3 4 1 2 / 2 1 4 3 / 4 3 2 1.
-const EXAMPLE4 = {
-  size: 4,
-  cages: [
-    { sum: 7, cells: [[0, 0], [0, 1], [1, 1]] },
-    { sum: 7, cells: [[0, 2], [0, 3]] },
-    { sum: 5, cells: [[1, 0], [2, 0]] },
-    { sum: 3, cells: [[1, 2], [1, 3]] },
-    { sum: 7, cells: [[2, 1], [2, 2], [3, 2]] },
-    { sum: 4, cells: [[2, 3], [3, 3]] },
-    { sum: 7, cells: [[3, 0], [3, 1]] },
-  ],
+// The first game: an easy 9x9 from POST /v1/killer/generate (seed 2024),
+// cages as [sum, cell, cell...] with cells r*9+c, and its solution.
+const FIRST = {
+  cages: [[10,63,72],[19,36,45,54],[14,0,1,9],[8,64,73,74],[14,56,65],[17,46,55],[16,37,38,47],[9,18,27],[5,2,3],[14,4,5],[15,10,11],[17,6,7,8],[14,79,80],[7,77,78],[7,17,26],[6,19,20,28],[9,29,30],[14,39,48,57],[15,66,75],[17,67,68,76],[9,49,58,59],[10,50,51,60],[11,69,70,71],[9,31,40],[14,41,42],[12,32,33],[9,12,21],[16,13,22],[5,14,23],[12,15,24],[9,16,25],[10,61,62],[14,44,52,53],[18,34,35,43]], // prettier-ignore
+  solution: '274186935569473821831592476123647598947258613685931247496315782358729164712864359',
 };
 
 export function mount(root) {
-  let size = boxFor(9);
-  let cages = [];
-  let selected = new Set();
-  let picked = -1; // a cage chosen for deletion
-
-  const grid = new Grid({
-    label: 'Killer grid: select cells for a cage',
-    editable: false,
-    selectable: true,
-    onSelect: (i) => toggle(i),
+  const grid = new Grid({ label: 'Killer grid', onSelect: (i) => panels.toggle(i) });
+  const revealBtn = h('button', { type: 'button', class: 'tool tool-hint', 'aria-label': 'Reveal the cell' }, icon('hint'), h('span', null, 'Reveal'));
+  revealBtn.addEventListener('click', () => reveal());
+  const play = new Play({
+    kind: 'killer',
+    grid,
+    storeKey: 'game.killer',
+    solve: findSolution,
+    extraTools: [revealBtn],
+    notReady: (g) => (g.cages.length ? '' : 'Draw some cages first (Engineer view).'),
+    newGameButton: () => button('New game', () => newGame(), 'primary'),
   });
+  play.editBanner.firstChild.textContent = 'This killer is being drawn (Engineer view). Play it once its cages are in.';
+  const boardField = boardFieldOf(play, 'grid cages');
+  const page = { play, boardField, problem, startKiller, startGenerated, setCages, newEmpty };
+  const panels = engineerPanels(page);
 
-  const sizeSel = select(KSIZES.map((s) => [String(s.n), sizeLabel(s)]), '9');
-  sizeSel.addEventListener('change', () => {
-    size = boxFor(+sizeSel.value);
-    cages = [];
-    redraw(true);
+  // ==== play mode: new games ====
+  const sizeSel = select(LIMITS.killer.generateSizes.map((n) => [String(n), `${n}×${n}`]), '9');
+  const diffSel = select(killerApi.DIFFICULTIES, 'easy');
+  const newBtn = button('New game', () => newGame(), 'primary');
+  const newCancel = button('Cancel', null, 'danger');
+  const newTask = new Task({ status: play.status, buttons: [newBtn], cancel: newCancel, onError: (e) => problem(e, play.status) });
+  const newCard = card('New game', h('div', { class: 'row' }, field('Size', sizeSel), field('Difficulty', diffSel)), h('div', { class: 'row' }, newBtn, newCancel));
+  newCard.classList.add('play-only');
+  const share = shareBox('#/killer', (withEntries) => {
+    const g = play.game;
+    return killerShare({ n: g.n, cages: g.cages, diagonals: g.diagonals, entries: withEntries ? g.values : null });
   });
-  const diag = checkbox('Killer-X (both diagonals hold every value once)', false);
-  diag.box.addEventListener('change', () => redraw(false));
-  const exampleBtn = button('4×4 example', () => {
-    loadKiller(EXAMPLE4);
-    setStatus(drawStatus, '', 'Example loaded: press Solve.');
-  });
+  const thisGame = gameCard(play, share);
+  thisGame.classList.add('play-only');
+  play.numpad.el.classList.add('play-only');
 
-  const sumInput = number('', 1, 1000);
-  sumInput.placeholder = 'sum';
-  const sumField = field('Cage sum', sumInput, { api: 'sum', hint: 'then Enter' });
-  sumInput.addEventListener('keydown', (e) => {
-    if (e.key === 'Enter') {
-      e.preventDefault();
-      addCage();
-    }
-  });
-  const addBtn = button('Add cage', () => addCage(), 'primary');
-  const unselectBtn = button('Unselect', () => {
-    selected.clear();
-    redraw(false);
-  });
-  const delBtn = button('Delete cage', () => deleteCage(picked));
-  delBtn.disabled = true;
-  const clearBtn = button('Clear cages', () => {
-    cages = [];
-    redraw(true);
-  });
-  const drawStatus = statusLine();
-
-  const cageList = h('ol', { class: 'cage-list', 'aria-label': 'Cages' });
-  const cagesError = h('p', { class: 'field-error', hidden: true, id: nextId('e') });
-  const cagesField = h('div', { class: 'field', dataset: { api: 'cages' } }, cageList, cagesError);
-  cagesField.error = cagesError;
-  cagesField.control = cageList;
-
-  const boardError = h('p', { class: 'field-error', hidden: true, id: nextId('e') });
-  const boardField = h('div', { class: 'field board-wrap', dataset: { api: 'grid' } }, grid.el, boardError);
-  boardField.error = boardError;
-  boardField.control = grid.el;
-  grid.el.setAttribute('aria-describedby', boardError.id);
-
-  // solve
-  const methodSel = select(
-    [
-      ['auto', 'auto (backtracking on 4x4, else advanced)'],
-      ['advanced', 'advanced (cage combinations, 45 rule)'],
-      ['backtracking', 'backtracking'],
-    ],
-    'auto',
+  const head = pageHead(
+    root,
+    'Killer Sudoku',
+    {
+      play: 'The digits in each dashed cage add up to its sum and never repeat; rows, columns and boxes hold every digit once.',
+      engineer: 'Draw cages: select cells (click, or arrows and Space), type the sum, press Enter. Then solve, generate, import or export.',
+    },
+    (m) => syncMode(m),
   );
-  const maxSol = number(2, 1, 10000);
-  const solveBtn = button('Solve', () => solve(), 'primary');
-  const cancelBtn = button('Cancel', null, 'danger');
-  const clearSol = button('Clear solution', () => {
-    grid.load(new Array(size.n * size.n).fill(0));
-    redraw(false);
-  });
-  const solveStatus = statusLine();
-  const progressOut = h('div', { class: 'progress-line' });
-  const solveOut = h('div');
-  const solveTask = new Task({ status: solveStatus, buttons: [solveBtn], cancel: cancelBtn, onError: (e) => problem(e, solveStatus) });
-
-  // generate
-  const genSize = select([['4', '4×4'], ['6', '6×6'], ['9', '9×9']], '6');
-  const cageMin = number(2, 1, 9);
-  const cageMax = number(4, 1, 9);
-  const genDiff = select(['easy', 'medium', 'hard', 'expert'], 'medium');
-  const genBtn = button('Generate', () => generate());
-  const genStatus = statusLine();
-  const genTask = new Task({ status: genStatus, buttons: [genBtn], onError: (e) => problem(e, genStatus) });
-
-  // import / export
-  const importArea = h('textarea', {
-    class: 'mono',
-    rows: 5,
-    spellcheck: false,
-    placeholder: '{"size": 4, "cages": [{"sum": 3, "cells": [[0,0],[0,1]]}, …]}\nor the text format: size, symbols, cage count, then "sum r,c r,c …" per line',
-  });
-  const importField = field('Paste a killer (JSON or text)', importArea, { api: 'import' });
-  const fileInput = h('input', { type: 'file', accept: '.json,.txt,application/json,text/plain' });
-  fileInput.addEventListener('change', async () => {
-    const f = fileInput.files[0];
-    if (!f) return;
-    importArea.value = await f.text();
-    importNow();
-    fileInput.value = '';
-  });
-  const loadBtn = button('Load', () => importNow());
-  const asJson = button('As JSON', () => (importArea.value = JSON.stringify(request(), null, 0)));
-  const asText = button('As text', () => (importArea.value = formatKillerText(size.n, cages)));
-  const dl = button('Download', () => download('killer.json', JSON.stringify(request()) + '\n', 'application/json'));
-  const importStatus = statusLine();
-
   root.append(
-    h('h1', null, 'Killer Sudoku'),
-    h(
-      'p',
-      { class: 'lead' },
-      'Draw cages: select cells (click, or arrows and Space), type the sum, press Enter. The digits in a cage add up to its sum and never repeat.',
-    ),
+    head.el,
     h(
       'div',
       { class: 'layout' },
-      h(
-        'div',
-        { class: 'stack' },
-        h(
-          'section',
-          { class: 'card', 'aria-label': 'Board' },
-          h('div', { class: 'row' }, field('Size', sizeSel), exampleBtn),
-          h('div', { class: 'row' }, diag),
-          h('div', { class: 'row' }),
-          boardField,
-          h('div', { class: 'row' }, sumField, addBtn, unselectBtn, delBtn, clearBtn),
-          drawStatus,
-        ),
-      ),
-      h(
-        'div',
-        { class: 'stack' },
-        card(
-          'Solve',
-          h(
-            'div',
-            { class: 'row' },
-            field('Method', methodSel, { api: 'method' }),
-            field('Max solutions', maxSol, { api: 'max_solutions', hint: '2 proves uniqueness' }),
-          ),
-          h('div', { class: 'row' }, solveBtn, cancelBtn, clearSol),
-          solveStatus,
-          progressOut,
-          solveOut,
-        ),
-        card('Cages', cagesField),
-        card(
-          'Generate',
-          h(
-            'div',
-            { class: 'row' },
-            field('Size', genSize, { api: 'size' }),
-            field('Smallest cage', cageMin, { api: 'cage_size' }),
-            field('Largest cage', cageMax),
-            field('Difficulty', genDiff, { api: 'difficulty' }),
-          ),
-          h('div', { class: 'row' }, genBtn),
-          genStatus,
-        ),
-        card('Import and export', importField, h('div', { class: 'row' }, loadBtn, field('…or open a file', fileInput), asJson, asText, dl), importStatus),
-      ),
+      h('div', { class: 'stack' }, boardCard(play, boardField, panels.tools, panels.drawRow)),
+      h('div', { class: 'stack' }, h('div', { class: 'stack play-only' }, newCard, thisGame), h('div', { class: 'stack eng-only' }, ...panels.cards)),
     ),
   );
-  redraw(true);
+  play.area.append(...root.childNodes);
+  root.append(play.area);
+  play.on('puzzle', () => {
+    setFieldError(boardField, '');
+    newTask.cancel();
+  });
+
+  if (!play.restore()) {
+    const cages = FIRST.cages.map(([sum, ...cells]) => ({ sum, cells: cells.map((i) => [Math.floor(i / 9), i % 9]) }));
+    startKiller({ size: 9, cages, solution: fromGrid(FIRST.solution, 9), level: 'easy' }, '');
+  }
+  syncMode(root.dataset.mode);
 
   // ==== behaviour ====
 
-  function redraw(resize) {
-    if (resize) {
-      grid.resize(size.n, size.rows, size.cols);
-      selected.clear();
-      picked = -1;
+  function syncMode(m) {
+    const eng = m === 'engineer';
+    grid.selectable = eng;
+    grid.editable = !eng;
+    grid.el.setAttribute('aria-label', eng ? 'Killer grid: select cells for a cage' : 'Killer grid');
+    play.setMode(m);
+    if (!eng && play.game && play.game.editing && play.game.cages.length) {
+      play.finishEditing();
     }
-    grid.clearMarks('selected', 'cage-hl', 'cage-err', 'err');
-    for (const i of selected) grid.marks[i].add('selected');
-    if (picked >= 0 && cages[picked]) for (const [r, c] of cages[picked].cells) grid.marks[r * size.n + c].add('cage-hl');
-    grid.setCages(cages, diag.box.checked);
-    delBtn.disabled = picked < 0;
-    const total = cages.reduce((s, c) => s + c.sum, 0);
-    const covered = cages.reduce((s, c) => s + c.cells.length, 0);
-    cageList.replaceChildren(
-      ...cages.map((c, k) => {
-        const del = button('Delete', () => deleteCage(k), 'mini');
-        del.setAttribute('aria-label', `Delete cage ${k + 1}`);
-        return h(
-          'li',
-          { dataset: { k } },
-          h('span', { class: 'sum' }, `${k + 1}. ${c.sum}`),
-          h('span', { class: 'cells' }, c.cells.map(([r, col]) => `r${r + 1}c${col + 1}`).join(' ')),
-          del,
-        );
-      }),
-    );
-    const full = (size.n * size.n * (size.n + 1)) / 2;
-    setFieldError(cagesField, '');
-    cagesField.querySelector('.field-hint')?.remove();
-    cagesField.append(
-      h(
-        'p',
-        { class: 'field-hint' },
-        `${cages.length} cages cover ${covered} of ${size.n * size.n} cells; their sums add up to ${total}${covered === size.n * size.n ? ` (a full grid needs ${full})` : ''}.`,
-      ),
-    );
   }
 
-  function toggle(i) {
-    const k = grid.cageOf ? grid.cageOf[i] : -1;
-    if (k >= 0 && selected.size === 0) {
-      picked = picked === k ? -1 : k;
-      redraw(false);
-      setStatus(drawStatus, '', picked >= 0 ? `Cage ${k + 1} (sum ${cages[k].sum}) picked: Delete cage removes it.` : '');
-      return;
-    }
-    if (k >= 0) {
-      setStatus(drawStatus, 'warn', 'That cell is already in a cage.');
-      return;
-    }
-    picked = -1;
-    if (selected.has(i)) selected.delete(i);
-    else selected.add(i);
-    redraw(false);
-    setStatus(drawStatus, '', `${selected.size} cell${selected.size === 1 ? '' : 's'} selected.`);
-  }
-
-  function addCage() {
-    setFieldError(sumField, '');
-    const sum = parseInt(sumInput.value, 10);
-    if (!selected.size) {
-      setFieldError(sumField, 'Select the cage’s cells on the board first.');
-      return;
-    }
-    if (!Number.isInteger(sum) || sum < 1) {
-      setFieldError(sumField, 'Type the cage’s sum, a whole number.');
-      sumInput.focus();
-      return;
-    }
-    const cells = [...selected].sort((a, b) => a - b).map((i) => [Math.floor(i / size.n), i % size.n]);
-    cages.push({ sum, cells });
-    selected.clear();
-    sumInput.value = '';
-    redraw(false);
-    setStatus(drawStatus, 'ok', `Cage ${cages.length} added (sum ${sum}, ${cells.length} cells).`);
-    grid.focus();
-  }
-
-  function deleteCage(k) {
-    if (k < 0 || !cages[k]) return;
-    cages.splice(k, 1);
-    picked = -1;
-    redraw(false);
-    setStatus(drawStatus, '', `Cage ${k + 1} deleted.`);
-  }
-
-  function request() {
-    const body = { size: size.n, box: { rows: size.rows, cols: size.cols }, cages };
-    if (diag.box.checked) body.diagonals = true;
-    return body;
-  }
-
-  function loadKiller(k) {
+  // {size, cages, diagonals, solution, level}: a killer to play.
+  function startKiller(k, why) {
     const s = KSIZES.find((x) => x.n === k.size) || boxFor(k.size);
-    size = s;
-    sizeSel.value = String(s.n);
-    if (![...sizeSel.options].some((o) => o.value === String(s.n))) {
-      sizeSel.append(h('option', { value: String(s.n) }, sizeLabel(s)));
-      sizeSel.value = String(s.n);
-    }
-    cages = k.cages.map((c) => ({ sum: c.sum, cells: c.cells.map(([r, col]) => [r, col]) }));
-    diag.box.checked = !!k.diagonals;
-    solveOut.replaceChildren();
-    redraw(true);
+    play.load(
+      {
+        n: s.n,
+        rows: s.rows,
+        cols: s.cols,
+        givens: [],
+        cages: k.cages.map((c) => ({ sum: c.sum, cells: c.cells.map(([r, col]) => [r, col]) })),
+        diagonals: !!k.diagonals,
+        solution: k.solution || null,
+        level: k.level || null,
+      },
+      { why },
+    );
   }
 
-  // Field errors: cages[k].sum and cages[k] mark the cage, cages[k].cells[j]
-  // the cell, both also listed next to the cage list.
+  function startGenerated(p, n, diagonals) {
+    startKiller({ size: p.size || n, cages: p.cages, diagonals, solution: p.solution ? fromGrid(p.solution, p.size || n) : null, level: p.level }, '');
+  }
+
+  // New cages for the puzzle on the board (drawing): the puzzle changes.
+  function setCages(cages, diagonals) {
+    const g = play.game;
+    g.cages = cages;
+    g.diagonals = !!diagonals;
+    g.solution = null;
+    g.level = null;
+    g.editing = true; // no timer, no solution looked up, until it is played
+    g.pause();
+    play.load(g, { keepStatus: true });
+  }
+
+  function newEmpty(n) {
+    const s = KSIZES.find((x) => x.n === n) || boxFor(n);
+    play.load({ n: s.n, rows: s.rows, cols: s.cols, givens: [], cages: [] }, { why: '' });
+    play.setEditing(true);
+  }
+
+  async function newGame() {
+    const n = +sizeSel.value;
+    const res = await newTask.run(`Making a ${diffSel.value} ${n}×${n} killer…`, (signal, hooks) =>
+      killerApi.generate({ n, difficulty: diffSel.value }, { signal, ...hooks }),
+    );
+    const p = res && res.puzzles && res.puzzles[0];
+    if (!p) {
+      if (res) setStatus(play.status, 'warn', 'No killer came in time; try again, or an easier level.');
+      return;
+    }
+    startGenerated(p, n, false);
+    setStatus(play.status, '', `A new ${p.level || ''} killer. Good luck!`);
+    grid.focus(grid.focusIndex);
+  }
+
+  function reveal() {
+    const g = play.game;
+    const i = grid.focusIndex;
+    if (!g || g.completed) return;
+    if (!g.solution) {
+      setStatus(play.status, 'warn', 'The solution is not known yet.');
+      return;
+    }
+    if (g.values[i] === g.solution[i]) {
+      setStatus(play.status, '', `${cellName(i, g.n)} is already right.`);
+      return;
+    }
+    play.apply([{ i, v: g.solution[i], pencil: 0 }]);
+    setStatus(play.status, '', `${cellName(i, g.n)} revealed (Undo takes it back).`);
+  }
+
+  function findSolution(g) {
+    if (!g.cages.length) return null;
+    return solutionFor(() => killerApi.solve(g, { max_solutions: 2, timeout_ms: 10000 }, { job: false }), g.n, 'killer');
+  }
+
+  // Cage errors go next to the cage list (the API's words) and on the
+  // board (a player's: cage 4, r2c3); the rest next to their fields.
   function problem(e, status) {
     if (e.kind !== 'problem') return false;
     grid.clearMarks('cage-err', 'err');
     const msgs = [];
-    showProblem(root, e.problem, status, (err) => {
-      const f = err.field || '';
-      let m = /^cages\[(\d+)\]\.cells\[(\d+)\]$/.exec(f);
-      if (m && cages[+m[1]] && cages[+m[1]].cells[+m[2]]) {
-        const [r, c] = cages[+m[1]].cells[+m[2]];
-        if (r < size.n && c < size.n) grid.mark(r * size.n + c, 'err');
-        msgs.push(`cage ${+m[1] + 1}: ${err.detail}`);
-        return true;
-      }
-      m = /^cages\[(\d+)\]/.exec(f);
-      if (m && cages[+m[1]]) {
-        for (const [r, c] of cages[+m[1]].cells) grid.mark(r * size.n + c, 'cage-err');
-        msgs.push(`cage ${+m[1] + 1}: ${err.detail}`);
-        return true;
-      }
-      if (f === 'cages') {
-        msgs.push(err.detail);
-        return true;
-      }
-      return false;
-    });
-    if (msgs.length) setFieldError(cagesField, msgs.join('; '));
+    showProblem(root, e.problem, status, (err) => panels.cageProblem(err, msgs));
+    if (msgs.length) {
+      setFieldError(panels.cagesField, msgs.join('; '));
+      const words = (e.problem.errors || []).map((x) => `${playerField(x.field)}: ${playerDetail(x.detail)}`);
+      setFieldError(boardField, [...new Set(words)].join('; '));
+    }
     return true;
   }
 
-  async function solve() {
-    solveOut.replaceChildren();
-    clearErrors(root);
-    const body = { ...request(), method: methodSel.value, max_solutions: +maxSol.value };
-    const res = await solveTask.run('Solving…', (signal, hooks) =>
-      api.post('v1/killer/solve', body, { signal, ...hooks, job: true, onProgress: (p) => showProgress(progressOut, p) }),
-    );
-    progressOut.replaceChildren();
-    if (!res) return;
-    if (res.solution) {
-      const values = fromGrid(res.solution, size.n);
-      grid.load(values, new Array(values.length).fill(false));
-      for (let i = 0; i < values.length; i++) grid.marks[i].add('solved');
-      redraw(false);
-    }
-    const words = {
-      solved: res.unique ? 'Solved: the solution is unique.' : 'Solved.',
-      multiple: `Solved, but not unique: ${res.solutions_found} solutions found.`,
-      unsolvable: 'No solution: these cages allow none.',
-      timeout: 'Stopped at the deadline before the search ended.',
-    };
-    setStatus(solveStatus, res.status === 'solved' ? 'ok' : 'warn', words[res.status] || res.status);
-    solveOut.append(statsTable('Statistics', { status: res.status, solutions_found: res.solutions_found, unique: res.unique, ...res.stats }));
-  }
-
-  async function generate() {
-    const body = {
-      size: +genSize.value,
-      cage_size: { min: +cageMin.value, max: +cageMax.value },
-      difficulty: genDiff.value,
-      count: 1,
-    };
-    if (diag.box.checked) body.diagonals = true;
-    const res = await genTask.run('Generating…', (signal, hooks) => api.post('v1/killer/generate', body, { signal, ...hooks }));
-    if (!res) return;
-    const p = res.puzzles && res.puzzles[0];
-    if (!p) {
-      setStatus(genStatus, 'warn', `No puzzle came back (status ${res.status}).`);
-      return;
-    }
-    loadKiller({ size: p.size || body.size, cages: p.cages, diagonals: body.diagonals });
-    setStatus(genStatus, 'ok', `New ${p.level || ''} killer (seed ${p.seed}); press Solve to check it.`);
-  }
-
-  function importNow() {
-    setFieldError(importField, '');
-    const k = parseKiller(importArea.value);
-    if (k.error) {
-      setFieldError(importField, k.error);
-      return;
-    }
-    loadKiller(k);
-    setStatus(importStatus, 'ok', `Loaded a ${k.size}×${k.size} killer with ${k.cages.length} cages.`);
-  }
+  // #/killer?n=..&k=..: the killer of a share link
+  return pageHooks(play, {
+    key: 'k',
+    noun: 'killer',
+    read: readKillerShare,
+    start: (k) => startKiller({ size: k.n, cages: k.cages, diagonals: k.diagonals }, 'The killer from the link. Have fun!'),
+  });
 }

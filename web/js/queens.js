@@ -6,11 +6,13 @@
 
 import * as api from './api.js';
 import {
-  h, field, select, number, button, card, statusLine, setStatus, statsTable, showProblem, Task, checkbox, fmt,
+  h, field, select, number, button, card, statusLine, setStatus, statsTable, showProblem, setFieldError, clearErrors,
+  Task, checkbox, fmt, showProgress, plural,
 } from './ui.js';
-import { showProgress } from './sudoku.js';
+import { LIMITS, range } from './limits.js';
 
-const DRAW_MAX = 64; // boards up to this n are drawn
+const Q = LIMITS.queens;
+const DRAW_MAX = Q.boardMaxN; // boards up to this n are drawn
 const AUTO_COUNT_MAX = 14; // completions counted after every move up to this n
 
 // A board of n x n squares.  queens[row] = column or -1.
@@ -178,8 +180,8 @@ export function mount(root) {
   let queens = new Array(n).fill(-1);
   let analyzeSeq = 0; // answers to an older board are dropped
   const board = new Board({ label: 'Chess board: place queens', interactive: true, onToggle: (r, c) => toggle(r, c) });
-  const nInput = number(8, 1, 64);
-  const nField = field('n (board size)', nInput, { api: 'n', hint: '1 to 64 on this board' });
+  const nInput = number(8, 1, DRAW_MAX);
+  const nField = field('n (board size)', nInput, { api: 'n', hint: `${range(1, DRAW_MAX)} on this board` });
   nInput.addEventListener('change', () => {
     const v = parseInt(nInput.value, 10);
     if (!Number.isInteger(v) || v < 1 || v > DRAW_MAX) {
@@ -213,14 +215,13 @@ export function mount(root) {
     { class: 'card', 'aria-label': 'Board' },
     h('div', { class: 'row' }, nField, clearBtn),
     h('div', { class: 'row' }, firstBtn, completeBtn, countHereBtn, boardCancel),
-    h('div', { class: 'row' }),
     h('div', { class: 'board-wrap' }, board.el),
     boardStatus,
     analysis,
   );
 
   // ==== count all ====
-  const cN = number(12, 1, 27);
+  const cN = number(12, 1, Q.countMaxN);
   const cSym = checkbox('use the board’s symmetry', true);
   const cMethod = select(
     [
@@ -243,7 +244,8 @@ export function mount(root) {
   });
   const countCard = card(
     'Count all solutions',
-    h('div', { class: 'row' }, field('n', cN, { api: 'n', hint: '1 to 27' }), field('Method', cMethod, { api: 'method' }), cSym),
+    h('div', { class: 'row' }, field('n', cN, { api: 'n', hint: range(1, Q.countMaxN) }), field('Method', cMethod, { api: 'method' })),
+    h('div', { class: 'row' }, cSym),
     h('div', { class: 'row' }, countBtn, countCancel),
     countStatus,
     countProgress,
@@ -251,9 +253,9 @@ export function mount(root) {
   );
 
   // ==== min-conflicts ====
-  const mN = number(1000, 4, 10000000);
+  const mN = number(1000, Q.minConflictsMinN, Q.maxN);
   const mSeed = number(1, 0, 4294967295);
-  const mTrace = checkbox('plot the conflicts (n ≤ 10,000)', true);
+  const mTrace = checkbox(`plot the conflicts (n ≤ ${fmt(Q.traceMaxN)})`, true);
   const mBtn = button('Solve', () => minConflicts(), 'primary');
   const mCancel = button('Cancel', null, 'danger');
   const mStatus = statusLine();
@@ -264,9 +266,11 @@ export function mount(root) {
     cancel: mCancel,
     onError: (e) => e.kind === 'problem' && (showProblem(mCard, e.problem, mStatus), true),
   });
+  let mNField;
   const mCard = card(
     'Min-conflicts for large n',
-    h('div', { class: 'row' }, field('n', mN, { api: 'n', hint: '4 to 10,000,000' }), field('Seed', mSeed, { api: 'seed' }), mTrace),
+    h('div', { class: 'row' }, (mNField = field('n', mN, { api: 'n', hint: range(Q.minConflictsMinN, Q.maxN) })), field('Seed', mSeed, { api: 'seed' })),
+    h('div', { class: 'row' }, mTrace),
     h('div', { class: 'row' }, mBtn, mCancel),
     mStatus,
     mOut,
@@ -274,7 +278,7 @@ export function mount(root) {
 
   // ==== all solutions ====
   const PAGE = 12;
-  const sN = number(8, 1, 16);
+  const sN = number(8, 1, Q.solutionsMaxN);
   let sOffset = 0;
   const sPrev = button('◀ Previous', () => page(Math.max(0, sOffset - PAGE)));
   const sNext = button('Next ▶', () => page(sOffset + PAGE));
@@ -288,7 +292,13 @@ export function mount(root) {
   });
   const sCard = card(
     'Every solution, a page at a time',
-    h('div', { class: 'row' }, field('n', sN, { api: 'n', hint: '1 to 16' }), sShow, sPrev, sNext),
+    h(
+      'div',
+      { class: 'row' },
+      field('n', sN, { api: 'n', hint: `${range(1, Q.solutionsMaxN)}; the total is known up to ${Q.solutionsTotalMaxN}` }),
+      sShow,
+    ),
+    h('div', { class: 'row' }, sPrev, sNext),
     sStatus,
     sOut,
   );
@@ -343,7 +353,8 @@ export function mount(root) {
     ];
     analysis.replaceChildren(...items.flatMap(([k, v]) => [h('dt', null, k), h('dd', null, v)]));
     let verdict;
-    if (res.conflicts_total) verdict = ['error', `${res.conflicts_total} pair${res.conflicts_total > 1 ? 's' : ''} of queens attack each other (red).`];
+    if (res.conflicts_total === 1) verdict = ['error', 'Two queens attack each other (red).'];
+    else if (res.conflicts_total) verdict = ['error', `${res.conflicts_total} pairs of queens attack each other (red).`];
     else if (res.placed === n) verdict = ['ok', `Solved: ${n} queens, none attacked.`];
     else if (dead.size) verdict = ['error', `Dead end: row ${[...dead][0] + 1} has no safe square left.`];
     else verdict = ['', `${n - res.placed} queen${n - res.placed === 1 ? '' : 's'} to go.`];
@@ -379,7 +390,18 @@ export function mount(root) {
     }
     queens = res.queens.slice();
     await analyze();
-    setStatus(boardStatus, 'ok', `The first solution in backtracking order (${fmt(res.stats.nodes)} nodes, ${fmt(res.stats.elapsed_ms)} ms).`);
+    setStatus(boardStatus, 'ok', `The first solution ${howFound(res.stats || {})}.`);
+  }
+
+  // "by backtracking (1,234 nodes, 0.5 ms)": the method and the work its
+  // statistics report (min-conflicts counts moves, not nodes).
+  function howFound(st) {
+    const work = [];
+    if (st.nodes !== undefined) work.push(plural(st.nodes, 'node'));
+    if (st.steps !== undefined) work.push(plural(st.steps, 'move'));
+    if (st.elapsed_ms !== undefined) work.push(`${fmt(st.elapsed_ms)} ms`);
+    const method = st.method === 'minconflicts' ? 'min-conflicts' : st.method || 'backtracking';
+    return `found by ${method}${work.length ? ` (${work.join(', ')})` : ''}`;
   }
 
   async function complete() {
@@ -422,7 +444,13 @@ export function mount(root) {
 
   async function minConflicts() {
     mOut.replaceChildren();
+    clearErrors(mCard);
     const size = parseInt(mN.value, 10);
+    if (!Number.isInteger(size) || size < Q.minConflictsMinN || size > Q.maxN) {
+      // the page's own check, in the same words as the field's hint
+      setFieldError(mNField, `n must be from ${range(Q.minConflictsMinN, Q.maxN)} for min-conflicts.`);
+      return;
+    }
     const body = { n: size, method: 'minconflicts', seed: +mSeed.value };
     if (mTrace.box.checked && size <= 10000) body.trace = true;
     if (size > DRAW_MAX) body.output = 'summary';
@@ -476,10 +504,15 @@ export function mount(root) {
       }),
     );
     const total = res.total !== undefined ? ` of ${fmt(res.total)}` : '';
+    const stopped = res.status === 'timeout' ? ' The search stopped at the deadline: the next page may hold more.' : '';
     setStatus(
       sStatus,
-      '',
-      res.returned ? `Solutions ${offset + 1}–${offset + res.returned}${total}.` : `No solutions${offset ? ' past this point' : ` for n = ${size}`}.`,
+      stopped ? 'warn' : '',
+      res.returned
+        ? `Solutions ${offset + 1}–${offset + res.returned}${total}.${stopped}`
+        : stopped
+          ? `No solution found before the deadline for n = ${size}.`
+          : `No solutions${offset ? ' past this point' : ` for n = ${size}`}.`,
     );
     sPrev.disabled = offset === 0;
     sNext.disabled = res.next_offset === undefined;
@@ -487,4 +520,6 @@ export function mount(root) {
 
   analyze();
   sPrev.disabled = sNext.disabled = true;
+  // the board's analysis may have failed while the server was away
+  return { reconnected: () => analyze() };
 }

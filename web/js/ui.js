@@ -1,8 +1,9 @@
 // ui.js -- small DOM helpers shared by the pages: an element builder (text
 // always goes in as text, never as HTML), labelled form fields with a slot
-// for their error, problem+json errors placed next to the fields they name,
-// a status line, statistics tables, and Task: one request at a time per
-// panel, with busy buttons, Cancel, and the 503 wait message.
+// for their error, a segmented choice (radio buttons), problem+json errors
+// placed next to the fields they name, a status line, statistics tables, a
+// job's progress, and Task: one request at a time per panel, with busy
+// buttons, Cancel, and the 503 wait message.
 
 let uid = 0;
 export const nextId = (prefix) => `${prefix}-${++uid}`;
@@ -80,6 +81,28 @@ export function number(value, min, max, step) {
 
 export function button(text, onclick, cls) {
   return h('button', { type: 'button', class: cls || '', onclick }, text);
+}
+
+// A row of radio buttons that looks like a segmented switch:
+// segmented('Mode', [['play', 'Play'], ['engineer', 'Engineer']], 'play', fn)
+// calls fn(value) on a change; .set(value) changes it without calling fn.
+export function segmented(legend, options, value, onChange) {
+  const name = nextId('seg');
+  const inputs = options.map(([v]) => h('input', { type: 'radio', name, value: v, checked: v === value }));
+  const set = h(
+    'fieldset',
+    { class: 'seg-field' },
+    h('legend', null, legend),
+    h(
+      'div',
+      { class: 'seg' },
+      options.map(([, text], k) => h('label', null, inputs[k], h('span', null, text))),
+    ),
+  );
+  for (const r of inputs) r.addEventListener('change', () => r.checked && onChange && onChange(r.value));
+  set.set = (v) => inputs.forEach((r) => (r.checked = r.value === v));
+  set.get = () => (inputs.find((r) => r.checked) || {}).value;
+  return set;
 }
 
 export function checkbox(label, checked) {
@@ -229,13 +252,13 @@ export class Task {
     if (this.ctrl) this.ctrl.abort();
   }
 
-  async run(label, fn) {
+  async run(busyText, fn) {
     if (this.ctrl) this.ctrl.abort();
     const ctrl = new AbortController();
     this.ctrl = ctrl;
     for (const b of this.buttons) b.disabled = true;
     if (this.cancelButton) this.cancelButton.hidden = false;
-    if (label) setStatus(this.status, 'busy', label);
+    if (busyText) setStatus(this.status, 'busy', busyText);
     const hooks = {
       onWait: (s) =>
         s > 0
@@ -244,7 +267,7 @@ export class Task {
               'wait',
               `The server is busy; waiting ${s} s (Retry-After) before trying again…`,
             )
-          : setStatus(this.status, 'busy', label || 'Working…'),
+          : setStatus(this.status, 'busy', busyText || 'Working…'),
     };
     try {
       return await fn(ctrl.signal, hooks);
@@ -302,6 +325,11 @@ const ICONS = {
   pause: 'M7 5h4v14H7zM13 5h4v14h-4z',
   forward: 'M7 5v14l10-7z',
   end: 'M15.5 5H18v14h-2.5zM5 5v14l9.5-7z',
+  undo: 'M12.5 8c-2.65 0-5.05 1-6.9 2.6L2 7v9h9l-3.62-3.62A7.95 7.95 0 0 1 12.5 10.5c3.54 0 6.55 2.31 7.6 5.5l2.37-.78C21.08 11.03 17.15 8 12.5 8z',
+  redo: 'M18.4 10.6A10.45 10.45 0 0 0 11.5 8c-4.65 0-8.58 3.03-9.96 7.22L3.9 16a7.98 7.98 0 0 1 7.6-5.5c1.95 0 3.73.72 5.12 1.88L13 16h9V7z',
+  erase: 'M16.24 3.56l4.95 4.94a2 2 0 0 1 0 2.83L12 20.53A5 5 0 0 1 8.46 22H3v-2h3.6l-2.8-2.8a2 2 0 0 1 0-2.83L13.4 3.56a2 2 0 0 1 2.84 0zM5.2 15.78L8.44 19h.02a3 3 0 0 0 2.12-.88L12 16.7 7.05 11.76z',
+  hint: 'M9 21h6v-1.5H9zm3-19a7 7 0 0 0-4 12.74V17a1 1 0 0 0 1 1h6a1 1 0 0 0 1-1v-2.26A7 7 0 0 0 12 2z',
+  pencil: 'M3 17.25V21h3.75L17.81 9.94l-3.75-3.75zM20.71 7.04a1 1 0 0 0 0-1.41l-2.34-2.34a1 1 0 0 0-1.41 0l-1.83 1.83 3.75 3.75z',
 };
 
 export function icon(name) {
@@ -309,3 +337,22 @@ export function icon(name) {
   svg.append(h('svg:path', { d: ICONS[name], fill: 'currentColor' }));
   return svg;
 }
+
+// Live progress of a job (the jobs API's progress object) as a bar and figures.
+export function showProgress(out, p) {
+  const parts = [];
+  if (typeof p.fraction === 'number') {
+    const bar = h('progress', { max: 1, value: p.fraction });
+    bar.setAttribute('aria-label', 'Progress');
+    out.replaceChildren(bar);
+    parts.push(`${(100 * p.fraction).toFixed(1)} %`);
+  } else out.replaceChildren();
+  if (p.done !== undefined && p.total !== undefined) parts.push(`${fmt(p.done)} of ${fmt(p.total)}`);
+  if (p.nodes !== undefined) parts.push(`${fmt(p.nodes)} nodes`);
+  if (p.elapsed_ms !== undefined) parts.push(`${(p.elapsed_ms / 1000).toFixed(1)} s`);
+  if (p.eta_ms !== undefined) parts.push(`about ${Math.ceil(p.eta_ms / 1000)} s left`);
+  out.append(h('span', null, parts.join(' · ')));
+}
+
+// "1 cell", "3 cells".
+export const plural = (k, one, many = `${one}s`) => `${fmt(k)} ${k === 1 ? one : many}`;

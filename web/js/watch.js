@@ -19,8 +19,8 @@ import {
   h, field, select, button, card, statusLine, setStatus, Task, showProblem, setFieldError, fmt, nextId, icon,
 } from './ui.js';
 import { Grid } from './grid.js';
-import { SIZES, boxFor, sizeLabel, toGridString, fromGrid, symbolOf } from './formats.js';
-import { EXAMPLES, LEVELS } from './sudoku.js';
+import { SIZES, boxFor, sizeLabel, toGridString, fromGrid, symbolOf, EXAMPLES } from './formats.js';
+import { LEVELS } from './sudoku-api.js';
 
 const KIND = { none: 0, given: 1, assign: 2, guess: 3 };
 

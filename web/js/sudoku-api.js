@@ -1,0 +1,68 @@
+// sudoku-api.js -- the Sudoku page's calls to puzzled, in one place: the
+// request bodies (grids as the API reads them: strings up to 35x35, rows
+// of integers past that), and the API's vocabulary the page offers
+// (methods, propagation levels, difficulties, symmetries).  Every function
+// takes the caller's {signal, onWait...} options and resolves to the
+// answer (api.js says how errors come back).
+
+import * as api from './api.js';
+import { toApiGrid } from './formats.js';
+
+export const METHODS = [
+  ['auto', 'auto (fastest for the grid)'],
+  ['propagation', 'propagation'],
+  ['mrv', 'mrv (fewest candidates first)'],
+  ['backtracking', 'backtracking'],
+  ['best-first', 'best-first'],
+  ['dlx', 'dlx (dancing links)'],
+  ['algorithm-x', 'algorithm-x'],
+  ['cdcl', 'cdcl (clause learning, big grids)'],
+  ['fast', 'fast (9×9 only)'],
+];
+export const LEVELS = ['peers', 'hidden-singles', 'naked-pairs', 'subsets'];
+export const DIFFICULTIES = ['easy', 'medium', 'hard', 'expert', 'extreme'];
+export const SYMMETRIES = [
+  ['none', 'none'],
+  ['rotational180', 'rotational 180°'],
+  ['rotational90', 'rotational 90°'],
+  ['mirror', 'mirror'],
+  ['diagonal', 'diagonal'],
+];
+
+const box = (rows, cols) => ({ rows, cols });
+
+// {valid, complete, n, box, conflicts, conflicts_total}
+export const validate = (values, n, rows, cols, opts) =>
+  api.post('v1/sudoku/validate', { grid: toApiGrid(values, n), box: box(rows, cols) }, opts);
+
+// A pasted grid the server reads for us: its size and box come back.
+export const validateText = (grid, boxOrNull, opts) =>
+  api.post('v1/sudoku/validate', boxOrNull ? { grid, box: boxOrNull } : { grid }, opts);
+
+export const validateCsv = (csv, opts) => api.post('v1/sudoku/validate', csv, { ...opts, contentType: 'text/csv' });
+
+// body: {method, propagation, max_solutions, timeout_ms, trace}; runs as a
+// job (progress through opts.onProgress) when the server takes one.
+export const solve = (values, n, rows, cols, body, opts) =>
+  api.post('v1/sudoku/solve', { grid: toApiGrid(values, n), box: box(rows, cols), ...body }, { job: true, ...opts });
+
+export const generate = ({ n, rows, cols, difficulty, symmetry }, opts) =>
+  api.post('v1/sudoku/generate', { size: n, box: box(rows, cols), difficulty, symmetry, count: 1 }, opts);
+
+export const grade = (givens, n, rows, cols, opts) =>
+  api.post('v1/sudoku/grade', { grid: toApiGrid(givens, n), box: box(rows, cols) }, opts);
+
+// The next logical step for the board (givens and entries), with the
+// player's pencil marks when there are any.
+export function hint(values, givens, pencil, n, rows, cols, opts) {
+  const body = { grid: toApiGrid(values, n), givens: toApiGrid(givens, n), box: box(rows, cols) };
+  const marks = [];
+  pencil.forEach((m, i) => {
+    if (!m || values[i]) return;
+    const vs = [];
+    for (let v = 1; v <= n; v++) if (m & (1 << (v - 1))) vs.push(v);
+    marks.push({ cell: [Math.floor(i / n), i % n], values: vs });
+  });
+  if (marks.length) body.pencil = marks;
+  return api.post('v1/sudoku/hint', body, opts);
+}
