@@ -71,7 +71,6 @@ function byName(rows, where) {
 }
 
 const types = { int: 'integer', bool: 'boolean', number: 'number', enum: 'string', object: 'object' };
-const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 const setOf = (a) => JSON.stringify([...new Set(a)].sort());
 
 // What differs between a row and its schema; [] when they agree.
