@@ -37,14 +37,17 @@ api_objs=$(ls "$build"/api/*.o "$build"/gen/api_endpoints.o 2>/dev/null)
 
 # Writable data: objects in .data, .bss (and their thread-local and common
 # forms).  .data.rel.ro holds const tables of pointers, which a PIE build
-# relocates once at load and then maps read-only: those are fine.
+# relocates once at load and then maps read-only: those are fine.  The
+# sanitizers' own symbols are not ours: ASan's __odr_asan.<name> is the
+# byte its runtime marks when it registers a global we export (a const
+# table too), to catch the same name defined twice.
 for o in $solver_objs $api_objs; do
     [ -f "$o" ] || continue
     bad=$(objdump -t "$o" | awk '{
         for (i = 1; i < NF; i++) if ($i == "O" || $i == "*COM*") break;
         if (i >= NF) next;
         sec = ($i == "*COM*") ? "*COM*" : $(i + 1); name = $NF;
-        if (name ~ /^(__asan|__ubsan|__tsan|__sancov|\.L)/) next;
+        if (name ~ /^(__asan|__odr_asan|__ubsan|__tsan|__sancov|\.L)/) next;
         if (sec == "*COM*" || (sec ~ /^\.(data|bss|tdata|tbss)(\.|$)/ && sec !~ /^\.data\.rel\.ro/))
             print name
     }' | tr '\n' ' ')
