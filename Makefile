@@ -375,7 +375,7 @@ $(SOAK_BIN): $(SOAK_OBJ) $(HTTP_CLIENT_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(TEST_LIBS)
 soak: deps $(PUZZLED) $(SOAK_BIN)
-	@rm -rf $(BUILD)/contract-soak && mkdir -p $(BUILD)/contract-soak
+	@rm -rf $(BUILD)/contract-soak && mkdir -p $(BUILD)/contract-soak $(BUILD)/test-logs
 	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs \
 	  PUZZLED_CONTRACT_DIR=$(CURDIR)/$(BUILD)/contract-soak PUZZLED_CONTRACT_LIMIT=20000 ./$(SOAK_BIN) $(SOAK_SECONDS)
 	$(call contract_validate,$(BUILD)/contract-soak)

@@ -608,7 +608,7 @@ START_TEST(variants_every_engine_solves_generated_puzzles) {
     for (int e = 0; e < NENGINES; e++) {
         sudoku_result_t r;
         sudoku_opts_t o;
-        search_ctl_t ctl = {0, 200000, NULL, NULL};
+        search_ctl_t ctl = {.node_budget = 200000};
         int rc;
         sudoku_opts_init(&o);
         o.method = engines[e].method;
@@ -910,8 +910,8 @@ START_TEST(variants_limits_stop_every_engine) {
     for (int e = 0; e < NENGINES; e++) {
         sudoku_opts_t o;
         sudoku_result_t r;
-        search_ctl_t past = {1, 0, NULL, NULL}, cancel = {0, 0, &flag, NULL},
-                     budget = {0, 50, NULL, NULL};
+        search_ctl_t past = {.deadline_ns = 1}, cancel = {.cancel = &flag},
+                     budget = {.node_budget = 50};
         sudoku_opts_init(&o);
         o.method = engines[e].method;
         o.level = engines[e].level;
@@ -938,7 +938,7 @@ START_TEST(variants_deadline_during_search) {
     genned_t g;
     sudoku_opts_t o;
     sudoku_result_t r;
-    search_ctl_t ctl = {0, 0, NULL, NULL};
+    search_ctl_t ctl = {0};
     uint8_t *sols;
     int64_t t0;
     generate_case(&gen_cases[9], 1009, &g);
@@ -995,7 +995,7 @@ START_TEST(variants_cancel_during_search) {
         sudoku_opts_t o;
         sudoku_result_t r;
         atomic_int flag;
-        search_ctl_t ctl = {0, 0, &flag, NULL};
+        search_ctl_t ctl = {.cancel = &flag};
         test_canceller_t c = {&flag, delays_ms[k]};
         pthread_t th;
         int rc;
