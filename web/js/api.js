@@ -38,8 +38,10 @@ const NETWORK_MESSAGE =
   'Lost the connection to the puzzled server. Check that it is running, then try again.';
 
 // Tells the page whether the server is reachable (app.js shows a banner).
+// The page starts connected: only a change is news (a first success that
+// announced itself made every page redo its requests, aborting the first).
 function connection(ok) {
-  if (connection.last === ok) return;
+  if ((connection.last ?? true) === ok) return;
   connection.last = ok;
   window.dispatchEvent(new CustomEvent('puzzled-connection', { detail: { ok } }));
   if (!ok) watchConnection();
@@ -170,6 +172,10 @@ export async function call(method, path, opts = {}) {
   }
   if (opts.job && opts.signal && opts.signal.aborted) throw cancelled();
   const body = await readBody(res).catch(() => {
+    // Cancel can land while the body is read: that is no lost connection
+    // (taken for one, it redrew the N-Queens board in a loop, which asked
+    // again and cancelled itself).
+    if (opts.signal && opts.signal.aborted) throw cancelled();
     throw networkError();
   });
   if (!res.ok) throw problemError(res.status, body);
