@@ -38,7 +38,7 @@ for o in $(find "$build"/solvers -name "*.o" 2>/dev/null) "$build"/api/*.o; do
         for (i = 1; i < NF; i++) if ($i == "O" || $i == "*COM*") break;
         if (i >= NF) next;
         sec = ($i == "*COM*") ? "*COM*" : $(i + 1); name = $NF;
-        if (name ~ /^(__asan|__ubsan|__tsan|__sancov|\.L)/) next;
+        if (name ~ /^(__asan|__odr_asan|__ubsan|__tsan|__sancov|\.L)/) next; # the sanitizers own bookkeeping
         if (sec == "*COM*" || (sec ~ /^\.(data|bss|tdata|tbss)(\.|$)/ && sec !~ /^\.data\.rel\.ro/))
             print name
     }' | tr '\n' ' ')
