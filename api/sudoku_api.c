@@ -54,6 +54,7 @@
 #include "api/json_scan.h"
 #include "api/json_util.h"
 #include "api/json_writer.h"
+#include "api/sudoku_variant_api.h"
 #include "api/xc_job.h"
 #include "solvers/sudoku/exchange.h"
 #include "solvers/sudoku/sudoku.h"
@@ -1070,10 +1071,11 @@ static int sd_solved_by_cdcl(const sd_puzzle_t *pz) {
 
 int api_sudoku_solve_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
     api_problem_t p;
-    sd_job_t *j = calloc(1, sizeof *j);
+    sd_job_t *j;
     int rc;
+    if (api_sudoku_variant_body(req)) return api_sudoku_variant_solve_prepare(req, job, resp);
     *job = NULL;
-    if (j == NULL) {
+    if ((j = calloc(1, sizeof *j)) == NULL) {
         api_problem_init(&p, API_ENOMEM, "out of memory");
         goto fail;
     }
@@ -1139,12 +1141,14 @@ fail:
 
 int api_sudoku_validate_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
     api_problem_t p;
-    sd_puzzle_t *pz = calloc(1, sizeof *pz);
+    sd_puzzle_t *pz;
     sudoku_conflict_t *cf = NULL;
     size_t count = 0;
     int rc;
+    if (api_sudoku_variant_body(req)) return api_sudoku_variant_validate_prepare(req, job, resp);
     *job = NULL;
-    if (pz == NULL || (cf = malloc(SD_CONFLICTS_CAP * sizeof *cf)) == NULL) {
+    if ((pz = calloc(1, sizeof *pz)) == NULL ||
+        (cf = malloc(SD_CONFLICTS_CAP * sizeof *cf)) == NULL) {
         api_problem_init(&p, API_ENOMEM, "out of memory");
         goto fail;
     }

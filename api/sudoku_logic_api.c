@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "api/json_util.h"
+#include "api/sudoku_variant_api.h"
 #include "solvers/sudoku/generate.h"
 
 /* === Steps as JSON, and their sentences === */
@@ -655,10 +656,12 @@ static int lg_alloc(lg_job_t *j, const api_request_t *req, api_problem_t *p) {
 int api_sudoku_grade_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
     static const char *const query[] = {"steps", "box", "timeout_ms", NULL};
     api_problem_t p;
-    lg_job_t *j = lg_new(0);
+    lg_job_t *j;
     api_sudoku_extra_t ex = {lg_grade_field, query, NULL};
     int rc;
+    if (api_sudoku_variant_body(req)) return api_sudoku_variant_grade_prepare(req, job, resp);
     *job = NULL;
+    j = lg_new(0);
     if (j == NULL) {
         api_problem_init(&p, API_ENOMEM, "out of memory");
         goto fail;
@@ -808,10 +811,12 @@ static int lg_read_pencil(lg_job_t *j, api_problem_t *p) {
 
 int api_sudoku_hint_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
     api_problem_t p;
-    lg_job_t *j = lg_new(1);
+    lg_job_t *j;
     api_sudoku_extra_t ex = {lg_hint_field, NULL, NULL};
     int rc;
+    if (api_sudoku_variant_body(req)) return api_sudoku_variant_hint_prepare(req, job, resp);
     *job = NULL;
+    j = lg_new(1);
     if (j == NULL) {
         api_problem_init(&p, API_ENOMEM, "out of memory");
         goto fail;
