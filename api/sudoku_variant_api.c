@@ -1030,6 +1030,9 @@ typedef struct vg_job_s {
     /* merged on the loop thread */
     uint64_t attempts;
     int worst;
+    /* reading: variant[k] of the list the reader saw is variant[kept[k]] of
+     * the request (vg_drawn took the names the generator draws for out) */
+    int kept[64];
 } vg_job_t;
 
 static int vg_run(api_job_t *job, size_t i, const search_ctl_t *ctl) {
@@ -1181,7 +1184,7 @@ static const api_job_ops_t vg_ops = {"generate", vg_run, vg_merge, vg_render, vg
 static int vg_drawn(json_t *body, vg_job_t *j, api_problem_t *p) {
     json_t *var = json_object_get(body, "variant"), *keep;
     size_t i, count;
-    int bad = 0;
+    int bad = 0, nkept = 0;
     if (!json_is_string(var) && !json_is_array(var)) return 0; /* the reader says what is wrong */
     count = json_is_string(var) ? 1 : json_array_size(var);
     if ((keep = json_array()) == NULL) return -1;
@@ -1197,6 +1200,8 @@ static int vg_drawn(json_t *body, vg_job_t *j, api_problem_t *p) {
             j->o.consecutive = 1;
         else if (json_array_append(keep, e) != 0)
             bad = -1;
+        else if (nkept < 64)
+            j->kept[nkept++] = (int)i;
     }
     if (bad == 0 && j->o.parity && json_object_get(body, "parity") != NULL) {
         api_problem_add(p, "body", "parity", "even-odd draws the parity; leave it out");
@@ -1206,11 +1211,21 @@ static int vg_drawn(json_t *body, vg_job_t *j, api_problem_t *p) {
         api_problem_add(p, "body", "pairs", "consecutive draws the marks; leave them out");
         bad = 1;
     }
-    if (bad >= 0 && (json_array_size(keep) > 0 ? json_object_set(body, "variant", keep)
-                                               : json_object_del(body, "variant")) != 0)
+    if (bad >= 0 && json_array_size(keep) < count &&
+        (json_array_size(keep) > 0 ? json_object_set(body, "variant", keep)
+                                   : json_object_del(body, "variant")) != 0)
         bad = -1;
     json_decref(keep);
     return bad;
+}
+
+/* The reader's errors on variant[k] renamed to the request's index. */
+static void vg_rename(const vg_job_t *j, api_problem_t *p) {
+    for (size_t i = 0; i < p->nerrors; i++) {
+        int k;
+        if (sscanf(p->errors[i].field, "variant[%d]", &k) == 1 && k >= 0 && k < 64)
+            snprintf(p->errors[i].field, sizeof p->errors[i].field, "variant[%d]", j->kept[k]);
+    }
 }
 
 /* The generator's own options: size, difficulty / rating, symmetry,
@@ -1312,6 +1327,7 @@ int api_sudoku_variant_generate_prepare(const api_request_t *req, api_job_t **jo
                                      ? 0
                                      : (int)size,
                                  &j->v, &p);
+    vg_rename(j, &p);
     if (rc != 0 || bad) goto fail;
     if (j->o.random_regions && j->v.spec.layout != SUDOKU_LAYOUT_SINGLE) {
         api_problem_add(&p, "body", "variant", "jigsaw regions are drawn for one grid only");
