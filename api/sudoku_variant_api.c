@@ -254,11 +254,13 @@ static json_t *vx_cell_json(const sudoku_model_t *m, int cell) {
     return json_pack("[i,i]", cell / m->cols, cell % m->cols);
 }
 
-/* What every answer says of the puzzle: n, box, the frame. */
+/* What every answer says of the puzzle: n, box (the boxes' shape; absent
+ * when regions replace them), the frame's rows and cols. */
 static void vx_head(json_t *root, const sudoku_model_t *m, int *ok) {
     api_jset(root, "n", json_integer(m->n), ok);
-    api_jset(root, "box",
-             json_pack("{s:i, s:i}", "rows", m->shape.box_rows, "cols", m->shape.box_cols), ok);
+    if (m->shape.box_rows > 0) /* none when regions replace the boxes */
+        api_jset(root, "box",
+                 json_pack("{s:i, s:i}", "rows", m->shape.box_rows, "cols", m->shape.box_cols), ok);
     api_jset(root, "rows", json_integer(m->rows), ok);
     api_jset(root, "cols", json_integer(m->cols), ok);
 }
