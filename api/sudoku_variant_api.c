@@ -746,28 +746,9 @@ static int vl_on_step(void *ud, const sudoku_logic_t *st, const sudoku_logic_ste
 }
 
 static int vl_grade(vl_job_t *j, sudoku_logic_t *st, const search_ctl_t *ctl) {
-    sudoku_logic_opts_t o;
-    uint8_t *end = j->sols + j->q.m->ncells; /* the second slot, free once the count is done */
-    int rc;
-    sudoku_logic_opts_init(&o);
-    o.assume_unique = 1;
-    o.solution = j->sols;
-    o.ctl = ctl;
-    if (j->steps) {
-        if ((j->path = json_array()) == NULL) return SEARCH_ENOMEM;
-        o.on_step = vl_on_step;
-        o.ud = j;
-    }
-    rc = sudoku_logic_load(st, j->puzzle);
-    if (rc == 0) rc = sudoku_logic_grade(st, &o, &j->grade);
-    if (rc == 0) {
-        sudoku_logic_grid(st, end);
-        j->bad_path = !j->grade.solved || memcmp(end, j->sols, (size_t)j->q.m->ncells) != 0;
-    } else if (rc == SUDOKU_LOGIC_ECONTRA || rc == SUDOKU_ECONFLICT) {
-        j->bad_path = 1;
-        rc = 0;
-    }
-    return rc;
+    if (j->steps && (j->path = json_array()) == NULL) return SEARCH_ENOMEM;
+    return api_logic_grade_run(st, j->puzzle, j->sols, (size_t)j->q.m->ncells, ctl,
+                               j->steps ? vl_on_step : NULL, j, &j->grade, &j->bad_path);
 }
 
 /* The player's entries against the solution: the "wrong" answer, or NULL
@@ -803,9 +784,11 @@ static json_t *vl_wrong(const vl_job_t *j, int *empty, int *rc) {
     return a;
 }
 
+static json_t *vl_hint_json(const void *m, const sudoku_logic_step_t *step) {
+    return vl_step_json(m, step);
+}
+
 static int vl_hint(vl_job_t *j, sudoku_logic_t *st, const search_ctl_t *ctl) {
-    sudoku_logic_opts_t o;
-    sudoku_logic_step_t *step;
     int empty, rc;
     if ((j->answer = vl_wrong(j, &empty, &rc)) != NULL || rc != 0) return rc;
     if (empty == 0) {
@@ -813,21 +796,7 @@ static int vl_hint(vl_job_t *j, sudoku_logic_t *st, const search_ctl_t *ctl) {
         return j->answer ? 0 : SEARCH_ENOMEM;
     }
     if (sudoku_logic_load(st, j->q.grid) != 0) return SEARCH_EINVAL; /* entries all true */
-    if ((step = malloc(sizeof *step)) == NULL) return SEARCH_ENOMEM;
-    sudoku_logic_opts_init(&o);
-    o.assume_unique = 1;
-    o.solution = j->sols;
-    o.ctl = ctl;
-    rc = sudoku_logic_next(st, &o, step, NULL);
-    if (rc == 1) {
-        j->answer = json_pack("{s:s, s:o}", "status", "hint", "step", vl_step_json(j->q.m, step));
-        rc = j->answer ? 0 : SEARCH_ENOMEM;
-    } else if (rc == 0 || rc == SUDOKU_LOGIC_ECONTRA) {
-        j->bad_path = 1; /* trial and guess always find a step from a true position */
-        rc = 0;
-    }
-    free(step);
-    return rc;
+    return api_logic_hint_step(st, j->sols, ctl, vl_hint_json, j->q.m, &j->answer, &j->bad_path);
 }
 
 static int vl_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
@@ -892,17 +861,8 @@ static void vl_render(api_job_t *job, api_response_t *out) {
         vx_head(root, j->q.m, &ok);
         api_jset(root, "stats", json_pack("{s:f}", "elapsed_ms", ms), &ok);
         api_response_json_ok(out, 200, root, ok);
-    } else if (j->rc == SEARCH_ENOMEM) {
-        vx_problem(out, API_ENOMEM, NULL, "out of memory while grading");
-    } else if (j->rc != 0) {
-        vx_problem(out, API_EINTERNAL, NULL, "the puzzle could not be graded");
-    } else if (j->nsol != 1) {
-        vx_problem(out, API_EUNPROCESSABLE, NULL,
-                   j->nsol == 0 ? "the puzzle has no solution; grading and hints need exactly one"
-                                : "the puzzle has more than one solution; grading and hints need "
-                                  "exactly one");
-    } else if (j->bad_path) {
-        vx_problem(out, API_EINTERNAL, NULL, "the logic engine strayed from the solution (a bug)");
+    } else if (api_logic_failed(out, j->rc, j->nsol, j->bad_path)) {
+        return;
     } else if (j->hint) {
         api_response_json(out, 200, j->answer);
         j->answer = NULL;
