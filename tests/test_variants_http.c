@@ -487,8 +487,8 @@ START_TEST(variants_http_generate) {
         "{\"variant\": [\"jigsaw\", \"x\"], \"size\": 6, \"seed\": 6, \"count\": 2}",
         "{\"variant\": \"windoku\", \"seed\": 4}",
         "{\"variant\": \"even-odd\", \"seed\": 11}",
-        "{\"variant\": \"consecutive\", \"size\": 6, \"box\": {\"rows\": 1, \"cols\": 6}, "
-        "\"seed\": 5}",
+        ("{\"variant\": \"consecutive\", \"size\": 6, \"box\": {\"rows\": 1, \"cols\": 6}, "
+         "\"seed\": 5}"),
         "{\"variant\": \"x\", \"size\": 4, \"seed\": 2, \"difficulty\": \"easy\"}",
     };
     for (size_t k = 0; k < sizeof bodies / sizeof bodies[0]; k++) {
