@@ -116,14 +116,14 @@ static void vx_req_free(vx_req_t *q) {
     free(q->grid);
 }
 
-/* The fields a request may carry: the shared ones and `own`. */
-static void vx_allowed(const char *const *own, const char **out) {
-    static const char *const shared[] = {"grid", "box", "timeout_ms", NULL};
+/* The fields a request may carry: the variant's, `shared` and `own`
+ * (NULL-terminated lists) into out[VX_MAX_FIELDS]. */
+static void vx_allowed(const char *const *shared, const char *const *own, const char **out) {
     int k = 0;
-    for (int i = 0; shared[i] != NULL; i++)
-        out[k++] = shared[i];
     for (int i = 0; api_sudoku_variant_fields[i] != NULL; i++)
         out[k++] = api_sudoku_variant_fields[i];
+    for (int i = 0; shared[i] != NULL && k < VX_MAX_FIELDS - 1; i++)
+        out[k++] = shared[i];
     for (int i = 0; own[i] != NULL && k < VX_MAX_FIELDS - 1; i++)
         out[k++] = own[i];
     out[k] = NULL;
@@ -151,6 +151,9 @@ static int vx_refuse_classic(json_t *root, api_problem_t *p) {
 static int vx_read(const api_request_t *req, const char *const *own, json_t **rootp, vx_req_t *q,
                    api_problem_t *p) {
     static const char *const none[] = {NULL};
+    /* symbols and threads are refused by name (vx_refuse_classic) */
+    static const char *const grid_fields[] = {"grid",    "box",     "timeout_ms",
+                                              "symbols", "threads", NULL};
     const char *allowed[VX_MAX_FIELDS];
     json_t *root, *grid;
     int bad, rc;
@@ -164,7 +167,7 @@ static int vx_read(const api_request_t *req, const char *const *own, json_t **ro
     bad = api_params_check(req, none, p) != 0; /* options live in the body */
     if ((root = api_json_object(req, p)) == NULL) return p->code;
     *rootp = root;
-    vx_allowed(own, allowed);
+    vx_allowed(grid_fields, own, allowed);
     bad |= vx_refuse_classic(root, p);
     bad |= api_json_fields(root, allowed, p) != 0;
     bad |= api_json_opt_int(root, "timeout_ms", 1, req->max_timeout_ms, req->max_timeout_ms,
@@ -917,7 +920,8 @@ static int vl_givens(vl_job_t *j, json_t *givens, api_problem_t *p) {
 }
 
 static int vl_prepare(const api_request_t *req, int hint, api_job_t **job, api_response_t *resp) {
-    static const char *const grade_own[] = {"steps", NULL}, *const hint_own[] = {"givens", NULL};
+    static const char *const grade_own[] = {"steps", NULL}, *const hint_own[] = {"givens", "pencil",
+                                                                                 NULL};
     api_problem_t p;
     vl_job_t *j = calloc(1, sizeof *j);
     json_t *root = NULL, *v;
@@ -936,6 +940,10 @@ static int vl_prepare(const api_request_t *req, int hint, api_job_t **job, api_r
             rc = rc ? rc : API_EINVALID;
         }
         j->steps = json_is_true(v);
+    }
+    if (hint && root != NULL && json_object_get(root, "pencil") != NULL) {
+        api_problem_add(&p, "body", "pencil", "pencil marks are not read with a variant (yet)");
+        rc = rc ? rc : API_EINVALID;
     }
     if (rc != 0) goto fail;
     if (j->q.m->n > API_LOGIC_MAX_N) {
@@ -1281,7 +1289,7 @@ int api_sudoku_variant_generate_prepare(const api_request_t *req, api_job_t **jo
     }
     bad = api_params_check(req, none, &p) != 0;
     if ((root = api_json_object(req, &p)) == NULL) goto fail;
-    vx_allowed(own, allowed);
+    vx_allowed(none, own, allowed);
     bad |= api_json_fields(root, allowed, &p) != 0;
     sudoku_vgen_opts_init(&j->o);
     bad |= vg_options(req, root, j, &size, &p) != 0;
