@@ -498,6 +498,7 @@ static int vs_method_check(vs_job_t *j, api_problem_t *p) {
     sudoku_opts_init(&o);
     o.method = j->method;
     o.level = j->level;
+    o.trace_cap = j->trace ? API_SUDOKU_TRACE_CAP : 0; /* as vs_run() will ask */
     if (j->trace && (j->method == SUDOKU_METHOD_DLX || j->method == SUDOKU_METHOD_ALGORITHM_X ||
                      sudoku_model_method_for(m, j->q.grid, &o) == SUDOKU_METHOD_CDCL)) {
         api_problem_init(p, API_EINVALID, "the request is not valid");
