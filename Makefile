@@ -84,7 +84,7 @@ SOLVER_SRC := solvers/search.c solvers/nqueens/nqueens.c solvers/nqueens/count.c
               solvers/killer/derive.c solvers/killer/generate.c solvers/killer/lcg.c solvers/killer/lcg_prop.c
 API_SRC    := api/problem.c api/request.c api/json_util.c api/json_scan.c api/json_writer.c api/xc_job.c api/nqueens_api.c api/sudoku_api.c api/sudoku_batch.c \
               api/xcover_api.c api/killer_api.c api/nqueens_board_api.c \
-              api/sudoku_logic_api.c api/generate_api.c api/sudoku_variant.c
+              api/sudoku_logic_api.c api/generate_api.c api/sudoku_variant.c api/sudoku_variant_api.c
 SERVER_SRC := server/config.c server/metrics.c server/budget.c server/pool.c server/http.c \
               server/router.c server/healthcheck.c server/reqid.c server/guard.c \
               server/jobstore_mem.c server/jobs.c server/static.c server/rconn.c \
@@ -96,7 +96,7 @@ TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test
               tests/test_nqueens_board_api.c tests/job_harness.c tests/test_http.c \
               tests/http_client.c tests/fail_alloc.c tests/test_nomem.c tests/job_client.c tests/test_jobs.c tests/test_fair.c \
               tests/test_static.c tests/test_logic.c tests/test_generate.c tests/test_logic_http.c \
-              tests/test_variants.c \
+              tests/test_variants.c tests/test_variants_http.c \
               tests/contract/record.c tests/redis_harness.c tests/test_cluster.c
 DEPLOY_SRC := tests/deploy/load.c tests/deploy/idle.c
 FUZZ_SRC   := fuzz/fuzz_api.c fuzz/replay.c

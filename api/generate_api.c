@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "api/json_util.h"
+#include "api/sudoku_variant_api.h"
 #include "solvers/killer/generate.h"
 #include "solvers/sudoku/generate.h"
 
@@ -228,8 +229,7 @@ static int gen_bool(json_t *v, const char *field, int *out, api_problem_t *p) {
     return 0;
 }
 
-/* difficulty (a level) or rating {min, max} into [*lo, *hi). */
-static int gen_window(json_t *root, double *lo, double *hi, api_problem_t *p) {
+int api_gen_window(json_t *root, double *lo, double *hi, api_problem_t *p) {
     json_t *d = json_object_get(root, "difficulty"), *r = json_object_get(root, "rating");
     int bad = 0;
     *lo = 0.0;
@@ -267,25 +267,27 @@ static int gen_window(json_t *root, double *lo, double *hi, api_problem_t *p) {
     return bad ? -1 : 0;
 }
 
+int api_gen_seed(json_t *root, long long *seed, api_problem_t *p) {
+    json_t *s = json_object_get(root, "seed");
+    if (s != NULL) return api_json_int(s, "seed", 0, API_GEN_SEED_MAX, seed, p);
+    /* a fresh seed from the clock, mixed; returned in stats.seed */
+    uint64_t x = (uint64_t)search_now_ns() ^ (uint64_t)(uintptr_t)seed;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    *seed = (long long)(x & (uint64_t)API_GEN_SEED_MAX);
+    return 0;
+}
+
 /* Fields both endpoints share: seed, count, timeout_ms. */
 static int gen_common(const api_request_t *req, json_t *root, gen_job_t *j, api_problem_t *p) {
     int bad = 0;
     long long t;
-    json_t *s = json_object_get(root, "seed");
     bad |= api_json_opt_int(root, "count", 1, API_GEN_MAX_COUNT, 1, &j->count, p) != 0;
     bad |= api_json_opt_int(root, "timeout_ms", 1, req->max_timeout_ms, req->max_timeout_ms, &t,
                             p) != 0;
     j->base.timeout_ms = t;
-    if (s != NULL) {
-        bad |= api_json_int(s, "seed", 0, API_GEN_SEED_MAX, &j->seed, p) != 0;
-    } else {
-        /* a fresh seed from the clock, mixed; returned in stats.seed */
-        uint64_t x = (uint64_t)search_now_ns() ^ (uint64_t)(uintptr_t)j;
-        x ^= x >> 33;
-        x *= 0xff51afd7ed558ccdull;
-        x ^= x >> 33;
-        j->seed = (long long)(x & (uint64_t)API_GEN_SEED_MAX);
-    }
+    bad |= api_gen_seed(root, &j->seed, p) != 0;
     return bad ? -1 : 0;
 }
 
@@ -426,7 +428,7 @@ static int gen_prepare(const api_request_t *req, int killer, api_job_t **job,
     }
     bad |= api_json_fields(root, killer ? kfields : sfields, &p) != 0;
     bad |= gen_common(req, root, j, &p) != 0;
-    bad |= gen_window(root, &lo, &hi, &p) != 0;
+    bad |= api_gen_window(root, &lo, &hi, &p) != 0;
     if (!killer)
         bad = gen_sudoku_opts(root, j, lo, hi, bad, &n, &p);
     else
@@ -453,6 +455,7 @@ fail:
 }
 
 int api_sudoku_generate_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
+    if (api_sudoku_variant_body(req)) return api_sudoku_variant_generate_prepare(req, job, resp);
     return gen_prepare(req, 0, job, resp);
 }
 

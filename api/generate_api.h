@@ -3,6 +3,8 @@
 #ifndef PUZZLED_API_GENERATE_H
 #define PUZZLED_API_GENERATE_H
 
+#include <jansson.h>
+
 #include "api/request.h"
 
 #define API_GEN_MAX_COUNT    100
@@ -13,5 +15,12 @@
 
 int api_sudoku_generate_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp);
 int api_killer_generate_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp);
+
+/* What the generators share with the variant one (sudoku_variant_api.c).
+ * api_gen_window: `difficulty` (a level) or `rating` {min, max} of root into
+ * [*lo, *hi) (0 and 1e9 without either); api_gen_seed: `seed`, or a fresh
+ * one from the clock.  0, or -1 with the field's error added to p. */
+int api_gen_window(json_t *root, double *lo, double *hi, api_problem_t *p);
+int api_gen_seed(json_t *root, long long *seed, api_problem_t *p);
 
 #endif

@@ -54,6 +54,7 @@
 #include "api/json_scan.h"
 #include "api/json_util.h"
 #include "api/json_writer.h"
+#include "api/sudoku_variant_api.h"
 #include "api/xc_job.h"
 #include "solvers/sudoku/exchange.h"
 #include "solvers/sudoku/sudoku.h"
@@ -65,6 +66,7 @@
 #define SD_SYMBOL_MAX    2147483647LL
 #define SD_OUT_STRING    API_SUDOKU_OUT_STRING
 #define SD_OUT_ARRAYS    API_SUDOKU_OUT_ARRAYS
+#define SD_VARIANT       1 /* sd_read(): a variant's body (never an API_E* code) */
 
 /* The puzzle struct is shared with the logic endpoints (sudoku_api.h). */
 typedef api_sudoku_puzzle_t sd_puzzle_t;
@@ -674,16 +676,22 @@ static int sd_conflicts_problem(sd_puzzle_t *pz, api_problem_t *p) {
 }
 
 /* Parses any format into a fresh puzzle.  Returns 0, or an API_E* code with
- * the problem in p. */
-static int sd_read(const api_request_t *req, const api_sudoku_extra_t *ex, sd_puzzle_t *pz,
-                   api_problem_t *p) {
+ * the problem in p, or (when `variants`) SD_VARIANT for a variant's body:
+ * the caller hands it to api/sudoku_variant_api.c. */
+static int sd_read(const api_request_t *req, const api_sudoku_extra_t *ex, int variants,
+                   sd_puzzle_t *pz, api_problem_t *p) {
     const char *ct = req->content_type;
     int rc;
     api_problem_init(p, API_EINVALID, "the request is not valid");
     sd_defaults(pz, req);
     pz->csv_out = api_accepts(req->accept, "text/csv");
     if (api_json_content_type(req)) {
-        rc = ex == NULL && sd_parse_json_fast(req, pz) ? 0 : sd_parse_json(req, ex, pz, p);
+        if (ex == NULL && sd_parse_json_fast(req, pz))
+            rc = 0;
+        else if (variants && api_sudoku_variant_body(req))
+            return SD_VARIANT; /* after the fast path: it never reads a variant field */
+        else
+            rc = sd_parse_json(req, ex, pz, p);
     } else if (api_media_is(ct, "text/plain")) {
         rc = sd_query_options(req, ex, pz, p);
         rc |= sd_parse_text(req, pz, p);
@@ -712,7 +720,7 @@ static int sd_read(const api_request_t *req, const api_sudoku_extra_t *ex, sd_pu
 
 int api_sudoku_read(const api_request_t *req, const api_sudoku_extra_t *extra,
                     api_sudoku_puzzle_t *pz, api_problem_t *p) {
-    return sd_read(req, extra, pz, p);
+    return sd_read(req, extra, 0, pz, p);
 }
 
 /* === Answers === */
@@ -1077,7 +1085,11 @@ int api_sudoku_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
         api_problem_init(&p, API_ENOMEM, "out of memory");
         goto fail;
     }
-    rc = sd_read(req, NULL, &j->pz, &p);
+    rc = sd_read(req, NULL, 1, &j->pz, &p);
+    if (rc == SD_VARIANT) {
+        sd_free(&j->base);
+        return api_sudoku_variant_solve_prepare(req, job, resp);
+    }
     if (rc != 0) goto fail;
     j->solutions = malloc((size_t)j->pz.max_solutions * (size_t)j->pz.n * (size_t)j->pz.n);
     j->trace = j->pz.trace ? malloc(API_SUDOKU_TRACE_CAP * sizeof *j->trace) : NULL;
@@ -1148,7 +1160,12 @@ int api_sudoku_validate_prepare(const api_request_t *req, api_job_t **job, api_r
         api_problem_init(&p, API_ENOMEM, "out of memory");
         goto fail;
     }
-    rc = sd_read(req, NULL, pz, &p);
+    rc = sd_read(req, NULL, 1, pz, &p);
+    if (rc == SD_VARIANT) {
+        free(cf);
+        free(pz);
+        return api_sudoku_variant_validate_prepare(req, job, resp);
+    }
     if (rc != 0 && rc != API_EUNPROCESSABLE) goto fail; /* conflicts are the answer here */
     sudoku_find_conflicts(&pz->shape, pz->grid, cf, SD_CONFLICTS_CAP, &count);
     json_t *list = json_array();

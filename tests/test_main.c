@@ -31,6 +31,7 @@ Suite *cluster_suite(void);
 Suite *static_suite(void);
 Suite *fair_suite(void);
 Suite *variants_suite(void);
+Suite *variants_http_suite(void);
 
 int main(void) {
     int failed;
@@ -56,6 +57,7 @@ int main(void) {
     srunner_add_suite(sr, logic_suite());
     srunner_add_suite(sr, generate_suite());
     srunner_add_suite(sr, variants_suite());
+    srunner_add_suite(sr, variants_http_suite());
     srunner_add_suite(sr, logic_http_suite());
     srunner_add_suite(sr, http_suite());
     srunner_add_suite(sr, nomem_suite());
