@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "api/json_util.h"
+#include "api/sudoku_variant_api.h"
 #include "solvers/killer/generate.h"
 #include "solvers/sudoku/generate.h"
 
@@ -409,6 +410,7 @@ static const api_opt_t gen_sudoku_opts[] = {
      .def = 0,
      .at = GEN_AT(symmetry)},
     {.name = "minimal", .kind = API_OPT_BOOL, .in = API_IN_JSON, .def = 0, .at = GEN_AT(minimal)},
+    API_SUDOKU_VARIANT_ROWS,
     {0}};
 
 static const api_opt_t gen_killer_opts[] = {
@@ -458,21 +460,56 @@ static int gen_alloc(gen_job_t *j) {
     return 0;
 }
 
-/* The options read into the job: the seed (a fresh one from the clock,
- * mixed, when none was given), the generator's options; 0, or -1 with the
- * problem of the shape in p. */
+/* A fresh seed from the clock, mixed with salt (an address); returned in
+ * stats.seed. */
+static long long gen_fresh_seed(const void *salt) {
+    uint64_t x = (uint64_t)search_now_ns() ^ (uint64_t)(uintptr_t)salt;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    return (long long)(x & (uint64_t)API_GEN_SEED_MAX);
+}
+
+/* The rows of gen_sudoku_opts whose reader is fn, read from root as the
+ * table reads them (absent members keep in's values); the variant
+ * generator's share of the table (api_gen_window, api_gen_seed). */
+static int gen_rows(const api_request_t *req, json_t *root, api_opt_json_fn fn, const char *name,
+                    gen_in_t *in, api_problem_t *p) {
+    int bad = 0;
+    for (const api_opt_t *o = gen_sudoku_opts; o->name != NULL; o++) {
+        json_t *v = json_object_get(root, o->name);
+        if (v == NULL || (fn != NULL ? o->json != fn : strcmp(o->name, name) != 0)) continue;
+        bad |=
+            (fn != NULL ? fn(o, req, root, v, in, p) : api_opts_json_kind(o, req, v, in, p)) != 0;
+    }
+    return bad ? -1 : 0;
+}
+
+int api_gen_window(const api_request_t *req, json_t *root, double *lo, double *hi,
+                   api_problem_t *p) {
+    gen_in_t in = {.difficulty = -1, .lo = 0.0, .hi = 1e9};
+    int bad = gen_rows(req, root, gen_difficulty, NULL, &in, p) != 0;
+    bad |= gen_rows(req, root, gen_rating, NULL, &in, p) != 0;
+    *lo = in.lo;
+    *hi = in.hi;
+    return bad ? -1 : 0;
+}
+
+int api_gen_seed(const api_request_t *req, json_t *root, long long *seed, api_problem_t *p) {
+    gen_in_t in = {.seed = -1};
+    if (gen_rows(req, root, NULL, "seed", &in, p) != 0) return -1;
+    *seed = in.seed >= 0 ? in.seed : gen_fresh_seed(seed);
+    return 0;
+}
+
+/* The options read into the job: the seed (a fresh one when none was
+ * given), the generator's options; 0, or -1 with the problem of the shape
+ * in p. */
 static int gen_options(gen_job_t *j, const gen_in_t *in, api_problem_t *p) {
     int rc;
     j->count = in->count;
     j->base.timeout_ms = in->timeout_ms;
-    j->seed = in->seed;
-    if (j->seed < 0) {
-        uint64_t x = (uint64_t)search_now_ns() ^ (uint64_t)(uintptr_t)j;
-        x ^= x >> 33;
-        x *= 0xff51afd7ed558ccdull;
-        x ^= x >> 33;
-        j->seed = (long long)(x & (uint64_t)API_GEN_SEED_MAX);
-    }
+    j->seed = in->seed >= 0 ? in->seed : gen_fresh_seed(j);
     j->n = (int)in->size;
     if (j->killer) {
         killer_gen_opts_init(&j->ko);
@@ -552,6 +589,7 @@ fail:
 }
 
 int api_sudoku_generate_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
+    if (api_sudoku_variant_body(req)) return api_sudoku_variant_generate_prepare(req, job, resp);
     return gen_prepare(req, &api_ep_sudoku_generate, 0, job, resp);
 }
 

@@ -56,6 +56,7 @@
 #include "api/json_scan.h"
 #include "api/json_util.h"
 #include "api/json_writer.h"
+#include "api/sudoku_variant_api.h"
 #include "api/xc_job.h"
 #include "solvers/sudoku/exchange.h"
 #include "solvers/sudoku/sudoku.h"
@@ -67,6 +68,7 @@
 #define SD_SYMBOL_MAX    2147483647LL
 #define SD_OUT_STRING    API_SUDOKU_OUT_STRING
 #define SD_OUT_ARRAYS    API_SUDOKU_OUT_ARRAYS
+#define SD_VARIANT       1 /* sd_read(): a variant's body (never an API_E* code) */
 
 /* The puzzle struct is shared with the logic endpoints (sudoku_api.h). */
 typedef api_sudoku_puzzle_t sd_puzzle_t;
@@ -280,6 +282,7 @@ static const api_opt_t sd_opts[] = {
      .def = API_REQ_TIMEOUT,
      .at = SD_AT(timeout_ms)},
     API_SUDOKU_BOX_ROW(API_IN_QUERY | API_IN_JSON),
+    API_SUDOKU_VARIANT_ROWS,
     {0}};
 
 /* A JSON body through jansson: options in the body only, every member read
@@ -612,9 +615,10 @@ static int sd_conflicts_problem(sd_puzzle_t *pz, api_problem_t *p) {
 }
 
 /* Parses any format into a fresh puzzle.  Returns 0, or an API_E* code with
- * the problem in p. */
-static int sd_read(const api_request_t *req, const api_endpoint_t *ep, sd_puzzle_t *pz,
-                   api_problem_t *p) {
+ * the problem in p, or (when `variants`) SD_VARIANT for a variant's body:
+ * the caller hands it to api/sudoku_variant_api.c. */
+static int sd_read(const api_request_t *req, const api_endpoint_t *ep, int variants,
+                   sd_puzzle_t *pz, api_problem_t *p) {
     const api_opt_t *opts = ep != NULL ? ep->opts : sd_opts;
     const char *ct = req->content_type;
     int rc;
@@ -626,6 +630,8 @@ static int sd_read(const api_request_t *req, const api_endpoint_t *ep, sd_puzzle
         if (api_opts_fast(opts, req, pz)) {
             pz->read_fast = 1;
             rc = 0;
+        } else if (variants && api_sudoku_variant_body(req)) {
+            return SD_VARIANT; /* after the fast path: it never reads a variant field */
         } else {
             api_opts_defaults(opts, req, pz); /* what the fast path wrote before it gave up */
             rc = sd_parse_json(req, opts, pz, p);
@@ -658,7 +664,7 @@ static int sd_read(const api_request_t *req, const api_endpoint_t *ep, sd_puzzle
 
 int api_sudoku_read(const api_request_t *req, const api_endpoint_t *ep, api_sudoku_puzzle_t *pz,
                     api_problem_t *p) {
-    return sd_read(req, ep, pz, p);
+    return sd_read(req, ep, 0, pz, p);
 }
 
 /* === Answers === */
@@ -1023,7 +1029,11 @@ int api_sudoku_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
         api_problem_init(&p, API_ENOMEM, "out of memory");
         goto fail;
     }
-    rc = sd_read(req, &api_ep_sudoku_solve, &j->pz, &p);
+    rc = sd_read(req, &api_ep_sudoku_solve, 1, &j->pz, &p);
+    if (rc == SD_VARIANT) {
+        sd_free(&j->base);
+        return api_sudoku_variant_solve_prepare(req, job, resp);
+    }
     if (rc != 0) goto fail;
     j->solutions = malloc((size_t)j->pz.max_solutions * (size_t)j->pz.n * (size_t)j->pz.n);
     j->trace = j->pz.trace ? malloc(API_SUDOKU_TRACE_CAP * sizeof *j->trace) : NULL;
@@ -1094,7 +1104,12 @@ int api_sudoku_validate_prepare(const api_request_t *req, api_job_t **job, api_r
         api_problem_init(&p, API_ENOMEM, "out of memory");
         goto fail;
     }
-    rc = sd_read(req, &api_ep_sudoku_validate, pz, &p);
+    rc = sd_read(req, &api_ep_sudoku_validate, 1, pz, &p);
+    if (rc == SD_VARIANT) {
+        free(cf);
+        free(pz);
+        return api_sudoku_variant_validate_prepare(req, job, resp);
+    }
     if (rc != 0 && rc != API_EUNPROCESSABLE) goto fail; /* conflicts are the answer here */
     sudoku_find_conflicts(&pz->shape, pz->grid, cf, SD_CONFLICTS_CAP, &count);
     json_t *list = json_array();

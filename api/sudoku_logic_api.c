@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "api/json_util.h"
+#include "api/sudoku_variant_api.h"
 #include "solvers/sudoku/generate.h"
 
 /* === Steps as JSON, and their sentences === */
@@ -372,34 +373,42 @@ static int lg_on_step(void *ud, const sudoku_logic_t *st, const sudoku_logic_ste
     return 0;
 }
 
-static int lg_run_grade(lg_job_t *j, sudoku_logic_t *st, const search_ctl_t *ctl) {
+int api_logic_grade_run(sudoku_logic_t *st, const uint8_t *puzzle, const uint8_t *solution,
+                        size_t cells, const search_ctl_t *ctl,
+                        int (*on_step)(void *ud, const sudoku_logic_t *st,
+                                       const sudoku_logic_step_t *step),
+                        void *ud, sudoku_grade_t *g, int *bad_path) {
     sudoku_logic_opts_t o;
-    int rc, nn = j->pz->n * j->pz->n;
-    uint8_t *end = malloc((size_t)nn);
+    int rc;
+    uint8_t *end = malloc(cells);
     if (end == NULL) return SEARCH_ENOMEM;
     sudoku_logic_opts_init(&o);
     o.assume_unique = 1;
-    o.solution = j->solution;
+    o.solution = solution;
     o.ctl = ctl;
-    if (j->steps) {
-        if ((j->path = json_array()) == NULL) {
-            free(end);
-            return SEARCH_ENOMEM;
-        }
-        o.on_step = lg_on_step;
-        o.ud = j;
-    }
-    rc = sudoku_logic_load(st, j->puzzle);
-    if (rc == 0) rc = sudoku_logic_grade(st, &o, &j->grade);
+    o.on_step = on_step;
+    o.ud = ud;
+    rc = sudoku_logic_load(st, puzzle);
+    if (rc == 0) rc = sudoku_logic_grade(st, &o, g);
     if (rc == 0) {
         sudoku_logic_grid(st, end);
-        j->bad_path = !j->grade.solved || memcmp(end, j->solution, (size_t)nn) != 0;
+        *bad_path = !g->solved || memcmp(end, solution, cells) != 0;
     } else if (rc == SUDOKU_LOGIC_ECONTRA || rc == SUDOKU_ECONFLICT) {
-        j->bad_path = 1;
+        *bad_path = 1;
         rc = 0;
     }
     free(end);
     return rc;
+}
+
+static int lg_run_grade(lg_job_t *j, sudoku_logic_t *st, const search_ctl_t *ctl) {
+    if (j->steps && (j->path = json_array()) == NULL) return SEARCH_ENOMEM;
+    return api_logic_grade_run(st, j->puzzle, j->solution, (size_t)j->pz->n * (size_t)j->pz->n, ctl,
+                               j->steps ? lg_on_step : NULL, j, &j->grade, &j->bad_path);
+}
+
+static json_t *lg_step_json(const void *pz, const sudoku_logic_step_t *step) {
+    return api_logic_step_json(pz, step);
 }
 
 static json_t *lg_cell_value(const api_sudoku_puzzle_t *pz, int cell, int d) {
@@ -450,20 +459,26 @@ static int lg_run_hint(lg_job_t *j, sudoku_logic_t *st, const search_ctl_t *ctl)
     for (int c = 0; c < nn; c++)
         if (pz->grid[c] == 0 && j->pencil[c] != 0 && sudoku_logic_restrict(st, c, j->pencil[c]))
             return SEARCH_EINVAL; /* cannot happen: the marks hold the solution's value */
+    return api_logic_hint_step(st, j->solution, ctl, lg_step_json, pz, &j->answer, &j->bad_path);
+}
+
+int api_logic_hint_step(sudoku_logic_t *st, const uint8_t *solution, const search_ctl_t *ctl,
+                        json_t *(*to_json)(const void *ud, const sudoku_logic_step_t *step),
+                        const void *ud, json_t **answer, int *bad_path) {
     sudoku_logic_opts_t o;
     sudoku_logic_step_t *step = malloc(sizeof *step);
+    int rc;
     if (step == NULL) return SEARCH_ENOMEM;
     sudoku_logic_opts_init(&o);
     o.assume_unique = 1;
-    o.solution = j->solution;
+    o.solution = solution;
     o.ctl = ctl;
     rc = sudoku_logic_next(st, &o, step, NULL);
     if (rc == 1) {
-        j->answer =
-            json_pack("{s:s, s:o}", "status", "hint", "step", api_logic_step_json(pz, step));
-        rc = j->answer ? 0 : SEARCH_ENOMEM;
+        *answer = json_pack("{s:s, s:o}", "status", "hint", "step", to_json(ud, step));
+        rc = *answer ? 0 : SEARCH_ENOMEM;
     } else if (rc == 0 || rc == SUDOKU_LOGIC_ECONTRA) {
-        j->bad_path = 1; /* trial and guess always find a step from a true position */
+        *bad_path = 1; /* trial and guess always find a step from a true position */
         rc = 0;
     }
     free(step);
@@ -499,6 +514,23 @@ static void lg_problem(api_response_t *out, int code, const char *fmt, const cha
     api_response_problem(out, &p);
 }
 
+int api_logic_failed(api_response_t *out, int rc, int nsol, int bad_path) {
+    if (rc == SEARCH_ENOMEM)
+        lg_problem(out, API_ENOMEM, "%s", "out of memory while grading");
+    else if (rc != 0)
+        lg_problem(out, API_EINTERNAL, "%s", "the puzzle could not be graded");
+    else if (nsol != 1)
+        lg_problem(out, API_EUNPROCESSABLE, "%s",
+                   nsol == 0 ? "the puzzle has no solution; grading and hints need exactly one"
+                             : "the puzzle has more than one solution; grading and hints need "
+                               "exactly one");
+    else if (bad_path)
+        lg_problem(out, API_EINTERNAL, "%s", "the logic engine strayed from the solution (a bug)");
+    else
+        return 0;
+    return 1;
+}
+
 static void lg_render(api_job_t *job, api_response_t *out) {
     lg_job_t *j = (lg_job_t *)job;
     const api_sudoku_puzzle_t *pz = j->pz;
@@ -510,25 +542,7 @@ static void lg_render(api_job_t *job, api_response_t *out) {
                                     "box", api_sudoku_box_json(pz), "stats", "elapsed_ms", ms));
         return;
     }
-    if (j->rc == SEARCH_ENOMEM) {
-        lg_problem(out, API_ENOMEM, "%s", "out of memory while grading");
-        return;
-    }
-    if (j->rc != 0) {
-        lg_problem(out, API_EINTERNAL, "%s", "the puzzle could not be graded");
-        return;
-    }
-    if (j->nsol != 1) {
-        lg_problem(out, API_EUNPROCESSABLE, "%s",
-                   j->nsol == 0 ? "the puzzle has no solution; grading and hints need exactly one"
-                                : "the puzzle has more than one solution; grading and hints need "
-                                  "exactly one");
-        return;
-    }
-    if (j->bad_path) {
-        lg_problem(out, API_EINTERNAL, "%s", "the logic engine strayed from the solution (a bug)");
-        return;
-    }
+    if (api_logic_failed(out, j->rc, j->nsol, j->bad_path)) return;
     if (j->hint) {
         json_t *a = j->answer;
         j->answer = NULL;
@@ -623,6 +637,7 @@ static const api_opt_t lg_grade_opts[] = {
      .def = 0,
      .at = LG_AT(steps)},
     LG_SOLVE_ONLY_ROWS,
+    API_SUDOKU_VARIANT_ROWS,
     {0},
 };
 
@@ -640,6 +655,7 @@ static const api_opt_t lg_hint_opts[] = {
      .def = API_REQ_TIMEOUT,
      .at = LG_AT(timeout_ms)},
     LG_SOLVE_ONLY_ROWS,
+    API_SUDOKU_VARIANT_ROWS,
     {0}};
 
 static lg_job_t *lg_new(int hint) {
@@ -681,9 +697,11 @@ static int lg_alloc(lg_job_t *j, const api_request_t *req, api_problem_t *p) {
 
 int api_sudoku_grade_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
     api_problem_t p;
-    lg_job_t *j = lg_new(0);
+    lg_job_t *j;
     int rc;
+    if (api_sudoku_variant_body(req)) return api_sudoku_variant_grade_prepare(req, job, resp);
     *job = NULL;
+    j = lg_new(0);
     if (j == NULL) {
         api_problem_init(&p, API_ENOMEM, "out of memory");
         goto fail;
@@ -830,9 +848,11 @@ static int lg_read_pencil(lg_job_t *j, api_problem_t *p) {
 
 int api_sudoku_hint_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
     api_problem_t p;
-    lg_job_t *j = lg_new(1);
+    lg_job_t *j;
     int rc;
+    if (api_sudoku_variant_body(req)) return api_sudoku_variant_hint_prepare(req, job, resp);
     *job = NULL;
+    j = lg_new(1);
     if (j == NULL) {
         api_problem_init(&p, API_ENOMEM, "out of memory");
         goto fail;

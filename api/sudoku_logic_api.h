@@ -25,6 +25,35 @@ json_t *api_logic_step_json(const api_sudoku_puzzle_t *pz, const sudoku_logic_st
 void api_logic_explain(const api_sudoku_puzzle_t *pz, const sudoku_logic_step_t *step, char *buf,
                        size_t cap);
 
+/* === What the variant endpoints share (api/sudoku_variant_api.c) ===
+ * The engine's runs for grade and hint, whatever the grid: the endpoints
+ * differ only in how a step is written. */
+
+/* Loads `puzzle` (cells bytes) into st and grades it to the end with the
+ * solution known (assume_unique, trial and guess), calling on_step(ud, ...)
+ * before each step when not NULL.  *bad_path = 1 when the engine does not
+ * end on the solution or meets a contradiction (an engine bug: the caller
+ * answers 500).  Returns 0, or a SEARCH_* code (ENOMEM, the deadline's) or
+ * the callback's. */
+int api_logic_grade_run(sudoku_logic_t *st, const uint8_t *puzzle, const uint8_t *solution,
+                        size_t cells, const search_ctl_t *ctl,
+                        int (*on_step)(void *ud, const sudoku_logic_t *st,
+                                       const sudoku_logic_step_t *step),
+                        void *ud, sudoku_grade_t *g, int *bad_path);
+
+/* The easiest step from st's position (loaded, pencil marks applied) as
+ * {"status": "hint", "step": to_json(ud, step)} into *answer (the
+ * caller's).  *bad_path = 1 when none is found (trial and guess always find
+ * one from a true position).  Returns 0 or a SEARCH_* code. */
+int api_logic_hint_step(sudoku_logic_t *st, const uint8_t *solution, const search_ctl_t *ctl,
+                        json_t *(*to_json)(const void *ud, const sudoku_logic_step_t *step),
+                        const void *ud, json_t **answer, int *bad_path);
+
+/* The answer of a grade or hint run that ended without one (rc a stop
+ * other than the deadline's, nsol != 1, a bad path): a problem into out, 1;
+ * 0 when there is an answer to render. */
+int api_logic_failed(api_response_t *out, int rc, int nsol, int bad_path);
+
 /* Largest side the logic endpoints take. */
 #define API_LOGIC_MAX_N SUDOKU_LOGIC_MAX_N
 

@@ -20,9 +20,8 @@
  *                  "non-consecutive"}
  * Cells are [row, column] of the frame, 0-based, as grid[r][c] names them.
  *
- * Not wired to an endpoint yet: the Sudoku endpoints call it when the body
- * has one of these fields (the lead's wiring, on top of issue 34's option
- * tables).  No globals; everything a read allocates belongs to the
+ * The Sudoku endpoints call it when the body has one of these fields
+ * (api/sudoku_variant_api.c).  No globals; everything a read allocates belongs to the
  * api_sudoku_variant_t and goes with api_sudoku_variant_free(). */
 #ifndef PUZZLED_API_SUDOKU_VARIANT_H
 #define PUZZLED_API_SUDOKU_VARIANT_H

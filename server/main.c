@@ -6,10 +6,13 @@
  * sigtimedwait, so no async-signal-safety puzzles arise.  On the first one:
  * drain (readyz 503, stop accepting), wait up to --grace-ms for in-flight
  * requests, then cancel what is left (their answers say "cancelled" rather
- * than vanish) and wait up to CANCEL_WAIT_MS for those answers.  When all
- * is answered: stop everything in order and exit 0.  When something still
- * runs (a solver that does not see its cancel flag, a client that does not
- * read its answer): log why and _exit(1) at once.  Returning from main there
+ * than vanish) and wait up to CANCEL_WAIT_MS for those answers.  When no
+ * work runs any more: stop everything in order and exit 0; connections
+ * still open then (a body that never finished arriving, a client that does
+ * not read its answer, a hang-up libmicrohttpd has not noticed yet) hold
+ * no work and are closed by libmicrohttpd's stop, which is logged with
+ * their count.  When work still runs (a solver that does not see its
+ * cancel flag): log why and _exit(1) at once.  Returning from main there
  * would never end: exit() runs libuv's destructor, which joins every worker
  * thread, busy ones included, and stopping libmicrohttpd would free
  * requests the workers still use.  Answers already handed to the kernel stay
@@ -185,8 +188,11 @@ int main(int argc, char **argv) {
                  json_pack("{s:I, s:I}", "jobs", (json_int_t)pool_inflight(pool), "requests",
                            (json_int_t)http_server_active(http)));
         pool_cancel_all(pool);
-        if (!wait_idle(http, pool, CANCEL_WAIT_MS, &set))
-            exit_abandoning(http, pool, cfg.grace_ms + CANCEL_WAIT_MS);
+        if (!wait_idle(http, pool, CANCEL_WAIT_MS, &set)) {
+            if (pool_inflight(pool) > 0) exit_abandoning(http, pool, cfg.grace_ms + CANCEL_WAIT_MS);
+            log_json("warn", "closing connections that hold no work",
+                     json_pack("{s:I}", "requests", (json_int_t)http_server_active(http)));
+        }
     }
     rc = 0;
 out:

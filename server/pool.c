@@ -161,9 +161,12 @@ static void pool_finish(pool_task_t *t) {
     t->slots = NULL;
     p->finished++;
     if (t->waits) atomic_fetch_sub(&p->waiting, 1);
-    atomic_fetch_sub(&p->inflight, 1);
     atomic_fetch_sub_explicit(&p->metrics->jobs_inflight, 1, memory_order_relaxed);
     t->done(t); /* may free t */
+    /* After done(): a task counts until its owner has its answer (done()
+     * resumes the connection), so main's shutdown never stops the HTTP
+     * daemon between this count reaching 0 and that resume. */
+    atomic_fetch_sub(&p->inflight, 1);
 }
 
 /* Stops a task that has nothing running: it ends now with `rc` (kept if it

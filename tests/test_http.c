@@ -893,6 +893,32 @@ START_TEST(http_sigterm_grace_cancels_long_work) {
 }
 END_TEST
 
+/* A connection that holds no work -- here a body that never finishes
+ * arriving, its client still connected -- does not turn a drain into an
+ * abandoned exit: past the grace period and the cancel wait the server
+ * closes it and exits 0 (the soak's cut-short bodies exited 1). */
+START_TEST(http_sigterm_closes_idle_uploads) {
+    static const char *const args[] = {"--grace-ms", "200", NULL};
+    static const char head[] = "POST /v1/sudoku/solve HTTP/1.1\r\nHost: x\r\n"
+                               "Content-Type: application/json\r\nContent-Length: 500\r\n\r\n"
+                               "{\"grid\":";
+    tsrv_t s;
+    ck_assert_int_eq(tsrv_start(&s, args, NULL), 0);
+    int fd = raw_from(&s, 1);
+    ck_assert_int_eq(send(fd, head, sizeof head - 1, MSG_NOSIGNAL), (ssize_t)(sizeof head - 1));
+    /* the upload, and the /metrics request that reads the gauge */
+    ck_assert(wait_metric(&s, "puzzled_http_requests_active", 2, 3000));
+    double t0 = test_now_ms();
+    ck_assert_int_eq(tsrv_stop(&s, SIGTERM, 10000), 0);
+    double took = test_now_ms() - t0;
+    ck_assert_msg(took < 200 + TEST_CANCEL_WAIT_MS + TEST_EXIT_SLACK_MS, "exit %.0f ms after",
+                  took);
+    ck_assert(tsrv_log_has(&s, "\"msg\":\"closing connections that hold no work\""));
+    ck_assert(tsrv_log_has(&s, "\"msg\":\"stopped\""));
+    close(fd);
+}
+END_TEST
+
 /* The thread of `pid` that ran longest on a CPU during `ms` (a worker in a
  * search, while every other thread waits); 0 if none ran. */
 static pid_t busiest_thread(pid_t pid, int ms) {
@@ -1372,6 +1398,7 @@ Suite *http_suite(void) {
     tcase_add_test(own, http_port_in_use_is_refused);
     tcase_add_test(own, http_sigterm_drains_inflight);
     tcase_add_test(own, http_sigterm_grace_cancels_long_work);
+    tcase_add_test(own, http_sigterm_closes_idle_uploads);
     tcase_add_test(own, http_sigterm_exits_when_work_ignores_cancel);
     tcase_add_test(own, http_env_configures_server);
     suite_add_tcase(s, shared);

@@ -58,9 +58,13 @@ typedef struct walk_s {
     "{\"sum\":5,\"cells\":[[2,1],[2,2]]},{\"sum\":3,\"cells\":[[3,0],[3,1]]},"                     \
     "{\"sum\":7,\"cells\":[[3,2],[3,3]]}]"
 
+#define VARIANT6                                                                                   \
+    "{\"variant\":[\"jigsaw\",\"x\"],\"grid\":\"...5....6...1.4..........2..........\","           \
+    "\"regions\":[[0,0,0,0,1,1],[2,0,0,1,1,1],[2,2,2,3,3,1],[4,2,3,3,3,3],[4,2,4,5,5,5],"          \
+    "[4,4,4,5,5,5]]"
+
 /* At least one walk per endpoint of api_endpoints[] (nomem_every_route_walked
- * checks), plus
- * the error paths and the variants that take other code paths. */
+ * checks), plus the error paths and the variants that take other code paths. */
 static const walk_t walks[] = {
     {"GET", "/v1/nqueens/count", "n=8&threads=2", NULL, NULL, NULL},
     {"GET", "/v1/nqueens/count", "n=6&method=dlx&threads=2", NULL, NULL, NULL},
@@ -129,6 +133,25 @@ static const walk_t walks[] = {
     {"POST", "/v1/sudoku/generate", NULL, J, NULL, "{\"difficulty\":\"medium\",\"seed\":1}"},
     {"POST", "/v1/sudoku/generate", NULL, J, NULL, "{\"count\":500}"},
     {"POST", "/v1/killer/generate", NULL, J, NULL, "{\"size\":4,\"count\":2,\"seed\":3}"},
+    /* variants (api/sudoku_variant_api.c) */
+    {"POST", "/v1/sudoku/solve", NULL, J, NULL, VARIANT6 ",\"max_solutions\":2}"},
+    {"POST", "/v1/sudoku/solve", NULL, J, NULL,
+     "{\"variant\":\"x\",\"grid\":[[1,null,null,null],[null,null,null,null],[null,null,null,"
+     "null],[null,null,null,null]],\"method\":\"propagation\",\"trace\":true}"},
+    {"POST", "/v1/sudoku/solve", NULL, J, NULL,
+     "{\"variant\":\"x\",\"grid\":\"1....1..........\"}"},
+    {"POST", "/v1/sudoku/solve", NULL, J, NULL,
+     "{\"variant\":\"jigsaw\",\"grid\":\"................\",\"regions\":\"0001011122223333\"}"},
+    {"POST", "/v1/sudoku/validate", NULL, J, NULL,
+     "{\"variant\":\"x\",\"grid\":\"1....1..........\"}"},
+    {"POST", "/v1/sudoku/grade", NULL, J, NULL, VARIANT6 ",\"steps\":true}"},
+    {"POST", "/v1/sudoku/hint", NULL, J, NULL,
+     "{\"variant\":\"x\",\"grid\":\"12..34..........\",\"givens\":\"1...3...........\"}"},
+    {"POST", "/v1/sudoku/hint", NULL, J, NULL, VARIANT6 "}"},
+    {"POST", "/v1/sudoku/generate", NULL, J, NULL,
+     "{\"variant\":[\"jigsaw\",\"even-odd\"],\"size\":4,\"count\":2,\"seed\":3}"},
+    {"POST", "/v1/sudoku/generate", NULL, J, NULL,
+     "{\"variant\":\"consecutive\",\"size\":4,\"box\":{\"rows\":1,\"cols\":4},\"seed\":2}"},
 };
 #define NWALKS (sizeof walks / sizeof walks[0])
 

@@ -1,0 +1,1344 @@
+/* sudoku_variant_api.c -- the Sudoku endpoints on a variant: solve,
+ * validate, grade, hint and generate over a model of
+ * solvers/sudoku/model.h.
+ *
+ * The classic endpoints (sudoku_api.c, sudoku_logic_api.c, generate_api.c)
+ * hand a request over when api_sudoku_variant_body() finds a variant field
+ * among the body's keys; everything after that is here.  Every request is
+ * JSON (options in the body, none in the query) and is read in one way
+ * (vx_read): the variant fields by api/sudoku_variant.c, the grid in the
+ * variant's frame, the model, then the endpoint's own fields.  Errors name
+ * the field as the client wrote it (regions[3][4], pairs[2], layout.grids[1],
+ * method); givens that break a rule are a 422 naming each cell and, in
+ * words, the unit or rule it breaks (api_sudoku_variant_describe).
+ *
+ * What each endpoint does with the model:
+ *   solve     sudoku_model_solve() with the request's method: auto,
+ *             propagation (every level), best-first, backtracking, mrv,
+ *             cdcl, dlx and algorithm-x.  Refused with a 422 naming
+ *             `method`: fast on anything but the classic 9x9 grid, dlx and
+ *             algorithm-x with consecutive marks (not an exact cover).
+ *             One thread (no cdcl portfolio: `threads` is refused), symbols
+ *             1..n (`symbols` is refused).
+ *   validate  sudoku_model_find_conflicts(), each conflict's unit or rule
+ *             in words.
+ *   grade, hint  the solver proves the puzzle unique (sudoku_model_count2),
+ *             then the logic engine on the model (sudoku_logic_new_model)
+ *             grades it or finds the next step; steps name their units in
+ *             words ("region 3", "row 4 of grid 2").  hint takes `givens`
+ *             but no pencil marks.
+ *   generate  sudoku_generate_variant(): jigsaw (regions drawn, or the
+ *             request's), x, windoku, disjoint, even-odd (parity drawn),
+ *             consecutive (marks drawn), non-consecutive, extra units, the
+ *             layouts; item i has seed + i, as the classic generator.
+ *
+ * Answers keep the frame (rows x cols, which the answers state): a string
+ * grid answers strings, arrays answer arrays; holes and empty cells are '.'
+ * or null.  Every solution is checked against the givens and every rule of
+ * the model before it is sent (a failure is a 500: a solver bug).
+ *
+ * Memory: each job owns its request (the variant's arrays, the model, the
+ * grids) and frees it in one place; the searches allocate through their
+ * control block's allocator (the server's work budget), and a model larger
+ * than the request's work share is a 422 before any search.  Threads: run()
+ * writes only its item's slot; merge() and render() run on the loop thread. */
+#include "api/sudoku_variant_api.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/generate_api.h"
+#include "api/grid_char.h"
+#include "api/json_util.h"
+#include "api/sudoku_api.h"
+#include "api/sudoku_logic_api.h"
+#include "api/sudoku_variant.h"
+#include "solvers/sudoku/generate.h"
+#include "solvers/sudoku/logic.h"
+#include "solvers/xcover/xcover.h"
+
+#define VX_CONFLICTS_CAP 256
+#define VX_MAX_FIELDS    32
+
+/* === Which bodies are variants ========================================== */
+
+/* Whether s (up to end) starts with `name"` and then, after blanks, ':'. */
+static int vx_key_at(const char *s, const char *end, const char *name) {
+    size_t len = strlen(name);
+    if ((size_t)(end - s) < len + 2 || memcmp(s, name, len) != 0 || s[len] != '"') return 0;
+    for (s += len + 1; s < end && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'); s++)
+        ;
+    return s < end && *s == ':';
+}
+
+/* The scan looks at every '"' (memchr) and at the byte after it: the main
+ * call of the service, a 9x9 grid with an option or two, has six quotes,
+ * none followed by the first letter of a variant field, so it costs a few
+ * memchr calls.  Quotes need no pairing: inside a JSON string a quote is
+ * escaped, so `"variant"` followed by ':' is a key wherever it stands. */
+int api_sudoku_variant_body(const api_request_t *req) {
+    const char *s = req->body, *end;
+    if (s == NULL) return 0;
+    end = s + req->body_len;
+    while ((s = memchr(s, '"', (size_t)(end - s))) != NULL && ++s < end) {
+        switch (*s) { /* the fields' first letters */
+        case 'v':
+        case 'l':
+        case 'r':
+        case 'e':
+        case 'p': break;
+        default: continue;
+        }
+        for (int i = 0; api_sudoku_variant_fields[i] != NULL; i++)
+            if (api_sudoku_variant_fields[i][0] == *s &&
+                vx_key_at(s, end, api_sudoku_variant_fields[i]))
+                return api_json_content_type(req);
+    }
+    return 0;
+}
+
+int api_sudoku_variant_missed(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
+                              void *out, api_problem_t *p) {
+    (void)req, (void)root, (void)v, (void)out;
+    api_problem_add(p, "body", o->name,
+                    "a variant field: write its name without \\u escapes (variant bodies are "
+                    "told by their field names)");
+    return -1;
+}
+
+/* === Reading ============================================================ */
+
+/* One variant request: the description, the model, the grid. */
+typedef struct vx_req_s {
+    api_sudoku_variant_t v;
+    sudoku_model_t *m;
+    uint8_t *grid; /* [m->ncells]: the puzzle (hint: the player's grid) */
+    int arrays;    /* the grid came as arrays: answer arrays */
+    long long timeout_ms;
+} vx_req_t;
+
+static void vx_req_free(vx_req_t *q) {
+    api_sudoku_variant_free(&q->v);
+    sudoku_model_free(q->m);
+    free(q->grid);
+}
+
+/* The fields a request may carry: the variant's, `shared` and `own`
+ * (NULL-terminated lists) into out[VX_MAX_FIELDS]. */
+static void vx_allowed(const char *const *shared, const char *const *own, const char **out) {
+    int k = 0;
+    for (int i = 0; api_sudoku_variant_fields[i] != NULL; i++)
+        out[k++] = api_sudoku_variant_fields[i];
+    for (int i = 0; shared[i] != NULL && k < VX_MAX_FIELDS - 1; i++)
+        out[k++] = shared[i];
+    for (int i = 0; own[i] != NULL && k < VX_MAX_FIELDS - 1; i++)
+        out[k++] = own[i];
+    out[k] = NULL;
+}
+
+/* Classic fields a variant does not take, with the reason. */
+static int vx_refuse_classic(json_t *root, api_problem_t *p) {
+    int bad = 0;
+    if (json_object_get(root, "symbols") != NULL) {
+        api_problem_add(p, "body", "symbols", "a variant's symbols are 1..n; leave symbols out");
+        bad = 1;
+    }
+    if (json_object_get(root, "threads") != NULL) {
+        api_problem_add(p, "body", "threads", "a variant is solved on one thread; leave it out");
+        bad = 1;
+    }
+    return bad;
+}
+
+/* Reads a variant request: the body (kept in *rootp for the endpoint's own
+ * fields; json_decref it), the variant, the grid and the model.  Returns 0,
+ * or an API_E* code with the problem in p (API_EINVALID with every field
+ * error found, API_EMEDIA, API_ENOMEM).  The givens' conflicts are not
+ * checked here.  q is freed by vx_req_free() either way. */
+static int vx_read(const api_request_t *req, const char *const *own, json_t **rootp, vx_req_t *q,
+                   api_problem_t *p) {
+    static const char *const none[] = {NULL};
+    /* symbols and threads are refused by name (vx_refuse_classic) */
+    static const char *const grid_fields[] = {"grid",    "box",     "timeout_ms",
+                                              "symbols", "threads", NULL};
+    const char *allowed[VX_MAX_FIELDS];
+    json_t *root, *grid;
+    int bad, rc;
+    api_problem_init(p, API_EINVALID, "the request is not valid");
+    *rootp = NULL;
+    if (!api_json_content_type(req)) {
+        api_problem_init(p, API_EMEDIA, "send application/json");
+        api_problem_add(p, "header", "Content-Type", "a variant is read from JSON only");
+        return API_EMEDIA;
+    }
+    bad = api_params_check(req, none, p) != 0; /* options live in the body */
+    if ((root = api_json_object(req, p)) == NULL) return p->code;
+    *rootp = root;
+    vx_allowed(grid_fields, own, allowed);
+    bad |= vx_refuse_classic(root, p);
+    bad |= api_json_fields(root, allowed, p) != 0;
+    bad |= api_json_opt_int(root, "timeout_ms", 1, req->max_timeout_ms, req->max_timeout_ms,
+                            &q->timeout_ms, p) != 0;
+    if ((rc = api_sudoku_variant_read(root, 0, &q->v, p)) != 0) return rc;
+    if ((grid = json_object_get(root, "grid")) == NULL) {
+        api_problem_add(p, "body", "grid", "required");
+        return API_EINVALID;
+    }
+    q->arrays = json_is_array(grid);
+    if ((q->grid = calloc((size_t)q->v.rows * (size_t)q->v.cols, 1)) == NULL) {
+        api_problem_nomem(p, "reading the grid");
+        return API_ENOMEM;
+    }
+    rc = api_sudoku_variant_grid(grid, &q->v, q->grid, p);
+    if (rc != 0 || bad) return p->code == API_ENOMEM ? API_ENOMEM : API_EINVALID;
+    return api_sudoku_variant_model(&q->v, NULL, &q->m, p);
+}
+
+/* 422 when the model (and what the request keeps besides, `extra` bytes)
+ * is more than the request may hold. */
+static int vx_memory(const api_request_t *req, const vx_req_t *q, size_t extra, api_problem_t *p) {
+    if (req->work_share == 0 || q->m->bytes + extra <= req->work_share) return 0;
+    api_problem_init(p, API_EMEMORY,
+                     "this variant needs %zu bytes; a request may hold %zu on this server",
+                     q->m->bytes + extra, req->work_share);
+    return API_EMEMORY;
+}
+
+/* A frame cell as a field, "grid[r][c]". */
+static void vx_cell_field(const sudoku_model_t *m, const char *name, int cell, char *buf,
+                          size_t cap) {
+    snprintf(buf, cap, "%s[%d][%d]", name, cell / m->cols, cell % m->cols);
+}
+
+/* 422 when the givens (`name`: "grid" or "givens") break a rule, naming
+ * every cell and, in words, what it breaks.  Returns 0, API_EUNPROCESSABLE
+ * or API_ENOMEM (p filled). */
+static int vx_conflicts_problem(const sudoku_model_t *m, const uint8_t *grid, const char *name,
+                                api_problem_t *p) {
+    sudoku_conflict_t *cf = malloc(VX_CONFLICTS_CAP * sizeof *cf);
+    size_t count = 0;
+    if (cf == NULL) {
+        api_problem_nomem(p, "checking the givens");
+        return API_ENOMEM;
+    }
+    sudoku_model_find_conflicts(m, grid, cf, VX_CONFLICTS_CAP, &count);
+    if (count > 0) {
+        api_problem_init(p, API_EUNPROCESSABLE, "the givens break the rules in %zu place%s", count,
+                         count == 1 ? "" : "s");
+        for (size_t k = 0; k < count && k < VX_CONFLICTS_CAP; k++) {
+            char what[96], f[48];
+            int unit = cf[k].unit < SUDOKU_UNIT_KINDS;
+            api_sudoku_variant_describe(m, &cf[k], what, sizeof what);
+            for (size_t c = 0; c < cf[k].ncells; c++) {
+                vx_cell_field(m, name, cf[k].cells[c], f, sizeof f);
+                api_problem_add(p, "body", f, "%d %s %s", grid[cf[k].cells[c]],
+                                unit ? "repeats in" : "breaks", what);
+            }
+        }
+    }
+    free(cf);
+    return count > 0 ? API_EUNPROCESSABLE : 0;
+}
+
+/* === Answers ============================================================ */
+
+/* A frame grid in the request's form: a string ('.' empty and on holes) or
+ * rows arrays (null).  NULL when out of memory. */
+static json_t *vx_grid_json(const sudoku_model_t *m, const uint8_t *g, int arrays) {
+    if (!arrays) {
+        char s[SUDOKU_MODEL_MAX_CELLS];
+        for (int i = 0; i < m->ncells; i++)
+            s[i] = g[i] ? api_grid_value_char(g[i]) : '.';
+        return json_stringn(s, (size_t)m->ncells);
+    }
+    json_t *rows = json_array();
+    int ok = 1;
+    for (int r = 0; r < m->rows && ok; r++) {
+        json_t *row = json_array();
+        for (int c = 0; c < m->cols && row != NULL; c++) {
+            uint8_t v = g[r * m->cols + c];
+            api_jpush(row, v ? json_integer(v) : json_null(), &ok);
+        }
+        api_jpush(rows, row, &ok);
+    }
+    if (!ok) {
+        json_decref(rows);
+        return NULL;
+    }
+    return rows;
+}
+
+static json_t *vx_cell_json(const sudoku_model_t *m, int cell) {
+    return json_pack("[i,i]", cell / m->cols, cell % m->cols);
+}
+
+/* What every answer says of the puzzle: n, box (the boxes' shape; absent
+ * when regions replace them), the frame's rows and cols. */
+static void vx_head(json_t *root, const sudoku_model_t *m, int *ok) {
+    api_jset(root, "n", json_integer(m->n), ok);
+    if (m->shape.box_rows > 0) /* none when regions replace the boxes */
+        api_jset(root, "box",
+                 json_pack("{s:i, s:i}", "rows", m->shape.box_rows, "cols", m->shape.box_cols), ok);
+    api_jset(root, "rows", json_integer(m->rows), ok);
+    api_jset(root, "cols", json_integer(m->cols), ok);
+}
+
+static void vx_problem(api_response_t *out, int code, const char *field, const char *detail) {
+    api_problem_t p;
+    api_problem_init(&p, code, "%s", detail);
+    if (field != NULL) api_problem_add(&p, "body", field, "%s", detail);
+    api_response_problem(out, &p);
+}
+
+/* === Solve ============================================================== */
+
+typedef struct vs_job_s {
+    api_job_t base;
+    vx_req_t q;
+    sudoku_method_t method;
+    sudoku_level_t level;
+    long long max_solutions;
+    int trace;
+    uint8_t *solutions;   /* max_solutions * ncells */
+    sudoku_step_t *steps; /* trace */
+    /* written by run() (one item), read by render() */
+    sudoku_result_t res;
+    int rc;
+} vs_job_t;
+
+static int vs_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
+    vs_job_t *j = (vs_job_t *)job;
+    sudoku_opts_t o;
+    (void)item;
+    sudoku_opts_init(&o);
+    o.method = j->method;
+    o.level = j->level;
+    o.max_solutions = (uint32_t)j->max_solutions;
+    o.solutions = j->solutions;
+    o.ctl = ctl;
+    o.trace = j->steps;
+    o.trace_cap = j->steps != NULL ? API_SUDOKU_TRACE_CAP : 0;
+    return sudoku_model_solve(j->q.m, j->q.grid, &o, &j->res);
+}
+
+static int vs_merge(api_job_t *job, size_t item, int rc) {
+    vs_job_t *j = (vs_job_t *)job;
+    (void)item;
+    j->rc = rc;
+    job->nodes += j->res.stats.nodes;
+    return API_JOB_STOP;
+}
+
+static const char *vs_status(const vs_job_t *j) {
+    if (j->res.solutions_found >= 2) return "multiple";
+    if (j->res.solutions_found == 1) return "solved";
+    if (j->rc == 0) return "unsolvable";
+    if (j->rc == SEARCH_CANCELLED) return "cancelled";
+    return "timeout";
+}
+
+static json_t *vs_stats(const vs_job_t *j) {
+    const sudoku_result_t *r = &j->res;
+    json_t *s = json_pack(
+        "{s:s, s:I, s:I, s:I, s:I, s:f, s:i}", "method", sudoku_method_name(r->method), "nodes",
+        (json_int_t)r->stats.nodes, "backtracks", (json_int_t)r->stats.backtracks, "propagations",
+        (json_int_t)r->stats.propagations, "max_depth", (json_int_t)r->stats.max_depth,
+        "elapsed_ms", api_elapsed_ms(j->base.start_ns, search_now_ns()), "threads", 1);
+    int ok = 1;
+    if (r->level != 0) api_jset(s, "propagation", json_string(sudoku_level_name(r->level)), &ok);
+    if (r->method == SUDOKU_METHOD_CDCL) {
+        api_jset(s, "conflicts", json_integer((json_int_t)r->cdcl.conflicts), &ok);
+        api_jset(s, "learned", json_integer((json_int_t)r->cdcl.learned), &ok);
+        api_jset(s, "restarts", json_integer((json_int_t)r->cdcl.restarts), &ok);
+    }
+    if (!ok) {
+        json_decref(s);
+        return NULL;
+    }
+    return s;
+}
+
+static json_t *vs_trace(const vs_job_t *j) {
+    const sudoku_model_t *m = j->q.m;
+    json_t *list = json_array();
+    int ok = 1;
+    for (size_t k = 0; k < j->res.trace_len && ok; k++) {
+        const sudoku_step_t *s = &j->steps[k];
+        api_jpush(list,
+                  json_pack("{s:s, s:i, s:i, s:i}", "step",
+                            sudoku_step_kind_name((sudoku_step_kind_t)s->kind), "row",
+                            s->cell / m->cols, "col", s->cell % m->cols, "value", s->value),
+                  &ok);
+    }
+    if (!ok) {
+        json_decref(list);
+        return NULL;
+    }
+    return list;
+}
+
+/* A solver stop that is no answer: the problem, or NULL. */
+static const char *vs_refused(int rc, int *code, const char **field) {
+    *field = NULL;
+    *code = API_EINTERNAL;
+    if (rc == SUDOKU_EMETHOD || rc == XCOVER_ELIMIT) {
+        *code = API_EUNPROCESSABLE;
+        *field = "method";
+        return rc == SUDOKU_EMETHOD ? "this method cannot solve this variant; use auto, "
+                                      "propagation, mrv or cdcl"
+                                    : "the exact cover of this variant is over the exact-cover "
+                                      "engines' limits; use auto, propagation or cdcl";
+    }
+    if (rc == SEARCH_ENOMEM) {
+        *code = API_ENOMEM;
+        return "out of memory while solving";
+    }
+    if (rc == SEARCH_EINVAL || rc == SUDOKU_ECONFLICT) return "the solver refused the puzzle";
+    return NULL;
+}
+
+static void vs_render(api_job_t *job, api_response_t *out) {
+    vs_job_t *j = (vs_job_t *)job;
+    const sudoku_model_t *m = j->q.m;
+    const sudoku_result_t *r = &j->res;
+    size_t nc = (size_t)m->ncells;
+    const char *why, *field;
+    int code, ok = 1;
+    if ((why = vs_refused(j->rc, &code, &field)) != NULL) {
+        vx_problem(out, code, field, why);
+        return;
+    }
+    for (uint32_t k = 0; k < r->solutions_found; k++)
+        if (sudoku_model_check_solution(m, j->q.grid, j->solutions + k * nc) != 1) {
+            vx_problem(out, API_EINTERNAL, NULL, "a solution fails verification (a solver bug)");
+            return;
+        }
+    json_t *root = json_object();
+    api_jset(root, "status", json_string(vs_status(j)), &ok);
+    vx_head(root, m, &ok);
+    api_jset(root, "solutions_found", json_integer(r->solutions_found), &ok);
+    if (r->solutions_found >= 2 || (r->exhausted && r->code == 0 && r->solutions_found == 0))
+        api_jset(root, "unique", json_false(), &ok);
+    else
+        api_jset(root, "unique", sudoku_result_unique(r) ? json_true() : json_null(), &ok);
+    api_jset(root, "complete", json_boolean(j->rc == 0), &ok);
+    api_jset(root, "stats", vs_stats(j), &ok);
+    if (r->solutions_found > 0)
+        api_jset(root, "solution", vx_grid_json(m, j->solutions, j->q.arrays), &ok);
+    if (j->max_solutions > 1) {
+        json_t *list = json_array();
+        for (uint32_t k = 0; k < r->solutions_found && list != NULL; k++)
+            api_jpush(list, vx_grid_json(m, j->solutions + k * nc, j->q.arrays), &ok);
+        api_jset(root, "solutions", list, &ok);
+    }
+    if (j->steps != NULL) {
+        api_jset(root, "trace", vs_trace(j), &ok);
+        api_jset(root, "trace_truncated", json_boolean(r->trace_truncated), &ok);
+    }
+    api_response_json_ok(out, 200, root, ok);
+}
+
+static void vs_free(api_job_t *job) {
+    vs_job_t *j = (vs_job_t *)job;
+    if (j == NULL) return;
+    vx_req_free(&j->q);
+    free(j->solutions);
+    free(j->steps);
+    free(j);
+}
+
+static const api_job_ops_t vs_ops = {"sudoku", vs_run, vs_merge, vs_render, vs_free,
+                                     0,        NULL,   NULL,     NULL};
+
+/* Solve's options: method, propagation, max_solutions, trace. */
+static int vs_options(json_t *root, vs_job_t *j, api_problem_t *p) {
+    json_t *v;
+    int bad = 0;
+    j->method = SUDOKU_METHOD_AUTO;
+    j->level = SUDOKU_LEVEL_DEFAULT;
+    if ((v = json_object_get(root, "method")) != NULL &&
+        (!json_is_string(v) || sudoku_method_parse(json_string_value(v), &j->method) != 0)) {
+        api_problem_add(p, "body", "method",
+                        "must be auto, backtracking, mrv, propagation, best-first, algorithm-x, "
+                        "dlx, fast or cdcl");
+        bad = 1;
+    }
+    if ((v = json_object_get(root, "propagation")) != NULL &&
+        (!json_is_string(v) || sudoku_level_parse(json_string_value(v), &j->level) != 0 ||
+         j->level == SUDOKU_LEVEL_DEFAULT)) {
+        api_problem_add(p, "body", "propagation",
+                        "must be peers, hidden-singles, naked-pairs or subsets");
+        bad = 1;
+    }
+    bad |= api_json_opt_int(root, "max_solutions", 1, SUDOKU_MAX_SOLUTIONS, 1, &j->max_solutions,
+                            p) != 0;
+    if ((v = json_object_get(root, "trace")) != NULL) {
+        if (!json_is_boolean(v)) {
+            api_problem_add(p, "body", "trace", "must be true or false");
+            bad = 1;
+        }
+        j->trace = json_is_true(v);
+    }
+    return bad;
+}
+
+/* The methods that do not take this model: 422 naming `method`. */
+static int vs_method_check(vs_job_t *j, api_problem_t *p) {
+    const sudoku_model_t *m = j->q.m;
+    const char *why = NULL;
+    int consecutive = 0;
+    sudoku_opts_t o;
+    for (int k = 0; k < m->nmarked; k++)
+        consecutive |= m->pairs[k].rule == SUDOKU_PAIR_CONSECUTIVE;
+    if (j->method == SUDOKU_METHOD_FAST &&
+        !(m->classic && m->n == 9 && m->shape.box_rows == 3 && m->shape.box_cols == 3))
+        why = "fast solves the classic 9x9 grid only; use auto, propagation, mrv, cdcl or dlx";
+    else if ((j->method == SUDOKU_METHOD_DLX || j->method == SUDOKU_METHOD_ALGORITHM_X) &&
+             consecutive)
+        why = "consecutive marks are no exact-cover constraint, so dlx and algorithm-x cannot "
+              "solve them; use auto, propagation, mrv or cdcl";
+    if (why != NULL) {
+        api_problem_init(p, API_EUNPROCESSABLE, "the method cannot solve this variant");
+        api_problem_add(p, "body", "method", "%s", why);
+        return API_EUNPROCESSABLE;
+    }
+    sudoku_opts_init(&o);
+    o.method = j->method;
+    o.level = j->level;
+    o.trace_cap = j->trace ? API_SUDOKU_TRACE_CAP : 0; /* as vs_run() will ask */
+    if (j->trace && (j->method == SUDOKU_METHOD_DLX || j->method == SUDOKU_METHOD_ALGORITHM_X ||
+                     sudoku_model_method_for(m, j->q.grid, &o) == SUDOKU_METHOD_CDCL)) {
+        api_problem_init(p, API_EINVALID, "the request is not valid");
+        api_problem_add(p, "body", "trace",
+                        "the exact-cover and cdcl methods do not trace; use propagation, mrv or "
+                        "backtracking");
+        return API_EINVALID;
+    }
+    return 0;
+}
+
+int api_sudoku_variant_solve_prepare(const api_request_t *req, api_job_t **job,
+                                     api_response_t *resp) {
+    static const char *const own[] = {"method", "propagation", "max_solutions", "trace", NULL};
+    api_problem_t p;
+    vs_job_t *j = calloc(1, sizeof *j);
+    json_t *root = NULL;
+    size_t bytes;
+    int rc;
+    *job = NULL;
+    if (j == NULL) {
+        api_problem_init(&p, API_ENOMEM, "out of memory");
+        goto fail;
+    }
+    rc = vx_read(req, own, &root, &j->q, &p);
+    if ((rc == 0 || rc == API_EINVALID) && root != NULL && vs_options(root, j, &p) != 0)
+        rc = API_EINVALID;
+    if (rc != 0) goto fail;
+    bytes = (size_t)j->max_solutions * (size_t)j->q.m->ncells;
+    if (bytes > API_SUDOKU_SOLUTION_BYTES) {
+        api_problem_add(&p, "body", "max_solutions", "at most %u for this %dx%d frame",
+                        API_SUDOKU_SOLUTION_BYTES / (unsigned)j->q.m->ncells, j->q.m->rows,
+                        j->q.m->cols);
+        goto fail;
+    }
+    if (vs_method_check(j, &p) != 0 || vx_memory(req, &j->q, bytes, &p) != 0 ||
+        vx_conflicts_problem(j->q.m, j->q.grid, "grid", &p) != 0)
+        goto fail;
+    j->solutions = malloc(bytes);
+    j->steps = j->trace ? malloc(API_SUDOKU_TRACE_CAP * sizeof *j->steps) : NULL;
+    if (j->solutions == NULL || (j->trace && j->steps == NULL)) {
+        api_problem_init(&p, API_ENOMEM, "out of memory for the solutions");
+        goto fail;
+    }
+    json_decref(root);
+    /* sudoku_model_solve() sets its result from nothing: a try on the HTTP
+     * thread may be cut and run again */
+    j->base.inline_ok = j->q.m->ncells <= 81;
+    api_job_ready(&j->base, &vs_ops, 1, 1, j->q.timeout_ms, job);
+    return 0;
+fail:
+    json_decref(root);
+    vs_free(j ? &j->base : NULL);
+    api_response_problem(resp, &p);
+    return p.code;
+}
+
+/* === Validate =========================================================== */
+
+static json_t *vv_conflict_json(const sudoku_model_t *m, const sudoku_conflict_t *cf) {
+    char what[96];
+    json_t *cells = json_array();
+    int ok = 1;
+    api_sudoku_variant_describe(m, cf, what, sizeof what);
+    for (size_t c = 0; c < cf->ncells && ok; c++)
+        api_jpush(cells, vx_cell_json(m, cf->cells[c]), &ok);
+    if (!ok) {
+        json_decref(cells);
+        return NULL;
+    }
+    return json_pack("{s:s, s:i, s:o}", "unit", what, "value", cf->value, "cells", cells);
+}
+
+int api_sudoku_variant_validate_prepare(const api_request_t *req, api_job_t **job,
+                                        api_response_t *resp) {
+    static const char *const own[] = {NULL};
+    api_problem_t p;
+    vx_req_t q;
+    json_t *root = NULL, *list = NULL, *answer = NULL;
+    sudoku_conflict_t *cf = NULL;
+    size_t count = 0;
+    int ok = 1, filled = 1;
+    *job = NULL;
+    memset(&q, 0, sizeof q);
+    if (vx_read(req, own, &root, &q, &p) != 0) goto fail;
+    if ((cf = malloc(VX_CONFLICTS_CAP * sizeof *cf)) == NULL) {
+        api_problem_nomem(&p, "checking the grid");
+        goto fail;
+    }
+    sudoku_model_find_conflicts(q.m, q.grid, cf, VX_CONFLICTS_CAP, &count);
+    list = json_array();
+    for (size_t k = 0; k < count && k < VX_CONFLICTS_CAP; k++)
+        api_jpush(list, vv_conflict_json(q.m, &cf[k]), &ok);
+    for (int i = 0; i < q.m->ncells; i++)
+        if (q.m->live[i] && q.grid[i] == 0) filled = 0;
+    answer = json_object();
+    api_jset(answer, "valid", json_boolean(count == 0), &ok);
+    api_jset(answer, "complete", json_boolean(count == 0 && filled), &ok);
+    vx_head(answer, q.m, &ok);
+    api_jset(answer, "conflicts", list, &ok);
+    api_jset(answer, "conflicts_total", json_integer((json_int_t)count), &ok);
+    api_response_json_ok(resp, 200, answer, ok);
+    free(cf);
+    json_decref(root);
+    vx_req_free(&q);
+    return 0;
+fail:
+    free(cf);
+    json_decref(root);
+    vx_req_free(&q);
+    api_response_problem(resp, &p);
+    return p.code;
+}
+
+/* === Grade and hint ===================================================== */
+
+/* A step's units worth naming: how many of step->unit[] are units. */
+static int vl_named_units(const sudoku_logic_step_t *s) {
+    switch ((sudoku_tech_t)s->tech) {
+    case SUDOKU_TECH_POINTING:
+    case SUDOKU_TECH_CLAIMING: return 2;
+    case SUDOKU_TECH_FULL_HOUSE:
+    case SUDOKU_TECH_HIDDEN_SINGLE:
+    case SUDOKU_TECH_NAKED_PAIR:
+    case SUDOKU_TECH_NAKED_TRIPLE:
+    case SUDOKU_TECH_NAKED_QUAD:
+    case SUDOKU_TECH_HIDDEN_PAIR:
+    case SUDOKU_TECH_HIDDEN_TRIPLE:
+    case SUDOKU_TECH_HIDDEN_QUAD:
+    case SUDOKU_TECH_X_WING:
+    case SUDOKU_TECH_SWORDFISH:
+    case SUDOKU_TECH_JELLYFISH: return 1;
+    default: return 0;
+    }
+}
+
+/* Appends to buf[cap] at *len (truncating). */
+static void vl_cat(char *buf, size_t cap, size_t *len, const char *s) {
+    size_t k = strlen(s);
+    if (*len + 1 >= cap) return;
+    if (k > cap - *len - 1) k = cap - *len - 1;
+    memcpy(buf + *len, s, k);
+    *len += k;
+    buf[*len] = '\0';
+}
+
+/* The step in one sentence: the technique, where, and what it does:
+ * "hidden-single in region 3: r2c5 takes 7" or "pointing from window 2
+ * to row 4 of grid 1: 5 leaves r4c1, r4c2".  Cells count from 1, in the
+ * frame. */
+static void vl_explain(const sudoku_model_t *m, const sudoku_logic_step_t *s, char *buf,
+                       size_t cap) {
+    char part[96];
+    size_t len = 0;
+    int nu = vl_named_units(s), first = 1;
+    buf[0] = '\0';
+    vl_cat(buf, cap, &len, sudoku_tech_name((sudoku_tech_t)s->tech));
+    for (int u = 0; u < nu; u++) {
+        vl_cat(buf, cap, &len, u == 0 ? (nu == 2 ? " from " : " in ") : " to ");
+        api_sudoku_variant_unit_name(m, s->unit[u], part, sizeof part);
+        vl_cat(buf, cap, &len, part);
+    }
+    for (int i = 0; i < s->nitems; i++) {
+        const sudoku_logic_item_t *it = &s->items[i];
+        int r = it->cell / m->cols + 1, c = it->cell % m->cols + 1;
+        if (it->kind == SUDOKU_ITEM_PLACE)
+            snprintf(part, sizeof part, "%sr%dc%d takes %d", first ? ": " : "; ", r, c, it->value);
+        else if (it->kind == SUDOKU_ITEM_ELIM)
+            snprintf(part, sizeof part, "%s%d leaves r%dc%d", first ? ": " : "; ", it->value, r, c);
+        else
+            continue;
+        vl_cat(buf, cap, &len, part);
+        first = 0;
+    }
+}
+
+static json_t *vl_cell_value(const sudoku_model_t *m, int cell, int v) {
+    return json_pack("{s:o, s:i}", "cell", vx_cell_json(m, cell), "value", v);
+}
+
+/* Whether item i is the first elimination of its cell (the answer lists
+ * eliminations by cell, in the order the cells first appear). */
+static int vl_first_elim(const sudoku_logic_step_t *s, int i) {
+    for (int k = 0; k < i; k++)
+        if (s->items[k].kind == SUDOKU_ITEM_ELIM && s->items[k].cell == s->items[i].cell) return 0;
+    return 1;
+}
+
+/* A step as JSON: technique, placements, eliminations (by cell), cells,
+ * candidates, units (in words), explanation, trial.  NULL when out of
+ * memory. */
+static json_t *vl_step_json(const sudoku_model_t *m, const sudoku_logic_step_t *s) {
+    json_t *place = json_array(), *elim = json_array(), *cells = json_array(),
+           *cands = json_array(), *units = json_array();
+    char text[512], name[96];
+    int ok = 1;
+    for (int i = 0; i < s->nitems; i++) {
+        const sudoku_logic_item_t *it = &s->items[i];
+        if (it->kind == SUDOKU_ITEM_PLACE)
+            api_jpush(place, vl_cell_value(m, it->cell, it->value), &ok);
+        else if (it->kind == SUDOKU_ITEM_CAND)
+            api_jpush(cands, vl_cell_value(m, it->cell, it->value), &ok);
+        else if (it->kind == SUDOKU_ITEM_CELL)
+            api_jpush(cells, vx_cell_json(m, it->cell), &ok);
+        else if (vl_first_elim(s, i)) {
+            json_t *vals = json_array();
+            for (int k = i; k < s->nitems; k++)
+                if (s->items[k].kind == SUDOKU_ITEM_ELIM && s->items[k].cell == it->cell)
+                    api_jpush(vals, json_integer(s->items[k].value), &ok);
+            api_jpush(elim,
+                      json_pack("{s:o, s:o}", "cell", vx_cell_json(m, it->cell), "values", vals),
+                      &ok);
+        }
+    }
+    for (int u = 0; u < vl_named_units(s); u++) {
+        api_sudoku_variant_unit_name(m, s->unit[u], name, sizeof name);
+        api_jpush(units, json_string(name), &ok);
+    }
+    vl_explain(m, s, text, sizeof text);
+    json_t *o = json_object();
+    api_jset(o, "technique", json_string(sudoku_tech_name((sudoku_tech_t)s->tech)), &ok);
+    api_jset(o, "placements", place, &ok);
+    api_jset(o, "eliminations", elim, &ok);
+    api_jset(o, "cells", cells, &ok);
+    api_jset(o, "candidates", cands, &ok);
+    api_jset(o, "units", units, &ok);
+    api_jset(o, "explanation", json_string(text), &ok);
+    api_jset(o, "trial", json_boolean(s->trial), &ok);
+    if (!ok) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+typedef struct vl_job_s {
+    api_job_t base;
+    int hint;  /* 0 grade, 1 hint */
+    int steps; /* grade: return the path */
+    vx_req_t q;
+    uint8_t *puzzle; /* the givens (hint with givens) or the grid */
+    uint8_t *sols;   /* 2 * ncells: sudoku_model_count2's buffer; the first is the solution */
+    /* written by run() (one item), read by render() */
+    int rc, nsol, bad_path;
+    sudoku_grade_t grade;
+    json_t *path;   /* grade with steps */
+    json_t *answer; /* hint */
+    double solve_ms;
+} vl_job_t;
+
+static int vl_on_step(void *ud, const sudoku_logic_t *st, const sudoku_logic_step_t *step) {
+    vl_job_t *j = ud;
+    json_t *js = vl_step_json(j->q.m, step);
+    (void)st;
+    if (js == NULL || json_array_append_new(j->path, js) != 0) return SEARCH_ENOMEM;
+    return 0;
+}
+
+static int vl_grade(vl_job_t *j, sudoku_logic_t *st, const search_ctl_t *ctl) {
+    if (j->steps && (j->path = json_array()) == NULL) return SEARCH_ENOMEM;
+    return api_logic_grade_run(st, j->puzzle, j->sols, (size_t)j->q.m->ncells, ctl,
+                               j->steps ? vl_on_step : NULL, j, &j->grade, &j->bad_path);
+}
+
+/* The player's entries against the solution: the "wrong" answer, or NULL
+ * with *empty the cells left (and *rc SEARCH_ENOMEM when out of memory). */
+static json_t *vl_wrong(const vl_job_t *j, int *empty, int *rc) {
+    const sudoku_model_t *m = j->q.m;
+    json_t *wrong = json_array();
+    int ok = 1, n = 0, first = -1;
+    char text[160];
+    *empty = 0;
+    *rc = 0;
+    for (int c = 0; c < m->ncells; c++) {
+        int v = j->q.grid[c];
+        if (m->live[c] && v == 0) (*empty)++;
+        if (v != 0 && v != j->sols[c]) {
+            api_jpush(wrong, vl_cell_value(m, c, v), &ok);
+            if (n++ == 0) first = c;
+        }
+    }
+    if (!ok || n == 0) {
+        json_decref(wrong);
+        *rc = ok ? 0 : SEARCH_ENOMEM;
+        return NULL;
+    }
+    if (n > 1)
+        snprintf(text, sizeof text, "%d entries do not match the solution", n);
+    else
+        snprintf(text, sizeof text, "r%dc%d does not hold %d in the solution", first / m->cols + 1,
+                 first % m->cols + 1, j->q.grid[first]);
+    json_t *a =
+        json_pack("{s:s, s:o, s:s}", "status", "wrong", "wrong", wrong, "explanation", text);
+    if (a == NULL) *rc = SEARCH_ENOMEM;
+    return a;
+}
+
+static json_t *vl_hint_json(const void *m, const sudoku_logic_step_t *step) {
+    return vl_step_json(m, step);
+}
+
+static int vl_hint(vl_job_t *j, sudoku_logic_t *st, const search_ctl_t *ctl) {
+    int empty, rc;
+    if ((j->answer = vl_wrong(j, &empty, &rc)) != NULL || rc != 0) return rc;
+    if (empty == 0) {
+        j->answer = json_pack("{s:s}", "status", "solved");
+        return j->answer ? 0 : SEARCH_ENOMEM;
+    }
+    if (sudoku_logic_load(st, j->q.grid) != 0) return SEARCH_EINVAL; /* entries all true */
+    return api_logic_hint_step(st, j->sols, ctl, vl_hint_json, j->q.m, &j->answer, &j->bad_path);
+}
+
+static int vl_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
+    vl_job_t *j = (vl_job_t *)job;
+    sudoku_logic_t *st;
+    int64_t t0 = search_now_ns();
+    int rc;
+    (void)item;
+    rc = sudoku_model_count2(j->q.m, j->puzzle, ctl, j->sols, &j->nsol);
+    j->solve_ms = api_elapsed_ms(t0, search_now_ns());
+    if (rc != 0 || j->nsol != 1) return rc;
+    if ((st = sudoku_logic_new_model(j->q.m)) == NULL) return SEARCH_ENOMEM;
+    rc = j->hint ? vl_hint(j, st, ctl) : vl_grade(j, st, ctl);
+    sudoku_logic_free(st);
+    return rc;
+}
+
+static int vl_merge(api_job_t *job, size_t item, int rc) {
+    vl_job_t *j = (vl_job_t *)job;
+    (void)item;
+    j->rc = rc;
+    job->nodes += j->grade.work;
+    return API_JOB_STOP;
+}
+
+static json_t *vl_grade_json(const vl_job_t *j, double ms) {
+    const sudoku_grade_t *g = &j->grade;
+    json_t *hist = json_object(), *root = json_object();
+    int ok = 1;
+    for (int t = 0; t < SUDOKU_TECH_COUNT; t++)
+        if (g->counts[t])
+            api_jset(hist, sudoku_tech_name((sudoku_tech_t)t), json_integer(g->counts[t]), &ok);
+    api_jset(root, "status", json_string("graded"), &ok);
+    vx_head(root, j->q.m, &ok);
+    api_jset(root, "rating", json_real((double)(long long)(g->rating * 1000.0 + 0.5) / 1000.0),
+             &ok);
+    api_jset(root, "level", json_string(sudoku_grade_level_name(g->level)), &ok);
+    api_jset(root, "hardest", json_string(sudoku_tech_name(g->hardest)), &ok);
+    api_jset(root, "techniques", hist, &ok);
+    api_jset(root, "steps_count", json_integer(g->steps), &ok);
+    api_jset(root, "solved_by_logic", json_boolean(g->solved_by_logic), &ok);
+    api_jset(root, "stats",
+             json_pack("{s:f, s:f, s:I}", "elapsed_ms", ms, "solve_ms", j->solve_ms, "work",
+                       (json_int_t)g->work),
+             &ok);
+    if (j->path != NULL) api_jset(root, "steps", json_incref(j->path), &ok);
+    if (!ok) {
+        json_decref(root);
+        return NULL;
+    }
+    return root;
+}
+
+static void vl_render(api_job_t *job, api_response_t *out) {
+    vl_job_t *j = (vl_job_t *)job;
+    double ms = api_elapsed_ms(job->start_ns, search_now_ns());
+    int ok = 1;
+    if (j->rc == SEARCH_TIMEOUT || j->rc == SEARCH_CANCELLED || j->rc == SEARCH_BUDGET) {
+        json_t *root = json_object();
+        api_jset(root, "status", json_string(j->rc == SEARCH_CANCELLED ? "cancelled" : "timeout"),
+                 &ok);
+        vx_head(root, j->q.m, &ok);
+        api_jset(root, "stats", json_pack("{s:f}", "elapsed_ms", ms), &ok);
+        api_response_json_ok(out, 200, root, ok);
+    } else if (api_logic_failed(out, j->rc, j->nsol, j->bad_path)) {
+        return;
+    } else if (j->hint) {
+        api_response_json(out, 200, j->answer);
+        j->answer = NULL;
+    } else {
+        json_t *root = vl_grade_json(j, ms);
+        api_response_json_ok(out, 200, root, root != NULL);
+    }
+}
+
+static void vl_free(api_job_t *job) {
+    vl_job_t *j = (vl_job_t *)job;
+    if (j == NULL) return;
+    vx_req_free(&j->q);
+    json_decref(j->path);
+    json_decref(j->answer);
+    free(j->puzzle);
+    free(j->sols);
+    free(j);
+}
+
+static const api_job_ops_t vl_ops = {"sudoku", vl_run, vl_merge, vl_render, vl_free,
+                                     0,        NULL,   NULL,     NULL};
+
+/* hint's givens: read in the variant's frame, kept by the grid.  0 or an
+ * API_E* code with p filled. */
+static int vl_givens(vl_job_t *j, json_t *givens, api_problem_t *p) {
+    const sudoku_model_t *m = j->q.m;
+    int rc = api_sudoku_variant_grid(givens, &j->q.v, j->puzzle, p);
+    for (size_t i = 0; rc != 0 && i < p->nerrors; i++)
+        if (strncmp(p->errors[i].field, "grid", 4) == 0) {
+            char f[64];
+            snprintf(f, sizeof f, "givens%s", p->errors[i].field + 4);
+            snprintf(p->errors[i].field, sizeof p->errors[i].field, "%s", f);
+        }
+    if (rc != 0) return rc;
+    if ((rc = vx_conflicts_problem(m, j->puzzle, "givens", p)) != 0) return rc;
+    for (int c = 0; c < m->ncells; c++)
+        if (j->puzzle[c] && j->q.grid[c] != j->puzzle[c]) {
+            char f[48];
+            vx_cell_field(m, "grid", c, f, sizeof f);
+            api_problem_add(p, "body", f, "the given %d is missing or changed", j->puzzle[c]);
+        }
+    return p->nerrors ? API_EINVALID : 0;
+}
+
+static int vl_prepare(const api_request_t *req, int hint, api_job_t **job, api_response_t *resp) {
+    static const char *const grade_own[] = {"steps", NULL}, *const hint_own[] = {"givens", "pencil",
+                                                                                 NULL};
+    api_problem_t p;
+    vl_job_t *j = calloc(1, sizeof *j);
+    json_t *root = NULL, *v;
+    size_t nc;
+    int rc;
+    *job = NULL;
+    if (j == NULL) {
+        api_problem_init(&p, API_ENOMEM, "out of memory");
+        goto fail;
+    }
+    j->hint = hint;
+    rc = vx_read(req, hint ? hint_own : grade_own, &root, &j->q, &p);
+    if (!hint && root != NULL && (v = json_object_get(root, "steps")) != NULL) {
+        if (!json_is_boolean(v)) {
+            api_problem_add(&p, "body", "steps", "must be true or false");
+            rc = rc ? rc : API_EINVALID;
+        }
+        j->steps = json_is_true(v);
+    }
+    if (hint && root != NULL && json_object_get(root, "pencil") != NULL) {
+        api_problem_add(&p, "body", "pencil", "pencil marks are not read with a variant (yet)");
+        rc = rc ? rc : API_EINVALID;
+    }
+    if (rc != 0) goto fail;
+    if (j->q.m->n > API_LOGIC_MAX_N) {
+        api_problem_add(&p, "body", "grid",
+                        "the logic endpoints take up to %d symbols; this has %d", API_LOGIC_MAX_N,
+                        j->q.m->n);
+        goto fail;
+    }
+    nc = (size_t)j->q.m->ncells;
+    if (vx_memory(req, &j->q, 3 * nc, &p) != 0) goto fail;
+    j->puzzle = malloc(nc);
+    j->sols = malloc(2 * nc);
+    if (j->puzzle == NULL || j->sols == NULL) {
+        api_problem_init(&p, API_ENOMEM, "out of memory");
+        goto fail;
+    }
+    memcpy(j->puzzle, j->q.grid, nc);
+    if (hint && (v = json_object_get(root, "givens")) != NULL) {
+        if (vl_givens(j, v, &p) != 0) goto fail;
+    } else if (vx_conflicts_problem(j->q.m, j->q.grid, "grid", &p) != 0) {
+        goto fail;
+    }
+    json_decref(root);
+    api_job_ready(&j->base, &vl_ops, 1, 1, j->q.timeout_ms, job);
+    return 0;
+fail:
+    json_decref(root);
+    vl_free(j ? &j->base : NULL);
+    api_response_problem(resp, &p);
+    return p.code;
+}
+
+int api_sudoku_variant_grade_prepare(const api_request_t *req, api_job_t **job,
+                                     api_response_t *resp) {
+    return vl_prepare(req, 0, job, resp);
+}
+
+int api_sudoku_variant_hint_prepare(const api_request_t *req, api_job_t **job,
+                                    api_response_t *resp) {
+    return vl_prepare(req, 1, job, resp);
+}
+
+/* === Generate =========================================================== */
+
+typedef struct vg_item_s {
+    int rc;
+    uint8_t *puzzle, *solution, *parity; /* ncells each */
+    int *regions;                        /* ncells */
+    sudoku_pair_t *pairs;                /* 2 * ncells */
+    int npairs;
+    sudoku_gen_result_t res;
+} vg_item_t;
+
+typedef struct vg_job_s {
+    api_job_t base;
+    api_sudoku_variant_t v;
+    sudoku_vgen_opts_t o; /* shared by the items (seed per item); o.spec reads v's arrays */
+    json_t *echo;         /* the request's variant fields, copied into every puzzle */
+    long long seed, count;
+    int rows, cols;
+    vg_item_t *items;
+    /* merged on the loop thread */
+    uint64_t attempts;
+    int worst;
+    /* reading: variant[k] of the list the reader saw is variant[kept[k]] of
+     * the request (vg_drawn took the names the generator draws for out) */
+    int kept[64];
+} vg_job_t;
+
+static int vg_run(api_job_t *job, size_t i, const search_ctl_t *ctl) {
+    vg_job_t *j = (vg_job_t *)job;
+    vg_item_t *it = &j->items[i];
+    sudoku_vgen_opts_t o = j->o;
+    sudoku_vgen_out_t out = {it->puzzle, it->solution, it->regions, it->parity, it->pairs, 0};
+    o.gen.seed = ((uint64_t)j->seed + i) & (uint64_t)API_GEN_SEED_MAX;
+    o.gen.ctl = ctl;
+    it->rc = sudoku_generate_variant(&o, &out, &it->res);
+    it->npairs = out.npairs;
+    return it->rc;
+}
+
+static int vg_merge(api_job_t *job, size_t i, int rc) {
+    vg_job_t *j = (vg_job_t *)job;
+    vg_item_t *it = &j->items[i];
+    j->attempts += it->res.attempts;
+    if (rc != 0) it->rc = rc; /* also for items that never ran */
+    if (rc != 0 && (j->worst == 0 || rc == SEARCH_ENOMEM)) j->worst = rc;
+    return API_JOB_CONTINUE;
+}
+
+/* The drawn regions as rows arrays (null on holes). */
+static json_t *vg_regions_json(const vg_job_t *j, const int *reg) {
+    json_t *rows = json_array();
+    int ok = 1;
+    for (int r = 0; r < j->rows && ok; r++) {
+        json_t *row = json_array();
+        for (int c = 0; c < j->cols && row != NULL; c++) {
+            int id = reg[r * j->cols + c];
+            api_jpush(row, id >= 0 ? json_integer(id) : json_null(), &ok);
+        }
+        api_jpush(rows, row, &ok);
+    }
+    if (!ok) {
+        json_decref(rows);
+        return NULL;
+    }
+    return rows;
+}
+
+static json_t *vg_parity_json(const vg_job_t *j, const uint8_t *par) {
+    char s[SUDOKU_MODEL_MAX_CELLS];
+    int nc = j->rows * j->cols;
+    for (int i = 0; i < nc; i++)
+        s[i] = par[i] == SUDOKU_PARITY_EVEN ? 'E' : par[i] == SUDOKU_PARITY_ODD ? 'O' : '.';
+    return json_stringn(s, (size_t)nc);
+}
+
+static json_t *vg_pairs_json(const vg_job_t *j, const vg_item_t *it) {
+    json_t *list = json_array();
+    int ok = 1;
+    for (int k = 0; k < it->npairs && ok; k++)
+        api_jpush(list,
+                  json_pack("[[i,i],[i,i]]", it->pairs[k].a / j->cols, it->pairs[k].a % j->cols,
+                            it->pairs[k].b / j->cols, it->pairs[k].b % j->cols),
+                  &ok);
+    if (!ok) {
+        json_decref(list);
+        return NULL;
+    }
+    return list;
+}
+
+/* Puzzle i as an object that is also a solve request for it: the grid and
+ * the variant fields (the request's, and the regions, parity and marks
+ * drawn for it), then what the generator says of it. */
+static json_t *vg_item_json(const vg_job_t *j, size_t i, const sudoku_model_t *frame) {
+    const vg_item_t *it = &j->items[i];
+    json_t *o = json_deep_copy(j->echo);
+    int ok = o != NULL;
+    api_jset(o, "puzzle", vx_grid_json(frame, it->puzzle, 0), &ok);
+    api_jset(o, "grid", vx_grid_json(frame, it->puzzle, 1), &ok);
+    api_jset(o, "solution", vx_grid_json(frame, it->solution, 0), &ok);
+    if (j->o.random_regions) api_jset(o, "regions", vg_regions_json(j, it->regions), &ok);
+    if (j->o.parity) api_jset(o, "parity", vg_parity_json(j, it->parity), &ok);
+    if (j->o.consecutive) api_jset(o, "pairs", vg_pairs_json(j, it), &ok);
+    api_jset(o, "rows", json_integer(j->rows), &ok);
+    api_jset(o, "cols", json_integer(j->cols), &ok);
+    api_jset(o, "rating",
+             json_real((double)(long long)(it->res.grade.rating * 1000.0 + 0.5) / 1000.0), &ok);
+    api_jset(o, "level", json_string(sudoku_grade_level_name(it->res.grade.level)), &ok);
+    api_jset(o, "hardest", json_string(sudoku_tech_name(it->res.grade.hardest)), &ok);
+    api_jset(o, "seed",
+             json_integer((json_int_t)(((uint64_t)j->seed + i) & (uint64_t)API_GEN_SEED_MAX)), &ok);
+    api_jset(o, "givens", json_integer(it->res.givens), &ok);
+    api_jset(o, "symmetry", json_string(sudoku_symmetry_name(j->o.gen.symmetry)), &ok);
+    api_jset(o, "minimal", it->res.minimal == 1 ? json_true() : json_null(), &ok);
+    if (!ok) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+static void vg_render(api_job_t *job, api_response_t *out) {
+    vg_job_t *j = (vg_job_t *)job;
+    /* vx_grid_json() reads only the frame of a model */
+    sudoku_model_t frame = {
+        .n = j->v.spec.n, .rows = j->rows, .cols = j->cols, .ncells = j->rows * j->cols};
+    json_t *list = json_array(), *root;
+    size_t found = 0;
+    int ok = 1;
+    for (size_t i = 0; i < (size_t)j->count; i++)
+        if (j->items[i].rc == 0) {
+            api_jpush(list, vg_item_json(j, i, &frame), &ok);
+            found++;
+        }
+    if (j->worst == SEARCH_ENOMEM && found < (size_t)j->count) {
+        json_decref(list);
+        vx_problem(out, API_ENOMEM, NULL, "out of memory while generating");
+        return;
+    }
+    root = json_pack("{s:s, s:o, s:{s:I, s:f, s:i, s:I, s:I}}", "status",
+                     found == (size_t)j->count      ? "complete"
+                     : j->worst == SEARCH_CANCELLED ? "cancelled"
+                                                    : "timeout",
+                     "puzzles", ok ? list : NULL, "stats", "attempts", (json_int_t)j->attempts,
+                     "elapsed_ms", api_elapsed_ms(job->start_ns, search_now_ns()), "threads",
+                     (int)job->threads, "requested", (json_int_t)j->count, "seed",
+                     (json_int_t)j->seed);
+    if (!ok) json_decref(list);
+    api_response_json_ok(out, 200, root, root != NULL);
+}
+
+static void vg_free(api_job_t *job) {
+    vg_job_t *j = (vg_job_t *)job;
+    if (j == NULL) return;
+    for (long long i = 0; j->items != NULL && i < j->count; i++) {
+        free(j->items[i].puzzle);
+        free(j->items[i].solution);
+        free(j->items[i].parity);
+        free(j->items[i].regions);
+        free(j->items[i].pairs);
+    }
+    free(j->items);
+    json_decref(j->echo);
+    api_sudoku_variant_free(&j->v);
+    free(j);
+}
+
+static const api_job_ops_t vg_ops = {"generate", vg_run, vg_merge, vg_render, vg_free,
+                                     0,          NULL,   NULL,     NULL};
+
+/* The names the generator draws for: jigsaw (without regions), even-odd,
+ * consecutive.  They leave `variant` (the reader would ask for what they
+ * draw) and set j->o's flags; a field they draw is refused. */
+static int vg_drawn(json_t *body, vg_job_t *j, api_problem_t *p) {
+    json_t *var = json_object_get(body, "variant"), *keep;
+    size_t i, count;
+    int bad = 0, nkept = 0;
+    if (!json_is_string(var) && !json_is_array(var)) return 0; /* the reader says what is wrong */
+    count = json_is_string(var) ? 1 : json_array_size(var);
+    if ((keep = json_array()) == NULL) return -1;
+    for (i = 0; i < count && bad >= 0; i++) {
+        json_t *e = json_is_string(var) ? var : json_array_get(var, i);
+        const char *s = json_is_string(e) ? json_string_value(e) : "";
+        if ((strcmp(s, "jigsaw") == 0 || strcmp(s, "irregular") == 0) &&
+            json_object_get(body, "regions") == NULL)
+            j->o.random_regions = 1;
+        else if (strcmp(s, "even-odd") == 0)
+            j->o.parity = 1;
+        else if (strcmp(s, "consecutive") == 0)
+            j->o.consecutive = 1;
+        else if (json_array_append(keep, e) != 0)
+            bad = -1;
+        else if (nkept < 64)
+            j->kept[nkept++] = (int)i;
+    }
+    if (bad == 0 && j->o.parity && json_object_get(body, "parity") != NULL) {
+        api_problem_add(p, "body", "parity", "even-odd draws the parity; leave it out");
+        bad = 1;
+    }
+    if (bad == 0 && j->o.consecutive && json_object_get(body, "pairs") != NULL) {
+        api_problem_add(p, "body", "pairs", "consecutive draws the marks; leave them out");
+        bad = 1;
+    }
+    if (bad >= 0 && json_array_size(keep) < count &&
+        (json_array_size(keep) > 0 ? json_object_set(body, "variant", keep)
+                                   : json_object_del(body, "variant")) != 0)
+        bad = -1;
+    json_decref(keep);
+    return bad;
+}
+
+/* The reader's errors on variant[k] renamed to the request's index. */
+static void vg_rename(const vg_job_t *j, api_problem_t *p) {
+    for (size_t i = 0; i < p->nerrors; i++) {
+        int k;
+        if (sscanf(p->errors[i].field, "variant[%d]", &k) == 1 && k >= 0 && k < 64)
+            snprintf(p->errors[i].field, sizeof p->errors[i].field, "variant[%d]", j->kept[k]);
+    }
+}
+
+/* The generator's own options: size, difficulty / rating, symmetry,
+ * minimal, seed, count, timeout_ms.  Returns whether any was bad. */
+static int vg_options(const api_request_t *req, json_t *root, vg_job_t *j, long long *size,
+                      api_problem_t *p) {
+    json_t *v;
+    long long t;
+    int bad = api_gen_window(req, root, &j->o.gen.rating_min, &j->o.gen.rating_max, p) != 0;
+    bad |= api_json_opt_int(root, "size", API_GEN_MIN_N, API_GEN_MAX_N, 9, size, p) != 0;
+    bad |= api_json_opt_int(root, "count", 1, API_GEN_MAX_COUNT, 1, &j->count, p) != 0;
+    bad |= api_json_opt_int(root, "timeout_ms", 1, req->max_timeout_ms, req->max_timeout_ms, &t,
+                            p) != 0;
+    j->base.timeout_ms = t;
+    if ((v = json_object_get(root, "symmetry")) != NULL &&
+        (!json_is_string(v) || sudoku_symmetry_parse(json_string_value(v), &j->o.gen.symmetry))) {
+        api_problem_add(p, "body", "symmetry",
+                        "must be none, rotational180, rotational90, mirror or diagonal");
+        bad = 1;
+    }
+    if ((v = json_object_get(root, "minimal")) != NULL) {
+        if (!json_is_boolean(v)) {
+            api_problem_add(p, "body", "minimal", "must be true or false");
+            bad = 1;
+        }
+        j->o.gen.minimal = json_is_true(v);
+    }
+    bad |= api_gen_seed(req, root, &j->seed, p) != 0;
+    return bad;
+}
+
+/* The copy of the request's variant fields (and box) that every puzzle
+ * carries, so that a puzzle with them is a solve request. */
+static json_t *vg_echo(json_t *root) {
+    json_t *echo = json_object(), *v;
+    int ok = 1;
+    for (int i = 0; api_sudoku_variant_fields[i] != NULL; i++)
+        if ((v = json_object_get(root, api_sudoku_variant_fields[i])) != NULL)
+            api_jset(echo, api_sudoku_variant_fields[i], json_incref(v), &ok);
+    if ((v = json_object_get(root, "box")) != NULL) api_jset(echo, "box", json_incref(v), &ok);
+    if (!ok) {
+        json_decref(echo);
+        return NULL;
+    }
+    return echo;
+}
+
+static int vg_alloc(vg_job_t *j) {
+    size_t nc = (size_t)j->rows * (size_t)j->cols;
+    if ((j->items = calloc((size_t)j->count, sizeof *j->items)) == NULL) return -1;
+    for (long long i = 0; i < j->count; i++) {
+        vg_item_t *it = &j->items[i];
+        it->rc = SEARCH_TIMEOUT; /* until run() says otherwise */
+        it->puzzle = malloc(nc);
+        it->solution = malloc(nc);
+        it->parity = calloc(nc, 1);
+        it->regions = malloc(nc * sizeof *it->regions);
+        it->pairs = malloc(2 * nc * sizeof *it->pairs);
+        if (!it->puzzle || !it->solution || !it->parity || !it->regions || !it->pairs) return -1;
+    }
+    j->base.progress_unit = "puzzles";
+    return 0;
+}
+
+int api_sudoku_variant_generate_prepare(const api_request_t *req, api_job_t **job,
+                                        api_response_t *resp) {
+    static const char *const none[] = {NULL};
+    static const char *const own[] = {"size", "box",     "difficulty", "rating",     "symmetry",
+                                      "seed", "minimal", "count",      "timeout_ms", NULL};
+    const char *allowed[VX_MAX_FIELDS];
+    api_problem_t p;
+    vg_job_t *j = calloc(1, sizeof *j);
+    json_t *root = NULL;
+    sudoku_model_t *m = NULL;
+    long long size = 9;
+    int bad, rc;
+    unsigned threads;
+    *job = NULL;
+    api_problem_init(&p, API_EINVALID, "the request is not valid");
+    if (j == NULL) {
+        api_problem_init(&p, API_ENOMEM, "out of memory");
+        goto fail;
+    }
+    bad = api_params_check(req, none, &p) != 0;
+    if ((root = api_json_object(req, &p)) == NULL) goto fail;
+    vx_allowed(none, own, allowed);
+    bad |= api_json_fields(root, allowed, &p) != 0;
+    sudoku_vgen_opts_init(&j->o);
+    bad |= vg_options(req, root, j, &size, &p) != 0;
+    if ((j->echo = vg_echo(root)) == NULL || (rc = vg_drawn(root, j, &p)) < 0) {
+        api_problem_nomem(&p, "reading the variant");
+        goto fail;
+    }
+    bad |= rc;
+    /* a layout sets n itself (the reader says when size disagrees) */
+    rc = api_sudoku_variant_read(root,
+                                 json_object_get(root, "layout") != NULL &&
+                                         json_object_get(root, "size") == NULL
+                                     ? 0
+                                     : (int)size,
+                                 &j->v, &p);
+    vg_rename(j, &p);
+    if (rc != 0 || bad) goto fail;
+    if (j->o.random_regions && j->v.spec.layout != SUDOKU_LAYOUT_SINGLE) {
+        api_problem_add(&p, "body", "variant", "jigsaw regions are drawn for one grid only");
+        goto fail;
+    }
+    if (api_sudoku_variant_model(&j->v, NULL, &m, &p) != 0) goto fail; /* the spec's errors */
+    j->rows = m->rows;
+    j->cols = m->cols;
+    sudoku_model_free(m);
+    j->o.spec = j->v.spec;
+    if (vg_alloc(j) != 0) {
+        api_problem_init(&p, API_ENOMEM, "out of memory");
+        goto fail;
+    }
+    json_decref(root);
+    threads = (unsigned)(j->count < (long long)req->pool_threads ? j->count : req->pool_threads);
+    j->base.background = 1;
+    api_job_ready(&j->base, &vg_ops, (size_t)j->count, threads < 1 ? 1 : threads,
+                  j->base.timeout_ms, job);
+    return 0;
+fail:
+    json_decref(root);
+    vg_free(j ? &j->base : NULL);
+    api_response_problem(resp, &p);
+    return p.code;
+}
