@@ -273,14 +273,20 @@ $(BUILD)/gen/web_assets.c: $(WEB_FILES) $(BUILD)/gen/web_files.txt server/http/s
 # api_endpoints[] (api/endpoint.h) is every `const api_endpoint_t api_ep_...
 # = {` defined at the start of a line of API_SRC, in API_SRC's order and each
 # file's: an endpoint is listed by being defined, with no list to edit.
+# api_handovers[] likewise every `const api_handover_t api_ho_... = {`.
 $(API_GEN): $(API_SRC) Makefile
 	@mkdir -p $(@D)
 	@set -e; syms=$$(sed -n 's/^const api_endpoint_t \(api_ep_[a-z0-9_]*\) = {.*/\1/p' $(API_SRC)); \
-	{ echo '/* Generated from the api_ep_* definitions of API_SRC by the Makefile; do not edit. */'; \
+	hos=$$(sed -n 's/^const api_handover_t \(api_ho_[a-z0-9_]*\) = {.*/\1/p' $(API_SRC)); \
+	{ echo '/* Generated from the api_ep_* and api_ho_* definitions of API_SRC by the Makefile; do not edit. */'; \
 	  echo '#include "api/endpoint.h"'; echo; \
-	  for s in $$syms; do echo "extern const api_endpoint_t $$s;"; done; echo; \
+	  for s in $$syms; do echo "extern const api_endpoint_t $$s;"; done; \
+	  for s in $$hos; do echo "extern const api_handover_t $$s;"; done; echo; \
 	  echo 'const api_endpoint_t *const api_endpoints[] = {'; \
 	  for s in $$syms; do echo "    &$$s,"; done; \
+	  echo '    NULL};'; echo; \
+	  echo 'const api_handover_t *const api_handovers[] = {'; \
+	  for s in $$hos; do echo "    &$$s,"; done; \
 	  echo '    NULL};'; } > $@.tmp && mv $@.tmp $@
 
 # search_code_tables[] (solvers/search.h) lists every result-code table,

@@ -48,6 +48,27 @@ typedef struct api_endpoint_s {
 /* Every endpoint, NULL-terminated, in API_SRC's order (see above). */
 extern const api_endpoint_t *const api_endpoints[];
 
+/* A hand-over: endpoint `ep` gives a request it does not read itself to
+ * `prepare`, a reader above it (the Sudoku endpoints give a body with a
+ * variant field to api/sudoku_variant_api.c).  Defined, like an endpoint,
+ * as `const api_handover_t api_ho_<name> = {` at the start of a line of
+ * API_SRC, and collected by the Makefile into api_handovers[] (the same
+ * generated file): so the endpoint reaches that reader through the list,
+ * and the reader may use the endpoint's module without a circle of
+ * #includes (tools/check_includes.sh). */
+typedef struct api_handover_s {
+    const api_endpoint_t *ep; /* whose requests */
+    api_prepare_fn prepare;   /* who reads them */
+} api_handover_t;
+
+/* Every hand-over, NULL-terminated. */
+extern const api_handover_t *const api_handovers[];
+
+/* ep's hand-over prepare() on req, as every api_prepare_fn; a 500 when ep
+ * has none (a bug: the endpoint handed over what nobody reads). */
+int api_endpoint_hand_over(const api_endpoint_t *ep, const api_request_t *req, api_job_t **job,
+                           api_response_t *resp);
+
 /* The endpoint `method` `path` names ("HEAD" finds the GET one), or NULL. */
 const api_endpoint_t *api_endpoint_find(const char *method, const char *path);
 

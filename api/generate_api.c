@@ -27,7 +27,7 @@
 #include <string.h>
 
 #include "api/json_util.h"
-#include "api/sudoku_variant_api.h"
+#include "api/sudoku_variant.h"
 #include "solvers/killer/generate.h"
 #include "solvers/sudoku/generate.h"
 
@@ -589,7 +589,8 @@ fail:
 }
 
 int api_sudoku_generate_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
-    if (api_sudoku_variant_body(req)) return api_sudoku_variant_generate_prepare(req, job, resp);
+    if (api_sudoku_variant_body(req))
+        return api_endpoint_hand_over(&api_ep_sudoku_generate, req, job, resp);
     return gen_prepare(req, &api_ep_sudoku_generate, 0, job, resp);
 }
 

@@ -56,7 +56,7 @@
 #include "api/json_scan.h"
 #include "api/json_util.h"
 #include "api/json_writer.h"
-#include "api/sudoku_variant_api.h"
+#include "api/sudoku_variant.h"
 #include "api/xc_job.h"
 #include "solvers/sudoku/exchange.h"
 #include "solvers/sudoku/sudoku.h"
@@ -1032,7 +1032,7 @@ int api_sudoku_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
     rc = sd_read(req, &api_ep_sudoku_solve, 1, &j->pz, &p);
     if (rc == SD_VARIANT) {
         sd_free(&j->base);
-        return api_sudoku_variant_solve_prepare(req, job, resp);
+        return api_endpoint_hand_over(&api_ep_sudoku_solve, req, job, resp);
     }
     if (rc != 0) goto fail;
     j->solutions = malloc((size_t)j->pz.max_solutions * (size_t)j->pz.n * (size_t)j->pz.n);
@@ -1108,7 +1108,7 @@ int api_sudoku_validate_prepare(const api_request_t *req, api_job_t **job, api_r
     if (rc == SD_VARIANT) {
         free(cf);
         free(pz);
-        return api_sudoku_variant_validate_prepare(req, job, resp);
+        return api_endpoint_hand_over(&api_ep_sudoku_validate, req, job, resp);
     }
     if (rc != 0 && rc != API_EUNPROCESSABLE) goto fail; /* conflicts are the answer here */
     sudoku_find_conflicts(&pz->shape, pz->grid, cf, SD_CONFLICTS_CAP, &count);

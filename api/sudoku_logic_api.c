@@ -35,7 +35,7 @@
 #include <string.h>
 
 #include "api/json_util.h"
-#include "api/sudoku_variant_api.h"
+#include "api/sudoku_variant.h"
 #include "solvers/sudoku/generate.h"
 
 /* === Steps as JSON, and their sentences === */
@@ -699,7 +699,8 @@ int api_sudoku_grade_prepare(const api_request_t *req, api_job_t **job, api_resp
     api_problem_t p;
     lg_job_t *j;
     int rc;
-    if (api_sudoku_variant_body(req)) return api_sudoku_variant_grade_prepare(req, job, resp);
+    if (api_sudoku_variant_body(req))
+        return api_endpoint_hand_over(&api_ep_sudoku_grade, req, job, resp);
     *job = NULL;
     j = lg_new(0);
     if (j == NULL) {
@@ -850,7 +851,8 @@ int api_sudoku_hint_prepare(const api_request_t *req, api_job_t **job, api_respo
     api_problem_t p;
     lg_job_t *j;
     int rc;
-    if (api_sudoku_variant_body(req)) return api_sudoku_variant_hint_prepare(req, job, resp);
+    if (api_sudoku_variant_body(req))
+        return api_endpoint_hand_over(&api_ep_sudoku_hint, req, job, resp);
     *job = NULL;
     j = lg_new(1);
     if (j == NULL) {
