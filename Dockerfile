@@ -5,7 +5,7 @@
 #          tools), then `make`.  The Makefile is copied alone first so that
 #          the package layer is cached until the package list changes.
 # runtime: only the shared libraries build/puzzled links against
-#          (tests/check_dockerfile.sh checks this list against the binary),
+#          (tools/check_dockerfile.sh checks this list against the binary),
 #          the web front end (web/, empty until it exists), a non-root user,
 #          0.0.0.0:8080, and a HEALTHCHECK that uses the binary's own probe,
 #          so no curl is needed in the image.

@@ -3,6 +3,7 @@
 #   make              build build/puzzled
 #   make run          install missing packages, build, serve on 127.0.0.1:8080
 #   make test         install missing packages, build, check layering, run every test
+#   make check SUITE=name   one check suite alone (tests/test_main.c names them), in seconds
 #   make test SANITIZE=1   the same suite under ASan + UBSan (objects in build/san)
 #   make test SANITIZE=thread   the same suite under ThreadSanitizer (clang; build/tsan),
 #                          servers included, halting at the first report
@@ -11,16 +12,18 @@
 #                     qqwing, nginx), built and run in the same run
 #   make bench-cluster   cluster mode's cost: an n=18 count through Redis on 1 and 3 replicas
 #   make bench-big    big Sudoku alone: cdcl against CaDiCaL (bench/compare/big.sh)
-#   make fuzz         libFuzzer on every api/ endpoint (clang; FUZZ_SECONDS, default 60)
+#   make fuzz         libFuzzer on every api/ endpoint, named on an input's first line
+#                     (clang; FUZZ_SECONDS, default 60)
 #   make deps         apt-get install whatever Debian package is missing
 #   make test-container   build the Docker image and run it (docker, else podman)
 #   make test-compose     deploy/compose.yaml up for real (docker compose, else podman-compose)
 #   make test-deploy      nginx (deploy/) in front of three replicas, under load
 #   make test-web     the web front end in a real browser (chromium + node; see tests/web/)
 #   make lint         ESLint over web/ and the node tests (eslint.config.mjs)
-#   make test-contract   openapi.yaml linted, its examples and the README tour run, the web
-#                     front end's API calls type-checked, every answer the suites recorded
-#                     (build/contract/) validated against it, /metrics through promtool
+#   make test-contract   openapi.yaml linted, held to the code's tables, its examples and the
+#                     README tour run, the web front end's API calls type-checked, every
+#                     answer the suites recorded (build/contract/) validated against it,
+#                     /metrics through promtool
 #
 # Objects go to $(BUILD); sanitizer builds use their own tree so the two never mix.
 
@@ -52,6 +55,7 @@ DEB_PKGS       := $(DEB_BUILD_PKGS) $(DEB_TEST_PKGS)
 DEB_CONTAINER_PKGS := podman runc debootstrap podman-compose golang-github-containernetworking-plugin-dnsname
 DEB_DEPLOY_PKGS    := nginx python3-yaml
 DEB_BENCH_PKGS     := cadical
+DEB_WEB_PKGS       := chromium nodejs:node npm:npm
 PKGS     := libmicrohttpd jansson libuv hiredis
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
@@ -81,60 +85,80 @@ SOLVER_SRC := solvers/search.c solvers/nqueens/nqueens.c solvers/nqueens/count.c
               solvers/sudoku/model.c \
               solvers/xcover/xcover.c solvers/xcover/dlx.c solvers/xcover/algx.c \
               solvers/killer/killer.c solvers/killer/bt.c solvers/killer/adv.c solvers/killer/prop.c \
-              solvers/killer/derive.c solvers/killer/generate.c solvers/killer/lcg.c solvers/killer/lcg_prop.c
-API_SRC    := api/problem.c api/request.c api/json_util.c api/json_scan.c api/json_writer.c api/xc_job.c api/nqueens_api.c api/sudoku_api.c api/sudoku_batch.c \
-              api/xcover_api.c api/killer_api.c api/nqueens_board_api.c \
-              api/sudoku_logic_api.c api/generate_api.c api/sudoku_variant.c api/sudoku_variant_api.c
-SERVER_SRC := server/config.c server/metrics.c server/budget.c server/pool.c server/http.c \
-              server/router.c server/healthcheck.c server/reqid.c server/guard.c \
-              server/jobstore_mem.c server/jobs.c server/static.c server/rconn.c \
-              server/rscripts.c server/jobstore_redis.c server/cluster.c
+              solvers/killer/derive.c solvers/killer/generate.c solvers/killer/lcg.c \
+              solvers/killer/lcg_prop.c
+# api/: what the endpoints share, then the endpoint files, whose order is
+# the order of api_endpoints[] (see the generated list below).
+API_SRC    := api/problem.c api/json_dump.c api/request.c api/json_util.c api/json_scan.c \
+              api/json_writer.c api/opts.c api/endpoint.c api/xc_job.c \
+              api/nqueens_api.c api/nqueens_board_api.c \
+              api/sudoku_variant.c api/sudoku_variant_api.c api/sudoku_api.c api/sudoku_batch.c \
+              api/sudoku_logic_api.c api/killer_api.c api/xcover_api.c api/generate_api.c
+SERVER_SRC := server/log.c server/config.c server/metrics.c server/budget.c server/pool.c \
+              server/guard.c server/healthcheck.c \
+              server/http/http.c server/http/router.c server/http/static.c server/http/reqid.c \
+              server/jobs/jobs.c server/jobs/jobstore_mem.c server/jobs/jobstore_redis.c \
+              server/jobs/cluster.c server/jobs/rconn.c server/jobs/rconn_url.c server/jobs/rscripts.c
 MAIN_SRC   := server/main.c
-TEST_SRC   := tests/test_main.c tests/test_nqueens.c tests/test_api.c tests/test_config.c \
-              tests/test_sudoku.c tests/sudoku_fixtures.c tests/test_cdcl.c tests/test_sudoku9.c tests/test_sudoku_api.c tests/test_sudoku_batch.c tests/test_xcover.c tests/test_xcover_api.c tests/pentomino.c \
-              tests/test_killer.c tests/killer_gen.c tests/test_killer_lcg.c tests/test_killer_api.c tests/test_nqueens_more.c \
-              tests/test_nqueens_board_api.c tests/job_harness.c tests/test_http.c \
-              tests/http_client.c tests/fail_alloc.c tests/test_nomem.c tests/job_client.c tests/test_jobs.c tests/test_fair.c \
-              tests/test_static.c tests/test_logic.c tests/test_generate.c tests/test_logic_http.c \
-              tests/test_variants.c tests/test_variants_http.c \
-              tests/contract/record.c tests/redis_harness.c tests/test_cluster.c
+# The test runner: one suite file per module, in the order the runner runs
+# them (the collected list, below), then its main and the helpers.
+TEST_SRC   := tests/test_nqueens.c tests/test_api.c tests/test_config.c tests/test_sudoku.c \
+              tests/test_cdcl.c tests/test_sudoku9.c tests/test_sudoku_api.c tests/test_sudoku_batch.c \
+              tests/test_xcover.c tests/test_xcover_api.c tests/test_killer.c tests/test_killer_lcg.c \
+              tests/test_killer_api.c tests/test_nqueens_board.c tests/test_nqueens_api.c \
+              tests/test_static.c tests/test_logic.c tests/test_generate.c tests/test_variants.c \
+              tests/test_variants_http.c tests/test_http.c tests/test_nomem.c \
+              tests/test_fair.c tests/test_jobs.c tests/test_cluster.c \
+              tests/test_main.c tests/job_harness.c tests/job_client.c tests/http_client.c \
+              tests/http_check.c tests/fail_alloc.c tests/redis_harness.c tests/contract/record.c \
+              tests/sudoku_fixtures.c tests/pentomino.c tests/killer_gen.c
 DEPLOY_SRC := tests/deploy/load.c tests/deploy/idle.c
 FUZZ_SRC   := fuzz/fuzz_api.c fuzz/replay.c
 SOAK_SRC   := tests/soak.c
-BENCH_SRC  := bench/bench_nqueens.c bench/bench_sudoku.c bench/bench_xcover.c bench/bench9.c \
-              bench/bench_killer.c bench/bench_nqueens_more.c bench/bench_http.c bench/bench9_http.c \
-              bench/bench_logic.c bench/bench_big.c bench/bench_fair.c bench/bench_variants.c \
+GEN_SRC    := tools/gen_killer.c tools/gen_sudoku.c tools/api_tables.c
+BENCH_SRC  := bench/bench_nqueens.c bench/bench_nqueens_board.c bench/bench_sudoku.c bench/bench9.c \
+              bench/bench_big.c bench/bench_logic.c bench/bench_killer.c bench/bench_xcover.c \
+              bench/bench_http.c bench/bench9_http.c bench/bench_fair.c bench/bench_variants.c \
               bench/janko.c bench/janko2json.c
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
-SOLVER_OBJ := $(call obj,$(SOLVER_SRC))
-API_OBJ    := $(call obj,$(API_SRC))
+SOLVER_GEN := $(BUILD)/gen/search_codes.c
+SOLVER_OBJ := $(call obj,$(SOLVER_SRC)) $(SOLVER_GEN:.c=.o)
+API_GEN    := $(BUILD)/gen/api_endpoints.c
+API_OBJ    := $(call obj,$(API_SRC)) $(API_GEN:.c=.o)
 WEB_OBJ    := $(BUILD)/gen/web_assets.o
 SERVER_OBJ := $(call obj,$(SERVER_SRC)) $(WEB_OBJ)
 MAIN_OBJ   := $(call obj,$(MAIN_SRC))
-TEST_OBJ   := $(call obj,$(TEST_SRC))
+TEST_GEN   := $(BUILD)/gen/test_suites.c
+TEST_OBJ   := $(call obj,$(TEST_SRC)) $(TEST_GEN:.c=.o)
 BENCH_OBJ  := $(call obj,$(BENCH_SRC))
 FUZZ_OBJ   := $(call obj,$(FUZZ_SRC))
+GEN_OBJ    := $(call obj,$(GEN_SRC))
 DEPLOY_OBJ := $(call obj,$(DEPLOY_SRC))
 SOAK_OBJ   := $(call obj,$(SOAK_SRC))
 # The libcurl helpers with the exchange recorder (tests/contract/record.c).
 HTTP_CLIENT_OBJ := $(BUILD)/tests/http_client.o $(BUILD)/tests/contract/record.o
-ALL_OBJ    := $(SOLVER_OBJ) $(API_OBJ) $(SERVER_OBJ) $(MAIN_OBJ) $(TEST_OBJ) $(BENCH_OBJ) $(FUZZ_OBJ) \
+ALL_OBJ    := $(SOLVER_OBJ) $(API_OBJ) $(SERVER_OBJ) $(MAIN_OBJ) $(TEST_OBJ) $(BENCH_OBJ) $(FUZZ_OBJ) $(GEN_OBJ) \
               $(SOAK_OBJ) $(DEPLOY_OBJ)
 
 PUZZLED    := $(BUILD)/puzzled
 TEST_BIN   := $(BUILD)/tests/run_tests
 BENCH_NQ   := $(BUILD)/bench/bench_nqueens
+BENCH_NQ2  := $(BUILD)/bench/bench_nqueens_board
 BENCH_SD   := $(BUILD)/bench/bench_sudoku
 BENCH_XC   := $(BUILD)/bench/bench_xcover
 BENCH_9    := $(BUILD)/bench/bench9
-BENCH_9H   := $(BUILD)/bench/bench9_http
 BENCH_KL   := $(BUILD)/bench/bench_killer
-BENCH_NQ2  := $(BUILD)/bench/bench_nqueens_more
-BENCH_HTTP := $(BUILD)/bench/bench_http
-BENCH_FAIR := $(BUILD)/bench/bench_fair
 BENCH_BIG  := $(BUILD)/bench/bench_big
 BENCH_LG   := $(BUILD)/bench/bench_logic
+BENCH_9H   := $(BUILD)/bench/bench9_http
+BENCH_HTTP := $(BUILD)/bench/bench_http
+BENCH_FAIR := $(BUILD)/bench/bench_fair
+BENCH_SOLVER_BIN := $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_9) $(BENCH_KL) \
+                    $(BENCH_BIG) $(BENCH_LG)
+BENCH_HTTP_BIN   := $(BENCH_9H) $(BENCH_HTTP) $(BENCH_FAIR)
+GEN_BIN    := $(BUILD)/tools/gen_killer $(BUILD)/tools/gen_sudoku
+API_TABLES := $(BUILD)/tools/api_tables
 BENCH_VAR  := $(BUILD)/bench/bench_variants
 JANKO2JSON := $(BUILD)/bench/janko2json
 FUZZ_REPLAY := $(BUILD)/fuzz/replay
@@ -142,7 +166,7 @@ LOAD_BIN   := $(BUILD)/tests/deploy/load
 IDLE_BIN   := $(BUILD)/tests/deploy/idle
 SOAK_BIN   := $(BUILD)/tests/soak
 
-.PHONY: bench-compare bench-cluster soak test-abuse check-nomem-cover all run test test-web test-contract deps-web bench \
+.PHONY: bench-compare bench-cluster soak test-abuse check-nomem-cover check all run test test-web test-contract deps-web bench \
         bench9 bench-big fuzz fuzz-cover deps deps-bench \
         deps-build deps-container deps-deploy test-container test-compose test-deploy check-layers \
         check-tables tables lint \
@@ -154,9 +178,15 @@ ifneq ($(filter run test bench bench9 deps test-deploy,$(MAKECMDGOALS)),)
 $(ALL_OBJ): | deps
 endif
 
-# $(call apt_install,PACKAGES): apt-get install those not installed yet.
+# $(call apt_install,PACKAGES): apt-get install those not installed yet, with
+# sudo when not root.  An entry PKG:COMMAND counts as installed when COMMAND
+# runs (node and npm: a machine's newer Node.js is kept); any other entry
+# when dpkg says so.  The one place that calls apt-get.
 apt_install = @missing=""; for p in $(1); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	  pkg=$${p%%:*}; cmd=$${p\#*:}; \
+	  if [ "$$cmd" != "$$p" ]; then command -v "$$cmd" >/dev/null 2>&1 && continue; \
+	  else dpkg-query -W -f='$${Status}' "$$pkg" 2>/dev/null | grep -q 'ok installed' && continue; fi; \
+	  missing="$$missing $$pkg"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
@@ -198,7 +228,7 @@ $(BUILD)/tests/%.o: tests/%.c
 	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) -c $< -o $@
 
 # ---- the web front end, compiled in ------------------------------------------
-# web/ becomes one C file of byte arrays (server/static.h: static_assets[]),
+# web/ becomes one C file of byte arrays (server/http/static.h: static_assets[]),
 # so the binary, and the Docker image that copies only the binary, serves the
 # front end with nothing beside it.  Each file is also compressed here (gzip
 # -9 -n: no name or time inside, so the bytes and their ETag are the same on
@@ -211,11 +241,11 @@ $(BUILD)/gen/web_files.txt: FORCE
 	@mkdir -p $(@D)
 	@echo '$(WEB_FILES)' | cmp -s - $@ || echo '$(WEB_FILES)' > $@
 
-$(BUILD)/gen/web_assets.c: $(WEB_FILES) $(BUILD)/gen/web_files.txt server/static.h
+$(BUILD)/gen/web_assets.c: $(WEB_FILES) $(BUILD)/gen/web_files.txt server/http/static.h
 	@mkdir -p $(@D)
 	@set -e; i=0; { \
 	  echo '/* Generated from web/ by the Makefile; do not edit. */'; \
-	  echo '#include "server/static.h"'; \
+	  echo '#include "server/http/static.h"'; \
 	  for f in $(WEB_FILES); do \
 	    case "$$f" in *[!A-Za-z0-9._/-]*) echo "web/: unusable file name '$$f'" >&2; exit 1;; esac; \
 	    echo "static const unsigned char f$$i[] = {"; \
@@ -239,8 +269,53 @@ $(BUILD)/gen/web_assets.c: $(WEB_FILES) $(BUILD)/gen/web_files.txt server/static
 	} > $@.tmp && mv $@.tmp $@ && rm -f $@.gz
 	@echo "embedded $(words $(WEB_FILES)) files of web/ in $@ (with their gzip forms)"
 
+# ---- the list of endpoints, collected -----------------------------------------
+# api_endpoints[] (api/endpoint.h) is every `const api_endpoint_t api_ep_...
+# = {` defined at the start of a line of API_SRC, in API_SRC's order and each
+# file's: an endpoint is listed by being defined, with no list to edit.
+# api_handovers[] likewise every `const api_handover_t api_ho_... = {`.
+$(API_GEN): $(API_SRC) Makefile
+	@mkdir -p $(@D)
+	@set -e; syms=$$(sed -n 's/^const api_endpoint_t \(api_ep_[a-z0-9_]*\) = {.*/\1/p' $(API_SRC)); \
+	hos=$$(sed -n 's/^const api_handover_t \(api_ho_[a-z0-9_]*\) = {.*/\1/p' $(API_SRC)); \
+	{ echo '/* Generated from the api_ep_* and api_ho_* definitions of API_SRC by the Makefile; do not edit. */'; \
+	  echo '#include "api/endpoint.h"'; echo; \
+	  for s in $$syms; do echo "extern const api_endpoint_t $$s;"; done; \
+	  for s in $$hos; do echo "extern const api_handover_t $$s;"; done; echo; \
+	  echo 'const api_endpoint_t *const api_endpoints[] = {'; \
+	  for s in $$syms; do echo "    &$$s,"; done; \
+	  echo '    NULL};'; echo; \
+	  echo 'const api_handover_t *const api_handovers[] = {'; \
+	  for s in $$hos; do echo "    &$$s,"; done; \
+	  echo '    NULL};'; } > $@.tmp && mv $@.tmp $@
+
+# search_code_tables[] (solvers/search.h) lists every result-code table,
+# `const search_code_t <puzzle>_codes[] = {` at the start of a line of
+# SOLVER_SRC: a puzzle names its codes where it defines them.
+$(SOLVER_GEN): $(SOLVER_SRC) Makefile
+	@mkdir -p $(@D)
+	@set -e; syms=$$(sed -n 's/^const search_code_t \([a-z0-9_]*_codes\)\[\] = {.*/\1/p' $(SOLVER_SRC)); \
+	{ echo '/* Generated from the *_codes tables of SOLVER_SRC by the Makefile; do not edit. */'; \
+	  echo '#include "solvers/search.h"'; echo; \
+	  for s in $$syms; do echo "extern const search_code_t $$s[];"; done; echo; \
+	  echo 'const search_code_t *const search_code_tables[] = {'; \
+	  for s in $$syms; do echo "    $$s,"; done; \
+	  echo '    NULL};'; } > $@.tmp && mv $@.tmp $@
+
+# test_suites[] (tests/test_main.c runs them) lists every `Suite *x_suite(void) {`
+# at the start of a line of TEST_SRC: a test file's suites run by existing.
+$(TEST_GEN): $(TEST_SRC) Makefile
+	@mkdir -p $(@D)
+	@set -e; syms=$$(sed -n 's/^Suite \*\([a-z0-9_]*_suite\)(void) {.*/\1/p' $(TEST_SRC)); \
+	{ echo '/* Generated from the *_suite functions of TEST_SRC by the Makefile; do not edit. */'; \
+	  echo '#include <check.h>'; echo '#include <stddef.h>'; echo; \
+	  for s in $$syms; do echo "Suite *$$s(void);"; done; echo; \
+	  echo 'Suite *(*const test_suites[])(void) = {'; \
+	  for s in $$syms; do echo "    $$s,"; done; \
+	  echo '    NULL};'; } > $@.tmp && mv $@.tmp $@
+
 $(BUILD)/gen/%.o: $(BUILD)/gen/%.c
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -c $< -o $@
 
 $(BUILD)/fuzz/%.o: fuzz/%.c
 	@mkdir -p $(@D)
@@ -249,6 +324,10 @@ $(BUILD)/fuzz/%.o: fuzz/%.c
 $(BUILD)/bench/%.o: bench/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) -c $< -o $@
+
+$(BUILD)/tools/%.o: tools/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -c $< -o $@
 
 $(PUZZLED): $(MAIN_OBJ) $(SERVER_OBJ) $(API_OBJ) $(SOLVER_OBJ)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
@@ -260,59 +339,35 @@ $(TEST_BIN): $(TEST_OBJ) $(SERVER_OBJ) $(API_OBJ) $(SOLVER_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(TEST_WRAP) $(PKG_LIBS) $(TEST_LIBS) -lm
 
-$(BENCH_NQ): $(BUILD)/bench/bench_nqueens.o $(SOLVER_OBJ)
-	@mkdir -p $(@D)
+# Benchmarks: each bench/X.c is one program.  Those that measure solvers
+# link the solvers; those that measure the server through HTTP link the
+# libcurl helpers (and bench9_http the solvers too, to check its answers).
+$(BENCH_SOLVER_BIN): $(BUILD)/bench/%: $(BUILD)/bench/%.o $(SOLVER_OBJ)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
-
-$(BENCH_SD): $(BUILD)/bench/bench_sudoku.o $(SOLVER_OBJ)
-	@mkdir -p $(@D)
-	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
-
-$(BENCH_XC): $(BUILD)/bench/bench_xcover.o $(BUILD)/tests/pentomino.o $(SOLVER_OBJ)
-	@mkdir -p $(@D)
-	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
-
-$(BENCH_9): $(BUILD)/bench/bench9.o $(SOLVER_OBJ)
-	@mkdir -p $(@D)
-	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
-
-$(BENCH_9H): $(BUILD)/bench/bench9_http.o $(HTTP_CLIENT_OBJ) $(SOLVER_OBJ)
-	@mkdir -p $(@D)
+$(BENCH_XC): $(BUILD)/tests/pentomino.o
+$(BENCH_HTTP_BIN): $(BUILD)/bench/%: $(BUILD)/bench/%.o $(HTTP_CLIENT_OBJ)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
+$(BENCH_9H): $(SOLVER_OBJ)
 
-$(BENCH_KL): $(BUILD)/bench/bench_killer.o $(SOLVER_OBJ)
-	@mkdir -p $(@D)
-	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
+# The API as the code has it, as JSON (tools/api_tables.c): every route, and
+# every endpoint's table; tests/contract/tables.test.mjs holds openapi.yaml
+# to it.
+$(API_TABLES): $(BUILD)/tools/api_tables.o $(BUILD)/server/http/router.o $(API_OBJ) $(SOLVER_OBJ)
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
 
-$(BENCH_BIG): $(BUILD)/bench/bench_big.o $(SOLVER_OBJ)
-	@mkdir -p $(@D)
-	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
-
-$(BENCH_NQ2): $(BUILD)/bench/bench_nqueens_more.o $(SOLVER_OBJ)
-	@mkdir -p $(@D)
-	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
-
-$(BENCH_LG): $(BUILD)/bench/bench_logic.o $(SOLVER_OBJ)
-	@mkdir -p $(@D)
+# The fixture generators (tools/gen_*.c): built by `make test` so that
+# -Werror catches them drifting from the solvers; run by hand (their heads
+# say with which arguments each fixture file was made).
+$(GEN_BIN): $(BUILD)/tools/%: $(BUILD)/tools/%.o $(SOLVER_OBJ)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) -lm
 
 # The variants bench reads requests through api/sudoku_variant.c, as the
-# endpoints will: it links the api objects and jansson.
+# endpoints will: it links the api objects and jansson; janko2json turns
+# janko.at's collections into its JSON lines.
 $(BENCH_VAR): $(BUILD)/bench/bench_variants.o $(BUILD)/bench/janko.o $(API_OBJ) $(SOLVER_OBJ)
-	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
-
 $(JANKO2JSON): $(BUILD)/bench/janko2json.o $(BUILD)/bench/janko.o
-	@mkdir -p $(@D)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(shell pkg-config --libs jansson)
-
-$(BENCH_HTTP): $(BUILD)/bench/bench_http.o $(HTTP_CLIENT_OBJ)
-	@mkdir -p $(@D)
-	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
-
-$(BENCH_FAIR): $(BUILD)/bench/bench_fair.o $(HTTP_CLIENT_OBJ)
-	@mkdir -p $(@D)
-	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
 
 # The fuzz entry point with a plain main() that replays files: `make test`
 # runs fuzz/corpus and fuzz/cover through it (under ASan/UBSan with
@@ -329,12 +384,12 @@ $(FUZZ_REPLAY): $(FUZZ_OBJ) $(API_OBJ) $(SOLVER_OBJ)
 # edges): refresh it with `make fuzz-cover` after a long run.
 FUZZ_SECONDS ?= 60
 FUZZ_DIR := build/fuzz-lf
-fuzz: deps
-	@command -v clang >/dev/null 2>&1 || { echo "installing clang"; apt-get install -y clang >/dev/null; }
+fuzz: deps $(API_GEN) $(SOLVER_GEN)
+	$(call apt_install,clang:clang)
 	@mkdir -p $(FUZZ_DIR)/corpus
 	clang -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g -I. $(PKG_CFLAGS) \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  fuzz/fuzz_api.c $(API_SRC) $(SOLVER_SRC) -o $(FUZZ_DIR)/fuzz_api $(PKG_LIBS) -lm -pthread
+	  fuzz/fuzz_api.c $(API_SRC) $(API_GEN) $(SOLVER_SRC) $(SOLVER_GEN) -o $(FUZZ_DIR)/fuzz_api $(PKG_LIBS) -lm -pthread
 	$(FUZZ_DIR)/fuzz_api -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
 	  -artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/corpus fuzz/corpus fuzz/cover
 
@@ -394,12 +449,12 @@ test-abuse: deps $(PUZZLED)
 # The allocation-failure walks reach every out-of-memory answer in api/
 # (gcov build in build/cov; .ci/run runs it).
 check-nomem-cover: deps
-	@sh tests/check_nomem_cover.sh
+	@sh tools/check_nomem_cover.sh
 
 # solvers/ must stay pure (no HTTP/JSON/libuv, no I/O, no mutable globals) and
-# api/ free of HTTP and libuv; see tests/check_layers.sh for what is checked.
+# api/ free of HTTP and libuv; see tools/check_layers.sh for what is checked.
 check-layers: $(SOLVER_OBJ) $(API_OBJ)
-	@sh tests/check_layers.sh $(BUILD)
+	@sh tools/check_layers.sh $(BUILD)
 
 # The declared style (.clang-format) is checked, not hoped for: every C file
 # under git must be a fixed point of clang-format.  `make format` rewrites them.
@@ -414,8 +469,7 @@ run: deps $(PUZZLED)
 
 # The benches are built (not run) too, so that -Werror catches them
 # drifting from the code they measure.
-BENCH_BIN  := $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_9) $(BENCH_9H) $(BENCH_KL) $(BENCH_HTTP) \
-              $(BENCH_LG) $(BENCH_BIG) $(BENCH_FAIR) $(BENCH_VAR) $(JANKO2JSON)
+BENCH_BIN  := $(BENCH_SOLVER_BIN) $(BENCH_HTTP_BIN) $(BENCH_VAR) $(JANKO2JSON)
 
 # make test runs the browser suite (test-web) always, as the README says.
 # WEB_TESTS=0 leaves it out, loudly: .ci/run does so for its two sanitizer
@@ -427,13 +481,13 @@ BENCH_BIN  := $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_9) $(BENC
 WEB_TESTS ?= 1
 
 test: deps deps-web format-check check-layers check-tables $(PUZZLED) $(TEST_BIN) $(BENCH_BIN) \
-      $(FUZZ_REPLAY) $(SOAK_BIN) $(LOAD_BIN) $(IDLE_BIN)
-	@if [ "$(SANITIZE)" = 0 ]; then sh tests/check_dockerfile.sh $(PUZZLED); fi
-	@sh tests/check_openapi.sh
-	@sh tests/check_codes.sh
-	@sh tests/check_funcs.sh
-	@sh tests/check_bench_killer.sh $(BENCH_KL)
-	./$(FUZZ_REPLAY) fuzz/corpus fuzz/cover
+      $(GEN_BIN) $(FUZZ_REPLAY) $(SOAK_BIN) $(LOAD_BIN) $(IDLE_BIN)
+	@if [ "$(SANITIZE)" = 0 ]; then sh tools/check_dockerfile.sh $(PUZZLED); fi
+	@sh tools/check_includes.sh server api
+	@sh tools/check_codes.sh
+	@sh tools/check_funcs.sh
+	@sh tools/check_bench_killer.sh $(BENCH_KL)
+	./$(FUZZ_REPLAY) --all-endpoints fuzz/corpus fuzz/cover
 	@rm -rf $(BUILD)/test-logs $(CONTRACT_DIR) && mkdir -p $(BUILD)/test-logs $(CONTRACT_DIR)/libcurl
 	CK_TIMEOUT_MULTIPLIER=$(CK_MULT) PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs \
 	  PUZZLED_CONTRACT_DIR=$(CURDIR)/$(CONTRACT_DIR)/libcurl ./$(TEST_BIN)
@@ -448,6 +502,14 @@ lint:
 	@test -d node_modules/eslint -a -d node_modules/globals || npm ci --no-audit --no-fund
 	./node_modules/.bin/eslint --max-warnings 0 .
 
+# One check suite (or all of them) alone, without the rest of `make test`:
+# `make check SUITE=killer_api` (CASE=... narrows it to one test case).  The
+# suites are named in tests/test_main.c.
+check: $(PUZZLED) $(TEST_BIN)
+	@mkdir -p $(BUILD)/test-logs
+	$(if $(SUITE),CK_RUN_SUITE=$(SUITE)) $(if $(CASE),CK_RUN_CASE=$(CASE)) CK_TIMEOUT_MULTIPLIER=$(CK_MULT) \
+	  PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(TEST_BIN)
+
 # ---- the web front end in a real browser ------------------------------------
 # Debian's chromium driven by playwright-core (npm, pinned in
 # package-lock.json) under node's own test runner, against the real binary
@@ -459,16 +521,7 @@ lint:
 # the browser's too, or the run fails saying what could not be installed.
 CHROMIUM ?= /usr/bin/chromium
 deps-web:
-	@missing=""; \
-	dpkg-query -W -f='$${Status}' chromium 2>/dev/null | grep -q 'ok installed' || missing="$$missing chromium"; \
-	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
-	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
-	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO=sudo; fi; \
-	  $$SUDO apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
-	fi
+	$(call apt_install,$(DEB_WEB_PKGS))
 	@[ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund
 	@[ -x "$(CHROMIUM)" ] || { echo "deps-web: $(CHROMIUM) is missing after the install" >&2; exit 1; }
 
@@ -482,7 +535,9 @@ test-web: $(PUZZLED)
 # The suites above record every exchange they make (PUZZLED_CONTRACT_DIR:
 # tests/contract/record.c for libcurl, record.mjs for node and the browser)
 # under $(CONTRACT_DIR); then: redocly lints openapi.yaml (redocly.yaml: the
-# recommended rules, a warning fails), node's test runner checks every
+# recommended rules, a warning fails), tables.test.mjs holds it to what
+# tools/api_tables prints (every route, every endpoint's options table:
+# names, types, ranges, defaults, enums, media types), node's test runner checks every
 # example in it, drives every operation from the document (2xx from its
 # example request, every documented 4xx provoked; /metrics through promtool
 # after), runs the README's tour and type-checks the web front end's API
@@ -496,7 +551,8 @@ test-web: $(PUZZLED)
 CONTRACT_DOCS  := $(if $(filter 0,$(SANITIZE)),1)
 CONTRACT_DIR   := $(BUILD)/contract
 CONTRACT_TESTS := tests/contract/provoke.test.mjs $(if $(CONTRACT_DOCS),tests/contract/examples.test.mjs \
-                  tests/contract/tour.test.mjs tests/contract/typecheck.test.mjs)
+                  tests/contract/tour.test.mjs tests/contract/typecheck.test.mjs \
+                  tests/contract/tables.test.mjs)
 NODE_DEPS_OK   = test -d node_modules/@redocly/cli -a -d node_modules/ajv -a -d node_modules/typescript \
                    -a -d node_modules/openapi-typescript -a -d node_modules/yaml -a -d node_modules/playwright-core
 # $(call contract_validate,DIR): the recorded answers of DIR against openapi.yaml (no coverage asked).
@@ -504,14 +560,14 @@ contract_validate = @if command -v node >/dev/null 2>&1 && $(NODE_DEPS_OK); then
 	  node tests/contract/validate.mjs $(1); \
 	else echo "contract: $(1) not validated (needs node and npm ci: make deps-web)"; fi
 
-test-contract: $(PUZZLED)
+test-contract: $(PUZZLED) $(API_TABLES)
 	@command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || \
 	  { echo "test-contract: needs node and npm (make deps-web installs them)"; exit 1; }
 	@$(NODE_DEPS_OK) || npm ci --no-audit --no-fund
 	$(if $(CONTRACT_DOCS),REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true ./node_modules/.bin/redocly lint openapi.yaml --format=summary)
 	@rm -rf $(CONTRACT_DIR)/contract && mkdir -p $(CONTRACT_DIR)/contract $(BUILD)/test-logs
 	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs PUZZLED_CONTRACT_DIR=$(CURDIR)/$(CONTRACT_DIR)/contract \
-	  node --test --test-concurrency=1 $(CONTRACT_TESTS)
+	  PUZZLED_API_TABLES=./$(API_TABLES) node --test --test-concurrency=1 $(CONTRACT_TESTS)
 	node tests/contract/validate.mjs --coverage --summary $(CONTRACT_DIR)/summary.txt $(CONTRACT_DIR)
 
 # The Docker image, built and run (tests/container/test_container.sh): docker
@@ -552,8 +608,7 @@ bench: deps $(PUZZLED) $(BENCH_NQ) $(BENCH_NQ2) $(BENCH_SD) $(BENCH_XC) $(BENCH_
 	@mkdir -p $(BUILD)/test-logs
 	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(BENCH_HTTP)
 	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(BENCH_FAIR)
-	@command -v qqwing >/dev/null 2>&1 || { echo "installing qqwing (the generation anchor)"; \
-	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qqwing >/dev/null; }
+	$(call apt_install,qqwing:qqwing)
 	./$(BENCH_LG)
 	./$(BENCH_VAR) -q -d $(VARIANTS_DIR)
 

@@ -20,12 +20,14 @@
 #include "api/generate_api.h"
 
 #include <jansson.h>
+#include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api/json_util.h"
-#include "api/sudoku_variant_api.h"
+#include "api/sudoku_variant.h"
 #include "solvers/killer/generate.h"
 #include "solvers/sudoku/generate.h"
 
@@ -207,89 +209,235 @@ static void gen_free(api_job_t *job) {
 static const api_job_ops_t gen_ops = {"generate", gen_run, gen_merge, gen_render, gen_free,
                                       0,          NULL,    NULL,      NULL};
 
-/* === Reading === */
+/* === Reading: the tables === */
 
-/* A number field (integer or real). */
-static int gen_number(json_t *v, const char *field, double lo, double hi, double *out,
-                      api_problem_t *p) {
-    if (!json_is_number(v) || json_number_value(v) < lo || json_number_value(v) > hi) {
-        api_problem_add(p, "body", field, "must be a number from %g to %g", lo, hi);
-        return -1;
-    }
-    *out = json_number_value(v);
-    return 0;
-}
+/* What a generation request says (both tables write it). */
+typedef struct gen_in_s {
+    long long count, timeout_ms, seed, size; /* seed -1: none given */
+    int difficulty;                          /* index in gen_levels, -1 none */
+    double lo, hi;                           /* the rating window: difficulty or rating */
+    int box_rows, box_cols;
+    int symmetry, minimal, diagonals;
+    long long cage_min, cage_max;
+} gen_in_t;
 
-static int gen_bool(json_t *v, const char *field, int *out, api_problem_t *p) {
-    if (!json_is_boolean(v)) {
-        api_problem_add(p, "body", field, "must be true or false");
-        return -1;
-    }
-    *out = json_is_true(v);
-    return 0;
-}
+static const char *const gen_media[] = {"application/json", NULL};
+static const char *const gen_levels[] = {"easy",    "medium",       "hard", "expert",
+                                         "extreme", "beyond-logic", NULL};
+static const char *const gen_symmetries[] = {"none",   "rotational180", "rotational90",
+                                             "mirror", "diagonal",      NULL};
+static const long long gen_killer_sizes[] = {4, 6, 9, LLONG_MIN};
 
-int api_gen_window(json_t *root, double *lo, double *hi, api_problem_t *p) {
-    json_t *d = json_object_get(root, "difficulty"), *r = json_object_get(root, "rating");
-    int bad = 0;
-    *lo = 0.0;
-    *hi = 1e9;
-    if (d != NULL && r != NULL) {
+/* difficulty: a level, whose band is the window; not with rating. */
+static int gen_difficulty(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
+                          void *out, api_problem_t *p) {
+    gen_in_t *in = out;
+    sudoku_grade_level_t l;
+    if (json_object_get(root, "rating") != NULL) {
         api_problem_add(p, "body", "rating", "give difficulty or rating, not both");
         return -1;
     }
-    if (d != NULL) {
-        sudoku_grade_level_t l;
-        if (!json_is_string(d) || sudoku_grade_level_parse(json_string_value(d), &l) != 0) {
-            api_problem_add(p, "body", "difficulty",
-                            "must be easy, medium, hard, expert, extreme or beyond-logic");
-            return -1;
-        }
-        sudoku_grade_level_band(l, lo, hi);
-    }
-    if (r != NULL) {
-        static const char *const keys[] = {"min", "max", NULL};
-        json_t *mn, *mx;
-        if (!json_is_object(r)) {
-            api_problem_add(p, "body", "rating", "must be {\"min\": x, \"max\": y}");
-            return -1;
-        }
-        if (api_json_fields(r, keys, p) != 0) return -1;
-        if ((mn = json_object_get(r, "min")) != NULL)
-            bad |= gen_number(mn, "rating.min", 0, 100, lo, p) != 0;
-        if ((mx = json_object_get(r, "max")) != NULL)
-            bad |= gen_number(mx, "rating.max", 0, 100, hi, p) != 0;
-        if (!bad && !(*lo < *hi)) {
-            api_problem_add(p, "body", "rating.max", "must be above rating.min");
-            bad = 1;
-        }
-    }
-    return bad ? -1 : 0;
-}
-
-int api_gen_seed(json_t *root, long long *seed, api_problem_t *p) {
-    json_t *s = json_object_get(root, "seed");
-    if (s != NULL) return api_json_int(s, "seed", 0, API_GEN_SEED_MAX, seed, p);
-    /* a fresh seed from the clock, mixed; returned in stats.seed */
-    uint64_t x = (uint64_t)search_now_ns() ^ (uint64_t)(uintptr_t)seed;
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    *seed = (long long)(x & (uint64_t)API_GEN_SEED_MAX);
+    if (api_opts_json_kind(o, req, v, out, p) != 0) return -1;
+    sudoku_grade_level_parse(gen_levels[in->difficulty], &l);
+    sudoku_grade_level_band(l, &in->lo, &in->hi);
     return 0;
 }
 
-/* Fields both endpoints share: seed, count, timeout_ms. */
-static int gen_common(const api_request_t *req, json_t *root, gen_job_t *j, api_problem_t *p) {
+/* rating: {"min": x, "max": y}, each a number of o->fields' range, the
+ * window [min, max) (not with difficulty, which names the clash). */
+static int gen_rating(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
+                      void *out, api_problem_t *p) {
+    gen_in_t *in = out;
+    const char *key;
+    json_t *m;
     int bad = 0;
-    long long t;
-    bad |= api_json_opt_int(root, "count", 1, API_GEN_MAX_COUNT, 1, &j->count, p) != 0;
-    bad |= api_json_opt_int(root, "timeout_ms", 1, req->max_timeout_ms, req->max_timeout_ms, &t,
-                            p) != 0;
-    j->base.timeout_ms = t;
-    bad |= api_gen_seed(root, &j->seed, p) != 0;
+    (void)req;
+    if (json_object_get(root, "difficulty") != NULL) return 0;
+    if (!json_is_object(v)) {
+        api_problem_add(p, "body", "rating", "must be {\"min\": x, \"max\": y}");
+        return -1;
+    }
+    json_object_foreach(v, key, m) {
+        if (api_opts_find(o->fields, key, API_IN_JSON) != NULL) continue;
+        api_problem_add(p, "body", key, "unknown field");
+        bad = 1;
+    }
+    if (bad) return -1;
+    for (const api_opt_t *f = o->fields; f->name != NULL; f++) {
+        char name[32];
+        if ((m = json_object_get(v, f->name)) == NULL) continue;
+        snprintf(name, sizeof name, "rating.%s", f->name);
+        if (!json_is_number(m) || json_number_value(m) < f->num_lo ||
+            json_number_value(m) > f->num_hi) {
+            api_problem_add(p, "body", name, "must be a number from %g to %g", f->num_lo,
+                            f->num_hi);
+            bad = 1;
+            continue;
+        }
+        *(f == o->fields ? &in->lo : &in->hi) = json_number_value(m);
+    }
+    if (!bad && !(in->lo < in->hi)) {
+        api_problem_add(p, "body", "rating.max", "must be above rating.min");
+        bad = 1;
+    }
     return bad ? -1 : 0;
 }
+
+/* The rating's members: min first, then max (gen_rating's order). */
+static const api_opt_t gen_rating_fields[] = {{.name = "min",
+                                               .kind = API_OPT_NUMBER,
+                                               .in = API_IN_JSON,
+                                               .num_lo = 0,
+                                               .num_hi = 100,
+                                               .num_def = 0},
+                                              {.name = "max",
+                                               .kind = API_OPT_NUMBER,
+                                               .in = API_IN_JSON,
+                                               .num_lo = 0,
+                                               .num_hi = 100,
+                                               .num_def = -1}, /* none: no upper bound */
+                                              {0}};
+
+/* box: {"rows", "cols"}, each 1..API_GEN_MAX_N. */
+static int gen_box(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v, void *out,
+                   api_problem_t *p) {
+    gen_in_t *in = out;
+    (void)o, (void)req, (void)root;
+    return api_json_box(v, API_GEN_MAX_N, &in->box_rows, &in->box_cols, p) != 0 ? -1 : 0;
+}
+
+/* The Killer size: 4..9, and, when nothing else was wrong, 4, 6 or 9. */
+static int gen_killer_size(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
+                           void *out, api_problem_t *p) {
+    gen_in_t *in = out;
+    int known = 0;
+    (void)root;
+    if (v != NULL && api_opts_json_kind(o, req, v, out, p) != 0) return -1;
+    for (const long long *k = o->only; *k != LLONG_MIN; k++)
+        known |= *k == in->size;
+    if (p->nerrors == 0 && !known) {
+        api_problem_add(p, "body", "size", "%s", o->msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* cage_size: {"min": a, "max": b}, each 1..size; absent (or a bound
+ * absent), the sizes follow the difficulty asked for. */
+static int gen_cage_size(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
+                         void *out, api_problem_t *p) {
+    static const char *const keys[] = {"min", "max", NULL};
+    gen_in_t *in = out;
+    sudoku_grade_level_t l = sudoku_grade_level_of(in->lo);
+    long long n = in->size;
+    int bad = 0;
+    (void)o, (void)req, (void)root;
+    in->cage_min = l >= SUDOKU_GRADE_EXPERT ? 3 : 2;
+    in->cage_max = l <= SUDOKU_GRADE_EASY ? 3 : l == SUDOKU_GRADE_MEDIUM ? 4 : 5;
+    if (l >= SUDOKU_GRADE_EXPERT) in->cage_max = 6;
+    if (n < 9 && in->cage_max > n - 1) in->cage_max = n - 1;
+    if (in->cage_min > in->cage_max) in->cage_min = in->cage_max;
+    if (v == NULL) return 0;
+    if (!json_is_object(v) || api_json_fields(v, keys, p) != 0) {
+        api_problem_add(p, "body", "cage_size", "must be {\"min\": a, \"max\": b}");
+        return -1;
+    }
+    bad |= api_json_opt_int(v, "min", 1, n, in->cage_min, &in->cage_min, p) != 0;
+    bad |= api_json_opt_int(v, "max", 1, n, in->cage_max, &in->cage_max, p) != 0;
+    if (!bad && p->nerrors == 0 && in->cage_min > in->cage_max) {
+        api_problem_add(p, "body", "cage_size.max", "must be at least cage_size.min");
+        bad = 1;
+    }
+    return bad ? -1 : 0;
+}
+
+/* cage_size's members (gen_cage_size reads them: 1..size). */
+static const api_opt_t gen_cage_fields[] = {
+    {.name = "min", .kind = API_OPT_INT, .in = API_IN_JSON, .lo = 1, .hi = LLONG_MAX, .def = 0},
+    {.name = "max", .kind = API_OPT_INT, .in = API_IN_JSON, .lo = 1, .hi = LLONG_MAX, .def = 0},
+    {0}};
+
+#define GEN_AT(f) offsetof(gen_in_t, f)
+/* count, timeout_ms, seed, difficulty and rating: the rows both tables begin with. */
+#define GEN_COMMON_ROWS                                                                            \
+    {.name = "count",                                                                              \
+     .kind = API_OPT_INT,                                                                          \
+     .in = API_IN_JSON,                                                                            \
+     .lo = 1,                                                                                      \
+     .hi = API_GEN_MAX_COUNT,                                                                      \
+     .def = 1,                                                                                     \
+     .at = GEN_AT(count)},                                                                         \
+        {.name = "timeout_ms",                                                                     \
+         .kind = API_OPT_INT,                                                                      \
+         .in = API_IN_JSON,                                                                        \
+         .lo = 1,                                                                                  \
+         .hi = API_REQ_TIMEOUT,                                                                    \
+         .def = API_REQ_TIMEOUT,                                                                   \
+         .at = GEN_AT(timeout_ms)},                                                                \
+        {.name = "seed",                                                                           \
+         .kind = API_OPT_INT,                                                                      \
+         .in = API_IN_JSON,                                                                        \
+         .lo = 0,                                                                                  \
+         .hi = API_GEN_SEED_MAX,                                                                   \
+         .def = -1,                                                                                \
+         .at = GEN_AT(seed)}, /* none: a fresh one, returned */                                    \
+        {.name = "difficulty",                                                                     \
+         .kind = API_OPT_ENUM,                                                                     \
+         .in = API_IN_JSON,                                                                        \
+         .names = gen_levels,                                                                      \
+         .def = -1,                                                                                \
+         .at = GEN_AT(difficulty),                                                                 \
+         .json = gen_difficulty},                                                                  \
+    {                                                                                              \
+        .name = "rating", .kind = API_OPT_OBJECT, .in = API_IN_JSON, .fields = gen_rating_fields,  \
+        .json = gen_rating                                                                         \
+    }
+
+static const api_opt_t gen_sudoku_opts[] = {
+    GEN_COMMON_ROWS,
+    {.name = "size",
+     .kind = API_OPT_INT,
+     .in = API_IN_JSON,
+     .lo = API_GEN_MIN_N,
+     .hi = API_GEN_MAX_N,
+     .def = 9,
+     .at = GEN_AT(size)},
+    {.name = "box", .kind = API_OPT_DATA, .in = API_IN_JSON, .json = gen_box},
+    {.name = "symmetry",
+     .kind = API_OPT_ENUM,
+     .in = API_IN_JSON,
+     .names = gen_symmetries,
+     .def = 0,
+     .at = GEN_AT(symmetry)},
+    {.name = "minimal", .kind = API_OPT_BOOL, .in = API_IN_JSON, .def = 0, .at = GEN_AT(minimal)},
+    API_SUDOKU_VARIANT_ROWS,
+    {0}};
+
+static const api_opt_t gen_killer_opts[] = {
+    GEN_COMMON_ROWS,
+    {.name = "size",
+     .kind = API_OPT_INT,
+     .in = API_IN_JSON,
+     .flags = API_OPT_ABSENT,
+     .lo = 4,
+     .hi = API_KILLER_GEN_MAX_N,
+     .def = 9,
+     .only = gen_killer_sizes,
+     .msg = "must be 4, 6 or 9 (16x16 killers take the solver too long to prove unique)",
+     .at = GEN_AT(size),
+     .json = gen_killer_size},
+    {.name = "diagonals",
+     .kind = API_OPT_BOOL,
+     .in = API_IN_JSON,
+     .def = 0,
+     .at = GEN_AT(diagonals)},
+    {.name = "cage_size",
+     .kind = API_OPT_OBJECT,
+     .in = API_IN_JSON,
+     .flags = API_OPT_ABSENT,
+     .fields = gen_cage_fields,
+     .json = gen_cage_size},
+    {0}};
 
 static int gen_alloc(gen_job_t *j) {
     size_t nn = (size_t)j->n * (size_t)j->n;
@@ -312,101 +460,94 @@ static int gen_alloc(gen_job_t *j) {
     return 0;
 }
 
-/* The Sudoku generator's options from the body into j->so (rating window
- * lo..hi, the size into *n).  bad: whether an error was found before;
- * returns it, or 1 for a new one (errors in p). */
-static int gen_sudoku_opts(json_t *root, gen_job_t *j, double lo, double hi, int bad, long long *n,
-                           api_problem_t *p) {
-    json_t *v;
-    int rows = 0, cols = 0;
+/* A fresh seed from the clock, mixed with salt (an address); returned in
+ * stats.seed. */
+static long long gen_fresh_seed(const void *salt) {
+    uint64_t x = (uint64_t)search_now_ns() ^ (uint64_t)(uintptr_t)salt;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    return (long long)(x & (uint64_t)API_GEN_SEED_MAX);
+}
+
+/* The rows of gen_sudoku_opts whose reader is fn, read from root as the
+ * table reads them (absent members keep in's values); the variant
+ * generator's share of the table (api_gen_window, api_gen_seed). */
+static int gen_rows(const api_request_t *req, json_t *root, api_opt_json_fn fn, const char *name,
+                    gen_in_t *in, api_problem_t *p) {
+    int bad = 0;
+    for (const api_opt_t *o = gen_sudoku_opts; o->name != NULL; o++) {
+        json_t *v = json_object_get(root, o->name);
+        if (v == NULL || (fn != NULL ? o->json != fn : strcmp(o->name, name) != 0)) continue;
+        bad |=
+            (fn != NULL ? fn(o, req, root, v, in, p) : api_opts_json_kind(o, req, v, in, p)) != 0;
+    }
+    return bad ? -1 : 0;
+}
+
+int api_gen_window(const api_request_t *req, json_t *root, double *lo, double *hi,
+                   api_problem_t *p) {
+    gen_in_t in = {.difficulty = -1, .lo = 0.0, .hi = 1e9};
+    int bad = gen_rows(req, root, gen_difficulty, NULL, &in, p) != 0;
+    bad |= gen_rows(req, root, gen_rating, NULL, &in, p) != 0;
+    *lo = in.lo;
+    *hi = in.hi;
+    return bad ? -1 : 0;
+}
+
+int api_gen_seed(const api_request_t *req, json_t *root, long long *seed, api_problem_t *p) {
+    gen_in_t in = {.seed = -1};
+    if (gen_rows(req, root, NULL, "seed", &in, p) != 0) return -1;
+    *seed = in.seed >= 0 ? in.seed : gen_fresh_seed(seed);
+    return 0;
+}
+
+/* The options read into the job: the seed (a fresh one when none was
+ * given), the generator's options; 0, or -1 with the problem of the shape
+ * in p. */
+static int gen_options(gen_job_t *j, const gen_in_t *in, api_problem_t *p) {
+    int rc;
+    j->count = in->count;
+    j->base.timeout_ms = in->timeout_ms;
+    j->seed = in->seed >= 0 ? in->seed : gen_fresh_seed(j);
+    j->n = (int)in->size;
+    if (j->killer) {
+        killer_gen_opts_init(&j->ko);
+        j->ko.diagonals = in->diagonals;
+        j->ko.cage_min = (int)in->cage_min;
+        j->ko.cage_max = (int)in->cage_max;
+        sudoku_shape_init(&j->ko.shape, j->n, 0, 0);
+        j->ko.rating_min = in->lo;
+        j->ko.rating_max = in->hi;
+        return 0;
+    }
     sudoku_gen_opts_init(&j->so);
-    bad |= api_json_opt_int(root, "size", API_GEN_MIN_N, API_GEN_MAX_N, 9, n, p) != 0;
-    if ((v = json_object_get(root, "box")) != NULL)
-        bad |= api_json_box(v, API_GEN_MAX_N, &rows, &cols, p) != 0;
-    if ((v = json_object_get(root, "symmetry")) != NULL &&
-        (!json_is_string(v) || sudoku_symmetry_parse(json_string_value(v), &j->so.symmetry))) {
-        api_problem_add(p, "body", "symmetry",
-                        "must be none, rotational180, rotational90, mirror or diagonal");
-        bad = 1;
+    sudoku_symmetry_parse(gen_symmetries[in->symmetry], &j->so.symmetry);
+    j->so.minimal = in->minimal;
+    j->so.rating_min = in->lo;
+    j->so.rating_max = in->hi;
+    rc = sudoku_shape_init(&j->so.shape, j->n, in->box_rows, in->box_cols);
+    if (rc == SUDOKU_ENOBOX) {
+        api_problem_add(p, "body", "box",
+                        "size %lld has no default box shape; give \"box\" explicitly", in->size);
+        return -1;
     }
-    if ((v = json_object_get(root, "minimal")) != NULL)
-        bad |= gen_bool(v, "minimal", &j->so.minimal, p) != 0;
-    if (!bad) {
-        int rc = sudoku_shape_init(&j->so.shape, (int)*n, rows, cols);
-        if (rc == SUDOKU_ENOBOX) {
-            api_problem_add(p, "body", "box",
-                            "size %lld has no default box shape; give \"box\" explicitly", *n);
-            bad = 1;
-        } else if (rc != 0) {
-            api_problem_add(p, "body", "box", "%d x %d boxes do not tile a %lldx%lld grid", rows,
-                            cols, *n, *n);
-            bad = 1;
-        }
+    if (rc != 0) {
+        api_problem_add(p, "body", "box", "%d x %d boxes do not tile a %lldx%lld grid",
+                        in->box_rows, in->box_cols, in->size, in->size);
+        return -1;
     }
-    j->so.rating_min = lo;
-    j->so.rating_max = hi;
-    return bad;
+    return 0;
 }
 
-/* The same for the Killer generator (j->ko). */
-static int gen_killer_opts(json_t *root, gen_job_t *j, double lo, double hi, int bad, long long *n,
-                           api_problem_t *p) {
-    json_t *v;
-    killer_gen_opts_init(&j->ko);
-    bad |= api_json_opt_int(root, "size", 4, API_KILLER_GEN_MAX_N, 9, n, p) != 0;
-    if (!bad && *n != 4 && *n != 6 && *n != 9) {
-        api_problem_add(p, "body", "size",
-                        "must be 4, 6 or 9 (16x16 killers take the solver too long to prove "
-                        "unique)");
-        bad = 1;
-    }
-    if ((v = json_object_get(root, "diagonals")) != NULL)
-        bad |= gen_bool(v, "diagonals", &j->ko.diagonals, p) != 0;
-    /* default cage sizes grow with the difficulty asked for */
-    {
-        sudoku_grade_level_t l = sudoku_grade_level_of(lo);
-        j->ko.cage_min = l >= SUDOKU_GRADE_EXPERT ? 3 : 2;
-        j->ko.cage_max = l <= SUDOKU_GRADE_EASY ? 3 : l == SUDOKU_GRADE_MEDIUM ? 4 : 5;
-        if (l >= SUDOKU_GRADE_EXPERT) j->ko.cage_max = 6;
-        if (*n < 9 && j->ko.cage_max > (int)*n - 1) j->ko.cage_max = (int)*n - 1;
-        if (j->ko.cage_min > j->ko.cage_max) j->ko.cage_min = j->ko.cage_max;
-    }
-    if ((v = json_object_get(root, "cage_size")) != NULL) {
-        static const char *const keys[] = {"min", "max", NULL};
-        long long mn = j->ko.cage_min, mx = j->ko.cage_max;
-        if (!json_is_object(v) || api_json_fields(v, keys, p) != 0) {
-            api_problem_add(p, "body", "cage_size", "must be {\"min\": a, \"max\": b}");
-            bad = 1;
-        } else {
-            bad |= api_json_opt_int(v, "min", 1, *n, j->ko.cage_min, &mn, p) != 0;
-            bad |= api_json_opt_int(v, "max", 1, *n, j->ko.cage_max, &mx, p) != 0;
-            if (!bad && mn > mx) {
-                api_problem_add(p, "body", "cage_size.max", "must be at least cage_size.min");
-                bad = 1;
-            }
-            j->ko.cage_min = (int)mn;
-            j->ko.cage_max = (int)mx;
-        }
-    }
-    if (!bad) sudoku_shape_init(&j->ko.shape, (int)*n, 0, 0);
-    j->ko.rating_min = lo;
-    j->ko.rating_max = hi;
-    return bad;
-}
-
-static int gen_prepare(const api_request_t *req, int killer, api_job_t **job,
-                       api_response_t *resp) {
+static int gen_prepare(const api_request_t *req, const api_endpoint_t *ep, int killer,
+                       api_job_t **job, api_response_t *resp) {
     static const char *const none[] = {NULL};
-    static const char *const sfields[] = {"size", "box",     "difficulty", "rating",     "symmetry",
-                                          "seed", "minimal", "count",      "timeout_ms", NULL};
-    static const char *const kfields[] = {"size", "cage_size", "difficulty", "rating", "diagonals",
-                                          "seed", "count",     "timeout_ms", NULL};
     api_problem_t p;
     gen_job_t *j = calloc(1, sizeof *j);
+    gen_in_t in = {.lo = 0.0, .hi = 1e9};
     json_t *root = NULL;
     int bad = 0;
-    long long n = 9;
-    double lo, hi;
     unsigned threads;
     *job = NULL;
     api_problem_init(&p, API_EINVALID, "the request is not valid");
@@ -416,8 +557,7 @@ static int gen_prepare(const api_request_t *req, int killer, api_job_t **job,
     }
     j->killer = killer;
     if (!api_json_content_type(req)) {
-        api_problem_init(&p, API_EMEDIA, "send application/json");
-        api_problem_add(&p, "header", "Content-Type", "unsupported: '%.60s'", req->content_type);
+        api_endpoint_media_problem(ep, req, &p);
         goto fail;
     }
     bad |= api_params_check(req, none, &p) != 0;
@@ -426,17 +566,11 @@ static int gen_prepare(const api_request_t *req, int killer, api_job_t **job,
     } else if ((root = api_json_object(req, &p)) == NULL) {
         goto fail;
     }
-    bad |= api_json_fields(root, killer ? kfields : sfields, &p) != 0;
-    bad |= gen_common(req, root, j, &p) != 0;
-    bad |= api_gen_window(root, &lo, &hi, &p) != 0;
-    if (!killer)
-        bad = gen_sudoku_opts(root, j, lo, hi, bad, &n, &p);
-    else
-        bad = gen_killer_opts(root, j, lo, hi, bad, &n, &p);
+    api_opts_defaults(ep->opts, req, &in);
+    bad |= api_opts_json(ep->opts, req, root, 0, &in, &p) != 0;
     json_decref(root);
     root = NULL;
-    if (bad || p.nerrors > 0) goto fail;
-    j->n = (int)n;
+    if (bad || p.nerrors > 0 || gen_options(j, &in, &p) != 0) goto fail;
     if (gen_alloc(j) != 0) {
         api_problem_init(&p, API_ENOMEM, "out of memory");
         goto fail;
@@ -455,10 +589,25 @@ fail:
 }
 
 int api_sudoku_generate_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
-    if (api_sudoku_variant_body(req)) return api_sudoku_variant_generate_prepare(req, job, resp);
-    return gen_prepare(req, 0, job, resp);
+    if (api_sudoku_variant_body(req))
+        return api_endpoint_hand_over(&api_ep_sudoku_generate, req, job, resp);
+    return gen_prepare(req, &api_ep_sudoku_generate, 0, job, resp);
 }
 
 int api_killer_generate_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
-    return gen_prepare(req, 1, job, resp);
+    return gen_prepare(req, &api_ep_killer_generate, 1, job, resp);
 }
+
+const api_endpoint_t api_ep_sudoku_generate = {.method = "POST",
+                                               .path = "/v1/sudoku/generate",
+                                               .label = "sudoku",
+                                               .media = gen_media,
+                                               .opts = gen_sudoku_opts,
+                                               .prepare = api_sudoku_generate_prepare};
+
+const api_endpoint_t api_ep_killer_generate = {.method = "POST",
+                                               .path = "/v1/killer/generate",
+                                               .label = "killer",
+                                               .media = gen_media,
+                                               .opts = gen_killer_opts,
+                                               .prepare = api_killer_generate_prepare};

@@ -2,6 +2,7 @@
 #include "api/json_util.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -227,6 +228,25 @@ int api_json_box(json_t *v, int maxn, int *rows, int *cols, api_problem_t *p) {
         *cols = (int)x;
     else
         bad = 1;
+    return bad ? -1 : 0;
+}
+
+int api_json_symbols(json_t *v, int max_n, long long max_symbol, long long *out, int *n,
+                     api_problem_t *p) {
+    size_t k;
+    json_t *s;
+    int bad = 0;
+    if (!json_is_array(v) || json_array_size(v) == 0 || json_array_size(v) > (size_t)max_n) {
+        api_problem_add(p, "body", "symbols",
+                        "must be an array of N distinct non-negative integers");
+        return -1;
+    }
+    *n = (int)json_array_size(v);
+    json_array_foreach(v, k, s) {
+        char f[32];
+        snprintf(f, sizeof f, "symbols[%zu]", k);
+        bad |= api_json_int(s, f, 0, max_symbol, &out[k], p) != 0;
+    }
     return bad ? -1 : 0;
 }
 

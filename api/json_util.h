@@ -28,6 +28,12 @@ int api_json_int(json_t *v, const char *field, long long lo, long long hi, long 
  * -1. */
 int api_json_box(json_t *v, int maxn, int *rows, int *cols, api_problem_t *p);
 
+/* Reads v as "symbols": an array of 1..max_n integers, each 0..max_symbol,
+ * into out (those that are right) and their number into *n; adds an error
+ * on "symbols" or "symbols[k]" otherwise and returns -1. */
+int api_json_symbols(json_t *v, int max_n, long long max_symbol, long long *out, int *n,
+                     api_problem_t *p);
+
 /* Like api_json_int for an optional member `key` of obj: absent -> def. */
 int api_json_opt_int(json_t *obj, const char *key, long long lo, long long hi, long long def,
                      long long *out, api_problem_t *p);

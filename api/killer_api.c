@@ -92,17 +92,21 @@
  *
  * The answer has the shape of /v1/sudoku/solve's, grids as arrays of arrays
  * of symbols, every solution checked with killer_check_solution(), written
- * straight into its buffer (api/json_writer.h).  A JSON body of size,
- * cages, a string grid and scalar options is read without a jansson tree
- * (kl_parse_json_fast(), api/json_scan.h); any other body, and any body
- * with an error, goes through jansson, which names what is wrong. */
+ * straight into its buffer (api/json_writer.h).  The request's options,
+ * and the JSON body's members, are the rows of kl_opts (api/opts.h), read
+ * by one reader from the query, the body and its fast path: a JSON body of
+ * size, cages, a string grid and scalar options is read without a jansson
+ * tree (api/json_scan.h); any other body, and any body with an error, goes
+ * through jansson, which names what is wrong. */
 #include "api/killer_api.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api/decimal.h"
+#include "api/endpoint.h"
 #include "api/grid_char.h"
 #include "api/json_scan.h"
 #include "api/json_util.h"
@@ -126,8 +130,19 @@ typedef struct kl_item_s {
     int done; /* its subtree is known to be searched to the end */
 } kl_item_t;
 
+/* The fast path's cages while it reads them (kl_cages_fast()). */
+typedef struct kl_fast_s {
+    killer_cage_t *cages; /* cages[k].cells set once all are read */
+    killer_cell_t *cells;
+    size_t ncages, ncells, cage_cap, cell_cap;
+    int seen;         /* "cages" was read */
+    const char *grid; /* a string grid, in the body */
+    size_t glen;
+} kl_fast_t;
+
 typedef struct kl_job_s {
     api_job_t base;
+    long long size; /* as read (the size row); n once the shape is known */
     int n, box_rows, box_cols;
     long symbols[KILLER_MAX_N];
     int nsymbols; /* 0 = default 1..n */
@@ -138,9 +153,11 @@ typedef struct kl_job_s {
     long long raw[KL_MAX_CELLS]; /* givens as written: -1 empty */
     int has_givens;
     int diagonals;
+    int method_ix, values_ix; /* as asked: indices in kl_methods, kl_values */
     killer_method_t method;
     killer_values_t values; /* value_order: auto, or one order everywhere */
     long long max_solutions, timeout_ms, threads;
+    kl_fast_t fast; /* the fast path's reading */
     killer_puzzle_t pz;
     uint8_t *solutions;   /* max_solutions grids, kept ones first */
     uint32_t *sol_item;   /* split: the item each kept solution came from */
@@ -277,32 +294,13 @@ static int kl_json_cages(json_t *cages, kl_job_t *j, api_problem_t *p) {
     return bad ? -1 : 0;
 }
 
-static int kl_method(const char *name, kl_job_t *j, const char *in, api_problem_t *p) {
-    if (killer_method_parse(name, &j->method) == 0) return 0;
-    api_problem_add(p, in, "method",
-                    "must be auto, backtracking, advanced or learning, got '%.40s'", name);
-    return -1;
-}
-
-static int kl_values(const char *name, kl_job_t *j, const char *in, api_problem_t *p) {
-    if (killer_values_parse(name, &j->values) == 0) return 0;
-    api_problem_add(p, in, "value_order", "must be auto, ascending or descending, got '%.40s'",
-                    name);
-    return -1;
-}
-
 /* === The fast path: the common JSON body without a jansson tree ===
- * (api/json_scan.h): size, cages, a string grid and the scalar options;
- * anything else -- box, symbols, a grid of arrays, any error -- gives up,
- * and kl_parse_json() reads the body again from the start.  The rules are
- * kl_parse_json()'s for a body it accepts: the same fields and ranges,
- * duplicates refused, cages exactly {"sum", "cells": [[r, c], ...]}. */
-
-typedef struct kl_fast_s {
-    killer_cage_t *cages; /* cages[k].cells set once all are read */
-    killer_cell_t *cells;
-    size_t ncages, ncells, cage_cap, cell_cap;
-} kl_fast_t;
+ * (api/json_scan.h, through api_opts_fast(): the rows of kl_opts marked
+ * API_IN_FAST): size, cages, a string grid and the scalar options; anything
+ * else -- box, symbols, a grid of arrays, any error -- gives up, and
+ * kl_parse_json() reads the body again from the start.  The rules are the
+ * table's, as for jansson: the same fields and ranges, duplicates refused,
+ * cages exactly {"sum", "cells": [[r, c], ...]}. */
 
 /* Appends one [r, c]; 0 or -1. */
 static int kl_fast_cell(api_js_t *js, kl_fast_t *f) {
@@ -373,168 +371,207 @@ static int kl_fast_cages(api_js_t *js, kl_fast_t *f) {
     return 0;
 }
 
-/* Returns 1 when it read the body into j, 0 when it gave up (j untouched). */
-static int kl_parse_json_fast(const api_request_t *req, kl_job_t *j) {
-    enum {
-        F_SIZE = 1,
-        F_CAGES = 2,
-        F_GRID = 4,
-        F_DIAG = 8,
-        F_METHOD = 16,
-        F_VALUES = 32,
-        F_MAX = 64,
-        F_TMO = 128,
-        F_THR = 256
-    };
-    kl_fast_t f = {NULL, NULL, 0, 0, 0, 0};
-    const char *grid = NULL, *k, *v;
-    size_t glen = 0, klen, vlen;
-    long long n = 0, max_solutions = 1, timeout_ms = req->max_timeout_ms, threads = 1;
-    int diagonals = 0, seen = 0, ok = 0;
-    killer_method_t method = j->method;
-    killer_values_t values = j->values;
-    api_js_t js;
-
-    if (req->nparams > 0) return 0;
-    api_js_init(&js, req->body, req->body_len);
-    if (!api_js_accept(&js, '{')) return 0;
-    do {
-        int fl = -1;
-        char name[32];
-        if (api_js_key(&js, &k, &klen) != 0) goto out;
-#define KL_KEY(s) (klen == sizeof s - 1 && memcmp(k, s, klen) == 0)
-        if (KL_KEY("size"))
-            fl = api_js_int(&js, KILLER_MIN_N, KILLER_MAX_N, &n) == 0 ? F_SIZE : -1;
-        else if (KL_KEY("cages"))
-            fl = kl_fast_cages(&js, &f) == 0 ? F_CAGES : -1;
-        else if (KL_KEY("grid"))
-            fl = api_js_string(&js, &grid, &glen) == 0 ? F_GRID : -1;
-        else if (KL_KEY("diagonals"))
-            fl = api_js_bool(&js, &diagonals) == 0 ? F_DIAG : -1;
-        else if (KL_KEY("method") || KL_KEY("value_order")) {
-            if (api_js_string(&js, &v, &vlen) != 0 || vlen >= sizeof name) goto out;
-            memcpy(name, v, vlen);
-            name[vlen] = '\0';
-            if (k[0] == 'm')
-                fl = killer_method_parse(name, &method) == 0 ? F_METHOD : -1;
-            else
-                fl = killer_values_parse(name, &values) == 0 ? F_VALUES : -1;
-        } else if (KL_KEY("max_solutions"))
-            fl = api_js_int(&js, 1, KILLER_MAX_SOLUTIONS, &max_solutions) == 0 ? F_MAX : -1;
-        else if (KL_KEY("timeout_ms"))
-            fl = api_js_int(&js, 1, req->max_timeout_ms, &timeout_ms) == 0 ? F_TMO : -1;
-        else if (KL_KEY("threads"))
-            fl = api_js_int(&js, 1, req->pool_threads, &threads) == 0 ? F_THR : -1;
-#undef KL_KEY
-        if (fl < 0 || (seen & fl)) goto out; /* box, symbols, unknown; bad; twice */
-        seen |= fl;
-    } while (api_js_accept(&js, ','));
-    if (!api_js_accept(&js, '}') || !api_js_at_end(&js) ||
-        (seen & (F_SIZE | F_CAGES)) != (F_SIZE | F_CAGES))
-        goto out;
-    if (grid != NULL && glen != (size_t)(n * n)) goto out;
-    for (size_t i = 0; i < glen; i++)
-        if (api_grid_char_value(grid[i]) == API_GRID_BAD) goto out;
-    if (f.cages == NULL && (f.cages = calloc(1, sizeof *f.cages)) == NULL) goto out;
-    if (f.cells == NULL && (f.cells = calloc(1, sizeof *f.cells)) == NULL) goto out;
-    for (size_t c = 0, at = 0; c < f.ncages; at += (size_t)f.cages[c++].ncells)
-        f.cages[c].cells = f.cells + at;
-    j->n = (int)n;
-    j->cages = f.cages;
-    j->cells = f.cells;
-    j->ncages = (int)f.ncages;
-    if (grid != NULL) {
-        j->has_givens = 1;
-        for (size_t i = 0; i < glen; i++)
-            j->raw[i] = api_grid_char_value(grid[i]); /* API_GRID_EMPTY is raw's -1 */
-    }
-    j->diagonals = diagonals;
-    j->method = method;
-    j->values = values;
-    j->max_solutions = max_solutions;
-    j->timeout_ms = timeout_ms;
-    j->threads = threads;
-    j->base.body_fast = 1;
-    ok = 1;
-out:
-    if (!ok) {
-        free(f.cages);
-        free(f.cells);
-    }
-    return ok;
+/* The fast path's rows: the cages, and a string grid (checked against the
+ * size once both are read: kl_fast_finish()). */
+static int kl_cages_fast(const api_opt_t *o, const api_request_t *req, api_js_t *js, void *out) {
+    kl_job_t *j = out;
+    (void)o, (void)req;
+    j->fast.seen = 1;
+    return kl_fast_cages(js, &j->fast);
 }
 
-static int kl_parse_json(const api_request_t *req, kl_job_t *j, api_problem_t *p) {
-    static const char *const none[] = {NULL};
-    static const char *const fields[] = {"size",          "box",        "symbols", "cages",
-                                         "grid",          "diagonals",  "method",  "value_order",
-                                         "max_solutions", "timeout_ms", "threads", NULL};
-    json_t *root, *v;
-    long long x;
-    int bad = api_params_check(req, none, p) != 0, rc = 0;
+static int kl_grid_fast(const api_opt_t *o, const api_request_t *req, api_js_t *js, void *out) {
+    kl_job_t *j = out;
+    (void)o, (void)req;
+    return api_js_string(js, &j->fast.grid, &j->fast.glen);
+}
 
-    if ((root = api_json_object(req, p)) == NULL) return -1;
-    bad |= api_json_fields(root, fields, p) != 0;
-    if ((v = json_object_get(root, "box")) != NULL)
-        bad |= api_json_box(v, KILLER_MAX_N, &j->box_rows, &j->box_cols, p) != 0;
-    if ((v = json_object_get(root, "size")) != NULL) {
-        if (api_json_int(v, "size", KILLER_MIN_N, KILLER_MAX_N, &x, p) == 0)
-            j->n = (int)x;
-        else
-            bad = 1;
+/* After api_opts_fast() read the body: size and cages there, the grid's
+ * length and characters right; the cages and givens into j.  1, or 0 to
+ * give up (the caller drops j->fast and reads the body again). */
+static int kl_fast_finish(kl_job_t *j) {
+    kl_fast_t *f = &j->fast;
+    long long n = j->size;
+    if (n == 0 || !f->seen) return 0; /* size and cages are needed */
+    if (f->grid != NULL && f->glen != (size_t)(n * n)) return 0;
+    for (size_t i = 0; i < f->glen; i++)
+        if (api_grid_char_value(f->grid[i]) == API_GRID_BAD) return 0;
+    if (f->cages == NULL && (f->cages = calloc(1, sizeof *f->cages)) == NULL) return 0;
+    if (f->cells == NULL && (f->cells = calloc(1, sizeof *f->cells)) == NULL) return 0;
+    for (size_t c = 0, at = 0; c < f->ncages; at += (size_t)f->cages[c++].ncells)
+        f->cages[c].cells = f->cells + at;
+    j->n = (int)n;
+    j->cages = f->cages;
+    j->cells = f->cells;
+    j->ncages = (int)f->ncages;
+    f->cages = NULL;
+    f->cells = NULL;
+    if (f->grid != NULL) {
+        j->has_givens = 1;
+        for (size_t i = 0; i < f->glen; i++)
+            j->raw[i] = api_grid_char_value(f->grid[i]); /* API_GRID_EMPTY is raw's -1 */
+    }
+    j->base.body_fast = 1;
+    return 1;
+}
+
+/* === Reading through jansson, and the table === */
+
+/* box: {"rows", "cols"} in a body, "RxC" in the query. */
+static int kl_box_json(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
+                       void *out, api_problem_t *p) {
+    kl_job_t *j = out;
+    (void)o, (void)req, (void)root;
+    return api_json_box(v, KILLER_MAX_N, &j->box_rows, &j->box_cols, p) != 0 ? -1 : 0;
+}
+
+static int kl_box_query(const api_opt_t *o, const api_request_t *req, const char *v, void *out,
+                        api_problem_t *p) {
+    kl_job_t *j = out;
+    (void)o, (void)req;
+    if (sscanf(v, "%dx%d", &j->box_rows, &j->box_cols) != 2 || j->box_rows < 1 || j->box_cols < 1) {
+        api_problem_add(p, "query", "box", "must be ROWSxCOLS, e.g. 2x3");
+        return -1;
+    }
+    return 0;
+}
+
+/* size, or without it the box's rows x cols. */
+static int kl_size_json(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
+                        void *out, api_problem_t *p) {
+    kl_job_t *j = out;
+    if (v != NULL) {
+        if (api_opts_json_kind(o, req, v, out, p) != 0) return -1;
+        j->n = (int)j->size;
     } else if (j->box_rows > 0 && j->box_cols > 0) {
         j->n = j->box_rows * j->box_cols;
         if (j->n < KILLER_MIN_N || j->n > KILLER_MAX_N) {
             api_problem_add(p, "body", "box", "rows x cols must be from %d to %d", KILLER_MIN_N,
                             KILLER_MAX_N);
-            bad = 1;
+            return -1;
         }
     } else if (json_object_get(root, "box") == NULL) {
         api_problem_add(p, "body", "size", "required (or a box)");
-        bad = 1;
+        return -1;
     }
-    if ((v = json_object_get(root, "symbols")) != NULL) {
-        size_t k;
-        json_t *s;
-        if (!json_is_array(v) || json_array_size(v) == 0 || json_array_size(v) > KILLER_MAX_N) {
-            api_problem_add(p, "body", "symbols",
-                            "must be an array of N distinct non-negative integers");
-            bad = 1;
-        } else {
-            j->nsymbols = (int)json_array_size(v);
-            json_array_foreach(v, k, s) {
-                char f[32];
-                snprintf(f, sizeof f, "symbols[%zu]", k);
-                if (api_json_int(s, f, 0, KILLER_MAX_SYMBOL, &x, p) == 0)
-                    j->symbols[k] = (long)x;
-                else
-                    bad = 1;
-            }
-        }
-    }
-    if ((v = json_object_get(root, "diagonals")) != NULL) {
-        if (!json_is_boolean(v)) {
-            api_problem_add(p, "body", "diagonals", "must be true or false");
-            bad = 1;
-        }
-        j->diagonals = json_is_true(v);
-    }
-    if ((v = json_object_get(root, "method")) != NULL)
-        bad |= !json_is_string(v) ? (api_problem_add(p, "body", "method", "must be a string"), 1)
-                                  : kl_method(json_string_value(v), j, "body", p) != 0;
-    if ((v = json_object_get(root, "value_order")) != NULL)
-        bad |= !json_is_string(v)
-                   ? (api_problem_add(p, "body", "value_order", "must be a string"), 1)
-                   : kl_values(json_string_value(v), j, "body", p) != 0;
-    bad |= api_json_opt_int(root, "max_solutions", 1, KILLER_MAX_SOLUTIONS, 1, &j->max_solutions,
-                            p) != 0;
-    bad |= api_json_opt_int(root, "timeout_ms", 1, req->max_timeout_ms, req->max_timeout_ms,
-                            &j->timeout_ms, p) != 0;
-    bad |= api_json_opt_int(root, "threads", 1, req->pool_threads, 1, &j->threads, p) != 0;
-    if (!bad) {
-        rc = kl_json_cages(json_object_get(root, "cages"), j, p);
-        if (rc == 0 && (v = json_object_get(root, "grid")) != NULL) rc = kl_json_grid(v, j, p);
-    }
+    return 0;
+}
+
+static int kl_symbols_json(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
+                           void *out, api_problem_t *p) {
+    kl_job_t *j = out;
+    long long x[KILLER_MAX_N] = {0};
+    int rc;
+    (void)o, (void)req, (void)root;
+    rc = api_json_symbols(v, KILLER_MAX_N, KILLER_MAX_SYMBOL, x, &j->nsymbols, p);
+    for (int k = 0; k < j->nsymbols; k++)
+        j->symbols[k] = (long)x[k];
+    return rc;
+}
+
+static int kl_cages_json(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
+                         void *out, api_problem_t *p) {
+    (void)o, (void)req, (void)root;
+    return kl_json_cages(v, out, p);
+}
+
+static int kl_grid_json(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
+                        void *out, api_problem_t *p) {
+    (void)o, (void)req, (void)root;
+    return kl_json_grid(v, out, p);
+}
+
+static const char *const kl_media[] = {"application/json", "text/plain", NULL};
+static const char *const kl_methods[] = {"auto", "backtracking", "advanced", "learning", NULL};
+static const char *const kl_values[] = {"auto", "ascending", "descending", NULL};
+
+#define KL_AT(f) offsetof(kl_job_t, f)
+/* The options of both formats (a text body takes them from the query) and
+ * the JSON body's puzzle, in the order the problems name them; the cages
+ * are read once everything before them is right (phase 1), the grid once
+ * the cages are (phase 2).  box is an object in a body and "RxC" in the
+ * query, named last there. */
+static const api_opt_t kl_opts[] = {
+    {.name = "box", .kind = API_OPT_DATA, .in = API_IN_JSON, .json = kl_box_json},
+    {.name = "size",
+     .kind = API_OPT_INT,
+     .in = API_IN_JSON | API_IN_FAST,
+     .flags = API_OPT_ABSENT,
+     .lo = KILLER_MIN_N,
+     .hi = KILLER_MAX_N,
+     .def = 0,
+     .at = KL_AT(size),
+     .json = kl_size_json},
+    {.name = "symbols", .kind = API_OPT_DATA, .in = API_IN_JSON, .json = kl_symbols_json},
+    {.name = "diagonals", .kind = API_OPT_BOOL, .in = API_IN_ALL, .def = 0, .at = KL_AT(diagonals)},
+    {.name = "method",
+     .kind = API_OPT_ENUM,
+     .in = API_IN_ALL,
+     .flags = API_OPT_GOT | API_OPT_STRING,
+     .names = kl_methods,
+     .def = 0,
+     .at = KL_AT(method_ix)},
+    {.name = "value_order",
+     .kind = API_OPT_ENUM,
+     .in = API_IN_ALL,
+     .flags = API_OPT_GOT | API_OPT_STRING,
+     .names = kl_values,
+     .def = 0,
+     .at = KL_AT(values_ix)},
+    {.name = "max_solutions",
+     .kind = API_OPT_INT,
+     .in = API_IN_ALL,
+     .lo = 1,
+     .hi = KILLER_MAX_SOLUTIONS,
+     .def = 1,
+     .at = KL_AT(max_solutions)},
+    {.name = "timeout_ms",
+     .kind = API_OPT_INT,
+     .in = API_IN_ALL,
+     .lo = 1,
+     .hi = API_REQ_TIMEOUT,
+     .def = API_REQ_TIMEOUT,
+     .at = KL_AT(timeout_ms)},
+    {.name = "threads",
+     .kind = API_OPT_INT,
+     .in = API_IN_ALL,
+     .lo = 1,
+     .hi = API_REQ_THREADS,
+     .def = 1,
+     .at = KL_AT(threads)},
+    {.name = "cages",
+     .kind = API_OPT_DATA,
+     .in = API_IN_JSON | API_IN_FAST,
+     .phase = 1,
+     .flags = API_OPT_REQUIRED | API_OPT_ABSENT,
+     .json = kl_cages_json,
+     .fast = kl_cages_fast},
+    {.name = "grid",
+     .kind = API_OPT_DATA,
+     .in = API_IN_JSON | API_IN_FAST,
+     .phase = 2,
+     .json = kl_grid_json,
+     .fast = kl_grid_fast},
+    {.name = "box", .kind = API_OPT_DATA, .in = API_IN_QUERY, .query = kl_box_query},
+    {0}};
+
+/* A JSON body: the fast path, else jansson (which names what is wrong).  0,
+ * -1 (errors in p) or -2 (out of memory). */
+static int kl_parse_json(const api_request_t *req, kl_job_t *j, api_problem_t *p) {
+    static const char *const none[] = {NULL};
+    json_t *root;
+    int bad, rc;
+
+    if (api_opts_fast(kl_opts, req, j) && kl_fast_finish(j)) return 0;
+    free(j->fast.cages); /* it gave up: from the start, through jansson */
+    free(j->fast.cells);
+    memset(&j->fast, 0, sizeof j->fast);
+    api_opts_defaults(kl_opts, req, j);
+    bad = api_params_check(req, none, p) != 0;
+    if ((root = api_json_object(req, p)) == NULL) return -1;
+    rc = api_opts_json(kl_opts, req, root, 0, j, p);
+    if (rc == 0 && !bad) rc = api_opts_json(kl_opts, req, root, 1, j, p);
+    if (rc == 0 && !bad) rc = api_opts_json(kl_opts, req, root, 2, j, p);
     json_decref(root);
     return rc == -2 ? -2 : bad || rc != 0 ? -1 : 0;
 }
@@ -547,30 +584,6 @@ static size_t kl_token(const char **s, const char *end) {
     while (t < end && *t != ' ' && *t != '\t')
         t++;
     return (size_t)(t - *s);
-}
-
-/* text/plain: the options from the query string.  0 or -1 (errors in p). */
-static int kl_text_params(const api_request_t *req, kl_job_t *j, api_problem_t *p) {
-    static const char *const allowed[] = {"method",    "value_order", "max_solutions", "timeout_ms",
-                                          "diagonals", "box",         "threads",       NULL};
-    int bad = api_params_check(req, allowed, p) != 0;
-    const char *v;
-
-    if ((v = api_param(req, "method")) != NULL) bad |= kl_method(v, j, "query", p) != 0;
-    if ((v = api_param(req, "value_order")) != NULL) bad |= kl_values(v, j, "query", p) != 0;
-    bad |= api_param_int(req, "max_solutions", 0, 1, KILLER_MAX_SOLUTIONS, 1, &j->max_solutions,
-                         p) != 0;
-    bad |= api_param_int(req, "timeout_ms", 0, 1, req->max_timeout_ms, req->max_timeout_ms,
-                         &j->timeout_ms, p) != 0;
-    bad |= api_param_int(req, "threads", 0, 1, req->pool_threads, 1, &j->threads, p) != 0;
-    bad |= api_param_bool(req, "diagonals", 0, &j->diagonals, p) != 0;
-    if ((v = api_param(req, "box")) != NULL &&
-        (sscanf(v, "%dx%d", &j->box_rows, &j->box_cols) != 2 || j->box_rows < 1 ||
-         j->box_cols < 1)) {
-        api_problem_add(p, "query", "box", "must be ROWSxCOLS, e.g. 2x3");
-        bad = 1;
-    }
-    return bad ? -1 : 0;
 }
 
 /* The one number a whole line [q, qe) holds (blanks around it), 0..max:
@@ -667,7 +680,7 @@ static int kl_parse_text(const api_request_t *req, kl_job_t *j, api_problem_t *p
     size_t at = 0;
     char f[32];
 
-    if (kl_text_params(req, j, p) != 0) return -1;
+    if (api_opts_query(kl_opts, req, 0, 0, j, p) != 0) return -1;
     while (s < end && p->nerrors == 0) {
         const char *nl = memchr(s, '\n', (size_t)(end - s)), *e = nl ? nl : end;
         const char *q = s, *qe = e > s && e[-1] == '\r' ? e - 1 : e;
@@ -1071,18 +1084,19 @@ int api_killer_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
     *job = NULL;
     api_problem_init(&p, API_EINVALID, "the request is not valid");
     if (j == NULL) goto nomem;
-    j->method = KILLER_METHOD_AUTO;
+    api_opts_defaults(kl_opts, req, j);
     if (api_json_content_type(req))
-        rc = kl_parse_json_fast(req, j) ? 0 : kl_parse_json(req, j, &p);
+        rc = kl_parse_json(req, j, &p);
     else if (req->content_type != NULL && strncmp(req->content_type, "text/plain", 10) == 0)
         rc = kl_parse_text(req, j, &p);
     else {
-        api_problem_init(&p, API_EMEDIA, "send application/json or text/plain");
-        api_problem_add(&p, "header", "Content-Type", "unsupported: '%.60s'", req->content_type);
+        api_endpoint_media_problem(&api_ep_killer_solve, req, &p);
         goto fail;
     }
     if (rc == -2) goto nomem;
     if (rc != 0 || p.nerrors > 0) goto fail;
+    killer_method_parse(kl_methods[j->method_ix], &j->method);
+    killer_values_parse(kl_values[j->values_ix], &j->values);
     if ((j->method == KILLER_METHOD_BACKTRACKING || j->method == KILLER_METHOD_LEARNING) &&
         j->values != KILLER_VALUES_AUTO) {
         api_problem_add(&p, api_json_content_type(req) ? "body" : "query", "value_order",
@@ -1135,3 +1149,10 @@ fail:
     api_response_problem(resp, &p);
     return p.code;
 }
+
+const api_endpoint_t api_ep_killer_solve = {.method = "POST",
+                                            .path = "/v1/killer/solve",
+                                            .label = "killer",
+                                            .media = kl_media,
+                                            .opts = kl_opts,
+                                            .prepare = api_killer_solve_prepare};

@@ -3,7 +3,9 @@
 #ifndef PUZZLED_API_KILLER_H
 #define PUZZLED_API_KILLER_H
 
-#include "api/request.h"
+#include "api/endpoint.h"
+
+extern const api_endpoint_t api_ep_killer_solve;
 
 int api_killer_solve_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp);
 

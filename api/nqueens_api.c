@@ -27,14 +27,13 @@
  * order, which is not the lexicographic one. */
 #include "api/nqueens_api.h"
 
-#include "api/json_util.h"
-
 #include <jansson.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/nqueens_board_api.h"
+#include "api/json_util.h"
 #include "api/xc_job.h"
 #include "solvers/nqueens/nqueens.h"
 #include "solvers/nqueens/xc.h"
@@ -124,9 +123,8 @@ static void nq_xc_free(api_job_t *job) {
 static const api_job_ops_t nq_xc_ops = {"nqueens", nq_xc_run, nq_xc_merge, nq_xc_render, nq_xc_free,
                                         0,         NULL,      NULL,        NULL};
 
-/* Builds the exact-cover job; 0 or API_ENOMEM. */
-static int nq_xc_prepare(int n, int count_mode, xcover_engine_t engine, unsigned threads,
-                         int64_t timeout_ms, api_job_t **job) {
+int api_nqueens_xc_prepare(int n, int count_mode, xcover_engine_t engine, unsigned threads,
+                           int64_t timeout_ms, api_job_t **job) {
     nq_xc_job_t *j = calloc(1, sizeof *j);
     if (j == NULL) return API_ENOMEM;
     if (nqueens_xc_problem_new(n, &j->problem) != 0 ||
@@ -138,18 +136,6 @@ static int nq_xc_prepare(int n, int count_mode, xcover_engine_t engine, unsigned
     j->count_mode = count_mode;
     api_job_ready(&j->base, &nq_xc_ops, 1, threads, timeout_ms, job);
     return 0;
-}
-
-/* Reads `method`: 0 for the bitboard search (names in `own`), 1 with
- * *engine set for exact cover, -1 after adding an error. */
-static int nq_method(const api_request_t *req, const char *own, xcover_engine_t *engine,
-                     api_problem_t *p) {
-    const char *m = api_param(req, "method");
-    if (m == NULL || strcmp(m, "auto") == 0 || strcmp(m, own) == 0) return 0;
-    if (xcover_engine_parse(m, engine) == 0) return 1;
-    api_problem_add(p, "query", "method", "must be auto, %s, dlx or algorithm-x, got '%.40s'", own,
-                    m);
-    return -1;
 }
 
 /* === Counting === */
@@ -367,40 +353,71 @@ static int nq_count_prepare_items(nq_count_job_t *j, int n, int symmetry) {
     return 0;
 }
 
-/* Reads the parameters both endpoints share; returns 0 or -1 (errors in p). */
-static int nq_common_params(const api_request_t *req, long long max_n, long long *n,
-                            long long *timeout_ms, api_problem_t *p) {
-    int bad = 0;
-    bad |= api_param_int(req, "n", 1, 1, max_n, 0, n, p);
-    bad |= api_param_int(req, "timeout_ms", 0, 1, req->max_timeout_ms, req->max_timeout_ms,
-                         timeout_ms, p);
-    return bad ? -1 : 0;
-}
+/* === GET /v1/nqueens/count: the table === */
+
+typedef struct nq_count_in_s {
+    long long n, timeout_ms, threads;
+    int symmetry;
+    int method; /* in nq_count_methods: the bitboard count or an exact-cover engine */
+} nq_count_in_t;
+
+static const char *const nq_count_methods[] = {"auto", "bitboard", "dlx", "algorithm-x", NULL};
+
+#define NQ_AT(f) offsetof(nq_count_in_t, f)
+static const api_opt_t nq_count_opts[] = {
+    {.name = "n",
+     .kind = API_OPT_INT,
+     .in = API_IN_QUERY,
+     .flags = API_OPT_REQUIRED,
+     .lo = 1,
+     .hi = NQUEENS_COUNT_MAX_N,
+     .def = 0,
+     .at = NQ_AT(n)},
+    {.name = "timeout_ms",
+     .kind = API_OPT_INT,
+     .in = API_IN_QUERY,
+     .lo = 1,
+     .hi = API_REQ_TIMEOUT,
+     .def = API_REQ_TIMEOUT,
+     .at = NQ_AT(timeout_ms)},
+    {.name = "threads",
+     .kind = API_OPT_INT,
+     .in = API_IN_QUERY,
+     .lo = 1,
+     .hi = API_REQ_THREADS,
+     .def = API_REQ_THREADS,
+     .at = NQ_AT(threads)},
+    {.name = "symmetry", .kind = API_OPT_BOOL, .in = API_IN_QUERY, .def = 1, .at = NQ_AT(symmetry)},
+    {.name = "method",
+     .kind = API_OPT_ENUM,
+     .in = API_IN_QUERY,
+     .flags = API_OPT_GOT,
+     .names = nq_count_methods,
+     .def = 0,
+     .at = NQ_AT(method)},
+    {0}};
 
 int api_nqueens_count_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
-    static const char *const allowed[] = {"n", "threads", "timeout_ms", "symmetry", "method", NULL};
     api_problem_t p;
-    long long n = 0, timeout_ms = 0, threads = 0;
-    int symmetry = 1, bad = 0, xc;
+    nq_count_in_t in = {0};
     xcover_engine_t engine = XCOVER_ENGINE_DLX;
     nq_count_job_t *j = NULL;
+    long long n;
 
     *job = NULL;
     api_problem_init(&p, API_EINVALID, "invalid query parameters");
-    bad |= api_params_check(req, allowed, &p) != 0;
-    bad |= nq_common_params(req, NQUEENS_COUNT_MAX_N, &n, &timeout_ms, &p) != 0;
-    bad |= api_param_int(req, "threads", 0, 1, req->pool_threads, req->pool_threads, &threads,
-                         &p) != 0;
-    bad |= api_param_bool(req, "symmetry", 1, &symmetry, &p) != 0;
-    bad |= (xc = nq_method(req, "bitboard", &engine, &p)) < 0;
-    if (bad) goto fail;
-    if (xc) {
-        if (nq_xc_prepare((int)n, 1, engine, (unsigned)threads, timeout_ms, job) != 0) goto nomem;
+    api_opts_defaults(nq_count_opts, req, &in);
+    if (api_opts_query(nq_count_opts, req, 0, 0, &in, &p) != 0) goto fail;
+    n = in.n;
+    if (xcover_engine_parse(nq_count_methods[in.method], &engine) == 0) {
+        if (api_nqueens_xc_prepare((int)n, 1, engine, (unsigned)in.threads, in.timeout_ms, job) !=
+            0)
+            goto nomem;
         return 0;
     }
 
     j = calloc(1, sizeof *j);
-    if (j == NULL || nq_count_prepare_items(j, (int)n, symmetry) != 0) goto nomem;
+    if (j == NULL || nq_count_prepare_items(j, (int)n, in.symmetry) != 0) goto nomem;
     if (req->work_share != 0 && j->base.nitems * NQ_ITEM_BYTES > req->work_share) {
         /* the cut cannot shrink for it (see above): refuse, naming the need */
         api_problem_init(&p, API_EMEMORY,
@@ -412,7 +429,8 @@ int api_nqueens_count_prepare(const api_request_t *req, api_job_t **job, api_res
     }
     j->base.progress_unit = "subproblems";
     j->base.inline_whole = n <= API_NQUEENS_INLINE_COUNT_N; /* tiny by construction */
-    api_job_ready(&j->base, &nq_count_ops, j->base.nitems, (unsigned)threads, timeout_ms, job);
+    api_job_ready(&j->base, &nq_count_ops, j->base.nitems, (unsigned)in.threads, in.timeout_ms,
+                  job);
     return 0;
 
 nomem:
@@ -423,33 +441,8 @@ fail:
     return p.code;
 }
 
-/* === First solution === */
-
-/* GET /v1/nqueens/solve: the exact-cover methods here; every other method
- * (backtracking, mrv, minconflicts, auto) is a board solve without placed
- * queens (nqueens_board_api.c). */
-int api_nqueens_solve_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
-    static const char *const allowed[] = {"n", "timeout_ms", "method", "threads", NULL};
-    api_problem_t p;
-    long long n = 0, timeout_ms = 0, threads = 1;
-    int bad = 0;
-    xcover_engine_t engine = XCOVER_ENGINE_DLX;
-    const char *m = api_param(req, "method");
-
-    if (m == NULL || xcover_engine_parse(m, &engine) != 0)
-        return api_nqueens_solve_get_board(req, job, resp);
-    *job = NULL;
-    api_problem_init(&p, API_EINVALID, "invalid query parameters");
-    bad |= api_params_check(req, allowed, &p) != 0;
-    bad |= nq_common_params(req, NQUEENS_XC_MAX_N, &n, &timeout_ms, &p) != 0;
-    bad |= api_param_int(req, "threads", 0, 1, req->pool_threads, 1, &threads, &p) != 0;
-    if (bad) goto fail;
-    if (nq_xc_prepare((int)n, 0, engine, (unsigned)threads, timeout_ms, job) != 0) {
-        api_problem_init(&p, API_ENOMEM, "out of memory");
-        goto fail;
-    }
-    return 0;
-fail:
-    api_response_problem(resp, &p);
-    return p.code;
-}
+const api_endpoint_t api_ep_nqueens_count = {.method = "GET",
+                                             .path = "/v1/nqueens/count",
+                                             .label = "nqueens",
+                                             .opts = nq_count_opts,
+                                             .prepare = api_nqueens_count_prepare};

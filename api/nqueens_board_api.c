@@ -15,16 +15,20 @@
  * queens kept, no two queens attacking. */
 #include "api/nqueens_board_api.h"
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api/json_util.h"
 #include "api/nqueens_api.h"
+#include "api/opts.h"
 #include "solvers/nqueens/nqueens.h"
 #include "solvers/nqueens/board.h"
 #include "solvers/nqueens/heur.h"
 #include "solvers/nqueens/repair.h"
+#include "solvers/nqueens/xc.h"
 
 #define NQB_ANALYZE_MAX_N 1024 /* candidates of every row: n^2 numbers in the answer */
 #define NQB_PAIRS_SHOWN   64
@@ -52,48 +56,81 @@ static void nqb_row_field(const nqb_board_t *b, int r, char *f, size_t cap) {
         snprintf(f, cap, "queens[%d]", r);
 }
 
-/* Reads n and the queens.  Returns 0, -1 (errors in p) or -2 (no memory). */
-static int nqb_board_read(json_t *root, long long max_n, nqb_board_t *b, api_problem_t *p) {
-    json_t *q = json_object_get(root, "queens"), *pl = json_object_get(root, "placed"), *v;
-    long long n;
-    size_t k;
-    int bad = 0;
-    char f[48];
+/* What a request of the board endpoints says (the tables below write it;
+ * each endpoint reads its own rows): n, the board, and the options. */
+typedef struct nqb_in_s {
+    long long n;   /* 0 until read right */
+    nqb_board_t b; /* queens or placed, read against n */
+    long long threads, timeout_ms, seed, max_steps, offset, limit;
+    int method; /* index in the row's names */
+    int start;  /* index in nqb_start_names: nqueens_repair_start_t */
+    int output; /* index in nqb_outputs: 0 full, 1 summary */
+    int trace;
+    nqueens_method_t solver; /* the method picked for n (nqb_method_pick) */
+} nqb_in_t;
 
-    memset(b, 0, sizeof *b);
-    if (api_json_int(json_object_get(root, "n"), "n", 1, max_n, &n, p) != 0) return -1;
-    b->n = (int)n;
-    if (q != NULL && pl != NULL) {
-        api_problem_add(p, "body", "placed", "give queens or placed, not both");
-        return -1;
-    }
-    if (q == NULL && pl == NULL) return 0;
-    b->fixed = malloc((size_t)n * sizeof *b->fixed);
-    if (b->fixed == NULL) {
+/* Allocates the board's rows, all empty; 0, or -2 (the problem in p). */
+static int nqb_board_rows(nqb_in_t *in, api_problem_t *p) {
+    in->b.n = (int)in->n;
+    in->b.fixed = malloc((size_t)in->n * sizeof *in->b.fixed);
+    if (in->b.fixed == NULL) {
         api_problem_nomem(p, "reading the board");
         return -2;
     }
-    for (long long r = 0; r < n; r++)
-        b->fixed[r] = -1;
-    if (q != NULL) {
-        if (!json_is_array(q) || json_array_size(q) != (size_t)n) {
-            api_problem_add(p, "body", "queens", "must be %lld entries: a column or null per row",
-                            n);
-            return -1;
-        }
-        json_array_foreach(q, k, v) {
-            if (json_is_null(v)) continue;
-            snprintf(f, sizeof f, "queens[%zu]", k);
-            if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) >= n) {
-                api_problem_add(p, "body", f, "must be a column from 0 to %lld, or null", n - 1);
-                bad = 1;
-                continue;
-            }
-            b->fixed[k] = (int)json_integer_value(v);
-            b->placed++;
-        }
-        return bad ? -1 : 0;
+    for (long long r = 0; r < in->n; r++)
+        in->b.fixed[r] = -1;
+    return 0;
+}
+
+/* "queens": a column or null per row.  Read once n is right; with "placed"
+ * too, the problem names placed. */
+static int nqb_queens(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *q,
+                      void *out, api_problem_t *p) {
+    nqb_in_t *in = out;
+    long long n = in->n;
+    size_t k;
+    json_t *v;
+    int bad = 0, rc;
+    char f[48];
+    (void)o, (void)req;
+    if (n == 0) return 0; /* n is wrong, and named */
+    if (json_object_get(root, "placed") != NULL) {
+        api_problem_add(p, "body", "placed", "give queens or placed, not both");
+        return -1;
     }
+    if ((rc = nqb_board_rows(in, p)) != 0) return rc;
+    if (!json_is_array(q) || json_array_size(q) != (size_t)n) {
+        api_problem_add(p, "body", "queens", "must be %lld entries: a column or null per row", n);
+        return -1;
+    }
+    json_array_foreach(q, k, v) {
+        if (json_is_null(v)) continue;
+        snprintf(f, sizeof f, "queens[%zu]", k);
+        if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) >= n) {
+            api_problem_add(p, "body", f, "must be a column from 0 to %lld, or null", n - 1);
+            bad = 1;
+            continue;
+        }
+        in->b.fixed[k] = (int)json_integer_value(v);
+        in->b.placed++;
+    }
+    return bad ? -1 : 0;
+}
+
+/* "placed": [row, col] pairs, at most one a row.  Read once n is right and
+ * when queens is absent (else queens named the clash). */
+static int nqb_placed(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *pl,
+                      void *out, api_problem_t *p) {
+    nqb_in_t *in = out;
+    nqb_board_t *b = &in->b;
+    long long n = in->n;
+    size_t k;
+    json_t *v;
+    int bad = 0, rc;
+    char f[48];
+    (void)o, (void)req;
+    if (n == 0 || json_object_get(root, "queens") != NULL) return 0;
+    if ((rc = nqb_board_rows(in, p)) != 0) return rc;
     b->placed_form = 1;
     if (!json_is_array(pl) || json_array_size(pl) > (size_t)n) {
         api_problem_add(p, "body", "placed", "must be at most %lld [row, col] pairs", n);
@@ -152,34 +189,53 @@ static int nqb_board_attacks(const nqb_board_t *b, api_problem_t *p) {
     return API_EUNPROCESSABLE;
 }
 
-/* Loads the body, checks its fields and reads the board; 0 or an API code. */
-static int nqb_read_body(const api_request_t *req, const char *const *fields, long long max_n,
-                         json_t **root, nqb_board_t *b, api_problem_t *p) {
+/* A board endpoint's body: JSON only, no query string, then phase 0 of its
+ * table (unknown members, n, the board), then the attack check (a 422
+ * naming both queens).  0 or an API code (the problem in p). */
+static int nqb_read_body(const api_request_t *req, const api_endpoint_t *ep, json_t **root,
+                         nqb_in_t *in, api_problem_t *p) {
     static const char *const none[] = {NULL};
     int bad = 0, rc;
     api_problem_init(p, API_EINVALID, "the board is not valid");
-    memset(b, 0, sizeof *b);
     if (!api_json_content_type(req)) {
-        api_problem_init(p, API_EMEDIA, "send application/json");
-        api_problem_add(p, "header", "Content-Type", "unsupported: '%.60s'", req->content_type);
+        api_endpoint_media_problem(ep, req, p);
         return API_EMEDIA;
     }
     bad |= api_params_check(req, none, p) != 0;
     if ((*root = api_json_object(req, p)) == NULL) return p->code;
-    bad |= api_json_fields(*root, fields, p) != 0;
-    rc = nqb_board_read(*root, max_n, b, p);
+    api_opts_defaults(ep->opts, req, in);
+    rc = api_opts_json(ep->opts, req, *root, 0, in, p);
     if (rc == -2) return API_ENOMEM;
     if (rc != 0 || bad) return API_EINVALID;
-    rc = nqb_board_attacks(b, p);
-    return rc;
+    in->b.n = (int)in->n;
+    return nqb_board_attacks(&in->b, p);
 }
+
+/* The rows every board endpoint reads first, n up to max_n. */
+#define NQB_AT(f) offsetof(nqb_in_t, f)
+#define NQB_BOARD_ROWS(max_n)                                                                      \
+    {.name = "n",                                                                                  \
+     .kind = API_OPT_INT,                                                                          \
+     .in = API_IN_JSON,                                                                            \
+     .flags = API_OPT_REQUIRED,                                                                    \
+     .lo = 1,                                                                                      \
+     .hi = (max_n),                                                                                \
+     .def = 0,                                                                                     \
+     .at = NQB_AT(n)},                                                                             \
+        {.name = "queens", .kind = API_OPT_DATA, .in = API_IN_JSON, .json = nqb_queens}, {         \
+        .name = "placed", .kind = API_OPT_DATA, .in = API_IN_JSON, .json = nqb_placed              \
+    }
+
+static const char *const nqb_media[] = {"application/json", NULL};
 
 /* === Analysis (answered at once) === */
 
+static const api_opt_t nqb_analyze_opts[] = {NQB_BOARD_ROWS(NQB_ANALYZE_MAX_N), {0}};
+
 int api_nqueens_analyze_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
-    static const char *const fields[] = {"n", "queens", "placed", NULL};
     api_problem_t p;
     json_t *root = NULL;
+    nqb_in_t in = {0};
     nqb_board_t b;
     uint64_t *cand = NULL;
     int *ncand = NULL;
@@ -189,7 +245,8 @@ int api_nqueens_analyze_prepare(const api_request_t *req, api_job_t **job, api_r
     int rc;
 
     *job = NULL;
-    rc = nqb_read_body(req, fields, NQB_ANALYZE_MAX_N, &root, &b, &p);
+    rc = nqb_read_body(req, &api_ep_nqueens_analyze, &root, &in, &p);
+    b = in.b;
     if (rc == API_EUNPROCESSABLE) rc = 0; /* attacks are reported, not refused */
     if (rc != 0) goto fail;
     size_t words = nqueens_row_words(b.n);
@@ -399,13 +456,31 @@ static const api_job_ops_t nqb_count_ops = {
     "nqueens", nqb_count_run, nqb_count_merge, nqb_count_render, nqb_count_free, 0, NULL,
     NULL,      NULL};
 
+static const api_opt_t nqb_count_opts[] = {NQB_BOARD_ROWS(NQUEENS_COUNT_MAX_N),
+                                           {.name = "threads",
+                                            .kind = API_OPT_INT,
+                                            .in = API_IN_JSON,
+                                            .phase = 1,
+                                            .lo = 1,
+                                            .hi = API_REQ_THREADS,
+                                            .def = API_REQ_THREADS,
+                                            .at = NQB_AT(threads)},
+                                           {.name = "timeout_ms",
+                                            .kind = API_OPT_INT,
+                                            .in = API_IN_JSON,
+                                            .phase = 1,
+                                            .lo = 1,
+                                            .hi = API_REQ_TIMEOUT,
+                                            .def = API_REQ_TIMEOUT,
+                                            .at = NQB_AT(timeout_ms)},
+                                           {0}};
+
 int api_nqueens_count_post_prepare(const api_request_t *req, api_job_t **job,
                                    api_response_t *resp) {
-    static const char *const fields[] = {"n", "queens", "placed", "threads", "timeout_ms", NULL};
     api_problem_t p;
     json_t *root = NULL;
     nqb_count_t *j = calloc(1, sizeof *j);
-    long long threads, timeout_ms;
+    nqb_in_t in = {0};
     int rc;
 
     *job = NULL;
@@ -413,13 +488,9 @@ int api_nqueens_count_post_prepare(const api_request_t *req, api_job_t **job,
         api_problem_init(&p, API_ENOMEM, "out of memory");
         goto fail;
     }
-    rc = nqb_read_body(req, fields, NQUEENS_COUNT_MAX_N, &root, &j->b, &p);
-    if (rc != 0) goto fail;
-    if (api_json_opt_int(root, "threads", 1, req->pool_threads, req->pool_threads, &threads, &p) !=
-            0 ||
-        api_json_opt_int(root, "timeout_ms", 1, req->max_timeout_ms, req->max_timeout_ms,
-                         &timeout_ms, &p) != 0)
-        goto fail;
+    rc = nqb_read_body(req, &api_ep_nqueens_count_post, &root, &in, &p);
+    j->b = in.b; /* the job owns the board from here */
+    if (rc != 0 || api_opts_json(nqb_count_opts, req, root, 1, &in, &p) != 0) goto fail;
     j->max = NQB_COUNT_MAX_ITEMS;
     if (req->work_share != 0 && req->work_share / NQB_COUNT_ITEM_BYTES < j->max)
         j->max =
@@ -428,7 +499,7 @@ int api_nqueens_count_post_prepare(const api_request_t *req, api_job_t **job,
     j->base.progress_unit = "subproblems";
     j->base.inline_whole = j->b.n <= API_NQUEENS_INLINE_COUNT_N; /* tiny by construction */
     /* item 0 cuts the count (see above); its merge adds the prefixes */
-    api_job_ready(&j->base, &nqb_count_ops, 1, (unsigned)threads, timeout_ms, job);
+    api_job_ready(&j->base, &nqb_count_ops, 1, (unsigned)in.threads, in.timeout_ms, job);
     json_decref(root);
     return 0;
 fail:
@@ -515,32 +586,56 @@ static void nqb_enum_free(api_job_t *job) {
 static const api_job_ops_t nqb_enum_ops = {
     "nqueens", nqb_enum_run, nqb_enum_merge, nqb_enum_render, nqb_enum_free, 0, NULL, NULL, NULL};
 
+static const api_opt_t nqb_solutions_opts[] = {{.name = "n",
+                                                .kind = API_OPT_INT,
+                                                .in = API_IN_QUERY,
+                                                .flags = API_OPT_REQUIRED,
+                                                .lo = 1,
+                                                .hi = NQUEENS_ENUM_MAX_N,
+                                                .def = 0,
+                                                .at = NQB_AT(n)},
+                                               {.name = "offset",
+                                                .kind = API_OPT_INT,
+                                                .in = API_IN_QUERY,
+                                                .lo = 0,
+                                                .hi = (long long)1 << 62,
+                                                .def = 0,
+                                                .at = NQB_AT(offset)},
+                                               {.name = "limit",
+                                                .kind = API_OPT_INT,
+                                                .in = API_IN_QUERY,
+                                                .lo = 1,
+                                                .hi = NQUEENS_ENUM_MAX_LIMIT,
+                                                .def = 10,
+                                                .at = NQB_AT(limit)},
+                                               {.name = "timeout_ms",
+                                                .kind = API_OPT_INT,
+                                                .in = API_IN_QUERY,
+                                                .lo = 1,
+                                                .hi = API_REQ_TIMEOUT,
+                                                .def = API_REQ_TIMEOUT,
+                                                .at = NQB_AT(timeout_ms)},
+                                               {0}};
+
 int api_nqueens_solutions_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
-    static const char *const allowed[] = {"n", "offset", "limit", "timeout_ms", NULL};
     api_problem_t p;
-    long long n, offset, limit, timeout_ms;
-    int bad = 0;
+    nqb_in_t in = {0};
     nqb_enum_t *j;
 
     *job = NULL;
     api_problem_init(&p, API_EINVALID, "invalid query parameters");
-    bad |= api_params_check(req, allowed, &p) != 0;
-    bad |= api_param_int(req, "n", 1, 1, NQUEENS_ENUM_MAX_N, 0, &n, &p) != 0;
-    bad |= api_param_int(req, "offset", 0, 0, (long long)1 << 62, 0, &offset, &p) != 0;
-    bad |= api_param_int(req, "limit", 0, 1, NQUEENS_ENUM_MAX_LIMIT, 10, &limit, &p) != 0;
-    bad |= api_param_int(req, "timeout_ms", 0, 1, req->max_timeout_ms, req->max_timeout_ms,
-                         &timeout_ms, &p) != 0;
-    if (bad) goto fail;
+    api_opts_defaults(nqb_solutions_opts, req, &in);
+    if (api_opts_query(nqb_solutions_opts, req, 0, 0, &in, &p) != 0) goto fail;
     j = calloc(1, sizeof *j);
-    if (j == NULL || (j->out = malloc((size_t)limit * (size_t)n * sizeof *j->out)) == NULL) {
+    if (j == NULL || (j->out = malloc((size_t)in.limit * (size_t)in.n * sizeof *j->out)) == NULL) {
         free(j);
         api_problem_init(&p, API_ENOMEM, "out of memory");
         goto fail;
     }
-    j->n = (int)n;
-    j->offset = (uint64_t)offset;
-    j->limit = (int)limit;
-    api_job_ready(&j->base, &nqb_enum_ops, 1, 1, timeout_ms, job);
+    j->n = (int)in.n;
+    j->offset = (uint64_t)in.offset;
+    j->limit = (int)in.limit;
+    api_job_ready(&j->base, &nqb_enum_ops, 1, 1, in.timeout_ms, job);
     return 0;
 fail:
     api_response_problem(resp, &p);
@@ -549,23 +644,9 @@ fail:
 
 /* === Min-conflicts: memory, trace and figures around nqueens_repair() === */
 
-/* The names of nqueens_repair_start_t, by value. */
-static const char *const nqb_start_names[] = {"constructed", "greedy", "random"};
-
-/* Reads `start` (NULL: the default, constructed); 0, or -1 after adding an
- * error naming it in `in` (query or body). */
-static int nqb_pick_start(const char *name, nqueens_repair_start_t *out, const char *in,
-                          api_problem_t *p) {
-    *out = NQUEENS_START_CONSTRUCTED;
-    if (name == NULL) return 0;
-    for (int k = 0; k < 3; k++)
-        if (strcmp(name, nqb_start_names[k]) == 0) {
-            *out = (nqueens_repair_start_t)k;
-            return 0;
-        }
-    api_problem_add(p, in, "start", "must be constructed, greedy or random, got '%.40s'", name);
-    return -1;
-}
+/* The names of nqueens_repair_start_t, by value; and of `output`. */
+static const char *const nqb_start_names[] = {"constructed", "greedy", "random", NULL};
+static const char *const nqb_outputs[] = {"full", "summary", NULL};
 
 typedef struct nqb_repair_s {
     nqueens_repair_start_t start;
@@ -842,33 +923,57 @@ static const api_job_ops_t nqb_solve_ops = {
     "nqueens", nqb_solve_run, nqb_solve_merge, nqb_solve_render, nqb_solve_free, 0, NULL,
     NULL,      NULL};
 
-/* Picks the method, checks n against its limit; 0 or -1 (error in p). */
-static int nqb_pick_method(const char *name, int n, int has_fixed, nqueens_method_t *m,
-                           const char *in, api_problem_t *p) {
-    if (name == NULL || strcmp(name, "auto") == 0)
-        *m = nqueens_auto_method(n, has_fixed);
-    else if (strcmp(name, "backtracking") == 0)
-        *m = NQUEENS_METHOD_BACKTRACK;
-    else if (strcmp(name, "mrv") == 0)
-        *m = NQUEENS_METHOD_MRV;
-    else if (strcmp(name, "minconflicts") == 0)
-        *m = NQUEENS_METHOD_MINCONFLICTS;
-    else {
-        api_problem_add(p, in, "method",
-                        "must be auto, backtracking, mrv, minconflicts, dlx or algorithm-x, "
-                        "got '%.40s'",
-                        name);
+/* The board methods: POST /v1/nqueens/solve's `method` names, and the
+ * first of GET's, which adds the exact-cover engines. */
+static const char *const nqb_methods[] = {"auto", "backtracking", "mrv", "minconflicts", NULL};
+#define NQB_METHODS_MSG "must be auto, backtracking, mrv, minconflicts, dlx or algorithm-x"
+static const char *const nqb_get_methods[] = {"auto", "backtracking", "mrv", "minconflicts",
+                                              "dlx",  "algorithm-x",  NULL};
+
+/* With in->method read (an index in nqb_methods): the solver for n (auto's
+ * choice depends on n and on queens placed), and n against its limit; 0, or
+ * -1 with the problem naming n `where` (query or body). */
+static int nqb_method_pick(nqb_in_t *in, const char *where, api_problem_t *p) {
+    static const nqueens_method_t named[] = {NQUEENS_METHOD_BACKTRACK, NQUEENS_METHOD_BACKTRACK,
+                                             NQUEENS_METHOD_MRV, NQUEENS_METHOD_MINCONFLICTS};
+    if (in->method >= 4) { /* an exact-cover engine, where only board methods go */
+        api_problem_add(p, where, "method", NQB_METHODS_MSG ", got '%.40s'",
+                        nqb_get_methods[in->method]);
         return -1;
     }
-    long long lim = *m == NQUEENS_METHOD_BACKTRACK ? NQUEENS_ENUM_MAX_N
-                    : *m == NQUEENS_METHOD_MRV     ? NQUEENS_MRV_MAX_N
-                                                   : API_NQUEENS_MAX_N;
-    if (n > lim) {
-        api_problem_add(p, in, "n", "%s solves n up to %lld", nqb_method_name(*m), lim);
+    nqueens_method_t m =
+        in->method == 0 ? nqueens_auto_method((int)in->n, in->b.placed > 0) : named[in->method];
+    long long lim = m == NQUEENS_METHOD_BACKTRACK ? NQUEENS_ENUM_MAX_N
+                    : m == NQUEENS_METHOD_MRV     ? NQUEENS_MRV_MAX_N
+                                                  : API_NQUEENS_MAX_N;
+    if (in->n > lim) {
+        api_problem_add(p, where, "n", "%s solves n up to %lld", nqb_method_name(m), lim);
         return -1;
     }
-    if (*m == NQUEENS_METHOD_MINCONFLICTS && n < NQUEENS_REPAIR_MIN_N) {
-        api_problem_add(p, in, "n", "minconflicts needs n >= %d", NQUEENS_REPAIR_MIN_N);
+    if (m == NQUEENS_METHOD_MINCONFLICTS && in->n < NQUEENS_REPAIR_MIN_N) {
+        api_problem_add(p, where, "n", "minconflicts needs n >= %d", NQUEENS_REPAIR_MIN_N);
+        return -1;
+    }
+    in->solver = m;
+    return 0;
+}
+
+/* POST's method: the name, then the pick (absent too: auto). */
+static int nqb_method_json(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
+                           void *out, api_problem_t *p) {
+    (void)root;
+    if (v != NULL && api_opts_json_kind(o, req, v, out, p) != 0) return -1;
+    return nqb_method_pick(out, "body", p);
+}
+
+/* POST's trace: a boolean, true only up to API_NQUEENS_TRACE_MAX_N. */
+static int nqb_trace_json(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
+                          void *out, api_problem_t *p) {
+    nqb_in_t *in = out;
+    (void)root;
+    if (api_opts_json_kind(o, req, v, out, p) != 0) return -1;
+    if (in->trace && in->n > API_NQUEENS_TRACE_MAX_N) {
+        api_problem_add(p, "body", "trace", "only for n up to %d", API_NQUEENS_TRACE_MAX_N);
         return -1;
     }
     return 0;
@@ -915,65 +1020,94 @@ static int nqb_solve_finish(nqb_solve_t *j, long long timeout_ms, size_t share, 
     return 0;
 }
 
+static const api_opt_t nqb_solve_opts[] = {NQB_BOARD_ROWS(API_NQUEENS_MAX_N),
+                                           {.name = "method",
+                                            .kind = API_OPT_ENUM,
+                                            .in = API_IN_JSON,
+                                            .phase = 1,
+                                            .flags = API_OPT_GOT | API_OPT_STRING | API_OPT_ABSENT,
+                                            .names = nqb_methods,
+                                            .def = 0,
+                                            .msg = NQB_METHODS_MSG,
+                                            .at = NQB_AT(method),
+                                            .json = nqb_method_json},
+                                           {.name = "start",
+                                            .kind = API_OPT_ENUM,
+                                            .in = API_IN_JSON,
+                                            .phase = 1,
+                                            .flags = API_OPT_GOT | API_OPT_STRING,
+                                            .names = nqb_start_names,
+                                            .def = 0,
+                                            .at = NQB_AT(start)},
+                                           {.name = "seed",
+                                            .kind = API_OPT_INT,
+                                            .in = API_IN_JSON,
+                                            .phase = 1,
+                                            .lo = 0,
+                                            .hi = INT64_MAX,
+                                            .def = 1,
+                                            .at = NQB_AT(seed)},
+                                           {.name = "max_steps",
+                                            .kind = API_OPT_INT,
+                                            .in = API_IN_JSON,
+                                            .phase = 1,
+                                            .lo = 1,
+                                            .hi = INT64_MAX,
+                                            .def = 0,
+                                            .at = NQB_AT(max_steps)}, /* none: the deadline only */
+                                           {.name = "timeout_ms",
+                                            .kind = API_OPT_INT,
+                                            .in = API_IN_JSON,
+                                            .phase = 1,
+                                            .lo = 1,
+                                            .hi = API_REQ_TIMEOUT,
+                                            .def = API_REQ_TIMEOUT,
+                                            .at = NQB_AT(timeout_ms)},
+                                           {.name = "trace",
+                                            .kind = API_OPT_BOOL,
+                                            .in = API_IN_JSON,
+                                            .phase = 1,
+                                            .def = 0,
+                                            .at = NQB_AT(trace),
+                                            .json = nqb_trace_json},
+                                           {.name = "output",
+                                            .kind = API_OPT_ENUM,
+                                            .in = API_IN_JSON,
+                                            .phase = 1,
+                                            .names = nqb_outputs,
+                                            .def = 0,
+                                            .at = NQB_AT(output)},
+                                           {0}};
+
+/* The options of a solve, read, into its job; then nqb_solve_finish(). */
+static int nqb_solve_from(nqb_solve_t *j, const nqb_in_t *in, size_t share, api_job_t **job,
+                          api_problem_t *p) {
+    j->method = in->solver;
+    j->start = (nqueens_repair_start_t)in->start;
+    j->seed = (uint64_t)in->seed;
+    j->max_steps = (uint64_t)in->max_steps;
+    j->trace = in->trace;
+    j->summary = in->output == 1;
+    return nqb_solve_finish(j, in->timeout_ms, share, job, p);
+}
+
 int api_nqueens_solve_post_prepare(const api_request_t *req, api_job_t **job,
                                    api_response_t *resp) {
-    static const char *const fields[] = {"n",          "queens",    "placed", "method",
-                                         "seed",       "max_steps", "trace",  "output",
-                                         "timeout_ms", "start",     NULL};
     api_problem_t p;
-    json_t *root = NULL, *v;
+    json_t *root = NULL;
     nqb_solve_t *j = calloc(1, sizeof *j);
-    long long seed, max_steps, timeout_ms;
-    int rc, bad = 0;
+    nqb_in_t in = {0};
+    int rc;
 
     *job = NULL;
     if (j == NULL) {
         api_problem_init(&p, API_ENOMEM, "out of memory");
         goto fail;
     }
-    rc = nqb_read_body(req, fields, API_NQUEENS_MAX_N, &root, &j->b, &p);
-    if (rc != 0) goto fail;
-    v = json_object_get(root, "method");
-    if (v != NULL && !json_is_string(v)) {
-        api_problem_add(&p, "body", "method", "must be a string");
-        bad = 1;
-    } else {
-        bad |= nqb_pick_method(v ? json_string_value(v) : NULL, j->b.n, j->b.placed > 0, &j->method,
-                               "body", &p) != 0;
-    }
-    if ((v = json_object_get(root, "start")) != NULL && !json_is_string(v)) {
-        api_problem_add(&p, "body", "start", "must be a string");
-        bad = 1;
-    } else {
-        bad |= nqb_pick_start(v ? json_string_value(v) : NULL, &j->start, "body", &p) != 0;
-    }
-    bad |= api_json_opt_int(root, "seed", 0, INT64_MAX, 1, &seed, &p) != 0;
-    bad |= api_json_opt_int(root, "max_steps", 1, INT64_MAX, 0, &max_steps, &p) !=
-           0; /* 0: deadline only */
-    bad |= api_json_opt_int(root, "timeout_ms", 1, req->max_timeout_ms, req->max_timeout_ms,
-                            &timeout_ms, &p) != 0;
-    if ((v = json_object_get(root, "trace")) != NULL) {
-        if (!json_is_boolean(v)) {
-            api_problem_add(&p, "body", "trace", "must be true or false");
-            bad = 1;
-        } else if ((j->trace = json_is_true(v)) && j->b.n > API_NQUEENS_TRACE_MAX_N) {
-            api_problem_add(&p, "body", "trace", "only for n up to %d", API_NQUEENS_TRACE_MAX_N);
-            bad = 1;
-        }
-    }
-    if ((v = json_object_get(root, "output")) != NULL) {
-        if (!json_is_string(v) || (strcmp(json_string_value(v), "full") != 0 &&
-                                   strcmp(json_string_value(v), "summary") != 0)) {
-            api_problem_add(&p, "body", "output", "must be full or summary");
-            bad = 1;
-        } else {
-            j->summary = strcmp(json_string_value(v), "summary") == 0;
-        }
-    }
-    if (bad) goto fail;
-    j->seed = (uint64_t)seed;
-    j->max_steps = (uint64_t)max_steps;
-    if (nqb_solve_finish(j, timeout_ms, req->work_share, job, &p) != 0) goto fail;
+    rc = nqb_read_body(req, &api_ep_nqueens_solve_post, &root, &in, &p);
+    j->b = in.b; /* the job owns the board from here */
+    if (rc != 0 || api_opts_json(nqb_solve_opts, req, root, 1, &in, &p) != 0) goto fail;
+    if (nqb_solve_from(j, &in, req->work_share, job, &p) != 0) goto fail;
     json_decref(root);
     return 0;
 fail:
@@ -983,50 +1117,181 @@ fail:
     return p.code;
 }
 
-int api_nqueens_solve_get_board(const api_request_t *req, api_job_t **job, api_response_t *resp) {
-    static const char *const allowed[] = {"n",      "method",     "seed",  "max_steps", "trace",
-                                          "output", "timeout_ms", "start", NULL};
+/* === GET /v1/nqueens/solve: a board method, or exact cover === */
+
+/* The variants of its table: the exact-cover engines (method dlx or
+ * algorithm-x: n up to NQUEENS_XC_MAX_N, split over threads), and the board
+ * methods (every other method: minconflicts' seed, max_steps, start, trace;
+ * output). */
+#define NQB_XC    1u
+#define NQB_BOARD 2u
+
+static const api_opt_t nqb_get_solve_opts[] = {
+    {.name = "n",
+     .kind = API_OPT_INT,
+     .in = API_IN_QUERY,
+     .flags = API_OPT_REQUIRED,
+     .variants = NQB_XC,
+     .lo = 1,
+     .hi = NQUEENS_XC_MAX_N,
+     .def = 0,
+     .at = NQB_AT(n)},
+    {.name = "n",
+     .kind = API_OPT_INT,
+     .in = API_IN_QUERY,
+     .flags = API_OPT_REQUIRED,
+     .variants = NQB_BOARD,
+     .lo = 1,
+     .hi = API_NQUEENS_MAX_N,
+     .def = 0,
+     .at = NQB_AT(n)},
+    {.name = "seed",
+     .kind = API_OPT_INT,
+     .in = API_IN_QUERY,
+     .variants = NQB_BOARD,
+     .lo = 0,
+     .hi = INT64_MAX,
+     .def = 1,
+     .at = NQB_AT(seed)},
+    {.name = "max_steps",
+     .kind = API_OPT_INT,
+     .in = API_IN_QUERY,
+     .variants = NQB_BOARD,
+     .lo = 1,
+     .hi = INT64_MAX,
+     .def = 0,
+     .at = NQB_AT(max_steps)}, /* none: the deadline only */
+    {.name = "timeout_ms",
+     .kind = API_OPT_INT,
+     .in = API_IN_QUERY,
+     .lo = 1,
+     .hi = API_REQ_TIMEOUT,
+     .def = API_REQ_TIMEOUT,
+     .at = NQB_AT(timeout_ms)},
+    {.name = "threads",
+     .kind = API_OPT_INT,
+     .in = API_IN_QUERY,
+     .variants = NQB_XC,
+     .lo = 1,
+     .hi = API_REQ_THREADS,
+     .def = 1,
+     .at = NQB_AT(threads)},
+    {.name = "trace",
+     .kind = API_OPT_BOOL,
+     .in = API_IN_QUERY,
+     .variants = NQB_BOARD,
+     .def = 0,
+     .at = NQB_AT(trace)},
+    {.name = "start",
+     .kind = API_OPT_ENUM,
+     .in = API_IN_QUERY,
+     .flags = API_OPT_GOT,
+     .variants = NQB_BOARD,
+     .names = nqb_start_names,
+     .def = 0,
+     .at = NQB_AT(start)},
+    {.name = "output",
+     .kind = API_OPT_ENUM,
+     .in = API_IN_QUERY,
+     .variants = NQB_BOARD,
+     .names = nqb_outputs,
+     .def = 0,
+     .at = NQB_AT(output)},
+    {.name = "method",
+     .kind = API_OPT_ENUM,
+     .in = API_IN_QUERY,
+     .flags = API_OPT_GOT,
+     .phase = 1,
+     .names = nqb_get_methods,
+     .def = 0,
+     .at = NQB_AT(method)},
+    {0}};
+
+/* GET solve in `variant`. */
+static int nqb_get_solve(const api_request_t *req, unsigned variant, api_job_t **job,
+                         api_response_t *resp) {
+    xcover_engine_t engine = XCOVER_ENGINE_DLX;
     api_problem_t p;
-    nqb_solve_t *j = calloc(1, sizeof *j);
-    long long n = 0, seed, max_steps, timeout_ms;
-    const char *out;
-    int bad = 0;
+    nqb_solve_t *j = NULL;
+    nqb_in_t in = {0};
+    int bad;
 
     *job = NULL;
     api_problem_init(&p, API_EINVALID, "invalid query parameters");
-    if (j == NULL) {
+    if (variant == NQB_BOARD && (j = calloc(1, sizeof *j)) == NULL) {
         api_problem_init(&p, API_ENOMEM, "out of memory");
         goto fail;
     }
-    bad |= api_params_check(req, allowed, &p) != 0;
-    bad |= api_param_int(req, "n", 1, 1, API_NQUEENS_MAX_N, 0, &n, &p) != 0;
-    bad |= api_param_int(req, "seed", 0, 0, INT64_MAX, 1, &seed, &p) != 0;
-    bad |= api_param_int(req, "max_steps", 0, 1, INT64_MAX, 0, &max_steps, &p) !=
-           0; /* 0: deadline only */
-    bad |= api_param_int(req, "timeout_ms", 0, 1, req->max_timeout_ms, req->max_timeout_ms,
-                         &timeout_ms, &p) != 0;
-    bad |= api_param_bool(req, "trace", 0, &j->trace, &p) != 0;
-    bad |= nqb_pick_start(api_param(req, "start"), &j->start, "query", &p) != 0;
-    if ((out = api_param(req, "output")) != NULL && strcmp(out, "full") != 0 &&
-        strcmp(out, "summary") != 0) {
-        api_problem_add(&p, "query", "output", "must be full or summary");
-        bad = 1;
+    api_opts_defaults(nqb_get_solve_opts, req, &in);
+    bad = api_opts_query(nqb_get_solve_opts, req, 0, variant, &in, &p) != 0;
+    if (!bad) bad = api_opts_query(nqb_get_solve_opts, req, 1, variant, &in, &p) != 0;
+    if (variant == NQB_XC) {
+        if (bad) goto fail;
+        xcover_engine_parse(nqb_get_methods[in.method], &engine);
+        if (api_nqueens_xc_prepare((int)in.n, 0, engine, (unsigned)in.threads, in.timeout_ms,
+                                   job) != 0) {
+            api_problem_init(&p, API_ENOMEM, "out of memory");
+            goto fail;
+        }
+        return 0;
     }
-    j->summary = out != NULL && strcmp(out, "summary") == 0;
-    if (!bad)
-        bad |= nqb_pick_method(api_param(req, "method"), (int)n, 0, &j->method, "query", &p) != 0;
-    if (!bad && j->trace && n > API_NQUEENS_TRACE_MAX_N) {
+    if (!bad) bad = nqb_method_pick(&in, "query", &p) != 0;
+    if (!bad && in.trace && in.n > API_NQUEENS_TRACE_MAX_N) {
         api_problem_add(&p, "query", "trace", "only for n up to %d", API_NQUEENS_TRACE_MAX_N);
         bad = 1;
     }
     if (bad) goto fail;
-    j->b.n = (int)n;
-    j->seed = (uint64_t)seed;
-    j->max_steps = (uint64_t)max_steps;
-    if (nqb_solve_finish(j, timeout_ms, req->work_share, job, &p) != 0) goto fail;
+    j->b.n = (int)in.n;
+    if (nqb_solve_from(j, &in, req->work_share, job, &p) != 0) goto fail;
     return 0;
 fail:
     nqb_solve_free(j ? &j->base : NULL);
     api_response_problem(resp, &p);
     return p.code;
 }
+
+int api_nqueens_solve_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
+    const char *m = api_param(req, "method");
+    xcover_engine_t engine;
+    return nqb_get_solve(
+        req, m != NULL && xcover_engine_parse(m, &engine) == 0 ? NQB_XC : NQB_BOARD, job, resp);
+}
+
+int api_nqueens_solve_get_board(const api_request_t *req, api_job_t **job, api_response_t *resp) {
+    return nqb_get_solve(req, NQB_BOARD, job, resp);
+}
+
+/* === The descriptions === */
+
+const api_endpoint_t api_ep_nqueens_solve = {.method = "GET",
+                                             .path = "/v1/nqueens/solve",
+                                             .label = "nqueens",
+                                             .opts = nqb_get_solve_opts,
+                                             .prepare = api_nqueens_solve_prepare};
+
+const api_endpoint_t api_ep_nqueens_solve_post = {.method = "POST",
+                                                  .path = "/v1/nqueens/solve",
+                                                  .label = "nqueens",
+                                                  .media = nqb_media,
+                                                  .opts = nqb_solve_opts,
+                                                  .prepare = api_nqueens_solve_post_prepare};
+
+const api_endpoint_t api_ep_nqueens_count_post = {.method = "POST",
+                                                  .path = "/v1/nqueens/count",
+                                                  .label = "nqueens",
+                                                  .media = nqb_media,
+                                                  .opts = nqb_count_opts,
+                                                  .prepare = api_nqueens_count_post_prepare};
+
+const api_endpoint_t api_ep_nqueens_analyze = {.method = "POST",
+                                               .path = "/v1/nqueens/analyze",
+                                               .label = "nqueens",
+                                               .media = nqb_media,
+                                               .opts = nqb_analyze_opts,
+                                               .prepare = api_nqueens_analyze_prepare};
+
+const api_endpoint_t api_ep_nqueens_solutions = {.method = "GET",
+                                                 .path = "/v1/nqueens/solutions",
+                                                 .label = "nqueens",
+                                                 .opts = nqb_solutions_opts,
+                                                 .prepare = api_nqueens_solutions_prepare};

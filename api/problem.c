@@ -6,7 +6,7 @@
  * which resolve against the service's own origin; openapi.yaml lists them. */
 #include "api/problem.h"
 
-#include "api/request.h"
+#include "api/json_dump.h"
 
 #include "solvers/search.h"
 

@@ -34,14 +34,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api/json_dump.h"
 #include "api/problem.h"
 #include "solvers/search.h"
 
 #define API_MAX_PARAMS 16
-
-/* How every JSON answer is encoded: compact, and reals (timings) with 9
- * significant digits instead of jansson's round-trip 17. */
-#define API_JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(9))
 
 typedef struct api_param_s {
     const char *key;
@@ -192,15 +189,6 @@ void api_job_ready(api_job_t *job, const api_job_ops_t *ops, size_t nitems, unsi
 typedef int (*api_prepare_fn)(const api_request_t *req, api_job_t **job, api_response_t *resp);
 
 /* === Responses === */
-
-/* json_dumps() that never returns a damaged text.  jansson's dumper ignores
- * the failure of the first byte of an object key (dump_string()'s result is
- * dropped in do_dump(), jansson 2.14), so a failed allocation mid-dump can
- * yield JSON with a key missing; this dumps through a callback whose first
- * failure sticks, and returns NULL if any write failed.  `json` is a json_t *
- * (not stolen); the text is malloc'd, NUL-terminated, its length in *len
- * (len may be NULL). */
-char *api_json_dumps(const void *json, size_t flags, size_t *len);
 
 /* Serialises `json` (a json_t *, stolen) as the body.  On failure to encode it
  * becomes a 500 problem. */

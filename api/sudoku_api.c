@@ -34,27 +34,29 @@
  * sent (a failure is a 500: it would be a solver bug).
  *
  * The main call of the service -- a JSON body with a string grid and a few
- * scalar options -- is read without a jansson tree (sd_parse_json_fast(),
- * api/json_scan.h), and every solve answer is written straight into its
- * buffer (api/json_writer.h): together they were a fifth of the server's
- * CPU per 9x9 request.  Any other body, and any body with an error, goes
- * through jansson, which names what is wrong. */
+ * scalar options -- is read without a jansson tree (the rows of sd_opts
+ * marked API_IN_FAST, api/opts.h and api/json_scan.h), and every solve answer is written straight
+ * into its buffer (api/json_writer.h): together they were a fifth of the server's CPU per 9x9
+ * request.  Any other body, and any body with an error, goes through jansson, which names what is
+ * wrong. */
 #include "api/sudoku_api.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <jansson.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "api/decimal.h"
+#include "api/endpoint.h"
 #include "api/grid_char.h"
 #include "api/json_scan.h"
 #include "api/json_util.h"
 #include "api/json_writer.h"
-#include "api/sudoku_variant_api.h"
+#include "api/sudoku_variant.h"
 #include "api/xc_job.h"
 #include "solvers/sudoku/exchange.h"
 #include "solvers/sudoku/sudoku.h"
@@ -77,78 +79,59 @@ static void sd_cell_name(char *out, size_t cap, int n, int i) {
     snprintf(out, cap, "grid[%d][%d]", i / n, i % n);
 }
 
-/* === Options === */
+/* === Options: the table === */
 
-static void sd_defaults(sd_puzzle_t *pz, const api_request_t *req) {
-    pz->method = SUDOKU_METHOD_AUTO;
-    pz->level = SUDOKU_LEVEL_DEFAULT;
-    pz->max_solutions = 1;
-    pz->timeout_ms = req->max_timeout_ms;
-    pz->threads = 1;
-    pz->trace = 0;
+/* `method`: sudoku.h's methods, two of which (algorithm-x, dlx) are solved
+ * as exact cover; `propagation`: its levels but "default". */
+static const char *const sd_methods[] = {
+    "auto",        "backtracking", "mrv",  "propagation", "best-first",
+    "algorithm-x", "dlx",          "fast", "cdcl",        NULL};
+static const char *const sd_levels[] = {"peers", "hidden-singles", "naked-pairs", "subsets", NULL};
+static const char *const sd_media[] = {"application/json", "text/plain", "text/csv", NULL};
+
+/* The method and level asked (names) into the solver's terms. */
+static void sd_choose(sd_puzzle_t *pz) {
+    const char *m = pz->method_ix >= 0 ? sd_methods[pz->method_ix] : "auto";
+    pz->xc = xcover_engine_parse(m, &pz->engine) == 0;
+    if (!pz->xc) sudoku_method_parse(m, &pz->method);
+    if (pz->level_ix < 0)
+        pz->level = SUDOKU_LEVEL_DEFAULT;
+    else
+        sudoku_level_parse(sd_levels[pz->level_ix], &pz->level);
 }
 
-/* Method names: the exact-cover engines first, then sudoku.h's methods. */
-static int sd_method_parse(const char *name, sd_puzzle_t *pz) {
-    if (xcover_engine_parse(name, &pz->engine) == 0) {
-        pz->xc = 1;
-        return 0;
+/* box in the query: "RxC" (sudoku_api.h: the shared rows). */
+int api_sudoku_box_query(const api_opt_t *o, const api_request_t *req, const char *v, void *out,
+                         api_problem_t *p) {
+    sd_puzzle_t *pz = out;
+    int r, c, used = 0;
+    (void)o, (void)req;
+    if (sscanf(v, "%dx%d%n", &r, &c, &used) != 2 || v[used] != '\0' || r < 1 || c < 1 ||
+        r > SUDOKU_MAX_N || c > SUDOKU_MAX_N) {
+        api_problem_add(p, "query", "box", "must be ROWSxCOLS, e.g. 2x3, got '%.40s'", v);
+        return -1;
     }
-    pz->xc = 0;
-    return sudoku_method_parse(name, &pz->method);
+    pz->box_rows = r;
+    pz->box_cols = c;
+    return 0;
 }
 
-static void sd_bad_method(api_problem_t *p, const char *in, const char *got) {
-    api_problem_add(p, in, "method",
-                    "must be auto, backtracking, mrv, propagation, best-first, algorithm-x, dlx, "
-                    "fast or cdcl, got '%.40s'",
-                    got);
+/* box in a JSON body: {"rows": R, "cols": C}. */
+int api_sudoku_box_read(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
+                        void *out, api_problem_t *p) {
+    sd_puzzle_t *pz = out;
+    (void)o, (void)req, (void)root;
+    return api_json_box(v, SUDOKU_MAX_N, &pz->box_rows, &pz->box_cols, p) != 0 ? -1 : 0;
 }
 
-static void sd_bad_level(api_problem_t *p, const char *in, const char *got) {
-    api_problem_add(p, in, "propagation",
-                    "must be peers, hidden-singles, naked-pairs or subsets, got '%.40s'", got);
+int api_sudoku_symbols_read(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
+                            void *out, api_problem_t *p) {
+    sd_puzzle_t *pz = out;
+    (void)o, (void)req, (void)root;
+    return api_json_symbols(v, SUDOKU_MAX_N, SD_SYMBOL_MAX, pz->symbols, &pz->nsymbols, p);
 }
 
-/* Options from the query string (text and CSV bodies). */
-static int sd_query_options(const api_request_t *req, const api_sudoku_extra_t *ex, sd_puzzle_t *pz,
-                            api_problem_t *p) {
-    static const char *const allowed[] = {"method", "propagation", "max_solutions", "timeout_ms",
-                                          "trace",  "box",         "threads",       NULL};
-    const char *v;
-    int bad = api_params_check(req, ex != NULL ? ex->query : allowed, p) != 0;
-    if (ex != NULL) goto shared; /* the endpoint reads its own; box and timeout_ms here */
-    if ((v = api_param(req, "method")) != NULL && sd_method_parse(v, pz) != 0) {
-        sd_bad_method(p, "query", v);
-        bad = 1;
-    }
-    if ((v = api_param(req, "propagation")) != NULL &&
-        (sudoku_level_parse(v, &pz->level) != 0 || pz->level == SUDOKU_LEVEL_DEFAULT)) {
-        sd_bad_level(p, "query", v);
-        bad = 1;
-    }
-    bad |= api_param_int(req, "max_solutions", 0, 1, SUDOKU_MAX_SOLUTIONS, 1, &pz->max_solutions,
-                         p) != 0;
-    bad |= api_param_bool(req, "trace", 0, &pz->trace, p) != 0;
-    bad |= api_param_int(req, "threads", 0, 1, req->pool_threads, 1, &pz->threads, p) != 0;
-shared:
-    bad |= api_param_int(req, "timeout_ms", 0, 1, req->max_timeout_ms, req->max_timeout_ms,
-                         &pz->timeout_ms, p) != 0;
-    if ((v = api_param(req, "box")) != NULL) {
-        int r, c, used = 0;
-        if (sscanf(v, "%dx%d%n", &r, &c, &used) != 2 || v[used] != '\0' || r < 1 || c < 1 ||
-            r > SUDOKU_MAX_N || c > SUDOKU_MAX_N) {
-            api_problem_add(p, "query", "box", "must be ROWSxCOLS, e.g. 2x3, got '%.40s'", v);
-            bad = 1;
-        } else {
-            pz->box_rows = r;
-            pz->box_cols = c;
-        }
-    }
-    return bad ? -1 : 0;
-}
-
-/* === JSON input === */
+/* === The grid in a JSON body === */
 
 static int sd_json_grid_string(const char *s, size_t len, sd_puzzle_t *pz, api_problem_t *p) {
     int n = 0;
@@ -217,147 +200,103 @@ static int sd_json_grid_arrays(json_t *grid, sd_puzzle_t *pz, api_problem_t *p) 
     return bad ? -1 : 0;
 }
 
-/* The common JSON body -- a string grid and scalar options -- read without
- * a jansson tree (api/json_scan.h: a fast path that gives up on anything
- * else and on every error).  Returns 1 when it read the body, leaving pz as
- * sd_parse_json() would; 0 when it gave up, and then sd_parse_json() reads
- * the body again from the start (the only fields it may have set are ones
- * that body sets to the same values, or the body is invalid). */
-static int sd_parse_json_fast(const api_request_t *req, sd_puzzle_t *pz) {
-    enum { F_GRID = 1, F_METHOD = 2, F_LEVEL = 4, F_MAX = 8, F_TMO = 16, F_THR = 32, F_TRACE = 64 };
-    const char *grid = NULL, *k, *v;
-    char method[32] = "", level[32] = "";
-    size_t glen = 0, klen, vlen;
-    long long max_solutions = pz->max_solutions, timeout_ms = pz->timeout_ms, threads = pz->threads;
-    int trace = pz->trace, seen = 0, n = 0;
-    api_js_t js;
+/* grid: a string or N arrays (required). */
+int api_sudoku_grid_read(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
+                         void *out, api_problem_t *p) {
+    sd_puzzle_t *pz = out;
+    (void)o, (void)req, (void)root;
+    if (v == NULL) {
+        api_problem_add(p, "body", "grid", "required");
+        return -1;
+    }
+    if (json_is_string(v))
+        return sd_json_grid_string(json_string_value(v), json_string_length(v), pz, p);
+    if (json_is_array(v)) return sd_json_grid_arrays(v, pz, p);
+    api_problem_add(p, "body", "grid", "must be a string or an array of rows");
+    return -1;
+}
 
-    if (req->nparams > 0) return 0;
-    api_js_init(&js, req->body, req->body_len);
-    if (!api_js_accept(&js, '{')) return 0;
-    do {
-        int f;
-        if (api_js_key(&js, &k, &klen) != 0) return 0;
-#define SD_KEY(name) (klen == sizeof name - 1 && memcmp(k, name, klen) == 0)
-        if (SD_KEY("grid"))
-            f = api_js_string(&js, &grid, &glen) == 0 ? F_GRID : -1;
-        else if (SD_KEY("method") || SD_KEY("propagation")) {
-            f = k[0] == 'm' ? F_METHOD : F_LEVEL;
-            if (api_js_string(&js, &v, &vlen) != 0 || vlen >= sizeof method) return 0;
-            memcpy(f == F_METHOD ? method : level, v, vlen);
-            (f == F_METHOD ? method : level)[vlen] = '\0';
-        } else if (SD_KEY("max_solutions"))
-            f = api_js_int(&js, 1, SUDOKU_MAX_SOLUTIONS, &max_solutions) == 0 ? F_MAX : -1;
-        else if (SD_KEY("timeout_ms"))
-            f = api_js_int(&js, 1, req->max_timeout_ms, &timeout_ms) == 0 ? F_TMO : -1;
-        else if (SD_KEY("threads"))
-            f = api_js_int(&js, 1, req->pool_threads, &threads) == 0 ? F_THR : -1;
-        else if (SD_KEY("trace"))
-            f = api_js_bool(&js, &trace) == 0 ? F_TRACE : -1;
-        else
-            return 0; /* box, symbols, an unknown field: jansson's path */
-#undef SD_KEY
-        if (f < 0 || (seen & f)) return 0; /* a bad value, or a duplicate */
-        seen |= f;
-    } while (api_js_accept(&js, ','));
-    if (!api_js_accept(&js, '}') || !api_js_at_end(&js) || grid == NULL) return 0;
+/* The fast path's grid: a string grid of N*N good characters, or give up. */
+int api_sudoku_grid_fast(const api_opt_t *o, const api_request_t *req, api_js_t *js, void *out) {
+    sd_puzzle_t *pz = out;
+    const char *grid;
+    size_t glen;
+    int n = 0;
+    (void)o, (void)req;
+    if (api_js_string(js, &grid, &glen) != 0) return -1;
     while (n * n < (int)glen && n <= SD_STRING_MAX_N)
         n++;
-    if (n * n != (int)glen || n < SUDOKU_MIN_N || n > SD_STRING_MAX_N) return 0;
+    if (n * n != (int)glen || n < SUDOKU_MIN_N || n > SD_STRING_MAX_N) return -1;
     for (size_t i = 0; i < glen; i++)
-        if (api_grid_char_value(grid[i]) == API_GRID_BAD) return 0;
-    if ((seen & F_METHOD) && sd_method_parse(method, pz) != 0) return 0;
-    if ((seen & F_LEVEL) &&
-        (sudoku_level_parse(level, &pz->level) != 0 || pz->level == SUDOKU_LEVEL_DEFAULT))
-        return 0;
+        if (api_grid_char_value(grid[i]) == API_GRID_BAD) return -1;
     pz->n = n;
     pz->out = SD_OUT_STRING;
     for (int i = 0; i < n * n; i++)
         pz->raw[i] = api_grid_char_value(grid[i]);
-    pz->max_solutions = max_solutions;
-    pz->timeout_ms = timeout_ms;
-    pz->threads = threads;
-    pz->trace = trace;
-    pz->read_fast = 1;
-    return 1;
+    return 0;
 }
 
-static int sd_parse_json(const api_request_t *req, const api_sudoku_extra_t *ex, sd_puzzle_t *pz,
+/* === The tables === */
+
+#define SD_AT(f) offsetof(sd_puzzle_t, f)
+
+/* solve and validate.  The query rows are for text and CSV bodies (in the
+ * order their problems are named); a JSON body is read in body order; the
+ * fast path takes a string grid and the scalars. */
+static const api_opt_t sd_opts[] = {
+    API_SUDOKU_PUZZLE_ROWS(API_IN_JSON | API_IN_FAST),
+    {.name = "method",
+     .kind = API_OPT_ENUM,
+     .in = API_IN_ALL,
+     .flags = API_OPT_GOT,
+     .names = sd_methods,
+     .def = 0,
+     .at = SD_AT(method_ix)},
+    {.name = "propagation",
+     .kind = API_OPT_ENUM,
+     .in = API_IN_ALL,
+     .flags = API_OPT_GOT,
+     .names = sd_levels,
+     .def = -1,
+     .at = SD_AT(level_ix)},
+    {.name = "max_solutions",
+     .kind = API_OPT_INT,
+     .in = API_IN_ALL,
+     .lo = 1,
+     .hi = SUDOKU_MAX_SOLUTIONS,
+     .def = 1,
+     .at = SD_AT(max_solutions)},
+    {.name = "trace", .kind = API_OPT_BOOL, .in = API_IN_ALL, .def = 0, .at = SD_AT(trace)},
+    {.name = "threads",
+     .kind = API_OPT_INT,
+     .in = API_IN_ALL,
+     .lo = 1,
+     .hi = API_REQ_THREADS,
+     .def = 1,
+     .at = SD_AT(threads)},
+    {.name = "timeout_ms",
+     .kind = API_OPT_INT,
+     .in = API_IN_ALL,
+     .lo = 1,
+     .hi = API_REQ_TIMEOUT,
+     .def = API_REQ_TIMEOUT,
+     .at = SD_AT(timeout_ms)},
+    API_SUDOKU_BOX_ROW(API_IN_QUERY | API_IN_JSON),
+    API_SUDOKU_VARIANT_ROWS,
+    {0}};
+
+/* A JSON body through jansson: options in the body only, every member read
+ * where it stands (api_opts_json, body order). */
+static int sd_parse_json(const api_request_t *req, const api_opt_t *opts, sd_puzzle_t *pz,
                          api_problem_t *p) {
     static const char *const none[] = {NULL};
-    json_t *root, *v;
-    const char *key;
-    int bad = api_params_check(req, none, p) != 0; /* options live in the body */
+    json_t *root;
+    int bad = api_params_check(req, none, p) != 0, rc; /* options live in the body */
 
     if ((root = api_json_object(req, p)) == NULL) return -1;
-    json_object_foreach(root, key, v) {
-        int took = ex != NULL && ex->field != NULL ? ex->field(ex->ud, key, v, p) : 0;
-        if (took != 0) {
-            bad |= took < 0;
-        } else if (strcmp(key, "grid") == 0) {
-            if (json_is_string(v))
-                bad |= sd_json_grid_string(json_string_value(v), json_string_length(v), pz, p) != 0;
-            else if (json_is_array(v))
-                bad |= sd_json_grid_arrays(v, pz, p) != 0;
-            else {
-                api_problem_add(p, "body", "grid", "must be a string or an array of rows");
-                bad = 1;
-            }
-        } else if (strcmp(key, "box") == 0) {
-            bad |= api_json_box(v, SUDOKU_MAX_N, &pz->box_rows, &pz->box_cols, p) != 0;
-        } else if (strcmp(key, "symbols") == 0) {
-            size_t k;
-            json_t *s;
-            if (!json_is_array(v) || json_array_size(v) > SUDOKU_MAX_N || json_array_size(v) == 0) {
-                api_problem_add(p, "body", "symbols",
-                                "must be an array of N distinct non-negative integers");
-                bad = 1;
-                continue;
-            }
-            pz->nsymbols = (int)json_array_size(v);
-            json_array_foreach(v, k, s) {
-                char f[32];
-                snprintf(f, sizeof f, "symbols[%zu]", k);
-                bad |= api_json_int(s, f, 0, SD_SYMBOL_MAX, &pz->symbols[k], p) != 0;
-            }
-        } else if (strcmp(key, "method") == 0) {
-            if (!json_is_string(v) || sd_method_parse(json_string_value(v), pz) != 0) {
-                sd_bad_method(p, "body",
-                              json_is_string(v) ? json_string_value(v) : "(not a string)");
-                bad = 1;
-            }
-        } else if (strcmp(key, "propagation") == 0) {
-            if (!json_is_string(v) || sudoku_level_parse(json_string_value(v), &pz->level) != 0 ||
-                pz->level == SUDOKU_LEVEL_DEFAULT) {
-                sd_bad_level(p, "body",
-                             json_is_string(v) ? json_string_value(v) : "(not a string)");
-                bad = 1;
-            }
-        } else if (strcmp(key, "max_solutions") == 0) {
-            bad |= api_json_int(v, "max_solutions", 1, SUDOKU_MAX_SOLUTIONS, &pz->max_solutions,
-                                p) != 0;
-        } else if (strcmp(key, "timeout_ms") == 0) {
-            bad |= api_json_int(v, "timeout_ms", 1, req->max_timeout_ms, &pz->timeout_ms, p) != 0;
-        } else if (strcmp(key, "threads") == 0) {
-            bad |= api_json_int(v, "threads", 1, req->pool_threads, &pz->threads, p) != 0;
-        } else if (strcmp(key, "trace") == 0) {
-            if (!json_is_boolean(v)) {
-                api_problem_add(p, "body", "trace", "must be true or false");
-                bad = 1;
-            } else {
-                pz->trace = json_is_true(v);
-            }
-        } else {
-            api_problem_add(p, "body", key, "unknown field");
-            bad = 1;
-        }
-    }
-    if (json_object_get(root, "grid") == NULL) {
-        api_problem_add(p, "body", "grid", "required");
-        bad = 1;
-    }
+    rc = api_opts_json(opts, req, root, API_OPTS_BODY_ORDER, pz, p);
     json_decref(root);
-    return bad ? -1 : 0;
+    return rc == -2 ? -2 : bad || rc != 0 ? -1 : 0;
 }
 
 /* === Text and CSV input === */
@@ -678,31 +617,36 @@ static int sd_conflicts_problem(sd_puzzle_t *pz, api_problem_t *p) {
 /* Parses any format into a fresh puzzle.  Returns 0, or an API_E* code with
  * the problem in p, or (when `variants`) SD_VARIANT for a variant's body:
  * the caller hands it to api/sudoku_variant_api.c. */
-static int sd_read(const api_request_t *req, const api_sudoku_extra_t *ex, int variants,
+static int sd_read(const api_request_t *req, const api_endpoint_t *ep, int variants,
                    sd_puzzle_t *pz, api_problem_t *p) {
+    const api_opt_t *opts = ep != NULL ? ep->opts : sd_opts;
     const char *ct = req->content_type;
     int rc;
     api_problem_init(p, API_EINVALID, "the request is not valid");
-    sd_defaults(pz, req);
+    pz->method_ix = pz->level_ix = -1; /* none asked, for tables without the rows */
+    api_opts_defaults(opts, req, pz);
     pz->csv_out = api_accepts(req->accept, "text/csv");
     if (api_json_content_type(req)) {
-        if (ex == NULL && sd_parse_json_fast(req, pz))
+        if (api_opts_fast(opts, req, pz)) {
+            pz->read_fast = 1;
             rc = 0;
-        else if (variants && api_sudoku_variant_body(req))
+        } else if (variants && api_sudoku_variant_body(req)) {
             return SD_VARIANT; /* after the fast path: it never reads a variant field */
-        else
-            rc = sd_parse_json(req, ex, pz, p);
+        } else {
+            api_opts_defaults(opts, req, pz); /* what the fast path wrote before it gave up */
+            rc = sd_parse_json(req, opts, pz, p);
+        }
     } else if (api_media_is(ct, "text/plain")) {
-        rc = sd_query_options(req, ex, pz, p);
+        rc = api_opts_query(opts, req, 0, 0, pz, p);
         rc |= sd_parse_text(req, pz, p);
     } else if (api_media_is(ct, "text/csv")) {
-        rc = sd_query_options(req, ex, pz, p);
+        rc = api_opts_query(opts, req, 0, 0, pz, p);
         rc |= sd_parse_csv(req, pz, p);
     } else {
-        api_problem_init(p, API_EMEDIA, "send application/json, text/plain or text/csv");
-        api_problem_add(p, "header", "Content-Type", "unsupported: '%.60s'", ct);
+        api_endpoint_media_problem(ep != NULL ? ep : &api_ep_sudoku_solve, req, p);
         return API_EMEDIA;
     }
+    sd_choose(pz);
     if (rc != 0 || p->nerrors > 0) return API_EINVALID;
     if (sd_finish(pz, p) != 0) return API_EINVALID;
     if (!pz->xc && pz->method == SUDOKU_METHOD_FAST && (pz->n != 9 || pz->shape.box_rows != 3)) {
@@ -718,9 +662,9 @@ static int sd_read(const api_request_t *req, const api_sudoku_extra_t *ex, int v
     return sd_conflicts_problem(pz, p);
 }
 
-int api_sudoku_read(const api_request_t *req, const api_sudoku_extra_t *extra,
-                    api_sudoku_puzzle_t *pz, api_problem_t *p) {
-    return sd_read(req, extra, 0, pz, p);
+int api_sudoku_read(const api_request_t *req, const api_endpoint_t *ep, api_sudoku_puzzle_t *pz,
+                    api_problem_t *p) {
+    return sd_read(req, ep, 0, pz, p);
 }
 
 /* === Answers === */
@@ -1085,10 +1029,10 @@ int api_sudoku_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
         api_problem_init(&p, API_ENOMEM, "out of memory");
         goto fail;
     }
-    rc = sd_read(req, NULL, 1, &j->pz, &p);
+    rc = sd_read(req, &api_ep_sudoku_solve, 1, &j->pz, &p);
     if (rc == SD_VARIANT) {
         sd_free(&j->base);
-        return api_sudoku_variant_solve_prepare(req, job, resp);
+        return api_endpoint_hand_over(&api_ep_sudoku_solve, req, job, resp);
     }
     if (rc != 0) goto fail;
     j->solutions = malloc((size_t)j->pz.max_solutions * (size_t)j->pz.n * (size_t)j->pz.n);
@@ -1160,11 +1104,11 @@ int api_sudoku_validate_prepare(const api_request_t *req, api_job_t **job, api_r
         api_problem_init(&p, API_ENOMEM, "out of memory");
         goto fail;
     }
-    rc = sd_read(req, NULL, 1, pz, &p);
+    rc = sd_read(req, &api_ep_sudoku_validate, 1, pz, &p);
     if (rc == SD_VARIANT) {
         free(cf);
         free(pz);
-        return api_sudoku_variant_validate_prepare(req, job, resp);
+        return api_endpoint_hand_over(&api_ep_sudoku_validate, req, job, resp);
     }
     if (rc != 0 && rc != API_EUNPROCESSABLE) goto fail; /* conflicts are the answer here */
     sudoku_find_conflicts(&pz->shape, pz->grid, cf, SD_CONFLICTS_CAP, &count);
@@ -1196,3 +1140,17 @@ fail:
     api_response_problem(resp, &p);
     return p.code;
 }
+
+const api_endpoint_t api_ep_sudoku_solve = {.method = "POST",
+                                            .path = "/v1/sudoku/solve",
+                                            .label = "sudoku",
+                                            .media = sd_media,
+                                            .opts = sd_opts,
+                                            .prepare = api_sudoku_solve_prepare};
+
+const api_endpoint_t api_ep_sudoku_validate = {.method = "POST",
+                                               .path = "/v1/sudoku/validate",
+                                               .label = "sudoku",
+                                               .media = sd_media,
+                                               .opts = sd_opts,
+                                               .prepare = api_sudoku_validate_prepare};

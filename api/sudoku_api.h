@@ -4,13 +4,14 @@
 #define PUZZLED_API_SUDOKU_H
 
 #include <jansson.h>
-
-#include "api/json_writer.h"
 #include <stdint.h>
 
-#include "api/request.h"
+#include "api/endpoint.h"
+#include "api/json_writer.h"
 #include "solvers/sudoku/sudoku.h"
 #include "solvers/xcover/xcover.h"
+
+extern const api_endpoint_t api_ep_sudoku_solve, api_ep_sudoku_validate;
 
 /* POST /v1/sudoku/solve */
 int api_sudoku_solve_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp);
@@ -42,7 +43,8 @@ typedef struct api_sudoku_puzzle_s {
     api_sudoku_out_t out; /* answer grids as a string or as arrays */
     int csv_out;
     uint8_t grid[API_SUDOKU_MAX_CELLS]; /* solver values 0..N */
-    sudoku_method_t method;
+    int method_ix, level_ix;            /* as asked: indices in the table's names, -1 none */
+    sudoku_method_t method; /* what they mean (method_ix: auto, or algorithm-x, dlx: xc) */
     sudoku_level_t level;
     long long max_solutions;
     long long timeout_ms;
@@ -51,26 +53,51 @@ typedef struct api_sudoku_puzzle_s {
     int xc; /* method dlx or algorithm-x: solved as exact cover */
     xcover_engine_t engine;
     int read_fast; /* the JSON body was read without jansson (the tests look) */
+    /* The logic endpoints' own (sudoku_logic_api.c): grade's steps; hint's
+     * givens and pencil marks, references the request holds (json_incref'd
+     * by their readers: the hint's job drops them). */
+    int steps;
+    json_t *givens, *pencil;
 } api_sudoku_puzzle_t;
 
-/* What another endpoint adds to the reader.  field() sees every member of a
- * JSON body first: it returns 1 when it took the member, -1 when it took it
- * and added an error to p, 0 to leave it to solve's fields (grid, box,
- * symbols, timeout_ms, and solve's options; anything else is an unknown
- * field).  query: the parameters a text/CSV request may carry
- * (NULL-terminated); the reader takes box and timeout_ms from them, the
- * endpoint the rest. */
-typedef struct api_sudoku_extra_s {
-    int (*field)(void *ud, const char *key, json_t *value, api_problem_t *p);
-    const char *const *query;
-    void *ud;
-} api_sudoku_extra_t;
+/* The rows of the puzzle every Sudoku table reads alike (api/opts.h): grid
+ * (a string or N arrays; required; the fast path takes a string when
+ * grid_in has API_IN_FAST) and symbols; and box, an object in a JSON body,
+ * "RxC" in the query (when box_in has API_IN_QUERY), which each table puts
+ * where its query's problems name it. */
+#define API_SUDOKU_PUZZLE_ROWS(grid_in)                                                            \
+    {.name = "grid",                                                                               \
+     .kind = API_OPT_DATA,                                                                         \
+     .in = (grid_in),                                                                              \
+     .flags = API_OPT_REQUIRED | API_OPT_ABSENT,                                                   \
+     .json = api_sudoku_grid_read,                                                                 \
+     .fast = api_sudoku_grid_fast},                                                                \
+    {                                                                                              \
+        .name = "symbols", .kind = API_OPT_DATA, .in = API_IN_JSON,                                \
+        .json = api_sudoku_symbols_read                                                            \
+    }
+#define API_SUDOKU_BOX_ROW(box_in)                                                                 \
+    {                                                                                              \
+        .name = "box", .kind = API_OPT_DATA, .in = (box_in), .json = api_sudoku_box_read,          \
+        .query = api_sudoku_box_query                                                              \
+    }
+int api_sudoku_grid_read(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
+                         void *out, api_problem_t *p);
+int api_sudoku_grid_fast(const api_opt_t *o, const api_request_t *req, api_js_t *js, void *out);
+int api_sudoku_symbols_read(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
+                            void *out, api_problem_t *p);
+int api_sudoku_box_read(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
+                        void *out, api_problem_t *p);
+int api_sudoku_box_query(const api_opt_t *o, const api_request_t *req, const char *v, void *out,
+                         api_problem_t *p);
 
-/* Reads a request into *pz (zeroed by the caller: calloc).  Returns 0, or an
- * API_E* code with the problem in p (API_EUNPROCESSABLE when the givens
- * break a rule, every conflicting cell named). */
-int api_sudoku_read(const api_request_t *req, const api_sudoku_extra_t *extra,
-                    api_sudoku_puzzle_t *pz, api_problem_t *p);
+/* Reads a request into *pz (zeroed by the caller: calloc) with ep's table
+ * (NULL: solve's): a JSON body (the fast path first when the table has one),
+ * or text or CSV with the options in the query.  Returns 0, or an API_E*
+ * code with the problem in p (API_EUNPROCESSABLE when the givens break a
+ * rule, every conflicting cell named). */
+int api_sudoku_read(const api_request_t *req, const api_endpoint_t *ep, api_sudoku_puzzle_t *pz,
+                    api_problem_t *p);
 
 /* A grid in the input's form and symbols (string or arrays with null for
  * empty), and the box as {"rows","cols"}.  New references; NULL when out of

@@ -43,6 +43,7 @@
 #include "api/sudoku_batch.h"
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -416,23 +417,45 @@ static const api_job_ops_t bt_ops = {"sudoku", bt_run,    bt_merge,  bt_render, 
 
 /* === Entry point === */
 
-int api_sudoku_batch_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
-    static const char *const allowed[] = {"max_solutions", "threads", "timeout_ms", NULL};
-    api_problem_t p;
+typedef struct bt_in_s {
     long long max_solutions, threads, timeout_ms;
+} bt_in_t;
+
+static const char *const bt_media[] = {"text/plain", NULL};
+
+static const api_opt_t bt_opts[] = {{.name = "max_solutions",
+                                     .kind = API_OPT_INT,
+                                     .in = API_IN_QUERY,
+                                     .lo = 1,
+                                     .hi = 2,
+                                     .def = 1,
+                                     .at = offsetof(bt_in_t, max_solutions)},
+                                    {.name = "threads",
+                                     .kind = API_OPT_INT,
+                                     .in = API_IN_QUERY,
+                                     .lo = 1,
+                                     .hi = API_REQ_THREADS,
+                                     .def = API_REQ_THREADS,
+                                     .at = offsetof(bt_in_t, threads)},
+                                    {.name = "timeout_ms",
+                                     .kind = API_OPT_INT,
+                                     .in = API_IN_QUERY,
+                                     .lo = 1,
+                                     .hi = API_REQ_TIMEOUT,
+                                     .def = API_REQ_TIMEOUT,
+                                     .at = offsetof(bt_in_t, timeout_ms)},
+                                    {0}};
+
+int api_sudoku_batch_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
+    api_problem_t p;
+    bt_in_t in = {0};
     bt_job_t *j = NULL;
     size_t n;
-    int bad;
 
     *job = NULL;
     api_problem_init(&p, API_EINVALID, "the query string has errors");
-    bad = api_params_check(req, allowed, &p) != 0;
-    bad |= api_param_int(req, "max_solutions", 0, 1, 2, 1, &max_solutions, &p) != 0;
-    bad |= api_param_int(req, "threads", 0, 1, req->pool_threads, req->pool_threads, &threads,
-                         &p) != 0;
-    bad |= api_param_int(req, "timeout_ms", 0, 1, req->max_timeout_ms, req->max_timeout_ms,
-                         &timeout_ms, &p) != 0;
-    if (bad) goto fail;
+    api_opts_defaults(bt_opts, req, &in);
+    if (api_opts_query(bt_opts, req, 0, 0, &in, &p) != 0) goto fail;
     if (req->content_type != NULL && !api_media_is(req->content_type, "text/plain") &&
         !api_media_is(req->content_type, "application/x-www-form-urlencoded")) {
         api_problem_init(
@@ -459,9 +482,9 @@ int api_sudoku_batch_prepare(const api_request_t *req, api_job_t **job, api_resp
     j->entries = malloc(n * sizeof *j->entries);
     if (j->entries == NULL) goto nomem;
     j->nentries = bt_scan(req->body, req->body_len, j->entries, n);
-    j->max_solutions = (uint32_t)max_solutions;
+    j->max_solutions = (uint32_t)in.max_solutions;
     j->ndjson = api_accepts(req->accept, "application/x-ndjson");
-    j->chunk_size = (n + (size_t)threads * 8 - 1) / ((size_t)threads * 8);
+    j->chunk_size = (n + (size_t)in.threads * 8 - 1) / ((size_t)in.threads * 8);
     if (j->chunk_size > API_BATCH_CHUNK_MAX) j->chunk_size = API_BATCH_CHUNK_MAX;
     j->nchunks = (n + j->chunk_size - 1) / j->chunk_size;
     j->chunks = calloc(j->nchunks, sizeof *j->chunks);
@@ -471,7 +494,7 @@ int api_sudoku_batch_prepare(const api_request_t *req, api_job_t **job, api_resp
     atomic_init(&j->finished, 0);
     j->base.progress_unit = "lines";
     j->base.progress_total = j->nentries;
-    api_job_ready(&j->base, &bt_ops, j->nchunks, (unsigned)threads, timeout_ms, job);
+    api_job_ready(&j->base, &bt_ops, j->nchunks, (unsigned)in.threads, in.timeout_ms, job);
     return 0;
 
 nomem:
@@ -481,3 +504,11 @@ fail:
     api_response_problem(resp, &p);
     return p.code;
 }
+
+const api_endpoint_t api_ep_sudoku_batch = {.method = "POST",
+                                            .path = "/v1/sudoku/batch",
+                                            .label = "sudoku",
+                                            .media = bt_media,
+                                            .opts = bt_opts,
+                                            .prepare = api_sudoku_batch_prepare,
+                                            .flags = API_EP_BATCH};

@@ -29,12 +29,13 @@
 
 #include <jansson.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api/json_util.h"
-#include "api/sudoku_variant_api.h"
+#include "api/sudoku_variant.h"
 #include "solvers/sudoku/generate.h"
 
 /* === Steps as JSON, and their sentences === */
@@ -589,45 +590,73 @@ static void lg_free(api_job_t *job) {
 static const api_job_ops_t lg_ops = {"sudoku", lg_run, lg_merge, lg_render, lg_free,
                                      0,        NULL,   NULL,     NULL};
 
-/* === Reading === */
+/* === Reading: the tables === */
 
-/* Solve's options that are no fields here. */
-static int lg_refuse(const char *key, api_problem_t *p) {
-    static const char *const solve_only[] = {"method",  "propagation", "max_solutions",
-                                             "threads", "trace",       NULL};
-    for (int i = 0; solve_only[i]; i++)
-        if (strcmp(key, solve_only[i]) == 0) {
-            api_problem_add(p, "body", key, "unknown field (a /v1/sudoku/solve option)");
-            return -1;
-        }
+/* hint's givens and pencil marks: kept (a reference) and read once the
+ * grid is known (lg_read_givens, lg_read_pencil). */
+static int lg_keep(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v, void *out,
+                   api_problem_t *p) {
+    api_sudoku_puzzle_t *pz = out;
+    (void)req, (void)root, (void)p;
+    if (strcmp(o->name, "givens") == 0)
+        pz->givens = json_incref(v);
+    else
+        pz->pencil = json_incref(v);
     return 0;
 }
 
-static int lg_grade_field(void *ud, const char *key, json_t *v, api_problem_t *p) {
-    lg_job_t *j = ud;
-    if (strcmp(key, "steps") == 0) {
-        if (!json_is_boolean(v)) {
-            api_problem_add(p, "body", "steps", "must be true or false");
-            return -1;
-        }
-        j->steps = json_is_true(v);
-        return 1;
-    }
-    return lg_refuse(key, p);
-}
+static const char *const lg_grade_media[] = {"application/json", "text/plain", "text/csv", NULL};
+static const char *const lg_hint_media[] = {"application/json", NULL};
 
-static int lg_hint_field(void *ud, const char *key, json_t *v, api_problem_t *p) {
-    lg_job_t *j = ud;
-    if (strcmp(key, "givens") == 0) {
-        j->givens_json = json_incref(v);
-        return 1;
+/* Solve's options, which are no fields here: named as such. */
+#define LG_SOLVE_ONLY(field)                                                                       \
+    {                                                                                              \
+        .name = field, .kind = API_OPT_ELSEWHERE, .in = API_IN_JSON,                               \
+        .msg = "unknown field (a /v1/sudoku/solve option)"                                         \
     }
-    if (strcmp(key, "pencil") == 0) {
-        j->pencil_json = json_incref(v);
-        return 1;
-    }
-    return lg_refuse(key, p);
-}
+#define LG_SOLVE_ONLY_ROWS                                                                         \
+    LG_SOLVE_ONLY("method"), LG_SOLVE_ONLY("propagation"), LG_SOLVE_ONLY("max_solutions"),         \
+        LG_SOLVE_ONLY("threads"), LG_SOLVE_ONLY("trace")
+#define LG_AT(f) offsetof(api_sudoku_puzzle_t, f)
+
+/* grade: a JSON body in body order, or text and CSV with steps, box and
+ * timeout_ms in the query. */
+static const api_opt_t lg_grade_opts[] = {
+    API_SUDOKU_PUZZLE_ROWS(API_IN_JSON),
+    {.name = "timeout_ms",
+     .kind = API_OPT_INT,
+     .in = API_IN_QUERY | API_IN_JSON,
+     .lo = 1,
+     .hi = API_REQ_TIMEOUT,
+     .def = API_REQ_TIMEOUT,
+     .at = LG_AT(timeout_ms)},
+    API_SUDOKU_BOX_ROW(API_IN_QUERY | API_IN_JSON),
+    {.name = "steps",
+     .kind = API_OPT_BOOL,
+     .in = API_IN_QUERY | API_IN_JSON,
+     .def = 0,
+     .at = LG_AT(steps)},
+    LG_SOLVE_ONLY_ROWS,
+    API_SUDOKU_VARIANT_ROWS,
+    {0},
+};
+
+/* hint: JSON only. */
+static const api_opt_t lg_hint_opts[] = {
+    API_SUDOKU_PUZZLE_ROWS(API_IN_JSON),
+    API_SUDOKU_BOX_ROW(API_IN_JSON),
+    {.name = "givens", .kind = API_OPT_DATA, .in = API_IN_JSON, .json = lg_keep},
+    {.name = "pencil", .kind = API_OPT_DATA, .in = API_IN_JSON, .json = lg_keep},
+    {.name = "timeout_ms",
+     .kind = API_OPT_INT,
+     .in = API_IN_JSON,
+     .lo = 1,
+     .hi = API_REQ_TIMEOUT,
+     .def = API_REQ_TIMEOUT,
+     .at = LG_AT(timeout_ms)},
+    LG_SOLVE_ONLY_ROWS,
+    API_SUDOKU_VARIANT_ROWS,
+    {0}};
 
 static lg_job_t *lg_new(int hint) {
     lg_job_t *j = calloc(1, sizeof *j);
@@ -667,23 +696,19 @@ static int lg_alloc(lg_job_t *j, const api_request_t *req, api_problem_t *p) {
 }
 
 int api_sudoku_grade_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
-    static const char *const query[] = {"steps", "box", "timeout_ms", NULL};
     api_problem_t p;
     lg_job_t *j;
-    api_sudoku_extra_t ex = {lg_grade_field, query, NULL};
     int rc;
-    if (api_sudoku_variant_body(req)) return api_sudoku_variant_grade_prepare(req, job, resp);
+    if (api_sudoku_variant_body(req))
+        return api_endpoint_hand_over(&api_ep_sudoku_grade, req, job, resp);
     *job = NULL;
     j = lg_new(0);
     if (j == NULL) {
         api_problem_init(&p, API_ENOMEM, "out of memory");
         goto fail;
     }
-    ex.ud = j;
-    rc = api_sudoku_read(req, &ex, j->pz, &p);
-    if (rc == 0 && !api_json_content_type(req) &&
-        api_param_bool(req, "steps", 0, &j->steps, &p) != 0)
-        rc = API_EINVALID; /* p is the reader's "not valid" problem, now with steps */
+    rc = api_sudoku_read(req, &api_ep_sudoku_grade, j->pz, &p);
+    j->steps = j->pz->steps;
     if (rc != 0 || (rc = lg_limits(j, &p)) != 0 || (rc = lg_alloc(j, req, &p)) != 0) goto fail;
     api_job_ready(&j->base, &lg_ops, 1, 1, j->pz->timeout_ms, job);
     return 0;
@@ -825,9 +850,9 @@ static int lg_read_pencil(lg_job_t *j, api_problem_t *p) {
 int api_sudoku_hint_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
     api_problem_t p;
     lg_job_t *j;
-    api_sudoku_extra_t ex = {lg_hint_field, NULL, NULL};
     int rc;
-    if (api_sudoku_variant_body(req)) return api_sudoku_variant_hint_prepare(req, job, resp);
+    if (api_sudoku_variant_body(req))
+        return api_endpoint_hand_over(&api_ep_sudoku_hint, req, job, resp);
     *job = NULL;
     j = lg_new(1);
     if (j == NULL) {
@@ -840,8 +865,10 @@ int api_sudoku_hint_prepare(const api_request_t *req, api_job_t **job, api_respo
                         req->content_type);
         goto fail;
     }
-    ex.ud = j;
-    rc = api_sudoku_read(req, &ex, j->pz, &p);
+    rc = api_sudoku_read(req, &api_ep_sudoku_hint, j->pz, &p);
+    j->givens_json = j->pz->givens; /* the job holds the references from here */
+    j->pencil_json = j->pz->pencil;
+    j->pz->givens = j->pz->pencil = NULL;
     /* with givens, entries that clash are wrong entries: the answer says so */
     if (rc == API_EUNPROCESSABLE && j->givens_json != NULL) rc = 0;
     if (rc != 0 || (rc = lg_limits(j, &p)) != 0 || (rc = lg_alloc(j, req, &p)) != 0) goto fail;
@@ -854,3 +881,17 @@ fail:
     api_response_problem(resp, &p);
     return p.code;
 }
+
+const api_endpoint_t api_ep_sudoku_grade = {.method = "POST",
+                                            .path = "/v1/sudoku/grade",
+                                            .label = "sudoku",
+                                            .media = lg_grade_media,
+                                            .opts = lg_grade_opts,
+                                            .prepare = api_sudoku_grade_prepare};
+
+const api_endpoint_t api_ep_sudoku_hint = {.method = "POST",
+                                           .path = "/v1/sudoku/hint",
+                                           .label = "sudoku",
+                                           .media = lg_hint_media,
+                                           .opts = lg_hint_opts,
+                                           .prepare = api_sudoku_hint_prepare};

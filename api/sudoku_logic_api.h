@@ -8,6 +8,8 @@
 #include "api/sudoku_api.h"
 #include "solvers/sudoku/logic.h"
 
+extern const api_endpoint_t api_ep_sudoku_grade, api_ep_sudoku_hint;
+
 /* POST /v1/sudoku/grade */
 int api_sudoku_grade_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp);
 

@@ -27,6 +27,52 @@
 const char *const api_sudoku_variant_fields[] = {"variant", "layout", "regions", "extra_units",
                                                  "parity",  "pairs",  NULL};
 
+/* === Which bodies are variants ========================================== */
+
+/* Whether s (up to end) starts with `name"` and then, after blanks, ':'. */
+static int vx_key_at(const char *s, const char *end, const char *name) {
+    size_t len = strlen(name);
+    if ((size_t)(end - s) < len + 2 || memcmp(s, name, len) != 0 || s[len] != '"') return 0;
+    for (s += len + 1; s < end && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'); s++)
+        ;
+    return s < end && *s == ':';
+}
+
+/* The scan looks at every '"' (memchr) and at the byte after it: the main
+ * call of the service, a 9x9 grid with an option or two, has six quotes,
+ * none followed by the first letter of a variant field, so it costs a few
+ * memchr calls.  Quotes need no pairing: inside a JSON string a quote is
+ * escaped, so `"variant"` followed by ':' is a key wherever it stands. */
+int api_sudoku_variant_body(const api_request_t *req) {
+    const char *s = req->body, *end;
+    if (s == NULL) return 0;
+    end = s + req->body_len;
+    while ((s = memchr(s, '"', (size_t)(end - s))) != NULL && ++s < end) {
+        switch (*s) { /* the fields' first letters */
+        case 'v':
+        case 'l':
+        case 'r':
+        case 'e':
+        case 'p': break;
+        default: continue;
+        }
+        for (int i = 0; api_sudoku_variant_fields[i] != NULL; i++)
+            if (api_sudoku_variant_fields[i][0] == *s &&
+                vx_key_at(s, end, api_sudoku_variant_fields[i]))
+                return api_json_content_type(req);
+    }
+    return 0;
+}
+
+int api_sudoku_variant_missed(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
+                              void *out, api_problem_t *p) {
+    (void)req, (void)root, (void)v, (void)out;
+    api_problem_add(p, "body", o->name,
+                    "a variant field: write its name without \\u escapes (variant bodies are "
+                    "told by their field names)");
+    return -1;
+}
+
 /* === Names ============================================================== */
 
 enum {

@@ -29,7 +29,9 @@
 #include <jansson.h>
 #include <stdint.h>
 
+#include "api/opts.h"
 #include "api/problem.h"
+#include "api/request.h"
 #include "solvers/sudoku/model.h"
 
 #define API_VARIANT_MAX_UNITS 512   /* extra_units entries */
@@ -38,6 +40,28 @@
 /* The fields a body may carry for a variant (for the endpoints' lists of
  * known fields), NULL-terminated. */
 extern const char *const api_sudoku_variant_fields[];
+
+/* 1 when req is a JSON request whose body names one of the variant fields
+ * as a key (a byte scan: no parse, no allocation), else 0.  A key the scan
+ * misses (written with \u escapes) leaves the body to the classic reader,
+ * which calls it an unknown field. */
+int api_sudoku_variant_body(const api_request_t *req);
+
+/* The variant fields as rows of the classic endpoints' tables (solve,
+ * validate, grade, hint, generate), so that each table lists every field its
+ * endpoint takes (tools/api_tables, held to openapi.yaml).  They are read
+ * here, not by the table: the endpoint hands a body with one of them over
+ * before its table reads anything.  The table's reader gets such a member
+ * only when api_sudoku_variant_body()'s scan missed its key (written with \u escapes):
+ * api_sudoku_variant_missed() refuses it, by name. */
+int api_sudoku_variant_missed(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
+                              void *out, api_problem_t *p);
+#define API_SUDOKU_VARIANT_ROW(field)                                                              \
+    { .name = field, .kind = API_OPT_DATA, .in = API_IN_JSON, .json = api_sudoku_variant_missed }
+#define API_SUDOKU_VARIANT_ROWS                                                                    \
+    API_SUDOKU_VARIANT_ROW("variant"), API_SUDOKU_VARIANT_ROW("layout"),                           \
+        API_SUDOKU_VARIANT_ROW("regions"), API_SUDOKU_VARIANT_ROW("extra_units"),                  \
+        API_SUDOKU_VARIANT_ROW("parity"), API_SUDOKU_VARIANT_ROW("pairs")
 
 typedef struct api_sudoku_variant_s {
     sudoku_spec_t spec; /* ready for sudoku_model_new(); its arrays are the ones below */

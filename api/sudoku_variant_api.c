@@ -49,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/endpoint.h"
 #include "api/generate_api.h"
 #include "api/grid_char.h"
 #include "api/json_util.h"
@@ -61,43 +62,6 @@
 
 #define VX_CONFLICTS_CAP 256
 #define VX_MAX_FIELDS    32
-
-/* === Which bodies are variants ========================================== */
-
-/* Whether s (up to end) starts with `name"` and then, after blanks, ':'. */
-static int vx_key_at(const char *s, const char *end, const char *name) {
-    size_t len = strlen(name);
-    if ((size_t)(end - s) < len + 2 || memcmp(s, name, len) != 0 || s[len] != '"') return 0;
-    for (s += len + 1; s < end && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'); s++)
-        ;
-    return s < end && *s == ':';
-}
-
-/* The scan looks at every '"' (memchr) and at the byte after it: the main
- * call of the service, a 9x9 grid with an option or two, has six quotes,
- * none followed by the first letter of a variant field, so it costs a few
- * memchr calls.  Quotes need no pairing: inside a JSON string a quote is
- * escaped, so `"variant"` followed by ':' is a key wherever it stands. */
-int api_sudoku_variant_body(const api_request_t *req) {
-    const char *s = req->body, *end;
-    if (s == NULL) return 0;
-    end = s + req->body_len;
-    while ((s = memchr(s, '"', (size_t)(end - s))) != NULL && ++s < end) {
-        switch (*s) { /* the fields' first letters */
-        case 'v':
-        case 'l':
-        case 'r':
-        case 'e':
-        case 'p': break;
-        default: continue;
-        }
-        for (int i = 0; api_sudoku_variant_fields[i] != NULL; i++)
-            if (api_sudoku_variant_fields[i][0] == *s &&
-                vx_key_at(s, end, api_sudoku_variant_fields[i]))
-                return api_json_content_type(req);
-    }
-    return 0;
-}
 
 /* === Reading ============================================================ */
 
@@ -1213,7 +1177,7 @@ static int vg_options(const api_request_t *req, json_t *root, vg_job_t *j, long 
                       api_problem_t *p) {
     json_t *v;
     long long t;
-    int bad = api_gen_window(root, &j->o.gen.rating_min, &j->o.gen.rating_max, p) != 0;
+    int bad = api_gen_window(req, root, &j->o.gen.rating_min, &j->o.gen.rating_max, p) != 0;
     bad |= api_json_opt_int(root, "size", API_GEN_MIN_N, API_GEN_MAX_N, 9, size, p) != 0;
     bad |= api_json_opt_int(root, "count", 1, API_GEN_MAX_COUNT, 1, &j->count, p) != 0;
     bad |= api_json_opt_int(root, "timeout_ms", 1, req->max_timeout_ms, req->max_timeout_ms, &t,
@@ -1232,7 +1196,7 @@ static int vg_options(const api_request_t *req, json_t *root, vg_job_t *j, long 
         }
         j->o.gen.minimal = json_is_true(v);
     }
-    bad |= api_gen_seed(root, &j->seed, p) != 0;
+    bad |= api_gen_seed(req, root, &j->seed, p) != 0;
     return bad;
 }
 
@@ -1333,3 +1297,13 @@ fail:
     api_response_problem(resp, &p);
     return p.code;
 }
+
+/* === The hand-overs (api/endpoint.h) ===================================== */
+
+const api_handover_t api_ho_sudoku_solve = {&api_ep_sudoku_solve, api_sudoku_variant_solve_prepare};
+const api_handover_t api_ho_sudoku_validate = {&api_ep_sudoku_validate,
+                                               api_sudoku_variant_validate_prepare};
+const api_handover_t api_ho_sudoku_grade = {&api_ep_sudoku_grade, api_sudoku_variant_grade_prepare};
+const api_handover_t api_ho_sudoku_hint = {&api_ep_sudoku_hint, api_sudoku_variant_hint_prepare};
+const api_handover_t api_ho_sudoku_generate = {&api_ep_sudoku_generate,
+                                               api_sudoku_variant_generate_prepare};

@@ -2,7 +2,8 @@
  * POST /v1/sudoku/solve, validate, grade, hint and generate when the JSON
  * body carries a variant field (api_sudoku_variant_fields: variant,
  * layout, regions, extra_units, parity, pairs).  The classic endpoints
- * hand a request over when api_sudoku_variant_body() says so; a body
+ * hand a request over when api_sudoku_variant_body() says so, through the
+ * hand-overs defined here (api/endpoint.h: api_handovers[]); a body
  * without those fields never gets here and keeps the classic path (its
  * fast reader and the fast 9x9 engine).  sudoku_variant_api.c has the
  * request and answer shapes; docs/variants.md the fields. */
@@ -10,12 +11,6 @@
 #define PUZZLED_API_SUDOKU_VARIANT_API_H
 
 #include "api/request.h"
-
-/* 1 when req is a JSON request whose body names one of the variant fields
- * as a key (a byte scan: no parse, no allocation), else 0.  A key the scan
- * misses (written with \u escapes) leaves the body to the classic reader,
- * which calls it an unknown field. */
-int api_sudoku_variant_body(const api_request_t *req);
 
 /* The endpoints on a variant body; as every api_prepare_fn. */
 int api_sudoku_variant_solve_prepare(const api_request_t *req, api_job_t **job,

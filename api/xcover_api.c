@@ -16,9 +16,11 @@
 #include "api/xcover_api.h"
 
 #include <jansson.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/endpoint.h"
 #include "api/json_util.h"
 #include "api/json_writer.h"
 #include "api/xc_job.h"
@@ -175,51 +177,78 @@ static int xcj_names(json_t *list, const char *field, names_t *t, uint32_t first
     return bad ? -1 : 0;
 }
 
-/* What the body asks, as read by xcj_read(). */
+/* === What the body asks: the table === */
+
 typedef struct xcj_in_s {
     json_t *items, *secondary, *options; /* borrowed from the document */
     long long max_solutions, timeout_ms, threads;
-    xcover_engine_t engine;
+    int method; /* index in xcj_methods */
 } xcj_in_t;
 
-/* The body's members: the options, and the three lists' shapes.  0 or -1
- * (errors in p). */
-static int xcj_read(const api_request_t *req, json_t *root, xcj_in_t *in, api_problem_t *p) {
-    static const char *const fields[] = {"items",      "secondary", "options", "max_solutions",
-                                         "timeout_ms", "threads",   "method",  NULL};
-    json_t *v;
-    int bad = api_json_fields(root, fields, p) != 0;
-    in->max_solutions = 1;
-    in->timeout_ms = 0;
-    in->threads = 1;
-    in->engine = XCOVER_ENGINE_DLX;
-    bad |= api_json_opt_int(root, "max_solutions", 1, 10000, 1, &in->max_solutions, p) != 0;
-    bad |= api_json_opt_int(root, "timeout_ms", 1, req->max_timeout_ms, req->max_timeout_ms,
-                            &in->timeout_ms, p) != 0;
-    bad |= api_json_opt_int(root, "threads", 1, req->pool_threads, 1, &in->threads, p) != 0;
-    if ((v = json_object_get(root, "method")) != NULL &&
-        (!json_is_string(v) || xcover_engine_parse(json_string_value(v), &in->engine) != 0)) {
-        api_problem_add(p, "body", "method", "must be dlx or algorithm-x");
-        bad = 1;
-    }
-    in->items = json_object_get(root, "items");
-    in->secondary = json_object_get(root, "secondary");
-    in->options = json_object_get(root, "options");
-    if (!json_is_array(in->items)) {
-        api_problem_add(p, "body", "items", "required: an array of item names");
-        bad = 1;
-    }
-    if (in->secondary != NULL && !json_is_array(in->secondary)) {
-        api_problem_add(p, "body", "secondary", "must be an array of item names");
-        bad = 1;
-    }
-    if (!json_is_array(in->options)) {
-        api_problem_add(p, "body", "options",
-                        "required: an array of options (arrays of item names)");
-        bad = 1;
-    }
-    return bad ? -1 : 0;
+static const char *const xcj_media[] = {"application/json", NULL};
+static const char *const xcj_methods[] = {"dlx", "algorithm-x", NULL};
+
+/* items, secondary, options: each an array (the names are read later,
+ * against each other), kept at o->at; otherwise o->msg names it. */
+static int xcj_list(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
+                    void *out, api_problem_t *p) {
+    (void)req, (void)root;
+    *(json_t **)((char *)out + o->at) = v;
+    if (json_is_array(v)) return 0;
+    api_problem_add(p, "body", o->name, "%s", o->msg);
+    return -1;
 }
+
+#define XCJ_AT(f) offsetof(xcj_in_t, f)
+static const api_opt_t xcj_opts[] = {{.name = "max_solutions",
+                                      .kind = API_OPT_INT,
+                                      .in = API_IN_JSON,
+                                      .lo = 1,
+                                      .hi = 10000,
+                                      .def = 1,
+                                      .at = XCJ_AT(max_solutions)},
+                                     {.name = "timeout_ms",
+                                      .kind = API_OPT_INT,
+                                      .in = API_IN_JSON,
+                                      .lo = 1,
+                                      .hi = API_REQ_TIMEOUT,
+                                      .def = API_REQ_TIMEOUT,
+                                      .at = XCJ_AT(timeout_ms)},
+                                     {.name = "threads",
+                                      .kind = API_OPT_INT,
+                                      .in = API_IN_JSON,
+                                      .lo = 1,
+                                      .hi = API_REQ_THREADS,
+                                      .def = 1,
+                                      .at = XCJ_AT(threads)},
+                                     {.name = "method",
+                                      .kind = API_OPT_ENUM,
+                                      .in = API_IN_JSON,
+                                      .names = xcj_methods,
+                                      .def = 0,
+                                      .msg = "must be dlx or algorithm-x",
+                                      .at = XCJ_AT(method)},
+                                     {.name = "items",
+                                      .kind = API_OPT_DATA,
+                                      .in = API_IN_JSON,
+                                      .flags = API_OPT_REQUIRED | API_OPT_ABSENT,
+                                      .msg = "required: an array of item names",
+                                      .at = XCJ_AT(items),
+                                      .json = xcj_list},
+                                     {.name = "secondary",
+                                      .kind = API_OPT_DATA,
+                                      .in = API_IN_JSON,
+                                      .msg = "must be an array of item names",
+                                      .at = XCJ_AT(secondary),
+                                      .json = xcj_list},
+                                     {.name = "options",
+                                      .kind = API_OPT_DATA,
+                                      .in = API_IN_JSON,
+                                      .flags = API_OPT_REQUIRED | API_OPT_ABSENT,
+                                      .msg = "required: an array of options (arrays of item names)",
+                                      .at = XCJ_AT(options),
+                                      .json = xcj_list},
+                                     {0}};
 
 /* The options as item numbers in compressed rows: start[k] (nopt + 1 of
  * them, the caller's) and *entries (allocated here; the caller frees it,
@@ -288,21 +317,23 @@ int api_xcover_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
     names_t names = {NULL, NULL, 0};
     uint32_t *start = NULL, *entries = NULL;
     xcj_t *j = NULL;
-    xcj_in_t in;
+    xcj_in_t in = {0};
+    xcover_engine_t engine;
     size_t nitems, nsec, nopt;
     int bad = 0, rc;
 
     *job = NULL;
     api_problem_init(&p, API_EINVALID, "the exact-cover problem is not valid");
     if (!api_json_content_type(req)) {
-        api_problem_init(&p, API_EMEDIA, "send application/json");
-        api_problem_add(&p, "header", "Content-Type", "unsupported: '%.60s'", req->content_type);
+        api_endpoint_media_problem(&api_ep_xcover_solve, req, &p);
         goto fail;
     }
     bad |= api_params_check(req, none, &p) != 0;
     if ((root = api_json_object(req, &p)) == NULL) goto fail;
-    bad |= xcj_read(req, root, &in, &p) != 0;
+    api_opts_defaults(xcj_opts, req, &in);
+    bad |= api_opts_json(xcj_opts, req, root, 0, &in, &p) != 0;
     if (bad) goto fail;
+    xcover_engine_parse(xcj_methods[in.method], &engine);
     nitems = json_array_size(in.items);
     nsec = json_array_size(in.secondary);
     nopt = json_array_size(in.options);
@@ -340,7 +371,7 @@ int api_xcover_solve_prepare(const api_request_t *req, api_job_t **job, api_resp
                         search_code_name(rc));
         goto fail;
     }
-    if (api_xc_init(&j->xc, j->problem, in.engine, (uint64_t)in.max_solutions, (unsigned)in.threads,
+    if (api_xc_init(&j->xc, j->problem, engine, (uint64_t)in.max_solutions, (unsigned)in.threads,
                     NULL, 0) != 0)
         goto nomem;
     j->base.inline_ok = in.threads == 1; /* one item, restartable (api_xc_run) */
@@ -362,3 +393,10 @@ fail:
     api_response_problem(resp, &p);
     return p.code;
 }
+
+const api_endpoint_t api_ep_xcover_solve = {.method = "POST",
+                                            .path = "/v1/exact-cover/solve",
+                                            .label = "exact-cover",
+                                            .media = xcj_media,
+                                            .opts = xcj_opts,
+                                            .prepare = api_xcover_solve_prepare};

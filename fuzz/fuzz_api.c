@@ -3,10 +3,13 @@
  * progressive jobs streamed), with a short deadline so that a hard puzzle
  * costs milliseconds, not minutes.
  *
- * Input: byte 0 picks the endpoint (low 4 bits) and the Content-Type (high
- * bits: none, JSON, text/plain, CSV); the rest up to the first '\n' is a
- * query string (k=v&k=v, at most API_MAX_PARAMS pairs); everything after it
- * is the body.
+ * Input, three parts: a first line naming the endpoint, "METHOD PATH C"
+ * (an endpoint of api_endpoints[], by name, so that the corpus survives
+ * any reordering of the list, and C a digit picking the Content-Type: 0
+ * none, 1 JSON, 2 text/plain, 3 CSV); then up to the next '\n' a query
+ * string (k=v&k=v, at most API_MAX_PARAMS pairs); everything after it is
+ * the body.  An input that names no endpoint is skipped (libFuzzer learns
+ * the names from the comparisons).
  *
  * What must hold for every input, or the harness aborts:
  *   - the answer has a status between 200 and 499 (a 5xx means the server
@@ -17,6 +20,8 @@
  *   - no sanitizer report, leak, or read outside the input (the body is
  *     copied to an exact-size heap buffer with no terminating NUL).
  * FUZZ_VERBOSE=1 prints each input's endpoint, status and answer head.
+ * replay.c fails when an endpoint of the list has no input, so that a new
+ * endpoint comes with its seeds.
  *
  * Built two ways: with clang -fsanitize=fuzzer by `make fuzz` (libFuzzer's
  * main), and with replay.c by `make test`, which runs every file of
@@ -28,23 +33,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/killer_api.h"
-#include "api/nqueens_api.h"
-#include "api/nqueens_board_api.h"
+#include "api/endpoint.h"
 #include "api/request.h"
-#include "api/sudoku_api.h"
-#include "api/sudoku_batch.h"
-#include "api/xcover_api.h"
+
+#define FUZZ_MAX_ENDPOINTS 64
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const api_prepare_fn endpoints[] = {
-    api_killer_solve_prepare,    api_sudoku_solve_prepare,       api_sudoku_validate_prepare,
-    api_sudoku_batch_prepare,    api_xcover_solve_prepare,       api_nqueens_count_prepare,
-    api_nqueens_solve_prepare,   api_nqueens_solve_post_prepare, api_nqueens_count_post_prepare,
-    api_nqueens_analyze_prepare, api_nqueens_solutions_prepare,
-};
-#define NENDPOINTS (sizeof endpoints / sizeof endpoints[0])
+/* How many inputs so far named each endpoint of api_endpoints[] (by its
+ * index): replay.c checks that every endpoint has some. */
+size_t fuzz_reached[FUZZ_MAX_ENDPOINTS];
 
 static const char *const ctypes[] = {NULL, "application/json", "text/plain", "text/csv"};
 
@@ -79,24 +77,51 @@ static void drive_progressive(api_job_t *job, api_response_t *resp, const search
     job->ops->free(job);
 }
 
+/* The endpoint the first line names ("METHOD PATH C"), its Content-Type
+ * index in *ct; NULL when there is none.  *used: bytes of the line with
+ * its '\n'. */
+static const api_endpoint_t *fuzz_endpoint(const uint8_t *data, size_t size, int *ct,
+                                           size_t *used) {
+    char line[128], *sp;
+    size_t n = 0;
+    while (n < size && data[n] != '\n')
+        n++;
+    if (n >= size || n < 5 || n >= sizeof line) return NULL;
+    memcpy(line, data, n);
+    line[n] = '\0';
+    *used = n + 1;
+    if (line[n - 2] != ' ' || line[n - 1] < '0' || line[n - 1] > '3') return NULL;
+    *ct = line[n - 1] - '0';
+    line[n - 2] = '\0';
+    if ((sp = strchr(line, ' ')) == NULL) return NULL;
+    *sp = '\0';
+    return api_endpoint_find(line, sp + 1);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     api_param_t params[API_MAX_PARAMS];
     char *query, *body = NULL, *save = NULL, *kv;
-    size_t nparams = 0, qlen = 0, blen;
+    size_t nparams = 0, qlen = 0, blen, head = 0;
     api_request_t r;
     api_job_t *job = NULL;
     api_response_t resp;
     search_ctl_t ctl;
-    if (size == 0) return 0;
-    while (1 + qlen < size && data[1 + qlen] != '\n')
+    int ct = 0;
+    const api_endpoint_t *ep = fuzz_endpoint(data, size, &ct, &head);
+    if (ep == NULL) return 0;
+    for (size_t i = 0; api_endpoints[i] != NULL && i < FUZZ_MAX_ENDPOINTS; i++)
+        if (api_endpoints[i] == ep) fuzz_reached[i]++;
+    data += head;
+    size -= head;
+    while (qlen < size && data[qlen] != '\n')
         qlen++;
     query = malloc(qlen + 1);
-    blen = size > 2 + qlen ? size - 2 - qlen : 0;
+    blen = size > 1 + qlen ? size - 1 - qlen : 0;
     if (blen > 0) body = malloc(blen);
     if (query == NULL || (blen > 0 && body == NULL)) goto out;
-    memcpy(query, data + 1, qlen);
+    memcpy(query, data, qlen);
     query[qlen] = '\0';
-    if (blen > 0) memcpy(body, data + 2 + qlen, blen);
+    if (blen > 0) memcpy(body, data + 1 + qlen, blen);
     for (kv = strtok_r(query, "&", &save); kv != NULL && nparams < API_MAX_PARAMS;
          kv = strtok_r(NULL, "&", &save)) {
         char *eq = strchr(kv, '=');
@@ -107,20 +132,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     memset(&r, 0, sizeof r);
     memset(&resp, 0, sizeof resp);
-    r.method = (data[0] & 0x80) ? "GET" : "POST";
-    r.path = "/fuzz";
+    r.method = ep->method;
+    r.path = ep->path;
     r.params = params;
     r.nparams = nparams;
     r.body = body;
     r.body_len = blen;
-    r.content_type = ctypes[(data[0] >> 4) & 3];
+    r.content_type = ctypes[ct];
     r.pool_threads = 2;
     r.max_timeout_ms = 50;
     r.max_batch_lines = 64;
     memset(&ctl, 0, sizeof ctl);
     ctl.deadline_ns = search_now_ns() + 50 * 1000000LL;
     ctl.node_budget = 200000;
-    endpoints[(data[0] & 0x0f) % NENDPOINTS](&r, &job, &resp);
+    ep->prepare(&r, &job, &resp);
     if (job != NULL && job->ops->progressive) {
         drive_progressive(job, &resp, &ctl);
     } else {
@@ -139,7 +164,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         check_answer(&resp, resp.stream != NULL);
     }
     if (getenv("FUZZ_VERBOSE") != NULL) /* what each corpus input exercises */
-        fprintf(stderr, "endpoint %d: %d %.*s\n", (int)((data[0] & 0x0f) % NENDPOINTS), resp.status,
+        fprintf(stderr, "%s %s: %d %.*s\n", ep->method, ep->path, resp.status,
                 resp.body != NULL && resp.len > 100 ? 100 : (int)resp.len,
                 resp.body != NULL ? resp.body : "");
     api_response_destroy(&resp);

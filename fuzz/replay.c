@@ -1,7 +1,9 @@
 /* replay.c -- runs inputs through fuzz_api.c's LLVMFuzzerTestOneInput
  * without libFuzzer, so that `make test` (gcc, and ASan/UBSan with
- * SANITIZE=1) replays the corpus: fuzz/replay FILE_OR_DIR...  Returns 0
- * when every input ran (a failed check aborts), 1 on an unreadable one. */
+ * SANITIZE=1) replays the corpus: fuzz/replay [--all-endpoints]
+ * FILE_OR_DIR...  Returns 0 when every input ran (a failed check aborts),
+ * 1 on an unreadable one; with --all-endpoints (make test) also 1 when an
+ * endpoint of api_endpoints[] had no input, naming it. */
 #include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,7 +11,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "api/endpoint.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+extern size_t fuzz_reached[];
 
 static int run_file(const char *path) {
     FILE *f = fopen(path, "rb");
@@ -29,8 +34,8 @@ static int run_file(const char *path) {
 }
 
 int main(int argc, char **argv) {
-    int bad = 0, n = 0;
-    for (int i = 1; i < argc; i++) {
+    int bad = 0, n = 0, all = argc > 1 && strcmp(argv[1], "--all-endpoints") == 0;
+    for (int i = 1 + all; i < argc; i++) {
         struct stat st;
         DIR *d;
         struct dirent *e;
@@ -50,5 +55,11 @@ int main(int argc, char **argv) {
         closedir(d);
     }
     printf("replay: %d inputs, %s\n", n, bad ? "some unreadable" : "all passed");
+    for (size_t i = 0; all && api_endpoints[i] != NULL; i++)
+        if (fuzz_reached[i] == 0) {
+            fprintf(stderr, "replay: no input names %s %s (add seeds to fuzz/corpus)\n",
+                    api_endpoints[i]->method, api_endpoints[i]->path);
+            bad = 1;
+        }
     return bad;
 }

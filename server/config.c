@@ -3,7 +3,7 @@
  * the same table, so the two cannot drift apart. */
 #include "server/config.h"
 
-#include "server/rconn.h"
+#include "server/jobs/rconn_url.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

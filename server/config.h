@@ -39,7 +39,7 @@ typedef struct config_s {
     char cors_origin[256];
     int healthcheck;     /* --healthcheck: probe /healthz and exit */
     char web_root[1024]; /* "" = serve the web front end built into the binary */
-    /* Cluster mode (server/cluster.c): "" = the embedded job store.  The URL
+    /* Cluster mode (server/jobs/cluster.c): "" = the embedded job store.  The URL
      * may hold a password: never log it (rconn_url_redacted). */
     char redis[1024];
     char redis_prefix[64];   /* namespace of every key and channel */

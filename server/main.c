@@ -30,17 +30,18 @@
 #include <unistd.h>
 
 #include "server/budget.h"
-#include "server/cluster.h"
 #include "server/config.h"
 #include "server/guard.h"
 #include "server/healthcheck.h"
-#include "server/http.h"
-#include "server/jobs.h"
-#include "server/jobstore.h"
+#include "server/http/http.h"
+#include "server/http/router.h"
+#include "server/jobs/cluster.h"
+#include "server/jobs/jobs.h"
+#include "server/jobs/jobstore.h"
+#include "server/jobs/rconn.h"
+#include "server/log.h"
 #include "server/metrics.h"
 #include "server/pool.h"
-#include "server/rconn.h"
-#include "server/router.h"
 
 #define CANCEL_WAIT_MS 1000 /* past --grace-ms, for the cancelled answers to be written */
 
@@ -75,7 +76,7 @@ static int wait_idle(http_server_t *http, pool_t *pool, int64_t ms, const sigset
  * head), so say why and _exit. */
 static void exit_abandoning(http_server_t *http, pool_t *pool, int64_t waited_ms) {
     long jobs = pool_inflight(pool), reqs = http != NULL ? http_server_active(http) : 0;
-    http_log("error", "exiting without stopping what still runs",
+    log_json("error", "exiting without stopping what still runs",
              json_pack("{s:s, s:I, s:I, s:I, s:i}", "reason",
                        "in-flight work did not end within the grace period and the wait for "
                        "its cancel; answers already written are kept",
@@ -126,7 +127,7 @@ int main(int argc, char **argv) {
     metrics->budgets[metrics->nbudgets++] = &results;
 
     if (pool_new(&pool, &cfg, metrics, &work) != 0) {
-        http_log("error", "cannot start the worker pool", NULL);
+        log_json("error", "cannot start the worker pool", NULL);
         rc = 1;
         goto out;
     }
@@ -140,21 +141,21 @@ int main(int argc, char **argv) {
         if (rconn_new(&redis, &url, metrics) != 0 ||
             jobstore_redis_new(&store, redis, &cfg, replica) != 0 ||
             cluster_new(&cluster, &cfg, pool, metrics, redis, replica) != 0) {
-            http_log("error", "cannot set up cluster mode", NULL);
+            log_json("error", "cannot set up cluster mode", NULL);
             if (store != NULL) store->ops->free(store);
             store = NULL;
             rc = 1;
             goto out;
         }
         rconn_url_redacted(&url, where, sizeof where); /* never the password */
-        http_log("info", "cluster mode",
+        log_json("info", "cluster mode",
                  json_pack("{s:s, s:s, s:s, s:i}", "redis", where, "prefix", cfg.redis_prefix,
                            "replica", replica, "claim_ms", (int)cfg.redis_claim_ms));
     } else if (jobstore_mem_new(&store, cfg.max_jobs, &results) != 0) {
         store = NULL;
     }
     if (store == NULL || jobs_new(&jobs, &cfg, pool, metrics, store, cluster) != 0) {
-        http_log("error", "cannot set up the job store", NULL);
+        log_json("error", "cannot set up the job store", NULL);
         if (store != NULL && jobs == NULL) store->ops->free(store);
         rc = 1;
         goto out;
@@ -163,8 +164,8 @@ int main(int argc, char **argv) {
         rc = 1;
         goto out;
     }
-    http_log("info", "connections", json_pack("{s:s}", "detail", fdnote));
-    http_log("info", "listening",
+    log_json("info", "connections", json_pack("{s:s}", "detail", fdnote));
+    log_json("info", "listening",
              json_pack("{s:s, s:i, s:i, s:i, s:I, s:i, s:I, s:I, s:I}", "bind", cfg.bind, "port",
                        (int)http_server_port(http), "threads", (int)cfg.threads,
                        "background_threads", (int)cfg.background_threads, "max_body",
@@ -177,19 +178,19 @@ int main(int argc, char **argv) {
         sig = sigwaitinfo(&set, NULL);
     } while (sig < 0);
 
-    http_log("info", "draining",
+    log_json("info", "draining",
              json_pack("{s:s, s:I}", "signal", sig == SIGINT ? "SIGINT" : "SIGTERM", "grace_ms",
                        (json_int_t)cfg.grace_ms));
     http_server_drain(http);
     jobs_drain(jobs); /* queued jobs end as cancelled; running ones get the grace period */
     if (!wait_idle(http, pool, cfg.grace_ms, &set)) {
-        http_log("warn", "grace period over: cancelling in-flight work",
+        log_json("warn", "grace period over: cancelling in-flight work",
                  json_pack("{s:I, s:I}", "jobs", (json_int_t)pool_inflight(pool), "requests",
                            (json_int_t)http_server_active(http)));
         pool_cancel_all(pool);
         if (!wait_idle(http, pool, CANCEL_WAIT_MS, &set)) {
             if (pool_inflight(pool) > 0) exit_abandoning(http, pool, cfg.grace_ms + CANCEL_WAIT_MS);
-            http_log("warn", "closing connections that hold no work",
+            log_json("warn", "closing connections that hold no work",
                      json_pack("{s:I}", "requests", (json_int_t)http_server_active(http)));
         }
     }
@@ -205,6 +206,6 @@ out:
     cluster_free(cluster);
     rconn_free(redis);
     free(metrics);
-    if (rc == 0) http_log("info", "stopped", NULL);
+    if (rc == 0) log_json("info", "stopped", NULL);
     return rc;
 }

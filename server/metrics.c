@@ -2,6 +2,7 @@
  * label tables below are the whole cardinality of what we export. */
 #include "server/metrics.h"
 
+#include "api/endpoint.h"
 #include "server/budget.h"
 
 #include <stdarg.h>
@@ -13,8 +14,6 @@ static const int metrics_statuses[METRICS_NSTATUS - 1] = {200, 202, 204, 304, 40
                                                           413, 415, 422, 429, 500, 503, 504};
 static const double metrics_bounds_ms[METRICS_NBUCKETS] = {
     1, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000, 60000};
-static const char *const metrics_puzzles[METRICS_NPUZZLES] = {"nqueens", "sudoku", "killer",
-                                                              "exact-cover", "other"};
 
 void metrics_init(metrics_t *m, const char *const *paths, size_t npaths) {
     memset(m, 0, sizeof *m);
@@ -22,6 +21,15 @@ void metrics_init(metrics_t *m, const char *const *paths, size_t npaths) {
     for (size_t i = 0; i < m->npaths; i++)
         m->paths[i] = paths[i];
     m->paths[m->npaths] = "unmatched";
+    for (size_t i = 0; api_endpoints[i] != NULL; i++) {
+        const char *label = api_endpoints[i]->label;
+        size_t k = 0;
+        while (k < m->npuzzles && strcmp(m->puzzles[k], label) != 0)
+            k++;
+        if (k == m->npuzzles && m->npuzzles < METRICS_MAX_PUZZLES)
+            m->puzzles[m->npuzzles++] = label;
+    }
+    m->puzzles[m->npuzzles] = "other";
     atomic_store(&m->redis_up, -1);
 }
 
@@ -59,7 +67,7 @@ void metrics_observe_job(metrics_t *m, double seconds) {
 
 void metrics_add_nodes(metrics_t *m, const char *puzzle, uint64_t nodes) {
     size_t i = 0;
-    while (i < METRICS_NPUZZLES - 1 && strcmp(metrics_puzzles[i], puzzle) != 0)
+    while (i < m->npuzzles && strcmp(m->puzzles[i], puzzle) != 0)
         i++;
     atomic_fetch_add_explicit(&m->nodes[i], nodes, memory_order_relaxed);
 }
@@ -169,8 +177,8 @@ char *metrics_render(metrics_t *m, size_t *len) {
 
     buf_printf(&b, "# HELP puzzled_solver_nodes_total Search nodes visited by the solvers.\n"
                    "# TYPE puzzled_solver_nodes_total counter\n");
-    for (size_t i = 0; i < METRICS_NPUZZLES; i++)
-        buf_printf(&b, "puzzled_solver_nodes_total{puzzle=\"%s\"} %llu\n", metrics_puzzles[i],
+    for (size_t i = 0; i <= m->npuzzles; i++)
+        buf_printf(&b, "puzzled_solver_nodes_total{puzzle=\"%s\"} %llu\n", m->puzzles[i],
                    LOAD(m->nodes[i]));
 
     buf_printf(

@@ -39,9 +39,23 @@
 
 /* The code's name ("SEARCH_TIMEOUT", "SUDOKU_ECONFLICT", ...) and a short
  * sentence, for logs and problem details; any solver's code, "SEARCH_UNKNOWN"
- * for others.  Static strings; solvers/search.c has the table. */
+ * for others.  Static strings, from the tables below. */
 const char *search_code_name(int code);
 const char *search_code_str(int code);
+
+/* A block of codes names itself in a table defined at the start of a line
+ * of its puzzle's main .c, "const search_code_t <puzzle>_codes[] = {",
+ * rows SEARCH_CODE(CODE, "sentence"), ended by {0, NULL, NULL}; the
+ * Makefile lists every such table of SOLVER_SRC in search_code_tables[]
+ * (NULL-terminated). */
+typedef struct search_code_s {
+    int code;
+    const char *name;
+    const char *str;
+} search_code_t;
+#define SEARCH_CODE(c, s)                                                                          \
+    { c, #c, s }
+extern const search_code_t *const search_code_tables[];
 
 #define SEARCH_POLL_MASK 0x3fffu /* poll the clock every 16384 nodes */
 

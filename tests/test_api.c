@@ -1,13 +1,13 @@
-/* test_api.c -- the api/ layer without a server: parameter parsing, problem
- * rendering, and N-Queens jobs driven through their whole life cycle
- * (prepare, run every item, merge, render) the way the pool drives them. */
+/* test_api.c -- what every api/ endpoint shares, without a server: parameter
+ * parsing, problem rendering, the error table and its code names, the JSON
+ * reader's syntax errors and the answer writer.  Each endpoint family has
+ * its own file (test_nqueens_api.c, test_sudoku_api.c, ...). */
 #include <check.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/nqueens_api.h"
 #include "api/json_util.h"
 #include "api/json_writer.h"
 #include "api/problem.h"
@@ -108,81 +108,8 @@ START_TEST(api_error_table_statuses) {
 }
 END_TEST
 
-/* Drives a job like the pool does, items in reverse order to show that the
- * merge does not depend on completion order. */
-static json_t *run_job(api_job_t *job) {
-    api_response_t resp = {0};
-    search_ctl_t ctl = {.deadline_ns = 0};
-    json_error_t err;
-    for (size_t k = job->nitems; k-- > 0;) {
-        int rc = job->ops->run(job, k, &ctl);
-        if (job->ops->merge(job, k, rc) != API_JOB_CONTINUE) break;
-    }
-    job->ops->render(job, &resp);
-    job->ops->free(job);
-    ck_assert_int_eq(resp.status, 200);
-    json_t *j = json_loads(resp.body, 0, &err);
-    api_response_destroy(&resp);
-    ck_assert_ptr_nonnull(j);
-    return j;
-}
-
-START_TEST(api_nqueens_count_job_lifecycle) {
-    static const long long want[] = {1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712};
-    for (int n = 1; n <= 13; n++) {
-        for (int sym = 0; sym <= 1; sym++) {
-            char nv[8];
-            snprintf(nv, sizeof nv, "%d", n);
-            api_param_t kv[2] = {{"n", nv}, {"symmetry", sym ? "true" : "false"}};
-            api_request_t r = make_req(kv, 2);
-            api_job_t *job = NULL;
-            api_response_t resp = {0};
-            ck_assert_int_eq(api_nqueens_count_prepare(&r, &job, &resp), 0);
-            ck_assert_ptr_nonnull(job);
-            ck_assert_uint_eq(job->threads, 4); /* default: the pool size */
-            json_t *j = run_job(job);
-            ck_assert_int_eq(json_integer_value(json_object_get(j, "count")), want[n - 1]);
-            json_decref(j);
-        }
-    }
-}
-END_TEST
-
-START_TEST(api_nqueens_solve_job_lifecycle) {
-    api_param_t kv = {"n", "12"};
-    api_request_t r = make_req(&kv, 1);
-    api_job_t *job = NULL;
-    api_response_t resp = {0};
-    ck_assert_int_eq(api_nqueens_solve_prepare(&r, &job, &resp), 0);
-    json_t *j = run_job(job);
-    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "solved");
-    ck_assert_int_eq(json_array_size(json_object_get(j, "queens")), 12);
-    json_decref(j);
-}
-END_TEST
-
-START_TEST(api_nqueens_prepare_rejects) {
-    api_param_t kv[2] = {{"n", "30"}, {"threads", "5"}};
-    api_request_t r = make_req(kv, 2);
-    api_job_t *job = NULL;
-    api_response_t resp = {0};
-    ck_assert_int_eq(api_nqueens_count_prepare(&r, &job, &resp), API_EINVALID);
-    ck_assert_ptr_null(job);
-    ck_assert_int_eq(resp.status, 400);
-    ck_assert_ptr_nonnull(strstr(resp.body, "\"field\":\"n\""));
-    ck_assert_ptr_nonnull(strstr(resp.body, "\"field\":\"threads\""));
-    api_response_destroy(&resp);
-}
-END_TEST
-
-START_TEST(api_nqueens_split_depth_grows) {
-    ck_assert_int_ge(api_nqueens_split_depth(17, 1), api_nqueens_split_depth(12, 1));
-    ck_assert_int_lt(api_nqueens_split_depth(4, 1), 4);
-}
-END_TEST
-
 /* One code space: api/ codes and solver codes never collide, and each has a
- * name (tests/check_codes.sh checks that every defined code is in a table). */
+ * name (tools/check_codes.sh checks that every defined code is in a table). */
 START_TEST(api_code_names) {
     ck_assert_str_eq(api_code_name(API_EINVALID), "API_EINVALID");
     ck_assert_str_eq(api_code_name(API_ENOMEM), "API_ENOMEM");
@@ -358,10 +285,6 @@ Suite *api_suite(void) {
     tcase_add_test(tc, api_code_names);
     tcase_add_test(tc, api_json_object_syntax);
     tcase_add_test(tc, api_json_writer_matches_jansson);
-    tcase_add_test(tc, api_nqueens_count_job_lifecycle);
-    tcase_add_test(tc, api_nqueens_solve_job_lifecycle);
-    tcase_add_test(tc, api_nqueens_prepare_rejects);
-    tcase_add_test(tc, api_nqueens_split_depth_grows);
     suite_add_tcase(s, tc);
     tcase_set_timeout(tc, 30);
     return s;

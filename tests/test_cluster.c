@@ -21,10 +21,10 @@
 #include <unistd.h>
 
 #include "api/nqueens_api.h"
-#include "server/cluster.h"
+#include "server/jobs/cluster.h"
 #include "server/config.h"
-#include "server/jobstore.h"
-#include "server/rconn.h"
+#include "server/jobs/jobstore.h"
+#include "server/jobs/rconn.h"
 #include "tests/http_client.h"
 #include "tests/job_client.h"
 #include "tests/redis_harness.h"

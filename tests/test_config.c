@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "server/config.h"
-#include "server/rconn.h"
+#include "server/jobs/rconn.h"
 
 #include <string.h>
 

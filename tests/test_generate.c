@@ -1,5 +1,8 @@
-/* test_generate.c -- the Sudoku and Killer generators and their endpoint
- * (through the job harness, no server).
+/* test_generate.c -- the Sudoku and Killer generators and their endpoints,
+ * through the job harness and over HTTP (a generated puzzle proved unique
+ * by the solve routes of the same server and graded again by its grade
+ * route; the deadline answering "timeout" with only honestly labelled
+ * puzzles).
  *
  * Every generated puzzle is checked by the solvers, not by the generator's
  * own word: exactly one solution (sudoku_solve / killer_solve with
@@ -18,6 +21,7 @@
 #include "solvers/killer/generate.h"
 #include "solvers/sudoku/generate.h"
 #include "solvers/sudoku/logic.h"
+#include "tests/http_check.h"
 #include "tests/job_harness.h"
 
 #define MAXNN (25 * 25)
@@ -415,6 +419,88 @@ START_TEST(gen_api_killer) {
 }
 END_TEST
 
+/* === Over HTTP, on a real server (tests/http_check.h) === */
+
+START_TEST(gen_http_cross_checked) {
+    hresp_t r =
+        hc_post(&hc_srv, "/v1/sudoku/generate", "application/json",
+                "{\"difficulty\":\"hard\",\"count\":2,\"seed\":77,\"symmetry\":\"mirror\"}");
+    json_t *j = hc_json(&r, 200), *p;
+    size_t i;
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "complete");
+    json_array_foreach(json_object_get(j, "puzzles"), i, p) {
+        char body[256];
+        const char *puzzle = json_string_value(json_object_get(p, "puzzle"));
+        snprintf(body, sizeof body, "{\"grid\":\"%s\",\"max_solutions\":2}", puzzle);
+        hresp_t s = hc_post(&hc_srv, "/v1/sudoku/solve", "application/json", body);
+        json_t *sj = hc_json(&s, 200);
+        ck_assert(json_is_true(json_object_get(sj, "unique")));
+        ck_assert_str_eq(json_string_value(json_object_get(sj, "solution")),
+                         json_string_value(json_object_get(p, "solution")));
+        json_decref(sj);
+        hresp_free(&s);
+        snprintf(body, sizeof body, "{\"grid\":\"%s\"}", puzzle);
+        s = hc_post(&hc_srv, "/v1/sudoku/grade", "application/json", body);
+        sj = hc_json(&s, 200);
+        ck_assert_str_eq(json_string_value(json_object_get(sj, "level")), "hard");
+        ck_assert(json_real_value(json_object_get(sj, "rating")) ==
+                  json_real_value(json_object_get(p, "rating")));
+        json_decref(sj);
+        hresp_free(&s);
+    }
+    json_decref(j);
+    hresp_free(&r);
+    r = hc_post(&hc_srv, "/v1/sudoku/generate", "application/json", "{\"count\":101}");
+    hc_problem(&r, 400, "count");
+    hresp_free(&r);
+}
+END_TEST
+
+START_TEST(gen_http_deadline_keeps_labels_honest) {
+    /* 25x25 beyond-logic cannot be found in 30 ms: timeout, nothing mislabelled */
+    hresp_t r =
+        hc_post(&hc_srv, "/v1/sudoku/generate", "application/json",
+                "{\"size\":25,\"difficulty\":\"beyond-logic\",\"count\":3,\"timeout_ms\":30}");
+    json_t *j = hc_json(&r, 200), *p;
+    size_t i;
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "timeout");
+    json_array_foreach(json_object_get(j, "puzzles"), i, p)
+        ck_assert_str_eq(json_string_value(json_object_get(p, "level")), "beyond-logic");
+    json_decref(j);
+    hresp_free(&r);
+}
+END_TEST
+
+START_TEST(gen_http_killer_unique) {
+    hresp_t r = hc_post(&hc_srv, "/v1/killer/generate", "application/json",
+                        "{\"size\":9,\"seed\":21,\"cage_size\":{\"min\":2,\"max\":4}}");
+    json_t *j = hc_json(&r, 200);
+    json_t *p = json_array_get(json_object_get(j, "puzzles"), 0);
+    json_t *req = json_pack("{s:i, s:O, s:i}", "size", 9, "cages", json_object_get(p, "cages"),
+                            "max_solutions", 2);
+    char *body = json_dumps(req, JSON_COMPACT);
+    hresp_t s = hc_post(&hc_srv, "/v1/killer/solve", "application/json", body);
+    json_t *sj = hc_json(&s, 200);
+    ck_assert(json_is_true(json_object_get(sj, "unique")));
+    /* the solve answers arrays; the generator a string */
+    const char *sol = json_string_value(json_object_get(p, "solution"));
+    json_t *grid = json_object_get(sj, "solution");
+    for (int c = 0; c < 81; c++)
+        ck_assert_int_eq(json_integer_value(json_array_get(json_array_get(grid, (size_t)(c / 9)),
+                                                           (size_t)(c % 9))),
+                         sol[c] - '0');
+    json_decref(sj);
+    hresp_free(&s);
+    free(body);
+    json_decref(req);
+    json_decref(j);
+    hresp_free(&r);
+    r = hc_post(&hc_srv, "/v1/killer/generate", "application/json", "{\"size\":16}");
+    hc_problem(&r, 400, "size");
+    hresp_free(&r);
+}
+END_TEST
+
 Suite *generate_suite(void);
 Suite *generate_suite(void) {
     Suite *s = suite_create("generate");
@@ -439,5 +525,12 @@ Suite *generate_suite(void) {
     tcase_add_test(api, gen_api_validation);
     tcase_add_test(api, gen_api_killer);
     suite_add_tcase(s, api);
+    TCase *http = tcase_create("http");
+    tcase_add_unchecked_fixture(http, hc_up, hc_down);
+    tcase_set_timeout(http, 60);
+    tcase_add_test(http, gen_http_cross_checked);
+    tcase_add_test(http, gen_http_deadline_keeps_labels_honest);
+    tcase_add_test(http, gen_http_killer_unique);
+    suite_add_tcase(s, http);
     return s;
 }

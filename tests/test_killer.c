@@ -8,7 +8,7 @@
  * (killer_check_solution, which builds on sudoku_is_complete), both methods
  * must agree on counts, and the generating grid must be among the solutions.
  *
- * Plus the fixtures of tests/fixtures/killer_*.txt (made by tests/gen_killer.c,
+ * Plus the fixtures of tests/fixtures/killer_*.txt (made by tools/gen_killer.c,
  * format described there and in tests/fixtures/killer_basic.txt), the
  * validation table (every KILLER_E* code with its cage and cell), limits
  * (deadline, cancel, node budget), options, allocation failure.
@@ -397,7 +397,7 @@ END_TEST
 
 /* === Fixtures =========================================================== */
 
-/* Line format (see tests/gen_killer.c):
+/* Line format (see tools/gen_killer.c):
  *   N BRxBC D | SYMBOLS | GIVENS | CAGES | COUNT | SOLUTION
  * D 0/1 diagonals; SYMBOLS "-" or a comma list; GIVENS "-" or n*n comma
  * values; CAGES "sum:r,c r,c;sum:..."; COUNT exact count; SOLUTION n*n comma

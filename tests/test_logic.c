@@ -1,5 +1,7 @@
 /* test_logic.c -- the logic engine (solvers/sudoku/logic.h) and the grade
- * and hint endpoints driven without a server (tests/job_harness.h).
+ * and hint endpoints, driven without a server (tests/job_harness.h) and
+ * over HTTP (tests/http_check.h: statuses, content types, problems naming
+ * the field).
  *
  * Technique positions: for every technique one position (candidates as a
  * player would have them, found by running the engine over public puzzle
@@ -27,6 +29,7 @@
 #include "solvers/sudoku/generate.h"
 #include "solvers/sudoku/logic.h"
 #include "solvers/sudoku/sudoku.h"
+#include "tests/http_check.h"
 #include "tests/job_harness.h"
 
 typedef struct position_s {
@@ -781,6 +784,71 @@ START_TEST(logic_api_hint_steps_and_solved) {
 }
 END_TEST
 
+/* === Over HTTP, on a real server (tests/http_check.h) === */
+
+START_TEST(logic_http_grade) {
+    hresp_t r = hc_post(&hc_srv, "/v1/sudoku/grade", "application/json", "{\"grid\":\"" EASY "\"}");
+    json_t *j = hc_json(&r, 200);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "graded");
+    ck_assert_str_eq(json_string_value(json_object_get(j, "level")), "easy");
+    ck_assert(json_is_number(json_object_get(j, "rating")));
+    ck_assert(json_is_object(json_object_get(j, "techniques")));
+    ck_assert_ptr_null(json_object_get(j, "steps"));
+    json_decref(j);
+    hresp_free(&r);
+    r = hc_post(&hc_srv, "/v1/sudoku/grade?steps=true", "text/csv",
+                "1,2,,4\n3,,1,2\n,1,4,3\n4,3,2,\n");
+    j = hc_json(&r, 200);
+    ck_assert_int_eq(json_array_size(json_object_get(j, "steps")), 4);
+    json_decref(j);
+    hresp_free(&r);
+    r = hc_post(&hc_srv, "/v1/sudoku/grade", "application/json", "{\"grid\":\"................\"}");
+    hc_problem(&r, 422, NULL);
+    ck_assert_ptr_nonnull(strstr(r.body, "more than one solution"));
+    hresp_free(&r);
+    r = hc_post(&hc_srv, "/v1/sudoku/grade", "application/json",
+                "{\"grid\":\"" EASY "\",\"trace\":true}");
+    hc_problem(&r, 400, "trace");
+    hresp_free(&r);
+    r = hc_post(&hc_srv, "/v1/sudoku/grade", "application/xml", "<grid/>");
+    hc_problem(&r, 415, "Content-Type");
+    hresp_free(&r);
+}
+END_TEST
+
+START_TEST(logic_http_hint) {
+    char body[512], wrong[82];
+    memcpy(wrong, EASY, 82);
+    wrong[2] = '1'; /* the solution has 4 there */
+    snprintf(body, sizeof body, "{\"grid\":\"%s\",\"givens\":\"%s\"}", wrong, EASY);
+    hresp_t r = hc_post(&hc_srv, "/v1/sudoku/hint", "application/json", body);
+    json_t *j = hc_json(&r, 200);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "wrong");
+    json_t *cell = json_object_get(json_array_get(json_object_get(j, "wrong"), 0), "cell");
+    ck_assert_int_eq(json_integer_value(json_array_get(cell, 0)), 0);
+    ck_assert_int_eq(json_integer_value(json_array_get(cell, 1)), 2);
+    json_decref(j);
+    hresp_free(&r);
+    r = hc_post(&hc_srv, "/v1/sudoku/hint", "application/json", "{\"grid\":\"" EASY "\"}");
+    j = hc_json(&r, 200);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "hint");
+    json_t *step = json_object_get(j, "step");
+    static const char *const keys[] = {"technique",  "placements",  "eliminations", "cells",
+                                       "candidates", "explanation", "trial"};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        ck_assert_msg(json_object_get(step, keys[k]) != NULL, "step lacks %s", keys[k]);
+    json_decref(j);
+    hresp_free(&r);
+    r = hc_post(&hc_srv, "/v1/sudoku/hint", "application/json",
+                "{\"grid\":\"" EASY "\",\"pencil\":[{\"cell\":[9,0],\"values\":[1]}]}");
+    hc_problem(&r, 400, "pencil[0].cell");
+    hresp_free(&r);
+    r = hc_post(&hc_srv, "/v1/sudoku/hint", "text/csv", "1,2,,4\n");
+    hc_problem(&r, 415, "Content-Type");
+    hresp_free(&r);
+}
+END_TEST
+
 Suite *logic_suite(void);
 Suite *logic_suite(void) {
     Suite *s = suite_create("logic");
@@ -804,5 +872,11 @@ Suite *logic_suite(void) {
     tcase_add_test(api, logic_api_hint_names_the_wrong_entry);
     tcase_add_test(api, logic_api_hint_steps_and_solved);
     suite_add_tcase(s, api);
+    TCase *http = tcase_create("http");
+    tcase_add_unchecked_fixture(http, hc_up, hc_down);
+    tcase_set_timeout(http, 60);
+    tcase_add_test(http, logic_http_grade);
+    tcase_add_test(http, logic_http_hint);
+    suite_add_tcase(s, http);
     return s;
 }

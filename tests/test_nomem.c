@@ -25,18 +25,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "api/endpoint.h"
 #include "api/request.h"
 #include "server/config.h"
 #include "server/guard.h"
-#include "server/http.h"
-#include "server/jobs.h"
-#include "server/jobstore.h"
+#include "server/http/http.h"
+#include "server/jobs/jobs.h"
+#include "server/jobs/jobstore.h"
 #include "server/metrics.h"
 #include "server/pool.h"
-#include "server/router.h"
+#include "server/http/router.h"
 #include "tests/fail_alloc.h"
 #include "tests/http_client.h"
 
@@ -61,8 +63,8 @@ typedef struct walk_s {
     "\"regions\":[[0,0,0,0,1,1],[2,0,0,1,1,1],[2,2,2,3,3,1],[4,2,3,3,3,3],[4,2,4,5,5,5],"          \
     "[4,4,4,5,5,5]]"
 
-/* At least one walk per API route (nomem_every_route_walked checks), plus
- * the error paths and the variants that take other code paths. */
+/* At least one walk per endpoint of api_endpoints[] (nomem_every_route_walked
+ * checks), plus the error paths and the variants that take other code paths. */
 static const walk_t walks[] = {
     {"GET", "/v1/nqueens/count", "n=8&threads=2", NULL, NULL, NULL},
     {"GET", "/v1/nqueens/count", "n=6&method=dlx&threads=2", NULL, NULL, NULL},
@@ -343,28 +345,91 @@ static void nomem_walk(const walk_t *w) {
 START_TEST(nomem_job_walk) { nomem_walk(&walks[_i]); }
 END_TEST
 
-/* Every API route has a walk, so a new endpoint cannot skip this test. */
+/* Whether walks[] has a walk of ep. */
+static int nomem_has_walk(const api_endpoint_t *ep) {
+    for (size_t w = 0; w < NWALKS; w++)
+        if (strcmp(walks[w].method, ep->method) == 0 && strcmp(walks[w].path, ep->path) == 0)
+            return 1;
+    return 0;
+}
+
+/* A seed of the fuzzer (fuzz/corpus: "METHOD PATH C\nquery\nbody", C the
+ * Content-Type: 0 none, 1 JSON, 2 text, 3 CSV) as a walk of ep, its query
+ * and body in text[cap]; 0, or -1 when the file is not one of ep's. */
+static int nomem_seed(const char *file, const api_endpoint_t *ep, walk_t *w, char *text,
+                      size_t cap) {
+    static const char *const ctypes[] = {NULL, J, "text/plain", "text/csv"};
+    char head[160];
+    FILE *f = fopen(file, "rb");
+    size_t n;
+    char *nl, *q;
+    if (f == NULL) return -1;
+    n = fread(text, 1, cap - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    if ((nl = strchr(text, '\n')) == NULL || (size_t)(nl - text) >= sizeof head) return -1;
+    snprintf(head, sizeof head, "%s %s ", ep->method, ep->path);
+    if (strncmp(text, head, strlen(head)) != 0 || nl != text + strlen(head) + 1 || nl[-1] < '0' ||
+        nl[-1] > '3')
+        return -1;
+    q = nl + 1;
+    memset(w, 0, sizeof *w);
+    w->method = ep->method;
+    w->path = ep->path;
+    w->ctype = ctypes[nl[-1] - '0'];
+    if ((nl = strchr(q, '\n')) == NULL) return -1;
+    *nl = '\0';
+    w->query = *q != '\0' ? q : NULL;
+    w->body = nl + 1;
+    return 0;
+}
+
+/* How many seeds of ep fuzz/corpus holds; walks each when `walk`. */
+static int nomem_seeds(const api_endpoint_t *ep, int walk) {
+    static char text[NOMEM_BODY_MAX];
+    DIR *d = opendir("fuzz/corpus");
+    struct dirent *e;
+    int found = 0;
+    ck_assert_msg(d != NULL, "fuzz/corpus: not found from %s", getenv("PWD"));
+    while ((e = readdir(d)) != NULL) {
+        char file[512];
+        walk_t w;
+        if (e->d_name[0] == '.') continue;
+        snprintf(file, sizeof file, "fuzz/corpus/%s", e->d_name);
+        if (nomem_seed(file, ep, &w, text, sizeof text) != 0) continue;
+        found++;
+        if (walk) nomem_walk(&w);
+    }
+    closedir(d);
+    return found;
+}
+
+/* Every endpoint has a walk (above, or its fuzzer seeds), so a new one
+ * cannot skip this test. */
 START_TEST(nomem_every_route_walked) {
-    static const char *const methods[] = {"GET", "POST", "DELETE"};
-    for (size_t i = 0; i < router_npaths(); i++) {
-        const char *path = router_path(i);
-        for (size_t m = 0; m < 3; m++) {
-            const route_t *route;
-            size_t pidx;
-            char allow[96];
-            if (router_match(methods[m], path, &route, &pidx, allow, sizeof allow) !=
-                    ROUTER_FOUND ||
-                route->kind != ROUTE_API)
-                continue;
-            int found = 0;
-            for (size_t w = 0; w < NWALKS; w++)
-                found |=
-                    strcmp(walks[w].method, methods[m]) == 0 && strcmp(walks[w].path, path) == 0;
-            ck_assert_msg(found, "no allocation-failure walk for %s %s", methods[m], path);
-        }
+    for (size_t i = 0; api_endpoints[i] != NULL; i++) {
+        const api_endpoint_t *ep = api_endpoints[i];
+        ck_assert_msg(nomem_has_walk(ep) || nomem_seeds(ep, 0) > 0,
+                      "no allocation-failure walk for %s %s, and no seed in fuzz/corpus",
+                      ep->method, ep->path);
     }
 }
 END_TEST
+
+/* An endpoint without a walk above is walked with its seeds in
+ * fuzz/corpus: a new endpoint is walked by the seeds it brings the fuzzer. */
+START_TEST(nomem_seed_walk) {
+    const api_endpoint_t *ep = api_endpoints[_i];
+    if (!nomem_has_walk(ep)) nomem_seeds(ep, 1);
+}
+END_TEST
+
+static size_t nomem_nendpoints(void) {
+    size_t n = 0;
+    while (api_endpoints[n] != NULL)
+        n++;
+    return n;
+}
 
 /* === The real server, in this process ================================= */
 
@@ -518,6 +583,7 @@ Suite *nomem_suite(void) {
     tcase_add_unchecked_fixture(jobs, nomem_setup, NULL);
     tcase_add_test(jobs, nomem_every_route_walked);
     tcase_add_loop_test(jobs, nomem_job_walk, 0, (int)NWALKS);
+    tcase_add_loop_test(jobs, nomem_seed_walk, 0, (int)nomem_nendpoints());
     tcase_set_timeout(jobs, 120);
     suite_add_tcase(s, jobs);
     TCase *http = tcase_create("http");

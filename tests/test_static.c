@@ -1,4 +1,4 @@
-/* test_static.c -- server/static.c: ETag matching, Accept-Encoding,
+/* test_static.c -- server/http/static.c: ETag matching, Accept-Encoding,
  * content types, which paths are looked up, the embedded copy of web/ (and
  * its gzip forms) against the files on disk, --web-root (read on every
  * request; symlinked files and directories, FIFOs and hidden files refused,
@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "server/static.h"
+#include "server/http/static.h"
 #include "tests/http_client.h"
 
 /* Reads a whole file into a malloc'd buffer; *len its size. */

@@ -938,7 +938,7 @@ START_TEST(variants_deadline_during_search) {
     genned_t g;
     sudoku_opts_t o;
     sudoku_result_t r;
-    search_ctl_t ctl = {0};
+    search_ctl_t ctl = {.deadline_ns = 0};
     uint8_t *sols;
     int64_t t0;
     generate_case(&gen_cases[9], 1009, &g);

@@ -18,7 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/endpoint.h"
+#include "api/generate_api.h"
 #include "api/grid_char.h"
+#include "api/sudoku_api.h"
+#include "api/sudoku_logic_api.h"
 #include "api/sudoku_variant.h"
 #include "tests/http_client.h"
 
@@ -572,6 +576,73 @@ START_TEST(variants_http_bad_fields) {
 }
 END_TEST
 
+/* A variant field whose key the hand-over's byte scan cannot see (a \u
+ * escape) reaches the endpoint's own table, which lists it and refuses it
+ * by name instead of reading the body as a classic grid. */
+START_TEST(variants_http_escaped_key) {
+    static const char *const paths[] = {"/v1/sudoku/solve", "/v1/sudoku/validate",
+                                        "/v1/sudoku/grade", "/v1/sudoku/hint",
+                                        "/v1/sudoku/generate"};
+    const char *headers[2] = {"Content-Type: application/json", NULL};
+    for (size_t k = 0; k < sizeof paths / sizeof paths[0]; k++) {
+        const char *text = k < 4 ? "{\"\\u0076ariant\": \"x\", \"grid\": \"1...............\"}"
+                                 : "{\"\\u0076ariant\": \"x\"}";
+        char url[256];
+        hresp_t r;
+        CURL *c = curl_easy_init();
+        json_t *j, *e;
+        size_t i;
+        int found = 0;
+        snprintf(url, sizeof url, "%s%s", srv.base, paths[k]);
+        http_do(c, "POST", url, text, strlen(text), headers, &r);
+        curl_easy_cleanup(c);
+        j = vjson(&r, 400);
+        json_array_foreach(json_object_get(j, "errors"), i, e) {
+            const char *f = json_string_value(json_object_get(e, "field"));
+            const char *d = json_string_value(json_object_get(e, "detail"));
+            found |= f && d && strcmp(f, "variant") == 0 && strstr(d, "a variant field") != NULL;
+        }
+        ck_assert_msg(found, "%s: %s", paths[k], r.body);
+        json_decref(j);
+        hresp_free(&r);
+    }
+}
+END_TEST
+
+/* The hand-over list: the five Sudoku endpoints each hand over, to one
+ * reader, only endpoints that are routed do, and an endpoint without one
+ * that handed over would answer a 500 naming itself, never crash. */
+START_TEST(variants_http_handovers) {
+    const api_endpoint_t *const want[] = {&api_ep_sudoku_solve, &api_ep_sudoku_validate,
+                                          &api_ep_sudoku_grade, &api_ep_sudoku_hint,
+                                          &api_ep_sudoku_generate};
+    api_request_t req = {.method = "POST", .path = "/v1/killer/generate"};
+    api_response_t resp = {0};
+    api_job_t *job = (api_job_t *)&req;
+    size_t n = 0;
+    for (size_t i = 0; api_handovers[i] != NULL; i++, n++) {
+        const api_endpoint_t *ep = api_handovers[i]->ep;
+        ck_assert_ptr_nonnull(api_handovers[i]->prepare);
+        ck_assert_ptr_eq(api_endpoint_find(ep->method, ep->path), ep);
+        for (size_t k = 0; k < i; k++)
+            ck_assert_ptr_ne(api_handovers[k]->ep, ep);
+    }
+    ck_assert_uint_eq(n, sizeof want / sizeof want[0]);
+    for (size_t k = 0; k < n; k++) {
+        int found = 0;
+        for (size_t i = 0; api_handovers[i] != NULL; i++)
+            found |= api_handovers[i]->ep == want[k];
+        ck_assert_msg(found, "%s has no hand-over", want[k]->path);
+    }
+    ck_assert_int_eq(api_endpoint_hand_over(&api_ep_killer_generate, &req, &job, &resp),
+                     API_EINTERNAL);
+    ck_assert_ptr_null(job);
+    ck_assert_int_eq(resp.status, 500);
+    ck_assert_ptr_nonnull(strstr(resp.body, "/v1/killer/generate"));
+    api_response_destroy(&resp);
+}
+END_TEST
+
 Suite *variants_http_suite(void);
 Suite *variants_http_suite(void) {
     Suite *s = suite_create("variants_http");
@@ -586,6 +657,8 @@ Suite *variants_http_suite(void) {
     tcase_add_test(tc, variants_http_grade_and_hint);
     tcase_add_test(tc, variants_http_generate);
     tcase_add_test(tc, variants_http_bad_fields);
+    tcase_add_test(tc, variants_http_escaped_key);
+    tcase_add_test(tc, variants_http_handovers);
     suite_add_tcase(s, tc);
     return s;
 }

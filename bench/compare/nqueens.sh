@@ -174,9 +174,9 @@ for a in constellations takaken somers frozenvoid; do
 done
 
 PZ_COUNT=$BUILD/bench/bench_nqueens
-PZ_MORE=$BUILD/bench/bench_nqueens_more
-if [ ! -x "$PZ_COUNT" ] || [ ! -x "$PZ_MORE" ]; then
-    make -s "$PZ_COUNT" "$PZ_MORE" >&2 || { log "cannot build puzzled's benches"; exit 1; }
+PZ_BOARD=$BUILD/bench/bench_nqueens_board
+if [ ! -x "$PZ_COUNT" ] || [ ! -x "$PZ_BOARD" ]; then
+    make -s "$PZ_COUNT" "$PZ_BOARD" >&2 || { log "cannot build puzzled's benches"; exit 1; }
 fi
 
 # === Timing ===
@@ -238,7 +238,7 @@ mc_case() {
     local n=$1 r st mode
     for r in $(seq 1 "$RUNS"); do
         for st in constructed random greedy; do
-            note_run "pz mc $n $st" "$(run_timed "$OUTDIR/pz.mc.$n.$st.$r" "$PZ_MORE" mc "$st" "$n")"
+            note_run "pz mc $n $st" "$(run_timed "$OUTDIR/pz.mc.$n.$st.$r" "$PZ_BOARD" mc "$st" "$n")"
             check "$OUTDIR/pz.mc.$n.$st.$r" "puzzled mc $st $n" " ok"
         done
         if [ -n "${BIN[frozenvoid]:-}" ]; then

@@ -18,7 +18,7 @@
  *           KILLER__MIXED_MAX cells is kept (on the mathemagic killers,
  *           5-cell cages 4 + 1 across rows: r1c1 + r1c6 = r0c8 + 4).
  * An innie or outie set of 1..KILLER__DERIVED_MAX cells is kept.  The caps
- * are measured (docs/killer-tuning.md, round 5): with the mixed sets, the
+ * come from measurements (docs/killer-tuning.md): with the mixed sets, the
  * big innie / outie sets cost the search more than they save, and mixed
  * sets of 6+ cells add little.
  *

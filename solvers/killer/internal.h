@@ -144,7 +144,7 @@ typedef struct killer__grpc_s {
     int k;
 } killer__grpc_t;
 
-/* Per con, kept by killer__set_mask() and killer__undo() (round 4): the positions of its
+/* Per con, kept by killer__set_mask() and killer__undo(): the positions of its
  * open cells, the arithmetic sum of its decided cells' value bits (for a
  * distinct con their OR: peers never stay decided to one value once the
  * decided-cell queue is empty, and prop_con runs only then) and the rest

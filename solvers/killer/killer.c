@@ -465,3 +465,20 @@ int killer_solve(const killer_puzzle_t *pz, const killer_opts_t *opts, killer_re
     }
     return res->code = rc;
 }
+
+/* === Result codes === */
+
+/* The codes of killer.h by name and sentence, for search_code_name() and
+ * search_code_str() (the Makefile lists this table with every puzzle's). */
+const search_code_t killer_codes[] = {
+    SEARCH_CODE(KILLER_ESYMBOLS, "the symbols are not n distinct values in range"),
+    SEARCH_CODE(KILLER_EGIVEN_VALUE, "a given is out of range"),
+    SEARCH_CODE(KILLER_ECELL_RANGE, "a cage cell is outside the grid"),
+    SEARCH_CODE(KILLER_ECELL_DUP, "a cell is in two cages"),
+    SEARCH_CODE(KILLER_ECAGE_EMPTY, "a cage has no cells"),
+    SEARCH_CODE(KILLER_ECAGE_SIZE, "a cage has more cells than there are symbols"),
+    SEARCH_CODE(KILLER_ESUM, "no set of distinct symbols of the cage's size has its sum"),
+    SEARCH_CODE(KILLER_ETOTAL, "the cage sums do not add up to the grid's total"),
+    SEARCH_CODE(KILLER_EGIVEN_RULE, "two givens repeat a value in a unit"),
+    SEARCH_CODE(KILLER_EGIVEN_CAGE, "givens repeat a value in a cage or make its sum unreachable"),
+    {0, NULL, NULL}};

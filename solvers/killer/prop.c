@@ -157,7 +157,7 @@ int killer__set_mask(killer__adv_t *a, int cell, uint64_t m) {
             (gone & (gone - 1)) == 0 ? 1u : (uint64_t)killer__popcount(gone);
     }
     if (m == 0) return -1;
-    /* Branch-free queueing (round 3): whether a cell gets decided, a unit
+    /* Branch-free queueing: whether a cell gets decided, a unit
      * or a con is already queued is data-dependent and mispredicted often;
      * the entry is written anyway and the length advances only when it is
      * new (sq, ulist and cq have one spare slot for that store). */
@@ -1129,7 +1129,7 @@ static int scan_unit(killer__adv_t *a, int u) {
             if (a->cons[gcage[g]].tabled && killer__con_require(a, (uint32_t)gcage[g], bit) != 0)
                 return -1;
             /* the value lies in the cage inside u, so the cage's cells
-             * outside u cannot take it (round 5) */
+             * outside u cannot take it */
             {
                 const killer_cage_t *cg = &a->m.pz->cages[gcage[g]];
                 int k;

@@ -32,7 +32,7 @@ static inline void nqb_clear(uint64_t *b, size_t i) { b[i >> 6] &= ~((uint64_t)1
 
 /* Bits set in w.  Written out because __builtin_popcountll compiles to a
  * libgcc call (__popcountdi2) without -mpopcnt, and solvers/ objects may
- * call only the few libc functions tests/check_layers.sh allows. */
+ * call only the few libc functions tools/check_layers.sh allows. */
 static inline int nqb_popcount(uint64_t w) {
     w = w - ((w >> 1) & 0x5555555555555555ull);
     w = (w & 0x3333333333333333ull) + ((w >> 2) & 0x3333333333333333ull);

@@ -448,3 +448,13 @@ int nqueens_enumerate(int n, const int *fixed, uint64_t offset, int limit, const
     *written = got;
     return rc;
 }
+
+/* === Result codes === */
+
+/* The codes of board.h by name and sentence, for search_code_name() and
+ * search_code_str() (the Makefile lists this table with every puzzle's). */
+const search_code_t nqueens_codes[] = {
+    SEARCH_CODE(NQUEENS_ERANGE, "a placed column is outside the board"),
+    SEARCH_CODE(NQUEENS_EATTACK, "two placed queens attack each other"),
+    SEARCH_CODE(NQUEENS_ENOSPACE, "a caller buffer is too small"),
+    {0, NULL, NULL}};

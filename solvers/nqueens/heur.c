@@ -48,7 +48,7 @@
  * Luby sequence) is abandoned and restarted with the next salt: the classic
  * cure for heavy-tailed backtracking.  Everything is deterministic.
  *
- * What was tried, for n = 4..1000 (bench/bench_nqueens_more.c, 2 s deadline):
+ * What was tried, for n = 4..1000 (bench/bench_nqueens_board.c, 2 s deadline):
  *   rows only, ties by index, no restarts      45 n timed out (from n = 74)
  *   + hashed ties, cutoff doubling per restart  many n near 1000 at 0.3-2 s
  *   + Luby cutoffs                              slowest n = 958, 0.8 s

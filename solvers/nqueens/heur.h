@@ -52,7 +52,7 @@ typedef enum nqueens_method_e {
 
 /* The method auto uses for an n-board, with placed queens (has_fixed != 0) or
  * without.  Why minconflicts and not mrv for large empty boards: measured in
- * bench/bench_nqueens_more.c (auto section), minconflicts takes 0.2 ms at
+ * bench/bench_nqueens_board.c (auto section), minconflicts takes 0.2 ms at
  * n = 1000 where mrv takes 24 ms, and mrv grows as n^2 per board. */
 nqueens_method_t nqueens_auto_method(int n, int has_fixed);
 

@@ -963,3 +963,12 @@ int sudoku_logic_load_singles(sudoku_logic_t *st, const uint8_t *puzzle) {
     }
     return rc;
 }
+
+/* === Result codes === */
+
+/* The codes of logic.h by name and sentence, for search_code_name() and
+ * search_code_str() (the Makefile lists this table with every puzzle's). */
+const search_code_t sudoku_logic_codes[] = {
+    SEARCH_CODE(SUDOKU_LOGIC_ECONTRA,
+                "the candidates contradict (a cell or a digit has no place left)"),
+    {0, NULL, NULL}};

@@ -1085,3 +1085,18 @@ void sudoku__dirty_marks(int ncells, const uint32_t *cstart, const uint16_t *cun
     }
     dstart[ncells] = k;
 }
+
+/* === Result codes === */
+
+/* The codes of model.h by name and sentence, for search_code_name() and
+ * search_code_str() (the Makefile lists this table with every puzzle's). */
+const search_code_t sudoku_model_codes[] = {
+    SEARCH_CODE(SUDOKU_EMETHOD, "the method cannot solve this variant"),
+    SEARCH_CODE(SUDOKU_EREGION,
+                "the regions are not connected regions of n cells covering the grid"),
+    SEARCH_CODE(SUDOKU_EUNIT, "a unit lists too many cells, a cell twice, or a cell of no grid"),
+    SEARCH_CODE(SUDOKU_ELAYOUT, "the grids repeat or do not fit the frame"),
+    SEARCH_CODE(SUDOKU_EPAIR,
+                "a pair is not two neighbouring cells of the grids, or is marked twice"),
+    SEARCH_CODE(SUDOKU_EPARITY, "a parity mark is on no grid or is not even or odd"),
+    {0, NULL, NULL}};

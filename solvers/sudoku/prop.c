@@ -35,9 +35,9 @@
  * candidate bits after the givens, B0 <= n^3 (262,144 at n = 64: 2.5 MiB at
  * 10 bytes an entry).  The search stack holds one 16-byte frame per open
  * choice; each choice decides a cell, so depth <= the number of empty cells.
- * Total arena for n = 64: < 3 MiB (an empty 64x64 grid, the worst case,
- * measured 2.7 MB).  Copying the grid per level instead was
- * rejected: 32 KiB a level times up to 4,096 levels is 128 MiB at n = 64.
+ * Total arena for n = 64: < 3 MiB (an empty 64x64 grid is the worst case).
+ * Copying the grid per level instead was rejected: 32 KiB a level times up
+ * to 4,096 levels is 128 MiB at n = 64.
  *
  * Rules by level (cumulative):
  *   peers           a queued cell's value leaves its peers (row, column, and
@@ -323,9 +323,8 @@ static int force(sudoku__prop_t *p, int cell, uint64_t bit) {
 /* The value of decided `cell` leaves its peers.  On a classic grid: its
  * row, its column, and the cells of its box outside both, by arithmetic on
  * (row, column) rather than through the unit tables, so no peer is visited
- * twice (20 visits instead of 27 at 9x9; measured 5-10% faster overall than
- * walking the three units).  On a model: its peer list, which has no
- * repeats either. */
+ * twice (20 visits instead of 27 at 9x9; docs/sudoku-tuning.md has what it
+ * saved).  On a model: its peer list, which has no repeats either. */
 static int spread(sudoku__prop_t *p, int cell) {
     /* locals: elim_hit() is a call, and the compiler cannot always prove
      * that it leaves these fields alone */

@@ -17,34 +17,16 @@
  * written to the caller's buffers before the method runs, and *res is zeroed
  * first so every field is defined whatever the outcome.
  *
- * Auto: measured with bench/bench_sudoku.c on ../shared/data (uniqueness
- * check, max_solutions = 2; puzzles/s on one core of the dev container):
- *
- *   collection             hidden-singles  naked-pairs  subsets  best-first  mrv
- *   9x9 top95                      11.9k        13.1k     7.9k      11.3k   347
- *   9x9 magictour top1465          14.3k        15.7k     9.9k      13.8k   736
- *   9x9 forum hardest 1106          1.85k        1.60k    0.65k      1.80k  311
- *   9x9 17-clue (49,158)           69.6k        72.7k    60.1k      69.5k   238
- *   9x9 serg (multi-solution)     165k          94k      33k       130k   121k
- *   16x16 janko (124)              25.7k        26.1k    22.1k      24.8k  (stops)
- *   16x16 oct9 (30, hard)           0.62k        0.80k    1.36k      0.60k (stops)
- *   16x16 big file janko (97)       5.5k         6.5k     9.5k       5.1k  (stops)
- *   25x25 Frisch minimal (9), first solution within 30 s:
- *                                   1 of 9       1 of 9   3 of 9
- *
- * Backtracking, mrv and the peers level are 10-1000x slower everywhere but
- * on the serg set (many givens, several solutions), where plain backtracking
- * runs 234k/s: it is trivial there and the arena setup dominates.  Up
- * to 12x12 hidden-singles is the fastest or within 10% (naked-pairs loses
- * 40% on the serg set); from 16x16 on, subsets needs 4-20x fewer nodes and
- * wins on the hard public grids, at most 3x slower than hidden-singles on
- * nearly empty grids (milliseconds: 47 ms for an empty 64x64 either way).
- * So auto = propagation, hidden-singles below 16, subsets from 16, where
- * it stalls on minimal 25x25 grids: from 16x16 (without a trace) auto runs
- * subsets for 256 nodes and hands what is left to cdcl, which proves those
- * in seconds (sudoku/cdcl.h; the crossover in docs/big-sudoku-tuning.md).  The
- * choice is one function, choose_auto(), and dispatch one switch,
- * run_method(), so a 9x9 fast path or exact cover slots in with two lines.
+ * Auto (choose_auto()): propagation at hidden-singles below 16x16, where
+ * it is the fastest method or within 10% of it; at subsets from 16x16 on,
+ * where subsets needs 4-20x fewer nodes on hard grids; backtracking, mrv
+ * and the peers level are 10-1000x slower almost everywhere.  The figures
+ * per collection are in docs/sudoku-tuning.md.  Subsets stalls on minimal
+ * 25x25 grids: from 16x16 (without a trace) auto runs subsets for 256 nodes
+ * and hands what is left to cdcl, which proves those in seconds
+ * (sudoku/cdcl.h; the crossover in docs/big-sudoku-tuning.md).  The choice
+ * is one function, choose_auto(), and dispatch one switch, run_method(), so
+ * a 9x9 fast path or exact cover slots in with two lines.
  *
  * Thread-safety: no state outside the arguments; the tables are const. */
 #include "solvers/sudoku/sudoku.h"
@@ -613,3 +595,11 @@ done:
     res->code = rc;
     return rc;
 }
+
+/* === Result codes === */
+
+/* The codes of sudoku.h by name and sentence, for search_code_name() and
+ * search_code_str() (the Makefile lists this table with every puzzle's). */
+const search_code_t sudoku_codes[] = {SEARCH_CODE(SUDOKU_ECONFLICT, "two givens break a rule"),
+                                      SEARCH_CODE(SUDOKU_ENOBOX, "the size has no default box"),
+                                      {0, NULL, NULL}};

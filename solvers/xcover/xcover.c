@@ -566,3 +566,15 @@ done:
     info->code = rc;
     return rc;
 }
+
+/* === Result codes === */
+
+/* The codes of xcover.h by name and sentence, for search_code_name() and
+ * search_code_str() (the Makefile lists this table with every puzzle's). */
+const search_code_t xcover_codes[] = {
+    SEARCH_CODE(XCOVER_EITEM, "an option names an unknown item"),
+    SEARCH_CODE(XCOVER_EEMPTY, "an option has no item"),
+    SEARCH_CODE(XCOVER_EDUP, "an option names the same item twice"),
+    SEARCH_CODE(XCOVER_ELIMIT, "more items, options or entries than the limits allow"),
+    SEARCH_CODE(XCOVER_ESPACE, "the split needs more room than given"),
+    {0, NULL, NULL}};

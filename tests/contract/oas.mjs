@@ -24,7 +24,7 @@
 // header that is present must match its schema.
 //
 // Paths outside /v1/ that no operation names are files of the web front end,
-// which the server answers through the `/` operation (server/router.c).
+// which the server answers through the `/` operation (server/http/router.c).
 
 import fs from 'node:fs';
 import Ajv from 'ajv';

@@ -14,7 +14,8 @@
 //         the ones it has;
 //   413   a body one byte over the limit, with the operation's own method;
 //   415   a body of a type no operation takes (application/xml);
-//   422   the inputs in UNPROCESSABLE below, by operationId;
+//   422   the operation's request example named `unprocessable` in
+//         openapi.yaml (a body the rules refuse: the document shows it);
 //   501   a Transfer-Encoding other than chunked (gzip), naming the header.
 //
 // A documented 4xx this file has no way to provoke fails the test, naming
@@ -38,15 +39,13 @@ const MAX_BATCH_BODY = 8192;
 const contract = new Contract(path.join(ROOT, 'openapi.yaml'));
 const doc = contract.doc;
 
-// Bodies the rules refuse (422), by operationId.
-const UNPROCESSABLE = {
-  countNQueensCompletions: { n: 8, placed: [[0, 0], [1, 1]] },
-  completeNQueens: { n: 8, placed: [[0, 0], [1, 1]] },
-  solveSudoku: { grid: '11..............' },
-  solveKiller: { size: 4, cages: [{ sum: 100, cells: [[0, 0], [0, 1]] }] },
-  gradeSudoku: { grid: '.'.repeat(81) }, // not unique
-  hintSudoku: { grid: '.'.repeat(81) }, // not unique
-};
+// A body the rules refuse (422): the operation's JSON request example
+// named `unprocessable`, or undefined.
+function unprocessable(o) {
+  const rb = o.op.requestBody ? deref(doc, o.op.requestBody) : null;
+  const ex = rb?.content?.['application/json']?.examples?.unprocessable;
+  return ex ? deref(doc, ex).value : undefined;
+}
 
 let srv;
 let current = 'provoke';
@@ -185,8 +184,8 @@ for (const o of contract.ops) {
         assert.equal(r.status, 415);
         problem(r);
       } else if (code === '422') {
-        const body = UNPROCESSABLE[o.id];
-        assert.ok(body, `${o.id} documents 422: add a body that provokes it to UNPROCESSABLE in provoke.test.mjs`);
+        const body = unprocessable(o);
+        assert.ok(body, `${o.id} documents 422: give its request body an example named unprocessable in openapi.yaml`);
         const r = await send(o.method, req.url, { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
         assert.equal(r.status, 422, r.body.slice(0, 300));
         assert.ok(problem(r).detail, 'a 422 says what breaks the rules');

@@ -17,10 +17,8 @@
  *           sudoku, plus every cage's sum and distinct digits
  *   batch   POST /v1/sudoku/batch?max_solutions=2, the nine 9x9 fixtures and
  *           one malformed line: one answer line each, in order, each right
- *   job     (issue 23) GET /v1/nqueens/count?n=10 with Prefer: respond-async,
- *           202, then its /events stream to "event: done", count 724.  Run
- *           only when GET /v1/jobs answers 200: the kind is skipped, and the
- *           report says so loudly, on a server without jobs.
+ *   job     GET /v1/nqueens/count?n=10 with Prefer: respond-async, 202, then
+ *           its /events stream to "event: done", count 724.
  *
  * A request fails on a transport error, a status other than the expected
  * one (200; 202 for job creation), an X-Request-Id other than the one sent,
@@ -439,7 +437,6 @@ static const char *source_addr;
 static const char *control_path;
 static int concurrency = 8;
 static double seconds = 20;
-static int jobs_enabled;
 
 static double *lat_ms[K_N];
 static size_t lat_n[K_N], lat_cap[K_N];
@@ -478,11 +475,11 @@ static void fail(xfer_t *x, const char *fmt, ...) {
 static int pick_kind(void) {
     int total = 0, r;
     for (int k = 0; k < K_N; k++)
-        if (!held[k] && (k != K_JOB || jobs_enabled)) total += kind_weight[k];
+        if (!held[k]) total += kind_weight[k];
     if (total == 0) return -1;
     r = rand() % total;
     for (int k = 0; k < K_N; k++) {
-        if (held[k] || (k == K_JOB && !jobs_enabled)) continue;
+        if (held[k]) continue;
         if (r < kind_weight[k]) return k;
         r -= kind_weight[k];
     }
@@ -681,23 +678,6 @@ static void control(void) {
     }
 }
 
-/* GET /v1/jobs: 200 when the server has jobs (issue 23). */
-static int probe_jobs(void) {
-    char url[1024];
-    long status = 0;
-    CURL *h = curl_easy_init();
-    buf_t b = {0};
-    snprintf(url, sizeof url, "%s/v1/jobs", base_url);
-    curl_easy_setopt(h, CURLOPT_URL, url);
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(h, CURLOPT_WRITEDATA, &b);
-    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, 5000L);
-    if (curl_easy_perform(h) == CURLE_OK) curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
-    curl_easy_cleanup(h);
-    free(b.p);
-    return status == 200;
-}
-
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
@@ -748,10 +728,6 @@ int main(int argc, char **argv) {
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     curl_global_init(CURL_GLOBAL_DEFAULT);
-    jobs_enabled = probe_jobs();
-    if (!jobs_enabled)
-        fprintf(stderr, "load: ****** job events SKIPPED: GET /v1/jobs does not answer 200 "
-                        "(issue 23 not merged); the job kind runs once it does ******\n");
 
     m = curl_multi_init();
     curl_multi_setopt(m, CURLMOPT_MAXCONNECTS, (long)concurrency * 2);
@@ -819,10 +795,6 @@ int main(int argc, char **argv) {
            pct(all, all_n, 0.9), pct(all, all_n, 0.99), all_n ? all[all_n - 1] : 0.0);
     int bad_kind = 0;
     for (int k = 0; k < K_N; k++) {
-        if (k == K_JOB && !jobs_enabled) {
-            printf("load:   %-7s SKIPPED (no /v1/jobs on this server: issue 23)\n", kind_name[k]);
-            continue;
-        }
         qsort(lat_ms[k], lat_n[k], sizeof(double), cmp_double);
         printf("load:   %-7s %7ld ok %4ld failed  p50 %7.2f  p99 %7.2f ms\n", kind_name[k], ok_n[k],
                fail_n[k], pct(lat_ms[k], lat_n[k], 0.5), pct(lat_ms[k], lat_n[k], 0.99));

@@ -12,9 +12,8 @@
                               stream last at least 1 s, and arrive
                               uncompressed (Accept-Encoding: gzip is sent)
 
-Until the server has jobs (issue 23) this is how test_deploy.sh checks the
-events location of deploy/nginx.conf.in; the load (load.c) covers the real
-stream once it exists.
+test_deploy.sh checks the events location of deploy/nginx.conf.in with this
+stream of known timing; the load (load.c) covers the server's real stream.
 """
 import http.client
 import socketserver

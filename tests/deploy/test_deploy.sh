@@ -181,7 +181,7 @@ code=$(curl -s -o "$work/r" -w '%{http_code} %{content_type}' -H 'Content-Type: 
 
 # Heads that could be framed two ways (request smuggling): nginx refuses
 # each itself and closes, and so does a replica reached directly
-# (server/http.c); a chunked body and HTTP/1.0 without Host pass both.
+# (server/http/http.c); a chunked body and HTTP/1.0 without Host pass both.
 $py tests/deploy/heads.py "$nport" "$p1" "$logs"/replica-*.log >"$work/heads" || bad "refused heads: $(grep FAIL "$work/heads")"
 [ "$fail" = 1 ] || say "refused heads: $(grep -c 'nginx \[[45]' "$work/heads") kinds, by nginx and by a replica alike, each connection closed"
 

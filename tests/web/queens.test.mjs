@@ -30,6 +30,20 @@ async function waitIdle(base) {
   return false;
 }
 
+// The page's first answer is no reconnection, and an analysis it aborts
+// itself is no lost server: either one re-ran the analysis, and together
+// they looped (the page never went idle).
+webTest('a fresh page analyses its empty board once', async () => {
+  const analyses = [];
+  const page = await openPage(browser.ctx, `${srv.base}/#/queens`, {
+    before: (p) => p.on('request', (r) => r.url().endsWith('/v1/nqueens/analyze') && analyses.push(r.postData())),
+  });
+  await page.waitForLoadState('networkidle');
+  assert.deepEqual(analyses, ['{"n":8,"placed":[]}']);
+  assert.equal(await page.locator('#conn').innerText(), '');
+  page.assertNoErrors();
+});
+
 webTest('count 12 queens and see 14200', async () => {
   const page = await openPage(browser.ctx, `${srv.base}/#/queens`);
   const card = countCard(page);

@@ -38,14 +38,14 @@ const NETWORK_MESSAGE =
   'Lost the connection to the puzzled server. Check that it is running, then try again.';
 
 // Tells the page whether the server is reachable (app.js shows a banner).
-// The page starts connected: only a change is news (a first success that
-// announced itself made every page redo its requests, aborting the first).
+// The page starts connected: its first answer is no reconnection.
 function connection(ok) {
-  if ((connection.last ?? true) === ok) return;
+  if (connection.last === ok) return;
   connection.last = ok;
   window.dispatchEvent(new CustomEvent('puzzled-connection', { detail: { ok } }));
   if (!ok) watchConnection();
 }
+connection.last = true;
 
 function networkError() {
   connection(false);
@@ -171,12 +171,12 @@ export async function call(method, path, opts = {}) {
     return followJob(location, job, opts);
   }
   if (opts.job && opts.signal && opts.signal.aborted) throw cancelled();
+  // A body cut short by our own abort (a newer run replaced this one) is a
+  // cancel, not a lost server.  Counted as lost, the next answer said the
+  // server was back, the page's reconnected() started a new run, and that
+  // aborted the one in flight: the N-Queens page looped on its analysis.
   const body = await readBody(res).catch(() => {
-    // Cancel can land while the body is read: that is no lost connection
-    // (taken for one, it redrew the N-Queens board in a loop, which asked
-    // again and cancelled itself).
-    if (opts.signal && opts.signal.aborted) throw cancelled();
-    throw networkError();
+    throw opts.signal && opts.signal.aborted ? cancelled() : networkError();
   });
   if (!res.ok) throw problemError(res.status, body);
   return body;
