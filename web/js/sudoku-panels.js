@@ -132,7 +132,7 @@ function puzzlePanel(page) {
   async function grade() {
     const g = play.game;
     out.replaceChildren();
-    const res = await task.run('Grading…', (signal, hooks) => sudokuApi.grade(g.givensList, g.n, g.rows, g.cols, { signal, ...hooks }));
+    const res = await task.run('Grading…', (signal, hooks) => sudokuApi.grade(g.givensList, g, { signal, ...hooks }));
     if (!res || g !== play.game) return;
     const tech = Object.entries(res.techniques || {}).sort((a, b) => b[1] - a[1]);
     out.replaceChildren(
@@ -158,7 +158,7 @@ function puzzlePanel(page) {
   // The API's validation, and the known solution: conflicts and wrong answers marked.
   async function check() {
     const g = play.game;
-    const res = await task.run('Checking…', (signal, hooks) => sudokuApi.validate(g.values, g.n, g.rows, g.cols, { signal, ...hooks }));
+    const res = await task.run('Checking…', (signal, hooks) => sudokuApi.validate(g.values, g, { signal, ...hooks }));
     if (!res || g !== play.game) return;
     for (const cf of res.conflicts) for (const [r, c] of cf.cells) play.grid.mark(r * g.n + c, 'conflict');
     const wrong = g.wrongCells();
@@ -222,7 +222,7 @@ function solvePanel(page) {
     const body = { method: methodSel.value, max_solutions: +maxSol.value };
     if (!levelField.hidden) body.propagation = levelSel.value;
     const res = await task.run('Solving…', (signal, hooks) =>
-      sudokuApi.solve(g.values, g.n, g.rows, g.cols, body, { signal, ...hooks, onProgress: (p) => showProgress(progress, p) }),
+      sudokuApi.solve(g.values, g, body, { signal, ...hooks, onProgress: (p) => showProgress(progress, p) }),
     );
     progress.replaceChildren();
     if (!res || g !== play.game) return;
@@ -289,7 +289,7 @@ function comparePanel(page) {
     const done = await task.run('Comparing…', async (signal, hooks) => {
       for (const m of methods) {
         setStatus(status, 'busy', `Running ${m} (${rows.length + 1} of ${methods.length})…`);
-        const res = await sudokuApi.solve(values, g.n, g.rows, g.cols, { method: m, max_solutions: 1, timeout_ms: 10000 }, { signal, ...hooks });
+        const res = await sudokuApi.solve(values, g, { method: m, max_solutions: 1, timeout_ms: 10000 }, { signal, ...hooks });
         rows.push({ method: m, ...res.stats, status: res.status });
         render(rows);
       }
