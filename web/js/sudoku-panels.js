@@ -164,10 +164,13 @@ function puzzlePanel(page) {
     const wrong = g.wrongCells();
     for (const i of wrong) play.grid.mark(i, 'wrong');
     const empty = g.values.filter((v) => !v).length;
-    if (res.complete && !wrong.length) setStatus(status, 'ok', 'Complete and correct: every row, column and box holds each symbol once.');
+    const rules = g.variant ? 'every rule of the variant is kept' : 'every row, column and box holds each symbol once';
+    if (res.complete && !wrong.length) setStatus(status, 'ok', `Complete and correct: ${rules}.`);
     else if (!res.valid) {
       const first = res.conflicts[0];
-      setStatus(status, 'error', `${plural(res.conflicts_total, 'rule')} broken (marked red), e.g. ${symbolOf(first.value)} twice in ${first.unit}.`);
+      // a variant's cell and pair rules are named as rules, not units
+      const eg = /rule|parity/.test(first.unit) ? first.unit : `${symbolOf(first.value)} twice in ${first.unit}`;
+      setStatus(status, 'error', `${plural(res.conflicts_total, 'rule')} broken (marked red), e.g. ${eg}.`);
     } else if (wrong.length) setStatus(status, 'error', `${plural(wrong.length, 'answer')} ${wrong.length === 1 ? 'differs' : 'differ'} from the solution (marked).`);
     else setStatus(status, 'ok', `No rule is broken so far; ${plural(empty, 'cell')} to go.`);
   }
@@ -283,7 +286,13 @@ function comparePanel(page) {
   async function compare() {
     const g = play.game;
     out.replaceChildren();
-    const methods = sudokuApi.METHODS.map(([m]) => m).filter((m) => m !== 'auto' && (m !== 'fast' || (g.n === 9 && g.rows === 3)));
+    const methods = sudokuApi.METHODS.map(([m]) => m).filter(
+      (m) =>
+        m !== 'auto' &&
+        (m !== 'fast' || (g.n === 9 && g.rows === 3 && !g.variant)) &&
+        // consecutive marks are no exact-cover constraint (docs/variants.md)
+        !(['dlx', 'algorithm-x'].includes(m) && g.variant && g.variant.pairs),
+    );
     const rows = [];
     const values = g.values.slice();
     const done = await task.run('Comparing…', async (signal, hooks) => {
