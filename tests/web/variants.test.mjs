@@ -6,8 +6,8 @@
 // variant's units, a wrong digit that breaks the variant's rule and no
 // classic one counted as a mistake, a reload that keeps the variant, a
 // hint, the whole grid typed by keyboard to "completed" with the solution
-// the API gives (checked here against every rule of the variant), and the
-// share link.  Then engineer mode: solve, grade and check with the
+// the API gives (checked here against every rule of the variant), the
+// print sheet, and the share link.  Then engineer mode: solve, grade and check with the
 // variant's fields.  The rules below are the test's own (docs/variants.md),
 // not the page's.
 
@@ -242,6 +242,15 @@ for (const variant of VARIANTS) {
     assert.match(await done.innerText(), /Completed!\s+Solved in \d+:\d\d with 1 mistake\./);
     assert.equal((await gridText(page, grid)).join(''), solution);
     if (variant === 'jigsaw' || variant === 'consecutive') await shoot(page, `variant-${variant}`, { audit: true });
+
+    // the print sheet keeps the variant: its rules, and the windows' shade
+    await page.emulateMedia({ media: 'print' });
+    assert.ok(await page.locator('.variant-rules').isVisible(), 'the rules are printed');
+    if (want.win.length) {
+      const bg = await cellAt(grid, want.win[0]).evaluate((c) => getComputedStyle(c).backgroundColor);
+      assert.notEqual(bg, 'rgb(255, 255, 255)', 'a window cell is shaded on paper');
+    }
+    await page.emulateMedia({ media: 'screen' });
 
     // the share link carries the variant to a fresh page
     await button(page, 'Share').click();
