@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Game, formatTime } from '../../web/js/game.js';
 import { Geometry } from '../../web/js/geometry.js';
+import { variantOf, geometryOf, shareOf, readShare, apiFields } from '../../web/js/variants.js';
 import { fromGrid, sudokuShare, readSudokuShare, killerShare, readKillerShare, playerField, playerDetail } from '../../web/js/formats.js';
 
 const PUZZLE = '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79';
@@ -120,6 +121,56 @@ test('a puzzle without a known solution completes by the rules', () => {
   assert.equal(g.completed, null, 'a repeat is not a completion');
   g.place(15, sol[15]);
   assert.ok(g.completed);
+});
+
+test('variant rules: parity, consecutive marks and the non-consecutive rest, in conflicts, candidates and completion', () => {
+  // a 4x4 Latin square with janko's consecutive rule: the marked pairs
+  // differ by 1, every other neighbour pair by more
+  const sol = fromGrid('1324' + '3241' + '2413' + '4132', 4);
+  const marked = [];
+  for (let i = 0; i < 16; i++) {
+    for (const j of [i % 4 < 3 ? i + 1 : -1, i + 4 < 16 ? i + 4 : -1]) if (j >= 0 && Math.abs(sol[i] - sol[j]) === 1) marked.push([i, j]);
+  }
+  const parity = sol.map((v, i) => (i % 3 ? '.' : v % 2 ? 'O' : 'E')).join('');
+  const p = { variant: ['even-odd', 'consecutive'], parity, pairs: marked.map((pr) => pr.map((i) => [Math.floor(i / 4), i % 4])) };
+  const v = variantOf(p, 4);
+  assert.deepEqual(v.names, ['even-odd', 'consecutive']);
+  const { geometry } = geometryOf(v, 4, 1, 4);
+  const geo = new Geometry({ n: 4, rows: 1, cols: 4, ...geometry });
+  assert.equal(geo.conflicts(sol).size, 0);
+  assert.ok(geo.solvedBy(sol));
+  const board = (cells) => Object.assign(new Array(16).fill(0), cells);
+  assert.deepEqual([...geo.conflicts(board({ 0: 2 }))], [0], 'an even digit on an odd mark');
+  assert.ok(!marked.some(([a, b]) => a === 0 && b === 1), 'r1c1-r1c2 is not marked');
+  assert.deepEqual([...geo.conflicts(board({ 0: 1, 1: 2 }))].sort(), [0, 1], 'unmarked neighbours that differ by 1');
+  const [a, b] = marked[0];
+  assert.deepEqual([...geo.conflicts(board({ [a]: sol[a], [b]: sol[a] + 2 }))].sort((x, y) => x - y), [a, b], 'a marked pair that differs by 2');
+  // cell 0 is odd (1): its candidates with nothing placed are the odd ones
+  assert.equal(geo.candidates(board({}), 0), 0b0101);
+  // with r1c2 = 3 placed: not 3 (the row), odd, and not 2 or 4 (unmarked pair)
+  assert.equal(geo.candidates(board({ 1: 3 }), 0), 0b0001);
+  // the request's fields, the link's and back
+  assert.deepEqual(apiFields(v, 4), { variant: ['even-odd', 'consecutive'], parity, pairs: p.pairs });
+  const back = readShare(new URLSearchParams(shareOf(v)), 4);
+  assert.deepEqual(back, v);
+  assert.ok(readShare(new URLSearchParams({ ...shareOf(v), q: 'E' }), 4).error, 'a parity string of the wrong length');
+  assert.ok(readShare(new URLSearchParams({ ...shareOf(v), c: '0.5' }), 4).error, 'a pair that is not neighbours');
+  assert.equal(readShare(new URLSearchParams(), 4), null, 'no variant: classic');
+});
+
+test('a variant game survives storage; jigsaw regions must partition the grid', () => {
+  const regions = [0, 0, 1, 1, 0, 0, 1, 1, 2, 3, 3, 3, 2, 2, 2, 3];
+  const v = variantOf({ variant: 'jigsaw', regions: [regions.slice(0, 4), regions.slice(4, 8), regions.slice(8, 12), regions.slice(12)] }, 4);
+  assert.deepEqual(v.regions, regions);
+  const g = new Game({ n: 4, rows: 2, cols: 2, givens: fromGrid('1...............', 4), variant: v });
+  const back = Game.fromJSON(JSON.parse(JSON.stringify(g)));
+  assert.deepEqual(back.variant, v);
+  assert.equal(Game.fromJSON({ ...JSON.parse(JSON.stringify(g)), variant: { ...v, regions: regions.map(() => 0) } }), null, 'a broken variant is no game');
+  const { geometry } = geometryOf(v, 4, 2, 2);
+  const geo = new Geometry({ n: 4, rows: 2, cols: 2, ...geometry });
+  assert.ok(geo.regionEdge(8, 'right'), 'region 2 meets region 3 right of r3c1');
+  assert.ok(!geo.regionEdge(0, 'right') && geo.regionEdge(1, 'right') && !geo.regionEdge(0, 'down') && geo.regionEdge(4, 'down'));
+  assert.deepEqual([...geo.peers[0]].sort((x, y) => x - y), [1, 2, 3, 4, 5, 8, 12], 'row, column and region 0');
 });
 
 test('a saved game comes back whole; a broken save is refused', () => {

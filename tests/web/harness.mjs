@@ -222,6 +222,20 @@ export async function gridText(page, gridLocator) {
   );
 }
 
+// Types `solution` into every empty cell of `grid`, row by row, with the
+// arrow keys and digits only, starting from the focused first cell.
+export async function typeAll(page, grid, solution, n) {
+  const shown = await gridText(page, grid);
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < n; c++) {
+      if (!shown[r * n + c]) await page.keyboard.press(solution[r * n + c]);
+      if (c < n - 1) await page.keyboard.press('ArrowRight');
+    }
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Home');
+  }
+}
+
 // Presses Tab until the focused element matches `selector` (and, when
 // given, has the text `text`).
 export async function tabTo(page, selector, text, max = 80) {

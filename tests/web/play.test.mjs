@@ -8,7 +8,7 @@
 import { before, after } from 'node:test';
 import fs from 'node:fs';
 import path from 'node:path';
-import { assert, webTest, startServer, startBrowser, openPage, gridText, assertSudoku, shoot, snap } from './harness.mjs';
+import { assert, webTest, startServer, startBrowser, openPage, gridText, typeAll, assertSudoku, shoot, snap } from './harness.mjs';
 import { ROOT } from '../contract/server.mjs';
 
 // The page's first Sudoku (the "9×9 classic" example) and its solution.
@@ -40,20 +40,6 @@ const stillClock = async (page) => {
   await page.clock.install({ time: T0 });
   await page.clock.pauseAt(T0 + 1000);
 };
-
-// Types `solution` into every empty cell of `grid`, row by row, with the
-// arrow keys and digits only, starting from the focused first cell.
-async function typeAll(page, grid, solution, n) {
-  const shown = await gridText(page, grid);
-  for (let r = 0; r < n; r++) {
-    for (let c = 0; c < n; c++) {
-      if (!shown[r * n + c]) await page.keyboard.press(solution[r * n + c]);
-      if (c < n - 1) await page.keyboard.press('ArrowRight');
-    }
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('Home');
-  }
-}
 
 // Tab from the top of the page until the focus is on a cell of `grid`.
 async function tabIntoGrid(page, grid) {

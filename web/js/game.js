@@ -13,13 +13,17 @@
 // differs from the known solution is placed, and stay counted after undo.
 // The timer counts wall-clock time while running; the clock is injected so
 // tests can drive it.  A completed game is frozen: no input, no undo.
+// A Sudoku variant's rules travel as `variant` (variants.js's description,
+// null for a classic grid); the player turns them into its Geometry.
+
+import { checked as checkedVariant } from './variants.js';
 
 export const HISTORY_MAX = 5000;
 
 export class Game {
   constructor({
     kind = 'sudoku', n, rows, cols, regions = null, givens, cages = [], diagonals = false,
-    solution = null, level = null, clock = Date.now,
+    solution = null, level = null, clock = Date.now, variant = null,
   }) {
     this.kind = kind;
     this.n = n;
@@ -28,6 +32,7 @@ export class Game {
     this.regions = regions;
     this.cages = cages;
     this.diagonals = !!diagonals;
+    this.variant = variant;
     this.solution = solution ? Array.from(solution) : null;
     this.level = level;
     this.clock = clock;
@@ -220,6 +225,7 @@ export class Game {
       regions: this.regions,
       cages: this.cages,
       diagonals: this.diagonals,
+      variant: this.variant,
       solution: this.solution,
       level: this.level,
       values: this.values,
@@ -242,6 +248,8 @@ export class Game {
     const okArray = (a) => Array.isArray(a) && a.length === nn && a.every((x) => Number.isInteger(x) && x >= 0);
     if (!okArray(o.values) || !okArray(o.given) || !okArray(o.pencil)) return null;
     if (o.values.some((x) => x > o.n)) return null;
+    const variant = o.variant ? checkedVariant(o.variant, o.n) : null;
+    if (o.variant && !variant) return null;
     const g = new Game({
       kind: o.kind,
       n: o.n,
@@ -251,6 +259,7 @@ export class Game {
       givens: null,
       cages: Array.isArray(o.cages) ? o.cages : [],
       diagonals: o.diagonals,
+      variant,
       solution: okArray(o.solution) ? o.solution : null,
       level: o.level || null,
       clock,

@@ -7,13 +7,23 @@
 // are pruned along its peers, so a variant that adds units or regions
 // changes this object and nothing else.
 //
+// Cell and pair rules (Sudoku variants, variants.js) sit beside the units:
+// parity[i] 'E' / 'O' limits a cell to even / odd values, a pair rule says
+// two orthogonal neighbours differ by exactly 1 (a consecutive mark) or by
+// more (every unmarked pair, with nonConsecutive).  tags[i] are the cell's
+// extra classes for the board (' diag', ' win', ' even', ' odd').
+//
 // Invariants: region[i] is in 0..n-1 and each region has n cells; every unit
-// holds n distinct cells; peers[i] never holds i.
+// holds n distinct cells; peers[i] never holds i; pairsOf[i] holds [j,
+// consecutive] for every pair rule of i.
 
 export class Geometry {
   // {n, rows, cols}: boxes of rows x cols (rows * cols = n), or
   // {n, regions}: region[i] for each cell.  extraUnits: arrays of cells.
-  constructor({ n, rows, cols, regions = null, extraUnits = [], cages = [] }) {
+  // parity: a string of n*n marks ('E', 'O', '.'); pairs: [[i, j], ...]
+  // consecutive marks; nonConsecutive: every other neighbour pair differs
+  // by more than 1.
+  constructor({ n, rows, cols, regions = null, extraUnits = [], cages = [], tags = null, parity = null, pairs = [], nonConsecutive = false }) {
     this.n = n;
     this.boxRows = rows || 0;
     this.boxCols = cols || 0;
@@ -47,7 +57,39 @@ export class Geometry {
       set.delete(i);
       this.peers.push(Int32Array.from(set));
     }
+    this.tags = tags;
+    this.parity = parity;
+    this.setPairs(pairs, nonConsecutive);
     this.setCages(cages);
+  }
+
+  setPairs(marked, nonConsecutive) {
+    const n = this.n;
+    this.pairsOf = Array.from({ length: n * n }, () => []);
+    this.pairRules = [];
+    const key = (a, b) => Math.min(a, b) * n * n + Math.max(a, b);
+    const marks = new Set(marked.map(([a, b]) => key(a, b)));
+    const add = (a, b, consecutive) => {
+      this.pairRules.push([a, b, consecutive]);
+      this.pairsOf[a].push([b, consecutive]);
+      this.pairsOf[b].push([a, consecutive]);
+    };
+    for (const [a, b] of marked) add(a, b, true);
+    if (!nonConsecutive) return;
+    for (let i = 0; i < n * n; i++) {
+      for (const j of [i % n < n - 1 ? i + 1 : -1, i + n < n * n ? i + n : -1]) if (j >= 0 && !marks.has(key(i, j))) add(i, j, false);
+    }
+  }
+
+  // Whether value v may stand in cell i by its parity mark.
+  parityAllows(i, v) {
+    const m = this.parity ? this.parity[i] : '.';
+    return m === 'E' ? v % 2 === 0 : m === 'O' ? v % 2 === 1 : true;
+  }
+
+  // Whether values a and b keep a pair rule.
+  static pairKept(a, b, consecutive) {
+    return consecutive ? Math.abs(a - b) === 1 : Math.abs(a - b) !== 1;
   }
 
   // A square box shape, or the diagonals of Killer-X.
@@ -97,8 +139,13 @@ export class Geometry {
   candidates(values, i) {
     let used = 0;
     for (const p of this.peers[i]) if (values[p]) used |= 1 << (values[p] - 1);
-    const all = this.n >= 31 ? -1 : (1 << this.n) - 1;
-    return all & ~used;
+    let out = (this.n >= 31 ? -1 : (1 << this.n) - 1) & ~used;
+    for (let v = 1; v <= this.n; v++) {
+      if (!(out & (1 << (v - 1)))) continue;
+      const ok = this.parityAllows(i, v) && this.pairsOf[i].every(([j, consecutive]) => !values[j] || Geometry.pairKept(v, values[j], consecutive));
+      if (!ok) out &= ~(1 << (v - 1));
+    }
+    return out;
   }
 
   // The cells whose value repeats in one of their units.
@@ -113,6 +160,15 @@ export class Geometry {
           bad.add(i);
           bad.add(seen.get(v));
         } else seen.set(v, i);
+      }
+    }
+    values.forEach((v, i) => {
+      if (v && !this.parityAllows(i, v)) bad.add(i);
+    });
+    for (const [a, b, consecutive] of this.pairRules) {
+      if (values[a] && values[b] && !Geometry.pairKept(values[a], values[b], consecutive)) {
+        bad.add(a);
+        bad.add(b);
       }
     }
     for (const cage of this.cages) {

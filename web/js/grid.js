@@ -126,6 +126,7 @@ export class Grid {
     if (this.geo.regionEdge(i, 'right')) cls += ' br';
     if (this.geo.regionEdge(i, 'down')) cls += ' bb';
     if (this.geo.shaded(i)) cls += ' alt';
+    if (this.geo.tags) cls += this.geo.tags[i];
     return cls;
   }
 
@@ -211,7 +212,8 @@ export class Grid {
 
   // Decorations over the cells: {type: 'line', cells: [i, j, ...]} through
   // the cells' centres, {type: 'dot', cell}, {type: 'label', cell, text}
-  // (top-right corner); each may have a class (cls).
+  // (top-right corner), {type: 'pair', cells: [i, j]} (a mark on the edge
+// between two neighbours: a consecutive pair); each may have a class (cls).
   setDecorations(list) {
     this.decorations = list;
     const n = this.n;
@@ -221,6 +223,12 @@ export class Grid {
       if (d.type === 'line') {
         el = document.createElementNS(SVG, 'polyline');
         el.setAttribute('points', d.cells.map((i) => at(i).join(',')).join(' '));
+      } else if (d.type === 'pair') {
+        el = document.createElementNS(SVG, 'circle');
+        const [a, b] = d.cells.map(at);
+        el.setAttribute('cx', (a[0] + b[0]) / 2);
+        el.setAttribute('cy', (a[1] + b[1]) / 2);
+        el.setAttribute('r', 0.13);
       } else if (d.type === 'dot') {
         el = document.createElementNS(SVG, 'circle');
         const [x, y] = at(d.cell);
@@ -332,6 +340,7 @@ export class Grid {
       for (let d = 1; d <= n; d++) if (this.pencil[i] & (1 << (d - 1))) cands.push(symbolOf(d));
       s += `empty, pencil marks ${cands.join(' ')}`;
     } else s += 'empty';
+    if (this.geo.parity && this.geo.parity[i] !== '.') s += this.geo.parity[i] === 'E' ? ', even' : ', odd';
     if (this.cages.length && this.geo.cageOf[i] >= 0) {
       const k = this.geo.cageOf[i];
       s += `, cage ${k + 1}, sum ${this.cages[k].sum}`;

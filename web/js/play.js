@@ -23,6 +23,7 @@
 import { h, button, statusLine, setStatus, plural } from './ui.js';
 import { Game, formatTime } from './game.js';
 import { Geometry } from './geometry.js';
+import { geometryOf } from './variants.js';
 import { Numpad } from './numpad.js';
 import { valueOf, symbolOf, cellName } from './formats.js';
 import * as store from './store.js';
@@ -174,19 +175,23 @@ export class Play {
   load(game, { why = '', keepStatus = false } = {}) {
     const g = game instanceof Game ? game : new Game({ kind: this.kind, ...game });
     this.game = g;
+    // a Sudoku variant's regions, units and rules (variants.js)
+    const v = g.variant ? geometryOf(g.variant, g.n, g.rows, g.cols) : { geometry: {}, decorations: [] };
     this.geometry = new Geometry({
       n: g.n,
       rows: g.rows,
       cols: g.cols,
       regions: g.regions,
-      extraUnits: g.diagonals ? Geometry.diagonals(g.n) : [],
       cages: g.cages,
+      ...v.geometry,
+      extraUnits: [...(g.diagonals ? Geometry.diagonals(g.n) : []), ...(v.geometry.extraUnits || [])],
     });
     g.geometry = this.geometry;
     this.overlay = null;
     this.pencil = false;
     this.grid.setGeometry(this.geometry);
     if (g.cages.length || g.diagonals) this.grid.setCages(g.cages, g.diagonals);
+    if (v.decorations.length) this.grid.setDecorations(v.decorations);
     this.numpad.setSize(g.n);
     this.pauseReason = null;
     if (!g.editing && !g.completed && this.visible !== false) g.start();

@@ -3,10 +3,13 @@
 // of integers past that), and the API's vocabulary the page offers
 // (methods, propagation levels, difficulties, symmetries).  Every function
 // takes the caller's {signal, onWait...} options and resolves to the
-// answer (api.js says how errors come back).
+// answer (api.js says how errors come back).  A puzzle's shape `g` is
+// {n, rows, cols, variant}: the box, or a variant's fields (variants.js),
+// go with every call about it.
 
 import * as api from './api.js';
 import { toApiGrid } from './formats.js';
+import { apiFields } from './variants.js';
 
 export const METHODS = [
   ['auto', 'auto (fastest for the grid)'],
@@ -31,9 +34,15 @@ export const SYMMETRIES = [
 
 const box = (rows, cols) => ({ rows, cols });
 
+// The fields saying what the grid is: its box, and a variant's rules
+// (jigsaw regions replace the boxes).
+const shape = (g) => {
+  const v = apiFields(g.variant, g.n);
+  return v.regions ? v : { box: box(g.rows, g.cols), ...v };
+};
+
 // {valid, complete, n, box, conflicts, conflicts_total}
-export const validate = (values, n, rows, cols, opts) =>
-  api.post('v1/sudoku/validate', { grid: toApiGrid(values, n), box: box(rows, cols) }, opts);
+export const validate = (values, g, opts) => api.post('v1/sudoku/validate', { grid: toApiGrid(values, g.n), ...shape(g) }, opts);
 
 // A pasted grid the server reads for us: its size and box come back.
 export const validateText = (grid, boxOrNull, opts) =>
@@ -43,19 +52,27 @@ export const validateCsv = (csv, opts) => api.post('v1/sudoku/validate', csv, { 
 
 // body: {method, propagation, max_solutions, timeout_ms, trace}; runs as a
 // job (progress through opts.onProgress) when the server takes one.
-export const solve = (values, n, rows, cols, body, opts) =>
-  api.post('v1/sudoku/solve', { grid: toApiGrid(values, n), box: box(rows, cols), ...body }, { job: true, ...opts });
+export const solve = (values, g, body, opts) =>
+  api.post('v1/sudoku/solve', { grid: toApiGrid(values, g.n), ...shape(g), ...body }, { job: true, ...opts });
 
-export const generate = ({ n, rows, cols, difficulty, symmetry }, opts) =>
-  api.post('v1/sudoku/generate', { size: n, box: box(rows, cols), difficulty, symmetry, count: 1 }, opts);
+// variant: a name of variants.js's VARIANTS ('classic' or none: a classic
+// grid); seed: a number, or '' for a fresh puzzle.
+export function generate({ n, rows, cols, difficulty, symmetry, variant, seed }, opts) {
+  const body = { size: n, box: box(rows, cols), difficulty, symmetry, count: 1 };
+  if (variant && variant !== 'classic') body.variant = variant;
+  if (variant === 'jigsaw') delete body.box;
+  if (seed !== undefined && seed !== '') body.seed = Number(seed);
+  return api.post('v1/sudoku/generate', body, opts);
+}
 
-export const grade = (givens, n, rows, cols, opts) =>
-  api.post('v1/sudoku/grade', { grid: toApiGrid(givens, n), box: box(rows, cols) }, opts);
+export const grade = (givens, g, opts) => api.post('v1/sudoku/grade', { grid: toApiGrid(givens, g.n), ...shape(g) }, opts);
 
 // The next logical step for the board (givens and entries), with the
-// player's pencil marks when there are any.
-export function hint(values, givens, pencil, n, rows, cols, opts) {
-  const body = { grid: toApiGrid(values, n), givens: toApiGrid(givens, n), box: box(rows, cols) };
+// player's pencil marks when there are any (not with a variant: the
+// server does not read them there yet).
+export function hint(values, givens, pencil, g, opts) {
+  const n = g.n;
+  const body = { grid: toApiGrid(values, n), givens: toApiGrid(givens, n), ...shape(g) };
   const marks = [];
   pencil.forEach((m, i) => {
     if (!m || values[i]) return;
@@ -63,6 +80,6 @@ export function hint(values, givens, pencil, n, rows, cols, opts) {
     for (let v = 1; v <= n; v++) if (m & (1 << (v - 1))) vs.push(v);
     marks.push({ cell: [Math.floor(i / n), i % n], values: vs });
   });
-  if (marks.length) body.pencil = marks;
+  if (marks.length && !g.variant) body.pencil = marks;
   return api.post('v1/sudoku/hint', body, opts);
 }

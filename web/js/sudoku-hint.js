@@ -35,7 +35,7 @@ export class HintBox {
     for (const b of buttons) b.disabled = true;
     const res = await this.task
       .run('Looking for the next step…', (signal, hooks) =>
-        sudokuApi.hint(g.values, g.givensList, g.pencil, g.n, g.rows, g.cols, { signal, ...hooks }),
+        sudokuApi.hint(g.values, g.givensList, g.pencil, g, { signal, ...hooks }),
       )
       .finally(() => buttons.forEach((b) => (b.disabled = false)));
     if (!res || g !== this.play.game) return;

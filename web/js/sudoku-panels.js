@@ -132,7 +132,7 @@ function puzzlePanel(page) {
   async function grade() {
     const g = play.game;
     out.replaceChildren();
-    const res = await task.run('Grading…', (signal, hooks) => sudokuApi.grade(g.givensList, g.n, g.rows, g.cols, { signal, ...hooks }));
+    const res = await task.run('Grading…', (signal, hooks) => sudokuApi.grade(g.givensList, g, { signal, ...hooks }));
     if (!res || g !== play.game) return;
     const tech = Object.entries(res.techniques || {}).sort((a, b) => b[1] - a[1]);
     out.replaceChildren(
@@ -158,16 +158,19 @@ function puzzlePanel(page) {
   // The API's validation, and the known solution: conflicts and wrong answers marked.
   async function check() {
     const g = play.game;
-    const res = await task.run('Checking…', (signal, hooks) => sudokuApi.validate(g.values, g.n, g.rows, g.cols, { signal, ...hooks }));
+    const res = await task.run('Checking…', (signal, hooks) => sudokuApi.validate(g.values, g, { signal, ...hooks }));
     if (!res || g !== play.game) return;
     for (const cf of res.conflicts) for (const [r, c] of cf.cells) play.grid.mark(r * g.n + c, 'conflict');
     const wrong = g.wrongCells();
     for (const i of wrong) play.grid.mark(i, 'wrong');
     const empty = g.values.filter((v) => !v).length;
-    if (res.complete && !wrong.length) setStatus(status, 'ok', 'Complete and correct: every row, column and box holds each symbol once.');
+    const rules = g.variant ? 'every rule of the variant is kept' : 'every row, column and box holds each symbol once';
+    if (res.complete && !wrong.length) setStatus(status, 'ok', `Complete and correct: ${rules}.`);
     else if (!res.valid) {
       const first = res.conflicts[0];
-      setStatus(status, 'error', `${plural(res.conflicts_total, 'rule')} broken (marked red), e.g. ${symbolOf(first.value)} twice in ${first.unit}.`);
+      // a variant's cell and pair rules are named as rules, not units
+      const eg = /rule|parity/.test(first.unit) ? first.unit : `${symbolOf(first.value)} twice in ${first.unit}`;
+      setStatus(status, 'error', `${plural(res.conflicts_total, 'rule')} broken (marked red), e.g. ${eg}.`);
     } else if (wrong.length) setStatus(status, 'error', `${plural(wrong.length, 'answer')} ${wrong.length === 1 ? 'differs' : 'differ'} from the solution (marked).`);
     else setStatus(status, 'ok', `No rule is broken so far; ${plural(empty, 'cell')} to go.`);
   }
@@ -222,7 +225,7 @@ function solvePanel(page) {
     const body = { method: methodSel.value, max_solutions: +maxSol.value };
     if (!levelField.hidden) body.propagation = levelSel.value;
     const res = await task.run('Solving…', (signal, hooks) =>
-      sudokuApi.solve(g.values, g.n, g.rows, g.cols, body, { signal, ...hooks, onProgress: (p) => showProgress(progress, p) }),
+      sudokuApi.solve(g.values, g, body, { signal, ...hooks, onProgress: (p) => showProgress(progress, p) }),
     );
     progress.replaceChildren();
     if (!res || g !== play.game) return;
@@ -283,13 +286,19 @@ function comparePanel(page) {
   async function compare() {
     const g = play.game;
     out.replaceChildren();
-    const methods = sudokuApi.METHODS.map(([m]) => m).filter((m) => m !== 'auto' && (m !== 'fast' || (g.n === 9 && g.rows === 3)));
+    const methods = sudokuApi.METHODS.map(([m]) => m).filter(
+      (m) =>
+        m !== 'auto' &&
+        (m !== 'fast' || (g.n === 9 && g.rows === 3 && !g.variant)) &&
+        // consecutive marks are no exact-cover constraint (docs/variants.md)
+        !(['dlx', 'algorithm-x'].includes(m) && g.variant && g.variant.pairs),
+    );
     const rows = [];
     const values = g.values.slice();
     const done = await task.run('Comparing…', async (signal, hooks) => {
       for (const m of methods) {
         setStatus(status, 'busy', `Running ${m} (${rows.length + 1} of ${methods.length})…`);
-        const res = await sudokuApi.solve(values, g.n, g.rows, g.cols, { method: m, max_solutions: 1, timeout_ms: 10000 }, { signal, ...hooks });
+        const res = await sudokuApi.solve(values, g, { method: m, max_solutions: 1, timeout_ms: 10000 }, { signal, ...hooks });
         rows.push({ method: m, ...res.stats, status: res.status });
         render(rows);
       }

@@ -20,6 +20,7 @@ import {
   SIZES, boxFor, sizeLabel, EXAMPLES, fromGrid, sudokuShare, readSudokuShare, playerField, playerDetail,
 } from './formats.js';
 import { LIMITS } from './limits.js';
+import { VARIANTS, variantOf, variantLabel, rulesText, shareOf, readShare } from './variants.js';
 
 const FIRST = EXAMPLES.find(([, name]) => name === '9×9 classic')[0];
 
@@ -54,6 +55,9 @@ export function mount(root) {
   const genSizes = SIZES.filter((s) => s.n >= LIMITS.sudoku.generateMinN && s.n <= LIMITS.sudoku.generateMaxN);
   const sizeSel = select(genSizes.map((s) => [String(s.n), sizeLabel(s)]), '9');
   const diffSel = select(sudokuApi.DIFFICULTIES, 'easy');
+  const variantSel = select(VARIANTS, 'classic');
+  // a seed makes the same puzzle again (the engineer's Generate shows each puzzle's)
+  const seedIn = h('input', { type: 'text', inputmode: 'numeric', pattern: '[0-9]*', class: 'seed', autocomplete: 'off', spellcheck: false });
   const newBtn = button('New game', () => newGame(), 'primary');
   const newCancel = button('Cancel', null, 'danger');
   const ownBtn = button('Enter your own', () => {
@@ -69,17 +73,24 @@ export function mount(root) {
   });
   const newCard = card(
     'New game',
-    h('div', { class: 'row' }, field('Size', sizeSel), field('Difficulty', diffSel)),
+    h('div', { class: 'row' }, field('Variant', variantSel), field('Size', sizeSel), field('Difficulty', diffSel)),
+    h('details', { class: 'more' }, h('summary', null, 'More options'), field('Seed', seedIn, { hint: 'Optional: the same seed makes the same puzzle.' })),
     h('div', { class: 'row' }, newBtn, newCancel, ownBtn),
   );
   newCard.classList.add('play-only');
   const share = shareBox('#/sudoku', (withEntries) => {
     const g = play.game;
-    return sudokuShare({ n: g.n, rows: g.rows, cols: g.cols, givens: g.givensList, entries: withEntries ? g.values.map((v, i) => (g.given[i] ? 0 : v)) : null });
+    const q = new URLSearchParams(
+      sudokuShare({ n: g.n, rows: g.rows, cols: g.cols, givens: g.givensList, entries: withEntries ? g.values.map((v, i) => (g.given[i] ? 0 : v)) : null }),
+    );
+    for (const [k, v] of Object.entries(shareOf(g.variant))) q.set(k, v);
+    return q.toString();
   });
   const thisGame = gameCard(play, share);
   thisGame.classList.add('play-only');
 
+  // a variant's own rules, under the board
+  const rulesEl = h('p', { class: 'variant-rules', hidden: true });
   const legend = h(
     'p',
     { class: 'legend eng-only', 'aria-hidden': 'true' },
@@ -101,14 +112,18 @@ export function mount(root) {
     h(
       'div',
       { class: 'layout' },
-      h('div', { class: 'stack' }, boardCard(play, boardField, panels.tools, legend)),
+      h('div', { class: 'stack' }, boardCard(play, boardField, panels.tools, [rulesEl, legend])),
       h('div', { class: 'stack' }, h('div', { class: 'stack play-only' }, newCard, thisGame, hint.el), h('div', { class: 'stack eng-only' }, ...panels.cards)),
     ),
   );
   play.area.append(...root.childNodes);
   root.append(play.area);
 
-  play.on('puzzle', () => {
+  play.on('puzzle', (g) => {
+    rulesEl.textContent = rulesText(g.variant, g.n);
+    rulesEl.hidden = !g.variant;
+    // the New game card offers the variant being played
+    if (g.variant && g.variant.names.length === 1) variantSel.value = g.variant.names[0];
     setFieldError(boardField, '');
     hint.clear();
     newTask.cancel();
@@ -135,9 +150,11 @@ export function mount(root) {
     panels.sync(play.game);
   }
 
+  // A generated puzzle; a variant's fields come with it (variants.js).
   function startGenerated(p, n, rows, cols) {
     const givens = fromGrid(typeof p.puzzle === 'string' ? p.puzzle : p.grid, n);
-    start({ n, rows, cols, givens, solution: p.solution ? fromGrid(p.solution, n) : null, level: p.level }, '');
+    const variant = variantOf(p, n);
+    start({ n, rows, cols, givens, variant, solution: p.solution ? fromGrid(p.solution, n) : null, level: p.level }, '');
   }
 
   // An empty board of that shape, typing givens.
@@ -149,8 +166,15 @@ export function mount(root) {
 
   async function newGame() {
     const s = boxFor(+sizeSel.value);
-    const res = await newTask.run(`Making a ${diffSel.value} ${s.n}×${s.n} puzzle…`, (signal, hooks) =>
-      sudokuApi.generate({ ...s, difficulty: diffSel.value, symmetry: 'rotational180' }, { signal, ...hooks }),
+    const seed = seedIn.value.trim();
+    if (seed && !/^\d{1,15}$/.test(seed)) {
+      setStatus(play.status, 'error', 'A seed is a whole number (digits only).');
+      return;
+    }
+    const variant = variantSel.value;
+    const what = variant === 'classic' ? '' : ` ${variantLabel({ names: [variant] })}`;
+    const res = await newTask.run(`Making a ${diffSel.value} ${s.n}×${s.n}${what} puzzle…`, (signal, hooks) =>
+      sudokuApi.generate({ ...s, difficulty: diffSel.value, symmetry: 'rotational180', variant, seed }, { signal, ...hooks }),
     );
     const p = res && res.puzzles && res.puzzles[0];
     if (!p) {
@@ -158,12 +182,13 @@ export function mount(root) {
       return;
     }
     startGenerated(p, s.n, s.rows, s.cols);
-    setStatus(play.status, '', `A new ${p.level} puzzle. Good luck!`);
+    const kind = play.game.variant ? ` ${variantLabel(play.game.variant)}` : '';
+    setStatus(play.status, '', `A new ${p.level}${kind} puzzle. Good luck!`);
     grid.focus(grid.focusIndex);
   }
 
   function findSolution(g) {
-    const ask = () => sudokuApi.solve(g.givensList, g.n, g.rows, g.cols, { max_solutions: 2, timeout_ms: 10000 }, { job: false });
+    const ask = () => sudokuApi.solve(g.givensList, g, { max_solutions: 2, timeout_ms: 10000 }, { job: false });
     return solutionFor(ask, g.n, 'puzzle');
   }
 
@@ -199,7 +224,11 @@ export function mount(root) {
   return pageHooks(play, {
     key: 'p',
     noun: 'puzzle',
-    read: readSudokuShare,
-    start: (s) => start({ n: s.n, rows: s.rows, cols: s.cols, givens: s.givens }, 'The puzzle from the link. Have fun!'),
+    read: (params) => {
+      const s = readSudokuShare(params);
+      const variant = s.error ? null : readShare(params, s.n);
+      return variant && variant.error ? variant : { ...s, variant };
+    },
+    start: (s) => start({ n: s.n, rows: s.rows, cols: s.cols, givens: s.givens, variant: s.variant }, 'The puzzle from the link. Have fun!'),
   });
 }

@@ -1,0 +1,181 @@
+// variants.js -- Sudoku variants on the page, with no DOM: one plain
+// description of a puzzle's variant, and what each part of the page needs
+// from it.  The description (kept in the game, in storage and in the share
+// link) is
+//   {names: ['jigsaw', 'x', ...], regions: [id per cell] | null,
+//    parity: 'EO..' (one mark per cell) | null, pairs: [[i, j], ...] | null}
+// with cells i = r*n + c; a classic puzzle has none (null).  From it:
+//   apiFields()     the request fields of docs/variants.md (variant,
+//                   regions, parity, pairs), so that every call about the
+//                   puzzle (solve, validate, grade, hint) carries its rules;
+//   variantOf()     the description from a generated puzzle's answer;
+//   geometryOf()    the Geometry options (regions, extra units, parity,
+//                   pair rules, cell tags the board shades) and the board's
+//                   decorations (diagonal lines, consecutive marks);
+//   shareOf() / readShare()   the link's fields.
+// The page plays one n x n grid: the overlapping layouts (Samurai...) are
+// not offered here.
+//
+// Rules (docs/variants.md): x adds both diagonals, windoku the windows
+// between the boxes, disjoint one unit per position in a box; even-odd
+// limits marked cells to even (E) or odd (O) values; consecutive marks
+// pairs that differ by exactly 1 and every other pair of orthogonal
+// neighbours differs by more (janko's rule); non-consecutive: no
+// neighbours differ by 1.
+
+import { SYMBOLS } from './formats.js';
+
+// The variants the New game card offers: [name, label].
+export const VARIANTS = [
+  ['classic', 'Classic'],
+  ['jigsaw', 'Jigsaw (irregular regions)'],
+  ['x', 'Sudoku-X (diagonals)'],
+  ['windoku', 'Windoku (four extra windows)'],
+  ['disjoint', 'Disjoint groups'],
+  ['even-odd', 'Even-odd'],
+  ['consecutive', 'Consecutive'],
+  ['non-consecutive', 'Non-consecutive'],
+];
+const KNOWN = new Set(VARIANTS.map(([v]) => v).filter((v) => v !== 'classic'));
+
+export function variantLabel(v) {
+  if (!v) return 'Classic';
+  return v.names.map((name) => (VARIANTS.find(([k]) => k === name) || [name, name])[1].replace(/ \(.*\)$/, '')).join(' + ');
+}
+
+// The variant's rules beside the classic ones, in a player's words (the
+// line under the board), or '' for a classic puzzle.
+export function rulesText(v, n) {
+  if (!v) return '';
+  const all = `1–${SYMBOLS[n - 1]}`;
+  const rules = {
+    jigsaw: `each region with a thick border holds ${all} once (regions replace the boxes)`,
+    x: `each main diagonal (shaded) holds ${all} once`,
+    windoku: `each shaded window holds ${all} once`,
+    disjoint: 'cells in the same place of different boxes hold different digits',
+    'even-odd': 'a grey square holds an even digit, a circle an odd one',
+    consecutive: 'neighbours joined by a white dot differ by 1, and no other neighbours do',
+    'non-consecutive': 'no two side-by-side cells hold digits that differ by 1',
+  };
+  return `${variantLabel(v)}: ${v.names.map((x) => rules[x]).join('; ')}.`;
+}
+
+// The description from a generated puzzle (or any answer with the fields),
+// or null for a classic one or a variant the page cannot play.
+export function variantOf(p, n) {
+  const names = (Array.isArray(p.variant) ? p.variant : p.variant ? [p.variant] : []).filter((x) => x !== 'classic');
+  if (!names.length || !names.every((x) => KNOWN.has(x))) return null;
+  const flat = (a) => (typeof a === 'string' ? [...a] : a.flat());
+  const v = { names, regions: null, parity: null, pairs: null };
+  if (p.regions) {
+    const ids = new Map(); // labels (numbers or letters) -> 0..n-1, in order of first use
+    v.regions = flat(p.regions).map((x) => (ids.has(x) ? ids.get(x) : ids.set(x, ids.size).get(x)));
+  }
+  if (p.parity) v.parity = flat(p.parity).map((x) => (x ? String(x)[0].toUpperCase() : '.')).join('');
+  if (p.pairs) v.pairs = p.pairs.map((x) => (Array.isArray(x) ? x : x.cells).map(([r, c]) => r * n + c));
+  return checked(v, n);
+}
+
+// v when it describes an n x n puzzle the page can play, else null (an old
+// or broken save, a mistyped link).
+export function checked(v, n) {
+  if (!v || !Array.isArray(v.names) || !v.names.length || !v.names.every((x) => KNOWN.has(x))) return null;
+  const nn = n * n;
+  const cell = (i) => Number.isInteger(i) && i >= 0 && i < nn;
+  if (v.names.includes('jigsaw') !== !!v.regions) return null;
+  if (v.regions) {
+    if (v.regions.length !== nn || !v.regions.every((x) => Number.isInteger(x) && x >= 0 && x < n)) return null;
+    const size = new Array(n).fill(0);
+    for (const x of v.regions) size[x]++;
+    if (size.some((s) => s !== n)) return null;
+  }
+  if (v.names.includes('even-odd') !== !!v.parity) return null;
+  if (v.parity && (typeof v.parity !== 'string' || !/^[EO.]*$/.test(v.parity) || v.parity.length !== nn)) return null;
+  if (v.names.includes('consecutive') !== !!v.pairs) return null;
+  if (v.pairs && !v.pairs.every((p) => Array.isArray(p) && p.length === 2 && p.every(cell) && neighbours(p[0], p[1], n))) return null;
+  return { names: v.names.slice(), regions: v.regions && v.regions.slice(), parity: v.parity || null, pairs: v.pairs && v.pairs.map((p) => p.slice()) };
+}
+
+const neighbours = (a, b, n) => (Math.abs(a - b) === 1 && Math.floor(a / n) === Math.floor(b / n)) || Math.abs(a - b) === n;
+
+// The request fields for the variant (nothing for a classic puzzle).
+export function apiFields(v, n) {
+  if (!v) return {};
+  const out = { variant: v.names.length === 1 ? v.names[0] : v.names.slice() };
+  const rc = (i) => [Math.floor(i / n), i % n];
+  if (v.regions) out.regions = Array.from({ length: n }, (_, r) => v.regions.slice(r * n, r * n + n));
+  if (v.parity) out.parity = v.parity;
+  if (v.pairs) out.pairs = v.pairs.map(([a, b]) => [rc(a), rc(b)]);
+  return out;
+}
+
+// Geometry options and board decorations: {geometry: {regions, extraUnits,
+// tags, parity, pairs, nonConsecutive}, decorations: [...]}.
+export function geometryOf(v, n, rows, cols) {
+  const tags = new Array(n * n).fill('');
+  const extraUnits = [];
+  const decorations = [];
+  const has = (x) => v.names.includes(x);
+  if (has('x')) {
+    const d = [Array.from({ length: n }, (_, k) => k * n + k), Array.from({ length: n }, (_, k) => k * n + (n - 1 - k))];
+    extraUnits.push(...d);
+    for (const u of d) for (const i of u) tags[i] = ' diag';
+    decorations.push({ type: 'line', cells: [0, n * n - 1], cls: 'diag-line' }, { type: 'line', cells: [n - 1, n * (n - 1)], cls: 'diag-line' });
+  }
+  if (has('windoku')) {
+    for (let wr = 0; wr < n / rows - 1; wr++) {
+      for (let wc = 0; wc < n / cols - 1; wc++) {
+        const u = [];
+        for (let a = 0; a < rows; a++) for (let b = 0; b < cols; b++) u.push((1 + wr * (rows + 1) + a) * n + 1 + wc * (cols + 1) + b);
+        extraUnits.push(u);
+        for (const i of u) tags[i] += ' win';
+      }
+    }
+  }
+  if (has('disjoint')) {
+    for (let a = 0; a < rows; a++) {
+      for (let b = 0; b < cols; b++) {
+        const u = [];
+        for (let br = 0; br < n; br += rows) for (let bc = 0; bc < n; bc += cols) u.push((br + a) * n + bc + b);
+        extraUnits.push(u);
+      }
+    }
+  }
+  if (v.parity) [...v.parity].forEach((m, i) => (tags[i] += m === 'E' ? ' even' : m === 'O' ? ' odd' : ''));
+  for (const [a, b] of v.pairs || []) decorations.push({ type: 'pair', cells: [a, b], cls: 'pair-mark' });
+  return {
+    geometry: {
+      regions: v.regions,
+      extraUnits,
+      tags,
+      parity: v.parity,
+      pairs: v.pairs || [],
+      nonConsecutive: has('consecutive') || has('non-consecutive'),
+    },
+    decorations,
+  };
+}
+
+// The share link's fields: v (names), r (regions, a symbol per cell),
+// q (parity), c (consecutive pairs: cells in base 36, "a.b" joined by _).
+export function shareOf(v) {
+  if (!v) return {};
+  const out = { v: v.names.join(',') };
+  if (v.regions) out.r = v.regions.map((x) => SYMBOLS[x] || '0').join('');
+  if (v.parity) out.q = v.parity;
+  if (v.pairs) out.c = v.pairs.map(([a, b]) => `${a.toString(36)}.${b.toString(36)}`).join('_');
+  return out;
+}
+
+// The description a link holds (null: classic), or {error}.
+export function readShare(params, n) {
+  if (!params.get('v')) return null;
+  const v = { names: params.get('v').split(','), regions: null, parity: null, pairs: null };
+  if (params.get('r')) v.regions = [...params.get('r')].map((ch) => SYMBOLS.indexOf(ch));
+  if (params.get('q')) v.parity = params.get('q');
+  if (params.has('c')) {
+    const text = params.get('c');
+    v.pairs = text ? text.split('_').map((p) => p.split('.').map((x) => parseInt(x, 36))) : [];
+  }
+  return checked(v, n) || { error: 'the link’s variant cannot be read' };
+}
