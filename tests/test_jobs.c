@@ -237,7 +237,9 @@ END_TEST
 START_TEST(jobs_delete_stops_the_work) {
     char id[32], path[96];
     long st;
-    start_job(&srv, "GET", "/v1/nqueens/count?n=20", NULL, id);
+    /* n = 27: hours of work, so the DELETE finds it running on any machine
+     * (n = 20 ended first once on a loaded one: "complete", not cancelled) */
+    start_job(&srv, "GET", "/v1/nqueens/count?n=27", NULL, id);
     for (int i = 0; i < 500; i++) { /* until its searches run */
         json_t *j = tsrv_job(&srv, id, &st);
         int busy = json_integer_value(json_object_get(json_object_get(j, "progress"), "nodes")) > 0;
@@ -253,7 +255,7 @@ START_TEST(jobs_delete_stops_the_work) {
     while (tsrv_metric(&srv, "puzzled_jobs_inflight") != 0 && test_now_ms() - t0 < 5000)
         test_sleep_ms(2);
     double ms = test_now_ms() - t0;
-    fprintf(stderr, "jobs: DELETE to in-flight 0 in %.1f ms (n=20 count)\n", ms);
+    fprintf(stderr, "jobs: DELETE to in-flight 0 in %.1f ms (n=27 count)\n", ms);
     ck_assert_msg(ms < 2000, "the count still ran %.0f ms after DELETE", ms);
     j = wait_job(&srv, id, 5000);
     ck_assert_str_eq(jstr(j, "status"), "cancelled");
