@@ -111,7 +111,9 @@ webTest('a count runs as a job with live progress', async () => {
 webTest('cancelling a count job deletes it on the server', async () => {
   const page = await openPage(browser.ctx, `${srv.base}/#/queens`);
   const card = countCard(page);
-  const created = page.waitForResponse((r) => /\/v1\/nqueens\/count/.test(r.url()));
+  // the Count button's GET, not the board's quiet POST count of completions
+  // (a fast 8x8 job: caught by a looser match, its DELETE never came)
+  const created = page.waitForResponse((r) => r.request().method() === 'GET' && /\/v1\/nqueens\/count\?/.test(r.url()));
   // n = 27 is hours of work: the job still runs when Cancel is clicked,
   // however fast the machine (n = 18 once ended first under ASan)
   await card.getByLabel('n', { exact: true }).fill('27');
