@@ -470,36 +470,21 @@ static long long gen_fresh_seed(const void *salt) {
     return (long long)(x & (uint64_t)API_GEN_SEED_MAX);
 }
 
-/* The rows of gen_sudoku_opts whose reader is fn, read from root as the
- * table reads them (absent members keep in's values); the variant
- * generator's share of the table (api_gen_window, api_gen_seed). */
-static int gen_rows(const api_request_t *req, json_t *root, api_opt_json_fn fn, const char *name,
-                    gen_in_t *in, api_problem_t *p) {
-    int bad = 0;
-    for (const api_opt_t *o = gen_sudoku_opts; o->name != NULL; o++) {
-        json_t *v = json_object_get(root, o->name);
-        if (v == NULL || (fn != NULL ? o->json != fn : strcmp(o->name, name) != 0)) continue;
-        bad |=
-            (fn != NULL ? fn(o, req, root, v, in, p) : api_opts_json_kind(o, req, v, in, p)) != 0;
-    }
-    return bad ? -1 : 0;
-}
-
-int api_gen_window(const api_request_t *req, json_t *root, double *lo, double *hi,
-                   api_problem_t *p) {
-    gen_in_t in = {.difficulty = -1, .lo = 0.0, .hi = 1e9};
-    int bad = gen_rows(req, root, gen_difficulty, NULL, &in, p) != 0;
-    bad |= gen_rows(req, root, gen_rating, NULL, &in, p) != 0;
-    *lo = in.lo;
-    *hi = in.hi;
-    return bad ? -1 : 0;
-}
-
-int api_gen_seed(const api_request_t *req, json_t *root, long long *seed, api_problem_t *p) {
-    gen_in_t in = {.seed = -1};
-    if (gen_rows(req, root, NULL, "seed", &in, p) != 0) return -1;
-    *seed = in.seed >= 0 ? in.seed : gen_fresh_seed(seed);
-    return 0;
+int api_gen_sudoku_options(const api_request_t *req, json_t *root, api_gen_opts_t *out,
+                           api_problem_t *p) {
+    gen_in_t in = {.lo = 0.0, .hi = 1e9};
+    int rc;
+    api_opts_defaults(gen_sudoku_opts, req, &in);
+    rc = api_opts_json_options(gen_sudoku_opts, req, root, NULL, &in, p);
+    out->count = in.count;
+    out->timeout_ms = in.timeout_ms;
+    out->seed = in.seed >= 0 ? in.seed : gen_fresh_seed(out);
+    out->size = in.size;
+    out->rating_min = in.lo;
+    out->rating_max = in.hi;
+    out->minimal = in.minimal;
+    sudoku_symmetry_parse(gen_symmetries[in.symmetry], &out->symmetry);
+    return rc;
 }
 
 /* The options read into the job: the seed (a fresh one when none was

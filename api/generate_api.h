@@ -6,6 +6,7 @@
 #include <jansson.h>
 
 #include "api/endpoint.h"
+#include "solvers/sudoku/generate.h"
 
 #define API_GEN_MAX_COUNT    100
 #define API_GEN_MIN_N        4
@@ -18,13 +19,22 @@ extern const api_endpoint_t api_ep_sudoku_generate, api_ep_killer_generate;
 int api_sudoku_generate_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp);
 int api_killer_generate_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp);
 
-/* What the generators share with the variant one (sudoku_variant_api.c),
- * read by the rows of the Sudoku generator's table: api_gen_window:
- * `difficulty` (a level) or `rating` {min, max} of root into [*lo, *hi) (0
- * and 1e9 without either); api_gen_seed: `seed`, or a fresh one from the
- * clock.  0, or -1 with the field's error added to p. */
-int api_gen_window(const api_request_t *req, json_t *root, double *lo, double *hi,
-                   api_problem_t *p);
-int api_gen_seed(const api_request_t *req, json_t *root, long long *seed, api_problem_t *p);
+/* What the Sudoku generator's table says besides the grid's shape, for
+ * the variant generator (sudoku_variant_api.c), which reads box and the
+ * variant fields itself: unknown members named, and every other row read
+ * from root as the table reads it (api_opts_json_options; absent members
+ * take the row's default).  seed is a fresh one from the clock when none
+ * was given; [rating_min, rating_max) the window of `difficulty` or
+ * `rating` (0 and 1e9 without either).  Returns 0, -1 with each bad
+ * field's error added to p, or -2 when out of memory. */
+typedef struct api_gen_opts_s {
+    long long count, timeout_ms, seed, size;
+    double rating_min, rating_max;
+    sudoku_symmetry_t symmetry;
+    int minimal;
+} api_gen_opts_t;
+
+int api_gen_sudoku_options(const api_request_t *req, json_t *root, api_gen_opts_t *out,
+                           api_problem_t *p);
 
 #endif

@@ -257,6 +257,32 @@ int api_opts_json(const api_opt_t *table, const api_request_t *req, json_t *root
     return bad ? -1 : 0;
 }
 
+static int opts_skipped(const char *const *skip, const char *name) {
+    for (; skip != NULL && *skip != NULL; skip++)
+        if (strcmp(*skip, name) == 0) return 1;
+    return 0;
+}
+
+int api_opts_json_options(const api_opt_t *table, const api_request_t *req, json_t *root,
+                          const char *const *skip, void *out, api_problem_t *p) {
+    const char *key;
+    json_t *v;
+    int bad = 0, rc;
+    json_object_foreach(root, key, v) {
+        if (opts_skipped(skip, key) || api_opts_find(table, key, API_IN_JSON) != NULL) continue;
+        api_problem_add(p, "body", key, "unknown field");
+        bad = 1;
+    }
+    for (const api_opt_t *o = table; o->name != NULL; o++) {
+        if (!(o->in & API_IN_JSON) || o->kind == API_OPT_DATA || opts_skipped(skip, o->name) ||
+            (v = json_object_get(root, o->name)) == NULL)
+            continue;
+        if ((rc = opts_json_row(o, req, root, v, out, p)) == -2) return -2;
+        bad |= rc != 0;
+    }
+    return bad ? -1 : 0;
+}
+
 /* === The fast path === */
 
 /* The fast row whose name is key[0..klen), or NULL. */

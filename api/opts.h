@@ -149,6 +149,17 @@ int api_opts_query(const api_opt_t *table, const api_request_t *req, unsigned ph
 int api_opts_json(const api_opt_t *table, const api_request_t *req, json_t *root, unsigned how,
                   void *out, api_problem_t *p);
 
+/* A body whose puzzle data another reader reads (the Sudoku variants,
+ * api/sudoku_variant_api.c, read the grid, box and variant fields their
+ * own way): names the members that are no API_IN_JSON row of table
+ * ("unknown field"), then reads every row present in root that is no DATA
+ * row, in table order, as api_opts_json() reads it (callbacks included).
+ * Names in skip (NULL-terminated, or NULL) are neither named nor read: the
+ * caller refuses them its own way.  Returns 0, -1 (problems in p) or -2
+ * (out of memory, from a callback). */
+int api_opts_json_options(const api_opt_t *table, const api_request_t *req, json_t *root,
+                          const char *const *skip, void *out, api_problem_t *p);
+
 /* The fast path: reads the body as one JSON object of API_IN_FAST rows
  * (api/json_scan.h's subset of JSON), each once, every API_OPT_REQUIRED one
  * present, and no query string.  Returns 1 when it read the body into out,

@@ -6,8 +6,10 @@
  * hand a request over when api_sudoku_variant_body() finds a variant field
  * among the body's keys; everything after that is here.  Every request is
  * JSON (options in the body, none in the query) and is read in one way
- * (vx_read): the variant fields by api/sudoku_variant.c, the grid in the
- * variant's frame, the model, then the endpoint's own fields.  Errors name
+ * (vx_read): the options by the classic endpoint's own table rows
+ * (api_opts_json_options: the same ranges, defaults and words as without a
+ * variant), the variant fields by api/sudoku_variant.c, the grid in the
+ * variant's frame, then the model.  Errors name
  * the field as the client wrote it (regions[3][4], pairs[2], layout.grids[1],
  * method); givens that break a rule are a 422 naming each cell and, in
  * words, the unit or rule it breaks (api_sudoku_variant_describe).
@@ -61,7 +63,6 @@
 #include "solvers/xcover/xcover.h"
 
 #define VX_CONFLICTS_CAP 256
-#define VX_MAX_FIELDS    32
 
 /* === Reading ============================================================ */
 
@@ -71,7 +72,10 @@ typedef struct vx_req_s {
     sudoku_model_t *m;
     uint8_t *grid; /* [m->ncells]: the puzzle (hint: the player's grid) */
     int arrays;    /* the grid came as arrays: answer arrays */
-    long long timeout_ms;
+    /* The endpoint's options, read by the classic endpoint's table (the
+     * indices are in its rows' names, -1 none). */
+    long long timeout_ms, max_solutions;
+    int method_ix, level_ix, trace, steps;
 } vx_req_t;
 
 static void vx_req_free(vx_req_t *q) {
@@ -80,17 +84,35 @@ static void vx_req_free(vx_req_t *q) {
     free(q->grid);
 }
 
-/* The fields a request may carry: the variant's, `shared` and `own`
- * (NULL-terminated lists) into out[VX_MAX_FIELDS]. */
-static void vx_allowed(const char *const *shared, const char *const *own, const char **out) {
-    int k = 0;
-    for (int i = 0; api_sudoku_variant_fields[i] != NULL; i++)
-        out[k++] = api_sudoku_variant_fields[i];
-    for (int i = 0; shared[i] != NULL && k < VX_MAX_FIELDS - 1; i++)
-        out[k++] = shared[i];
-    for (int i = 0; own[i] != NULL && k < VX_MAX_FIELDS - 1; i++)
-        out[k++] = own[i];
-    out[k] = NULL;
+/* The name a request's ENUM option chose (ix, an index in the row's
+ * names), or dflt when it chose none. */
+static const char *vx_enum_name(const api_endpoint_t *ep, const char *row, int ix,
+                                const char *dflt) {
+    const api_opt_t *o = api_opts_find(ep->opts, row, API_IN_JSON);
+    return o != NULL && o->names != NULL && ix >= 0 ? o->names[ix] : dflt;
+}
+
+/* The options of ep's table (the classic endpoint's: every option is read
+ * by its row there) into q.  symbols and threads are refused by name
+ * (vx_refuse_classic), the puzzle's data (grid, box, the variant fields,
+ * hint's givens and pencil) is read here.  0, or -1 with problems in p. */
+static int vx_options(const api_request_t *req, const api_endpoint_t *ep, json_t *root, vx_req_t *q,
+                      api_problem_t *p) {
+    static const char *const refused[] = {"symbols", "threads", NULL};
+    api_sudoku_puzzle_t *o = calloc(1, sizeof *o);
+    int rc;
+    if (o == NULL) return -2;
+    o->method_ix = o->level_ix = -1;
+    api_opts_defaults(ep->opts, req, o);
+    rc = api_opts_json_options(ep->opts, req, root, refused, o, p);
+    q->timeout_ms = o->timeout_ms;
+    q->max_solutions = o->max_solutions;
+    q->method_ix = o->method_ix;
+    q->level_ix = o->level_ix;
+    q->trace = o->trace;
+    q->steps = o->steps;
+    free(o);
+    return rc;
 }
 
 /* Classic fields a variant does not take, with the reason. */
@@ -112,13 +134,9 @@ static int vx_refuse_classic(json_t *root, api_problem_t *p) {
  * or an API_E* code with the problem in p (API_EINVALID with every field
  * error found, API_EMEDIA, API_ENOMEM).  The givens' conflicts are not
  * checked here.  q is freed by vx_req_free() either way. */
-static int vx_read(const api_request_t *req, const char *const *own, json_t **rootp, vx_req_t *q,
+static int vx_read(const api_request_t *req, const api_endpoint_t *ep, json_t **rootp, vx_req_t *q,
                    api_problem_t *p) {
     static const char *const none[] = {NULL};
-    /* symbols and threads are refused by name (vx_refuse_classic) */
-    static const char *const grid_fields[] = {"grid",    "box",     "timeout_ms",
-                                              "symbols", "threads", NULL};
-    const char *allowed[VX_MAX_FIELDS];
     json_t *root, *grid;
     int bad, rc;
     api_problem_init(p, API_EINVALID, "the request is not valid");
@@ -131,11 +149,12 @@ static int vx_read(const api_request_t *req, const char *const *own, json_t **ro
     bad = api_params_check(req, none, p) != 0; /* options live in the body */
     if ((root = api_json_object(req, p)) == NULL) return p->code;
     *rootp = root;
-    vx_allowed(grid_fields, own, allowed);
     bad |= vx_refuse_classic(root, p);
-    bad |= api_json_fields(root, allowed, p) != 0;
-    bad |= api_json_opt_int(root, "timeout_ms", 1, req->max_timeout_ms, req->max_timeout_ms,
-                            &q->timeout_ms, p) != 0;
+    if ((rc = vx_options(req, ep, root, q, p)) == -2) {
+        api_problem_nomem(p, "reading the options");
+        return API_ENOMEM;
+    }
+    bad |= rc != 0;
     if ((rc = api_sudoku_variant_read(root, 0, &q->v, p)) != 0) return rc;
     if ((grid = json_object_get(root, "grid")) == NULL) {
         api_problem_add(p, "body", "grid", "required");
@@ -407,36 +426,16 @@ static void vs_free(api_job_t *job) {
 static const api_job_ops_t vs_ops = {"sudoku", vs_run, vs_merge, vs_render, vs_free,
                                      0,        NULL,   NULL,     NULL};
 
-/* Solve's options: method, propagation, max_solutions, trace. */
-static int vs_options(json_t *root, vs_job_t *j, api_problem_t *p) {
-    json_t *v;
-    int bad = 0;
-    j->method = SUDOKU_METHOD_AUTO;
+/* Solve's options (read by solve's table: vx_options) in the solver's
+ * terms; a propagation level that names none is the table's. */
+static void vs_options(vs_job_t *j) {
+    const api_endpoint_t *ep = &api_ep_sudoku_solve;
+    sudoku_method_parse(vx_enum_name(ep, "method", j->q.method_ix, "auto"), &j->method);
     j->level = SUDOKU_LEVEL_DEFAULT;
-    if ((v = json_object_get(root, "method")) != NULL &&
-        (!json_is_string(v) || sudoku_method_parse(json_string_value(v), &j->method) != 0)) {
-        api_problem_add(p, "body", "method",
-                        "must be auto, backtracking, mrv, propagation, best-first, algorithm-x, "
-                        "dlx, fast or cdcl");
-        bad = 1;
-    }
-    if ((v = json_object_get(root, "propagation")) != NULL &&
-        (!json_is_string(v) || sudoku_level_parse(json_string_value(v), &j->level) != 0 ||
-         j->level == SUDOKU_LEVEL_DEFAULT)) {
-        api_problem_add(p, "body", "propagation",
-                        "must be peers, hidden-singles, naked-pairs or subsets");
-        bad = 1;
-    }
-    bad |= api_json_opt_int(root, "max_solutions", 1, SUDOKU_MAX_SOLUTIONS, 1, &j->max_solutions,
-                            p) != 0;
-    if ((v = json_object_get(root, "trace")) != NULL) {
-        if (!json_is_boolean(v)) {
-            api_problem_add(p, "body", "trace", "must be true or false");
-            bad = 1;
-        }
-        j->trace = json_is_true(v);
-    }
-    return bad;
+    if (j->q.level_ix >= 0)
+        sudoku_level_parse(vx_enum_name(ep, "propagation", j->q.level_ix, NULL), &j->level);
+    j->max_solutions = j->q.max_solutions;
+    j->trace = j->q.trace;
 }
 
 /* The methods that do not take this model: 422 naming `method`. */
@@ -476,7 +475,6 @@ static int vs_method_check(vs_job_t *j, api_problem_t *p) {
 
 int api_sudoku_variant_solve_prepare(const api_request_t *req, api_job_t **job,
                                      api_response_t *resp) {
-    static const char *const own[] = {"method", "propagation", "max_solutions", "trace", NULL};
     api_problem_t p;
     vs_job_t *j = calloc(1, sizeof *j);
     json_t *root = NULL;
@@ -487,10 +485,9 @@ int api_sudoku_variant_solve_prepare(const api_request_t *req, api_job_t **job,
         api_problem_init(&p, API_ENOMEM, "out of memory");
         goto fail;
     }
-    rc = vx_read(req, own, &root, &j->q, &p);
-    if ((rc == 0 || rc == API_EINVALID) && root != NULL && vs_options(root, j, &p) != 0)
-        rc = API_EINVALID;
+    rc = vx_read(req, &api_ep_sudoku_solve, &root, &j->q, &p);
     if (rc != 0) goto fail;
+    vs_options(j);
     bytes = (size_t)j->max_solutions * (size_t)j->q.m->ncells;
     if (bytes > API_SUDOKU_SOLUTION_BYTES) {
         api_problem_add(&p, "body", "max_solutions", "at most %u for this %dx%d frame",
@@ -538,7 +535,6 @@ static json_t *vv_conflict_json(const sudoku_model_t *m, const sudoku_conflict_t
 
 int api_sudoku_variant_validate_prepare(const api_request_t *req, api_job_t **job,
                                         api_response_t *resp) {
-    static const char *const own[] = {NULL};
     api_problem_t p;
     vx_req_t q;
     json_t *root = NULL, *list = NULL, *answer = NULL;
@@ -547,7 +543,7 @@ int api_sudoku_variant_validate_prepare(const api_request_t *req, api_job_t **jo
     int ok = 1, filled = 1;
     *job = NULL;
     memset(&q, 0, sizeof q);
-    if (vx_read(req, own, &root, &q, &p) != 0) goto fail;
+    if (vx_read(req, &api_ep_sudoku_validate, &root, &q, &p) != 0) goto fail;
     if ((cf = malloc(VX_CONFLICTS_CAP * sizeof *cf)) == NULL) {
         api_problem_nomem(&p, "checking the grid");
         goto fail;
@@ -885,8 +881,6 @@ static int vl_givens(vl_job_t *j, json_t *givens, api_problem_t *p) {
 }
 
 static int vl_prepare(const api_request_t *req, int hint, api_job_t **job, api_response_t *resp) {
-    static const char *const grade_own[] = {"steps", NULL}, *const hint_own[] = {"givens", "pencil",
-                                                                                 NULL};
     api_problem_t p;
     vl_job_t *j = calloc(1, sizeof *j);
     json_t *root = NULL, *v;
@@ -898,14 +892,8 @@ static int vl_prepare(const api_request_t *req, int hint, api_job_t **job, api_r
         goto fail;
     }
     j->hint = hint;
-    rc = vx_read(req, hint ? hint_own : grade_own, &root, &j->q, &p);
-    if (!hint && root != NULL && (v = json_object_get(root, "steps")) != NULL) {
-        if (!json_is_boolean(v)) {
-            api_problem_add(&p, "body", "steps", "must be true or false");
-            rc = rc ? rc : API_EINVALID;
-        }
-        j->steps = json_is_true(v);
-    }
+    rc = vx_read(req, hint ? &api_ep_sudoku_hint : &api_ep_sudoku_grade, &root, &j->q, &p);
+    j->steps = j->q.steps;
     if (hint && root != NULL && json_object_get(root, "pencil") != NULL) {
         api_problem_add(&p, "body", "pencil", "pencil marks are not read with a variant (yet)");
         rc = rc ? rc : API_EINVALID;
@@ -1171,33 +1159,22 @@ static void vg_rename(const vg_job_t *j, api_problem_t *p) {
     }
 }
 
-/* The generator's own options: size, difficulty / rating, symmetry,
- * minimal, seed, count, timeout_ms.  Returns whether any was bad. */
+/* The generator's own options (generate's table: api_gen_sudoku_options),
+ * unknown members named, into the job.  Returns whether any was bad (1),
+ * or -1 when out of memory. */
 static int vg_options(const api_request_t *req, json_t *root, vg_job_t *j, long long *size,
                       api_problem_t *p) {
-    json_t *v;
-    long long t;
-    int bad = api_gen_window(req, root, &j->o.gen.rating_min, &j->o.gen.rating_max, p) != 0;
-    bad |= api_json_opt_int(root, "size", API_GEN_MIN_N, API_GEN_MAX_N, 9, size, p) != 0;
-    bad |= api_json_opt_int(root, "count", 1, API_GEN_MAX_COUNT, 1, &j->count, p) != 0;
-    bad |= api_json_opt_int(root, "timeout_ms", 1, req->max_timeout_ms, req->max_timeout_ms, &t,
-                            p) != 0;
-    j->base.timeout_ms = t;
-    if ((v = json_object_get(root, "symmetry")) != NULL &&
-        (!json_is_string(v) || sudoku_symmetry_parse(json_string_value(v), &j->o.gen.symmetry))) {
-        api_problem_add(p, "body", "symmetry",
-                        "must be none, rotational180, rotational90, mirror or diagonal");
-        bad = 1;
-    }
-    if ((v = json_object_get(root, "minimal")) != NULL) {
-        if (!json_is_boolean(v)) {
-            api_problem_add(p, "body", "minimal", "must be true or false");
-            bad = 1;
-        }
-        j->o.gen.minimal = json_is_true(v);
-    }
-    bad |= api_gen_seed(req, root, &j->seed, p) != 0;
-    return bad;
+    api_gen_opts_t g;
+    int rc = api_gen_sudoku_options(req, root, &g, p);
+    j->o.gen.rating_min = g.rating_min;
+    j->o.gen.rating_max = g.rating_max;
+    j->o.gen.symmetry = g.symmetry;
+    j->o.gen.minimal = g.minimal;
+    j->count = g.count;
+    j->base.timeout_ms = g.timeout_ms;
+    j->seed = g.seed;
+    *size = g.size;
+    return rc == -2 ? -1 : rc != 0;
 }
 
 /* The copy of the request's variant fields (and box) that every puzzle
@@ -1236,9 +1213,6 @@ static int vg_alloc(vg_job_t *j) {
 int api_sudoku_variant_generate_prepare(const api_request_t *req, api_job_t **job,
                                         api_response_t *resp) {
     static const char *const none[] = {NULL};
-    static const char *const own[] = {"size", "box",     "difficulty", "rating",     "symmetry",
-                                      "seed", "minimal", "count",      "timeout_ms", NULL};
-    const char *allowed[VX_MAX_FIELDS];
     api_problem_t p;
     vg_job_t *j = calloc(1, sizeof *j);
     json_t *root = NULL;
@@ -1254,10 +1228,12 @@ int api_sudoku_variant_generate_prepare(const api_request_t *req, api_job_t **jo
     }
     bad = api_params_check(req, none, &p) != 0;
     if ((root = api_json_object(req, &p)) == NULL) goto fail;
-    vx_allowed(none, own, allowed);
-    bad |= api_json_fields(root, allowed, &p) != 0;
     sudoku_vgen_opts_init(&j->o);
-    bad |= vg_options(req, root, j, &size, &p) != 0;
+    if ((rc = vg_options(req, root, j, &size, &p)) < 0) {
+        api_problem_nomem(&p, "reading the options");
+        goto fail;
+    }
+    bad |= rc;
     if ((j->echo = vg_echo(root)) == NULL || (rc = vg_drawn(root, j, &p)) < 0) {
         api_problem_nomem(&p, "reading the variant");
         goto fail;

@@ -576,6 +576,67 @@ START_TEST(variants_http_bad_fields) {
 }
 END_TEST
 
+/* The detail of the error naming `field` in the 400 that `body` gets at
+ * path (a fresh string; the test fails when there is none). */
+static char *vdetail(const char *path, const char *body, const char *field) {
+    json_t *b = vload(body), *j, *e;
+    hresp_t r = vpost(path, b);
+    char *out = NULL;
+    size_t i;
+    j = vjson(&r, 400);
+    json_array_foreach(json_object_get(j, "errors"), i, e) {
+        const char *f = json_string_value(json_object_get(e, "field"));
+        const char *d = json_string_value(json_object_get(e, "detail"));
+        if (out == NULL && f && d && strcmp(f, field) == 0) out = strdup(d);
+    }
+    ck_assert_msg(out != NULL, "%s %s: no error names '%s': %s", path, body, field, r.body);
+    json_decref(j);
+    json_decref(b);
+    hresp_free(&r);
+    return out;
+}
+
+/* A variant's options are read by the classic endpoint's table rows, so a
+ * bad option gets the same words with and without a variant. */
+START_TEST(variants_http_options_as_classic) {
+    static const struct {
+        const char *path, *opt, *field;
+    } cases[] = {
+        {"/v1/sudoku/solve", "\"max_solutions\": 0", "max_solutions"},
+        {"/v1/sudoku/solve", "\"timeout_ms\": \"soon\"", "timeout_ms"},
+        {"/v1/sudoku/solve", "\"method\": \"warp\"", "method"},
+        {"/v1/sudoku/solve", "\"propagation\": \"all\"", "propagation"},
+        {"/v1/sudoku/solve", "\"trace\": 3", "trace"},
+        {"/v1/sudoku/solve", "\"colour\": 3", "colour"},
+        {"/v1/sudoku/validate", "\"timeout_ms\": -1", "timeout_ms"},
+        {"/v1/sudoku/grade", "\"steps\": 2", "steps"},
+        {"/v1/sudoku/grade", "\"method\": \"dlx\"", "method"},
+        {"/v1/sudoku/hint", "\"timeout_ms\": 0", "timeout_ms"},
+        {"/v1/sudoku/generate", "\"count\": 0", "count"},
+        {"/v1/sudoku/generate", "\"symmetry\": \"spiral\"", "symmetry"},
+        {"/v1/sudoku/generate", "\"minimal\": 1", "minimal"},
+        {"/v1/sudoku/generate", "\"seed\": -1", "seed"},
+        {"/v1/sudoku/generate", "\"difficulty\": \"fiendish\"", "difficulty"},
+        {"/v1/sudoku/generate", "\"rating\": {\"min\": 5, \"max\": 2}", "rating.max"},
+        {"/v1/sudoku/generate", "\"colour\": 3", "colour"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        int gen = strstr(cases[k].path, "generate") != NULL;
+        char classic[256], variant[256];
+        snprintf(classic, sizeof classic, "{%s%s}", gen ? "" : "\"grid\": \"1...............\", ",
+                 cases[k].opt);
+        snprintf(variant, sizeof variant, "{\"variant\": \"x\", %s%s}",
+                 gen ? "\"size\": 4, " : "\"grid\": \"1...............\", ", cases[k].opt);
+        char *want = vdetail(cases[k].path, classic, cases[k].field);
+        char *got = vdetail(cases[k].path, variant, cases[k].field);
+        ck_assert_msg(strcmp(want, got) == 0, "%s %s: classic '%s', variant '%s'", cases[k].path,
+                      cases[k].opt, want, got);
+        free(want);
+        free(got);
+    }
+}
+END_TEST
+
 /* A variant field whose key the hand-over's byte scan cannot see (a \u
  * escape) reaches the endpoint's own table, which lists it and refuses it
  * by name instead of reading the body as a classic grid. */
@@ -658,6 +719,7 @@ Suite *variants_http_suite(void) {
     tcase_add_test(tc, variants_http_generate);
     tcase_add_test(tc, variants_http_bad_fields);
     tcase_add_test(tc, variants_http_escaped_key);
+    tcase_add_test(tc, variants_http_options_as_classic);
     tcase_add_test(tc, variants_http_handovers);
     suite_add_tcase(s, tc);
     return s;
