@@ -1300,6 +1300,248 @@ START_TEST(variants_api_describes_conflicts) {
 }
 END_TEST
 
+/* === Line rules ========================================================= */
+
+/* Whether grid g keeps every line of spec s, read straight from the rule
+ * (a sum adds up; a skyscraper line shows `value` cells taller than all
+ * before them), not through the model. */
+static int lines_hold(const sudoku_spec_t *s, const uint8_t *g) {
+    for (int k = 0; k < s->nlines; k++) {
+        const sudoku_line_t *ln = &s->lines[k];
+        int sum = 0, seen = 0, top = 0;
+        for (uint32_t i = 0; i < ln->len; i++) {
+            int v = g[s->line_cells[ln->first + i]];
+            sum += v;
+            if (v > top) {
+                top = v;
+                seen++;
+            }
+        }
+        if ((ln->kind == SUDOKU_LINE_SUM ? sum : seen) != ln->value) return 0;
+    }
+    return 1;
+}
+
+/* Every 4x4 Sudoku (288), by the brute force above. */
+static int all4(const sudoku_model_t *plain, uint8_t (*out)[16], uint8_t *g, int from, int count) {
+    while (from < 16 && g[from] != 0)
+        from++;
+    if (from == 16) {
+        memcpy(out[count], g, 16);
+        return count + 1;
+    }
+    for (int v = 1; v <= 4; v++) {
+        if (!fits(plain, g, from, v)) continue;
+        g[from] = (uint8_t)v;
+        count = all4(plain, out, g, from + 1, count);
+        g[from] = 0;
+    }
+    return count;
+}
+
+/* Random 4x4 puzzles with sum and skyscraper lines taken from one of the
+ * 288 grids (and a few givens): every engine that takes lines finds
+ * exactly the grids that a filter of the 288 by the rules keeps; the
+ * others answer SUDOKU_EMETHOD. */
+START_TEST(variants_lines_count_like_brute_force) {
+    static uint8_t every[300][16];
+    uint8_t g[16] = {0}, puzzle[16], sols[300 * 16];
+    uint64_t x = 0x9e3779b97f4a7c15ull * (uint64_t)(_i + 1);
+    sudoku_spec_t plain_spec = spec_n(4);
+    sudoku_model_t *plain = build(&plain_spec);
+    int total = all4(plain, every, g, 0, 0), tried = 0;
+    sudoku_model_free(plain);
+    ck_assert_int_eq(total, 288);
+    for (int round = 0; round < 40; round++) {
+        sudoku_line_t lines[4];
+        uint16_t cells[16];
+        sudoku_spec_t s = spec_n(4);
+        sudoku_model_t *m;
+        const uint8_t *sol;
+        int nl, at = 0, want = 0;
+#define NEXT() (x ^= x << 13, x ^= x >> 7, x ^= x << 17, x)
+        sol = every[NEXT() % 288];
+        nl = 1 + (int)(NEXT() % 4);
+        for (int k = 0; k < nl; k++) {
+            lines[k].first = (uint32_t)at;
+            if (NEXT() % 2) { /* a skyscraper clue: a row or column from one side */
+                int line = (int)(NEXT() % 4), col = (int)(NEXT() % 2), rev = (int)(NEXT() % 2);
+                lines[k].kind = SUDOKU_LINE_SKYSCRAPER;
+                lines[k].len = 4;
+                for (int i = 0; i < 4; i++) {
+                    int j = rev ? 3 - i : i;
+                    cells[at++] = (uint16_t)(col ? j * 4 + line : line * 4 + j);
+                }
+            } else { /* a sum of 1 to 4 cells anywhere */
+                int len = 1 + (int)(NEXT() % 4);
+                lines[k].kind = SUDOKU_LINE_SUM;
+                lines[k].len = (uint32_t)len;
+                for (int i = 0; i < len; i++) {
+                    int c, dup;
+                    do {
+                        c = (int)(NEXT() % 16);
+                        dup = 0;
+                        for (int j = (int)lines[k].first; j < at; j++)
+                            dup |= cells[j] == c;
+                    } while (dup);
+                    cells[at++] = (uint16_t)c;
+                }
+            }
+            lines[k].value = 0;
+        }
+        s.nlines = nl;
+        s.lines = lines;
+        s.line_cells = cells;
+        for (int k = 0; k < nl; k++) { /* the numbers sol shows */
+            const sudoku_line_t *ln = &lines[k];
+            int sum = 0, seen = 0, top = 0;
+            for (uint32_t i = 0; i < ln->len; i++) {
+                int v = sol[cells[ln->first + i]];
+                sum += v;
+                if (v > top) top = v, seen++;
+            }
+            lines[k].value = ln->kind == SUDOKU_LINE_SUM ? sum : seen;
+        }
+        memset(puzzle, 0, 16);
+        for (int k = (int)(NEXT() % 3); k > 0; k--) {
+            int c = (int)(NEXT() % 16);
+            puzzle[c] = sol[c];
+        }
+        ck_assert(lines_hold(&s, sol));
+        for (int i = 0; i < 288; i++) {
+            int keep = lines_hold(&s, every[i]);
+            for (int c = 0; c < 16 && keep; c++)
+                keep = puzzle[c] == 0 || puzzle[c] == every[i][c];
+            want += keep;
+        }
+        ck_assert_int_ge(want, 1);
+        m = build(&s);
+        ck_assert_int_eq(m->classic, 0);
+        for (int e = 0; e < NENGINES; e++) {
+            sudoku_result_t r;
+            int takes = engines[e].method == SUDOKU_METHOD_PROPAGATION ||
+                        engines[e].method == SUDOKU_METHOD_BEST_FIRST ||
+                        engines[e].method == SUDOKU_METHOD_AUTO;
+            int rc = run(m, puzzle, &engines[e], 300, sols, &r);
+            if (!takes) {
+                ck_assert_msg(rc == SUDOKU_EMETHOD, "%s took line rules: %d", engines[e].name, rc);
+                continue;
+            }
+            ck_assert_msg(rc == 0, "%s: %d", engines[e].name, rc);
+            ck_assert_msg(r.exhausted, "%s did not finish", engines[e].name);
+            ck_assert_msg((int)r.solutions_found == want, "%s: %llu solutions, brute force %d",
+                          engines[e].name, (unsigned long long)r.solutions_found, want);
+            for (uint64_t k = 0; k < r.solutions_found; k++)
+                ck_assert(lines_hold(&s, sols + k * 16));
+            tried++;
+        }
+        sudoku_model_free(m);
+#undef NEXT
+    }
+    ck_assert_int_gt(tried, 0);
+}
+END_TEST
+
+/* A 9x9 with the 36 skyscraper clues of a grid and no givens, and one with
+ * the 36 margin sums (the first three cells from each side) and no givens:
+ * each solution found keeps every clue (checked by lines_hold) and the
+ * rules; the source grid is among the solutions; conflicts name lines. */
+START_TEST(variants_lines_on_9x9) {
+    static const char grid[] =
+        "395876421764123895218549376827354619436912587951687243582731964673498152149265738";
+    uint8_t sol[81], puzzle[81] = {0}, sols[2 * 81];
+    sudoku_line_t lines[36];
+    uint16_t cells[36 * 9];
+    for (int c = 0; c < 81; c++)
+        sol[c] = (uint8_t)(grid[c] - '0');
+    for (int kind = 0; kind < 2; kind++) {
+        sudoku_spec_t s = spec_n(9);
+        sudoku_model_t *m;
+        sudoku_opts_t o;
+        sudoku_result_t r;
+        size_t count;
+        static sudoku_conflict_t cf[64];
+        int at = 0, found = 0;
+        for (int k = 0; k < 36; k++) { /* side k / 9: top, bottom, left, right */
+            int side = k / 9, line = k % 9, len = kind == 0 ? 9 : 3, sum = 0, seen = 0, top = 0;
+            lines[k].kind = kind == 0 ? SUDOKU_LINE_SKYSCRAPER : SUDOKU_LINE_SUM;
+            lines[k].first = (uint32_t)at;
+            lines[k].len = (uint32_t)len;
+            for (int i = 0; i < len; i++) {
+                int c = side == 0   ? i * 9 + line
+                        : side == 1 ? (8 - i) * 9 + line
+                        : side == 2 ? line * 9 + i
+                                    : line * 9 + 8 - i;
+                cells[at++] = (uint16_t)c;
+                sum += sol[c];
+                if (sol[c] > top) top = sol[c], seen++;
+            }
+            lines[k].value = kind == 0 ? seen : sum;
+        }
+        s.nlines = 36;
+        s.lines = lines;
+        s.line_cells = cells;
+        m = build(&s);
+        ck_assert(lines_hold(&s, sol));
+        ck_assert_int_eq(sudoku_model_check_solution(m, puzzle, sol), 1);
+        sudoku_opts_init(&o);
+        o.max_solutions = 2;
+        o.solutions = sols;
+        ck_assert_int_eq(sudoku_model_solve(m, puzzle, &o, &r), 0);
+        ck_assert_int_eq(r.method, SUDOKU_METHOD_PROPAGATION);
+        ck_assert_uint_ge(r.solutions_found, 1);
+        for (uint64_t k = 0; k < r.solutions_found; k++) {
+            ck_assert(lines_hold(&s, sols + k * 81));
+            found |= memcmp(sols + k * 81, sol, 81) == 0;
+        }
+        ck_assert_msg(found || r.solutions_found == 2, "the source grid was not found");
+        /* a 9 first on a line that shows 2 or more (skyscraper), or another
+         * value first (sum), breaks that line */
+        {
+            int k = 0, line_named = 0;
+            while (kind == 0 && lines[k].value < 2)
+                k++;
+            memcpy(puzzle, sol, 81);
+            puzzle[cells[lines[k].first]] =
+                kind == 0 ? 9 : (uint8_t)(sol[cells[lines[k].first]] % 9 + 1);
+            ck_assert_int_eq(sudoku_model_find_conflicts(m, puzzle, cf, 64, &count), 0);
+            for (size_t j = 0; j < count && j < 64; j++)
+                line_named |= cf[j].unit == SUDOKU_RULE_LINE && cf[j].index == k;
+            ck_assert_msg(line_named, "no conflict names line %d", k);
+        }
+        memset(puzzle, 0, 81);
+        sudoku_model_free(m);
+    }
+}
+END_TEST
+
+/* Line specs the model refuses, with the line's index. */
+START_TEST(variants_lines_bad_specs) {
+    sudoku_spec_t s = spec_n(4);
+    sudoku_line_t ln[2] = {{SUDOKU_LINE_SUM, 5, 0, 2}, {SUDOKU_LINE_SKYSCRAPER, 2, 2, 4}};
+    uint16_t cells[6] = {0, 1, 4, 5, 6, 7};
+    s.nlines = 2;
+    s.lines = ln;
+    s.line_cells = cells;
+    sudoku_model_free(build(&s));
+    ln[0].value = 9; /* two cells of 1..4 make at most 8 */
+    expect_bad(&s, SUDOKU_ELINE, SUDOKU_SPEC_LINES, 0, "sum 9 on two cells");
+    ln[0].value = 1; /* and at least 2 */
+    expect_bad(&s, SUDOKU_ELINE, SUDOKU_SPEC_LINES, 0, "sum 1 on two cells");
+    ln[0].value = 5;
+    ln[1].value = 5; /* four cells show at most 4 */
+    expect_bad(&s, SUDOKU_ELINE, SUDOKU_SPEC_LINES, 1, "5 seen on four cells");
+    ln[1].value = 2;
+    cells[5] = 4; /* a cell twice */
+    expect_bad(&s, SUDOKU_ELINE, SUDOKU_SPEC_LINES, 1, "a cell twice");
+    cells[5] = 16; /* off the grid */
+    expect_bad(&s, SUDOKU_ELINE, SUDOKU_SPEC_LINES, 1, "a cell off the grid");
+    cells[5] = 7;
+    ln[1].len = 0;
+    expect_bad(&s, SUDOKU_ELINE, SUDOKU_SPEC_LINES, 1, "an empty line");
+}
+END_TEST
+
 Suite *variants_suite(void) {
     Suite *s = suite_create("variants");
     TCase *model = tcase_create("model"), *eng = tcase_create("engines");
@@ -1313,6 +1555,9 @@ Suite *variants_suite(void) {
     tcase_add_loop_test(eng, variants_every_engine_solves_generated_puzzles, 0, NGEN);
     tcase_add_test(eng, variants_fast_is_for_the_classic_grid);
     tcase_add_test(eng, variants_exact_cover_split_matches_the_solve);
+    tcase_add_loop_test(eng, variants_lines_count_like_brute_force, 0, 4);
+    tcase_add_test(eng, variants_lines_on_9x9);
+    tcase_add_test(model, variants_lines_bad_specs);
     tcase_set_timeout(eng, 120);
     tcase_add_loop_test(logic, variants_logic_steps_are_sound, 0, NGEN);
     tcase_add_test(logic, variants_consecutive_technique);

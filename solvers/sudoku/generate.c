@@ -894,8 +894,9 @@ int sudoku_generate_variant(const sudoku_vgen_opts_t *vo, sudoku_vgen_out_t *out
     rc = SEARCH_EINVAL;
     if (vo == NULL || out == NULL || out->puzzle == NULL || out->solution == NULL) goto early;
     o = &vo->gen;
-    if (vo->spec.n > SUDOKU_GEN_MAX_N || (unsigned)o->symmetry >= SUDOKU_SYM_COUNT ||
-        !(o->rating_min < o->rating_max) || sudoku_spec_frame(&vo->spec, &rows, &cols) != 0 ||
+    if (vo->spec.n > SUDOKU_GEN_MAX_N || vo->spec.nlines != 0 ||
+        (unsigned)o->symmetry >= SUDOKU_SYM_COUNT || !(o->rating_min < o->rating_max) ||
+        sudoku_spec_frame(&vo->spec, &rows, &cols) != 0 ||
         ((o->symmetry == SUDOKU_SYM_ROT90 || o->symmetry == SUDOKU_SYM_DIAG) && rows != cols) ||
         (vo->random_regions && (rows != vo->spec.n || cols != vo->spec.n)))
         goto early;

@@ -120,7 +120,8 @@ typedef struct sudoku_vgen_out_s {
 /* Generates one puzzle of the variant into out.  The spec with the drawn
  * regions and parity is the puzzle's model.  Returns as sudoku_generate();
  * SEARCH_EINVAL also for a spec that does not compile (or random_regions on
- * a frame that is not one n x n grid), and the spec's own code
+ * a frame that is not one n x n grid, or line rules: nothing here draws or
+ * grades them), and the spec's own code
  * (SUDOKU_EREGION, ...) when it does not. */
 int sudoku_generate_variant(const sudoku_vgen_opts_t *o, sudoku_vgen_out_t *out,
                             sudoku_gen_result_t *res);

@@ -216,6 +216,11 @@ typedef struct sudoku__prop_s {
     uint16_t *pq;  /* [ncells] ring of cells whose pair rules must be looked at */
     uint8_t *inpq; /* [ncells] 1 while the cell is in pq */
     uint32_t pqhead, pqlen;
+    const sudoku_model_t *lm; /* a model with line rules, else NULL (no line state) */
+    uint16_t *lq;             /* [nlines] ring of lines to look at again */
+    uint8_t *inlq;            /* [nlines] 1 while the line is in lq */
+    uint32_t lqhead, lqlen;
+    uint64_t *lscratch;                    /* a line's two DP tables (prop.c: line_sum, line_sky) */
     uint64_t dirty[SUDOKU__UNIT_WORDS];    /* units changed since the last single scan */
     uint64_t dirty_hi[SUDOKU__UNIT_WORDS]; /* units changed since the last pair/subset scan */
     uint64_t exact[SUDOKU__UNIT_WORDS];    /* units of n cells */

@@ -284,7 +284,7 @@ sudoku_logic_t *sudoku_logic_new_model(const sudoku_model_t *m) {
     unsigned char *mem;
     sudoku_logic_t *st;
     int K = 1, maxpeers = 0, c;
-    if (m == NULL || m->n > SUDOKU_LOGIC_MAX_N) return NULL;
+    if (m == NULL || m->n > SUDOKU_LOGIC_MAX_N || m->nlines > 0) return NULL;
     for (c = 0; c < m->ncells; c++) {
         int k = (int)(m->cell_start[c + 1] - m->cell_start[c]);
         int p = (int)(m->peer_start[c + 1] - m->peer_start[c]);

@@ -197,9 +197,9 @@ typedef struct sudoku_logic_s sudoku_logic_t;
  * sudoku_logic_free (NULL is a no-op). */
 sudoku_logic_t *sudoku_logic_new(const sudoku_shape_t *shape);
 
-/* The same for a model (n <= SUDOKU_LOGIC_MAX_N), which must outlive the
- * state: grids, cells and units are the model's (frame-sized grids, 0 on
- * holes). */
+/* The same for a model (n <= SUDOKU_LOGIC_MAX_N, no line rules: no
+ * technique here reads them), which must outlive the state: grids, cells
+ * and units are the model's (frame-sized grids, 0 on holes). */
 sudoku_logic_t *sudoku_logic_new_model(const sudoku_model_t *m);
 
 /* The model the state reasons on (for a shape: the classic model it made),

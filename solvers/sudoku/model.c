@@ -427,11 +427,12 @@ static int merge_units(build_t *b, uint8_t *keep, uint16_t *sorted, uint32_t *ha
 /* The block a model takes, and where each array goes in it. */
 typedef struct layout_s {
     size_t grids, live, allowed, ustart, ucells, ukind, ugrid, uindex, gunits, cstart, cunits,
-        pstart, peers, pairs, astart, adj, dstart, dword, dmask, total;
+        pstart, peers, pairs, astart, adj, lines, lcells, lstart, llines, dstart, dword, dmask,
+        total;
 } layout_t;
 
 static void plan(layout_t *l, int ncells, int ngrids, int nunits, size_t ucells, int n,
-                 size_t cunits, size_t npeers, int npairs) {
+                 size_t cunits, size_t npeers, int npairs, int nlines, size_t lcells) {
     size_t at = SUDOKU__ALIGN(sizeof(sudoku_model_t));
 #define PUT(f, bytes)                                                                              \
     do {                                                                                           \
@@ -454,6 +455,10 @@ static void plan(layout_t *l, int ncells, int ngrids, int nunits, size_t ucells,
     PUT(pairs, (size_t)npairs * sizeof(sudoku_pair_t));
     PUT(astart, ((size_t)ncells + 1) * 4);
     PUT(adj, (size_t)npairs * 2 * 4);
+    PUT(lines, (size_t)nlines * sizeof(sudoku_line_t));
+    PUT(lcells, lcells * 2);
+    PUT(lstart, ((size_t)ncells + 1) * 4);
+    PUT(llines, lcells * 2);
     PUT(dstart, ((size_t)ncells + 1) * 4);
     PUT(dword, cunits + (size_t)ncells);
     PUT(dmask, (cunits + (size_t)ncells) * 8);
@@ -727,12 +732,74 @@ static void fill_rules(const build_t *b, sudoku_model_t *m, char *base, const la
     m->pair_adj = adj;
 }
 
+/* Pass 2 for the line rules: cells of the frame, live, once per line; a
+ * number the line can have.  *total gets their cells.  0 or SUDOKU_ELINE
+ * (index the line, detail the position of a bad cell or -1). */
+static int check_lines(build_t *b, size_t *total) {
+    const sudoku_spec_t *s = b->spec;
+    *total = 0;
+    if (s->nlines < 0 || s->nlines > SUDOKU_MODEL_MAX_LINES ||
+        (s->nlines > 0 && (s->lines == NULL || s->line_cells == NULL)))
+        return fail(b, SUDOKU_ELINE, SUDOKU_SPEC_LINES, -1, -1);
+    for (int k = 0; k < s->nlines; k++) {
+        const sudoku_line_t *ln = &s->lines[k];
+        const uint16_t *lc = s->line_cells + ln->first;
+        long long len = ln->len, lo, hi;
+        if (ln->kind >= SUDOKU_LINE_KINDS || len < 1 || len > SUDOKU_LINE_MAX_CELLS)
+            return fail(b, SUDOKU_ELINE, SUDOKU_SPEC_LINES, k, -1);
+        for (uint32_t i = 0; i < ln->len; i++) {
+            if (lc[i] >= b->ncells || !b->live[lc[i]])
+                return fail(b, SUDOKU_ELINE, SUDOKU_SPEC_LINES, k, (int)i);
+            for (uint32_t j = 0; j < i; j++)
+                if (lc[j] == lc[i]) return fail(b, SUDOKU_ELINE, SUDOKU_SPEC_LINES, k, (int)i);
+        }
+        lo = ln->kind == SUDOKU_LINE_SUM ? len : 1;
+        hi = ln->kind == SUDOKU_LINE_SUM ? len * b->n : (len < b->n ? len : b->n);
+        if (ln->value < lo || ln->value > hi)
+            return fail(b, SUDOKU_ELINE, SUDOKU_SPEC_LINES, k, -1);
+        *total += ln->len;
+    }
+    return 0;
+}
+
+/* The line rules, their cells, and the lines through each cell. */
+static void fill_lines(const build_t *b, sudoku_model_t *m, char *base, const layout_t *l) {
+    const sudoku_spec_t *s = b->spec;
+    sudoku_line_t *lines = (sudoku_line_t *)(void *)(base + l->lines);
+    uint16_t *lcells = (uint16_t *)(void *)(base + l->lcells);
+    uint32_t *lstart = (uint32_t *)(void *)(base + l->lstart), at = 0;
+    uint16_t *llines = (uint16_t *)(void *)(base + l->llines);
+    int k, c;
+    memset(lstart, 0, ((size_t)b->ncells + 1) * 4);
+    for (k = 0; k < s->nlines; k++) {
+        lines[k] = s->lines[k];
+        lines[k].first = at;
+        for (uint32_t i = 0; i < s->lines[k].len; i++) {
+            lcells[at++] = s->line_cells[s->lines[k].first + i];
+            lstart[s->line_cells[s->lines[k].first + i] + 1]++;
+        }
+    }
+    for (c = 0; c < b->ncells; c++)
+        lstart[c + 1] += lstart[c];
+    for (k = 0; k < s->nlines; k++) /* lines ascending, so each cell's list is */
+        for (uint32_t i = 0; i < lines[k].len; i++)
+            llines[lstart[lcells[lines[k].first + i]]++] = (uint16_t)k;
+    for (c = b->ncells; c > 0; c--)
+        lstart[c] = lstart[c - 1];
+    lstart[0] = 0;
+    m->nlines = s->nlines;
+    m->lines = lines;
+    m->line_cells = lcells;
+    m->lcell_start = lstart;
+    m->lcell_lines = llines;
+}
+
 /* The model is a classic grid: one n x n grid at (0,0), boxes, nothing else. */
 static int is_classic(const build_t *b) {
     const sudoku_spec_t *s = b->spec;
     if (b->ngrids != 1 || b->tenth || b->grids[0].row != 0 || b->grids[0].col != 0) return 0;
     if (s->regions != NULL || s->extras != 0 || s->nunits != 0 || s->npairs != 0 ||
-        s->nonconsecutive || b->br == 0)
+        s->nonconsecutive || s->nlines != 0 || b->br == 0)
         return 0;
     if (s->parity != NULL)
         for (int c = 0; c < b->ncells; c++)
@@ -783,6 +850,7 @@ static int build_all(build_t *b, sudoku_model_t **out) {
     const sudoku_spec_t *s = b->spec;
     ulist_t *u = &b->u;
     int rc, k, tsize, npairs = 0, *newid = NULL;
+    size_t lcells = 0;
     uint8_t *keep = NULL;
     uint16_t *sorted = NULL;
     uint32_t *hash = NULL;
@@ -792,7 +860,7 @@ static int build_all(build_t *b, sudoku_model_t **out) {
     char *base = NULL;
     sudoku_model_t *m;
 
-    if ((rc = collect_units(b, &npairs)) != 0) goto out;
+    if ((rc = collect_units(b, &npairs)) != 0 || (rc = check_lines(b, &lcells)) != 0) goto out;
     rc = SEARCH_ENOMEM;
     tsize = 2 * u->count + 1;
     keep = b_alloc(b, (size_t)u->count);
@@ -836,7 +904,7 @@ static int build_all(build_t *b, sudoku_model_t **out) {
             mg.npeers += len * (len - 1);
         }
     plan(&l, b->ncells, b->ngrids + b->tenth, mg.nunits, mg.ucells, b->n, mg.cunits, mg.npeers,
-         npairs);
+         npairs, s->nlines, lcells);
     base = b_alloc(b, l.total);
     if (base == NULL) goto out;
     memset(base, 0, sizeof(sudoku_model_t));
@@ -864,6 +932,7 @@ static int build_all(build_t *b, sudoku_model_t **out) {
     fill_units(b, &mg, m, base, &l);
     fill_cells(b, m, base, &l);
     fill_rules(b, m, base, &l, npairs);
+    fill_lines(b, m, base, &l);
     m->bytes = l.total;
     if (b->alloc != NULL) m->alloc = *b->alloc;
     *out = m;
@@ -1018,8 +1087,47 @@ int sudoku_model_find_conflicts(const sudoku_model_t *m, const uint8_t *grid,
         }
         total++;
     }
+    for (k = 0; k < m->nlines; k++) {
+        if (sudoku_model_line_ok(m, k, grid)) continue;
+        if (total < cap) {
+            const sudoku_line_t *ln = &m->lines[k];
+            uint16_t cells[SUDOKU_LINE_MAX_CELLS];
+            int j = 0;
+            conflict_put(&out[total], SUDOKU_RULE_LINE, 0, k, 0, 255);
+            for (uint32_t i = 0; i < ln->len; i++)
+                if (grid[m->line_cells[ln->first + i]] != 0)
+                    cells[j++] = m->line_cells[ln->first + i];
+            sort_u16(cells, (size_t)j);
+            memcpy(out[total].cells, cells, (size_t)j * sizeof cells[0]);
+            out[total].ncells = (uint16_t)j;
+        }
+        total++;
+    }
     *count = total;
     return 0;
+}
+
+int sudoku_model_line_ok(const sudoku_model_t *m, int k, const uint8_t *grid) {
+    const sudoku_line_t *ln = &m->lines[k];
+    const uint16_t *lc = m->line_cells + ln->first;
+    long long sum = 0, empty = 0;
+    int seen = 0, top = 0, prefix = 1;
+    for (uint32_t i = 0; i < ln->len; i++) {
+        int v = grid[lc[i]];
+        if (v == 0) {
+            empty++;
+            prefix = 0;
+            continue;
+        }
+        sum += v;
+        if (prefix && v > top) {
+            top = v;
+            seen++;
+        }
+    }
+    if (ln->kind == SUDOKU_LINE_SUM) /* the least and the most the empty cells can add */
+        return sum + empty <= ln->value && sum + empty * m->n >= ln->value;
+    return empty == 0 ? seen == ln->value : seen <= ln->value;
 }
 
 int sudoku_model_is_complete(const sudoku_model_t *m, const uint8_t *grid) {
@@ -1099,4 +1207,6 @@ const search_code_t sudoku_model_codes[] = {
     SEARCH_CODE(SUDOKU_EPAIR,
                 "a pair is not two neighbouring cells of the grids, or is marked twice"),
     SEARCH_CODE(SUDOKU_EPARITY, "a parity mark is on no grid or is not even or odd"),
+    SEARCH_CODE(SUDOKU_ELINE, "a line rule names a cell of no grid or twice, is too long, or "
+                              "asks for a number it cannot have"),
     {0, NULL, NULL}};

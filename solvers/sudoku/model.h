@@ -11,7 +11,13 @@
  *     exactly once when the unit has n cells ("exact");
  *   - cell rules: a cell may be limited to even or odd values;
  *   - pair rules: two orthogonally adjacent cells differ by exactly 1
- *     (a consecutive mark) or by more than 1 (non-consecutive).
+ *     (a consecutive mark) or by more than 1 (non-consecutive);
+ *   - line rules: an ordered list of cells and a number: their values add
+ *     up to it (a sum: janko's Margin Sudoku, ISS's `sum`; values may
+ *     repeat), or that many of them are seen from the first cell, a value
+ *     being seen when it is larger than every value before it (a
+ *     skyscraper clue).  Only the propagation engine (and best-first, which
+ *     is built on it) reads them: the other methods answer SUDOKU_EMETHOD.
  * Rows, columns and rectangular boxes of each n x n grid are the default
  * units; a description (sudoku_spec_t) says what to add or replace, and
  * sudoku_model_new() compiles it into the tables the engines read.
@@ -58,6 +64,12 @@
 #define SUDOKU_ELAYOUT (-23) /* grids that leave the frame, repeat, or layouts on n != 9 */
 #define SUDOKU_EPAIR   (-24) /* a pair: cells not orthogonal neighbours, a hole, twice */
 #define SUDOKU_EPARITY (-25) /* parity on a hole, or a value that is not 0, even, odd */
+#define SUDOKU_ELINE                                                                               \
+    (-26) /* a line: a cell off the grids or twice, too long, a number it                          \
+             cannot have */
+
+#define SUDOKU_LINE_MAX_CELLS  64   /* cells of one line rule */
+#define SUDOKU_MODEL_MAX_LINES 4096 /* line rules of one model */
 
 /* Variant flags (sudoku_spec_t.extras), applied to every grid. */
 #define SUDOKU_EXTRA_X        0x1u /* both main diagonals */
@@ -79,6 +91,20 @@ typedef struct sudoku_pair_s {
     uint16_t a, b; /* frame cells, orthogonal neighbours */
     uint8_t rule;  /* sudoku_pair_rule_t */
 } sudoku_pair_t;
+
+/* Line rules (see the file comment). */
+typedef enum sudoku_line_kind_e {
+    SUDOKU_LINE_SUM = 0,        /* the values add up to `value` (they may repeat) */
+    SUDOKU_LINE_SKYSCRAPER = 1, /* `value` cells are larger than every cell before them */
+    SUDOKU_LINE_KINDS
+} sudoku_line_kind_t;
+
+typedef struct sudoku_line_s {
+    uint8_t kind;   /* sudoku_line_kind_t */
+    int32_t value;  /* SUM: len..len*n; SKYSCRAPER: 1..min(len, n) */
+    uint32_t first; /* the cells, in order: line_cells[first .. first + len) */
+    uint32_t len;   /* 1..SUDOKU_LINE_MAX_CELLS */
+} sudoku_line_t;
 
 typedef enum sudoku_layout_e {
     SUDOKU_LAYOUT_SINGLE = 0, /* one grid at (0,0), or the spec's own grids */
@@ -128,6 +154,9 @@ typedef struct sudoku_spec_s {
                                    mark names is non-consecutive (janko's rule for
                                    consecutive puzzles; alone, the non-consecutive
                                    variant) */
+    int nlines;                 /* line rules */
+    const sudoku_line_t *lines; /* [nlines], their cells in line_cells */
+    const uint16_t *line_cells; /* frame cells */
 } sudoku_spec_t;
 
 void sudoku_spec_init(sudoku_spec_t *spec);
@@ -143,7 +172,8 @@ typedef enum sudoku_spec_part_e {
     SUDOKU_SPEC_EXTRAS,
     SUDOKU_SPEC_UNITS,
     SUDOKU_SPEC_PARITY,
-    SUDOKU_SPEC_PAIRS
+    SUDOKU_SPEC_PAIRS,
+    SUDOKU_SPEC_LINES
 } sudoku_spec_part_t;
 
 typedef struct sudoku_spec_error_s {
@@ -197,6 +227,11 @@ typedef struct sudoku_model_s {
     int nmarked;
     const uint32_t *pair_start;  /* [ncells + 1]: pair rules of cell c are */
     const uint32_t *pair_adj;    /* pair_adj[pair_start[c] .. ): other cell << 8 | rule */
+    int nlines;                  /* line rules, as the spec gave them */
+    const sudoku_line_t *lines;  /* [nlines] */
+    const uint16_t *line_cells;  /* their cells */
+    const uint32_t *lcell_start; /* [ncells + 1]: the lines through cell c are */
+    const uint16_t *lcell_lines; /* lcell_lines[lcell_start[c] .. lcell_start[c+1]) */
     const uint32_t *dirty_start; /* for the engines: cell c's units as bits of a bitset */
     const uint8_t *dirty_word;   /* of units, by word: word dirty_word[k] gets bits */
     const uint64_t *dirty_mask;  /* dirty_mask[k], k in dirty_start[c] .. [c+1) */
@@ -247,11 +282,19 @@ int sudoku_model_check_values(const sudoku_model_t *m, const uint8_t *grid);
  * model's unit number, grid = its grid), a value against its cell's parity
  * (unit SUDOKU_RULE_PARITY, index = the cell), a pair against its rule
  * (SUDOKU_RULE_PAIR, index = the pair's number in m->pairs, value = the
- * first cell's).  Units first by unit number, then parity by cell, then
- * pairs.  As sudoku_find_conflicts(): the first min(cap, total) into out,
- * the total into *count.  Returns 0 or SEARCH_EINVAL (bad values). */
+ * first cell's), a line against its number (SUDOKU_RULE_LINE, index = the
+ * line, value 0, cells = its filled cells: see sudoku_model_line_ok).
+ * Units first by unit number, then parity by cell, then pairs, then lines.
+ * As sudoku_find_conflicts(): the first min(cap, total) into out, the
+ * total into *count.  Returns 0 or SEARCH_EINVAL (bad values). */
 int sudoku_model_find_conflicts(const sudoku_model_t *m, const uint8_t *grid,
                                 sudoku_conflict_t *out, size_t cap, size_t *count);
+
+/* 1 when line k of grid can still keep its rule as far as its filled cells
+ * tell: a sum whose filled cells, with 1 or n in each empty one, can still
+ * make its number; a skyscraper line that shows its number when full, and
+ * not more than that in its filled first cells.  0 when it is broken. */
+int sudoku_model_line_ok(const sudoku_model_t *m, int k, const uint8_t *grid);
 
 /* 1 when every live cell holds 1..n and no rule is broken, 0 if not,
  * SEARCH_EINVAL for bad values. */
@@ -278,7 +321,9 @@ sudoku_method_t sudoku_model_method_for(const sudoku_model_t *m, const uint8_t *
  *                non-consecutive pairs are items; consecutive marks are not
  *                an exact cover (SUDOKU_EMETHOD); XCOVER_ELIMIT past its
  *                limits;
- *   cdcl         a portfolio (opts->exchange) only when ncells == n*n.
+ *   cdcl         a portfolio (opts->exchange) only when ncells == n*n;
+ *   line rules   propagation and best-first only (auto picks propagation);
+ *                every other method answers SUDOKU_EMETHOD.
  * Returns as sudoku_solve(); SUDOKU_ECONFLICT covers parity and pairs. */
 int sudoku_model_solve(const sudoku_model_t *m, const uint8_t *puzzle, const sudoku_opts_t *opts,
                        sudoku_result_t *res);

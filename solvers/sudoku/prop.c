@@ -57,6 +57,21 @@
  * values next to one of the other's, a non-consecutive pair takes from a
  * cell the values next to every one of the other's (which needs the other
  * to have one value, or two that are two apart).
+ * Line rules (models; at every level, after the pair rules): each line is
+ * kept "relaxed arc-consistent": a value stays in a cell when some choice
+ * of candidates for the line's other cells keeps the rule, repeats allowed
+ * (so the check ignores the units the line crosses, which the other rules
+ * look after).  Both are a forward and a backward table over the line:
+ *   sum         the partial sums reachable after i cells (a bitset of
+ *               0..total), and those from which the rest can still reach
+ *               the total; v stays in cell i when some reachable s has
+ *               s + v in the next backward set.
+ *   skyscraper  states (tallest so far m, seen so far j) as a mask of j per
+ *               m; v seen when v > m.
+ * Cost per look: len * n candidate shifts of total/64 + 1 words (sum), len
+ * * n * n word operations (skyscraper): 729 at 9x9.  A full line is checked
+ * exactly (its tables hold single values), so a decided grid keeps every
+ * line.  A line is queued when one of its cells loses a value.
  * Each rule runs only when the cheaper ones have nothing left to do.  Rules
  * read masks that may have shrunk since they were gathered; every deduction
  * stays sound because candidate sets only shrink (a stale union is a
@@ -83,12 +98,32 @@ typedef struct frame_s {
     uint8_t value;
 } frame_t;
 
+/* Words of one of a line's DP tables' rows: the skyscraper's n + 1 masks,
+ * or the sum's bitset of 0..total. */
+static size_t line_row_words(const sudoku_line_t *ln, int n) {
+    return ln->kind == SUDOKU_LINE_SUM ? (size_t)ln->value / 64 + 1 : (size_t)n + 1;
+}
+
+/* Bytes of the line state: the queue, the flags, and the scratch for the
+ * largest line's two tables ((len + 1) rows each). */
+static size_t line_bytes(const sudoku__run_t *run) {
+    const sudoku_model_t *m = run->model;
+    size_t most = 0;
+    if (m == NULL || m->nlines == 0) return 0;
+    for (int k = 0; k < m->nlines; k++) {
+        size_t w = 2 * ((size_t)m->lines[k].len + 1) * line_row_words(&m->lines[k], m->n);
+        if (w > most) most = w;
+    }
+    return SUDOKU__ALIGN((size_t)m->nlines * sizeof(uint16_t)) + SUDOKU__ALIGN((size_t)m->nlines) +
+           SUDOKU__ALIGN(most * sizeof(uint64_t));
+}
+
 size_t sudoku__prop_bytes(const sudoku__run_t *run, size_t trail) {
     size_t nc = (size_t)run->ncells, pairs = 0;
     if (run->g.astart != NULL) pairs = SUDOKU__ALIGN(nc * sizeof(uint16_t)) + SUDOKU__ALIGN(nc);
     return SUDOKU__ALIGN(nc * sizeof(uint64_t)) + SUDOKU__ALIGN(nc * sizeof(uint16_t)) +
            SUDOKU__ALIGN(trail * sizeof(uint64_t)) + SUDOKU__ALIGN(trail * sizeof(uint16_t)) +
-           pairs;
+           pairs + line_bytes(run);
 }
 
 /* Masks of the values the givens use in each row, column and box of a
@@ -203,6 +238,21 @@ void sudoku__prop_init(sudoku__prop_t *p, sudoku__run_t *run, void *mem, size_t 
         at += SUDOKU__ALIGN((size_t)nc * sizeof(uint16_t));
         p->inpq = (uint8_t *)at;
         memset(p->inpq, 0, (size_t)nc);
+        at += SUDOKU__ALIGN((size_t)nc);
+    }
+    if (run->model != NULL && run->model->nlines > 0) { /* every line queued */
+        int nl = run->model->nlines;
+        p->lm = run->model;
+        p->lq = (uint16_t *)(void *)at;
+        at += SUDOKU__ALIGN((size_t)nl * sizeof(uint16_t));
+        p->inlq = (uint8_t *)at;
+        at += SUDOKU__ALIGN((size_t)nl);
+        p->lscratch = (uint64_t *)(void *)at;
+        for (c = 0; c < nl; c++) {
+            p->lq[c] = (uint16_t)c;
+            p->inlq[c] = 1;
+        }
+        p->lqlen = (uint32_t)nl;
     }
 
     if (run->model != NULL) {
@@ -266,8 +316,20 @@ static __attribute__((noinline)) void pair_queue(sudoku__prop_t *p, int cell) {
     p->pq[(p->pqhead + p->pqlen++) % (uint32_t)p->ncells] = (uint16_t)cell;
 }
 
+/* Queues the lines through a cell that lost a value. */
+static __attribute__((noinline)) void line_queue(sudoku__prop_t *p, int cell) {
+    const sudoku_model_t *m = p->lm;
+    for (uint32_t k = m->lcell_start[cell]; k < m->lcell_start[cell + 1]; k++) {
+        int l = m->lcell_lines[k];
+        if (p->inlq[l]) continue;
+        p->inlq[l] = 1;
+        p->lq[(p->lqhead + p->lqlen++) % (uint32_t)m->nlines] = (uint16_t)l;
+    }
+}
+
 static inline void pair_touch(sudoku__prop_t *p, int cell) {
     if (p->pq != NULL) pair_queue(p, cell);
+    if (p->lm != NULL) line_queue(p, cell);
 }
 
 static inline void trail_push(sudoku__prop_t *p, int cell, uint64_t old) {
@@ -518,13 +580,137 @@ static int pair_cell(sudoku__prop_t *p, int cell) {
     return 0;
 }
 
-/* Drains the peers queue and the pair queue, in that order, until both are
- * empty. */
+/* dst = (src << v) | dst over w words (v: 1..64), bits past `top` (a
+ * bit index) cleared. */
+static void bits_shl_or(uint64_t *dst, const uint64_t *src, size_t w, int v, size_t top) {
+    size_t ws = (size_t)v / 64, bs = (size_t)v % 64;
+    for (size_t i = w; i-- > ws;) {
+        uint64_t x = src[i - ws] << bs;
+        if (bs != 0 && i - ws > 0) x |= src[i - ws - 1] >> (64 - bs);
+        dst[i] |= x;
+    }
+    if (top % 64 != 63) dst[w - 1] &= ((uint64_t)1 << (top % 64 + 1)) - 1;
+}
+
+/* dst = (src >> v) | dst over w words (v: 1..64). */
+static void bits_shr_or(uint64_t *dst, const uint64_t *src, size_t w, int v) {
+    size_t ws = (size_t)v / 64, bs = (size_t)v % 64;
+    for (size_t i = 0; i + ws < w; i++) {
+        uint64_t x = src[i + ws] >> bs;
+        if (bs != 0 && i + ws + 1 < w) x |= src[i + ws + 1] << (64 - bs);
+        dst[i] |= x;
+    }
+}
+
+/* Whether (a << v) & b has a bit, over w words. */
+static int bits_meet_shl(const uint64_t *a, const uint64_t *b, size_t w, int v) {
+    size_t ws = (size_t)v / 64, bs = (size_t)v % 64;
+    for (size_t i = ws; i < w; i++) {
+        uint64_t x = a[i - ws] << bs;
+        if (bs != 0 && i - ws > 0) x |= a[i - ws - 1] >> (64 - bs);
+        if (x & b[i]) return 1;
+    }
+    return 0;
+}
+
+/* A sum line (see the file comment): F[i] the sums of cells 0..i-1, B[i]
+ * the partial sums from which cells i.. can still make the total. */
+static int line_sum(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *lc) {
+    size_t len = ln->len, w = line_row_words(ln, p->n), top = (size_t)ln->value, i;
+    uint64_t *F = p->lscratch, *B = F + (len + 1) * w;
+    memset(F, 0, 2 * (len + 1) * w * sizeof *F);
+    F[0] = 1;
+    for (i = 0; i < len; i++)
+        for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1)
+            bits_shl_or(F + (i + 1) * w, F + i * w, w, sudoku__ctz(m) + 1, top);
+    B[len * w + top / 64] = (uint64_t)1 << (top % 64);
+    for (i = len; i-- > 0;)
+        for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1)
+            bits_shr_or(B + i * w, B + (i + 1) * w, w, sudoku__ctz(m) + 1);
+    if ((B[0] & 1) == 0) return -1;
+    for (i = 0; i < len; i++) {
+        uint64_t keep = 0;
+        for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1)
+            if (bits_meet_shl(F + i * w, B + (i + 1) * w, w, sudoku__ctz(m) + 1)) keep |= m & -m;
+        if (elim(p, lc[i], ~keep) < 0) return -1;
+    }
+    return 0;
+}
+
+/* A skyscraper line: F[i][m] the counts seen (a mask) after cells 0..i-1
+ * with tallest m; B[i][m] the counts at cell i, tallest m, from which the
+ * rest can show exactly the clue. */
+static int line_sky(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *lc) {
+    size_t len = ln->len, w = (size_t)p->n + 1, i;
+    int n = p->n, x, v;
+    uint64_t *F = p->lscratch, *B = F + (len + 1) * w;
+    uint64_t upto = ln->value >= 63 ? ~(uint64_t)0 : ((uint64_t)1 << (ln->value + 1)) - 1;
+    memset(F, 0, 2 * (len + 1) * w * sizeof *F);
+    F[0] = 1;
+    for (i = 0; i < len; i++) {
+        const uint64_t *f = F + i * w;
+        uint64_t *g = F + (i + 1) * w;
+        for (x = 0; x <= n; x++) {
+            if (f[x] == 0) continue;
+            for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1) {
+                v = sudoku__ctz(m) + 1;
+                if (v > x)
+                    g[v] |= (f[x] << 1) & upto;
+                else
+                    g[x] |= f[x];
+            }
+        }
+    }
+    for (x = 0; x <= n; x++)
+        B[len * w + (size_t)x] = (uint64_t)1 << ln->value;
+    for (i = len; i-- > 0;) {
+        const uint64_t *h = B + (i + 1) * w;
+        uint64_t *g = B + i * w;
+        for (x = 0; x <= n; x++)
+            for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1) {
+                v = sudoku__ctz(m) + 1;
+                g[x] |= v > x ? h[v] >> 1 : h[x];
+            }
+    }
+    if ((B[0] & 1) == 0) return -1;
+    for (i = 0; i < len; i++) {
+        const uint64_t *f = F + i * w, *h = B + (i + 1) * w;
+        uint64_t keep = 0;
+        for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1) {
+            v = sudoku__ctz(m) + 1;
+            for (x = 0; x <= n; x++)
+                if (f[x] & (v > x ? h[v] >> 1 : h[x])) {
+                    keep |= m & -m;
+                    break;
+                }
+        }
+        if (elim(p, lc[i], ~keep) < 0) return -1;
+    }
+    return 0;
+}
+
+static int line_look(sudoku__prop_t *p, int k) {
+    const sudoku_line_t *ln = &p->lm->lines[k];
+    const uint16_t *lc = p->lm->line_cells + ln->first;
+    return ln->kind == SUDOKU_LINE_SUM ? line_sum(p, ln, lc) : line_sky(p, ln, lc);
+}
+
+/* Drains the peers queue, the pair queue and the line queue, in that order
+ * (a line only when both others are empty), until all are empty. */
 static int basic_run(sudoku__prop_t *p) {
     for (;;) {
         while (p->qhead < p->qtail)
             if (spread(p, p->queue[p->qhead++]) < 0) return -1;
-        if (p->pqlen == 0) return 0;
+        if (p->pqlen == 0) {
+            int k;
+            if (p->lqlen == 0) return 0;
+            k = p->lq[p->lqhead];
+            p->lqhead = p->lqhead + 1 == (uint32_t)p->lm->nlines ? 0 : p->lqhead + 1;
+            p->lqlen--;
+            p->inlq[k] = 0;
+            if (line_look(p, k) < 0) return -1;
+            continue;
+        }
         while (p->pqlen > 0) {
             int cell = p->pq[p->pqhead];
             p->pqhead = p->pqhead + 1 == (uint32_t)p->ncells ? 0 : p->pqhead + 1;
@@ -611,6 +797,10 @@ void sudoku__prop_undo(sudoku__prop_t *p, size_t mark, uint32_t decided) {
     for (; p->pqlen > 0; p->pqlen--) {
         p->inpq[p->pq[p->pqhead]] = 0;
         p->pqhead = p->pqhead + 1 == (uint32_t)p->ncells ? 0 : p->pqhead + 1;
+    }
+    for (; p->lqlen > 0; p->lqlen--) {
+        p->inlq[p->lq[p->lqhead]] = 0;
+        p->lqhead = p->lqhead + 1 == (uint32_t)p->lm->nlines ? 0 : p->lqhead + 1;
     }
     /* word 0 by hand: a loop here becomes a call to memset (7% of a
      * backtrack at 9x9, where one word is all there is) */

@@ -185,8 +185,9 @@ static const char method_names[SUDOKU_METHOD_COUNT][16] = {
 static const char level_names[SUDOKU_LEVEL_COUNT][16] = {"default", "peers", "hidden-singles",
                                                          "naked-pairs", "subsets"};
 static const char step_names[4][12] = {"assign", "eliminate", "guess", "backtrack"};
-static const char unit_names[SUDOKU_RULE_PAIR + 1][12] = {
-    "row", "column", "box", "region", "diagonal", "window", "disjoint", "extra", "parity", "pair"};
+static const char unit_names[SUDOKU_RULE_LINE + 1][12] = {
+    "row",      "column", "box",    "region", "diagonal", "window",
+    "disjoint", "extra",  "parity", "pair",   "line"};
 
 const char *sudoku_method_name(sudoku_method_t m) {
     return ((unsigned)m < SUDOKU_METHOD_COUNT) ? method_names[m] : NULL;
@@ -227,7 +228,7 @@ const char *sudoku_step_kind_name(sudoku_step_kind_t k) {
 }
 
 const char *sudoku_unit_name(sudoku_unit_t u) {
-    return ((unsigned)u <= SUDOKU_RULE_PAIR) ? unit_names[u] : NULL;
+    return ((unsigned)u <= SUDOKU_RULE_LINE) ? unit_names[u] : NULL;
 }
 
 /* === Shared internals =================================================== */
@@ -538,6 +539,7 @@ static sudoku_method_t choose_auto_model(const sudoku_model_t *m, const sudoku_o
                                          sudoku_level_t *level, int *big) {
     *big = 0;
     *level = m->n >= 16 ? SUDOKU_LEVEL_SUBSETS : SUDOKU_LEVEL_HIDDEN_SINGLES;
+    if (m->nlines > 0) return SUDOKU_METHOD_PROPAGATION; /* the one engine with lines */
     if (opts->trace_cap == 0) {
         *big = 1;
         return SUDOKU_METHOD_CDCL;
@@ -582,7 +584,8 @@ int sudoku_model_solve(const sudoku_model_t *m, const uint8_t *puzzle, const sud
     method = opts->method;
     level = opts->level == SUDOKU_LEVEL_DEFAULT ? SUDOKU_LEVEL_HIDDEN_SINGLES : opts->level;
     if (method == SUDOKU_METHOD_AUTO) method = choose_auto_model(m, opts, &level, &big);
-    if (method == SUDOKU_METHOD_FAST) {
+    if (method == SUDOKU_METHOD_FAST || (m->nlines > 0 && method != SUDOKU_METHOD_PROPAGATION &&
+                                         method != SUDOKU_METHOD_BEST_FIRST)) {
         rc = SUDOKU_EMETHOD;
         goto done;
     }

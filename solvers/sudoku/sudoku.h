@@ -113,11 +113,12 @@ typedef enum sudoku_unit_e {
     SUDOKU_UNIT_EXTRA = 7,    /* a unit the puzzle lists */
     SUDOKU_UNIT_KINDS = 8,
     SUDOKU_RULE_PARITY = 8, /* conflicts only: a value of the wrong parity */
-    SUDOKU_RULE_PAIR = 9    /* conflicts only: a pair against its rule */
+    SUDOKU_RULE_PAIR = 9,   /* conflicts only: a pair against its rule */
+    SUDOKU_RULE_LINE = 10   /* conflicts only: a line rule (model.h) against its number */
 } sudoku_unit_t;
 
 /* "row", "column", "box", "region", "diagonal", "window", "disjoint",
- * "extra", "parity", "pair"; NULL out of range. */
+ * "extra", "parity", "pair", "line"; NULL out of range. */
 const char *sudoku_unit_name(sudoku_unit_t u);
 
 /* One rule broken: `value` occurs ncells >= 2 times in one unit (or, for a
