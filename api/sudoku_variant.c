@@ -24,8 +24,8 @@
 #include "api/grid_char.h"
 #include "api/json_util.h"
 
-const char *const api_sudoku_variant_fields[] = {"variant", "layout", "regions", "extra_units",
-                                                 "parity",  "pairs",  NULL};
+const char *const api_sudoku_variant_fields[] = {"variant", "layout", "regions",     "extra_units",
+                                                 "parity",  "pairs",  "constraints", NULL};
 
 /* === Which bodies are variants ========================================== */
 
@@ -53,7 +53,8 @@ int api_sudoku_variant_body(const api_request_t *req) {
         case 'l':
         case 'r':
         case 'e':
-        case 'p': break;
+        case 'p':
+        case 'c': break;
         default: continue;
         }
         for (int i = 0; api_sudoku_variant_fields[i] != NULL; i++)
@@ -511,6 +512,109 @@ static void read_pairs(reader_t *r, json_t *val) {
     v->spec.pairs = v->pairs;
 }
 
+/* One constraint's number: an integer member `key` of e from lo to hi. */
+static int line_number(reader_t *r, json_t *e, const char *key, const char *field, long long lo,
+                       long long hi, int32_t *out) {
+    json_t *v = json_object_get(e, key);
+    char name[96];
+    snprintf(name, sizeof name, "%s.%s", field, key);
+    if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi) {
+        api_problem_add(r->p, "body", name, "must be an integer from %lld to %lld", lo, hi);
+        r->bad = 1;
+        return -1;
+    }
+    *out = (int32_t)json_integer_value(v);
+    return 0;
+}
+
+/* `constraints`: the line rules (sum, skyscraper) in ISS's shape. */
+static void read_lines(reader_t *r, json_t *val) {
+    static const char *const sides[] = {"top", "bottom", "left", "right", NULL};
+    api_sudoku_variant_t *v = r->v;
+    size_t count = json_array_size(val), total = 0, k, j;
+    char field[48], cf[96];
+    if (!json_is_array(val) || count > API_VARIANT_MAX_LINES) {
+        api_problem_add(r->p, "body", "constraints",
+                        "must be a list of at most %d constraints {\"type\": ..., \"cells\": "
+                        "[[row, column], ...], ...}",
+                        API_VARIANT_MAX_LINES);
+        r->bad = 1;
+        return;
+    }
+    for (k = 0; k < count; k++)
+        total += json_array_size(json_object_get(json_array_get(val, k), "cells"));
+    v->lines = r_alloc(r, (count + 1) * sizeof *v->lines);
+    v->line_cells = r_alloc(r, (total + 1) * sizeof *v->line_cells);
+    if (v->lines == NULL || v->line_cells == NULL) return;
+    total = 0;
+    for (k = 0; k < count; k++) {
+        json_t *e = json_array_get(val, k), *cells = json_object_get(e, "cells"), *m;
+        const char *type = json_string_value(json_object_get(e, "type")), *key;
+        sudoku_line_t *ln = &v->lines[k];
+        size_t len = json_array_size(cells);
+        int sky;
+        snprintf(field, sizeof field, "constraints[%zu]", k);
+        if (!json_is_object(e) || type == NULL) {
+            bad(r, field, "must be an object with a \"type\" (sum or skyscraper)%s", "");
+            continue;
+        }
+        sky = strcmp(type, "skyscraper") == 0;
+        if (!sky && strcmp(type, "sum") != 0) {
+            snprintf(cf, sizeof cf, "%s.type", field);
+            api_problem_add(r->p, "body", cf,
+                            "'%.32s' is not a constraint this server reads; it reads sum and "
+                            "skyscraper",
+                            type);
+            r->bad = 1;
+            continue;
+        }
+        json_object_foreach(e, key, m) {
+            if (strcmp(key, "type") == 0 || strcmp(key, "cells") == 0 ||
+                strcmp(key, sky ? "visible" : "sum") == 0 || (sky && strcmp(key, "side") == 0))
+                continue;
+            snprintf(cf, sizeof cf, "%s.%.24s", field, key);
+            api_problem_add(r->p, "body", cf, "unknown field of a %s constraint", type);
+            r->bad = 1;
+        }
+        if (sky && json_object_get(e, "side") != NULL) {
+            const char *side = json_string_value(json_object_get(e, "side"));
+            int known = 0;
+            for (int i = 0; side != NULL && sides[i] != NULL; i++)
+                known |= strcmp(side, sides[i]) == 0;
+            if (!known) {
+                snprintf(cf, sizeof cf, "%s.side", field);
+                api_problem_add(r->p, "body", cf, "must be top, bottom, left or right");
+                r->bad = 1;
+            }
+        }
+        snprintf(cf, sizeof cf, "%s.cells", field);
+        if (!json_is_array(cells) || len < 1 || len > SUDOKU_LINE_MAX_CELLS) {
+            api_problem_add(r->p, "body", cf, "must list 1 to %d cells [row, column], in order",
+                            SUDOKU_LINE_MAX_CELLS);
+            r->bad = 1;
+            continue;
+        }
+        ln->kind = (uint8_t)(sky ? SUDOKU_LINE_SKYSCRAPER : SUDOKU_LINE_SUM);
+        ln->first = (uint32_t)total;
+        ln->len = (uint32_t)len;
+        for (j = 0; j < len; j++) {
+            int cell = 0;
+            snprintf(cf, sizeof cf, "%s.cells[%zu]", field, j);
+            if (read_cell(r, json_array_get(cells, j), cf, &cell) == 0)
+                v->line_cells[total] = (uint16_t)cell;
+            total++;
+        }
+        if (sky)
+            line_number(r, e, "visible", field, 1, len < (size_t)r->n ? (long long)len : r->n,
+                        &ln->value);
+        else
+            line_number(r, e, "sum", field, (long long)len, (long long)len * r->n, &ln->value);
+    }
+    v->spec.nlines = (int)count;
+    v->spec.lines = v->lines;
+    v->spec.line_cells = v->line_cells;
+}
+
 /* What the names ask for, against the fields given. */
 static void check_requirements(reader_t *r) {
     json_t *b = r->body;
@@ -527,8 +631,10 @@ static void check_requirements(reader_t *r) {
         bad(r, "pairs", "the non-consecutive variant marks no pair%s", "");
     if ((r->bits & V_CLASSIC) &&
         (json_object_get(b, "regions") || json_object_get(b, "extra_units") ||
-         json_object_get(b, "parity") || json_object_get(b, "pairs")))
-        bad(r, "variant", "classic takes no regions, extra units, parity or pairs%s", "");
+         json_object_get(b, "parity") || json_object_get(b, "pairs") ||
+         json_object_get(b, "constraints")))
+        bad(r, "variant", "classic takes no regions, extra units, parity, pairs or constraints%s",
+            "");
 }
 
 int api_sudoku_variant_read(json_t *body, int n, api_sudoku_variant_t *v, api_problem_t *p) {
@@ -579,6 +685,7 @@ int api_sudoku_variant_read(json_t *body, int n, api_sudoku_variant_t *v, api_pr
     if ((val = json_object_get(body, "extra_units")) != NULL) read_units(&r, val);
     if ((val = json_object_get(body, "parity")) != NULL) read_parity(&r, val);
     if ((val = json_object_get(body, "pairs")) != NULL) read_pairs(&r, val);
+    if ((val = json_object_get(body, "constraints")) != NULL) read_lines(&r, val);
     if (r.nomem) goto nomem;
     if (r.bad) {
         api_sudoku_variant_free(v);
@@ -597,6 +704,10 @@ void api_sudoku_variant_free(api_sudoku_variant_t *v) {
     free(v->unit_cells);
     free(v->parity);
     free(v->pairs);
+    free(v->lines);
+    free(v->line_cells);
+    v->lines = NULL;
+    v->line_cells = NULL;
     v->regions = NULL;
     v->unit_start = NULL;
     v->unit_cells = NULL;
@@ -694,6 +805,14 @@ static void spec_field(const api_sudoku_variant_t *v, const sudoku_spec_error_t 
         else
             snprintf(field, cap, "pairs");
         break;
+    case SUDOKU_SPEC_LINES:
+        if (e->index >= 0 && e->detail >= 0)
+            snprintf(field, cap, "constraints[%d].cells[%d]", e->index, e->detail);
+        else if (e->index >= 0)
+            snprintf(field, cap, "constraints[%d]", e->index);
+        else
+            snprintf(field, cap, "constraints");
+        break;
     default: snprintf(field, cap, "grid"); break;
     }
 }
@@ -738,6 +857,12 @@ int api_sudoku_variant_model(const api_sudoku_variant_t *v, const search_allocat
         break;
     case SUDOKU_EPARITY:
         api_problem_add(p, "body", field, "a cell outside every grid has no parity%s", "");
+        break;
+    case SUDOKU_ELINE:
+        api_problem_add(p, "body", field,
+                        "a constraint lists distinct cells of the grids (not a hole), at most %d "
+                        "of them",
+                        SUDOKU_LINE_MAX_CELLS);
         break;
     case SUDOKU_ELAYOUT:
         api_problem_add(p, "body", field,
@@ -794,6 +919,13 @@ void api_sudoku_variant_describe(const sudoku_model_t *m, const sudoku_conflict_
     int cols = m->cols;
     if (cf->unit == SUDOKU_RULE_PARITY) {
         snprintf(buf, cap, "the parity of grid[%d][%d]", cf->index / cols, cf->index % cols);
+    } else if (cf->unit == SUDOKU_RULE_LINE) {
+        const sudoku_line_t *ln = &m->lines[cf->index];
+        if (ln->kind == SUDOKU_LINE_SUM)
+            snprintf(buf, cap, "constraints[%d] (the cells add up to %d)", cf->index,
+                     (int)ln->value);
+        else
+            snprintf(buf, cap, "constraints[%d] (%d buildings seen)", cf->index, (int)ln->value);
     } else if (cf->unit == SUDOKU_RULE_PAIR) {
         const sudoku_pair_t *pr = &m->pairs[cf->index];
         if (cf->index < m->nmarked)

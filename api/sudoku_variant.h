@@ -18,6 +18,15 @@
  *   "pairs"        [[[r, c], [r, c]], ...] consecutive marks, or objects
  *                  {"cells": [[r, c], [r, c]], "rule": "consecutive" |
  *                  "non-consecutive"}
+ *   "constraints"  line rules in the shape of sigh's Interactive Sudoku
+ *                  Solver (ISS_FORMAT): {"type": "sum", "sum": S, "cells":
+ *                  [[r, c], ...]} (the cells add up to S, values may
+ *                  repeat: janko's Margin Sudoku) and {"type": "skyscraper",
+ *                  "visible": V, "cells": [...], "side": "top" | "bottom" |
+ *                  "left" | "right"} (V cells, in the order listed, are
+ *                  taller than every cell before them; side is optional and
+ *                  only says where the clue is drawn).  Other types are
+ *                  refused by name.
  * Cells are [row, column] of the frame, 0-based, as grid[r][c] names them.
  *
  * The Sudoku endpoints call it when the body has one of these fields
@@ -36,6 +45,7 @@
 
 #define API_VARIANT_MAX_UNITS 512   /* extra_units entries */
 #define API_VARIANT_MAX_PAIRS 16384 /* pairs entries */
+#define API_VARIANT_MAX_LINES 1024  /* constraints entries (each up to SUDOKU_LINE_MAX_CELLS) */
 
 /* The fields a body may carry for a variant (for the endpoints' lists of
  * known fields), NULL-terminated. */
@@ -61,7 +71,8 @@ int api_sudoku_variant_missed(const api_opt_t *o, const api_request_t *req, json
 #define API_SUDOKU_VARIANT_ROWS                                                                    \
     API_SUDOKU_VARIANT_ROW("variant"), API_SUDOKU_VARIANT_ROW("layout"),                           \
         API_SUDOKU_VARIANT_ROW("regions"), API_SUDOKU_VARIANT_ROW("extra_units"),                  \
-        API_SUDOKU_VARIANT_ROW("parity"), API_SUDOKU_VARIANT_ROW("pairs")
+        API_SUDOKU_VARIANT_ROW("parity"), API_SUDOKU_VARIANT_ROW("pairs"),                         \
+        API_SUDOKU_VARIANT_ROW("constraints")
 
 typedef struct api_sudoku_variant_s {
     sudoku_spec_t spec; /* ready for sudoku_model_new(); its arrays are the ones below */
@@ -73,6 +84,8 @@ typedef struct api_sudoku_variant_s {
     uint16_t *unit_cells;
     uint8_t *parity;
     sudoku_pair_t *pairs;
+    sudoku_line_t *lines;
+    uint16_t *line_cells;
 } api_sudoku_variant_t;
 
 /* Reads the variant fields of body (a JSON object; other fields are not

@@ -449,6 +449,10 @@ static int vs_method_check(vs_job_t *j, api_problem_t *p) {
     if (j->method == SUDOKU_METHOD_FAST &&
         !(m->classic && m->n == 9 && m->shape.box_rows == 3 && m->shape.box_cols == 3))
         why = "fast solves the classic 9x9 grid only; use auto, propagation, mrv, cdcl or dlx";
+    else if (m->nlines > 0 && j->method != SUDOKU_METHOD_AUTO &&
+             j->method != SUDOKU_METHOD_PROPAGATION && j->method != SUDOKU_METHOD_BEST_FIRST)
+        why = "constraints are read by the propagation engine only; use auto, propagation or "
+              "best-first";
     else if ((j->method == SUDOKU_METHOD_DLX || j->method == SUDOKU_METHOD_ALGORITHM_X) &&
              consecutive)
         why = "consecutive marks are no exact-cover constraint, so dlx and algorithm-x cannot "
@@ -899,6 +903,13 @@ static int vl_prepare(const api_request_t *req, int hint, api_job_t **job, api_r
         rc = rc ? rc : API_EINVALID;
     }
     if (rc != 0) goto fail;
+    if (j->q.m->nlines > 0) {
+        api_problem_init(&p, API_EUNPROCESSABLE, "the logic endpoints do not read constraints");
+        api_problem_add(&p, "body", "constraints",
+                        "grade and hint know no technique for sum or skyscraper constraints yet; "
+                        "/v1/sudoku/solve and /v1/sudoku/validate take them");
+        goto fail;
+    }
     if (j->q.m->n > API_LOGIC_MAX_N) {
         api_problem_add(&p, "body", "grid",
                         "the logic endpoints take up to %d symbols; this has %d", API_LOGIC_MAX_N,
@@ -1234,6 +1245,11 @@ int api_sudoku_variant_generate_prepare(const api_request_t *req, api_job_t **jo
         goto fail;
     }
     bad |= rc;
+    if (json_object_get(root, "constraints") != NULL) {
+        api_problem_add(&p, "body", "constraints",
+                        "the generator draws no sum or skyscraper constraints (yet)");
+        bad = 1;
+    }
     if ((j->echo = vg_echo(root)) == NULL || (rc = vg_drawn(root, j, &p)) < 0) {
         api_problem_nomem(&p, "reading the variant");
         goto fail;

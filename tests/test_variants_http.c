@@ -405,6 +405,145 @@ START_TEST(variants_http_validate_in_words) {
 }
 END_TEST
 
+/* === Constraints (sum and skyscraper lines) === */
+
+/* The 36 outside clues of `sol` (81 digits) as constraints: skyscraper
+ * clues over whole rows and columns, or margin sums of the first three
+ * cells from each side. */
+static json_t *vclues(const char *sol, int sky) {
+    static const char *const sides[] = {"top", "bottom", "left", "right"};
+    json_t *list = json_array();
+    for (int s = 0; s < 4; s++)
+        for (int i = 0; i < 9; i++) {
+            json_t *cells = json_array();
+            int len = sky ? 9 : 3, sum = 0, seen = 0, top = 0;
+            for (int k = 0; k < len; k++) {
+                int r = s == 0 ? k : s == 1 ? 8 - k : i, c = s < 2 ? i : s == 2 ? k : 8 - k;
+                int v = sol[r * 9 + c] - '0';
+                json_array_append_new(cells, json_pack("[i,i]", r, c));
+                sum += v;
+                if (v > top) top = v, seen++;
+            }
+            json_array_append_new(
+                list, sky ? json_pack("{s:s,s:s,s:i,s:o}", "type", "skyscraper", "side", sides[s],
+                                      "visible", seen, "cells", cells)
+                          : json_pack("{s:s,s:i,s:o}", "type", "sum", "sum", sum, "cells", cells));
+        }
+    return list;
+}
+
+/* Whether grid (81 characters) keeps every clue of list, computed here. */
+static int vclues_hold(json_t *list, const char *grid) {
+    size_t k, i;
+    json_t *e, *cell;
+    json_array_foreach(list, k, e) {
+        int sum = 0, seen = 0, top = 0;
+        int sky = strcmp(json_string_value(json_object_get(e, "type")), "skyscraper") == 0;
+        json_array_foreach(json_object_get(e, "cells"), i, cell) {
+            int v = grid[json_integer_value(json_array_get(cell, 0)) * 9 +
+                         json_integer_value(json_array_get(cell, 1))] -
+                    '0';
+            sum += v;
+            if (v > top) top = v, seen++;
+        }
+        if ((sky ? seen : sum) != json_integer_value(json_object_get(e, sky ? "visible" : "sum")))
+            return 0;
+    }
+    return 1;
+}
+
+/* An empty 9x9 with the 36 skyscraper clues, then the 36 margin sums, of a
+ * grid: every solution the server sends keeps the Sudoku rules and every
+ * clue (checked here), and the source grid is one of them when the server
+ * says the answer is unique.  A broken clue is a conflict named in words;
+ * other types, bad numbers and cells, the wrong method, grade and generate
+ * are refused naming the field. */
+START_TEST(variants_http_constraints) {
+    static const char sol[] =
+        "395876421764123895218549376827354619436912587951687243582731964673498152149265738";
+    for (int sky = 1; sky >= 0; sky--) {
+        json_t *req = json_object(), *list = vclues(sol, sky), *a, *sols, *g;
+        hresp_t r;
+        size_t i;
+        json_object_set_new(req, "grid",
+                            json_string("................................."
+                                        "................................................"));
+        json_object_set(req, "constraints", list);
+        json_object_set_new(req, "max_solutions", json_integer(2));
+        r = vpost("/v1/sudoku/solve", req);
+        a = vjson(&r, 200);
+        sols = json_object_get(a, "solutions");
+        ck_assert_msg(json_array_size(sols) >= 1, "%s", r.body);
+        json_array_foreach(sols, i, g) {
+            const char *text = json_string_value(g);
+            ck_assert_ptr_nonnull(text);
+            ck_assert_int_eq(strlen(text), 81);
+            ck_assert_msg(vclues_hold(list, text), "a solution breaks a clue: %s", text);
+            for (int u = 0; u < 27; u++) { /* rows, columns, boxes: each digit once */
+                int seen = 0;
+                for (int k = 0; k < 9; k++) {
+                    int c = u < 9    ? u * 9 + k
+                            : u < 18 ? k * 9 + (u - 9)
+                                     : ((u - 18) / 3 * 3 + k / 3) * 9 + (u - 18) % 3 * 3 + k % 3;
+                    seen |= 1 << (text[c] - '0');
+                }
+                ck_assert_int_eq(seen, 0x3fe);
+            }
+        }
+        if (json_is_true(json_object_get(a, "unique")))
+            ck_assert_str_eq(json_string_value(json_array_get(sols, 0)), sol);
+        json_decref(a);
+        hresp_free(&r);
+        /* the source grid with its first cell changed to 9 breaks a clue */
+        {
+            char bad[82];
+            int named = 0;
+            json_t *c;
+            memcpy(bad, sol, 82);
+            bad[0] = bad[0] == '9' ? '8' : '9';
+            json_object_set_new(req, "grid", json_string(bad));
+            r = vpost("/v1/sudoku/validate", req);
+            a = vjson(&r, 200);
+            json_array_foreach(json_object_get(a, "conflicts"), i, c) named |=
+                strncmp(json_string_value(json_object_get(c, "unit")), "constraints[", 12) == 0;
+            ck_assert_msg(named, "no conflict names a constraint: %s", r.body);
+            json_decref(a);
+            hresp_free(&r);
+        }
+        json_decref(list);
+        json_decref(req);
+    }
+    vproblem_text("/v1/sudoku/solve",
+                  "{\"grid\": \"................\", \"constraints\": [{\"type\": \"thermo\", "
+                  "\"cells\": [[0, 0], [0, 1]]}]}",
+                  400, "constraints[0].type", "sum and skyscraper");
+    vproblem_text("/v1/sudoku/solve",
+                  "{\"grid\": \"................\", \"constraints\": [{\"type\": \"sum\", \"sum\": "
+                  "9, \"cells\": [[0, 0], [0, 1]]}]}",
+                  400, "constraints[0].sum", "from 2 to 8");
+    vproblem_text("/v1/sudoku/solve",
+                  "{\"grid\": \"................\", \"constraints\": [{\"type\": \"skyscraper\", "
+                  "\"visible\": 2, \"cells\": [[0, 0], [4, 1]]}]}",
+                  400, "constraints[0].cells[1]", "outside");
+    vproblem_text("/v1/sudoku/solve",
+                  "{\"grid\": \"................\", \"constraints\": [{\"type\": \"sum\", \"sum\": "
+                  "5, \"cells\": [[0, 0], [0, 0]]}]}",
+                  400, "constraints[0].cells[1]", "distinct");
+    vproblem_text("/v1/sudoku/solve",
+                  "{\"grid\": \"................\", \"method\": \"dlx\", \"constraints\": "
+                  "[{\"type\": \"sum\", \"sum\": 5, \"cells\": [[0, 0], [0, 1]]}]}",
+                  422, "method", "propagation");
+    vproblem_text("/v1/sudoku/grade",
+                  "{\"grid\": \"1...............\", \"constraints\": [{\"type\": \"sum\", \"sum\": "
+                  "5, \"cells\": [[0, 1], [0, 2]]}]}",
+                  422, "constraints", NULL);
+    vproblem_text("/v1/sudoku/generate",
+                  "{\"size\": 4, \"constraints\": [{\"type\": \"sum\", \"sum\": 5, \"cells\": "
+                  "[[0, 1], [0, 2]]}]}",
+                  400, "constraints", NULL);
+}
+END_TEST
+
 /* === Grade and hint === */
 
 START_TEST(variants_http_grade_and_hint) {
@@ -720,6 +859,7 @@ Suite *variants_http_suite(void) {
     tcase_add_test(tc, variants_http_bad_fields);
     tcase_add_test(tc, variants_http_escaped_key);
     tcase_add_test(tc, variants_http_options_as_classic);
+    tcase_add_test(tc, variants_http_constraints);
     tcase_add_test(tc, variants_http_handovers);
     suite_add_tcase(s, tc);
     return s;
