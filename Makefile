@@ -119,7 +119,7 @@ GEN_SRC    := tools/gen_killer.c tools/gen_sudoku.c tools/api_tables.c
 BENCH_SRC  := bench/bench_nqueens.c bench/bench_nqueens_board.c bench/bench_sudoku.c bench/bench9.c \
               bench/bench_big.c bench/bench_logic.c bench/bench_killer.c bench/bench_xcover.c \
               bench/bench_http.c bench/bench9_http.c bench/bench_fair.c bench/bench_variants.c \
-              bench/janko.c bench/janko2json.c
+              bench/janko.c bench/janko2json.c bench/bench_variants_http.c
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 SOLVER_GEN := $(BUILD)/gen/search_codes.c
@@ -161,12 +161,13 @@ GEN_BIN    := $(BUILD)/tools/gen_killer $(BUILD)/tools/gen_sudoku
 API_TABLES := $(BUILD)/tools/api_tables
 BENCH_VAR  := $(BUILD)/bench/bench_variants
 JANKO2JSON := $(BUILD)/bench/janko2json
+BENCH_VARH := $(BUILD)/bench/bench_variants_http
 FUZZ_REPLAY := $(BUILD)/fuzz/replay
 LOAD_BIN   := $(BUILD)/tests/deploy/load
 IDLE_BIN   := $(BUILD)/tests/deploy/idle
 SOAK_BIN   := $(BUILD)/tests/soak
 
-.PHONY: bench-compare bench-cluster soak test-abuse check-nomem-cover check all run test test-web test-contract deps-web bench \
+.PHONY: bench-variants bench-compare bench-cluster soak test-abuse check-nomem-cover check all run test test-web test-contract deps-web bench \
         bench9 bench-big fuzz fuzz-cover deps deps-bench \
         deps-build deps-container deps-deploy test-container test-compose test-deploy check-layers \
         check-tables tables lint \
@@ -366,6 +367,8 @@ $(GEN_BIN): $(BUILD)/tools/%: $(BUILD)/tools/%.o $(SOLVER_OBJ)
 # janko.at's collections into its JSON lines.
 $(BENCH_VAR): $(BUILD)/bench/bench_variants.o $(BUILD)/bench/janko.o $(API_OBJ) $(SOLVER_OBJ)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+$(BENCH_VARH): $(BUILD)/bench/bench_variants_http.o $(BUILD)/bench/janko.o $(HTTP_CLIENT_OBJ)
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
 $(JANKO2JSON): $(BUILD)/bench/janko2json.o $(BUILD)/bench/janko.o
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(shell pkg-config --libs jansson)
 
@@ -469,7 +472,7 @@ run: deps $(PUZZLED)
 
 # The benches are built (not run) too, so that -Werror catches them
 # drifting from the code they measure.
-BENCH_BIN  := $(BENCH_SOLVER_BIN) $(BENCH_HTTP_BIN) $(BENCH_VAR) $(JANKO2JSON)
+BENCH_BIN  := $(BENCH_SOLVER_BIN) $(BENCH_HTTP_BIN) $(BENCH_VAR) $(BENCH_VARH) $(JANKO2JSON)
 
 # make test runs the browser suite (test-web) always, as the README says.
 # WEB_TESTS=0 leaves it out, loudly: .ci/run does so for its two sanitizer
@@ -595,6 +598,14 @@ test-deploy: deps deps-deploy $(PUZZLED) $(LOAD_BIN) $(IDLE_BIN)
 # The janko.at variant collections (bench/bench_variants.c; any folder of
 # *Sudoku.jsonl files in that format).
 VARIANTS_DIR ?= $(if $(wildcard ../shared/data/variants),../shared/data/variants,/work/shared/data/variants)
+
+# Every puzzle of every janko file in VARIANTS_DIR through the HTTP API of a
+# server it starts (bench/bench_variants_http.c), each answer checked
+# against the file's solution; the last line is
+#   variants: N solved, W wrong, U not proved unique, S skipped
+bench-variants: deps $(PUZZLED) $(BENCH_VARH)
+	@mkdir -p $(BUILD)/test-logs
+	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(BENCH_VARH) -d $(VARIANTS_DIR)
 
 # Each bench prints its own table; the data-driven ones read ../shared/data
 # when it is there and say what they skipped when it is not.

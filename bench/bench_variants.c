@@ -11,9 +11,9 @@
  *   -p  time limit a puzzle, seconds (default 60)
  *   -k  at most this many puzzles a file (default all)
  *   -x  cross-check: every puzzle also by propagation (hidden singles),
- *       cdcl and, where the model is an exact cover, dlx, each with
- *       max_solutions 2; every answer must agree (a disagreement counts as
- *       wrong)
+ *       cdcl and, where the model is an exact cover, dlx (with line rules,
+ *       which those two refuse: best-first), each with max_solutions 2;
+ *       every answer must agree (a disagreement counts as wrong)
  *   -l  also grade every puzzle with the logic engine (sudoku/logic.h),
  *       every step checked against the file's solution (an elimination of
  *       its digit, a placement of another, is wrong); per variant: how many
@@ -209,8 +209,10 @@ static int solve_one(const sudoku_model_t *m, const uint8_t *puzzle, const uint8
 static int cross_check(const sudoku_model_t *m, const uint8_t *puzzle, const uint8_t *sol,
                        double limit_s, const char **why) {
     static const sudoku_method_t methods[] = {SUDOKU_METHOD_PROPAGATION, SUDOKU_METHOD_CDCL,
-                                              SUDOKU_METHOD_DLX};
+                                              SUDOKU_METHOD_DLX, SUDOKU_METHOD_BEST_FIRST};
     for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
+        /* best-first: the second engine for line rules, which cdcl and dlx refuse */
+        if (methods[i] == SUDOKU_METHOD_BEST_FIRST && m->nlines == 0) continue;
         sudoku_result_t r;
         double ms;
         int out =

@@ -18,12 +18,13 @@ static const struct {
     const char *file;    /* the name's start */
     const char *variant; /* what it becomes */
 } files[] = {
-    {"JigsawSudoku", "jigsaw"},        {"ConsecutiveSudoku", "consecutive"},
-    {"EvenOddSudoku", "even-odd"},     {"SamuraiSudoku", "samurai"},
-    {"SoheiSudoku", "sohei"},          {"WindmillSudoku", "windmill"},
-    {"ButterflySudoku", "butterfly"},  {"Gattai8Sudoku", "gattai-8"},
-    {"ShogunSudoku", "shogun"},        {"SumoSudoku", "sumo"},
-    {"Clueless1Sudoku", "clueless-1"}, {"Clueless2Sudoku", "clueless-2"},
+    {"JigsawSudoku", "jigsaw"},         {"ConsecutiveSudoku", "consecutive"},
+    {"EvenOddSudoku", "even-odd"},      {"SamuraiSudoku", "samurai"},
+    {"SoheiSudoku", "sohei"},           {"WindmillSudoku", "windmill"},
+    {"ButterflySudoku", "butterfly"},   {"Gattai8Sudoku", "gattai-8"},
+    {"ShogunSudoku", "shogun"},         {"SumoSudoku", "sumo"},
+    {"Clueless1Sudoku", "clueless-1"},  {"Clueless2Sudoku", "clueless-2"},
+    {"SkyscraperSudoku", "skyscraper"}, {"MarginSudoku", "margin"},
 };
 
 const char *janko_file_variant(const char *path, const char **why) {
@@ -34,10 +35,7 @@ const char *janko_file_variant(const char *path, const char **why) {
         if (strncmp(base, files[i].file, k) == 0 && strcmp(base + k, ".jsonl") == 0)
             return files[i].variant;
     }
-    if (why != NULL)
-        *why = strstr(base, "Skyscraper") != NULL || strstr(base, "Margin") != NULL
-                   ? "clues outside the grid (issue 36's constraints)"
-                   : "not a janko variant this decoder knows";
+    if (why != NULL) *why = "not a janko variant this decoder knows";
     return NULL;
 }
 
@@ -158,8 +156,55 @@ static int add_bars(janko_t *j, text_t *t, char *err, size_t cap) {
     return 0;
 }
 
-/* The grid (and the parity marks of an even-odd puzzle). */
-static int read_grid(janko_t *j, text_t *t, int evenodd, char *err, size_t cap) {
+/* The four clue lines before the grid of a Skyscraper or Margin puzzle:
+ * from the top (one per column, left to right), the bottom, the left (one
+ * per row, top to bottom), the right; '-' for no clue.  Each becomes a
+ * constraint: a skyscraper clue sees the whole row or column from its
+ * side, a margin sum adds the first three cells from its side. */
+static int add_outside(janko_t *j, text_t *t, int sky, char *err, size_t cap) {
+    static const char *const sides[] = {"top", "bottom", "left", "right"};
+    json_t *list = json_array();
+    char *tok[JK_MAX_SIDE];
+    int n = j->rows;
+    if (list == NULL) return fail(err, cap, "out of memory");
+    if (j->rows != j->cols) {
+        json_decref(list);
+        return fail(err, cap, "outside clues need a square grid");
+    }
+    for (int s = 0; s < 4; s++) {
+        if (tokens(t, 1 + s, tok, n) != 0) {
+            json_decref(list);
+            return fail(err, cap, "the four clue lines do not match the grid");
+        }
+        for (int i = 0; i < n; i++) {
+            int v = strcmp(tok[i], "-") == 0 ? 0 : atoi(tok[i]), len = sky ? n : 3;
+            json_t *cells = json_array(), *c;
+            if (v <= 0) {
+                json_decref(cells);
+                continue;
+            }
+            for (int k = 0; k < len; k++) {
+                int r = s == 0   ? k
+                        : s == 1 ? n - 1 - k
+                                 : i,
+                    col = s < 2    ? i
+                          : s == 2 ? k
+                                   : n - 1 - k;
+                json_array_append_new(cells, json_pack("[i,i]", r, col));
+            }
+            c = sky ? json_pack("{s:s,s:s,s:i,s:o}", "type", "skyscraper", "side", sides[s],
+                                "visible", v, "cells", cells)
+                    : json_pack("{s:s,s:i,s:o}", "type", "sum", "sum", v, "cells", cells);
+            json_array_append_new(list, c);
+        }
+    }
+    json_object_set_new(j->request, "constraints", list);
+    return 0;
+}
+
+/* The grid (and the parity marks of an even-odd puzzle), from text line
+ * `first` on. */
+static int read_grid(janko_t *j, text_t *t, int first, int evenodd, char *err, size_t cap) {
     json_t *grid = json_array();
     char *tok[JK_MAX_SIDE], *parity = NULL;
     if (evenodd) parity = calloc((size_t)j->rows * j->cols + 1, 1);
@@ -169,7 +214,7 @@ static int read_grid(janko_t *j, text_t *t, int evenodd, char *err, size_t cap) 
     }
     for (int r = 0; r < j->rows; r++) {
         json_t *row = json_array();
-        if (tokens(t, 1 + r, tok, j->cols) != 0) {
+        if (tokens(t, first + r, tok, j->cols) != 0) {
             json_decref(row);
             json_decref(grid);
             free(parity);
@@ -240,7 +285,7 @@ int janko_decode(const char *variant, const char *line, janko_t *out, char *err,
     json_error_t je;
     json_t *root = json_loads(line, 0, &je), *id, *problem, *solution;
     text_t t = {0, NULL, {0}};
-    int rc = -1;
+    int rc = -1, outside;
     memset(out, 0, sizeof *out);
     if (root == NULL) return fail(err, cap, "the line is not JSON");
     id = json_object_get(root, "id");
@@ -259,12 +304,15 @@ int janko_decode(const char *variant, const char *line, janko_t *out, char *err,
     }
     out->request = json_object();
     if (out->request == NULL) goto out;
-    if (read_grid(out, &t, strcmp(variant, "even-odd") == 0, err, cap) != 0) goto out;
+    outside = strcmp(variant, "skyscraper") == 0 || strcmp(variant, "margin") == 0;
+    if (read_grid(out, &t, outside ? 5 : 1, strcmp(variant, "even-odd") == 0, err, cap) != 0)
+        goto out;
+    if (outside && add_outside(out, &t, variant[0] == 's', err, cap) != 0) goto out;
     if (strcmp(variant, "jigsaw") == 0 && add_regions(out, &t, err, cap) != 0) goto out;
     if (strcmp(variant, "consecutive") == 0 && add_bars(out, &t, err, cap) != 0) goto out;
     if (strcmp(variant, "jigsaw") == 0 && chaos_x(out->id, out->rows))
         json_object_set_new(out->request, "variant", json_pack("[s,s]", "jigsaw", "x"));
-    else
+    else if (!outside) /* a classic grid with constraints: no variant name */
         json_object_set_new(out->request, "variant", json_string(variant));
     if (read_solution(out, json_string_value(solution), err, cap) != 0) goto out;
     rc = 0;

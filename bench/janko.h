@@ -25,8 +25,14 @@
  *   Clueless2     the layout of that name (solvers/sudoku/model.c; Shogun
  *                 has eleven grids, three of them in the middle band,
  *                 whatever the README says).
- *   Skyscraper, Margin   clues outside the grid: issue 36's constraints,
- *                 not decoded here (janko_file_variant() says so).
+ *   Skyscraper, Margin   four lines of clues before the grid: from the
+ *                 top (a clue per column), the bottom, the left (a clue
+ *                 per row), the right, '-' none.  A skyscraper clue
+ *                 becomes a "skyscraper" constraint over its whole row or
+ *                 column seen from that side; a margin clue a "sum" of the
+ *                 first three cells from that side (janko's Randsummen).
+ *                 The request has no "variant": a classic grid with
+ *                 "constraints".
  *
  * Reading a line needs jansson; nothing else is shared with the server. */
 #ifndef PUZZLED_BENCH_JANKO_H
