@@ -475,6 +475,13 @@ START_TEST(variants_http_grade_and_hint) {
     json_object_del(req, "givens");
     json_object_set_new(req, "grid", json_string("...................................."));
     vproblem("/v1/sudoku/grade", req, 422, NULL, NULL);
+    r = vpost("/v1/sudoku/grade", req);
+    j = vjson(&r, 422);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "type")), "/problems/not-unique");
+    ck_assert_str_eq(json_string_value(json_object_get(j, "title")),
+                     "The puzzle has more than one solution");
+    json_decref(j);
+    hresp_free(&r);
     json_decref(a);
     json_decref(req);
 }
