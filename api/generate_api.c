@@ -306,20 +306,21 @@ static int gen_box(const api_opt_t *o, const api_request_t *req, json_t *root, j
     return api_json_box(v, API_GEN_MAX_N, &in->box_rows, &in->box_cols, p) != 0 ? -1 : 0;
 }
 
-/* The Killer size: 4..9, and, when nothing else was wrong, 4, 6 or 9. */
+/* The Killer size: one of o->only (4, 6 or 9).  Every other value, an
+ * integer in or out of lo..hi or no integer at all, gets the one sentence
+ * o->msg, so that 5 and 16 are not told two different ranges. */
 static int gen_killer_size(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
                            void *out, api_problem_t *p) {
     gen_in_t *in = out;
-    int known = 0;
-    (void)root;
-    if (v != NULL && api_opts_json_kind(o, req, v, out, p) != 0) return -1;
-    for (const long long *k = o->only; *k != LLONG_MIN; k++)
-        known |= *k == in->size;
-    if (p->nerrors == 0 && !known) {
-        api_problem_add(p, "body", "size", "%s", o->msg);
-        return -1;
-    }
-    return 0;
+    (void)req, (void)root;
+    if (v == NULL) return 0; /* the default, 9 */
+    for (const long long *k = o->only; json_is_integer(v) && *k != LLONG_MIN; k++)
+        if (*k == json_integer_value(v)) {
+            in->size = *k;
+            return 0;
+        }
+    api_problem_add(p, "body", o->name, "%s", o->msg);
+    return -1;
 }
 
 /* cage_size: {"min": a, "max": b}, each 1..size; absent (or a bound

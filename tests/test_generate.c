@@ -405,6 +405,41 @@ START_TEST(gen_api_validation) {
 }
 END_TEST
 
+/* Every Killer size outside 4, 6, 9 is told the same words: below the
+ * range, between its members, above it, far above it, and no integer. */
+START_TEST(gen_api_killer_sizes_one_message) {
+    static const char *const bodies[] = {"{\"size\":3}",   "{\"size\":5}",   "{\"size\":16}",
+                                         "{\"size\":100}", "{\"size\":6.5}", "{\"size\":\"9\"}"};
+    for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+        tjob_t t = gen(api_killer_generate_prepare, bodies[i]);
+        json_t *errs = json_object_get(t.json, "errors");
+        ck_assert_msg(t.status == 400, "%s: %d", bodies[i], t.status);
+        ck_assert_int_eq(json_array_size(errs), 1);
+        ck_assert_str_eq(json_string_value(json_object_get(json_array_get(errs, 0), "field")),
+                         "size");
+        ck_assert_str_eq(json_string_value(json_object_get(json_array_get(errs, 0), "detail")),
+                         "must be 4, 6 or 9 (16x16 killers take the solver too long to prove "
+                         "unique)");
+        tjob_free(&t);
+    }
+    /* a bad size is named beside another bad field, not only alone */
+    tjob_t t = gen(api_killer_generate_prepare, "{\"size\":5,\"count\":0}");
+    ck_assert_int_eq(t.status, 400);
+    ck_assert(tjob_names(&t, "size"));
+    ck_assert(tjob_names(&t, "count"));
+    tjob_free(&t);
+    /* 4, 6 and 9 pass the reader (count 0 keeps them from generating) */
+    for (int n = 4; n <= 9; n++) {
+        char body[64];
+        snprintf(body, sizeof body, "{\"size\":%d,\"count\":0}", n);
+        t = gen(api_killer_generate_prepare, body);
+        ck_assert_int_eq(t.status, 400);
+        ck_assert(tjob_names(&t, "size") == (n == 5 || n == 7 || n == 8));
+        tjob_free(&t);
+    }
+}
+END_TEST
+
 START_TEST(gen_api_killer) {
     tjob_t t = gen(api_killer_generate_prepare, "{\"size\":6,\"count\":2,\"seed\":7}");
     ck_assert_int_eq(t.status, 200);
@@ -523,6 +558,7 @@ Suite *generate_suite(void) {
     tcase_set_timeout(api, 120);
     tcase_add_test(api, gen_api_sudoku);
     tcase_add_test(api, gen_api_validation);
+    tcase_add_test(api, gen_api_killer_sizes_one_message);
     tcase_add_test(api, gen_api_killer);
     suite_add_tcase(s, api);
     TCase *http = tcase_create("http");
