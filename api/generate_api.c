@@ -12,7 +12,10 @@
  * the loop thread sums attempts and remembers the worst stop code; render()
  * lists the items that found a puzzle.  An item stopped by the deadline
  * leaves nothing, and the answer says "timeout": no puzzle is ever labelled
- * with a level it was not graded at.
+ * with a level it was not graded at.  Every puzzle, Sudoku as Killer,
+ * carries its box {rows, cols}: with its grid it is a solve or grade
+ * request as it stands (a 3x2-box 6x6 read with the default 2x3 box would
+ * clash).
  *
  * Validation names the field: size, box, difficulty, rating.min,
  * rating.max, symmetry, seed, minimal, count, timeout_ms, cage_size.min,
@@ -147,8 +150,11 @@ static json_t *gen_item_json(const gen_job_t *j, size_t i) {
             sudoku_grade_level_name(sudoku_grade_level_of(it->kres.rating)), "seed", seed,
             "diagonals", j->ko.diagonals, "proof_nodes", (json_int_t)it->kres.nodes);
     }
-    json_t *o = json_pack("{s:o, s:o, s:o, s:f, s:s, s:s, s:I, s:i, s:s}", "puzzle",
-                          gen_string(it->puzzle, n), "grid", gen_arrays(it->puzzle, n), "solution",
+    /* box with every puzzle: with `puzzle` (or `grid`) it is a solve or
+     * grade request as it stands, whatever the box shape was */
+    json_t *o = json_pack("{s:o, s:o, s:{s:i, s:i}, s:o, s:f, s:s, s:s, s:I, s:i, s:s}", "puzzle",
+                          gen_string(it->puzzle, n), "grid", gen_arrays(it->puzzle, n), "box",
+                          "rows", j->so.shape.box_rows, "cols", j->so.shape.box_cols, "solution",
                           gen_string(it->solution, n), "rating", gen_round(it->sres.grade.rating),
                           "level", sudoku_grade_level_name(it->sres.grade.level), "hardest",
                           sudoku_tech_name(it->sres.grade.hardest), "seed", seed, "givens",

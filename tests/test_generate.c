@@ -491,6 +491,52 @@ START_TEST(gen_http_cross_checked) {
 }
 END_TEST
 
+/* A generated puzzle is a request as it stands: its `puzzle` (or `grid`)
+ * with its `box`, sent to grade and solve, gets the generator's rating and
+ * solution back.  A 6x6 of 3x2 boxes, which the default 2x3 box would
+ * read as a puzzle whose givens clash. */
+START_TEST(gen_http_round_trips_its_box) {
+    hresp_t r = hc_post(&hc_srv, "/v1/sudoku/generate", "application/json",
+                        "{\"size\":6,\"box\":{\"rows\":3,\"cols\":2},\"count\":3,\"seed\":5}");
+    json_t *j = hc_json(&r, 200), *p;
+    size_t i;
+    ck_assert_int_eq(json_array_size(json_object_get(j, "puzzles")), 3);
+    json_array_foreach(json_object_get(j, "puzzles"), i, p) {
+        json_t *box = json_object_get(p, "box");
+        ck_assert_int_eq(json_integer_value(json_object_get(box, "rows")), 3);
+        ck_assert_int_eq(json_integer_value(json_object_get(box, "cols")), 2);
+        for (int form = 0; form < 2; form++) {
+            json_t *req = json_pack("{s:O, s:O}", "grid",
+                                    json_object_get(p, form == 0 ? "puzzle" : "grid"), "box", box);
+            char *body = json_dumps(req, JSON_COMPACT);
+            hresp_t g = hc_post(&hc_srv, "/v1/sudoku/grade", "application/json", body);
+            json_t *gj = hc_json(&g, 200);
+            ck_assert(json_real_value(json_object_get(gj, "rating")) ==
+                      json_real_value(json_object_get(p, "rating")));
+            ck_assert_str_eq(json_string_value(json_object_get(gj, "level")),
+                             json_string_value(json_object_get(p, "level")));
+            json_decref(gj);
+            hresp_free(&g);
+            free(body);
+            json_object_set_new(req, "max_solutions", json_integer(2));
+            body = json_dumps(req, JSON_COMPACT);
+            hresp_t s = hc_post(&hc_srv, "/v1/sudoku/solve", "application/json", body);
+            json_t *sj = hc_json(&s, 200);
+            ck_assert(json_is_true(json_object_get(sj, "unique")));
+            if (form == 0)
+                ck_assert_str_eq(json_string_value(json_object_get(sj, "solution")),
+                                 json_string_value(json_object_get(p, "solution")));
+            json_decref(sj);
+            hresp_free(&s);
+            free(body);
+            json_decref(req);
+        }
+    }
+    json_decref(j);
+    hresp_free(&r);
+}
+END_TEST
+
 START_TEST(gen_http_deadline_keeps_labels_honest) {
     /* 25x25 beyond-logic cannot be found in 30 ms: timeout, nothing mislabelled */
     hresp_t r =
@@ -565,6 +611,7 @@ Suite *generate_suite(void) {
     tcase_add_unchecked_fixture(http, hc_up, hc_down);
     tcase_set_timeout(http, 60);
     tcase_add_test(http, gen_http_cross_checked);
+    tcase_add_test(http, gen_http_round_trips_its_box);
     tcase_add_test(http, gen_http_deadline_keeps_labels_honest);
     tcase_add_test(http, gen_http_killer_unique);
     suite_add_tcase(s, http);
