@@ -2,12 +2,17 @@
  * POST /v1/killer/generate.
  *
  * One job, `count` items (1..API_GEN_MAX_COUNT), at most the pool's
- * threads in flight.  Item i generates one puzzle with seed `seed + i`
- * (mod 2^53) on stream 0, so
+ * threads in flight.  Item i generates one puzzle on stream 0 with the
+ * seed api_gen_item_seed(seed, i): the request's seed for item 0, for
+ * i > 0 splitmix64 of (seed ^ i * golden ratio) masked to 53 bits (the
+ * formula is in generate_api.h and openapi.yaml), so
  *   - the answer does not depend on the thread count or on which item
  *     finishes first (render lists them by item);
  *   - puzzle i comes back with its own seed, and a request with that seed
- *     and count 1 regenerates exactly it.
+ *     and count 1 regenerates exactly it (its item 0);
+ *   - requests with nearby seeds share no puzzle.  `seed + i`, the scheme
+ *     before, made seed 1 and seed 2 with count 100 share 99 puzzles, and
+ *     an app stepping its seed by one served repeats.
  * run() writes only its item's slot (puzzle, solution, result); merge() on
  * the loop thread sums attempts and remembers the worst stop code; render()
  * lists the items that found a puzzle.  An item stopped by the deadline
@@ -32,7 +37,14 @@
 #include "api/json_util.h"
 #include "api/sudoku_variant.h"
 #include "solvers/killer/generate.h"
+#include "solvers/rng.h"
 #include "solvers/sudoku/generate.h"
+
+long long api_gen_item_seed(long long seed, size_t item) {
+    uint64_t x = (uint64_t)seed ^ (uint64_t)item * 0x9e3779b97f4a7c15ull;
+    if (item == 0) return seed;
+    return (long long)(rng_splitmix64(&x) & (uint64_t)API_GEN_SEED_MAX);
+}
 
 typedef struct gen_item_s {
     int rc;            /* run()'s code */
@@ -61,7 +73,7 @@ typedef struct gen_job_s {
 static int gen_run(api_job_t *job, size_t i, const search_ctl_t *ctl) {
     gen_job_t *j = (gen_job_t *)job;
     gen_item_t *it = &j->items[i];
-    uint64_t seed = ((uint64_t)j->seed + i) & (uint64_t)API_GEN_SEED_MAX;
+    uint64_t seed = (uint64_t)api_gen_item_seed(j->seed, i);
     if (j->killer) {
         killer_gen_opts_t o = j->ko;
         o.seed = seed;
@@ -127,7 +139,7 @@ static double gen_round(double x) { return (double)(long long)(x * 1000.0 + 0.5)
 static json_t *gen_item_json(const gen_job_t *j, size_t i) {
     const gen_item_t *it = &j->items[i];
     int n = j->n;
-    json_int_t seed = (json_int_t)(((uint64_t)j->seed + i) & (uint64_t)API_GEN_SEED_MAX);
+    json_int_t seed = (json_int_t)api_gen_item_seed(j->seed, i);
     if (j->killer) {
         json_t *cages = json_array();
         int bad = cages == NULL;

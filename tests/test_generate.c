@@ -342,10 +342,14 @@ START_TEST(gen_api_sudoku) {
         ck_assert_int_eq(count_solutions(&sh, p, first), 1);
         ck_assert_int_eq(memcmp(first, s, 81), 0);
         ck_assert_str_eq(json_string_value(json_object_get(pz, "level")), "medium");
-        ck_assert_int_eq(json_integer_value(json_object_get(pz, "seed")), 1000 + (int)i);
+        /* item 0 the request's seed, the others api_gen_item_seed's hash:
+         * pinned, worked out by hand from the formula openapi.yaml gives */
+        static const long long seeds[] = {1000, 7491534638594991LL, 6836374019509055LL};
+        ck_assert_int_eq(json_integer_value(json_object_get(pz, "seed")), seeds[i]);
+        ck_assert_int_eq(api_gen_item_seed(1000, i), seeds[i]);
         /* puzzle i alone, from its own seed */
         char body[128];
-        snprintf(body, sizeof body, "{\"difficulty\":\"medium\",\"seed\":%d}", 1000 + (int)i);
+        snprintf(body, sizeof body, "{\"difficulty\":\"medium\",\"seed\":%lld}", seeds[i]);
         tjob_t one = gen(api_sudoku_generate_prepare, body);
         ck_assert_str_eq(json_string_value(json_object_get(
                              json_array_get(json_object_get(one.json, "puzzles"), 0), "puzzle")),
@@ -402,6 +406,72 @@ START_TEST(gen_api_validation) {
     tjob_t t = tjob_call(api_sudoku_generate_prepare, "text/plain", NULL, "9", NULL, 0);
     ck_assert_int_eq(t.status, 415);
     tjob_free(&t);
+}
+END_TEST
+
+/* The puzzles of `body` (a generate request) as their puzzle strings (Killer: solution and
+ * cages), into out[0..*n). */
+static void gen_keys(api_prepare_fn fn, const char *body, char out[][512], size_t *n) {
+    tjob_t t = gen(fn, body);
+    json_t *p;
+    size_t i;
+    ck_assert_int_eq(t.status, 200);
+    ck_assert_str_eq(json_string_value(json_object_get(t.json, "status")), "complete");
+    *n = 0;
+    json_array_foreach(json_object_get(t.json, "puzzles"), i, p) {
+        char *cages = json_dumps(json_object_get(p, "cages"), JSON_COMPACT);
+        json_t *pz = json_object_get(p, "puzzle");
+        snprintf(out[(*n)++], 512, "%s %s",
+                 pz ? json_string_value(pz) : json_string_value(json_object_get(p, "solution")),
+                 cages ? cages : "");
+        free(cages);
+    }
+    tjob_free(&t);
+}
+
+/* Seeds: requests with neighbouring seeds share no puzzle (seed + i made
+ * seed 1 and seed 2 share all but one), and every puzzle's reported seed
+ * with count 1 regenerates it, Sudoku and Killer. */
+START_TEST(gen_api_seeds_do_not_overlap) {
+    static const char *const kinds[][2] = {{"{\"size\":9,\"count\":5,\"seed\":%d}", "sudoku"},
+                                           {"{\"size\":6,\"count\":5,\"seed\":%d}", "killer"}};
+    for (int k = 0; k < 2; k++) {
+        api_prepare_fn fn = k == 0 ? api_sudoku_generate_prepare : api_killer_generate_prepare;
+        char a[5][512], b[5][512], body[128];
+        size_t na, nb;
+        snprintf(body, sizeof body, kinds[k][0], 1);
+        gen_keys(fn, body, a, &na);
+        snprintf(body, sizeof body, kinds[k][0], 2);
+        gen_keys(fn, body, b, &nb);
+        ck_assert_int_eq(na, 5);
+        ck_assert_int_eq(nb, 5);
+        for (size_t x = 0; x < 5; x++)
+            for (size_t y = 0; y < 5; y++)
+                ck_assert_msg(strcmp(a[x], b[y]) != 0, "%s: seed 1 item %zu = seed 2 item %zu",
+                              kinds[k][1], x, y);
+        /* each item of seed 1 alone from its reported seed */
+        for (size_t x = 0; x < 5; x++) {
+            char one[1][512];
+            size_t n1;
+            snprintf(body, sizeof body, "{\"size\":%d,\"count\":1,\"seed\":%lld}", k == 0 ? 9 : 6,
+                     api_gen_item_seed(1, x));
+            gen_keys(fn, body, one, &n1);
+            ck_assert_int_eq(n1, 1);
+            ck_assert_msg(strcmp(one[0], a[x]) == 0, "%s item %zu", kinds[k][1], x);
+        }
+    }
+    /* the reported seeds are api_gen_item_seed's, item 0 the request's */
+    tjob_t t = gen(api_sudoku_generate_prepare, "{\"size\":4,\"count\":3,\"seed\":2}");
+    for (size_t x = 0; x < 3; x++)
+        ck_assert_int_eq(json_integer_value(json_object_get(
+                             json_array_get(json_object_get(t.json, "puzzles"), x), "seed")),
+                         x == 0 ? 2 : api_gen_item_seed(2, x));
+    tjob_free(&t);
+    ck_assert_int_eq(api_gen_item_seed(1, 1), 8998849233715913LL);
+    ck_assert_int_eq(api_gen_item_seed(2, 4), 1203644168403753LL);
+    ck_assert_int_eq(api_gen_item_seed(API_GEN_SEED_MAX, 0), API_GEN_SEED_MAX);
+    for (size_t x = 1; x < 100; x++)
+        ck_assert(api_gen_item_seed(API_GEN_SEED_MAX, x) <= API_GEN_SEED_MAX);
 }
 END_TEST
 
@@ -605,6 +675,7 @@ Suite *generate_suite(void) {
     tcase_add_test(api, gen_api_sudoku);
     tcase_add_test(api, gen_api_validation);
     tcase_add_test(api, gen_api_killer_sizes_one_message);
+    tcase_add_test(api, gen_api_seeds_do_not_overlap);
     tcase_add_test(api, gen_api_killer);
     suite_add_tcase(s, api);
     TCase *http = tcase_create("http");
