@@ -2,17 +2,25 @@
  * POST /v1/killer/generate.
  *
  * One job, `count` items (1..API_GEN_MAX_COUNT), at most the pool's
- * threads in flight.  Item i generates one puzzle with seed `seed + i`
- * (mod 2^53) on stream 0, so
+ * threads in flight.  Item i generates one puzzle on stream 0 with the
+ * seed api_gen_item_seed(seed, i): the request's seed for item 0, for
+ * i > 0 splitmix64 of (seed ^ i * golden ratio) masked to 53 bits (the
+ * formula is in generate_api.h and openapi.yaml), so
  *   - the answer does not depend on the thread count or on which item
  *     finishes first (render lists them by item);
  *   - puzzle i comes back with its own seed, and a request with that seed
- *     and count 1 regenerates exactly it.
+ *     and count 1 regenerates exactly it (its item 0);
+ *   - requests with nearby seeds share no puzzle.  `seed + i`, the scheme
+ *     before, made seed 1 and seed 2 with count 100 share 99 puzzles, and
+ *     an app stepping its seed by one served repeats.
  * run() writes only its item's slot (puzzle, solution, result); merge() on
  * the loop thread sums attempts and remembers the worst stop code; render()
  * lists the items that found a puzzle.  An item stopped by the deadline
  * leaves nothing, and the answer says "timeout": no puzzle is ever labelled
- * with a level it was not graded at.
+ * with a level it was not graded at.  Every puzzle, Sudoku as Killer,
+ * carries its box {rows, cols}: with its grid it is a solve or grade
+ * request as it stands (a 3x2-box 6x6 read with the default 2x3 box would
+ * clash).
  *
  * Validation names the field: size, box, difficulty, rating.min,
  * rating.max, symmetry, seed, minimal, count, timeout_ms, cage_size.min,
@@ -29,7 +37,14 @@
 #include "api/json_util.h"
 #include "api/sudoku_variant.h"
 #include "solvers/killer/generate.h"
+#include "solvers/rng.h"
 #include "solvers/sudoku/generate.h"
+
+long long api_gen_item_seed(long long seed, size_t item) {
+    uint64_t x = (uint64_t)seed ^ (uint64_t)item * 0x9e3779b97f4a7c15ull;
+    if (item == 0) return seed;
+    return (long long)(rng_splitmix64(&x) & (uint64_t)API_GEN_SEED_MAX);
+}
 
 typedef struct gen_item_s {
     int rc;            /* run()'s code */
@@ -58,7 +73,7 @@ typedef struct gen_job_s {
 static int gen_run(api_job_t *job, size_t i, const search_ctl_t *ctl) {
     gen_job_t *j = (gen_job_t *)job;
     gen_item_t *it = &j->items[i];
-    uint64_t seed = ((uint64_t)j->seed + i) & (uint64_t)API_GEN_SEED_MAX;
+    uint64_t seed = (uint64_t)api_gen_item_seed(j->seed, i);
     if (j->killer) {
         killer_gen_opts_t o = j->ko;
         o.seed = seed;
@@ -124,7 +139,7 @@ static double gen_round(double x) { return (double)(long long)(x * 1000.0 + 0.5)
 static json_t *gen_item_json(const gen_job_t *j, size_t i) {
     const gen_item_t *it = &j->items[i];
     int n = j->n;
-    json_int_t seed = (json_int_t)(((uint64_t)j->seed + i) & (uint64_t)API_GEN_SEED_MAX);
+    json_int_t seed = (json_int_t)api_gen_item_seed(j->seed, i);
     if (j->killer) {
         json_t *cages = json_array();
         int bad = cages == NULL;
@@ -147,8 +162,11 @@ static json_t *gen_item_json(const gen_job_t *j, size_t i) {
             sudoku_grade_level_name(sudoku_grade_level_of(it->kres.rating)), "seed", seed,
             "diagonals", j->ko.diagonals, "proof_nodes", (json_int_t)it->kres.nodes);
     }
-    json_t *o = json_pack("{s:o, s:o, s:o, s:f, s:s, s:s, s:I, s:i, s:s}", "puzzle",
-                          gen_string(it->puzzle, n), "grid", gen_arrays(it->puzzle, n), "solution",
+    /* box with every puzzle: with `puzzle` (or `grid`) it is a solve or
+     * grade request as it stands, whatever the box shape was */
+    json_t *o = json_pack("{s:o, s:o, s:{s:i, s:i}, s:o, s:f, s:s, s:s, s:I, s:i, s:s}", "puzzle",
+                          gen_string(it->puzzle, n), "grid", gen_arrays(it->puzzle, n), "box",
+                          "rows", j->so.shape.box_rows, "cols", j->so.shape.box_cols, "solution",
                           gen_string(it->solution, n), "rating", gen_round(it->sres.grade.rating),
                           "level", sudoku_grade_level_name(it->sres.grade.level), "hardest",
                           sudoku_tech_name(it->sres.grade.hardest), "seed", seed, "givens",
@@ -306,20 +324,21 @@ static int gen_box(const api_opt_t *o, const api_request_t *req, json_t *root, j
     return api_json_box(v, API_GEN_MAX_N, &in->box_rows, &in->box_cols, p) != 0 ? -1 : 0;
 }
 
-/* The Killer size: 4..9, and, when nothing else was wrong, 4, 6 or 9. */
+/* The Killer size: one of o->only (4, 6 or 9).  Every other value, an
+ * integer in or out of lo..hi or no integer at all, gets the one sentence
+ * o->msg, so that 5 and 16 are not told two different ranges. */
 static int gen_killer_size(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
                            void *out, api_problem_t *p) {
     gen_in_t *in = out;
-    int known = 0;
-    (void)root;
-    if (v != NULL && api_opts_json_kind(o, req, v, out, p) != 0) return -1;
-    for (const long long *k = o->only; *k != LLONG_MIN; k++)
-        known |= *k == in->size;
-    if (p->nerrors == 0 && !known) {
-        api_problem_add(p, "body", "size", "%s", o->msg);
-        return -1;
-    }
-    return 0;
+    (void)req, (void)root;
+    if (v == NULL) return 0; /* the default, 9 */
+    for (const long long *k = o->only; json_is_integer(v) && *k != LLONG_MIN; k++)
+        if (*k == json_integer_value(v)) {
+            in->size = *k;
+            return 0;
+        }
+    api_problem_add(p, "body", o->name, "%s", o->msg);
+    return -1;
 }
 
 /* cage_size: {"min": a, "max": b}, each 1..size; absent (or a bound

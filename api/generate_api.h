@@ -4,6 +4,7 @@
 #define PUZZLED_API_GENERATE_H
 
 #include <jansson.h>
+#include <stddef.h>
 
 #include "api/endpoint.h"
 #include "solvers/sudoku/generate.h"
@@ -15,6 +16,19 @@
 #define API_KILLER_GEN_MAX_N 9
 
 extern const api_endpoint_t api_ep_sudoku_generate, api_ep_killer_generate;
+
+/* The seed of puzzle `item` of a request with seed `seed` (0..
+ * API_GEN_SEED_MAX), in 0..API_GEN_SEED_MAX:
+ *   item 0      seed itself;
+ *   item i > 0  splitmix64(seed ^ i * 0x9e3779b97f4a7c15) & API_GEN_SEED_MAX,
+ * where splitmix64(x) is the first output of Vigna's SplitMix64 from state
+ * x (z = x + 0x9e3779b97f4a7c15; z = (z ^ z >> 30) * 0xbf58476d1ce4e5b9;
+ * z = (z ^ z >> 27) * 0x94d049bb133111eb; z ^ z >> 31; all mod 2^64).
+ * Item 0 keeps the seed so that a request with any puzzle's reported seed
+ * and count 1 regenerates that puzzle; the hash keeps the items of nearby
+ * seeds apart (seed s and s + 1 share none, where seed + i shared all but
+ * one).  Both generate endpoints and the variant generator use it. */
+long long api_gen_item_seed(long long seed, size_t item);
 
 int api_sudoku_generate_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp);
 int api_killer_generate_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp);

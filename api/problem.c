@@ -36,6 +36,8 @@ static const problem_kind_t problem_kinds[] = {
     PROBLEM_KIND(API_EMEDIA, 415, "/problems/unsupported-media-type", "Unsupported content type"),
     PROBLEM_KIND(API_EUNPROCESSABLE, 422, "/problems/unprocessable",
                  "The puzzle contradicts itself"),
+    PROBLEM_KIND(API_ENOTUNIQUE, 422, "/problems/not-unique",
+                 "The puzzle has more than one solution"),
     PROBLEM_KIND(API_EMEMORY, 422, "/problems/too-much-memory",
                  "The request needs more memory than one request may hold"),
     PROBLEM_KIND(API_EBUSY, 503, "/problems/overloaded", "The server is busy"),

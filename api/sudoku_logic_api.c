@@ -6,7 +6,9 @@
  * refuse N above API_LOGIC_MAX_N, and run as one pool item because both
  * start with a uniqueness check (the solver, max 2 solutions): grading and
  * hints presume exactly one solution, so none or several is a 422 that
- * says which.
+ * says which: none is /problems/unprocessable ("The puzzle contradicts
+ * itself"), several /problems/not-unique ("The puzzle has more than one
+ * solution"), so that a client can tell them apart by type.
  *
  * grade: the engine from the givens to the end (trial and guess allowed,
  *   unique rectangles allowed), rating/level/hardest/histogram; with
@@ -519,11 +521,12 @@ int api_logic_failed(api_response_t *out, int rc, int nsol, int bad_path) {
         lg_problem(out, API_ENOMEM, "%s", "out of memory while grading");
     else if (rc != 0)
         lg_problem(out, API_EINTERNAL, "%s", "the puzzle could not be graded");
-    else if (nsol != 1)
+    else if (nsol == 0)
         lg_problem(out, API_EUNPROCESSABLE, "%s",
-                   nsol == 0 ? "the puzzle has no solution; grading and hints need exactly one"
-                             : "the puzzle has more than one solution; grading and hints need "
-                               "exactly one");
+                   "the puzzle has no solution; grading and hints need exactly one");
+    else if (nsol != 1)
+        lg_problem(out, API_ENOTUNIQUE, "%s",
+                   "the puzzle has more than one solution; grading and hints need exactly one");
     else if (bad_path)
         lg_problem(out, API_EINTERNAL, "%s", "the logic engine strayed from the solution (a bug)");
     else

@@ -982,7 +982,7 @@ static int vg_run(api_job_t *job, size_t i, const search_ctl_t *ctl) {
     vg_item_t *it = &j->items[i];
     sudoku_vgen_opts_t o = j->o;
     sudoku_vgen_out_t out = {it->puzzle, it->solution, it->regions, it->parity, it->pairs, 0};
-    o.gen.seed = ((uint64_t)j->seed + i) & (uint64_t)API_GEN_SEED_MAX;
+    o.gen.seed = (uint64_t)api_gen_item_seed(j->seed, i);
     o.gen.ctl = ctl;
     it->rc = sudoku_generate_variant(&o, &out, &it->res);
     it->npairs = out.npairs;
@@ -1059,8 +1059,7 @@ static json_t *vg_item_json(const vg_job_t *j, size_t i, const sudoku_model_t *f
              json_real((double)(long long)(it->res.grade.rating * 1000.0 + 0.5) / 1000.0), &ok);
     api_jset(o, "level", json_string(sudoku_grade_level_name(it->res.grade.level)), &ok);
     api_jset(o, "hardest", json_string(sudoku_tech_name(it->res.grade.hardest)), &ok);
-    api_jset(o, "seed",
-             json_integer((json_int_t)(((uint64_t)j->seed + i) & (uint64_t)API_GEN_SEED_MAX)), &ok);
+    api_jset(o, "seed", json_integer((json_int_t)api_gen_item_seed(j->seed, i)), &ok);
     api_jset(o, "givens", json_integer(it->res.givens), &ok);
     api_jset(o, "symmetry", json_string(sudoku_symmetry_name(j->o.gen.symmetry)), &ok);
     api_jset(o, "minimal", it->res.minimal == 1 ? json_true() : json_null(), &ok);

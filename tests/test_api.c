@@ -102,6 +102,8 @@ START_TEST(api_error_table_statuses) {
     ck_assert_int_eq(api_problem_status(API_EMETHOD), 405);
     ck_assert_int_eq(api_problem_status(API_ETOOLARGE), 413);
     ck_assert_int_eq(api_problem_status(API_EUNPROCESSABLE), 422);
+    ck_assert_int_eq(api_problem_status(API_ENOTUNIQUE), 422);
+    ck_assert_str_ne(api_problem_title(API_ENOTUNIQUE), api_problem_title(API_EUNPROCESSABLE));
     ck_assert_int_eq(api_problem_status(API_EBUSY), 503);
     ck_assert_int_eq(api_problem_status(API_EDRAINING), 503);
     ck_assert_int_eq(api_problem_status(12345), 500);

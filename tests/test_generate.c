@@ -342,10 +342,14 @@ START_TEST(gen_api_sudoku) {
         ck_assert_int_eq(count_solutions(&sh, p, first), 1);
         ck_assert_int_eq(memcmp(first, s, 81), 0);
         ck_assert_str_eq(json_string_value(json_object_get(pz, "level")), "medium");
-        ck_assert_int_eq(json_integer_value(json_object_get(pz, "seed")), 1000 + (int)i);
+        /* item 0 the request's seed, the others api_gen_item_seed's hash:
+         * pinned, worked out by hand from the formula openapi.yaml gives */
+        static const long long seeds[] = {1000, 7491534638594991LL, 6836374019509055LL};
+        ck_assert_int_eq(json_integer_value(json_object_get(pz, "seed")), seeds[i]);
+        ck_assert_int_eq(api_gen_item_seed(1000, i), seeds[i]);
         /* puzzle i alone, from its own seed */
         char body[128];
-        snprintf(body, sizeof body, "{\"difficulty\":\"medium\",\"seed\":%d}", 1000 + (int)i);
+        snprintf(body, sizeof body, "{\"difficulty\":\"medium\",\"seed\":%lld}", seeds[i]);
         tjob_t one = gen(api_sudoku_generate_prepare, body);
         ck_assert_str_eq(json_string_value(json_object_get(
                              json_array_get(json_object_get(one.json, "puzzles"), 0), "puzzle")),
@@ -405,6 +409,107 @@ START_TEST(gen_api_validation) {
 }
 END_TEST
 
+/* The puzzles of `body` (a generate request) as their puzzle strings (Killer: solution and
+ * cages), into out[0..*n). */
+static void gen_keys(api_prepare_fn fn, const char *body, char out[][512], size_t *n) {
+    tjob_t t = gen(fn, body);
+    json_t *p;
+    size_t i;
+    ck_assert_int_eq(t.status, 200);
+    ck_assert_str_eq(json_string_value(json_object_get(t.json, "status")), "complete");
+    *n = 0;
+    json_array_foreach(json_object_get(t.json, "puzzles"), i, p) {
+        char *cages = json_dumps(json_object_get(p, "cages"), JSON_COMPACT);
+        json_t *pz = json_object_get(p, "puzzle");
+        snprintf(out[(*n)++], 512, "%s %s",
+                 pz ? json_string_value(pz) : json_string_value(json_object_get(p, "solution")),
+                 cages ? cages : "");
+        free(cages);
+    }
+    tjob_free(&t);
+}
+
+/* Seeds: requests with neighbouring seeds share no puzzle (seed + i made
+ * seed 1 and seed 2 share all but one), and every puzzle's reported seed
+ * with count 1 regenerates it, Sudoku and Killer. */
+START_TEST(gen_api_seeds_do_not_overlap) {
+    static const char *const kinds[][2] = {{"{\"size\":9,\"count\":5,\"seed\":%d}", "sudoku"},
+                                           {"{\"size\":6,\"count\":5,\"seed\":%d}", "killer"}};
+    for (int k = 0; k < 2; k++) {
+        api_prepare_fn fn = k == 0 ? api_sudoku_generate_prepare : api_killer_generate_prepare;
+        char a[5][512], b[5][512], body[128];
+        size_t na, nb;
+        snprintf(body, sizeof body, kinds[k][0], 1);
+        gen_keys(fn, body, a, &na);
+        snprintf(body, sizeof body, kinds[k][0], 2);
+        gen_keys(fn, body, b, &nb);
+        ck_assert_int_eq(na, 5);
+        ck_assert_int_eq(nb, 5);
+        for (size_t x = 0; x < 5; x++)
+            for (size_t y = 0; y < 5; y++)
+                ck_assert_msg(strcmp(a[x], b[y]) != 0, "%s: seed 1 item %zu = seed 2 item %zu",
+                              kinds[k][1], x, y);
+        /* each item of seed 1 alone from its reported seed */
+        for (size_t x = 0; x < 5; x++) {
+            char one[1][512];
+            size_t n1;
+            snprintf(body, sizeof body, "{\"size\":%d,\"count\":1,\"seed\":%lld}", k == 0 ? 9 : 6,
+                     api_gen_item_seed(1, x));
+            gen_keys(fn, body, one, &n1);
+            ck_assert_int_eq(n1, 1);
+            ck_assert_msg(strcmp(one[0], a[x]) == 0, "%s item %zu", kinds[k][1], x);
+        }
+    }
+    /* the reported seeds are api_gen_item_seed's, item 0 the request's */
+    tjob_t t = gen(api_sudoku_generate_prepare, "{\"size\":4,\"count\":3,\"seed\":2}");
+    for (size_t x = 0; x < 3; x++)
+        ck_assert_int_eq(json_integer_value(json_object_get(
+                             json_array_get(json_object_get(t.json, "puzzles"), x), "seed")),
+                         x == 0 ? 2 : api_gen_item_seed(2, x));
+    tjob_free(&t);
+    ck_assert_int_eq(api_gen_item_seed(1, 1), 8998849233715913LL);
+    ck_assert_int_eq(api_gen_item_seed(2, 4), 1203644168403753LL);
+    ck_assert_int_eq(api_gen_item_seed(API_GEN_SEED_MAX, 0), API_GEN_SEED_MAX);
+    for (size_t x = 1; x < 100; x++)
+        ck_assert(api_gen_item_seed(API_GEN_SEED_MAX, x) <= API_GEN_SEED_MAX);
+}
+END_TEST
+
+/* Every Killer size outside 4, 6, 9 is told the same words: below the
+ * range, between its members, above it, far above it, and no integer. */
+START_TEST(gen_api_killer_sizes_one_message) {
+    static const char *const bodies[] = {"{\"size\":3}",   "{\"size\":5}",   "{\"size\":16}",
+                                         "{\"size\":100}", "{\"size\":6.5}", "{\"size\":\"9\"}"};
+    for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+        tjob_t t = gen(api_killer_generate_prepare, bodies[i]);
+        json_t *errs = json_object_get(t.json, "errors");
+        ck_assert_msg(t.status == 400, "%s: %d", bodies[i], t.status);
+        ck_assert_int_eq(json_array_size(errs), 1);
+        ck_assert_str_eq(json_string_value(json_object_get(json_array_get(errs, 0), "field")),
+                         "size");
+        ck_assert_str_eq(json_string_value(json_object_get(json_array_get(errs, 0), "detail")),
+                         "must be 4, 6 or 9 (16x16 killers take the solver too long to prove "
+                         "unique)");
+        tjob_free(&t);
+    }
+    /* a bad size is named beside another bad field, not only alone */
+    tjob_t t = gen(api_killer_generate_prepare, "{\"size\":5,\"count\":0}");
+    ck_assert_int_eq(t.status, 400);
+    ck_assert(tjob_names(&t, "size"));
+    ck_assert(tjob_names(&t, "count"));
+    tjob_free(&t);
+    /* 4, 6 and 9 pass the reader (count 0 keeps them from generating) */
+    for (int n = 4; n <= 9; n++) {
+        char body[64];
+        snprintf(body, sizeof body, "{\"size\":%d,\"count\":0}", n);
+        t = gen(api_killer_generate_prepare, body);
+        ck_assert_int_eq(t.status, 400);
+        ck_assert(tjob_names(&t, "size") == (n == 5 || n == 7 || n == 8));
+        tjob_free(&t);
+    }
+}
+END_TEST
+
 START_TEST(gen_api_killer) {
     tjob_t t = gen(api_killer_generate_prepare, "{\"size\":6,\"count\":2,\"seed\":7}");
     ck_assert_int_eq(t.status, 200);
@@ -452,6 +557,52 @@ START_TEST(gen_http_cross_checked) {
     hresp_free(&r);
     r = hc_post(&hc_srv, "/v1/sudoku/generate", "application/json", "{\"count\":101}");
     hc_problem(&r, 400, "count");
+    hresp_free(&r);
+}
+END_TEST
+
+/* A generated puzzle is a request as it stands: its `puzzle` (or `grid`)
+ * with its `box`, sent to grade and solve, gets the generator's rating and
+ * solution back.  A 6x6 of 3x2 boxes, which the default 2x3 box would
+ * read as a puzzle whose givens clash. */
+START_TEST(gen_http_round_trips_its_box) {
+    hresp_t r = hc_post(&hc_srv, "/v1/sudoku/generate", "application/json",
+                        "{\"size\":6,\"box\":{\"rows\":3,\"cols\":2},\"count\":3,\"seed\":5}");
+    json_t *j = hc_json(&r, 200), *p;
+    size_t i;
+    ck_assert_int_eq(json_array_size(json_object_get(j, "puzzles")), 3);
+    json_array_foreach(json_object_get(j, "puzzles"), i, p) {
+        json_t *box = json_object_get(p, "box");
+        ck_assert_int_eq(json_integer_value(json_object_get(box, "rows")), 3);
+        ck_assert_int_eq(json_integer_value(json_object_get(box, "cols")), 2);
+        for (int form = 0; form < 2; form++) {
+            json_t *req = json_pack("{s:O, s:O}", "grid",
+                                    json_object_get(p, form == 0 ? "puzzle" : "grid"), "box", box);
+            char *body = json_dumps(req, JSON_COMPACT);
+            hresp_t g = hc_post(&hc_srv, "/v1/sudoku/grade", "application/json", body);
+            json_t *gj = hc_json(&g, 200);
+            ck_assert(json_real_value(json_object_get(gj, "rating")) ==
+                      json_real_value(json_object_get(p, "rating")));
+            ck_assert_str_eq(json_string_value(json_object_get(gj, "level")),
+                             json_string_value(json_object_get(p, "level")));
+            json_decref(gj);
+            hresp_free(&g);
+            free(body);
+            json_object_set_new(req, "max_solutions", json_integer(2));
+            body = json_dumps(req, JSON_COMPACT);
+            hresp_t s = hc_post(&hc_srv, "/v1/sudoku/solve", "application/json", body);
+            json_t *sj = hc_json(&s, 200);
+            ck_assert(json_is_true(json_object_get(sj, "unique")));
+            if (form == 0)
+                ck_assert_str_eq(json_string_value(json_object_get(sj, "solution")),
+                                 json_string_value(json_object_get(p, "solution")));
+            json_decref(sj);
+            hresp_free(&s);
+            free(body);
+            json_decref(req);
+        }
+    }
+    json_decref(j);
     hresp_free(&r);
 }
 END_TEST
@@ -523,12 +674,15 @@ Suite *generate_suite(void) {
     tcase_set_timeout(api, 120);
     tcase_add_test(api, gen_api_sudoku);
     tcase_add_test(api, gen_api_validation);
+    tcase_add_test(api, gen_api_killer_sizes_one_message);
+    tcase_add_test(api, gen_api_seeds_do_not_overlap);
     tcase_add_test(api, gen_api_killer);
     suite_add_tcase(s, api);
     TCase *http = tcase_create("http");
     tcase_add_unchecked_fixture(http, hc_up, hc_down);
     tcase_set_timeout(http, 60);
     tcase_add_test(http, gen_http_cross_checked);
+    tcase_add_test(http, gen_http_round_trips_its_box);
     tcase_add_test(http, gen_http_deadline_keeps_labels_honest);
     tcase_add_test(http, gen_http_killer_unique);
     suite_add_tcase(s, http);

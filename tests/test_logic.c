@@ -596,6 +596,14 @@ static tjob_t hint(const char *body) {
     return tjob_call(api_sudoku_hint_prepare, "application/json", NULL, body, NULL, 0);
 }
 
+/* t is a 422 problem of this type and title. */
+static void problem_is(const tjob_t *t, const char *type, const char *title) {
+    ck_assert_int_eq(t->status, 422);
+    ck_assert_ptr_nonnull(t->json);
+    ck_assert_str_eq(json_string_value(json_object_get(t->json, "type")), type);
+    ck_assert_str_eq(json_string_value(json_object_get(t->json, "title")), title);
+}
+
 #define EASY     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 #define EASY_SOL "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
 
@@ -655,6 +663,11 @@ START_TEST(logic_api_grade_answers) {
     t = grade(body);
     ck_assert_int_eq(t.status, 422);
     ck_assert_ptr_nonnull(strstr(t.body, "more than one solution"));
+    /* several solutions contradict nothing: their own type and title */
+    problem_is(&t, "/problems/not-unique", "The puzzle has more than one solution");
+    tjob_free(&t);
+    t = hint(body);
+    problem_is(&t, "/problems/not-unique", "The puzzle has more than one solution");
     tjob_free(&t);
     /* no solution without a clash: r1c9 has no value left (1-8 in its row,
      * 9 below it) */
@@ -665,6 +678,12 @@ START_TEST(logic_api_grade_answers) {
     t = grade(body);
     ck_assert_int_eq(t.status, 422);
     ck_assert_ptr_nonnull(strstr(t.body, "no solution"));
+    problem_is(&t, "/problems/unprocessable", "The puzzle contradicts itself");
+    tjob_free(&t);
+    /* givens that break a rule keep the contradiction's title too */
+    t = grade("{\"grid\":\"11..............\"}");
+    problem_is(&t, "/problems/unprocessable", "The puzzle contradicts itself");
+    ck_assert(tjob_names(&t, "grid[0][1]"));
     tjob_free(&t);
     /* fields */
     t = grade("{\"grid\":\"" EASY "\",\"method\":\"dlx\"}");
@@ -805,6 +824,7 @@ START_TEST(logic_http_grade) {
     r = hc_post(&hc_srv, "/v1/sudoku/grade", "application/json", "{\"grid\":\"................\"}");
     hc_problem(&r, 422, NULL);
     ck_assert_ptr_nonnull(strstr(r.body, "more than one solution"));
+    ck_assert_ptr_nonnull(strstr(r.body, "\"title\":\"The puzzle has more than one solution\""));
     hresp_free(&r);
     r = hc_post(&hc_srv, "/v1/sudoku/grade", "application/json",
                 "{\"grid\":\"" EASY "\",\"trace\":true}");

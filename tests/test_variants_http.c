@@ -614,6 +614,13 @@ START_TEST(variants_http_grade_and_hint) {
     json_object_del(req, "givens");
     json_object_set_new(req, "grid", json_string("...................................."));
     vproblem("/v1/sudoku/grade", req, 422, NULL, NULL);
+    r = vpost("/v1/sudoku/grade", req);
+    j = vjson(&r, 422);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "type")), "/problems/not-unique");
+    ck_assert_str_eq(json_string_value(json_object_get(j, "title")),
+                     "The puzzle has more than one solution");
+    json_decref(j);
+    hresp_free(&r);
     json_decref(a);
     json_decref(req);
 }
@@ -658,6 +665,26 @@ START_TEST(variants_http_generate) {
         json_decref(j2);
         hresp_free(&r1);
         hresp_free(&r2);
+        json_decref(body);
+    }
+    /* puzzle 1's reported seed (not 6 + 1: generate_api.h's hash) with
+     * count 1 regenerates it, regions and all */
+    {
+        json_t *body = vload(bodies[0]);
+        hresp_t r = vpost("/v1/sudoku/generate", body);
+        json_t *j = vjson(&r, 200), *p1 = json_array_get(json_object_get(j, "puzzles"), 1);
+        json_int_t seed1 = json_integer_value(json_object_get(p1, "seed"));
+        ck_assert_int_eq(seed1, api_gen_item_seed(6, 1));
+        ck_assert_int_ne(seed1, 7);
+        json_object_set_new(body, "seed", json_integer(seed1));
+        json_object_set_new(body, "count", json_integer(1));
+        hresp_t r1 = vpost("/v1/sudoku/generate", body);
+        json_t *j1 = vjson(&r1, 200);
+        ck_assert(json_equal(json_array_get(json_object_get(j1, "puzzles"), 0), p1));
+        json_decref(j1);
+        hresp_free(&r1);
+        json_decref(j);
+        hresp_free(&r);
         json_decref(body);
     }
     vproblem_text("/v1/sudoku/generate", "{\"variant\": \"even-odd\", \"parity\": \"E\"}", 400,
