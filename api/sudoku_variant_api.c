@@ -32,7 +32,9 @@
  *   generate  sudoku_generate_variant(): jigsaw (regions drawn, or the
  *             request's), x, windoku, disjoint, even-odd (parity drawn),
  *             consecutive (marks drawn), non-consecutive, extra units, the
- *             layouts; item i has seed + i, as the classic generator.
+ *             layouts; item i's seed as the classic generator's
+ *             (api_gen_item_seed: the request's for item 0, a hash of it
+ *             and i after).
  *
  * Answers keep the frame (rows x cols, which the answers state): a string
  * grid answers strings, arrays answer arrays; holes and empty cells are '.'
