@@ -112,6 +112,7 @@
 #include "api/json_util.h"
 #include "api/json_writer.h"
 #include "api/sudoku_api.h"
+#include "api/sudoku_variant.h"
 #include "solvers/killer/killer.h"
 
 #define KL_MAX_CELLS   (KILLER_MAX_N * KILLER_MAX_N)
@@ -553,6 +554,7 @@ static const api_opt_t kl_opts[] = {
      .json = kl_grid_json,
      .fast = kl_grid_fast},
     {.name = "box", .kind = API_OPT_DATA, .in = API_IN_QUERY, .query = kl_box_query},
+    API_SUDOKU_VARIANT_ROWS, /* read by api/sudoku_variant_api.c (the hand-over) */
     {0}};
 
 /* A JSON body: the fast path, else jansson (which names what is wrong).  0,
@@ -1077,11 +1079,14 @@ static const api_job_ops_t kl_ops = {"killer", kl_run, kl_merge, kl_render, kl_f
 
 int api_killer_solve_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
     api_problem_t p;
-    kl_job_t *j = calloc(1, sizeof *j);
+    kl_job_t *j;
     size_t nitems = 1;    /* pool items: 1, or orders << split_depth */
     unsigned threads = 1; /* in flight at most */
     int rc;
     *job = NULL;
+    if (api_sudoku_variant_body(req)) /* Killer-Jigsaw, -Windoku, ...: cages as constraints */
+        return api_endpoint_hand_over(&api_ep_killer_solve, req, job, resp);
+    j = calloc(1, sizeof *j);
     api_problem_init(&p, API_EINVALID, "the request is not valid");
     if (j == NULL) goto nomem;
     api_opts_defaults(kl_opts, req, j);

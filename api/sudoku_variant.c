@@ -552,18 +552,19 @@ static void read_lines(reader_t *r, json_t *val) {
         const char *type = json_string_value(json_object_get(e, "type")), *key;
         sudoku_line_t *ln = &v->lines[k];
         size_t len = json_array_size(cells);
-        int sky;
+        int sky, cage;
         snprintf(field, sizeof field, "constraints[%zu]", k);
         if (!json_is_object(e) || type == NULL) {
-            bad(r, field, "must be an object with a \"type\" (sum or skyscraper)%s", "");
+            bad(r, field, "must be an object with a \"type\" (sum, cage or skyscraper)%s", "");
             continue;
         }
         sky = strcmp(type, "skyscraper") == 0;
-        if (!sky && strcmp(type, "sum") != 0) {
+        cage = strcmp(type, "cage") == 0;
+        if (!sky && !cage && strcmp(type, "sum") != 0) {
             snprintf(cf, sizeof cf, "%s.type", field);
             api_problem_add(r->p, "body", cf,
-                            "'%.32s' is not a constraint this server reads; it reads sum and "
-                            "skyscraper",
+                            "'%.32s' is not a constraint this server reads; it reads sum, cage "
+                            "and skyscraper",
                             type);
             r->bad = 1;
             continue;
@@ -594,7 +595,9 @@ static void read_lines(reader_t *r, json_t *val) {
             r->bad = 1;
             continue;
         }
-        ln->kind = (uint8_t)(sky ? SUDOKU_LINE_SKYSCRAPER : SUDOKU_LINE_SUM);
+        ln->kind = (uint8_t)(sky    ? SUDOKU_LINE_SKYSCRAPER
+                             : cage ? SUDOKU_LINE_CAGE
+                                    : SUDOKU_LINE_SUM);
         ln->first = (uint32_t)total;
         ln->len = (uint32_t)len;
         for (j = 0; j < len; j++) {
@@ -604,11 +607,23 @@ static void read_lines(reader_t *r, json_t *val) {
                 v->line_cells[total] = (uint16_t)cell;
             total++;
         }
-        if (sky)
+        if (sky) {
             line_number(r, e, "visible", field, 1, len < (size_t)r->n ? (long long)len : r->n,
                         &ln->value);
-        else
+        } else if (cage && len > (size_t)r->n) {
+            api_problem_add(r->p, "body", cf, "a cage holds at most %d cells (no repeats)", r->n);
+            r->bad = 1;
+        } else if (cage) { /* ISS: no total is null (or 0); else len distinct values' sum */
+            json_t *sv = json_object_get(e, "sum");
+            long long lo = (long long)(len * (len + 1) / 2),
+                      hi = (long long)len * (2LL * r->n - (long long)len + 1) / 2;
+            ln->value = 0;
+            if (sv != NULL && !json_is_null(sv) &&
+                !(json_is_integer(sv) && json_integer_value(sv) == 0))
+                line_number(r, e, "sum", field, lo, hi, &ln->value);
+        } else {
             line_number(r, e, "sum", field, (long long)len, (long long)len * r->n, &ln->value);
+        }
     }
     v->spec.nlines = (int)count;
     v->spec.lines = v->lines;
@@ -631,10 +646,8 @@ static void check_requirements(reader_t *r) {
         bad(r, "pairs", "the non-consecutive variant marks no pair%s", "");
     if ((r->bits & V_CLASSIC) &&
         (json_object_get(b, "regions") || json_object_get(b, "extra_units") ||
-         json_object_get(b, "parity") || json_object_get(b, "pairs") ||
-         json_object_get(b, "constraints")))
-        bad(r, "variant", "classic takes no regions, extra units, parity, pairs or constraints%s",
-            "");
+         json_object_get(b, "parity") || json_object_get(b, "pairs")))
+        bad(r, "variant", "classic takes no regions, extra units, parity or pairs%s", "");
 }
 
 int api_sudoku_variant_read(json_t *body, int n, api_sudoku_variant_t *v, api_problem_t *p) {
@@ -894,7 +907,9 @@ static const char *const kind_words[SUDOKU_UNIT_KINDS] = {
 /* A unit by kind, index and grid. */
 static void unit_words(const sudoku_model_t *m, int kind, int index, int grid, char *buf,
                        size_t cap) {
-    if (kind == SUDOKU_UNIT_EXTRA)
+    if (kind == SUDOKU_UNIT_EXTRA && index >= m->nextra) /* a cage */
+        snprintf(buf, cap, "constraints[%d] (a cage: no repeats)", index - m->nextra);
+    else if (kind == SUDOKU_UNIT_EXTRA)
         snprintf(buf, cap, "extra_units[%d]", index);
     else if (kind == SUDOKU_UNIT_DIAGONAL)
         snprintf(buf, cap, "the %s diagonal", index == 0 ? "main" : "anti");
@@ -921,11 +936,11 @@ void api_sudoku_variant_describe(const sudoku_model_t *m, const sudoku_conflict_
         snprintf(buf, cap, "the parity of grid[%d][%d]", cf->index / cols, cf->index % cols);
     } else if (cf->unit == SUDOKU_RULE_LINE) {
         const sudoku_line_t *ln = &m->lines[cf->index];
-        if (ln->kind == SUDOKU_LINE_SUM)
+        if (ln->kind == SUDOKU_LINE_SKYSCRAPER)
+            snprintf(buf, cap, "constraints[%d] (%d buildings seen)", cf->index, (int)ln->value);
+        else
             snprintf(buf, cap, "constraints[%d] (the cells add up to %d)", cf->index,
                      (int)ln->value);
-        else
-            snprintf(buf, cap, "constraints[%d] (%d buildings seen)", cf->index, (int)ln->value);
     } else if (cf->unit == SUDOKU_RULE_PAIR) {
         const sudoku_pair_t *pr = &m->pairs[cf->index];
         if (cf->index < m->nmarked)

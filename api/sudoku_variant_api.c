@@ -57,6 +57,7 @@
 #include "api/generate_api.h"
 #include "api/grid_char.h"
 #include "api/json_util.h"
+#include "api/killer_api.h"
 #include "api/sudoku_api.h"
 #include "api/sudoku_logic_api.h"
 #include "api/sudoku_variant.h"
@@ -479,8 +480,9 @@ static int vs_method_check(vs_job_t *j, api_problem_t *p) {
     return 0;
 }
 
-int api_sudoku_variant_solve_prepare(const api_request_t *req, api_job_t **job,
-                                     api_response_t *resp) {
+/* Solve's prepare with the problem left in *pp (not rendered): 0 and *job,
+ * or the code. */
+static int vs_prepare(const api_request_t *req, api_job_t **job, api_problem_t *pp) {
     api_problem_t p;
     vs_job_t *j = calloc(1, sizeof *j);
     json_t *root = NULL;
@@ -519,6 +521,164 @@ int api_sudoku_variant_solve_prepare(const api_request_t *req, api_job_t **job,
 fail:
     json_decref(root);
     vs_free(j ? &j->base : NULL);
+    *pp = p;
+    return p.code;
+}
+
+int api_sudoku_variant_solve_prepare(const api_request_t *req, api_job_t **job,
+                                     api_response_t *resp) {
+    api_problem_t p;
+    int rc = vs_prepare(req, job, &p);
+    if (rc != 0) api_response_problem(resp, &p);
+    return rc;
+}
+
+/* === Killer on a variant ================================================ */
+
+/* POST /v1/killer/solve with a variant field (Killer-Jigsaw, Killer-X on a
+ * jigsaw, Killer-Windoku, a Killer Samurai...): the body is rewritten as
+ * the Sudoku solve of a variant whose first constraints are the cages
+ * ({"type": "cage", "sum", "cells"}: a unit that adds up), and solved as
+ * /v1/sudoku/solve solves it; problems naming constraints[k] of a cage
+ * name cages[k] again.  size (when there is no grid) becomes an empty
+ * grid, diagonals an "x" in the variant list; the Killer engines' options
+ * (method, value_order) are refused by name: the propagation engine solves
+ * it. */
+static json_t *vk_body(json_t *root, size_t *ncages, int *bad, api_problem_t *p) {
+    json_t *out = json_object(), *cons = json_array(), *v, *var = NULL;
+    const char *key;
+    long long n = 9;
+    int ok = out != NULL && cons != NULL;
+    *ncages = 0;
+    *bad = 0;
+    json_object_foreach(root, key, v) {
+        if (strcmp(key, "cages") == 0) {
+            size_t k;
+            json_t *c;
+            if (!json_is_array(v)) {
+                api_problem_add(p, "body", "cages", "must be a list of cages {\"sum\", \"cells\"}");
+                *bad = 1;
+                continue;
+            }
+            json_array_foreach(v, k, c) {
+                json_t *e = json_is_object(c) ? json_deep_copy(c) : json_object();
+                if (e == NULL || json_object_set_new(e, "type", json_string("cage")) != 0) ok = 0;
+                api_jpush(cons, e, &ok);
+            }
+            *ncages = json_array_size(v);
+        } else if (strcmp(key, "size") == 0) {
+            if (!json_is_integer(v) || json_integer_value(v) < SUDOKU_MIN_N ||
+                json_integer_value(v) > SUDOKU_MAX_N) {
+                api_problem_add(p, "body", "size", "must be an integer from %d to %d", SUDOKU_MIN_N,
+                                SUDOKU_MAX_N);
+                *bad = 1;
+            } else {
+                n = json_integer_value(v);
+            }
+        } else if (strcmp(key, "diagonals") == 0) {
+            if (!json_is_boolean(v)) {
+                api_problem_add(p, "body", "diagonals", "must be true or false");
+                *bad = 1;
+            }
+        } else if ((strcmp(key, "method") == 0 || strcmp(key, "value_order") == 0) &&
+                   !(json_is_string(v) && strcmp(json_string_value(v), "auto") == 0)) {
+            api_problem_add(p, "body", key,
+                            "a Killer with a variant field is solved by the propagation engine "
+                            "(cages as constraints); leave %s out or auto",
+                            key);
+            *bad = 1;
+        } else if (strcmp(key, "method") != 0 && strcmp(key, "value_order") != 0 &&
+                   strcmp(key, "constraints") != 0) {
+            api_jset(out, key, json_incref(v), &ok);
+        }
+    }
+    if ((v = json_object_get(root, "constraints")) != NULL && !json_is_array(v)) {
+        api_problem_add(p, "body", "constraints", "must be a list of constraints");
+        *bad = 1;
+    } else if (v != NULL && json_array_extend(cons, v) != 0) {
+        ok = 0;
+    }
+    if (json_array_size(cons) > 0) api_jset(out, "constraints", json_incref(cons), &ok);
+    if (json_is_true(json_object_get(root, "diagonals"))) {
+        json_t *given = json_object_get(root, "variant");
+        var = json_is_array(given) ? json_deep_copy(given) : json_array();
+        if (json_is_string(given)) api_jpush(var, json_incref(given), &ok);
+        api_jpush(var, json_string("x"), &ok);
+        api_jset(out, "variant", var, &ok);
+    }
+    if (json_object_get(root, "grid") == NULL && json_object_get(root, "layout") == NULL) {
+        char *dots = malloc((size_t)(n * n) + 1);
+        if (dots == NULL) {
+            ok = 0;
+        } else {
+            memset(dots, '.', (size_t)(n * n));
+            dots[n * n] = '\0';
+            if (n <= API_SUDOKU_STRING_MAX_N)
+                api_jset(out, "grid", json_string(dots), &ok);
+            else
+                ok = 0;
+            free(dots);
+        }
+    }
+    json_decref(cons);
+    if (!ok) {
+        json_decref(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* constraints[k]... of a cage (k < ncages) back to cages[k]... */
+static void vk_rename(api_problem_t *p, size_t ncages) {
+    for (size_t i = 0; i < p->nerrors; i++) {
+        char *f = p->errors[i].field, rest[sizeof p->errors[i].field];
+        unsigned k;
+        int used = 0;
+        if (sscanf(f, "constraints[%u]%n", &k, &used) != 1 || used == 0 || k >= ncages) continue;
+        snprintf(rest, sizeof rest, "%s", f + used);
+        snprintf(f, sizeof p->errors[i].field, "cages[%u]%.40s", k, rest);
+    }
+}
+
+int api_killer_variant_solve_prepare(const api_request_t *req, api_job_t **job,
+                                     api_response_t *resp) {
+    api_problem_t p;
+    api_request_t r2;
+    json_t *root, *body = NULL;
+    char *text = NULL;
+    size_t ncages = 0;
+    int rc, bad = 0;
+    *job = NULL;
+    api_problem_init(&p, API_EINVALID, "the request is not valid");
+    if (!api_json_content_type(req)) {
+        api_problem_init(&p, API_EMEDIA, "send application/json");
+        api_problem_add(&p, "header", "Content-Type", "a variant is read from JSON only");
+        goto fail;
+    }
+    if ((root = api_json_object(req, &p)) == NULL) goto fail;
+    body = vk_body(root, &ncages, &bad, &p);
+    json_decref(root);
+    if (body == NULL) {
+        api_problem_nomem(&p, "reading the Killer");
+        goto fail;
+    }
+    if (bad) goto fail; /* size, diagonals, method, value_order, constraints */
+    if ((text = json_dumps(body, JSON_COMPACT)) == NULL) {
+        api_problem_nomem(&p, "reading the Killer");
+        goto fail;
+    }
+    r2 = *req;
+    r2.body = text;
+    r2.body_len = strlen(text);
+    rc = vs_prepare(&r2, job, &p);
+    free(text);
+    json_decref(body);
+    if (rc == 0) return 0;
+    vk_rename(&p, ncages);
+    api_response_problem(resp, &p);
+    return rc;
+fail:
+    json_decref(body);
     api_response_problem(resp, &p);
     return p.code;
 }
@@ -1294,6 +1454,7 @@ fail:
 /* === The hand-overs (api/endpoint.h) ===================================== */
 
 const api_handover_t api_ho_sudoku_solve = {&api_ep_sudoku_solve, api_sudoku_variant_solve_prepare};
+const api_handover_t api_ho_killer_solve = {&api_ep_killer_solve, api_killer_variant_solve_prepare};
 const api_handover_t api_ho_sudoku_validate = {&api_ep_sudoku_validate,
                                                api_sudoku_variant_validate_prepare};
 const api_handover_t api_ho_sudoku_grade = {&api_ep_sudoku_grade, api_sudoku_variant_grade_prepare};

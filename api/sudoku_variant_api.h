@@ -13,6 +13,10 @@
 #include "api/request.h"
 
 /* The endpoints on a variant body; as every api_prepare_fn. */
+/* POST /v1/killer/solve with a variant field: the cages as constraints of
+ * type cage, solved as the Sudoku solve of that variant. */
+int api_killer_variant_solve_prepare(const api_request_t *req, api_job_t **job,
+                                     api_response_t *resp);
 int api_sudoku_variant_solve_prepare(const api_request_t *req, api_job_t **job,
                                      api_response_t *resp);
 int api_sudoku_variant_validate_prepare(const api_request_t *req, api_job_t **job,

@@ -1304,20 +1304,24 @@ END_TEST
 
 /* Whether grid g keeps every line of spec s, read straight from the rule
  * (a sum adds up; a skyscraper line shows `value` cells taller than all
- * before them), not through the model. */
+ * before them; a cage adds up, when it has a total, and repeats nothing),
+ * not through the model. */
 static int lines_hold(const sudoku_spec_t *s, const uint8_t *g) {
     for (int k = 0; k < s->nlines; k++) {
         const sudoku_line_t *ln = &s->lines[k];
-        int sum = 0, seen = 0, top = 0;
+        int sum = 0, seen = 0, top = 0, used = 0;
         for (uint32_t i = 0; i < ln->len; i++) {
             int v = g[s->line_cells[ln->first + i]];
             sum += v;
+            if (ln->kind == SUDOKU_LINE_CAGE && (used >> v & 1)) return 0;
+            used |= 1 << v;
             if (v > top) {
                 top = v;
                 seen++;
             }
         }
-        if ((ln->kind == SUDOKU_LINE_SUM ? sum : seen) != ln->value) return 0;
+        if (ln->kind == SUDOKU_LINE_CAGE && ln->value == 0) continue;
+        if ((ln->kind == SUDOKU_LINE_SKYSCRAPER ? seen : sum) != ln->value) return 0;
     }
     return 1;
 }
@@ -1364,7 +1368,19 @@ START_TEST(variants_lines_count_like_brute_force) {
         nl = 1 + (int)(NEXT() % 4);
         for (int k = 0; k < nl; k++) {
             lines[k].first = (uint32_t)at;
-            if (NEXT() % 2) { /* a skyscraper clue: a row or column from one side */
+            if (NEXT() % 3 == 0) { /* a cage of 1 to 4 cells whose values differ in sol */
+                int len = 1 + (int)(NEXT() % 4), used = 0;
+                lines[k].kind = SUDOKU_LINE_CAGE;
+                lines[k].len = (uint32_t)len;
+                for (int i = 0; i < len; i++) {
+                    int c;
+                    do
+                        c = (int)(NEXT() % 16);
+                    while (used >> sol[c] & 1);
+                    used |= 1 << sol[c];
+                    cells[at++] = (uint16_t)c;
+                }
+            } else if (NEXT() % 2) { /* a skyscraper clue: a row or column from one side */
                 int line = (int)(NEXT() % 4), col = (int)(NEXT() % 2), rev = (int)(NEXT() % 2);
                 lines[k].kind = SUDOKU_LINE_SKYSCRAPER;
                 lines[k].len = 4;
@@ -1400,7 +1416,8 @@ START_TEST(variants_lines_count_like_brute_force) {
                 sum += v;
                 if (v > top) top = v, seen++;
             }
-            lines[k].value = ln->kind == SUDOKU_LINE_SUM ? sum : seen;
+            lines[k].value = ln->kind == SUDOKU_LINE_SKYSCRAPER ? seen : sum;
+            if (ln->kind == SUDOKU_LINE_CAGE && NEXT() % 4 == 0) lines[k].value = 0; /* no total */
         }
         memset(puzzle, 0, 16);
         for (int k = (int)(NEXT() % 3); k > 0; k--) {
@@ -1519,7 +1536,7 @@ END_TEST
 START_TEST(variants_lines_bad_specs) {
     sudoku_spec_t s = spec_n(4);
     sudoku_line_t ln[2] = {{SUDOKU_LINE_SUM, 5, 0, 2}, {SUDOKU_LINE_SKYSCRAPER, 2, 2, 4}};
-    uint16_t cells[6] = {0, 1, 4, 5, 6, 7};
+    uint16_t cells[7] = {0, 1, 4, 5, 6, 7, 8};
     s.nlines = 2;
     s.lines = ln;
     s.line_cells = cells;
@@ -1539,6 +1556,27 @@ START_TEST(variants_lines_bad_specs) {
     cells[5] = 7;
     ln[1].len = 0;
     expect_bad(&s, SUDOKU_ELINE, SUDOKU_SPEC_LINES, 1, "an empty line");
+    ln[1].len = 4;
+    ln[0].kind = SUDOKU_LINE_CAGE; /* two distinct values of 1..4: 3 to 7, or 0 */
+    ln[0].value = 0;
+    sudoku_model_free(build(&s));
+    ln[0].value = 2;
+    expect_bad(&s, SUDOKU_ELINE, SUDOKU_SPEC_LINES, 0, "a cage of two adding to 2");
+    ln[0].value = 8;
+    expect_bad(&s, SUDOKU_ELINE, SUDOKU_SPEC_LINES, 0, "a cage of two adding to 8");
+    ln[0].value = 7;
+    {
+        sudoku_model_t *m = build(&s);
+        int cage_unit = 0;
+        for (int u = 0; u < m->nunits; u++)
+            cage_unit |= m->unit_kind[u] == SUDOKU_UNIT_EXTRA && m->unit_index[u] == m->nextra + 0;
+        ck_assert_msg(cage_unit, "the cage is no unit");
+        sudoku_model_free(m);
+    }
+    ln[1].kind = SUDOKU_LINE_CAGE; /* five cells are more than 4 symbols */
+    ln[1].value = 0;
+    ln[1].len = 5;
+    expect_bad(&s, SUDOKU_ELINE, SUDOKU_SPEC_LINES, 1, "a cage of 5 on 4 symbols");
 }
 END_TEST
 

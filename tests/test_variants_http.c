@@ -21,6 +21,7 @@
 #include "api/endpoint.h"
 #include "api/generate_api.h"
 #include "api/grid_char.h"
+#include "api/killer_api.h"
 #include "api/sudoku_api.h"
 #include "api/sudoku_logic_api.h"
 #include "api/sudoku_variant.h"
@@ -516,7 +517,7 @@ START_TEST(variants_http_constraints) {
     vproblem_text("/v1/sudoku/solve",
                   "{\"grid\": \"................\", \"constraints\": [{\"type\": \"thermo\", "
                   "\"cells\": [[0, 0], [0, 1]]}]}",
-                  400, "constraints[0].type", "sum and skyscraper");
+                  400, "constraints[0].type", "sum, cage and skyscraper");
     vproblem_text("/v1/sudoku/solve",
                   "{\"grid\": \"................\", \"constraints\": [{\"type\": \"sum\", \"sum\": "
                   "9, \"cells\": [[0, 0], [0, 1]]}]}",
@@ -541,6 +542,65 @@ START_TEST(variants_http_constraints) {
                   "{\"size\": 4, \"constraints\": [{\"type\": \"sum\", \"sum\": 5, \"cells\": "
                   "[[0, 1], [0, 2]]}]}",
                   400, "constraints", NULL);
+}
+END_TEST
+
+/* POST /v1/killer/solve with a variant field: a Killer-Jigsaw-X made
+ * here from the jigsaw example's solution (dominoes of each row, their sums
+ * the cages, no givens).  Every solution keeps the jigsaw's rules (checked
+ * by vcheck_single) and every cage (checked here); the example's solution
+ * is the answer when it is unique.  Problems name the cages as the client
+ * wrote them; the Killer engines' options are refused by name. */
+START_TEST(variants_http_killer_on_variants) {
+    json_t *jig = vload(JIGSAW_X), *a = vsolve(jig, NULL), *cages = json_array(), *body, *ans, *g;
+    const char *sol = json_string_value(json_object_get(a, "solution"));
+    hresp_t r;
+    size_t i;
+    ck_assert_int_eq(strlen(sol), 36);
+    for (int row = 0; row < 6; row++)
+        for (int c = 0; c < 6; c += 2)
+            json_array_append_new(cages,
+                                  json_pack("{s:i,s:[[i,i],[i,i]]}", "sum",
+                                            (sol[row * 6 + c] - '0') + (sol[row * 6 + c + 1] - '0'),
+                                            "cells", row, c, row, c + 1));
+    body =
+        json_pack("{s:[s,s],s:O,s:i,s:O,s:i}", "variant", "jigsaw", "x", "regions",
+                  json_object_get(jig, "regions"), "size", 6, "cages", cages, "max_solutions", 2);
+    r = vpost("/v1/killer/solve", body);
+    ans = vjson(&r, 200);
+    json_object_set_new(jig, "grid", json_string("...................................."));
+    json_array_foreach(json_object_get(ans, "solutions"), i, g) {
+        const char *t = json_string_value(g);
+        size_t k;
+        json_t *cage;
+        vcheck_single(jig, g);
+        json_array_foreach(cages, k, cage) {
+            json_t *cells = json_object_get(cage, "cells");
+            int x = t[json_integer_value(json_array_get(json_array_get(cells, 0), 1)) +
+                      6 * json_integer_value(json_array_get(json_array_get(cells, 0), 0))] -
+                    '0',
+                y = t[json_integer_value(json_array_get(json_array_get(cells, 1), 1)) +
+                      6 * json_integer_value(json_array_get(json_array_get(cells, 1), 0))] -
+                    '0';
+            ck_assert_int_eq(x + y, json_integer_value(json_object_get(cage, "sum")));
+        }
+    }
+    ck_assert_int_ge(json_array_size(json_object_get(ans, "solutions")), 1);
+    if (json_is_true(json_object_get(ans, "unique")))
+        ck_assert_str_eq(json_string_value(json_array_get(json_object_get(ans, "solutions"), 0)),
+                         sol);
+    json_decref(ans);
+    hresp_free(&r);
+    /* a cage's bad sum is named as the client wrote it */
+    json_object_set_new(json_array_get(cages, 2), "sum", json_integer(99));
+    json_object_set(body, "cages", cages);
+    vproblem("/v1/killer/solve", body, 400, "cages[2].sum", NULL);
+    json_object_set_new(body, "method", json_string("advanced"));
+    vproblem("/v1/killer/solve", body, 400, "method", "propagation");
+    json_decref(body);
+    json_decref(cages);
+    json_decref(a);
+    json_decref(jig);
 }
 END_TEST
 
@@ -836,13 +896,13 @@ START_TEST(variants_http_escaped_key) {
 }
 END_TEST
 
-/* The hand-over list: the five Sudoku endpoints each hand over, to one
+/* The hand-over list: the five Sudoku endpoints and Killer's solve each hand over, to one
  * reader, only endpoints that are routed do, and an endpoint without one
  * that handed over would answer a 500 naming itself, never crash. */
 START_TEST(variants_http_handovers) {
-    const api_endpoint_t *const want[] = {&api_ep_sudoku_solve, &api_ep_sudoku_validate,
-                                          &api_ep_sudoku_grade, &api_ep_sudoku_hint,
-                                          &api_ep_sudoku_generate};
+    const api_endpoint_t *const want[] = {&api_ep_sudoku_solve,    &api_ep_sudoku_validate,
+                                          &api_ep_sudoku_grade,    &api_ep_sudoku_hint,
+                                          &api_ep_sudoku_generate, &api_ep_killer_solve};
     api_request_t req = {.method = "POST", .path = "/v1/killer/generate"};
     api_response_t resp = {0};
     api_job_t *job = (api_job_t *)&req;
@@ -887,6 +947,7 @@ Suite *variants_http_suite(void) {
     tcase_add_test(tc, variants_http_escaped_key);
     tcase_add_test(tc, variants_http_options_as_classic);
     tcase_add_test(tc, variants_http_constraints);
+    tcase_add_test(tc, variants_http_killer_on_variants);
     tcase_add_test(tc, variants_http_handovers);
     suite_add_tcase(s, tc);
     return s;

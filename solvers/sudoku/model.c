@@ -282,6 +282,11 @@ static void count_units(const build_t *b, int *units, size_t *cells) {
     *units = g * per + regions + (s->nunits > 0 ? s->nunits : 0);
     *cells = (size_t)g * (size_t)per * (size_t)n + (size_t)b->ncells +
              (s->nunits > 0 && s->unit_start != NULL ? s->unit_start[s->nunits] : 0);
+    for (int k = 0; k < s->nlines; k++) /* cages (checked by check_lines before) */
+        if (s->lines[k].kind == SUDOKU_LINE_CAGE) {
+            (*units)++;
+            *cells += s->lines[k].len;
+        }
 }
 
 /* Orthogonal connectivity of the cells `in` marks (count of them, first is
@@ -371,6 +376,15 @@ static int extra_units(build_t *b) {
         for (int c = 0; c < b->ncells; c++) /* ascending: the frame in order */
             for (uint32_t i = a; i < e; i++)
                 if (s->unit_cells[i] == c) ul_cell(&b->u, c);
+    }
+    for (int k = 0; k < s->nlines; k++) { /* cages: units numbered after the spec's */
+        const sudoku_line_t *ln = &s->lines[k];
+        const uint16_t *lc = s->line_cells + ln->first;
+        if (ln->kind != SUDOKU_LINE_CAGE) continue;
+        ul_open(&b->u, SUDOKU_UNIT_EXTRA, 255, s->nunits + k);
+        for (int c = 0; c < b->ncells; c++)
+            for (uint32_t i = 0; i < ln->len; i++)
+                if (lc[i] == c) ul_cell(&b->u, c);
     }
     return 0;
 }
@@ -753,8 +767,15 @@ static int check_lines(build_t *b, size_t *total) {
             for (uint32_t j = 0; j < i; j++)
                 if (lc[j] == lc[i]) return fail(b, SUDOKU_ELINE, SUDOKU_SPEC_LINES, k, (int)i);
         }
-        lo = ln->kind == SUDOKU_LINE_SUM ? len : 1;
-        hi = ln->kind == SUDOKU_LINE_SUM ? len * b->n : (len < b->n ? len : b->n);
+        if (ln->kind == SUDOKU_LINE_CAGE) { /* distinct values: 1+..+len to n+..+(n-len+1) */
+            if (len > b->n) return fail(b, SUDOKU_ELINE, SUDOKU_SPEC_LINES, k, -1);
+            lo = len * (len + 1) / 2;
+            hi = len * (2LL * b->n - len + 1) / 2;
+            if (ln->value == 0) lo = 0;
+        } else {
+            lo = ln->kind == SUDOKU_LINE_SUM ? len : 1;
+            hi = ln->kind == SUDOKU_LINE_SUM ? len * b->n : (len < b->n ? len : b->n);
+        }
         if (ln->value < lo || ln->value > hi)
             return fail(b, SUDOKU_ELINE, SUDOKU_SPEC_LINES, k, -1);
         *total += ln->len;
@@ -787,6 +808,7 @@ static void fill_lines(const build_t *b, sudoku_model_t *m, char *base, const la
     for (c = b->ncells; c > 0; c--)
         lstart[c] = lstart[c - 1];
     lstart[0] = 0;
+    m->nextra = s->nunits;
     m->nlines = s->nlines;
     m->lines = lines;
     m->line_cells = lcells;
@@ -810,11 +832,12 @@ static int is_classic(const build_t *b) {
 /* Pass 2: every unit into b->u, checked; parity and pairs checked too.
  * *npairs gets the implied pairs' count (check_pairs).  0 or a code; the
  * list is freed by the caller either way. */
-static int collect_units(build_t *b, int *npairs) {
+static int collect_units(build_t *b, int *npairs, size_t *lcells) {
     const sudoku_spec_t *s = b->spec;
     ulist_t *u = &b->u;
     int units, rc, k;
     size_t cells;
+    if ((rc = check_lines(b, lcells)) != 0) return rc; /* count_units reads the cages */
     count_units(b, &units, &cells);
     u->cap = units;
     u->cells_cap = cells;
@@ -860,7 +883,7 @@ static int build_all(build_t *b, sudoku_model_t **out) {
     char *base = NULL;
     sudoku_model_t *m;
 
-    if ((rc = collect_units(b, &npairs)) != 0 || (rc = check_lines(b, &lcells)) != 0) goto out;
+    if ((rc = collect_units(b, &npairs, &lcells)) != 0) goto out;
     rc = SEARCH_ENOMEM;
     tsize = 2 * u->count + 1;
     keep = b_alloc(b, (size_t)u->count);
@@ -1125,7 +1148,8 @@ int sudoku_model_line_ok(const sudoku_model_t *m, int k, const uint8_t *grid) {
             seen++;
         }
     }
-    if (ln->kind == SUDOKU_LINE_SUM) /* the least and the most the empty cells can add */
+    if (ln->kind == SUDOKU_LINE_CAGE && ln->value == 0) return 1; /* its unit's conflicts */
+    if (ln->kind != SUDOKU_LINE_SKYSCRAPER) /* the least and the most the empty cells add */
         return sum + empty <= ln->value && sum + empty * m->n >= ln->value;
     return empty == 0 ? seen == ln->value : seen <= ln->value;
 }

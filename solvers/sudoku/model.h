@@ -16,7 +16,9 @@
  *     up to it (a sum: janko's Margin Sudoku, ISS's `sum`; values may
  *     repeat), or that many of them are seen from the first cell, a value
  *     being seen when it is larger than every value before it (a
- *     skyscraper clue).  Only the propagation engine (and best-first, which
+ *     skyscraper clue), or a killer cage: a sum whose cells are also a unit
+ *     (an extra unit numbered after the spec's own: unit_index - nextra is
+ *     the line).  Only the propagation engine (and best-first, which
  *     is built on it) reads them: the other methods answer SUDOKU_EMETHOD.
  * Rows, columns and rectangular boxes of each n x n grid are the default
  * units; a description (sudoku_spec_t) says what to add or replace, and
@@ -96,12 +98,15 @@ typedef struct sudoku_pair_s {
 typedef enum sudoku_line_kind_e {
     SUDOKU_LINE_SUM = 0,        /* the values add up to `value` (they may repeat) */
     SUDOKU_LINE_SKYSCRAPER = 1, /* `value` cells are larger than every cell before them */
+    SUDOKU_LINE_CAGE = 2,       /* a killer cage: a unit (no repeats) that adds up to `value`
+                                   (0: no total, the unit alone) */
     SUDOKU_LINE_KINDS
 } sudoku_line_kind_t;
 
 typedef struct sudoku_line_s {
     uint8_t kind;   /* sudoku_line_kind_t */
-    int32_t value;  /* SUM: len..len*n; SKYSCRAPER: 1..min(len, n) */
+    int32_t value;  /* SUM: len..len*n; SKYSCRAPER: 1..min(len, n); CAGE: 0, or the
+                       least to the most len distinct values make (len <= n) */
     uint32_t first; /* the cells, in order: line_cells[first .. first + len) */
     uint32_t len;   /* 1..SUDOKU_LINE_MAX_CELLS */
 } sudoku_line_t;
@@ -227,6 +232,8 @@ typedef struct sudoku_model_s {
     int nmarked;
     const uint32_t *pair_start;  /* [ncells + 1]: pair rules of cell c are */
     const uint32_t *pair_adj;    /* pair_adj[pair_start[c] .. ): other cell << 8 | rule */
+    int nextra;                  /* the spec's extra units; SUDOKU_UNIT_EXTRA units with a
+                                    unit_index from nextra on are cages: line index + nextra */
     int nlines;                  /* line rules, as the spec gave them */
     const sudoku_line_t *lines;  /* [nlines] */
     const uint16_t *line_cells;  /* their cells */
@@ -291,8 +298,9 @@ int sudoku_model_find_conflicts(const sudoku_model_t *m, const uint8_t *grid,
                                 sudoku_conflict_t *out, size_t cap, size_t *count);
 
 /* 1 when line k of grid can still keep its rule as far as its filled cells
- * tell: a sum whose filled cells, with 1 or n in each empty one, can still
- * make its number; a skyscraper line that shows its number when full, and
+ * tell: a sum (or a cage's total) whose filled cells, with 1 or n in each
+ * empty one, can still make its number (a cage's repeats are its unit's
+ * conflicts); a skyscraper line that shows its number when full, and
  * not more than that in its filled first cells.  0 when it is broken. */
 int sudoku_model_line_ok(const sudoku_model_t *m, int k, const uint8_t *grid);
 

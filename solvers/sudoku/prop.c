@@ -62,10 +62,12 @@
  * of candidates for the line's other cells keeps the rule, repeats allowed
  * (so the check ignores the units the line crosses, which the other rules
  * look after).  Both are a forward and a backward table over the line:
- *   sum         the partial sums reachable after i cells (a bitset of
+ *   sum, cage   the partial sums reachable after i cells (a bitset of
  *               0..total), and those from which the rest can still reach
  *               the total; v stays in cell i when some reachable s has
- *               s + v in the next backward set.
+ *               s + v in the next backward set.  A cage's cells are also
+ *               a unit (the model made it one), which the other rules
+ *               keep: the sum table alone does not know they differ.
  *   skyscraper  states (tallest so far m, seen so far j) as a mask of j per
  *               m; v seen when v > m.
  * Cost per look: len * n candidate shifts of total/64 + 1 words (sum), len
@@ -101,7 +103,7 @@ typedef struct frame_s {
 /* Words of one of a line's DP tables' rows: the skyscraper's n + 1 masks,
  * or the sum's bitset of 0..total. */
 static size_t line_row_words(const sudoku_line_t *ln, int n) {
-    return ln->kind == SUDOKU_LINE_SUM ? (size_t)ln->value / 64 + 1 : (size_t)n + 1;
+    return ln->kind == SUDOKU_LINE_SKYSCRAPER ? (size_t)n + 1 : (size_t)ln->value / 64 + 1;
 }
 
 /* Bytes of the line state: the queue, the flags, and the scratch for the
@@ -692,7 +694,8 @@ static int line_sky(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *
 static int line_look(sudoku__prop_t *p, int k) {
     const sudoku_line_t *ln = &p->lm->lines[k];
     const uint16_t *lc = p->lm->line_cells + ln->first;
-    return ln->kind == SUDOKU_LINE_SUM ? line_sum(p, ln, lc) : line_sky(p, ln, lc);
+    if (ln->kind == SUDOKU_LINE_SKYSCRAPER) return line_sky(p, ln, lc);
+    return ln->value > 0 ? line_sum(p, ln, lc) : 0; /* a cage without a total: its unit */
 }
 
 /* Drains the peers queue, the pair queue and the line queue, in that order
