@@ -1302,6 +1302,43 @@ END_TEST
 
 /* === Line rules ========================================================= */
 
+/* The rules of the pair, arrow, renban, between and lockout lines, from
+ * their definitions (1 for the other kinds). */
+static int rel_holds(const sudoku_spec_t *s, const sudoku_line_t *ln, const uint8_t *g) {
+    const uint16_t *lc = s->line_cells + ln->first;
+    int len = (int)ln->len, a = g[lc[0]], z = g[lc[len - 1]], lo = a < z ? a : z,
+        hi = a < z ? z : a, h = ln->value & 0xff, num = 0, sum = 0, i;
+    switch (ln->kind) {
+    case SUDOKU_LINE_PAIR: return (int)(s->pair_tables[ln->value * s->n + a - 1] >> (z - 1) & 1);
+    case SUDOKU_LINE_ARROW:
+        for (i = 0; i < h; i++)
+            num = (ln->value >> 8) ? num * 10 + g[lc[i]] : num + g[lc[i]];
+        for (; i < len; i++)
+            sum += g[lc[i]];
+        return num == sum;
+    case SUDOKU_LINE_RENBAN: {
+        int used = 0, lo2 = 99, hi2 = 0;
+        for (i = 0; i < len; i++) {
+            if (used >> g[lc[i]] & 1) return 0;
+            used |= 1 << g[lc[i]];
+            lo2 = g[lc[i]] < lo2 ? g[lc[i]] : lo2;
+            hi2 = g[lc[i]] > hi2 ? g[lc[i]] : hi2;
+        }
+        return hi2 - lo2 == len - 1;
+    }
+    case SUDOKU_LINE_BETWEEN:
+        for (i = 1; i < len - 1; i++)
+            if (!(g[lc[i]] > lo && g[lc[i]] < hi)) return 0;
+        return 1;
+    case SUDOKU_LINE_LOCKOUT:
+        if (hi - lo < ln->value) return 0;
+        for (i = 1; i < len - 1; i++)
+            if (g[lc[i]] >= lo && g[lc[i]] <= hi) return 0;
+        return 1;
+    default: return 1;
+    }
+}
+
 /* Whether grid g keeps every line of spec s, read straight from the rule
  * (a sum adds up; a skyscraper line shows `value` cells taller than all
  * before them; a cage adds up, when it has a total, and repeats nothing),
@@ -1320,7 +1357,9 @@ static int lines_hold(const sudoku_spec_t *s, const uint8_t *g) {
                 seen++;
             }
         }
-        if (ln->kind == SUDOKU_LINE_CAGE && ln->value == 0) continue;
+        if (!rel_holds(s, ln, g)) return 0;
+        if (ln->kind > SUDOKU_LINE_CAGE || (ln->kind == SUDOKU_LINE_CAGE && ln->value == 0))
+            continue;
         if ((ln->kind == SUDOKU_LINE_SKYSCRAPER ? seen : sum) != ln->value) return 0;
     }
     return 1;
@@ -1343,13 +1382,54 @@ static int all4(const sudoku_model_t *plain, uint8_t (*out)[16], uint8_t *g, int
     return count;
 }
 
+/* Every engine that takes line rules finds exactly the grids of every[]
+ * (the 288 4x4s) that keep s's lines (lines_hold) and the givens, and
+ * keeps its lines in each; the others answer SUDOKU_EMETHOD.  Returns the
+ * engines that ran. */
+static int engines_match_filter(const sudoku_spec_t *s, const uint8_t *sol, const uint8_t *puzzle,
+                                uint8_t (*every)[16]) {
+    static uint8_t sols[300 * 16];
+    sudoku_model_t *m;
+    int want = 0, tried = 0;
+    ck_assert(lines_hold(s, sol));
+    for (int i = 0; i < 288; i++) {
+        int keep = lines_hold(s, every[i]);
+        for (int c = 0; c < 16 && keep; c++)
+            keep = puzzle[c] == 0 || puzzle[c] == every[i][c];
+        want += keep;
+    }
+    ck_assert_int_ge(want, 1);
+    m = build(s);
+    ck_assert_int_eq(m->classic, 0);
+    for (int e = 0; e < NENGINES; e++) {
+        sudoku_result_t r;
+        int takes = engines[e].method == SUDOKU_METHOD_PROPAGATION ||
+                    engines[e].method == SUDOKU_METHOD_BEST_FIRST ||
+                    engines[e].method == SUDOKU_METHOD_AUTO;
+        int rc = run(m, puzzle, &engines[e], 300, sols, &r);
+        if (!takes) {
+            ck_assert_msg(rc == SUDOKU_EMETHOD, "%s took line rules: %d", engines[e].name, rc);
+            continue;
+        }
+        ck_assert_msg(rc == 0, "%s: %d", engines[e].name, rc);
+        ck_assert_msg(r.exhausted, "%s did not finish", engines[e].name);
+        ck_assert_msg((int)r.solutions_found == want, "%s: %llu solutions, brute force %d",
+                      engines[e].name, (unsigned long long)r.solutions_found, want);
+        for (uint64_t k = 0; k < r.solutions_found; k++)
+            ck_assert(lines_hold(s, sols + k * 16));
+        tried++;
+    }
+    sudoku_model_free(m);
+    return tried;
+}
+
 /* Random 4x4 puzzles with sum and skyscraper lines taken from one of the
  * 288 grids (and a few givens): every engine that takes lines finds
  * exactly the grids that a filter of the 288 by the rules keeps; the
  * others answer SUDOKU_EMETHOD. */
 START_TEST(variants_lines_count_like_brute_force) {
     static uint8_t every[300][16];
-    uint8_t g[16] = {0}, puzzle[16], sols[300 * 16];
+    uint8_t g[16] = {0}, puzzle[16];
     uint64_t x = 0x9e3779b97f4a7c15ull * (uint64_t)(_i + 1);
     sudoku_spec_t plain_spec = spec_n(4);
     sudoku_model_t *plain = build(&plain_spec);
@@ -1360,9 +1440,8 @@ START_TEST(variants_lines_count_like_brute_force) {
         sudoku_line_t lines[4];
         uint16_t cells[16];
         sudoku_spec_t s = spec_n(4);
-        sudoku_model_t *m;
         const uint8_t *sol;
-        int nl, at = 0, want = 0;
+        int nl, at = 0;
 #define NEXT() (x ^= x << 13, x ^= x >> 7, x ^= x << 17, x)
         sol = every[NEXT() % 288];
         nl = 1 + (int)(NEXT() % 4);
@@ -1424,35 +1503,151 @@ START_TEST(variants_lines_count_like_brute_force) {
             int c = (int)(NEXT() % 16);
             puzzle[c] = sol[c];
         }
-        ck_assert(lines_hold(&s, sol));
-        for (int i = 0; i < 288; i++) {
-            int keep = lines_hold(&s, every[i]);
-            for (int c = 0; c < 16 && keep; c++)
-                keep = puzzle[c] == 0 || puzzle[c] == every[i][c];
-            want += keep;
-        }
-        ck_assert_int_ge(want, 1);
-        m = build(&s);
-        ck_assert_int_eq(m->classic, 0);
-        for (int e = 0; e < NENGINES; e++) {
-            sudoku_result_t r;
-            int takes = engines[e].method == SUDOKU_METHOD_PROPAGATION ||
-                        engines[e].method == SUDOKU_METHOD_BEST_FIRST ||
-                        engines[e].method == SUDOKU_METHOD_AUTO;
-            int rc = run(m, puzzle, &engines[e], 300, sols, &r);
-            if (!takes) {
-                ck_assert_msg(rc == SUDOKU_EMETHOD, "%s took line rules: %d", engines[e].name, rc);
+        tried += engines_match_filter(&s, sol, puzzle, every);
+#undef NEXT
+    }
+    ck_assert_int_gt(tried, 0);
+}
+END_TEST
+
+/* A random cell holding value v in sol (xorshift state *x). */
+static int cell_of(const uint8_t *sol, uint64_t *x, int v) {
+    int c;
+    do {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        c = (int)(*x % 16);
+    } while (sol[c] != v);
+    return c;
+}
+
+/* The relation lines (pair tables, arrows, renban, between, lockout) on
+ * random 4x4 puzzles, each made to hold in one of the 288 grids: the
+ * engines find exactly the grids a filter by the rules' definitions
+ * keeps. */
+START_TEST(variants_relations_count_like_brute_force) {
+    static uint8_t every[300][16];
+    uint8_t g[16] = {0}, puzzle[16] = {0};
+    uint64_t x = 0x2545f4914f6cdd1dull * (uint64_t)(_i + 3);
+    sudoku_spec_t plain_spec = spec_n(4);
+    sudoku_model_t *plain = build(&plain_spec);
+    int total = all4(plain, every, g, 0, 0), tried = 0;
+    sudoku_model_free(plain);
+    ck_assert_int_eq(total, 288);
+    for (int round = 0; round < 40; round++) {
+        sudoku_line_t lines[6];
+        uint16_t cells[40];
+        uint64_t tables[6 * 4] = {0};
+        sudoku_spec_t s = spec_n(4);
+        const uint8_t *sol;
+        int nl = 0, at = 0;
+#define NEXT() (x ^= x << 13, x ^= x >> 7, x ^= x << 17, x)
+        sol = every[NEXT() % 288];
+        for (int want = 1 + (int)(NEXT() % 4); nl < want;) {
+            sudoku_line_t *ln = &lines[nl];
+            int kind = (int)(NEXT() % 5), start = at, ok = 1;
+            ln->first = (uint32_t)at;
+            if (kind == 0) { /* a pair of two cells with a random relation that sol keeps */
+                int a = (int)(NEXT() % 16), b, rel = (int)(NEXT() % 6), t = nl;
+                do
+                    b = (int)(NEXT() % 16);
+                while (b == a);
+                for (int u = 1; u <= 4; u++) {
+                    tables[t * 4 + u - 1] = 0;
+                    for (int w = 1; w <= 4; w++) {
+                        int d = u > w ? u - w : w - u;
+                        int holds = rel == 0   ? u < w
+                                    : rel == 1 ? d >= 2
+                                    : rel == 2 ? u + w == 5
+                                    : rel == 3 ? (u == 2 * w || w == 2 * u)
+                                    : rel == 4 ? u == w
+                                               : d == 1;
+                        tables[t * 4 + u - 1] |= (uint64_t)holds << (w - 1);
+                    }
+                }
+                ok = (int)(tables[t * 4 + sol[a] - 1] >> (sol[b] - 1) & 1);
+                cells[at++] = (uint16_t)a;
+                cells[at++] = (uint16_t)b;
+                ln->kind = SUDOKU_LINE_PAIR;
+                ln->value = t;
+            } else if (kind == 1) { /* an arrow: 1 or 2 heads, 1 to 3 line cells adding up */
+                int h = 1 + (int)(NEXT() % 2), len = 1 + (int)(NEXT() % 3), num = 0, sum = 0;
+                for (int i = 0; i < h + len; i++) {
+                    int c, dup;
+                    do {
+                        c = (int)(NEXT() % 16);
+                        dup = 0;
+                        for (int j = start; j < at; j++)
+                            dup |= cells[j] == c;
+                    } while (dup);
+                    cells[at++] = (uint16_t)c;
+                    if (i < h)
+                        num += sol[c];
+                    else
+                        sum += sol[c];
+                }
+                ok = num == sum;
+                ln->kind = SUDOKU_LINE_ARROW;
+                ln->value = h;
+            } else if (kind == 2) { /* renban: a window of values, one cell each */
+                int len = 2 + (int)(NEXT() % 3), s0 = 1 + (int)(NEXT() % (unsigned)(5 - len));
+                for (int v = s0; v < s0 + len; v++)
+                    cells[at++] = (uint16_t)cell_of(sol, &x, v);
+                ln->kind = SUDOKU_LINE_RENBAN;
+                ln->value = 0;
+            } else { /* between (ends 1 and 4 or 4 and 1) or lockout (ends 1..4 apart) */
+                int lock = kind == 4, a = lock ? 1 + (int)(NEXT() % 2) : 1, z = lock ? 4 : 4, len;
+                if (NEXT() % 2) {
+                    int t = a;
+                    a = z;
+                    z = t;
+                }
+                len = 2 + (int)(NEXT() % 2);
+                cells[at++] = (uint16_t)cell_of(sol, &x, a);
+                for (int i = 2; i < len; i++) {
+                    int v = lock ? (a == 2 || z == 2 ? 1 : 0) : 2 + (int)(NEXT() % 2), c, dup;
+                    if (lock && v == 0) break; /* 1 to 4: nothing lies outside */
+                    do {
+                        c = cell_of(sol, &x, v);
+                        dup = 0;
+                        for (int j = start; j < at; j++)
+                            dup |= cells[j] == c;
+                    } while (dup);
+                    cells[at++] = (uint16_t)c;
+                }
+                {
+                    int c, dup;
+                    do {
+                        c = cell_of(sol, &x, z);
+                        dup = 0;
+                        for (int j = start; j < at; j++)
+                            dup |= cells[j] == c;
+                    } while (dup);
+                    cells[at++] = (uint16_t)c;
+                }
+                ln->kind = lock ? SUDOKU_LINE_LOCKOUT : SUDOKU_LINE_BETWEEN;
+                ln->value = lock ? (int)(NEXT() % 3) + 0 : 0;
+                if (lock && ln->value > (a > z ? a - z : z - a)) ln->value = a > z ? a - z : z - a;
+            }
+            ln->len = (uint32_t)(at - start);
+            if (!ok) { /* sol breaks it: drop it and draw again */
+                at = start;
                 continue;
             }
-            ck_assert_msg(rc == 0, "%s: %d", engines[e].name, rc);
-            ck_assert_msg(r.exhausted, "%s did not finish", engines[e].name);
-            ck_assert_msg((int)r.solutions_found == want, "%s: %llu solutions, brute force %d",
-                          engines[e].name, (unsigned long long)r.solutions_found, want);
-            for (uint64_t k = 0; k < r.solutions_found; k++)
-                ck_assert(lines_hold(&s, sols + k * 16));
-            tried++;
+            nl++;
         }
-        sudoku_model_free(m);
+        s.nlines = nl;
+        s.lines = lines;
+        s.line_cells = cells;
+        s.npair_tables = nl; /* line k's table (if a pair) is table k */
+        s.pair_tables = tables;
+        memset(puzzle, 0, 16);
+        for (int k = (int)(NEXT() % 3); k > 0; k--) {
+            int c = (int)(NEXT() % 16);
+            puzzle[c] = sol[c];
+        }
+        tried += engines_match_filter(&s, sol, puzzle, every);
 #undef NEXT
     }
     ck_assert_int_gt(tried, 0);
@@ -1594,6 +1789,7 @@ Suite *variants_suite(void) {
     tcase_add_test(eng, variants_fast_is_for_the_classic_grid);
     tcase_add_test(eng, variants_exact_cover_split_matches_the_solve);
     tcase_add_loop_test(eng, variants_lines_count_like_brute_force, 0, 4);
+    tcase_add_loop_test(eng, variants_relations_count_like_brute_force, 0, 4);
     tcase_add_test(eng, variants_lines_on_9x9);
     tcase_add_test(model, variants_lines_bad_specs);
     tcase_set_timeout(eng, 120);

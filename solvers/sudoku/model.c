@@ -282,8 +282,8 @@ static void count_units(const build_t *b, int *units, size_t *cells) {
     *units = g * per + regions + (s->nunits > 0 ? s->nunits : 0);
     *cells = (size_t)g * (size_t)per * (size_t)n + (size_t)b->ncells +
              (s->nunits > 0 && s->unit_start != NULL ? s->unit_start[s->nunits] : 0);
-    for (int k = 0; k < s->nlines; k++) /* cages (checked by check_lines before) */
-        if (s->lines[k].kind == SUDOKU_LINE_CAGE) {
+    for (int k = 0; k < s->nlines; k++) /* cages, renban (checked by check_lines before) */
+        if (s->lines[k].kind == SUDOKU_LINE_CAGE || s->lines[k].kind == SUDOKU_LINE_RENBAN) {
             (*units)++;
             *cells += s->lines[k].len;
         }
@@ -377,10 +377,10 @@ static int extra_units(build_t *b) {
             for (uint32_t i = a; i < e; i++)
                 if (s->unit_cells[i] == c) ul_cell(&b->u, c);
     }
-    for (int k = 0; k < s->nlines; k++) { /* cages: units numbered after the spec's */
+    for (int k = 0; k < s->nlines; k++) { /* cages, renban: units numbered after the spec's */
         const sudoku_line_t *ln = &s->lines[k];
         const uint16_t *lc = s->line_cells + ln->first;
-        if (ln->kind != SUDOKU_LINE_CAGE) continue;
+        if (ln->kind != SUDOKU_LINE_CAGE && ln->kind != SUDOKU_LINE_RENBAN) continue;
         ul_open(&b->u, SUDOKU_UNIT_EXTRA, 255, s->nunits + k);
         for (int c = 0; c < b->ncells; c++)
             for (uint32_t i = 0; i < ln->len; i++)
@@ -441,12 +441,12 @@ static int merge_units(build_t *b, uint8_t *keep, uint16_t *sorted, uint32_t *ha
 /* The block a model takes, and where each array goes in it. */
 typedef struct layout_s {
     size_t grids, live, allowed, ustart, ucells, ukind, ugrid, uindex, gunits, cstart, cunits,
-        pstart, peers, pairs, astart, adj, lines, lcells, lstart, llines, dstart, dword, dmask,
-        total;
+        pstart, peers, pairs, astart, adj, lines, lcells, lstart, llines, ptab, dstart, dword,
+        dmask, total;
 } layout_t;
 
 static void plan(layout_t *l, int ncells, int ngrids, int nunits, size_t ucells, int n,
-                 size_t cunits, size_t npeers, int npairs, int nlines, size_t lcells) {
+                 size_t cunits, size_t npeers, int npairs, int nlines, size_t lcells, int ntables) {
     size_t at = SUDOKU__ALIGN(sizeof(sudoku_model_t));
 #define PUT(f, bytes)                                                                              \
     do {                                                                                           \
@@ -473,6 +473,7 @@ static void plan(layout_t *l, int ncells, int ngrids, int nunits, size_t ucells,
     PUT(lcells, lcells * 2);
     PUT(lstart, ((size_t)ncells + 1) * 4);
     PUT(llines, lcells * 2);
+    PUT(ptab, (size_t)ntables * 2 * (size_t)n * 8);
     PUT(dstart, ((size_t)ncells + 1) * 4);
     PUT(dword, cunits + (size_t)ncells);
     PUT(dmask, (cunits + (size_t)ncells) * 8);
@@ -753,7 +754,8 @@ static int check_lines(build_t *b, size_t *total) {
     const sudoku_spec_t *s = b->spec;
     *total = 0;
     if (s->nlines < 0 || s->nlines > SUDOKU_MODEL_MAX_LINES ||
-        (s->nlines > 0 && (s->lines == NULL || s->line_cells == NULL)))
+        (s->nlines > 0 && (s->lines == NULL || s->line_cells == NULL)) || s->npair_tables < 0 ||
+        s->npair_tables > SUDOKU_MODEL_MAX_LINES || (s->npair_tables > 0 && s->pair_tables == NULL))
         return fail(b, SUDOKU_ELINE, SUDOKU_SPEC_LINES, -1, -1);
     for (int k = 0; k < s->nlines; k++) {
         const sudoku_line_t *ln = &s->lines[k];
@@ -772,6 +774,24 @@ static int check_lines(build_t *b, size_t *total) {
             lo = len * (len + 1) / 2;
             hi = len * (2LL * b->n - len + 1) / 2;
             if (ln->value == 0) lo = 0;
+        } else if (ln->kind == SUDOKU_LINE_PAIR) {
+            if (len != 2) return fail(b, SUDOKU_ELINE, SUDOKU_SPEC_LINES, k, -1);
+            lo = 0;
+            hi = s->npair_tables - 1;
+        } else if (ln->kind == SUDOKU_LINE_ARROW) { /* h heads, then at least one line cell */
+            int h = ln->value & 0xff, mode = ln->value >> 8;
+            if (h < 1 || h > 3 || mode > 1 || len < h + 1)
+                return fail(b, SUDOKU_ELINE, SUDOKU_SPEC_LINES, k, -1);
+            lo = hi = ln->value;
+        } else if (ln->kind == SUDOKU_LINE_RENBAN) {
+            lo = 0;
+            hi = len <= b->n ? 0 : -1;
+        } else if (ln->kind == SUDOKU_LINE_BETWEEN) {
+            lo = len >= 2 ? 0 : 1;
+            hi = 0;
+        } else if (ln->kind == SUDOKU_LINE_LOCKOUT) {
+            lo = len >= 2 ? 0 : b->n;
+            hi = b->n - 1;
         } else {
             lo = ln->kind == SUDOKU_LINE_SUM ? len : 1;
             hi = ln->kind == SUDOKU_LINE_SUM ? len * b->n : (len < b->n ? len : b->n);
@@ -811,6 +831,20 @@ static void fill_lines(const build_t *b, sudoku_model_t *m, char *base, const la
     m->nextra = s->nunits;
     m->nlines = s->nlines;
     m->lines = lines;
+    if (s->npair_tables > 0) { /* the tables and their transposes */
+        uint64_t *fwd = (uint64_t *)(void *)(base + l->ptab), *bwd;
+        size_t nt = (size_t)s->npair_tables * (size_t)b->n;
+        bwd = fwd + nt;
+        memcpy(fwd, s->pair_tables, nt * 8);
+        memset(bwd, 0, nt * 8);
+        for (int t = 0; t < s->npair_tables; t++)
+            for (int a = 0; a < b->n; a++)
+                for (uint64_t x = fwd[(size_t)t * b->n + a] & m->full; x != 0; x &= x - 1)
+                    bwd[(size_t)t * b->n + sudoku__ctz(x)] |= (uint64_t)1 << a;
+        m->npair_tables = s->npair_tables;
+        m->pair_fwd = fwd;
+        m->pair_bwd = bwd;
+    }
     m->line_cells = lcells;
     m->lcell_start = lstart;
     m->lcell_lines = llines;
@@ -927,7 +961,7 @@ static int build_all(build_t *b, sudoku_model_t **out) {
             mg.npeers += len * (len - 1);
         }
     plan(&l, b->ncells, b->ngrids + b->tenth, mg.nunits, mg.ucells, b->n, mg.cunits, mg.npeers,
-         npairs, s->nlines, lcells);
+         npairs, s->nlines, lcells, s->npair_tables);
     base = b_alloc(b, l.total);
     if (base == NULL) goto out;
     memset(base, 0, sizeof(sudoku_model_t));
@@ -1130,6 +1164,46 @@ int sudoku_model_find_conflicts(const sudoku_model_t *m, const uint8_t *grid,
     return 0;
 }
 
+/* A full line of the other kinds (pair, arrow, renban, between, lockout)
+ * against its rule. */
+static int line_full_ok(const sudoku_model_t *m, const sudoku_line_t *ln, const uint8_t *grid) {
+    const uint16_t *lc = m->line_cells + ln->first;
+    int len = (int)ln->len, a = grid[lc[0]], z = grid[lc[len - 1]], lo = a < z ? a : z,
+        hi = a < z ? z : a, i;
+    long long num = 0, sum = 0;
+    switch (ln->kind) {
+    case SUDOKU_LINE_PAIR:
+        return (int)(m->pair_fwd[(size_t)ln->value * m->n + a - 1] >> (z - 1) & 1);
+    case SUDOKU_LINE_ARROW: {
+        int h = ln->value & 0xff, digits = ln->value >> 8;
+        for (i = 0; i < h; i++) {
+            if (digits && i > 0 && grid[lc[i]] > 9) return 0;
+            num = digits ? num * 10 + grid[lc[i]] : num + grid[lc[i]];
+        }
+        for (; i < len; i++)
+            sum += grid[lc[i]];
+        return sum == num;
+    }
+    case SUDOKU_LINE_RENBAN:
+        lo = hi = a;
+        for (i = 0; i < len; i++) {
+            if (grid[lc[i]] < lo) lo = grid[lc[i]];
+            if (grid[lc[i]] > hi) hi = grid[lc[i]];
+        }
+        return hi - lo == len - 1; /* with no repeats (its unit): consecutive */
+    case SUDOKU_LINE_BETWEEN:
+        for (i = 1; i < len - 1; i++)
+            if (grid[lc[i]] <= lo || grid[lc[i]] >= hi) return 0;
+        return 1;
+    case SUDOKU_LINE_LOCKOUT:
+        if (hi - lo < ln->value) return 0;
+        for (i = 1; i < len - 1; i++)
+            if (grid[lc[i]] >= lo && grid[lc[i]] <= hi) return 0;
+        return 1;
+    default: return 1;
+    }
+}
+
 int sudoku_model_line_ok(const sudoku_model_t *m, int k, const uint8_t *grid) {
     const sudoku_line_t *ln = &m->lines[k];
     const uint16_t *lc = m->line_cells + ln->first;
@@ -1149,9 +1223,11 @@ int sudoku_model_line_ok(const sudoku_model_t *m, int k, const uint8_t *grid) {
         }
     }
     if (ln->kind == SUDOKU_LINE_CAGE && ln->value == 0) return 1; /* its unit's conflicts */
-    if (ln->kind != SUDOKU_LINE_SKYSCRAPER) /* the least and the most the empty cells add */
-        return sum + empty <= ln->value && sum + empty * m->n >= ln->value;
-    return empty == 0 ? seen == ln->value : seen <= ln->value;
+    if (ln->kind == SUDOKU_LINE_SUM || ln->kind == SUDOKU_LINE_CAGE)
+        return sum + empty <= ln->value && sum + empty * m->n >= ln->value; /* least, most */
+    if (ln->kind == SUDOKU_LINE_SKYSCRAPER)
+        return empty == 0 ? seen == ln->value : seen <= ln->value;
+    return empty > 0 || line_full_ok(m, ln, grid); /* the others: once full */
 }
 
 int sudoku_model_is_complete(const sudoku_model_t *m, const uint8_t *grid) {

@@ -100,6 +100,15 @@ typedef enum sudoku_line_kind_e {
     SUDOKU_LINE_SKYSCRAPER = 1, /* `value` cells are larger than every cell before them */
     SUDOKU_LINE_CAGE = 2,       /* a killer cage: a unit (no repeats) that adds up to `value`
                                    (0: no total, the unit alone) */
+    SUDOKU_LINE_PAIR = 3,       /* two cells whose values a, b table `value` of the spec's
+                                   pair_tables allows: bit b-1 of pair_tables[value*n + a-1] */
+    SUDOKU_LINE_ARROW = 4,      /* the first h = value & 0xff cells (1..3) make a number --
+                                   their sum (value >> 8 == 0) or their digits read in base
+                                   10 (== 1) -- that the other cells add up to */
+    SUDOKU_LINE_RENBAN = 5,     /* consecutive values, each once (a unit, as a cage) */
+    SUDOKU_LINE_BETWEEN = 6,    /* every inner value lies strictly between the two ends' */
+    SUDOKU_LINE_LOCKOUT = 7,    /* the ends differ by `value` or more, and no inner value lies
+                                   between them or equals one */
     SUDOKU_LINE_KINDS
 } sudoku_line_kind_t;
 
@@ -152,16 +161,18 @@ typedef struct sudoku_spec_s {
                                      unit_start[k+1]), frame cells */
     const uint32_t *unit_start;   /* [nunits + 1] */
     const uint16_t *unit_cells;
-    const uint8_t *parity;      /* NULL, or [frame cells] SUDOKU_PARITY_* */
-    int npairs;                 /* marked pairs */
-    const sudoku_pair_t *pairs; /* [npairs] */
-    int nonconsecutive;         /* 1: every orthogonal pair of live cells that no
-                                   mark names is non-consecutive (janko's rule for
-                                   consecutive puzzles; alone, the non-consecutive
-                                   variant) */
-    int nlines;                 /* line rules */
-    const sudoku_line_t *lines; /* [nlines], their cells in line_cells */
-    const uint16_t *line_cells; /* frame cells */
+    const uint8_t *parity;       /* NULL, or [frame cells] SUDOKU_PARITY_* */
+    int npairs;                  /* marked pairs */
+    const sudoku_pair_t *pairs;  /* [npairs] */
+    int nonconsecutive;          /* 1: every orthogonal pair of live cells that no
+                                    mark names is non-consecutive (janko's rule for
+                                    consecutive puzzles; alone, the non-consecutive
+                                    variant) */
+    int nlines;                  /* line rules */
+    const sudoku_line_t *lines;  /* [nlines], their cells in line_cells */
+    const uint16_t *line_cells;  /* frame cells */
+    int npair_tables;            /* SUDOKU_LINE_PAIR's relations: table t allows (a, b) when */
+    const uint64_t *pair_tables; /* bit b-1 of pair_tables[t*n + a-1] is set */
 } sudoku_spec_t;
 
 void sudoku_spec_init(sudoku_spec_t *spec);
@@ -239,6 +250,9 @@ typedef struct sudoku_model_s {
     const uint16_t *line_cells;  /* their cells */
     const uint32_t *lcell_start; /* [ncells + 1]: the lines through cell c are */
     const uint16_t *lcell_lines; /* lcell_lines[lcell_start[c] .. lcell_start[c+1]) */
+    int npair_tables;
+    const uint64_t *pair_fwd;    /* [npair_tables * n]: the spec's tables (b allowed by a) */
+    const uint64_t *pair_bwd;    /* the same transposed: bit a-1 of [t*n + b-1] */
     const uint32_t *dirty_start; /* for the engines: cell c's units as bits of a bitset */
     const uint8_t *dirty_word;   /* of units, by word: word dirty_word[k] gets bits */
     const uint64_t *dirty_mask;  /* dirty_mask[k], k in dirty_start[c] .. [c+1) */

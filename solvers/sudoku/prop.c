@@ -101,9 +101,17 @@ typedef struct frame_s {
 } frame_t;
 
 /* Words of one of a line's DP tables' rows: the skyscraper's n + 1 masks,
- * or the sum's bitset of 0..total. */
+ * the sum's bitset of 0..total, the arrow's of 0..its line's most; one for
+ * the kinds without tables. */
 static size_t line_row_words(const sudoku_line_t *ln, int n) {
-    return ln->kind == SUDOKU_LINE_SKYSCRAPER ? (size_t)n + 1 : (size_t)ln->value / 64 + 1;
+    switch (ln->kind) {
+    case SUDOKU_LINE_SKYSCRAPER: return (size_t)n + 1;
+    case SUDOKU_LINE_SUM:
+    case SUDOKU_LINE_CAGE: return (size_t)ln->value / 64 + 1;
+    case SUDOKU_LINE_ARROW:
+        return ((size_t)ln->len - (size_t)(ln->value & 0xff)) * (size_t)n / 64 + 1;
+    default: return 1;
+    }
 }
 
 /* Bytes of the line state: the queue, the flags, and the scratch for the
@@ -617,15 +625,25 @@ static int bits_meet_shl(const uint64_t *a, const uint64_t *b, size_t w, int v) 
 
 /* A sum line (see the file comment): F[i] the sums of cells 0..i-1, B[i]
  * the partial sums from which cells i.. can still make the total. */
-static int line_sum(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *lc) {
-    size_t len = ln->len, w = line_row_words(ln, p->n), top = (size_t)ln->value, i;
-    uint64_t *F = p->lscratch, *B = F + (len + 1) * w;
-    memset(F, 0, 2 * (len + 1) * w * sizeof *F);
+/* The forward table of a sum over lc[0..len): F[i] (w words) the sums of
+ * cells 0..i-1 up to top.  F and the backward table B, (len + 1) rows
+ * each, are zeroed here. */
+static void sum_forward(sudoku__prop_t *p, const uint16_t *lc, size_t len, size_t w, size_t top,
+                        uint64_t *F, uint64_t *B) {
+    memset(F, 0, (len + 1) * w * sizeof *F);
+    memset(B, 0, (len + 1) * w * sizeof *B);
     F[0] = 1;
-    for (i = 0; i < len; i++)
+    for (size_t i = 0; i < len; i++)
         for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1)
             bits_shl_or(F + (i + 1) * w, F + i * w, w, sudoku__ctz(m) + 1, top);
-    B[len * w + top / 64] = (uint64_t)1 << (top % 64);
+}
+
+/* With B[len] set to the totals allowed: the backward table, and each
+ * cell keeps the values with a reachable sum before them that reaches an
+ * allowed total after.  -1 when no total can be made. */
+static int sum_backward(sudoku__prop_t *p, const uint16_t *lc, size_t len, size_t w,
+                        const uint64_t *F, uint64_t *B) {
+    size_t i;
     for (i = len; i-- > 0;)
         for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1)
             bits_shr_or(B + i * w, B + (i + 1) * w, w, sudoku__ctz(m) + 1);
@@ -637,6 +655,125 @@ static int line_sum(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *
         if (elim(p, lc[i], ~keep) < 0) return -1;
     }
     return 0;
+}
+
+static int line_sum(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *lc) {
+    size_t len = ln->len, w = line_row_words(ln, p->n), top = (size_t)ln->value;
+    uint64_t *F = p->lscratch, *B = F + (len + 1) * w;
+    sum_forward(p, lc, len, w, top, F, B);
+    B[len * w + top / 64] = (uint64_t)1 << (top % 64);
+    return sum_backward(p, lc, len, w, F, B);
+}
+
+/* An arrow: the heads' number (a sum, or digits in base 10) is what the
+ * line adds up to.  The line's reachable sums R come first; every choice
+ * of head values (at most n^3) whose number is in R supports its values
+ * and puts its number among the line's allowed totals. */
+static int line_arrow(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *lc) {
+    int h = ln->value & 0xff, digits = ln->value >> 8, n = p->n;
+    size_t len = ln->len - (size_t)h, w = line_row_words(ln, n), top = len * (size_t)n;
+    uint64_t *F = p->lscratch, *B = F + (len + 1) * w, *R = F + len * w, *T = B + len * w;
+    uint64_t keep[3] = {0, 0, 0}, m0, m1, m2;
+    uint64_t c1 = h > 1 ? p->cand[lc[1]] : 1, c2 = h > 2 ? p->cand[lc[2]] : 1;
+    if (digits) { /* ISS: every pill digit but the first is 1-9 */
+        c1 &= h > 1 ? 0x1ff : 1;
+        c2 &= h > 2 ? 0x1ff : 1;
+    }
+    sum_forward(p, lc + h, len, w, top, F, B);
+    for (m0 = p->cand[lc[0]]; m0 != 0; m0 &= m0 - 1)
+        for (m1 = c1; m1 != 0; m1 &= m1 - 1)
+            for (m2 = c2; m2 != 0; m2 &= m2 - 1) {
+                long long x = sudoku__ctz(m0) + 1, y = sudoku__ctz(m1) + 1, z = sudoku__ctz(m2) + 1,
+                          num;
+                if (h == 1)
+                    num = x;
+                else if (h == 2)
+                    num = digits ? 10 * x + y : x + y;
+                else
+                    num = digits ? 100 * x + 10 * y + z : x + y + z;
+                if (num < 0 || (size_t)num > top || !(R[num / 64] >> (num % 64) & 1)) continue;
+                T[num / 64] |= (uint64_t)1 << (num % 64);
+                keep[0] |= m0 & -m0;
+                keep[1] |= m1 & -m1;
+                keep[2] |= m2 & -m2;
+            }
+    for (int i = 0; i < h; i++)
+        if (elim(p, lc[i], ~keep[i]) < 0) return -1;
+    return sum_backward(p, lc + h, len, w, F, B);
+}
+
+/* The k lowest bits (k: 0..64). */
+static inline uint64_t low_bits(int k) { return k >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << k) - 1; }
+
+/* Renban: the values are some window [s, s + len) of consecutive values,
+ * each once (its unit says so).  A window stands when every cell has a
+ * value in it and together they have all of it; a cell keeps the values of
+ * the windows that stand. */
+static int line_renban(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *lc) {
+    int len = (int)ln->len, n = p->n;
+    uint64_t keep[SUDOKU_LINE_MAX_CELLS] = {0};
+    int any = 0;
+    for (int s = 1; s + len - 1 <= n; s++) {
+        uint64_t win = low_bits(len) << (s - 1), all = 0;
+        int ok = 1;
+        for (int i = 0; i < len && ok; i++) {
+            ok = (p->cand[lc[i]] & win) != 0;
+            all |= p->cand[lc[i]] & win;
+        }
+        if (!ok || all != win) continue;
+        any = 1;
+        for (int i = 0; i < len; i++)
+            keep[i] |= p->cand[lc[i]] & win;
+    }
+    if (!any) return -1;
+    for (int i = 0; i < len; i++)
+        if (elim(p, lc[i], ~keep[i]) < 0) return -1;
+    return 0;
+}
+
+/* Between (lockout = 0) and lockout lines: for each pair of end values
+ * (lo, hi), the values the inner cells may take are those strictly between
+ * (between), or those below lo or above hi when hi - lo >= the line's
+ * difference (lockout); a pair stands when every inner cell has one. */
+static int line_ends(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *lc, int lockout) {
+    int len = (int)ln->len;
+    uint64_t ka = 0, kz = 0, keep[SUDOKU_LINE_MAX_CELLS] = {0};
+    for (uint64_t ma = p->cand[lc[0]]; ma != 0; ma &= ma - 1)
+        for (uint64_t mz = p->cand[lc[len - 1]]; mz != 0; mz &= mz - 1) {
+            int a = sudoku__ctz(ma) + 1, z = sudoku__ctz(mz) + 1, lo = a < z ? a : z,
+                hi = a < z ? z : a, ok = 1;
+            uint64_t inner;
+            if (lockout) {
+                if (hi - lo < ln->value) continue;
+                inner = low_bits(lo - 1) | (p->full & ~low_bits(hi));
+            } else {
+                inner = hi - lo >= 2 ? low_bits(hi - 1) & ~low_bits(lo) : 0;
+            }
+            for (int i = 1; i < len - 1 && ok; i++)
+                ok = (p->cand[lc[i]] & inner) != 0;
+            if (!ok) continue;
+            ka |= ma & -ma;
+            kz |= mz & -mz;
+            for (int i = 1; i < len - 1; i++)
+                keep[i] |= p->cand[lc[i]] & inner;
+        }
+    if (elim(p, lc[0], ~ka) < 0 || elim(p, lc[len - 1], ~kz) < 0) return -1;
+    for (int i = 1; i < len - 1; i++)
+        if (elim(p, lc[i], ~keep[i]) < 0) return -1;
+    return 0;
+}
+
+/* A pair: each value keeps a partner its table allows. */
+static int line_pair(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *lc) {
+    const uint64_t *fwd = p->lm->pair_fwd + (size_t)ln->value * (size_t)p->n;
+    const uint64_t *bwd = p->lm->pair_bwd + (size_t)ln->value * (size_t)p->n;
+    uint64_t ka = 0, kb = 0, cb = p->cand[lc[1]];
+    for (uint64_t m = p->cand[lc[0]]; m != 0; m &= m - 1)
+        if (fwd[sudoku__ctz(m)] & cb) ka |= m & -m;
+    if (elim(p, lc[0], ~ka) < 0) return -1;
+    for (uint64_t m = cb, ca = p->cand[lc[0]]; m != 0; m &= m - 1)
+        if (bwd[sudoku__ctz(m)] & ca) kb |= m & -m;
+    return elim(p, lc[1], ~kb);
 }
 
 /* A skyscraper line: F[i][m] the counts seen (a mask) after cells 0..i-1
@@ -694,8 +831,15 @@ static int line_sky(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *
 static int line_look(sudoku__prop_t *p, int k) {
     const sudoku_line_t *ln = &p->lm->lines[k];
     const uint16_t *lc = p->lm->line_cells + ln->first;
-    if (ln->kind == SUDOKU_LINE_SKYSCRAPER) return line_sky(p, ln, lc);
-    return ln->value > 0 ? line_sum(p, ln, lc) : 0; /* a cage without a total: its unit */
+    switch (ln->kind) {
+    case SUDOKU_LINE_SKYSCRAPER: return line_sky(p, ln, lc);
+    case SUDOKU_LINE_PAIR: return line_pair(p, ln, lc);
+    case SUDOKU_LINE_ARROW: return line_arrow(p, ln, lc);
+    case SUDOKU_LINE_RENBAN: return line_renban(p, ln, lc);
+    case SUDOKU_LINE_BETWEEN: return line_ends(p, ln, lc, 0);
+    case SUDOKU_LINE_LOCKOUT: return line_ends(p, ln, lc, 1);
+    default: return ln->value > 0 ? line_sum(p, ln, lc) : 0; /* a cage without a total: its unit */
+    }
 }
 
 /* Drains the peers queue, the pair queue and the line queue, in that order
