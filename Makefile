@@ -119,7 +119,8 @@ GEN_SRC    := tools/gen_killer.c tools/gen_sudoku.c tools/api_tables.c
 BENCH_SRC  := bench/bench_nqueens.c bench/bench_nqueens_board.c bench/bench_sudoku.c bench/bench9.c \
               bench/bench_big.c bench/bench_logic.c bench/bench_killer.c bench/bench_xcover.c \
               bench/bench_http.c bench/bench9_http.c bench/bench_fair.c bench/bench_variants.c \
-              bench/janko.c bench/janko2json.c bench/bench_variants_http.c
+              bench/janko.c bench/janko2json.c bench/bench_variants_http.c \
+              bench/bench_constraints_http.c
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 SOLVER_GEN := $(BUILD)/gen/search_codes.c
@@ -162,12 +163,13 @@ API_TABLES := $(BUILD)/tools/api_tables
 BENCH_VAR  := $(BUILD)/bench/bench_variants
 JANKO2JSON := $(BUILD)/bench/janko2json
 BENCH_VARH := $(BUILD)/bench/bench_variants_http
+BENCH_CONS := $(BUILD)/bench/bench_constraints_http
 FUZZ_REPLAY := $(BUILD)/fuzz/replay
 LOAD_BIN   := $(BUILD)/tests/deploy/load
 IDLE_BIN   := $(BUILD)/tests/deploy/idle
 SOAK_BIN   := $(BUILD)/tests/soak
 
-.PHONY: bench-variants bench-compare bench-cluster soak test-abuse check-nomem-cover check all run test test-web test-contract deps-web bench \
+.PHONY: bench-variants bench-constraints bench-compare bench-cluster soak test-abuse check-nomem-cover check all run test test-web test-contract deps-web bench \
         bench9 bench-big fuzz fuzz-cover deps deps-bench \
         deps-build deps-container deps-deploy test-container test-compose test-deploy check-layers \
         check-tables tables lint \
@@ -369,6 +371,8 @@ $(BENCH_VAR): $(BUILD)/bench/bench_variants.o $(BUILD)/bench/janko.o $(API_OBJ) 
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
 $(BENCH_VARH): $(BUILD)/bench/bench_variants_http.o $(BUILD)/bench/janko.o $(HTTP_CLIENT_OBJ)
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
+$(BENCH_CONS): $(BUILD)/bench/bench_constraints_http.o $(HTTP_CLIENT_OBJ)
+	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(PKG_LIBS) $(TEST_LIBS) -lm
 $(JANKO2JSON): $(BUILD)/bench/janko2json.o $(BUILD)/bench/janko.o
 	$(CC) $^ -o $@ $(ALL_LDFLAGS) $(shell pkg-config --libs jansson)
 
@@ -472,7 +476,8 @@ run: deps $(PUZZLED)
 
 # The benches are built (not run) too, so that -Werror catches them
 # drifting from the code they measure.
-BENCH_BIN  := $(BENCH_SOLVER_BIN) $(BENCH_HTTP_BIN) $(BENCH_VAR) $(BENCH_VARH) $(JANKO2JSON)
+BENCH_BIN  := $(BENCH_SOLVER_BIN) $(BENCH_HTTP_BIN) $(BENCH_VAR) $(BENCH_VARH) $(BENCH_CONS) \
+              $(JANKO2JSON)
 
 # make test runs the browser suite (test-web) always, as the README says.
 # WEB_TESTS=0 leaves it out, loudly: .ci/run does so for its two sanitizer
@@ -606,6 +611,15 @@ VARIANTS_DIR ?= $(if $(wildcard ../shared/data/variants),../shared/data/variants
 bench-variants: deps $(PUZZLED) $(BENCH_VARH)
 	@mkdir -p $(BUILD)/test-logs
 	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(BENCH_VARH) -d $(VARIANTS_DIR)
+
+# Every puzzle of a file in ISS_FORMAT (sigh's Interactive Sudoku Solver's
+# examples) through the HTTP API of a server it starts
+# (bench/bench_constraints_http.c); per constraint type, and last
+#   constraints: N solved, W wrong, U uniqueness wrong, S unsupported
+CONSTRAINTS_FILE ?= $(VARIANTS_DIR)/iss_constraints.jsonl
+bench-constraints: deps $(PUZZLED) $(BENCH_CONS)
+	@mkdir -p $(BUILD)/test-logs
+	PUZZLED_BIN=./$(PUZZLED) PUZZLED_TEST_LOGS=$(BUILD)/test-logs ./$(BENCH_CONS) -f $(CONSTRAINTS_FILE)
 
 # Each bench prints its own table; the data-driven ones read ../shared/data
 # when it is there and say what they skipped when it is not.

@@ -527,107 +527,405 @@ static int line_number(reader_t *r, json_t *e, const char *key, const char *fiel
     return 0;
 }
 
-/* `constraints`: the line rules (sum, skyscraper) in ISS's shape. */
-static void read_lines(reader_t *r, json_t *val) {
+/* === Constraints: ISS's types as line rules ============================== */
+
+/* The relations of pair lines: a table per (relation, parameter) the
+ * request uses, built here (api_sudoku_variant_t.pair_tables). */
+enum {
+    REL_LT,         /* a < b: thermo steps */
+    REL_GT,         /* a > b: greater-than */
+    REL_EQ,         /* palindrome */
+    REL_NE,         /* anti-knight, anti-king */
+    REL_DIFF_GE,    /* |a - b| >= param: whisper */
+    REL_CONSEC,     /* |a - b| = 1: kropki white */
+    REL_RATIO2,     /* one double the other: kropki black */
+    REL_SUM,        /* a + b = param: x (10), v (5) */
+    REL_NOT_KROPKI, /* neither consecutive nor 1:2 (strict kropki) */
+    REL_NOT_XV,     /* a + b is neither 5 nor 10 (strict xv) */
+    REL_NOT_CONSEC, /* anti-consecutive */
+    REL_MOD_NE,     /* different remainders mod param: modular */
+    REL_CLASS_NE,   /* different thirds (1-3, 4-6, 7-9): entropic */
+};
+
+static int rel_holds(int rel, int param, int a, int b) {
+    int d = a > b ? a - b : b - a;
+    switch (rel) {
+    case REL_LT: return a < b;
+    case REL_GT: return a > b;
+    case REL_EQ: return a == b;
+    case REL_NE: return a != b;
+    case REL_DIFF_GE: return d >= param;
+    case REL_CONSEC: return d == 1;
+    case REL_RATIO2: return a == 2 * b || b == 2 * a;
+    case REL_SUM: return a + b == param;
+    case REL_NOT_KROPKI: return d != 1 && a != 2 * b && b != 2 * a;
+    case REL_NOT_XV: return a + b != 5 && a + b != 10;
+    case REL_NOT_CONSEC: return d != 1;
+    case REL_MOD_NE: return a % param != b % param;
+    default: return (a - 1) / 3 != (b - 1) / 3; /* REL_CLASS_NE */
+    }
+}
+
+/* Adds a line of kind/value over cells[0..len) made by constraint `tag`;
+ * the arrays grow as needed. */
+static void push_line(reader_t *r, int kind, int value, const int *cells, int len, int tag) {
+    api_sudoku_variant_t *v = r->v;
+    sudoku_line_t *ln;
+    if (r->nomem) return;
+    if (v->nlines_made == v->lines_cap) {
+        size_t cap = v->lines_cap ? 2 * v->lines_cap : 64;
+        sudoku_line_t *m = realloc(v->lines, cap * sizeof *m);
+        if (m == NULL) {
+            r->nomem = 1;
+            return;
+        }
+        v->lines = m;
+        v->lines_cap = cap;
+    }
+    if (v->cells_made + (size_t)len > v->cells_cap) {
+        size_t cap = v->cells_cap ? 2 * v->cells_cap : 256;
+        uint16_t *m;
+        while (cap < v->cells_made + (size_t)len)
+            cap *= 2;
+        if ((m = realloc(v->line_cells, cap * sizeof *m)) == NULL) {
+            r->nomem = 1;
+            return;
+        }
+        v->line_cells = m;
+        v->cells_cap = cap;
+    }
+    ln = &v->lines[v->nlines_made++];
+    memset(ln, 0, sizeof *ln);
+    ln->kind = (uint8_t)kind;
+    ln->value = value;
+    ln->first = (uint32_t)v->cells_made;
+    ln->len = (uint32_t)len;
+    ln->tag = (uint32_t)tag;
+    for (int i = 0; i < len; i++)
+        v->line_cells[v->cells_made++] = (uint16_t)cells[i];
+}
+
+/* The table of (rel, param), made the first time it is asked for. */
+static int rel_table(reader_t *r, int rel, int param) {
+    api_sudoku_variant_t *v = r->v;
+    int n = r->n, t;
+    uint64_t *m;
+    for (t = 0; t < v->ntables; t++)
+        if (v->table_keys[t] == (rel << 16 | param)) return t;
+    if (v->ntables == API_VARIANT_MAX_TABLES) return -1;
+    m = realloc(v->pair_tables, (size_t)(v->ntables + 1) * (size_t)n * sizeof *m);
+    if (m == NULL) {
+        r->nomem = 1;
+        return -1;
+    }
+    v->pair_tables = m;
+    for (int a = 1; a <= n; a++) {
+        uint64_t row = 0;
+        for (int b = 1; b <= n; b++)
+            row |= (uint64_t)rel_holds(rel, param, a, b) << (b - 1);
+        m[(size_t)t * n + a - 1] = row;
+    }
+    v->table_keys[t] = rel << 16 | param;
+    v->ntables++;
+    return t;
+}
+
+static void push_pair(reader_t *r, int rel, int param, int a, int b, int tag) {
+    int cells[2] = {a, b}, t = rel_table(r, rel, param);
+    if (t >= 0) push_line(r, SUDOKU_LINE_PAIR, t, cells, 2, tag);
+}
+
+/* The cells of member `key` of e (a list of [r, c]) into out[cap]; returns
+ * how many, or -1 after naming the problem.  want_min..want_max cells. */
+static int read_cells(reader_t *r, json_t *e, const char *key, const char *field, int want_min,
+                      int want_max, int *out) {
+    json_t *list = json_object_get(e, key);
+    char cf[96];
+    size_t len = json_array_size(list), j;
+    snprintf(cf, sizeof cf, "%s.%s", field, key);
+    if (!json_is_array(list) || len < (size_t)want_min || len > (size_t)want_max) {
+        api_problem_add(r->p, "body", cf, "must list %d to %d cells [row, column], in order",
+                        want_min, want_max);
+        r->bad = 1;
+        return -1;
+    }
+    for (j = 0; j < len; j++) {
+        snprintf(cf, sizeof cf, "%s.%s[%zu]", field, key, j);
+        if (read_cell(r, json_array_get(list, j), cf, &out[j]) != 0) return -1;
+    }
+    return (int)len;
+}
+
+/* A cell one (dr, dc) step from c on the frame, or -1. */
+static int step(const api_sudoku_variant_t *v, int c, int dr, int dc) {
+    int row = c / v->cols + dr, col = c % v->cols + dc;
+    return row >= 0 && row < v->rows && col >= 0 && col < v->cols ? row * v->cols + col : -1;
+}
+
+/* Whether a listed mark (kropki-white/-black, or x/v) names cells a, b. */
+static int marked_pair(json_t *list, const api_sudoku_variant_t *v, int xv, int a, int b) {
+    size_t k;
+    json_t *e;
+    json_array_foreach(list, k, e) {
+        const char *t = json_string_value(json_object_get(e, "type"));
+        json_t *cells = json_object_get(e, "cells");
+        int x, y;
+        if (t == NULL || json_array_size(cells) != 2) continue;
+        if (xv ? (strcmp(t, "x") != 0 && strcmp(t, "v") != 0)
+               : (strcmp(t, "kropki-white") != 0 && strcmp(t, "kropki-black") != 0))
+            continue;
+        x = (int)(json_integer_value(json_array_get(json_array_get(cells, 0), 0)) * v->cols +
+                  json_integer_value(json_array_get(json_array_get(cells, 0), 1)));
+        y = (int)(json_integer_value(json_array_get(json_array_get(cells, 1), 0)) * v->cols +
+                  json_integer_value(json_array_get(json_array_get(cells, 1), 1)));
+        if ((x == a && y == b) || (x == b && y == a)) return 1;
+    }
+    return 0;
+}
+
+/* The members each type takes besides "type". */
+static const struct {
+    const char *type;
+    const char *keys; /* space separated */
+} line_types[] = {
+    {"sum", "sum cells"},
+    {"little-killer", "sum cells"},
+    {"cage", "sum cells"},
+    {"skyscraper", "side visible cells"},
+    {"thermo", "cells"},
+    {"whisper", "difference cells"},
+    {"palindrome", "cells"},
+    {"renban", "cells"},
+    {"between", "cells"},
+    {"lockout", "min_diff cells"},
+    {"modular", "mod cells"},
+    {"entropic", "cells"},
+    {"arrow", "circle line"},
+    {"double-arrow", "circles line"},
+    {"pill-arrow", "pill line"},
+    {"kropki-white", "cells"},
+    {"kropki-black", "cells"},
+    {"x", "cells"},
+    {"v", "cells"},
+    {"greater-than", "cells"},
+    {"diagonal", "which cells"},
+    {"windoku", "windows"},
+    {"anti-knight", ""},
+    {"anti-king", ""},
+    {"anti-consecutive", ""},
+    {"disjoint-sets", ""},
+    {"strict-kropki", ""},
+    {"strict-xv", ""},
+};
+
+static const char known_types[] =
+    "sum, little-killer, cage, skyscraper, thermo, whisper, palindrome, renban, between, lockout, "
+    "modular, entropic, arrow, double-arrow, pill-arrow, kropki-white, kropki-black, x, v, "
+    "greater-than, diagonal, windoku, anti-knight, anti-king, anti-consecutive, disjoint-sets, "
+    "strict-kropki, strict-xv";
+
+/* Whether key is a word of the space-separated list. */
+static int key_in(const char *keys, const char *key) {
+    size_t len = strlen(key);
+    for (const char *s = keys; (s = strstr(s, key)) != NULL; s += len)
+        if ((s == keys || s[-1] == ' ') && (s[len] == ' ' || s[len] == '\0')) return 1;
+    return 0;
+}
+
+/* One constraint (index k) of a known type into line rules. */
+static void read_constraint(reader_t *r, json_t *e, const char *type, int k, json_t *all) {
     static const char *const sides[] = {"top", "bottom", "left", "right", NULL};
     api_sudoku_variant_t *v = r->v;
-    size_t count = json_array_size(val), total = 0, k, j;
+    char field[48], cf[96];
+    int cells[SUDOKU_LINE_MAX_CELLS * 2], n = r->n, len;
+    int32_t num = 0;
+    snprintf(field, sizeof field, "constraints[%d]", k);
+    if (strcmp(type, "sum") == 0 || strcmp(type, "little-killer") == 0) {
+        if ((len = read_cells(r, e, "cells", field, 1, SUDOKU_LINE_MAX_CELLS, cells)) < 0) return;
+        if (line_number(r, e, "sum", field, len, (long long)len * n, &num) == 0)
+            push_line(r, SUDOKU_LINE_SUM, num, cells, len, k);
+    } else if (strcmp(type, "cage") == 0) {
+        json_t *sv = json_object_get(e, "sum");
+        if ((len = read_cells(r, e, "cells", field, 1, n, cells)) < 0) return;
+        if (sv != NULL && !json_is_null(sv) &&
+            !(json_is_integer(sv) && json_integer_value(sv) == 0) &&
+            line_number(r, e, "sum", field, (long long)len * (len + 1) / 2,
+                        (long long)len * (2LL * n - len + 1) / 2, &num) != 0)
+            return;
+        push_line(r, SUDOKU_LINE_CAGE, num, cells, len, k);
+    } else if (strcmp(type, "skyscraper") == 0) {
+        const char *side = json_string_value(json_object_get(e, "side"));
+        int known = json_object_get(e, "side") == NULL;
+        for (int i = 0; side != NULL && sides[i] != NULL; i++)
+            known |= strcmp(side, sides[i]) == 0;
+        if (!known) {
+            snprintf(cf, sizeof cf, "%s.side", field);
+            api_problem_add(r->p, "body", cf, "must be top, bottom, left or right");
+            r->bad = 1;
+        }
+        if ((len = read_cells(r, e, "cells", field, 1, SUDOKU_LINE_MAX_CELLS, cells)) < 0) return;
+        if (line_number(r, e, "visible", field, 1, len < n ? len : n, &num) == 0)
+            push_line(r, SUDOKU_LINE_SKYSCRAPER, num, cells, len, k);
+    } else if (strcmp(type, "thermo") == 0 || strcmp(type, "whisper") == 0 ||
+               strcmp(type, "palindrome") == 0 || strcmp(type, "modular") == 0 ||
+               strcmp(type, "entropic") == 0) {
+        int w = type[0] == 'w', p = type[0] == 'p', mod = type[0] == 'm', ent = type[0] == 'e';
+        if ((len = read_cells(r, e, "cells", field, 2, SUDOKU_LINE_MAX_CELLS * 2, cells)) < 0)
+            return;
+        if (w && line_number(r, e, "difference", field, 1, n - 1, &num) != 0) return;
+        if (mod && line_number(r, e, "mod", field, 2, n, &num) != 0) return;
+        if (p) {
+            for (int i = 0; i < len / 2; i++)
+                push_pair(r, REL_EQ, 0, cells[i], cells[len - 1 - i], k);
+        } else if (mod || ent) { /* every window of `mod` (3) cells: all remainders differ */
+            int win = ent ? 3 : num;
+            for (int i = 0; i < len; i++)
+                for (int j = i + 1; j < len && j < i + win; j++)
+                    push_pair(r, ent ? REL_CLASS_NE : REL_MOD_NE, ent ? 0 : num, cells[i], cells[j],
+                              k);
+        } else {
+            for (int i = 0; i + 1 < len; i++)
+                push_pair(r, w ? REL_DIFF_GE : REL_LT, w ? num : 0, cells[i], cells[i + 1], k);
+        }
+    } else if (strcmp(type, "renban") == 0) {
+        if ((len = read_cells(r, e, "cells", field, 1, n, cells)) >= 0)
+            push_line(r, SUDOKU_LINE_RENBAN, 0, cells, len, k);
+    } else if (strcmp(type, "between") == 0 || strcmp(type, "lockout") == 0) {
+        int lock = type[0] == 'l';
+        if ((len = read_cells(r, e, "cells", field, 2, SUDOKU_LINE_MAX_CELLS, cells)) < 0) return;
+        if (lock && line_number(r, e, "min_diff", field, 0, n - 1, &num) != 0) return;
+        push_line(r, lock ? SUDOKU_LINE_LOCKOUT : SUDOKU_LINE_BETWEEN, num, cells, len, k);
+    } else if (strstr(type, "arrow") != NULL) {
+        const char *key = type[0] == 'a' ? "circle" : type[0] == 'd' ? "circles" : "pill";
+        int h, lo = type[0] == 'a' ? 1 : 2, hi = type[0] == 'p' ? 3 : lo, nl;
+        json_t *circle = json_object_get(e, "circle");
+        if (type[0] == 'a' && json_is_integer(json_array_get(circle, 0))) { /* [r, c] */
+            snprintf(cf, sizeof cf, "%s.circle", field);
+            if (read_cell(r, circle, cf, &cells[0]) != 0) return;
+            h = 1;
+        } else if ((h = read_cells(r, e, key, field, lo, hi, cells)) < 0) {
+            return;
+        }
+        if ((nl = read_cells(r, e, "line", field, 1, SUDOKU_LINE_MAX_CELLS - h, cells + h)) < 0)
+            return;
+        push_line(r, SUDOKU_LINE_ARROW, h | (type[0] == 'p' ? 1 << 8 : 0), cells, h + nl, k);
+    } else if (strncmp(type, "kropki", 6) == 0 || strcmp(type, "x") == 0 ||
+               strcmp(type, "v") == 0 || strcmp(type, "greater-than") == 0) {
+        int rel = type[0] == 'g'           ? REL_GT
+                  : strcmp(type, "x") == 0 ? REL_SUM
+                  : strcmp(type, "v") == 0 ? REL_SUM
+                  : type[7] == 'w'         ? REL_CONSEC
+                                           : REL_RATIO2;
+        if (read_cells(r, e, "cells", field, 2, 2, cells) < 0) return;
+        push_pair(r, rel,
+                  strcmp(type, "x") == 0   ? 10
+                  : strcmp(type, "v") == 0 ? 5
+                                           : 0,
+                  cells[0], cells[1], k);
+    } else if (strcmp(type, "diagonal") == 0) { /* a unit: a cage without a total */
+        const char *which = json_string_value(json_object_get(e, "which"));
+        if (json_object_get(e, "which") != NULL &&
+            (which == NULL || (strcmp(which, "main") != 0 && strcmp(which, "anti") != 0))) {
+            snprintf(cf, sizeof cf, "%s.which", field);
+            api_problem_add(r->p, "body", cf, "must be main or anti");
+            r->bad = 1;
+            return;
+        }
+        if ((len = read_cells(r, e, "cells", field, 1, n, cells)) >= 0)
+            push_line(r, SUDOKU_LINE_CAGE, 0, cells, len, k);
+    } else if (strcmp(type, "windoku") == 0) { /* each window a unit */
+        json_t *wins = json_object_get(e, "windows"), *wnd;
+        size_t i;
+        snprintf(cf, sizeof cf, "%s.windows", field);
+        if (!json_is_array(wins) || json_array_size(wins) == 0) {
+            api_problem_add(r->p, "body", cf, "must be a list of windows, each a list of cells");
+            r->bad = 1;
+            return;
+        }
+        json_array_foreach(wins, i, wnd) {
+            json_t *holder = json_pack("{s:O}", "cells", wnd);
+            char wf[96];
+            snprintf(wf, sizeof wf, "%s.windows[%zu]", field, i);
+            if (holder == NULL) {
+                r->nomem = 1;
+                return;
+            }
+            if ((len = read_cells(r, holder, "cells", wf, 1, n, cells)) >= 0)
+                push_line(r, SUDOKU_LINE_CAGE, 0, cells, len, k);
+            json_decref(holder);
+        }
+    } else if (strcmp(type, "disjoint-sets") == 0) {
+        r->bits |= V_DISJOINT;
+    } else { /* the global pair rules: over every cell of the frame */
+        int king = strcmp(type, "anti-king") == 0, knight = strcmp(type, "anti-knight") == 0;
+        int consec = strcmp(type, "anti-consecutive") == 0, sk = strcmp(type, "strict-kropki") == 0;
+        static const int kn[4][2] = {{1, 2}, {2, 1}, {1, -2}, {2, -1}},
+                         kg[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
+        for (int c = 0; c < v->rows * v->cols; c++)
+            for (int d = 0; d < 4; d++) {
+                int dr = knight ? kn[d][0] : kg[d][0], dc = knight ? kn[d][1] : kg[d][1];
+                int o = step(v, c, dr, dc);
+                if (o < 0 || (!knight && !king && d >= 2)) continue; /* orthogonal only */
+                if (knight || king)
+                    push_pair(r, REL_NE, 0, c, o, k);
+                else if (consec)
+                    push_pair(r, REL_NOT_CONSEC, 0, c, o, k);
+                else if (!marked_pair(all, v, !sk, c, o))
+                    push_pair(r, sk ? REL_NOT_KROPKI : REL_NOT_XV, 0, c, o, k);
+            }
+    }
+}
+
+/* `constraints`: ISS's constraint types (docs/variants.md) into line
+ * rules; every line remembers its constraint (sudoku_line_t.tag). */
+static void read_lines(reader_t *r, json_t *val) {
+    api_sudoku_variant_t *v = r->v;
+    size_t count = json_array_size(val), k;
     char field[48], cf[96];
     if (!json_is_array(val) || count > API_VARIANT_MAX_LINES) {
         api_problem_add(r->p, "body", "constraints",
-                        "must be a list of at most %d constraints {\"type\": ..., \"cells\": "
-                        "[[row, column], ...], ...}",
+                        "must be a list of at most %d constraints {\"type\": ..., ...}",
                         API_VARIANT_MAX_LINES);
         r->bad = 1;
         return;
     }
-    for (k = 0; k < count; k++)
-        total += json_array_size(json_object_get(json_array_get(val, k), "cells"));
-    v->lines = r_alloc(r, (count + 1) * sizeof *v->lines);
-    v->line_cells = r_alloc(r, (total + 1) * sizeof *v->line_cells);
-    if (v->lines == NULL || v->line_cells == NULL) return;
-    total = 0;
-    for (k = 0; k < count; k++) {
-        json_t *e = json_array_get(val, k), *cells = json_object_get(e, "cells"), *m;
-        const char *type = json_string_value(json_object_get(e, "type")), *key;
-        sudoku_line_t *ln = &v->lines[k];
-        size_t len = json_array_size(cells);
-        int sky, cage;
+    for (k = 0; k < count && !r->nomem; k++) {
+        json_t *e = json_array_get(val, k), *m;
+        const char *type = json_string_value(json_object_get(e, "type")), *key, *keys = NULL;
         snprintf(field, sizeof field, "constraints[%zu]", k);
         if (!json_is_object(e) || type == NULL) {
-            bad(r, field, "must be an object with a \"type\" (sum, cage or skyscraper)%s", "");
+            bad(r, field, "must be an object with a \"type\"%s", "");
             continue;
         }
-        sky = strcmp(type, "skyscraper") == 0;
-        cage = strcmp(type, "cage") == 0;
-        if (!sky && !cage && strcmp(type, "sum") != 0) {
+        for (size_t t = 0; t < sizeof line_types / sizeof line_types[0]; t++)
+            if (strcmp(type, line_types[t].type) == 0) keys = line_types[t].keys;
+        if (keys == NULL) {
             snprintf(cf, sizeof cf, "%s.type", field);
             api_problem_add(r->p, "body", cf,
-                            "'%.32s' is not a constraint this server reads; it reads sum, cage "
-                            "and skyscraper",
-                            type);
+                            "'%.32s' is not a constraint this server reads; it reads %s", type,
+                            known_types);
             r->bad = 1;
             continue;
         }
         json_object_foreach(e, key, m) {
-            if (strcmp(key, "type") == 0 || strcmp(key, "cells") == 0 ||
-                strcmp(key, sky ? "visible" : "sum") == 0 || (sky && strcmp(key, "side") == 0))
-                continue;
+            if (strcmp(key, "type") == 0 || key_in(keys, key)) continue;
             snprintf(cf, sizeof cf, "%s.%.24s", field, key);
             api_problem_add(r->p, "body", cf, "unknown field of a %s constraint", type);
             r->bad = 1;
         }
-        if (sky && json_object_get(e, "side") != NULL) {
-            const char *side = json_string_value(json_object_get(e, "side"));
-            int known = 0;
-            for (int i = 0; side != NULL && sides[i] != NULL; i++)
-                known |= strcmp(side, sides[i]) == 0;
-            if (!known) {
-                snprintf(cf, sizeof cf, "%s.side", field);
-                api_problem_add(r->p, "body", cf, "must be top, bottom, left or right");
-                r->bad = 1;
-            }
-        }
-        snprintf(cf, sizeof cf, "%s.cells", field);
-        if (!json_is_array(cells) || len < 1 || len > SUDOKU_LINE_MAX_CELLS) {
-            api_problem_add(r->p, "body", cf, "must list 1 to %d cells [row, column], in order",
-                            SUDOKU_LINE_MAX_CELLS);
-            r->bad = 1;
-            continue;
-        }
-        ln->kind = (uint8_t)(sky    ? SUDOKU_LINE_SKYSCRAPER
-                             : cage ? SUDOKU_LINE_CAGE
-                                    : SUDOKU_LINE_SUM);
-        ln->first = (uint32_t)total;
-        ln->len = (uint32_t)len;
-        for (j = 0; j < len; j++) {
-            int cell = 0;
-            snprintf(cf, sizeof cf, "%s.cells[%zu]", field, j);
-            if (read_cell(r, json_array_get(cells, j), cf, &cell) == 0)
-                v->line_cells[total] = (uint16_t)cell;
-            total++;
-        }
-        if (sky) {
-            line_number(r, e, "visible", field, 1, len < (size_t)r->n ? (long long)len : r->n,
-                        &ln->value);
-        } else if (cage && len > (size_t)r->n) {
-            api_problem_add(r->p, "body", cf, "a cage holds at most %d cells (no repeats)", r->n);
-            r->bad = 1;
-        } else if (cage) { /* ISS: no total is null (or 0); else len distinct values' sum */
-            json_t *sv = json_object_get(e, "sum");
-            long long lo = (long long)(len * (len + 1) / 2),
-                      hi = (long long)len * (2LL * r->n - (long long)len + 1) / 2;
-            ln->value = 0;
-            if (sv != NULL && !json_is_null(sv) &&
-                !(json_is_integer(sv) && json_integer_value(sv) == 0))
-                line_number(r, e, "sum", field, lo, hi, &ln->value);
-        } else {
-            line_number(r, e, "sum", field, (long long)len, (long long)len * r->n, &ln->value);
-        }
+        read_constraint(r, e, type, (int)k, val);
     }
-    v->spec.nlines = (int)count;
+    if (v->nlines_made > SUDOKU_MODEL_MAX_LINES) {
+        api_problem_add(r->p, "body", "constraints",
+                        "these constraints make %zu line rules; at most %d are allowed",
+                        v->nlines_made, SUDOKU_MODEL_MAX_LINES);
+        r->bad = 1;
+    }
+    v->spec.nlines = (int)v->nlines_made;
     v->spec.lines = v->lines;
     v->spec.line_cells = v->line_cells;
+    v->spec.npair_tables = v->ntables;
+    v->spec.pair_tables = v->pair_tables;
 }
 
 /* What the names ask for, against the fields given. */
@@ -699,6 +997,7 @@ int api_sudoku_variant_read(json_t *body, int n, api_sudoku_variant_t *v, api_pr
     if ((val = json_object_get(body, "parity")) != NULL) read_parity(&r, val);
     if ((val = json_object_get(body, "pairs")) != NULL) read_pairs(&r, val);
     if ((val = json_object_get(body, "constraints")) != NULL) read_lines(&r, val);
+    if (r.bits & V_DISJOINT) v->spec.extras |= SUDOKU_EXTRA_DISJOINT; /* disjoint-sets */
     if (r.nomem) goto nomem;
     if (r.bad) {
         api_sudoku_variant_free(v);
@@ -719,8 +1018,10 @@ void api_sudoku_variant_free(api_sudoku_variant_t *v) {
     free(v->pairs);
     free(v->lines);
     free(v->line_cells);
+    free(v->pair_tables);
     v->lines = NULL;
     v->line_cells = NULL;
+    v->pair_tables = NULL;
     v->regions = NULL;
     v->unit_start = NULL;
     v->unit_cells = NULL;
@@ -818,11 +1119,9 @@ static void spec_field(const api_sudoku_variant_t *v, const sudoku_spec_error_t 
         else
             snprintf(field, cap, "pairs");
         break;
-    case SUDOKU_SPEC_LINES:
-        if (e->index >= 0 && e->detail >= 0)
-            snprintf(field, cap, "constraints[%d].cells[%d]", e->index, e->detail);
-        else if (e->index >= 0)
-            snprintf(field, cap, "constraints[%d]", e->index);
+    case SUDOKU_SPEC_LINES: /* a line names its constraint (tag) */
+        if (e->index >= 0 && (size_t)e->index < v->nlines_made)
+            snprintf(field, cap, "constraints[%u]", v->lines[e->index].tag);
         else
             snprintf(field, cap, "constraints");
         break;
@@ -907,8 +1206,8 @@ static const char *const kind_words[SUDOKU_UNIT_KINDS] = {
 /* A unit by kind, index and grid. */
 static void unit_words(const sudoku_model_t *m, int kind, int index, int grid, char *buf,
                        size_t cap) {
-    if (kind == SUDOKU_UNIT_EXTRA && index >= m->nextra) /* a cage */
-        snprintf(buf, cap, "constraints[%d] (a cage: no repeats)", index - m->nextra);
+    if (kind == SUDOKU_UNIT_EXTRA && index >= m->nextra && index - m->nextra < m->nlines)
+        snprintf(buf, cap, "constraints[%u] (no repeats)", m->lines[index - m->nextra].tag);
     else if (kind == SUDOKU_UNIT_EXTRA)
         snprintf(buf, cap, "extra_units[%d]", index);
     else if (kind == SUDOKU_UNIT_DIAGONAL)
@@ -937,10 +1236,12 @@ void api_sudoku_variant_describe(const sudoku_model_t *m, const sudoku_conflict_
     } else if (cf->unit == SUDOKU_RULE_LINE) {
         const sudoku_line_t *ln = &m->lines[cf->index];
         if (ln->kind == SUDOKU_LINE_SKYSCRAPER)
-            snprintf(buf, cap, "constraints[%d] (%d buildings seen)", cf->index, (int)ln->value);
-        else
-            snprintf(buf, cap, "constraints[%d] (the cells add up to %d)", cf->index,
+            snprintf(buf, cap, "constraints[%u] (%d buildings seen)", ln->tag, (int)ln->value);
+        else if (ln->kind == SUDOKU_LINE_SUM || ln->kind == SUDOKU_LINE_CAGE)
+            snprintf(buf, cap, "constraints[%u] (the cells add up to %d)", ln->tag,
                      (int)ln->value);
+        else
+            snprintf(buf, cap, "constraints[%u]", ln->tag);
     } else if (cf->unit == SUDOKU_RULE_PAIR) {
         const sudoku_pair_t *pr = &m->pairs[cf->index];
         if (cf->index < m->nmarked)

@@ -43,9 +43,10 @@
 #include "api/request.h"
 #include "solvers/sudoku/model.h"
 
-#define API_VARIANT_MAX_UNITS 512   /* extra_units entries */
-#define API_VARIANT_MAX_PAIRS 16384 /* pairs entries */
-#define API_VARIANT_MAX_LINES 1024  /* constraints entries (each up to SUDOKU_LINE_MAX_CELLS) */
+#define API_VARIANT_MAX_UNITS  512   /* extra_units entries */
+#define API_VARIANT_MAX_PAIRS  16384 /* pairs entries */
+#define API_VARIANT_MAX_LINES  1024  /* constraints entries (each up to SUDOKU_LINE_MAX_CELLS) */
+#define API_VARIANT_MAX_TABLES 64    /* distinct pair relations of one request */
 
 /* The fields a body may carry for a variant (for the endpoints' lists of
  * known fields), NULL-terminated. */
@@ -84,8 +85,12 @@ typedef struct api_sudoku_variant_s {
     uint16_t *unit_cells;
     uint8_t *parity;
     sudoku_pair_t *pairs;
-    sudoku_line_t *lines;
+    sudoku_line_t *lines; /* the constraints' line rules (several per constraint) */
     uint16_t *line_cells;
+    size_t nlines_made, lines_cap, cells_made, cells_cap;
+    uint64_t *pair_tables; /* [ntables * n]: the pair lines' relations */
+    int ntables;
+    int table_keys[API_VARIANT_MAX_TABLES]; /* relation << 16 | parameter */
 } api_sudoku_variant_t;
 
 /* Reads the variant fields of body (a JSON object; other fields are not

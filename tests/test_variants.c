@@ -1730,7 +1730,7 @@ END_TEST
 /* Line specs the model refuses, with the line's index. */
 START_TEST(variants_lines_bad_specs) {
     sudoku_spec_t s = spec_n(4);
-    sudoku_line_t ln[2] = {{SUDOKU_LINE_SUM, 5, 0, 2}, {SUDOKU_LINE_SKYSCRAPER, 2, 2, 4}};
+    sudoku_line_t ln[2] = {{SUDOKU_LINE_SUM, 5, 0, 2, 0}, {SUDOKU_LINE_SKYSCRAPER, 2, 2, 4, 1}};
     uint16_t cells[7] = {0, 1, 4, 5, 6, 7, 8};
     s.nlines = 2;
     s.lines = ln;

@@ -118,6 +118,7 @@ typedef struct sudoku_line_s {
                        least to the most len distinct values make (len <= n) */
     uint32_t first; /* the cells, in order: line_cells[first .. first + len) */
     uint32_t len;   /* 1..SUDOKU_LINE_MAX_CELLS */
+    uint32_t tag;   /* the caller's, kept as given (the API: which constraint made it) */
 } sudoku_line_t;
 
 typedef enum sudoku_layout_e {
