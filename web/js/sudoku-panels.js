@@ -10,7 +10,7 @@
 //
 // page: {play, hint, boardField, problem(e, scope, status, gridField),
 // playerText(detail), start(options, why), startGenerated(p, n, rows,
-// cols), newEmpty(n, rows, cols)}
+// cols), newEmpty(n, rows, cols, layout)}
 
 import * as sudokuApi from './sudoku-api.js';
 import {
@@ -19,6 +19,7 @@ import {
 } from './ui.js';
 import { SIZES, boxFor, sizeLabel, EXAMPLES, toGridString, fromGrid, readPuzzleText, fromCsv, symbolOf } from './formats.js';
 import { LIMITS, range } from './limits.js';
+import { layoutOf } from './variants.js';
 
 export function engineerPanels(page) {
   const tools = boardTools(page);
@@ -57,7 +58,8 @@ function boardTools(page) {
     page.start({ n, rows, cols, givens: fromGrid(g, n) }, 'Example loaded. Type your answers, or ask for a hint.');
   });
   const clearEntries = button('Clear answers', () => play.restart());
-  const clearAll = button('Clear all', () => page.newEmpty(play.game.n, play.game.rows, play.game.cols));
+  // (an overlapping layout keeps its frame, to type a puzzle into it)
+  const clearAll = button('Clear all', () => page.newEmpty(play.game.n, play.game.rows, play.game.cols, layoutOf(play.game.variant)));
   const el = h(
     'div',
     { class: 'eng-only board-tools' },
@@ -160,7 +162,8 @@ function puzzlePanel(page) {
     const g = play.game;
     const res = await task.run('Checking…', (signal, hooks) => sudokuApi.validate(g.values, g, { signal, ...hooks }));
     if (!res || g !== play.game) return;
-    for (const cf of res.conflicts) for (const [r, c] of cf.cells) play.grid.mark(r * g.n + c, 'conflict');
+    const w = play.geometry.width; // the frame's, on an overlapping layout
+    for (const cf of res.conflicts) for (const [r, c] of cf.cells) play.grid.mark(r * w + c, 'conflict');
     const wrong = g.wrongCells();
     for (const i of wrong) play.grid.mark(i, 'wrong');
     const empty = g.values.filter((v) => !v).length;
