@@ -19,7 +19,7 @@ import {
 } from './ui.js';
 import { SIZES, boxFor, sizeLabel, EXAMPLES, toGridString, fromGrid, readPuzzleText, fromCsv, symbolOf } from './formats.js';
 import { LIMITS, range } from './limits.js';
-import { layoutOf } from './variants.js';
+import { VARIANTS, variantLabel, isLayout, layoutOf } from './variants.js';
 
 export function engineerPanels(page) {
   const tools = boardTools(page);
@@ -77,9 +77,13 @@ function boardTools(page) {
   return { el, reset };
 }
 
-// Puzzle: New puzzle (difficulty, symmetry), Grade, Hint, Check.
+// Puzzle: New puzzle (variant, difficulty, symmetry), Grade, Hint, Check.
+// New puzzle makes the chosen variant at the board's size (an overlapping
+// layout: 9x9 grids), with what the generator drew for it (regions,
+// parity, marks); the choice follows the puzzle on the board.
 function puzzlePanel(page) {
   const { play } = page;
+  const variantSel = select(VARIANTS, 'classic');
   const diffSel = select(sudokuApi.DIFFICULTIES, 'medium');
   const symSel = select(sudokuApi.SYMMETRIES, 'rotational180');
   const newBtn = button('New puzzle', () => generate(), 'primary');
@@ -93,6 +97,7 @@ function puzzlePanel(page) {
     h(
       'div',
       { class: 'row' },
+      field('Variant', variantSel, { api: 'variant' }),
       field('Difficulty', diffSel, { api: 'difficulty rating' }),
       field('Symmetry', symSel, { api: 'symmetry' }),
       newBtn,
@@ -108,9 +113,11 @@ function puzzlePanel(page) {
 
   async function generate() {
     const g = play.game;
+    const variant = variantSel.value;
+    const s = isLayout(variant) ? boxFor(9) : { n: g.n, rows: g.rows, cols: g.cols };
     out.replaceChildren();
     const res = await task.run('Generating a puzzle…', (signal, hooks) =>
-      sudokuApi.generate({ n: g.n, rows: g.rows, cols: g.cols, difficulty: diffSel.value, symmetry: symSel.value }, { signal, ...hooks }),
+      sudokuApi.generate({ ...s, difficulty: diffSel.value, symmetry: symSel.value, variant }, { signal, ...hooks }),
     );
     if (!res) return;
     const p = res.puzzles && res.puzzles[0];
@@ -118,15 +125,16 @@ function puzzlePanel(page) {
       setStatus(status, 'warn', `No puzzle came back (status ${res.status}).`);
       return;
     }
-    page.startGenerated(p, g.n, g.rows, g.cols);
+    page.startGenerated(p, s.n, s.rows, s.cols);
     out.replaceChildren(levelLine(p.level, p.rating));
     const took = res.stats ? ` in ${fmt(res.stats.elapsed_ms)} ms` : '';
+    const what = play.game.variant ? ` ${variantLabel(play.game.variant)}` : '';
     setStatus(
       status,
       res.status === 'timeout' ? 'warn' : 'ok',
       res.status === 'timeout'
         ? `The level was not reached in time; here is the closest puzzle found${took}.`
-        : `New ${p.level} puzzle${took} (seed ${p.seed}).`,
+        : `New ${p.level}${what} puzzle${took} (seed ${p.seed}).`,
     );
     play.grid.focus();
   }
@@ -178,9 +186,10 @@ function puzzlePanel(page) {
     else setStatus(status, 'ok', `No rule is broken so far; ${plural(empty, 'cell')} to go.`);
   }
 
-  function reset() {
+  function reset(g) {
     out.replaceChildren();
     setStatus(status, '', '');
+    variantSel.value = g.variant && g.variant.names.length === 1 ? g.variant.names[0] : 'classic';
   }
   return { el, reset };
 }
