@@ -2,14 +2,15 @@
 // browser (web/js/game.js, geometry.js, and the share links of formats.js):
 // every history step undoes and redoes exactly, mistakes and completion
 // follow the solution, the timer follows the clock it is given, a saved
-// game comes back whole, and what a link or storage may hold that is not a
-// game is refused.
+// game comes back whole, an overlapping layout's frame (a Samurai) has the
+// units and peers its five grids give, and what a link or storage may hold
+// that is not a game is refused.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Game, formatTime } from '../../web/js/game.js';
 import { Geometry } from '../../web/js/geometry.js';
-import { variantOf, geometryOf, shareOf, readShare, apiFields } from '../../web/js/variants.js';
+import { variantOf, geometryOf, shareOf, readShare, apiFields, shareFrame, frameOf } from '../../web/js/variants.js';
 import { fromGrid, sudokuShare, readSudokuShare, killerShare, readKillerShare, playerField, playerDetail } from '../../web/js/formats.js';
 
 const PUZZLE = '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79';
@@ -171,6 +172,46 @@ test('a variant game survives storage; jigsaw regions must partition the grid', 
   assert.ok(geo.regionEdge(8, 'right'), 'region 2 meets region 3 right of r3c1');
   assert.ok(!geo.regionEdge(0, 'right') && geo.regionEdge(1, 'right') && !geo.regionEdge(0, 'down') && geo.regionEdge(4, 'down'));
   assert.deepEqual([...geo.peers[0]].sort((x, y) => x - y), [1, 2, 3, 4, 5, 8, 12], 'row, column and region 0');
+});
+
+test('a Samurai: one 21x21 frame, five grids, shared corner boxes, holes out of play', () => {
+  const v = variantOf({ variant: 'samurai' }, 9);
+  assert.deepEqual(v.names, ['samurai']);
+  assert.deepEqual([frameOf(v, 9).height, frameOf(v, 9).width], [21, 21]);
+  const { geometry } = geometryOf(v, 9, 3, 3);
+  const geo = new Geometry({ n: 9, rows: 3, cols: 3, ...geometry });
+  assert.equal(geo.size, 441);
+  assert.equal(geo.liveCount, 5 * 81 - 4 * 9, 'four boxes are shared');
+  assert.equal(geo.units.length, 5 * 27 - 4, 'a shared box is one unit');
+  for (const u of geo.units) assert.ok(u.length === 9 && u.every((i) => geo.isLive(i)));
+  const at = (r, c) => r * 21 + c;
+  assert.ok(!geo.isLive(at(0, 9)) && !geo.isLive(at(10, 0)) && geo.isLive(at(10, 10)) && geo.isLive(at(6, 6)));
+  assert.equal(geo.peers[at(0, 0)].length, 20, 'a cell of one grid');
+  assert.equal(geo.peers[at(6, 6)].length, 32, 'a cell of a shared box: two rows, two columns, one box');
+  assert.equal(geo.peers[at(0, 9)].length, 0, 'a hole has no peers');
+  // outlines: the frame's edge and the holes; box lines inside
+  assert.ok(geo.outline(at(0, 8), 'right') && geo.outline(at(0, 12), 'left') && geo.outline(at(8, 0), 'down') && !geo.outline(at(8, 6), 'down'));
+  assert.ok(geo.regionEdge(at(8, 6), 'down') && !geo.regionEdge(at(7, 6), 'down'));
+  // a game completes with its holes empty
+  const g = new Game({ n: 9, rows: 3, cols: 3, givens: [], variant: v });
+  g.geometry = geo;
+  assert.equal(g.values.length, 441);
+  const sol = new Array(441).fill(0);
+  for (let r = 0; r < 21; r++) for (let c = 0; c < 21; c++) if (geo.isLive(at(r, c))) sol[at(r, c)] = ((Math.floor(r / 3) + 3 * (r % 3) + c) % 9) + 1;
+  assert.equal(geo.conflicts(sol).size, 0, 'a shifted pattern keeps every grid');
+  for (let i = 0; i < 441; i++) if (sol[i] && i !== at(20, 20)) g.place(i, sol[i]);
+  assert.equal(g.completed, null);
+  g.place(at(20, 20), sol[at(20, 20)]);
+  assert.ok(g.completed, 'complete with 72 empty holes');
+  // the request, storage and the link
+  assert.deepEqual(apiFields(v, 9), { variant: 'samurai' });
+  assert.deepEqual(Game.fromJSON(JSON.parse(JSON.stringify(g))).values, g.values);
+  const q = new URLSearchParams(`${sudokuShare({ n: 9, rows: 3, cols: 3, givens: sol, entries: null })}&${new URLSearchParams(shareOf(v))}`);
+  assert.deepEqual(shareFrame(q), { n: 9, cells: 441 });
+  assert.deepEqual(readSudokuShare(q, shareFrame(q)).givens, sol);
+  assert.deepEqual(readShare(q, 9), v);
+  assert.equal(variantOf({ variant: ['samurai', 'x'] }, 9), null, 'a layout is played alone');
+  assert.equal(variantOf({ variant: 'samurai' }, 6), null, 'of 9x9 grids');
 });
 
 test('a saved game comes back whole; a broken save is refused', () => {

@@ -168,9 +168,11 @@ export function parseKiller(text) {
 
 // === Share links ===========================================================
 // A puzzle travels in the URL's fragment, after the page's route:
-//   #/sudoku?p=<grid>[&b=RxC][&e=<entries>]
+//   #/sudoku?p=<grid>[&b=RxC][&e=<entries>]   (a variant adds its fields,
+//                                             variants.js's shareOf)
 //   #/killer?n=<N>&k=<cages>[&x=1][&e=<entries>]
-// <grid> and <entries> are strings of N*N symbols ('.' empty) up to 35x35,
+// <grid> and <entries> are strings of N*N symbols ('.' empty; an
+// overlapping layout's: a symbol per cell of its frame) up to 35x35,
 // else the values joined by '-' (0 empty); b is given when the box is not
 // the default one for N; <cages> is "sum-cell.cell..." per cage joined by
 // '_' (cells as r*N+c in base 36); x=1 is Killer-X.  Only unreserved URL
@@ -179,9 +181,9 @@ export function parseKiller(text) {
 const cellsToText = (values, n) =>
   n <= LIMITS.sudoku.maxStringN ? toGridString(values) : values.map((v) => v || 0).join('-');
 
-function textToCells(text, n, max) {
+function textToCells(text, n, max, cells = n * n) {
   const parts = n <= LIMITS.sudoku.maxStringN ? [...text] : text.split('-');
-  if (parts.length !== n * n) return null;
+  if (parts.length !== cells) return null;
   const out = parts.map((p) => (n <= LIMITS.sudoku.maxStringN ? valueOf(p, n) : Number(p) || 0));
   if (n <= LIMITS.sudoku.maxStringN && parts.some((p, i) => !out[i] && p !== '.' && p !== '0')) return null;
   if (out.some((v) => !Number.isInteger(v) || v < 0 || v > max)) return null;
@@ -198,12 +200,15 @@ export function sudokuShare({ n, rows, cols, givens, entries }) {
 }
 
 // The fragment's query -> {n, rows, cols, givens, entries} or {error}.
-export function readSudokuShare(params) {
+// `frame` {n, cells}: the link's grid fills an overlapping layout's frame
+// of that many cells (variants.js's shareFrame), not an n x n grid.
+export function readSudokuShare(params, frame = null) {
   const p = params.get('p') || '';
   const len = n0(p);
-  const n = Math.round(Math.sqrt(len));
-  if (n * n !== len || n < LIMITS.sudoku.minN || n > LIMITS.sudoku.maxN) return { error: 'the link holds no grid the page can read' };
-  const givens = textToCells(p, n, n);
+  const n = frame ? frame.n : Math.round(Math.sqrt(len));
+  const cells = frame ? frame.cells : n * n;
+  if (cells !== len || n < LIMITS.sudoku.minN || n > LIMITS.sudoku.maxN) return { error: 'the link holds no grid the page can read' };
+  const givens = textToCells(p, n, n, cells);
   if (!givens) return { error: 'the link’s grid has symbols a ' + `${n}×${n} grid cannot hold` };
   let { rows, cols } = boxFor(n);
   const b = /^(\d+)x(\d+)$/.exec(params.get('b') || '');
@@ -211,7 +216,7 @@ export function readSudokuShare(params) {
   if (rows * cols !== n) return { error: `a ${rows}×${cols} box does not fit a ${n}×${n} grid` };
   let entries = null;
   if (params.get('e')) {
-    entries = textToCells(params.get('e'), n, n);
+    entries = textToCells(params.get('e'), n, n, cells);
     if (!entries) return { error: 'the link’s entries do not fit its grid' };
   }
   return { n, rows, cols, givens, entries };

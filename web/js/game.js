@@ -14,9 +14,12 @@
 // The timer counts wall-clock time while running; the clock is injected so
 // tests can drive it.  A completed game is frozen: no input, no undo.
 // A Sudoku variant's rules travel as `variant` (variants.js's description,
-// null for a classic grid); the player turns them into its Geometry.
+// null for a classic grid); the player turns them into its Geometry.  An
+// overlapping layout's board is its frame (variants.js's frameOf: a
+// Samurai's 21 x 21 cells); its holes stay 0 and are not asked to be
+// filled (geometry.isLive).
 
-import { checked as checkedVariant } from './variants.js';
+import { checked as checkedVariant, frameOf } from './variants.js';
 
 export const HISTORY_MAX = 5000;
 
@@ -36,7 +39,8 @@ export class Game {
     this.solution = solution ? Array.from(solution) : null;
     this.level = level;
     this.clock = clock;
-    const nn = n * n;
+    const { height, width } = frameOf(variant, n);
+    const nn = height * width;
     this.values = Array.from({ length: nn }, (_, i) => (givens && givens[i]) || 0);
     this.given = this.values.map((v) => (v ? 1 : 0));
     this.pencil = new Array(nn).fill(0);
@@ -179,11 +183,11 @@ export class Game {
     return c;
   }
 
-  // Completed: every cell filled and equal to the solution, or, when the
-  // solution is not known, breaking no rule of `geometry`.
+  // Completed: every live cell filled and equal to the solution, or, when
+  // the solution is not known, breaking no rule of `geometry`.
   checkComplete(geometry = this.geometry) {
     if (this.completed || this.editing) return false;
-    if (!this.values.every(Boolean)) return false;
+    if (!this.values.every((v, i) => v || (geometry && !geometry.isLive(i)))) return false;
     const ok = this.solution
       ? this.values.every((v, i) => v === this.solution[i])
       : geometry && geometry.solvedBy(this.values);
@@ -244,12 +248,13 @@ export class Game {
   // A game from toJSON(), or null when `o` is not one (an old or broken save).
   static fromJSON(o, clock = Date.now) {
     if (!o || o.v !== 1 || !Number.isInteger(o.n) || o.n < 1 || o.n > 64) return null;
-    const nn = o.n * o.n;
+    const variant = o.variant ? checkedVariant(o.variant, o.n) : null;
+    if (o.variant && !variant) return null;
+    const { height, width } = frameOf(variant, o.n);
+    const nn = height * width;
     const okArray = (a) => Array.isArray(a) && a.length === nn && a.every((x) => Number.isInteger(x) && x >= 0);
     if (!okArray(o.values) || !okArray(o.given) || !okArray(o.pencil)) return null;
     if (o.values.some((x) => x > o.n)) return null;
-    const variant = o.variant ? checkedVariant(o.variant, o.n) : null;
-    if (o.variant && !variant) return null;
     const g = new Game({
       kind: o.kind,
       n: o.n,

@@ -1,51 +1,54 @@
 // geometry.js -- the shape of a Sudoku-like board, with no DOM: its cells
-// (i = r*n + c), its regions (the boxes by default; any partition of the
-// cells for a jigsaw), the units whose cells must differ (rows, columns,
-// regions, and extra ones such as Killer-X's diagonals), each cell's peers,
-// and the Killer cages.  The board view draws region outlines and
-// decorations from it, the game checks entries against it, and pencil marks
-// are pruned along its peers, so a variant that adds units or regions
+// (i = r*width + c), its regions (the boxes by default; any partition of
+// the cells for a jigsaw), the units whose cells must differ (rows,
+// columns, regions, and extra ones such as Killer-X's diagonals), each
+// cell's peers, and the Killer cages.  The board view draws region outlines
+// and decorations from it, the game checks entries against it, and pencil
+// marks are pruned along its peers, so a variant that adds units or regions
 // changes this object and nothing else.
+//
+// One n x n grid is the board (width = height = n), or overlapping n x n
+// grids (`grids`: their top-left cells, a Samurai's five) in a frame, their
+// bounding box: a cell no grid covers is a hole (live[i] 0), in no unit,
+// never played or drawn.  Each grid brings its rows, columns and boxes; a
+// box two grids share is one unit and one region (the named layouts'
+// boxes all lie on one lattice of the frame).
 //
 // Cell and pair rules (Sudoku variants, variants.js) sit beside the units:
 // parity[i] 'E' / 'O' limits a cell to even / odd values, a pair rule says
 // two orthogonal neighbours differ by exactly 1 (a consecutive mark) or by
 // more (every unmarked pair, with nonConsecutive).  tags[i] are the cell's
-// extra classes for the board (' diag', ' win', ' even', ' odd').
+// extra classes for the board (' diag', ' win', ' even', ' odd', ' tenth').
 //
-// Invariants: region[i] is in 0..n-1 and each region has n cells; every unit
-// holds n distinct cells; peers[i] never holds i; pairsOf[i] holds [j,
-// consecutive] for every pair rule of i.
+// Invariants: region[i] is -1 on a hole, else a region id (0..n-1 on one
+// grid) and each region has n cells; every unit holds n distinct live
+// cells; peers[i] never holds i; pairsOf[i] holds [j, consecutive] for
+// every pair rule of i.
 
 export class Geometry {
   // {n, rows, cols}: boxes of rows x cols (rows * cols = n), or
-  // {n, regions}: region[i] for each cell.  extraUnits: arrays of cells.
-  // parity: a string of n*n marks ('E', 'O', '.'); pairs: [[i, j], ...]
-  // consecutive marks; nonConsecutive: every other neighbour pair differs
-  // by more than 1.
-  constructor({ n, rows, cols, regions = null, extraUnits = [], cages = [], tags = null, parity = null, pairs = [], nonConsecutive = false }) {
+  // {n, regions}: region[i] for each cell, or {n, rows, cols, grids}:
+  // overlapping n x n grids at [row, col] of their frame.  extraUnits:
+  // arrays of cells.  parity: a string of a mark per cell ('E', 'O', '.');
+  // pairs: [[i, j], ...] consecutive marks; nonConsecutive: every other
+  // neighbour pair differs by more than 1.
+  constructor({ n, rows, cols, regions = null, grids = null, extraUnits = [], cages = [], tags = null, parity = null, pairs = [], nonConsecutive = false }) {
     this.n = n;
     this.boxRows = rows || 0;
     this.boxCols = cols || 0;
-    const nn = n * n;
-    this.region = new Int32Array(nn);
-    for (let i = 0; i < nn; i++) {
-      if (regions) this.region[i] = regions[i];
-      else {
-        const r = Math.floor(i / n);
-        const c = i % n;
-        this.region[i] = Math.floor(r / rows) * (n / cols) + Math.floor(c / cols);
-      }
-    }
+    this.height = grids ? Math.max(...grids.map(([r]) => r)) + n : n;
+    this.width = grids ? Math.max(...grids.map(([, c]) => c)) + n : n;
+    this.size = this.height * this.width;
+    this.live = null; // every cell is live on one grid
+    this.region = new Int32Array(this.size);
     this.custom = !!regions;
-    this.extraUnits = extraUnits.map((u) => Int32Array.from(u));
     this.units = [];
-    for (let r = 0; r < n; r++) this.units.push(Int32Array.from({ length: n }, (_, c) => r * n + c));
-    for (let c = 0; c < n; c++) this.units.push(Int32Array.from({ length: n }, (_, r) => r * n + c));
-    const byRegion = Array.from({ length: n }, () => []);
-    for (let i = 0; i < nn; i++) byRegion[this.region[i]].push(i);
-    for (const cells of byRegion) this.units.push(Int32Array.from(cells));
+    if (grids) this.frameUnits(grids);
+    else this.gridUnits(regions);
+    this.liveCount = this.live ? this.live.reduce((a, b) => a + b, 0) : this.size;
+    this.extraUnits = extraUnits.map((u) => Int32Array.from(u));
     this.units.push(...this.extraUnits);
+    const nn = this.size;
     this.unitsOf = Array.from({ length: nn }, () => []);
     this.units.forEach((u, k) => {
       for (const i of u) this.unitsOf[i].push(k);
@@ -63,11 +66,63 @@ export class Geometry {
     this.setCages(cages);
   }
 
+  // One n x n grid: its rows, columns and regions (boxes, or a jigsaw's).
+  gridUnits(regions) {
+    const { n, boxRows: rows, boxCols: cols } = this;
+    for (let i = 0; i < n * n; i++) {
+      if (regions) this.region[i] = regions[i];
+      else this.region[i] = Math.floor(Math.floor(i / n) / rows) * (n / cols) + Math.floor((i % n) / cols);
+    }
+    for (let r = 0; r < n; r++) this.units.push(Int32Array.from({ length: n }, (_, c) => r * n + c));
+    for (let c = 0; c < n; c++) this.units.push(Int32Array.from({ length: n }, (_, r) => r * n + c));
+    const byRegion = Array.from({ length: n }, () => []);
+    for (let i = 0; i < n * n; i++) byRegion[this.region[i]].push(i);
+    for (const cells of byRegion) this.units.push(Int32Array.from(cells));
+  }
+
+  // Overlapping grids: each one's rows, columns and boxes; a shared box
+  // (the same first cell) is kept once.
+  frameUnits(grids) {
+    const { n, width: w, boxRows: rows, boxCols: cols } = this;
+    this.live = new Uint8Array(this.size);
+    this.region.fill(-1);
+    const boxOf = new Map(); // first cell -> region id
+    for (const [r0, c0] of grids) {
+      for (let a = 0; a < n; a++) {
+        this.units.push(Int32Array.from({ length: n }, (_, b) => (r0 + a) * w + c0 + b));
+        this.units.push(Int32Array.from({ length: n }, (_, b) => (r0 + b) * w + c0 + a));
+      }
+      for (let br = 0; br < n; br += rows) {
+        for (let bc = 0; bc < n; bc += cols) {
+          const cells = [];
+          for (let a = 0; a < rows; a++) for (let b = 0; b < cols; b++) cells.push((r0 + br + a) * w + c0 + bc + b);
+          if (boxOf.has(cells[0])) continue;
+          boxOf.set(cells[0], boxOf.size);
+          for (const i of cells) {
+            this.region[i] = boxOf.get(cells[0]);
+            this.live[i] = 1;
+          }
+          this.units.push(Int32Array.from(cells));
+        }
+      }
+    }
+  }
+
+  // Whether cell i is played (not a hole of a layout's frame).
+  isLive(i) {
+    return !this.live || this.live[i] === 1;
+  }
+
+  // The first live cell in reading order.
+  firstLive() {
+    return this.live ? this.live.indexOf(1) : 0;
+  }
+
   setPairs(marked, nonConsecutive) {
-    const n = this.n;
-    this.pairsOf = Array.from({ length: n * n }, () => []);
+    const { size, width: w } = this;
+    this.pairsOf = Array.from({ length: size }, () => []);
     this.pairRules = [];
-    const key = (a, b) => Math.min(a, b) * n * n + Math.max(a, b);
+    const key = (a, b) => Math.min(a, b) * size + Math.max(a, b);
     const marks = new Set(marked.map(([a, b]) => key(a, b)));
     const add = (a, b, consecutive) => {
       this.pairRules.push([a, b, consecutive]);
@@ -76,8 +131,9 @@ export class Geometry {
     };
     for (const [a, b] of marked) add(a, b, true);
     if (!nonConsecutive) return;
-    for (let i = 0; i < n * n; i++) {
-      for (const j of [i % n < n - 1 ? i + 1 : -1, i + n < n * n ? i + n : -1]) if (j >= 0 && !marks.has(key(i, j))) add(i, j, false);
+    for (let i = 0; i < size; i++) {
+      if (!this.isLive(i)) continue;
+      for (const j of [i % w < w - 1 ? i + 1 : -1, i + w < size ? i + w : -1]) if (j >= 0 && this.isLive(j) && !marks.has(key(i, j))) add(i, j, false);
     }
   }
 
@@ -101,37 +157,51 @@ export class Geometry {
   }
 
   setCages(cages) {
+    const w = this.width;
     this.cages = cages || [];
-    this.cageOf = new Int32Array(this.n * this.n).fill(-1);
+    this.cageOf = new Int32Array(this.size).fill(-1);
     this.cages.forEach((cage, k) => {
       for (const [r, c] of cage.cells) {
-        if (r >= 0 && c >= 0 && r < this.n && c < this.n) this.cageOf[r * this.n + c] = k;
+        if (r >= 0 && c >= 0 && r < this.height && c < w) this.cageOf[r * w + c] = k;
       }
     });
   }
 
   rowOf(i) {
-    return Math.floor(i / this.n);
+    return Math.floor(i / this.width);
   }
 
   colOf(i) {
-    return i % this.n;
+    return i % this.width;
   }
 
-  // Whether the cell right of / below i is in another region (a thick line).
+  // Whether the cell right of / below i is in another region (a thick
+  // line); a hole is no region, so a grid's outline is drawn too.
   regionEdge(i, dir) {
-    const n = this.n;
-    const r = Math.floor(i / n);
-    const c = i % n;
-    if (dir === 'right') return c < n - 1 && this.region[i] !== this.region[i + 1];
-    return r < n - 1 && this.region[i] !== this.region[i + n];
+    const w = this.width;
+    const r = Math.floor(i / w);
+    const c = i % w;
+    if (dir === 'right') return c < w - 1 && this.region[i] !== this.region[i + 1];
+    return r < this.height - 1 && this.region[i] !== this.region[i + w];
+  }
+
+  // On a frame, whether live cell i lies on its grids' outline on that
+  // side ('up', 'left', 'right', 'down'): the frame's edge or a hole.
+  outline(i, dir) {
+    const w = this.width;
+    const r = Math.floor(i / w);
+    const c = i % w;
+    const [dr, dc] = { up: [-1, 0], left: [0, -1], right: [0, 1], down: [1, 0] }[dir];
+    const rr = r + dr;
+    const cc = c + dc;
+    return rr < 0 || cc < 0 || rr >= this.height || cc >= w || !this.isLive(rr * w + cc);
   }
 
   // Boxes alternate shades like a chess board; other regions are not shaded.
   shaded(i) {
-    if (this.custom || !this.boxRows) return false;
-    const r = Math.floor(i / this.n);
-    const c = i % this.n;
+    if (this.custom || !this.boxRows || !this.isLive(i)) return false;
+    const r = Math.floor(i / this.width);
+    const c = i % this.width;
     return (Math.floor(r / this.boxRows) + Math.floor(c / this.boxCols)) % 2 === 1;
   }
 
@@ -172,7 +242,7 @@ export class Geometry {
       }
     }
     for (const cage of this.cages) {
-      const cells = cage.cells.map(([r, c]) => r * this.n + c);
+      const cells = cage.cells.map(([r, c]) => r * this.width + c);
       const vs = cells.map((i) => values[i]);
       const seen = new Map();
       cells.forEach((i, k) => {
@@ -189,8 +259,8 @@ export class Geometry {
     return bad;
   }
 
-  // Every cell filled and no rule broken.
+  // Every live cell filled and no rule broken.
   solvedBy(values) {
-    return values.every(Boolean) && this.conflicts(values).size === 0;
+    return values.every((v, i) => v || !this.isLive(i)) && this.conflicts(values).size === 0;
   }
 }

@@ -5,11 +5,16 @@
 // Shape: a Geometry (geometry.js): thick lines where regions meet (boxes,
 // or any jigsaw), Killer cages as dashed outlines inside their cells with
 // the sum in the first cell, and decorations drawn on an SVG layer over the
-// cells in grid units (viewBox 0 0 n n): lines through cell centres, dots,
-// labels.  A variant adds regions, units or decorations; the cells and
-// their input stay as they are.
+// cells in grid units (viewBox 0 0 width height): lines through cell
+// centres, dots, labels.  A variant adds regions, units or decorations; the
+// cells and their input stay as they are.  An overlapping layout's frame
+// (a Samurai: 21 x 21) is one board: its holes are empty placeholders
+// (class hole, hidden from assistive technology, never focused, clicked or
+// moved to), and each grid's outline is drawn by the live cells beside them
+// (classes bt, bl, br, bb; the board itself has no border then: class
+// frame).
 //
-// Per cell i = r*n + c: values[i] (0 empty, else 1..n), given[i], pencil[i]
+// Per cell i = r*width + c: values[i] (0 empty, else 1..n), given[i], pencil[i]
 // (candidate bits, bit v-1), marks[i] (classes: conflict, wrong, hint,
 // step, solved, guessed, selected, err, cage-hl, cage-err), and
 // per-candidate marks (hint candidates, eliminations).  With `highlight`,
@@ -19,7 +24,7 @@
 // data-marks="dots" and shows a dot, and the page lists the marks.
 //
 // Keyboard (one tab stop, roving focus, role=grid):
-//   arrows (wrapping), Home/End, PageUp/PageDown   move
+//   arrows (wrapping), Home/End, PageUp/PageDown   move (over holes)
 //   the grid's symbols (1-9, then A-Z)              write
 //   Backspace, Delete, 0, '.'                       clear
 //   Space, Enter on a selectable grid               select / unselect
@@ -54,6 +59,10 @@ export class Grid {
     this.el.addEventListener('keydown', (e) => this.key(e));
     this.el.addEventListener('focusin', (e) => this.track(e));
     this.el.addEventListener('click', (e) => this.click(e));
+    // a hole is no cell: a click there leaves the focus where it was
+    this.el.addEventListener('mousedown', (e) => {
+      if (e.target.classList.contains('hole')) e.preventDefault();
+    });
     this.el.addEventListener('paste', (e) => {
       if (!this.onPaste) return;
       e.preventDefault();
@@ -75,10 +84,13 @@ export class Grid {
   setGeometry(geo) {
     this.geo = geo;
     const n = geo.n;
+    const { width: w, height: ht } = geo;
     this.n = n;
+    this.w = w;
+    this.h = ht;
     this.boxRows = geo.boxRows;
     this.boxCols = geo.boxCols;
-    const nn = n * n;
+    const nn = geo.size;
     this.values = new Array(nn).fill(0);
     this.given = new Array(nn).fill(false);
     this.pencil = new Array(nn).fill(0);
@@ -88,17 +100,30 @@ export class Grid {
     this.diagonals = false;
     this.decorations = [];
     this.focusIndex = Math.min(this.focusIndex, nn - 1);
-    this.el.style.setProperty('--n', n);
+    if (!geo.isLive(this.focusIndex)) this.focusIndex = geo.firstLive();
+    // --n: the columns across (cell and font sizes), --rows: the rows
+    this.el.style.setProperty('--n', w);
+    this.el.style.setProperty('--rows', ht);
     this.el.style.setProperty('--pc', Math.ceil(Math.sqrt(n)));
     this.el.dataset.n = n;
-    this.el.setAttribute('aria-rowcount', n);
-    this.el.setAttribute('aria-colcount', n);
+    this.el.classList.toggle('frame', !!geo.live);
+    if (geo.live) this.el.dataset.frame = `${ht}x${w}`;
+    else delete this.el.dataset.frame;
+    this.el.dataset.cols = w;
+    this.el.setAttribute('aria-rowcount', ht);
+    this.el.setAttribute('aria-colcount', w);
     this.cells = [];
     const rowsEls = [];
-    for (let r = 0; r < n; r++) {
+    for (let r = 0; r < ht; r++) {
       const row = h('div', { role: 'row', class: 'srow' });
-      for (let c = 0; c < n; c++) {
-        const i = r * n + c;
+      for (let c = 0; c < w; c++) {
+        const i = r * w + c;
+        if (!geo.isLive(i)) {
+          const hole = h('div', { class: 'hole', 'aria-hidden': 'true' });
+          this.cells.push(hole);
+          row.append(hole);
+          continue;
+        }
         const cell = h('div', {
           role: 'gridcell',
           class: this.baseClass(i),
@@ -113,7 +138,7 @@ export class Grid {
     }
     this.overlay = document.createElementNS(SVG, 'svg');
     this.overlay.setAttribute('class', 'overlay');
-    this.overlay.setAttribute('viewBox', `0 0 ${n} ${n}`);
+    this.overlay.setAttribute('viewBox', `0 0 ${w} ${ht}`);
     this.overlay.setAttribute('preserveAspectRatio', 'none');
     this.overlay.setAttribute('aria-hidden', 'true');
     this.el.replaceChildren(...rowsEls, this.overlay);
@@ -123,8 +148,13 @@ export class Grid {
 
   baseClass(i) {
     let cls = 'cell';
-    if (this.geo.regionEdge(i, 'right')) cls += ' br';
-    if (this.geo.regionEdge(i, 'down')) cls += ' bb';
+    const geo = this.geo;
+    if (geo.live) {
+      if (geo.outline(i, 'up')) cls += ' bt';
+      if (geo.outline(i, 'left')) cls += ' bl';
+    }
+    if (geo.regionEdge(i, 'right') || (geo.live && geo.outline(i, 'right'))) cls += ' br';
+    if (geo.regionEdge(i, 'down') || (geo.live && geo.outline(i, 'down'))) cls += ' bb';
     if (this.geo.shaded(i)) cls += ' alt';
     if (this.geo.tags) cls += this.geo.tags[i];
     return cls;
@@ -135,7 +165,7 @@ export class Grid {
     const w = this.el.clientWidth;
     if (!w || !this.n) return;
     const per = Math.ceil(Math.sqrt(this.n));
-    const mode = (0.9 * w) / this.n / per >= MARK_MIN_PX ? 'inline' : 'dots';
+    const mode = (0.9 * w) / this.w / per >= MARK_MIN_PX ? 'inline' : 'dots';
     if (this.el.dataset.marks !== mode) this.el.dataset.marks = mode;
   }
 
@@ -193,6 +223,7 @@ export class Grid {
     this.render(i);
   }
 
+  // (Killer: one n x n grid)
   setCages(cages, diagonals) {
     this.geo.setCages(cages);
     this.cages = this.geo.cages;
@@ -216,8 +247,8 @@ export class Grid {
 // between two neighbours: a consecutive pair); each may have a class (cls).
   setDecorations(list) {
     this.decorations = list;
-    const n = this.n;
-    const at = (i) => [(i % n) + 0.5, Math.floor(i / n) + 0.5];
+    const w = this.w;
+    const at = (i) => [(i % w) + 0.5, Math.floor(i / w) + 0.5];
     const els = list.map((d) => {
       let el;
       if (d.type === 'line') {
@@ -257,6 +288,7 @@ export class Grid {
     const peers = this.highlighting ? new Set(this.geo.peers[sel]) : new Set();
     const v = this.highlighting ? this.values[sel] : 0;
     for (let i = 0; i < this.cells.length; i++) {
+      if (!this.geo.isLive(i)) continue;
       const cl = this.cells[i].classList;
       cl.toggle('sel', i === sel);
       cl.toggle('peer', peers.has(i));
@@ -272,10 +304,11 @@ export class Grid {
   }
 
   render(i) {
+    if (!this.geo.isLive(i)) return;
     const cell = this.cells[i];
     const n = this.n;
-    const r = Math.floor(i / n);
-    const c = i % n;
+    const r = Math.floor(i / this.w);
+    const c = i % this.w;
     const v = this.values[i];
     const parts = [];
     let cls = this.baseClass(i);
@@ -296,7 +329,7 @@ export class Grid {
     if (this.cages.length) {
       const k = this.geo.cageOf[i];
       if (k >= 0) {
-        const same = (rr, cc) => rr >= 0 && cc >= 0 && rr < n && cc < n && this.geo.cageOf[rr * n + cc] === k;
+        const same = (rr, cc) => rr >= 0 && cc >= 0 && rr < this.h && cc < this.w && this.geo.cageOf[rr * this.w + cc] === k;
         let ccls = 'cage';
         if (!same(r - 1, c)) ccls += ' ct';
         if (!same(r, c + 1)) ccls += ' cr';
@@ -322,7 +355,7 @@ export class Grid {
   firstCell(cage) {
     let best = -1;
     for (const [r, c] of cage.cells) {
-      const i = r * this.n + c;
+      const i = r * this.w + c;
       if (best < 0 || i < best) best = i;
     }
     return best;
@@ -330,8 +363,8 @@ export class Grid {
 
   describe(i) {
     const n = this.n;
-    const r = Math.floor(i / n);
-    const c = i % n;
+    const r = Math.floor(i / this.w);
+    const c = i % this.w;
     const v = this.values[i];
     let s = `row ${r + 1}, column ${c + 1}: `;
     if (v) s += `${symbolOf(v)}${this.given[i] ? ', given' : ''}`;
@@ -361,7 +394,7 @@ export class Grid {
 
   // Selects cell i; the focus follows when the grid has it (or `focus`).
   moveTo(i, focus = true) {
-    if (i < 0 || i >= this.cells.length) return;
+    if (i < 0 || i >= this.cells.length || !this.geo.isLive(i)) return;
     this.cells[this.focusIndex].tabIndex = -1;
     this.focusIndex = i;
     this.cells[i].tabIndex = 0;
@@ -394,29 +427,37 @@ export class Grid {
     if (this.selectable) this.onSelect(i, e);
   }
 
-  // The cell an arrow key, Home/End or PageUp/PageDown moves to, or -1.
+  // The cell an arrow key, Home/End or PageUp/PageDown moves to, or -1:
+  // the next live cell that way, wrapping within the row or column (every
+  // row and column of a frame has live cells).
   target(key) {
-    const n = this.n;
+    const { w, h: ht } = this;
     const i = this.focusIndex;
-    const r = Math.floor(i / n);
-    const c = i % n;
+    const r = Math.floor(i / w);
+    const c = i % w;
+    // from (r0, c0) on, steps of (dr, dc) until a live cell
+    const walk = (r0, c0, dr, dc) => {
+      let [rr, cc] = [r0, c0];
+      while (!this.geo.isLive(rr * w + cc)) [rr, cc] = [(rr + dr + ht) % ht, (cc + dc + w) % w];
+      return rr * w + cc;
+    };
     switch (key) {
       case 'ArrowLeft':
-        return r * n + ((c + n - 1) % n);
+        return walk(r, (c + w - 1) % w, 0, -1);
       case 'ArrowRight':
-        return r * n + ((c + 1) % n);
+        return walk(r, (c + 1) % w, 0, 1);
       case 'ArrowUp':
-        return ((r + n - 1) % n) * n + c;
+        return walk((r + ht - 1) % ht, c, -1, 0);
       case 'ArrowDown':
-        return ((r + 1) % n) * n + c;
+        return walk((r + 1) % ht, c, 1, 0);
       case 'Home':
-        return r * n;
+        return walk(r, 0, 0, 1);
       case 'End':
-        return r * n + n - 1;
+        return walk(r, w - 1, 0, -1);
       case 'PageUp':
-        return c;
+        return walk(0, c, 1, 0);
       case 'PageDown':
-        return (n - 1) * n + c;
+        return walk(ht - 1, c, -1, 0);
       default:
         return -1;
     }

@@ -32,7 +32,10 @@ export class Numpad {
     this.n = 0;
   }
 
-  setSize(n) {
+  // n symbols, each to be placed `per` times (n on one grid; a Samurai's
+  // 369 cells hold each digit 41 times).
+  setSize(n, per = n) {
+    this.per = per;
     if (n === this.n) return;
     this.n = n;
     this.buttons = [];
@@ -51,7 +54,7 @@ export class Numpad {
   update({ counts, pencil, canUndo, canRedo, disabled }) {
     for (let v = 1; v <= this.n; v++) {
       const b = this.buttons[v - 1];
-      const left = Math.max(0, this.n - (counts ? counts[v] : 0));
+      const left = Math.max(0, this.per - (counts ? counts[v] : 0));
       b.dataset.left = left ? String(left) : '';
       b.classList.toggle('done', left === 0);
       b.title = left ? `${left} left to place` : 'all placed';

@@ -192,7 +192,7 @@ export class Play {
     this.grid.setGeometry(this.geometry);
     if (g.cages.length || g.diagonals) this.grid.setCages(g.cages, g.diagonals);
     if (v.decorations.length) this.grid.setDecorations(v.decorations);
-    this.numpad.setSize(g.n);
+    this.numpad.setSize(g.n, this.geometry.liveCount / g.n);
     this.pauseReason = null;
     if (!g.editing && !g.completed && this.visible !== false) g.start();
     this.drawAll();
@@ -313,7 +313,7 @@ export class Play {
       changed = g.togglePencil(i, v);
     } else {
       if (g.given[i] && !g.editing) {
-        setStatus(this.status, 'warn', `${cellName(i, g.n)} is a given: it cannot change.`);
+        setStatus(this.status, 'warn', `${cellName(i, this.geometry.width)} is a given: it cannot change.`);
         return;
       }
       changed = g.place(i, v, { peers: this.geometry.peers, autoPencil: this.settings.autoPencil });
@@ -440,7 +440,7 @@ export class Play {
     }
     const marks = [];
     for (let v = 1; v <= g.n; v++) if (p & (1 << (v - 1))) marks.push(symbolOf(v));
-    this.marksLine.textContent = `Pencil marks in ${cellName(i, g.n)}: ${marks.join(' ')}`;
+    this.marksLine.textContent = `Pencil marks in ${cellName(i, this.geometry.width)}: ${marks.join(' ')}`;
   }
 
   // Values to show over the empty cells (a solver's answer); null clears.

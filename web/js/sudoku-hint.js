@@ -40,15 +40,16 @@ export class HintBox {
       .finally(() => buttons.forEach((b) => (b.disabled = false)));
     if (!res || g !== this.play.game) return;
     const grid = this.play.grid;
-    const idx = ([r, c]) => r * g.n + c;
+    const w = this.play.geometry.width; // the frame's, on an overlapping layout
+    const idx = ([r, c]) => r * w + c;
     if (res.status === 'solved') {
       setStatus(this.status, 'ok', 'The grid is complete and correct. Well done!');
       return;
     }
     if (res.status === 'wrong') {
-      const cells = (res.wrong || []).map((w) => idx(w.cell));
+      const cells = (res.wrong || []).map((x) => idx(x.cell));
       for (const i of cells) grid.mark(i, 'wrong');
-      setStatus(this.status, 'error', `${plural(cells.length, 'entry', 'entries')} contradict${cells.length === 1 ? 's' : ''} the solution: ${cells.map((i) => cellName(i, g.n)).join(', ')} (marked).`);
+      setStatus(this.status, 'error', `${plural(cells.length, 'entry', 'entries')} contradict${cells.length === 1 ? 's' : ''} the solution: ${cells.map((i) => cellName(i, w)).join(', ')} (marked).`);
       return;
     }
     if (res.status !== 'hint' || !res.step) {
@@ -83,9 +84,10 @@ export class HintBox {
     const g = this.play.game;
     if (!step || !g) return;
     const edits = [];
-    for (const x of step.placements || []) edits.push({ i: x.cell[0] * g.n + x.cell[1], v: x.value, pencil: 0 });
+    const w = this.play.geometry.width;
+    for (const x of step.placements || []) edits.push({ i: x.cell[0] * w + x.cell[1], v: x.value, pencil: 0 });
     for (const x of step.eliminations || []) {
-      const i = x.cell[0] * g.n + x.cell[1];
+      const i = x.cell[0] * w + x.cell[1];
       let mask = g.pencil[i] || this.play.geometry.candidates(g.values, i);
       for (const v of x.values) mask &= ~(1 << (v - 1));
       edits.push({ i, pencil: mask });

@@ -10,7 +10,7 @@
 //
 // page: {play, hint, boardField, problem(e, scope, status, gridField),
 // playerText(detail), start(options, why), startGenerated(p, n, rows,
-// cols), newEmpty(n, rows, cols)}
+// cols), newEmpty(n, rows, cols, layout)}
 
 import * as sudokuApi from './sudoku-api.js';
 import {
@@ -19,6 +19,7 @@ import {
 } from './ui.js';
 import { SIZES, boxFor, sizeLabel, EXAMPLES, toGridString, fromGrid, readPuzzleText, fromCsv, symbolOf } from './formats.js';
 import { LIMITS, range } from './limits.js';
+import { VARIANTS, variantLabel, isLayout, layoutOf } from './variants.js';
 
 export function engineerPanels(page) {
   const tools = boardTools(page);
@@ -57,7 +58,8 @@ function boardTools(page) {
     page.start({ n, rows, cols, givens: fromGrid(g, n) }, 'Example loaded. Type your answers, or ask for a hint.');
   });
   const clearEntries = button('Clear answers', () => play.restart());
-  const clearAll = button('Clear all', () => page.newEmpty(play.game.n, play.game.rows, play.game.cols));
+  // (an overlapping layout keeps its frame, to type a puzzle into it)
+  const clearAll = button('Clear all', () => page.newEmpty(play.game.n, play.game.rows, play.game.cols, layoutOf(play.game.variant)));
   const el = h(
     'div',
     { class: 'eng-only board-tools' },
@@ -75,9 +77,13 @@ function boardTools(page) {
   return { el, reset };
 }
 
-// Puzzle: New puzzle (difficulty, symmetry), Grade, Hint, Check.
+// Puzzle: New puzzle (variant, difficulty, symmetry), Grade, Hint, Check.
+// New puzzle makes the chosen variant at the board's size (an overlapping
+// layout: 9x9 grids), with what the generator drew for it (regions,
+// parity, marks); the choice follows the puzzle on the board.
 function puzzlePanel(page) {
   const { play } = page;
+  const variantSel = select(VARIANTS, 'classic');
   const diffSel = select(sudokuApi.DIFFICULTIES, 'medium');
   const symSel = select(sudokuApi.SYMMETRIES, 'rotational180');
   const newBtn = button('New puzzle', () => generate(), 'primary');
@@ -91,6 +97,7 @@ function puzzlePanel(page) {
     h(
       'div',
       { class: 'row' },
+      field('Variant', variantSel, { api: 'variant' }),
       field('Difficulty', diffSel, { api: 'difficulty rating' }),
       field('Symmetry', symSel, { api: 'symmetry' }),
       newBtn,
@@ -106,9 +113,11 @@ function puzzlePanel(page) {
 
   async function generate() {
     const g = play.game;
+    const variant = variantSel.value;
+    const s = isLayout(variant) ? boxFor(9) : { n: g.n, rows: g.rows, cols: g.cols };
     out.replaceChildren();
     const res = await task.run('Generating a puzzle…', (signal, hooks) =>
-      sudokuApi.generate({ n: g.n, rows: g.rows, cols: g.cols, difficulty: diffSel.value, symmetry: symSel.value }, { signal, ...hooks }),
+      sudokuApi.generate({ ...s, difficulty: diffSel.value, symmetry: symSel.value, variant }, { signal, ...hooks }),
     );
     if (!res) return;
     const p = res.puzzles && res.puzzles[0];
@@ -116,15 +125,16 @@ function puzzlePanel(page) {
       setStatus(status, 'warn', `No puzzle came back (status ${res.status}).`);
       return;
     }
-    page.startGenerated(p, g.n, g.rows, g.cols);
+    page.startGenerated(p, s.n, s.rows, s.cols);
     out.replaceChildren(levelLine(p.level, p.rating));
     const took = res.stats ? ` in ${fmt(res.stats.elapsed_ms)} ms` : '';
+    const what = play.game.variant ? ` ${variantLabel(play.game.variant)}` : '';
     setStatus(
       status,
       res.status === 'timeout' ? 'warn' : 'ok',
       res.status === 'timeout'
         ? `The level was not reached in time; here is the closest puzzle found${took}.`
-        : `New ${p.level} puzzle${took} (seed ${p.seed}).`,
+        : `New ${p.level}${what} puzzle${took} (seed ${p.seed}).`,
     );
     play.grid.focus();
   }
@@ -160,7 +170,8 @@ function puzzlePanel(page) {
     const g = play.game;
     const res = await task.run('Checking…', (signal, hooks) => sudokuApi.validate(g.values, g, { signal, ...hooks }));
     if (!res || g !== play.game) return;
-    for (const cf of res.conflicts) for (const [r, c] of cf.cells) play.grid.mark(r * g.n + c, 'conflict');
+    const w = play.geometry.width; // the frame's, on an overlapping layout
+    for (const cf of res.conflicts) for (const [r, c] of cf.cells) play.grid.mark(r * w + c, 'conflict');
     const wrong = g.wrongCells();
     for (const i of wrong) play.grid.mark(i, 'wrong');
     const empty = g.values.filter((v) => !v).length;
@@ -175,9 +186,10 @@ function puzzlePanel(page) {
     else setStatus(status, 'ok', `No rule is broken so far; ${plural(empty, 'cell')} to go.`);
   }
 
-  function reset() {
+  function reset(g) {
     out.replaceChildren();
     setStatus(status, '', '');
+    variantSel.value = g.variant && g.variant.names.length === 1 ? g.variant.names[0] : 'classic';
   }
   return { el, reset };
 }

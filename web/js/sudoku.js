@@ -20,7 +20,7 @@ import {
   SIZES, boxFor, sizeLabel, EXAMPLES, fromGrid, sudokuShare, readSudokuShare, playerField, playerDetail,
 } from './formats.js';
 import { LIMITS } from './limits.js';
-import { VARIANTS, variantOf, variantLabel, rulesText, shareOf, readShare } from './variants.js';
+import { VARIANTS, variantOf, variantLabel, rulesText, shareOf, readShare, shareFrame, isLayout, layoutOf } from './variants.js';
 
 const FIRST = EXAMPLES.find(([, name]) => name === '9×9 classic')[0];
 
@@ -60,10 +60,11 @@ export function mount(root) {
   const seedIn = h('input', { type: 'text', inputmode: 'numeric', pattern: '[0-9]*', class: 'seed', autocomplete: 'off', spellcheck: false });
   const newBtn = button('New game', () => newGame(), 'primary');
   const newCancel = button('Cancel', null, 'danger');
+  // (an overlapping layout's frame stays: its givens are typed into it)
   const ownBtn = button('Enter your own', () => {
     const g = play.game;
-    newEmpty(g.n, g.rows, g.cols);
-    grid.focus(0);
+    newEmpty(g.n, g.rows, g.cols, layoutOf(g.variant));
+    grid.focus(play.geometry.firstLive());
   });
   const newTask = new Task({
     status: play.status,
@@ -71,9 +72,12 @@ export function mount(root) {
     cancel: newCancel,
     onError: (e) => problem(e, root, play.status),
   });
+  // an overlapping layout is made of 9x9 grids: no size to choose
+  const syncSize = () => (sizeSel.disabled = isLayout(variantSel.value));
+  variantSel.addEventListener('change', syncSize);
   const newCard = card(
     'New game',
-    h('div', { class: 'row' }, field('Variant', variantSel), field('Size', sizeSel), field('Difficulty', diffSel)),
+    h('div', { class: 'row' }, field('Variant', variantSel), field('Size', sizeSel, { hint: 'Overlapping grids are 9×9.' }), field('Difficulty', diffSel)),
     h('details', { class: 'more' }, h('summary', null, 'More options'), field('Seed', seedIn, { hint: 'Optional: the same seed makes the same puzzle.' })),
     h('div', { class: 'row' }, newBtn, newCancel, ownBtn),
   );
@@ -124,6 +128,7 @@ export function mount(root) {
     rulesEl.hidden = !g.variant;
     // the New game card offers the variant being played
     if (g.variant && g.variant.names.length === 1) variantSel.value = g.variant.names[0];
+    syncSize();
     setFieldError(boardField, '');
     hint.clear();
     newTask.cancel();
@@ -157,23 +162,27 @@ export function mount(root) {
     start({ n, rows, cols, givens, variant, solution: p.solution ? fromGrid(p.solution, n) : null, level: p.level }, '');
   }
 
-  // An empty board of that shape, typing givens.
-  function newEmpty(n, rows, cols) {
-    play.load({ n, rows, cols, givens: [] }, { why: '' });
+  // An empty board of that shape (an overlapping layout's frame when
+  // `layout` names one), typing givens.
+  function newEmpty(n, rows, cols, layout = null) {
+    const variant = layout ? { names: [layout], regions: null, parity: null, pairs: null } : null;
+    play.load({ n, rows, cols, givens: [], variant }, { why: '' });
     play.setEditing(true);
     panels.sync(play.game);
   }
 
   async function newGame() {
-    const s = boxFor(+sizeSel.value);
+    const variant = variantSel.value;
+    const s = boxFor(isLayout(variant) ? 9 : +sizeSel.value);
     const seed = seedIn.value.trim();
     if (seed && !/^\d{1,15}$/.test(seed)) {
       setStatus(play.status, 'error', 'A seed is a whole number (digits only).');
       return;
     }
-    const variant = variantSel.value;
     const what = variant === 'classic' ? '' : ` ${variantLabel({ names: [variant] })}`;
-    const res = await newTask.run(`Making a ${diffSel.value} ${s.n}×${s.n}${what} puzzle…`, (signal, hooks) =>
+    const size = isLayout(variant) ? '' : ` ${s.n}×${s.n}`;
+    const a = /^[aeiou]/.test(diffSel.value) ? 'an' : 'a';
+    const res = await newTask.run(`Making ${a} ${diffSel.value}${size}${what} puzzle…`, (signal, hooks) =>
       sudokuApi.generate({ ...s, difficulty: diffSel.value, symmetry: 'rotational180', variant, seed }, { signal, ...hooks }),
     );
     const p = res && res.puzzles && res.puzzles[0];
@@ -184,7 +193,7 @@ export function mount(root) {
     startGenerated(p, s.n, s.rows, s.cols);
     const kind = play.game.variant ? ` ${variantLabel(play.game.variant)}` : '';
     setStatus(play.status, '', `A new ${p.level}${kind} puzzle. Good luck!`);
-    grid.focus(grid.focusIndex);
+    grid.focus();
   }
 
   function findSolution(g) {
@@ -209,7 +218,7 @@ export function mount(root) {
         }
         return false;
       }
-      grid.mark(+m[1] * play.game.n + +m[2], 'err');
+      grid.mark(+m[1] * play.geometry.width + +m[2], 'err');
       cellMsgs.push(`${playerField(err.field)}: ${playerDetail(err.detail)}`);
       return true;
     });
@@ -225,7 +234,7 @@ export function mount(root) {
     key: 'p',
     noun: 'puzzle',
     read: (params) => {
-      const s = readSudokuShare(params);
+      const s = readSudokuShare(params, shareFrame(params));
       const variant = s.error ? null : readShare(params, s.n);
       return variant && variant.error ? variant : { ...s, variant };
     },

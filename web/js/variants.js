@@ -4,17 +4,24 @@
 // link) is
 //   {names: ['jigsaw', 'x', ...], regions: [id per cell] | null,
 //    parity: 'EO..' (one mark per cell) | null, pairs: [[i, j], ...] | null}
-// with cells i = r*n + c; a classic puzzle has none (null).  From it:
+// with cells i = r*width + c of the board's frame; a classic puzzle has
+// none (null).  From it:
+//   frameOf()       the board's frame: n x n, or a layout's bounding box
+//                   and the origins of its n x n grids;
 //   apiFields()     the request fields of docs/variants.md (variant,
 //                   regions, parity, pairs), so that every call about the
 //                   puzzle (solve, validate, grade, hint) carries its rules;
 //   variantOf()     the description from a generated puzzle's answer;
-//   geometryOf()    the Geometry options (regions, extra units, parity,
-//                   pair rules, cell tags the board shades) and the board's
-//                   decorations (diagonal lines, consecutive marks);
-//   shareOf() / readShare()   the link's fields.
-// The page plays one n x n grid: the overlapping layouts (Samurai...) are
-// not offered here.
+//   geometryOf()    the Geometry options (regions, grids, extra units,
+//                   parity, pair rules, cell tags the board shades) and the
+//                   board's decorations (diagonal lines, consecutive marks);
+//   shareOf() / readShare() / shareFrame()   the link's fields.
+//
+// The overlapping layouts (Samurai, Sohei, ... LAYOUTS) are 9x9 grids in a
+// frame with holes, as the API names them (names among the variants); the
+// page plays a layout alone, not combined with another variant.  Their
+// grid origins are janko.at's, as solvers/sudoku/model.c has them (the
+// browser tests check each frame against the holes of the API's answers).
 //
 // Rules (docs/variants.md): x adds both diagonals, windoku the windows
 // between the boxes, disjoint one unit per position in a box; even-odd
@@ -35,8 +42,56 @@ export const VARIANTS = [
   ['even-odd', 'Even-odd'],
   ['consecutive', 'Consecutive'],
   ['non-consecutive', 'Non-consecutive'],
+  ['samurai', 'Samurai (five overlapping grids)'],
+  ['sohei', 'Sohei (four overlapping grids)'],
+  ['windmill', 'Windmill (five overlapping grids)'],
+  ['butterfly', 'Butterfly (four grids on 12×12)'],
+  ['gattai-8', 'Gattai-8 (eight overlapping grids)'],
+  ['shogun', 'Shogun (eleven overlapping grids)'],
+  ['sumo', 'Sumo (thirteen overlapping grids)'],
+  ['clueless-1', 'Clueless 1 (nine grids and their box centres)'],
+  ['clueless-2', 'Clueless 2 (nine grids and their centre boxes)'],
 ];
 const KNOWN = new Set(VARIANTS.map(([v]) => v).filter((v) => v !== 'classic'));
+
+// The overlapping layouts: the top-left cells [row, col] of their 9x9
+// grids; `tenth`: a Clueless layout's tenth grid, made of each grid's box
+// centres (1) or of its centre box (2).
+const NINE = [0, 9, 18].flatMap((r) => [0, 9, 18].map((c) => [r, c]));
+export const LAYOUTS = {
+  samurai: { grids: [[0, 0], [0, 12], [6, 6], [12, 0], [12, 12]] },
+  sohei: { grids: [[0, 6], [6, 0], [6, 12], [12, 6]] },
+  windmill: { grids: [[0, 3], [3, 12], [6, 6], [9, 0], [12, 9]] },
+  butterfly: { grids: [[0, 0], [0, 3], [3, 0], [3, 3]] },
+  'gattai-8': { grids: [[0, 0], [0, 12], [0, 24], [6, 6], [6, 18], [12, 0], [12, 12], [12, 24]] },
+  shogun: { grids: [[0, 0], [0, 12], [0, 24], [0, 36], [6, 6], [6, 18], [6, 30], [12, 0], [12, 12], [12, 24], [12, 36]] },
+  sumo: { grids: [[0, 0], [0, 12], [0, 24], [6, 6], [6, 18], [12, 0], [12, 12], [12, 24], [18, 6], [18, 18], [24, 0], [24, 12], [24, 24]] },
+  'clueless-1': { grids: NINE, tenth: 1 },
+  'clueless-2': { grids: NINE, tenth: 2 },
+};
+const LAYOUT_N = 9;
+
+// The layout's name among the names (a layout is played alone), or null.
+export const isLayout = (name) => Object.hasOwn(LAYOUTS, name);
+export const layoutOf = (v) => (v && v.names.find(isLayout)) || null;
+
+// The board's frame: {height, width, grids} (grids: the origins of a
+// layout's n x n grids, null for one n x n grid).
+export function frameOf(v, n) {
+  const name = layoutOf(v);
+  if (!name) return { height: n, width: n, grids: null };
+  const grids = LAYOUTS[name].grids;
+  return { height: Math.max(...grids.map(([r]) => r)) + n, width: Math.max(...grids.map(([, c]) => c)) + n, grids };
+}
+
+// A Clueless layout's tenth grid as frame cells, row by row (9 x 9).
+function tenthGrid(kind, width) {
+  return Array.from({ length: 81 }, (_, k) => {
+    const [r, c] = [Math.floor(k / 9), k % 9];
+    const [gi, gj, a, b] = [Math.floor(r / 3), Math.floor(c / 3), r % 3, c % 3];
+    return kind === 1 ? (9 * gi + 3 * a + 1) * width + 9 * gj + 3 * b + 1 : (9 * gi + 3 + a) * width + 9 * gj + 3 + b;
+  });
+}
 
 export function variantLabel(v) {
   if (!v) return 'Classic';
@@ -57,6 +112,16 @@ export function rulesText(v, n) {
     consecutive: 'neighbours joined by a white dot differ by 1, and no other neighbours do',
     'non-consecutive': 'no two side-by-side cells hold digits that differ by 1',
   };
+  const layout = layoutOf(v);
+  if (layout) {
+    const { grids, tenth } = LAYOUTS[layout];
+    const each = `each grid’s rows, columns and boxes hold ${all} once`;
+    if (tenth) {
+      const cells = tenth === 1 ? 'box centres' : 'centre boxes';
+      return `${variantLabel(v)}: ${grids.length} ${n}×${n} grids side by side; ${each}, and the shaded ${cells} make a tenth grid with its own rows, columns and boxes.`;
+    }
+    return `${variantLabel(v)}: ${grids.length} overlapping ${n}×${n} grids; ${each}, and a cell shared by two grids counts in both.`;
+  }
   return `${variantLabel(v)}: ${v.names.map((x) => rules[x]).join('; ')}.`;
 }
 
@@ -72,15 +137,18 @@ export function variantOf(p, n) {
     v.regions = flat(p.regions).map((x) => (ids.has(x) ? ids.get(x) : ids.set(x, ids.size).get(x)));
   }
   if (p.parity) v.parity = flat(p.parity).map((x) => (x ? String(x)[0].toUpperCase() : '.')).join('');
-  if (p.pairs) v.pairs = p.pairs.map((x) => (Array.isArray(x) ? x : x.cells).map(([r, c]) => r * n + c));
+  const width = frameOf(v, n).width;
+  if (p.pairs) v.pairs = p.pairs.map((x) => (Array.isArray(x) ? x : x.cells).map(([r, c]) => r * width + c));
   return checked(v, n);
 }
 
-// v when it describes an n x n puzzle the page can play, else null (an old
-// or broken save, a mistyped link).
+// v when it describes a puzzle of n symbols the page can play, else null
+// (an old or broken save, a mistyped link).
 export function checked(v, n) {
   if (!v || !Array.isArray(v.names) || !v.names.length || !v.names.every((x) => KNOWN.has(x))) return null;
-  const nn = n * n;
+  if (layoutOf(v) && (v.names.length > 1 || n !== LAYOUT_N)) return null;
+  const { height, width } = frameOf(v, n);
+  const nn = height * width;
   const cell = (i) => Number.isInteger(i) && i >= 0 && i < nn;
   if (v.names.includes('jigsaw') !== !!v.regions) return null;
   if (v.regions) {
@@ -92,26 +160,29 @@ export function checked(v, n) {
   if (v.names.includes('even-odd') !== !!v.parity) return null;
   if (v.parity && (typeof v.parity !== 'string' || !/^[EO.]*$/.test(v.parity) || v.parity.length !== nn)) return null;
   if (v.names.includes('consecutive') !== !!v.pairs) return null;
-  if (v.pairs && !v.pairs.every((p) => Array.isArray(p) && p.length === 2 && p.every(cell) && neighbours(p[0], p[1], n))) return null;
+  if (v.pairs && !v.pairs.every((p) => Array.isArray(p) && p.length === 2 && p.every(cell) && neighbours(p[0], p[1], width))) return null;
   return { names: v.names.slice(), regions: v.regions && v.regions.slice(), parity: v.parity || null, pairs: v.pairs && v.pairs.map((p) => p.slice()) };
 }
 
-const neighbours = (a, b, n) => (Math.abs(a - b) === 1 && Math.floor(a / n) === Math.floor(b / n)) || Math.abs(a - b) === n;
+const neighbours = (a, b, w) => (Math.abs(a - b) === 1 && Math.floor(a / w) === Math.floor(b / w)) || Math.abs(a - b) === w;
 
 // The request fields for the variant (nothing for a classic puzzle).
 export function apiFields(v, n) {
   if (!v) return {};
   const out = { variant: v.names.length === 1 ? v.names[0] : v.names.slice() };
-  const rc = (i) => [Math.floor(i / n), i % n];
+  const w = frameOf(v, n).width;
+  const rc = (i) => [Math.floor(i / w), i % w];
   if (v.regions) out.regions = Array.from({ length: n }, (_, r) => v.regions.slice(r * n, r * n + n));
   if (v.parity) out.parity = v.parity;
   if (v.pairs) out.pairs = v.pairs.map(([a, b]) => [rc(a), rc(b)]);
   return out;
 }
 
-// Geometry options and board decorations: {geometry: {regions, extraUnits,
-// tags, parity, pairs, nonConsecutive}, decorations: [...]}.
+// Geometry options and board decorations: {geometry: {regions, grids,
+// extraUnits, tags, parity, pairs, nonConsecutive}, decorations: [...]}.
 export function geometryOf(v, n, rows, cols) {
+  const layout = layoutOf(v);
+  if (layout) return layoutGeometry(layout, n);
   const tags = new Array(n * n).fill('');
   const extraUnits = [];
   const decorations = [];
@@ -156,6 +227,24 @@ export function geometryOf(v, n, rows, cols) {
   };
 }
 
+// A layout's grids and, for a Clueless one, its tenth grid's rows,
+// columns and boxes as extra units, its cells shaded (tag ' tenth').
+function layoutGeometry(name, n) {
+  const { height, width, grids } = frameOf({ names: [name] }, n);
+  const tags = new Array(height * width).fill('');
+  const extraUnits = [];
+  if (LAYOUTS[name].tenth) {
+    const t = tenthGrid(LAYOUTS[name].tenth, width);
+    const at = (r, c) => t[r * 9 + c];
+    for (let k = 0; k < 9; k++) {
+      extraUnits.push(Array.from({ length: 9 }, (_, j) => at(k, j)), Array.from({ length: 9 }, (_, j) => at(j, k)));
+      extraUnits.push(Array.from({ length: 9 }, (_, j) => at(3 * Math.floor(k / 3) + Math.floor(j / 3), 3 * (k % 3) + (j % 3))));
+    }
+    for (const i of t) tags[i] = ' tenth';
+  }
+  return { geometry: { grids, extraUnits, tags }, decorations: [] };
+}
+
 // The share link's fields: v (names), r (regions, a symbol per cell),
 // q (parity), c (consecutive pairs: cells in base 36, "a.b" joined by _).
 export function shareOf(v) {
@@ -165,6 +254,15 @@ export function shareOf(v) {
   if (v.parity) out.q = v.parity;
   if (v.pairs) out.c = v.pairs.map(([a, b]) => `${a.toString(36)}.${b.toString(36)}`).join('_');
   return out;
+}
+
+// The frame a link's grid fills when its variant is a layout: {n, cells},
+// else null (the grid is n x n).
+export function shareFrame(params) {
+  const names = (params.get('v') || '').split(',');
+  if (names.length !== 1 || !isLayout(names[0])) return null;
+  const { height, width } = frameOf({ names }, LAYOUT_N);
+  return { n: LAYOUT_N, cells: height * width };
 }
 
 // The description a link holds (null: classic), or {error}.
