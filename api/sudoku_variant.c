@@ -1238,8 +1238,7 @@ void api_sudoku_variant_describe(const sudoku_model_t *m, const sudoku_conflict_
         if (ln->kind == SUDOKU_LINE_SKYSCRAPER)
             snprintf(buf, cap, "constraints[%u] (%d buildings seen)", ln->tag, (int)ln->value);
         else if (ln->kind == SUDOKU_LINE_SUM || ln->kind == SUDOKU_LINE_CAGE)
-            snprintf(buf, cap, "constraints[%u] (the cells add up to %d)", ln->tag,
-                     (int)ln->value);
+            snprintf(buf, cap, "constraints[%u] (the cells add up to %d)", ln->tag, (int)ln->value);
         else
             snprintf(buf, cap, "constraints[%u]", ln->tag);
     } else if (cf->unit == SUDOKU_RULE_PAIR) {
