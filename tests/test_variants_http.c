@@ -604,6 +604,177 @@ START_TEST(variants_http_killer_on_variants) {
 }
 END_TEST
 
+/* One ISS constraint per type made from a known grid (cells chosen by
+ * their values there), as {"type", members}; the rule each keeps, checked
+ * by iss_holds() from its definition. */
+static const char iss_sol[] =
+    "395876421764123895218549376827354619436912587951687243582731964673498152149265738";
+
+/* The k-th cell (0, 1, ...) of iss_sol holding value v, as [r, c]. */
+static json_t *iss_cell(int v, int k) {
+    for (int c = 0; c < 81; c++)
+        if (iss_sol[c] - '0' == v && k-- == 0) return json_pack("[i,i]", c / 9, c % 9);
+    return NULL;
+}
+
+static json_t *iss_cells(const int *vals, int n) {
+    json_t *a = json_array();
+    int used[10] = {0};
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, iss_cell(vals[i], used[vals[i]]++));
+    return a;
+}
+
+#define ISS_CELLS(...)                                                                             \
+    iss_cells((const int[]){__VA_ARGS__}, (int)(sizeof((const int[]){__VA_ARGS__}) / sizeof(int)))
+
+static json_t *iss_constraints(void) {
+    json_t *l = json_array();
+    json_array_append_new(l, json_pack("{s:s,s:o}", "type", "thermo", "cells", ISS_CELLS(1, 3, 6)));
+    json_array_append_new(l, json_pack("{s:s,s:i,s:o}", "type", "whisper", "difference", 5, "cells",
+                                       ISS_CELLS(1, 7, 2)));
+    json_array_append_new(
+        l, json_pack("{s:s,s:o}", "type", "palindrome", "cells", ISS_CELLS(4, 9, 4)));
+    json_array_append_new(l, json_pack("{s:s,s:o}", "type", "renban", "cells", ISS_CELLS(3, 5, 4)));
+    json_array_append_new(
+        l, json_pack("{s:s,s:o}", "type", "between", "cells", ISS_CELLS(2, 5, 3, 8)));
+    json_array_append_new(l, json_pack("{s:s,s:i,s:o}", "type", "lockout", "min_diff", 4, "cells",
+                                       ISS_CELLS(3, 1, 9, 8)));
+    json_array_append_new(l, json_pack("{s:s,s:o,s:o}", "type", "arrow", "circle", iss_cell(9, 0),
+                                       "line", ISS_CELLS(4, 5)));
+    json_array_append_new(l, json_pack("{s:s,s:o,s:o}", "type", "double-arrow", "circles",
+                                       ISS_CELLS(2, 7), "line", ISS_CELLS(6, 3)));
+    json_array_append_new(l, json_pack("{s:s,s:o,s:o}", "type", "pill-arrow", "pill",
+                                       ISS_CELLS(1, 2), "line", ISS_CELLS(9, 3)));
+    json_array_append_new(l,
+                          json_pack("{s:s,s:o}", "type", "kropki-white", "cells", ISS_CELLS(5, 6)));
+    json_array_append_new(l,
+                          json_pack("{s:s,s:o}", "type", "kropki-black", "cells", ISS_CELLS(3, 6)));
+    json_array_append_new(l, json_pack("{s:s,s:o}", "type", "x", "cells", ISS_CELLS(4, 6)));
+    json_array_append_new(l, json_pack("{s:s,s:o}", "type", "v", "cells", ISS_CELLS(1, 4)));
+    json_array_append_new(l,
+                          json_pack("{s:s,s:o}", "type", "greater-than", "cells", ISS_CELLS(8, 2)));
+    json_array_append_new(
+        l, json_pack("{s:s,s:i,s:o}", "type", "cage", "sum", 6, "cells", ISS_CELLS(1, 2, 3)));
+    json_array_append_new(l, json_pack("{s:s,s:i,s:o}", "type", "little-killer", "sum", 18, "cells",
+                                       ISS_CELLS(9, 9)));
+    json_array_append_new(
+        l, json_pack("{s:s,s:i,s:o}", "type", "modular", "mod", 3, "cells", ISS_CELLS(1, 2, 3, 7)));
+    json_array_append_new(
+        l, json_pack("{s:s,s:o}", "type", "entropic", "cells", ISS_CELLS(1, 5, 9, 2)));
+    return l;
+}
+
+/* Whether grid g (81 digits) keeps constraint e, from the rule's text. */
+static int iss_holds(json_t *e, const char *g) {
+    const char *t = json_string_value(json_object_get(e, "type"));
+    int v[16], n = 0, h = 0, sum = 0;
+    json_t *list[3] = {json_object_get(e, "circle"), json_object_get(e, "circles"),
+                       json_object_get(e, "pill")};
+    size_t i;
+    json_t *c;
+    if (list[0] != NULL) { /* arrow: the circle, then the line */
+        v[n++] = g[json_integer_value(json_array_get(list[0], 0)) * 9 +
+                   json_integer_value(json_array_get(list[0], 1))] -
+                 '0';
+        h = 1;
+    }
+    for (int k = 1; k < 3; k++)
+        json_array_foreach(list[k], i, c) {
+            v[n++] = g[json_integer_value(json_array_get(c, 0)) * 9 +
+                       json_integer_value(json_array_get(c, 1))] -
+                     '0';
+            h++;
+        }
+    json_array_foreach(json_object_get(e, json_object_get(e, "line") ? "line" : "cells"), i,
+                       c) v[n++] =
+        g[json_integer_value(json_array_get(c, 0)) * 9 + json_integer_value(json_array_get(c, 1))] -
+        '0';
+    for (int k = h; k < n; k++)
+        sum += v[k];
+    if (strcmp(t, "thermo") == 0) return v[0] < v[1] && v[1] < v[2];
+    if (strcmp(t, "whisper") == 0) return abs(v[0] - v[1]) >= 5 && abs(v[1] - v[2]) >= 5;
+    if (strcmp(t, "palindrome") == 0) return v[0] == v[2];
+    if (strcmp(t, "renban") == 0) {
+        int lo = 10, hi = 0;
+        for (int k = 0; k < n; k++)
+            lo = v[k] < lo ? v[k] : lo, hi = v[k] > hi ? v[k] : hi;
+        return hi - lo == n - 1 && v[0] != v[1] && v[1] != v[2] && v[0] != v[2];
+    }
+    if (strcmp(t, "between") == 0 || strcmp(t, "lockout") == 0) {
+        int lo = v[0] < v[n - 1] ? v[0] : v[n - 1], hi = v[0] < v[n - 1] ? v[n - 1] : v[0];
+        int between = t[0] == 'b';
+        if (!between && hi - lo < 4) return 0;
+        for (int k = 1; k < n - 1; k++)
+            if (between ? !(v[k] > lo && v[k] < hi) : (v[k] >= lo && v[k] <= hi)) return 0;
+        return 1;
+    }
+    if (strcmp(t, "arrow") == 0) return v[0] == sum;
+    if (strcmp(t, "double-arrow") == 0) return v[0] + v[1] == sum;
+    if (strcmp(t, "pill-arrow") == 0) return 10 * v[0] + v[1] == sum;
+    if (strcmp(t, "kropki-white") == 0) return abs(v[0] - v[1]) == 1;
+    if (strcmp(t, "kropki-black") == 0) return v[0] == 2 * v[1] || v[1] == 2 * v[0];
+    if (strcmp(t, "x") == 0) return v[0] + v[1] == 10;
+    if (strcmp(t, "v") == 0) return v[0] + v[1] == 5;
+    if (strcmp(t, "greater-than") == 0) return v[0] > v[1];
+    if (strcmp(t, "cage") == 0) return sum == 6 && v[0] != v[1] && v[1] != v[2] && v[0] != v[2];
+    if (strcmp(t, "little-killer") == 0) return sum == 18;
+    if (strcmp(t, "modular") == 0 || strcmp(t, "entropic") == 0) {
+        for (int k = 0; k + 1 < n; k++)
+            for (int j = k + 1; j < n && j < k + 3; j++)
+                if (t[0] == 'm' ? v[k] % 3 == v[j] % 3 : (v[k] - 1) / 3 == (v[j] - 1) / 3) return 0;
+        return 1;
+    }
+    return 0;
+}
+
+/* ISS's types on a 9x9 made from a known grid: validate calls the grid
+ * valid; with the constrained cells (and a few more) blank, every solution
+ * the server sends keeps every constraint by its definition here, and the
+ * givens. */
+START_TEST(variants_http_iss_types) {
+    json_t *cons = iss_constraints(), *e, *req, *a, *g;
+    char grid[82];
+    size_t i, k;
+    hresp_t r;
+    json_array_foreach(cons, i, e) ck_assert_msg(iss_holds(e, iss_sol), "case %zu", i);
+    req = json_pack("{s:s,s:O}", "grid", iss_sol, "constraints", cons);
+    r = vpost("/v1/sudoku/validate", req);
+    a = vjson(&r, 200);
+    ck_assert_msg(json_is_true(json_object_get(a, "valid")), "%s", r.body);
+    json_decref(a);
+    hresp_free(&r);
+    memcpy(grid, iss_sol, 82);
+    json_array_foreach(cons, i, e) { /* blank every constrained cell */
+        const char *keys[] = {"cells", "line", "circles", "pill"};
+        json_t *c;
+        for (int m = 0; m < 4; m++)
+            json_array_foreach(json_object_get(e, keys[m]), k, c)
+                grid[json_integer_value(json_array_get(c, 0)) * 9 +
+                     json_integer_value(json_array_get(c, 1))] = '.';
+        if ((c = json_object_get(e, "circle")) != NULL)
+            grid[json_integer_value(json_array_get(c, 0)) * 9 +
+                 json_integer_value(json_array_get(c, 1))] = '.';
+    }
+    json_object_set_new(req, "grid", json_string(grid));
+    json_object_set_new(req, "max_solutions", json_integer(2));
+    r = vpost("/v1/sudoku/solve", req);
+    a = vjson(&r, 200);
+    ck_assert_int_ge(json_array_size(json_object_get(a, "solutions")), 1);
+    json_array_foreach(json_object_get(a, "solutions"), i, g) {
+        const char *t = json_string_value(g);
+        for (int c = 0; c < 81; c++)
+            ck_assert(grid[c] == '.' || grid[c] == t[c]);
+        json_array_foreach(cons, k, e)
+            ck_assert_msg(iss_holds(e, t), "constraints[%zu] broken in %s", k, t);
+    }
+    json_decref(a);
+    hresp_free(&r);
+    json_decref(req);
+    json_decref(cons);
+}
+END_TEST
+
 /* === Grade and hint === */
 
 START_TEST(variants_http_grade_and_hint) {
@@ -948,6 +1119,7 @@ Suite *variants_http_suite(void) {
     tcase_add_test(tc, variants_http_options_as_classic);
     tcase_add_test(tc, variants_http_constraints);
     tcase_add_test(tc, variants_http_killer_on_variants);
+    tcase_add_test(tc, variants_http_iss_types);
     tcase_add_test(tc, variants_http_handovers);
     suite_add_tcase(s, tc);
     return s;

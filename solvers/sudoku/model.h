@@ -70,7 +70,7 @@
     (-26) /* a line: a cell off the grids or twice, too long, a number it                          \
              cannot have */
 
-#define SUDOKU_LINE_MAX_CELLS  64   /* cells of one line rule */
+#define SUDOKU_LINE_MAX_CELLS  256  /* cells of one line rule */
 #define SUDOKU_MODEL_MAX_LINES 4096 /* line rules of one model */
 
 /* Variant flags (sudoku_spec_t.extras), applied to every grid. */
