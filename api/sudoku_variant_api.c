@@ -1433,6 +1433,13 @@ int api_sudoku_variant_generate_prepare(const api_request_t *req, api_job_t **jo
     j->rows = m->rows;
     j->cols = m->cols;
     sudoku_model_free(m);
+    if (j->rows != j->cols &&
+        (j->o.gen.symmetry == SUDOKU_SYM_ROT90 || j->o.gen.symmetry == SUDOKU_SYM_DIAG)) {
+        api_problem_add(&p, "body", "symmetry",
+                        "rotational90 and diagonal need a square frame; this layout is %d x %d",
+                        j->rows, j->cols);
+        goto fail;
+    }
     j->o.spec = j->v.spec;
     if (vg_alloc(j) != 0) {
         api_problem_init(&p, API_ENOMEM, "out of memory");

@@ -542,6 +542,10 @@ START_TEST(variants_http_constraints) {
                   "{\"size\": 4, \"constraints\": [{\"type\": \"sum\", \"sum\": 5, \"cells\": "
                   "[[0, 1], [0, 2]]}]}",
                   400, "constraints", NULL);
+    /* a symmetry a non-square layout cannot have: 400, not a search that never ends */
+    vproblem_text("/v1/sudoku/generate",
+                  "{\"variant\": \"gattai-8\", \"symmetry\": \"rotational90\"}", 400, "symmetry",
+                  "square");
 }
 END_TEST
 
