@@ -213,8 +213,15 @@ int main(int argc, char **argv) {
             json_t *fu = json_object_get(rec, "unique");
             out = 1;
             solved++;
-            if (!json_is_null(fu) &&
-                json_is_true(fu) != json_is_true(json_object_get(a, "unique"))) {
+            if (!json_is_null(fu) && json_is_false(json_object_get(a, "complete"))) {
+                printf("  %s: uniqueness not settled by the deadline (counted as wrong)\n",
+                       id ? id : "?");
+                solved--;
+                out = -1;
+                timeouts++;
+                wrong++;
+            } else if (!json_is_null(fu) &&
+                       json_is_true(fu) != json_is_true(json_object_get(a, "unique"))) {
                 printf("  %s: unique %s, the file says %s\n", id ? id : "?",
                        json_is_true(json_object_get(a, "unique")) ? "true" : "false",
                        json_is_true(fu) ? "true" : "false");
