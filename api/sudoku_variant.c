@@ -571,7 +571,9 @@ static int rel_holds(int rel, int param, int a, int b) {
 static void push_line(reader_t *r, int kind, int value, const int *cells, int len, int tag) {
     api_sudoku_variant_t *v = r->v;
     sudoku_line_t *ln;
-    if (r->nomem) return;
+    /* past the model's limit nothing more is kept (read_lines names it):
+     * a short body (a thousand anti-kings) must not make millions */
+    if (r->nomem || v->nlines_made > SUDOKU_MODEL_MAX_LINES) return;
     if (v->nlines_made == v->lines_cap) {
         size_t cap = v->lines_cap ? 2 * v->lines_cap : 64;
         sudoku_line_t *m = realloc(v->lines, cap * sizeof *m);
@@ -917,8 +919,9 @@ static void read_lines(reader_t *r, json_t *val) {
     }
     if (v->nlines_made > SUDOKU_MODEL_MAX_LINES) {
         api_problem_add(r->p, "body", "constraints",
-                        "these constraints make %zu line rules; at most %d are allowed",
-                        v->nlines_made, SUDOKU_MODEL_MAX_LINES);
+                        "these constraints make more than %d line rules (a pair of cells, a "
+                        "line, a cage each); at most %d are allowed",
+                        SUDOKU_MODEL_MAX_LINES, SUDOKU_MODEL_MAX_LINES);
         r->bad = 1;
     }
     v->spec.nlines = (int)v->nlines_made;

@@ -542,6 +542,18 @@ START_TEST(variants_http_constraints) {
                   "{\"size\": 4, \"constraints\": [{\"type\": \"sum\", \"sum\": 5, \"cells\": "
                   "[[0, 1], [0, 2]]}]}",
                   400, "constraints", NULL);
+    /* a short body that would make too many line rules: 400, nothing huge allocated */
+    {
+        json_t *req = json_pack("{s:s,s:[]}", "grid",
+                                "................................."
+                                "................................................",
+                                "constraints");
+        for (int k = 0; k < 40; k++)
+            json_array_append_new(json_object_get(req, "constraints"),
+                                  json_pack("{s:s}", "type", "anti-king"));
+        vproblem("/v1/sudoku/solve", req, 400, "constraints", "line rules");
+        json_decref(req);
+    }
     /* a symmetry a non-square layout cannot have: 400, not a search that never ends */
     vproblem_text("/v1/sudoku/generate",
                   "{\"variant\": \"gattai-8\", \"symmetry\": \"rotational90\"}", 400, "symmetry",
