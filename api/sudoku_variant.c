@@ -718,13 +718,17 @@ static const struct {
     {"disjoint-sets", ""},
     {"strict-kropki", ""},
     {"strict-xv", ""},
+    {"zipper", "cells"},
+    {"sandwich", "row col sum"},
+    {"x-sum", "side sum cells"},
+    {"sum-line", "sum loop cells"},
 };
 
 static const char known_types[] =
     "sum, little-killer, cage, skyscraper, thermo, whisper, palindrome, renban, between, lockout, "
     "modular, entropic, arrow, double-arrow, pill-arrow, kropki-white, kropki-black, x, v, "
     "greater-than, diagonal, windoku, anti-knight, anti-king, anti-consecutive, disjoint-sets, "
-    "strict-kropki, strict-xv";
+    "strict-kropki, strict-xv, zipper, sandwich, x-sum, sum-line";
 
 /* Whether key is a word of the space-separated list. */
 static int key_in(const char *keys, const char *key) {
@@ -856,6 +860,37 @@ static void read_constraint(reader_t *r, json_t *e, const char *type, int k, jso
                 push_line(r, SUDOKU_LINE_CAGE, 0, cells, len, k);
             json_decref(holder);
         }
+    } else if (strcmp(type, "zipper") == 0) {
+        if ((len = read_cells(r, e, "cells", field, 2, SUDOKU_LINE_MAX_CELLS, cells)) >= 0)
+            push_line(r, SUDOKU_LINE_ZIPPER, 0, cells, len, k);
+    } else if (strcmp(type, "sandwich") == 0) { /* a whole row or column of the grid */
+        json_t *row = json_object_get(e, "row"), *col = json_object_get(e, "col");
+        json_t *at = row != NULL ? row : col;
+        snprintf(cf, sizeof cf, "%s.%s", field, row != NULL ? "row" : "col");
+        if ((row == NULL) == (col == NULL) || !json_is_integer(at) || json_integer_value(at) < 0 ||
+            json_integer_value(at) >= n || v->rows != n || v->cols != n) {
+            api_problem_add(r->p, "body", cf,
+                            "give one of row or col, from 0 to %d, on a single %dx%d grid", n - 1,
+                            n, n);
+            r->bad = 1;
+            return;
+        }
+        for (int i = 0; i < n; i++)
+            cells[i] = row != NULL ? (int)json_integer_value(at) * n + i
+                                   : i * n + (int)json_integer_value(at);
+        if (line_number(r, e, "sum", field, 0, (long long)(n - 2) * (n - 1), &num) == 0)
+            push_line(r, SUDOKU_LINE_SANDWICH, num, cells, n, k);
+    } else if (strcmp(type, "x-sum") == 0 || strcmp(type, "sum-line") == 0) {
+        int xs = type[0] == 'x';
+        if (!xs && json_is_true(json_object_get(e, "loop"))) {
+            snprintf(cf, sizeof cf, "%s.loop", field);
+            api_problem_add(r->p, "body", cf, "a sum line that loops is not read yet");
+            r->bad = 1;
+            return;
+        }
+        if ((len = read_cells(r, e, "cells", field, 1, SUDOKU_LINE_MAX_CELLS, cells)) < 0) return;
+        if (line_number(r, e, "sum", field, 1, (long long)len * n, &num) == 0)
+            push_line(r, xs ? SUDOKU_LINE_XSUM : SUDOKU_LINE_SEGSUM, num, cells, len, k);
     } else if (strcmp(type, "disjoint-sets") == 0) {
         r->bits |= V_DISJOINT;
     } else { /* the global pair rules: over every cell of the frame */

@@ -1335,6 +1335,35 @@ static int rel_holds(const sudoku_spec_t *s, const sudoku_line_t *ln, const uint
         for (i = 1; i < len - 1; i++)
             if (g[lc[i]] >= lo && g[lc[i]] <= hi) return 0;
         return 1;
+    case SUDOKU_LINE_ZIPPER: /* mirrored pairs add up to one total; an odd line's centre is it */
+        for (i = 0; i < len / 2; i++)
+            if (g[lc[i]] + g[lc[len - 1 - i]] != a + z) return 0;
+        return len % 2 == 0 || g[lc[len / 2]] == a + z;
+    case SUDOKU_LINE_SANDWICH: { /* between the 1 and the n (4 here) */
+        int ones = 0, ns = 0, in = 0;
+        for (i = 0; i < len; i++) {
+            int x = g[lc[i]];
+            ones += x == 1;
+            ns += x == s->n;
+            if (x == 1 || x == s->n)
+                in = !in;
+            else if (in)
+                sum += x;
+        }
+        return ones == 1 && ns == 1 && sum == ln->value;
+    }
+    case SUDOKU_LINE_XSUM: /* the first x add up, x the first value */
+        if (a > len) return 0;
+        for (i = 0; i < a; i++)
+            sum += g[lc[i]];
+        return sum == ln->value;
+    case SUDOKU_LINE_SEGSUM: /* runs that each add up to the clue */
+        for (i = 0; i < len; i++) {
+            sum += g[lc[i]];
+            if (sum == ln->value) sum = 0;
+            if (sum > ln->value) return 0;
+        }
+        return sum == 0;
     default: return 1;
     }
 }
@@ -1544,9 +1573,12 @@ START_TEST(variants_relations_count_like_brute_force) {
         int nl = 0, at = 0;
 #define NEXT() (x ^= x << 13, x ^= x >> 7, x ^= x << 17, x)
         sol = every[NEXT() % 288];
+        s.lines = lines; /* rel_holds() reads them while they are drawn */
+        s.line_cells = cells;
+        s.pair_tables = tables;
         for (int want = 1 + (int)(NEXT() % 4); nl < want;) {
             sudoku_line_t *ln = &lines[nl];
-            int kind = (int)(NEXT() % 5), start = at, ok = 1;
+            int kind = (int)(NEXT() % 9), start = at, ok = 1;
             ln->first = (uint32_t)at;
             if (kind == 0) { /* a pair of two cells with a random relation that sol keeps */
                 int a = (int)(NEXT() % 16), b, rel = (int)(NEXT() % 6), t = nl;
@@ -1596,6 +1628,42 @@ START_TEST(variants_relations_count_like_brute_force) {
                     cells[at++] = (uint16_t)cell_of(sol, &x, v);
                 ln->kind = SUDOKU_LINE_RENBAN;
                 ln->value = 0;
+            } else if (kind >= 5) { /* zipper, sandwich, x-sum, sum line over a row or column */
+                int line = (int)(NEXT() % 4), col = (int)(NEXT() % 2), rev = (int)(NEXT() % 2);
+                int len = kind == 5 || kind == 8 ? 2 + (int)(NEXT() % 3) : 4, v[4];
+                for (int i = 0; i < len; i++) {
+                    int j = rev ? 3 - i : i;
+                    cells[at++] = (uint16_t)(col ? j * 4 + line : line * 4 + j);
+                    v[i] = sol[cells[at - 1]];
+                }
+                ln->kind = kind == 5   ? SUDOKU_LINE_ZIPPER
+                           : kind == 6 ? SUDOKU_LINE_SANDWICH
+                           : kind == 7 ? SUDOKU_LINE_XSUM
+                                       : SUDOKU_LINE_SEGSUM;
+                ln->value = 0;
+                ln->len = (uint32_t)len;
+                if (kind == 6 || kind == 7 || kind == 8) { /* the number sol shows */
+                    int sum = 0, best = 0;
+                    for (int k = 1; kind == 8 && k <= 16; k++) { /* a run length that fits */
+                        int r = 0, fits = 1;
+                        for (int i = 0; i < len && fits; i++) {
+                            r += v[i];
+                            if (r == k) r = 0;
+                            fits = r < k;
+                        }
+                        if (fits && r == 0 && (best == 0 || NEXT() % 2)) best = k;
+                    }
+                    for (int i = 0, in = 0; kind == 6 && i < len; i++) {
+                        if (v[i] == 1 || v[i] == 4)
+                            in = !in;
+                        else if (in)
+                            sum += v[i];
+                    }
+                    for (int i = 0; kind == 7 && i < v[0] && i < len; i++)
+                        sum += v[i];
+                    ln->value = kind == 8 ? best : sum;
+                }
+                ok = rel_holds(&s, ln, sol) && (kind != 7 || v[0] <= len);
             } else { /* between (ends 1 and 4 or 4 and 1) or lockout (ends 1..4 apart) */
                 int lock = kind == 4, a = lock ? 1 + (int)(NEXT() % 2) : 1, z = lock ? 4 : 4, len;
                 if (NEXT() % 2) {

@@ -515,7 +515,7 @@ START_TEST(variants_http_constraints) {
         json_decref(req);
     }
     vproblem_text("/v1/sudoku/solve",
-                  "{\"grid\": \"................\", \"constraints\": [{\"type\": \"sandwich\", "
+                  "{\"grid\": \"................\", \"constraints\": [{\"type\": \"equal-sum\", "
                   "\"cells\": [[0, 0], [0, 1]]}]}",
                   400, "constraints[0].type", "it reads sum, little-killer, cage");
     vproblem_text("/v1/sudoku/solve",
@@ -678,6 +678,14 @@ static json_t *iss_constraints(void) {
         l, json_pack("{s:s,s:i,s:o}", "type", "modular", "mod", 3, "cells", ISS_CELLS(1, 2, 3, 7)));
     json_array_append_new(
         l, json_pack("{s:s,s:o}", "type", "entropic", "cells", ISS_CELLS(1, 5, 9, 2)));
+    json_array_append_new(l, json_pack("{s:s,s:o}", "type", "zipper", "cells", ISS_CELLS(2, 9, 7)));
+    json_array_append_new(l, json_pack("{s:s,s:i,s:i}", "type", "sandwich", "row", 0, "sum", 32));
+    json_array_append_new(l, json_pack("{s:s,s:s,s:i,s:[[i,i],[i,i],[i,i],[i,i],[i,i],[i,i],[i,i],"
+                                       "[i,i],[i,i]]}",
+                                       "type", "x-sum", "side", "left", "sum", 17, "cells", 0, 0, 0,
+                                       1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 8));
+    json_array_append_new(l, json_pack("{s:s,s:i,s:b,s:o}", "type", "sum-line", "sum", 6, "loop", 0,
+                                       "cells", ISS_CELLS(1, 5, 2, 4)));
     return l;
 }
 
@@ -735,6 +743,34 @@ static int iss_holds(json_t *e, const char *g) {
     if (strcmp(t, "greater-than") == 0) return v[0] > v[1];
     if (strcmp(t, "cage") == 0) return sum == 6 && v[0] != v[1] && v[1] != v[2] && v[0] != v[2];
     if (strcmp(t, "little-killer") == 0) return sum == 18;
+    if (strcmp(t, "zipper") == 0) return v[0] + v[2] == v[1];
+    if (strcmp(t, "sandwich") == 0) { /* row 0: between its 1 and its 9 */
+        int in = 0;
+        sum = 0;
+        for (int k = 0; k < 9; k++) {
+            int x = g[k] - '0';
+            if (x == 1 || x == 9)
+                in = !in;
+            else if (in)
+                sum += x;
+        }
+        return sum == 32;
+    }
+    if (strcmp(t, "x-sum") == 0) {
+        sum = 0;
+        for (int k = 0; k < v[0]; k++)
+            sum += v[k];
+        return sum == 17;
+    }
+    if (strcmp(t, "sum-line") == 0) {
+        int run = 0;
+        for (int k = 0; k < n; k++) {
+            run += v[k];
+            if (run == 6) run = 0;
+            if (run > 6) return 0;
+        }
+        return run == 0;
+    }
     if (strcmp(t, "modular") == 0 || strcmp(t, "entropic") == 0) {
         for (int k = 0; k + 1 < n; k++)
             for (int j = k + 1; j < n && j < k + 3; j++)

@@ -792,6 +792,18 @@ static int check_lines(build_t *b, size_t *total) {
         } else if (ln->kind == SUDOKU_LINE_LOCKOUT) {
             lo = len >= 2 ? 0 : b->n;
             hi = b->n - 1;
+        } else if (ln->kind == SUDOKU_LINE_ZIPPER) {
+            lo = len >= 2 ? 0 : 1;
+            hi = 0;
+        } else if (ln->kind == SUDOKU_LINE_SANDWICH) { /* 0 to the inner values' most */
+            lo = len >= 2 ? 0 : 1;
+            hi = (len - 2) * (b->n - 1);
+        } else if (ln->kind == SUDOKU_LINE_XSUM) {
+            lo = 1;
+            hi = len * b->n;
+        } else if (ln->kind == SUDOKU_LINE_SEGSUM) {
+            lo = 1;
+            hi = len * b->n;
         } else {
             lo = ln->kind == SUDOKU_LINE_SUM ? len : 1;
             hi = ln->kind == SUDOKU_LINE_SUM ? len * b->n : (len < b->n ? len : b->n);
@@ -1201,6 +1213,38 @@ static int line_full_ok(const sudoku_model_t *m, const sudoku_line_t *ln, const 
         for (i = 1; i < len - 1; i++)
             if (grid[lc[i]] >= lo && grid[lc[i]] <= hi) return 0;
         return 1;
+    case SUDOKU_LINE_ZIPPER:
+        for (i = 0; i < len / 2; i++)
+            if (grid[lc[i]] + grid[lc[len - 1 - i]] != a + z) return 0;
+        return len % 2 == 0 || (len > 1 && grid[lc[len / 2]] == a + z);
+    case SUDOKU_LINE_SANDWICH: {
+        int open = -1, close = -1;
+        for (i = 0; i < len; i++)
+            if (grid[lc[i]] == 1 || grid[lc[i]] == m->n) {
+                if (open < 0)
+                    open = i;
+                else if (close < 0 && grid[lc[i]] != grid[lc[open]])
+                    close = i;
+                else
+                    return 0; /* a third extreme, or the same one twice */
+            }
+        if (open < 0 || close < 0) return 0;
+        for (i = open + 1; i < close; i++)
+            sum += grid[lc[i]];
+        return sum == ln->value;
+    }
+    case SUDOKU_LINE_XSUM:
+        if (a > len) return 0;
+        for (i = 0; i < a; i++)
+            sum += grid[lc[i]];
+        return sum == ln->value;
+    case SUDOKU_LINE_SEGSUM:
+        for (i = 0; i < len; i++) {
+            sum += grid[lc[i]];
+            if (sum == ln->value) sum = 0;
+            if (sum > ln->value) return 0;
+        }
+        return sum == 0;
     default: return 1;
     }
 }

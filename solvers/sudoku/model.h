@@ -109,6 +109,12 @@ typedef enum sudoku_line_kind_e {
     SUDOKU_LINE_BETWEEN = 6,    /* every inner value lies strictly between the two ends' */
     SUDOKU_LINE_LOCKOUT = 7,    /* the ends differ by `value` or more, and no inner value lies
                                    between them or equals one */
+    SUDOKU_LINE_ZIPPER = 8,     /* cells i and len-1-i add up to one total for every i (an odd
+                                   line's centre is that total) */
+    SUDOKU_LINE_SANDWICH = 9,   /* the values between the 1 and the n add up to `value` (0:
+                                   they are side by side); the line holds one 1 and one n */
+    SUDOKU_LINE_XSUM = 10,      /* the first x values add up to `value`, x the first value */
+    SUDOKU_LINE_SEGSUM = 11,    /* the line splits into runs that each add up to `value` */
     SUDOKU_LINE_KINDS
 } sudoku_line_kind_t;
 

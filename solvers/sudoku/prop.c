@@ -110,6 +110,9 @@ static size_t line_row_words(const sudoku_line_t *ln, int n) {
     case SUDOKU_LINE_CAGE: return (size_t)ln->value / 64 + 1;
     case SUDOKU_LINE_ARROW:
         return ((size_t)ln->len - (size_t)(ln->value & 0xff)) * (size_t)n / 64 + 1;
+    case SUDOKU_LINE_XSUM:
+    case SUDOKU_LINE_SEGSUM: return (size_t)ln->value / 64 + 1;
+    case SUDOKU_LINE_SANDWICH: return 2 * ((size_t)ln->value / 64 + 1) + 1;
     default: return 1;
     }
 }
@@ -591,7 +594,7 @@ static int pair_cell(sudoku__prop_t *p, int cell) {
 }
 
 /* dst = (src << v) | dst over w words (v: 1..64), bits past `top` (a
- * bit index) cleared. */
+ * bit index below 64 * w) cleared: none of dst's states lie there. */
 static void bits_shl_or(uint64_t *dst, const uint64_t *src, size_t w, int v, size_t top) {
     size_t ws = (size_t)v / 64, bs = (size_t)v % 64;
     for (size_t i = w; i-- > ws;) {
@@ -599,7 +602,9 @@ static void bits_shl_or(uint64_t *dst, const uint64_t *src, size_t w, int v, siz
         if (bs != 0 && i - ws > 0) x |= src[i - ws - 1] >> (64 - bs);
         dst[i] |= x;
     }
-    if (top % 64 != 63) dst[w - 1] &= ((uint64_t)1 << (top % 64 + 1)) - 1;
+    for (size_t i = top / 64 + 1; i < w; i++) /* nothing past top (top < 64 * w) */
+        dst[i] = 0;
+    if (top % 64 != 63) dst[top / 64] &= ((uint64_t)1 << (top % 64 + 1)) - 1;
 }
 
 /* dst = (src >> v) | dst over w words (v: 1..64). */
@@ -763,6 +768,189 @@ static int line_ends(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t 
     return 0;
 }
 
+/* Zipper: for each total T (the centre's value on an odd line), T stands
+ * when every mirrored pair has two values adding up to T; a cell keeps the
+ * values of the totals that stand. */
+static int line_zipper(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *lc) {
+    int len = (int)ln->len, half = len / 2, n = p->n, any = 0;
+    uint64_t keep[SUDOKU_LINE_MAX_CELLS] = {0};
+    for (int t = 2; t <= 2 * n; t++) {
+        uint64_t ka[SUDOKU_LINE_MAX_CELLS / 2], kb[SUDOKU_LINE_MAX_CELLS / 2];
+        int ok = !(len % 2) || (t <= n && (p->cand[lc[half]] >> (t - 1) & 1));
+        for (int i = 0; i < half && ok; i++) {
+            ka[i] = kb[i] = 0;
+            for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1) {
+                int x = sudoku__ctz(m) + 1, y = t - x;
+                if (y >= 1 && y <= n && (p->cand[lc[len - 1 - i]] >> (y - 1) & 1)) {
+                    ka[i] |= m & -m;
+                    kb[i] |= (uint64_t)1 << (y - 1);
+                }
+            }
+            ok = ka[i] != 0;
+        }
+        if (!ok) continue;
+        any = 1;
+        for (int i = 0; i < half; i++) {
+            keep[i] |= ka[i];
+            keep[len - 1 - i] |= kb[i];
+        }
+        if (len % 2) keep[half] |= (uint64_t)1 << (t - 1);
+    }
+    if (!any) return -1;
+    for (int i = 0; i < len; i++)
+        if (elim(p, lc[i], ~keep[i]) < 0) return -1;
+    return 0;
+}
+
+/* The supports of a sum over lc[0..len) whose totals must be in the set
+ * B[len] (set by the caller after sum_forward): keep[i] |= each cell's
+ * supported values; 0 when a total is reachable, -1 when none. */
+static int sum_support(sudoku__prop_t *p, const uint16_t *lc, size_t len, size_t w,
+                       const uint64_t *F, uint64_t *B, uint64_t *keep) {
+    size_t i;
+    for (i = len; i-- > 0;)
+        for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1)
+            bits_shr_or(B + i * w, B + (i + 1) * w, w, sudoku__ctz(m) + 1);
+    if ((B[0] & 1) == 0) return -1;
+    for (i = 0; i < len; i++)
+        for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1)
+            if (bits_meet_shl(F + i * w, B + (i + 1) * w, w, sudoku__ctz(m) + 1)) keep[i] |= m & -m;
+    return 0;
+}
+
+/* X-sum: for each value x of the first cell, the first x cells (the first
+ * included) add up to the clue; the cells after the x-th are free then. */
+static int line_xsum(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *lc) {
+    size_t len = ln->len, w = line_row_words(ln, p->n);
+    uint64_t keep[SUDOKU_LINE_MAX_CELLS] = {0};
+    uint64_t *F = p->lscratch, *B = F + (len + 1) * w;
+    for (uint64_t m = p->cand[lc[0]]; m != 0; m &= m - 1) {
+        long long x = sudoku__ctz(m) + 1, rest = (long long)ln->value - x;
+        uint64_t sub[SUDOKU_LINE_MAX_CELLS] = {0};
+        if ((size_t)x > len || rest < 0) continue;
+        if (x > 1) {
+            sum_forward(p, lc + 1, (size_t)x - 1, w, (size_t)rest, F, B);
+            B[(size_t)(x - 1) * w + (size_t)rest / 64] = (uint64_t)1 << (rest % 64);
+            if (sum_support(p, lc + 1, (size_t)x - 1, w, F, B, sub + 1) != 0) continue;
+        } else if (rest != 0) {
+            continue;
+        }
+        keep[0] |= m & -m;
+        for (size_t i = 1; i < len; i++)
+            keep[i] |= i < (size_t)x ? sub[i] : p->cand[lc[i]];
+    }
+    for (size_t i = 0; i < len; i++)
+        if (elim(p, lc[i], ~keep[i]) < 0) return -1;
+    return 0;
+}
+
+/* Sum lines: the line splits into runs that each add up to the clue.
+ * States: the current run's partial sum r in [0, clue). */
+static void seg_step(const uint64_t *src, uint64_t *dst, size_t w, int v, size_t s) {
+    bits_shl_or(dst, src, w, v, s - 1); /* r + v < s */
+    if (v <= (int)s && (src[(s - (size_t)v) / 64] >> ((s - (size_t)v) % 64) & 1))
+        dst[0] |= 1; /* r + v == s: a run ends */
+}
+
+static int line_segsum(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *lc) {
+    size_t len = ln->len, w = line_row_words(ln, p->n), s = (size_t)ln->value, i;
+    uint64_t *F = p->lscratch, *B = F + (len + 1) * w;
+    memset(F, 0, 2 * (len + 1) * w * sizeof *F);
+    F[0] = 1;
+    for (i = 0; i < len; i++)
+        for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1)
+            seg_step(F + i * w, F + (i + 1) * w, w, sudoku__ctz(m) + 1, s);
+    B[len * w] = 1;
+    for (i = len; i-- > 0;)
+        for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1) {
+            int v = sudoku__ctz(m) + 1;
+            uint64_t *b = B + i * w;
+            const uint64_t *nb = B + (i + 1) * w;
+            bits_shr_or(b, nb, w, v); /* r with r + v < s in the next set */
+            if (s / 64 < w) b[s / 64] &= ((uint64_t)1 << (s % 64)) - 1; /* r < s only */
+            if ((nb[0] & 1) && (size_t)v <= s)
+                b[(s - (size_t)v) / 64] |= (uint64_t)1 << ((s - (size_t)v) % 64);
+        }
+    if ((B[0] & 1) == 0) return -1;
+    for (i = 0; i < len; i++) {
+        uint64_t keep = 0, g[SUDOKU_LINE_MAX_CELLS * 64 / 64 + 1];
+        for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1) {
+            int hit = 0;
+            memset(g, 0, w * sizeof *g);
+            seg_step(F + i * w, g, w, sudoku__ctz(m) + 1, s);
+            for (size_t k = 0; k < w && !hit; k++)
+                hit = (g[k] & B[(i + 1) * w + k]) != 0;
+            if (hit) keep |= m & -m;
+        }
+        if (elim(p, lc[i], ~keep) < 0) return -1;
+    }
+    return 0;
+}
+
+/* Sandwich: a layer of states is [W words: open by 1, sums][W words: open
+ * by n, sums][a word: bit 0 before both, bit 1 after both]. */
+static void sand_step(const uint64_t *src, uint64_t *dst, size_t w, int v, int n, size_t s) {
+    const uint64_t *o1 = src, *on = src + w;
+    uint64_t f = src[2 * w], *d1 = dst, *dn = dst + w, *df = dst + 2 * w;
+    int closed1 = (o1[s / 64] >> (s % 64)) & 1, closedn = (on[s / 64] >> (s % 64)) & 1;
+    if (v == 1) {
+        if (f & 1) d1[0] |= 1; /* opens */
+        if (closedn) *df |= 2; /* closes what n opened */
+    } else if (v == n) {
+        if (f & 1) dn[0] |= 1;
+        if (closed1) *df |= 2;
+    } else {
+        bits_shl_or(d1, o1, w, v, s);
+        bits_shl_or(dn, on, w, v, s);
+        *df |= f & 3; /* before and after stay */
+    }
+}
+
+static int line_sandwich(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *lc) {
+    size_t len = ln->len, L = line_row_words(ln, p->n), w = (L - 1) / 2, s = (size_t)ln->value, i;
+    uint64_t *F = p->lscratch, *B = F + (len + 1) * L,
+             g[2 * (SUDOKU_LINE_MAX_CELLS * 64 / 64 + 1) + 1];
+    int n = p->n;
+    memset(F, 0, 2 * (len + 1) * L * sizeof *F);
+    F[2 * w] = 1; /* before both */
+    for (i = 0; i < len; i++)
+        for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1)
+            sand_step(F + i * L, F + (i + 1) * L, w, sudoku__ctz(m) + 1, n, s);
+    B[len * L + 2 * w] = 2;   /* after both */
+    for (i = len; i-- > 0;) { /* a state is in B[i] when some value leads into B[i+1] */
+        uint64_t *b = B + i * L;
+        const uint64_t *nb = B + (i + 1) * L;
+        for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1) {
+            int v = sudoku__ctz(m) + 1;
+            if (v == 1) {
+                if (nb[0] & 1) b[2 * w] |= 1;
+                if (nb[2 * w] & 2) b[w + s / 64] |= (uint64_t)1 << (s % 64);
+            } else if (v == n) {
+                if (nb[w] & 1) b[2 * w] |= 1;
+                if (nb[2 * w] & 2) b[s / 64] |= (uint64_t)1 << (s % 64);
+            } else {
+                bits_shr_or(b, nb, w, v);
+                bits_shr_or(b + w, nb + w, w, v);
+                b[2 * w] |= nb[2 * w] & 3;
+            }
+        }
+    }
+    if ((B[2 * w] & 1) == 0) return -1;
+    for (i = 0; i < len; i++) {
+        uint64_t keep = 0;
+        for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1) {
+            int hit = 0;
+            memset(g, 0, L * sizeof *g);
+            sand_step(F + i * L, g, w, sudoku__ctz(m) + 1, n, s);
+            for (size_t k = 0; k < L && !hit; k++)
+                hit = (g[k] & B[(i + 1) * L + k]) != 0;
+            if (hit) keep |= m & -m;
+        }
+        if (elim(p, lc[i], ~keep) < 0) return -1;
+    }
+    return 0;
+}
+
 /* A pair: each value keeps a partner its table allows. */
 static int line_pair(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *lc) {
     const uint64_t *fwd = p->lm->pair_fwd + (size_t)ln->value * (size_t)p->n;
@@ -838,6 +1026,10 @@ static int line_look(sudoku__prop_t *p, int k) {
     case SUDOKU_LINE_RENBAN: return line_renban(p, ln, lc);
     case SUDOKU_LINE_BETWEEN: return line_ends(p, ln, lc, 0);
     case SUDOKU_LINE_LOCKOUT: return line_ends(p, ln, lc, 1);
+    case SUDOKU_LINE_ZIPPER: return line_zipper(p, ln, lc);
+    case SUDOKU_LINE_SANDWICH: return line_sandwich(p, ln, lc);
+    case SUDOKU_LINE_XSUM: return line_xsum(p, ln, lc);
+    case SUDOKU_LINE_SEGSUM: return line_segsum(p, ln, lc);
     default: return ln->value > 0 ? line_sum(p, ln, lc) : 0; /* a cage without a total: its unit */
     }
 }
