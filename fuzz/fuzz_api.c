@@ -165,7 +165,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     if (getenv("FUZZ_VERBOSE") != NULL) /* what each corpus input exercises */
         fprintf(stderr, "%s %s: %d %.*s\n", ep->method, ep->path, resp.status,
-                resp.body != NULL && resp.len > 100 ? 100 : (int)resp.len,
+                resp.body != NULL && resp.len > 300 ? 300 : (int)resp.len,
                 resp.body != NULL ? resp.body : "");
     api_response_destroy(&resp);
 out:
