@@ -21,7 +21,8 @@
  * deadline counts as wrong (and is named so); uniqueness wrong
  * when the server's "unique" differs from the file's (a file's null is not
  * judged); wrong for another grid, no solution or a 5xx; unsupported when
- * the server answers 400 naming a constraint type it does not read.
+ * the server answers 400 naming a constraint type (or a member: sum-line's
+ * loop) it does not read.
  * Output: a line per constraint type (puzzles that have it, solved, median
  * and worst ms of those), the unsupported types, and last
  *   constraints: N solved, W wrong, U uniqueness wrong, S unsupported
@@ -186,10 +187,14 @@ int main(int argc, char **argv) {
         sol = json_string_value(json_object_get(rec, "solution"));
         sols = json_object_get(a, "solutions");
         first = json_string_value(json_array_get(sols, 0));
-        if (r.status == 400 && r.body && strstr(r.body, "is not a constraint this server reads")) {
+        if (r.status == 400 && r.body &&
+            (strstr(r.body, "is not a constraint this server reads") ||
+             strstr(r.body, "is not read yet"))) {
             const char *q = strstr(r.body, "'"), *q2 = q ? strchr(q + 1, '\'') : NULL;
             char t[40];
-            snprintf(t, sizeof t, "%.*s", q && q2 ? (int)(q2 - q - 1) : 1, q && q2 ? q + 1 : "?");
+            if (strstr(r.body, "is not read yet")) q = NULL; /* a member: sum-line's loop */
+            snprintf(t, sizeof t, "%.*s", q && q2 ? (int)(q2 - q - 1) : 13,
+                     q && q2 ? q + 1 : "sum-line loop");
             if (strstr(unsup, t) == NULL && strlen(unsup) + strlen(t) + 3 < sizeof unsup)
                 snprintf(unsup + strlen(unsup), sizeof unsup - strlen(unsup), "%s%s",
                          unsup[0] ? ", " : "", t);
