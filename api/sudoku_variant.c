@@ -738,26 +738,27 @@ static int key_in(const char *keys, const char *key) {
     return 0;
 }
 
-/* One constraint (index k) of a known type into line rules. */
-static void read_constraint(reader_t *r, json_t *e, const char *type, int k, json_t *all) {
+/* sum, little-killer, cage, skyscraper; 1 when type is one of them. */
+static int read_sum_rules(reader_t *r, json_t *e, const char *type, int k) {
     static const char *const sides[] = {"top", "bottom", "left", "right", NULL};
     api_sudoku_variant_t *v = r->v;
     char field[48], cf[96];
     int cells[SUDOKU_LINE_MAX_CELLS * 2], n = r->n, len;
     int32_t num = 0;
     snprintf(field, sizeof field, "constraints[%d]", k);
+    (void)v, (void)cf, (void)len, (void)num, (void)sides, (void)n;
     if (strcmp(type, "sum") == 0 || strcmp(type, "little-killer") == 0) {
-        if ((len = read_cells(r, e, "cells", field, 1, SUDOKU_LINE_MAX_CELLS, cells)) < 0) return;
+        if ((len = read_cells(r, e, "cells", field, 1, SUDOKU_LINE_MAX_CELLS, cells)) < 0) return 1;
         if (line_number(r, e, "sum", field, len, (long long)len * n, &num) == 0)
             push_line(r, SUDOKU_LINE_SUM, num, cells, len, k);
     } else if (strcmp(type, "cage") == 0) {
         json_t *sv = json_object_get(e, "sum");
-        if ((len = read_cells(r, e, "cells", field, 1, n, cells)) < 0) return;
+        if ((len = read_cells(r, e, "cells", field, 1, n, cells)) < 0) return 1;
         if (sv != NULL && !json_is_null(sv) &&
             !(json_is_integer(sv) && json_integer_value(sv) == 0) &&
             line_number(r, e, "sum", field, (long long)len * (len + 1) / 2,
                         (long long)len * (2LL * n - len + 1) / 2, &num) != 0)
-            return;
+            return 1;
         push_line(r, SUDOKU_LINE_CAGE, num, cells, len, k);
     } else if (strcmp(type, "skyscraper") == 0) {
         const char *side = json_string_value(json_object_get(e, "side"));
@@ -769,17 +770,33 @@ static void read_constraint(reader_t *r, json_t *e, const char *type, int k, jso
             api_problem_add(r->p, "body", cf, "must be top, bottom, left or right");
             r->bad = 1;
         }
-        if ((len = read_cells(r, e, "cells", field, 1, SUDOKU_LINE_MAX_CELLS, cells)) < 0) return;
+        if ((len = read_cells(r, e, "cells", field, 1, SUDOKU_LINE_MAX_CELLS, cells)) < 0) return 1;
         if (line_number(r, e, "visible", field, 1, len < n ? len : n, &num) == 0)
             push_line(r, SUDOKU_LINE_SKYSCRAPER, num, cells, len, k);
-    } else if (strcmp(type, "thermo") == 0 || strcmp(type, "whisper") == 0 ||
-               strcmp(type, "palindrome") == 0 || strcmp(type, "modular") == 0 ||
-               strcmp(type, "entropic") == 0) {
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* The types made of pair lines: thermo, whisper, palindrome, modular,
+ * entropic, kropki, x, v, greater-than; 1 when type is one of them. */
+static int read_pair_rules(reader_t *r, json_t *e, const char *type, int k) {
+    static const char *const sides[] = {"top", "bottom", "left", "right", NULL};
+    api_sudoku_variant_t *v = r->v;
+    char field[48], cf[96];
+    int cells[SUDOKU_LINE_MAX_CELLS * 2], n = r->n, len;
+    int32_t num = 0;
+    snprintf(field, sizeof field, "constraints[%d]", k);
+    (void)v, (void)cf, (void)len, (void)num, (void)sides, (void)n;
+    if (strcmp(type, "thermo") == 0 || strcmp(type, "whisper") == 0 ||
+        strcmp(type, "palindrome") == 0 || strcmp(type, "modular") == 0 ||
+        strcmp(type, "entropic") == 0) {
         int w = type[0] == 'w', p = type[0] == 'p', mod = type[0] == 'm', ent = type[0] == 'e';
         if ((len = read_cells(r, e, "cells", field, 2, SUDOKU_LINE_MAX_CELLS * 2, cells)) < 0)
-            return;
-        if (w && line_number(r, e, "difference", field, 1, n - 1, &num) != 0) return;
-        if (mod && line_number(r, e, "mod", field, 2, n, &num) != 0) return;
+            return 1;
+        if (w && line_number(r, e, "difference", field, 1, n - 1, &num) != 0) return 1;
+        if (mod && line_number(r, e, "mod", field, 2, n, &num) != 0) return 1;
         if (p) {
             for (int i = 0; i < len / 2; i++)
                 push_pair(r, REL_EQ, 0, cells[i], cells[len - 1 - i], k);
@@ -793,28 +810,6 @@ static void read_constraint(reader_t *r, json_t *e, const char *type, int k, jso
             for (int i = 0; i + 1 < len; i++)
                 push_pair(r, w ? REL_DIFF_GE : REL_LT, w ? num : 0, cells[i], cells[i + 1], k);
         }
-    } else if (strcmp(type, "renban") == 0) {
-        if ((len = read_cells(r, e, "cells", field, 1, n, cells)) >= 0)
-            push_line(r, SUDOKU_LINE_RENBAN, 0, cells, len, k);
-    } else if (strcmp(type, "between") == 0 || strcmp(type, "lockout") == 0) {
-        int lock = type[0] == 'l';
-        if ((len = read_cells(r, e, "cells", field, 2, SUDOKU_LINE_MAX_CELLS, cells)) < 0) return;
-        if (lock && line_number(r, e, "min_diff", field, 0, n - 1, &num) != 0) return;
-        push_line(r, lock ? SUDOKU_LINE_LOCKOUT : SUDOKU_LINE_BETWEEN, num, cells, len, k);
-    } else if (strstr(type, "arrow") != NULL) {
-        const char *key = type[0] == 'a' ? "circle" : type[0] == 'd' ? "circles" : "pill";
-        int h, lo = type[0] == 'a' ? 1 : 2, hi = type[0] == 'p' ? 3 : lo, nl;
-        json_t *circle = json_object_get(e, "circle");
-        if (type[0] == 'a' && json_is_integer(json_array_get(circle, 0))) { /* [r, c] */
-            snprintf(cf, sizeof cf, "%s.circle", field);
-            if (read_cell(r, circle, cf, &cells[0]) != 0) return;
-            h = 1;
-        } else if ((h = read_cells(r, e, key, field, lo, hi, cells)) < 0) {
-            return;
-        }
-        if ((nl = read_cells(r, e, "line", field, 1, SUDOKU_LINE_MAX_CELLS - h, cells + h)) < 0)
-            return;
-        push_line(r, SUDOKU_LINE_ARROW, h | (type[0] == 'p' ? 1 << 8 : 0), cells, h + nl, k);
     } else if (strncmp(type, "kropki", 6) == 0 || strcmp(type, "x") == 0 ||
                strcmp(type, "v") == 0 || strcmp(type, "greater-than") == 0) {
         int rel = type[0] == 'g'           ? REL_GT
@@ -822,44 +817,50 @@ static void read_constraint(reader_t *r, json_t *e, const char *type, int k, jso
                   : strcmp(type, "v") == 0 ? REL_SUM
                   : type[7] == 'w'         ? REL_CONSEC
                                            : REL_RATIO2;
-        if (read_cells(r, e, "cells", field, 2, 2, cells) < 0) return;
+        if (read_cells(r, e, "cells", field, 2, 2, cells) < 0) return 1;
         push_pair(r, rel,
                   strcmp(type, "x") == 0   ? 10
                   : strcmp(type, "v") == 0 ? 5
                                            : 0,
                   cells[0], cells[1], k);
-    } else if (strcmp(type, "diagonal") == 0) { /* a unit: a cage without a total */
-        const char *which = json_string_value(json_object_get(e, "which"));
-        if (json_object_get(e, "which") != NULL &&
-            (which == NULL || (strcmp(which, "main") != 0 && strcmp(which, "anti") != 0))) {
-            snprintf(cf, sizeof cf, "%s.which", field);
-            api_problem_add(r->p, "body", cf, "must be main or anti");
-            r->bad = 1;
-            return;
-        }
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* renban, between, lockout, the arrows, zipper, sandwich, x-sum, sum-line;
+ * 1 when type is one of them. */
+static int read_line_rules(reader_t *r, json_t *e, const char *type, int k) {
+    static const char *const sides[] = {"top", "bottom", "left", "right", NULL};
+    api_sudoku_variant_t *v = r->v;
+    char field[48], cf[96];
+    int cells[SUDOKU_LINE_MAX_CELLS * 2], n = r->n, len;
+    int32_t num = 0;
+    snprintf(field, sizeof field, "constraints[%d]", k);
+    (void)v, (void)cf, (void)len, (void)num, (void)sides, (void)n;
+    if (strcmp(type, "renban") == 0) {
         if ((len = read_cells(r, e, "cells", field, 1, n, cells)) >= 0)
-            push_line(r, SUDOKU_LINE_CAGE, 0, cells, len, k);
-    } else if (strcmp(type, "windoku") == 0) { /* each window a unit */
-        json_t *wins = json_object_get(e, "windows"), *wnd;
-        size_t i;
-        snprintf(cf, sizeof cf, "%s.windows", field);
-        if (!json_is_array(wins) || json_array_size(wins) == 0) {
-            api_problem_add(r->p, "body", cf, "must be a list of windows, each a list of cells");
-            r->bad = 1;
-            return;
+            push_line(r, SUDOKU_LINE_RENBAN, 0, cells, len, k);
+    } else if (strcmp(type, "between") == 0 || strcmp(type, "lockout") == 0) {
+        int lock = type[0] == 'l';
+        if ((len = read_cells(r, e, "cells", field, 2, SUDOKU_LINE_MAX_CELLS, cells)) < 0) return 1;
+        if (lock && line_number(r, e, "min_diff", field, 0, n - 1, &num) != 0) return 1;
+        push_line(r, lock ? SUDOKU_LINE_LOCKOUT : SUDOKU_LINE_BETWEEN, num, cells, len, k);
+    } else if (strstr(type, "arrow") != NULL) {
+        const char *key = type[0] == 'a' ? "circle" : type[0] == 'd' ? "circles" : "pill";
+        int h, lo = type[0] == 'a' ? 1 : 2, hi = type[0] == 'p' ? 3 : lo, nl;
+        json_t *circle = json_object_get(e, "circle");
+        if (type[0] == 'a' && json_is_integer(json_array_get(circle, 0))) { /* [r, c] */
+            snprintf(cf, sizeof cf, "%s.circle", field);
+            if (read_cell(r, circle, cf, &cells[0]) != 0) return 1;
+            h = 1;
+        } else if ((h = read_cells(r, e, key, field, lo, hi, cells)) < 0) {
+            return 1;
         }
-        json_array_foreach(wins, i, wnd) {
-            json_t *holder = json_pack("{s:O}", "cells", wnd);
-            char wf[96];
-            snprintf(wf, sizeof wf, "%s.windows[%zu]", field, i);
-            if (holder == NULL) {
-                r->nomem = 1;
-                return;
-            }
-            if ((len = read_cells(r, holder, "cells", wf, 1, n, cells)) >= 0)
-                push_line(r, SUDOKU_LINE_CAGE, 0, cells, len, k);
-            json_decref(holder);
-        }
+        if ((nl = read_cells(r, e, "line", field, 1, SUDOKU_LINE_MAX_CELLS - h, cells + h)) < 0)
+            return 1;
+        push_line(r, SUDOKU_LINE_ARROW, h | (type[0] == 'p' ? 1 << 8 : 0), cells, h + nl, k);
     } else if (strcmp(type, "zipper") == 0) {
         if ((len = read_cells(r, e, "cells", field, 2, SUDOKU_LINE_MAX_CELLS, cells)) >= 0)
             push_line(r, SUDOKU_LINE_ZIPPER, 0, cells, len, k);
@@ -873,7 +874,7 @@ static void read_constraint(reader_t *r, json_t *e, const char *type, int k, jso
                             "give one of row or col, from 0 to %d, on a single %dx%d grid", n - 1,
                             n, n);
             r->bad = 1;
-            return;
+            return 1;
         }
         for (int i = 0; i < n; i++)
             cells[i] = row != NULL ? (int)json_integer_value(at) * n + i
@@ -886,11 +887,59 @@ static void read_constraint(reader_t *r, json_t *e, const char *type, int k, jso
             snprintf(cf, sizeof cf, "%s.loop", field);
             api_problem_add(r->p, "body", cf, "a sum line that loops is not read yet");
             r->bad = 1;
-            return;
+            return 1;
         }
-        if ((len = read_cells(r, e, "cells", field, 1, SUDOKU_LINE_MAX_CELLS, cells)) < 0) return;
+        if ((len = read_cells(r, e, "cells", field, 1, SUDOKU_LINE_MAX_CELLS, cells)) < 0) return 1;
         if (line_number(r, e, "sum", field, 1, (long long)len * n, &num) == 0)
             push_line(r, xs ? SUDOKU_LINE_XSUM : SUDOKU_LINE_SEGSUM, num, cells, len, k);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* diagonal, windoku, disjoint-sets and the rules over the whole grid
+ * (anti-knight, anti-king, anti-consecutive, strict-kropki, strict-xv). */
+static int read_grid_rules(reader_t *r, json_t *e, const char *type, int k, json_t *all) {
+    static const char *const sides[] = {"top", "bottom", "left", "right", NULL};
+    api_sudoku_variant_t *v = r->v;
+    char field[48], cf[96];
+    int cells[SUDOKU_LINE_MAX_CELLS * 2], n = r->n, len;
+    int32_t num = 0;
+    snprintf(field, sizeof field, "constraints[%d]", k);
+    (void)v, (void)cf, (void)len, (void)num, (void)sides, (void)n;
+    if (strcmp(type, "diagonal") == 0) { /* a unit: a cage without a total */
+        const char *which = json_string_value(json_object_get(e, "which"));
+        if (json_object_get(e, "which") != NULL &&
+            (which == NULL || (strcmp(which, "main") != 0 && strcmp(which, "anti") != 0))) {
+            snprintf(cf, sizeof cf, "%s.which", field);
+            api_problem_add(r->p, "body", cf, "must be main or anti");
+            r->bad = 1;
+            return 1;
+        }
+        if ((len = read_cells(r, e, "cells", field, 1, n, cells)) >= 0)
+            push_line(r, SUDOKU_LINE_CAGE, 0, cells, len, k);
+    } else if (strcmp(type, "windoku") == 0) { /* each window a unit */
+        json_t *wins = json_object_get(e, "windows"), *wnd;
+        size_t i;
+        snprintf(cf, sizeof cf, "%s.windows", field);
+        if (!json_is_array(wins) || json_array_size(wins) == 0) {
+            api_problem_add(r->p, "body", cf, "must be a list of windows, each a list of cells");
+            r->bad = 1;
+            return 1;
+        }
+        json_array_foreach(wins, i, wnd) {
+            json_t *holder = json_pack("{s:O}", "cells", wnd);
+            char wf[96];
+            snprintf(wf, sizeof wf, "%s.windows[%zu]", field, i);
+            if (holder == NULL) {
+                r->nomem = 1;
+                return 1;
+            }
+            if ((len = read_cells(r, holder, "cells", wf, 1, n, cells)) >= 0)
+                push_line(r, SUDOKU_LINE_CAGE, 0, cells, len, k);
+            json_decref(holder);
+        }
     } else if (strcmp(type, "disjoint-sets") == 0) {
         r->bits |= V_DISJOINT;
     } else { /* the global pair rules: over every cell of the frame */
@@ -911,6 +960,14 @@ static void read_constraint(reader_t *r, json_t *e, const char *type, int k, jso
                     push_pair(r, sk ? REL_NOT_KROPKI : REL_NOT_XV, 0, c, o, k);
             }
     }
+    return 1;
+}
+
+/* One constraint (index k) of a known type into line rules. */
+static void read_constraint(reader_t *r, json_t *e, const char *type, int k, json_t *all) {
+    if (!read_sum_rules(r, e, type, k) && !read_pair_rules(r, e, type, k) &&
+        !read_line_rules(r, e, type, k))
+        read_grid_rules(r, e, type, k, all);
 }
 
 /* `constraints`: ISS's constraint types (docs/variants.md) into line
