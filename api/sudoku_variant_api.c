@@ -1332,8 +1332,8 @@ static void vg_rename(const vg_job_t *j, api_problem_t *p) {
 }
 
 /* The generator's own options (generate's table: api_gen_sudoku_options),
- * unknown members named, into the job.  Returns whether any was bad (1),
- * or -1 when out of memory. */
+ * unknown members named, into the job.  Returns whether any was bad
+ * (generate's rows allocate nothing: no out-of-memory case). */
 static int vg_options(const api_request_t *req, json_t *root, vg_job_t *j, long long *size,
                       api_problem_t *p) {
     api_gen_opts_t g;
@@ -1346,7 +1346,7 @@ static int vg_options(const api_request_t *req, json_t *root, vg_job_t *j, long 
     j->base.timeout_ms = g.timeout_ms;
     j->seed = g.seed;
     *size = g.size;
-    return rc == -2 ? -1 : rc != 0;
+    return rc != 0;
 }
 
 /* The copy of the request's variant fields (and box) that every puzzle
@@ -1401,11 +1401,7 @@ int api_sudoku_variant_generate_prepare(const api_request_t *req, api_job_t **jo
     bad = api_params_check(req, none, &p) != 0;
     if ((root = api_json_object(req, &p)) == NULL) goto fail;
     sudoku_vgen_opts_init(&j->o);
-    if ((rc = vg_options(req, root, j, &size, &p)) < 0) {
-        api_problem_nomem(&p, "reading the options");
-        goto fail;
-    }
-    bad |= rc;
+    bad |= vg_options(req, root, j, &size, &p) != 0;
     if (json_object_get(root, "constraints") != NULL) {
         api_problem_add(&p, "body", "constraints",
                         "the generator draws no sum or skyscraper constraints (yet)");

@@ -152,6 +152,14 @@ static const walk_t walks[] = {
      "{\"variant\":[\"jigsaw\",\"even-odd\"],\"size\":4,\"count\":2,\"seed\":3}"},
     {"POST", "/v1/sudoku/generate", NULL, J, NULL,
      "{\"variant\":\"consecutive\",\"size\":4,\"box\":{\"rows\":1,\"cols\":4},\"seed\":2}"},
+    /* constraints (line rules, pair tables) and Killer on a variant (the hand-over) */
+    {"POST", "/v1/sudoku/solve", NULL, J, NULL,
+     "{\"grid\":\"................\",\"constraints\":[{\"type\":\"thermo\",\"cells\":[[0,0],"
+     "[0,1]]},{\"type\":\"anti-king\"},{\"type\":\"sum\",\"sum\":5,\"cells\":[[1,0],[1,1]]}],"
+     "\"max_solutions\":2}"},
+    {"POST", "/v1/killer/solve", NULL, J, NULL,
+     "{\"variant\":\"classic\",\"size\":4,\"cages\":[{\"sum\":3,\"cells\":[[0,0],[0,1]]},"
+     "{\"sum\":7,\"cells\":[[0,2],[0,3]]}],\"max_solutions\":2}"},
 };
 #define NWALKS (sizeof walks / sizeof walks[0])
 
