@@ -18,8 +18,11 @@
  *     being seen when it is larger than every value before it (a
  *     skyscraper clue), or a killer cage: a sum whose cells are also a unit
  *     (an extra unit numbered after the spec's own: unit_index - nextra is
- *     the line).  Only the propagation engine (and best-first, which
- *     is built on it) reads them: the other methods answer SUDOKU_EMETHOD.
+ *     the line); and the other kinds of sudoku_line_kind_t (a pair of cells
+ *     by a relation table, arrows, renban, between, lockout, zipper,
+ *     sandwich, x-sum, sum lines: docs/constraints.md).  Only the
+ *     propagation engine (and best-first, which is built on it) reads
+ *     them: the other methods answer SUDOKU_EMETHOD.
  * Rows, columns and rectangular boxes of each n x n grid are the default
  * units; a description (sudoku_spec_t) says what to add or replace, and
  * sudoku_model_new() compiles it into the tables the engines read.
@@ -120,8 +123,10 @@ typedef enum sudoku_line_kind_e {
 
 typedef struct sudoku_line_s {
     uint8_t kind;   /* sudoku_line_kind_t */
-    int32_t value;  /* SUM: len..len*n; SKYSCRAPER: 1..min(len, n); CAGE: 0, or the
-                       least to the most len distinct values make (len <= n) */
+    int32_t value;  /* each kind's number (sudoku_line_kind_t); sudoku_model_new()
+                       checks its range: SUM len..len*n, SKYSCRAPER 1..min(len, n,
+                       63), CAGE 0 or what len distinct values can make, PAIR a
+                       table, RENBAN, BETWEEN, ZIPPER 0, ... */
     uint32_t first; /* the cells, in order: line_cells[first .. first + len) */
     uint32_t len;   /* 1..SUDOKU_LINE_MAX_CELLS */
     uint32_t tag;   /* the caller's, kept as given (the API: which constraint made it) */
@@ -251,7 +256,8 @@ typedef struct sudoku_model_s {
     const uint32_t *pair_start;  /* [ncells + 1]: pair rules of cell c are */
     const uint32_t *pair_adj;    /* pair_adj[pair_start[c] .. ): other cell << 8 | rule */
     int nextra;                  /* the spec's extra units; SUDOKU_UNIT_EXTRA units with a
-                                    unit_index from nextra on are cages: line index + nextra */
+                                    unit_index from nextra on are a cage's or a renban's:
+                                    line index + nextra */
     int nlines;                  /* line rules, as the spec gave them */
     const sudoku_line_t *lines;  /* [nlines] */
     const uint16_t *line_cells;  /* their cells */
