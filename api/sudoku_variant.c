@@ -739,14 +739,12 @@ static int key_in(const char *keys, const char *key) {
 }
 
 /* sum, little-killer, cage, skyscraper; 1 when type is one of them. */
-static int read_sum_rules(reader_t *r, json_t *e, const char *type, int k) {
+static int read_sum_rules(reader_t *r, json_t *e, const char *type, int k, const char *field,
+                          int *cells) {
     static const char *const sides[] = {"top", "bottom", "left", "right", NULL};
-    api_sudoku_variant_t *v = r->v;
-    char field[48], cf[96];
-    int cells[SUDOKU_LINE_MAX_CELLS * 2], n = r->n, len;
+    char cf[96];
+    int n = r->n, len;
     int32_t num = 0;
-    snprintf(field, sizeof field, "constraints[%d]", k);
-    (void)v, (void)cf, (void)len, (void)num, (void)sides, (void)n;
     if (strcmp(type, "sum") == 0 || strcmp(type, "little-killer") == 0) {
         if ((len = read_cells(r, e, "cells", field, 1, SUDOKU_LINE_MAX_CELLS, cells)) < 0) return 1;
         if (line_number(r, e, "sum", field, len, (long long)len * n, &num) == 0)
@@ -781,14 +779,10 @@ static int read_sum_rules(reader_t *r, json_t *e, const char *type, int k) {
 
 /* The types made of pair lines: thermo, whisper, palindrome, modular,
  * entropic, kropki, x, v, greater-than; 1 when type is one of them. */
-static int read_pair_rules(reader_t *r, json_t *e, const char *type, int k) {
-    static const char *const sides[] = {"top", "bottom", "left", "right", NULL};
-    api_sudoku_variant_t *v = r->v;
-    char field[48], cf[96];
-    int cells[SUDOKU_LINE_MAX_CELLS * 2], n = r->n, len;
+static int read_pair_rules(reader_t *r, json_t *e, const char *type, int k, const char *field,
+                           int *cells) {
+    int n = r->n, len;
     int32_t num = 0;
-    snprintf(field, sizeof field, "constraints[%d]", k);
-    (void)v, (void)cf, (void)len, (void)num, (void)sides, (void)n;
     if (strcmp(type, "thermo") == 0 || strcmp(type, "whisper") == 0 ||
         strcmp(type, "palindrome") == 0 || strcmp(type, "modular") == 0 ||
         strcmp(type, "entropic") == 0) {
@@ -831,14 +825,12 @@ static int read_pair_rules(reader_t *r, json_t *e, const char *type, int k) {
 
 /* renban, between, lockout, the arrows, zipper, sandwich, x-sum, sum-line;
  * 1 when type is one of them. */
-static int read_line_rules(reader_t *r, json_t *e, const char *type, int k) {
-    static const char *const sides[] = {"top", "bottom", "left", "right", NULL};
+static int read_line_rules(reader_t *r, json_t *e, const char *type, int k, const char *field,
+                           int *cells) {
     api_sudoku_variant_t *v = r->v;
-    char field[48], cf[96];
-    int cells[SUDOKU_LINE_MAX_CELLS * 2], n = r->n, len;
+    char cf[96];
+    int n = r->n, len;
     int32_t num = 0;
-    snprintf(field, sizeof field, "constraints[%d]", k);
-    (void)v, (void)cf, (void)len, (void)num, (void)sides, (void)n;
     if (strcmp(type, "renban") == 0) {
         if ((len = read_cells(r, e, "cells", field, 1, n, cells)) >= 0)
             push_line(r, SUDOKU_LINE_RENBAN, 0, cells, len, k);
@@ -900,14 +892,11 @@ static int read_line_rules(reader_t *r, json_t *e, const char *type, int k) {
 
 /* diagonal, windoku, disjoint-sets and the rules over the whole grid
  * (anti-knight, anti-king, anti-consecutive, strict-kropki, strict-xv). */
-static int read_grid_rules(reader_t *r, json_t *e, const char *type, int k, json_t *all) {
-    static const char *const sides[] = {"top", "bottom", "left", "right", NULL};
+static int read_grid_rules(reader_t *r, json_t *e, const char *type, int k, json_t *all,
+                           const char *field, int *cells) {
     api_sudoku_variant_t *v = r->v;
-    char field[48], cf[96];
-    int cells[SUDOKU_LINE_MAX_CELLS * 2], n = r->n, len;
-    int32_t num = 0;
-    snprintf(field, sizeof field, "constraints[%d]", k);
-    (void)v, (void)cf, (void)len, (void)num, (void)sides, (void)n;
+    char cf[96];
+    int n = r->n, len;
     if (strcmp(type, "diagonal") == 0) { /* a unit: a cage without a total */
         const char *which = json_string_value(json_object_get(e, "which"));
         if (json_object_get(e, "which") != NULL &&
@@ -965,9 +954,13 @@ static int read_grid_rules(reader_t *r, json_t *e, const char *type, int k, json
 
 /* One constraint (index k) of a known type into line rules. */
 static void read_constraint(reader_t *r, json_t *e, const char *type, int k, json_t *all) {
-    if (!read_sum_rules(r, e, type, k) && !read_pair_rules(r, e, type, k) &&
-        !read_line_rules(r, e, type, k))
-        read_grid_rules(r, e, type, k, all);
+    int cells[SUDOKU_LINE_MAX_CELLS * 2]; /* the cells the constraint lists */
+    char field[48];
+    snprintf(field, sizeof field, "constraints[%d]", k);
+    if (!read_sum_rules(r, e, type, k, field, cells) &&
+        !read_pair_rules(r, e, type, k, field, cells) &&
+        !read_line_rules(r, e, type, k, field, cells))
+        read_grid_rules(r, e, type, k, all, field, cells);
 }
 
 /* `constraints`: ISS's constraint types (docs/variants.md) into line

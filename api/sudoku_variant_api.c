@@ -137,20 +137,27 @@ static int vx_refuse_classic(json_t *root, api_problem_t *p) {
  * or an API_E* code with the problem in p (API_EINVALID with every field
  * error found, API_EMEDIA, API_ENOMEM).  The givens' conflicts are not
  * checked here.  q is freed by vx_req_free() either way. */
-static int vx_read(const api_request_t *req, const api_endpoint_t *ep, json_t **rootp, vx_req_t *q,
-                   api_problem_t *p) {
+/* A variant is read from JSON only: 0, or API_EMEDIA with the problem in p. */
+static int vx_json_only(const api_request_t *req, api_problem_t *p) {
+    if (api_json_content_type(req)) return 0;
+    api_problem_init(p, API_EMEDIA, "send application/json");
+    api_problem_add(p, "header", "Content-Type", "a variant is read from JSON only");
+    return API_EMEDIA;
+}
+
+static int vx_read(const api_request_t *req, const api_endpoint_t *ep, json_t *given,
+                   json_t **rootp, vx_req_t *q, api_problem_t *p) {
     static const char *const none[] = {NULL};
     json_t *root, *grid;
     int bad, rc;
     api_problem_init(p, API_EINVALID, "the request is not valid");
     *rootp = NULL;
-    if (!api_json_content_type(req)) {
-        api_problem_init(p, API_EMEDIA, "send application/json");
-        api_problem_add(p, "header", "Content-Type", "a variant is read from JSON only");
-        return API_EMEDIA;
-    }
+    if (vx_json_only(req, p) != 0) return API_EMEDIA;
     bad = api_params_check(req, none, p) != 0; /* options live in the body */
-    if ((root = api_json_object(req, p)) == NULL) return p->code;
+    if (given != NULL)
+        root = json_incref(given);
+    else if ((root = api_json_object(req, p)) == NULL)
+        return p->code;
     *rootp = root;
     bad |= vx_refuse_classic(root, p);
     if ((rc = vx_options(req, ep, root, q, p)) == -2) {
@@ -481,8 +488,9 @@ static int vs_method_check(vs_job_t *j, api_problem_t *p) {
 }
 
 /* Solve's prepare with the problem left in *pp (not rendered): 0 and *job,
- * or the code. */
-static int vs_prepare(const api_request_t *req, api_job_t **job, api_problem_t *pp) {
+ * or the code.  given: the body already read (the Killer hand-over's
+ * rewrite), or NULL to read req's. */
+static int vs_prepare(const api_request_t *req, json_t *given, api_job_t **job, api_problem_t *pp) {
     api_problem_t p;
     vs_job_t *j = calloc(1, sizeof *j);
     json_t *root = NULL;
@@ -493,7 +501,7 @@ static int vs_prepare(const api_request_t *req, api_job_t **job, api_problem_t *
         api_problem_init(&p, API_ENOMEM, "out of memory");
         goto fail;
     }
-    rc = vx_read(req, &api_ep_sudoku_solve, &root, &j->q, &p);
+    rc = vx_read(req, &api_ep_sudoku_solve, given, &root, &j->q, &p);
     if (rc != 0) goto fail;
     vs_options(j);
     bytes = (size_t)j->max_solutions * (size_t)j->q.m->ncells;
@@ -528,7 +536,7 @@ fail:
 int api_sudoku_variant_solve_prepare(const api_request_t *req, api_job_t **job,
                                      api_response_t *resp) {
     api_problem_t p;
-    int rc = vs_prepare(req, job, &p);
+    int rc = vs_prepare(req, NULL, job, &p);
     if (rc != 0) api_response_problem(resp, &p);
     return rc;
 }
@@ -643,35 +651,20 @@ static void vk_rename(api_problem_t *p, size_t ncages) {
 int api_killer_variant_solve_prepare(const api_request_t *req, api_job_t **job,
                                      api_response_t *resp) {
     api_problem_t p;
-    api_request_t r2;
     json_t *root, *body = NULL;
-    char *text = NULL;
     size_t ncages = 0;
     int rc, bad = 0;
     *job = NULL;
     api_problem_init(&p, API_EINVALID, "the request is not valid");
-    if (!api_json_content_type(req)) {
-        api_problem_init(&p, API_EMEDIA, "send application/json");
-        api_problem_add(&p, "header", "Content-Type", "a variant is read from JSON only");
-        goto fail;
-    }
-    if ((root = api_json_object(req, &p)) == NULL) goto fail;
+    if (vx_json_only(req, &p) != 0 || (root = api_json_object(req, &p)) == NULL) goto fail;
     body = vk_body(root, &ncages, &bad, &p);
     json_decref(root);
     if (body == NULL) {
         api_problem_nomem(&p, "reading the Killer");
         goto fail;
     }
-    if (bad) goto fail; /* size, diagonals, method, value_order, constraints */
-    if ((text = json_dumps(body, JSON_COMPACT)) == NULL) {
-        api_problem_nomem(&p, "reading the Killer");
-        goto fail;
-    }
-    r2 = *req;
-    r2.body = text;
-    r2.body_len = strlen(text);
-    rc = vs_prepare(&r2, job, &p);
-    free(text);
+    if (bad) goto fail;                  /* size, diagonals, method, value_order, constraints */
+    rc = vs_prepare(req, body, job, &p); /* the rewritten body, read as it stands */
     json_decref(body);
     if (rc == 0) return 0;
     vk_rename(&p, ncages);
@@ -709,7 +702,7 @@ int api_sudoku_variant_validate_prepare(const api_request_t *req, api_job_t **jo
     int ok = 1, filled = 1;
     *job = NULL;
     memset(&q, 0, sizeof q);
-    if (vx_read(req, &api_ep_sudoku_validate, &root, &q, &p) != 0) goto fail;
+    if (vx_read(req, &api_ep_sudoku_validate, NULL, &root, &q, &p) != 0) goto fail;
     if ((cf = malloc(VX_CONFLICTS_CAP * sizeof *cf)) == NULL) {
         api_problem_nomem(&p, "checking the grid");
         goto fail;
@@ -1058,7 +1051,7 @@ static int vl_prepare(const api_request_t *req, int hint, api_job_t **job, api_r
         goto fail;
     }
     j->hint = hint;
-    rc = vx_read(req, hint ? &api_ep_sudoku_hint : &api_ep_sudoku_grade, &root, &j->q, &p);
+    rc = vx_read(req, hint ? &api_ep_sudoku_hint : &api_ep_sudoku_grade, NULL, &root, &j->q, &p);
     j->steps = j->q.steps;
     if (hint && root != NULL && json_object_get(root, "pencil") != NULL) {
         api_problem_add(&p, "body", "pencil", "pencil marks are not read with a variant (yet)");

@@ -43,7 +43,6 @@
  *   variants: N solved, W wrong, U not proved unique, S skipped
  * where S counts the puzzles of files it cannot read.  Exit code 1 when W
  * or U is not 0. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,10 +66,6 @@ static double now_ms(void) {
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
-}
-
-static int cmp_str(const void *a, const void *b) {
-    return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 typedef struct totals_s {
@@ -393,20 +388,6 @@ static int classic_compare(const char *path) {
     return 0;
 }
 
-static long count_lines(const char *path) {
-    FILE *f = fopen(path, "r");
-    long k = 0;
-    int ch, last = '\n';
-    if (f == NULL) return 0;
-    while ((ch = fgetc(f)) != EOF) {
-        if (ch == '\n') k++;
-        last = ch;
-    }
-    if (last != '\n') k++;
-    fclose(f);
-    return k;
-}
-
 static void usage(void) {
     fprintf(stderr, "usage: bench_variants [-d DIR] [-m METHOD] [-L LEVEL] [-p SECONDS] [-k "
                     "PUZZLES] [-x] [-l] [-q] | -c FILE\n");
@@ -419,8 +400,6 @@ int main(int argc, char **argv) {
     int nfiles = 0;
     opts_t op = {SUDOKU_METHOD_AUTO, SUDOKU_LEVEL_DEFAULT, 60.0, 0, 0, 0, 0};
     totals_t tot = {0, 0, 0, 0};
-    DIR *d;
-    struct dirent *e;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-d") == 0 && i + 1 < argc)
             dir = argv[++i];
@@ -443,19 +422,11 @@ int main(int argc, char **argv) {
         else
             usage();
     }
-    d = opendir(dir);
-    if (d == NULL) {
+    if ((nfiles = janko_list(dir, names, MAX_FILES)) < 0) {
         printf("bench_variants: no folder %s (skipped)\n", dir);
         printf("variants: 0 solved, 0 wrong, 0 not proved unique, 0 skipped\n");
         return 0;
     }
-    while ((e = readdir(d)) != NULL && nfiles < MAX_FILES) {
-        size_t k = strlen(e->d_name);
-        if (k > 12 && strcmp(e->d_name + k - 12, "Sudoku.jsonl") == 0)
-            names[nfiles++] = strdup(e->d_name);
-    }
-    closedir(d);
-    qsort(names, (size_t)nfiles, sizeof names[0], cmp_str);
     printf("bench_variants: %s, method %s, %.0f s a puzzle, max_solutions 2%s\n", dir,
            sudoku_method_name(op.method), op.limit_s, op.cross ? ", cross-checked" : "");
     printf("%-12s %6s %7s %6s %6s %10s %10s %10s %11s %8s\n", "variant", "puzzles", "solved",
@@ -465,7 +436,7 @@ int main(int argc, char **argv) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         variant = janko_file_variant(path, &why);
         if (variant == NULL) {
-            long k = count_lines(path);
+            long k = janko_count_lines(path);
             tot.skipped += k;
             snprintf(skipped + strlen(skipped), sizeof skipped - strlen(skipped),
                      "skipped: %s (%ld puzzles): %s\n", names[i], k, why);

@@ -23,7 +23,6 @@
  * files it cannot read named with why, and last
  *   variants: N solved, W wrong, U not proved unique, S skipped
  * (S: the puzzles of files it cannot read).  Exit 1 when W or U is not 0. */
-#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,10 +43,6 @@ static double now_ms(void) {
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
-}
-
-static int cmp_str(const void *a, const void *b) {
-    return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 typedef struct totals_s {
@@ -161,17 +156,6 @@ static void run_file(const tsrv_t *s, CURL *c, const char *path, const char *var
     tot->unproved += unproved;
 }
 
-static long count_lines(const char *path) {
-    FILE *f = fopen(path, "r");
-    long k = 0;
-    int ch;
-    if (f == NULL) return 0;
-    while ((ch = fgetc(f)) != EOF)
-        k += ch == '\n';
-    fclose(f);
-    return k;
-}
-
 int main(int argc, char **argv) {
     static const char *const args[] = {"--threads", "2", "--timeout-ms", "600000", NULL};
     const char *dir = "../shared/data/variants";
@@ -180,8 +164,6 @@ int main(int argc, char **argv) {
     long max_puzzles = 0;
     int nfiles = 0;
     totals_t tot = {0, 0, 0, 0};
-    struct dirent *e;
-    DIR *d;
     tsrv_t s;
     CURL *c;
     for (int i = 1; i < argc; i++) {
@@ -197,18 +179,11 @@ int main(int argc, char **argv) {
         }
     }
     if (limit_s < 0.001) limit_s = 0.001;
-    if ((d = opendir(dir)) == NULL) {
+    if ((nfiles = janko_list(dir, names, MAX_FILES)) < 0) {
         printf("bench_variants_http: no folder %s (skipped)\n", dir);
         printf("variants: 0 solved, 0 wrong, 0 not proved unique, 0 skipped\n");
         return 0;
     }
-    while ((e = readdir(d)) != NULL && nfiles < MAX_FILES) {
-        size_t k = strlen(e->d_name);
-        if (k > 12 && strcmp(e->d_name + k - 12, "Sudoku.jsonl") == 0)
-            names[nfiles++] = strdup(e->d_name);
-    }
-    closedir(d);
-    qsort(names, (size_t)nfiles, sizeof names[0], cmp_str);
     curl_global_init(CURL_GLOBAL_DEFAULT);
     if (tsrv_start(&s, args, NULL) != 0) {
         fprintf(stderr, "bench_variants_http: the server did not start\n");
@@ -225,7 +200,7 @@ int main(int argc, char **argv) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         variant = janko_file_variant(path, &why);
         if (variant == NULL) {
-            long k = count_lines(path);
+            long k = janko_count_lines(path);
             tot.skipped += k;
             snprintf(skipped + strlen(skipped), sizeof skipped - strlen(skipped),
                      "skipped: %s (%ld puzzles): %s\n", names[i], k, why);

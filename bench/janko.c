@@ -8,6 +8,7 @@
  * sentence rather than guessing. */
 #include "bench/janko.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -321,6 +322,39 @@ out:
     json_decref(root);
     if (rc != 0) janko_free(out);
     return rc;
+}
+
+static int cmp_str(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int janko_list(const char *dir, char **names, int max) {
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    if (d == NULL) return -1;
+    while ((e = readdir(d)) != NULL && n < max) {
+        size_t k = strlen(e->d_name);
+        if (k > 12 && strcmp(e->d_name + k - 12, "Sudoku.jsonl") == 0)
+            names[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof names[0], cmp_str);
+    return n;
+}
+
+long janko_count_lines(const char *path) {
+    FILE *f = fopen(path, "r");
+    long k = 0;
+    int ch, last = '\n';
+    if (f == NULL) return 0;
+    while ((ch = fgetc(f)) != EOF) {
+        if (ch == '\n') k++;
+        last = ch;
+    }
+    if (last != '\n') k++;
+    fclose(f);
+    return k;
 }
 
 void janko_free(janko_t *j) {

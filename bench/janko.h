@@ -61,4 +61,11 @@ int janko_decode(const char *variant, const char *line, janko_t *out, char *err,
 
 void janko_free(janko_t *j);
 
+/* The *Sudoku.jsonl files of dir, in name order, into names[max] (strdup'd:
+ * free each); returns how many, or -1 when dir cannot be opened. */
+int janko_list(const char *dir, char **names, int max);
+
+/* The lines of a file (a last line without '\n' counts); 0 if unreadable. */
+long janko_count_lines(const char *path);
+
 #endif

@@ -1411,6 +1411,33 @@ static int all4(const sudoku_model_t *plain, uint8_t (*out)[16], uint8_t *g, int
     return count;
 }
 
+/* The 288 4x4 grids into every[] (the brute force above, checked to be 288). */
+static void every4(uint8_t (*every)[16]) {
+    uint8_t g[16] = {0};
+    sudoku_spec_t plain_spec = spec_n(4);
+    sudoku_model_t *plain = build(&plain_spec);
+    int total = all4(plain, every, g, 0, 0);
+    sudoku_model_free(plain);
+    ck_assert_int_eq(total, 288);
+}
+
+/* xorshift64: the random cases' generator. */
+static uint64_t xs_next(uint64_t *x) {
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+/* 0 to 2 of sol's values as the givens of a 4x4 puzzle. */
+static void random_givens(const uint8_t *sol, uint8_t *puzzle, uint64_t *x) {
+    memset(puzzle, 0, 16);
+    for (int k = (int)(xs_next(x) % 3); k > 0; k--) {
+        int c = (int)(xs_next(x) % 16);
+        puzzle[c] = sol[c];
+    }
+}
+
 /* Every engine that takes line rules finds exactly the grids of every[]
  * (the 288 4x4s) that keep s's lines (lines_hold) and the givens, and
  * keeps its lines in each; the others answer SUDOKU_EMETHOD.  Returns the
@@ -1458,20 +1485,17 @@ static int engines_match_filter(const sudoku_spec_t *s, const uint8_t *sol, cons
  * others answer SUDOKU_EMETHOD. */
 START_TEST(variants_lines_count_like_brute_force) {
     static uint8_t every[300][16];
-    uint8_t g[16] = {0}, puzzle[16];
+    uint8_t puzzle[16];
     uint64_t x = 0x9e3779b97f4a7c15ull * (uint64_t)(_i + 1);
-    sudoku_spec_t plain_spec = spec_n(4);
-    sudoku_model_t *plain = build(&plain_spec);
-    int total = all4(plain, every, g, 0, 0), tried = 0;
-    sudoku_model_free(plain);
-    ck_assert_int_eq(total, 288);
+    int tried = 0;
+    every4(every);
     for (int round = 0; round < 40; round++) {
         sudoku_line_t lines[4];
         uint16_t cells[16];
         sudoku_spec_t s = spec_n(4);
         const uint8_t *sol;
         int nl, at = 0;
-#define NEXT() (x ^= x << 13, x ^= x >> 7, x ^= x << 17, x)
+#define NEXT() xs_next(&x)
         sol = every[NEXT() % 288];
         nl = 1 + (int)(NEXT() % 4);
         for (int k = 0; k < nl; k++) {
@@ -1527,11 +1551,7 @@ START_TEST(variants_lines_count_like_brute_force) {
             lines[k].value = ln->kind == SUDOKU_LINE_SKYSCRAPER ? seen : sum;
             if (ln->kind == SUDOKU_LINE_CAGE && NEXT() % 4 == 0) lines[k].value = 0; /* no total */
         }
-        memset(puzzle, 0, 16);
-        for (int k = (int)(NEXT() % 3); k > 0; k--) {
-            int c = (int)(NEXT() % 16);
-            puzzle[c] = sol[c];
-        }
+        random_givens(sol, puzzle, &x);
         tried += engines_match_filter(&s, sol, puzzle, every);
 #undef NEXT
     }
@@ -1542,12 +1562,9 @@ END_TEST
 /* A random cell holding value v in sol (xorshift state *x). */
 static int cell_of(const uint8_t *sol, uint64_t *x, int v) {
     int c;
-    do {
-        *x ^= *x << 13;
-        *x ^= *x >> 7;
-        *x ^= *x << 17;
-        c = (int)(*x % 16);
-    } while (sol[c] != v);
+    do
+        c = (int)(xs_next(x) % 16);
+    while (sol[c] != v);
     return c;
 }
 
@@ -1557,13 +1574,10 @@ static int cell_of(const uint8_t *sol, uint64_t *x, int v) {
  * keeps. */
 START_TEST(variants_relations_count_like_brute_force) {
     static uint8_t every[300][16];
-    uint8_t g[16] = {0}, puzzle[16] = {0};
+    uint8_t puzzle[16];
     uint64_t x = 0x2545f4914f6cdd1dull * (uint64_t)(_i + 3);
-    sudoku_spec_t plain_spec = spec_n(4);
-    sudoku_model_t *plain = build(&plain_spec);
-    int total = all4(plain, every, g, 0, 0), tried = 0;
-    sudoku_model_free(plain);
-    ck_assert_int_eq(total, 288);
+    int tried = 0;
+    every4(every);
     for (int round = 0; round < 40; round++) {
         sudoku_line_t lines[6];
         uint16_t cells[40];
@@ -1571,7 +1585,7 @@ START_TEST(variants_relations_count_like_brute_force) {
         sudoku_spec_t s = spec_n(4);
         const uint8_t *sol;
         int nl = 0, at = 0;
-#define NEXT() (x ^= x << 13, x ^= x >> 7, x ^= x << 17, x)
+#define NEXT() xs_next(&x)
         sol = every[NEXT() % 288];
         s.lines = lines; /* rel_holds() reads them while they are drawn */
         s.line_cells = cells;
@@ -1710,11 +1724,7 @@ START_TEST(variants_relations_count_like_brute_force) {
         s.line_cells = cells;
         s.npair_tables = nl; /* line k's table (if a pair) is table k */
         s.pair_tables = tables;
-        memset(puzzle, 0, 16);
-        for (int k = (int)(NEXT() % 3); k > 0; k--) {
-            int c = (int)(NEXT() % 16);
-            puzzle[c] = sol[c];
-        }
+        random_givens(sol, puzzle, &x);
         tried += engines_match_filter(&s, sol, puzzle, every);
 #undef NEXT
     }
