@@ -237,6 +237,7 @@ typedef struct gen_in_s {
     int box_rows, box_cols;
     int symmetry, minimal, diagonals;
     long long cage_min, cage_max;
+    long long givens_min, givens_max; /* 0: no bound */
 } gen_in_t;
 
 static const char *const gen_media[] = {"application/json", NULL};
@@ -370,6 +371,45 @@ static int gen_cage_size(const api_opt_t *o, const api_request_t *req, json_t *r
     return bad ? -1 : 0;
 }
 
+/* givens: {"min": a, "max": b}, each 0..API_GEN_MAX_N^2 (the size's cell
+ * count is checked with the shape, by gen_options or the variant reader),
+ * min <= max; an absent bound is no bound. */
+static int gen_givens(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
+                      void *out, api_problem_t *p) {
+    static const char *const keys[] = {"min", "max", NULL};
+    const long long most = (long long)API_GEN_MAX_N * API_GEN_MAX_N;
+    gen_in_t *in = out;
+    int bad = 0;
+    (void)o, (void)req, (void)root;
+    if (v == NULL) return 0;
+    if (!json_is_object(v) || api_json_fields(v, keys, p) != 0) {
+        api_problem_add(p, "body", "givens", "must be {\"min\": a, \"max\": b}");
+        return -1;
+    }
+    bad |= api_json_opt_int(v, "min", 0, most, 0, &in->givens_min, p) != 0;
+    bad |= api_json_opt_int(v, "max", 0, most, 0, &in->givens_max, p) != 0;
+    if (!bad && in->givens_max > 0 && in->givens_min > in->givens_max) {
+        api_problem_add(p, "body", "givens.max", "must be at least givens.min");
+        bad = 1;
+    }
+    return bad ? -1 : 0;
+}
+
+/* givens' members (gen_givens reads them). */
+static const api_opt_t gen_givens_fields[] = {{.name = "min",
+                                               .kind = API_OPT_INT,
+                                               .in = API_IN_JSON,
+                                               .lo = 0,
+                                               .hi = API_GEN_MAX_N * API_GEN_MAX_N,
+                                               .def = 0},
+                                              {.name = "max",
+                                               .kind = API_OPT_INT,
+                                               .in = API_IN_JSON,
+                                               .lo = 0,
+                                               .hi = API_GEN_MAX_N * API_GEN_MAX_N,
+                                               .def = 0},
+                                              {0}};
+
 /* cage_size's members (gen_cage_size reads them: 1..size). */
 static const api_opt_t gen_cage_fields[] = {
     {.name = "min", .kind = API_OPT_INT, .in = API_IN_JSON, .lo = 1, .hi = LLONG_MAX, .def = 0},
@@ -429,6 +469,11 @@ static const api_opt_t gen_sudoku_opts[] = {
      .def = 0,
      .at = GEN_AT(symmetry)},
     {.name = "minimal", .kind = API_OPT_BOOL, .in = API_IN_JSON, .def = 0, .at = GEN_AT(minimal)},
+    {.name = "givens",
+     .kind = API_OPT_OBJECT,
+     .in = API_IN_JSON,
+     .fields = gen_givens_fields,
+     .json = gen_givens},
     API_SUDOKU_VARIANT_ROWS,
     {0}};
 
@@ -502,8 +547,46 @@ int api_gen_sudoku_options(const api_request_t *req, json_t *root, api_gen_opts_
     out->rating_min = in.lo;
     out->rating_max = in.hi;
     out->minimal = in.minimal;
+    out->givens_min = (int)in.givens_min;
+    out->givens_max = (int)in.givens_max;
     sudoku_symmetry_parse(gen_symmetries[in.symmetry], &out->symmetry);
     return rc;
+}
+
+int api_gen_givens_check(int cells, int givens_min, int givens_max, api_problem_t *p) {
+    if (givens_min <= cells && givens_max <= cells) return 0;
+    api_problem_add(p, "body", givens_min > cells ? "givens.min" : "givens.max",
+                    "must be at most %d, the cells of the grid", cells);
+    return -1;
+}
+
+int api_gen_reach_problem(const sudoku_gen_opts_t *o, sudoku_gen_reach_t why, api_problem_t *p) {
+    int n = o->shape.n;
+    switch (why) {
+    case SUDOKU_GEN_REACHABLE: return 0;
+    case SUDOKU_GEN_FEW_GIVENS:
+        api_problem_init(p, API_EUNREACHABLE,
+                         "no %dx%d Sudoku with fewer than %d givens has exactly one solution", n, n,
+                         sudoku_gen_min_givens(n));
+        api_problem_add(p, "body", "givens.max", "must be at least %d for a %dx%d grid",
+                        sudoku_gen_min_givens(n), n, n);
+        break;
+    case SUDOKU_GEN_RATING_GAP:
+        api_problem_init(p, API_EUNREACHABLE,
+                         "no puzzle rates from %g up to %g: a rating is its hardest step's "
+                         "weight plus less than 0.1 (docs/generate.md lists the weights)",
+                         o->rating_min, o->rating_max);
+        api_problem_add(p, "body", "rating", "misses every rating the scale gives");
+        break;
+    case SUDOKU_GEN_SIZE_CAP:
+        api_problem_init(p, API_EUNREACHABLE,
+                         "every %dx%d puzzle rates below %g (all of them easy), so none is %s", n,
+                         n, sudoku_gen_max_rating(&o->shape),
+                         sudoku_grade_level_name(sudoku_grade_level_of(o->rating_min)));
+        api_problem_add(p, "body", "size", "every %dx%d puzzle is easy", n, n);
+        break;
+    }
+    return -1;
 }
 
 /* The options read into the job: the seed (a fresh one when none was
@@ -530,6 +613,9 @@ static int gen_options(gen_job_t *j, const gen_in_t *in, api_problem_t *p) {
     j->so.minimal = in->minimal;
     j->so.rating_min = in->lo;
     j->so.rating_max = in->hi;
+    j->so.givens_min = (int)in->givens_min;
+    j->so.givens_max = (int)in->givens_max;
+    if (api_gen_givens_check(j->n * j->n, j->so.givens_min, j->so.givens_max, p) != 0) return -1;
     rc = sudoku_shape_init(&j->so.shape, j->n, in->box_rows, in->box_cols);
     if (rc == SUDOKU_ENOBOX) {
         api_problem_add(p, "body", "box",
@@ -541,7 +627,7 @@ static int gen_options(gen_job_t *j, const gen_in_t *in, api_problem_t *p) {
                         in->box_rows, in->box_cols, in->size, in->size);
         return -1;
     }
-    return 0;
+    return api_gen_reach_problem(&j->so, sudoku_gen_reachable(&j->so), p);
 }
 
 static int gen_prepare(const api_request_t *req, const api_endpoint_t *ep, int killer,

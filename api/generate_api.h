@@ -46,7 +46,17 @@ typedef struct api_gen_opts_s {
     double rating_min, rating_max;
     sudoku_symmetry_t symmetry;
     int minimal;
+    int givens_min, givens_max; /* 0: no bound (0..API_GEN_MAX_N^2, min <= max, read) */
 } api_gen_opts_t;
+
+/* The givens range of a generation request against its grid's `cells`
+ * (live cells for a variant): 0, or -1 with a 400 error added to p. */
+int api_gen_givens_check(int cells, int givens_min, int givens_max, api_problem_t *p);
+
+/* For `why` (sudoku_gen_reachable's answer for o, or SUDOKU_GEN_RATING_GAP
+ * from the variant generator): 0 when reachable, else -1 with p restarted
+ * as a 422 API_EUNREACHABLE that says why and names the field. */
+int api_gen_reach_problem(const sudoku_gen_opts_t *o, sudoku_gen_reach_t why, api_problem_t *p);
 
 int api_gen_sudoku_options(const api_request_t *req, json_t *root, api_gen_opts_t *out,
                            api_problem_t *p);

@@ -38,6 +38,8 @@ static const problem_kind_t problem_kinds[] = {
                  "The puzzle contradicts itself"),
     PROBLEM_KIND(API_ENOTUNIQUE, 422, "/problems/not-unique",
                  "The puzzle has more than one solution"),
+    PROBLEM_KIND(API_EUNREACHABLE, 422, "/problems/unreachable",
+                 "No puzzle has what the request asks for"),
     PROBLEM_KIND(API_EMEMORY, 422, "/problems/too-much-memory",
                  "The request needs more memory than one request may hold"),
     PROBLEM_KIND(API_EBUSY, 503, "/problems/overloaded", "The server is busy"),

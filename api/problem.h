@@ -33,6 +33,7 @@
 #define API_EMEMORY        (-111) /* 422 needs more memory than one request may hold */
 #define API_ENOTIMPL       (-112) /* 501 a transfer coding the server does not read */
 #define API_ENOTUNIQUE     (-113) /* 422 grading or a hint asked of a puzzle with several solutions */
+#define API_EUNREACHABLE   (-114) /* 422 generation asked for what no puzzle of the size has */
 
 #define API_PROBLEM_MAX_ERRORS   16
 #define API_PROBLEM_CONTENT_TYPE "application/problem+json"

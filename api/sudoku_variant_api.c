@@ -1335,6 +1335,8 @@ static int vg_options(const api_request_t *req, json_t *root, vg_job_t *j, long 
     j->o.gen.rating_max = g.rating_max;
     j->o.gen.symmetry = g.symmetry;
     j->o.gen.minimal = g.minimal;
+    j->o.gen.givens_min = g.givens_min;
+    j->o.gen.givens_max = g.givens_max;
     j->count = g.count;
     j->base.timeout_ms = g.timeout_ms;
     j->seed = g.seed;
@@ -1421,7 +1423,15 @@ int api_sudoku_variant_generate_prepare(const api_request_t *req, api_job_t **jo
     if (api_sudoku_variant_model(&j->v, NULL, &m, &p) != 0) goto fail; /* the spec's errors */
     j->rows = m->rows;
     j->cols = m->cols;
+    int live = m->nlive;
     sudoku_model_free(m);
+    if (api_gen_givens_check(live, j->o.gen.givens_min, j->o.gen.givens_max, &p) != 0 ||
+        api_gen_reach_problem(&j->o.gen,
+                              sudoku_grade_rating_possible(j->o.gen.rating_min, j->o.gen.rating_max)
+                                  ? SUDOKU_GEN_REACHABLE
+                                  : SUDOKU_GEN_RATING_GAP,
+                              &p) != 0)
+        goto fail;
     if (j->rows != j->cols &&
         (j->o.gen.symmetry == SUDOKU_SYM_ROT90 || j->o.gen.symmetry == SUDOKU_SYM_DIAG)) {
         api_problem_add(&p, "body", "symmetry",

@@ -55,6 +55,8 @@ static sudoku_grade_t regrade(const sudoku_shape_t *sh, const uint8_t *p, const 
     ck_assert_int_eq(sudoku_logic_load(st, p), 0);
     ck_assert_int_eq(sudoku_logic_grade(st, &o, &g), 0);
     sudoku_logic_free(st);
+    /* the fail-fast check's picture of the scale holds for every grade seen */
+    ck_assert_msg(sudoku_grade_rating_possible(g.rating, g.rating + 1e-9), "rating %g", g.rating);
     return g;
 }
 
@@ -166,6 +168,22 @@ START_TEST(gen_symmetry_honoured) {
 }
 END_TEST
 
+/* Every given (with its symmetric image) of p is needed: without it the
+ * puzzle has several solutions. */
+static void check_minimal(const sudoku_gen_opts_t *o, const uint8_t *p) {
+    int n = o->shape.n;
+    for (int c = 0; c < n * n; c++) {
+        if (!p[c]) continue;
+        uint8_t q[81];
+        int im = image(n, o->symmetry, c);
+        memcpy(q, p, (size_t)(n * n));
+        q[c] = 0;
+        q[im] = 0;
+        ck_assert_msg(count_solutions(&o->shape, q, NULL) >= 2,
+                      "given %d (and its image %d) can go", c, im);
+    }
+}
+
 START_TEST(gen_minimal_honoured) {
     static const int sizes[][4] = {{9, 3, 3, 0}, {9, 3, 3, 1}, {6, 2, 3, 0}, {9, 3, 3, 2}};
     for (size_t z = 0; z < 4; z++) {
@@ -182,16 +200,152 @@ START_TEST(gen_minimal_honoured) {
         ck_assert_int_eq(sudoku_generate(&o, p, sol, &r), 0);
         check_generated(&o, p, sol, &r);
         ck_assert_int_eq(r.minimal, 1);
+        check_minimal(&o, p);
+    }
+}
+END_TEST
+
+/* The givens range: never under givens.min (the dig stops there), never
+ * over givens.max, minimal puzzles still minimal (never padded), and the
+ * floor really changes the puzzle: the same seed without it digs deeper. */
+START_TEST(gen_givens_range_honoured) {
+    static const struct {
+        int n, br, bc, level, lo, hi, minimal, sym;
+    } g[] = {
+        {9, 3, 3, SUDOKU_GRADE_EASY, 36, 0, 0, SUDOKU_SYM_NONE},
+        {9, 3, 3, SUDOKU_GRADE_EASY, 40, 45, 0, SUDOKU_SYM_ROT180},
+        {9, 3, 3, SUDOKU_GRADE_HARD, 30, 0, 0, SUDOKU_SYM_NONE},
+        {9, 3, 3, -1, 24, 0, 0, SUDOKU_SYM_NONE}, /* a uniqueness dig cut short */
+        {9, 3, 3, -1, 0, 24, 0, SUDOKU_SYM_NONE},
+        {9, 3, 3, SUDOKU_GRADE_EASY, 26, 0, 1, SUDOKU_SYM_NONE},
+        {6, 2, 3, SUDOKU_GRADE_EASY, 20, 22, 0, SUDOKU_SYM_NONE},
+        {9, 3, 3, -1, 81, 0, 0, SUDOKU_SYM_NONE}, /* the whole grid: nothing to solve */
+    };
+    for (size_t z = 0; z < sizeof g / sizeof g[0]; z++) {
+        sudoku_gen_opts_t o;
+        sudoku_gen_result_t r, free_r;
+        uint8_t p[81], sol[81], q[81], qsol[81];
+        int n = g[z].n, givens = 0, free_givens = 0;
+        sudoku_gen_opts_init(&o);
+        sudoku_shape_init(&o.shape, n, g[z].br, g[z].bc);
+        if (g[z].level >= 0) sudoku_gen_opts_level(&o, (sudoku_grade_level_t)g[z].level);
+        o.minimal = g[z].minimal;
+        o.symmetry = (sudoku_symmetry_t)g[z].sym;
+        o.seed = 21 + z;
+        ck_assert_int_eq(sudoku_gen_reachable(&o), SUDOKU_GEN_REACHABLE);
+        ck_assert_int_eq(sudoku_generate(&o, q, qsol, &free_r), 0); /* no range */
+        o.givens_min = g[z].lo;
+        o.givens_max = g[z].hi;
+        ck_assert_int_eq(sudoku_generate(&o, p, sol, &r), 0);
+        check_generated(&o, p, sol, &r);
         for (int c = 0; c < n * n; c++) {
-            if (!p[c]) continue;
-            uint8_t q[81];
-            int im = image(n, o.symmetry, c);
-            memcpy(q, p, 81);
-            q[c] = 0;
-            q[im] = 0;
-            ck_assert_msg(count_solutions(&o.shape, q, NULL) >= 2,
-                          "given %d (and its image %d) can go", c, im);
+            givens += p[c] != 0;
+            free_givens += q[c] != 0;
         }
+        ck_assert_int_ge(givens, g[z].lo);
+        if (g[z].hi > 0) ck_assert_int_le(givens, g[z].hi);
+        if (g[z].minimal) {
+            ck_assert_int_eq(r.minimal, 1);
+            check_minimal(&o, p);
+        }
+        if (g[z].lo > free_givens) ck_assert_int_ne(memcmp(p, q, (size_t)(n * n)), 0);
+    }
+}
+END_TEST
+
+/* Every 4x4 puzzle: the 12 grids whose first row is 1 2 3 4 (every 4x4
+ * grid is one of them with its digits renamed, which changes no
+ * deduction), each with every subset of its cells as givens.  None with
+ * fewer than sudoku_gen_min_givens(4) givens has one solution, and every
+ * one that has rates below SUDOKU_GEN_RATING_4X4: the facts behind the
+ * 422 answers for 4x4 above easy and under 4 givens. */
+static int grid4(uint8_t (*out)[16], uint8_t *g, int c, int k) {
+    if (c == 16) {
+        memcpy(out[k], g, 16);
+        return k + 1;
+    }
+    for (int v = 1; v <= 4; v++) {
+        int r = c / 4, col = c % 4, ok = 1, br = r / 2 * 2, bc = col / 2 * 2;
+        for (int i = 0; i < 4 && ok; i++)
+            ok = g[r * 4 + i] != v && g[i * 4 + col] != v && g[(br + i / 2) * 4 + bc + i % 2] != v;
+        if (!ok) continue;
+        g[c] = (uint8_t)v;
+        k = grid4(out, g, c + 1, k);
+        g[c] = 0;
+    }
+    return k;
+}
+
+START_TEST(gen_4x4_every_puzzle_easy) {
+    uint8_t grids[16][16], g[16] = {1, 2, 3, 4}, p[16], first[16];
+    sudoku_shape_t sh;
+    sudoku_logic_t *st;
+    int ngrids = grid4(grids, g, 4, 0), fewest = 16;
+    long unique = 0;
+    double top = 0.0;
+    ck_assert_int_eq(ngrids, 12); /* 288 grids / 4! namings */
+    sudoku_shape_init(&sh, 4, 2, 2);
+    st = sudoku_logic_new(&sh);
+    ck_assert_ptr_nonnull(st);
+    for (int k = 0; k < ngrids; k++)
+        for (unsigned m = 0; m < 1u << 16; m++) {
+            sudoku_logic_opts_t o;
+            sudoku_grade_t gr;
+            for (int c = 0; c < 16; c++)
+                p[c] = m >> c & 1 ? grids[k][c] : 0;
+            if (sudoku_unique(&sh, p, NULL, first) != 1) continue;
+            ck_assert_int_eq(memcmp(first, grids[k], 16), 0);
+            unique++;
+            if (__builtin_popcount(m) < fewest) fewest = __builtin_popcount(m);
+            sudoku_logic_opts_init(&o);
+            o.assume_unique = 1;
+            o.solution = grids[k];
+            ck_assert_int_eq(sudoku_logic_load(st, p), 0);
+            ck_assert_int_eq(sudoku_logic_grade(st, &o, &gr), 0);
+            ck_assert(gr.solved);
+            if (gr.rating > top) top = gr.rating;
+        }
+    sudoku_logic_free(st);
+    ck_assert_int_eq(fewest, sudoku_gen_min_givens(4));
+    ck_assert_msg(top < SUDOKU_GEN_RATING_4X4, "a 4x4 puzzle rates %g", top);
+    double easy_lo, easy_hi;
+    sudoku_grade_level_band(SUDOKU_GRADE_EASY, &easy_lo, &easy_hi);
+    ck_assert(sudoku_gen_max_rating(&sh) <= easy_hi);
+    ck_assert_int_gt(unique, 100000);
+}
+END_TEST
+
+/* What sudoku_gen_reachable() refuses, and that it refuses nothing the
+ * generator does. */
+START_TEST(gen_reachable_refuses_only_the_impossible) {
+    sudoku_gen_opts_t o;
+    sudoku_gen_opts_init(&o);
+    ck_assert_int_eq(sudoku_gen_reachable(&o), SUDOKU_GEN_REACHABLE);
+    o.givens_max = 16;
+    ck_assert_int_eq(sudoku_gen_reachable(&o), SUDOKU_GEN_FEW_GIVENS);
+    o.givens_max = 17;
+    ck_assert_int_eq(sudoku_gen_reachable(&o), SUDOKU_GEN_REACHABLE);
+    o.rating_min = 1.3; /* between naked single (1.2-1.299) and hidden single (1.5) */
+    o.rating_max = 1.5;
+    ck_assert_int_eq(sudoku_gen_reachable(&o), SUDOKU_GEN_RATING_GAP);
+    o.rating_max = 1.51;
+    ck_assert_int_eq(sudoku_gen_reachable(&o), SUDOKU_GEN_REACHABLE);
+    o.rating_min = 5.5; /* long x-chains: possible, if rare */
+    o.rating_max = 6.0;
+    ck_assert_int_eq(sudoku_gen_reachable(&o), SUDOKU_GEN_REACHABLE);
+    sudoku_shape_init(&o.shape, 4, 2, 2);
+    o.givens_max = 0;
+    sudoku_gen_opts_level(&o, SUDOKU_GRADE_MEDIUM);
+    ck_assert_int_eq(sudoku_gen_reachable(&o), SUDOKU_GEN_SIZE_CAP);
+    sudoku_gen_opts_level(&o, SUDOKU_GRADE_EASY);
+    ck_assert_int_eq(sudoku_gen_reachable(&o), SUDOKU_GEN_REACHABLE);
+    o.givens_max = 3;
+    ck_assert_int_eq(sudoku_gen_reachable(&o), SUDOKU_GEN_FEW_GIVENS);
+    /* every level's band meets the scale */
+    for (int l = 0; l < SUDOKU_GRADE_COUNT; l++) {
+        double lo, hi;
+        sudoku_grade_level_band((sudoku_grade_level_t)l, &lo, &hi);
+        ck_assert(sudoku_grade_rating_possible(lo, hi));
     }
 }
 END_TEST
@@ -380,6 +534,12 @@ START_TEST(gen_api_validation) {
         {"{\"minimal\":\"yes\"}", "minimal"},
         {"{\"timeout_ms\":0}", "timeout_ms"},
         {"{\"colour\":1}", "colour"},
+        {"{\"givens\":5}", "givens"},
+        {"{\"givens\":{\"min\":82}}", "givens.min"},
+        {"{\"size\":4,\"givens\":{\"max\":17}}", "givens.max"},
+        {"{\"givens\":{\"min\":30,\"max\":20}}", "givens.max"},
+        {"{\"givens\":{\"least\":3}}", "least"},
+        {"{\"givens\":{\"min\":-1}}", "min"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         tjob_t t = gen(api_sudoku_generate_prepare, bad[i].body);
@@ -406,6 +566,76 @@ START_TEST(gen_api_validation) {
     tjob_t t = tjob_call(api_sudoku_generate_prepare, "text/plain", NULL, "9", NULL, 0);
     ck_assert_int_eq(t.status, 415);
     tjob_free(&t);
+}
+END_TEST
+
+/* What no puzzle can have is refused before any attempt, with a 422 that
+ * names the field: too few givens for one solution, a rating window in a
+ * gap of the scale, a 4x4 above easy (gen_4x4_every_puzzle_easy), for the
+ * classic and the variant generator alike.  No job is made: the answer
+ * comes from prepare, whatever the machine's speed. */
+START_TEST(gen_api_unreachable_at_once) {
+    static const struct {
+        const char *body, *field;
+    } bad[] = {
+        {"{\"givens\":{\"max\":16}}", "givens.max"},
+        {"{\"size\":16,\"givens\":{\"max\":14}}", "givens.max"},
+        {"{\"size\":4,\"givens\":{\"max\":3}}", "givens.max"},
+        {"{\"size\":4,\"difficulty\":\"medium\"}", "size"},
+        {"{\"size\":4,\"difficulty\":\"beyond-logic\",\"count\":50}", "size"},
+        {"{\"size\":4,\"rating\":{\"min\":1.25}}", "size"},
+        {"{\"rating\":{\"min\":1.3,\"max\":1.5}}", "rating"},
+        {"{\"rating\":{\"min\":2.7,\"max\":3.0}}", "rating"},
+        {"{\"variant\":\"x\",\"rating\":{\"min\":1.3,\"max\":1.45}}", "rating"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tjob_t t = gen(api_sudoku_generate_prepare, bad[i].body);
+        ck_assert_msg(t.status == 422, "%s: %d %s", bad[i].body, t.status, t.body);
+        ck_assert_str_eq(json_string_value(json_object_get(t.json, "type")),
+                         "/problems/unreachable");
+        ck_assert_msg(tjob_names(&t, bad[i].field), "%s: %s", bad[i].body, t.body);
+        tjob_free(&t);
+    }
+    /* the edges stay open: 17 givens for 9x9, 4 for 4x4, easy for 4x4 */
+    static const char *const fine[] = {
+        "{\"size\":4,\"givens\":{\"max\":4},\"seed\":1}",
+        "{\"size\":4,\"difficulty\":\"easy\",\"seed\":1}",
+        "{\"rating\":{\"min\":1.3,\"max\":1.6},\"seed\":1}",
+    };
+    for (size_t i = 0; i < sizeof fine / sizeof fine[0]; i++) {
+        tjob_t t = gen(api_sudoku_generate_prepare, fine[i]);
+        ck_assert_msg(t.status == 200, "%s: %d %s", fine[i], t.status, t.body);
+        ck_assert_str_eq(json_string_value(json_object_get(t.json, "status")), "complete");
+        tjob_free(&t);
+    }
+}
+END_TEST
+
+/* givens {min, max} through the API: every puzzle inside the range, the
+ * classic and a variant generator alike. */
+START_TEST(gen_api_givens_range) {
+    static const char *const bodies[] = {
+        "{\"difficulty\":\"easy\",\"givens\":{\"min\":36,\"max\":38},\"count\":4,\"seed\":9}",
+        "{\"variant\":\"x\",\"difficulty\":\"easy\",\"givens\":{\"min\":34},\"count\":2,"
+        "\"seed\":9}",
+    };
+    for (size_t b = 0; b < 2; b++) {
+        tjob_t t = gen(api_sudoku_generate_prepare, bodies[b]);
+        json_t *pz;
+        size_t i;
+        ck_assert_msg(t.status == 200, "%d %s", t.status, t.body);
+        ck_assert_str_eq(json_string_value(json_object_get(t.json, "status")), "complete");
+        json_array_foreach(json_object_get(t.json, "puzzles"), i, pz) {
+            const char *ps = json_string_value(json_object_get(pz, "puzzle"));
+            int givens = 0;
+            for (const char *c = ps; *c; c++)
+                givens += *c != '.';
+            ck_assert_int_eq(json_integer_value(json_object_get(pz, "givens")), givens);
+            ck_assert_int_ge(givens, b == 0 ? 36 : 34);
+            if (b == 0) ck_assert_int_le(givens, 38);
+        }
+        tjob_free(&t);
+    }
 }
 END_TEST
 
@@ -663,6 +893,9 @@ Suite *generate_suite(void) {
     tcase_add_test(tc, gen_symmetry_honoured);
     tcase_add_test(tc, gen_minimal_honoured);
     tcase_add_test(tc, gen_rating_window_and_stops);
+    tcase_add_test(tc, gen_givens_range_honoured);
+    tcase_add_test(tc, gen_4x4_every_puzzle_easy);
+    tcase_add_test(tc, gen_reachable_refuses_only_the_impossible);
     suite_add_tcase(s, tc);
     TCase *k = tcase_create("killer");
     tcase_set_timeout(k, 120);
@@ -674,6 +907,8 @@ Suite *generate_suite(void) {
     tcase_set_timeout(api, 120);
     tcase_add_test(api, gen_api_sudoku);
     tcase_add_test(api, gen_api_validation);
+    tcase_add_test(api, gen_api_unreachable_at_once);
+    tcase_add_test(api, gen_api_givens_range);
     tcase_add_test(api, gen_api_killer_sizes_one_message);
     tcase_add_test(api, gen_api_seeds_do_not_overlap);
     tcase_add_test(api, gen_api_killer);

@@ -22,10 +22,14 @@
  *      would cost a chain search per cell, and those levels are reached
  *      mostly by minimal puzzles anyway, so they dig to minimal and let the
  *      grade pick;
- *   4. minimal (when asked, after a logic dig): every orbit still filled is
- *      tried once more against uniqueness alone.  One pass suffices: taking
- *      givens away only adds solutions, so an orbit that could not go then
- *      cannot go later;
+ *      An orbit whose removal would leave fewer than givens_min givens
+ *      stays, untested (the floor: beginners' puzzles with 36 givens);
+ *   4. minimal (when asked, after a logic dig or a dig the floor cut
+ *      short): every orbit still filled is tried once more against
+ *      uniqueness alone.  One pass suffices: taking givens away only adds
+ *      solutions, so an orbit that could not go then cannot go later.  An
+ *      orbit that could go but for the floor makes the puzzle not minimal:
+ *      the attempt fails (as one with more than givens_max givens does);
  *   5. the solver checks uniqueness (always, whatever the dig proved), the
  *      engine grades with the solution known (trial steps need it), and the
  *      attempt succeeds when the rating is in [min, max).
@@ -77,6 +81,22 @@ void sudoku_gen_opts_init(sudoku_gen_opts_t *o) {
 
 void sudoku_gen_opts_level(sudoku_gen_opts_t *o, sudoku_grade_level_t level) {
     sudoku_grade_level_band(level, &o->rating_min, &o->rating_max);
+}
+
+/* === What can be reached === */
+
+int sudoku_gen_min_givens(int n) { return n == 9 ? 17 : n == 4 ? 4 : n - 1; }
+
+double sudoku_gen_max_rating(const sudoku_shape_t *shape) {
+    return shape->n == 4 && shape->box_rows == 2 ? SUDOKU_GEN_RATING_4X4 : 1e9;
+}
+
+sudoku_gen_reach_t sudoku_gen_reachable(const sudoku_gen_opts_t *o) {
+    if (o->givens_max > 0 && o->givens_max < sudoku_gen_min_givens(o->shape.n))
+        return SUDOKU_GEN_FEW_GIVENS;
+    if (!sudoku_grade_rating_possible(o->rating_min, o->rating_max)) return SUDOKU_GEN_RATING_GAP;
+    if (o->rating_min >= sudoku_gen_max_rating(&o->shape)) return SUDOKU_GEN_SIZE_CAP;
+    return SUDOKU_GEN_REACHABLE;
 }
 
 /* === Random solved grids === */
@@ -275,7 +295,10 @@ typedef struct gen_s {
     int norb;            /* symmetry orbits: cells[start[k] .. start[k + 1]) */
     const int *start;
     const uint16_t *cells;
-    int *order; /* norb: the orbits in the order of this attempt's dig */
+    int *order;  /* norb: the orbits in the order of this attempt's dig */
+    int left;    /* the givens the dig has left */
+    int skipped; /* the dig kept an orbit for o->givens_min without testing it */
+    int below;   /* the minimal pass kept an orbit that could go, for o->givens_min */
 } gen_t;
 
 /* 1 if puz has exactly one solution (written to solution when not NULL),
@@ -302,16 +325,49 @@ static int gen_test(gen_t *g, const uint8_t *puz) {
     return rc == 0 && gr.solved;
 }
 
+/* Empties orbit ob of puzzle (refill: puts sol's digits back). */
+static void orbit_set(const gen_t *g, int ob, uint8_t *puzzle, const uint8_t *sol) {
+    for (int k = g->start[ob]; k < g->start[ob + 1]; k++)
+        puzzle[g->cells[k]] = sol != NULL ? sol[g->cells[k]] : 0;
+}
+
+static int orbit_size(const gen_t *g, int ob) { return g->start[ob + 1] - g->start[ob]; }
+
+/* The minimal pass: every orbit still filled is tried against uniqueness
+ * alone and goes when the puzzle stays unique, unless that would pass the
+ * floor (g->below then says the puzzle is not minimal).  0 or < 0. */
+static int gen_minimal(gen_t *g, const uint8_t *sol, uint8_t *puzzle) {
+    int rc = 0;
+    for (int i = 0; i < g->norb && rc == 0; i++) {
+        int ob = g->order[i], t;
+        if (puzzle[g->cells[g->start[ob]]] == 0) continue;
+        orbit_set(g, ob, puzzle, NULL);
+        t = gen_unique(g, puzzle, NULL);
+        if (t < 0) rc = t;
+        if (t == 1 && g->left - orbit_size(g, ob) >= g->o->givens_min) {
+            g->left -= orbit_size(g, ob);
+            continue;
+        }
+        g->below |= t == 1;
+        orbit_set(g, ob, puzzle, sol);
+    }
+    return rc;
+}
+
 /* One attempt's dig: from the full grid sol, the symmetry orbits in a
- * random order leave puzzle while it still passes gen_test() (half of them
- * at once first); then, with o->minimal and a logic test, every orbit whose
- * removal keeps the puzzle unique.  0, or < 0 when stopped. */
+ * random order leave puzzle while it still passes gen_test() and keeps
+ * o->givens_min givens (half of them at once first); then, with
+ * o->minimal, the minimal pass (after a logic dig, or when the floor kept
+ * orbits untested).  g->left ends as the givens left.  0, or < 0 when
+ * stopped. */
 static int gen_dig(gen_t *g, rng_t *r, const uint8_t *sol, uint8_t *puzzle) {
     const sudoku_gen_opts_t *o = g->o;
-    const int norb = g->norb, *start = g->start;
-    const uint16_t *cells = g->cells;
+    const int norb = g->norb;
     int *order = g->order;
     memcpy(puzzle, sol, (size_t)g->nn);
+    g->left = g->skipped = g->below = 0;
+    for (int c = 0; c < g->nn; c++)
+        g->left += sol[c] != 0;
     for (int i = 0; i < norb; i++)
         order[i] = i;
     for (int i = norb - 1; i > 0; i--) {
@@ -319,44 +375,39 @@ static int gen_dig(gen_t *g, rng_t *r, const uint8_t *sol, uint8_t *puzzle) {
         order[i] = order[j];
         order[j] = t;
     }
-    /* Half the orbits go at once: with half the givens left a puzzle
-     * nearly always passes, and one test instead of norb/2 halves the
-     * attempt's cost (a test costs about the same whatever the givens).
-     * If it fails they are tried one by one like the rest. */
-    int first = norb / 2, t, rc = 0;
-    for (int i = 0; i < first; i++)
-        for (int k = start[order[i]]; k < start[order[i] + 1]; k++)
-            puzzle[cells[k]] = 0;
+    /* Half the orbits go at once (as many of them as the floor allows):
+     * with half the givens left a puzzle nearly always passes, and one
+     * test instead of norb/2 halves the attempt's cost (a test costs about
+     * the same whatever the givens).  If it fails they are tried one by
+     * one like the rest. */
+    int first = 0, t, rc = 0, full = g->left;
+    while (first < norb / 2 && g->left - orbit_size(g, order[first]) >= o->givens_min) {
+        g->left -= orbit_size(g, order[first]);
+        orbit_set(g, order[first++], puzzle, NULL);
+    }
     t = first > 0 ? gen_test(g, puzzle) : 0;
     if (t < 0) return t;
     if (t != 1) {
         memcpy(puzzle, sol, (size_t)g->nn);
         first = 0;
+        g->left = full;
     }
     for (int i = first; i < norb && rc == 0; i++) {
         int ob = order[i];
-        for (int k = start[ob]; k < start[ob + 1]; k++)
-            puzzle[cells[k]] = 0;
+        if (g->left - orbit_size(g, ob) < o->givens_min) {
+            g->skipped = 1; /* kept for the floor, untested */
+            continue;
+        }
+        orbit_set(g, ob, puzzle, NULL);
         t = gen_test(g, puzzle);
         if (t < 0) rc = t;
-        if (t != 1)
-            for (int k = start[ob]; k < start[ob + 1]; k++)
-                puzzle[cells[k]] = sol[cells[k]];
+        if (t == 1)
+            g->left -= orbit_size(g, ob);
+        else
+            orbit_set(g, ob, puzzle, sol);
     }
     if (rc != 0) return rc;
-    if (o->minimal && g->logic) {
-        for (int i = 0; i < norb && rc == 0; i++) {
-            int ob = order[i];
-            if (puzzle[cells[start[ob]]] == 0) continue;
-            for (int k = start[ob]; k < start[ob + 1]; k++)
-                puzzle[cells[k]] = 0;
-            t = gen_unique(g, puzzle, NULL);
-            if (t < 0) rc = t;
-            if (t != 1)
-                for (int k = start[ob]; k < start[ob + 1]; k++)
-                    puzzle[cells[k]] = sol[cells[k]];
-        }
-    }
+    if (o->minimal && (g->logic || g->skipped)) rc = gen_minimal(g, sol, puzzle);
     return rc;
 }
 
@@ -380,7 +431,10 @@ static int gen_finish(gen_t *g, const uint8_t *puzzle, const uint8_t *sol, uint8
                       sudoku_gen_result_t *res) {
     const sudoku_gen_opts_t *o = g->o;
     sudoku_logic_opts_t lo;
-    int rc = gen_unique(g, puzzle, check);
+    int rc;
+    if (o->givens_max > 0 && g->left > o->givens_max) return 0; /* the dig stopped above it */
+    if (o->minimal && g->below) return 0; /* not minimal but for the floor: never padded */
+    rc = gen_unique(g, puzzle, check);
     if (rc < 0) return rc;
     if (rc != 1 || memcmp(check, sol, (size_t)g->nn) != 0)
         return 0; /* cannot happen; never return such a puzzle */
@@ -393,10 +447,11 @@ static int gen_finish(gen_t *g, const uint8_t *puzzle, const uint8_t *sol, uint8
     if (rc < 0 && rc != SUDOKU_LOGIC_ECONTRA) return rc;
     if (!res->grade.solved) return 0;
     if (!(res->grade.rating >= o->rating_min && res->grade.rating < o->rating_max)) return 0;
-    res->givens = 0;
-    for (int c = 0; c < g->nn; c++)
-        res->givens += puzzle[c] != 0;
-    res->minimal = (o->minimal || !g->logic) ? 1 : -1;
+    res->givens = g->left;
+    if (o->minimal)
+        res->minimal = 1; /* the minimal pass (or an untouched uniqueness dig) proved it */
+    else
+        res->minimal = !g->logic && !g->skipped ? 1 : -1;
     return 1;
 }
 

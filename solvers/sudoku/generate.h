@@ -44,13 +44,56 @@ typedef struct sudoku_gen_opts_s {
     uint64_t seed, stream;   /* the random stream: rng_seed(seed, stream) */
     const search_ctl_t *ctl; /* deadline / cancel; NULL = none */
     uint64_t max_attempts;   /* 0 = until ctl stops it */
+    int givens_min;          /* the dig never goes below this many givens (0: no floor) */
+    int givens_max;          /* a puzzle with more givens is thrown away (0: no ceiling) */
 } sudoku_gen_opts_t;
 
-/* Defaults: 9x9, any rating, no symmetry, not minimal, seed 0, stream 0. */
+/* Defaults: 9x9, any rating, no symmetry, not minimal, seed 0, stream 0,
+ * any number of givens.
+ *
+ * The givens range [givens_min, givens_max]: the dig keeps a symmetry orbit
+ * whose removal would leave fewer than givens_min givens (so easy puzzles
+ * for beginners keep 36 givens, say, instead of the 22-28 a full dig
+ * leaves); a puzzle the dig leaves with more than givens_max is thrown
+ * away like one graded outside the window.  With `minimal`, a puzzle in
+ * which an orbit could still go but for the floor is not minimal and is
+ * thrown away too (a minimal puzzle is never padded).  res->minimal is 1
+ * only when no orbit was kept for the floor untested. */
 void sudoku_gen_opts_init(sudoku_gen_opts_t *o);
 
 /* Sets the rating window to a level's band. */
 void sudoku_gen_opts_level(sudoku_gen_opts_t *o, sudoku_grade_level_t level);
+
+/* What no seed and no deadline can change: why generation with o cannot
+ * succeed, checked in microseconds before any attempt, so that a request
+ * for it is refused at once instead of running to its deadline.
+ *   SUDOKU_GEN_REACHABLE   nothing known against it (it may still be rare);
+ *   SUDOKU_GEN_FEW_GIVENS  o->givens_max is under sudoku_gen_min_givens();
+ *   SUDOKU_GEN_RATING_GAP  the window misses every rating the scale gives
+ *                          (sudoku_grade_rating_possible);
+ *   SUDOKU_GEN_SIZE_CAP    the window starts at or above
+ *                          sudoku_gen_max_rating() of the shape. */
+typedef enum sudoku_gen_reach_e {
+    SUDOKU_GEN_REACHABLE = 0,
+    SUDOKU_GEN_FEW_GIVENS,
+    SUDOKU_GEN_RATING_GAP,
+    SUDOKU_GEN_SIZE_CAP
+} sudoku_gen_reach_t;
+
+sudoku_gen_reach_t sudoku_gen_reachable(const sudoku_gen_opts_t *o);
+
+/* The fewest givens a classic n x n puzzle with one solution has, as far
+ * as it is proved: 17 for 9x9 (McGuire, Tugemann and Civario, 2012), 4 for
+ * 4x4 (every 4x4 puzzle: tests/test_generate.c), n - 1 for any n (with two
+ * symbols absent from the givens, swapping them in a solution gives
+ * another). */
+int sudoku_gen_min_givens(int n);
+
+/* Above every rating a classic puzzle of the shape can get, where that is
+ * proved: 4x4 with 2x2 boxes, SUDOKU_GEN_RATING_4X4 (all of them easy:
+ * tests/test_generate.c grades every one); 1e9 (no cap known) otherwise. */
+#define SUDOKU_GEN_RATING_4X4 1.25
+double sudoku_gen_max_rating(const sudoku_shape_t *shape);
 
 typedef struct sudoku_gen_result_s {
     int code;

@@ -54,6 +54,31 @@ static const char *const level_names[SUDOKU_GRADE_COUNT] = {"easy",   "medium", 
                                                             "expert", "extreme", "beyond-logic"};
 static const double level_lo[SUDOKU_GRADE_COUNT + 1] = {0.0, 2.0, 3.0, 4.0, 6.0, 10.0, 1e9};
 
+/* The most tenths a step of technique t adds to its base weight: chains
+ * by length (chains.c: x 7, xy 9, aic 29), trial by depth (trial.c: 0.5 at
+ * depth 1).  Kept in step with them: the generator's tests check every
+ * grade they see against sudoku_grade_rating_possible(). */
+static int tech_extra_tenths(int t) {
+    switch (t) {
+    case SUDOKU_TECH_X_CHAIN: return 7;
+    case SUDOKU_TECH_XY_CHAIN: return 9;
+    case SUDOKU_TECH_AIC: return 29;
+    case SUDOKU_TECH_TRIAL: return 5;
+    default: return 0;
+    }
+}
+
+int sudoku_grade_rating_possible(double lo, double hi) {
+    if (lo <= 0.0 && hi > 0.0) return 1; /* a full grid: nothing to do, rating 0 */
+    for (int t = 0; t < SUDOKU_TECH_COUNT; t++)
+        for (int k = 0; k <= tech_extra_tenths(t); k++) {
+            int bin = (int)(techs[t].weight * 10.0 + 0.5) + k; /* as the grade bins it */
+            double w = bin / 10.0, cap = w >= 10.0 ? 0.99 : 0.099;
+            if (w < hi && lo < w + cap) return 1;
+        }
+    return 0;
+}
+
 const char *sudoku_tech_name(sudoku_tech_t t) {
     return (unsigned)t < SUDOKU_TECH_COUNT ? techs[t].name : NULL;
 }
