@@ -13,9 +13,12 @@
  *   - requests with nearby seeds share no puzzle.  `seed + i`, the scheme
  *     before, made seed 1 and seed 2 with count 100 share 99 puzzles, and
  *     an app stepping its seed by one served repeats.
- * run() writes only its item's slot (puzzle, solution, result); merge() on
- * the loop thread sums attempts and remembers the worst stop code; render()
- * lists the items that found a puzzle.  An item stopped by the deadline
+ * run() writes only its item's slot (puzzle, solution, result, and the
+ * item's random stream between turns: on the pool an item gives its worker
+ * back every POOL_TURN_NS with API_JOB_AGAIN and goes on from that stream
+ * later, so the puzzle does not depend on where the turns fall); merge()
+ * on the loop thread remembers the worst stop code; render() sums the
+ * attempts and lists the items that found a puzzle.  An item stopped by the deadline
  * leaves nothing, and the answer says "timeout": no puzzle is ever labelled
  * with a level it was not graded at.  Every puzzle, Sudoku as Killer,
  * carries its box {rows, cols}: with its grid it is a solve or grade
@@ -47,6 +50,9 @@ long long api_gen_item_seed(long long seed, size_t item) {
 }
 
 typedef struct gen_item_s {
+    rng_t rng; /* the item's stream between its turns (begun: seeded) */
+    int begun;
+    uint64_t attempts; /* over all its turns */
     int rc;            /* run()'s code */
     uint8_t *puzzle;   /* n*n */
     uint8_t *solution; /* n*n */
@@ -65,33 +71,46 @@ typedef struct gen_job_s {
     long long seed;
     long long count;
     gen_item_t *items;
-    /* merged on the loop thread */
-    uint64_t attempts;
-    int worst; /* first stop code seen, 0 if none */
+    /* on the loop thread: merge(), then render() */
+    uint64_t attempts; /* summed over the items by render() */
+    int worst;         /* first stop code seen, 0 if none */
 } gen_job_t;
 
+/* One turn of item i (the whole item when the runner takes no turns):
+ * the generator goes on from the item's stream, so the puzzle is the same
+ * however the turns fall; API_JOB_AGAIN when the turn ended first. */
 static int gen_run(api_job_t *job, size_t i, const search_ctl_t *ctl) {
     gen_job_t *j = (gen_job_t *)job;
     gen_item_t *it = &j->items[i];
     uint64_t seed = (uint64_t)api_gen_item_seed(j->seed, i);
+    int64_t turn_end = job->turn_ns > 0 ? search_now_ns() + job->turn_ns : 0;
+    if (!it->begun) {
+        rng_seed(&it->rng, seed, 0);
+        it->begun = 1;
+    }
     if (j->killer) {
         killer_gen_opts_t o = j->ko;
         o.seed = seed;
         o.ctl = ctl;
+        o.resume = &it->rng;
+        o.turn_end_ns = turn_end;
         it->rc = killer_generate(&o, it->solution, it->cells, it->cages, &it->kres);
+        it->attempts += it->kres.attempts;
     } else {
         sudoku_gen_opts_t o = j->so;
         o.seed = seed;
         o.ctl = ctl;
+        o.resume = &it->rng;
+        o.turn_end_ns = turn_end;
         it->rc = sudoku_generate(&o, it->puzzle, it->solution, &it->sres);
+        it->attempts += it->sres.attempts;
     }
-    return it->rc;
+    return it->rc == SEARCH_TURN ? API_JOB_AGAIN : it->rc;
 }
 
 static int gen_merge(api_job_t *job, size_t i, int rc) {
     gen_job_t *j = (gen_job_t *)job;
     gen_item_t *it = &j->items[i];
-    j->attempts += j->killer ? it->kres.attempts : it->sres.attempts;
     if (rc != 0) it->rc = rc; /* also for items that never ran (late) */
     if (rc != 0 && (j->worst == 0 || rc == SEARCH_ENOMEM)) j->worst = rc; /* memory first */
     return API_JOB_CONTINUE;
@@ -193,6 +212,8 @@ static void gen_render(api_job_t *job, api_response_t *out) {
         json_decref(list);
         list = NULL; /* the json_pack below then fails: a 503 */
     }
+    for (size_t i = 0; i < (size_t)j->count; i++)
+        j->attempts += j->items[i].attempts; /* also those the deadline cut short */
     const char *status = found == (size_t)j->count      ? "complete"
                          : j->worst == SEARCH_CANCELLED ? "cancelled"
                                                         : "timeout";

@@ -102,6 +102,12 @@ typedef struct api_response_s {
 #define API_JOB_STOP     1 /* schedule nothing more; let running items finish */
 #define API_JOB_CANCEL   2 /* ... and raise the cancel flag for them */
 
+/* What run() may return, besides 0 and a negative code, when job->turn_ns
+ * is set: its turn is over, the item is not finished, and its state is in
+ * its slot; the runner calls run() for the same item again later (no
+ * merge() in between). */
+#define API_JOB_AGAIN 1
+
 typedef struct api_job_s api_job_t;
 
 /* What item_encode() tells of an item besides its bytes (see below). */
@@ -172,6 +178,12 @@ struct api_job_s {
      * with async jobs, even when the client waits for the answer, so that
      * it never holds the workers kept for other requests. */
     int background;
+    /* Set by the runner before any item runs (the pool, for background
+     * tasks: POOL_TURN_NS), 0 everywhere else: run() may end an unfinished
+     * item after about this many nanoseconds of work by returning
+     * API_JOB_AGAIN, keeping its state in its slot, and is called again for
+     * it later.  A job whose run() ignores it runs every item to its end. */
+    int64_t turn_ns;
     /* Set by prepare() when it read the JSON body on its fast path
      * (api/json_scan.h) rather than through jansson; the tests look. */
     int body_fast;

@@ -61,6 +61,7 @@
 #include "api/sudoku_api.h"
 #include "api/sudoku_logic_api.h"
 #include "api/sudoku_variant.h"
+#include "solvers/rng.h"
 #include "solvers/sudoku/generate.h"
 #include "solvers/sudoku/logic.h"
 #include "solvers/xcover/xcover.h"
@@ -1108,6 +1109,9 @@ int api_sudoku_variant_hint_prepare(const api_request_t *req, api_job_t **job,
 /* === Generate =========================================================== */
 
 typedef struct vg_item_s {
+    rng_t rng; /* the item's stream between its turns (begun: seeded) */
+    int begun;
+    uint64_t attempts; /* over all its turns */
     int rc;
     uint8_t *puzzle, *solution, *parity; /* ncells each */
     int *regions;                        /* ncells */
@@ -1124,8 +1128,8 @@ typedef struct vg_job_s {
     long long seed, count;
     int rows, cols;
     vg_item_t *items;
-    /* merged on the loop thread */
-    uint64_t attempts;
+    /* on the loop thread: merge(), then render() */
+    uint64_t attempts; /* summed over the items by render() */
     int worst;
     /* reading: variant[k] of the list the reader saw is variant[kept[k]] of
      * the request (vg_drawn took the names the generator draws for out) */
@@ -1139,15 +1143,21 @@ static int vg_run(api_job_t *job, size_t i, const search_ctl_t *ctl) {
     sudoku_vgen_out_t out = {it->puzzle, it->solution, it->regions, it->parity, it->pairs, 0};
     o.gen.seed = (uint64_t)api_gen_item_seed(j->seed, i);
     o.gen.ctl = ctl;
+    if (!it->begun) {
+        rng_seed(&it->rng, o.gen.seed, 0);
+        it->begun = 1;
+    }
+    o.gen.resume = &it->rng; /* turns: as the classic generator's (generate_api.c) */
+    o.gen.turn_end_ns = job->turn_ns > 0 ? search_now_ns() + job->turn_ns : 0;
     it->rc = sudoku_generate_variant(&o, &out, &it->res);
+    it->attempts += it->res.attempts;
     it->npairs = out.npairs;
-    return it->rc;
+    return it->rc == SEARCH_TURN ? API_JOB_AGAIN : it->rc;
 }
 
 static int vg_merge(api_job_t *job, size_t i, int rc) {
     vg_job_t *j = (vg_job_t *)job;
     vg_item_t *it = &j->items[i];
-    j->attempts += it->res.attempts;
     if (rc != 0) it->rc = rc; /* also for items that never ran */
     if (rc != 0 && (j->worst == 0 || rc == SEARCH_ENOMEM)) j->worst = rc;
     return API_JOB_CONTINUE;
@@ -1238,6 +1248,8 @@ static void vg_render(api_job_t *job, api_response_t *out) {
             api_jpush(list, vg_item_json(j, i, &frame), &ok);
             found++;
         }
+    for (size_t i = 0; i < (size_t)j->count; i++)
+        j->attempts += j->items[i].attempts; /* also those the deadline cut short */
     if (j->worst == SEARCH_ENOMEM && found < (size_t)j->count) {
         json_decref(list);
         vx_problem(out, API_ENOMEM, NULL, "out of memory while generating");

@@ -33,6 +33,17 @@
  *      requests that wait, whatever the background load.
  * A task never has more than job->threads items running (its window).
  *
+ * Turns.  A background item may be long (a generate for a rare level runs
+ * to its deadline), and a worker does not preempt it: so background tasks
+ * get job->turn_ns = POOL_TURN_NS, and a job whose run() honours it ends
+ * an unfinished item after that much work with API_JOB_AGAIN, its state in
+ * its own slot.  The pool then keeps the item in its worker slot (`again`,
+ * not merged) and picks the next item by the order above, so a small
+ * background request waits at most one turn behind a long one; the slot's
+ * item goes on when its task is picked again (before the task's new
+ * items).  Deadlines and cancels end a task with items between turns as
+ * they end one with items waiting.
+ *
  * Waiting is bounded too.  A task that waits for a worker is stopped when
  * its deadline passes (a one-shot timer armed for the earliest deadline
  * among waiting tasks): with nothing run yet it ends `waited_out` (its
@@ -75,6 +86,8 @@ struct pool_slot_s {
     size_t item;
     int rc;
     int busy;
+    int again; /* not busy: its item's run() ended a turn (API_JOB_AGAIN) and goes on when
+                  the slot next starts */
 };
 
 struct pool_s {
@@ -182,12 +195,23 @@ static void pool_end_waiting(pool_task_t *t, int rc) {
  * libuv refused it (the task then stops with SEARCH_ENOMEM). */
 static int pool_start_item(pool_t *p, pool_task_t *t) {
     POOL_ASSERT_LOOP(p);
+    unsigned pick = t->job->threads;
     for (unsigned s = 0; s < t->job->threads; s++) {
         pool_slot_t *slot = &t->slots[s];
-        if (slot->busy) continue;
+        if (slot->busy || (pick < t->job->threads && !slot->again)) continue;
+        pick = s;
+        if (slot->again) break; /* an item in turns first: it started earlier */
+    }
+    if (pick < t->job->threads) {
+        pool_slot_t *slot = &t->slots[pick];
         slot->busy = 1;
         slot->task = t;
-        slot->item = t->next_item++;
+        if (slot->again) {
+            slot->again = 0;
+            t->again--;
+        } else {
+            slot->item = t->next_item++;
+        }
         slot->rc = 0;
         slot->work.data = slot;
         if (uv_queue_work(&p->loop, &slot->work, pool_work_cb, pool_after_cb) != 0) {
@@ -213,8 +237,8 @@ static int pool_start_item(pool_t *p, pool_task_t *t) {
 
 /* Whether the task has an item to start now. */
 static int pool_runnable(const pool_task_t *t) {
-    return !t->stopping && t->next_item < t->job->nitems && t->running < t->job->threads &&
-           !atomic_load_explicit(&t->cancel, memory_order_relaxed);
+    return !t->stopping && (t->next_item < t->job->nitems || t->again > 0) &&
+           t->running < t->job->threads && !atomic_load_explicit(&t->cancel, memory_order_relaxed);
 }
 
 /* Whether a should get the next worker before b: fewer items running,
@@ -246,7 +270,7 @@ static void pool_reap(pool_t *p) {
     for (pool_task_t *t = p->active, *next; t != NULL; t = next) {
         next = t->next;
         if (t->running != 0) continue;
-        if (t->stopping || t->next_item >= t->job->nitems) {
+        if (t->stopping || (t->next_item >= t->job->nitems && t->again == 0)) {
             pool_finish(t);
         } else if (atomic_load_explicit(&t->cancel, memory_order_relaxed)) {
             if (t->client_gone && t->merged == 0)
@@ -317,6 +341,12 @@ static void pool_after_cb(uv_work_t *w, int status) {
         p->bg_items--;
     else
         p->fg_items--;
+    if (rc == API_JOB_AGAIN) { /* a turn ended: the item goes on when the slot next starts */
+        slot->again = 1;
+        t->again++;
+        pool_fill(p); /* the other tasks first, by pool_before()'s order */
+        return;
+    }
     if (rc < 0) {
         if (t->rc == 0) t->rc = rc;
         t->stopping = 1;
@@ -568,6 +598,8 @@ int pool_submit(pool_t *p, pool_task_t *t) {
     t->client_gone = 0;
     t->waited_out = 0;
     t->next_item = 0;
+    t->again = 0;
+    t->job->turn_ns = t->background ? POOL_TURN_NS : 0;
     t->running = 0;
     t->stopping = 0;
     atomic_init(&t->cancel, 0);

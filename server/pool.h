@@ -15,6 +15,12 @@
 #include "server/metrics.h"
 #include "solvers/search.h"
 
+/* A background item's turn: a job that supports turns (api_job_t.turn_ns)
+ * gives its worker back after about this much work, so that a small
+ * background request queued behind a long one (a generate for a rare level)
+ * waits one turn, not the long one's deadline. */
+#define POOL_TURN_NS (20 * 1000000LL)
+
 typedef struct pool_s pool_t;
 typedef struct pool_task_s pool_task_t;
 typedef struct pool_slot_s pool_slot_t;
@@ -77,6 +83,7 @@ struct pool_task_s {
     uint64_t served;          /* when an item of it last started (the pool's clock) */
     pool_t *pool;
     size_t next_item;
+    unsigned again; /* slots whose item is between turns (API_JOB_AGAIN) */
     unsigned running;
     int stopping;
     pool_slot_t *slots;

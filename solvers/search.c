@@ -30,6 +30,7 @@ const search_code_t search_codes[] = {
     SEARCH_CODE(SEARCH_BUDGET, "the node budget or a memory cap ran out"),
     SEARCH_CODE(SEARCH_EINVAL, "the input breaks the solver's preconditions"),
     SEARCH_CODE(SEARCH_ENOMEM, "out of memory before the search"),
+    SEARCH_CODE(SEARCH_TURN, "the turn's time ran out; it goes on from the caller's state"),
     {0, NULL, NULL}};
 
 static const search_code_t *search_code_find(int code) {

@@ -36,6 +36,7 @@
 #define SEARCH_BUDGET    (-3) /* the node budget or a memory cap ran out */
 #define SEARCH_EINVAL    (-4) /* the input breaks the solver's preconditions */
 #define SEARCH_ENOMEM    (-5) /* an allocation before the search failed */
+#define SEARCH_TURN      (-6) /* a turn's time ran out; the caller's state says where to go on */
 
 /* The code's name ("SEARCH_TIMEOUT", "SUDOKU_ECONFLICT", ...) and a short
  * sentence, for logs and problem details; any solver's code, "SEARCH_UNKNOWN"

@@ -179,6 +179,49 @@ START_TEST(fair_background_keeps_a_worker_free) {
 }
 END_TEST
 
+/* Generation takes turns (POOL_TURN_NS): with a long generate holding
+ * the one background worker of a two-thread server, small generates still
+ * answer one after the other while it runs, each after at most one of its
+ * turns, instead of after its deadline.  The long one is long by
+ * construction: 100 puzzles rating 5.6 to 6.0, which needs a chain of 13
+ * or more links as a puzzle's hardest step -- none in 1,900 attempts here,
+ * so 100 of them take hours on any machine; the test ends it by DELETE.
+ * Without turns the first small request waited for the long item's end. */
+START_TEST(fair_generate_takes_turns) {
+    static const char *const args[] = {"--threads", "2", NULL};
+    tsrv_t s;
+    char id[32], path[160];
+    long st;
+    ck_assert_int_eq(tsrv_start(&s, args, NULL), 0);
+    json_t *j = tsrv_call(&s, "POST", "/v1/sudoku/generate",
+                          "{\"rating\":{\"min\":5.6,\"max\":6.0},\"count\":100,"
+                          "\"timeout_ms\":60000,\"seed\":3}",
+                          1, &st, NULL);
+    ck_assert_int_eq(st, 202);
+    snprintf(id, sizeof id, "%s", jstr(j, "id"));
+    json_decref(j);
+    ck_assert_double_eq(await_metric(&s, BUSY_BG, 1, 10000), 1);
+    for (int k = 0; k < 5; k++) {
+        char body[96];
+        snprintf(body, sizeof body, "{\"difficulty\":\"easy\",\"seed\":%d}", k + 1);
+        j = tsrv_call(&s, "POST", "/v1/sudoku/generate", body, 0, &st, NULL);
+        ck_assert_int_eq(st, 200);
+        ck_assert_str_eq(jstr(j, "status"), "complete");
+        json_decref(j);
+    }
+    j = tsrv_job(&s, id, &st); /* the long one is still at work */
+    ck_assert_int_eq(st, 200);
+    ck_assert_msg(!job_status_ended(jstr(j, "status")), "the long generate ended: %s",
+                  jstr(j, "status"));
+    json_decref(j);
+    snprintf(path, sizeof path, "/v1/jobs/%s", id);
+    json_decref(tsrv_call(&s, "DELETE", path, NULL, 0, &st, NULL));
+    ck_assert_int_eq(st, 202);
+    ck_assert_double_eq(await_metric_le(&s, "puzzled_jobs_inflight", 0, 10000), 0);
+    ck_assert_int_eq(tsrv_stop(&s, SIGTERM, 15000), 0);
+}
+END_TEST
+
 /* Bodies being read are charged to the work budget: with two large bodies
  * in flight filling it, a third request is refused with a 503 that says
  * so, and the budget is whole again once they end.  The budget is the two
@@ -316,6 +359,7 @@ Suite *fair_suite(void) {
     tcase_add_test(tc, fair_queued_request_answers_503_at_its_deadline);
     tcase_add_test(tc, fair_queued_request_of_a_gone_client_is_dropped);
     tcase_add_test(tc, fair_background_keeps_a_worker_free);
+    tcase_add_test(tc, fair_generate_takes_turns);
     tcase_add_test(tc, fair_bodies_share_the_work_budget);
     tcase_add_test(tc, fair_request_share_is_422);
     tcase_add_test(tc, fair_kept_results_have_a_budget);

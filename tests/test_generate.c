@@ -19,6 +19,7 @@
 
 #include "api/generate_api.h"
 #include "solvers/killer/generate.h"
+#include "solvers/rng.h"
 #include "solvers/sudoku/generate.h"
 #include "solvers/sudoku/logic.h"
 #include "tests/http_check.h"
@@ -378,6 +379,87 @@ START_TEST(gen_rating_window_and_stops) {
     sudoku_gen_opts_init(&o);
     o.symmetry = SUDOKU_SYM_COUNT;
     ck_assert_int_eq(sudoku_generate(&o, p, sol, &r), SEARCH_EINVAL);
+}
+END_TEST
+
+/* Turns change nothing: a generation cut into one turn per attempt (a
+ * turn end always past) gives the puzzle, solution and attempt count of
+ * the same generation in one call -- classic, variant and Killer. */
+START_TEST(gen_turns_same_puzzle) {
+    uint8_t p1[81], s1[81], p2[81], s2[81];
+    rng_t rng;
+    sudoku_gen_opts_t o;
+    sudoku_gen_result_t r;
+    uint64_t attempts = 0;
+    int rc, calls = 0;
+    sudoku_gen_opts_init(&o);
+    sudoku_gen_opts_level(&o, SUDOKU_GRADE_HARD);
+    o.seed = 42;
+    ck_assert_int_eq(sudoku_generate(&o, p1, s1, &r), 0);
+    uint64_t whole = r.attempts;
+    rng_seed(&rng, o.seed, o.stream);
+    o.resume = &rng;
+    o.turn_end_ns = 1;
+    do {
+        rc = sudoku_generate(&o, p2, s2, &r);
+        attempts += r.attempts;
+        calls++;
+        ck_assert_int_le((int)r.attempts, 1);
+    } while (rc == SEARCH_TURN);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_int_eq((int)attempts, (int)whole);
+    ck_assert_int_eq(calls, (int)whole);
+    ck_assert_int_gt(calls, 1); /* the seed needs several attempts: turns were taken */
+    ck_assert_int_eq(memcmp(p1, p2, 81), 0);
+    ck_assert_int_eq(memcmp(s1, s2, 81), 0);
+
+    /* a variant: jigsaw X (regions drawn per attempt), medium */
+    sudoku_vgen_opts_t vo;
+    sudoku_gen_result_t vr;
+    int reg1[81], reg2[81];
+    sudoku_vgen_opts_init(&vo);
+    vo.spec.extras = SUDOKU_EXTRA_X;
+    vo.random_regions = 1;
+    sudoku_gen_opts_level(&vo.gen, SUDOKU_GRADE_MEDIUM);
+    vo.gen.seed = 8;
+    sudoku_vgen_out_t out1 = {p1, s1, reg1, NULL, NULL, 0}, out2 = {p2, s2, reg2, NULL, NULL, 0};
+    ck_assert_int_eq(sudoku_generate_variant(&vo, &out1, &vr), 0);
+    whole = vr.attempts;
+    rng_seed(&rng, vo.gen.seed, vo.gen.stream);
+    vo.gen.resume = &rng;
+    vo.gen.turn_end_ns = 1;
+    attempts = 0;
+    while ((rc = sudoku_generate_variant(&vo, &out2, &vr)) == SEARCH_TURN)
+        attempts += vr.attempts;
+    ck_assert_int_eq(rc, 0);
+    ck_assert_int_eq((int)(attempts + vr.attempts), (int)whole);
+    ck_assert_int_eq(memcmp(p1, p2, 81), 0);
+    ck_assert_int_eq(memcmp(reg1, reg2, sizeof reg1), 0);
+
+    /* Killer 6x6 */
+    killer_gen_opts_t ko;
+    killer_gen_result_t kr1, kr2;
+    killer_cell_t c1[81], c2[81];
+    killer_cage_t k1[81], k2[81];
+    killer_gen_opts_init(&ko);
+    sudoku_shape_init(&ko.shape, 6, 0, 0);
+    ko.cage_max = 4;
+    ko.seed = 5;
+    ck_assert_int_eq(killer_generate(&ko, s1, c1, k1, &kr1), 0);
+    rng_seed(&rng, ko.seed, ko.stream);
+    ko.resume = &rng;
+    ko.turn_end_ns = 1;
+    attempts = 0;
+    while ((rc = killer_generate(&ko, s2, c2, k2, &kr2)) == SEARCH_TURN)
+        attempts += kr2.attempts;
+    ck_assert_int_eq(rc, 0);
+    ck_assert_int_eq((int)(attempts + kr2.attempts), (int)kr1.attempts);
+    ck_assert_int_eq(memcmp(s1, s2, 36), 0);
+    ck_assert_int_eq(kr1.ncages, kr2.ncages);
+    for (int k = 0; k < kr1.ncages; k++) {
+        ck_assert_int_eq(k1[k].sum, k2[k].sum);
+        ck_assert_int_eq(k1[k].ncells, k2[k].ncells);
+    }
 }
 END_TEST
 
@@ -896,6 +978,7 @@ Suite *generate_suite(void) {
     tcase_add_test(tc, gen_givens_range_honoured);
     tcase_add_test(tc, gen_4x4_every_puzzle_easy);
     tcase_add_test(tc, gen_reachable_refuses_only_the_impossible);
+    tcase_add_test(tc, gen_turns_same_puzzle);
     suite_add_tcase(s, tc);
     TCase *k = tcase_create("killer");
     tcase_set_timeout(k, 120);

@@ -294,11 +294,19 @@ int killer_generate(const killer_gen_opts_t *o, uint8_t *solution, killer_cell_t
         rc = SEARCH_ENOMEM;
         goto done;
     }
-    rng_seed(&g.r, o->seed, o->stream);
+    if (o->resume != NULL)
+        g.r = *o->resume;
+    else
+        rng_seed(&g.r, o->seed, o->stream);
     for (;;) {
         if ((rc = search_check_now(o->ctl, 0)) != 0) break;
         if (o->max_attempts != 0 && res->attempts >= o->max_attempts) {
             rc = SEARCH_BUDGET;
+            break;
+        }
+        if (o->turn_end_ns != 0 && res->attempts > 0 && search_now_ns() >= o->turn_end_ns) {
+            if (o->resume != NULL) *o->resume = g.r; /* between two layouts */
+            rc = SEARCH_TURN;
             break;
         }
         res->attempts++;

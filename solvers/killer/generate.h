@@ -28,6 +28,12 @@ typedef struct killer_gen_opts_s {
     uint64_t seed, stream;
     const search_ctl_t *ctl;
     uint64_t max_attempts; /* 0 = until ctl stops */
+    /* Turns, as sudoku_gen_opts_t's: past turn_end_ns (0: none), between two
+     * layouts and after one at least, SEARCH_TURN with the stream's state
+     * in *resume; resume NULL: the stream starts from (seed, stream), else
+     * from *resume (seeded once by the caller). */
+    struct rng_s *resume;
+    int64_t turn_end_ns;
 } killer_gen_opts_t;
 
 /* Defaults: 9x9, cages 2..4, no diagonals, any rating. */
@@ -48,7 +54,8 @@ double killer_gen_rating(uint64_t nodes);
 /* Generates into caller buffers of n*n entries each: solution (values
  * 1..n), cells (the cages' cells back to back) and cages (cages[k].cells
  * points into cells).  Returns 0, SEARCH_TIMEOUT / SEARCH_CANCELLED,
- * SEARCH_BUDGET (max_attempts), SEARCH_EINVAL (bad options), SEARCH_ENOMEM.
+ * SEARCH_BUDGET (max_attempts), SEARCH_TURN (turn_end_ns), SEARCH_EINVAL
+ * (bad options), SEARCH_ENOMEM.
  * Reentrant. */
 int killer_generate(const killer_gen_opts_t *o, uint8_t *solution, killer_cell_t *cells,
                     killer_cage_t *cages, killer_gen_result_t *res);

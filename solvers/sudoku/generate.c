@@ -38,7 +38,9 @@
  * Determinism: every random choice comes from one rng_t seeded with
  * (seed, stream); the solver and the engine are deterministic (the engine's
  * budgets count nodes, not time).  Only the deadline can change an outcome,
- * by stopping it.
+ * by stopping it.  Turns (turn_end_ns, resume) cut the attempt loop
+ * between attempts only, where the stream's state is the whole story: the
+ * same attempts in the same order, however many calls make them.
  *
  * Variants (sudoku_generate_variant, generate.h): the same attempt on a
  * model, with its own random grid (a depth-first fill over the model's
@@ -456,13 +458,31 @@ static int gen_finish(gen_t *g, const uint8_t *puzzle, const uint8_t *sol, uint8
 }
 
 /* Whether another attempt may start: 0 (counted), or the stop code (the
- * deadline or cancel flag, SEARCH_BUDGET past max_attempts). */
+ * deadline or cancel flag, SEARCH_BUDGET past max_attempts, SEARCH_TURN
+ * past the turn's end once this call made an attempt). */
 static int gen_next(const sudoku_gen_opts_t *o, sudoku_gen_result_t *res) {
     int rc = search_check_now(o->ctl, 0);
     if (rc != 0) return rc;
     if (o->max_attempts != 0 && res->attempts >= o->max_attempts) return SEARCH_BUDGET;
+    if (o->turn_end_ns != 0 && res->attempts > 0 && search_now_ns() >= o->turn_end_ns)
+        return SEARCH_TURN;
     res->attempts++;
     return 0;
+}
+
+/* The attempt loop's stream: from *o->resume when the caller keeps it
+ * (turns), else from (seed, stream). */
+static void gen_stream_begin(const sudoku_gen_opts_t *o, rng_t *r) {
+    if (o->resume != NULL)
+        *r = *o->resume;
+    else
+        rng_seed(r, o->seed, o->stream);
+}
+
+/* After the loop: a turn that ended between attempts leaves the stream's
+ * state for the next call. */
+static void gen_stream_end(const sudoku_gen_opts_t *o, const rng_t *r, int rc) {
+    if (rc == SEARCH_TURN && o->resume != NULL) *o->resume = *r;
 }
 
 /* The arrays an attempt loop needs, for nn cells. */
@@ -524,7 +544,7 @@ int sudoku_generate(const sudoku_gen_opts_t *o, uint8_t *puzzle, uint8_t *soluti
     }
     gen_bound(&g, o);
     g.norb = orbits_build(n, n, NULL, o->symmetry, a.cells, a.start, a.seen);
-    rng_seed(&r, o->seed, o->stream);
+    gen_stream_begin(o, &r);
     while ((rc = gen_next(o, res)) == 0) {
         if ((rc = sudoku_random_grid(&o->shape, &r, 0, o->ctl, a.sol)) != 0) break;
         if ((rc = gen_dig(&g, &r, a.sol, puzzle)) != 0) break;
@@ -536,6 +556,7 @@ int sudoku_generate(const sudoku_gen_opts_t *o, uint8_t *puzzle, uint8_t *soluti
             break;
         }
     }
+    gen_stream_end(o, &r, rc);
 done:
     sudoku_logic_free(g.st);
     gen_mem_free(&a, &g);
@@ -986,7 +1007,7 @@ int sudoku_generate_variant(const sudoku_vgen_opts_t *vo, sudoku_vgen_out_t *out
                     live[(grids[k].row + i) * cols + grids[k].col + j] = 1;
         g.norb = orbits_build(rows, cols, live, o->symmetry, a.cells, a.start, a.seen);
     }
-    rng_seed(&r, o->seed, o->stream);
+    gen_stream_begin(o, &r);
     while ((rc = gen_next(o, res)) == 0) {
         rc = vgen_attempt(vo, &v, &g, &a, &r, out->puzzle, res);
         if (rc < 0) break;
@@ -1008,6 +1029,7 @@ int sudoku_generate_variant(const sudoku_vgen_opts_t *vo, sudoku_vgen_out_t *out
             break;
         }
     }
+    gen_stream_end(o, &r, rc);
 done:
     vgen_drop(&v);
     free(v.regions);

@@ -46,6 +46,16 @@ typedef struct sudoku_gen_opts_s {
     uint64_t max_attempts;   /* 0 = until ctl stops it */
     int givens_min;          /* the dig never goes below this many givens (0: no floor) */
     int givens_max;          /* a puzzle with more givens is thrown away (0: no ceiling) */
+    /* Turns: with turn_end_ns set, a call returns SEARCH_TURN between two
+     * attempts once the clock has passed it (after one attempt at least),
+     * and leaves in *resume the stream's state there; a call with that
+     * state in *resume goes on with the next attempt, so that the puzzles
+     * (and attempts) are the same however the work is cut into turns.
+     * resume NULL: the stream starts from (seed, stream), as without turns;
+     * else it starts from *resume, which the caller seeds once with
+     * rng_seed(seed, stream). */
+    struct rng_s *resume;
+    int64_t turn_end_ns; /* 0: no turns */
 } sudoku_gen_opts_t;
 
 /* Defaults: 9x9, any rating, no symmetry, not minimal, seed 0, stream 0,
@@ -109,6 +119,8 @@ typedef struct sudoku_gen_result_s {
  *                     logic engine's, with assume_unique: the solver checked
  *                     the puzzle unique first)
  *   SEARCH_TIMEOUT / SEARCH_CANCELLED  stopped by ctl; nothing returned
+ *   SEARCH_TURN       the turn is over (turn_end_ns): *resume says where
+ *                     the next call goes on
  *   SEARCH_BUDGET     max_attempts reached without a puzzle in the window
  *   SEARCH_EINVAL     bad shape (n > SUDOKU_GEN_MAX_N), symmetry, window
  *   SEARCH_ENOMEM     out of memory
