@@ -32,11 +32,13 @@
 
 #include <jansson.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/json_dump.h"
 #include "api/json_util.h"
 #include "api/sudoku_variant.h"
 #include "solvers/killer/generate.h"
@@ -60,7 +62,15 @@ typedef struct gen_item_s {
     killer_gen_result_t kres;
     killer_cell_t *cells; /* killer: n*n */
     killer_cage_t *cages; /* killer: n*n */
+    /* NDJSON: merge() (loop thread) writes line and len, then stores
+     * GEN_READY with release; the stream (HTTP thread) reads them after an
+     * acquire load and alone frees line from then on. */
+    atomic_int state;
+    char *line;
+    size_t len;
 } gen_item_t;
+
+enum { GEN_PENDING, GEN_READY };
 
 typedef struct gen_job_s {
     api_job_t base;
@@ -74,6 +84,15 @@ typedef struct gen_job_s {
     /* on the loop thread: merge(), then render() */
     uint64_t attempts; /* summed over the items by render() */
     int worst;         /* first stop code seen, 0 if none */
+    /* NDJSON (Accept: application/x-ndjson): one line per puzzle, in item
+     * order, streamed while the job runs.  finish() (loop thread) sets
+     * finish_rc, then `finished` with release; the stream (HTTP thread)
+     * owns rd, rd_off and tail. */
+    int ndjson;
+    atomic_int finished;
+    int finish_rc;
+    size_t rd, rd_off;
+    char tail[96]; /* the line of an item that never ran */
 } gen_job_t;
 
 /* One turn of item i (the whole item when the runner takes no turns):
@@ -240,6 +259,7 @@ static void gen_free(api_job_t *job) {
         free(j->items[i].solution);
         free(j->items[i].cells);
         free(j->items[i].cages);
+        free(j->items[i].line);
     }
     free(j->items);
     free(j);
@@ -247,6 +267,116 @@ static void gen_free(api_job_t *job) {
 
 static const api_job_ops_t gen_ops = {"generate", gen_run, gen_merge, gen_render, gen_free,
                                       0,          NULL,    NULL,      NULL};
+
+/* === NDJSON: one line per puzzle, streamed in item order === */
+
+/* What an item without a puzzle line says: "timeout", "cancelled", or
+ * "error" with the reason. */
+static const char *gen_status(int rc) {
+    return rc == 0                  ? "found"
+           : rc == SEARCH_TIMEOUT   ? "timeout"
+           : rc == SEARCH_CANCELLED ? "cancelled"
+                                    : "error";
+}
+
+/* The puzzle's line: its JSON object (as in the JSON answer) with index and
+ * status first, compact, newline-terminated; NULL when out of memory. */
+static char *gen_line(const gen_job_t *j, size_t i, size_t *len) {
+    json_t *o = json_pack("{s:I, s:s}", "index", (json_int_t)i, "status", "found");
+    json_t *body = gen_item_json(j, i);
+    char *text = NULL, *line = NULL;
+    size_t n = 0;
+    if (o != NULL && body != NULL && json_object_update(o, body) == 0 &&
+        json_object_set_new(o, "attempts", json_integer((json_int_t)j->items[i].attempts)) == 0)
+        text = api_json_dumps(o, API_JSON_FLAGS, &n); /* as every answer: 9 digits */
+    if (text != NULL && (line = realloc(text, n + 2)) == NULL) free(text);
+    if (line != NULL) {
+        line[n] = '\n';
+        line[n + 1] = '\0';
+        *len = n + 1;
+    }
+    json_decref(body);
+    json_decref(o);
+    return line;
+}
+
+/* Loop thread: the item's line is ready (a puzzle, or why there is none);
+ * its grids are freed, so that a long stream holds only lines not yet
+ * read. */
+static int gen_stream_merge(api_job_t *job, size_t i, int rc) {
+    gen_job_t *j = (gen_job_t *)job;
+    gen_item_t *it = &j->items[i];
+    int action = gen_merge(job, i, rc);
+    if (it->rc == 0 && (it->line = gen_line(j, i, &it->len)) == NULL) it->rc = SEARCH_ENOMEM;
+    free(it->puzzle);
+    free(it->solution);
+    free(it->cells);
+    free(it->cages);
+    it->puzzle = it->solution = NULL;
+    it->cells = NULL;
+    it->cages = NULL;
+    atomic_store_explicit(&it->state, GEN_READY, memory_order_release);
+    return action;
+}
+
+static void gen_stream_finish(api_job_t *job, int rc) {
+    gen_job_t *j = (gen_job_t *)job;
+    j->finish_rc = rc < 0 ? rc : SEARCH_CANCELLED;
+    atomic_store_explicit(&j->finished, 1, memory_order_release);
+}
+
+/* HTTP thread: the next bytes in item order; 0 = wait for the pool. */
+static long gen_stream(void *cls, char *buf, size_t max) {
+    gen_job_t *j = cls;
+    size_t w = 0;
+    while (w < max && j->rd < (size_t)j->count) {
+        gen_item_t *it = &j->items[j->rd];
+        int rc = 0;
+        if (atomic_load_explicit(&it->state, memory_order_acquire) != GEN_READY) {
+            if (!atomic_load_explicit(&j->finished, memory_order_acquire)) break;
+            /* finish() follows every merge: look again before calling it lost */
+            if (atomic_load_explicit(&it->state, memory_order_acquire) != GEN_READY)
+                rc = j->finish_rc; /* never ran */
+        }
+        if (rc == 0 && it->line == NULL) rc = it->rc;
+        if (rc != 0 && j->rd_off == 0) { /* its line, once */
+            int n = snprintf(j->tail, sizeof j->tail, "{\"index\":%zu,\"status\":\"%s\"", j->rd,
+                             gen_status(rc));
+            if (strcmp(gen_status(rc), "error") == 0)
+                n += snprintf(j->tail + n, sizeof j->tail - (size_t)n, ",\"error\":\"%s\"",
+                              search_code_str(rc));
+            snprintf(j->tail + n, sizeof j->tail - (size_t)n, "}\n");
+        }
+        const char *src = rc != 0 ? j->tail : it->line;
+        size_t len = rc != 0 ? strlen(j->tail) : it->len;
+        size_t k = len - j->rd_off < max - w ? len - j->rd_off : max - w;
+        memcpy(buf + w, src + j->rd_off, k);
+        w += k;
+        j->rd_off += k;
+        if (j->rd_off == len) {
+            free(it->line);
+            it->line = NULL;
+            j->rd++;
+            j->rd_off = 0;
+        }
+    }
+    if (w > 0) return (long)w;
+    return j->rd == (size_t)j->count ? -1 : 0;
+}
+
+static void gen_stream_render(api_job_t *job, api_response_t *out) {
+    gen_job_t *j = (gen_job_t *)job;
+    api_response_destroy(out);
+    out->status = 200;
+    out->content_type = "application/x-ndjson";
+    out->stream = gen_stream;
+    out->stream_cls = j;
+    out->stream_free = NULL; /* the job owns everything the stream reads */
+}
+
+static const api_job_ops_t gen_stream_ops = {"generate",        gen_run,  gen_stream_merge,
+                                             gen_stream_render, gen_free, 1,
+                                             gen_stream_finish, NULL,     NULL};
 
 /* === Reading: the tables === */
 
@@ -444,7 +574,7 @@ static const api_opt_t gen_cage_fields[] = {
      .kind = API_OPT_INT,                                                                          \
      .in = API_IN_JSON,                                                                            \
      .lo = 1,                                                                                      \
-     .hi = API_GEN_MAX_COUNT,                                                                      \
+     .hi = API_GEN_MAX_STREAM,                                                                     \
      .def = 1,                                                                                     \
      .at = GEN_AT(count)},                                                                         \
         {.name = "timeout_ms",                                                                     \
@@ -523,6 +653,14 @@ static const api_opt_t gen_killer_opts[] = {
      .fields = gen_cage_fields,
      .json = gen_cage_size},
     {0}};
+
+/* The bytes a job holds while it runs: its items and their grids. */
+static size_t gen_bytes(const gen_job_t *j) {
+    size_t nn = (size_t)j->n * (size_t)j->n;
+    size_t each = sizeof(gen_item_t) + 2 * nn;
+    if (j->killer) each += nn * (sizeof(killer_cell_t) + sizeof(killer_cage_t));
+    return (size_t)j->count * each;
+}
 
 static int gen_alloc(gen_job_t *j) {
     size_t nn = (size_t)j->n * (size_t)j->n;
@@ -682,6 +820,21 @@ static int gen_prepare(const api_request_t *req, const api_endpoint_t *ep, int k
     json_decref(root);
     root = NULL;
     if (bad || p.nerrors > 0 || gen_options(j, &in, &p) != 0) goto fail;
+    j->ndjson = api_accepts(req->accept, "application/x-ndjson");
+    if (!j->ndjson && j->count > API_GEN_MAX_COUNT) {
+        api_problem_add(&p, "body", "count",
+                        "must be at most %d in a JSON answer; up to %d as a stream with "
+                        "Accept: application/x-ndjson",
+                        API_GEN_MAX_COUNT, API_GEN_MAX_STREAM);
+        goto fail;
+    }
+    if (req->work_share != 0 && gen_bytes(j) > req->work_share) {
+        api_problem_init(&p, API_EMEMORY,
+                         "%lld puzzles of %dx%d need %zu bytes while they are made, more than "
+                         "the %zu one request may hold (--max-request-memory): ask for fewer",
+                         j->count, j->n, j->n, gen_bytes(j), req->work_share);
+        goto fail;
+    }
     if (gen_alloc(j) != 0) {
         api_problem_init(&p, API_ENOMEM, "out of memory");
         goto fail;
@@ -689,8 +842,8 @@ static int gen_prepare(const api_request_t *req, const api_endpoint_t *ep, int k
     threads = (unsigned)(j->count < (long long)req->pool_threads ? j->count : req->pool_threads);
     j->base.background = 1; /* long by nature: in turns with the async jobs, never in the
                                workers kept for other requests */
-    api_job_ready(&j->base, &gen_ops, (size_t)j->count, threads < 1 ? 1 : threads,
-                  j->base.timeout_ms, job);
+    api_job_ready(&j->base, j->ndjson ? &gen_stream_ops : &gen_ops, (size_t)j->count,
+                  threads < 1 ? 1 : threads, j->base.timeout_ms, job);
     return 0;
 fail:
     json_decref(root);

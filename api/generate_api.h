@@ -9,7 +9,8 @@
 #include "api/endpoint.h"
 #include "solvers/sudoku/generate.h"
 
-#define API_GEN_MAX_COUNT    100
+#define API_GEN_MAX_COUNT    100   /* puzzles in one JSON answer */
+#define API_GEN_MAX_STREAM   10000 /* puzzles in one NDJSON stream (Accept: application/x-ndjson) */
 #define API_GEN_MIN_N        4
 #define API_GEN_MAX_N        25
 #define API_GEN_SEED_MAX     9007199254740991LL /* 2^53 - 1: exact in a JSON number */

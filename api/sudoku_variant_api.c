@@ -1350,6 +1350,10 @@ static int vg_options(const api_request_t *req, json_t *root, vg_job_t *j, long 
     j->o.gen.givens_min = g.givens_min;
     j->o.gen.givens_max = g.givens_max;
     j->count = g.count;
+    if (j->count > API_GEN_MAX_COUNT) { /* the classic table allows a stream's count */
+        api_problem_add(p, "body", "count", "must be at most %d for a variant", API_GEN_MAX_COUNT);
+        rc = -1;
+    }
     j->base.timeout_ms = g.timeout_ms;
     j->seed = g.seed;
     *size = g.size;

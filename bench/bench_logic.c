@@ -259,11 +259,12 @@ static void bench_sizes(double cap) {
     static const int sizes[][3] = {{4, 2, 2},  {6, 2, 3},  {8, 2, 4}, {9, 3, 3},
                                    {12, 3, 4}, {16, 4, 4}, {25, 5, 5}};
     printf("\n== puzzled generation per size and level (one thread, each cell at most %.1f s; "
-           "puzzles/s, mean rating, givens) ==\n",
+           "puzzles/s, mean rating, givens, puzzles per 100 attempts; 422: refused at once "
+           "as unreachable) ==\n",
            cap);
     printf("%-6s", "size");
     for (int l = 0; l < SUDOKU_GRADE_COUNT; l++)
-        printf(" %24s", sudoku_grade_level_name((sudoku_grade_level_t)l));
+        printf(" %28s", sudoku_grade_level_name((sudoku_grade_level_t)l));
     printf("\n");
     for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
         printf("%2dx%-3d", sizes[z][0], sizes[z][0]);
@@ -272,27 +273,33 @@ static void bench_sizes(double cap) {
             sudoku_gen_result_t r;
             uint8_t p[625], s[625];
             search_ctl_t ctl = {.deadline_ns = search_now_ns() + (int64_t)(cap * 1e9)};
-            double t0 = now_s(), sum = 0, givens = 0;
+            double t0 = now_s(), sum = 0, givens = 0, attempts = 0;
             int got = 0;
+            char cell[64];
             sudoku_gen_opts_init(&o);
             sudoku_shape_init(&o.shape, sizes[z][0], sizes[z][1], sizes[z][2]);
             sudoku_gen_opts_level(&o, (sudoku_grade_level_t)l);
             o.ctl = &ctl;
+            if (sudoku_gen_reachable(&o) != SUDOKU_GEN_REACHABLE) {
+                printf(" %28s", "422");
+                continue;
+            }
             for (int i = 0; i < 1000; i++) {
                 o.seed = 5000 + (uint64_t)i;
-                if (sudoku_generate(&o, p, s, &r) != 0) break;
+                int rc = sudoku_generate(&o, p, s, &r);
+                attempts += (double)r.attempts;
+                if (rc != 0) break;
                 sum += r.grade.rating;
                 givens += r.givens;
                 got++;
             }
             double t = now_s() - t0;
             if (got == 0)
-                printf(" %24s", "- (none in time)");
-            else {
-                char cell[64];
-                snprintf(cell, sizeof cell, "%.1f/s %.2f %.0f", got / t, sum / got, givens / got);
-                printf(" %24s", cell);
-            }
+                snprintf(cell, sizeof cell, "none (%.0f attempts)", attempts);
+            else
+                snprintf(cell, sizeof cell, "%.1f/s %.2f %.0f %.3g%%", got / t, sum / got,
+                         givens / got, 100.0 * got / attempts);
+            printf(" %28s", cell);
             fflush(stdout);
         }
         printf("\n");

@@ -721,6 +721,101 @@ START_TEST(gen_api_givens_range) {
 }
 END_TEST
 
+/* The lines of an NDJSON answer, parsed, into out[] (at most cap); their
+ * number.  Every line must be JSON. */
+static size_t ndjson_lines(const char *body, json_t **out, size_t cap) {
+    size_t n = 0;
+    for (const char *at = body; *at != '\0';) {
+        const char *nl = strchr(at, '\n');
+        ck_assert_ptr_nonnull(nl); /* every line ends with a newline */
+        ck_assert_uint_lt(n, cap);
+        out[n] = json_loadb(at, (size_t)(nl - at), 0, NULL);
+        ck_assert_msg(out[n] != NULL, "line %zu is not JSON", n);
+        n++;
+        at = nl + 1;
+    }
+    return n;
+}
+
+/* count past 100 as an NDJSON stream: one line per puzzle in index order,
+ * each with its item's seed, unique and solved as its solution says (the
+ * solver's word, not the generator's), line 0 the JSON answer's puzzle for
+ * the same seed; Killer too.  The limits: 101 in a JSON answer, 10001 in a
+ * stream, 101 for a variant (400), and a stream larger than the request's
+ * memory share (422 before any work). */
+START_TEST(gen_api_stream) {
+    enum { COUNT = 150 };
+    static json_t *lines[COUNT + 1];
+    sudoku_shape_t sh;
+    tjob_t t = tjob_call(api_sudoku_generate_prepare, "application/json", "application/x-ndjson",
+                         "{\"size\":6,\"difficulty\":\"easy\",\"count\":150,\"seed\":11}", NULL, 0);
+    ck_assert_int_eq(t.status, 200);
+    ck_assert_str_eq(t.ctype, "application/x-ndjson");
+    ck_assert_uint_eq(ndjson_lines(t.body, lines, COUNT + 1), COUNT);
+    sudoku_shape_init(&sh, 6, 2, 3);
+    for (size_t i = 0; i < COUNT; i++) {
+        const char *ps = json_string_value(json_object_get(lines[i], "puzzle"));
+        const char *ss = json_string_value(json_object_get(lines[i], "solution"));
+        uint8_t p[36], sol[36], first[36];
+        ck_assert_int_eq(json_integer_value(json_object_get(lines[i], "index")), (json_int_t)i);
+        ck_assert_str_eq(json_string_value(json_object_get(lines[i], "status")), "found");
+        ck_assert_int_eq(json_integer_value(json_object_get(lines[i], "seed")),
+                         api_gen_item_seed(11, i));
+        ck_assert_str_eq(json_string_value(json_object_get(lines[i], "level")), "easy");
+        for (int c = 0; c < 36; c++) {
+            p[c] = ps[c] == '.' ? 0 : (uint8_t)(ps[c] - '0');
+            sol[c] = (uint8_t)(ss[c] - '0');
+        }
+        ck_assert_int_eq(count_solutions(&sh, p, first), 1);
+        ck_assert_int_eq(memcmp(first, sol, 36), 0);
+    }
+    tjob_t one =
+        gen(api_sudoku_generate_prepare, "{\"size\":6,\"difficulty\":\"easy\",\"seed\":11}");
+    ck_assert_str_eq(json_string_value(json_object_get(
+                         json_array_get(json_object_get(one.json, "puzzles"), 0), "puzzle")),
+                     json_string_value(json_object_get(lines[0], "puzzle")));
+    tjob_free(&one);
+    for (size_t i = 0; i < COUNT; i++)
+        json_decref(lines[i]);
+    tjob_free(&t);
+
+    t = tjob_call(api_killer_generate_prepare, "application/json", "application/x-ndjson",
+                  "{\"size\":4,\"count\":3,\"seed\":2}", NULL, 0);
+    ck_assert_int_eq(t.status, 200);
+    ck_assert_uint_eq(ndjson_lines(t.body, lines, COUNT), 3);
+    for (size_t i = 0; i < 3; i++) {
+        ck_assert_str_eq(json_string_value(json_object_get(lines[i], "status")), "found");
+        ck_assert_int_gt(json_array_size(json_object_get(lines[i], "cages")), 0);
+        json_decref(lines[i]);
+    }
+    tjob_free(&t);
+
+    static const struct {
+        const char *accept, *body;
+    } bad[] = {
+        {NULL, "{\"size\":4,\"count\":101}"},
+        {"application/x-ndjson", "{\"size\":4,\"count\":10001}"},
+        {"application/x-ndjson", "{\"variant\":\"x\",\"count\":101}"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        t = tjob_call(api_sudoku_generate_prepare, "application/json", bad[i].accept, bad[i].body,
+                      NULL, 0);
+        ck_assert_msg(t.status == 400, "%s: %d", bad[i].body, t.status);
+        ck_assert_msg(tjob_names(&t, "count"), "%s: %s", bad[i].body, t.body);
+        tjob_free(&t);
+    }
+    api_request_t r = tjob_request("application/json", "application/x-ndjson",
+                                   "{\"size\":25,\"count\":10000}", NULL, 0);
+    api_job_t *job = NULL;
+    api_response_t resp = {0};
+    r.work_share = 1 << 20; /* 10,000 25x25 grids and their solutions: 12.5 MB and more */
+    ck_assert_int_eq(api_sudoku_generate_prepare(&r, &job, &resp), API_EMEMORY);
+    ck_assert_ptr_null(job);
+    ck_assert_int_eq(resp.status, 422);
+    api_response_destroy(&resp);
+}
+END_TEST
+
 /* The puzzles of `body` (a generate request) as their puzzle strings (Killer: solution and
  * cages), into out[0..*n). */
 static void gen_keys(api_prepare_fn fn, const char *body, char out[][512], size_t *n) {
@@ -837,6 +932,52 @@ START_TEST(gen_api_killer) {
 END_TEST
 
 /* === Over HTTP, on a real server (tests/http_check.h) === */
+
+/* The NDJSON stream over HTTP, where items take turns on the pool: the
+ * same puzzles, line for line, as the job harness's run without turns;
+ * and a stream cut by its deadline still has a line for every puzzle, in
+ * order, each found or timeout (the level asked for, rating 5.6-6.0, is
+ * all but never met: the deadline ends it by construction). */
+START_TEST(gen_http_stream) {
+    static const char body[] = "{\"difficulty\":\"medium\",\"count\":40,\"seed\":5}";
+    static const char *const hdr[] = {"Content-Type: application/json",
+                                      "Accept: application/x-ndjson", NULL};
+    static json_t *a[41], *b[41];
+    char url[128];
+    hresp_t r = {0};
+    CURL *curl = curl_easy_init();
+    snprintf(url, sizeof url, "%s/v1/sudoku/generate", hc_srv.base);
+    ck_assert_int_eq(http_do(curl, "POST", url, body, strlen(body), hdr, &r), CURLE_OK);
+    ck_assert_int_eq(r.status, 200);
+    tjob_t t = tjob_call(api_sudoku_generate_prepare, "application/json", "application/x-ndjson",
+                         body, NULL, 0);
+    ck_assert_uint_eq(ndjson_lines(r.body, a, 41), 40);
+    ck_assert_uint_eq(ndjson_lines(t.body, b, 41), 40);
+    for (size_t i = 0; i < 40; i++) {
+        ck_assert_str_eq(json_string_value(json_object_get(a[i], "puzzle")),
+                         json_string_value(json_object_get(b[i], "puzzle")));
+        ck_assert_int_eq(json_integer_value(json_object_get(a[i], "attempts")),
+                         json_integer_value(json_object_get(b[i], "attempts")));
+        json_decref(a[i]);
+        json_decref(b[i]);
+    }
+    tjob_free(&t);
+    hresp_free(&r);
+    static const char late[] =
+        "{\"rating\":{\"min\":5.6,\"max\":6.0},\"count\":20,\"timeout_ms\":300}";
+    ck_assert_int_eq(http_do(curl, "POST", url, late, strlen(late), hdr, &r), CURLE_OK);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_uint_eq(ndjson_lines(r.body, a, 41), 20);
+    for (size_t i = 0; i < 20; i++) {
+        const char *st = json_string_value(json_object_get(a[i], "status"));
+        ck_assert_int_eq(json_integer_value(json_object_get(a[i], "index")), (json_int_t)i);
+        ck_assert_msg(strcmp(st, "found") == 0 || strcmp(st, "timeout") == 0, "%s", st);
+        json_decref(a[i]);
+    }
+    hresp_free(&r);
+    curl_easy_cleanup(curl);
+}
+END_TEST
 
 START_TEST(gen_http_cross_checked) {
     hresp_t r =
@@ -992,6 +1133,7 @@ Suite *generate_suite(void) {
     tcase_add_test(api, gen_api_validation);
     tcase_add_test(api, gen_api_unreachable_at_once);
     tcase_add_test(api, gen_api_givens_range);
+    tcase_add_test(api, gen_api_stream);
     tcase_add_test(api, gen_api_killer_sizes_one_message);
     tcase_add_test(api, gen_api_seeds_do_not_overlap);
     tcase_add_test(api, gen_api_killer);
@@ -1000,6 +1142,7 @@ Suite *generate_suite(void) {
     tcase_add_unchecked_fixture(http, hc_up, hc_down);
     tcase_set_timeout(http, 60);
     tcase_add_test(http, gen_http_cross_checked);
+    tcase_add_test(http, gen_http_stream);
     tcase_add_test(http, gen_http_round_trips_its_box);
     tcase_add_test(http, gen_http_deadline_keeps_labels_honest);
     tcase_add_test(http, gen_http_killer_unique);

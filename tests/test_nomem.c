@@ -133,6 +133,11 @@ static const walk_t walks[] = {
     {"POST", "/v1/sudoku/generate", NULL, J, NULL, "{\"difficulty\":\"medium\",\"seed\":1}"},
     {"POST", "/v1/sudoku/generate", NULL, J, NULL, "{\"count\":500}"},
     {"POST", "/v1/killer/generate", NULL, J, NULL, "{\"size\":4,\"count\":2,\"seed\":3}"},
+    {"POST", "/v1/sudoku/generate", NULL, J, "application/x-ndjson",
+     "{\"size\":4,\"count\":3,\"seed\":3,\"givens\":{\"min\":6}}"},
+    {"POST", "/v1/killer/generate", NULL, J, "application/x-ndjson",
+     "{\"size\":4,\"count\":2,\"seed\":3}"},
+    {"POST", "/v1/sudoku/generate", NULL, J, NULL, "{\"size\":4,\"difficulty\":\"hard\"}"},
     /* variants (api/sudoku_variant_api.c) */
     {"POST", "/v1/sudoku/solve", NULL, J, NULL, VARIANT6 ",\"max_solutions\":2}"},
     {"POST", "/v1/sudoku/solve", NULL, J, NULL,
