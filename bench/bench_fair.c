@@ -15,7 +15,11 @@
  *      output=summary) in a loop, and a second generate: the worst mix.
  *
  * Then the background load is cancelled (DELETE) and the server's peak
- * work-memory budget use is printed.  Usage: bench_fair [PROBES] (200). */
+ * work-memory budget use is printed.  Last, generation's turns: small
+ * generates (an easy 9x9 each, background work like the big one) and the
+ * counts, on the idle server and during a 10,000-puzzle generate job
+ * (async, NDJSON), p99 against idle (issue 39: within 2x).
+ * Usage: bench_fair [PROBES] (200). */
 #include <jansson.h>
 #include <pthread.h>
 #include <signal.h>
@@ -31,6 +35,12 @@ static double now_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* A string member of j, or "" (also for a NULL j). */
+static const char *jstr(json_t *j, const char *key) {
+    const char *v = json_string_value(json_object_get(j, key));
+    return v != NULL ? v : "";
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -65,20 +75,26 @@ static void *loader_main(void *arg) {
     return NULL;
 }
 
-/* PROBES counts of n=12; prints the line and returns p99. */
-static double probe(const tsrv_t *s, const char *what, int probes) {
+/* PROBES counts of n=12 (gen: easy 9x9 generates, seeds 1..PROBES);
+ * prints the line and returns p99. */
+static double probe_what(const tsrv_t *s, const char *what, int probes, int gen) {
+    const char *hdrs[] = {"Content-Type: application/json", NULL};
     double *lat = calloc((size_t)probes, sizeof *lat);
-    char url[128];
+    char url[128], body[96];
     int lost = 0;
     CURL *c = curl_easy_init();
-    snprintf(url, sizeof url, "%s/v1/nqueens/count?n=12", s->base);
+    snprintf(url, sizeof url, "%s%s", s->base,
+             gen ? "/v1/sudoku/generate" : "/v1/nqueens/count?n=12");
     for (int k = 0; k < probes; k++) {
         hresp_t r;
         double t0 = now_ms();
-        http_do(c, "GET", url, NULL, 0, NULL, &r);
+        snprintf(body, sizeof body, "{\"difficulty\":\"easy\",\"seed\":%d}", k + 1);
+        http_do(c, gen ? "POST" : "GET", url, gen ? body : NULL, gen ? strlen(body) : 0, hdrs, &r);
         lat[k] = now_ms() - t0;
         json_t *j = json_loads(r.body ? r.body : "", 0, NULL);
-        if (r.status != 200 || json_integer_value(json_object_get(j, "count")) != 14200) lost++;
+        if (r.status != 200 || (gen ? strcmp(jstr(j, "status"), "complete") != 0
+                                    : json_integer_value(json_object_get(j, "count")) != 14200))
+            lost++;
         json_decref(j);
         hresp_free(&r);
         struct timespec gap = {0, 10 * 1000000};
@@ -91,6 +107,48 @@ static double probe(const tsrv_t *s, const char *what, int probes) {
            lat[probes / 2], p99, lat[probes - 1], lost, probes);
     free(lat);
     return p99;
+}
+
+static double probe(const tsrv_t *s, const char *what, int probes) {
+    return probe_what(s, what, probes, 0);
+}
+
+/* Generation's turns: small generates and counts, idle and during a
+ * 10,000-puzzle generate job. */
+static void probe_turns(const tsrv_t *s, int probes) {
+    static const char big[] = "{\"difficulty\":\"medium\",\"count\":10000,\"seed\":1}";
+    const char *hdrs[] = {"Content-Type: application/json", "Accept: application/x-ndjson",
+                          "Prefer: respond-async", NULL};
+    char url[256], id[32] = "";
+    hresp_t r;
+    CURL *c = curl_easy_init();
+    printf("\nGeneration's turns: small generates (easy 9x9) and counts, idle and during a "
+           "10,000-puzzle generate job\n");
+    double gi = probe_what(s, "easy generates, idle server", probes, 1);
+    double ci = probe_what(s, "counts n=12, idle server", probes, 0);
+    snprintf(url, sizeof url, "%s/v1/sudoku/generate", s->base);
+    http_do(c, "POST", url, big, strlen(big), hdrs, &r);
+    json_t *j = json_loads(r.body ? r.body : "", 0, NULL);
+    snprintf(id, sizeof id, "%s", jstr(j, "id"));
+    json_decref(j);
+    hresp_free(&r);
+    struct timespec settle = {0, 300 * 1000000};
+    nanosleep(&settle, NULL);
+    double gb = probe_what(s, "easy generates during the 10,000-puzzle job", probes, 1);
+    double cb = probe_what(s, "counts n=12 during the 10,000-puzzle job", probes, 0);
+    snprintf(url, sizeof url, "%s/v1/jobs/%s", s->base, id);
+    http_do(c, "GET", url, NULL, 0, NULL, &r);
+    j = json_loads(r.body ? r.body : "", 0, NULL);
+    json_t *pr = json_object_get(j, "progress");
+    printf("  p99 against idle: %.1fx (generates), %.1fx (counts); the job meanwhile: %s, "
+           "%lld of 10000 puzzles\n",
+           gb / gi, cb / ci, jstr(j, "status"),
+           (long long)json_integer_value(json_object_get(pr, "done")));
+    json_decref(j);
+    hresp_free(&r);
+    http_do(c, "DELETE", url, NULL, 0, NULL, &r);
+    hresp_free(&r);
+    curl_easy_cleanup(c);
 }
 
 static void start_async(const tsrv_t *s, const char *path, char id[32]) {
@@ -161,6 +219,7 @@ int main(int argc, char **argv) {
         hresp_free(&r);
         curl_easy_cleanup(c);
     }
+    probe_turns(&s, probes);
     printf("  work budget: peak %.1f MB of %.1f MB\n",
            tsrv_metric(&s, "puzzled_memory_peak_bytes{budget=\"work\"}") / 1e6,
            tsrv_metric(&s, "puzzled_memory_budget_bytes{budget=\"work\"}") / 1e6);
