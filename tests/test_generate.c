@@ -5,7 +5,8 @@
  * puzzles).
  *
  * Every generated puzzle is checked by the solvers, not by the generator's
- * own word: exactly one solution (sudoku_solve / killer_solve with
+ * own word: exactly one solution (sudoku_solve by dancing links or clause
+ * learning, a method the generator does not use, / killer_solve with
  * max_solutions 2) equal to the one returned, a fresh grade that agrees
  * with the level and rating returned, the symmetry of the givens, and for
  * minimal puzzles that every given (group) is needed.  Determinism: the
@@ -32,7 +33,10 @@ static search_ctl_t long_ctl(void) {
     return c;
 }
 
-/* Solutions of a puzzle, up to 2, the first into sol. */
+/* Solutions of a puzzle, up to 2, the first into sol: by a second method,
+ * not the generator's own check (sudoku_unique: the band-bitset engine on
+ * 9x9, propagation on the rest) -- dancing links up to 12x12, clause
+ * learning from 16x16. */
 static int count_solutions(const sudoku_shape_t *sh, const uint8_t *p, uint8_t *sol) {
     sudoku_opts_t o;
     sudoku_result_t r;
@@ -40,7 +44,7 @@ static int count_solutions(const sudoku_shape_t *sh, const uint8_t *p, uint8_t *
     sudoku_opts_init(&o);
     o.max_solutions = 2;
     o.solutions = buf;
-    if (sh->n >= 16) o.level = SUDOKU_LEVEL_SUBSETS;
+    o.method = sh->n >= 16 ? SUDOKU_METHOD_CDCL : SUDOKU_METHOD_DLX;
     ck_assert_int_eq(sudoku_solve(sh, p, &o, &r), 0);
     if (sol != NULL && r.solutions_found > 0) memcpy(sol, buf, (size_t)(sh->n * sh->n));
     return (int)r.solutions_found;
@@ -514,6 +518,7 @@ START_TEST(gen_killer_unique_and_in_bounds) {
     killer_opts_init(&ko);
     ko.max_solutions = 2;
     ko.solutions = sols;
+    ko.method = KILLER_METHOD_LEARNING; /* the generator proves by the advanced solver */
     ck_assert_int_eq(killer_solve(&pz, &ko, &kr), 0);
     ck_assert(killer_result_unique(&kr));
     ck_assert_int_eq(memcmp(sols, sol, (size_t)nn), 0);
