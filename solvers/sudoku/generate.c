@@ -32,7 +32,13 @@
  *      the attempt fails (as one with more than givens_max givens does);
  *   5. the solver checks uniqueness (always, whatever the dig proved), the
  *      engine grades with the solution known (trial steps need it), and the
- *      attempt succeeds when the rating is in [min, max).
+ *      attempt succeeds when the rating is in [min, max).  When a dig to
+ *      minimal overshot a window that stops below trial (extreme: on 16x16
+ *      every minimal puzzle the dig made needed trial), the back-off puts
+ *      the last-dug givens back, by a binary search over the dig's order,
+ *      until the engine bounded by the window's hardest technique fills
+ *      the puzzle again, and that puzzle is checked and graded the same
+ *      way (gen_backoff).
  * A puzzle outside the window is thrown away, never relabelled.
  *
  * Determinism: every random choice comes from one rng_t seeded with
@@ -297,7 +303,10 @@ typedef struct gen_s {
     int norb;            /* symmetry orbits: cells[start[k] .. start[k + 1]) */
     const int *start;
     const uint16_t *cells;
-    int *order;  /* norb: the orbits in the order of this attempt's dig */
+    int *order; /* norb: the orbits in the order of this attempt's dig */
+    int *dug;   /* the orbits the dig took away, in order: dug[0 .. ndug) */
+    int ndug;
+    int backed;  /* the back-off put givens back: not minimal */
     int left;    /* the givens the dig has left */
     int skipped; /* the dig kept an orbit for o->givens_min without testing it */
     int below;   /* the minimal pass kept an orbit that could go, for o->givens_min */
@@ -311,20 +320,28 @@ static int gen_unique(gen_t *g, const uint8_t *puz, uint8_t *solution) {
 }
 
 /* Whether the puzzle passes the attempt's test: 1 yes, 0 no, < 0 stopped. */
-static int gen_test(gen_t *g, const uint8_t *puz) {
-    if (!g->logic) return gen_unique(g, puz, NULL);
+/* Whether the logic engine, with techniques up to `bound`, fills puz:
+ * 1 yes, 0 no, < 0 stopped (ctl: the deadline, the cancel flag). */
+static int gen_logic_test(gen_t *g, const uint8_t *puz, sudoku_tech_t bound,
+                          const search_ctl_t *ctl) {
     int rc;
-    if (g->bound <= SUDOKU_TECH_NAKED_SINGLE) return sudoku_logic_naked(g->st, puz) == 1;
-    if (g->bound == SUDOKU_TECH_HIDDEN_SINGLE) return sudoku_logic_singles(g->st, puz, NULL) == 1;
+    if (bound <= SUDOKU_TECH_NAKED_SINGLE) return sudoku_logic_naked(g->st, puz) == 1;
+    if (bound == SUDOKU_TECH_HIDDEN_SINGLE) return sudoku_logic_singles(g->st, puz, NULL) == 1;
     rc = sudoku_logic_load_singles(g->st, puz);
     if (rc != 0) return rc == 1;
     sudoku_logic_opts_t lo;
     sudoku_grade_t gr;
     sudoku_logic_opts_init(&lo);
-    lo.max_tech = g->bound;
+    lo.max_tech = bound;
+    lo.ctl = ctl;
     rc = sudoku_logic_grade(g->st, &lo, &gr);
     if (rc < 0 && rc != SUDOKU_LOGIC_ECONTRA) return rc;
     return rc == 0 && gr.solved;
+}
+
+static int gen_test(gen_t *g, const uint8_t *puz) {
+    if (!g->logic) return gen_unique(g, puz, NULL);
+    return gen_logic_test(g, puz, g->bound, NULL);
 }
 
 /* Empties orbit ob of puzzle (refill: puts sol's digits back). */
@@ -394,6 +411,9 @@ static int gen_dig(gen_t *g, rng_t *r, const uint8_t *sol, uint8_t *puzzle) {
         first = 0;
         g->left = full;
     }
+    g->ndug = g->backed = 0;
+    for (int i = 0; i < first; i++)
+        g->dug[g->ndug++] = order[i];
     for (int i = first; i < norb && rc == 0; i++) {
         int ob = order[i];
         if (g->left - orbit_size(g, ob) < o->givens_min) {
@@ -403,10 +423,12 @@ static int gen_dig(gen_t *g, rng_t *r, const uint8_t *sol, uint8_t *puzzle) {
         orbit_set(g, ob, puzzle, NULL);
         t = gen_test(g, puzzle);
         if (t < 0) rc = t;
-        if (t == 1)
+        if (t == 1) {
             g->left -= orbit_size(g, ob);
-        else
+            g->dug[g->ndug++] = ob;
+        } else {
             orbit_set(g, ob, puzzle, sol);
+        }
     }
     if (rc != 0) return rc;
     if (o->minimal && (g->logic || g->skipped)) rc = gen_minimal(g, sol, puzzle);
@@ -434,6 +456,7 @@ static int gen_finish(gen_t *g, const uint8_t *puzzle, const uint8_t *sol, uint8
     const sudoku_gen_opts_t *o = g->o;
     sudoku_logic_opts_t lo;
     int rc;
+    memset(&res->grade, 0, sizeof res->grade); /* rating 0 until graded (gen_settle reads it) */
     if (o->givens_max > 0 && g->left > o->givens_max) return 0; /* the dig stopped above it */
     if (o->minimal && g->below) return 0; /* not minimal but for the floor: never padded */
     rc = gen_unique(g, puzzle, check);
@@ -453,8 +476,55 @@ static int gen_finish(gen_t *g, const uint8_t *puzzle, const uint8_t *sol, uint8
     if (o->minimal)
         res->minimal = 1; /* the minimal pass (or an untouched uniqueness dig) proved it */
     else
-        res->minimal = !g->logic && !g->skipped ? 1 : -1;
+        res->minimal = !g->logic && !g->skipped && !g->backed ? 1 : -1;
     return 1;
+}
+
+/* The back-off, for a window that stops below trial (extreme, or a
+ * rating.max under 10) but digs by uniqueness: when the dig to minimal
+ * overshot (the grade needed trial), the givens go back in the reverse of
+ * the dig's order until the logic engine, bounded by the window's hardest
+ * technique, fills the puzzle again.  A binary search over the dig's
+ * prefixes: the first k dug orbits taken away from the full grid, k = 0
+ * filled (no search needed), k = ndug not; it ends on a k that fills and a
+ * k + 1 that does not, so the puzzle sits at the top of what the bound
+ * allows -- the extreme band, where a dig to minimal jumps past it.  Every
+ * prefix is unique (it has more givens than a unique puzzle of the same
+ * grid).  puzzle, g->left and g->backed are set; 0 or < 0 stopped. */
+static int gen_backoff(gen_t *g, const uint8_t *sol, uint8_t *puzzle) {
+    int lo = 0, hi = g->ndug, t;
+    while (hi - lo > 1) {
+        int mid = lo + (hi - lo) / 2;
+        memcpy(puzzle, sol, (size_t)g->nn);
+        for (int i = 0; i < mid; i++)
+            orbit_set(g, g->dug[i], puzzle, NULL);
+        t = gen_logic_test(g, puzzle, g->bound, g->o->ctl);
+        if (t < 0) return t;
+        if (t == 1)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    memcpy(puzzle, sol, (size_t)g->nn);
+    g->left = 0;
+    for (int i = 0; i < lo; i++)
+        orbit_set(g, g->dug[i], puzzle, NULL);
+    for (int c = 0; c < g->nn; c++)
+        g->left += puzzle[c] != 0;
+    g->backed = 1;
+    return 0;
+}
+
+/* gen_finish(), and when a dig to minimal overshot a window that stops
+ * below trial, gen_finish() of the backed-off puzzle.  As gen_finish(). */
+static int gen_settle(gen_t *g, uint8_t *puzzle, const uint8_t *sol, uint8_t *check,
+                      sudoku_gen_result_t *res) {
+    const sudoku_gen_opts_t *o = g->o;
+    int rc = gen_finish(g, puzzle, sol, check, res);
+    if (rc != 0 || g->logic || o->minimal || res->grade.rating < o->rating_max || g->ndug < 2)
+        return rc;
+    if ((rc = gen_backoff(g, sol, puzzle)) != 0) return rc;
+    return gen_finish(g, puzzle, sol, check, res);
 }
 
 /* Whether another attempt may start: 0 (counted), or the stop code (the
@@ -487,7 +557,7 @@ static void gen_stream_end(const sudoku_gen_opts_t *o, const rng_t *r, int rc) {
 
 /* The arrays an attempt loop needs, for nn cells. */
 typedef struct gen_mem_s {
-    int *start, *order;
+    int *start, *order, *dug;
     uint16_t *cells;
     uint8_t *sol, *check, *seen;
 } gen_mem_t;
@@ -496,6 +566,7 @@ static int gen_mem_new(gen_mem_t *a, gen_t *g, int nn) {
     memset(a, 0, sizeof *a);
     a->start = malloc((size_t)(nn + 1) * sizeof *a->start);
     a->order = malloc((size_t)nn * sizeof *a->order);
+    a->dug = malloc((size_t)nn * sizeof *a->dug);
     a->cells = malloc((size_t)nn * sizeof *a->cells);
     a->sol = malloc((size_t)nn);
     a->check = malloc((size_t)nn);
@@ -504,7 +575,8 @@ static int gen_mem_new(gen_mem_t *a, gen_t *g, int nn) {
     g->start = a->start;
     g->cells = a->cells;
     g->order = a->order;
-    return a->start && a->order && a->cells && a->sol && a->check && a->seen && g->work
+    g->dug = a->dug;
+    return a->start && a->order && a->dug && a->cells && a->sol && a->check && a->seen && g->work
                ? 0
                : SEARCH_ENOMEM;
 }
@@ -512,6 +584,7 @@ static int gen_mem_new(gen_mem_t *a, gen_t *g, int nn) {
 static void gen_mem_free(gen_mem_t *a, gen_t *g) {
     free(a->start);
     free(a->order);
+    free(a->dug);
     free(a->cells);
     free(a->sol);
     free(a->check);
@@ -548,7 +621,7 @@ int sudoku_generate(const sudoku_gen_opts_t *o, uint8_t *puzzle, uint8_t *soluti
     while ((rc = gen_next(o, res)) == 0) {
         if ((rc = sudoku_random_grid(&o->shape, &r, 0, o->ctl, a.sol)) != 0) break;
         if ((rc = gen_dig(&g, &r, a.sol, puzzle)) != 0) break;
-        rc = gen_finish(&g, puzzle, a.sol, a.check, res);
+        rc = gen_settle(&g, puzzle, a.sol, a.check, res);
         if (rc < 0) break;
         if (rc == 1) {
             memcpy(solution, a.sol, (size_t)nn);
@@ -950,7 +1023,7 @@ static int vgen_attempt(const sudoku_vgen_opts_t *vo, vgen_t *v, gen_t *g, gen_m
     g->m = v->m;
     g->st = v->st;
     if ((rc = gen_dig(g, r, a->sol, puzzle)) != 0) return rc;
-    return gen_finish(g, puzzle, a->sol, a->check, res);
+    return gen_settle(g, puzzle, a->sol, a->check, res);
 }
 
 int sudoku_generate_variant(const sudoku_vgen_opts_t *vo, sudoku_vgen_out_t *out,
