@@ -265,8 +265,11 @@ static void gen_free(api_job_t *job) {
     free(j);
 }
 
-static const api_job_ops_t gen_ops = {"generate", gen_run, gen_merge, gen_render, gen_free,
-                                      0,          NULL,    NULL,      NULL};
+static const api_job_ops_t gen_ops = {.puzzle = "generate",
+                                      .run = gen_run,
+                                      .merge = gen_merge,
+                                      .render = gen_render,
+                                      .free = gen_free};
 
 /* === NDJSON: one line per puzzle, streamed in item order === */
 
@@ -374,9 +377,13 @@ static void gen_stream_render(api_job_t *job, api_response_t *out) {
     out->stream_free = NULL; /* the job owns everything the stream reads */
 }
 
-static const api_job_ops_t gen_stream_ops = {"generate",        gen_run,  gen_stream_merge,
-                                             gen_stream_render, gen_free, 1,
-                                             gen_stream_finish, NULL,     NULL};
+static const api_job_ops_t gen_stream_ops = {.puzzle = "generate",
+                                             .run = gen_run,
+                                             .merge = gen_stream_merge,
+                                             .render = gen_stream_render,
+                                             .free = gen_free,
+                                             .progressive = 1,
+                                             .finish = gen_stream_finish};
 
 /* === Reading: the tables === */
 
@@ -842,6 +849,7 @@ static int gen_prepare(const api_request_t *req, const api_endpoint_t *ep, int k
     threads = (unsigned)(j->count < (long long)req->pool_threads ? j->count : req->pool_threads);
     j->base.background = 1; /* long by nature: in turns with the async jobs, never in the
                                workers kept for other requests */
+    j->base.turns = 1;      /* gen_run() gives its worker back every turn_ns */
     api_job_ready(&j->base, j->ndjson ? &gen_stream_ops : &gen_ops, (size_t)j->count,
                   threads < 1 ? 1 : threads, j->base.timeout_ms, job);
     return 0;

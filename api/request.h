@@ -102,8 +102,8 @@ typedef struct api_response_s {
 #define API_JOB_STOP     1 /* schedule nothing more; let running items finish */
 #define API_JOB_CANCEL   2 /* ... and raise the cancel flag for them */
 
-/* What run() may return, besides 0 and a negative code, when job->turn_ns
- * is set: its turn is over, the item is not finished, and its state is in
+/* What run() of a job with `turns` set may return when job->turn_ns is
+ * set: its turn is over, the item is not finished, and its state is in
  * its slot; the runner calls run() for the same item again later (no
  * merge() in between). */
 #define API_JOB_AGAIN 1
@@ -178,8 +178,13 @@ struct api_job_s {
      * with async jobs, even when the client waits for the answer, so that
      * it never holds the workers kept for other requests. */
     int background;
+    /* Set by prepare() when run() honours turn_ns and may return
+     * API_JOB_AGAIN (the generators).  The runner reads API_JOB_AGAIN as a
+     * turn only from such a job: another run() may return 1 for its own
+     * reasons (an N-Queens completion with no solution). */
+    int turns;
     /* Set by the runner before any item runs (the pool, for background
-     * tasks: POOL_TURN_NS), 0 everywhere else: run() may end an unfinished
+     * tasks of jobs with `turns`: POOL_TURN_NS), 0 everywhere else: run() may end an unfinished
      * item after about this many nanoseconds of work by returning
      * API_JOB_AGAIN, keeping its state in its slot, and is called again for
      * it later.  A job whose run() ignores it runs every item to its end. */

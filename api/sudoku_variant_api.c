@@ -1283,8 +1283,8 @@ static void vg_free(api_job_t *job) {
     free(j);
 }
 
-static const api_job_ops_t vg_ops = {"generate", vg_run, vg_merge, vg_render, vg_free,
-                                     0,          NULL,   NULL,     NULL};
+static const api_job_ops_t vg_ops = {
+    .puzzle = "generate", .run = vg_run, .merge = vg_merge, .render = vg_render, .free = vg_free};
 
 /* The names the generator draws for: jigsaw (without regions), even-odd,
  * consecutive.  They leave `variant` (the reader would ask for what they
@@ -1463,6 +1463,7 @@ int api_sudoku_variant_generate_prepare(const api_request_t *req, api_job_t **jo
     json_decref(root);
     threads = (unsigned)(j->count < (long long)req->pool_threads ? j->count : req->pool_threads);
     j->base.background = 1;
+    j->base.turns = 1; /* vg_run() gives its worker back every turn_ns */
     api_job_ready(&j->base, &vg_ops, (size_t)j->count, threads < 1 ? 1 : threads,
                   j->base.timeout_ms, job);
     return 0;

@@ -35,14 +35,15 @@
  *
  * Turns.  A background item may be long (a generate for a rare level runs
  * to its deadline), and a worker does not preempt it: so background tasks
- * get job->turn_ns = POOL_TURN_NS, and a job whose run() honours it ends
- * an unfinished item after that much work with API_JOB_AGAIN, its state in
- * its own slot.  The pool then keeps the item in its worker slot (`again`,
- * not merged) and picks the next item by the order above, so a small
- * background request waits at most one turn behind a long one; the slot's
- * item goes on when its task is picked again (before the task's new
- * items).  Deadlines and cancels end a task with items between turns as
- * they end one with items waiting.
+ * of jobs that take turns (job->turns, set by prepare: the generators) get
+ * job->turn_ns = POOL_TURN_NS, and their run() ends an unfinished item
+ * after that much work with API_JOB_AGAIN, its state in its own slot
+ * (from any other job a 1 is that job's own business: an N-Queens
+ * completion answers 1 for "no solution").  The pool then keeps the item in its worker slot
+ * (`again`, not merged) and picks the next item by the order above, so a small background request
+ * waits at most one turn behind a long one; the slot's item goes on when its task is picked again
+ * (before the task's new items).  Deadlines and cancels end a task with items between turns as they
+ * end one with items waiting.
  *
  * Waiting is bounded too.  A task that waits for a worker is stopped when
  * its deadline passes (a one-shot timer armed for the earliest deadline
@@ -341,7 +342,8 @@ static void pool_after_cb(uv_work_t *w, int status) {
         p->bg_items--;
     else
         p->fg_items--;
-    if (rc == API_JOB_AGAIN) { /* a turn ended: the item goes on when the slot next starts */
+    if (rc == API_JOB_AGAIN && t->job->turns) { /* a turn ended: the item goes on when
+                                                        the slot next starts */
         slot->again = 1;
         t->again++;
         pool_fill(p); /* the other tasks first, by pool_before()'s order */
@@ -599,7 +601,7 @@ int pool_submit(pool_t *p, pool_task_t *t) {
     t->waited_out = 0;
     t->next_item = 0;
     t->again = 0;
-    t->job->turn_ns = t->background ? POOL_TURN_NS : 0;
+    t->job->turn_ns = t->background && t->job->turns ? POOL_TURN_NS : 0;
     t->running = 0;
     t->stopping = 0;
     atomic_init(&t->cancel, 0);

@@ -214,6 +214,24 @@ START_TEST(fair_generate_takes_turns) {
     ck_assert_msg(!job_status_ended(jstr(j, "status")), "the long generate ended: %s",
                   jstr(j, "status"));
     json_decref(j);
+    /* only a job that takes turns yields: a background N-Queens completion
+     * whose run() answers 1 ("no solution") ends at once, not at its
+     * deadline (the first cut of turns read that 1 as a turn) */
+    char sid[32];
+    j = tsrv_call(&s, "GET", "/v1/nqueens/solve?n=3&timeout_ms=60000", NULL, 1, &st, NULL);
+    ck_assert_int_eq(st, 202);
+    snprintf(sid, sizeof sid, "%s", jstr(j, "id"));
+    json_decref(j);
+    const char *status = "";
+    for (double t0 = test_now_ms(); test_now_ms() - t0 < 20000; test_sleep_ms(50)) {
+        j = tsrv_job(&s, sid, &st);
+        static char keep[32];
+        snprintf(keep, sizeof keep, "%s", jstr(j, "status"));
+        status = keep;
+        json_decref(j);
+        if (job_status_ended(status)) break;
+    }
+    ck_assert_str_eq(status, "done");
     snprintf(path, sizeof path, "/v1/jobs/%s", id);
     json_decref(tsrv_call(&s, "DELETE", path, NULL, 0, &st, NULL));
     ck_assert_int_eq(st, 202);
