@@ -39,11 +39,12 @@
  * job->turn_ns = POOL_TURN_NS, and their run() ends an unfinished item
  * after that much work with API_JOB_AGAIN, its state in its own slot
  * (from any other job a 1 is that job's own business: an N-Queens
- * completion answers 1 for "no solution").  The pool then keeps the item in its worker slot
- * (`again`, not merged) and picks the next item by the order above, so a small background request
- * waits at most one turn behind a long one; the slot's item goes on when its task is picked again
- * (before the task's new items).  Deadlines and cancels end a task with items between turns as they
- * end one with items waiting.
+ * completion answers 1 for "no solution").  The pool then keeps the item
+ * in its worker slot (`again`, not merged) and picks the next item by the
+ * order above, so a small background request waits at most one turn
+ * behind a long one; the slot's item goes on when its task is picked
+ * again (before the task's new items).  Deadlines and cancels end a task
+ * with items between turns as they end one with items waiting.
  *
  * Waiting is bounded too.  A task that waits for a worker is stopped when
  * its deadline passes (a one-shot timer armed for the earliest deadline
