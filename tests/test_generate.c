@@ -602,10 +602,27 @@ START_TEST(gen_api_sudoku) {
 }
 END_TEST
 
+/* A request body the endpoint refuses, and the field its problem names. */
+typedef struct gen_bad_s {
+    const char *body, *field;
+} gen_bad_t;
+
+/* Each of bad[0..n) through fn: `status`, the field named, and (type not
+ * NULL) that problem type. */
+static void gen_refused(api_prepare_fn fn, const gen_bad_t *bad, size_t n, int status,
+                        const char *type) {
+    for (size_t i = 0; i < n; i++) {
+        tjob_t t = gen(fn, bad[i].body);
+        ck_assert_msg(t.status == status, "%s: %d %s", bad[i].body, t.status, t.body);
+        if (type != NULL)
+            ck_assert_str_eq(json_string_value(json_object_get(t.json, "type")), type);
+        ck_assert_msg(tjob_names(&t, bad[i].field), "%s: %s", bad[i].body, t.body);
+        tjob_free(&t);
+    }
+}
+
 START_TEST(gen_api_validation) {
-    static const struct {
-        const char *body, *field;
-    } bad[] = {
+    static const gen_bad_t bad[] = {
         {"{\"count\":101}", "count"},
         {"{\"count\":0}", "count"},
         {"{\"size\":26}", "size"},
@@ -629,15 +646,8 @@ START_TEST(gen_api_validation) {
         {"{\"givens\":{\"least\":3}}", "least"},
         {"{\"givens\":{\"min\":-1}}", "min"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        tjob_t t = gen(api_sudoku_generate_prepare, bad[i].body);
-        ck_assert_msg(t.status == 400, "%s: %d", bad[i].body, t.status);
-        ck_assert_msg(tjob_names(&t, bad[i].field), "%s: %s", bad[i].body, t.body);
-        tjob_free(&t);
-    }
-    static const struct {
-        const char *body, *field;
-    } kbad[] = {
+    gen_refused(api_sudoku_generate_prepare, bad, sizeof bad / sizeof bad[0], 400, NULL);
+    static const gen_bad_t kbad[] = {
         {"{\"size\":16}", "size"},
         {"{\"size\":5}", "size"},
         {"{\"cage_size\":{\"min\":3,\"max\":2}}", "cage_size.max"},
@@ -645,12 +655,7 @@ START_TEST(gen_api_validation) {
         {"{\"diagonals\":1}", "diagonals"},
         {"{\"symmetry\":\"none\"}", "symmetry"},
     };
-    for (size_t i = 0; i < sizeof kbad / sizeof kbad[0]; i++) {
-        tjob_t t = gen(api_killer_generate_prepare, kbad[i].body);
-        ck_assert_msg(t.status == 400, "%s: %d", kbad[i].body, t.status);
-        ck_assert_msg(tjob_names(&t, kbad[i].field), "%s: %s", kbad[i].body, t.body);
-        tjob_free(&t);
-    }
+    gen_refused(api_killer_generate_prepare, kbad, sizeof kbad / sizeof kbad[0], 400, NULL);
     tjob_t t = tjob_call(api_sudoku_generate_prepare, "text/plain", NULL, "9", NULL, 0);
     ck_assert_int_eq(t.status, 415);
     tjob_free(&t);
@@ -663,9 +668,7 @@ END_TEST
  * classic and the variant generator alike.  No job is made: the answer
  * comes from prepare, whatever the machine's speed. */
 START_TEST(gen_api_unreachable_at_once) {
-    static const struct {
-        const char *body, *field;
-    } bad[] = {
+    static const gen_bad_t bad[] = {
         {"{\"givens\":{\"max\":16}}", "givens.max"},
         {"{\"size\":16,\"givens\":{\"max\":14}}", "givens.max"},
         {"{\"size\":4,\"givens\":{\"max\":3}}", "givens.max"},
@@ -676,14 +679,8 @@ START_TEST(gen_api_unreachable_at_once) {
         {"{\"rating\":{\"min\":2.7,\"max\":3.0}}", "rating"},
         {"{\"variant\":\"x\",\"rating\":{\"min\":1.3,\"max\":1.45}}", "rating"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        tjob_t t = gen(api_sudoku_generate_prepare, bad[i].body);
-        ck_assert_msg(t.status == 422, "%s: %d %s", bad[i].body, t.status, t.body);
-        ck_assert_str_eq(json_string_value(json_object_get(t.json, "type")),
-                         "/problems/unreachable");
-        ck_assert_msg(tjob_names(&t, bad[i].field), "%s: %s", bad[i].body, t.body);
-        tjob_free(&t);
-    }
+    gen_refused(api_sudoku_generate_prepare, bad, sizeof bad / sizeof bad[0], 422,
+                "/problems/unreachable");
     /* the edges stay open: 17 givens for 9x9, 4 for 4x4, easy for 4x4 */
     static const char *const fine[] = {
         "{\"size\":4,\"givens\":{\"max\":4},\"seed\":1}",
