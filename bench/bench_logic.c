@@ -16,8 +16,9 @@
  *    step 1 (3 * K per level, K = 70 by default: >= 200), which must rise
  *    strictly simple < easy < intermediate < expert; and how much harder
  *    our extreme and beyond-logic puzzles are than qqwing's hardest.
- * 3. Our generation per size and level (puzzles/s, mean rating, givens),
- *    each cell capped at -g seconds (default 1.5).
+ * 3. Our generation per size and level (puzzles/s, mean rating, givens,
+ *    the share of attempts that land in the level), each cell capped at
+ *    -g seconds (default 1.5); then Killer's, sizes 4, 6 and 9.
  * 4. Grading speed on the shared 9x9 collections (default: 17-clue,
  *    magictour top1465, forum hardest from ../shared/data/sudoku9): every
  *    puzzle, with every step checked against the solver's solution; puzzles
@@ -33,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "solvers/killer/generate.h"
 #include "solvers/sudoku/generate.h"
 #include "solvers/sudoku/logic.h"
 #include "solvers/sudoku/sudoku9.h"
@@ -306,6 +308,60 @@ static void bench_sizes(double cap) {
     }
 }
 
+/* Killer generation per size and level, as bench_sizes (cages as the API
+ * picks them for the level: easy 2..3, medium 2..4, hard 2..5, expert and
+ * above 3..6, at most size - 1 below 9x9). */
+static void bench_killer_sizes(double cap) {
+    static const int sizes[] = {4, 6, 9};
+    printf("\n== puzzled Killer generation per size and level (one thread, each cell at most %.1f "
+           "s; puzzles/s, mean rating, puzzles per 100 attempts) ==\n",
+           cap);
+    printf("%-6s", "size");
+    for (int l = 0; l < SUDOKU_GRADE_COUNT; l++)
+        printf(" %24s", sudoku_grade_level_name((sudoku_grade_level_t)l));
+    printf("\n");
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+        int n = sizes[z];
+        printf("%2dx%-3d", n, n);
+        for (int l = 0; l < SUDOKU_GRADE_COUNT; l++) {
+            killer_gen_opts_t o;
+            killer_gen_result_t r;
+            static uint8_t sol[81];
+            static killer_cell_t cells[81];
+            static killer_cage_t cages[81];
+            search_ctl_t ctl = {.deadline_ns = search_now_ns() + (int64_t)(cap * 1e9)};
+            double t0 = now_s(), sum = 0, attempts = 0;
+            int got = 0;
+            char cell[64];
+            killer_gen_opts_init(&o);
+            sudoku_shape_init(&o.shape, n, 0, 0);
+            sudoku_grade_level_band((sudoku_grade_level_t)l, &o.rating_min, &o.rating_max);
+            o.cage_min = l >= SUDOKU_GRADE_EXPERT ? 3 : 2;
+            o.cage_max = l == SUDOKU_GRADE_EASY ? 3 : l == SUDOKU_GRADE_MEDIUM ? 4 : l == 2 ? 5 : 6;
+            if (n < 9 && o.cage_max > n - 1) o.cage_max = n - 1;
+            if (o.cage_min > o.cage_max) o.cage_min = o.cage_max;
+            o.ctl = &ctl;
+            for (int i = 0; i < 1000; i++) {
+                o.seed = 5000 + (uint64_t)i;
+                int rc = killer_generate(&o, sol, cells, cages, &r);
+                attempts += (double)r.attempts;
+                if (rc != 0) break;
+                sum += r.rating;
+                got++;
+            }
+            double t = now_s() - t0;
+            if (got == 0)
+                snprintf(cell, sizeof cell, "none (%.0f attempts)", attempts);
+            else
+                snprintf(cell, sizeof cell, "%.1f/s %.2f %.3g%%", got / t, sum / got,
+                         100.0 * got / attempts);
+            printf(" %24s", cell);
+            fflush(stdout);
+        }
+        printf("\n");
+    }
+}
+
 /* === 4: grading the shared collections === */
 
 static int bench_grading(sudoku_logic_t *st, int nfiles, char **files) {
@@ -392,6 +448,7 @@ int main(int argc, char **argv) {
     if (!no_qq) fail |= bench_qqwing(st, k);
     if (!only_qq) {
         bench_sizes(cap);
+        bench_killer_sizes(cap);
         if (optind < argc)
             fail |= bench_grading(st, argc - optind, argv + optind);
         else
