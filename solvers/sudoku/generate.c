@@ -214,7 +214,14 @@ int sudoku_count2(const sudoku_shape_t *shape, const uint8_t *puzzle, const sear
         o.max_solutions = 2;
         o.solutions = sols;
         o.ctl = ctl;
-        if (shape->n >= 16) o.level = SUDOKU_LEVEL_SUBSETS;
+        /* 25x25 and up: clause learning, 2.6x faster over a dig to minimal
+         * (313 checks of one 25x25 dig: 19.7 s against 51.9 s for
+         * propagation with subsets; on 16x16 propagation stays: 18 ms
+         * against 351 ms for 128 checks) */
+        if (shape->n >= 25)
+            o.method = SUDOKU_METHOD_CDCL;
+        else if (shape->n >= 16)
+            o.level = SUDOKU_LEVEL_SUBSETS;
         rc = sudoku_solve(shape, puzzle, &o, &r);
         *nsol = (int)r.solutions_found;
     }

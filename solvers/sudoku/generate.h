@@ -203,8 +203,9 @@ int sudoku_random_grid(const sudoku_shape_t *shape, struct rng_s *r, int diagona
 
 /* Counts the solutions of `puzzle` up to 2 into *nsol (clashing givens: 0),
  * writing them to sols (2*n*n bytes).  9x9 with 3x3 boxes uses the fast
- * solver, other shapes sudoku_solve() (from 16x16 with subsets).  Returns 0,
- * or a SEARCH_* code when stopped (*nsol: what was found by then). */
+ * solver, other shapes sudoku_solve() (16x16 with subsets, from 25x25 by
+ * clause learning).  Returns 0, or a SEARCH_* code when stopped (*nsol:
+ * what was found by then). */
 int sudoku_count2(const sudoku_shape_t *shape, const uint8_t *puzzle, const search_ctl_t *ctl,
                   uint8_t *sols, int *nsol);
 
