@@ -184,10 +184,11 @@ struct api_job_s {
      * reasons (an N-Queens completion with no solution). */
     int turns;
     /* Set by the runner before any item runs (the pool, for background
-     * tasks of jobs with `turns`: POOL_TURN_NS), 0 everywhere else: run() may end an unfinished
-     * item after about this many nanoseconds of work by returning
-     * API_JOB_AGAIN, keeping its state in its slot, and is called again for
-     * it later.  A job whose run() ignores it runs every item to its end. */
+     * tasks of jobs with `turns`: POOL_TURN_NS), 0 everywhere else: run()
+     * may end an unfinished item after about this many nanoseconds of work
+     * by returning API_JOB_AGAIN, keeping its state in its slot, and is
+     * called again for it later.  Written by the submitting thread before
+     * the first item is queued, read by the workers. */
     int64_t turn_ns;
     /* Set by prepare() when it read the JSON body on its fast path
      * (api/json_scan.h) rather than through jansson; the tests look. */
