@@ -12,11 +12,15 @@
  * minimal puzzles that every given (group) is needed.  Determinism: the
  * same options give the same puzzle, and one puzzle is pinned as a golden
  * value so that a change of the random stream or of the method shows. */
+#include <arpa/inet.h>
 #include <check.h>
 #include <jansson.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "api/generate_api.h"
 #include "solvers/killer/generate.h"
@@ -25,6 +29,7 @@
 #include "solvers/sudoku/logic.h"
 #include "tests/http_check.h"
 #include "tests/job_harness.h"
+#include "tests/test_util.h"
 
 #define MAXNN (25 * 25)
 
@@ -982,6 +987,42 @@ START_TEST(gen_http_stream) {
 }
 END_TEST
 
+/* Waits (up to ms) until the server's `series` reads `want` or (below)
+ * less; returns what it read last. */
+static double await_metric(const char *series, double want, int below, int ms) {
+    double v = -1;
+    for (double t0 = test_now_ms(); test_now_ms() - t0 < ms; test_sleep_ms(20)) {
+        v = tsrv_metric(&hc_srv, series);
+        if (below ? v >= 0 && v <= want : v >= want) break;
+    }
+    return v;
+}
+
+/* A stream whose client hangs up is cancelled, generator turns and all:
+ * 10,000 puzzles rating 5.6 to 6.0 (hours of work on any machine: see
+ * tests/test_fair.c) on a raw connection, closed once the job holds a
+ * background worker; the server then has nothing in flight. */
+START_TEST(gen_http_stream_hang_up) {
+    static const char body[] =
+        "{\"rating\":{\"min\":5.6,\"max\":6.0},\"count\":10000,\"timeout_ms\":30000}";
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)hc_srv.port)};
+    char head[256];
+    int fd = socket(AF_INET, SOCK_STREAM, 0), n;
+    ck_assert_int_ge(fd, 0);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+    n = snprintf(head, sizeof head,
+                 "POST /v1/sudoku/generate HTTP/1.1\r\nHost: t\r\nContent-Type: "
+                 "application/json\r\nAccept: application/x-ndjson\r\nContent-Length: %zu\r\n\r\n",
+                 strlen(body));
+    ck_assert_int_eq(send(fd, head, (size_t)n, MSG_NOSIGNAL), n);
+    ck_assert_int_eq(send(fd, body, strlen(body), MSG_NOSIGNAL), (ssize_t)strlen(body));
+    ck_assert_double_ge(await_metric("puzzled_workers_busy{class=\"background\"}", 1, 0, 10000), 1);
+    close(fd);
+    ck_assert_double_eq(await_metric("puzzled_jobs_inflight", 0, 1, 10000), 0);
+}
+END_TEST
+
 START_TEST(gen_http_cross_checked) {
     hresp_t r =
         hc_post(&hc_srv, "/v1/sudoku/generate", "application/json",
@@ -1146,6 +1187,7 @@ Suite *generate_suite(void) {
     tcase_set_timeout(http, 60);
     tcase_add_test(http, gen_http_cross_checked);
     tcase_add_test(http, gen_http_stream);
+    tcase_add_test(http, gen_http_stream_hang_up);
     tcase_add_test(http, gen_http_round_trips_its_box);
     tcase_add_test(http, gen_http_deadline_keeps_labels_honest);
     tcase_add_test(http, gen_http_killer_unique);
