@@ -16,9 +16,10 @@
  *    step 1 (3 * K per level, K = 70 by default: >= 200), which must rise
  *    strictly simple < easy < intermediate < expert; and how much harder
  *    our extreme and beyond-logic puzzles are than qqwing's hardest.
- * 3. Our generation per size and level (puzzles/s, mean rating, givens,
- *    the share of attempts that land in the level), each cell capped at
- *    -g seconds (default 1.5); then Killer's, sizes 4, 6 and 9.
+ * 3. Our generation per size and level on 2 threads (puzzles/s, mean
+ *    rating, givens, the share of attempts that land in the level), each
+ *    cell capped at -g seconds (default 1.5); then Killer's, sizes 4, 6
+ *    and 9.
  * 4. Grading speed on the shared 9x9 collections (default: 17-clue,
  *    magictour top1465, forum hardest from ../shared/data/sudoku9): every
  *    puzzle, with every step checked against the solver's solution; puzzles
@@ -26,6 +27,7 @@
  *    levels; the means must order 17-clue < top1465 < forum hardest.
  * -q: step 1 and 2 only (bench/compare/generate.sh); -Q: skip qqwing.
  * Prints PASS/FAIL lines and exits 1 when a measured target fails. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,13 +259,91 @@ static int bench_qqwing(sudoku_logic_t *st, int k) {
 
 /* === 3: our generation per size and level === */
 
+/* One cell of the tables: THREADS threads make puzzles of one kind, size
+ * and level (seeds 5000 + i, thread t taking i = t mod THREADS), each
+ * until the cell's deadline or its share of 1000 puzzles. */
+#define BENCH_THREADS 2
+
+typedef struct cell_run_s {
+    int killer;
+    sudoku_gen_opts_t so;
+    killer_gen_opts_t ko;
+    int tid;
+    int got;
+    double rating, givens, attempts;
+    pthread_t th;
+} cell_run_t;
+
+static void *cell_main(void *arg) {
+    cell_run_t *c = arg;
+    static _Thread_local uint8_t p[625], s[625];
+    static _Thread_local killer_cell_t kc[625];
+    static _Thread_local killer_cage_t kg[625];
+    for (int i = c->tid; i < 1000; i += BENCH_THREADS) {
+        int rc;
+        if (c->killer) {
+            killer_gen_result_t r;
+            c->ko.seed = 5000 + (uint64_t)i;
+            rc = killer_generate(&c->ko, s, kc, kg, &r);
+            c->attempts += (double)r.attempts;
+            if (rc != 0) break;
+            c->rating += r.rating;
+        } else {
+            sudoku_gen_result_t r;
+            c->so.seed = 5000 + (uint64_t)i;
+            rc = sudoku_generate(&c->so, p, s, &r);
+            c->attempts += (double)r.attempts;
+            if (rc != 0) break;
+            c->rating += r.grade.rating;
+            c->givens += r.givens;
+        }
+        c->got++;
+    }
+    return NULL;
+}
+
+/* Runs a cell (the options' ctl is set here) and formats it into out. */
+static void cell_measure(int killer, const sudoku_gen_opts_t *so, const killer_gen_opts_t *ko,
+                         double cap, char *out, size_t cap_out) {
+    cell_run_t runs[BENCH_THREADS];
+    search_ctl_t ctl = {.deadline_ns = search_now_ns() + (int64_t)(cap * 1e9)};
+    double t0 = now_s(), rating = 0, givens = 0, attempts = 0;
+    int got = 0;
+    for (int t = 0; t < BENCH_THREADS; t++) {
+        memset(&runs[t], 0, sizeof runs[t]);
+        runs[t].killer = killer;
+        if (so != NULL) runs[t].so = *so;
+        if (ko != NULL) runs[t].ko = *ko;
+        runs[t].so.ctl = &ctl;
+        runs[t].ko.ctl = &ctl;
+        runs[t].tid = t;
+        pthread_create(&runs[t].th, NULL, cell_main, &runs[t]);
+    }
+    for (int t = 0; t < BENCH_THREADS; t++) {
+        pthread_join(runs[t].th, NULL);
+        got += runs[t].got;
+        rating += runs[t].rating;
+        givens += runs[t].givens;
+        attempts += runs[t].attempts;
+    }
+    double secs = now_s() - t0;
+    if (got == 0)
+        snprintf(out, cap_out, "none (%.0f attempts)", attempts);
+    else if (killer)
+        snprintf(out, cap_out, "%.1f/s %.2f %.3g%%", got / secs, rating / got,
+                 100.0 * got / attempts);
+    else
+        snprintf(out, cap_out, "%.1f/s %.2f %.0f %.3g%%", got / secs, rating / got, givens / got,
+                 100.0 * got / attempts);
+}
+
 static void bench_sizes(double cap) {
     static const int sizes[][3] = {{4, 2, 2},  {6, 2, 3},  {8, 2, 4}, {9, 3, 3},
                                    {12, 3, 4}, {16, 4, 4}, {25, 5, 5}};
-    printf("\n== puzzled generation per size and level (one thread, each cell at most %.1f s; "
+    printf("\n== puzzled generation per size and level (%d threads, each cell at most %.1f s; "
            "puzzles/s, mean rating, givens, puzzles per 100 attempts; 422: refused at once "
            "as unreachable) ==\n",
-           cap);
+           BENCH_THREADS, cap);
     printf("%-6s", "size");
     for (int l = 0; l < SUDOKU_GRADE_COUNT; l++)
         printf(" %28s", sudoku_grade_level_name((sudoku_grade_level_t)l));
@@ -272,35 +352,14 @@ static void bench_sizes(double cap) {
         printf("%2dx%-3d", sizes[z][0], sizes[z][0]);
         for (int l = 0; l < SUDOKU_GRADE_COUNT; l++) {
             sudoku_gen_opts_t o;
-            sudoku_gen_result_t r;
-            uint8_t p[625], s[625];
-            search_ctl_t ctl = {.deadline_ns = search_now_ns() + (int64_t)(cap * 1e9)};
-            double t0 = now_s(), sum = 0, givens = 0, attempts = 0;
-            int got = 0;
             char cell[64];
             sudoku_gen_opts_init(&o);
             sudoku_shape_init(&o.shape, sizes[z][0], sizes[z][1], sizes[z][2]);
             sudoku_gen_opts_level(&o, (sudoku_grade_level_t)l);
-            o.ctl = &ctl;
-            if (sudoku_gen_reachable(&o) != SUDOKU_GEN_REACHABLE) {
-                printf(" %28s", "422");
-                continue;
-            }
-            for (int i = 0; i < 1000; i++) {
-                o.seed = 5000 + (uint64_t)i;
-                int rc = sudoku_generate(&o, p, s, &r);
-                attempts += (double)r.attempts;
-                if (rc != 0) break;
-                sum += r.grade.rating;
-                givens += r.givens;
-                got++;
-            }
-            double t = now_s() - t0;
-            if (got == 0)
-                snprintf(cell, sizeof cell, "none (%.0f attempts)", attempts);
+            if (sudoku_gen_reachable(&o) != SUDOKU_GEN_REACHABLE)
+                snprintf(cell, sizeof cell, "422");
             else
-                snprintf(cell, sizeof cell, "%.1f/s %.2f %.0f %.3g%%", got / t, sum / got,
-                         givens / got, 100.0 * got / attempts);
+                cell_measure(0, &o, NULL, cap, cell, sizeof cell);
             printf(" %28s", cell);
             fflush(stdout);
         }
@@ -313,9 +372,9 @@ static void bench_sizes(double cap) {
  * above 3..6, at most size - 1 below 9x9). */
 static void bench_killer_sizes(double cap) {
     static const int sizes[] = {4, 6, 9};
-    printf("\n== puzzled Killer generation per size and level (one thread, each cell at most %.1f "
-           "s; puzzles/s, mean rating, puzzles per 100 attempts) ==\n",
-           cap);
+    printf("\n== puzzled Killer generation per size and level (%d threads, each cell at most "
+           "%.1f s; puzzles/s, mean rating, puzzles per 100 attempts) ==\n",
+           BENCH_THREADS, cap);
     printf("%-6s", "size");
     for (int l = 0; l < SUDOKU_GRADE_COUNT; l++)
         printf(" %24s", sudoku_grade_level_name((sudoku_grade_level_t)l));
@@ -325,13 +384,6 @@ static void bench_killer_sizes(double cap) {
         printf("%2dx%-3d", n, n);
         for (int l = 0; l < SUDOKU_GRADE_COUNT; l++) {
             killer_gen_opts_t o;
-            killer_gen_result_t r;
-            static uint8_t sol[81];
-            static killer_cell_t cells[81];
-            static killer_cage_t cages[81];
-            search_ctl_t ctl = {.deadline_ns = search_now_ns() + (int64_t)(cap * 1e9)};
-            double t0 = now_s(), sum = 0, attempts = 0;
-            int got = 0;
             char cell[64];
             killer_gen_opts_init(&o);
             sudoku_shape_init(&o.shape, n, 0, 0);
@@ -340,21 +392,7 @@ static void bench_killer_sizes(double cap) {
             o.cage_max = l == SUDOKU_GRADE_EASY ? 3 : l == SUDOKU_GRADE_MEDIUM ? 4 : l == 2 ? 5 : 6;
             if (n < 9 && o.cage_max > n - 1) o.cage_max = n - 1;
             if (o.cage_min > o.cage_max) o.cage_min = o.cage_max;
-            o.ctl = &ctl;
-            for (int i = 0; i < 1000; i++) {
-                o.seed = 5000 + (uint64_t)i;
-                int rc = killer_generate(&o, sol, cells, cages, &r);
-                attempts += (double)r.attempts;
-                if (rc != 0) break;
-                sum += r.rating;
-                got++;
-            }
-            double t = now_s() - t0;
-            if (got == 0)
-                snprintf(cell, sizeof cell, "none (%.0f attempts)", attempts);
-            else
-                snprintf(cell, sizeof cell, "%.1f/s %.2f %.3g%%", got / t, sum / got,
-                         100.0 * got / attempts);
+            cell_measure(1, NULL, &o, cap, cell, sizeof cell);
             printf(" %24s", cell);
             fflush(stdout);
         }
