@@ -52,6 +52,10 @@ long long api_gen_item_seed(long long seed, size_t item) {
 }
 
 typedef struct gen_item_s {
+    /* Written by run() on a worker, one turn at a time (the pool never runs
+     * two turns of an item at once, and each turn's start follows the last
+     * one's end on the loop thread); read by render() on the loop thread
+     * after the last turn. */
     rng_t rng; /* the item's stream between its turns (begun: seeded) */
     int begun;
     uint64_t attempts; /* over all its turns */

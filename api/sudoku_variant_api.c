@@ -1109,6 +1109,10 @@ int api_sudoku_variant_hint_prepare(const api_request_t *req, api_job_t **job,
 /* === Generate =========================================================== */
 
 typedef struct vg_item_s {
+    /* Written by run() on a worker, one turn at a time (the pool never runs
+     * two turns of an item at once, and each turn's start follows the last
+     * one's end on the loop thread); read by render() on the loop thread
+     * after the last turn. */
     rng_t rng; /* the item's stream between its turns (begun: seeded) */
     int begun;
     uint64_t attempts; /* over all its turns */
