@@ -349,7 +349,7 @@ static long gen_stream(void *cls, char *buf, size_t max) {
         if (rc != 0 && j->rd_off == 0) { /* its line, once */
             int n = snprintf(j->tail, sizeof j->tail, "{\"index\":%zu,\"status\":\"%s\"", j->rd,
                              gen_status(rc));
-            if (strcmp(gen_status(rc), "error") == 0)
+            if (rc != SEARCH_TIMEOUT && rc != SEARCH_CANCELLED) /* "error": say why */
                 n += snprintf(j->tail + n, sizeof j->tail - (size_t)n, ",\"error\":\"%s\"",
                               search_code_str(rc));
             snprintf(j->tail + n, sizeof j->tail - (size_t)n, "}\n");

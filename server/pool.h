@@ -18,11 +18,13 @@
 /* A background item's turn: a job that supports turns (api_job_t.turn_ns)
  * gives its worker back after about this much work, so that a small
  * background request queued behind a long one (a generate for a rare level)
- * waits one turn, not the long one's deadline.  5 ms: a 9x9 attempt takes
- * 0.3-3 ms, so a turn is a few attempts and its setup (the generator's
- * buffers) stays near 1% of it; bench_fair's probe of small generates
- * during a 10,000-puzzle job measured p99 1.8x idle with 5 ms and 1.9x
- * with 20 ms (the same run, the machine loaded). */
+ * waits one turn, not the long one's deadline.  5 ms: an easy 9x9 attempt
+ * took about 0.8 ms (bench_logic step 3: 2,451 puzzles/s on two threads,
+ * one attempt each), so a turn is a few attempts; bench_fair's probe of
+ * small generates during a 10,000-puzzle job measured p99 1.8x idle with
+ * 5 ms and 1.9x with 20 ms (two runs one after the other, each against
+ * its own idle figure, the machine loaded).  What a turn's setup (the
+ * generator's buffers) costs is not timed. */
 #define POOL_TURN_NS (5 * 1000000LL)
 
 typedef struct pool_s pool_t;

@@ -183,10 +183,11 @@ END_TEST
  * the one background worker of a two-thread server, small generates still
  * answer one after the other while it runs, each after at most one of its
  * turns, instead of after its deadline.  The long one is long by
- * construction: 100 puzzles rating 5.6 to 6.0, which needs a chain of 13
- * or more links as a puzzle's hardest step -- none in 1,900 attempts here,
- * so 100 of them take hours on any machine; the test ends it by DELETE.
- * Without turns the first small request waited for the long item's end. */
+ * construction: hard puzzles with at least 80 givens, which no puzzle is
+ * (the one empty cell is a full house, rating 1.0), so it runs to its
+ * deadline on any machine, passing sudoku_gen_reachable(), which does not
+ * weigh givens against levels; the test ends it by DELETE.  Without turns
+ * the first small request waited for the long item's end. */
 START_TEST(fair_generate_takes_turns) {
     static const char *const args[] = {"--threads", "2", NULL};
     tsrv_t s;
@@ -194,7 +195,7 @@ START_TEST(fair_generate_takes_turns) {
     long st;
     ck_assert_int_eq(tsrv_start(&s, args, NULL), 0);
     json_t *j = tsrv_call(&s, "POST", "/v1/sudoku/generate",
-                          "{\"rating\":{\"min\":5.6,\"max\":6.0},\"count\":100,"
+                          "{\"difficulty\":\"hard\",\"givens\":{\"min\":80},\"count\":100,"
                           "\"timeout_ms\":60000,\"seed\":3}",
                           1, &st, NULL);
     ck_assert_int_eq(st, 202);
