@@ -62,8 +62,8 @@
  * work, the tick gives freed heap back to the system (malloc_trim), so an
  * idle server returns to its idle size.
  *
- * Ownership and locking: the pending list, stop flags and callbacks are
- * guarded by `lock`; the active list, slots, item counts and timers are
+ * Ownership and locking: the pending list, stop flags, callbacks and the
+ * tasks' watch_fd are guarded by `lock`; the active list, slots, item counts and timers are
  * touched only on the loop thread (asserted); the admission counters are
  * atomic.  Lock order: `lock` is a leaf (nothing else is taken while
  * holding it). */
@@ -427,6 +427,7 @@ static void pool_watch_cb(uv_timer_t *h) {
     pool_t *p = h->data;
     int gone = 0;
     POOL_ASSERT_LOOP(p);
+    uv_mutex_lock(&p->lock); /* watch_fd: see pool_unwatch() */
     for (pool_task_t *t = p->active; t != NULL; t = t->next) {
         if (t->watch_fd < 0 || t->client_gone) continue;
         if (pool_peer_gone(t->watch_fd)) {
@@ -435,6 +436,7 @@ static void pool_watch_cb(uv_timer_t *h) {
             gone = 1;
         }
     }
+    uv_mutex_unlock(&p->lock);
     if (gone || p->active != NULL) pool_fill(p); /* also ends tasks cancelled from outside */
 }
 
@@ -625,6 +627,12 @@ int pool_submit(pool_t *p, pool_task_t *t) {
     uv_mutex_unlock(&p->lock);
     uv_async_send(&p->wake);
     return 0;
+}
+
+void pool_unwatch(pool_t *p, pool_task_t *task) {
+    uv_mutex_lock(&p->lock);
+    task->watch_fd = -1;
+    uv_mutex_unlock(&p->lock);
 }
 
 void pool_cancel_all(pool_t *p) {

@@ -58,7 +58,9 @@ struct pool_task_s {
     pool_done_fn progress; /* NULL, or called on the loop thread after each
                               merge() (progressive jobs: more output is ready) */
     void *owner;           /* for done() and progress() */
-    int watch_fd;          /* client socket: a hang-up cancels the task; -1 = none */
+    int watch_fd;          /* client socket: a hang-up cancels the task; -1 = none.  Read
+                              by the loop thread under the pool's lock; pool_unwatch()
+                              clears it there before the socket may be closed */
     int background;        /* background work (async jobs, cluster items, long work such
                               as generation): its items take turns with the other background
                               tasks' in the --background-threads share of the workers, so
@@ -147,6 +149,14 @@ void pool_on_stop(pool_t *p, void (*fn)(void *arg), void *arg);
  * cluster's Redis subscription).  Loop thread only, and only through
  * pool_on_tick() / pool_on_stop() callbacks. */
 struct uv_loop_s *pool_loop(pool_t *p);
+
+/* Stops watching task's socket (task->watch_fd = -1), under the pool's
+ * lock: once it returns the loop thread will not peek at the socket again,
+ * so its owner may close it.  For a task whose client left while the task
+ * still runs (a progressive answer: libmicrohttpd closes such a connection
+ * after on_completed, whereas a waiting request's connection stays
+ * suspended, hence open, until done()).  Any thread. */
+void pool_unwatch(pool_t *p, pool_task_t *task);
 
 /* Raises the cancel flag of every task in the pool; any thread. */
 void pool_cancel_all(pool_t *p);

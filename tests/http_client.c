@@ -97,6 +97,19 @@ int tsrv_log_has(const tsrv_t *s, const char *needle) {
     return found;
 }
 
+const char *tsrv_log_tail(const tsrv_t *s, char *buf, size_t cap) {
+    FILE *f = fopen(s->log_path, "r");
+    size_t n = 0;
+    if (f != NULL && fseek(f, 0, SEEK_END) == 0) {
+        long end = ftell(f);
+        long from = end > (long)cap - 1 ? end - ((long)cap - 1) : 0;
+        if (end >= 0 && fseek(f, from, SEEK_SET) == 0) n = fread(buf, 1, cap - 1, f);
+    }
+    if (f) fclose(f);
+    buf[n] = '\0';
+    return buf;
+}
+
 typedef struct grow_s {
     char *p;
     size_t len;

@@ -29,6 +29,10 @@ int tsrv_stop(tsrv_t *s, int sig, int wait_ms);
 /* Whether the server's log holds a line containing `needle`. */
 int tsrv_log_has(const tsrv_t *s, const char *needle);
 
+/* The last cap - 1 bytes of the server's log in buf (NUL-terminated; "" if
+ * it cannot be read), for failure messages: a sanitizer's report, say. */
+const char *tsrv_log_tail(const tsrv_t *s, char *buf, size_t cap);
+
 typedef struct hresp_s {
     long status;
     char *body; /* NUL-terminated, malloc'd */

@@ -1174,6 +1174,9 @@ static void http_on_completed(void *cls, struct MHD_Connection *conn, void **con
             assert(!req->orphaned);
             req->orphaned = 1;
             atomic_store(&req->task.cancel, 1);
+            /* libmicrohttpd closes the socket when we return: the loop
+             * thread must not peek at it (or at whatever reuses its number) */
+            pool_unwatch(srv->pool, &req->task);
             pthread_mutex_unlock(&req->lock);
             return; /* http_progressive_done() frees; req is not ours any more */
         }
