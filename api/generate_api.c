@@ -60,6 +60,13 @@ typedef struct gen_item_s {
     int begun;
     uint64_t attempts; /* over all its turns */
     int rc;            /* run()'s code */
+    /* The grids below and the NDJSON line are allocated through alloc, the
+     * allocator of the runner's ctl (on the server: charged to the
+     * request's share of the work budget): the first turn sets it and
+     * allocates the grids, so an item that has not begun holds none.  Read
+     * after that turn by merge(), the stream (after its acquire load) and
+     * free(). */
+    const search_allocator_t *alloc;
     uint8_t *puzzle;   /* n*n */
     uint8_t *solution; /* n*n */
     sudoku_gen_result_t sres;
@@ -75,6 +82,10 @@ typedef struct gen_item_s {
 } gen_item_t;
 
 enum { GEN_PENDING, GEN_READY };
+
+/* A stream makes no new puzzle while this many bytes of its lines wait for
+ * the reader (a quarter of the request's share when that is smaller). */
+#define GEN_STREAM_WINDOW ((size_t)1 << 20)
 
 typedef struct gen_job_s {
     api_job_t base;
@@ -95,9 +106,43 @@ typedef struct gen_job_s {
     int ndjson;
     atomic_int finished;
     int finish_rc;
+    /* Bytes of lines merged and not yet sent: merge() adds, the stream
+     * subtracts, hold() reads.  At `window` or more the pool starts no new
+     * item (gen_hold), so a slow reader holds the stream's memory, not an
+     * ever longer queue of lines. */
+    atomic_size_t unread;
+    size_t window;
     size_t rd, rd_off;
     char tail[96]; /* the line of an item that never ran */
 } gen_job_t;
+
+/* Frees the item's grids (through the allocator that made them). */
+static void gen_drop_grids(gen_item_t *it) {
+    search_free(it->alloc, it->puzzle);
+    search_free(it->alloc, it->solution);
+    search_free(it->alloc, it->cells);
+    search_free(it->alloc, it->cages);
+    it->puzzle = it->solution = NULL;
+    it->cells = NULL;
+    it->cages = NULL;
+}
+
+/* The item's grids, on its first turn: 0, or -1 (none left allocated). */
+static int gen_grids(const gen_job_t *j, gen_item_t *it, const search_allocator_t *a) {
+    size_t nn = (size_t)j->n * (size_t)j->n;
+    it->alloc = a;
+    it->puzzle = search_alloc(a, nn);
+    it->solution = search_alloc(a, nn);
+    if (j->killer) {
+        it->cells = search_alloc(a, nn * sizeof *it->cells);
+        it->cages = search_alloc(a, nn * sizeof *it->cages);
+    }
+    if (it->puzzle != NULL && it->solution != NULL &&
+        (!j->killer || (it->cells != NULL && it->cages != NULL)))
+        return 0;
+    gen_drop_grids(it);
+    return -1;
+}
 
 /* One turn of item i (the whole item when the runner takes no turns):
  * the generator goes on from the item's stream, so the puzzle is the same
@@ -108,6 +153,7 @@ static int gen_run(api_job_t *job, size_t i, const search_ctl_t *ctl) {
     uint64_t seed = (uint64_t)api_gen_item_seed(j->seed, i);
     int64_t turn_end = job->turn_ns > 0 ? search_now_ns() + job->turn_ns : 0;
     if (!it->begun) {
+        if (gen_grids(j, it, search_allocator_of(NULL, ctl)) != 0) return it->rc = SEARCH_ENOMEM;
         rng_seed(&it->rng, seed, 0);
         it->begun = 1;
     }
@@ -259,11 +305,8 @@ static void gen_free(api_job_t *job) {
     gen_job_t *j = (gen_job_t *)job;
     if (j == NULL) return;
     for (long long i = 0; j->items != NULL && i < j->count; i++) {
-        free(j->items[i].puzzle);
-        free(j->items[i].solution);
-        free(j->items[i].cells);
-        free(j->items[i].cages);
-        free(j->items[i].line);
+        gen_drop_grids(&j->items[i]);
+        search_free(j->items[i].alloc, j->items[i].line);
     }
     free(j->items);
     free(j);
@@ -287,7 +330,8 @@ static const char *gen_status(int rc) {
 }
 
 /* The puzzle's line: its JSON object (as in the JSON answer) with index and
- * status first, compact, newline-terminated; NULL when out of memory. */
+ * status first, compact, newline-terminated, allocated through the item's
+ * allocator; NULL when out of memory. */
 static char *gen_line(const gen_job_t *j, size_t i, size_t *len) {
     json_t *o = json_pack("{s:I, s:s}", "index", (json_int_t)i, "status", "found");
     json_t *body = gen_item_json(j, i);
@@ -296,12 +340,12 @@ static char *gen_line(const gen_job_t *j, size_t i, size_t *len) {
     if (o != NULL && body != NULL && json_object_update(o, body) == 0 &&
         json_object_set_new(o, "attempts", json_integer((json_int_t)j->items[i].attempts)) == 0)
         text = api_json_dumps(o, API_JSON_FLAGS, &n); /* as every answer: 9 digits */
-    if (text != NULL && (line = realloc(text, n + 2)) == NULL) free(text);
-    if (line != NULL) {
+    if (text != NULL && (line = search_alloc(j->items[i].alloc, n + 1)) != NULL) {
+        memcpy(line, text, n);
         line[n] = '\n';
-        line[n + 1] = '\0';
         *len = n + 1;
     }
+    free(text);
     json_decref(body);
     json_decref(o);
     return line;
@@ -315,13 +359,8 @@ static int gen_stream_merge(api_job_t *job, size_t i, int rc) {
     gen_item_t *it = &j->items[i];
     int action = gen_merge(job, i, rc);
     if (it->rc == 0 && (it->line = gen_line(j, i, &it->len)) == NULL) it->rc = SEARCH_ENOMEM;
-    free(it->puzzle);
-    free(it->solution);
-    free(it->cells);
-    free(it->cages);
-    it->puzzle = it->solution = NULL;
-    it->cells = NULL;
-    it->cages = NULL;
+    if (it->line != NULL) atomic_fetch_add(&j->unread, it->len);
+    gen_drop_grids(it);
     atomic_store_explicit(&it->state, GEN_READY, memory_order_release);
     return action;
 }
@@ -361,7 +400,8 @@ static long gen_stream(void *cls, char *buf, size_t max) {
         w += k;
         j->rd_off += k;
         if (j->rd_off == len) {
-            free(it->line);
+            if (it->line != NULL && rc == 0) atomic_fetch_sub(&j->unread, it->len);
+            search_free(it->alloc, it->line);
             it->line = NULL;
             j->rd++;
             j->rd_off = 0;
@@ -381,13 +421,20 @@ static void gen_stream_render(api_job_t *job, api_response_t *out) {
     out->stream_free = NULL; /* the job owns everything the stream reads */
 }
 
+/* Loop thread: start no new item while the reader is a window behind. */
+static int gen_hold(api_job_t *job) {
+    gen_job_t *j = (gen_job_t *)job;
+    return atomic_load(&j->unread) >= j->window;
+}
+
 static const api_job_ops_t gen_stream_ops = {.puzzle = "generate",
                                              .run = gen_run,
                                              .merge = gen_stream_merge,
                                              .render = gen_stream_render,
                                              .free = gen_free,
                                              .progressive = 1,
-                                             .finish = gen_stream_finish};
+                                             .finish = gen_stream_finish,
+                                             .hold = gen_hold};
 
 /* === Reading: the tables === */
 
@@ -665,32 +712,28 @@ static const api_opt_t gen_killer_opts[] = {
      .json = gen_cage_size},
     {0}};
 
-/* The bytes a job holds while it runs: its items and their grids. */
-static size_t gen_bytes(const gen_job_t *j) {
-    size_t nn = (size_t)j->n * (size_t)j->n;
-    size_t each = sizeof(gen_item_t) + 2 * nn;
-    if (j->killer) each += nn * (sizeof(killer_cell_t) + sizeof(killer_cage_t));
-    return (size_t)j->count * each;
+/* The most bytes a job holds while it runs: its items; the grids of those
+ * that hold them at once (every item of a JSON answer, until render(); in a
+ * stream, the `threads` in flight); a stream's window of unsent lines and
+ * the line of each item in flight (GEN_LINE_BYTES: a 25x25 line is about
+ * 4 KB, 6.5 bytes a cell; a Killer line lists its cages' cells too). */
+#define GEN_LINE_BYTES(nn) (16 * (nn) + 512)
+static size_t gen_bytes(const gen_job_t *j, unsigned threads) {
+    size_t nn = (size_t)j->n * (size_t)j->n, count = (size_t)j->count;
+    size_t grids = 2 * nn, holding = j->ndjson && threads < count ? threads : count;
+    if (j->killer) grids += nn * (sizeof(killer_cell_t) + sizeof(killer_cage_t));
+    size_t b = count * sizeof(gen_item_t) + holding * grids;
+    return j->ndjson ? b + j->window + holding * GEN_LINE_BYTES(nn) : b;
 }
 
+/* The items; their grids come with their first turn (gen_grids). */
 static int gen_alloc(gen_job_t *j) {
-    size_t nn = (size_t)j->n * (size_t)j->n;
     j->items = calloc((size_t)j->count, sizeof *j->items);
     if (j->items == NULL) return -1;
-    for (long long i = 0; i < j->count; i++) {
-        gen_item_t *it = &j->items[i];
-        it->rc = SEARCH_TIMEOUT; /* until run() says otherwise: items the deadline
-                                    kept from running are neither run nor merged */
-        it->puzzle = malloc(nn);
-        it->solution = malloc(nn);
-        if (it->puzzle == NULL || it->solution == NULL) return -1;
-        if (j->killer) {
-            it->cells = malloc(nn * sizeof *it->cells);
-            it->cages = malloc(nn * sizeof *it->cages);
-            if (it->cells == NULL || it->cages == NULL) return -1;
-        }
-    }
-    j->base.progress_unit = "puzzles"; /* in the background: puzzles found of count */
+    for (long long i = 0; i < j->count; i++)
+        j->items[i].rc = SEARCH_TIMEOUT; /* until run() says otherwise: items the deadline
+                                            kept from running are neither run nor merged */
+    j->base.progress_unit = "puzzles";   /* in the background: puzzles found of count */
     return 0;
 }
 
@@ -839,18 +882,21 @@ static int gen_prepare(const api_request_t *req, const api_endpoint_t *ep, int k
                         API_GEN_MAX_COUNT, API_GEN_MAX_STREAM);
         goto fail;
     }
-    if (req->work_share != 0 && gen_bytes(j) > req->work_share) {
+    threads = (unsigned)(j->count < (long long)req->pool_threads ? j->count : req->pool_threads);
+    j->window = req->work_share != 0 && req->work_share / 4 < GEN_STREAM_WINDOW
+                    ? req->work_share / 4
+                    : GEN_STREAM_WINDOW;
+    if (req->work_share != 0 && gen_bytes(j, threads) > req->work_share) {
         api_problem_init(&p, API_EMEMORY,
                          "%lld puzzles of %dx%d need %zu bytes while they are made, more than "
                          "the %zu one request may hold (--max-request-memory): ask for fewer",
-                         j->count, j->n, j->n, gen_bytes(j), req->work_share);
+                         j->count, j->n, j->n, gen_bytes(j, threads), req->work_share);
         goto fail;
     }
     if (gen_alloc(j) != 0) {
         api_problem_init(&p, API_ENOMEM, "out of memory");
         goto fail;
     }
-    threads = (unsigned)(j->count < (long long)req->pool_threads ? j->count : req->pool_threads);
     j->base.background = 1; /* long by nature: in turns with the async jobs, never in the
                                workers kept for other requests */
     j->base.turns = 1;      /* gen_run() gives its worker back every turn_ns */

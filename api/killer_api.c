@@ -1075,7 +1075,7 @@ static void kl_free(api_job_t *job) {
 }
 
 static const api_job_ops_t kl_ops = {"killer", kl_run, kl_merge, kl_render, kl_free,
-                                     0,        NULL,   NULL,     NULL};
+                                     0,        NULL,   NULL,     NULL,      NULL};
 
 int api_killer_solve_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
     api_problem_t p;

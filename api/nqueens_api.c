@@ -121,7 +121,7 @@ static void nq_xc_free(api_job_t *job) {
 }
 
 static const api_job_ops_t nq_xc_ops = {"nqueens", nq_xc_run, nq_xc_merge, nq_xc_render, nq_xc_free,
-                                        0,         NULL,      NULL,        NULL};
+                                        0,         NULL,      NULL,        NULL,         NULL};
 
 int api_nqueens_xc_prepare(int n, int count_mode, xcover_engine_t engine, unsigned threads,
                            int64_t timeout_ms, api_job_t **job) {
@@ -312,7 +312,7 @@ static int nq_count_decode(api_job_t *job, size_t item, const char *bytes, size_
 
 static const api_job_ops_t nq_count_ops = {
     "nqueens", nq_count_run, nq_count_merge,  nq_count_render, nq_count_free,
-    0,         NULL,         nq_count_encode, nq_count_decode};
+    0,         NULL,         nq_count_encode, nq_count_decode, NULL};
 
 /* The split of a small count (n <= API_NQUEENS_INLINE_COUNT_N): the first
  * row's queen, with mirror symmetry the left half weighted 2 (and the

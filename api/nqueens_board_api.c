@@ -453,7 +453,7 @@ static void nqb_count_free(api_job_t *job) {
 }
 
 static const api_job_ops_t nqb_count_ops = {
-    "nqueens", nqb_count_run, nqb_count_merge, nqb_count_render, nqb_count_free, 0, NULL,
+    "nqueens", nqb_count_run, nqb_count_merge, nqb_count_render, nqb_count_free, 0, NULL, NULL,
     NULL,      NULL};
 
 static const api_opt_t nqb_count_opts[] = {NQB_BOARD_ROWS(NQUEENS_COUNT_MAX_N),
@@ -584,7 +584,8 @@ static void nqb_enum_free(api_job_t *job) {
 }
 
 static const api_job_ops_t nqb_enum_ops = {
-    "nqueens", nqb_enum_run, nqb_enum_merge, nqb_enum_render, nqb_enum_free, 0, NULL, NULL, NULL};
+    "nqueens", nqb_enum_run, nqb_enum_merge, nqb_enum_render, nqb_enum_free, 0, NULL, NULL,
+    NULL,      NULL};
 
 static const api_opt_t nqb_solutions_opts[] = {{.name = "n",
                                                 .kind = API_OPT_INT,
@@ -920,7 +921,7 @@ static void nqb_solve_free(api_job_t *job) {
 }
 
 static const api_job_ops_t nqb_solve_ops = {
-    "nqueens", nqb_solve_run, nqb_solve_merge, nqb_solve_render, nqb_solve_free, 0, NULL,
+    "nqueens", nqb_solve_run, nqb_solve_merge, nqb_solve_render, nqb_solve_free, 0, NULL, NULL,
     NULL,      NULL};
 
 /* The board methods: POST /v1/nqueens/solve's `method` names, and the

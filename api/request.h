@@ -142,6 +142,14 @@ typedef struct api_job_ops_s {
      * merge, then render(), whose stream is read to its end at once. */
     char *(*item_encode)(api_job_t *job, size_t item, size_t *len, struct api_item_info_s *info);
     int (*item_decode)(api_job_t *job, size_t item, const char *bytes, size_t len);
+    /* Progressive jobs, optional (NULL: never): nonzero while the job wants
+     * no new item started, because what it made waits for a slow reader
+     * (answer lines not yet sent).  Items between turns go on; the runner
+     * asks again before it starts the next item, and at least every 100
+     * ms while the job waits (the pool's POOL_WATCH_MS), and a held job's deadline and
+     * cancel work as for one that waits for a worker.  Called on the loop
+     * thread while the stream may be read on another: it reads atomics. */
+    int (*hold)(api_job_t *job);
 } api_job_ops_t;
 
 /* Embedded first in each endpoint's job struct. */

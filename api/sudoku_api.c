@@ -1007,7 +1007,7 @@ static void sd_free(api_job_t *job) {
 }
 
 static const api_job_ops_t sd_ops = {"sudoku", sd_run, sd_merge, sd_render, sd_free,
-                                     0,        NULL,   NULL,     NULL};
+                                     0,        NULL,   NULL,     NULL,      NULL};
 
 /* Whether sudoku_solve() may run the cdcl method for this request (auto
  * from 16x16 tries propagation first). */

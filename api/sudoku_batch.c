@@ -413,7 +413,7 @@ static int bt_decode(api_job_t *base, size_t item, const char *bytes, size_t len
 }
 
 static const api_job_ops_t bt_ops = {"sudoku", bt_run,    bt_merge,  bt_render, bt_free,
-                                     1,        bt_finish, bt_encode, bt_decode};
+                                     1,        bt_finish, bt_encode, bt_decode, NULL};
 
 /* === Entry point === */
 

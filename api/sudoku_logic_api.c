@@ -591,7 +591,7 @@ static void lg_free(api_job_t *job) {
 }
 
 static const api_job_ops_t lg_ops = {"sudoku", lg_run, lg_merge, lg_render, lg_free,
-                                     0,        NULL,   NULL,     NULL};
+                                     0,        NULL,   NULL,     NULL,      NULL};
 
 /* === Reading: the tables === */
 

@@ -435,7 +435,7 @@ static void vs_free(api_job_t *job) {
 }
 
 static const api_job_ops_t vs_ops = {"sudoku", vs_run, vs_merge, vs_render, vs_free,
-                                     0,        NULL,   NULL,     NULL};
+                                     0,        NULL,   NULL,     NULL,      NULL};
 
 /* Solve's options (read by solve's table: vx_options) in the solver's
  * terms; a propagation level that names none is the table's. */
@@ -1016,7 +1016,7 @@ static void vl_free(api_job_t *job) {
 }
 
 static const api_job_ops_t vl_ops = {"sudoku", vl_run, vl_merge, vl_render, vl_free,
-                                     0,        NULL,   NULL,     NULL};
+                                     0,        NULL,   NULL,     NULL,      NULL};
 
 /* hint's givens: read in the variant's frame, kept by the grid.  0 or an
  * API_E* code with p filled. */

@@ -145,7 +145,7 @@ static void xcj_free(api_job_t *job) {
 }
 
 static const api_job_ops_t xcj_ops = {"exact-cover", xcj_run, xcj_merge, xcj_render, xcj_free, 0,
-                                      NULL,          NULL,    NULL};
+                                      NULL,          NULL,    NULL,      NULL};
 
 /* Reads items or secondary names into the table; returns 0 or -1. */
 static int xcj_names(json_t *list, const char *field, names_t *t, uint32_t first,

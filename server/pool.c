@@ -79,7 +79,7 @@
 #include <malloc.h>
 #endif
 
-#define WATCH_MS     100
+#define WATCH_MS     POOL_WATCH_MS
 #define TRIM_IDLE_MS 1000 /* idle this long after work: give freed heap back */
 
 struct pool_slot_s {
@@ -237,10 +237,13 @@ static int pool_start_item(pool_t *p, pool_task_t *t) {
     return 0;
 }
 
-/* Whether the task has an item to start now. */
+/* Whether the task has an item to start now: one between turns, or a new
+ * one unless the job holds (its reader is behind: api_job_ops_t.hold). */
 static int pool_runnable(const pool_task_t *t) {
-    return !t->stopping && (t->next_item < t->job->nitems || t->again > 0) &&
-           t->running < t->job->threads && !atomic_load_explicit(&t->cancel, memory_order_relaxed);
+    api_job_t *job = t->job;
+    int fresh = t->next_item < job->nitems && (job->ops->hold == NULL || !job->ops->hold(job));
+    return !t->stopping && (fresh || t->again > 0) && t->running < job->threads &&
+           !atomic_load_explicit(&t->cancel, memory_order_relaxed);
 }
 
 /* Whether a should get the next worker before b: fewer items running,

@@ -134,6 +134,11 @@ long pool_background_idle(pool_t *p);
  * when out of memory (the admission is released and done() never called). */
 int pool_submit(pool_t *p, pool_task_t *task);
 
+/* How often the loop thread looks at every task: its client's socket (a
+ * hang-up cancels it) and whether a held job (api_job_ops_t.hold) may go
+ * on. */
+#define POOL_WATCH_MS 100
+
 /* The loop thread ticks every POOL_TICK_MS; from now on each tick calls
  * fn(arg) there (NULL: none).  Any thread. */
 #define POOL_TICK_MS 50

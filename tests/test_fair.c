@@ -15,12 +15,19 @@
 #include <jansson.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "api/request.h"
+#include "server/budget.h"
+#include "server/config.h"
+#include "server/metrics.h"
+#include "server/pool.h"
 #include "tests/http_client.h"
 #include "tests/job_client.h"
 #include "tests/test_util.h"
@@ -370,6 +377,119 @@ START_TEST(fair_kept_results_have_a_budget) {
 }
 END_TEST
 
+/* === A held job (api_job_ops_t.hold): the pool itself ================= */
+
+/* A progressive job of HOLD_ITEMS items on one worker that holds once
+ * `hold_after` items have started (0: from the start), until the test lets
+ * it go. */
+#define HOLD_ITEMS 8
+typedef struct hold_job_s {
+    api_job_t base;
+    atomic_int hold;
+    atomic_int started;
+    int hold_after;
+} hold_job_t;
+
+static int hold_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
+    hold_job_t *h = (hold_job_t *)job;
+    (void)item, (void)ctl;
+    if (atomic_fetch_add(&h->started, 1) + 1 == h->hold_after) atomic_store(&h->hold, 1);
+    return 0;
+}
+static int hold_merge(api_job_t *job, size_t item, int rc) {
+    (void)job, (void)item, (void)rc;
+    return API_JOB_CONTINUE;
+}
+static void hold_render(api_job_t *job, api_response_t *out) { (void)job, (void)out; }
+static void hold_free(api_job_t *job) { (void)job; }
+static void hold_finish(api_job_t *job, int rc) { (void)job, (void)rc; }
+static int hold_hold(api_job_t *job) { return atomic_load(&((hold_job_t *)job)->hold); }
+static const api_job_ops_t hold_ops = {.puzzle = "test",
+                                       .run = hold_run,
+                                       .merge = hold_merge,
+                                       .render = hold_render,
+                                       .free = hold_free,
+                                       .progressive = 1,
+                                       .finish = hold_finish,
+                                       .hold = hold_hold};
+
+static atomic_int hold_done;
+static void hold_done_cb(pool_task_t *t) {
+    (void)t;
+    atomic_store(&hold_done, 1);
+}
+
+static void hold_sleep_ms(long ms) {
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
+    nanosleep(&ts, NULL);
+}
+
+/* Runs one hold job on a fresh pool of 2 workers: the pool starts no item
+ * while the job holds (the test waits until the first hold_after items
+ * started, then for four of the pool's looks: none may start another), and
+ * all of them once it lets go (let_go), or the deadline ends it. */
+static void hold_case(int hold_after, int64_t timeout_ms, int let_go) {
+    char *argv[] = {"puzzled", "--threads", "2", NULL};
+    config_t cfg;
+    metrics_t *m = calloc(1, sizeof *m);
+    budget_t work;
+    pool_t *p = NULL;
+    pool_task_t task;
+    hold_job_t h;
+    api_job_t *job;
+    ck_assert_ptr_nonnull(m);
+    ck_assert_int_eq(config_parse(&cfg, 3, argv, stdout, stderr), 0);
+    metrics_init(m, NULL, 0);
+    budget_init(&work, "work", cfg.max_work_memory);
+    ck_assert_int_eq(pool_new(&p, &cfg, m, &work), 0);
+    memset(&h, 0, sizeof h);
+    memset(&task, 0, sizeof task);
+    atomic_init(&h.hold, hold_after == 0);
+    atomic_init(&h.started, 0);
+    h.hold_after = hold_after;
+    api_job_ready(&h.base, &hold_ops, HOLD_ITEMS, 1, timeout_ms, &job);
+    task.job = job;
+    task.done = hold_done_cb;
+    task.watch_fd = -1;
+    task.waits = 1;
+    atomic_store(&hold_done, 0);
+    ck_assert_int_eq(pool_admit(p), 0);
+    ck_assert_int_eq(pool_submit(p, &task), 0);
+    for (int k = 0; k < 2000 && atomic_load(&h.started) < hold_after; k++)
+        hold_sleep_ms(5);
+    hold_sleep_ms(4 * POOL_WATCH_MS); /* the pool looks again every POOL_WATCH_MS */
+    int started = atomic_load(&h.started);
+    ck_assert_int_eq(started, hold_after);
+    if (let_go) atomic_store(&h.hold, 0);
+    for (int k = 0; k < 2000 && !atomic_load(&hold_done); k++)
+        hold_sleep_ms(5);
+    ck_assert(atomic_load(&hold_done));
+    started = atomic_load(&h.started);
+    if (let_go) {
+        ck_assert_int_eq(started, HOLD_ITEMS);
+        ck_assert_int_eq(task.rc, 0);
+    } else { /* the deadline ended it while it held */
+        ck_assert_int_eq(started, hold_after);
+        ck_assert_int_eq(task.rc, SEARCH_TIMEOUT);
+        ck_assert_int_eq(task.waited_out, 1);
+    }
+    for (int k = 0; k < 2000 && pool_inflight(p) > 0; k++)
+        hold_sleep_ms(1);
+    pool_free(p);
+    free(m);
+}
+
+START_TEST(pool_holds_a_job_from_the_start) { hold_case(0, 30000, 1); }
+END_TEST
+
+START_TEST(pool_holds_a_job_midway) { hold_case(3, 30000, 1); }
+END_TEST
+
+/* Held with nothing running, as a request that waits for a worker: its
+ * deadline (half the test's wait) ends it, and nothing ran. */
+START_TEST(pool_held_job_meets_its_deadline) { hold_case(0, 2 * POOL_WATCH_MS, 0); }
+END_TEST
+
 Suite *fair_suite(void);
 Suite *fair_suite(void) {
     Suite *s = suite_create("fair");
@@ -382,6 +502,11 @@ Suite *fair_suite(void) {
     tcase_add_test(tc, fair_bodies_share_the_work_budget);
     tcase_add_test(tc, fair_request_share_is_422);
     tcase_add_test(tc, fair_kept_results_have_a_budget);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("hold");
+    tcase_add_test(tc, pool_holds_a_job_from_the_start);
+    tcase_add_test(tc, pool_holds_a_job_midway);
+    tcase_add_test(tc, pool_held_job_meets_its_deadline);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -745,6 +745,78 @@ static size_t ndjson_lines(const char *body, json_t **out, size_t cap) {
     return n;
 }
 
+/* An allocator that counts what it holds (the server's charges a budget). */
+typedef struct count_alloc_s {
+    size_t held;
+} count_alloc_t;
+
+static void *ca_alloc(void *ud, size_t n) {
+    size_t *b = malloc(n + 16);
+    if (b == NULL) return NULL;
+    b[0] = n;
+    ((count_alloc_t *)ud)->held += n;
+    return (char *)b + 16;
+}
+
+static void ca_free(void *ud, void *p) {
+    if (p == NULL) return;
+    size_t *b = (size_t *)(void *)((char *)p - 16);
+    ((count_alloc_t *)ud)->held -= b[0];
+    free(b);
+}
+
+/* A stream's grids and lines go through the runner's allocator (the
+ * server's charges them to the request and the work budget), an item's
+ * grids only from its first turn to its merge; and the job holds -- the
+ * runner starts no new item -- while a window of lines (a quarter of the
+ * request's share here) waits for the reader, and lets go once it read. */
+START_TEST(gen_api_stream_holds_for_its_reader) {
+    enum { COUNT = 30, SHARE = 32768, WINDOW = SHARE / 4 };
+    api_request_t r =
+        tjob_request("application/json", "application/x-ndjson",
+                     "{\"size\":9,\"count\":30,\"seed\":5,\"difficulty\":\"easy\"}", NULL, 0);
+    api_job_t *job = NULL;
+    api_response_t resp = {0};
+    count_alloc_t ca = {0};
+    search_allocator_t a = {ca_alloc, ca_free, &ca};
+    search_ctl_t ctl = {.alloc = &a};
+    static char buf[1 << 17];
+    size_t i = 0, got = 0, lines = 0;
+    r.work_share = SHARE;
+    ck_assert_int_eq(api_sudoku_generate_prepare(&r, &job, &resp), 0);
+    ck_assert_ptr_nonnull(job->ops->hold);
+    ck_assert_uint_eq(ca.held, 0); /* no item has begun: no grids yet */
+    for (; i < job->nitems && !job->ops->hold(job); i++) {
+        ck_assert_int_eq(job->ops->run(job, i, &ctl), 0);
+        ck_assert_uint_eq(ca.held, got + 2 * 81); /* this item's two grids */
+        job->ops->merge(job, i, 0);
+        ck_assert_uint_gt(ca.held, got); /* its line replaced them */
+        got = ca.held;
+    }
+    ck_assert_msg(i < COUNT, "the job held after %zu of %d puzzles", i, COUNT);
+    ck_assert_uint_ge(got, WINDOW);
+    job->ops->render(job, &resp);
+    for (long n; (n = resp.stream(resp.stream_cls, buf, sizeof buf)) > 0;)
+        for (long k = 0; k < n; k++)
+            lines += buf[k] == '\n';
+    ck_assert_uint_eq(lines, i); /* every line so far; the stream waits for the rest */
+    ck_assert_uint_eq(ca.held, 0);
+    ck_assert(!job->ops->hold(job));
+    for (; i < job->nitems; i++) {
+        ck_assert_int_eq(job->ops->run(job, i, &ctl), 0);
+        job->ops->merge(job, i, 0);
+    }
+    job->ops->finish(job, 0);
+    for (long n; (n = resp.stream(resp.stream_cls, buf, sizeof buf)) > 0;)
+        for (long k = 0; k < n; k++)
+            lines += buf[k] == '\n';
+    ck_assert_uint_eq(lines, COUNT);
+    ck_assert_uint_eq(ca.held, 0);
+    api_response_destroy(&resp);
+    job->ops->free(job);
+}
+END_TEST
+
 /* count past 100 as an NDJSON stream: one line per puzzle in index order,
  * each with its item's seed, unique and solved as its solution says (the
  * solver's word, not the generator's), line 0 the JSON answer's puzzle for
@@ -1183,6 +1255,7 @@ Suite *generate_suite(void) {
     tcase_add_test(api, gen_api_unreachable_at_once);
     tcase_add_test(api, gen_api_givens_range);
     tcase_add_test(api, gen_api_stream);
+    tcase_add_test(api, gen_api_stream_holds_for_its_reader);
     tcase_add_test(api, gen_api_killer_sizes_one_message);
     tcase_add_test(api, gen_api_seeds_do_not_overlap);
     tcase_add_test(api, gen_api_killer);

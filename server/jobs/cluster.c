@@ -715,7 +715,8 @@ static void cl_item_render(api_job_t *job, api_response_t *out) {
 static void cl_item_nofree(api_job_t *job) { (void)job; }
 
 static const api_job_ops_t cl_item_ops = {
-    "cluster", cl_item_run, cl_item_merge, cl_item_render, cl_item_nofree, 0, NULL, NULL, NULL};
+    "cluster", cl_item_run, cl_item_merge, cl_item_render, cl_item_nofree,
+    0,         NULL,        NULL,          NULL,           NULL};
 
 static void cl_unlink(cl_item_t **list, cl_item_t *it) {
     for (cl_item_t **pp = list; *pp != NULL; pp = &(*pp)->next)
