@@ -29,8 +29,13 @@
  * job item.  run(i) solves chunk i with sudoku9_solve() into the chunk's own
  * buffer; merge(i) publishes it (state store with release).  The stream, on
  * the HTTP thread, copies published chunks in input order (acquire load) and
- * frees each buffer once sent, so answer memory is bounded by the chunks in
- * flight plus those a slow client has not read yet.
+ * frees each buffer once sent.  A chunk's buffer comes from run()'s ctl
+ * allocator (on the server: charged to the request's share and the work
+ * budget), and while BT_WINDOW bytes of published answer (a quarter of the
+ * share when smaller) wait for a slow reader the job holds
+ * (api_job_ops_t.hold): the pool starts no new chunk until the client
+ * reads.  Answer memory is so bounded by the window plus the chunks in
+ * flight.
  *
  * Chunk states: PENDING -> READY (run() wrote `out`) or SKIPPED (run() never
  * ran: the deadline passed, the client left, shutdown; `rc` says which).
@@ -71,6 +76,9 @@ typedef struct bt_chunk_s {
     int rc;    /* SKIPPED: why */
     char *out; /* READY: the answer lines */
     size_t len;
+    const search_allocator_t *alloc; /* what made out: run()'s ctl allocator (on the server:
+                                        charged to the request), NULL for malloc */
+    size_t counted;                  /* bytes of out in the job's `unread` */
     uint64_t nodes;
 } bt_chunk_t;
 
@@ -85,7 +93,22 @@ typedef struct bt_job_s {
     atomic_int finished; /* finish() ran; finish_rc is valid */
     int finish_rc;
     size_t rd, rd_off; /* the stream's position: chunk, byte within it */
+    /* Bytes of published chunks not yet sent: merge() adds, the stream
+     * subtracts, hold() reads; at `window` the pool starts no new chunk. */
+    atomic_size_t unread;
+    size_t window;
 } bt_job_t;
+
+/* A batch runs at most this many bytes of answer ahead of its reader (a
+ * quarter of the request's share when that is smaller). */
+#define BT_WINDOW ((size_t)1 << 20)
+
+/* Frees a chunk's answer through whatever made it. */
+static void bt_out_free(bt_chunk_t *ch) {
+    search_free(ch->alloc, ch->out);
+    ch->out = NULL;
+    ch->alloc = NULL;
+}
 
 /* === Parsing === */
 
@@ -248,8 +271,10 @@ static int bt_run(api_job_t *base, size_t item, const search_ctl_t *ctl) {
     int rc = 0;
 
     bt_chunk_range(j, item, &first, &end);
-    char *out = malloc((end - first) * cap);
+    const search_allocator_t *a = search_allocator_of(NULL, ctl);
+    char *out = search_alloc(a, (end - first) * cap);
     if (out == NULL) return SEARCH_ENOMEM;
+    ch->alloc = a;
     for (size_t k = first; k < end; k++) {
         const bt_entry_t *e = &j->entries[k];
         sudoku9_result_t res;
@@ -290,6 +315,10 @@ static int bt_merge(api_job_t *base, size_t item, int rc) {
     j->base.nodes += ch->nodes;
     bt_chunk_range(j, item, &first, &end);
     j->base.progress_done += end - first; /* answered, solved or not */
+    if (ch->out != NULL) {
+        ch->counted = ch->len;
+        atomic_fetch_add(&j->unread, ch->len);
+    }
     atomic_store_explicit(&ch->state, ch->out != NULL ? BT_READY : BT_SKIPPED,
                           memory_order_release);
     return API_JOB_CONTINUE;
@@ -307,6 +336,7 @@ static int bt_render_skipped(bt_job_t *j, size_t item) {
     size_t first, end, len = 0;
     bt_chunk_range(j, item, &first, &end);
     ch->out = malloc((end - first) * bt_line_cap(j));
+    ch->alloc = NULL;
     if (ch->out == NULL) return -1;
     for (size_t k = first; k < end; k++)
         len += bt_emit_unsolved(j, &j->entries[k], ch->rc, ch->out + len);
@@ -337,8 +367,9 @@ static long bt_stream(void *cls, char *buf, size_t max) {
         w += n;
         j->rd_off += n;
         if (j->rd_off == ch->len) {
-            free(ch->out);
-            ch->out = NULL;
+            atomic_fetch_sub(&j->unread, ch->counted);
+            ch->counted = 0;
+            bt_out_free(ch);
             j->rd++;
             j->rd_off = 0;
         }
@@ -361,7 +392,7 @@ static void bt_free(api_job_t *base) {
     bt_job_t *j = (bt_job_t *)base;
     if (j == NULL) return;
     for (size_t i = 0; j->chunks != NULL && i < j->nchunks; i++)
-        free(j->chunks[i].out);
+        bt_out_free(&j->chunks[i]);
     free(j->chunks);
     free(j->entries);
     free(j);
@@ -385,8 +416,7 @@ static char *bt_encode(api_job_t *base, size_t item, size_t *len, api_item_info_
     bt_chunk_range(j, item, &first, &end);
     info->nodes = ch->nodes;
     info->units = end - first; /* progress counts lines */
-    free(ch->out);
-    ch->out = NULL;
+    bt_out_free(ch);
     ch->len = 0;
     return buf;
 }
@@ -405,15 +435,21 @@ static int bt_decode(api_job_t *base, size_t item, const char *bytes, size_t len
     if (out == NULL) return -1;
     memcpy(out, nl + 1, n);
     bt_chunk_t *ch = &j->chunks[item];
-    free(ch->out);
-    ch->out = out;
+    bt_out_free(ch);
+    ch->out = out; /* malloc'd: alloc stays NULL */
     ch->len = n;
     ch->nodes = nodes;
     return 0;
 }
 
+/* Loop thread: start no new chunk while the reader is a window behind. */
+static int bt_hold(api_job_t *base) {
+    bt_job_t *j = (bt_job_t *)base;
+    return atomic_load(&j->unread) >= j->window;
+}
+
 static const api_job_ops_t bt_ops = {"sudoku", bt_run,    bt_merge,  bt_render, bt_free,
-                                     1,        bt_finish, bt_encode, bt_decode, NULL};
+                                     1,        bt_finish, bt_encode, bt_decode, bt_hold};
 
 /* === Entry point === */
 
@@ -492,6 +528,9 @@ int api_sudoku_batch_prepare(const api_request_t *req, api_job_t **job, api_resp
     for (size_t i = 0; i < j->nchunks; i++)
         atomic_init(&j->chunks[i].state, BT_PENDING);
     atomic_init(&j->finished, 0);
+    atomic_init(&j->unread, 0);
+    j->window =
+        req->work_share != 0 && req->work_share / 4 < BT_WINDOW ? req->work_share / 4 : BT_WINDOW;
     j->base.progress_unit = "lines";
     j->base.progress_total = j->nentries;
     api_job_ready(&j->base, &bt_ops, j->nchunks, (unsigned)in.threads, in.timeout_ms, job);

@@ -419,11 +419,6 @@ static void hold_done_cb(pool_task_t *t) {
     atomic_store(&hold_done, 1);
 }
 
-static void hold_sleep_ms(long ms) {
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
-    nanosleep(&ts, NULL);
-}
-
 /* Runs one hold job on a fresh pool of 2 workers: the pool starts no item
  * while the job holds (the test waits until the first hold_after items
  * started, then for four of the pool's looks: none may start another), and
@@ -456,13 +451,13 @@ static void hold_case(int hold_after, int64_t timeout_ms, int let_go) {
     ck_assert_int_eq(pool_admit(p), 0);
     ck_assert_int_eq(pool_submit(p, &task), 0);
     for (int k = 0; k < 2000 && atomic_load(&h.started) < hold_after; k++)
-        hold_sleep_ms(5);
-    hold_sleep_ms(4 * POOL_WATCH_MS); /* the pool looks again every POOL_WATCH_MS */
+        test_sleep_ms(5);
+    test_sleep_ms(4 * POOL_WATCH_MS); /* the pool looks again every POOL_WATCH_MS */
     int started = atomic_load(&h.started);
     ck_assert_int_eq(started, hold_after);
     if (let_go) atomic_store(&h.hold, 0);
     for (int k = 0; k < 2000 && !atomic_load(&hold_done); k++)
-        hold_sleep_ms(5);
+        test_sleep_ms(5);
     ck_assert(atomic_load(&hold_done));
     started = atomic_load(&h.started);
     if (let_go) {
@@ -474,7 +469,7 @@ static void hold_case(int hold_after, int64_t timeout_ms, int let_go) {
         ck_assert_int_eq(task.waited_out, 1);
     }
     for (int k = 0; k < 2000 && pool_inflight(p) > 0; k++)
-        hold_sleep_ms(1);
+        test_sleep_ms(1);
     pool_free(p);
     free(m);
 }

@@ -745,26 +745,6 @@ static size_t ndjson_lines(const char *body, json_t **out, size_t cap) {
     return n;
 }
 
-/* An allocator that counts what it holds (the server's charges a budget). */
-typedef struct count_alloc_s {
-    size_t held;
-} count_alloc_t;
-
-static void *ca_alloc(void *ud, size_t n) {
-    size_t *b = malloc(n + 16);
-    if (b == NULL) return NULL;
-    b[0] = n;
-    ((count_alloc_t *)ud)->held += n;
-    return (char *)b + 16;
-}
-
-static void ca_free(void *ud, void *p) {
-    if (p == NULL) return;
-    size_t *b = (size_t *)(void *)((char *)p - 16);
-    ((count_alloc_t *)ud)->held -= b[0];
-    free(b);
-}
-
 /* A stream's grids and lines go through the runner's allocator (the
  * server's charges them to the request and the work budget), an item's
  * grids only from its first turn to its merge; and the job holds -- the
@@ -777,21 +757,21 @@ START_TEST(gen_api_stream_holds_for_its_reader) {
                      "{\"size\":9,\"count\":30,\"seed\":5,\"difficulty\":\"easy\"}", NULL, 0);
     api_job_t *job = NULL;
     api_response_t resp = {0};
-    count_alloc_t ca = {0};
-    search_allocator_t a = {ca_alloc, ca_free, &ca};
+    size_t held = 0;
+    search_allocator_t a = {test_count_alloc, test_count_free, &held};
     search_ctl_t ctl = {.alloc = &a};
     static char buf[1 << 17];
     size_t i = 0, got = 0, lines = 0;
     r.work_share = SHARE;
     ck_assert_int_eq(api_sudoku_generate_prepare(&r, &job, &resp), 0);
     ck_assert_ptr_nonnull(job->ops->hold);
-    ck_assert_uint_eq(ca.held, 0); /* no item has begun: no grids yet */
+    ck_assert_uint_eq(held, 0); /* no item has begun: no grids yet */
     for (; i < job->nitems && !job->ops->hold(job); i++) {
         ck_assert_int_eq(job->ops->run(job, i, &ctl), 0);
-        ck_assert_uint_eq(ca.held, got + 2 * 81); /* this item's two grids */
+        ck_assert_uint_eq(held, got + 2 * 81); /* this item's two grids */
         job->ops->merge(job, i, 0);
-        ck_assert_uint_gt(ca.held, got); /* its line replaced them */
-        got = ca.held;
+        ck_assert_uint_gt(held, got); /* its line replaced them */
+        got = held;
     }
     ck_assert_msg(i < COUNT, "the job held after %zu of %d puzzles", i, COUNT);
     ck_assert_uint_ge(got, WINDOW);
@@ -800,7 +780,7 @@ START_TEST(gen_api_stream_holds_for_its_reader) {
         for (long k = 0; k < n; k++)
             lines += buf[k] == '\n';
     ck_assert_uint_eq(lines, i); /* every line so far; the stream waits for the rest */
-    ck_assert_uint_eq(ca.held, 0);
+    ck_assert_uint_eq(held, 0);
     ck_assert(!job->ops->hold(job));
     for (; i < job->nitems; i++) {
         ck_assert_int_eq(job->ops->run(job, i, &ctl), 0);
@@ -811,7 +791,7 @@ START_TEST(gen_api_stream_holds_for_its_reader) {
         for (long k = 0; k < n; k++)
             lines += buf[k] == '\n';
     ck_assert_uint_eq(lines, COUNT);
-    ck_assert_uint_eq(ca.held, 0);
+    ck_assert_uint_eq(held, 0);
     api_response_destroy(&resp);
     job->ops->free(job);
 }

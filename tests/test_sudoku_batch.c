@@ -23,6 +23,7 @@
 #include "solvers/sudoku/sudoku.h"
 #include "tests/http_client.h"
 #include "tests/job_harness.h"
+#include "tests/test_util.h"
 
 /* === A batch and what each of its lines must answer === */
 
@@ -497,6 +498,60 @@ START_TEST(http_batch_timeout_answers_every_line) {
 }
 END_TEST
 
+/* Each chunk's answer goes through the runner's allocator (the server's
+ * charges the request and the work budget), and the job holds -- the
+ * runner starts no new chunk -- while a window of answer (a quarter of the
+ * request's share here) waits for the reader, and lets go once it read. */
+START_TEST(batch_holds_for_its_reader) {
+    enum { LINES = 2000, SHARE = 65536, WINDOW = SHARE / 4 };
+    char *body = malloc(LINES * 82);
+    static char buf[1 << 18];
+    size_t held = 0, i = 0, got = 0, lines = 0;
+    search_allocator_t a = {test_count_alloc, test_count_free, &held};
+    search_ctl_t ctl = {.alloc = &a};
+    api_job_t *job = NULL;
+    api_response_t resp = {0};
+    for (size_t k = 0; k < LINES; k++) { /* the empty grid: solved at once */
+        memset(body + k * 82, '.', 81);
+        body[k * 82 + 81] = '\n';
+    }
+    api_request_t r = tjob_request("text/plain", NULL, NULL, NULL, 0);
+    r.method = "POST", r.body = body, r.body_len = LINES * 82, r.max_batch_lines = LINES;
+    r.work_share = SHARE;
+    ck_assert_int_eq(api_sudoku_batch_prepare(&r, &job, &resp), 0);
+    ck_assert_ptr_nonnull(job->ops->hold);
+    ck_assert_uint_gt(job->nitems, 4);
+    job->ops->render(job, &resp); /* the server renders the stream first */
+    for (; i < job->nitems && !job->ops->hold(job); i++) {
+        ck_assert_int_eq(job->ops->run(job, i, &ctl), 0);
+        ck_assert_uint_gt(held, got); /* the chunk's answer, through the allocator */
+        job->ops->merge(job, i, 0);
+        got = held;
+    }
+    ck_assert_msg(i < job->nitems, "the job held after %zu of %zu chunks", i, job->nitems);
+    ck_assert_uint_ge(got, WINDOW);
+    for (long n; (n = resp.stream(resp.stream_cls, buf, sizeof buf)) > 0;)
+        for (long k = 0; k < n; k++)
+            lines += buf[k] == '\n';
+    ck_assert_uint_gt(lines, 0);
+    ck_assert_uint_eq(held, 0); /* every chunk read is freed */
+    ck_assert(!job->ops->hold(job));
+    for (; i < job->nitems; i++) {
+        ck_assert_int_eq(job->ops->run(job, i, &ctl), 0);
+        job->ops->merge(job, i, 0);
+    }
+    job->ops->finish(job, 0);
+    for (long n; (n = resp.stream(resp.stream_cls, buf, sizeof buf)) > 0;)
+        for (long k = 0; k < n; k++)
+            lines += buf[k] == '\n';
+    ck_assert_uint_eq(lines, LINES);
+    ck_assert_uint_eq(held, 0);
+    api_response_destroy(&resp);
+    job->ops->free(job);
+    free(body);
+}
+END_TEST
+
 /* A client that reads a little of a long batch and hangs up: the server
  * cancels the work, logs it, and stays healthy (ASan checks the rest).
  * Under TSan it also caught the pool's watch timer peeking at the socket
@@ -563,6 +618,7 @@ Suite *sudoku_batch_suite(void) {
     tcase_add_test(tc, batch_ndjson);
     tcase_add_test(tc, batch_skipped_chunks);
     tcase_add_test(tc, batch_errors);
+    tcase_add_test(tc, batch_holds_for_its_reader);
     suite_add_tcase(s, tc);
     TCase *h = tcase_create("http");
     tcase_set_timeout(h, 120);
