@@ -1364,6 +1364,18 @@ static int rel_holds(const sudoku_spec_t *s, const sudoku_line_t *ln, const uint
             if (sum > ln->value) return 0;
         }
         return sum == 0;
+    case SUDOKU_LINE_EQSUM: {        /* every segment of its group has one sum */
+        const sudoku_line_t *f = ln; /* the group: values counting down to 1 */
+        while (f > s->lines && f[-1].kind == SUDOKU_LINE_EQSUM && f[-1].value == f->value + 1)
+            f--;
+        for (int j = 0, want = -1; j < f->value; j++, want = sum) {
+            sum = 0;
+            for (uint32_t c = 0; c < f[j].len; c++)
+                sum += g[s->line_cells[f[j].first + c]];
+            if (want >= 0 && sum != want) return 0;
+        }
+        return 1;
+    }
     default: return 1;
     }
 }
@@ -1568,8 +1580,9 @@ static int cell_of(const uint8_t *sol, uint64_t *x, int v) {
     return c;
 }
 
-/* The relation lines (pair tables, arrows, renban, between, lockout) on
- * random 4x4 puzzles, each made to hold in one of the 288 grids: the
+/* The relation lines (pair tables, arrows, renban, between, lockout, and
+ * the others of rel_holds: zipper, sandwich, x-sum, sum lines, groups of
+ * equal sums) on random 4x4 puzzles, each made to hold in one of the 288 grids: the
  * engines find exactly the grids a filter by the rules' definitions
  * keeps. */
 START_TEST(variants_relations_count_like_brute_force) {
@@ -1592,9 +1605,42 @@ START_TEST(variants_relations_count_like_brute_force) {
         s.pair_tables = tables;
         for (int want = 1 + (int)(NEXT() % 4); nl < want;) {
             sudoku_line_t *ln = &lines[nl];
-            int kind = (int)(NEXT() % 9), start = at, ok = 1;
+            int kind = (int)(NEXT() % 10), start = at, ok = 1;
             ln->first = (uint32_t)at;
-            if (kind == 0) { /* a pair of two cells with a random relation that sol keeps */
+            if (kind == 9) { /* equal sums: 2 or 3 segments of 1 to 3 cells, cells shared */
+                int nseg = 2 + (int)(NEXT() % 2), total = 0;
+                for (int j = 0; j < nseg && ok; j++) {
+                    int tries = 0, sum, from = at;
+                    do { /* the first sets the total; the others are drawn until they make it */
+                        int len = 1 + (int)(NEXT() % 3);
+                        at = from;
+                        sum = 0;
+                        for (int i = 0; i < len; i++) {
+                            int c, dup;
+                            do {
+                                c = (int)(NEXT() % 16);
+                                dup = 0;
+                                for (int q = from; q < at; q++)
+                                    dup |= cells[q] == c;
+                            } while (dup);
+                            cells[at++] = (uint16_t)c;
+                            sum += sol[c];
+                        }
+                    } while (j > 0 && sum != total && ++tries < 64);
+                    lines[nl + j].first = (uint32_t)from;
+                    lines[nl + j].len = (uint32_t)(at - from);
+                    if (j == 0) total = sum;
+                    ok = sum == total;
+                    lines[nl + j].kind = SUDOKU_LINE_EQSUM;
+                    lines[nl + j].value = nseg - j;
+                }
+                if (!ok) {
+                    at = start;
+                    continue;
+                }
+                nl += nseg;
+                continue;
+            } else if (kind == 0) { /* a pair of two cells with a random relation that sol keeps */
                 int a = (int)(NEXT() % 16), b, rel = (int)(NEXT() % 6), t = nl;
                 do
                     b = (int)(NEXT() % 16);
@@ -1853,6 +1899,50 @@ START_TEST(variants_lines_bad_specs) {
 }
 END_TEST
 
+/* A group of equal sums is lines whose values count down to 1: the model
+ * refuses a group cut short or out of order; a grid whose segments' sums
+ * differ is a conflict of each segment, one whose empty cells can still
+ * even them out is not. */
+START_TEST(variants_equal_sums_groups) {
+    sudoku_spec_t s = spec_n(4);
+    sudoku_line_t ln[3] = {{SUDOKU_LINE_EQSUM, 2, 0, 2, 0},
+                           {SUDOKU_LINE_EQSUM, 1, 2, 2, 0},
+                           {SUDOKU_LINE_EQSUM, 1, 4, 3, 1}};
+    uint16_t cells[7] = {0, 1, 4, 5, 5, 6, 15}; /* {0,1} = {4,5}; {5,6,15} alone */
+    static const uint8_t grid[16] = {1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1};
+    uint8_t g[16];
+    sudoku_conflict_t cf[8];
+    size_t count;
+    sudoku_model_t *m;
+    s.nlines = 3;
+    s.lines = ln;
+    s.line_cells = cells;
+    m = build(&s);
+    ck_assert_int_eq(sudoku_model_find_conflicts(m, grid, cf, 8, &count), 0);
+    ck_assert_uint_eq(count, 2); /* 1 + 2 against 3 + 4: both segments of the group */
+    ck_assert_int_eq(cf[0].unit, SUDOKU_RULE_LINE);
+    ck_assert_int_eq(cf[0].index, 0);
+    ck_assert_int_eq(cf[1].index, 1);
+    memcpy(g, grid, 16);
+    g[4] = g[5] = 0; /* 3 = two empty cells: 1 + 2 or 2 + 1 */
+    ck_assert_int_eq(sudoku_model_find_conflicts(m, g, cf, 8, &count), 0);
+    ck_assert_uint_eq(count, 0);
+    g[4] = 3; /* 3 + a value is 4 at least: 3 is out of reach */
+    ck_assert_int_eq(sudoku_model_find_conflicts(m, g, NULL, 0, &count), 0);
+    ck_assert_uint_eq(count, 2);
+    sudoku_model_free(m);
+    ln[0].value = 3; /* a group of three with two lines */
+    expect_bad(&s, SUDOKU_ELINE, SUDOKU_SPEC_LINES, 0, "a group longer than its lines");
+    ln[0].value = 2;
+    ln[1].value = 2; /* 2 then 2: the second does not continue the first */
+    ln[2].value = 2;
+    expect_bad(&s, SUDOKU_ELINE, SUDOKU_SPEC_LINES, 0, "values that do not count down");
+    ln[1].value = 1;
+    ln[2].value = 0;
+    expect_bad(&s, SUDOKU_ELINE, SUDOKU_SPEC_LINES, 2, "a group of none");
+}
+END_TEST
+
 Suite *variants_suite(void) {
     Suite *s = suite_create("variants");
     TCase *model = tcase_create("model"), *eng = tcase_create("engines");
@@ -1870,6 +1960,7 @@ Suite *variants_suite(void) {
     tcase_add_loop_test(eng, variants_relations_count_like_brute_force, 0, 4);
     tcase_add_test(eng, variants_lines_on_9x9);
     tcase_add_test(model, variants_lines_bad_specs);
+    tcase_add_test(model, variants_equal_sums_groups);
     tcase_set_timeout(eng, 120);
     tcase_add_loop_test(logic, variants_logic_steps_are_sound, 0, NGEN);
     tcase_add_test(logic, variants_consecutive_technique);

@@ -121,6 +121,18 @@ static inline int sudoku__unit_len(const sudoku__geom_t *g, int u) {
     return (int)(g->ustart[u + 1] - g->ustart[u]);
 }
 
+/* The group of equal-sum line k (SUDOKU_LINE_EQSUM, model.h): returns its
+ * first line and puts its segments' count in *count.  The values of a
+ * group count down to 1, so the walk back stops at a group's first line
+ * (the line before it ends another group, with 1, or is another kind). */
+static inline int sudoku__eqsum_group(const sudoku_line_t *lines, int k, int *count) {
+    while (k > 0 && lines[k - 1].kind == SUDOKU_LINE_EQSUM &&
+           lines[k - 1].value == lines[k].value + 1)
+        k--;
+    *count = lines[k].value;
+    return k;
+}
+
 /* 1 when cell c exists. */
 static inline int sudoku__live(const sudoku__run_t *run, int c) {
     return run->g.live == NULL || run->g.live[c];

@@ -804,6 +804,13 @@ static int check_lines(build_t *b, size_t *total) {
         } else if (ln->kind == SUDOKU_LINE_SEGSUM) {
             lo = 1;
             hi = len * b->n;
+        } else if (ln->kind == SUDOKU_LINE_EQSUM) { /* the segments left, the next one's + 1 */
+            lo = 1;
+            hi = s->nlines - k;
+            if (ln->value > 1 && ln->value <= hi &&
+                (s->lines[k + 1].kind != SUDOKU_LINE_EQSUM ||
+                 s->lines[k + 1].value != ln->value - 1))
+                return fail(b, SUDOKU_ELINE, SUDOKU_SPEC_LINES, k, -1);
         } else {
             lo = ln->kind == SUDOKU_LINE_SUM ? len : 1;
             hi = ln->kind == SUDOKU_LINE_SUM ? len * b->n : (len < b->n ? len : b->n);
@@ -1249,6 +1256,27 @@ static int line_full_ok(const sudoku_model_t *m, const sudoku_line_t *ln, const 
     }
 }
 
+/* An equal-sum group (line k's): each segment can still make the sums
+ * from its filled values plus 1 per empty cell to plus n per empty cell;
+ * 1 when those ranges meet (full segments: when their sums are equal).
+ * Segments that share a cell are looked at apart: never a wrong 0. */
+static int eqsum_ok(const sudoku_model_t *m, int k, const uint8_t *grid) {
+    long long lo = 0, hi = (long long)SUDOKU_LINE_MAX_CELLS * m->n;
+    int count, first = sudoku__eqsum_group(m->lines, k, &count);
+    for (int j = first; j < first + count; j++) {
+        const sudoku_line_t *ln = &m->lines[j];
+        long long sum = 0, empty = 0;
+        for (uint32_t i = 0; i < ln->len; i++) {
+            int v = grid[m->line_cells[ln->first + i]];
+            sum += v;
+            empty += v == 0;
+        }
+        if (sum + empty > lo) lo = sum + empty;
+        if (sum + empty * m->n < hi) hi = sum + empty * m->n;
+    }
+    return lo <= hi;
+}
+
 int sudoku_model_line_ok(const sudoku_model_t *m, int k, const uint8_t *grid) {
     const sudoku_line_t *ln = &m->lines[k];
     const uint16_t *lc = m->line_cells + ln->first;
@@ -1272,7 +1300,8 @@ int sudoku_model_line_ok(const sudoku_model_t *m, int k, const uint8_t *grid) {
         return sum + empty <= ln->value && sum + empty * m->n >= ln->value; /* least, most */
     if (ln->kind == SUDOKU_LINE_SKYSCRAPER)
         return empty == 0 ? seen == ln->value : seen <= ln->value;
-    return empty > 0 || line_full_ok(m, ln, grid); /* the others: once full */
+    if (ln->kind == SUDOKU_LINE_EQSUM) return eqsum_ok(m, k, grid); /* the whole group */
+    return empty > 0 || line_full_ok(m, ln, grid);                  /* the others: once full */
 }
 
 int sudoku_model_is_complete(const sudoku_model_t *m, const uint8_t *grid) {

@@ -20,7 +20,7 @@
  *     (an extra unit numbered after the spec's own: unit_index - nextra is
  *     the line); and the other kinds of sudoku_line_kind_t (a pair of cells
  *     by a relation table, arrows, renban, between, lockout, zipper,
- *     sandwich, x-sum, sum lines: docs/constraints.md).  Only the
+ *     sandwich, x-sum, sum lines, equal sums: docs/constraints.md).  Only the
  *     propagation engine (and best-first, which is built on it) reads
  *     them: the other methods answer SUDOKU_EMETHOD.
  * Rows, columns and rectangular boxes of each n x n grid are the default
@@ -118,6 +118,11 @@ typedef enum sudoku_line_kind_e {
                                    they are side by side); the line holds one 1 and one n */
     SUDOKU_LINE_XSUM = 10,      /* the first x values add up to `value`, x the first value */
     SUDOKU_LINE_SEGSUM = 11,    /* the line splits into runs that each add up to `value` */
+    SUDOKU_LINE_EQSUM = 12,     /* one segment of a group whose segments all add up to one
+                                   total (ISS's region-sum-line and equal-sum): a group is
+                                   consecutive lines whose values count down to 1, `value`
+                                   the segments left in it, this one included (a group of
+                                   three: 3, 2, 1).  Groups may share cells */
     SUDOKU_LINE_KINDS
 } sudoku_line_kind_t;
 
@@ -126,7 +131,7 @@ typedef struct sudoku_line_s {
     int32_t value;  /* each kind's number (sudoku_line_kind_t); sudoku_model_new()
                        checks its range: SUM len..len*n, SKYSCRAPER 1..min(len, n,
                        63), CAGE 0 or what len distinct values can make, PAIR a
-                       table, RENBAN, BETWEEN, ZIPPER 0, ... */
+                       table, RENBAN, BETWEEN, ZIPPER 0, EQSUM its group's place ... */
     uint32_t first; /* the cells, in order: line_cells[first .. first + len) */
     uint32_t len;   /* 1..SUDOKU_LINE_MAX_CELLS */
     uint32_t tag;   /* the caller's, kept as given (the API: which constraint made it) */
@@ -328,7 +333,10 @@ int sudoku_model_find_conflicts(const sudoku_model_t *m, const uint8_t *grid,
  * tell: a sum (or a cage's total) whose filled cells, with 1 or n in each
  * empty one, can still make its number (a cage's repeats are its unit's
  * conflicts); a skyscraper line that shows its number when full, and
- * not more than that in its filled first cells.  0 when it is broken. */
+ * not more than that in its filled first cells; an equal-sum segment
+ * whose group's segments (filled cells, 1 to n in each empty one) can
+ * still reach one total, so every segment of a broken group is broken;
+ * the other kinds once full.  0 when it is broken. */
 int sudoku_model_line_ok(const sudoku_model_t *m, int k, const uint8_t *grid);
 
 /* 1 when every live cell holds 1..n and no rule is broken, 0 if not,

@@ -70,6 +70,9 @@
  *               keep: the sum table alone does not know they differ.
  *   skyscraper  states (tallest so far m, seen so far j) as a mask of j per
  *               m; v seen when v > m.
+ *   equal sums  a group of segments: the totals every segment's sum table
+ *               can reach, then each segment's sum pruned to those (see
+ *               line_eqsum).
  * Cost per look: len * n candidate shifts of total/64 + 1 words (sum), len
  * * n * n word operations (skyscraper): 729 at 9x9.  A full line is checked
  * exactly (its tables hold single values), so a decided grid keeps every
@@ -112,6 +115,7 @@ static size_t line_row_words(const sudoku_line_t *ln, int n) {
         return ((size_t)ln->len - (size_t)(ln->value & 0xff)) * (size_t)n / 64 + 1;
     case SUDOKU_LINE_XSUM:
     case SUDOKU_LINE_SEGSUM: return (size_t)ln->value / 64 + 1;
+    case SUDOKU_LINE_EQSUM: return (size_t)ln->len * (size_t)n / 64 + 1;
     case SUDOKU_LINE_SANDWICH: return 2 * ((size_t)ln->value / 64 + 1) + 1;
     default: return 1;
     }
@@ -887,6 +891,120 @@ static int line_segsum(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_
     return 0;
 }
 
+/* === Equal sums ========================================================= */
+
+/* Whether the cells lc[0..len) share a unit (so their values differ). */
+static int in_one_unit(const sudoku__prop_t *p, const uint16_t *lc, size_t len) {
+    int nu, nv;
+    const uint16_t *us = sudoku__cell_units(p->g, lc[0], &nu);
+    for (int a = 0; a < nu; a++) {
+        size_t i = 1;
+        for (; i < len; i++) {
+            const uint16_t *vs = sudoku__cell_units(p->g, lc[i], &nv);
+            int b = 0;
+            while (b < nv && vs[b] < us[a]) /* ascending */
+                b++;
+            if (b == nv || vs[b] != us[a]) break;
+        }
+        if (i == len) return 1;
+    }
+    return 0;
+}
+
+/* Keeps in R (w words: a segment's reachable sums) those from the sum of
+ * the len smallest values of the cells' candidates to that of the len
+ * largest: what distinct values can make.  -1 when they have fewer than
+ * len values between them. */
+static int distinct_bounds(const sudoku__prop_t *p, const uint16_t *lc, size_t len, uint64_t *R,
+                           size_t w) {
+    uint64_t all = 0, m;
+    size_t lo = 0, hi = 0, i, k;
+    for (i = 0; i < len; i++)
+        all |= p->cand[lc[i]];
+    if ((size_t)sudoku__popcount(all) < len) return -1;
+    for (m = all, k = 0; k < len; m &= m - 1, k++)
+        lo += (size_t)sudoku__ctz(m) + 1;
+    for (m = all, k = 0; k < len; m ^= (uint64_t)1 << (63 - __builtin_clzll(m)), k++)
+        hi += (size_t)(64 - __builtin_clzll(m));
+    for (i = 0; i < w; i++) { /* bits lo..hi of each word */
+        uint64_t keep = ~(uint64_t)0;
+        if (lo > i * 64) keep = lo >= (i + 1) * 64 ? 0 : keep << (lo - i * 64);
+        if (hi < (i + 1) * 64 - 1) keep &= hi < i * 64 ? 0 : low_bits((int)(hi - i * 64 + 1));
+        R[i] &= keep;
+    }
+    return 0;
+}
+
+/* The sums segment j can make, into its forward table (F[len], w words
+ * from sudoku_line_t's row size); cut to what distinct values make when
+ * the segment lies in one unit.  -1 when that leaves nothing. */
+static int eqsum_reach(sudoku__prop_t *p, const sudoku_line_t *ln, uint64_t **F, uint64_t **B,
+                       size_t *w) {
+    const uint16_t *lc = p->lm->line_cells + ln->first;
+    size_t len = ln->len, i;
+    uint64_t any = 0;
+    *w = line_row_words(ln, p->n);
+    *F = p->lscratch;
+    *B = *F + (len + 1) * *w;
+    sum_forward(p, lc, len, *w, len * (size_t)p->n, *F, *B);
+    if (len > 1 && in_one_unit(p, lc, len) && distinct_bounds(p, lc, len, *F + len * *w, *w) < 0)
+        return -1;
+    for (i = 0; i < *w; i++)
+        any |= (*F)[len * *w + i];
+    return any != 0 ? 0 : -1;
+}
+
+/* Equal sums (ISS's region-sum-line and equal-sum): the segments of line
+ * k's group all add up to one total T.  What it prunes: each segment's
+ * reachable sums R_s (a sum's forward table over its candidates, values
+ * repeating), cut to [least, most] that distinct values make when the
+ * segment lies in one unit; the totals left are the intersection of the
+ * R_s (empty: a contradiction); then each cell of each segment keeps the
+ * values that some reachable partial sum before it and some completion
+ * after it turn into one of those totals (the sum's backward table), so a
+ * value that cannot reach a common total goes.  This is stronger than
+ * bounds ([min, max] of each segment) and weaker than full consistency:
+ * segments are looked at apart (shared cells, and the units a segment
+ * crosses only through its bounds).  On a full assignment each R_s is its
+ * one sum, so the group holds exactly when all are equal.  A group is one
+ * look however many of its lines are queued: a line whose group has
+ * another line still queued waits for that one. */
+static int line_eqsum(sudoku__prop_t *p, int k) {
+    const sudoku_line_t *lines = p->lm->lines;
+    uint64_t T[SUDOKU_LINE_MAX_CELLS + 1], keep[SUDOKU_LINE_MAX_CELLS], *F, *B, any = 0;
+    size_t tw = 0, w, i;
+    int count, first = sudoku__eqsum_group(lines, k, &count), j;
+    for (j = first; j < first + count; j++)
+        if (j != k && p->inlq[j]) return 0;
+    for (j = first; j < first + count; j++) { /* T: the totals every segment can make */
+        size_t len = lines[j].len;
+        if (eqsum_reach(p, &lines[j], &F, &B, &w) < 0) return -1;
+        if (j == first) {
+            memcpy(T, F + len * w, w * sizeof *T);
+            tw = w;
+            continue;
+        }
+        if (w < tw) tw = w;
+        for (i = 0; i < tw; i++)
+            T[i] &= F[len * w + i];
+    }
+    for (i = 0; i < tw; i++)
+        any |= T[i];
+    if (any == 0) return -1;
+    for (j = first; j < first + count; j++) { /* each cell: a value that reaches T */
+        const uint16_t *lc = p->lm->line_cells + lines[j].first;
+        size_t len = lines[j].len;
+        if (eqsum_reach(p, &lines[j], &F, &B, &w) < 0) return -1;
+        for (i = 0; i < w; i++)
+            B[len * w + i] = i < tw ? T[i] & F[len * w + i] : 0;
+        memset(keep, 0, len * sizeof *keep);
+        if (sum_support(p, lc, len, w, F, B, keep) < 0) return -1;
+        for (i = 0; i < len; i++)
+            if (elim(p, lc[i], ~keep[i]) < 0) return -1;
+    }
+    return 0;
+}
+
 /* Sandwich: a layer of states is [W words: open by 1, sums][W words: open
  * by n, sums][a word: bit 0 before both, bit 1 after both]. */
 static void sand_step(const uint64_t *src, uint64_t *dst, size_t w, int v, int n, size_t s) {
@@ -1030,6 +1148,7 @@ static int line_look(sudoku__prop_t *p, int k) {
     case SUDOKU_LINE_SANDWICH: return line_sandwich(p, ln, lc);
     case SUDOKU_LINE_XSUM: return line_xsum(p, ln, lc);
     case SUDOKU_LINE_SEGSUM: return line_segsum(p, ln, lc);
+    case SUDOKU_LINE_EQSUM: return line_eqsum(p, k);
     default: return ln->value > 0 ? line_sum(p, ln, lc) : 0; /* a cage without a total: its unit */
     }
 }
