@@ -722,13 +722,15 @@ static const struct {
     {"sandwich", "row col sum"},
     {"x-sum", "side sum cells"},
     {"sum-line", "sum loop cells"},
+    {"region-sum-line", "cells segments"},
+    {"equal-sum", "segments"},
 };
 
 static const char known_types[] =
     "sum, little-killer, cage, skyscraper, thermo, whisper, palindrome, renban, between, lockout, "
     "modular, entropic, arrow, double-arrow, pill-arrow, kropki-white, kropki-black, x, v, "
     "greater-than, diagonal, windoku, anti-knight, anti-king, anti-consecutive, disjoint-sets, "
-    "strict-kropki, strict-xv, zipper, sandwich, x-sum, sum-line";
+    "strict-kropki, strict-xv, zipper, sandwich, x-sum, sum-line, region-sum-line, equal-sum";
 
 /* Whether key is a word of the space-separated list. */
 static int key_in(const char *keys, const char *key) {
@@ -890,6 +892,77 @@ static int read_line_rules(reader_t *r, json_t *e, const char *type, int k, cons
     return 1;
 }
 
+/* Segment j of constraint `field` (a list of 1 to SUDOKU_LINE_MAX_CELLS
+ * distinct cells) into out; its length, or -1 after naming the problem. */
+static int read_segment(reader_t *r, json_t *seg, const char *field, size_t j, int *out) {
+    size_t len = json_array_size(seg), i, q;
+    char cf[112];
+    snprintf(cf, sizeof cf, "%s.segments[%zu]", field, j);
+    if (!json_is_array(seg) || len == 0 || len > SUDOKU_LINE_MAX_CELLS) {
+        api_problem_add(r->p, "body", cf, "must list 1 to %d cells [row, column]",
+                        SUDOKU_LINE_MAX_CELLS);
+        r->bad = 1;
+        return -1;
+    }
+    for (i = 0; i < len; i++) {
+        snprintf(cf, sizeof cf, "%s.segments[%zu][%zu]", field, j, i);
+        if (read_cell(r, json_array_get(seg, i), cf, &out[i]) != 0) return -1;
+        for (q = 0; q < i; q++)
+            if (out[q] == out[i]) {
+                bad(r, cf, "is already in this segment: a segment lists distinct cells%s", "");
+                return -1;
+            }
+    }
+    return (int)len;
+}
+
+/* region-sum-line, equal-sum: one EQSUM line per segment, the group's
+ * values counting down to 1 (model.h); 1 when type is one of them.  A
+ * region sum line's segments (its runs inside one box or region), joined
+ * in order, must be its cells: the server takes the client's cut and does
+ * not cut the line by the boxes itself.  The first bad segment ends the
+ * constraint (what follows it would only repeat the problem). */
+static int read_equal_sums(reader_t *r, json_t *e, const char *type, int k, const char *field,
+                           int *cells) {
+    json_t *segs = json_object_get(e, "segments");
+    int region = strcmp(type, "region-sum-line") == 0, len = 0, at = 0, slen;
+    int *seg = cells + SUDOKU_LINE_MAX_CELLS; /* the line in cells[0..len) */
+    size_t nseg = json_array_size(segs), j;
+    char sf[96];
+    if (!region && strcmp(type, "equal-sum") != 0) return 0;
+    if (region && (len = read_cells(r, e, "cells", field, 1, SUDOKU_LINE_MAX_CELLS, cells)) < 0)
+        return 1;
+    snprintf(sf, sizeof sf, "%s.segments", field);
+    if (!json_is_array(segs) || nseg == 0 || nseg > SUDOKU_LINE_MAX_CELLS) {
+        api_problem_add(r->p, "body", sf,
+                        "must be a list of 1 to %d segments, each a list of cells [row, column]",
+                        SUDOKU_LINE_MAX_CELLS);
+        r->bad = 1;
+        return 1;
+    }
+    for (j = 0; j < nseg; j++) {
+        if ((slen = read_segment(r, json_array_get(segs, j), field, j, seg)) < 0) return 1;
+        if (region && (at + slen > len || memcmp(cells + at, seg, (size_t)slen * sizeof *seg))) {
+            api_problem_add(r->p, "body", sf,
+                            "segment %zu is not the next run of the line's cells: the segments, "
+                            "joined in order, must be the line's cells",
+                            j);
+            r->bad = 1;
+            return 1;
+        }
+        at += slen;
+        push_line(r, SUDOKU_LINE_EQSUM, (int)(nseg - j), seg, slen, k);
+    }
+    if (region && at != len) {
+        api_problem_add(r->p, "body", sf,
+                        "the segments cover %d of the line's %d cells: joined in order, they "
+                        "must be the line's cells",
+                        at, len);
+        r->bad = 1;
+    }
+    return 1;
+}
+
 /* diagonal, windoku, disjoint-sets and the rules over the whole grid
  * (anti-knight, anti-king, anti-consecutive, strict-kropki, strict-xv). */
 static int read_grid_rules(reader_t *r, json_t *e, const char *type, int k, json_t *all,
@@ -959,7 +1032,8 @@ static void read_constraint(reader_t *r, json_t *e, const char *type, int k, jso
     snprintf(field, sizeof field, "constraints[%d]", k);
     if (!read_sum_rules(r, e, type, k, field, cells) &&
         !read_pair_rules(r, e, type, k, field, cells) &&
-        !read_line_rules(r, e, type, k, field, cells))
+        !read_line_rules(r, e, type, k, field, cells) &&
+        !read_equal_sums(r, e, type, k, field, cells))
         read_grid_rules(r, e, type, k, all, field, cells);
 }
 
@@ -1327,6 +1401,8 @@ void api_sudoku_variant_describe(const sudoku_model_t *m, const sudoku_conflict_
             snprintf(buf, cap, "constraints[%u] (%d buildings seen)", ln->tag, (int)ln->value);
         else if (ln->kind == SUDOKU_LINE_SUM || ln->kind == SUDOKU_LINE_CAGE)
             snprintf(buf, cap, "constraints[%u] (the cells add up to %d)", ln->tag, (int)ln->value);
+        else if (ln->kind == SUDOKU_LINE_EQSUM)
+            snprintf(buf, cap, "constraints[%u] (its segments add up to one total)", ln->tag);
         else
             snprintf(buf, cap, "constraints[%u]", ln->tag);
     } else if (cf->unit == SUDOKU_RULE_PAIR) {

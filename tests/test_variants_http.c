@@ -515,9 +515,40 @@ START_TEST(variants_http_constraints) {
         json_decref(req);
     }
     vproblem_text("/v1/sudoku/solve",
-                  "{\"grid\": \"................\", \"constraints\": [{\"type\": \"equal-sum\", "
+                  "{\"grid\": \"................\", \"constraints\": [{\"type\": \"quad\", "
                   "\"cells\": [[0, 0], [0, 1]]}]}",
                   400, "constraints[0].type", "it reads sum, little-killer, cage");
+    /* segments: none, a cell off the grid or twice, a region sum line they do not cut */
+    vproblem_text("/v1/sudoku/solve",
+                  "{\"grid\": \"................\", \"constraints\": [{\"type\": \"equal-sum\", "
+                  "\"segments\": []}]}",
+                  400, "constraints[0].segments", "1 to 256 segments");
+    vproblem_text("/v1/sudoku/solve",
+                  "{\"grid\": \"................\", \"constraints\": [{\"type\": \"equal-sum\", "
+                  "\"segments\": [[[0, 0]], [[0, 1], [4, 0]]]}]}",
+                  400, "constraints[0].segments[1][1]", "outside");
+    vproblem_text("/v1/sudoku/solve",
+                  "{\"grid\": \"................\", \"constraints\": [{\"type\": \"equal-sum\", "
+                  "\"segments\": [[[0, 0], [0, 0]], [[0, 1]]]}]}",
+                  400, "constraints[0].segments[0][1]", "distinct");
+    vproblem_text("/v1/sudoku/solve",
+                  "{\"grid\": \"................\", \"constraints\": [{\"type\": \"equal-sum\", "
+                  "\"segments\": [[[0, 0]], []]}]}",
+                  400, "constraints[0].segments[1]", "1 to 256 cells");
+    vproblem_text("/v1/sudoku/solve",
+                  "{\"grid\": \"................\", \"constraints\": [{\"type\": "
+                  "\"region-sum-line\", \"cells\": [[0, 1], [0, 2], [0, 3]], "
+                  "\"segments\": [[[0, 1]], [[0, 3], [0, 2]]]}]}",
+                  400, "constraints[0].segments", "joined in order");
+    vproblem_text("/v1/sudoku/solve",
+                  "{\"grid\": \"................\", \"constraints\": [{\"type\": "
+                  "\"region-sum-line\", \"cells\": [[0, 1], [0, 2], [0, 3]], "
+                  "\"segments\": [[[0, 1]], [[0, 2]]]}]}",
+                  400, "constraints[0].segments", "cover 2 of the line's 3 cells");
+    vproblem_text("/v1/sudoku/solve",
+                  "{\"grid\": \"................\", \"constraints\": [{\"type\": "
+                  "\"region-sum-line\", \"segments\": [[[0, 1]], [[0, 2]]]}]}",
+                  400, "constraints[0].cells", NULL);
     vproblem_text("/v1/sudoku/solve",
                   "{\"grid\": \"................\", \"constraints\": [{\"type\": \"sum\", \"sum\": "
                   "9, \"cells\": [[0, 0], [0, 1]]}]}",
@@ -686,6 +717,15 @@ static json_t *iss_constraints(void) {
                                        1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 8));
     json_array_append_new(l, json_pack("{s:s,s:i,s:b,s:o}", "type", "sum-line", "sum", 6, "loop", 0,
                                        "cells", ISS_CELLS(1, 5, 2, 4)));
+    /* through boxes 1, 2 and 5 of iss_sol: 1 + 8, 5 + 4, 5 + 4 */
+    json_array_append_new(
+        l, json_pack("{s:s,s:[[i,i],[i,i],[i,i],[i,i],[i,i],[i,i]],s:[[[i,i],[i,i]],[[i,i],[i,i]],"
+                     "[[i,i],[i,i]]]}",
+                     "type", "region-sum-line", "cells", 2, 1, 2, 2, 2, 3, 2, 4, 3, 4, 3, 5,
+                     "segments", 2, 1, 2, 2, 2, 3, 2, 4, 3, 4, 3, 5));
+    /* three groups adding up to 6, the first two sharing the cell of the first 1 */
+    json_array_append_new(l, json_pack("{s:s,s:[o,o,o]}", "type", "equal-sum", "segments",
+                                       ISS_CELLS(1, 5), ISS_CELLS(1, 2, 3), ISS_CELLS(6)));
     return l;
 }
 
@@ -716,6 +756,20 @@ static int iss_holds(json_t *e, const char *g) {
         '0';
     for (int k = h; k < n; k++)
         sum += v[k];
+    if (json_object_get(e, "segments") != NULL) { /* region-sum-line, equal-sum */
+        json_t *seg;
+        int first = -1;
+        json_array_foreach(json_object_get(e, "segments"), i, seg) {
+            size_t j;
+            sum = 0;
+            json_array_foreach(seg, j, c) sum += g[json_integer_value(json_array_get(c, 0)) * 9 +
+                                                   json_integer_value(json_array_get(c, 1))] -
+                                                 '0';
+            if (first >= 0 && sum != first) return 0;
+            first = sum;
+        }
+        return first >= 0;
+    }
     if (strcmp(t, "thermo") == 0) return v[0] < v[1] && v[1] < v[2];
     if (strcmp(t, "whisper") == 0) return abs(v[0] - v[1]) >= 5 && abs(v[1] - v[2]) >= 5;
     if (strcmp(t, "palindrome") == 0) return v[0] == v[2];
@@ -807,6 +861,12 @@ START_TEST(variants_http_iss_types) {
         if ((c = json_object_get(e, "circle")) != NULL)
             grid[json_integer_value(json_array_get(c, 0)) * 9 +
                  json_integer_value(json_array_get(c, 1))] = '.';
+        json_array_foreach(json_object_get(e, "segments"), k, c) {
+            json_t *d;
+            size_t j;
+            json_array_foreach(c, j, d) grid[json_integer_value(json_array_get(d, 0)) * 9 +
+                                             json_integer_value(json_array_get(d, 1))] = '.';
+        }
     }
     json_object_set_new(req, "grid", json_string(grid));
     json_object_set_new(req, "max_solutions", json_integer(2));
