@@ -917,7 +917,8 @@ static int read_segment(reader_t *r, json_t *seg, const char *field, size_t j, i
 }
 
 /* region-sum-line, equal-sum: one EQSUM line per segment, the group's
- * values counting down to 1 (model.h); 1 when type is one of them.  A
+ * values counting down to 1 (model.h), SUDOKU_LINE_MAX_CELLS cells in all
+ * at most (the model's bound on a group); 1 when type is one of them.  A
  * region sum line's segments (its runs inside one box or region), joined
  * in order, must be its cells: the server takes the client's cut and does
  * not cut the line by the boxes itself.  The first bad segment ends the
@@ -925,7 +926,7 @@ static int read_segment(reader_t *r, json_t *seg, const char *field, size_t j, i
 static int read_equal_sums(reader_t *r, json_t *e, const char *type, int k, const char *field,
                            int *cells) {
     json_t *segs = json_object_get(e, "segments");
-    int region = strcmp(type, "region-sum-line") == 0, len = 0, at = 0, slen;
+    int region = strcmp(type, "region-sum-line") == 0, len = 0, at = 0, all = 0, slen;
     int *seg = cells + SUDOKU_LINE_MAX_CELLS; /* the line in cells[0..len) */
     size_t nseg = json_array_size(segs), j;
     char sf[96];
@@ -947,6 +948,14 @@ static int read_equal_sums(reader_t *r, json_t *e, const char *type, int k, cons
                             "segment %zu is not the next run of the line's cells: the segments, "
                             "joined in order, must be the line's cells",
                             j);
+            r->bad = 1;
+            return 1;
+        }
+        if ((all += slen) > SUDOKU_LINE_MAX_CELLS) {
+            api_problem_add(r->p, "body", sf,
+                            "the segments list more than %d cells in all (a cell in two "
+                            "segments counts twice)",
+                            SUDOKU_LINE_MAX_CELLS);
             r->bad = 1;
             return 1;
         }

@@ -1940,6 +1940,20 @@ START_TEST(variants_equal_sums_groups) {
     ln[1].value = 1;
     ln[2].value = 0;
     expect_bad(&s, SUDOKU_ELINE, SUDOKU_SPEC_LINES, 2, "a group of none");
+    { /* a group reads all its cells at each look: 256 in all at most */
+        sudoku_spec_t big = spec_n(16);
+        sudoku_line_t two[2] = {{SUDOKU_LINE_EQSUM, 2, 0, 128, 0},
+                                {SUDOKU_LINE_EQSUM, 1, 0, 128, 0}};
+        static uint16_t all[129];
+        for (int c = 0; c < 129; c++)
+            all[c] = (uint16_t)c;
+        big.nlines = 2;
+        big.lines = two;
+        big.line_cells = all;
+        sudoku_model_free(build(&big)); /* 256, the same cells twice */
+        two[1].len = 129;
+        expect_bad(&big, SUDOKU_ELINE, SUDOKU_SPEC_LINES, 0, "a group of 257 cells");
+    }
 }
 END_TEST
 

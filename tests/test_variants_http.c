@@ -549,6 +549,23 @@ START_TEST(variants_http_constraints) {
                   "{\"grid\": \"................\", \"constraints\": [{\"type\": "
                   "\"region-sum-line\", \"segments\": [[[0, 1]], [[0, 2]]]}]}",
                   400, "constraints[0].cells", NULL);
+    { /* a group of 257 cells on a 16x16 (two segments over the same cells) */
+        char empty[257];
+        json_t *req =
+            json_pack("{s:[{s:s,s:[[],[]]}]}", "constraints", "type", "equal-sum", "segments");
+        json_t *segs =
+            json_object_get(json_array_get(json_object_get(req, "constraints"), 0), "segments");
+        for (int c = 0; c < 129; c++) {
+            json_array_append_new(json_array_get(segs, 0), json_pack("[i,i]", c / 16, c % 16));
+            if (c < 128)
+                json_array_append_new(json_array_get(segs, 1), json_pack("[i,i]", c / 16, c % 16));
+        }
+        memset(empty, '.', 256);
+        empty[256] = '\0';
+        json_object_set_new(req, "grid", json_string(empty));
+        vproblem("/v1/sudoku/solve", req, 400, "constraints[0].segments", "more than 256 cells");
+        json_decref(req);
+    }
     vproblem_text("/v1/sudoku/solve",
                   "{\"grid\": \"................\", \"constraints\": [{\"type\": \"sum\", \"sum\": "
                   "9, \"cells\": [[0, 0], [0, 1]]}]}",

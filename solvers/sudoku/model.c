@@ -747,6 +747,21 @@ static void fill_rules(const build_t *b, sudoku_model_t *m, char *base, const la
     m->pair_adj = adj;
 }
 
+/* Whether equal-sum line k (its value 1..nlines - k) continues its group
+ * (the next line is the group's with one less), and when k starts a group,
+ * whether the group has at most SUDOKU_LINE_MAX_CELLS cells in all. */
+static int eqsum_fits(const sudoku_spec_t *s, int k) {
+    const sudoku_line_t *ln = &s->lines[k];
+    long long all = 0;
+    if (ln->value > 1 && (ln[1].kind != SUDOKU_LINE_EQSUM || ln[1].value != ln->value - 1))
+        return 0;
+    if (k > 0 && ln[-1].kind == SUDOKU_LINE_EQSUM && ln[-1].value == ln->value + 1)
+        return 1; /* not the first: the first counted */
+    for (int j = 0; j < ln->value; j++)
+        all += ln[j].len;
+    return all <= SUDOKU_LINE_MAX_CELLS;
+}
+
 /* Pass 2 for the line rules: cells of the frame, live, once per line; a
  * number the line can have.  *total gets their cells.  0 or SUDOKU_ELINE
  * (index the line, detail the position of a bad cell or -1). */
@@ -804,12 +819,10 @@ static int check_lines(build_t *b, size_t *total) {
         } else if (ln->kind == SUDOKU_LINE_SEGSUM) {
             lo = 1;
             hi = len * b->n;
-        } else if (ln->kind == SUDOKU_LINE_EQSUM) { /* the segments left, the next one's + 1 */
+        } else if (ln->kind == SUDOKU_LINE_EQSUM) { /* the segments left */
             lo = 1;
             hi = s->nlines - k;
-            if (ln->value > 1 && ln->value <= hi &&
-                (s->lines[k + 1].kind != SUDOKU_LINE_EQSUM ||
-                 s->lines[k + 1].value != ln->value - 1))
+            if (ln->value >= lo && ln->value <= hi && !eqsum_fits(s, k))
                 return fail(b, SUDOKU_ELINE, SUDOKU_SPEC_LINES, k, -1);
         } else {
             lo = ln->kind == SUDOKU_LINE_SUM ? len : 1;

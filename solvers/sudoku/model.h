@@ -122,7 +122,9 @@ typedef enum sudoku_line_kind_e {
                                    total (ISS's region-sum-line and equal-sum): a group is
                                    consecutive lines whose values count down to 1, `value`
                                    the segments left in it, this one included (a group of
-                                   three: 3, 2, 1).  Groups may share cells */
+                                   three: 3, 2, 1).  Segments may share cells; a
+                                   group has SUDOKU_LINE_MAX_CELLS cells in all at
+                                   most (a look reads them all) */
     SUDOKU_LINE_KINDS
 } sudoku_line_kind_t;
 
