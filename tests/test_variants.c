@@ -1923,6 +1923,11 @@ START_TEST(variants_equal_sums_groups) {
     ck_assert_int_eq(cf[0].unit, SUDOKU_RULE_LINE);
     ck_assert_int_eq(cf[0].index, 0);
     ck_assert_int_eq(cf[1].index, 1);
+    {
+        char buf[96];
+        api_sudoku_variant_describe(m, &cf[1], buf, sizeof buf);
+        ck_assert_str_eq(buf, "constraints[0] (its segments add up to one total)");
+    }
     memcpy(g, grid, 16);
     g[4] = g[5] = 0; /* 3 = two empty cells: 1 + 2 or 2 + 1 */
     ck_assert_int_eq(sudoku_model_find_conflicts(m, g, cf, 8, &count), 0);
