@@ -121,14 +121,30 @@ static size_t line_row_words(const sudoku_line_t *ln, int n) {
     }
 }
 
+/* Words of the scratch of the equal-sum group that line k is the first
+ * of: every segment's forward table, kept from one pass to the next, and
+ * one backward table for the largest ((len + 1) rows each). */
+static size_t eqsum_words(const sudoku_model_t *m, int k) {
+    size_t all = 0, most = 0;
+    for (int j = k; j < k + m->lines[k].value; j++) {
+        size_t t = ((size_t)m->lines[j].len + 1) * line_row_words(&m->lines[j], m->n);
+        all += t;
+        if (t > most) most = t;
+    }
+    return all + most;
+}
+
 /* Bytes of the line state: the queue, the flags, and the scratch for the
- * largest line's two tables ((len + 1) rows each). */
+ * largest line's two tables ((len + 1) rows each), or a group's. */
 static size_t line_bytes(const sudoku__run_t *run) {
     const sudoku_model_t *m = run->model;
     size_t most = 0;
     if (m == NULL || m->nlines == 0) return 0;
     for (int k = 0; k < m->nlines; k++) {
         size_t w = 2 * ((size_t)m->lines[k].len + 1) * line_row_words(&m->lines[k], m->n);
+        int count;
+        if (m->lines[k].kind == SUDOKU_LINE_EQSUM && sudoku__eqsum_group(m->lines, k, &count) == k)
+            w = eqsum_words(m, k);
         if (w > most) most = w;
     }
     return SUDOKU__ALIGN((size_t)m->nlines * sizeof(uint16_t)) + SUDOKU__ALIGN((size_t)m->nlines) +
@@ -935,22 +951,20 @@ static int distinct_bounds(const sudoku__prop_t *p, const uint16_t *lc, size_t l
     return 0;
 }
 
-/* The sums segment j can make, into its forward table (F[len], w words
- * from sudoku_line_t's row size); cut to what distinct values make when
- * the segment lies in one unit.  -1 when that leaves nothing. */
-static int eqsum_reach(sudoku__prop_t *p, const sudoku_line_t *ln, uint64_t **F, uint64_t **B,
-                       size_t *w) {
+/* The sums a segment can make, into its forward table F (F[len], w words
+ * from sudoku_line_t's row size; B zeroed, as sum_forward does); cut to
+ * what distinct values make when the segment lies in one unit.  -1 when
+ * that leaves nothing. */
+static int eqsum_reach(sudoku__prop_t *p, const sudoku_line_t *ln, uint64_t *F, uint64_t *B,
+                       size_t w) {
     const uint16_t *lc = p->lm->line_cells + ln->first;
     size_t len = ln->len, i;
     uint64_t any = 0;
-    *w = line_row_words(ln, p->n);
-    *F = p->lscratch;
-    *B = *F + (len + 1) * *w;
-    sum_forward(p, lc, len, *w, len * (size_t)p->n, *F, *B);
-    if (len > 1 && in_one_unit(p, lc, len) && distinct_bounds(p, lc, len, *F + len * *w, *w) < 0)
+    sum_forward(p, lc, len, w, len * (size_t)p->n, F, B);
+    if (len > 1 && in_one_unit(p, lc, len) && distinct_bounds(p, lc, len, F + len * w, w) < 0)
         return -1;
-    for (i = 0; i < *w; i++)
-        any |= (*F)[len * *w + i];
+    for (i = 0; i < w; i++)
+        any |= F[len * w + i];
     return any != 0 ? 0 : -1;
 }
 
@@ -968,17 +982,28 @@ static int eqsum_reach(sudoku__prop_t *p, const sudoku_line_t *ln, uint64_t **F,
  * crosses only through its bounds).  On a full assignment each R_s is its
  * one sum, so the group holds exactly when all are equal.  A group is one
  * look however many of its lines are queued: a line whose group has
- * another line still queued waits for that one. */
+ * another line still queued waits for that one.  The second pass reuses
+ * the first's forward tables (eqsum_words): a cell that lost values in
+ * between (one shared by two segments) leaves a table that is a superset
+ * of the true one, which keeps more values, never fewer, and queues the
+ * group again. */
 static int line_eqsum(sudoku__prop_t *p, int k) {
     const sudoku_line_t *lines = p->lm->lines;
     uint64_t T[SUDOKU_LINE_MAX_CELLS + 1], keep[SUDOKU_LINE_MAX_CELLS], *F, *B, any = 0;
-    size_t tw = 0, w, i;
+    size_t tw = 0, w, i, at = 0;
     int count, first = sudoku__eqsum_group(lines, k, &count), j;
     for (j = first; j < first + count; j++)
         if (j != k && p->inlq[j]) return 0;
+    for (j = first; j < first + count; j++) /* B: past every segment's forward table */
+        at += ((size_t)lines[j].len + 1) * line_row_words(&lines[j], p->n);
+    B = p->lscratch + at;
+    at = 0;
     for (j = first; j < first + count; j++) { /* T: the totals every segment can make */
         size_t len = lines[j].len;
-        if (eqsum_reach(p, &lines[j], &F, &B, &w) < 0) return -1;
+        w = line_row_words(&lines[j], p->n);
+        F = p->lscratch + at;
+        at += (len + 1) * w;
+        if (eqsum_reach(p, &lines[j], F, B, w) < 0) return -1;
         if (j == first) {
             memcpy(T, F + len * w, w * sizeof *T);
             tw = w;
@@ -991,10 +1016,13 @@ static int line_eqsum(sudoku__prop_t *p, int k) {
     for (i = 0; i < tw; i++)
         any |= T[i];
     if (any == 0) return -1;
-    for (j = first; j < first + count; j++) { /* each cell: a value that reaches T */
+    for (j = first, at = 0; j < first + count; j++) { /* each cell: a value that reaches T */
         const uint16_t *lc = p->lm->line_cells + lines[j].first;
         size_t len = lines[j].len;
-        if (eqsum_reach(p, &lines[j], &F, &B, &w) < 0) return -1;
+        w = line_row_words(&lines[j], p->n);
+        F = p->lscratch + at;
+        at += (len + 1) * w;
+        memset(B, 0, (len + 1) * w * sizeof *B);
         for (i = 0; i < w; i++)
             B[len * w + i] = i < tw ? T[i] & F[len * w + i] : 0;
         memset(keep, 0, len * sizeof *keep);
