@@ -82,6 +82,23 @@ tjob_t tjob_call(api_prepare_fn fn, const char *ctype, const char *accept, const
     return out;
 }
 
+size_t tjob_stream_lines(api_response_t *resp) {
+    static char buf[1 << 16];
+    size_t lines = 0;
+    for (long n; (n = resp->stream(resp->stream_cls, buf, sizeof buf)) > 0;)
+        for (long k = 0; k < n; k++)
+            lines += buf[k] == '\n';
+    return lines;
+}
+
+void tjob_run_rest(api_job_t *job, size_t from, const search_ctl_t *ctl) {
+    for (size_t i = from; i < job->nitems; i++) {
+        ck_assert_int_eq(job->ops->run(job, i, ctl), 0);
+        job->ops->merge(job, i, 0);
+    }
+    job->ops->finish(job, 0);
+}
+
 void tjob_free(tjob_t *t) {
     json_decref(t->json);
     free(t->body);

@@ -31,6 +31,15 @@ tjob_t tjob_call(api_prepare_fn fn, const char *ctype, const char *accept, const
 
 void tjob_free(tjob_t *t);
 
+/* What a progressive job's stream (resp, rendered) has ready now, read
+ * and dropped: how many answer lines it held. */
+size_t tjob_stream_lines(api_response_t *resp);
+
+/* Runs and merges a progressive job's items from `from` to the last, in
+ * order, under ctl, then finish(job, 0): what the server does once it
+ * holds no more. */
+void tjob_run_rest(api_job_t *job, size_t from, const search_ctl_t *ctl);
+
 /* Whether a problem's errors[] names `field`. */
 int tjob_names(const tjob_t *t, const char *field);
 

@@ -760,7 +760,6 @@ START_TEST(gen_api_stream_holds_for_its_reader) {
     size_t held = 0;
     search_allocator_t a = {test_count_alloc, test_count_free, &held};
     search_ctl_t ctl = {.alloc = &a};
-    static char buf[1 << 17];
     size_t i = 0, got = 0, lines = 0;
     r.work_share = SHARE;
     ck_assert_int_eq(api_sudoku_generate_prepare(&r, &job, &resp), 0);
@@ -776,20 +775,12 @@ START_TEST(gen_api_stream_holds_for_its_reader) {
     ck_assert_msg(i < COUNT, "the job held after %zu of %d puzzles", i, COUNT);
     ck_assert_uint_ge(got, WINDOW);
     job->ops->render(job, &resp);
-    for (long n; (n = resp.stream(resp.stream_cls, buf, sizeof buf)) > 0;)
-        for (long k = 0; k < n; k++)
-            lines += buf[k] == '\n';
+    lines += tjob_stream_lines(&resp);
     ck_assert_uint_eq(lines, i); /* every line so far; the stream waits for the rest */
     ck_assert_uint_eq(held, 0);
     ck_assert(!job->ops->hold(job));
-    for (; i < job->nitems; i++) {
-        ck_assert_int_eq(job->ops->run(job, i, &ctl), 0);
-        job->ops->merge(job, i, 0);
-    }
-    job->ops->finish(job, 0);
-    for (long n; (n = resp.stream(resp.stream_cls, buf, sizeof buf)) > 0;)
-        for (long k = 0; k < n; k++)
-            lines += buf[k] == '\n';
+    tjob_run_rest(job, i, &ctl);
+    lines += tjob_stream_lines(&resp);
     ck_assert_uint_eq(lines, COUNT);
     ck_assert_uint_eq(held, 0);
     api_response_destroy(&resp);

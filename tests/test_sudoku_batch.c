@@ -505,7 +505,6 @@ END_TEST
 START_TEST(batch_holds_for_its_reader) {
     enum { LINES = 2000, SHARE = 65536, WINDOW = SHARE / 4 };
     char *body = malloc(LINES * 82);
-    static char buf[1 << 18];
     size_t held = 0, i = 0, got = 0, lines = 0;
     search_allocator_t a = {test_count_alloc, test_count_free, &held};
     search_ctl_t ctl = {.alloc = &a};
@@ -530,20 +529,12 @@ START_TEST(batch_holds_for_its_reader) {
     }
     ck_assert_msg(i < job->nitems, "the job held after %zu of %zu chunks", i, job->nitems);
     ck_assert_uint_ge(got, WINDOW);
-    for (long n; (n = resp.stream(resp.stream_cls, buf, sizeof buf)) > 0;)
-        for (long k = 0; k < n; k++)
-            lines += buf[k] == '\n';
+    lines += tjob_stream_lines(&resp);
     ck_assert_uint_gt(lines, 0);
     ck_assert_uint_eq(held, 0); /* every chunk read is freed */
     ck_assert(!job->ops->hold(job));
-    for (; i < job->nitems; i++) {
-        ck_assert_int_eq(job->ops->run(job, i, &ctl), 0);
-        job->ops->merge(job, i, 0);
-    }
-    job->ops->finish(job, 0);
-    for (long n; (n = resp.stream(resp.stream_cls, buf, sizeof buf)) > 0;)
-        for (long k = 0; k < n; k++)
-            lines += buf[k] == '\n';
+    tjob_run_rest(job, i, &ctl);
+    lines += tjob_stream_lines(&resp);
     ck_assert_uint_eq(lines, LINES);
     ck_assert_uint_eq(held, 0);
     api_response_destroy(&resp);
