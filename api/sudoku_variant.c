@@ -877,15 +877,20 @@ static int read_line_rules(reader_t *r, json_t *e, const char *type, int k, cons
             push_line(r, SUDOKU_LINE_SANDWICH, num, cells, n, k);
     } else if (strcmp(type, "x-sum") == 0 || strcmp(type, "sum-line") == 0) {
         int xs = type[0] == 'x';
-        if (!xs && json_is_true(json_object_get(e, "loop"))) {
+        json_t *loop = xs ? NULL : json_object_get(e, "loop");
+        if (loop != NULL && !json_is_boolean(loop) && !json_is_null(loop)) {
             snprintf(cf, sizeof cf, "%s.loop", field);
-            api_problem_add(r->p, "body", cf, "a sum line that loops is not read yet");
+            api_problem_add(r->p, "body", cf, "must be true (the line is a closed loop) or false");
             r->bad = 1;
             return 1;
         }
         if ((len = read_cells(r, e, "cells", field, 1, SUDOKU_LINE_MAX_CELLS, cells)) < 0) return 1;
         if (line_number(r, e, "sum", field, 1, (long long)len * n, &num) == 0)
-            push_line(r, xs ? SUDOKU_LINE_XSUM : SUDOKU_LINE_SEGSUM, num, cells, len, k);
+            push_line(r,
+                      xs                   ? SUDOKU_LINE_XSUM
+                      : json_is_true(loop) ? SUDOKU_LINE_SEGLOOP
+                                           : SUDOKU_LINE_SEGSUM,
+                      num, cells, len, k);
     } else {
         return 0;
     }

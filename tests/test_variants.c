@@ -1357,13 +1357,17 @@ static int rel_holds(const sudoku_spec_t *s, const sudoku_line_t *ln, const uint
         for (i = 0; i < a; i++)
             sum += g[lc[i]];
         return sum == ln->value;
-    case SUDOKU_LINE_SEGSUM: /* runs that each add up to the clue */
-        for (i = 0; i < len; i++) {
-            sum += g[lc[i]];
-            if (sum == ln->value) sum = 0;
-            if (sum > ln->value) return 0;
+    case SUDOKU_LINE_SEGSUM:  /* runs that each add up to the clue */
+    case SUDOKU_LINE_SEGLOOP: /* ... from some cell round the loop */
+        for (int from = 0; from < (ln->kind == SUDOKU_LINE_SEGLOOP ? len : 1); from++) {
+            sum = 0;
+            for (i = 0; i < len && sum <= ln->value; i++) {
+                sum += g[lc[(from + i) % len]];
+                if (sum == ln->value) sum = 0;
+            }
+            if (sum == 0) return 1;
         }
-        return sum == 0;
+        return 0;
     case SUDOKU_LINE_EQSUM: {        /* every segment of its group has one sum */
         const sudoku_line_t *f = ln; /* the group: values counting down to 1 */
         while (f > s->lines && f[-1].kind == SUDOKU_LINE_EQSUM && f[-1].value == f->value + 1)
@@ -1696,10 +1700,11 @@ START_TEST(variants_relations_count_like_brute_force) {
                     cells[at++] = (uint16_t)(col ? j * 4 + line : line * 4 + j);
                     v[i] = sol[cells[at - 1]];
                 }
-                ln->kind = kind == 5   ? SUDOKU_LINE_ZIPPER
-                           : kind == 6 ? SUDOKU_LINE_SANDWICH
-                           : kind == 7 ? SUDOKU_LINE_XSUM
-                                       : SUDOKU_LINE_SEGSUM;
+                ln->kind = kind == 5    ? SUDOKU_LINE_ZIPPER
+                           : kind == 6  ? SUDOKU_LINE_SANDWICH
+                           : kind == 7  ? SUDOKU_LINE_XSUM
+                           : NEXT() % 2 ? SUDOKU_LINE_SEGSUM
+                                        : SUDOKU_LINE_SEGLOOP; /* fits as a line: as a loop too */
                 ln->value = 0;
                 ln->len = (uint32_t)len;
                 if (kind == 6 || kind == 7 || kind == 8) { /* the number sol shows */

@@ -549,6 +549,10 @@ START_TEST(variants_http_constraints) {
                   "{\"grid\": \"................\", \"constraints\": [{\"type\": "
                   "\"region-sum-line\", \"segments\": [[[0, 1]], [[0, 2]]]}]}",
                   400, "constraints[0].cells", NULL);
+    vproblem_text("/v1/sudoku/solve",
+                  "{\"grid\": \"................\", \"constraints\": [{\"type\": \"sum-line\", "
+                  "\"sum\": 5, \"loop\": \"yes\", \"cells\": [[0, 0], [0, 1]]}]}",
+                  400, "constraints[0].loop", "true");
     { /* a group of 257 cells on a 16x16 (two segments over the same cells) */
         char empty[257];
         json_t *req =
@@ -734,6 +738,9 @@ static json_t *iss_constraints(void) {
                                        1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 8));
     json_array_append_new(l, json_pack("{s:s,s:i,s:b,s:o}", "type", "sum-line", "sum", 6, "loop", 0,
                                        "cells", ISS_CELLS(1, 5, 2, 4)));
+    /* a loop whose runs wrap: 4 | 1 5 | 2 (+ 4) */
+    json_array_append_new(l, json_pack("{s:s,s:i,s:b,s:o}", "type", "sum-line", "sum", 6, "loop", 1,
+                                       "cells", ISS_CELLS(4, 1, 5, 2)));
     /* through boxes 1, 2 and 5 of iss_sol: 1 + 8, 5 + 4, 5 + 4 */
     json_array_append_new(
         l, json_pack("{s:s,s:[[i,i],[i,i],[i,i],[i,i],[i,i],[i,i]],s:[[[i,i],[i,i]],[[i,i],[i,i]],"
@@ -833,14 +840,17 @@ static int iss_holds(json_t *e, const char *g) {
             sum += v[k];
         return sum == 17;
     }
-    if (strcmp(t, "sum-line") == 0) {
-        int run = 0;
-        for (int k = 0; k < n; k++) {
-            run += v[k];
-            if (run == 6) run = 0;
-            if (run > 6) return 0;
+    if (strcmp(t, "sum-line") == 0) { /* a loop's runs may start at any cell */
+        int loop = json_is_true(json_object_get(e, "loop"));
+        for (int from = 0; from < (loop ? n : 1); from++) {
+            int run = 0;
+            for (int k = 0; k < n && run <= 6; k++) {
+                run += v[(from + k) % n];
+                if (run == 6) run = 0;
+            }
+            if (run == 0) return 1;
         }
-        return run == 0;
+        return 0;
     }
     if (strcmp(t, "modular") == 0 || strcmp(t, "entropic") == 0) {
         for (int k = 0; k + 1 < n; k++)

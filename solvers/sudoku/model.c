@@ -816,7 +816,7 @@ static int check_lines(build_t *b, size_t *total) {
         } else if (ln->kind == SUDOKU_LINE_XSUM) {
             lo = 1;
             hi = len * b->n;
-        } else if (ln->kind == SUDOKU_LINE_SEGSUM) {
+        } else if (ln->kind == SUDOKU_LINE_SEGSUM || ln->kind == SUDOKU_LINE_SEGLOOP) {
             lo = 1;
             hi = len * b->n;
         } else if (ln->kind == SUDOKU_LINE_EQSUM) { /* the segments left */
@@ -1197,6 +1197,18 @@ int sudoku_model_find_conflicts(const sudoku_model_t *m, const uint8_t *grid,
     return 0;
 }
 
+/* Whether the values of lc[0..len), read from `from` round to from - 1,
+ * split into runs that each add up to s. */
+static int seg_runs(const uint8_t *grid, const uint16_t *lc, int len, int from, long long s) {
+    long long sum = 0;
+    for (int i = 0; i < len; i++) {
+        sum += grid[lc[(from + i) % len]];
+        if (sum == s) sum = 0;
+        if (sum > s) return 0;
+    }
+    return sum == 0;
+}
+
 /* A full line of the other kinds (pair, arrow, renban, between, lockout)
  * against its rule. */
 static int line_full_ok(const sudoku_model_t *m, const sudoku_line_t *ln, const uint8_t *grid) {
@@ -1258,13 +1270,11 @@ static int line_full_ok(const sudoku_model_t *m, const sudoku_line_t *ln, const 
         for (i = 0; i < a; i++)
             sum += grid[lc[i]];
         return sum == ln->value;
-    case SUDOKU_LINE_SEGSUM:
-        for (i = 0; i < len; i++) {
-            sum += grid[lc[i]];
-            if (sum == ln->value) sum = 0;
-            if (sum > ln->value) return 0;
-        }
-        return sum == 0;
+    case SUDOKU_LINE_SEGSUM: return seg_runs(grid, lc, len, 0, ln->value);
+    case SUDOKU_LINE_SEGLOOP: /* some cell starts a run */
+        for (i = 0; i < len; i++)
+            if (seg_runs(grid, lc, len, i, ln->value)) return 1;
+        return 0;
     default: return 1;
     }
 }

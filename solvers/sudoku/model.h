@@ -125,6 +125,8 @@ typedef enum sudoku_line_kind_e {
                                    three: 3, 2, 1).  Segments may share cells; a
                                    group has SUDOKU_LINE_MAX_CELLS cells in all at
                                    most (a look reads them all) */
+    SUDOKU_LINE_SEGLOOP = 13,   /* as SEGSUM on a closed loop: a run may wrap from the last
+                                   cell to the first (ISS's sum-line with loop: true) */
     SUDOKU_LINE_KINDS
 } sudoku_line_kind_t;
 

@@ -114,7 +114,8 @@ static size_t line_row_words(const sudoku_line_t *ln, int n) {
     case SUDOKU_LINE_ARROW:
         return ((size_t)ln->len - (size_t)(ln->value & 0xff)) * (size_t)n / 64 + 1;
     case SUDOKU_LINE_XSUM:
-    case SUDOKU_LINE_SEGSUM: return (size_t)ln->value / 64 + 1;
+    case SUDOKU_LINE_SEGSUM:
+    case SUDOKU_LINE_SEGLOOP: return (size_t)ln->value / 64 + 1;
     case SUDOKU_LINE_EQSUM: return (size_t)ln->len * (size_t)n / 64 + 1;
     case SUDOKU_LINE_SANDWICH: return 2 * ((size_t)ln->value / 64 + 1) + 1;
     default: return 1;
@@ -872,15 +873,20 @@ static void seg_step(const uint64_t *src, uint64_t *dst, size_t w, int v, size_t
         dst[0] |= 1; /* r + v == s: a run ends */
 }
 
-static int line_segsum(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *lc) {
+/* The values each cell keeps (ORed into keep[]) for the runs of lc read
+ * from state r0 (the partial sum carried in) to the same state at the end
+ * (0 and 0: a plain line; a loop's run that wraps carries r0 round).
+ * Returns 1 when some split exists. */
+static int seg_keep(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *lc, size_t r0,
+                    uint64_t *keep) {
     size_t len = ln->len, w = line_row_words(ln, p->n), s = (size_t)ln->value, i;
     uint64_t *F = p->lscratch, *B = F + (len + 1) * w;
     memset(F, 0, 2 * (len + 1) * w * sizeof *F);
-    F[0] = 1;
+    F[r0 / 64] = (uint64_t)1 << (r0 % 64);
     for (i = 0; i < len; i++)
         for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1)
             seg_step(F + i * w, F + (i + 1) * w, w, sudoku__ctz(m) + 1, s);
-    B[len * w] = 1;
+    B[len * w + r0 / 64] = (uint64_t)1 << (r0 % 64);
     for (i = len; i-- > 0;)
         for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1) {
             int v = sudoku__ctz(m) + 1;
@@ -891,19 +897,34 @@ static int line_segsum(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_
             if ((nb[0] & 1) && (size_t)v <= s)
                 b[(s - (size_t)v) / 64] |= (uint64_t)1 << ((s - (size_t)v) % 64);
         }
-    if ((B[0] & 1) == 0) return -1;
+    if ((B[r0 / 64] >> (r0 % 64) & 1) == 0) return 0;
     for (i = 0; i < len; i++) {
-        uint64_t keep = 0, g[SUDOKU_LINE_MAX_CELLS * 64 / 64 + 1];
-        for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1) {
+        uint64_t g[SUDOKU_LINE_MAX_CELLS * 64 / 64 + 1];
+        for (uint64_t m = p->cand[lc[i]] & ~keep[i]; m != 0; m &= m - 1) {
             int hit = 0;
             memset(g, 0, w * sizeof *g);
             seg_step(F + i * w, g, w, sudoku__ctz(m) + 1, s);
             for (size_t k = 0; k < w && !hit; k++)
                 hit = (g[k] & B[(i + 1) * w + k]) != 0;
-            if (hit) keep |= m & -m;
+            if (hit) keep[i] |= m & -m;
         }
-        if (elim(p, lc[i], ~keep) < 0) return -1;
     }
+    return 1;
+}
+
+/* A sum line: runs from the first cell; a loop: the run through the first
+ * cell may have begun at the end, carrying any partial sum r0 in [0, s)
+ * round, so the values kept are those of some r0 (s passes of the plain
+ * line's cost).  Exact on a full line, as the plain line's tables are. */
+static int line_segsum(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *lc) {
+    uint64_t keep[SUDOKU_LINE_MAX_CELLS] = {0};
+    size_t r0_end = ln->kind == SUDOKU_LINE_SEGLOOP ? (size_t)ln->value : 1;
+    int any = 0;
+    for (size_t r0 = 0; r0 < r0_end; r0++)
+        any |= seg_keep(p, ln, lc, r0, keep);
+    if (!any) return -1;
+    for (size_t i = 0; i < ln->len; i++)
+        if (elim(p, lc[i], ~keep[i]) < 0) return -1;
     return 0;
 }
 
@@ -1175,7 +1196,8 @@ static int line_look(sudoku__prop_t *p, int k) {
     case SUDOKU_LINE_ZIPPER: return line_zipper(p, ln, lc);
     case SUDOKU_LINE_SANDWICH: return line_sandwich(p, ln, lc);
     case SUDOKU_LINE_XSUM: return line_xsum(p, ln, lc);
-    case SUDOKU_LINE_SEGSUM: return line_segsum(p, ln, lc);
+    case SUDOKU_LINE_SEGSUM:
+    case SUDOKU_LINE_SEGLOOP: return line_segsum(p, ln, lc);
     case SUDOKU_LINE_EQSUM: return line_eqsum(p, k);
     default: return ln->value > 0 ? line_sum(p, ln, lc) : 0; /* a cage without a total: its unit */
     }
