@@ -23,7 +23,7 @@ export async function startServer(args = [], name = 'contract') {
     const timer = setTimeout(() => reject(new Error('puzzled did not start in 10 s')), 10_000);
     proc.once('exit', (code) => reject(new Error(`puzzled exited with ${code}`)));
     lines.on('line', (line) => {
-      log.write(`${line}\n`);
+      if (!log.writableEnded) log.write(`${line}\n`);
       try {
         const j = JSON.parse(line);
         if (j.msg === 'listening') {
@@ -40,9 +40,12 @@ export async function startServer(args = [], name = 'contract') {
     port,
     proc,
     // SIGTERM, and the exit status (the server exits 0 after draining).
+    // 'close', not 'exit': the server's last log lines may still be in its
+    // stderr pipe when it exits (on a loaded machine they were, and the
+    // write after log.end() failed the suite), and 'close' comes after them.
     async stop() {
       if (proc.exitCode !== null) return proc.exitCode;
-      const done = new Promise((r) => proc.once('exit', (code) => r(code)));
+      const done = new Promise((r) => proc.once('close', (code) => r(code)));
       proc.kill('SIGTERM');
       const t = setTimeout(() => proc.kill('SIGKILL'), 15_000);
       const code = await done;
