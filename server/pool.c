@@ -63,9 +63,9 @@
  * idle server returns to its idle size.
  *
  * Ownership and locking: the pending list, stop flags, callbacks and the
- * tasks' watch_fd are guarded by `lock`; the active list, slots, item counts and timers are
- * touched only on the loop thread (asserted); the admission counters are
- * atomic.  Lock order: `lock` is a leaf (nothing else is taken while
+ * tasks' watch_fd are guarded by `lock`; the active list, slots, item
+ * counts and timers are touched only on the loop thread (asserted); the
+ * admission counters are atomic.  Lock order: `lock` is a leaf (nothing else is taken while
  * holding it). */
 #include "server/pool.h"
 
