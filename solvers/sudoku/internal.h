@@ -232,7 +232,9 @@ typedef struct sudoku__prop_s {
     uint16_t *lq;             /* [nlines] ring of lines to look at again */
     uint8_t *inlq;            /* [nlines] 1 while the line is in lq */
     uint32_t lqhead, lqlen;
-    uint64_t *lscratch;                    /* a line's two DP tables (prop.c: line_sum, line_sky) */
+    uint32_t *score;    /* [ncells] conflict scores (models with lines; else NULL) */
+    uint32_t decay;     /* conflicts until every score is halved */
+    uint64_t *lscratch; /* a line's two DP tables (prop.c: line_sum, line_sky) */
     uint64_t dirty[SUDOKU__UNIT_WORDS];    /* units changed since the last single scan */
     uint64_t dirty_hi[SUDOKU__UNIT_WORDS]; /* units changed since the last pair/subset scan */
     uint64_t exact[SUDOKU__UNIT_WORDS];    /* units of n cells */
@@ -272,6 +274,16 @@ void sudoku__prop_undo(sudoku__prop_t *p, size_t mark, uint32_t decided);
 /* The undecided cell with the fewest candidates, lowest index first; -1 if
  * every cell is decided. */
 int sudoku__prop_pick(const sudoku__prop_t *p);
+
+/* Conflicts between two halvings of the conflict scores (ISS's 2^14). */
+#define SUDOKU__SCORE_DECAY (1u << 14)
+
+/* With conflict scores (p->score): the undecided cell with the largest
+ * score / candidates (first on ties); -1 if every cell is decided. */
+int sudoku__prop_pick_scored(const sudoku__prop_t *p);
+
+/* Counts a contradiction that followed a choice on `cell`. */
+void sudoku__prop_conflict(sudoku__prop_t *p, int cell);
 
 /* Writes the decided grid (all cells decided) as values to out[ncells]
  * (0 on holes). */
