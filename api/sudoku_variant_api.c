@@ -460,7 +460,7 @@ static int vs_method_check(vs_job_t *j, api_problem_t *p) {
     if (j->method == SUDOKU_METHOD_FAST &&
         !(m->classic && m->n == 9 && m->shape.box_rows == 3 && m->shape.box_cols == 3))
         why = "fast solves the classic 9x9 grid only; use auto, propagation, mrv, cdcl or dlx";
-    else if (m->nlines > 0 && j->method != SUDOKU_METHOD_AUTO &&
+    else if (m->nrules > 0 && j->method != SUDOKU_METHOD_AUTO &&
              j->method != SUDOKU_METHOD_PROPAGATION && j->method != SUDOKU_METHOD_BEST_FIRST)
         why = "constraints are read by the propagation engine only; use auto, propagation or "
               "best-first";

@@ -1456,8 +1456,9 @@ static void random_givens(const uint8_t *sol, uint8_t *puzzle, uint64_t *x) {
 
 /* Every engine that takes line rules finds exactly the grids of every[]
  * (the 288 4x4s) that keep s's lines (lines_hold) and the givens, and
- * keeps its lines in each; the others answer SUDOKU_EMETHOD.  Returns the
- * engines that ran. */
+ * keeps its lines in each; the others answer SUDOKU_EMETHOD, but when the
+ * lines are all cages without a total (units: every engine must read
+ * them).  Returns the engines that ran. */
 static int engines_match_filter(const sudoku_spec_t *s, const uint8_t *sol, const uint8_t *puzzle,
                                 uint8_t (*every)[16]) {
     static uint8_t sols[300 * 16];
@@ -1475,9 +1476,10 @@ static int engines_match_filter(const sudoku_spec_t *s, const uint8_t *sol, cons
     ck_assert_int_eq(m->classic, 0);
     for (int e = 0; e < NENGINES; e++) {
         sudoku_result_t r;
+        /* cages without a total alone are units, which every engine reads */
         int takes = engines[e].method == SUDOKU_METHOD_PROPAGATION ||
                     engines[e].method == SUDOKU_METHOD_BEST_FIRST ||
-                    engines[e].method == SUDOKU_METHOD_AUTO;
+                    engines[e].method == SUDOKU_METHOD_AUTO || m->nrules == 0;
         int rc = run(m, puzzle, &engines[e], 300, sols, &r);
         if (!takes) {
             ck_assert_msg(rc == SUDOKU_EMETHOD, "%s took line rules: %d", engines[e].name, rc);
@@ -1572,6 +1574,34 @@ START_TEST(variants_lines_count_like_brute_force) {
 #undef NEXT
     }
     ck_assert_int_gt(tried, 0);
+}
+END_TEST
+
+/* Cages without a total (a diagonal, a domino) are units: every engine
+ * takes them (SUDOKU_EMETHOD from none) and finds the grids the brute
+ * force keeps; one cage with a total makes them line rules again. */
+START_TEST(variants_unit_cages_are_read_by_every_engine) {
+    static uint8_t every[300][16];
+    static const uint16_t cells[] = {0, 5, 10, 15, 1, 4};
+    sudoku_line_t lines[2] = {{.kind = SUDOKU_LINE_CAGE, .first = 0, .len = 4},
+                              {.kind = SUDOKU_LINE_CAGE, .first = 4, .len = 2}};
+    sudoku_spec_t s = spec_n(4);
+    uint8_t puzzle[16] = {0};
+    sudoku_model_t *m;
+    int i = 0;
+    every4(every);
+    s.nlines = 2;
+    s.lines = lines;
+    s.line_cells = cells;
+    while (i < 288 && !lines_hold(&s, every[i]))
+        i++;
+    ck_assert_int_lt(i, 288);
+    ck_assert_int_eq(engines_match_filter(&s, every[i], puzzle, every), NENGINES);
+    lines[1].value = every[i][1] + every[i][4];
+    m = build(&s);
+    ck_assert_int_eq(m->nrules, 1);
+    sudoku_model_free(m);
+    ck_assert_int_lt(engines_match_filter(&s, every[i], puzzle, every), NENGINES);
 }
 END_TEST
 
@@ -1981,6 +2011,7 @@ Suite *variants_suite(void) {
     tcase_add_test(eng, variants_fast_is_for_the_classic_grid);
     tcase_add_test(eng, variants_exact_cover_split_matches_the_solve);
     tcase_add_loop_test(eng, variants_lines_count_like_brute_force, 0, 4);
+    tcase_add_test(eng, variants_unit_cages_are_read_by_every_engine);
     tcase_add_loop_test(eng, variants_relations_count_like_brute_force, 0, 4);
     tcase_add_test(eng, variants_lines_on_9x9);
     tcase_add_test(model, variants_lines_bad_specs);

@@ -863,6 +863,9 @@ static void fill_lines(const build_t *b, sudoku_model_t *m, char *base, const la
     lstart[0] = 0;
     m->nextra = s->nunits;
     m->nlines = s->nlines;
+    m->nrules = 0;
+    for (k = 0; k < s->nlines; k++)
+        m->nrules += !(lines[k].kind == SUDOKU_LINE_CAGE && lines[k].value == 0);
     m->lines = lines;
     if (s->npair_tables > 0) { /* the tables and their transposes */
         uint64_t *fwd = (uint64_t *)(void *)(base + l->ptab), *bwd;

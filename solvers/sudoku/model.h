@@ -268,6 +268,9 @@ typedef struct sudoku_model_s {
                                     unit_index from nextra on are a cage's or a renban's:
                                     line index + nextra */
     int nlines;                  /* line rules, as the spec gave them */
+    int nrules;                  /* those the search must propagate: all but cages without
+                                    a total, whose unit is all they say (a model with only
+                                    those is solved like one with extra units) */
     const sudoku_line_t *lines;  /* [nlines] */
     const uint16_t *line_cells;  /* their cells */
     const uint32_t *lcell_start; /* [ncells + 1]: the lines through cell c are */

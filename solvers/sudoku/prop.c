@@ -67,7 +67,9 @@
  *               the total; v stays in cell i when some reachable s has
  *               s + v in the next backward set.  A cage's cells are also
  *               a unit (the model made it one), which the other rules
- *               keep: the sum table alone does not know they differ.
+ *               keep: the sum table alone does not know they differ, so
+ *               a cage then looks at the sets of distinct values its open
+ *               cells can take (cage_sets: up to CAGE_SETS_MAX of them).
  *   skyscraper  states (tallest so far m, seen so far j) as a mask of j per
  *               m; v seen when v > m.
  *   equal sums  a group of segments: the totals every segment's sum table
@@ -87,7 +89,8 @@
  * of c = v is finished (failed or enumerated), undo it and remove v from c at
  * the parent level, then propagate again, so a refuted value also prunes.
  * The two subtrees are disjoint, so counting stays exact.
- * A model with line rules branches by conflict scores instead (the history
+ * A model with line rules (model->nrules: not only cages without a total)
+ * branches by conflict scores instead (the history
  * heuristic of sigh's Interactive Sudoku Solver): each cell has a score,
  * at first the cells of every unit and line it lies in; a choice on a cell
  * that propagation refutes -- the guess c = v, or the refutation c != v
@@ -310,9 +313,11 @@ void sudoku__prop_init(sudoku__prop_t *p, sudoku__run_t *run, void *mem, size_t 
         at += SUDOKU__ALIGN((size_t)nl * sizeof(uint16_t));
         p->inlq = (uint8_t *)at;
         at += SUDOKU__ALIGN((size_t)nl);
-        p->score = (uint32_t *)(void *)at;
+        if (run->model->nrules > 0) { /* (cages without a total only: plain units) */
+            p->score = (uint32_t *)(void *)at;
+            score_init(p, run);
+        }
         at += SUDOKU__ALIGN((size_t)nc * sizeof(uint32_t));
-        score_init(p, run);
         p->lscratch = (uint64_t *)(void *)at;
         for (c = 0; c < nl; c++) {
             p->lq[c] = (uint16_t)c;
@@ -721,6 +726,87 @@ static int line_sum(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *
     sum_forward(p, lc, len, w, top, F, B);
     B[len * w + top / 64] = (uint64_t)1 << (top % 64);
     return sum_backward(p, lc, len, w, F, B);
+}
+
+/* Value sets a cage may use that cage_sets() enumerates at most, per look
+ * (C(open values, open cells)): every 9x9 cage, a 16x16 cage of up to 3 or
+ * from 13 open cells.  A larger cage keeps only its sum's tables. */
+#define CAGE_SETS_MAX 1024u
+
+/* A cage's distinct values: the sets of values its open cells can take
+ * (subsets of their candidates' union, one value a cell, adding up to what
+ * the decided cells leave) are enumerated; each cell keeps the values of
+ * some set that meets every open cell's candidates, and a value every such
+ * set holds goes to its only cell when it has one.  What the sum's tables
+ * miss: they let values repeat.  -1 when no set is left. */
+static int cage_sets(sudoku__prop_t *p, const uint16_t *lc, size_t len, long total) {
+    uint64_t fixed = 0, all = 0, allowed = 0, need = ~(uint64_t)0, sub;
+    uint64_t vbit[SUDOKU_MAX_N];
+    int vval[SUDOKU_MAX_N], m = 0, k = 0, i;
+    uint64_t sets = 1;
+    for (size_t j = 0; j < len; j++) {
+        uint64_t c = p->cand[lc[j]];
+        if ((c & (c - 1)) == 0) {
+            if (fixed & c) return -1; /* the unit's rule will say so too */
+            fixed |= c;
+            total -= sudoku__ctz(c) + 1;
+        } else {
+            all |= c;
+            k++;
+        }
+    }
+    if (k == 0) return total == 0 ? 0 : -1;
+    all &= ~fixed;
+    for (uint64_t a = all; a != 0; a &= a - 1) {
+        vbit[m] = a & -a;
+        vval[m++] = sudoku__ctz(a) + 1;
+    }
+    if (m < k) return -1;
+    if (m > 63) return 0;   /* (a 64-value grid's subsets do not fit the enumeration's word) */
+    for (i = 0; i < k; i++) /* C(m, k), stopped past the cap */
+        if ((sets = sets * (uint64_t)(m - i) / (uint64_t)(i + 1)) > CAGE_SETS_MAX) return 0;
+    /* k-subsets of the m open values in Gosper's order */
+    for (sub = ((uint64_t)1 << k) - 1; sub < ((uint64_t)1 << m);) {
+        uint64_t set = 0, t, r;
+        long sum = 0;
+        for (t = sub; t != 0; t &= t - 1) {
+            set |= vbit[sudoku__ctz(t)];
+            sum += vval[sudoku__ctz(t)];
+        }
+        if (sum == total) {
+            size_t j = 0;
+            for (; j < len; j++)
+                if ((p->cand[lc[j]] & (set | fixed)) == 0) break;
+            if (j == len) {
+                allowed |= set;
+                need &= set;
+            }
+        }
+        t = sub & -sub; /* next subset of the same size */
+        r = sub + t;
+        sub = (((r ^ sub) >> 2) / t) | r;
+    }
+    if (allowed == 0) return -1;
+    for (size_t j = 0; j < len; j++)
+        if ((p->cand[lc[j]] & (p->cand[lc[j]] - 1)) != 0 && elim(p, lc[j], ~allowed) < 0) return -1;
+    for (; need != 0; need &= need - 1) { /* a value every set holds, and its places */
+        uint64_t bit = need & -need;
+        int at = -1, places = 0;
+        for (size_t j = 0; j < len; j++)
+            if (p->cand[lc[j]] & bit) {
+                at = lc[j];
+                places++;
+            }
+        if (places == 0) return -1;
+        if (places == 1 && elim(p, at, ~bit) < 0) return -1;
+    }
+    return 0;
+}
+
+/* A cage: its sum's tables (repeats allowed), then its sets of values. */
+static int line_cage(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *lc) {
+    if (line_sum(p, ln, lc) < 0) return -1;
+    return cage_sets(p, lc, ln->len, ln->value);
 }
 
 /* An arrow: the heads' number (a sum, or digits in base 10) is what the
@@ -1231,6 +1317,7 @@ static int line_look(sudoku__prop_t *p, int k) {
     case SUDOKU_LINE_SEGSUM:
     case SUDOKU_LINE_SEGLOOP: return line_segsum(p, ln, lc);
     case SUDOKU_LINE_EQSUM: return line_eqsum(p, k);
+    case SUDOKU_LINE_CAGE: return ln->value > 0 ? line_cage(p, ln, lc) : 0;
     default: return ln->value > 0 ? line_sum(p, ln, lc) : 0; /* a cage without a total: its unit */
     }
 }

@@ -539,7 +539,7 @@ static sudoku_method_t choose_auto_model(const sudoku_model_t *m, const sudoku_o
                                          sudoku_level_t *level, int *big) {
     *big = 0;
     *level = m->n >= 16 ? SUDOKU_LEVEL_SUBSETS : SUDOKU_LEVEL_HIDDEN_SINGLES;
-    if (m->nlines > 0) return SUDOKU_METHOD_PROPAGATION; /* the one engine with lines */
+    if (m->nrules > 0) return SUDOKU_METHOD_PROPAGATION; /* the one engine with lines */
     if (opts->trace_cap == 0) {
         *big = 1;
         return SUDOKU_METHOD_CDCL;
@@ -584,7 +584,7 @@ int sudoku_model_solve(const sudoku_model_t *m, const uint8_t *puzzle, const sud
     method = opts->method;
     level = opts->level == SUDOKU_LEVEL_DEFAULT ? SUDOKU_LEVEL_HIDDEN_SINGLES : opts->level;
     if (method == SUDOKU_METHOD_AUTO) method = choose_auto_model(m, opts, &level, &big);
-    if (method == SUDOKU_METHOD_FAST || (m->nlines > 0 && method != SUDOKU_METHOD_PROPAGATION &&
+    if (method == SUDOKU_METHOD_FAST || (m->nrules > 0 && method != SUDOKU_METHOD_PROPAGATION &&
                                          method != SUDOKU_METHOD_BEST_FIRST)) {
         rc = SUDOKU_EMETHOD;
         goto done;
