@@ -696,6 +696,16 @@ static void sum_forward(sudoku__prop_t *p, const uint16_t *lc, size_t len, size_
     memset(F, 0, (len + 1) * w * sizeof *F);
     memset(B, 0, (len + 1) * w * sizeof *B);
     F[0] = 1;
+    if (w == 1) { /* a total below 64 (every 9x9 line): one word a row */
+        uint64_t keep = top == 63 ? ~(uint64_t)0 : ((uint64_t)1 << (top + 1)) - 1;
+        for (size_t i = 0; i < len; i++) {
+            uint64_t f = 0, prev = F[i];
+            for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1)
+                f |= prev << (sudoku__ctz(m) + 1);
+            F[i + 1] = f & keep;
+        }
+        return;
+    }
     for (size_t i = 0; i < len; i++)
         for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1)
             bits_shl_or(F + (i + 1) * w, F + i * w, w, sudoku__ctz(m) + 1, top);
@@ -707,6 +717,23 @@ static void sum_forward(sudoku__prop_t *p, const uint16_t *lc, size_t len, size_
 static int sum_backward(sudoku__prop_t *p, const uint16_t *lc, size_t len, size_t w,
                         const uint64_t *F, uint64_t *B) {
     size_t i;
+    if (w == 1) { /* one word a row: the table and the kept values in one pass */
+        uint64_t keep[SUDOKU_LINE_MAX_CELLS];
+        for (i = len; i-- > 0;) {
+            uint64_t b = 0, next = B[i + 1], before = F[i], k = 0;
+            for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1) {
+                int v = sudoku__ctz(m) + 1;
+                b |= next >> v;
+                if ((before << v) & next) k |= m & -m;
+            }
+            B[i] = b;
+            keep[i] = k;
+        }
+        if ((B[0] & 1) == 0) return -1;
+        for (i = 0; i < len; i++)
+            if (elim(p, lc[i], ~keep[i]) < 0) return -1;
+        return 0;
+    }
     for (i = len; i-- > 0;)
         for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1)
             bits_shr_or(B + i * w, B + (i + 1) * w, w, sudoku__ctz(m) + 1);
@@ -947,6 +974,19 @@ static int line_zipper(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_
 static int sum_support(sudoku__prop_t *p, const uint16_t *lc, size_t len, size_t w,
                        const uint64_t *F, uint64_t *B, uint64_t *keep) {
     size_t i;
+    if (w == 1) { /* one word a row: the table and the supports in one pass */
+        for (i = len; i-- > 0;) {
+            uint64_t b = 0, next = B[i + 1], before = F[i], k = 0;
+            for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1) {
+                int v = sudoku__ctz(m) + 1;
+                b |= next >> v;
+                if ((before << v) & next) k |= m & -m;
+            }
+            B[i] = b;
+            keep[i] |= k;
+        }
+        return (B[0] & 1) == 0 ? -1 : 0;
+    }
     for (i = len; i-- > 0;)
         for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1)
             bits_shr_or(B + i * w, B + (i + 1) * w, w, sudoku__ctz(m) + 1);
