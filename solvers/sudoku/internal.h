@@ -232,9 +232,10 @@ typedef struct sudoku__prop_s {
     uint16_t *lq;             /* [nlines] ring of lines to look at again */
     uint8_t *inlq;            /* [nlines] 1 while the line is in lq */
     uint32_t lqhead, lqlen;
-    uint32_t *score;    /* [ncells] conflict scores (models with lines; else NULL) */
-    uint32_t decay;     /* conflicts until every score is halved */
-    uint64_t *lscratch; /* a line's two DP tables (prop.c: line_sum, line_sky) */
+    uint32_t *score;               /* [ncells] conflict scores (models with lines; else NULL) */
+    uint32_t decay;                /* conflicts until every score is halved */
+    uint32_t vscore[SUDOKU_MAX_N]; /* failed guesses per value (quartered at each halving) */
+    uint64_t *lscratch;            /* a line's two DP tables (prop.c: line_sum, line_sky) */
     uint64_t dirty[SUDOKU__UNIT_WORDS];    /* units changed since the last single scan */
     uint64_t dirty_hi[SUDOKU__UNIT_WORDS]; /* units changed since the last pair/subset scan */
     uint64_t exact[SUDOKU__UNIT_WORDS];    /* units of n cells */
@@ -282,8 +283,9 @@ int sudoku__prop_pick(const sudoku__prop_t *p);
  * score / candidates (first on ties); -1 if every cell is decided. */
 int sudoku__prop_pick_scored(const sudoku__prop_t *p);
 
-/* Counts a contradiction that followed a choice on `cell`. */
-void sudoku__prop_conflict(sudoku__prop_t *p, int cell);
+/* Counts a contradiction that followed a choice on `cell`: the guess of
+ * `value`, or (value 0) the refutation that left it nothing. */
+void sudoku__prop_conflict(sudoku__prop_t *p, int cell, int value);
 
 /* Writes the decided grid (all cells decided) as values to out[ncells]
  * (0 on holes). */

@@ -1492,30 +1492,55 @@ int sudoku__prop_pick(const sudoku__prop_t *p) {
     return best;
 }
 
+/* The value whose guesses failed most lately, when it stands out (ISS's
+ * rule: at least n conflicts, and more than 1.5 times the least of those
+ * that failed at all): its bit and a fifth of its score; else 0. */
+static uint64_t hot_value(const sudoku__prop_t *p, uint32_t *boost) {
+    uint32_t most = 0, least = UINT32_MAX;
+    int at = -1;
+    for (int v = 0; v < p->n; v++) {
+        uint32_t s = p->vscore[v];
+        if (s > most) {
+            most = s;
+            at = v;
+        }
+        if (s != 0 && s < least) least = s;
+    }
+    *boost = 0;
+    if (at < 0 || most < (uint32_t)p->n || 2 * (uint64_t)most <= 3 * (uint64_t)least) return 0;
+    *boost = most / 5;
+    return (uint64_t)1 << at;
+}
+
 int sudoku__prop_pick_scored(const sudoku__prop_t *p) {
     const uint32_t *score = p->score;
     int best = -1, bestk = 1, c;
-    uint32_t bests = 0;
+    uint32_t boost;
+    uint64_t hot = hot_value(p, &boost), bests = 0;
     for (c = 0; c < p->ncells; c++) {
         uint64_t m = p->cand[c];
         if ((m & (m - 1)) != 0) {
             int k = sudoku__popcount(m);
-            /* score / k > bests / bestk, without dividing */
-            if (best < 0 || (uint64_t)score[c] * (uint64_t)bestk > (uint64_t)bests * (uint64_t)k) {
+            uint64_t sc = (uint64_t)score[c] + ((m & hot) != 0 ? boost : 0);
+            /* sc / k > bests / bestk, without dividing */
+            if (best < 0 || sc * (uint64_t)bestk > bests * (uint64_t)k) {
                 best = c;
                 bestk = k;
-                bests = score[c];
+                bests = sc;
             }
         }
     }
     return best;
 }
 
-void sudoku__prop_conflict(sudoku__prop_t *p, int cell) {
+void sudoku__prop_conflict(sudoku__prop_t *p, int cell, int value) {
     p->score[cell]++;
+    if (value > 0) p->vscore[value - 1]++;
     if (--p->decay == 0) {
         for (int c = 0; c < p->ncells; c++)
             p->score[c] >>= 1;
+        for (int v = 0; v < p->n; v++) /* faster: a value's streak is shorter-lived */
+            p->vscore[v] >>= 2;
         p->decay = SUDOKU__SCORE_DECAY;
     }
 }
@@ -1564,7 +1589,7 @@ static int search(sudoku__prop_t *p, frame_t *stack) {
                 sudoku__depth(run, ++depth);
                 sudoku__prop_guess(p, cell, value);
                 dead = sudoku__prop_run(p) < 0;
-                if (dead && p->score != NULL) sudoku__prop_conflict(p, cell);
+                if (dead && p->score != NULL) sudoku__prop_conflict(p, cell, value);
                 continue;
             }
         }
@@ -1580,7 +1605,7 @@ static int search(sudoku__prop_t *p, frame_t *stack) {
             run->res->stats.backtracks++;
             sudoku__step(run, SUDOKU_STEP_BACKTRACK, f->cell, f->value);
             if (sudoku__prop_refute(p, f->cell, f->value) == 0 && sudoku__prop_run(p) == 0) break;
-            if (p->score != NULL) sudoku__prop_conflict(p, f->cell);
+            if (p->score != NULL) sudoku__prop_conflict(p, f->cell, 0);
         }
         dead = 0;
     }
