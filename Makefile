@@ -90,7 +90,7 @@ SOLVER_SRC := solvers/search.c solvers/nqueens/nqueens.c solvers/nqueens/count.c
 # api/: what the endpoints share, then the endpoint files, whose order is
 # the order of api_endpoints[] (see the generated list below).
 API_SRC    := api/problem.c api/json_dump.c api/request.c api/json_util.c api/json_scan.c \
-              api/json_writer.c api/opts.c api/endpoint.c api/xc_job.c \
+              api/json_writer.c api/opts.c api/endpoint.c api/xc_job.c api/sudoku_iss.c \
               api/nqueens_api.c api/nqueens_board_api.c \
               api/sudoku_variant.c api/sudoku_variant_api.c api/sudoku_api.c api/sudoku_batch.c \
               api/sudoku_logic_api.c api/killer_api.c api/xcover_api.c api/generate_api.c
