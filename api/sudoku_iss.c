@@ -748,6 +748,7 @@ static void t_windoku(rd_t *r, const iss_type_t *t) {
  * same; none for a prime n) and the layout's NoBoxes. */
 static void t_global(rd_t *r, const iss_type_t *t) {
     int ok = 1, disjoint = strcmp(t->name, "DisjointSets") == 0;
+    json_t *c;
     if (rd_nargs(r, 0, 0, "no arguments") != 0 || (r->seen & t->bit)) return;
     r->seen |= t->bit;
     if (t->json == NULL) { /* NoBoxes */
@@ -760,7 +761,8 @@ static void t_global(rd_t *r, const iss_type_t *t) {
         r->disjoint_at = rd_here(r);
         return;
     }
-    rd_emit(r, con_new(t->json, &ok), ok);
+    c = con_new(t->json, &ok); /* before rd_emit reads ok */
+    rd_emit(r, c, ok);
 }
 
 /* Shape~<rows>x<cols>[~<values>[~<grid type>]]: square, values 1..n (the
@@ -1066,6 +1068,14 @@ static void rd_givens(rd_t *r, size_t from) {
     }
 }
 
+/* A grid of n*n givens from byte `from`; 1 (rd_grid's answer). */
+static int rd_plain(rd_t *r, int n, size_t from) {
+    r->n = n;
+    rd_givens(r, from);
+    iss_box(n, &r->bh, &r->bw);
+    return 1;
+}
+
 /* Whether n is a size read here; else the problem, at byte k. */
 static int rd_size(rd_t *r, int n, size_t k) {
     if (n >= 4 && n <= API_SUDOKU_ISS_MAX_N) return 1;
@@ -1083,8 +1093,10 @@ static int rd_grid(rd_t *r) {
     size_t len = r->t.len, eq = s[0] == '=';
     int n = side_of(len - eq), half = len % 2 == 0 ? side_of(len / 2) : 0;
     long bad;
+    if (n > API_SUDOKU_ISS_MAX_N) n = 0; /* ISS's geometry has no such grid */
+    if (half > API_SUDOKU_ISS_MAX_N) half = 0;
     if (eq) {
-        if (n > 0 && givens_bad(s + 1, n) < 0 && rd_size(r, n, 1)) goto givens;
+        if (n > 0 && givens_bad(s + 1, n) < 0) return rd_size(r, n, 1) ? rd_plain(r, n, 1) : 1;
         rd_fail(r, 0, "'=' starts a grid of n*n givens, with one character for the empty cells");
         return 1;
     }
@@ -1116,8 +1128,14 @@ static int rd_grid(rd_t *r) {
         rd_layout(r, 0);
         r->no_boxes = 1;
     } else if (n > 0 && givens_bad(s, n) < 0) {
-        if (!rd_size(r, n, 0)) return 1;
-        goto givens;
+        return rd_size(r, n, 0) ? rd_plain(r, n, 0) : 1;
+    } else if (n > 0 && (s[0] != '.' || strspn(s, "0123456789.") == len)) {
+        bad = givens_bad(s, n);
+        rd_fail(r, (size_t)bad,
+                "'%c' and another character both stand for an empty cell: a grid of givens has "
+                "one (from 10x10 on, ISS writes values as letters, A = 1)",
+                s[bad]);
+        return 1;
     } else if (strspn(s, "0123456789.") == len && strpbrk(s, "0123456789") != NULL) {
         int cube = 1;
         while ((size_t)(cube + 1) * (size_t)(cube + 1) * (size_t)(cube + 1) <= len)
@@ -1134,26 +1152,14 @@ static int rd_grid(rd_t *r) {
                 ".~R1C1_5~R1C2_3...");
         return 1;
     } else if (s[0] != '.') {
-        bad = n > 0 ? givens_bad(s, n) : -1;
-        if (bad >= 0)
-            rd_fail(r, (size_t)bad,
-                    "'%c' and another character both stand for an empty cell: a grid of givens "
-                    "has one (from 10x10 on, ISS writes values as letters, A = 1)",
-                    s[bad]);
-        else
-            rd_fail(r, 0,
-                    "not ISS text: a constraint string starts with '.', a grid of givens has n*n "
-                    "characters; this has %zu",
-                    len);
+        rd_fail(r, 0,
+                "not ISS text: a constraint string starts with '.', a grid of givens has n*n "
+                "characters; this has %zu",
+                len);
         return 1;
     } else {
         return 0;
     }
-    iss_box(r->n, &r->bh, &r->bw);
-    return 1;
-givens:
-    r->n = n;
-    rd_givens(r, eq);
     iss_box(r->n, &r->bh, &r->bw);
     return 1;
 }
@@ -1195,6 +1201,7 @@ static void rd_frame(rd_t *r, json_t *body, int *ok) {
     int n = r->n, boxes = !r->no_boxes && r->bh > 0, cells[API_SUDOKU_ISS_MAX_N];
     int as_regions = !boxes && r->jigsaw && r->nregions == n && pieces_connected(r);
     json_t *units = json_array();
+    if (units == NULL) *ok = 0;
     if (boxes)
         api_jset(body, "box", json_pack("{s:i,s:i}", "rows", r->bh, "cols", r->bw), ok);
     else if (!as_regions) /* rows and columns only: a 1 x n box is a row */
