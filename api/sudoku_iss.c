@@ -1345,9 +1345,11 @@ void api_sudoku_iss_rename(const api_sudoku_iss_t *iss, api_problem_t *p) {
             snprintf(field, sizeof field, "character %u", (unsigned)at->at);
         else
             snprintf(field, sizeof field, "body");
-        snprintf(detail, sizeof detail, "%s%s%sread as %s: %s",
-                 at != NULL && at->type != NULL ? at->type : "", what,
-                 at != NULL && at->type != NULL ? ", " : "", e->field, e->detail);
+        if (snprintf(detail, sizeof detail, "%s%s%sread as %s: %s",
+                     at != NULL && at->type != NULL ? at->type : "", what,
+                     at != NULL && at->type != NULL ? ", " : "", e->field,
+                     e->detail) >= (int)sizeof detail)
+            memcpy(detail + sizeof detail - 4, "...", 4); /* cut: say so */
         memcpy(e->field, field, sizeof field);
         memcpy(e->detail, detail, sizeof detail);
     }
