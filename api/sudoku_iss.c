@@ -279,12 +279,13 @@ static int rd_cells(rd_t *r, size_t from, size_t to) {
 }
 
 /* An outside clue's row or column, R<k> or C<k> with k from 1 to n in
- * decimal (ISS's keys): 0 with *col and *index (0-based), or -1. */
+ * decimal as ISS writes its keys (no leading 0): 0 with *col and *index
+ * (0-based), or -1. */
 static int rd_line_id(rd_t *r, span_t a, int *col, int *index) {
     const char *s = r->t.s + a.from;
     long long k = 0;
-    if (a.len >= 2 && (s[0] == 'R' || s[0] == 'C') &&
-        api_decimal(s + 1, a.len - 1, r->n, &k) == 0 && k >= 1) {
+    if (a.len >= 2 && (s[0] == 'R' || s[0] == 'C') && s[1] != '0' &&
+        api_decimal(s + 1, a.len - 1, r->n, &k) == 0) {
         *col = s[0] == 'C';
         *index = (int)k - 1;
         return 0;

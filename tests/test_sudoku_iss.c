@@ -329,6 +329,7 @@ START_TEST(sudoku_iss_bad_text) {
         {".LittleKiller~10~R5C5", "item 1 at character 18", "no diagonal clue starts at 'R5C5'"},
         {".XSum~R1~0", "item 1 at character 10", "a clue of 0"},
         {".XSum~R10~5", "item 1 at character 7", "'R10' is not a row R1..R9"},
+        {".Sandwich~5~C01", "item 1 at character 13", "'C01' is not a row R1..R9"},
         {".Sandwich~1~R1.Sandwich~2~R1", "item 2 at character 27", "a second clue at 'R1'"},
         {".Shape~6x9", "item 1 at character 8", "a 6x9 grid"},
         {".Shape~9x9~0-8", "item 1 at character 12", "values '0-8'"},
