@@ -90,7 +90,7 @@ SOLVER_SRC := solvers/search.c solvers/nqueens/nqueens.c solvers/nqueens/count.c
 # api/: what the endpoints share, then the endpoint files, whose order is
 # the order of api_endpoints[] (see the generated list below).
 API_SRC    := api/problem.c api/json_dump.c api/request.c api/json_util.c api/json_scan.c \
-              api/json_writer.c api/opts.c api/endpoint.c api/xc_job.c \
+              api/json_writer.c api/opts.c api/endpoint.c api/xc_job.c api/sudoku_iss.c \
               api/nqueens_api.c api/nqueens_board_api.c \
               api/sudoku_variant.c api/sudoku_variant_api.c api/sudoku_api.c api/sudoku_batch.c \
               api/sudoku_logic_api.c api/killer_api.c api/xcover_api.c api/generate_api.c
@@ -107,7 +107,7 @@ TEST_SRC   := tests/test_nqueens.c tests/test_api.c tests/test_config.c tests/te
               tests/test_xcover.c tests/test_xcover_api.c tests/test_killer.c tests/test_killer_lcg.c \
               tests/test_killer_api.c tests/test_nqueens_board.c tests/test_nqueens_api.c \
               tests/test_static.c tests/test_logic.c tests/test_generate.c tests/test_variants.c \
-              tests/test_variants_http.c tests/test_http.c tests/test_nomem.c \
+              tests/test_variants_http.c tests/test_sudoku_iss.c tests/test_http.c tests/test_nomem.c \
               tests/test_fair.c tests/test_jobs.c tests/test_cluster.c \
               tests/test_main.c tests/job_harness.c tests/job_client.c tests/http_client.c \
               tests/http_check.c tests/fail_alloc.c tests/redis_harness.c tests/contract/record.c \

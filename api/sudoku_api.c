@@ -14,12 +14,15 @@
  *                     as "row,col value" (0-based); blank and '#' lines skipped.
  *   text/csv          N lines of N comma-separated values; an empty field is
  *                     an empty cell.
+ *   text/x-iss        a puzzle in the text of sigh's Interactive Sudoku
+ *                     Solver (solve and validate): handed over as a variant,
+ *                     api/sudoku_iss.h reads it.
  * In text and CSV every number is digits only, read in place however long
  * its line, and range-checked before use (api/decimal.h): "4294967296,0 3"
  * is an error, never a given at (0,0); so is text after a given.
- * For text and CSV the options come from the query string (method,
- * propagation, max_solutions, timeout_ms, trace, box=RxC); a JSON request
- * takes them from the body only.
+ * For text, CSV and ISS the options come from the query string (method,
+ * propagation, max_solutions, timeout_ms, trace, box=RxC; ISS's text gives
+ * its own boxes); a JSON request takes them from the body only.
  *
  * Everything is parsed into sd_puzzle_t: raw cell values (-1 = empty) and the
  * symbol list, then mapped to the solver's 1..N by position in the symbol
@@ -56,6 +59,7 @@
 #include "api/json_scan.h"
 #include "api/json_util.h"
 #include "api/json_writer.h"
+#include "api/sudoku_iss.h"
 #include "api/sudoku_variant.h"
 #include "api/xc_job.h"
 #include "solvers/sudoku/exchange.h"
@@ -87,7 +91,8 @@ static const char *const sd_methods[] = {
     "auto",        "backtracking", "mrv",  "propagation", "best-first",
     "algorithm-x", "dlx",          "fast", "cdcl",        NULL};
 static const char *const sd_levels[] = {"peers", "hidden-singles", "naked-pairs", "subsets", NULL};
-static const char *const sd_media[] = {"application/json", "text/plain", "text/csv", NULL};
+static const char *const sd_media[] = {"application/json", "text/plain", "text/csv",
+                                       API_SUDOKU_ISS_MEDIA, NULL};
 
 /* The method and level asked (names) into the solver's terms. */
 static void sd_choose(sd_puzzle_t *pz) {
@@ -636,6 +641,8 @@ static int sd_read(const api_request_t *req, const api_endpoint_t *ep, int varia
             api_opts_defaults(opts, req, pz); /* what the fast path wrote before it gave up */
             rc = sd_parse_json(req, opts, pz, p);
         }
+    } else if (variants && api_media_is(ct, API_SUDOKU_ISS_MEDIA)) {
+        return SD_VARIANT; /* ISS's text: read as the variant it writes (api/sudoku_iss.h) */
     } else if (api_media_is(ct, "text/plain")) {
         rc = api_opts_query(opts, req, 0, 0, pz, p);
         rc |= sd_parse_text(req, pz, p);

@@ -4,9 +4,12 @@
  *
  * The classic endpoints (sudoku_api.c, sudoku_logic_api.c, generate_api.c)
  * hand a request over when api_sudoku_variant_body() finds a variant field
- * among the body's keys; everything after that is here.  Every request is
- * JSON (options in the body, none in the query) and is read in one way
- * (vx_read): the options by the classic endpoint's own table rows
+ * among the body's keys, and solve and validate a body of ISS's text
+ * (API_SUDOKU_ISS_MEDIA); everything after that is here.  Every request is
+ * JSON (options in the body, none in the query) but ISS's text, which
+ * api/sudoku_iss.c turns into that JSON (options in the query, as for the
+ * other text bodies; its problems renamed to places in the text), and is
+ * read in one way (vx_read): the options by the classic endpoint's own table rows
  * (api_opts_json_options: the same ranges, defaults and words as without a
  * variant), the variant fields by api/sudoku_variant.c, the grid in the
  * variant's frame, then the model.  Errors name
@@ -59,6 +62,7 @@
 #include "api/json_util.h"
 #include "api/killer_api.h"
 #include "api/sudoku_api.h"
+#include "api/sudoku_iss.h"
 #include "api/sudoku_logic_api.h"
 #include "api/sudoku_variant.h"
 #include "solvers/rng.h"
@@ -80,9 +84,11 @@ typedef struct vx_req_s {
      * indices are in its rows' names, -1 none). */
     long long timeout_ms, max_solutions;
     int method_ix, level_ix, trace, steps;
+    api_sudoku_iss_t iss; /* a body of ISS's text: what it was read into, and from where */
 } vx_req_t;
 
 static void vx_req_free(vx_req_t *q) {
+    api_sudoku_iss_destroy(&q->iss);
     api_sudoku_variant_free(&q->v);
     sudoku_model_free(q->m);
     free(q->grid);
@@ -96,10 +102,29 @@ static const char *vx_enum_name(const api_endpoint_t *ep, const char *row, int i
     return o != NULL && o->names != NULL && ix >= 0 ? o->names[ix] : dflt;
 }
 
+/* The query options of a body of ISS's text, read as text and CSV bodies
+ * read theirs; threads and box (the text gives the boxes) refused by name.
+ * 0, or -1 with problems in p. */
+static int vx_query_options(const api_request_t *req, const api_endpoint_t *ep,
+                            api_sudoku_puzzle_t *o, api_problem_t *p) {
+    int rc = api_opts_query(ep->opts, req, 0, 0, o, p);
+    if (api_param(req, "threads") != NULL) {
+        api_problem_add(p, "query", "threads", "a variant is solved on one thread; leave it out");
+        rc = -1;
+    }
+    if (api_param(req, "box") != NULL) {
+        api_problem_add(p, "query", "box",
+                        "ISS's text gives the boxes (its Shape, NoBoxes); leave box out");
+        rc = -1;
+    }
+    return rc;
+}
+
 /* The options of ep's table (the classic endpoint's: every option is read
- * by its row there) into q.  symbols and threads are refused by name
- * (vx_refuse_classic), the puzzle's data (grid, box, the variant fields,
- * hint's givens and pencil) is read here.  0, or -1 with problems in p. */
+ * by its row there) into q: from the body, or from the query string for
+ * ISS's text.  symbols and threads are refused by name (vx_refuse_classic),
+ * the puzzle's data (grid, box, the variant fields, hint's givens and
+ * pencil) is read here.  0, -1 with problems in p, or -2 (out of memory). */
 static int vx_options(const api_request_t *req, const api_endpoint_t *ep, json_t *root, vx_req_t *q,
                       api_problem_t *p) {
     static const char *const refused[] = {"symbols", "threads", NULL};
@@ -108,7 +133,10 @@ static int vx_options(const api_request_t *req, const api_endpoint_t *ep, json_t
     if (o == NULL) return -2;
     o->method_ix = o->level_ix = -1;
     api_opts_defaults(ep->opts, req, o);
-    rc = api_opts_json_options(ep->opts, req, root, refused, o, p);
+    if (api_media_is(req->content_type, API_SUDOKU_ISS_MEDIA))
+        rc = vx_query_options(req, ep, o, p);
+    else
+        rc = api_opts_json_options(ep->opts, req, root, refused, o, p);
     q->timeout_ms = o->timeout_ms;
     q->max_solutions = o->max_solutions;
     q->method_ix = o->method_ix;
@@ -134,10 +162,12 @@ static int vx_refuse_classic(json_t *root, api_problem_t *p) {
 }
 
 /* Reads a variant request: the body (kept in *rootp for the endpoint's own
- * fields; json_decref it), the variant, the grid and the model.  Returns 0,
- * or an API_E* code with the problem in p (API_EINVALID with every field
- * error found, API_EMEDIA, API_ENOMEM).  The givens' conflicts are not
- * checked here.  q is freed by vx_req_free() either way. */
+ * fields; json_decref it), the variant, the grid and the model.  A body of
+ * ISS's text (API_SUDOKU_ISS_MEDIA, given NULL) is read into q->iss first,
+ * and the JSON it became is the body; its options come from the query.
+ * Returns 0, or an API_E* code with the problem in p (API_EINVALID with
+ * every field error found, API_EMEDIA, API_ENOMEM).  The givens' conflicts
+ * are not checked here.  q is freed by vx_req_free() either way. */
 /* A variant is read from JSON only: 0, or API_EMEDIA with the problem in p. */
 static int vx_json_only(const api_request_t *req, api_problem_t *p) {
     if (api_json_content_type(req)) return 0;
@@ -153,12 +183,24 @@ static int vx_read(const api_request_t *req, const api_endpoint_t *ep, json_t *g
     int bad, rc;
     api_problem_init(p, API_EINVALID, "the request is not valid");
     *rootp = NULL;
-    if (vx_json_only(req, p) != 0) return API_EMEDIA;
-    bad = api_params_check(req, none, p) != 0; /* options live in the body */
-    if (given != NULL)
-        root = json_incref(given);
-    else if ((root = api_json_object(req, p)) == NULL)
-        return p->code;
+    if (given == NULL && api_media_is(req->content_type, API_SUDOKU_ISS_MEDIA)) {
+        if ((rc = api_sudoku_iss_read(req->body, req->body_len, &q->iss, p)) == API_ENOMEM)
+            return rc;
+        if (rc != 0) { /* the text's problems, and the options' */
+            if (vx_options(req, ep, NULL, q, p) != -2) return API_EINVALID;
+            api_problem_nomem(p, "reading the options");
+            return API_ENOMEM;
+        }
+        bad = 0;
+        root = json_incref(q->iss.body);
+    } else {
+        if (vx_json_only(req, p) != 0) return API_EMEDIA;
+        bad = api_params_check(req, none, p) != 0; /* options live in the body */
+        if (given != NULL)
+            root = json_incref(given);
+        else if ((root = api_json_object(req, p)) == NULL)
+            return p->code;
+    }
     *rootp = root;
     bad |= vx_refuse_classic(root, p);
     if ((rc = vx_options(req, ep, root, q, p)) == -2) {
@@ -528,6 +570,7 @@ static int vs_prepare(const api_request_t *req, json_t *given, api_job_t **job, 
     api_job_ready(&j->base, &vs_ops, 1, 1, j->q.timeout_ms, job);
     return 0;
 fail:
+    if (j != NULL) api_sudoku_iss_rename(&j->q.iss, &p);
     json_decref(root);
     vs_free(j ? &j->base : NULL);
     *pp = p;
@@ -726,6 +769,7 @@ int api_sudoku_variant_validate_prepare(const api_request_t *req, api_job_t **jo
     vx_req_free(&q);
     return 0;
 fail:
+    api_sudoku_iss_rename(&q.iss, &p);
     free(cf);
     json_decref(root);
     vx_req_free(&q);

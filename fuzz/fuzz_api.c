@@ -6,7 +6,7 @@
  * Input, three parts: a first line naming the endpoint, "METHOD PATH C"
  * (an endpoint of api_endpoints[], by name, so that the corpus survives
  * any reordering of the list, and C a digit picking the Content-Type: 0
- * none, 1 JSON, 2 text/plain, 3 CSV); then up to the next '\n' a query
+ * none, 1 JSON, 2 text/plain, 3 CSV, 4 ISS's text); then up to the next '\n' a query
  * string (k=v&k=v, at most API_MAX_PARAMS pairs); everything after it is
  * the body.  An input that names no endpoint is skipped (libFuzzer learns
  * the names from the comparisons).
@@ -44,7 +44,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * index): replay.c checks that every endpoint has some. */
 size_t fuzz_reached[FUZZ_MAX_ENDPOINTS];
 
-static const char *const ctypes[] = {NULL, "application/json", "text/plain", "text/csv"};
+static const char *const ctypes[] = {NULL, "application/json", "text/plain", "text/csv",
+                                     "text/x-iss"};
 
 /* The checks above, on a finished answer. */
 static void check_answer(const api_response_t *resp, int streamed) {
@@ -90,7 +91,7 @@ static const api_endpoint_t *fuzz_endpoint(const uint8_t *data, size_t size, int
     memcpy(line, data, n);
     line[n] = '\0';
     *used = n + 1;
-    if (line[n - 2] != ' ' || line[n - 1] < '0' || line[n - 1] > '3') return NULL;
+    if (line[n - 2] != ' ' || line[n - 1] < '0' || line[n - 1] > '4') return NULL;
     *ct = line[n - 1] - '0';
     line[n - 2] = '\0';
     if ((sp = strchr(line, ' ')) == NULL) return NULL;

@@ -165,6 +165,12 @@ static const walk_t walks[] = {
     {"POST", "/v1/killer/solve", NULL, J, NULL,
      "{\"variant\":\"classic\",\"size\":4,\"cages\":[{\"sum\":3,\"cells\":[[0,0],[0,1]]},"
      "{\"sum\":7,\"cells\":[[0,2],[0,3]]}],\"max_solutions\":2}"},
+    /* ISS's text (api/sudoku_iss.c): read, solved, refused with its places renamed */
+    {"POST", "/v1/sudoku/solve", "max_solutions=2", "text/x-iss", NULL,
+     "?q=.Shape%7E4x4.~R1C1_1.Thermo%7ER1C2%7ER1C3.Cage%7E5%7ER2C1%7ER2C2.NoBoxes"
+     ".Jigsaw%7E0001011122232333.Diagonal%7E1"},
+    {"POST", "/v1/sudoku/solve", NULL, "text/x-iss", NULL, ".Shape~4x4.Cage~50~R1C1~R1C2"},
+    {"POST", "/v1/sudoku/validate", "max_solutions=0", "text/x-iss", NULL, ".Shape~4x4.Quad"},
 };
 #define NWALKS (sizeof walks / sizeof walks[0])
 
