@@ -23,8 +23,10 @@
 #             (its optimizer) and solved in one node process a round, each
 #             puzzle timed alone (wall) and stopped at CAP s; the harness
 #             solves one classic puzzle first, untimed, so its engine is
-#             compiled as in a page that has solved before; it is written to
-#             build/anchors/constraints/iss_constraints.mjs
+#             compiled as in a page that has solved before (a handler's code
+#             is compiled by the first puzzle that uses it: a puzzle run
+#             alone can take longer than in the whole file); it is written
+#             to build/anchors/constraints/iss_constraints.mjs
 # Both answers are judged against the file: the first solution must be the
 # file's (any solution when the file says the puzzle is not unique), and
 # uniqueness must agree with the file's `unique` (null is not judged).
@@ -34,7 +36,8 @@
 # Each figure is the best of REPS rounds; within a round one program runs all
 # the puzzles, then the other, the order alternating by round.  Tables: a
 # line per puzzle (puzzled ms, its elapsed_ms, ISS ms, ratio puzzled / ISS,
-# "!" past 2x), then per constraint type (the puzzles having it; jigsaw
+# the search nodes of both, ">N" where stopped: figures the machine's load
+# does not change; "!" past 2x), then per constraint type (the puzzles having it; jigsaw
 # regions and strict-kropki / strict-xv count as types): count, median and
 # worst of both, how many puzzles puzzled is more than 2x behind on, and
 # whether puzzled's median is ahead (types with at least 5 puzzles); last a
@@ -108,7 +111,8 @@ cat > "$out/iss_constraints.mjs" <<'EOF'
 //   node iss_constraints.mjs ISS_ROOT solve MAX_SOLUTIONS CAP_MS FILE.iss ...
 //        per file: id, wall ms, CPU ms (parse, build and solve: what a user
 //        waits for), solutions found (up to MAX_SOLUTIONS), exhausted 0/1,
-//        capped 0/1 (stopped at CAP_MS), the first solution (base 36) or -
+//        capped 0/1 (stopped at CAP_MS), the first solution (base 36) or -,
+//        search nodes and backtracks (ISS's counters, where it stopped)
 // The text is made with ISS's own classes (their constructors and
 // serializers, its cell ids and outside-clue lookups), so it is the text
 // ISS itself would write; a type with no ISS counterpart is an error.
@@ -322,10 +326,12 @@ if (cmd === 'check') {
 
 if (cmd === 'solve') {
   const [maxsol, capms, ...files] = args;
+  let internal = null; // the last solve's, for its counters after a cap
   const solve = (text, deadline) => {
+    internal = null;
     const solver = SudokuBuilder.build(
       SudokuBuilder.resolveConstraint(SudokuParser.parseText(text)));
-    const internal = solver._internalSolver;
+    internal = solver._internalSolver;
     const cells = solver._geometry.numGridCells;
     let count = 0, first = null;
     // polled every 1024 search steps; throwing is how the search is stopped
@@ -336,7 +342,8 @@ if (cmd === 'solve') {
       if (count++ === 0) first = grid.slice(0, cells);
     });
     const exhausted = internal.state === internal.constructor.STATE_EXHAUSTED ? 1 : 0;
-    return { count, exhausted, first };
+    const { nodesSearched, backtracks } = internal.counters;
+    return { count, exhausted, first, nodes: `${nodesSearched} ${backtracks}` };
   };
   // a classic puzzle first, untimed: ISS's engine compiled, as in a page
   // that has solved before (its per-puzzle tables are not kept)
@@ -355,13 +362,14 @@ if (cmd === 'solve') {
         console.log(`${name} - - - - - error:${e.message.replace(/\s+/g, '_').slice(0, 80)}`);
         continue;
       }
-      r = { count: 0, exhausted: 0, first: null };
+      const k = internal?.counters;
+      r = { count: 0, exhausted: 0, first: null, nodes: k ? `${k.nodesSearched} ${k.backtracks}` : '- -' };
       capped = 1;
     }
     const wall = performance.now() - t0, cu = process.cpuUsage(c0);
     const sol = r.first ? Array.from(r.first, b => (32 - Math.clz32(b)).toString(36)).join('') : '-';
     console.log(`${name} ${wall.toFixed(3)} ${((cu.user + cu.system) / 1000).toFixed(3)} ` +
-      `${r.count} ${r.exhausted} ${capped} ${sol.toUpperCase()}`);
+      `${r.count} ${r.exhausted} ${capped} ${sol.toUpperCase()} ${r.nodes}`);
   }
   process.exit(0);
 }
@@ -374,7 +382,8 @@ cat > "$out/table.py" <<'EOF'
 #   python3 table.py FILE.jsonl RESDIR CAP_S REPS
 # Reads RESDIR/puzzled.MODE ("round id http_code client_s" a request, the
 # answer in RESDIR/ans/MODE.ROUND.ID.json) and RESDIR/iss.MODE ("round id
-# wall_ms cpu_ms count exhausted capped solution", or "round id - ... error:X")
+# wall_ms cpu_ms count exhausted capped solution nodes backtracks", or
+# "round id - ... error:X")
 # for MODE first and unique; prints per puzzle, per type and a summary line.
 import json
 import os
@@ -450,7 +459,7 @@ def judge_iss(rec, mode, f):
 
 
 def load(mode):
-    """{(prog, id): [(state, ms, srv_ms, note), ...]} over rounds."""
+    """{(prog, id): [(state, ms, srv_ms, note, nodes), ...]} over rounds."""
     out = {}
     byid = {safe(r["id"]): r for r in recs}
     try:
@@ -470,7 +479,8 @@ def load(mode):
                     note = "HTTP %s %s" % (code, note)
                 srv = (ans or {}).get("stats", {}).get("elapsed_ms")
                 ms = float(secs) * 1000
-                out.setdefault(("p", i), []).append((st, ms, srv, note))
+                nodes = (ans or {}).get("stats", {}).get("nodes")
+                out.setdefault(("p", i), []).append((st, ms, srv, note, nodes))
     except OSError:
         pass
     try:
@@ -481,26 +491,39 @@ def load(mode):
                     continue
                 st, note = judge_iss(byid[fl[1]], mode, fl)
                 ms = float(fl[2]) if fl[2] != "-" else None
-                out.setdefault(("i", fl[1]), []).append((st, ms, None, note))
+                nodes = int(fl[8]) if len(fl) > 8 and fl[8].isdigit() else None
+                out.setdefault(("i", fl[1]), []).append((st, ms, None, note, nodes))
     except OSError:
         pass
     return out
 
 
 def best(runs):
-    """(value, srv, notes): the best time of the rounds answered right, INF
-    when every such round stopped at CAP, "wrong" or "err" when none was
-    answered right, None when there was no run."""
+    """(value, srv, nodes, notes): the best time of the rounds answered
+    right, INF when every such round stopped at CAP, "wrong" or "err" when
+    none was answered right, None when there was no run; nodes: the search
+    nodes of that round (">N" where it stopped)."""
     if not runs:
-        return None, None, []
+        return None, None, None, []
     done = [r for r in runs if r[0] == "ok"]
     notes = sorted({r[3] for r in runs if r[3]})
     if done:
         b = min(done, key=lambda r: r[1])
-        return b[1], b[2], notes
-    if any(r[0] == "cap" for r in runs):
-        return INF, None, notes
-    return ("wrong" if any(r[0] == "wrong" for r in runs) else "err"), None, notes
+        return b[1], b[2], knum(b[4]), notes
+    caps = [r for r in runs if r[0] == "cap"]
+    if caps:
+        n = max((r[4] for r in caps if r[4] is not None), default=None)
+        return INF, None, ">" + knum(n) if n is not None else None, notes
+    return ("wrong" if any(r[0] == "wrong" for r in runs) else "err"), None, None, notes
+
+
+def knum(n):
+    if n is None:
+        return None
+    for div, suf in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if n >= div:
+            return "%.1f%s" % (n / div, suf)
+    return str(n)
 
 
 def fmt(v, w=10):
@@ -536,21 +559,24 @@ for mode, title in (("first", "first solution (max_solutions 1)"),
     rows = []
     print()
     print("== %s: ms, best of %s; puzzled = client wall (srv = its elapsed_ms), "
-          "ISS = parse + build + solve; ratio = puzzled / ISS" % (title, reps))
-    print("%-44s %10s %9s %10s %7s  %s" % ("puzzle", "puzzled", "(srv)", "ISS", "ratio", "types"))
+          "ISS = parse + build + solve; ratio = puzzled / ISS; nodes: each one's search "
+          "nodes" % (title, reps))
+    print("%-44s %10s %9s %10s %7s %7s %7s  %s" % ("puzzle", "puzzled", "(srv)", "ISS", "ratio",
+                                                 "nodes", "(ISS)", "types"))
     wrong = []
     bad = {"p": 0, "i": 0}  # puzzles with a wrong or failed answer in some round
     for rec in recs:
         i = safe(rec["id"])
-        p, srv, pn = best(data.get(("p", i), []))
-        s, _, sn = best(data.get(("i", i), []))
+        p, srv, pk, pn = best(data.get(("p", i), []))
+        s, _, sk, sn = best(data.get(("i", i), []))
         for prog in bad:
             bad[prog] += any(r[0] in ("wrong", "err") for r in data.get((prog, i), []))
         rs, rv = ratio(p, s)
         rows.append((rec, p, s, rv))
         flag = " !" if rv is not None and rv > 2 else ""
-        print("%-44s %s %s %s %7s  %s%s" % (rec["id"][:44], fmt(p), fmt(srv, 9), fmt(s), rs,
-                                            ",".join(types_of(rec)), flag))
+        print("%-44s %s %s %s %7s %7s %7s  %s%s" % (rec["id"][:44], fmt(p), fmt(srv, 9), fmt(s),
+                                                    rs, pk or "-", sk or "-",
+                                                    ",".join(types_of(rec)), flag))
         for n in pn:
             wrong.append("  puzzled %s: %s" % (rec["id"], n))
         for n in sn:
@@ -620,7 +646,7 @@ puzzled_round() { # puzzled_round MODE ROUND: "round id http_code seconds" lines
         echo "$2 $id $t"
     done >> "$out/res/puzzled.$1"
 }
-iss_round() { # iss_round MODE ROUND: "round id wall cpu count exhausted capped solution" lines
+iss_round() { # iss_round MODE ROUND: "round id wall cpu count exhausted capped solution nodes backtracks" lines
     [ -n "$iss" ] || return 0
     m=1
     [ "$1" = unique ] && m=2
