@@ -5,6 +5,12 @@
  *   bench_constraints_http [-f FILE] [-p SECONDS]   (timeout_ms of each request:
  *                                                    default 30 s, under the
  *                                                    client's 60 s)
+ *   bench_constraints_http [-f FILE] [-p SECONDS] -o DIR [-m N]
+ *
+ * With -o, no server is started: each record's request (max_solutions N,
+ * default 2) is written to DIR/<id>.json, for a client of one's own
+ * (bench/compare/constraints.sh); any character of the id outside
+ * [A-Za-z0-9._-] becomes '_' in the file name.
  *
  * A record {size, box, regions, givens, constraints, strict, solution,
  * unique} becomes the request a client would send to POST
@@ -27,6 +33,7 @@
  * and worst ms of those), the unsupported types, and last
  *   constraints: N solved, W wrong, U uniqueness wrong, S unsupported
  * Exit 1 when W or U is not 0. */
+#include <ctype.h>
 #include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
@@ -66,8 +73,9 @@ static type_stat_t *type_of(type_stat_t *ts, int *nts, const char *name) {
     return &ts[(*nts)++];
 }
 
-/* The request body of one record; NULL on a record it cannot read. */
-static json_t *request_of(json_t *rec) {
+/* The request body of one record, asking for up to `max_solutions`; NULL on
+ * a record it cannot read. */
+static json_t *request_of(json_t *rec, int max_solutions) {
     json_t *req = json_object(), *box = json_object_get(rec, "box"),
            *regions = json_object_get(rec, "regions"), *cons = json_array(), *e;
     int n = (int)json_integer_value(json_object_get(rec, "size"));
@@ -120,8 +128,52 @@ static json_t *request_of(json_t *rec) {
         json_object_set_new(req, "constraints", cons);
     else
         json_decref(cons);
-    json_object_set_new(req, "max_solutions", json_integer(2));
+    json_object_set_new(req, "max_solutions", json_integer(max_solutions));
     return req;
+}
+
+/* -o: every record's request, timeout_ms `limit_s` s, written to DIR/<id>.json.
+ * Returns the exit status: 0, or 1 when a record could not be read or a
+ * file not written (each said on stderr). */
+static int write_requests(const char *path, const char *dir, int max_solutions, double limit_s) {
+    FILE *f = fopen(path, "r");
+    char *line = NULL, name[4096], safe[256];
+    size_t cap = 0;
+    int written = 0, bad = 0;
+    if (f == NULL) {
+        printf("bench_constraints_http: no file %s (skipped)\n", path);
+        return 0;
+    }
+    while (getline(&line, &cap, f) > 0) {
+        json_t *rec = json_loads(line, 0, NULL), *req;
+        const char *id = json_string_value(json_object_get(rec, "id"));
+        int len;
+        if (rec == NULL) continue;
+        if (id == NULL || (req = request_of(rec, max_solutions)) == NULL) {
+            fprintf(stderr, "  %s: a record this client cannot read\n", id ? id : "?");
+            bad++;
+            json_decref(rec);
+            continue;
+        }
+        json_object_set_new(req, "timeout_ms", json_integer((json_int_t)(limit_s * 1000)));
+        snprintf(safe, sizeof safe, "%s", id);
+        for (char *q = safe; *q; q++)
+            if (!isalnum((unsigned char)*q) && *q != '.' && *q != '-') *q = '_';
+        len = snprintf(name, sizeof name, "%s/%s.json", dir, safe);
+        if (len < 0 || (size_t)len >= sizeof name || json_dump_file(req, name, JSON_COMPACT) != 0) {
+            fprintf(stderr, "  %s: cannot write %s\n", id, name);
+            bad++;
+        } else {
+            written++;
+        }
+        json_decref(req);
+        json_decref(rec);
+    }
+    free(line);
+    fclose(f);
+    printf("bench_constraints_http: %d requests (max_solutions %d) written to %s\n", written,
+           max_solutions, dir);
+    return bad == 0 ? 0 : 1;
 }
 
 int main(int argc, char **argv) {
@@ -132,6 +184,8 @@ int main(int argc, char **argv) {
     int nts = 0;
     long solved = 0, wrong = 0, uwrong = 0, unsupported = 0, count = 0, timeouts = 0;
     double limit_s = 30; /* under the client's 60 s: the server answers "timeout" first */
+    const char *outdir = NULL;
+    int max_solutions = 2;
     char *line = NULL, url[128], unsup[2048] = "";
     size_t cap = 0;
     tsrv_t s;
@@ -142,11 +196,17 @@ int main(int argc, char **argv) {
             path = argv[++i];
         else if (strcmp(argv[i], "-p") == 0 && i + 1 < argc)
             limit_s = atof(argv[++i]);
+        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+            outdir = argv[++i];
+        else if (strcmp(argv[i], "-m") == 0 && i + 1 < argc)
+            max_solutions = atoi(argv[++i]);
         else {
-            fprintf(stderr, "usage: bench_constraints_http [-f FILE] [-p SECONDS]\n");
+            fprintf(stderr,
+                    "usage: bench_constraints_http [-f FILE] [-p SECONDS] [-o DIR [-m N]]\n");
             return 2;
         }
     }
+    if (outdir != NULL) return write_requests(path, outdir, max_solutions, limit_s);
     if ((f = fopen(path, "r")) == NULL) {
         printf("bench_constraints_http: no file %s (skipped)\n", path);
         printf("constraints: 0 solved, 0 wrong, 0 uniqueness wrong, 0 unsupported\n");
@@ -172,7 +232,7 @@ int main(int argc, char **argv) {
         size_t i;
         if (rec == NULL) continue;
         count++;
-        if ((req = request_of(rec)) == NULL) {
+        if ((req = request_of(rec, 2)) == NULL) {
             printf("  %s: a record this client cannot read\n", id ? id : "?");
             wrong++;
             json_decref(rec);
