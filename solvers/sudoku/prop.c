@@ -151,6 +151,14 @@ static size_t eqsum_words(const sudoku_model_t *m, int k) {
 
 /* Bytes of the line state: the queue, the flags, and the scratch for the
  * largest line's two tables ((len + 1) rows each), or a group's. */
+/* Cells over all of a model's lines. */
+static size_t line_cells(const sudoku_model_t *m) {
+    size_t total = 0;
+    for (int k = 0; k < m->nlines; k++)
+        total += m->lines[k].len;
+    return total;
+}
+
 static size_t line_bytes(const sudoku__run_t *run) {
     const sudoku_model_t *m = run->model;
     size_t most = 0;
@@ -163,7 +171,7 @@ static size_t line_bytes(const sudoku__run_t *run) {
         if (w > most) most = w;
     }
     return SUDOKU__ALIGN((size_t)m->nlines * sizeof(uint16_t)) + SUDOKU__ALIGN((size_t)m->nlines) +
-           SUDOKU__ALIGN((size_t)run->ncells * sizeof(uint32_t)) +
+           SUDOKU__ALIGN((size_t)run->ncells * sizeof(uint32_t)) + SUDOKU__ALIGN(line_cells(m)) +
            SUDOKU__ALIGN(most * sizeof(uint64_t));
 }
 
@@ -253,6 +261,46 @@ static inline __attribute__((always_inline)) void init_cell(sudoku__prop_t *p, i
     }
 }
 
+/* Whether two cells share a unit. */
+static int share_unit(const sudoku__geom_t *g, int a, int b) {
+    int na, nb, i = 0, j = 0;
+    const uint16_t *ua = sudoku__cell_units(g, a, &na), *ub = sudoku__cell_units(g, b, &nb);
+    while (i < na && j < nb) { /* both ascending */
+        if (ua[i] == ub[j]) return 1;
+        if (ua[i] < ub[j])
+            i++;
+        else
+            j++;
+    }
+    return 0;
+}
+
+/* Splits each sum line's cells into groups of cells that all share a unit
+ * pairwise (so hold distinct values): a cell joins the first group whose
+ * every cell it shares a unit with.  lgroup[first + i] is cell i's group,
+ * numbered from 0 in order of appearance. */
+static void sum_groups(sudoku__prop_t *p) {
+    const sudoku_model_t *m = p->lm;
+    for (int k = 0; k < m->nlines; k++) {
+        const sudoku_line_t *ln = &m->lines[k];
+        const uint16_t *lc = m->line_cells + ln->first;
+        uint8_t *gid = p->lgroup + ln->first;
+        int ngroups = 0;
+        if (ln->kind != SUDOKU_LINE_SUM) continue;
+        for (uint32_t i = 0; i < ln->len; i++) {
+            int g = 0;
+            for (; g < ngroups; g++) {
+                uint32_t j = 0;
+                for (; j < i; j++)
+                    if (gid[j] == g && !share_unit(p->g, lc[i], lc[j])) break;
+                if (j == i) break;
+            }
+            gid[i] = (uint8_t)g;
+            if (g == ngroups) ngroups++;
+        }
+    }
+}
+
 /* A cell's starting conflict score: the cells of every unit and line it
  * lies in (ISS's cell priorities: a cell many rules watch is picked
  * first while nothing has failed yet). */
@@ -318,6 +366,8 @@ void sudoku__prop_init(sudoku__prop_t *p, sudoku__run_t *run, void *mem, size_t 
             score_init(p, run);
         }
         at += SUDOKU__ALIGN((size_t)nc * sizeof(uint32_t));
+        p->lgroup = (uint8_t *)at;
+        at += SUDOKU__ALIGN(line_cells(run->model));
         p->lscratch = (uint64_t *)(void *)at;
         for (c = 0; c < nl; c++) {
             p->lq[c] = (uint16_t)c;
@@ -361,6 +411,7 @@ void sudoku__prop_init(sudoku__prop_t *p, sudoku__run_t *run, void *mem, size_t 
     if (run->model != NULL)
         for (c = 0; c < run->g.nunits; c++)
             if (sudoku__unit_len(&run->g, c) == n) p->exact[c >> 6] |= (uint64_t)1 << (c & 63);
+    if (p->lgroup != NULL) sum_groups(p);
 }
 
 /* Every cell has at least one entry (sudoku__dirty_marks), and exactly one
@@ -747,12 +798,70 @@ static int sum_backward(sudoku__prop_t *p, const uint16_t *lc, size_t len, size_
     return 0;
 }
 
+/* Sums of the k smallest and the k largest values of mask u (k <= its
+ * values). */
+static void mask_ends(uint64_t u, int k, long *lo, long *hi) {
+    uint64_t m = u;
+    *lo = *hi = 0;
+    for (int i = 0; i < k; i++, m &= m - 1)
+        *lo += sudoku__ctz(m) + 1;
+    for (int i = 0; i < k; i++) {
+        int top = 63 - __builtin_clzll(u);
+        *hi += top + 1;
+        u &= ~((uint64_t)1 << top);
+    }
+}
+
+/* A sum's bounds with its groups' values distinct (sum_groups): a group of
+ * k cells whose candidates' union is U adds up to at least the k smallest
+ * of U and at most the k largest; v stays in a cell when the others, its
+ * own group's k - 1 taking values of U other than v, can still make the
+ * total with it.  What the sum's tables miss: they let a group repeat. */
+static int sum_distinct(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *lc,
+                        const uint8_t *gid) {
+    uint64_t U[SUDOKU_LINE_MAX_CELLS] = {0};
+    int K[SUDOKU_LINE_MAX_CELLS] = {0}, ng = 0, multi = 0;
+    long glo[SUDOKU_LINE_MAX_CELLS], ghi[SUDOKU_LINE_MAX_CELLS], LO = 0, HI = 0, total = ln->value;
+    for (uint32_t i = 0; i < ln->len; i++) {
+        U[gid[i]] |= p->cand[lc[i]];
+        multi |= ++K[gid[i]] > 1;
+        if (gid[i] >= ng) ng = gid[i] + 1;
+    }
+    if (!multi) return 0; /* no two cells differ: the tables said it all */
+    for (int g = 0; g < ng; g++) {
+        if (sudoku__popcount(U[g]) < K[g]) return -1;
+        mask_ends(U[g], K[g], &glo[g], &ghi[g]);
+        LO += glo[g];
+        HI += ghi[g];
+    }
+    if (total < LO || total > HI) return -1;
+    for (uint32_t i = 0; i < ln->len; i++) {
+        int g = gid[i], k = K[g];
+        uint64_t keep = 0;
+        long lo1, hi1;
+        if (k < 2) continue;
+        mask_ends(U[g], k - 1, &lo1, &hi1); /* the others' least and most, v not among them */
+        for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1) {
+            uint64_t bit = m & -m;
+            long v = sudoku__ctz(m) + 1, lo, hi;
+            /* v among U's k - 1 smallest: the others' least is the k smallest but v */
+            lo = sudoku__popcount(U[g] & (bit - 1)) < k - 1 ? glo[g] - v : lo1;
+            hi = sudoku__popcount(U[g] & ~(bit | (bit - 1))) < k - 1 ? ghi[g] - v : hi1;
+            if (LO - glo[g] + lo + v <= total && HI - ghi[g] + hi + v >= total) keep |= bit;
+        }
+        if (elim(p, lc[i], ~keep) < 0) return -1;
+    }
+    return 0;
+}
+
 static int line_sum(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *lc) {
     size_t len = ln->len, w = line_row_words(ln, p->n), top = (size_t)ln->value;
     uint64_t *F = p->lscratch, *B = F + (len + 1) * w;
     sum_forward(p, lc, len, w, top, F, B);
     B[len * w + top / 64] = (uint64_t)1 << (top % 64);
-    return sum_backward(p, lc, len, w, F, B);
+    if (sum_backward(p, lc, len, w, F, B) < 0) return -1;
+    if (ln->kind == SUDOKU_LINE_SUM) return sum_distinct(p, ln, lc, p->lgroup + ln->first);
+    return 0;
 }
 
 /* Value sets a cage may use that cage_sets() enumerates at most, per look
