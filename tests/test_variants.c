@@ -1016,6 +1016,106 @@ START_TEST(variants_cancel_during_search) {
 }
 END_TEST
 
+/* One 9x9 line of `kind` on an empty grid (a group of two for EQSUM, a
+ * "<" table for PAIR): each satisfiable, so an empty grid with it has far
+ * more than SUDOKU_MAX_SOLUTIONS solutions.  Cells: row 0 for the outside
+ * clues, else cells of box 0. */
+static sudoku_model_t *one_kind(int kind, uint64_t *table) {
+    static const uint16_t row0[] = {0, 1, 2, 3, 4, 5, 6, 7, 8}, box[] = {0, 1, 2, 11},
+                          loop[] = {0, 1, 10, 9}, arrow[] = {0, 10, 20};
+    sudoku_spec_t s = spec_n(9);
+    sudoku_line_t lines[2] = {{.kind = (uint8_t)kind, .first = 0, .len = 3}};
+    const uint16_t *cells = box;
+    s.nlines = 1;
+    switch (kind) {
+    case SUDOKU_LINE_SUM:
+    case SUDOKU_LINE_CAGE: lines[0].value = 15; break;
+    case SUDOKU_LINE_SKYSCRAPER: lines[0].value = 3, lines[0].len = 9, cells = row0; break;
+    case SUDOKU_LINE_PAIR:
+        for (int a = 0; a < 9; a++) /* b > a */
+            table[a] = 0x1ffull & ~((2ull << a) - 1);
+        s.npair_tables = 1;
+        s.pair_tables = table;
+        lines[0].len = 2;
+        break;
+    case SUDOKU_LINE_ARROW: lines[0].value = 1, cells = arrow; break;
+    case SUDOKU_LINE_LOCKOUT: lines[0].value = 4; break;
+    case SUDOKU_LINE_SANDWICH:
+    case SUDOKU_LINE_XSUM: lines[0].value = 10, lines[0].len = 9, cells = row0; break;
+    case SUDOKU_LINE_SEGSUM: lines[0].value = 10, lines[0].len = 4; break;
+    case SUDOKU_LINE_SEGLOOP: lines[0].value = 10, lines[0].len = 4, cells = loop; break;
+    case SUDOKU_LINE_EQSUM: /* {0, 1} and {2, 11} add up alike */
+        lines[0].value = 2, lines[0].len = 2;
+        lines[1] = (sudoku_line_t){.kind = SUDOKU_LINE_EQSUM, .value = 1, .first = 2, .len = 2};
+        s.nlines = 2;
+        break;
+    default: break; /* renban, between, zipper: three cells of box 0 */
+    }
+    s.lines = lines;
+    s.line_cells = cells;
+    return build(&s);
+}
+
+/* Every line kind: the engines that read lines stop on a past deadline, a
+ * set cancel flag and a node budget (an empty grid has far more solutions
+ * than the budget's nodes allow), and every solution found by then keeps
+ * the line; an allocation failure at any point answers SEARCH_ENOMEM (the
+ * sanitizers see that nothing leaks). */
+START_TEST(variants_every_line_kind_stops_and_fails_cleanly) {
+    static const sudoku_method_t methods[] = {SUDOKU_METHOD_PROPAGATION, SUDOKU_METHOD_BEST_FIRST};
+    uint64_t table[9];
+    sudoku_model_t *m = one_kind(_i, table);
+    uint8_t g[81] = {0}, *sols = malloc(64 * 81);
+    atomic_int flag;
+    atomic_init(&flag, 1);
+    ck_assert_int_eq(m->nrules, m->nlines);
+    for (size_t e = 0; e < sizeof methods / sizeof methods[0]; e++) {
+        sudoku_opts_t o;
+        sudoku_result_t r;
+        search_ctl_t past = {.deadline_ns = 1}, cancel = {.cancel = &flag},
+                     budget = {.node_budget = 50};
+        int clean = 0, failed = 0;
+        sudoku_opts_init(&o);
+        o.method = methods[e];
+        o.max_solutions = SUDOKU_MAX_SOLUTIONS;
+        o.ctl = &past;
+        ck_assert_int_eq(sudoku_model_solve(m, g, &o, &r), SEARCH_TIMEOUT);
+        ck_assert_uint_eq(r.stats.nodes, 0);
+        o.ctl = &cancel;
+        ck_assert_int_eq(sudoku_model_solve(m, g, &o, &r), SEARCH_CANCELLED);
+        o.ctl = &budget;
+        ck_assert_msg(sudoku_model_solve(m, g, &o, &r) == SEARCH_BUDGET, "kind %d, method %d", _i,
+                      (int)methods[e]);
+        ck_assert_uint_le(r.stats.nodes, 50);
+        o.ctl = NULL;
+        o.max_solutions = 64;
+        o.solutions = sols;
+        ck_assert_int_eq(sudoku_model_solve(m, g, &o, &r), 0);
+        ck_assert_uint_eq(r.solutions_found, 64);
+        for (uint32_t k = 0; k < 64; k++)
+            ck_assert_int_eq(sudoku_model_check_solution(m, g, sols + (size_t)k * 81), 1);
+        o.max_solutions = 2;
+        for (long k = 1; k < 200 && !clean; k++) {
+            int rc;
+            fa_arm(k);
+            rc = sudoku_model_solve(m, g, &o, &r);
+            fa_disarm();
+            if (!fa_fired()) {
+                ck_assert_int_eq(rc, 0);
+                clean = 1;
+            } else {
+                ck_assert_msg(rc == SEARCH_ENOMEM, "kind %d: allocation %ld failed, rc %d", _i, k,
+                              rc);
+                failed++;
+            }
+        }
+        ck_assert_msg(clean && failed > 0, "kind %d: %d failures, clean %d", _i, failed, clean);
+    }
+    free(sols);
+    sudoku_model_free(m);
+}
+END_TEST
+
 /* Allocation failures: the k-th allocation of a call fails, for every k
  * until one call runs clean; each failure answers SEARCH_ENOMEM (or the
  * logic state NULL) and leaves nothing allocated (the sanitizers' leak
@@ -2012,6 +2112,8 @@ Suite *variants_suite(void) {
     tcase_add_test(eng, variants_exact_cover_split_matches_the_solve);
     tcase_add_loop_test(eng, variants_lines_count_like_brute_force, 0, 4);
     tcase_add_test(eng, variants_unit_cages_are_read_by_every_engine);
+    tcase_add_loop_test(eng, variants_every_line_kind_stops_and_fails_cleanly, 0,
+                        SUDOKU_LINE_KINDS);
     tcase_add_loop_test(eng, variants_relations_count_like_brute_force, 0, 4);
     tcase_add_test(eng, variants_lines_on_9x9);
     tcase_add_test(model, variants_lines_bad_specs);
