@@ -103,6 +103,7 @@
  * grid (pairs everywhere, no line stands out) is the one that got worse.
  *
  * Thread-safety: all state is in the arena of one solve. */
+#include <limits.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -261,42 +262,59 @@ static inline __attribute__((always_inline)) void init_cell(sudoku__prop_t *p, i
     }
 }
 
-/* Whether two cells share a unit. */
-static int share_unit(const sudoku__geom_t *g, int a, int b) {
-    int na, nb, i = 0, j = 0;
-    const uint16_t *ua = sudoku__cell_units(g, a, &na), *ub = sudoku__cell_units(g, b, &nb);
-    while (i < na && j < nb) { /* both ascending */
-        if (ua[i] == ub[j]) return 1;
-        if (ua[i] < ub[j])
-            i++;
-        else
-            j++;
-    }
+/* Whether cell c lies in unit u. */
+static int in_unit(const sudoku__geom_t *g, int c, int u) {
+    int nu;
+    const uint16_t *us = sudoku__cell_units(g, c, &nu);
+    for (int i = 0; i < nu; i++)
+        if (us[i] == u) return 1;
     return 0;
 }
 
-/* Splits each sum line's cells into groups of cells that all share a unit
- * pairwise (so hold distinct values): a cell joins the first group whose
- * every cell it shares a unit with.  lgroup[first + i] is cell i's group,
- * numbered from 0 in order of appearance. */
+/* Splits each sum line's cells (an arrow's after its heads) into groups of
+ * cells that share a unit (so hold distinct values), largest first: the
+ * unit holding most of the cells not grouped yet makes the next group,
+ * until every cell has one (a group of one at worst).  The larger the
+ * groups, the tighter their bounds (sum_distinct): a long line through
+ * rows is best cut by rows, not by the order it runs in.  lgroup[first +
+ * i] is cell i's group, from 0 (an arrow's from its first line cell). */
 static void sum_groups(sudoku__prop_t *p) {
     const sudoku_model_t *m = p->lm;
     for (int k = 0; k < m->nlines; k++) {
         const sudoku_line_t *ln = &m->lines[k];
-        const uint16_t *lc = m->line_cells + ln->first;
-        uint8_t *gid = p->lgroup + ln->first;
+        uint32_t skip = ln->kind == SUDOKU_LINE_ARROW ? (uint32_t)(ln->value & 0xff) : 0;
+        const uint16_t *lc = m->line_cells + ln->first + skip;
+        uint8_t *gid = p->lgroup + ln->first + skip;
+        uint32_t len = ln->len - skip, left = len;
         int ngroups = 0;
-        if (ln->kind != SUDOKU_LINE_SUM) continue;
-        for (uint32_t i = 0; i < ln->len; i++) {
-            int g = 0;
-            for (; g < ngroups; g++) {
-                uint32_t j = 0;
-                for (; j < i; j++)
-                    if (gid[j] == g && !share_unit(p->g, lc[i], lc[j])) break;
-                if (j == i) break;
+        if (ln->kind != SUDOKU_LINE_SUM && ln->kind != SUDOKU_LINE_ARROW) continue;
+        memset(gid, 0xff, len);
+        while (left > 0) {
+            int best = -1, nu;
+            uint32_t most = 0;
+            for (uint32_t i = 0; i < len; i++) { /* the units of the cells left */
+                const uint16_t *us;
+                if (gid[i] != 0xff) continue;
+                us = sudoku__cell_units(p->g, lc[i], &nu);
+                for (int a = 0; a < nu; a++) {
+                    uint32_t count = 0;
+                    for (uint32_t j = 0; j < len; j++)
+                        count += gid[j] == 0xff && in_unit(p->g, lc[j], us[a]);
+                    if (count > most) most = count, best = us[a];
+                }
+                if (best < 0) { /* in no unit: a group alone */
+                    gid[i] = (uint8_t)ngroups++;
+                    left--;
+                    break;
+                }
             }
-            gid[i] = (uint8_t)g;
-            if (g == ngroups) ngroups++;
+            if (best < 0) continue;
+            for (uint32_t j = 0; j < len; j++)
+                if (gid[j] == 0xff && in_unit(p->g, lc[j], best)) {
+                    gid[j] = (uint8_t)ngroups;
+                    left--;
+                }
+            ngroups++;
         }
     }
 }
@@ -814,28 +832,32 @@ static void mask_ends(uint64_t u, int k, long *lo, long *hi) {
 
 /* A sum's bounds with its groups' values distinct (sum_groups): a group of
  * k cells whose candidates' union is U adds up to at least the k smallest
- * of U and at most the k largest; v stays in a cell when the others, its
- * own group's k - 1 taking values of U other than v, can still make the
- * total with it.  What the sum's tables miss: they let a group repeat. */
-static int sum_distinct(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *lc,
-                        const uint8_t *gid) {
+ * of U and at most the k largest, so the sum lies in [*lo, *hi]; -1 when
+ * that misses [tmin, tmax].  With `prune`, v stays in a cell when the
+ * others, its own group's k - 1 taking values of U other than v, can still
+ * make a total in [tmin, tmax] with it.  What the sum's tables miss: they
+ * let a group repeat. */
+static int sum_distinct(sudoku__prop_t *p, const uint16_t *lc, size_t len, const uint8_t *gid,
+                        long tmin, long tmax, int prune, long *lo, long *hi) {
     uint64_t U[SUDOKU_LINE_MAX_CELLS] = {0};
     int K[SUDOKU_LINE_MAX_CELLS] = {0}, ng = 0, multi = 0;
-    long glo[SUDOKU_LINE_MAX_CELLS], ghi[SUDOKU_LINE_MAX_CELLS], LO = 0, HI = 0, total = ln->value;
-    for (uint32_t i = 0; i < ln->len; i++) {
+    long glo[SUDOKU_LINE_MAX_CELLS], ghi[SUDOKU_LINE_MAX_CELLS], LO = 0, HI = 0;
+    for (size_t i = 0; i < len; i++) {
         U[gid[i]] |= p->cand[lc[i]];
         multi |= ++K[gid[i]] > 1;
         if (gid[i] >= ng) ng = gid[i] + 1;
     }
-    if (!multi) return 0; /* no two cells differ: the tables said it all */
     for (int g = 0; g < ng; g++) {
         if (sudoku__popcount(U[g]) < K[g]) return -1;
         mask_ends(U[g], K[g], &glo[g], &ghi[g]);
         LO += glo[g];
         HI += ghi[g];
     }
-    if (total < LO || total > HI) return -1;
-    for (uint32_t i = 0; i < ln->len; i++) {
+    *lo = LO;
+    *hi = HI;
+    if (tmax < LO || tmin > HI) return -1;
+    if (!prune || !multi) return 0; /* no two cells differ: the tables said it all */
+    for (size_t i = 0; i < len; i++) {
         int g = gid[i], k = K[g];
         uint64_t keep = 0;
         long lo1, hi1;
@@ -843,11 +865,11 @@ static int sum_distinct(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16
         mask_ends(U[g], k - 1, &lo1, &hi1); /* the others' least and most, v not among them */
         for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1) {
             uint64_t bit = m & -m;
-            long v = sudoku__ctz(m) + 1, lo, hi;
+            long v = sudoku__ctz(m) + 1, l, h;
             /* v among U's k - 1 smallest: the others' least is the k smallest but v */
-            lo = sudoku__popcount(U[g] & (bit - 1)) < k - 1 ? glo[g] - v : lo1;
-            hi = sudoku__popcount(U[g] & ~(bit | (bit - 1))) < k - 1 ? ghi[g] - v : hi1;
-            if (LO - glo[g] + lo + v <= total && HI - ghi[g] + hi + v >= total) keep |= bit;
+            l = sudoku__popcount(U[g] & (bit - 1)) < k - 1 ? glo[g] - v : lo1;
+            h = sudoku__popcount(U[g] & ~(bit | (bit - 1))) < k - 1 ? ghi[g] - v : hi1;
+            if (LO - glo[g] + l + v <= tmax && HI - ghi[g] + h + v >= tmin) keep |= bit;
         }
         if (elim(p, lc[i], ~keep) < 0) return -1;
     }
@@ -860,7 +882,10 @@ static int line_sum(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *
     sum_forward(p, lc, len, w, top, F, B);
     B[len * w + top / 64] = (uint64_t)1 << (top % 64);
     if (sum_backward(p, lc, len, w, F, B) < 0) return -1;
-    if (ln->kind == SUDOKU_LINE_SUM) return sum_distinct(p, ln, lc, p->lgroup + ln->first);
+    if (ln->kind == SUDOKU_LINE_SUM) {
+        long lo, hi;
+        return sum_distinct(p, lc, len, p->lgroup + ln->first, ln->value, ln->value, 1, &lo, &hi);
+    }
     return 0;
 }
 
@@ -959,6 +984,9 @@ static int line_arrow(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t
         c1 &= h > 1 ? 0x1ff : 1;
         c2 &= h > 2 ? 0x1ff : 1;
     }
+    long lo, hi, tmin = LONG_MAX, tmax = -1;
+    const uint8_t *gid = p->lgroup + ln->first + h;
+    if (sum_distinct(p, lc + h, len, gid, 0, LONG_MAX, 0, &lo, &hi) < 0) return -1;
     sum_forward(p, lc + h, len, w, top, F, B);
     for (m0 = p->cand[lc[0]]; m0 != 0; m0 &= m0 - 1)
         for (m1 = c1; m1 != 0; m1 &= m1 - 1)
@@ -971,15 +999,19 @@ static int line_arrow(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t
                     num = digits ? 10 * x + y : x + y;
                 else
                     num = digits ? 100 * x + 10 * y + z : x + y + z;
-                if (num < 0 || (size_t)num > top || !(R[num / 64] >> (num % 64) & 1)) continue;
+                if (num < lo || num > hi || (size_t)num > top || !(R[num / 64] >> (num % 64) & 1))
+                    continue;
                 T[num / 64] |= (uint64_t)1 << (num % 64);
+                tmin = num < tmin ? num : tmin;
+                tmax = num > tmax ? num : tmax;
                 keep[0] |= m0 & -m0;
                 keep[1] |= m1 & -m1;
                 keep[2] |= m2 & -m2;
             }
     for (int i = 0; i < h; i++)
         if (elim(p, lc[i], ~keep[i]) < 0) return -1;
-    return sum_backward(p, lc + h, len, w, F, B);
+    if (sum_backward(p, lc + h, len, w, F, B) < 0) return -1;
+    return sum_distinct(p, lc + h, len, gid, tmin, tmax, 1, &lo, &hi);
 }
 
 /* The k lowest bits (k: 0..64). */
