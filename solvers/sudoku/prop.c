@@ -287,7 +287,9 @@ static void sum_groups(sudoku__prop_t *p) {
         uint8_t *gid = p->lgroup + ln->first + skip;
         uint32_t len = ln->len - skip, left = len;
         int ngroups = 0;
-        if (ln->kind != SUDOKU_LINE_SUM && ln->kind != SUDOKU_LINE_ARROW) continue;
+        if (ln->kind != SUDOKU_LINE_SUM && ln->kind != SUDOKU_LINE_ARROW &&
+            ln->kind != SUDOKU_LINE_SANDWICH)
+            continue;
         memset(gid, 0xff, len);
         while (left > 0) {
             int best = -1, nu;
@@ -1372,11 +1374,89 @@ static void sand_step(const uint64_t *src, uint64_t *dst, size_t w, int v, int n
     }
 }
 
+/* A sandwich whose total fits a word and whose cells share a unit (a row
+ * or a column: what the API makes), exactly on where the 1 and the n go:
+ * every pair of places (i, j) with the 1 at one and the n at the other is
+ * tried; it stands when no cell outside needs a 1 or an n, and the k cells
+ * between can make the total -- the sum's tables over their other values,
+ * and the bounds of k distinct values (the least k to the most k of their
+ * union: a gap of k cells whose distinct values cannot reach the total is
+ * never tried).  Each cell keeps what some standing pair gives it.  -1
+ * when no pair stands. */
+static int sandwich_pairs(sudoku__prop_t *p, const uint16_t *lc, size_t len, long s) {
+    int n = p->n;
+    uint64_t one = 1, top = (uint64_t)1 << (n - 1), mid = p->full & ~(one | top);
+    uint64_t keep[SUDOKU_LINE_MAX_CELLS] = {0}, F[SUDOKU_LINE_MAX_CELLS + 1],
+             B[SUDOKU_LINE_MAX_CELLS + 1], sum_mask = ((uint64_t)1 << (s + 1)) - 1;
+    int bad[SUDOKU_LINE_MAX_CELLS + 1] = {0}, any = 0; /* bad[x]: cells before x with only 1, n */
+    for (size_t x = 0; x < len; x++)
+        bad[x + 1] = bad[x] + ((p->cand[lc[x]] & mid) == 0);
+    for (size_t i = 0; i < len; i++) {
+        uint64_t ci = p->cand[lc[i]] & (one | top);
+        if (ci == 0) continue;
+        for (size_t j = i + 1; j < len; j++) {
+            uint64_t cj = p->cand[lc[j]] & (one | top), U = 0, ends = 0;
+            size_t k = j - i - 1;
+            long lo = 0, hi = 0, lo1 = 0, hi1 = 0;
+            if (cj == 0 || bad[i] != 0 || bad[len] - bad[j + 1] != 0) continue;
+            if ((ci & one) && (cj & top)) ends |= 1; /* 1 at i, n at j */
+            if ((ci & top) && (cj & one)) ends |= 2; /* n at i, 1 at j */
+            if (ends == 0) continue;
+            for (size_t t = i + 1; t < j; t++)
+                U |= p->cand[lc[t]] & mid;
+            if ((size_t)sudoku__popcount(U) < k) continue;
+            mask_ends(U, (int)k, &lo, &hi);
+            if (s < lo || s > hi) continue;
+            if (k > 0) mask_ends(U, (int)k - 1, &lo1, &hi1);
+            F[0] = 1; /* the gap's sums, its values other than 1 and n */
+            for (size_t t = 0; t < k; t++) {
+                uint64_t f = 0;
+                for (uint64_t m = p->cand[lc[i + 1 + t]] & mid; m != 0; m &= m - 1)
+                    f |= F[t] << (sudoku__ctz(m) + 1);
+                F[t + 1] = f & sum_mask;
+            }
+            if (!(F[k] >> s & 1)) continue;
+            B[k] = (uint64_t)1 << s;
+            for (size_t t = k; t-- > 0;) {
+                uint64_t b = 0, next = B[t + 1], kt = 0;
+                for (uint64_t m = p->cand[lc[i + 1 + t]] & mid; m != 0; m &= m - 1) {
+                    uint64_t bit = m & -m;
+                    long v = sudoku__ctz(m) + 1, l, h;
+                    b |= next >> v;
+                    if (!((F[t] << v) & next)) continue;
+                    l = sudoku__popcount(U & (bit - 1)) < (int)k - 1 ? lo - v : lo1;
+                    h = sudoku__popcount(U & ~(bit | (bit - 1))) < (int)k - 1 ? hi - v : hi1;
+                    if (l + v <= s && h + v >= s) kt |= bit;
+                }
+                B[t] = b;
+                keep[i + 1 + t] |= kt;
+            }
+            any = 1;
+            keep[i] |= (ends & 1 ? one : 0) | (ends & 2 ? top : 0);
+            keep[j] |= (ends & 1 ? top : 0) | (ends & 2 ? one : 0);
+            for (size_t x = 0; x < i; x++)
+                keep[x] |= p->cand[lc[x]] & mid;
+            for (size_t x = j + 1; x < len; x++)
+                keep[x] |= p->cand[lc[x]] & mid;
+        }
+    }
+    if (!any) return -1;
+    for (size_t x = 0; x < len; x++)
+        if (elim(p, lc[x], ~keep[x]) < 0) return -1;
+    return 0;
+}
+
 static int line_sandwich(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *lc) {
     size_t len = ln->len, L = line_row_words(ln, p->n), w = (L - 1) / 2, s = (size_t)ln->value, i;
     uint64_t *F = p->lscratch, *B = F + (len + 1) * L,
              g[2 * (SUDOKU_LINE_MAX_CELLS * 64 / 64 + 1) + 1];
     int n = p->n;
+    if (s < 63) { /* cells of one unit (sum_groups made one group): see sandwich_pairs */
+        size_t x = 0;
+        while (x < len && p->lgroup[ln->first + x] == 0)
+            x++;
+        if (x == len) return sandwich_pairs(p, lc, len, (long)s);
+    }
     memset(F, 0, 2 * (len + 1) * L * sizeof *F);
     F[2 * w] = 1; /* before both */
     for (i = 0; i < len; i++)
