@@ -288,7 +288,7 @@ static void sum_groups(sudoku__prop_t *p) {
         uint32_t len = ln->len - skip, left = len;
         int ngroups = 0;
         if (ln->kind != SUDOKU_LINE_SUM && ln->kind != SUDOKU_LINE_ARROW &&
-            ln->kind != SUDOKU_LINE_SANDWICH)
+            ln->kind != SUDOKU_LINE_SANDWICH && ln->kind != SUDOKU_LINE_SKYSCRAPER)
             continue;
         memset(gid, 0xff, len);
         while (left > 0) {
@@ -1518,12 +1518,16 @@ static int line_sky(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *
     int n = p->n, x, v;
     uint64_t *F = p->lscratch, *B = F + (len + 1) * w;
     uint64_t upto = ln->value >= 63 ? ~(uint64_t)0 : ((uint64_t)1 << (ln->value + 1)) - 1;
+    int perm = len == (size_t)n; /* a whole row or column: its values are 1..n, once each */
+    for (i = 0; i < len && perm; i++)
+        perm = p->lgroup[ln->first + i] == 0;
     memset(F, 0, 2 * (len + 1) * w * sizeof *F);
     F[0] = 1;
     for (i = 0; i < len; i++) {
         const uint64_t *f = F + i * w;
         uint64_t *g = F + (i + 1) * w;
-        for (x = 0; x <= n; x++) {
+        /* a permutation's tallest of its first i cells is at least i */
+        for (x = perm ? (int)i : 0; x <= n; x++) {
             if (f[x] == 0) continue;
             for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1) {
                 v = sudoku__ctz(m) + 1;
@@ -1534,7 +1538,7 @@ static int line_sky(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *
             }
         }
     }
-    for (x = 0; x <= n; x++)
+    for (x = perm ? n : 0; x <= n; x++) /* and its tallest of all is n */
         B[len * w + (size_t)x] = (uint64_t)1 << ln->value;
     for (i = len; i-- > 0;) {
         const uint64_t *h = B + (i + 1) * w;
