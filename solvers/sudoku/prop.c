@@ -75,6 +75,14 @@
  *   equal sums  a group of segments: the totals every segment's sum table
  *               can reach, then each segment's sum pruned to those (see
  *               line_eqsum).
+ * Where the cells of a line share units the relaxation is tightened
+ * (sum_groups cuts sum, arrow, sandwich and skyscraper lines once into
+ * groups of cells sharing a unit, largest first): a sum's or an arrow's
+ * groups make at least the k smallest and at most the k largest of their
+ * candidates (sum_distinct); a sandwich in one unit is tried per place of
+ * its 1 and n (sandwich_pairs); a skyscraper over a whole row keeps what a
+ * permutation reaches.  Each stays sound: only values no assignment with
+ * distinct values in each group supports go.
  * Cost per look: len * n candidate shifts of total/64 + 1 words (sum), len
  * * n * n word operations (skyscraper): 729 at 9x9.  A full line is checked
  * exactly (its tables hold single values), so a decided grid keeps every
