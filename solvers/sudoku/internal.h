@@ -235,6 +235,9 @@ typedef struct sudoku__prop_s {
     uint32_t *score;               /* [ncells] conflict scores (models with lines; else NULL) */
     uint32_t decay;                /* conflicts until every score is halved */
     uint32_t vscore[SUDOKU_MAX_N]; /* failed guesses per value (quartered at each halving) */
+    struct sudoku__lock_s *locks;  /* pairs of units sharing cells (prop.c: lock_pass) */
+    uint16_t *lock_cells;
+    uint32_t nlocks;
     uint8_t *lgroup;    /* [line cells]: a sum line's groups of distinct cells (prop.c) */
     uint64_t *lscratch; /* a line's two DP tables (prop.c: line_sum, line_sky) */
     uint64_t dirty[SUDOKU__UNIT_WORDS];    /* units changed since the last single scan */

@@ -160,6 +160,87 @@ static size_t eqsum_words(const sudoku_model_t *m, int k) {
 
 /* Bytes of the line state: the queue, the flags, and the scratch for the
  * largest line's two tables ((len + 1) rows each), or a group's. */
+/* Two exact units that share two or more cells (a row and a box, ...):
+ * cells[off ..) lists the shared ones (ni), then those of a alone (na),
+ * then those of b alone (nb). */
+typedef struct sudoku__lock_s {
+    uint32_t off;
+    uint16_t ni, na, nb;
+} sudoku__lock_t;
+
+/* Whether exact unit u of model m has n cells. */
+static int lock_unit(const sudoku_model_t *m, int u) {
+    return (int)(m->unit_start[u + 1] - m->unit_start[u]) == m->n;
+}
+
+/* Whether cell c lies in model unit u (c's units ascending). */
+static int model_in_unit(const sudoku_model_t *m, int c, int u) {
+    for (uint32_t k = m->cell_start[c]; k < m->cell_start[c + 1]; k++)
+        if (m->cell_units[k] == u) return 1;
+    return 0;
+}
+
+/* Bytes of the lock table for model m: every pair found by lock_build()
+ * fits (a unit's cells see at most n x (units a cell has) other units).
+ * 0 -- no locks -- past 16 values, where the table would grow too big for
+ * what it buys, and without line rules (the classic engines' ground). */
+static size_t lock_bytes(const sudoku_model_t *m, size_t *maxpairs) {
+    size_t most = 0, per = 0;
+    *maxpairs = 0;
+    if (m == NULL || m->nrules == 0 || m->n > 16) return 0;
+    for (int c = 0; c < m->ncells; c++) {
+        size_t k = m->cell_start[c + 1] - m->cell_start[c];
+        if (k > per) per = k;
+    }
+    for (int u = 0; u < m->nunits; u++)
+        most += lock_unit(m, u) ? (size_t)m->n * per : 0;
+    *maxpairs = most;
+    return SUDOKU__ALIGN(most * sizeof(sudoku__lock_t)) +
+           SUDOKU__ALIGN(most * 2 * (size_t)m->n * sizeof(uint16_t)) +
+           SUDOKU__ALIGN((size_t)m->nunits * sizeof(uint32_t));
+}
+
+/* Finds the pairs of exact units that share two or more cells, into
+ * p->locks / p->lock_cells (mem: lock_bytes(m) bytes). */
+static void lock_build(sudoku__prop_t *p, const sudoku_model_t *m, char *mem, size_t maxpairs) {
+    uint32_t *seen, at = 0;
+    uint16_t *cells;
+    p->locks = (sudoku__lock_t *)(void *)mem;
+    mem += SUDOKU__ALIGN(maxpairs * sizeof(sudoku__lock_t));
+    cells = p->lock_cells = (uint16_t *)(void *)mem;
+    mem += SUDOKU__ALIGN(maxpairs * 2 * (size_t)m->n * sizeof(uint16_t));
+    seen = (uint32_t *)(void *)mem; /* seen[b] == a + 1: b already paired with a */
+    memset(seen, 0, (size_t)m->nunits * sizeof(uint32_t));
+    p->nlocks = 0;
+    for (int a = 0; a < m->nunits; a++) {
+        if (!lock_unit(m, a)) continue;
+        for (uint32_t i = m->unit_start[a]; i < m->unit_start[a + 1]; i++) {
+            int c = m->unit_cells[i];
+            for (uint32_t k = m->cell_start[c]; k < m->cell_start[c + 1]; k++) {
+                int b = m->cell_units[k], shared = 0;
+                sudoku__lock_t *l;
+                if (b <= a || seen[b] == (uint32_t)a + 1 || !lock_unit(m, b)) continue;
+                seen[b] = (uint32_t)a + 1;
+                for (uint32_t j = m->unit_start[a]; j < m->unit_start[a + 1]; j++)
+                    shared += model_in_unit(m, m->unit_cells[j], b);
+                if (shared < 2) continue;
+                l = &p->locks[p->nlocks++];
+                l->off = at;
+                l->ni = l->na = l->nb = 0;
+                for (uint32_t j = m->unit_start[a]; j < m->unit_start[a + 1]; j++)
+                    if (model_in_unit(m, m->unit_cells[j], b))
+                        cells[at++] = m->unit_cells[j], l->ni++;
+                for (uint32_t j = m->unit_start[a]; j < m->unit_start[a + 1]; j++)
+                    if (!model_in_unit(m, m->unit_cells[j], b))
+                        cells[at++] = m->unit_cells[j], l->na++;
+                for (uint32_t j = m->unit_start[b]; j < m->unit_start[b + 1]; j++)
+                    if (!model_in_unit(m, m->unit_cells[j], a))
+                        cells[at++] = m->unit_cells[j], l->nb++;
+            }
+        }
+    }
+}
+
 /* Cells over all of a model's lines. */
 static size_t line_cells(const sudoku_model_t *m) {
     size_t total = 0;
@@ -170,7 +251,7 @@ static size_t line_cells(const sudoku_model_t *m) {
 
 static size_t line_bytes(const sudoku__run_t *run) {
     const sudoku_model_t *m = run->model;
-    size_t most = 0;
+    size_t most = 0, pairs;
     if (m == NULL || m->nlines == 0) return 0;
     for (int k = 0; k < m->nlines; k++) {
         size_t w = 2 * ((size_t)m->lines[k].len + 1) * line_row_words(&m->lines[k], m->n);
@@ -181,7 +262,7 @@ static size_t line_bytes(const sudoku__run_t *run) {
     }
     return SUDOKU__ALIGN((size_t)m->nlines * sizeof(uint16_t)) + SUDOKU__ALIGN((size_t)m->nlines) +
            SUDOKU__ALIGN((size_t)run->ncells * sizeof(uint32_t)) + SUDOKU__ALIGN(line_cells(m)) +
-           SUDOKU__ALIGN(most * sizeof(uint64_t));
+           lock_bytes(m, &pairs) + SUDOKU__ALIGN(most * sizeof(uint64_t));
 }
 
 size_t sudoku__prop_bytes(const sudoku__run_t *run, size_t trail) {
@@ -396,6 +477,13 @@ void sudoku__prop_init(sudoku__prop_t *p, sudoku__run_t *run, void *mem, size_t 
         at += SUDOKU__ALIGN((size_t)nc * sizeof(uint32_t));
         p->lgroup = (uint8_t *)at;
         at += SUDOKU__ALIGN(line_cells(run->model));
+        if (p->level >= SUDOKU_LEVEL_HIDDEN_SINGLES) {
+            size_t maxpairs, bytes = lock_bytes(run->model, &maxpairs);
+            if (bytes > 0) lock_build(p, run->model, at, maxpairs);
+            at += bytes;
+        } else {
+            at += lock_bytes(run->model, &(size_t){0});
+        }
         p->lscratch = (uint64_t *)(void *)at;
         for (c = 0; c < nl; c++) {
             p->lq[c] = (uint16_t)c;
@@ -1621,6 +1709,30 @@ static int basic_run(sudoku__prop_t *p) {
     }
 }
 
+/* Locked candidates over every pair: a value that unit a holds only where
+ * it meets b leaves the rest of b (pointing), and the other way round
+ * (claiming).  -1 on a contradiction. */
+static int lock_pass(sudoku__prop_t *p) {
+    for (uint32_t k = 0; k < p->nlocks; k++) {
+        const sudoku__lock_t *l = &p->locks[k];
+        const uint16_t *ci = p->lock_cells + l->off, *ca = ci + l->ni, *cb = ca + l->na;
+        uint64_t seg = 0, ra = 0, rb = 0, kill;
+        for (int i = 0; i < l->ni; i++)
+            seg |= p->cand[ci[i]];
+        for (int i = 0; i < l->na; i++)
+            ra |= p->cand[ca[i]];
+        for (int i = 0; i < l->nb; i++)
+            rb |= p->cand[cb[i]];
+        if ((kill = seg & ~ra & rb) != 0) /* a's v only here: not in b's rest */
+            for (int i = 0; i < l->nb; i++)
+                if ((p->cand[cb[i]] & kill) && elim(p, cb[i], kill) < 0) return -1;
+        if ((kill = seg & ~rb & ra) != 0)
+            for (int i = 0; i < l->na; i++)
+                if ((p->cand[ca[i]] & kill) && elim(p, ca[i], kill) < 0) return -1;
+    }
+    return 0;
+}
+
 int sudoku__prop_run(sudoku__prop_t *p) {
     const uint16_t *ucells = p->g->ucells;
     const uint32_t *ustart = p->g->ustart;
@@ -1646,6 +1758,11 @@ int sudoku__prop_run(sudoku__prop_t *p) {
             /* hidden singles only ever queue cells: an empty queue means
              * nothing changed */
             if (p->qhead < p->qtail) continue;
+        }
+        if (p->nlocks > 0) {
+            size_t before = p->tlen;
+            if (lock_pass(p) < 0) return -1;
+            if (p->tlen != before) continue;
         }
         if (p->level < SUDOKU_LEVEL_NAKED_PAIRS) break;
         for (w = 0, any = 0; w < nw; w++) {
