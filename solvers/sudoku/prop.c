@@ -46,6 +46,11 @@
  *   hidden-singles  per dirty unit, one pass computes the values seen once
  *                   and twice; a value seen nowhere is a contradiction, a
  *                   value seen once in an undecided cell decides that cell.
+ *                   A model with line rules (up to 16 values) adds locked
+ *                   candidates: a value that an exact unit holds only where
+ *                   it meets another leaves the other's rest (lock_pass,
+ *                   over the unit pairs sharing two or more cells, listed
+ *                   once by lock_build).
  *   naked-pairs     two cells of a unit with the same two candidates remove
  *                   them from the rest of the unit.
  *   subsets         naked subsets (k cells whose candidates number k) and
