@@ -883,6 +883,25 @@ static void sum_forward(sudoku__prop_t *p, const uint16_t *lc, size_t len, size_
             bits_shl_or(F + (i + 1) * w, F + i * w, w, sudoku__ctz(m) + 1, top);
 }
 
+/* The backward table of a sum whose rows are one word (a total below 64)
+ * and the supports in the same pass: keep[i] |= cell i's values with a
+ * reachable sum before them that reaches an allowed total (B[len]) after.
+ * -1 when no total can be made. */
+static int sum_back1(const sudoku__prop_t *p, const uint16_t *lc, size_t len, const uint64_t *F,
+                     uint64_t *B, uint64_t *keep) {
+    for (size_t i = len; i-- > 0;) {
+        uint64_t b = 0, next = B[i + 1], before = F[i], k = 0;
+        for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1) {
+            int v = sudoku__ctz(m) + 1;
+            b |= next >> v;
+            if ((before << v) & next) k |= m & -m;
+        }
+        B[i] = b;
+        keep[i] |= k;
+    }
+    return (B[0] & 1) == 0 ? -1 : 0;
+}
+
 /* With B[len] set to the totals allowed: the backward table, and each
  * cell keeps the values with a reachable sum before them that reaches an
  * allowed total after.  -1 when no total can be made. */
@@ -890,18 +909,8 @@ static int sum_backward(sudoku__prop_t *p, const uint16_t *lc, size_t len, size_
                         const uint64_t *F, uint64_t *B) {
     size_t i;
     if (w == 1) { /* one word a row: the table and the kept values in one pass */
-        uint64_t keep[SUDOKU_LINE_MAX_CELLS];
-        for (i = len; i-- > 0;) {
-            uint64_t b = 0, next = B[i + 1], before = F[i], k = 0;
-            for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1) {
-                int v = sudoku__ctz(m) + 1;
-                b |= next >> v;
-                if ((before << v) & next) k |= m & -m;
-            }
-            B[i] = b;
-            keep[i] = k;
-        }
-        if ((B[0] & 1) == 0) return -1;
+        uint64_t keep[SUDOKU_LINE_MAX_CELLS] = {0};
+        if (sum_back1(p, lc, len, F, B, keep) < 0) return -1;
         for (i = 0; i < len; i++)
             if (elim(p, lc[i], ~keep[i]) < 0) return -1;
         return 0;
@@ -1218,19 +1227,7 @@ static int line_zipper(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_
 static int sum_support(sudoku__prop_t *p, const uint16_t *lc, size_t len, size_t w,
                        const uint64_t *F, uint64_t *B, uint64_t *keep) {
     size_t i;
-    if (w == 1) { /* one word a row: the table and the supports in one pass */
-        for (i = len; i-- > 0;) {
-            uint64_t b = 0, next = B[i + 1], before = F[i], k = 0;
-            for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1) {
-                int v = sudoku__ctz(m) + 1;
-                b |= next >> v;
-                if ((before << v) & next) k |= m & -m;
-            }
-            B[i] = b;
-            keep[i] |= k;
-        }
-        return (B[0] & 1) == 0 ? -1 : 0;
-    }
+    if (w == 1) return sum_back1(p, lc, len, F, B, keep);
     for (i = len; i-- > 0;)
         for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1)
             bits_shr_or(B + i * w, B + (i + 1) * w, w, sudoku__ctz(m) + 1);
