@@ -238,6 +238,7 @@ typedef struct sudoku__prop_s {
     struct sudoku__lock_s *locks;  /* pairs of units sharing cells (prop.c: lock_pass) */
     uint16_t *lock_cells;
     uint32_t nlocks;
+    void *gscratch;     /* sum_groups' table of unit counts, at init only */
     uint8_t *lgroup;    /* [line cells]: a sum line's groups of distinct cells (prop.c) */
     uint64_t *lscratch; /* a line's two DP tables (prop.c: line_sum, line_sky) */
     uint64_t dirty[SUDOKU__UNIT_WORDS];    /* units changed since the last single scan */

@@ -246,6 +246,17 @@ static void lock_build(sudoku__prop_t *p, const sudoku_model_t *m, char *mem, si
     }
 }
 
+/* Open-addressing counts of units (sum_groups' scratch): a line's cells
+ * touch at most SUDOKU_LINE_MAX_CELLS x (units a cell has) units, well
+ * under the table's size for the grids a model can make. */
+#define GROUP_SLOTS 4096
+typedef struct group_count_s {
+    uint16_t key[GROUP_SLOTS]; /* unit + 1; 0 free */
+    uint16_t count[GROUP_SLOTS];
+    uint16_t used[GROUP_SLOTS]; /* slots taken, to clear them */
+    int nused;
+} group_count_t;
+
 /* Cells over all of a model's lines. */
 static size_t line_cells(const sudoku_model_t *m) {
     size_t total = 0;
@@ -267,7 +278,8 @@ static size_t line_bytes(const sudoku__run_t *run) {
     }
     return SUDOKU__ALIGN((size_t)m->nlines * sizeof(uint16_t)) + SUDOKU__ALIGN((size_t)m->nlines) +
            SUDOKU__ALIGN((size_t)run->ncells * sizeof(uint32_t)) + SUDOKU__ALIGN(line_cells(m)) +
-           lock_bytes(m, &pairs) + SUDOKU__ALIGN(most * sizeof(uint64_t));
+           lock_bytes(m, &pairs) + SUDOKU__ALIGN(sizeof(group_count_t)) +
+           SUDOKU__ALIGN(most * sizeof(uint64_t));
 }
 
 size_t sudoku__prop_bytes(const sudoku__run_t *run, size_t trail) {
@@ -365,15 +377,33 @@ static int in_unit(const sudoku__geom_t *g, int c, int u) {
     return 0;
 }
 
+/* Adds one to unit u's count; returns the count. */
+static int group_bump(group_count_t *t, int u) {
+    uint32_t h = ((uint32_t)u * 2654435761u) >> 20; /* 12 bits */
+    while (t->key[h] != 0 && t->key[h] != u + 1)
+        h = (h + 1) & (GROUP_SLOTS - 1);
+    if (t->key[h] == 0) {
+        if (t->nused == GROUP_SLOTS - 1) return 0; /* full: no more units counted */
+        t->key[h] = (uint16_t)(u + 1);
+        t->count[h] = 0;
+        t->used[t->nused++] = (uint16_t)h;
+    }
+    return ++t->count[h];
+}
+
 /* Splits each sum line's cells (an arrow's after its heads) into groups of
  * cells that share a unit (so hold distinct values), largest first: the
  * unit holding most of the cells not grouped yet makes the next group,
  * until every cell has one (a group of one at worst).  The larger the
  * groups, the tighter their bounds (sum_distinct): a long line through
  * rows is best cut by rows, not by the order it runs in.  lgroup[first +
- * i] is cell i's group, from 0 (an arrow's from its first line cell). */
+ * i] is cell i's group, from 0 (an arrow's from its first line cell).
+ * Cost: a pass over the cells left and their units per group (counted in
+ * a table), so at most len x groups x units a cell has. */
 static void sum_groups(sudoku__prop_t *p) {
     const sudoku_model_t *m = p->lm;
+    group_count_t *t = p->gscratch;
+    memset(t, 0, sizeof *t);
     for (int k = 0; k < m->nlines; k++) {
         const sudoku_line_t *ln = &m->lines[k];
         uint32_t skip = ln->kind == SUDOKU_LINE_ARROW ? (uint32_t)(ln->value & 0xff) : 0;
@@ -386,31 +416,32 @@ static void sum_groups(sudoku__prop_t *p) {
             continue;
         memset(gid, 0xff, len);
         while (left > 0) {
-            int best = -1, nu;
-            uint32_t most = 0;
-            for (uint32_t i = 0; i < len; i++) { /* the units of the cells left */
+            int best = -1, most = 1, nu;
+            for (int i = 0; i < t->nused; i++) /* clear the last pass's counts */
+                t->key[t->used[i]] = 0;
+            t->nused = 0;
+            for (uint32_t i = 0; i < len; i++) {
                 const uint16_t *us;
                 if (gid[i] != 0xff) continue;
                 us = sudoku__cell_units(p->g, lc[i], &nu);
                 for (int a = 0; a < nu; a++) {
-                    uint32_t count = 0;
-                    for (uint32_t j = 0; j < len; j++)
-                        count += gid[j] == 0xff && in_unit(p->g, lc[j], us[a]);
-                    if (count > most) most = count, best = us[a];
-                }
-                if (best < 0) { /* in no unit: a group alone */
-                    gid[i] = (uint8_t)ngroups++;
-                    left--;
-                    break;
+                    int c = group_bump(t, us[a]);
+                    if (c > most || (best < 0 && c == most)) most = c, best = us[a];
                 }
             }
-            if (best < 0) continue;
-            for (uint32_t j = 0; j < len; j++)
-                if (gid[j] == 0xff && in_unit(p->g, lc[j], best)) {
+            for (uint32_t j = 0; j < len; j++) {
+                if (gid[j] != 0xff) continue;
+                if (best < 0) { /* no unit holds two cells left: groups of one */
+                    gid[j] = (uint8_t)ngroups++;
+                    left--;
+                    continue;
+                }
+                if (in_unit(p->g, lc[j], best)) {
                     gid[j] = (uint8_t)ngroups;
                     left--;
                 }
-            ngroups++;
+            }
+            if (best >= 0) ngroups++;
         }
     }
 }
@@ -482,6 +513,8 @@ void sudoku__prop_init(sudoku__prop_t *p, sudoku__run_t *run, void *mem, size_t 
         at += SUDOKU__ALIGN((size_t)nc * sizeof(uint32_t));
         p->lgroup = (uint8_t *)at;
         at += SUDOKU__ALIGN(line_cells(run->model));
+        p->gscratch = at;
+        at += SUDOKU__ALIGN(sizeof(group_count_t));
         if (p->level >= SUDOKU_LEVEL_HIDDEN_SINGLES) {
             size_t maxpairs, bytes = lock_bytes(run->model, &maxpairs);
             if (bytes > 0) lock_build(p, run->model, at, maxpairs);
