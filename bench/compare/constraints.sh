@@ -79,26 +79,8 @@ mkdir -p "$out/req.first" "$out/req.unique" "$out/iss_in" "$out/res/ans"
 ./$bench -f "$file" -o "$out/req.unique" -m 2 -p "$cap" > /dev/null
 
 # === the anchor ============================================================
-iss=
-if [ -n "${ISS_SRC:-}" ] && [ -d "${ISS_SRC}/js" ]; then
-    iss=$(cd "$ISS_SRC" && pwd)
-elif [ -d "$out/iss/js" ]; then
-    iss=$root/$out/iss
-else
-    git_dir=${ISS_GIT:-/work/.mirror/sigh+Interactive-Sudoku-Solver/repo}
-    if [ -d "$git_dir" ] && mkdir -p "$out/iss" &&
-        git --git-dir="$git_dir" archive HEAD js lib data | tar -x -C "$out/iss"; then
-        iss=$root/$out/iss
-    else
-        rm -rf "$out/iss"
-    fi
-fi
-if [ -z "$iss" ]; then
-    echo "constraints.sh: no copy of sigh's Interactive Sudoku Solver (fetch github:sigh/Interactive-Sudoku-Solver, or set ISS_SRC): its column is empty"
-elif ! command -v node > /dev/null 2>&1; then
-    echo "constraints.sh: node is not installed: the ISS column is empty"
-    iss=
-fi
+. bench/compare/lib/iss.sh
+find_iss "$out" constraints.sh
 cat > "$out/iss_constraints.mjs" <<'EOF'
 // iss_constraints.mjs -- sigh's Interactive Sudoku Solver on the records of
 // a file in ISS_FORMAT (../shared/data/variants/ISS_FORMAT.md), written by

@@ -80,26 +80,8 @@ pflag=
 [ "$metric" = cpu ] && pflag=-P
 
 # === the anchors ===========================================================
-iss=
-if [ -n "${ISS_SRC:-}" ] && [ -d "${ISS_SRC}/js" ]; then
-    iss=$ISS_SRC
-elif [ -d "$out/iss/js" ]; then
-    iss=$out/iss
-else
-    git_dir=${ISS_GIT:-/work/.mirror/sigh+Interactive-Sudoku-Solver/repo}
-    if [ -d "$git_dir" ] && mkdir -p "$out/iss" &&
-        git --git-dir="$git_dir" archive HEAD js lib data | tar -x -C "$out/iss"; then
-        iss=$out/iss
-    else
-        rm -rf "$out/iss"
-    fi
-fi
-if [ -z "$iss" ]; then
-    echo "killer.sh: no copy of sigh's Interactive Sudoku Solver (fetch github:sigh/Interactive-Sudoku-Solver, or set ISS_SRC): its column is empty"
-elif ! command -v node > /dev/null 2>&1; then
-    echo "killer.sh: node is not installed: the ISS column is empty"
-    iss=
-fi
+. bench/compare/lib/iss.sh
+find_iss "$out" killer.sh
 cat > "$out/iss_killer.mjs" <<'EOF'
 // iss_killer.mjs -- times sigh's Interactive Sudoku Solver on files of its
 // constraint text (written by bench/compare/killer.sh; not part of puzzled).
@@ -151,7 +133,7 @@ iss_round() { # iss_round MODE
     files=
     for id in $ids; do files="$files $out/iss_in/$id.iss"; done
     # shellcheck disable=SC2086
-    timeout $((cap * 40 + 60)) node "$out/iss_killer.mjs" "$root/$iss" "$n" $files 2>/dev/null |
+    timeout $((cap * 40 + 60)) node "$out/iss_killer.mjs" "$iss" "$n" $files 2>/dev/null |
         awk -v m="$metric" -v n="$n" '{f = $1; sub(/.*\//, "", f); sub(/\.iss$/, "", f);
             ok = n == 1 ? ($4 == 1) : ($4 == 2 || ($4 == 1 && $5 == 1));
             print f, (m == "cpu") ? $3 : $2, ok}' >> "$out/res/iss.$1"
