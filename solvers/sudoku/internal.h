@@ -285,8 +285,11 @@ int sudoku__prop_pick(const sudoku__prop_t *p);
 #define SUDOKU__SCORE_DECAY (1u << 14)
 
 /* With conflict scores (p->score): the undecided cell with the largest
- * score / candidates (first on ties); -1 if every cell is decided. */
-int sudoku__prop_pick_scored(const sudoku__prop_t *p);
+ * score / candidates (first on ties) and its lowest value in *value -- or,
+ * when that cell has more than two candidates, a place of a value that an
+ * exact unit holds in two cells whose score beats it (prop.c:
+ * pick_required); -1 if every cell is decided. */
+int sudoku__prop_pick_scored(const sudoku__prop_t *p, int *value);
 
 /* Counts a contradiction that followed a choice on `cell`: the guess of
  * `value`, or (value 0) the refutation that left it nothing. */

@@ -109,7 +109,11 @@
  * that propagation refutes -- the guess c = v, or the refutation c != v
  * left with no consistent value -- adds one; every SUDOKU__SCORE_DECAY
  * conflicts all scores halve.  The pick is the undecided cell with the
- * largest score / candidates.  Lines make plain fewest-candidates blind:
+ * largest score / candidates; when it has more than two candidates, a value
+ * with two places left in an exact unit may be decided instead, at the
+ * place that fails most, if half its score beats the cell's score per
+ * candidate (ISS's "required value" branch: two ways instead of k).
+ * Lines make plain fewest-candidates blind:
  * a setter's puzzle breaks where its lines cross, and the cells whose
  * choices keep failing are those.  Measured on ISS's examples (docs/
  * constraints.md): Raw Spaghetti 228,925 -> 377 nodes; the anti-consecutive
@@ -1897,7 +1901,50 @@ static uint64_t hot_value(const sudoku__prop_t *p, uint32_t *boost) {
     return (uint64_t)1 << at;
 }
 
-int sudoku__prop_pick_scored(const sudoku__prop_t *p) {
+/* ISS's "required value" branch: when the best cell has more than two
+ * candidates, a value with two places left in an exact unit whose cells
+ * fail often may be the better choice -- deciding it there splits the
+ * search in two where the cell would split it k ways.  Taken when the
+ * higher score of the two places over 2 beats the cell's score over its k
+ * candidates; *cell and *value become that place and value. */
+static void pick_required(const sudoku__prop_t *p, uint64_t bests, int bestk, int *cell,
+                          int *value) {
+    const uint32_t *ustart = p->g->ustart;
+    const uint16_t *ucells = p->g->ucells;
+    for (int w = 0; w < p->words; w++)
+        for (uint64_t d = p->exact[w]; d != 0; d &= d - 1) {
+            int u = w * 64 + sudoku__ctz(d);
+            uint64_t b0 = 0, b1 = 0, b2 = 0, dec = 0, two;
+            for (uint32_t i = ustart[u]; i < ustart[u + 1]; i++) { /* seen once, twice, more */
+                uint64_t m = p->cand[ucells[i]];
+                if ((m & (m - 1)) == 0) {
+                    dec |= m;
+                    continue;
+                }
+                b2 |= b1 & m;
+                b1 |= b0 & m;
+                b0 |= m;
+            }
+            for (two = b1 & ~b2 & ~dec; two != 0; two &= two - 1) {
+                uint64_t bit = two & -two;
+                int at = -1;
+                uint32_t top = 0;
+                for (uint32_t i = ustart[u]; i < ustart[u + 1]; i++)
+                    if ((p->cand[ucells[i]] & bit) && p->score[ucells[i]] >= top) {
+                        top = p->score[ucells[i]];
+                        at = ucells[i];
+                    }
+                /* top / 2 > bests / bestk */
+                if (at >= 0 && (uint64_t)top * (uint64_t)bestk > 2 * bests) {
+                    bests = (uint64_t)top * (uint64_t)bestk / 2;
+                    *cell = at;
+                    *value = sudoku__ctz(bit) + 1;
+                }
+            }
+        }
+}
+
+int sudoku__prop_pick_scored(const sudoku__prop_t *p, int *value) {
     const uint32_t *score = p->score;
     int best = -1, bestk = 1, c;
     uint32_t boost;
@@ -1915,6 +1962,9 @@ int sudoku__prop_pick_scored(const sudoku__prop_t *p) {
             }
         }
     }
+    if (best < 0) return -1;
+    *value = sudoku__ctz(p->cand[best]) + 1;
+    if (bestk > 2 && bests > 0) pick_required(p, bests, bestk, &best, value);
     return best;
 }
 
@@ -1962,8 +2012,9 @@ static int search(sudoku__prop_t *p, frame_t *stack) {
                     return 0;
                 }
             } else {
-                int cell = p->score != NULL ? sudoku__prop_pick_scored(p) : sudoku__prop_pick(p);
-                int value = sudoku__ctz(p->cand[cell]) + 1;
+                int value = 0, cell = p->score != NULL ? sudoku__prop_pick_scored(p, &value)
+                                                       : sudoku__prop_pick(p);
+                if (p->score == NULL) value = sudoku__ctz(p->cand[cell]) + 1;
                 frame_t *f = &stack[depth];
                 rc = sudoku__tick(run);
                 if (rc != 0) return rc;
