@@ -902,30 +902,37 @@ static sudoku_model_t *sumo(void) {
     return build(&s);
 }
 
+/* A past deadline, a set cancel flag and a node budget of 50 each stop
+ * `method` at `level` on m's empty grid g (whose work must outrun 50 nodes
+ * by construction): SEARCH_TIMEOUT before any node, SEARCH_CANCELLED,
+ * SEARCH_BUDGET within the budget. */
+static void limits_stop(const sudoku_model_t *m, const uint8_t *g, sudoku_method_t method,
+                        sudoku_level_t level, const char *name) {
+    atomic_int flag;
+    sudoku_opts_t o;
+    sudoku_result_t r;
+    search_ctl_t past = {.deadline_ns = 1}, cancel = {.cancel = &flag},
+                 budget = {.node_budget = 50};
+    atomic_init(&flag, 1);
+    sudoku_opts_init(&o);
+    o.method = method;
+    o.level = level;
+    o.max_solutions = SUDOKU_MAX_SOLUTIONS;
+    o.ctl = &past;
+    ck_assert_int_eq(sudoku_model_solve(m, g, &o, &r), SEARCH_TIMEOUT);
+    ck_assert_uint_eq(r.stats.nodes, 0);
+    o.ctl = &cancel;
+    ck_assert_int_eq(sudoku_model_solve(m, g, &o, &r), SEARCH_CANCELLED);
+    o.ctl = &budget;
+    ck_assert_msg(sudoku_model_solve(m, g, &o, &r) == SEARCH_BUDGET, "%s: no budget stop", name);
+    ck_assert_uint_le(r.stats.nodes, 50);
+}
+
 START_TEST(variants_limits_stop_every_engine) {
     sudoku_model_t *m = sumo();
     uint8_t *g = calloc((size_t)m->ncells, 1);
-    atomic_int flag;
-    atomic_init(&flag, 1);
-    for (int e = 0; e < NENGINES; e++) {
-        sudoku_opts_t o;
-        sudoku_result_t r;
-        search_ctl_t past = {.deadline_ns = 1}, cancel = {.cancel = &flag},
-                     budget = {.node_budget = 50};
-        sudoku_opts_init(&o);
-        o.method = engines[e].method;
-        o.level = engines[e].level;
-        o.max_solutions = SUDOKU_MAX_SOLUTIONS;
-        o.ctl = &past;
-        ck_assert_int_eq(sudoku_model_solve(m, g, &o, &r), SEARCH_TIMEOUT);
-        ck_assert_uint_eq(r.stats.nodes, 0);
-        o.ctl = &cancel;
-        ck_assert_int_eq(sudoku_model_solve(m, g, &o, &r), SEARCH_CANCELLED);
-        o.ctl = &budget;
-        ck_assert_msg(sudoku_model_solve(m, g, &o, &r) == SEARCH_BUDGET, "%s: no budget stop",
-                      engines[e].name);
-        ck_assert_uint_le(r.stats.nodes, 50);
-    }
+    for (int e = 0; e < NENGINES; e++)
+        limits_stop(m, g, engines[e].method, engines[e].level, engines[e].name);
     free(g);
     sudoku_model_free(m);
 }
@@ -1068,28 +1075,16 @@ START_TEST(variants_every_line_kind_stops_and_fails_cleanly) {
     uint64_t table[9];
     sudoku_model_t *m = one_kind(_i, table);
     uint8_t g[81] = {0}, *sols = malloc(64 * 81);
-    atomic_int flag;
-    atomic_init(&flag, 1);
     ck_assert_int_eq(m->nrules, m->nlines);
     for (size_t e = 0; e < sizeof methods / sizeof methods[0]; e++) {
         sudoku_opts_t o;
         sudoku_result_t r;
-        search_ctl_t past = {.deadline_ns = 1}, cancel = {.cancel = &flag},
-                     budget = {.node_budget = 50};
+        char name[32];
         int clean = 0, failed = 0;
+        snprintf(name, sizeof name, "kind %d, method %d", _i, (int)methods[e]);
+        limits_stop(m, g, methods[e], SUDOKU_LEVEL_DEFAULT, name);
         sudoku_opts_init(&o);
         o.method = methods[e];
-        o.max_solutions = SUDOKU_MAX_SOLUTIONS;
-        o.ctl = &past;
-        ck_assert_int_eq(sudoku_model_solve(m, g, &o, &r), SEARCH_TIMEOUT);
-        ck_assert_uint_eq(r.stats.nodes, 0);
-        o.ctl = &cancel;
-        ck_assert_int_eq(sudoku_model_solve(m, g, &o, &r), SEARCH_CANCELLED);
-        o.ctl = &budget;
-        ck_assert_msg(sudoku_model_solve(m, g, &o, &r) == SEARCH_BUDGET, "kind %d, method %d", _i,
-                      (int)methods[e]);
-        ck_assert_uint_le(r.stats.nodes, 50);
-        o.ctl = NULL;
         o.max_solutions = 64;
         o.solutions = sols;
         ck_assert_int_eq(sudoku_model_solve(m, g, &o, &r), 0);
