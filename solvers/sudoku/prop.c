@@ -946,7 +946,8 @@ static int sum_backward(sudoku__prop_t *p, const uint16_t *lc, size_t len, size_
                         const uint64_t *F, uint64_t *B) {
     size_t i;
     if (w == 1) { /* one word a row: the table and the kept values in one pass */
-        uint64_t keep[SUDOKU_LINE_MAX_CELLS] = {0};
+        uint64_t keep[SUDOKU_LINE_MAX_CELLS];
+        memset(keep, 0, len * sizeof *keep); /* (a look's cells only: this is the hot path) */
         if (sum_back1(p, lc, len, F, B, keep) < 0) return -1;
         for (i = 0; i < len; i++)
             if (elim(p, lc[i], ~keep[i]) < 0) return -1;
@@ -988,13 +989,16 @@ static void mask_ends(uint64_t u, int k, long *lo, long *hi) {
  * let a group repeat. */
 static int sum_distinct(sudoku__prop_t *p, const uint16_t *lc, size_t len, const uint8_t *gid,
                         long tmin, long tmax, int prune, long *lo, long *hi) {
-    uint64_t U[SUDOKU_LINE_MAX_CELLS] = {0};
-    int K[SUDOKU_LINE_MAX_CELLS] = {0}, ng = 0, multi = 0;
+    uint64_t U[SUDOKU_LINE_MAX_CELLS];
+    int K[SUDOKU_LINE_MAX_CELLS], ng = 0, multi = 0;
     long glo[SUDOKU_LINE_MAX_CELLS], ghi[SUDOKU_LINE_MAX_CELLS], LO = 0, HI = 0;
+    for (size_t i = 0; i < len; i++)
+        if (gid[i] >= ng) ng = gid[i] + 1;
+    memset(U, 0, (size_t)ng * sizeof *U); /* the groups only: a look is on the hot path */
+    memset(K, 0, (size_t)ng * sizeof *K);
     for (size_t i = 0; i < len; i++) {
         U[gid[i]] |= p->cand[lc[i]];
         multi |= ++K[gid[i]] > 1;
-        if (gid[i] >= ng) ng = gid[i] + 1;
     }
     for (int g = 0; g < ng; g++) {
         if (sudoku__popcount(U[g]) < K[g]) return -1;
@@ -1521,9 +1525,11 @@ static void sand_step(const uint64_t *src, uint64_t *dst, size_t w, int v, int n
 static int sandwich_pairs(sudoku__prop_t *p, const uint16_t *lc, size_t len, long s) {
     int n = p->n;
     uint64_t one = 1, top = (uint64_t)1 << (n - 1), mid = p->full & ~(one | top);
-    uint64_t keep[SUDOKU_LINE_MAX_CELLS] = {0}, F[SUDOKU_LINE_MAX_CELLS + 1],
-             B[SUDOKU_LINE_MAX_CELLS + 1], sum_mask = ((uint64_t)1 << (s + 1)) - 1;
-    int bad[SUDOKU_LINE_MAX_CELLS + 1] = {0}, any = 0; /* bad[x]: cells before x with only 1, n */
+    uint64_t keep[SUDOKU_LINE_MAX_CELLS], F[SUDOKU_LINE_MAX_CELLS + 1],
+        B[SUDOKU_LINE_MAX_CELLS + 1], sum_mask = ((uint64_t)1 << (s + 1)) - 1;
+    int bad[SUDOKU_LINE_MAX_CELLS + 1], any = 0; /* bad[x]: cells before x with only 1, n */
+    memset(keep, 0, len * sizeof *keep);
+    bad[0] = 0;
     for (size_t x = 0; x < len; x++)
         bad[x + 1] = bad[x] + ((p->cand[lc[x]] & mid) == 0);
     for (size_t i = 0; i < len; i++) {
