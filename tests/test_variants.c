@@ -972,6 +972,69 @@ START_TEST(variants_deadline_during_search) {
 }
 END_TEST
 
+/* A deadline is kept to within a node or two however much the line rules
+ * cost: the clock is polled by the lines' work as well as by nodes.  Long
+ * by construction: an empty 16x16 (10,000 solutions asked) with 16 sum
+ * lines over all 256 cells (always 2,176, so never a contradiction), each
+ * looked at after every guess -- some 2 million word operations a node,
+ * where the node-counting poll alone would wait 1,024 nodes (2^22 /
+ * (cells * n)) between two looks at the clock (it stopped at node 1,023).
+ * The first poll after the deadline comes within two nodes, so fewer than
+ * 512 nodes are done unless a machine made 500 of these nodes in 50 ms. */
+START_TEST(variants_costly_lines_keep_the_deadline) {
+    static uint16_t all[256];
+    sudoku_line_t lines[16];
+    sudoku_spec_t s = spec_n(16);
+    sudoku_model_t *m;
+    sudoku_opts_t o;
+    sudoku_result_t r;
+    search_ctl_t ctl = {.deadline_ns = 0};
+    uint8_t *g = calloc(256, 1);
+    for (int c = 0; c < 256; c++)
+        all[c] = (uint16_t)c;
+    for (int k = 0; k < 16; k++)
+        lines[k] = (sudoku_line_t){.kind = SUDOKU_LINE_SUM, .value = 2176, .first = 0, .len = 256};
+    s.nlines = 16;
+    s.lines = lines;
+    s.line_cells = all;
+    m = build(&s);
+    sudoku_opts_init(&o);
+    o.method = SUDOKU_METHOD_PROPAGATION;
+    o.max_solutions = SUDOKU_MAX_SOLUTIONS;
+    o.ctl = &ctl;
+    ctl.deadline_ns = search_now_ns() + 50 * 1000000;
+    ck_assert_int_eq(sudoku_model_solve(m, g, &o, &r), SEARCH_TIMEOUT);
+    ck_assert_msg(r.stats.nodes < 512, "%llu nodes before the deadline was seen",
+                  (unsigned long long)r.stats.nodes);
+    free(g);
+    sudoku_model_free(m);
+}
+END_TEST
+
+/* A skyscraper clue may be as large as its line (64 on a 64x64 row: the
+ * line then rises 1..64), not one more; a full line is judged by its count. */
+START_TEST(variants_skyscraper_clue_up_to_the_line) {
+    static uint16_t row[64];
+    sudoku_line_t line = {.kind = SUDOKU_LINE_SKYSCRAPER, .value = 64, .first = 0, .len = 64};
+    sudoku_spec_t s = spec_n(64);
+    sudoku_model_t *m;
+    uint8_t *g = calloc(64 * 64, 1);
+    for (int c = 0; c < 64; c++)
+        row[c] = (uint16_t)c, g[c] = (uint8_t)(c + 1);
+    s.nlines = 1;
+    s.lines = &line;
+    s.line_cells = row;
+    m = build(&s);
+    ck_assert_int_eq(sudoku_model_line_ok(m, 0, g), 1);
+    g[0] = 2, g[1] = 1; /* 63 seen */
+    ck_assert_int_eq(sudoku_model_line_ok(m, 0, g), 0);
+    sudoku_model_free(m);
+    line.value = 65;
+    expect_bad(&s, SUDOKU_ELINE, SUDOKU_SPEC_LINES, 0, "a clue past the line");
+    free(g);
+}
+END_TEST
+
 /* 64 solutions of an empty Sumo, every one valid. */
 START_TEST(variants_many_solutions_are_valid) {
     sudoku_model_t *m = sumo();
@@ -2102,6 +2165,7 @@ Suite *variants_suite(void) {
     tcase_add_test(model, variants_classic_spec_is_the_classic_grid);
     tcase_add_test(model, variants_named_layouts);
     tcase_add_test(model, variants_bad_specs);
+    tcase_add_test(model, variants_skyscraper_clue_up_to_the_line);
     tcase_add_test(model, variants_conflicts_name_their_rule);
     tcase_add_loop_test(eng, variants_every_engine_counts_small_grids_like_brute_force, 0, NSMALL);
     tcase_add_loop_test(eng, variants_every_engine_solves_generated_puzzles, 0, NGEN);
@@ -2125,6 +2189,7 @@ Suite *variants_suite(void) {
     tcase_set_timeout(gen, 120);
     tcase_add_test(lim, variants_limits_stop_every_engine);
     tcase_add_test(lim, variants_deadline_during_search);
+    tcase_add_test(lim, variants_costly_lines_keep_the_deadline);
     tcase_add_test(lim, variants_many_solutions_are_valid);
     tcase_add_test(lim, variants_cancel_during_search);
     tcase_add_test(lim, variants_allocation_failures);

@@ -196,6 +196,7 @@ static inline int sudoku__popcount(uint64_t m) {
     return (int)((m * 0x0101010101010101u) >> 56);
 }
 static inline int sudoku__ctz(uint64_t m) { return __builtin_ctzll(m); }
+static inline int sudoku__clz(uint64_t m) { return __builtin_clzll(m); } /* m != 0 */
 
 /* === Propagation engine (sudoku/prop.c), shared with best-first ========= */
 
@@ -232,8 +233,9 @@ typedef struct sudoku__prop_s {
     uint16_t *lq;             /* [nlines] ring of lines to look at again */
     uint8_t *inlq;            /* [nlines] 1 while the line is in lq */
     uint32_t lqhead, lqlen;
-    uint32_t *score;               /* [ncells] conflict scores (models with lines; else NULL) */
-    uint32_t decay;                /* conflicts until every score is halved */
+    uint64_t lwork;  /* word operations of line looks since the last poll asked for (basic_run) */
+    uint32_t *score; /* [ncells] conflict scores (models with lines; else NULL) */
+    uint32_t decay;  /* conflicts until every score is halved */
     uint32_t vscore[SUDOKU_MAX_N]; /* failed guesses per value (quartered at each halving) */
     struct sudoku__lock_s *locks;  /* pairs of units sharing cells (prop.c: lock_pass) */
     uint16_t *lock_cells;

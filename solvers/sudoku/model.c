@@ -827,7 +827,6 @@ static int check_lines(build_t *b, size_t *total) {
         } else {
             lo = ln->kind == SUDOKU_LINE_SUM ? len : 1;
             hi = ln->kind == SUDOKU_LINE_SUM ? len * b->n : (len < b->n ? len : b->n);
-            if (ln->kind == SUDOKU_LINE_SKYSCRAPER && hi > 63) hi = 63; /* a count mask's bits */
         }
         if (ln->value < lo || ln->value > hi)
             return fail(b, SUDOKU_ELINE, SUDOKU_SPEC_LINES, k, -1);

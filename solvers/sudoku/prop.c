@@ -75,8 +75,8 @@
  *               keep: the sum table alone does not know they differ, so
  *               a cage then looks at the sets of distinct values its open
  *               cells can take (cage_sets: up to CAGE_SETS_MAX of them).
- *   skyscraper  states (tallest so far m, seen so far j) as a mask of j per
- *               m; v seen when v > m.
+ *   skyscraper  states (seen so far j, tallest so far m) as a mask of m per
+ *               j (as ISS's handler keeps them); v seen when v > m.
  *   equal sums  a group of segments: the totals every segment's sum table
  *               can reach, then each segment's sum pruned to those (see
  *               line_eqsum).
@@ -88,8 +88,9 @@
  * its 1 and n (sandwich_pairs); a skyscraper over a whole row keeps what a
  * permutation reaches.  Each stays sound: only values no assignment with
  * distinct values in each group supports go.
- * Cost per look: len * n candidate shifts of total/64 + 1 words (sum), len
- * * n * n word operations (skyscraper): 729 at 9x9.  A full line is checked
+ * Cost per look: len * n candidate shifts of total/64 + 1 words (sum), a
+ * few word operations per cell and count up to the clue (skyscraper: 27 at
+ * 9x9 with clue 3).  A full line is checked
  * exactly (its tables hold single values), so a decided grid keeps every
  * line.  A line is queued when one of its cells loses a value.
  * Each rule runs only when the cheaper ones have nothing left to do.  Rules
@@ -135,12 +136,12 @@ typedef struct frame_s {
     uint8_t value;
 } frame_t;
 
-/* Words of one of a line's DP tables' rows: the skyscraper's n + 1 masks,
+/* Words of one of a line's DP tables' rows: the skyscraper's clue masks,
  * the sum's bitset of 0..total, the arrow's of 0..its line's most; one for
  * the kinds without tables. */
 static size_t line_row_words(const sudoku_line_t *ln, int n) {
     switch (ln->kind) {
-    case SUDOKU_LINE_SKYSCRAPER: return (size_t)n + 1;
+    case SUDOKU_LINE_SKYSCRAPER: return (size_t)ln->value; /* one mask per count seen */
     case SUDOKU_LINE_SUM:
     case SUDOKU_LINE_CAGE: return (size_t)ln->value / 64 + 1;
     case SUDOKU_LINE_ARROW:
@@ -1651,60 +1652,60 @@ static int line_pair(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t 
     return elim(p, lc[1], ~kb);
 }
 
-/* A skyscraper line: F[i][m] the counts seen (a mask) after cells 0..i-1
- * with tallest m; B[i][m] the counts at cell i, tallest m, from which the
- * rest can show exactly the clue. */
+/* Masks of the values above the smallest of m, and below the largest
+ * (value v is bit v - 1; 0 when m is 0). */
+static inline uint64_t above_min(uint64_t m) { return (0 - (m & (0 - m))) << 1; }
+static inline uint64_t below_max(uint64_t m) {
+    return m == 0 ? 0 : ((uint64_t)1 << (63 - sudoku__clz(m))) - 1;
+}
+
+/* A skyscraper line, clue t: F[i][j] the tallest heights (a mask of
+ * values) possible after cells 0..i with j + 1 of them seen, B[i][j] those
+ * from which the rest can still show t; counts past t are dropped.  Cell i
+ * hidden keeps the tallest h (its value below h), seen makes its value the
+ * tallest (above the previous one): two mask operations per (i, j), so a
+ * look costs len * t words, not a table per height.  A whole row or column
+ * holds 1..n once each: its tallest after i + 1 cells is at least i + 1,
+ * and n at the end. */
 static int line_sky(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *lc) {
-    size_t len = ln->len, w = (size_t)p->n + 1, i;
-    int n = p->n, x, v;
-    uint64_t *F = p->lscratch, *B = F + (len + 1) * w;
-    uint64_t upto = ln->value >= 63 ? ~(uint64_t)0 : ((uint64_t)1 << (ln->value + 1)) - 1;
-    int perm = len == (size_t)n; /* a whole row or column: its values are 1..n, once each */
+    size_t len = ln->len, t = (size_t)ln->value, i, j;
+    uint64_t *F = p->lscratch, *B = F + len * t, end = p->full, keep;
+    int perm = len == (size_t)p->n; /* a whole row or column: its values are 1..n, once each */
     for (i = 0; i < len && perm; i++)
         perm = p->lgroup[ln->first + i] == 0;
-    memset(F, 0, 2 * (len + 1) * w * sizeof *F);
-    F[0] = 1;
-    for (i = 0; i < len; i++) {
-        const uint64_t *f = F + i * w;
-        uint64_t *g = F + (i + 1) * w;
-        /* a permutation's tallest of its first i cells is at least i */
-        for (x = perm ? (int)i : 0; x <= n; x++) {
-            if (f[x] == 0) continue;
-            for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1) {
-                v = sudoku__ctz(m) + 1;
-                if (v > x)
-                    g[v] |= (f[x] << 1) & upto;
-                else
-                    g[x] |= f[x];
-            }
-        }
+    if (t == 0 || t > len) return -1;
+    memset(F, 0, 2 * len * t * sizeof *F);
+    F[0] = p->cand[lc[0]];
+    for (i = 1; i < len; i++) {
+        const uint64_t *f = F + (i - 1) * t;
+        uint64_t *g = F + i * t, v = p->cand[lc[i]], hid = above_min(v);
+        uint64_t floor = perm ? ~(((uint64_t)1 << i) - 1) : ~(uint64_t)0;
+        g[0] = f[0] & hid & floor;
+        for (j = 1; j < t && j <= i; j++)
+            g[j] = ((f[j] & hid) | (v & above_min(f[j - 1]))) & floor;
     }
-    for (x = perm ? n : 0; x <= n; x++) /* and its tallest of all is n */
-        B[len * w + (size_t)x] = (uint64_t)1 << ln->value;
-    for (i = len; i-- > 0;) {
-        const uint64_t *h = B + (i + 1) * w;
-        uint64_t *g = B + i * w;
-        for (x = 0; x <= n; x++)
-            for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1) {
-                v = sudoku__ctz(m) + 1;
-                g[x] |= v > x ? h[v] >> 1 : h[x];
+    if (perm) end = (uint64_t)1 << (p->n - 1);
+    if ((B[(len - 1) * t + t - 1] = F[(len - 1) * t + t - 1] & end) == 0) return -1;
+    for (i = len; i-- > 1;) {
+        const uint64_t *b = B + i * t, *f = F + (i - 1) * t;
+        uint64_t *g = B + (i - 1) * t, v = p->cand[lc[i]];
+        keep = 0;
+        for (j = 0; j < t; j++) {
+            uint64_t hid, seen, prev;
+            if (b[j] == 0) continue;
+            if ((hid = f[j] & b[j]) != 0) { /* hidden: tallest unchanged, the value below it */
+                g[j] |= hid;
+                keep |= v & below_max(hid);
             }
-    }
-    if ((B[0] & 1) == 0) return -1;
-    for (i = 0; i < len; i++) {
-        const uint64_t *f = F + i * w, *h = B + (i + 1) * w;
-        uint64_t keep = 0;
-        for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1) {
-            v = sudoku__ctz(m) + 1;
-            for (x = 0; x <= n; x++)
-                if (f[x] & (v > x ? h[v] >> 1 : h[x])) {
-                    keep |= m & -m;
-                    break;
-                }
+            if (j > 0 && (seen = v & b[j]) != 0 &&
+                (prev = f[j - 1] & below_max(seen)) != 0) { /* seen: the value is the tallest */
+                g[j - 1] |= prev;
+                keep |= seen & above_min(prev);
+            }
         }
         if (elim(p, lc[i], ~keep) < 0) return -1;
     }
-    return 0;
+    return elim(p, lc[0], ~B[0]);
 }
 
 static int line_look(sudoku__prop_t *p, int k) {
@@ -1728,8 +1729,22 @@ static int line_look(sudoku__prop_t *p, int k) {
     }
 }
 
+/* Word operations a look at line k costs, roughly (the figures of the top
+ * comment): what basic_run charges against the poll period. */
+static uint64_t line_cost(const sudoku__prop_t *p, const sudoku_line_t *ln) {
+    uint64_t c = (uint64_t)ln->len * (uint64_t)p->n;
+    if (ln->kind == SUDOKU_LINE_SKYSCRAPER) return c;
+    return ln->value > 64 ? c * (uint64_t)(ln->value / 64 + 1) : c;
+}
+
 /* Drains the peers queue, the pair queue and the line queue, in that order
- * (a line only when both others are empty), until all are empty. */
+ * (a line only when both others are empty), until all are empty.  The
+ * search polls the clock every so many nodes (sudoku__tick), a period sized
+ * for a node's cost without lines; lines can cost a hundred times more a
+ * node, so their looks are charged: past PROP_LINE_POLL_WORK word
+ * operations the next node polls (a deadline is then kept to within one
+ * node's propagation, whatever the lines cost). */
+#define PROP_LINE_POLL_WORK (1u << 22)
 static int basic_run(sudoku__prop_t *p) {
     for (;;) {
         while (p->qhead < p->qtail)
@@ -1741,6 +1756,11 @@ static int basic_run(sudoku__prop_t *p) {
             p->lqhead = p->lqhead + 1 == (uint32_t)p->lm->nlines ? 0 : p->lqhead + 1;
             p->lqlen--;
             p->inlq[k] = 0;
+            p->lwork += line_cost(p, &p->lm->lines[k]);
+            if (p->lwork >= PROP_LINE_POLL_WORK) {
+                p->lwork = 0;
+                p->run->poll_left = 1; /* the next sudoku__tick polls */
+            }
             if (line_look(p, k) < 0) return -1;
             continue;
         }
