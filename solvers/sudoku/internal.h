@@ -76,7 +76,9 @@ typedef struct sudoku__run_s {
     const search_ctl_t *ctl; /* NULL = no limits */
     sudoku_result_t *res;
     uint32_t max_solutions;
-    uint32_t poll_every, poll_left; /* clock/flag poll period in nodes */
+    uint32_t poll_every, poll_left; /* clock/flag poll period in nodes (sudoku__tick) */
+    uint32_t poll_max;              /* the period's ceiling (sudoku.c: run_solve) */
+    int64_t poll_ns;                /* the clock at the last poll */
     sudoku_step_t *trace;           /* NULL when off or full */
     size_t trace_cap;
     sudoku_level_t level; /* resolved (never DEFAULT) */
@@ -138,6 +140,15 @@ static inline int sudoku__live(const sudoku__run_t *run, int c) {
     return run->g.live == NULL || run->g.live[c];
 }
 
+/* The time between two polls of the clock and the flags that the period
+ * in nodes is fitted to: a node's cost varies a thousandfold with the
+ * grid, the method and the rules (a line can cost a hundred nodes), so no
+ * period in nodes suits all; sudoku__tick halves the period after a poll
+ * that came more than twice this late, and doubles it (up to poll_max)
+ * after one that came in less than half of it.  A deadline is then kept to
+ * within about this much, once the period has settled (a few polls). */
+#define SUDOKU__POLL_NS 1000000
+
 /* Called before trying a node: returns 0 and counts the node, or the stop
  * code (the node is then not counted).  See sudoku_solve() for the policy. */
 static inline int sudoku__tick(sudoku__run_t *run) {
@@ -146,10 +157,16 @@ static inline int sudoku__tick(sudoku__run_t *run) {
     if (ctl != NULL) {
         if (ctl->node_budget != 0 && nodes >= ctl->node_budget) return SEARCH_BUDGET;
         if (--run->poll_left == 0) {
-            int rc;
-            run->poll_left = run->poll_every;
-            rc = search_check_now(ctl, nodes);
+            int rc = search_check_now(ctl, nodes);
+            int64_t now = search_now_ns(), took = now - run->poll_ns;
             if (rc != 0) return rc;
+            if (took > 2 * SUDOKU__POLL_NS && run->poll_every > 1)
+                run->poll_every /= 2;
+            else if (took < SUDOKU__POLL_NS / 2 && run->poll_every < run->poll_max)
+                run->poll_every =
+                    2 * run->poll_every < run->poll_max ? 2 * run->poll_every : run->poll_max;
+            run->poll_ns = now;
+            run->poll_left = run->poll_every;
         }
     }
     run->res->stats.nodes = nodes + 1;

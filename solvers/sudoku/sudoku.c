@@ -462,13 +462,16 @@ static int run_solve(const sudoku_shape_t *shape, const sudoku_model_t *model,
     run.ctl = opts->ctl;
     run.res = res;
     run.max_solutions = opts->max_solutions;
-    /* poll the clock about every 2^22 / (cells * n) nodes: a node's cost
+    /* poll the clock at most every 2^22 / (cells * n) nodes: a node's cost
      * grows with n^2..n^3 on a classic grid (cells = n^2), so big grids
-     * poll more often; never less than search.h asks */
+     * poll more often; never less than search.h asks.  The period starts
+     * low and follows the time a poll interval takes (sudoku__tick). */
     poll = (uint32_t)((1u << 22) / ((uint32_t)run.ncells * (uint32_t)n));
     if (poll > SEARCH_POLL_MASK + 1) poll = SEARCH_POLL_MASK + 1;
     if (poll < 1) poll = 1;
-    run.poll_every = run.poll_left = poll;
+    run.poll_max = poll;
+    run.poll_every = run.poll_left = poll < 64 ? poll : 64;
+    run.poll_ns = search_now_ns();
     run.trace = opts->trace_cap > 0 ? opts->trace : NULL;
     run.trace_cap = opts->trace_cap;
     run.level = (method == SUDOKU_METHOD_PROPAGATION || method == SUDOKU_METHOD_BEST_FIRST)
