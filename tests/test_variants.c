@@ -1614,6 +1614,115 @@ static void random_givens(const uint8_t *sol, uint8_t *puzzle, uint64_t *x) {
     }
 }
 
+/* Solutions of g (cells in index order, up to cap) that keep the units and
+ * every line of m as far as it is filled (sudoku_model_line_ok). */
+static long brute_lines(const sudoku_model_t *m, uint8_t *g, int from, long cap) {
+    long count = 0;
+    while (from < m->ncells && g[from] != 0)
+        from++;
+    if (from == m->ncells) return 1;
+    for (int v = 1; v <= m->n && count < cap; v++) {
+        int ok = fits(m, g, from, v);
+        g[from] = (uint8_t)v;
+        for (int k = 0; k < m->nlines && ok; k++)
+            ok = sudoku_model_line_ok(m, k, g);
+        if (ok) count += brute_lines(m, g, from + 1, cap - count);
+        g[from] = 0;
+    }
+    return count;
+}
+
+/* Sandwich clues on every row and column of random 6x6 grids (2x3 boxes;
+ * a grid relabelled and its rows, bands, columns and stacks shuffled), with
+ * ten givens: propagation and best-first find exactly the grids the brute
+ * force finds, the source grid among them -- the gap's value sets
+ * (sandwich_sets, prop.c) cut what the cells outside may hold, so a wrong
+ * set would lose grids. */
+START_TEST(variants_sandwiches_count_like_brute_force) {
+    static const uint8_t base[36] = {1, 2, 3, 4, 5, 6, 4, 5, 6, 1, 2, 3, 2, 3, 1, 5, 6, 4,
+                                     5, 6, 4, 2, 3, 1, 3, 1, 2, 6, 4, 5, 6, 4, 5, 3, 1, 2};
+    static const sudoku_method_t methods[] = {SUDOKU_METHOD_PROPAGATION, SUDOKU_METHOD_BEST_FIRST};
+    uint64_t x = 0x2545f4914f6cdd1dull * (uint64_t)(_i + 1);
+    uint8_t sol[36], puzzle[36], g[36], *sols = malloc(2000 * 36);
+    for (int round = 0; round < 5; round++) {
+        int lab[6] = {1, 2, 3, 4, 5, 6}, row[6], col[6], at = 0;
+        uint16_t cells[72];
+        sudoku_line_t lines[12];
+        sudoku_spec_t s = spec_n(6);
+        sudoku_model_t *m;
+        long want;
+        for (int i = 5; i > 0; i--) { /* relabel */
+            int j = (int)(xs_next(&x) % (uint64_t)(i + 1)), t = lab[i];
+            lab[i] = lab[j], lab[j] = t;
+        }
+        for (int b = 0; b < 3; b++) { /* rows: the bands in turn, each pair maybe swapped */
+            int swap = (int)(xs_next(&x) % 2);
+            for (int r = 0; r < 2; r++)
+                row[2 * b + r] = 2 * ((b + round + _i) % 3) + (r ^ swap);
+        }
+        for (int st = 0; st < 2; st++) { /* columns: the stacks maybe swapped, each permuted */
+            static const int perm3[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
+                                            {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+            int pi = (int)(xs_next(&x) % 6);
+            for (int c = 0; c < 3; c++)
+                col[3 * st + c] = 3 * (st ^ (round % 2)) + perm3[pi][c];
+        }
+        for (int r = 0; r < 6; r++)
+            for (int c = 0; c < 6; c++)
+                sol[r * 6 + c] = (uint8_t)lab[base[row[r] * 6 + col[c]] - 1];
+        for (int k = 0; k < 12; k++) { /* rows 0..5, then columns 0..5, the sum between */
+            int sum = 0, in = 0;
+            lines[k] =
+                (sudoku_line_t){.kind = SUDOKU_LINE_SANDWICH, .first = (uint32_t)at, .len = 6};
+            for (int i = 0; i < 6; i++) {
+                int c = k < 6 ? k * 6 + i : i * 6 + (k - 6);
+                cells[at++] = (uint16_t)c;
+                if (sol[c] == 1 || sol[c] == 6)
+                    in = !in;
+                else if (in)
+                    sum += sol[c];
+            }
+            lines[k].value = sum;
+        }
+        s.box_rows = 2;
+        s.box_cols = 3;
+        s.nlines = 12;
+        s.lines = lines;
+        s.line_cells = cells;
+        m = build(&s);
+        ck_assert_int_eq(sudoku_model_check_solution(m, (uint8_t[36]){0}, sol), 1);
+        memset(puzzle, 0, sizeof puzzle);
+        for (int k = 0; k < 10; k++) {
+            int c = (int)(xs_next(&x) % 36);
+            puzzle[c] = sol[c];
+        }
+        memcpy(g, puzzle, sizeof g);
+        want = brute_lines(m, g, 0, 2000);
+        ck_assert(want >= 1 && want < 2000);
+        for (size_t e = 0; e < sizeof methods / sizeof methods[0]; e++) {
+            sudoku_opts_t o;
+            sudoku_result_t r;
+            int found = 0;
+            sudoku_opts_init(&o);
+            o.method = methods[e];
+            o.max_solutions = 2000;
+            o.solutions = sols;
+            ck_assert_int_eq(sudoku_model_solve(m, puzzle, &o, &r), 0);
+            ck_assert_msg((long)r.solutions_found == want,
+                          "round %d, method %d: %u grids, brute %ld", round, (int)methods[e],
+                          r.solutions_found, want);
+            for (uint32_t k = 0; k < r.solutions_found; k++) {
+                ck_assert_int_eq(sudoku_model_check_solution(m, puzzle, sols + (size_t)k * 36), 1);
+                found |= memcmp(sols + (size_t)k * 36, sol, 36) == 0;
+            }
+            ck_assert(found);
+        }
+        sudoku_model_free(m);
+    }
+    free(sols);
+}
+END_TEST
+
 /* Every engine that takes line rules finds exactly the grids of every[]
  * (the 288 4x4s) that keep s's lines (lines_hold) and the givens, and
  * keeps its lines in each; the others answer SUDOKU_EMETHOD, but when the
@@ -2172,6 +2281,7 @@ Suite *variants_suite(void) {
     tcase_add_test(eng, variants_fast_is_for_the_classic_grid);
     tcase_add_test(eng, variants_exact_cover_split_matches_the_solve);
     tcase_add_loop_test(eng, variants_lines_count_like_brute_force, 0, 4);
+    tcase_add_loop_test(eng, variants_sandwiches_count_like_brute_force, 0, 4);
     tcase_add_test(eng, variants_unit_cages_are_read_by_every_engine);
     tcase_add_loop_test(eng, variants_every_line_kind_stops_and_fails_cleanly, 0,
                         SUDOKU_LINE_KINDS);

@@ -257,9 +257,11 @@ typedef struct sudoku__prop_s {
     struct sudoku__lock_s *locks;  /* pairs of units sharing cells (prop.c: lock_pass) */
     uint16_t *lock_cells;
     uint32_t nlocks;
-    void *gscratch;     /* sum_groups' table of unit counts, at init only */
-    uint8_t *lgroup;    /* [line cells]: a sum line's groups of distinct cells (prop.c) */
-    uint64_t *lscratch; /* a line's two DP tables (prop.c: line_sum, line_sky) */
+    void *gscratch;            /* sum_groups' table of unit counts, at init only */
+    uint8_t *lgroup;           /* [line cells]: a sum line's groups of distinct cells (prop.c) */
+    uint64_t *lscratch;        /* a line's two DP tables (prop.c: line_sum, line_sky) */
+    const uint16_t *sand_sets; /* sandwich value sets by total and size (prop.c: sand_build) */
+    const uint32_t *sand_at;   /* NULL when the model has no sandwich or n > 16 */
     uint64_t dirty[SUDOKU__UNIT_WORDS];    /* units changed since the last single scan */
     uint64_t dirty_hi[SUDOKU__UNIT_WORDS]; /* units changed since the last pair/subset scan */
     uint64_t exact[SUDOKU__UNIT_WORDS];    /* units of n cells */

@@ -85,7 +85,9 @@
  * groups of cells sharing a unit, largest first): a sum's or an arrow's
  * groups make at least the k smallest and at most the k largest of their
  * candidates (sum_distinct); a sandwich in one unit is tried per place of
- * its 1 and n (sandwich_pairs); a skyscraper over a whole row keeps what a
+ * its 1 and n (sandwich_pairs) and per set of values its gap can hold, the
+ * cells outside keeping none of the set's values (sandwich_sets, from a
+ * table of the sets by total and size up to 16x16); a skyscraper over a whole row keeps what a
  * permutation reaches.  Each stays sound: only values no assignment with
  * distinct values in each group supports go.
  * Cost per look: len * n candidate shifts of total/64 + 1 words (sum), a
@@ -270,6 +272,51 @@ static size_t line_cells(const sudoku_model_t *m) {
     return total;
 }
 
+/* The sandwich set table (sand_build): every set of the values 2..n-1,
+ * by total and size, for models with a sandwich and n <= 16 (2^14 sets
+ * and 32 KiB at 16); 0 bytes for the others. */
+#define SAND_MAX_N 16
+static size_t sand_sums(int n) { return (size_t)n * (size_t)(n - 1) / 2; } /* totals 0..this-1 */
+static size_t sand_bytes(const sudoku_model_t *m) {
+    int k, n = m->n;
+    for (k = 0; k < m->nlines && m->lines[k].kind != SUDOKU_LINE_SANDWICH; k++)
+        ;
+    if (k == m->nlines || n < 3 || n > SAND_MAX_N) return 0;
+    return SUDOKU__ALIGN(((size_t)1 << (n - 2)) * sizeof(uint16_t)) +
+           SUDOKU__ALIGN((sand_sums(n) * (size_t)(n - 1) + 1) * sizeof(uint32_t));
+}
+
+/* Fills the table: sets[at[s * (n - 1) + k] .. at[s * (n - 1) + k + 1]) are
+ * the k-sets of 2..n-1 adding up to s, each as its value mask >> 1 (a
+ * counting sort over the 2^(n-2) sets). */
+static void sand_build(sudoku__prop_t *p, char *mem) {
+    int n = p->n;
+    size_t nsets = (size_t)1 << (n - 2), nkeys = sand_sums(n) * (size_t)(n - 1);
+    uint16_t *sets = (uint16_t *)(void *)mem;
+    uint32_t *at = (uint32_t *)(void *)(mem + SUDOKU__ALIGN(nsets * sizeof(uint16_t)));
+    memset(at, 0, (nkeys + 1) * sizeof *at);
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t x = 0; x < nsets; x++) {
+            size_t sum = 0, k = 0;
+            for (size_t b = x; b != 0; b &= b - 1, k++)
+                sum += (size_t)sudoku__ctz(b) + 2; /* bit i: the value i + 2 */
+            if (pass == 0)
+                at[sum * (size_t)(n - 1) + k + 1]++;
+            else
+                sets[at[sum * (size_t)(n - 1) + k]++] = (uint16_t)(x << 1);
+        }
+        if (pass == 0)
+            for (size_t key = 0; key < nkeys; key++)
+                at[key + 1] += at[key];
+        else /* the second pass moved each start to the next key's */
+            for (size_t key = nkeys; key > 0; key--)
+                at[key] = at[key - 1];
+    }
+    at[0] = 0;
+    p->sand_sets = sets;
+    p->sand_at = at;
+}
+
 static size_t line_bytes(const sudoku__run_t *run) {
     const sudoku_model_t *m = run->model;
     size_t most = 0, pairs;
@@ -283,7 +330,7 @@ static size_t line_bytes(const sudoku__run_t *run) {
     }
     return SUDOKU__ALIGN((size_t)m->nlines * sizeof(uint16_t)) + SUDOKU__ALIGN((size_t)m->nlines) +
            SUDOKU__ALIGN((size_t)run->ncells * sizeof(uint32_t)) + SUDOKU__ALIGN(line_cells(m)) +
-           lock_bytes(m, &pairs) + SUDOKU__ALIGN(sizeof(group_count_t)) +
+           lock_bytes(m, &pairs) + SUDOKU__ALIGN(sizeof(group_count_t)) + sand_bytes(m) +
            SUDOKU__ALIGN(most * sizeof(uint64_t));
 }
 
@@ -527,6 +574,8 @@ void sudoku__prop_init(sudoku__prop_t *p, sudoku__run_t *run, void *mem, size_t 
         } else {
             at += lock_bytes(run->model, &(size_t){0});
         }
+        if (sand_bytes(run->model) > 0) sand_build(p, at);
+        at += sand_bytes(run->model);
         p->lscratch = (uint64_t *)(void *)at;
         for (c = 0; c < nl; c++) {
             p->lq[c] = (uint16_t)c;
@@ -1514,6 +1563,53 @@ static void sand_step(const uint64_t *src, uint64_t *dst, size_t w, int v, int n
     }
 }
 
+/* The sets of k distinct values of U (a mask) that add up to s, for a
+ * sandwich's gap whose outer cells (nouter of them, candidates `outer`)
+ * take other values of the same unit: a set stands when the outer cells
+ * keep enough values besides it.  ORs each standing set into *in and its
+ * complement into *out; returns whether one stands, or -1 (*in and *out
+ * untouched) when U has more than 12 values -- C(12, 6) = 924 sets at most
+ * are tried.  Gosper's walk over the k-subsets of U's positions. */
+static int sandwich_sets(const sudoku__prop_t *p, uint64_t U, int k, long s, uint64_t outer,
+                         int nouter, uint64_t *in, uint64_t *out) {
+    int val[12], u = 0, found = 0;
+    if (p->sand_sets != NULL) { /* the table: only the k-sets adding up to s */
+        size_t key = (size_t)s * (size_t)(p->n - 1) + (size_t)k;
+        if ((size_t)s >= sand_sums(p->n)) return 0;
+        for (uint32_t e = p->sand_at[key]; e < p->sand_at[key + 1]; e++) {
+            uint64_t c = p->sand_sets[e];
+            if ((c & ~U) == 0 && sudoku__popcount(outer & ~c) >= nouter) {
+                *in |= c;
+                *out |= ~c;
+                found = 1;
+            }
+        }
+        return found;
+    }
+    if (sudoku__popcount(U) > 12) return -1;
+    for (uint64_t m = U; m != 0; m &= m - 1)
+        val[u++] = sudoku__ctz(m);
+    if (k > u) return 0;
+    for (uint32_t idx = ((uint32_t)1 << k) - 1; idx < ((uint32_t)1 << u);) {
+        uint64_t c = 0;
+        long sum = 0;
+        for (uint32_t b = idx; b != 0; b &= b - 1) {
+            int at = val[sudoku__ctz(b)];
+            c |= (uint64_t)1 << at;
+            sum += at + 1;
+        }
+        if (sum == s && sudoku__popcount(outer & ~c) >= nouter) {
+            *in |= c;
+            *out |= ~c;
+            found = 1;
+        }
+        if (idx == 0) break; /* k = 0: the empty set only */
+        uint32_t low = idx & (0 - idx), r = idx + low;
+        idx = r | (((idx ^ r) >> 2) / low);
+    }
+    return found;
+}
+
 /* A sandwich whose total fits a word and whose cells share a unit (a row
  * or a column: what the API makes), exactly on where the 1 and the n go:
  * every pair of places (i, j) with the 1 at one and the n at the other is
@@ -1529,16 +1625,22 @@ static int sandwich_pairs(sudoku__prop_t *p, const uint16_t *lc, size_t len, lon
     uint64_t keep[SUDOKU_LINE_MAX_CELLS], F[SUDOKU_LINE_MAX_CELLS + 1],
         B[SUDOKU_LINE_MAX_CELLS + 1], sum_mask = ((uint64_t)1 << (s + 1)) - 1;
     int bad[SUDOKU_LINE_MAX_CELLS + 1], any = 0; /* bad[x]: cells before x with only 1, n */
+    uint64_t pre[SUDOKU_LINE_MAX_CELLS + 1], suf[SUDOKU_LINE_MAX_CELLS + 1]; /* before / from x */
     memset(keep, 0, len * sizeof *keep);
     bad[0] = 0;
-    for (size_t x = 0; x < len; x++)
+    pre[0] = suf[len] = 0;
+    for (size_t x = 0; x < len; x++) {
         bad[x + 1] = bad[x] + ((p->cand[lc[x]] & mid) == 0);
+        pre[x + 1] = pre[x] | (p->cand[lc[x]] & mid);
+        suf[len - 1 - x] = suf[len - x] | (p->cand[lc[len - 1 - x]] & mid);
+    }
     for (size_t i = 0; i < len; i++) {
         uint64_t ci = p->cand[lc[i]] & (one | top);
         if (ci == 0) continue;
         for (size_t j = i + 1; j < len; j++) {
-            uint64_t cj = p->cand[lc[j]] & (one | top), U = 0, ends = 0;
+            uint64_t cj = p->cand[lc[j]] & (one | top), U = 0, ends = 0, in_ok, out_ok;
             size_t k = j - i - 1;
+            int rc;
             long lo = 0, hi = 0, lo1 = 0, hi1 = 0;
             if (cj == 0 || bad[i] != 0 || bad[len] - bad[j + 1] != 0) continue;
             if ((ci & one) && (cj & top)) ends |= 1; /* 1 at i, n at j */
@@ -1558,6 +1660,11 @@ static int sandwich_pairs(sudoku__prop_t *p, const uint16_t *lc, size_t len, lon
                 F[t + 1] = f & sum_mask;
             }
             if (!(F[k] >> s & 1)) continue;
+            in_ok = out_ok = 0; /* the gap's value sets: its values, what the outside keeps */
+            rc = sandwich_sets(p, U, (int)k, s, pre[i] | suf[j + 1], (int)(len - k - 2), &in_ok,
+                               &out_ok);
+            if (rc == 0) continue;
+            if (rc < 0) in_ok = out_ok = mid;
             B[k] = (uint64_t)1 << s;
             for (size_t t = k; t-- > 0;) {
                 uint64_t b = 0, next = B[t + 1], kt = 0;
@@ -1571,15 +1678,15 @@ static int sandwich_pairs(sudoku__prop_t *p, const uint16_t *lc, size_t len, lon
                     if (l + v <= s && h + v >= s) kt |= bit;
                 }
                 B[t] = b;
-                keep[i + 1 + t] |= kt;
+                keep[i + 1 + t] |= kt & in_ok;
             }
             any = 1;
             keep[i] |= (ends & 1 ? one : 0) | (ends & 2 ? top : 0);
             keep[j] |= (ends & 1 ? top : 0) | (ends & 2 ? one : 0);
             for (size_t x = 0; x < i; x++)
-                keep[x] |= p->cand[lc[x]] & mid;
+                keep[x] |= p->cand[lc[x]] & mid & out_ok;
             for (size_t x = j + 1; x < len; x++)
-                keep[x] |= p->cand[lc[x]] & mid;
+                keep[x] |= p->cand[lc[x]] & mid & out_ok;
         }
     }
     if (!any) return -1;
