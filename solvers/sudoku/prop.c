@@ -1367,10 +1367,13 @@ static void seg_step(const uint64_t *src, uint64_t *dst, size_t w, int v, size_t
  * from state r0 (the partial sum carried in) to the same state at the end
  * (0 and 0: a plain line; a loop's run that wraps carries r0 round).
  * Returns 1 when some split exists. */
+static int seg_keep1(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *lc, size_t r0,
+                     uint64_t *keep);
 static int seg_keep(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *lc, size_t r0,
                     uint64_t *keep) {
     size_t len = ln->len, w = line_row_words(ln, p->n), s = (size_t)ln->value, i;
     uint64_t *F = p->lscratch, *B = F + (len + 1) * w;
+    if (w == 1) return seg_keep1(p, ln, lc, r0, keep);
     memset(F, 0, 2 * (len + 1) * w * sizeof *F);
     F[r0 / 64] = (uint64_t)1 << (r0 % 64);
     for (i = 0; i < len; i++)
@@ -1400,6 +1403,40 @@ static int seg_keep(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *
         }
     }
     return 1;
+}
+
+/* seg_keep for a total below 64: each set of partial sums is one word, and
+ * a step is a shift and a bit test. */
+static int seg_keep1(sudoku__prop_t *p, const sudoku_line_t *ln, const uint16_t *lc, size_t r0,
+                     uint64_t *keep) {
+    size_t len = ln->len, i;
+    int s = ln->value;
+    uint64_t *F = p->lscratch, *B = F + len + 1, low = ((uint64_t)1 << s) - 1;
+    F[0] = (uint64_t)1 << r0;
+    for (i = 0; i < len; i++) { /* r + v < s goes on; r + v == s ends a run */
+        uint64_t f = F[i], g = 0;
+        for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1) {
+            int v = sudoku__ctz(m) + 1;
+            if (v > s) break;
+            g |= ((f << v) & low) | (f >> (s - v) & 1);
+        }
+        F[i + 1] = g;
+    }
+    B[len] = (uint64_t)1 << r0;
+    for (i = len; i-- > 0;) {
+        uint64_t nb = B[i + 1], b = 0, k = 0, f = F[i];
+        for (uint64_t m = p->cand[lc[i]]; m != 0; m &= m - 1) {
+            int v = sudoku__ctz(m) + 1;
+            uint64_t from;
+            if (v > s) break;
+            from = ((nb >> v) & low) | ((nb & 1) << (s - v)); /* the r that v leads into nb */
+            b |= from;
+            if (f & from) k |= m & -m;
+        }
+        B[i] = b;
+        keep[i] |= k;
+    }
+    return (int)(B[0] >> r0 & 1) && (F[len] >> r0 & 1);
 }
 
 /* A sum line: runs from the first cell; a loop: the run through the first
