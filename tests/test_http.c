@@ -720,8 +720,15 @@ START_TEST(http_full_queue_is_503) {
     char url[256], v[32];
     hresp_t r;
     ck_assert_int_eq(tsrv_start(&s, args, NULL), 0);
-    bg_start(&a, &s, "/v1/nqueens/count?n=21&timeout_ms=2500", 0);
-    bg_start(&b, &s, "/v1/nqueens/count?n=21&timeout_ms=2500", 0);
+    /* two jobs in flight that never end before their deadlines (n = 27):
+     * the pool takes their items in turn, so b's first item starts when
+     * a's first ends -- at a's deadline at the latest; b's deadline is
+     * twice a's so that it never ends waiting (a queued request past its
+     * deadline is answered 503 too, which b once was when both had 2.5 s
+     * and a's item took all of it) */
+    bg_start(&a, &s, "/v1/nqueens/count?n=27&timeout_ms=2500", 0);
+    ck_assert(wait_metric(&s, "puzzled_jobs_inflight", 1, 3000)); /* a first */
+    bg_start(&b, &s, "/v1/nqueens/count?n=27&timeout_ms=5000", 0);
     ck_assert(wait_metric(&s, "puzzled_jobs_inflight", 2, 3000));
     /* a request that needs a worker (n = 4 would be answered on the HTTP
      * thread, which never queues) */
