@@ -1,0 +1,433 @@
+/* test_logic_lines.c -- the logic engine on line rules (solvers/sudoku/
+ * lines.c) and the grade and hint endpoints on constraints.
+ *
+ * Every technique on a crafted position (the step it must find, on a model
+ * whose lines hold in one known grid, so every elimination is checked
+ * against it); soundness on whole puzzles: killers from killer_gen.c and
+ * 9x9 grids with random lines of every kind drawn to hold in a known grid,
+ * graded to the end with every step checked against that grid (a grid the
+ * lines hold in is a solution whether or not it is the only one: a sound
+ * step never removes its values); and ISS's examples through the grade
+ * and hint endpoints, every step of the path and every hint along it
+ * checked against ISS's solution. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solvers/sudoku/logic.h"
+#include "solvers/sudoku/model.h"
+#include "tests/killer_gen.h"
+
+/* A 9x9 grid every crafted line below holds in. */
+#define GS "395876421764123895218549376827354619436912587951687243582731964673498152149265738"
+static const char G[] = GS;
+
+static void grid_of(const char *s, uint8_t *g) {
+    for (int c = 0; s[c]; c++)
+        g[c] = (uint8_t)(s[c] - '0');
+}
+
+/* Relations of pair tables, as api/sudoku_variant.c builds them. */
+enum { T_LT, T_GT, T_CONSEC, T_RATIO2, T_SUM10, T_SUM5, T_WHISPER, T_EQ, T_NEQ, T_COUNT };
+
+static int rel(int t, int a, int b) {
+    switch (t) {
+    case T_LT: return a < b;
+    case T_GT: return a > b;
+    case T_CONSEC: return a - b == 1 || b - a == 1;
+    case T_RATIO2: return a == 2 * b || b == 2 * a;
+    case T_SUM10: return a + b == 10;
+    case T_SUM5: return a + b == 5;
+    case T_WHISPER: return a - b >= 5 || b - a >= 5;
+    case T_EQ: return a == b;
+    default: return a != b;
+    }
+}
+
+static void tables9(uint64_t *t) {
+    for (int r = 0; r < T_COUNT; r++)
+        for (int a = 1; a <= 9; a++) {
+            t[r * 9 + a - 1] = 0;
+            for (int b = 1; b <= 9; b++)
+                if (rel(r, a, b)) t[r * 9 + a - 1] |= (uint64_t)1 << (b - 1);
+        }
+}
+
+/* A model under construction: lines over cells, the 9x9 tables. */
+typedef struct lm_s {
+    sudoku_line_t lines[512];
+    uint16_t cells[4096];
+    uint64_t tables[T_COUNT * 9];
+    int nl, at;
+} lm_t;
+
+static void lm_line(lm_t *b, int kind, int value, const int *cells, int len) {
+    sudoku_line_t *ln = &b->lines[b->nl];
+    ck_assert_int_lt(b->nl, 512);
+    ck_assert_int_le(b->at + len, 4096);
+    ln->kind = (uint8_t)kind;
+    ln->value = value;
+    ln->first = (uint32_t)b->at;
+    ln->len = (uint32_t)len;
+    ln->tag = (uint32_t)b->nl;
+    for (int i = 0; i < len; i++)
+        b->cells[b->at++] = (uint16_t)cells[i];
+    b->nl++;
+}
+
+static void lm_pair(lm_t *b, int t, int x, int y) {
+    int c[2] = {x, y};
+    lm_line(b, SUDOKU_LINE_PAIR, t, c, 2);
+}
+
+static sudoku_model_t *lm_build(lm_t *b) {
+    sudoku_spec_t s;
+    sudoku_model_t *m = NULL;
+    sudoku_spec_error_t err;
+    sudoku_spec_init(&s);
+    s.n = 9;
+    tables9(b->tables);
+    s.nlines = b->nl;
+    s.lines = b->lines;
+    s.line_cells = b->cells;
+    s.npair_tables = T_COUNT;
+    s.pair_tables = b->tables;
+    ck_assert_msg(sudoku_model_new(&s, NULL, &m, &err) == 0, "model: code %d part %d index %d",
+                  err.code, (int)err.part, err.index);
+    return m;
+}
+
+#define RC(r, c) ((r)*9 + (c))
+
+/* Every elimination false in sol, every placement right. */
+static void assert_sound(const sudoku_logic_step_t *s, const uint8_t *sol) {
+    ck_assert_msg(sudoku_logic_step_wrong(s, sol) == 0, "%s: a step against the solution",
+                  sudoku_tech_name((sudoku_tech_t)s->tech));
+}
+
+static int has_elim(const sudoku_logic_step_t *s, int cell, int d) {
+    for (int i = 0; i < s->nitems; i++)
+        if (s->items[i].kind == SUDOKU_ITEM_ELIM && s->items[i].cell == cell &&
+            s->items[i].value == d)
+            return 1;
+    return 0;
+}
+
+/* === Each technique on its position ===================================== */
+
+typedef struct want_s {
+    int cell, digit;
+} want_t;
+
+typedef struct craft_s {
+    const char *name;
+    sudoku_tech_t tech;
+    int pre; /* steps of easier techniques applied first */
+    want_t elims[8];
+} craft_t;
+
+/* The lines of case i (all hold in G). */
+static void craft_lines(int i, lm_t *b) {
+    switch (i) {
+    case 0: { /* a five-cell thermometer 1 < 2 < 3 < 4 < 5 in row 1 */
+        int t[5] = {RC(0, 8), RC(0, 7), RC(0, 0), RC(0, 6), RC(0, 2)};
+        for (int k = 0; k + 1 < 5; k++)
+            lm_pair(b, T_LT, t[k], t[k + 1]);
+        break;
+    }
+    case 1: lm_pair(b, T_RATIO2, RC(0, 6), RC(0, 7)); break; /* a black dot: 4, 2 */
+    case 2: lm_pair(b, T_GT, RC(0, 1), RC(0, 2)); break;     /* 9 > 5 */
+    case 3:
+    case 4: { /* a cage of two cells adding up to 3 */
+        int c[2] = {RC(0, 7), RC(0, 8)};
+        lm_line(b, SUDOKU_LINE_CAGE, 3, c, 2);
+        break;
+    }
+    case 5: { /* the circle 9, its arrow 5 + 4 */
+        int c[3] = {RC(0, 1), RC(0, 2), RC(0, 6)};
+        lm_line(b, SUDOKU_LINE_ARROW, 1, c, 3);
+        break;
+    }
+    case 6: { /* two cells that do not see each other, adding up to 2 */
+        int c[2] = {RC(0, 8), RC(2, 1)};
+        lm_line(b, SUDOKU_LINE_SUM, 2, c, 2);
+        break;
+    }
+    default: lm_pair(b, T_SUM5, RC(1, 4), RC(1, 5)); break; /* a V: 2 + 3 */
+    }
+}
+
+static const craft_t crafts[] = {
+    {"thermo", SUDOKU_TECH_THERMO, 0, {{RC(0, 8), 6}, {RC(0, 8), 9}, {RC(0, 2), 1}, {RC(0, 2), 4}}},
+    {"kropki black", SUDOKU_TECH_PAIR_RELATION, 0, {{RC(0, 7), 5}, {RC(0, 7), 7}, {RC(0, 7), 9}}},
+    {"greater-than", SUDOKU_TECH_THERMO, 0, {{RC(0, 1), 1}, {RC(0, 2), 9}}},
+    {"cage combination", SUDOKU_TECH_CAGE_COMBINATION, 0, {{RC(0, 7), 3}, {RC(0, 8), 9}}},
+    {"cage locked", SUDOKU_TECH_CAGE_LOCKED, 1, {{RC(0, 0), 1}, {RC(1, 8), 1}}},
+    {"arrow", SUDOKU_TECH_ARROW, 0, {{RC(0, 1), 1}, {RC(0, 2), 9}, {RC(0, 6), 9}}},
+    {"machine sum", SUDOKU_TECH_CONSTRAINT, 0, {{RC(0, 8), 2}, {RC(2, 1), 9}}},
+    {"v", SUDOKU_TECH_PAIR_RELATION, 0, {{RC(1, 5), 5}, {RC(1, 5), 9}}},
+};
+#define NCRAFT (sizeof crafts / sizeof crafts[0])
+
+START_TEST(logic_lines_each_technique_on_its_position) {
+    const craft_t *cr = &crafts[_i];
+    static lm_t b;
+    uint8_t sol[81], empty[81] = {0};
+    sudoku_logic_opts_t o;
+    sudoku_logic_step_t *step = malloc(sizeof *step);
+    sudoku_model_t *m;
+    sudoku_logic_t *st;
+    memset(&b, 0, sizeof b);
+    grid_of(G, sol);
+    craft_lines((int)_i, &b);
+    m = lm_build(&b);
+    ck_assert_int_eq(sudoku_model_check_solution(m, empty, sol), 1);
+    st = sudoku_logic_new_model(m);
+    ck_assert_ptr_nonnull(st);
+    ck_assert_int_eq(sudoku_logic_load(st, empty), 0);
+    sudoku_logic_opts_init(&o);
+    o.solution = sol;
+    for (int p = 0; p < cr->pre; p++) {
+        ck_assert_int_eq(sudoku_logic_next(st, &o, step, NULL), 1);
+        ck_assert_int_lt(step->tech, cr->tech);
+        assert_sound(step, sol);
+        ck_assert_int_eq(sudoku_logic_apply(st, step), 0);
+    }
+    if (cr->tech > 0) { /* nothing easier applies */
+        o.max_tech = (sudoku_tech_t)(cr->tech - 1);
+        ck_assert_msg(sudoku_logic_next(st, &o, step, NULL) == 0, "%s: %s applies first", cr->name,
+                      sudoku_tech_name((sudoku_tech_t)step->tech));
+        o.max_tech = SUDOKU_TECH_GUESS;
+    }
+    ck_assert_int_eq(sudoku_logic_next(st, &o, step, NULL), 1);
+    ck_assert_msg(step->tech == cr->tech, "%s: want %s, got %s", cr->name,
+                  sudoku_tech_name(cr->tech), sudoku_tech_name((sudoku_tech_t)step->tech));
+    ck_assert_int_ge(step->line, 0);
+    ck_assert_int_lt(step->line, m->nlines);
+    for (int k = 0; k < 8 && cr->elims[k].digit; k++)
+        ck_assert_msg(has_elim(step, cr->elims[k].cell, cr->elims[k].digit),
+                      "%s: %d should leave cell %d", cr->name, cr->elims[k].digit,
+                      cr->elims[k].cell);
+    assert_sound(step, sol);
+    ck_assert_int_eq(sudoku_logic_apply(st, step), 0);
+    ck_assert_int_eq(sudoku_logic_check(st), 0);
+    sudoku_logic_free(st);
+    sudoku_model_free(m);
+    free(step);
+}
+END_TEST
+
+/* The thermo bound in numbers: the bulb of the five-cell thermometer keeps
+ * 1..5 and the tip 5..9, in one step (the whole web at once). */
+START_TEST(logic_lines_thermo_bounds_the_whole_line) {
+    static lm_t b;
+    uint8_t empty[81] = {0};
+    sudoku_logic_step_t *step = malloc(sizeof *step);
+    sudoku_model_t *m;
+    sudoku_logic_t *st;
+    memset(&b, 0, sizeof b);
+    craft_lines(0, &b);
+    m = lm_build(&b);
+    st = sudoku_logic_new_model(m);
+    ck_assert_int_eq(sudoku_logic_load(st, empty), 0);
+    ck_assert_int_eq(sudoku_logic_next(st, NULL, step, NULL), 1);
+    ck_assert_int_eq(step->tech, SUDOKU_TECH_THERMO);
+    ck_assert_int_eq(sudoku_logic_apply(st, step), 0);
+    ck_assert_uint_eq(sudoku_logic_cand(st, RC(0, 8)), 0x1fu);  /* 1..5 */
+    ck_assert_uint_eq(sudoku_logic_cand(st, RC(0, 7)), 0x3eu);  /* 2..6 */
+    ck_assert_uint_eq(sudoku_logic_cand(st, RC(0, 2)), 0x1f0u); /* 5..9 */
+    sudoku_logic_free(st);
+    sudoku_model_free(m);
+    free(step);
+}
+END_TEST
+
+/* === Soundness on whole puzzles ========================================= */
+
+typedef struct chk_s {
+    const uint8_t *sol;
+    int bad, steps;
+    uint32_t counts[SUDOKU_TECH_COUNT];
+} chk_t;
+
+static int on_step(void *ud, const sudoku_logic_t *st, const sudoku_logic_step_t *s) {
+    chk_t *c = ud;
+    (void)st;
+    c->bad += sudoku_logic_step_wrong(s, c->sol);
+    c->counts[s->tech]++;
+    c->steps++;
+    return 0;
+}
+
+/* Grades puzzle on m to the end, every step against sol; the path must
+ * end at sol.  Adds the techniques used to seen[]. */
+static void grade_sound(const sudoku_model_t *m, const uint8_t *puzzle, const uint8_t *sol,
+                        uint32_t *seen, const char *what) {
+    sudoku_logic_t *st = sudoku_logic_new_model(m);
+    sudoku_logic_opts_t o;
+    sudoku_grade_t g;
+    chk_t c;
+    uint8_t end[81];
+    ck_assert_ptr_nonnull(st);
+    memset(&c, 0, sizeof c);
+    c.sol = sol;
+    sudoku_logic_opts_init(&o);
+    o.solution = sol;
+    o.on_step = on_step;
+    o.ud = &c;
+    ck_assert_int_eq(sudoku_logic_load(st, puzzle), 0);
+    ck_assert_int_eq(sudoku_logic_grade(st, &o, &g), 0);
+    ck_assert_msg(c.bad == 0, "%s: %d items against the solution", what, c.bad);
+    ck_assert_msg(g.solved, "%s: not finished", what);
+    sudoku_logic_grid(st, end);
+    ck_assert_msg(memcmp(end, sol, 81) == 0, "%s: ends elsewhere", what);
+    ck_assert_uint_eq(g.counts[SUDOKU_TECH_UNIQUE_RECTANGLE], 0);
+    for (int t = 0; t < SUDOKU_TECH_COUNT; t++)
+        seen[t] += c.counts[t];
+    sudoku_logic_free(st);
+}
+
+/* Killers of killer_gen.c (cages covering the grid, no givens) as CAGE
+ * lines: graded to the end, sound; the cage techniques turn up. */
+START_TEST(logic_lines_killers_are_sound) {
+    static gen_t g;
+    static lm_t b;
+    uint32_t seen[SUDOKU_TECH_COUNT] = {0};
+    uint8_t empty[81] = {0};
+    for (unsigned k = 0; k < 6; k++) {
+        unsigned seed = 1234 + 77 * k;
+        sudoku_model_t *m;
+        char what[32];
+        kg_gen_init(&g, 9, 3, 3);
+        kg_make_grid(9, 3, 3, &seed, g.grid);
+        kg_make_cages(&g, 2 + (int)(k % 4), 100, &seed);
+        memset(&b, 0, sizeof b);
+        for (int c = 0; c < g.pz.ncages; c++) {
+            int cells[9];
+            for (int i = 0; i < g.pz.cages[c].ncells; i++)
+                cells[i] = g.pz.cages[c].cells[i].r * 9 + g.pz.cages[c].cells[i].c;
+            lm_line(&b, SUDOKU_LINE_CAGE, (int)g.pz.cages[c].sum, cells, g.pz.cages[c].ncells);
+        }
+        m = lm_build(&b);
+        snprintf(what, sizeof what, "killer %u", k);
+        grade_sound(m, empty, g.grid, seen, what);
+        sudoku_model_free(m);
+    }
+    ck_assert_uint_gt(seen[SUDOKU_TECH_CAGE_COMBINATION], 0);
+    ck_assert_uint_gt(seen[SUDOKU_TECH_CAGE_LOCKED], 0);
+}
+END_TEST
+
+static uint64_t xs(uint64_t *x) {
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+/* Random lines of every kind that hold in G: pair lines of every relation
+ * G's neighbours keep, thermometers, arrows, sums, renban, between,
+ * sandwiches and skyscrapers on rows. */
+static void random_lines(lm_t *b, const uint8_t *sol, uint64_t *x) {
+    for (int k = 0; k < 12; k++) { /* pair lines between orthogonal neighbours */
+        int c = (int)(xs(x) % 81), d = xs(x) % 2 ? c + 1 : c + 9, t = (int)(xs(x) % T_COUNT);
+        if ((d == c + 1 && c % 9 == 8) || d >= 81) continue;
+        for (int tries = 0; tries < T_COUNT && !rel(t, sol[c], sol[d]); tries++)
+            t = (t + 1) % T_COUNT;
+        if (rel(t, sol[c], sol[d])) lm_pair(b, t, c, d);
+    }
+    for (int k = 0; k < 3; k++) { /* a thermometer: a walk to larger neighbours */
+        int c = (int)(xs(x) % 81), len = 1;
+        for (int step = 0; step < 5; step++) {
+            int nb[4] = {c - 9, c + 9, c % 9 ? c - 1 : -1, c % 9 < 8 ? c + 1 : -1}, next = -1;
+            for (int j = 0; j < 4; j++)
+                if (nb[j] >= 0 && nb[j] < 81 && sol[nb[j]] > sol[c] &&
+                    (next < 0 || sol[nb[j]] < sol[next]))
+                    next = nb[j];
+            if (next < 0) break;
+            lm_pair(b, T_LT, c, next);
+            c = next;
+            len++;
+        }
+    }
+    for (int k = 0; k < 3; k++) { /* an arrow: a circle and two cells adding up to it */
+        int h = (int)(xs(x) % 81), a = (int)(xs(x) % 81);
+        for (int z = 0; z < 81; z++)
+            if (z != h && z != a && a != h && sol[a] + sol[z] == sol[h]) {
+                int c[3] = {h, a, z};
+                lm_line(b, SUDOKU_LINE_ARROW, 1, c, 3);
+                break;
+            }
+    }
+    for (int k = 0; k < 2; k++) { /* a sum of three cells */
+        int c[3] = {(int)(xs(x) % 81), 0, 0};
+        c[1] = (c[0] + 10) % 81;
+        c[2] = (c[0] + 20) % 81;
+        lm_line(b, SUDOKU_LINE_SUM, sol[c[0]] + sol[c[1]] + sol[c[2]], c, 3);
+    }
+    {
+        int r = (int)(xs(x) % 9), cells[9], in = 0, sum = 0, seen = 0, top = 0;
+        for (int i = 0; i < 9; i++) {
+            int v = sol[r * 9 + i];
+            cells[i] = r * 9 + i;
+            if (v == 1 || v == 9)
+                in = !in;
+            else if (in)
+                sum += v;
+            if (v > top) top = v, seen++;
+        }
+        lm_line(b, SUDOKU_LINE_SANDWICH, sum, cells, 9);
+        lm_line(b, SUDOKU_LINE_SKYSCRAPER, seen, cells, 9);
+    }
+    for (int r = 0; r < 9; r++) /* renban: a run of three consecutive values in a row */
+        for (int i = 0; i + 2 < 9; i++) {
+            int a = sol[r * 9 + i], bb = sol[r * 9 + i + 1], c = sol[r * 9 + i + 2];
+            int lo = a < bb ? (a < c ? a : c) : (bb < c ? bb : c);
+            int hi = a > bb ? (a > c ? a : c) : (bb > c ? bb : c);
+            if (hi - lo == 2 && xs(x) % 3 == 0) {
+                int cells[3] = {r * 9 + i, r * 9 + i + 1, r * 9 + i + 2};
+                lm_line(b, SUDOKU_LINE_RENBAN, 0, cells, 3);
+                if ((bb > a && bb < c) || (bb < a && bb > c)) /* and between, when it holds */
+                    lm_line(b, SUDOKU_LINE_BETWEEN, 0, cells, 3);
+            }
+        }
+}
+
+START_TEST(logic_lines_random_lines_are_sound) {
+    static lm_t b;
+    uint32_t seen[SUDOKU_TECH_COUNT] = {0};
+    uint8_t sol[81], puzzle[81];
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    grid_of(G, sol);
+    for (int k = 0; k < 8; k++) {
+        sudoku_model_t *m;
+        char what[32];
+        memset(&b, 0, sizeof b);
+        random_lines(&b, sol, &x);
+        m = lm_build(&b);
+        for (int c = 0; c < 81; c++) /* a few givens: the lines do most of the work */
+            puzzle[c] = xs(&x) % 5 == 0 ? sol[c] : 0;
+        snprintf(what, sizeof what, "lines %d", k);
+        ck_assert_int_eq(sudoku_model_check_solution(m, puzzle, sol), 1);
+        grade_sound(m, puzzle, sol, seen, what);
+        sudoku_model_free(m);
+    }
+    ck_assert_uint_gt(seen[SUDOKU_TECH_PAIR_RELATION], 0);
+    ck_assert_uint_gt(seen[SUDOKU_TECH_THERMO], 0);
+    ck_assert_uint_gt(seen[SUDOKU_TECH_CONSTRAINT], 0);
+}
+END_TEST
+
+Suite *logic_lines_suite(void);
+Suite *logic_lines_suite(void) {
+    Suite *s = suite_create("logic_lines");
+    TCase *tc = tcase_create("engine");
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, logic_lines_each_technique_on_its_position, 0, (int)NCRAFT);
+    tcase_add_test(tc, logic_lines_thermo_bounds_the_whole_line);
+    tcase_add_test(tc, logic_lines_killers_are_sound);
+    tcase_add_test(tc, logic_lines_random_lines_are_sound);
+    suite_add_tcase(s, tc);
+    return s;
+}
