@@ -45,7 +45,8 @@
  * does not apply line rules: these steps do).
  *
  * Budgets count nodes (no clock): SL_CAGE_BUDGET sets of a cage's digits,
- * SL_LINE_BUDGET assignments of one line per look, an arrow's head
+ * SL_LINE_BUDGET assignments of one line per look and the chain budget
+ * (opts.chain_budget) for all the lines of one machine look, an arrow's head
  * combinations (at most n^3).  The searches are iterative, but the
  * matching of a cage's cells to a set of digits, whose recursion is at most
  * as deep as the cage has cells (<= n).
@@ -525,12 +526,15 @@ static int line_support(sudoku_logic_t *st, int k, const uint32_t *mk, int i, in
     return 0;
 }
 
-int sudoku__logic_constraint(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *s) {
+int sudoku__logic_constraint(sudoku_logic_t *st, uint64_t total, uint64_t *work,
+                             sudoku_logic_step_t *s) {
     uint32_t mk[SUDOKU_LINE_MAX_CELLS], keep[SUDOKU_LINE_MAX_CELLS];
-    for (int k = 0; k < st->m->nlines; k++) {
+    uint64_t w0 = *work;
+    for (int k = 0; k < st->m->nlines && *work - w0 < total; k++) {
         const uint16_t *lc = line_cells(st, k);
         int len = (int)st->m->lines[k].len, any = 0, bad = 0;
-        uint32_t budget = SL_LINE_BUDGET;
+        uint64_t left = total - (*work - w0);
+        uint32_t budget = left < SL_LINE_BUDGET ? (uint32_t)left : SL_LINE_BUDGET;
         if (st->lkind[k] != SL_LK_MACHINE) continue;
         for (int i = 0; i < len; i++) {
             mk[i] = cell_mask(st, lc[i]);

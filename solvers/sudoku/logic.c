@@ -830,7 +830,8 @@ static int find(sudoku_logic_t *st, sudoku_tech_t t, const sudoku_logic_opts_t *
     case SUDOKU_TECH_X_CHAIN: return sudoku__logic_x_chain(st, budget, work, s);
     case SUDOKU_TECH_XY_CHAIN: return sudoku__logic_xy_chain(st, budget, work, s);
     case SUDOKU_TECH_AIC: return sudoku__logic_aic(st, budget, work, s);
-    case SUDOKU_TECH_CONSTRAINT: return st->lines ? sudoku__logic_constraint(st, work, s) : 0;
+    case SUDOKU_TECH_CONSTRAINT:
+        return st->lines ? sudoku__logic_constraint(st, budget, work, s) : 0;
     case SUDOKU_TECH_TRIAL:
         return o != NULL && o->solution != NULL ? sudoku__logic_trial(st, o, work, s) : 0;
     default: return 0;

@@ -273,7 +273,7 @@ typedef struct sudoku_logic_opts_s {
     sudoku_tech_t max_tech;  /* techniques above it are not tried (default GUESS: all) */
     int assume_unique;       /* allow unique-rectangle (default 0) */
     const uint8_t *solution; /* grid-sized, needed for trial and guess (NULL: none) */
-    uint64_t chain_budget;   /* nodes one chain search may expand (0 = default) */
+    uint64_t chain_budget;   /* nodes one chain search (or machine look) may expand (0 = default) */
     const search_ctl_t *ctl; /* deadline / cancel, polled between steps and in searches */
     /* Called with every step before it is applied (NULL = none).  A nonzero
      * return stops the solve with that code. */

@@ -247,7 +247,8 @@ int sudoku__logic_cage_locked(sudoku_logic_t *st, uint64_t *work, sudoku_logic_s
 int sudoku__logic_pair_relation(sudoku_logic_t *st, sudoku_logic_step_t *step);
 int sudoku__logic_thermo(sudoku_logic_t *st, sudoku_logic_step_t *step);
 int sudoku__logic_arrow(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *step);
-int sudoku__logic_constraint(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *step);
+int sudoku__logic_constraint(sudoku_logic_t *st, uint64_t budget, uint64_t *work,
+                             sudoku_logic_step_t *step);
 /* Trial and guess (trial.c): need opts->solution. */
 int sudoku__logic_trial(sudoku_logic_t *st, const sudoku_logic_opts_t *opts, uint64_t *work,
                         sudoku_logic_step_t *step);
