@@ -562,13 +562,14 @@ static void lg_render(api_job_t *job, api_response_t *out) {
         json_decref(hist);
         hist = NULL; /* json_pack below then fails: a 503 */
     }
-    json_t *root = json_pack(
-        "{s:s, s:i, s:o, s:f, s:s, s:s, s:o, s:i, s:b, s:{s:f, s:f, s:I}}", "status", "graded", "n",
-        pz->n, "box", api_sudoku_box_json(pz), "rating",
-        (double)(long long)(g->rating * 1000.0 + 0.5) / 1000.0, "level",
-        sudoku_grade_level_name(g->level), "hardest", sudoku_tech_name(g->hardest), "techniques",
-        hist, "steps_count", (int)g->steps, "solved_by_logic", g->solved_by_logic, "stats",
-        "elapsed_ms", ms, "solve_ms", j->solve_ms, "work", (json_int_t)g->work);
+    json_t *root =
+        json_pack("{s:s, s:i, s:o, s:f, s:s, s:s, s:o, s:i, s:b, s:s, s:{s:f, s:f, s:I}}", "status",
+                  "graded", "n", pz->n, "box", api_sudoku_box_json(pz), "rating",
+                  (double)(long long)(g->rating * 1000.0 + 0.5) / 1000.0, "level",
+                  sudoku_grade_level_name(g->level), "hardest", sudoku_tech_name(g->hardest),
+                  "techniques", hist, "steps_count", (int)g->steps, "solved_by_logic",
+                  g->solved_by_logic, "signal", "techniques", "stats", "elapsed_ms", ms, "solve_ms",
+                  j->solve_ms, "work", (json_int_t)g->work);
     if (root != NULL && j->path != NULL && lg_set(root, "steps", json_incref(j->path)) != 0) {
         json_decref(root);
         root = NULL;

@@ -27,10 +27,14 @@
  *             1..n (`symbols` is refused).
  *   validate  sudoku_model_find_conflicts(), each conflict's unit or rule
  *             in words.
- *   grade, hint  the solver proves the puzzle unique (sudoku_model_count2),
- *             then the logic engine on the model (sudoku_logic_new_model)
- *             grades it or finds the next step; steps name their units in
- *             words ("region 3", "row 4 of grid 2").  hint takes `givens`
+ *   grade, hint  the solver proves the puzzle unique (sudoku_model_count2's
+ *             search, its nodes kept), then the logic engine on the model
+ *             (sudoku_logic_new_model) grades it or finds the next step;
+ *             steps name their units in words ("region 3", "row 4 of grid
+ *             2") and the constraint a line technique read
+ *             ("constraints[2]"); a grade says its signal: "techniques"
+ *             when every step is a person's, "search" when a rule needed
+ *             the machine step (docs/constraints.md).  hint takes `givens`
  *             but no pencil marks.
  *   generate  sudoku_generate_variant(): jigsaw (regions drawn, or the
  *             request's), x, windoku, disjoint, even-odd (parity drawn),
@@ -809,13 +813,56 @@ static void vl_cat(char *buf, size_t cap, size_t *len, const char *s) {
     buf[*len] = '\0';
 }
 
+/* What a line technique read, after "<technique> on constraints[k]"
+ * (the step's fields: logic.h). */
+static void vl_line_words(const sudoku_model_t *m, const sudoku_logic_step_t *s, char *part,
+                          size_t cap) {
+    size_t len;
+    switch ((sudoku_tech_t)s->tech) {
+    case SUDOKU_TECH_CAGE_COMBINATION:
+        snprintf(part, cap, ": its %d open cells can only use", s->size);
+        for (int d = 1; d <= m->n; d++)
+            if (s->digits >> (d - 1) & 1) {
+                len = strlen(part);
+                snprintf(part + len, cap - len, " %d", d);
+            }
+        break;
+    case SUDOKU_TECH_CAGE_LOCKED:
+        snprintf(part, cap,
+                 ": every combination holds %d, so a cell that sees all its places "
+                 "in the cage cannot",
+                 s->digit);
+        break;
+    case SUDOKU_TECH_PAIR_RELATION:
+        snprintf(part, cap,
+                 ": a cell's candidates leave its partner only what the rule allows "
+                 "next to them");
+        break;
+    case SUDOKU_TECH_THERMO:
+        snprintf(part, cap,
+                 ": each cell is larger than the one before it, so the cells' bounds "
+                 "carry along the line");
+        break;
+    case SUDOKU_TECH_ARROW:
+        snprintf(part, cap,
+                 ": the circle is the sum of the arrow's cells, so each bounds the "
+                 "other");
+        break;
+    default:
+        snprintf(part, cap,
+                 " (a machine step: no assignment of the line's cells from their "
+                 "candidates keeps its rule with these values)");
+        break;
+    }
+}
+
 /* The step in one sentence: the technique, where, and what it does:
- * "hidden-single in region 3: r2c5 takes 7" or "pointing from window 2
- * to row 4 of grid 1: 5 leaves r4c1, r4c2".  Cells count from 1, in the
- * frame. */
+ * "hidden-single in region 3: r2c5 takes 7", "pointing from window 2
+ * to row 4 of grid 1: 5 leaves r4c1, r4c2" or "thermo on constraints[2]:
+ * ...; 9 leaves r1c1".  Cells count from 1, in the frame. */
 static void vl_explain(const sudoku_model_t *m, const sudoku_logic_step_t *s, char *buf,
                        size_t cap) {
-    char part[96];
+    char part[256];
     size_t len = 0;
     int nu = vl_named_units(s), first = 1;
     buf[0] = '\0';
@@ -824,6 +871,13 @@ static void vl_explain(const sudoku_model_t *m, const sudoku_logic_step_t *s, ch
         vl_cat(buf, cap, &len, u == 0 ? (nu == 2 ? " from " : " in ") : " to ");
         api_sudoku_variant_unit_name(m, s->unit[u], part, sizeof part);
         vl_cat(buf, cap, &len, part);
+    }
+    if (s->line >= 0 && s->line < m->nlines) {
+        snprintf(part, sizeof part, " on constraints[%u]", m->lines[s->line].tag);
+        vl_cat(buf, cap, &len, part);
+        vl_line_words(m, s, part, sizeof part);
+        vl_cat(buf, cap, &len, part);
+        first = 0;
     }
     for (int i = 0; i < s->nitems; i++) {
         const sudoku_logic_item_t *it = &s->items[i];
@@ -857,7 +911,7 @@ static int vl_first_elim(const sudoku_logic_step_t *s, int i) {
 static json_t *vl_step_json(const sudoku_model_t *m, const sudoku_logic_step_t *s) {
     json_t *place = json_array(), *elim = json_array(), *cells = json_array(),
            *cands = json_array(), *units = json_array();
-    char text[512], name[96];
+    char text[1024], name[96];
     int ok = 1;
     for (int i = 0; i < s->nitems; i++) {
         const sudoku_logic_item_t *it = &s->items[i];
@@ -891,6 +945,9 @@ static json_t *vl_step_json(const sudoku_model_t *m, const sudoku_logic_step_t *
     api_jset(o, "units", units, &ok);
     api_jset(o, "explanation", json_string(text), &ok);
     api_jset(o, "trial", json_boolean(s->trial), &ok);
+    if (s->line >= 0 && s->line < m->nlines)
+        api_jset(o, "constraint", json_integer(m->lines[s->line].tag), &ok);
+    api_jset(o, "machine", json_boolean(s->tech == SUDOKU_TECH_CONSTRAINT), &ok);
     if (!ok) {
         json_decref(o);
         return NULL;
@@ -911,6 +968,7 @@ typedef struct vl_job_s {
     json_t *path;   /* grade with steps */
     json_t *answer; /* hint */
     double solve_ms;
+    uint64_t search_nodes; /* the uniqueness solve's nodes: the signal beyond the techniques */
 } vl_job_t;
 
 static int vl_on_step(void *ud, const sudoku_logic_t *st, const sudoku_logic_step_t *step) {
@@ -975,13 +1033,32 @@ static int vl_hint(vl_job_t *j, sudoku_logic_t *st, const search_ctl_t *ctl) {
     return api_logic_hint_step(st, j->sols, ctl, vl_hint_json, j->q.m, &j->answer, &j->bad_path);
 }
 
+/* sudoku_model_count2() (generate.h), keeping the search's nodes. */
+static int vl_count2(vl_job_t *j, const search_ctl_t *ctl) {
+    sudoku_opts_t o;
+    sudoku_result_t r;
+    int rc;
+    sudoku_opts_init(&o);
+    o.max_solutions = 2;
+    o.solutions = j->sols;
+    o.ctl = ctl;
+    rc = sudoku_model_solve(j->q.m, j->puzzle, &o, &r);
+    j->nsol = (int)r.solutions_found;
+    j->search_nodes = r.stats.nodes;
+    if (rc == SUDOKU_ECONFLICT) { /* givens that break a rule: no solution */
+        j->nsol = 0;
+        rc = 0;
+    }
+    return rc;
+}
+
 static int vl_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
     vl_job_t *j = (vl_job_t *)job;
     sudoku_logic_t *st;
     int64_t t0 = search_now_ns();
     int rc;
     (void)item;
-    rc = sudoku_model_count2(j->q.m, j->puzzle, ctl, j->sols, &j->nsol);
+    rc = vl_count2(j, ctl);
     j->solve_ms = api_elapsed_ms(t0, search_now_ns());
     if (rc != 0 || j->nsol != 1) return rc;
     if ((st = sudoku_logic_new_model(j->q.m)) == NULL) return SEARCH_ENOMEM;
@@ -1014,9 +1091,13 @@ static json_t *vl_grade_json(const vl_job_t *j, double ms) {
     api_jset(root, "techniques", hist, &ok);
     api_jset(root, "steps_count", json_integer(g->steps), &ok);
     api_jset(root, "solved_by_logic", json_boolean(g->solved_by_logic), &ok);
+    /* techniques: every step is a person's; search: some rule needed the
+     * machine step, and the search's nodes say more than the rating */
+    api_jset(root, "signal",
+             json_string(g->counts[SUDOKU_TECH_CONSTRAINT] ? "search" : "techniques"), &ok);
     api_jset(root, "stats",
-             json_pack("{s:f, s:f, s:I}", "elapsed_ms", ms, "solve_ms", j->solve_ms, "work",
-                       (json_int_t)g->work),
+             json_pack("{s:f, s:f, s:I, s:I}", "elapsed_ms", ms, "solve_ms", j->solve_ms, "work",
+                       (json_int_t)g->work, "search_nodes", (json_int_t)j->search_nodes),
              &ok);
     if (j->path != NULL) api_jset(root, "steps", json_incref(j->path), &ok);
     if (!ok) {
@@ -1103,13 +1184,6 @@ static int vl_prepare(const api_request_t *req, int hint, api_job_t **job, api_r
         rc = rc ? rc : API_EINVALID;
     }
     if (rc != 0) goto fail;
-    if (j->q.m->nlines > 0) {
-        api_problem_init(&p, API_EUNPROCESSABLE, "the logic endpoints do not read constraints");
-        api_problem_add(&p, "body", "constraints",
-                        "grade and hint know no technique for sum or skyscraper constraints yet; "
-                        "/v1/sudoku/solve and /v1/sudoku/validate take them");
-        goto fail;
-    }
     if (j->q.m->n > API_LOGIC_MAX_N) {
         api_problem_add(&p, "body", "grid",
                         "the logic endpoints take up to %d symbols; this has %d", API_LOGIC_MAX_N,

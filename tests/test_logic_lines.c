@@ -11,12 +11,17 @@
  * and hint endpoints, every step of the path and every hint along it
  * checked against ISS's solution. */
 #include <check.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/sudoku_api.h"
+#include "api/sudoku_iss.h"
+#include "api/sudoku_logic_api.h"
 #include "solvers/sudoku/logic.h"
 #include "solvers/sudoku/model.h"
+#include "tests/job_harness.h"
 #include "tests/killer_gen.h"
 
 /* A 9x9 grid every crafted line below holds in. */
@@ -419,6 +424,213 @@ START_TEST(logic_lines_random_lines_are_sound) {
 }
 END_TEST
 
+/* === The endpoints ====================================================== */
+
+/* From sigh/Interactive-Sudoku-Solver@e373f98, data/example_puzzles.js
+ * (MIT), as tests/test_sudoku_iss.c holds them: the text and ISS's
+ * solution. */
+static const struct {
+    const char *name, *text, *solution;
+} iss[] = {
+    {"Thermo",
+     ".~R1C2_4~R1C8_1~R2C1_2~R2C9_6~R8C1_9~R8C9_2~R9C2_1~R9C8_9.Thermo~R9C4~R8C3~R7C2~R6C1~R5C2~"
+     "R4C3.Thermo~R4C1~R3C2~R2C3~R1C4~R2C5~R3C6.Thermo~R1C6~R2C7~R3C8~R4C9~R5C8~R6C7.Thermo~R6C9"
+     "~R7C8~R8C7~R9C6~R8C5~R7C4",
+     "847632519295471386631598247129743865486259173753816924368924751974185632512367498"},
+    {"German Whispers",
+     ".Whisper~R8C1~R7C1~R7C2~R8C3~R9C3~R9C2.Whisper~R9C6~R8C7~R7C7~R7C8~R6C9~R5C8.Whisper~R6C3~"
+     "R5C2~R4C3~R3C4~R2C5~R1C6~R1C7~R2C8~R3C8~R4C7~R5C6~R6C6~R7C6~R8C5~R7C4.Whisper~R4C5~R4C6~R3"
+     "C7.~R1C5_1~R2C2_5~R5C1_6~R5C9_9~R7C3_3~R8C8_3~R9C1_5~R9C5_3",
+     "796413852352689417184275693247591386615348279839762541923857164478126935561934728"},
+};
+#define NISS (sizeof iss / sizeof iss[0])
+
+/* The body of ISS's text as JSON, with `extra` members added. */
+static char *iss_json(const char *text, const char *extra) {
+    api_sudoku_iss_t is;
+    api_problem_t p;
+    json_t *add;
+    char *s;
+    api_sudoku_iss_init(&is);
+    api_problem_init(&p, API_EINVALID, "x");
+    ck_assert_int_eq(api_sudoku_iss_read(text, strlen(text), &is, &p), 0);
+    add = json_loads(extra, 0, NULL);
+    ck_assert_ptr_nonnull(add);
+    json_object_update(is.body, add);
+    json_decref(add);
+    s = json_dumps(is.body, JSON_COMPACT);
+    api_sudoku_iss_destroy(&is);
+    return s;
+}
+
+/* A step of an answer against the solution (81 digits): placements right,
+ * eliminations wrong.  Applies the placements to grid. */
+static void step_sound(json_t *step, const char *sol, char *grid, const char *what) {
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(step, "placements"), i, v) {
+        json_t *cell = json_object_get(v, "cell");
+        int c = (int)(json_integer_value(json_array_get(cell, 0)) * 9 +
+                      json_integer_value(json_array_get(cell, 1)));
+        int d = (int)json_integer_value(json_object_get(v, "value"));
+        ck_assert_msg(sol[c] - '0' == d, "%s: %s places %d wrongly", what,
+                      json_string_value(json_object_get(step, "explanation")), d);
+        grid[c] = (char)('0' + d);
+    }
+    json_array_foreach(json_object_get(step, "eliminations"), i, v) {
+        json_t *cell = json_object_get(v, "cell"), *d;
+        int c = (int)(json_integer_value(json_array_get(cell, 0)) * 9 +
+                      json_integer_value(json_array_get(cell, 1)));
+        size_t j;
+        json_array_foreach(json_object_get(v, "values"), j, d) ck_assert_msg(
+            sol[c] - '0' != json_integer_value(d), "%s: %s removes the true %d", what,
+            json_string_value(json_object_get(step, "explanation")), (int)json_integer_value(d));
+    }
+}
+
+/* ISS's examples graded with their steps: every step sound, the constraint
+ * named on the line techniques' steps, a signal; then a hint on the
+ * position after each placement of the path, each sound, until solved. */
+START_TEST(logic_lines_api_grade_and_hints_follow_the_solution) {
+    for (size_t e = 0; e < NISS; e++) {
+        char *body = iss_json(iss[e].text, "{\"steps\": true}"), grid[82];
+        tjob_t t = tjob_call(api_sudoku_grade_prepare, "application/json", NULL, body, NULL, 0);
+        json_t *steps, *s, *given;
+        size_t i;
+        int lines = 0, hints = 0;
+        ck_assert_msg(t.status == 200, "%s: %d %s", iss[e].name, t.status, t.body);
+        ck_assert_str_eq(json_string_value(json_object_get(t.json, "status")), "graded");
+        ck_assert_str_eq(json_string_value(json_object_get(t.json, "signal")), "techniques");
+        ck_assert(json_integer_value(
+                      json_object_get(json_object_get(t.json, "stats"), "search_nodes")) > 0);
+        given = json_loads(body, 0, NULL);
+        snprintf(grid, sizeof grid, "%s", json_string_value(json_object_get(given, "grid")));
+        for (i = 0; i < 81; i++)
+            if (grid[i] == '.') grid[i] = '0';
+        steps = json_object_get(t.json, "steps");
+        ck_assert(json_array_size(steps) > 0);
+        json_array_foreach(steps, i, s) {
+            char before[82];
+            memcpy(before, grid, 82);
+            step_sound(s, iss[e].solution, grid, iss[e].name);
+            if (json_object_get(s, "constraint") != NULL) {
+                lines++;
+                ck_assert(strstr(json_string_value(json_object_get(s, "explanation")),
+                                 "on constraints[") != NULL);
+            }
+            if (memcmp(before, grid, 82) != 0 && hints < 12 && i % 3 == 0) {
+                /* a hint on the position before this step */
+                json_t *hb = json_deep_copy(given), *a;
+                char *hs;
+                tjob_t h;
+                json_object_set_new(hb, "grid", json_string(before));
+                json_object_del(hb, "steps");
+                hs = json_dumps(hb, JSON_COMPACT);
+                h = tjob_call(api_sudoku_hint_prepare, "application/json", NULL, hs, NULL, 0);
+                ck_assert_msg(h.status == 200, "%s hint: %d %s", iss[e].name, h.status, h.body);
+                ck_assert_str_eq(json_string_value(json_object_get(h.json, "status")), "hint");
+                a = json_object_get(h.json, "step");
+                ck_assert_ptr_nonnull(json_object_get(a, "explanation"));
+                ck_assert_ptr_nonnull(json_object_get(a, "machine"));
+                {
+                    char scratch[82];
+                    memcpy(scratch, before, 82);
+                    step_sound(a, iss[e].solution, scratch, iss[e].name);
+                }
+                tjob_free(&h);
+                free(hs);
+                json_decref(hb);
+                hints++;
+            }
+        }
+        ck_assert_msg(lines > 0, "%s: no step read a constraint", iss[e].name);
+        ck_assert_msg(memcmp(grid, iss[e].solution, 81) == 0, "%s: the path ends elsewhere",
+                      iss[e].name);
+        ck_assert_int_gt(hints, 0);
+        json_decref(given);
+        tjob_free(&t);
+        free(body);
+    }
+}
+END_TEST
+
+/* A sandwich needs the machine step: the signal says "search". */
+START_TEST(logic_lines_api_machine_signal) {
+    /* G's rows as sandwiches (their sums between 1 and 9), a third of G given */
+    char body[4096], grid[82];
+    int at = 0;
+    for (int c = 0; c < 81; c++)
+        grid[c] = c % 2 == 0 ? G[c] : '.';
+    grid[81] = '\0';
+    at += snprintf(body + at, sizeof body - (size_t)at, "{\"grid\":\"%s\",\"constraints\":[", grid);
+    for (int r = 0; r < 9; r++) {
+        int in = 0, sum = 0;
+        for (int i = 0; i < 9; i++) {
+            int v = G[r * 9 + i] - '0';
+            if (v == 1 || v == 9)
+                in = !in;
+            else if (in)
+                sum += v;
+        }
+        at += snprintf(body + at, sizeof body - (size_t)at,
+                       "%s{\"type\":\"sandwich\",\"row\":%d,\"sum\":%d}", r ? "," : "", r, sum);
+    }
+    snprintf(body + at, sizeof body - (size_t)at, "],\"steps\":true}");
+    tjob_t t = tjob_call(api_sudoku_grade_prepare, "application/json", NULL, body, NULL, 0);
+    ck_assert_msg(t.status == 200, "%d %s", t.status, t.body);
+    {
+        const char *sig = json_string_value(json_object_get(t.json, "signal"));
+        json_t *tech = json_object_get(t.json, "techniques");
+        ck_assert_ptr_nonnull(sig);
+        if (json_object_get(tech, "constraint") != NULL) {
+            ck_assert_str_eq(sig, "search");
+            ck_assert_str_eq(json_string_value(json_object_get(t.json, "level")), "beyond-logic");
+        } else {
+            ck_assert_str_eq(sig, "techniques");
+        }
+    }
+    tjob_free(&t);
+}
+END_TEST
+
+/* What grade and hint still refuse on a constraint puzzle: pencil marks on
+ * a hint, a puzzle without a solution, one with two. */
+START_TEST(logic_lines_api_refusals) {
+    char body[512], grid[82];
+    tjob_t t;
+    /* pencil marks with a variant */
+    snprintf(body, sizeof body,
+             "{\"grid\":\"%s\",\"constraints\":[{\"type\":\"thermo\",\"cells\":[[0,8],[0,7]]}],"
+             "\"pencil\":{}}",
+             G);
+    t = tjob_call(api_sudoku_hint_prepare, "application/json", NULL, body, NULL, 0);
+    ck_assert_int_eq(t.status, 400);
+    ck_assert(tjob_names(&t, "pencil"));
+    tjob_free(&t);
+    /* no solution: G's first row given, a thermometer against its order */
+    memset(grid, '.', 81);
+    grid[81] = '\0';
+    memcpy(grid, G, 9);
+    snprintf(body, sizeof body,
+             "{\"grid\":\"%s\",\"constraints\":[{\"type\":\"thermo\",\"cells\":[[1,0],[2,0],[3,0],"
+             "[4,0],[5,0],[6,0],[7,0],[8,0],[0,0]]}]}",
+             grid);
+    t = tjob_call(api_sudoku_grade_prepare, "application/json", NULL, body, NULL, 0);
+    ck_assert_msg(t.status == 422, "%d %s", t.status, t.body);
+    ck_assert(strstr(t.body, "no solution") != NULL);
+    tjob_free(&t);
+    /* an empty grid with one thermometer: many solutions */
+    memset(grid, '.', 81);
+    snprintf(body, sizeof body,
+             "{\"grid\":\"%s\",\"constraints\":[{\"type\":\"thermo\",\"cells\":[[0,0],[0,1]]}]}",
+             grid);
+    t = tjob_call(api_sudoku_hint_prepare, "application/json", NULL, body, NULL, 0);
+    ck_assert_msg(t.status == 422, "%d %s", t.status, t.body);
+    ck_assert(strstr(t.body, "more than one solution") != NULL);
+    tjob_free(&t);
+}
+END_TEST
+
 Suite *logic_lines_suite(void);
 Suite *logic_lines_suite(void) {
     Suite *s = suite_create("logic_lines");
@@ -429,5 +641,11 @@ Suite *logic_lines_suite(void) {
     tcase_add_test(tc, logic_lines_killers_are_sound);
     tcase_add_test(tc, logic_lines_random_lines_are_sound);
     suite_add_tcase(s, tc);
+    TCase *api = tcase_create("api");
+    tcase_set_timeout(api, 120);
+    tcase_add_test(api, logic_lines_api_grade_and_hints_follow_the_solution);
+    tcase_add_test(api, logic_lines_api_machine_signal);
+    tcase_add_test(api, logic_lines_api_refusals);
+    suite_add_tcase(s, api);
     return s;
 }
