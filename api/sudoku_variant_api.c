@@ -796,6 +796,7 @@ static int vl_named_units(const sudoku_logic_step_t *s) {
     case SUDOKU_TECH_HIDDEN_PAIR:
     case SUDOKU_TECH_HIDDEN_TRIPLE:
     case SUDOKU_TECH_HIDDEN_QUAD:
+    case SUDOKU_TECH_INNIES_OUTIES:
     case SUDOKU_TECH_X_WING:
     case SUDOKU_TECH_SWORDFISH:
     case SUDOKU_TECH_JELLYFISH: return 1;
@@ -871,6 +872,18 @@ static void vl_explain(const sudoku_model_t *m, const sudoku_logic_step_t *s, ch
         vl_cat(buf, cap, &len, u == 0 ? (nu == 2 ? " from " : " in ") : " to ");
         api_sudoku_variant_unit_name(m, s->unit[u], part, sizeof part);
         vl_cat(buf, cap, &len, part);
+    }
+    if (s->tech == SUDOKU_TECH_INNIES_OUTIES) {
+        if (s->digit) /* outies */
+            snprintf(part, sizeof part,
+                     ": the cages that meet it add up to its digits and %u more, which their %d "
+                     "cells outside it make",
+                     (unsigned)s->digits, (int)s->size);
+        else
+            snprintf(part, sizeof part, ": its %d cells outside the cages inside it add up to %u",
+                     (int)s->size, (unsigned)s->digits);
+        vl_cat(buf, cap, &len, part);
+        first = 0;
     }
     if (s->line >= 0 && s->line < m->nlines) {
         snprintf(part, sizeof part, " on constraints[%u]", m->lines[s->line].tag);

@@ -16,6 +16,14 @@
  *                   modular, entropic, anti-knight, ...): pair-relation,
  *                   a cell's candidates leave its partners only what the
  *                   table allows next to them;
+ *                   Over cages: innies-outies, the 45 rule -- an exact
+ *                   unit's digits add up to n(n+1)/2, so the cells of the
+ *                   unit outside the cages inside it (innies) add up to
+ *                   what those cages leave, and when cages cover the unit,
+ *                   the cells of its cages outside it (outies) add up to
+ *                   what the cages make beyond it; at most SL_INNIES_MAX
+ *                   cells, each keeping what an assignment making the
+ *                   total uses;
  *   SL_LK_ARROW     arrow (1-3 heads, summed or read as digits): the
  *                   head's number lies between the least and the most the
  *                   arrow's cells can add up to, and each arrow cell leaves
@@ -60,6 +68,7 @@
 enum { SL_LK_NONE = 0, SL_LK_CAGE, SL_LK_RELATION, SL_LK_LT, SL_LK_GT, SL_LK_ARROW, SL_LK_MACHINE };
 
 #define SL_CAGE_BUDGET 100000u
+#define SL_INNIES_MAX  6 /* innies or outies of more cells are not looked at */
 #define SL_LINE_BUDGET 20000u
 
 /* A cell's digits: its candidates, or its value when placed. */
@@ -275,6 +284,150 @@ int sudoku__logic_cage_locked(sudoku_logic_t *st, uint64_t *work, sudoku_logic_s
                     sl_add(s, SUDOKU_ITEM_CELL, cg.cell[i], 0);
                     sl_add(s, SUDOKU_ITEM_CAND, cg.cell[i], d);
                 }
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* === The 45 rule ======================================================= */
+
+/* The cage (a line with a total) through cell c, -1 for none, -2 for
+ * two or more (overlapping cages: the 45 rule would count a cell twice). */
+static int cage_of(const sudoku_logic_t *st, int c) {
+    int g = -1;
+    for (uint32_t j = st->m->lcell_start[c]; j < st->m->lcell_start[c + 1]; j++)
+        if (st->lkind[st->m->lcell_lines[j]] == SL_LK_CAGE) {
+            if (g >= 0) return -2;
+            g = st->m->lcell_lines[j];
+        }
+    return g;
+}
+
+/* The candidates of cells v[0..k) that some assignment adding up to
+ * `total` uses (each cell from its digits, distinct where two see each
+ * other), into keep[]: depth-first over the cells in order, pruned by the
+ * least and most the cells left can add.  Returns 0, or -1 past *budget
+ * (keep[] then means nothing). */
+static int sum_keep(sudoku_logic_t *st, const int *v, int k, long total, uint32_t *keep,
+                    uint32_t *budget, uint64_t *work) {
+    uint32_t mk[SL_INNIES_MAX], rem[SL_INNIES_MAX];
+    int val[SL_INNIES_MAX], depth = 0;
+    long lo[SL_INNIES_MAX + 1], hi[SL_INNIES_MAX + 1], sum = 0;
+    lo[k] = hi[k] = 0;
+    for (int i = k - 1; i >= 0; i--) { /* what cells i.. can add at least and at most */
+        mk[i] = cell_mask(st, v[i]);
+        keep[i] = 0;
+        lo[i] = lo[i + 1] + lowest(mk[i]);
+        hi[i] = hi[i + 1] + highest(mk[i]);
+    }
+    rem[0] = mk[0];
+    while (depth >= 0) {
+        if (rem[depth] == 0) {
+            if (--depth >= 0) sum -= val[depth];
+            continue;
+        }
+        if ((*budget)-- == 0) return -1;
+        (*work)++;
+        val[depth] = sl_ctz(rem[depth]) + 1;
+        rem[depth] &= rem[depth] - 1;
+        if (sum + val[depth] + lo[depth + 1] > total || sum + val[depth] + hi[depth + 1] < total)
+            continue;
+        if (depth == k - 1) {
+            for (int i = 0; i < k; i++)
+                keep[i] |= SL_BIT(val[i]);
+            continue;
+        }
+        sum += val[depth++];
+        rem[depth] = mk[depth];
+        for (int j = 0; j < depth; j++)
+            if (sl_sees(st, v[depth], v[j])) rem[depth] &= ~SL_BIT(val[j]);
+    }
+    return 0;
+}
+
+/* Innies (outies = 0) or outies of exact unit u: the cells of u outside
+ * the cages that lie inside it, or the cells outside u of the cages that
+ * meet it (when cages cover u), into v[], and their total.  Returns how
+ * many cells (0: nothing to say, or more than SL_INNIES_MAX). */
+static int unit_rest(sudoku_logic_t *st, int u, int outies, int *v, long *total) {
+    const uint16_t *uc = sl_ucells(st, u);
+    int k = 0, n = st->n;
+    long t = (long)n * (n + 1) / 2, cages = 0;
+    int seen[SL_MAX_N], ns = 0;
+    for (int j = 0; j < st->ulen[u]; j++) { /* the cages that meet u, once each */
+        int g = cage_of(st, uc[j]), dup = 0;
+        if (g == -2) return 0;
+        if (g < 0) {
+            if (outies) return 0; /* a cell of u in no cage: no outies */
+            continue;
+        }
+        for (int i = 0; i < ns; i++)
+            dup |= seen[i] == g;
+        if (!dup) seen[ns++] = g;
+    }
+    for (int i = 0; i < ns; i++) {
+        const sudoku_line_t *ln = &st->m->lines[seen[i]];
+        const uint16_t *lc = line_cells(st, seen[i]);
+        int inside = 1;
+        for (uint32_t j = 0; j < ln->len; j++)
+            inside &= sl_in_unit(st, lc[j], u);
+        if (outies) {
+            cages += ln->value;
+            for (uint32_t j = 0; j < ln->len; j++)
+                if (!sl_in_unit(st, lc[j], u)) {
+                    if (k == SL_INNIES_MAX) return 0;
+                    v[k++] = lc[j];
+                }
+        } else if (inside) {
+            t -= ln->value;
+        }
+    }
+    if (outies) {
+        *total = cages - t;
+        return k;
+    }
+    for (int j = 0; j < st->ulen[u]; j++) { /* innies: u's cells in no cage inside u */
+        int g = cage_of(st, uc[j]), in = 0;
+        if (g >= 0) {
+            const sudoku_line_t *ln = &st->m->lines[g];
+            in = 1;
+            for (uint32_t q = 0; q < ln->len; q++)
+                in &= sl_in_unit(st, line_cells(st, g)[q], u);
+        }
+        if (in) continue;
+        if (k == SL_INNIES_MAX) return 0;
+        v[k++] = uc[j];
+    }
+    *total = t;
+    return k < st->ulen[u] ? k : 0; /* no cage inside u: nothing learnt */
+}
+
+int sudoku__logic_innies(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *s) {
+    int v[SL_INNIES_MAX];
+    uint32_t keep[SL_INNIES_MAX];
+    for (int i = 0; i < st->nscan; i++) {
+        int u = st->scan[i];
+        if (!sl_exact(st, u)) continue;
+        for (int outies = 0; outies < 2; outies++) {
+            long total;
+            int k = unit_rest(st, u, outies, v, &total), any = 0, open = 0;
+            uint32_t budget = SL_LINE_BUDGET;
+            for (int j = 0; j < k; j++)
+                open += st->value[v[j]] == 0;
+            if (k == 0 || open == 0 || sum_keep(st, v, k, total, keep, &budget, work) != 0)
+                continue;
+            sl_step_begin(s, SUDOKU_TECH_INNIES_OUTIES);
+            for (int j = 0; j < k; j++)
+                for (uint32_t m = st->cand[v[j]] & ~keep[j]; m; m &= m - 1)
+                    any |= sl_add_elim(st, s, v[j], sl_ctz(m) + 1);
+            if (!any) continue;
+            s->unit[0] = (int16_t)u;
+            s->digit = (uint8_t)outies;
+            s->digits = (uint32_t)total;
+            s->size = (uint8_t)k;
+            for (int j = 0; j < k; j++)
+                sl_add(s, SUDOKU_ITEM_CELL, v[j], 0);
             return 1;
         }
     }

@@ -49,6 +49,7 @@ static const struct {
     {"cage-locked", 2.3, SUDOKU_GRADE_MEDIUM},
     {"naked-pair", 2.4, SUDOKU_GRADE_MEDIUM},
     {"hidden-pair", 2.6, SUDOKU_GRADE_MEDIUM},
+    {"innies-outies", 2.8, SUDOKU_GRADE_MEDIUM},
     {"naked-triple", 3.0, SUDOKU_GRADE_HARD},
     {"x-wing", 3.2, SUDOKU_GRADE_HARD},
     {"hidden-triple", 3.4, SUDOKU_GRADE_HARD},
@@ -815,6 +816,7 @@ static int find(sudoku_logic_t *st, sudoku_tech_t t, const sudoku_logic_opts_t *
     case SUDOKU_TECH_CAGE_LOCKED: return st->lines ? sudoku__logic_cage_locked(st, work, s) : 0;
     case SUDOKU_TECH_NAKED_PAIR: return find_subset(st, s, 2, 0);
     case SUDOKU_TECH_HIDDEN_PAIR: return find_subset(st, s, 2, 1);
+    case SUDOKU_TECH_INNIES_OUTIES: return st->lines ? sudoku__logic_innies(st, work, s) : 0;
     case SUDOKU_TECH_NAKED_TRIPLE: return find_subset(st, s, 3, 0);
     case SUDOKU_TECH_X_WING: return sudoku__logic_fish(st, 2, s);
     case SUDOKU_TECH_HIDDEN_TRIPLE: return find_subset(st, s, 3, 1);
@@ -894,7 +896,7 @@ int sudoku__logic_run_basic(sudoku_logic_t *st, uint64_t *work) {
         SUDOKU_TECH_CAGE_COMBINATION, SUDOKU_TECH_CONSECUTIVE,  SUDOKU_TECH_PAIR_RELATION,
         SUDOKU_TECH_THERMO,           SUDOKU_TECH_POINTING,     SUDOKU_TECH_ARROW,
         SUDOKU_TECH_CLAIMING,         SUDOKU_TECH_CAGE_LOCKED,  SUDOKU_TECH_NAKED_PAIR,
-        SUDOKU_TECH_HIDDEN_PAIR};
+        SUDOKU_TECH_HIDDEN_PAIR,      SUDOKU_TECH_INNIES_OUTIES};
     for (;;) {
         sudoku_logic_step_t step; /* 4 KiB: on the stack, not allocated per trial */
         int found = 0;

@@ -25,12 +25,11 @@
  *   consecutive: the pair rules' eliminations beyond a placed digit (a
  *     placed digit's are made when it is placed, like its peers').
  * Line rules (lines.c has the details) are read by the techniques people
- * use on them: cage-combination and cage-locked (killer cages with a
- * total), pair-relation (pair lines: kropki, X, V, whisper, palindrome,
- * modular, entropic, anti-knight...), thermo (pair lines that order:
- * thermometers, greater-than) and arrow; every other kind (sums, little
- * killers, sandwiches, skyscrapers, x-sums, renban, between, lockout,
- * zipper, sum lines, equal sums) only by `constraint`, a machine step: a
+ * use on them: cage-combination, cage-locked and innies-outies (killer
+ * cages with a total; the last is the 45 rule), pair-relation (pair lines: kropki, X, V, whisper,
+ * palindrome, modular, entropic, anti-knight...), thermo (pair lines that order: thermometers,
+ * greater-than) and arrow; every other kind (sums, little killers, sandwiches, skyscrapers, x-sums,
+ * renban, between, lockout, zipper, sum lines, equal sums) only by `constraint`, a machine step: a
  * candidate no assignment of the line's cells keeps the rule with, found
  * by a bounded enumeration.  Its weight puts it with trial: a grade whose
  * path needs it is beyond the techniques, and the API says so (its
@@ -44,7 +43,7 @@
  *   cage-combination 1.6, consecutive 1.7, pair-relation 1.8,
  *   thermo 1.9 (variants with those rules only)                  easy
  *   pointing 2.0, arrow 2.1, claiming 2.2, cage-locked 2.3,
- *   naked-pair 2.4, hidden-pair 2.6                              medium
+ *   naked-pair 2.4, hidden-pair 2.6, innies-outies 2.8           medium
  *   naked-triple 3.0, x-wing 3.2, hidden-triple 3.4, xy-wing 3.6,
  *   xyz-wing 3.8                                                  hard
  *   naked-quad 4.0, swordfish 4.2, hidden-quad 4.4,
@@ -110,6 +109,7 @@ typedef enum sudoku_tech_e {
     SUDOKU_TECH_CAGE_LOCKED, /* a digit every combination of a cage needs */
     SUDOKU_TECH_NAKED_PAIR,
     SUDOKU_TECH_HIDDEN_PAIR,
+    SUDOKU_TECH_INNIES_OUTIES, /* killer cages: the 45 rule over one unit */
     SUDOKU_TECH_NAKED_TRIPLE,
     SUDOKU_TECH_X_WING,
     SUDOKU_TECH_HIDDEN_TRIPLE,
@@ -205,6 +205,9 @@ typedef struct sudoku_logic_item_s {
  *                   use; size = its open cells; CELL items = its cells
  *   cage-locked     line; digit = the digit every set holds; digits =
  *                   all such; CELL and CAND items = its places in the cage
+ *   innies-outies   unit[0] the unit; digit 0 innies, 1 outies; digits =
+ *                   the total the cells make (a number, not a mask);
+ *                   size = how many; CELL items = those cells
  *   pair-relation   line = the first line that removes; CELL item = the
  *                   cell whose candidates (or value) rule, its CAND items
  *   thermo          line = the web's first line; CELL items = the cells

@@ -244,6 +244,7 @@ int sudoku__logic_aic(sudoku_logic_t *st, uint64_t budget, uint64_t *work,
 void sudoku__logic_line_kinds(const sudoku_model_t *m, int8_t *lkind);
 int sudoku__logic_cage_combination(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *step);
 int sudoku__logic_cage_locked(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *step);
+int sudoku__logic_innies(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *step);
 int sudoku__logic_pair_relation(sudoku_logic_t *st, sudoku_logic_step_t *step);
 int sudoku__logic_thermo(sudoku_logic_t *st, sudoku_logic_step_t *step);
 int sudoku__logic_arrow(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *step);
