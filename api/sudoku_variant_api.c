@@ -35,7 +35,7 @@
  *             ("constraints[2]"); a grade says its signal: "techniques"
  *             when every step is a person's, "search" when a rule needed
  *             the machine step (docs/constraints.md).  hint takes `givens`
- *             but no pencil marks.
+ *             and `pencil` (the player's marks, in the frame).
  *   generate  sudoku_generate_variant(): jigsaw (regions drawn, or the
  *             request's), x, windoku, disjoint, even-odd (parity drawn),
  *             consecutive (marks drawn), non-consecutive, extra units, the
@@ -973,8 +973,9 @@ typedef struct vl_job_s {
     int hint;  /* 0 grade, 1 hint */
     int steps; /* grade: return the path */
     vx_req_t q;
-    uint8_t *puzzle; /* the givens (hint with givens) or the grid */
-    uint8_t *sols;   /* 2 * ncells: sudoku_model_count2's buffer; the first is the solution */
+    uint8_t *puzzle;  /* the givens (hint with givens) or the grid */
+    uint8_t *sols;    /* 2 * ncells: sudoku_model_count2's buffer; the first is the solution */
+    uint32_t *pencil; /* hint: ncells masks of the player's marks (0 none), or NULL */
     /* written by run() (one item), read by render() */
     int rc, nsol, bad_path;
     sudoku_grade_t grade;
@@ -1002,31 +1003,39 @@ static int vl_grade(vl_job_t *j, sudoku_logic_t *st, const search_ctl_t *ctl) {
  * with *empty the cells left (and *rc SEARCH_ENOMEM when out of memory). */
 static json_t *vl_wrong(const vl_job_t *j, int *empty, int *rc) {
     const sudoku_model_t *m = j->q.m;
-    json_t *wrong = json_array();
-    int ok = 1, n = 0, first = -1;
+    json_t *wrong = json_array(), *miss = json_array();
+    int ok = 1, n = 0, nmiss = 0, first = -1;
     char text[160];
     *empty = 0;
     *rc = 0;
     for (int c = 0; c < m->ncells; c++) {
-        int v = j->q.grid[c];
+        int v = j->q.grid[c], s = j->sols[c];
         if (m->live[c] && v == 0) (*empty)++;
-        if (v != 0 && v != j->sols[c]) {
+        if (v != 0 && v != s) {
             api_jpush(wrong, vl_cell_value(m, c, v), &ok);
             if (n++ == 0) first = c;
         }
+        if (v == 0 && j->pencil != NULL && j->pencil[c] != 0 && !(j->pencil[c] & (1u << (s - 1)))) {
+            api_jpush(miss, vl_cell_value(m, c, s), &ok);
+            if (n == 0 && nmiss == 0)
+                snprintf(text, sizeof text, "the pencil marks of r%dc%d leave out its value",
+                         c / m->cols + 1, c % m->cols + 1);
+            nmiss++;
+        }
     }
-    if (!ok || n == 0) {
+    if (!ok || n + nmiss == 0) {
         json_decref(wrong);
+        json_decref(miss);
         *rc = ok ? 0 : SEARCH_ENOMEM;
         return NULL;
     }
     if (n > 1)
         snprintf(text, sizeof text, "%d entries do not match the solution", n);
-    else
+    else if (n == 1)
         snprintf(text, sizeof text, "r%dc%d does not hold %d in the solution", first / m->cols + 1,
                  first % m->cols + 1, j->q.grid[first]);
-    json_t *a =
-        json_pack("{s:s, s:o, s:s}", "status", "wrong", "wrong", wrong, "explanation", text);
+    json_t *a = json_pack("{s:s, s:o, s:o, s:s}", "status", "wrong", "wrong", wrong, "pencil", miss,
+                          "explanation", text);
     if (a == NULL) *rc = SEARCH_ENOMEM;
     return a;
 }
@@ -1043,6 +1052,9 @@ static int vl_hint(vl_job_t *j, sudoku_logic_t *st, const search_ctl_t *ctl) {
         return j->answer ? 0 : SEARCH_ENOMEM;
     }
     if (sudoku_logic_load(st, j->q.grid) != 0) return SEARCH_EINVAL; /* entries all true */
+    for (int c = 0; j->pencil != NULL && c < j->q.m->ncells; c++)
+        if (j->q.grid[c] == 0 && j->pencil[c] != 0 && sudoku_logic_restrict(st, c, j->pencil[c]))
+            return SEARCH_EINVAL; /* cannot happen: the marks hold the solution's value */
     return api_logic_hint_step(st, j->sols, ctl, vl_hint_json, j->q.m, &j->answer, &j->bad_path);
 }
 
@@ -1150,6 +1162,7 @@ static void vl_free(api_job_t *job) {
     json_decref(j->answer);
     free(j->puzzle);
     free(j->sols);
+    free(j->pencil);
     free(j);
 }
 
@@ -1192,10 +1205,6 @@ static int vl_prepare(const api_request_t *req, int hint, api_job_t **job, api_r
     j->hint = hint;
     rc = vx_read(req, hint ? &api_ep_sudoku_hint : &api_ep_sudoku_grade, NULL, &root, &j->q, &p);
     j->steps = j->q.steps;
-    if (hint && root != NULL && json_object_get(root, "pencil") != NULL) {
-        api_problem_add(&p, "body", "pencil", "pencil marks are not read with a variant (yet)");
-        rc = rc ? rc : API_EINVALID;
-    }
     if (rc != 0) goto fail;
     if (j->q.m->n > API_LOGIC_MAX_N) {
         api_problem_add(&p, "body", "grid",
@@ -1204,7 +1213,7 @@ static int vl_prepare(const api_request_t *req, int hint, api_job_t **job, api_r
         goto fail;
     }
     nc = (size_t)j->q.m->ncells;
-    if (vx_memory(req, &j->q, 3 * nc, &p) != 0) goto fail;
+    if (vx_memory(req, &j->q, (hint ? 7 : 3) * nc, &p) != 0) goto fail; /* + pencil */
     j->puzzle = malloc(nc);
     j->sols = malloc(2 * nc);
     if (j->puzzle == NULL || j->sols == NULL) {
@@ -1216,6 +1225,16 @@ static int vl_prepare(const api_request_t *req, int hint, api_job_t **job, api_r
         if (vl_givens(j, v, &p) != 0) goto fail;
     } else if (vx_conflicts_problem(j->q.m, j->q.grid, "grid", &p) != 0) {
         goto fail;
+    }
+    if (hint && (v = json_object_get(root, "pencil")) != NULL) { /* the player's marks */
+        if ((j->pencil = calloc(nc, sizeof *j->pencil)) == NULL) {
+            api_problem_init(&p, API_ENOMEM, "out of memory");
+            goto fail;
+        }
+        api_problem_init(&p, API_EINVALID, "the request is not valid");
+        if (api_logic_read_pencil(v, j->q.m->rows, j->q.m->cols, j->q.m->n, j->q.grid, j->q.m->live,
+                                  NULL, j->pencil, &p) != 0)
+            goto fail;
     }
     json_decref(root);
     api_job_ready(&j->base, &vl_ops, 1, 1, j->q.timeout_ms, job);

@@ -670,12 +670,93 @@ START_TEST(logic_lines_api_machine_signal) {
 }
 END_TEST
 
+/* Hints played to the end through the endpoint, as a player would: each
+ * hint's placements entered, its eliminations kept as pencil marks (the
+ * values a cell has left), every hint checked against ISS's solution,
+ * until the answer is "solved"; a wrong pencil mark is then named. */
+START_TEST(logic_lines_api_hints_played_to_the_end) {
+    static const int which[] = {0, 4, 5, 6, 9}; /* Thermo, Little Killer, Skyscraper, XV, Modular */
+    for (size_t w = 0; w < sizeof which / sizeof which[0]; w++) {
+        const char *sol = iss[which[w]].solution;
+        char *body = iss_json(iss[which[w]].text, "{}"), grid[82], *hs;
+        json_t *req = json_loads(body, 0, NULL), *a;
+        uint32_t gone[81] = {0};
+        int hints = 0, solved = 0, machine = 0;
+        snprintf(grid, sizeof grid, "%s", json_string_value(json_object_get(req, "grid")));
+        json_object_set(req, "givens", json_object_get(req, "grid"));
+        while (!solved && hints < 2000) {
+            json_t *pencil = json_array();
+            tjob_t h;
+            for (int c = 0; c < 81; c++)
+                if (grid[c] == '.' && gone[c]) {
+                    json_t *vals = json_array();
+                    for (int d = 1; d <= 9; d++)
+                        if (!(gone[c] >> d & 1)) json_array_append_new(vals, json_integer(d));
+                    json_array_append_new(
+                        pencil, json_pack("{s:[i,i],s:o}", "cell", c / 9, c % 9, "values", vals));
+                }
+            json_object_set_new(req, "grid", json_string(grid));
+            json_object_set_new(req, "pencil", pencil);
+            hs = json_dumps(req, JSON_COMPACT);
+            h = tjob_call(api_sudoku_hint_prepare, "application/json", NULL, hs, NULL, 0);
+            ck_assert_msg(h.status == 200, "%s: %d %s", iss[which[w]].name, h.status, h.body);
+            const char *st = json_string_value(json_object_get(h.json, "status"));
+            if (strcmp(st, "solved") == 0) {
+                solved = 1;
+            } else {
+                size_t i, k;
+                json_t *v, *d;
+                ck_assert_msg(strcmp(st, "hint") == 0, "%s: %s", iss[which[w]].name, h.body);
+                a = json_object_get(h.json, "step");
+                machine += json_is_true(json_object_get(a, "machine"));
+                step_sound(a, sol, grid, iss[which[w]].name);
+                for (int c = 0; c < 81; c++)
+                    if (grid[c] == '0') grid[c] = '.';
+                json_array_foreach(json_object_get(a, "eliminations"), i, v) {
+                    json_t *cell = json_object_get(v, "cell");
+                    int c = (int)(json_integer_value(json_array_get(cell, 0)) * 9 +
+                                  json_integer_value(json_array_get(cell, 1)));
+                    json_array_foreach(json_object_get(v, "values"), k, d) gone[c] |=
+                        1u << json_integer_value(d);
+                }
+                hints++;
+            }
+            tjob_free(&h);
+            free(hs);
+        }
+        ck_assert_msg(solved, "%s: not solved after %d hints", iss[which[w]].name, hints);
+        ck_assert_msg(memcmp(grid, sol, 81) == 0, "%s: ends elsewhere", iss[which[w]].name);
+        ck_assert_int_eq(machine > 0, strcmp(iss[which[w]].signal, "search") == 0);
+        /* a pencil mark that leaves out the solution's value: "wrong", naming it */
+        for (int c = 0; c < 81; c++)
+            if (json_string_value(json_object_get(req, "givens"))[c] == '.') {
+                grid[c] = '.';
+                json_object_set_new(req, "grid", json_string(grid));
+                json_object_set_new(req, "pencil",
+                                    json_pack("[{s:[i,i],s:[i]}]", "cell", c / 9, c % 9, "values",
+                                              sol[c] - '0' == 1 ? 2 : 1));
+                hs = json_dumps(req, JSON_COMPACT);
+                tjob_t h =
+                    tjob_call(api_sudoku_hint_prepare, "application/json", NULL, hs, NULL, 0);
+                ck_assert_int_eq(h.status, 200);
+                ck_assert_str_eq(json_string_value(json_object_get(h.json, "status")), "wrong");
+                ck_assert_int_eq(json_array_size(json_object_get(h.json, "pencil")), 1);
+                tjob_free(&h);
+                free(hs);
+                break;
+            }
+        json_decref(req);
+        free(body);
+    }
+}
+END_TEST
+
 /* What grade and hint still refuse on a constraint puzzle: pencil marks on
  * a hint, a puzzle without a solution, one with two. */
 START_TEST(logic_lines_api_refusals) {
     char body[512], grid[82];
     tjob_t t;
-    /* pencil marks with a variant */
+    /* pencil marks that are not a list, or mark a filled cell: 400 naming them */
     snprintf(body, sizeof body,
              "{\"grid\":\"%s\",\"constraints\":[{\"type\":\"thermo\",\"cells\":[[0,8],[0,7]]}],"
              "\"pencil\":{}}",
@@ -683,6 +764,14 @@ START_TEST(logic_lines_api_refusals) {
     t = tjob_call(api_sudoku_hint_prepare, "application/json", NULL, body, NULL, 0);
     ck_assert_int_eq(t.status, 400);
     ck_assert(tjob_names(&t, "pencil"));
+    tjob_free(&t);
+    snprintf(body, sizeof body,
+             "{\"grid\":\"%s\",\"constraints\":[{\"type\":\"thermo\",\"cells\":[[0,8],[0,7]]}],"
+             "\"pencil\":[{\"cell\":[0,0],\"values\":[3]}]}",
+             G);
+    t = tjob_call(api_sudoku_hint_prepare, "application/json", NULL, body, NULL, 0);
+    ck_assert_int_eq(t.status, 400);
+    ck_assert(tjob_names(&t, "pencil[0].cell"));
     tjob_free(&t);
     /* no solution: G's first row given, a thermometer against its order */
     memset(grid, '.', 81);
@@ -721,6 +810,7 @@ Suite *logic_lines_suite(void) {
     TCase *api = tcase_create("api");
     tcase_set_timeout(api, 120);
     tcase_add_test(api, logic_lines_api_grade_and_hints_follow_the_solution);
+    tcase_add_test(api, logic_lines_api_hints_played_to_the_end);
     tcase_add_test(api, logic_lines_api_machine_signal);
     tcase_add_test(api, logic_lines_api_refusals);
     suite_add_tcase(s, api);

@@ -171,6 +171,8 @@ static const walk_t walks[] = {
     /* grade and hint on constraints: every line technique and the machine step on the path */
     {"POST", "/v1/sudoku/grade", NULL, J, NULL, CONS4 ",\"steps\":true}"},
     {"POST", "/v1/sudoku/hint", NULL, J, NULL, CONS4 "}"},
+    {"POST", "/v1/sudoku/hint", NULL, J, NULL,
+     CONS4 ",\"pencil\":[{\"cell\":[0,1],\"values\":[2,3]},{\"cell\":[0,2],\"values\":[4]}]}"},
     {"POST", "/v1/killer/solve", NULL, J, NULL,
      "{\"variant\":\"classic\",\"size\":4,\"cages\":[{\"sum\":3,\"cells\":[[0,0],[0,1]]},"
      "{\"sum\":7,\"cells\":[[0,2],[0,3]]}],\"max_solutions\":2}"},
