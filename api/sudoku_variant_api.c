@@ -880,8 +880,9 @@ static void vl_explain(const sudoku_model_t *m, const sudoku_logic_step_t *s, ch
                      "cells outside it make",
                      (unsigned)s->digits, (int)s->size);
         else
-            snprintf(part, sizeof part, ": its %d cells outside the cages inside it add up to %u",
-                     (int)s->size, (unsigned)s->digits);
+            snprintf(part, sizeof part,
+                     ": its %d cell%s outside the cages inside it add%s up to %u", (int)s->size,
+                     s->size == 1 ? "" : "s", s->size == 1 ? "s" : "", (unsigned)s->digits);
         vl_cat(buf, cap, &len, part);
         first = 0;
     }

@@ -275,6 +275,29 @@ START_TEST(logic_lines_thermo_bounds_the_whole_line) {
 }
 END_TEST
 
+/* The line techniques' weights and levels, and the generator's scale
+ * without them (its puzzles have no lines): a window at cage-combination's
+ * 1.6 or innies-outies' 2.8 is still a gap to it. */
+START_TEST(logic_lines_weights) {
+    static const sudoku_tech_t lt[] = {SUDOKU_TECH_CAGE_COMBINATION, SUDOKU_TECH_PAIR_RELATION,
+                                       SUDOKU_TECH_THERMO,           SUDOKU_TECH_ARROW,
+                                       SUDOKU_TECH_CAGE_LOCKED,      SUDOKU_TECH_INNIES_OUTIES,
+                                       SUDOKU_TECH_CONSTRAINT};
+    for (size_t i = 0; i < sizeof lt / sizeof lt[0]; i++) {
+        double w = sudoku_tech_weight(lt[i]);
+        sudoku_tech_t back;
+        ck_assert_int_eq(sudoku_tech_parse(sudoku_tech_name(lt[i]), &back), 0);
+        ck_assert_int_eq(back, lt[i]);
+        ck_assert(sudoku_grade_level_of(w) == sudoku_tech_level(lt[i]));
+        if (lt[i] != SUDOKU_TECH_CONSTRAINT) /* 10.0 is trial's too */
+            ck_assert_msg(!sudoku_grade_rating_possible(w, w + 0.05), "%s",
+                          sudoku_tech_name(lt[i]));
+    }
+    ck_assert(sudoku_tech_level(SUDOKU_TECH_CONSTRAINT) == SUDOKU_GRADE_BEYOND);
+    ck_assert(sudoku_tech_level(SUDOKU_TECH_THERMO) == SUDOKU_GRADE_EASY);
+}
+END_TEST
+
 /* === Soundness on whole puzzles ========================================= */
 
 typedef struct chk_s {
@@ -804,6 +827,7 @@ Suite *logic_lines_suite(void) {
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, logic_lines_each_technique_on_its_position, 0, (int)NCRAFT);
     tcase_add_test(tc, logic_lines_thermo_bounds_the_whole_line);
+    tcase_add_test(tc, logic_lines_weights);
     tcase_add_test(tc, logic_lines_killers_are_sound);
     tcase_add_test(tc, logic_lines_random_lines_are_sound);
     suite_add_tcase(s, tc);

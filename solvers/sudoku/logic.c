@@ -87,10 +87,18 @@ static int tech_extra_tenths(int t) {
     }
 }
 
+/* Whether technique t reads line rules (lines.c): never on the puzzles
+ * the generators make, so not a rating they can reach. */
+static int tech_reads_lines(int t) {
+    return t == SUDOKU_TECH_CAGE_COMBINATION || t == SUDOKU_TECH_PAIR_RELATION ||
+           t == SUDOKU_TECH_THERMO || t == SUDOKU_TECH_ARROW || t == SUDOKU_TECH_CAGE_LOCKED ||
+           t == SUDOKU_TECH_INNIES_OUTIES || t == SUDOKU_TECH_CONSTRAINT;
+}
+
 int sudoku_grade_rating_possible(double lo, double hi) {
     if (lo <= 0.0 && hi > 0.0) return 1; /* a full grid: nothing to do, rating 0 */
     for (int t = 0; t < SUDOKU_TECH_COUNT; t++)
-        for (int k = 0; k <= tech_extra_tenths(t); k++) {
+        for (int k = 0; k <= tech_extra_tenths(t) && !tech_reads_lines(t); k++) {
             int bin = (int)(techs[t].weight * 10.0 + 0.5) + k; /* as the grade bins it */
             double w = bin / 10.0, cap = w >= 10.0 ? 0.99 : 0.099;
             if (w < hi && lo < w + cap) return 1;

@@ -153,12 +153,14 @@ int sudoku_grade_level_parse(const char *name, sudoku_grade_level_t *out);
 /* The level of a rating (the bands above), and a level's band [lo, hi). */
 sudoku_grade_level_t sudoku_grade_level_of(double rating);
 void sudoku_grade_level_band(sudoku_grade_level_t l, double *lo, double *hi);
-/* Whether some grade can have a rating in [lo, hi): a rating is the
+/* Whether some grade of a puzzle without line rules (the generators'
+ * puzzles: they take no lines) can have a rating in [lo, hi): a rating is the
  * weight w of its hardest step (a technique's base weight, plus what
  * chains add by length and trial by depth) plus less than 0.099 (0.99 from
  * 10 on), or 0 for a grid with nothing to do; the scale has gaps between
- * (1.1 to 1.2, 1.3 to 1.5, ...).  1 or 0: a window that misses every such
- * interval can never be met, whatever the puzzle. */
+ * (1.1 to 1.2, 1.3 to 1.5, ...; the line techniques' weights are left
+ * out).  1 or 0: a window that misses every such interval can never be
+ * met, whatever the puzzle. */
 int sudoku_grade_rating_possible(double lo, double hi);
 /* The hardest technique of a level (trial for beyond-logic; guess is never
  * used as a bound). */
