@@ -774,28 +774,27 @@ START_TEST(logic_lines_api_hints_played_to_the_end) {
 }
 END_TEST
 
-/* What grade and hint still refuse on a constraint puzzle: pencil marks on
- * a hint, a puzzle without a solution, one with two. */
+/* prep's answer to body is a problem of `status` whose text holds `words`
+ * (or whose errors name it, for a 400). */
+static void expect_problem(api_prepare_fn prep, const char *body, int status, const char *words) {
+    tjob_t t = tjob_call(prep, "application/json", NULL, body, NULL, 0);
+    ck_assert_msg(t.status == status, "%d %s", t.status, t.body);
+    ck_assert_msg(status == 400 ? tjob_names(&t, words) : strstr(t.body, words) != NULL, "%s",
+                  t.body);
+    tjob_free(&t);
+}
+
+/* What grade and hint refuse on a constraint puzzle: pencil marks that are
+ * not a list or mark a filled cell, a puzzle without a solution, one with
+ * two. */
 START_TEST(logic_lines_api_refusals) {
+    static const char thermo2[] = "\"constraints\":[{\"type\":\"thermo\",\"cells\":[[0,8],[0,7]]}]";
     char body[512], grid[82];
-    tjob_t t;
-    /* pencil marks that are not a list, or mark a filled cell: 400 naming them */
-    snprintf(body, sizeof body,
-             "{\"grid\":\"%s\",\"constraints\":[{\"type\":\"thermo\",\"cells\":[[0,8],[0,7]]}],"
-             "\"pencil\":{}}",
-             G);
-    t = tjob_call(api_sudoku_hint_prepare, "application/json", NULL, body, NULL, 0);
-    ck_assert_int_eq(t.status, 400);
-    ck_assert(tjob_names(&t, "pencil"));
-    tjob_free(&t);
-    snprintf(body, sizeof body,
-             "{\"grid\":\"%s\",\"constraints\":[{\"type\":\"thermo\",\"cells\":[[0,8],[0,7]]}],"
-             "\"pencil\":[{\"cell\":[0,0],\"values\":[3]}]}",
-             G);
-    t = tjob_call(api_sudoku_hint_prepare, "application/json", NULL, body, NULL, 0);
-    ck_assert_int_eq(t.status, 400);
-    ck_assert(tjob_names(&t, "pencil[0].cell"));
-    tjob_free(&t);
+    snprintf(body, sizeof body, "{\"grid\":\"%s\",%s,\"pencil\":{}}", G, thermo2);
+    expect_problem(api_sudoku_hint_prepare, body, 400, "pencil");
+    snprintf(body, sizeof body, "{\"grid\":\"%s\",%s,\"pencil\":[{\"cell\":[0,0],\"values\":[3]}]}",
+             G, thermo2);
+    expect_problem(api_sudoku_hint_prepare, body, 400, "pencil[0].cell");
     /* no solution: G's first row given, a thermometer against its order */
     memset(grid, '.', 81);
     grid[81] = '\0';
@@ -804,19 +803,13 @@ START_TEST(logic_lines_api_refusals) {
              "{\"grid\":\"%s\",\"constraints\":[{\"type\":\"thermo\",\"cells\":[[1,0],[2,0],[3,0],"
              "[4,0],[5,0],[6,0],[7,0],[8,0],[0,0]]}]}",
              grid);
-    t = tjob_call(api_sudoku_grade_prepare, "application/json", NULL, body, NULL, 0);
-    ck_assert_msg(t.status == 422, "%d %s", t.status, t.body);
-    ck_assert(strstr(t.body, "no solution") != NULL);
-    tjob_free(&t);
+    expect_problem(api_sudoku_grade_prepare, body, 422, "no solution");
     /* an empty grid with one thermometer: many solutions */
     memset(grid, '.', 81);
     snprintf(body, sizeof body,
              "{\"grid\":\"%s\",\"constraints\":[{\"type\":\"thermo\",\"cells\":[[0,0],[0,1]]}]}",
              grid);
-    t = tjob_call(api_sudoku_hint_prepare, "application/json", NULL, body, NULL, 0);
-    ck_assert_msg(t.status == 422, "%d %s", t.status, t.body);
-    ck_assert(strstr(t.body, "more than one solution") != NULL);
-    tjob_free(&t);
+    expect_problem(api_sudoku_hint_prepare, body, 422, "more than one solution");
 }
 END_TEST
 
