@@ -308,7 +308,7 @@ static int cage_of(const sudoku_logic_t *st, int c) {
  * `total` uses (each cell from its digits, distinct where two see each
  * other), into keep[]: depth-first over the cells in order, pruned by the
  * least and most the cells left can add.  Returns 0, or -1 past *budget
- * (keep[] then means nothing). */
+ * or when a cell has no digit left (keep[] then means nothing). */
 static int sum_keep(sudoku_logic_t *st, const int *v, int k, long total, uint32_t *keep,
                     uint32_t *budget, uint64_t *work) {
     uint32_t mk[SL_INNIES_MAX], rem[SL_INNIES_MAX];
@@ -316,7 +316,7 @@ static int sum_keep(sudoku_logic_t *st, const int *v, int k, long total, uint32_
     long lo[SL_INNIES_MAX + 1], hi[SL_INNIES_MAX + 1], sum = 0;
     lo[k] = hi[k] = 0;
     for (int i = k - 1; i >= 0; i--) { /* what cells i.. can add at least and at most */
-        mk[i] = cell_mask(st, v[i]);
+        if ((mk[i] = cell_mask(st, v[i])) == 0) return -1; /* a contradiction: say nothing */
         keep[i] = 0;
         lo[i] = lo[i + 1] + lowest(mk[i]);
         hi[i] = hi[i + 1] + highest(mk[i]);
