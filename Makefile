@@ -81,7 +81,8 @@ SOLVER_SRC := solvers/search.c solvers/nqueens/nqueens.c solvers/nqueens/count.c
               solvers/sudoku/sat.c solvers/sudoku/cdcl.c solvers/sudoku/exchange.c \
               solvers/sudoku/sudoku9_avx2.c solvers/sudoku/sudoku9_scalar.c \
               solvers/sudoku/logic.c solvers/sudoku/fish.c solvers/sudoku/wings.c \
-              solvers/sudoku/chains.c solvers/sudoku/trial.c solvers/sudoku/generate.c \
+              solvers/sudoku/chains.c solvers/sudoku/trial.c solvers/sudoku/lines.c \
+              solvers/sudoku/generate.c \
               solvers/sudoku/model.c \
               solvers/xcover/xcover.c solvers/xcover/dlx.c solvers/xcover/algx.c \
               solvers/killer/killer.c solvers/killer/bt.c solvers/killer/adv.c solvers/killer/prop.c \
@@ -106,7 +107,8 @@ TEST_SRC   := tests/test_nqueens.c tests/test_api.c tests/test_config.c tests/te
               tests/test_cdcl.c tests/test_sudoku9.c tests/test_sudoku_api.c tests/test_sudoku_batch.c \
               tests/test_xcover.c tests/test_xcover_api.c tests/test_killer.c tests/test_killer_lcg.c \
               tests/test_killer_api.c tests/test_nqueens_board.c tests/test_nqueens_api.c \
-              tests/test_static.c tests/test_logic.c tests/test_generate.c tests/test_variants.c \
+              tests/test_static.c tests/test_logic.c tests/test_logic_lines.c tests/test_generate.c \
+              tests/test_variants.c \
               tests/test_variants_http.c tests/test_sudoku_iss.c tests/test_http.c tests/test_nomem.c \
               tests/test_fair.c tests/test_jobs.c tests/test_cluster.c \
               tests/test_main.c tests/job_harness.c tests/job_client.c tests/http_client.c \

@@ -562,13 +562,14 @@ static void lg_render(api_job_t *job, api_response_t *out) {
         json_decref(hist);
         hist = NULL; /* json_pack below then fails: a 503 */
     }
-    json_t *root = json_pack(
-        "{s:s, s:i, s:o, s:f, s:s, s:s, s:o, s:i, s:b, s:{s:f, s:f, s:I}}", "status", "graded", "n",
-        pz->n, "box", api_sudoku_box_json(pz), "rating",
-        (double)(long long)(g->rating * 1000.0 + 0.5) / 1000.0, "level",
-        sudoku_grade_level_name(g->level), "hardest", sudoku_tech_name(g->hardest), "techniques",
-        hist, "steps_count", (int)g->steps, "solved_by_logic", g->solved_by_logic, "stats",
-        "elapsed_ms", ms, "solve_ms", j->solve_ms, "work", (json_int_t)g->work);
+    json_t *root =
+        json_pack("{s:s, s:i, s:o, s:f, s:s, s:s, s:o, s:i, s:b, s:s, s:{s:f, s:f, s:I}}", "status",
+                  "graded", "n", pz->n, "box", api_sudoku_box_json(pz), "rating",
+                  (double)(long long)(g->rating * 1000.0 + 0.5) / 1000.0, "level",
+                  sudoku_grade_level_name(g->level), "hardest", sudoku_tech_name(g->hardest),
+                  "techniques", hist, "steps_count", (int)g->steps, "solved_by_logic",
+                  g->solved_by_logic, "signal", "techniques", "stats", "elapsed_ms", ms, "solve_ms",
+                  j->solve_ms, "work", (json_int_t)g->work);
     if (root != NULL && j->path != NULL && lg_set(root, "steps", json_incref(j->path)) != 0) {
         json_decref(root);
         root = NULL;
@@ -792,19 +793,18 @@ out:
     return rc;
 }
 
-static int lg_read_pencil(lg_job_t *j, api_problem_t *p) {
-    const api_sudoku_puzzle_t *pz = j->pz;
+int api_logic_read_pencil(json_t *pencil, int rows, int cols, int n, const uint8_t *grid,
+                          const uint8_t *live, const long long *symbols, uint32_t *marks,
+                          api_problem_t *p) {
     json_t *item;
     size_t i;
-    int n = pz->n;
-    api_problem_init(p, API_EINVALID, "the request is not valid");
-    if (!json_is_array(j->pencil_json) || json_array_size(j->pencil_json) > (size_t)(n * n)) {
+    if (!json_is_array(pencil) || json_array_size(pencil) > (size_t)rows * (size_t)cols) {
         api_problem_add(p, "body", "pencil",
                         "must be an array of at most %d {\"cell\": [r, c], \"values\": [...]}",
-                        n * n);
+                        rows * cols);
         return API_EINVALID;
     }
-    json_array_foreach(j->pencil_json, i, item) {
+    json_array_foreach(pencil, i, item) {
         char f[80];
         json_t *cell = json_object_get(item, "cell"), *vals = json_object_get(item, "values");
         size_t k;
@@ -818,24 +818,25 @@ static int lg_read_pencil(lg_job_t *j, api_problem_t *p) {
         json_int_t r = json_integer_value(json_array_get(cell, 0));
         json_int_t c = json_integer_value(json_array_get(cell, 1));
         if (!json_is_integer(json_array_get(cell, 0)) ||
-            !json_is_integer(json_array_get(cell, 1)) || r < 0 || c < 0 || r >= n || c >= n) {
+            !json_is_integer(json_array_get(cell, 1)) || r < 0 || c < 0 || r >= rows || c >= cols ||
+            (live != NULL && !live[r * cols + c])) {
             snprintf(f, sizeof f, "pencil[%zu].cell", i);
-            api_problem_add(p, "body", f, "must be [row, col] inside the %dx%d grid (0-based)", n,
-                            n);
+            api_problem_add(p, "body", f,
+                            "must be [row, col] of a cell of the %dx%d grid (0-based)", rows, cols);
             continue;
         }
-        int cc = (int)(r * n + c);
-        if (pz->grid[cc] != 0 || j->pencil[cc] != 0) {
+        int cc = (int)(r * cols + c);
+        if (grid[cc] != 0 || marks[cc] != 0) {
             snprintf(f, sizeof f, "pencil[%zu].cell", i);
             api_problem_add(p, "body", f, "%s",
-                            pz->grid[cc] ? "marks a filled cell" : "marks a cell already marked");
+                            grid[cc] ? "marks a filled cell" : "marks a cell already marked");
             continue;
         }
         uint32_t mask = 0;
         json_array_foreach(vals, k, v) {
             int d = 0;
             for (int s = 0; s < n && json_is_integer(v); s++)
-                if (pz->symbols[s] == json_integer_value(v)) d = s + 1;
+                if ((symbols != NULL ? symbols[s] : s + 1) == json_integer_value(v)) d = s + 1;
             if (d == 0) {
                 snprintf(f, sizeof f, "pencil[%zu].values[%zu]", i, k);
                 api_problem_add(p, "body", f, "must be one of the symbols");
@@ -845,9 +846,16 @@ static int lg_read_pencil(lg_job_t *j, api_problem_t *p) {
         }
         /* no marks at all is a player's mistake (the value is missing), not a
          * malformed request: keep it as an impossible mask */
-        j->pencil[cc] = mask ? mask : 0x80000000u;
+        marks[cc] = mask ? mask : 0x80000000u;
     }
     return p->nerrors ? API_EINVALID : 0;
+}
+
+static int lg_read_pencil(lg_job_t *j, api_problem_t *p) {
+    const api_sudoku_puzzle_t *pz = j->pz;
+    api_problem_init(p, API_EINVALID, "the request is not valid");
+    return api_logic_read_pencil(j->pencil_json, pz->n, pz->n, pz->n, pz->grid, NULL, pz->symbols,
+                                 j->pencil, p);
 }
 
 int api_sudoku_hint_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {

@@ -54,6 +54,17 @@ int api_logic_hint_step(sudoku_logic_t *st, const uint8_t *solution, const searc
  * 0 when there is an answer to render. */
 int api_logic_failed(api_response_t *out, int rc, int nsol, int bad_path);
 
+/* Reads hint's `pencil` ([{"cell": [r, c], "values": [...]}, ...]) over a
+ * rows x cols grid (live: NULL, or 1 for the cells that exist) whose
+ * filled cells are grid[]: marks[r*cols + c] gets the values as a mask of
+ * solver values (symbols: NULL for 1..n, else symbols[k] is value k+1),
+ * 0x80000000 for a cell marked with nothing (the player's mistake, not
+ * the request's).  marks[] must be zero.  Returns 0 or API_EINVALID with
+ * a problem per bad entry added to p (naming pencil[i].cell, .values[k]). */
+int api_logic_read_pencil(json_t *pencil, int rows, int cols, int n, const uint8_t *grid,
+                          const uint8_t *live, const long long *symbols, uint32_t *marks,
+                          api_problem_t *p);
+
 /* Largest side the logic endpoints take. */
 #define API_LOGIC_MAX_N SUDOKU_LOGIC_MAX_N
 

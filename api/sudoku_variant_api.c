@@ -27,11 +27,15 @@
  *             1..n (`symbols` is refused).
  *   validate  sudoku_model_find_conflicts(), each conflict's unit or rule
  *             in words.
- *   grade, hint  the solver proves the puzzle unique (sudoku_model_count2),
- *             then the logic engine on the model (sudoku_logic_new_model)
- *             grades it or finds the next step; steps name their units in
- *             words ("region 3", "row 4 of grid 2").  hint takes `givens`
- *             but no pencil marks.
+ *   grade, hint  the solver proves the puzzle unique (sudoku_model_count2's
+ *             search, its nodes kept), then the logic engine on the model
+ *             (sudoku_logic_new_model) grades it or finds the next step;
+ *             steps name their units in words ("region 3", "row 4 of grid
+ *             2") and the constraint a line technique read
+ *             ("constraints[2]"); a grade says its signal: "techniques"
+ *             when every step is a person's, "search" when a rule needed
+ *             the machine step (docs/constraints.md).  hint takes `givens`
+ *             and `pencil` (the player's marks, in the frame).
  *   generate  sudoku_generate_variant(): jigsaw (regions drawn, or the
  *             request's), x, windoku, disjoint, even-odd (parity drawn),
  *             consecutive (marks drawn), non-consecutive, extra units, the
@@ -792,6 +796,7 @@ static int vl_named_units(const sudoku_logic_step_t *s) {
     case SUDOKU_TECH_HIDDEN_PAIR:
     case SUDOKU_TECH_HIDDEN_TRIPLE:
     case SUDOKU_TECH_HIDDEN_QUAD:
+    case SUDOKU_TECH_INNIES_OUTIES:
     case SUDOKU_TECH_X_WING:
     case SUDOKU_TECH_SWORDFISH:
     case SUDOKU_TECH_JELLYFISH: return 1;
@@ -809,13 +814,56 @@ static void vl_cat(char *buf, size_t cap, size_t *len, const char *s) {
     buf[*len] = '\0';
 }
 
+/* What a line technique read, after "<technique> on constraints[k]"
+ * (the step's fields: logic.h). */
+static void vl_line_words(const sudoku_model_t *m, const sudoku_logic_step_t *s, char *part,
+                          size_t cap) {
+    size_t len;
+    switch ((sudoku_tech_t)s->tech) {
+    case SUDOKU_TECH_CAGE_COMBINATION:
+        snprintf(part, cap, ": its %d open cells can only use", s->size);
+        for (int d = 1; d <= m->n; d++)
+            if (s->digits >> (d - 1) & 1) {
+                len = strlen(part);
+                snprintf(part + len, cap - len, " %d", d);
+            }
+        break;
+    case SUDOKU_TECH_CAGE_LOCKED:
+        snprintf(part, cap,
+                 ": every combination holds %d, so a cell that sees all its places "
+                 "in the cage cannot",
+                 s->digit);
+        break;
+    case SUDOKU_TECH_PAIR_RELATION:
+        snprintf(part, cap,
+                 ": a cell's candidates leave its partner only what the rule allows "
+                 "next to them");
+        break;
+    case SUDOKU_TECH_THERMO:
+        snprintf(part, cap,
+                 ": each cell is larger than the one before it, so the cells' bounds "
+                 "carry along the line");
+        break;
+    case SUDOKU_TECH_ARROW:
+        snprintf(part, cap,
+                 ": the circle is the sum of the arrow's cells, so each bounds the "
+                 "other");
+        break;
+    default:
+        snprintf(part, cap,
+                 " (a machine step: no assignment of the line's cells from their "
+                 "candidates keeps its rule with these values)");
+        break;
+    }
+}
+
 /* The step in one sentence: the technique, where, and what it does:
- * "hidden-single in region 3: r2c5 takes 7" or "pointing from window 2
- * to row 4 of grid 1: 5 leaves r4c1, r4c2".  Cells count from 1, in the
- * frame. */
+ * "hidden-single in region 3: r2c5 takes 7", "pointing from window 2
+ * to row 4 of grid 1: 5 leaves r4c1, r4c2" or "thermo on constraints[2]:
+ * ...; 9 leaves r1c1".  Cells count from 1, in the frame. */
 static void vl_explain(const sudoku_model_t *m, const sudoku_logic_step_t *s, char *buf,
                        size_t cap) {
-    char part[96];
+    char part[256];
     size_t len = 0;
     int nu = vl_named_units(s), first = 1;
     buf[0] = '\0';
@@ -824,6 +872,26 @@ static void vl_explain(const sudoku_model_t *m, const sudoku_logic_step_t *s, ch
         vl_cat(buf, cap, &len, u == 0 ? (nu == 2 ? " from " : " in ") : " to ");
         api_sudoku_variant_unit_name(m, s->unit[u], part, sizeof part);
         vl_cat(buf, cap, &len, part);
+    }
+    if (s->tech == SUDOKU_TECH_INNIES_OUTIES) {
+        if (s->digit) /* outies */
+            snprintf(part, sizeof part,
+                     ": the cages that meet it add up to its digits and %u more, which their %d "
+                     "cells outside it make",
+                     (unsigned)s->digits, (int)s->size);
+        else
+            snprintf(part, sizeof part,
+                     ": its %d cell%s outside the cages inside it add%s up to %u", (int)s->size,
+                     s->size == 1 ? "" : "s", s->size == 1 ? "s" : "", (unsigned)s->digits);
+        vl_cat(buf, cap, &len, part);
+        first = 0;
+    }
+    if (s->line >= 0 && s->line < m->nlines) {
+        snprintf(part, sizeof part, " on constraints[%u]", m->lines[s->line].tag);
+        vl_cat(buf, cap, &len, part);
+        vl_line_words(m, s, part, sizeof part);
+        vl_cat(buf, cap, &len, part);
+        first = 0;
     }
     for (int i = 0; i < s->nitems; i++) {
         const sudoku_logic_item_t *it = &s->items[i];
@@ -857,7 +925,7 @@ static int vl_first_elim(const sudoku_logic_step_t *s, int i) {
 static json_t *vl_step_json(const sudoku_model_t *m, const sudoku_logic_step_t *s) {
     json_t *place = json_array(), *elim = json_array(), *cells = json_array(),
            *cands = json_array(), *units = json_array();
-    char text[512], name[96];
+    char text[1024], name[96];
     int ok = 1;
     for (int i = 0; i < s->nitems; i++) {
         const sudoku_logic_item_t *it = &s->items[i];
@@ -891,6 +959,9 @@ static json_t *vl_step_json(const sudoku_model_t *m, const sudoku_logic_step_t *
     api_jset(o, "units", units, &ok);
     api_jset(o, "explanation", json_string(text), &ok);
     api_jset(o, "trial", json_boolean(s->trial), &ok);
+    if (s->line >= 0 && s->line < m->nlines)
+        api_jset(o, "constraint", json_integer(m->lines[s->line].tag), &ok);
+    api_jset(o, "machine", json_boolean(s->tech == SUDOKU_TECH_CONSTRAINT), &ok);
     if (!ok) {
         json_decref(o);
         return NULL;
@@ -903,14 +974,16 @@ typedef struct vl_job_s {
     int hint;  /* 0 grade, 1 hint */
     int steps; /* grade: return the path */
     vx_req_t q;
-    uint8_t *puzzle; /* the givens (hint with givens) or the grid */
-    uint8_t *sols;   /* 2 * ncells: sudoku_model_count2's buffer; the first is the solution */
+    uint8_t *puzzle;  /* the givens (hint with givens) or the grid */
+    uint8_t *sols;    /* 2 * ncells: sudoku_model_count2's buffer; the first is the solution */
+    uint32_t *pencil; /* hint: ncells masks of the player's marks (0 none), or NULL */
     /* written by run() (one item), read by render() */
     int rc, nsol, bad_path;
     sudoku_grade_t grade;
     json_t *path;   /* grade with steps */
     json_t *answer; /* hint */
     double solve_ms;
+    uint64_t search_nodes; /* the uniqueness solve's nodes: the signal beyond the techniques */
 } vl_job_t;
 
 static int vl_on_step(void *ud, const sudoku_logic_t *st, const sudoku_logic_step_t *step) {
@@ -931,31 +1004,39 @@ static int vl_grade(vl_job_t *j, sudoku_logic_t *st, const search_ctl_t *ctl) {
  * with *empty the cells left (and *rc SEARCH_ENOMEM when out of memory). */
 static json_t *vl_wrong(const vl_job_t *j, int *empty, int *rc) {
     const sudoku_model_t *m = j->q.m;
-    json_t *wrong = json_array();
-    int ok = 1, n = 0, first = -1;
+    json_t *wrong = json_array(), *miss = json_array();
+    int ok = 1, n = 0, nmiss = 0, first = -1;
     char text[160];
     *empty = 0;
     *rc = 0;
     for (int c = 0; c < m->ncells; c++) {
-        int v = j->q.grid[c];
+        int v = j->q.grid[c], s = j->sols[c];
         if (m->live[c] && v == 0) (*empty)++;
-        if (v != 0 && v != j->sols[c]) {
+        if (v != 0 && v != s) {
             api_jpush(wrong, vl_cell_value(m, c, v), &ok);
             if (n++ == 0) first = c;
         }
+        if (v == 0 && j->pencil != NULL && j->pencil[c] != 0 && !(j->pencil[c] & (1u << (s - 1)))) {
+            api_jpush(miss, vl_cell_value(m, c, s), &ok);
+            if (n == 0 && nmiss == 0)
+                snprintf(text, sizeof text, "the pencil marks of r%dc%d leave out its value",
+                         c / m->cols + 1, c % m->cols + 1);
+            nmiss++;
+        }
     }
-    if (!ok || n == 0) {
+    if (!ok || n + nmiss == 0) {
         json_decref(wrong);
+        json_decref(miss);
         *rc = ok ? 0 : SEARCH_ENOMEM;
         return NULL;
     }
     if (n > 1)
         snprintf(text, sizeof text, "%d entries do not match the solution", n);
-    else
+    else if (n == 1)
         snprintf(text, sizeof text, "r%dc%d does not hold %d in the solution", first / m->cols + 1,
                  first % m->cols + 1, j->q.grid[first]);
-    json_t *a =
-        json_pack("{s:s, s:o, s:s}", "status", "wrong", "wrong", wrong, "explanation", text);
+    json_t *a = json_pack("{s:s, s:o, s:o, s:s}", "status", "wrong", "wrong", wrong, "pencil", miss,
+                          "explanation", text);
     if (a == NULL) *rc = SEARCH_ENOMEM;
     return a;
 }
@@ -972,7 +1053,29 @@ static int vl_hint(vl_job_t *j, sudoku_logic_t *st, const search_ctl_t *ctl) {
         return j->answer ? 0 : SEARCH_ENOMEM;
     }
     if (sudoku_logic_load(st, j->q.grid) != 0) return SEARCH_EINVAL; /* entries all true */
+    for (int c = 0; j->pencil != NULL && c < j->q.m->ncells; c++)
+        if (j->q.grid[c] == 0 && j->pencil[c] != 0 && sudoku_logic_restrict(st, c, j->pencil[c]))
+            return SEARCH_EINVAL; /* cannot happen: the marks hold the solution's value */
     return api_logic_hint_step(st, j->sols, ctl, vl_hint_json, j->q.m, &j->answer, &j->bad_path);
+}
+
+/* sudoku_model_count2() (generate.h), keeping the search's nodes. */
+static int vl_count2(vl_job_t *j, const search_ctl_t *ctl) {
+    sudoku_opts_t o;
+    sudoku_result_t r;
+    int rc;
+    sudoku_opts_init(&o);
+    o.max_solutions = 2;
+    o.solutions = j->sols;
+    o.ctl = ctl;
+    rc = sudoku_model_solve(j->q.m, j->puzzle, &o, &r);
+    j->nsol = (int)r.solutions_found;
+    j->search_nodes = r.stats.nodes;
+    if (rc == SUDOKU_ECONFLICT) { /* givens that break a rule: no solution */
+        j->nsol = 0;
+        rc = 0;
+    }
+    return rc;
 }
 
 static int vl_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
@@ -981,7 +1084,7 @@ static int vl_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
     int64_t t0 = search_now_ns();
     int rc;
     (void)item;
-    rc = sudoku_model_count2(j->q.m, j->puzzle, ctl, j->sols, &j->nsol);
+    rc = vl_count2(j, ctl);
     j->solve_ms = api_elapsed_ms(t0, search_now_ns());
     if (rc != 0 || j->nsol != 1) return rc;
     if ((st = sudoku_logic_new_model(j->q.m)) == NULL) return SEARCH_ENOMEM;
@@ -1014,9 +1117,13 @@ static json_t *vl_grade_json(const vl_job_t *j, double ms) {
     api_jset(root, "techniques", hist, &ok);
     api_jset(root, "steps_count", json_integer(g->steps), &ok);
     api_jset(root, "solved_by_logic", json_boolean(g->solved_by_logic), &ok);
+    /* techniques: every step is a person's; search: some rule needed the
+     * machine step, and the search's nodes say more than the rating */
+    api_jset(root, "signal",
+             json_string(g->counts[SUDOKU_TECH_CONSTRAINT] ? "search" : "techniques"), &ok);
     api_jset(root, "stats",
-             json_pack("{s:f, s:f, s:I}", "elapsed_ms", ms, "solve_ms", j->solve_ms, "work",
-                       (json_int_t)g->work),
+             json_pack("{s:f, s:f, s:I, s:I}", "elapsed_ms", ms, "solve_ms", j->solve_ms, "work",
+                       (json_int_t)g->work, "search_nodes", (json_int_t)j->search_nodes),
              &ok);
     if (j->path != NULL) api_jset(root, "steps", json_incref(j->path), &ok);
     if (!ok) {
@@ -1056,6 +1163,7 @@ static void vl_free(api_job_t *job) {
     json_decref(j->answer);
     free(j->puzzle);
     free(j->sols);
+    free(j->pencil);
     free(j);
 }
 
@@ -1098,18 +1206,7 @@ static int vl_prepare(const api_request_t *req, int hint, api_job_t **job, api_r
     j->hint = hint;
     rc = vx_read(req, hint ? &api_ep_sudoku_hint : &api_ep_sudoku_grade, NULL, &root, &j->q, &p);
     j->steps = j->q.steps;
-    if (hint && root != NULL && json_object_get(root, "pencil") != NULL) {
-        api_problem_add(&p, "body", "pencil", "pencil marks are not read with a variant (yet)");
-        rc = rc ? rc : API_EINVALID;
-    }
     if (rc != 0) goto fail;
-    if (j->q.m->nlines > 0) {
-        api_problem_init(&p, API_EUNPROCESSABLE, "the logic endpoints do not read constraints");
-        api_problem_add(&p, "body", "constraints",
-                        "grade and hint know no technique for sum or skyscraper constraints yet; "
-                        "/v1/sudoku/solve and /v1/sudoku/validate take them");
-        goto fail;
-    }
     if (j->q.m->n > API_LOGIC_MAX_N) {
         api_problem_add(&p, "body", "grid",
                         "the logic endpoints take up to %d symbols; this has %d", API_LOGIC_MAX_N,
@@ -1117,7 +1214,7 @@ static int vl_prepare(const api_request_t *req, int hint, api_job_t **job, api_r
         goto fail;
     }
     nc = (size_t)j->q.m->ncells;
-    if (vx_memory(req, &j->q, 3 * nc, &p) != 0) goto fail;
+    if (vx_memory(req, &j->q, (hint ? 7 : 3) * nc, &p) != 0) goto fail; /* + pencil */
     j->puzzle = malloc(nc);
     j->sols = malloc(2 * nc);
     if (j->puzzle == NULL || j->sols == NULL) {
@@ -1129,6 +1226,16 @@ static int vl_prepare(const api_request_t *req, int hint, api_job_t **job, api_r
         if (vl_givens(j, v, &p) != 0) goto fail;
     } else if (vx_conflicts_problem(j->q.m, j->q.grid, "grid", &p) != 0) {
         goto fail;
+    }
+    if (hint && (v = json_object_get(root, "pencil")) != NULL) { /* the player's marks */
+        if ((j->pencil = calloc(nc, sizeof *j->pencil)) == NULL) {
+            api_problem_init(&p, API_ENOMEM, "out of memory");
+            goto fail;
+        }
+        api_problem_init(&p, API_EINVALID, "the request is not valid");
+        if (api_logic_read_pencil(v, j->q.m->rows, j->q.m->cols, j->q.m->n, j->q.grid, j->q.m->live,
+                                  NULL, j->pencil, &p) != 0)
+            goto fail;
     }
     json_decref(root);
     api_job_ready(&j->base, &vl_ops, 1, 1, j->q.timeout_ms, job);

@@ -62,6 +62,12 @@ typedef struct walk_s {
     "{\"variant\":[\"jigsaw\",\"x\"],\"grid\":\"...5....6...1.4..........2..........\","           \
     "\"regions\":[[0,0,0,0,1,1],[2,0,0,1,1,1],[2,2,2,3,3,1],[4,2,3,3,3,3],[4,2,4,5,5,5],"          \
     "[4,4,4,5,5,5]]"
+/* A 4x4 with a thermo, a cage, a black dot, a sum and an arrow (unique). */
+#define CONS4                                                                                      \
+    "{\"grid\":\"1........1......\",\"constraints\":[{\"type\":\"thermo\",\"cells\":[[0,1],[0,2]," \
+    "[0,3]]},{\"type\":\"cage\",\"sum\":7,\"cells\":[[1,0],[1,1]]},{\"type\":\"kropki-black\","    \
+    "\"cells\":[[2,0],[3,0]]},{\"type\":\"sum\",\"sum\":5,\"cells\":[[2,2],[3,3]]},{\"type\":"     \
+    "\"arrow\",\"circle\":[1,1],\"line\":[[2,1],[3,1]]}]"
 
 /* At least one walk per endpoint of api_endpoints[] (nomem_every_route_walked
  * checks), plus the error paths and the variants that take other code paths. */
@@ -162,6 +168,11 @@ static const walk_t walks[] = {
      "{\"grid\":\"................\",\"constraints\":[{\"type\":\"thermo\",\"cells\":[[0,0],"
      "[0,1]]},{\"type\":\"anti-king\"},{\"type\":\"sum\",\"sum\":5,\"cells\":[[1,0],[1,1]]}],"
      "\"max_solutions\":2}"},
+    /* grade and hint on constraints: every line technique and the machine step on the path */
+    {"POST", "/v1/sudoku/grade", NULL, J, NULL, CONS4 ",\"steps\":true}"},
+    {"POST", "/v1/sudoku/hint", NULL, J, NULL, CONS4 "}"},
+    {"POST", "/v1/sudoku/hint", NULL, J, NULL,
+     CONS4 ",\"pencil\":[{\"cell\":[0,1],\"values\":[2,3]},{\"cell\":[0,2],\"values\":[4]}]}"},
     {"POST", "/v1/killer/solve", NULL, J, NULL,
      "{\"variant\":\"classic\",\"size\":4,\"cages\":[{\"sum\":3,\"cells\":[[0,0],[0,1]]},"
      "{\"sum\":7,\"cells\":[[0,2],[0,3]]}],\"max_solutions\":2}"},

@@ -36,18 +36,37 @@ static const struct {
     double weight;
     uint8_t level;
 } techs[SUDOKU_TECH_COUNT] = {
-    {"full-house", 1.0, SUDOKU_GRADE_EASY},         {"naked-single", 1.2, SUDOKU_GRADE_EASY},
-    {"hidden-single", 1.5, SUDOKU_GRADE_EASY},      {"consecutive", 1.7, SUDOKU_GRADE_EASY},
-    {"pointing", 2.0, SUDOKU_GRADE_MEDIUM},         {"claiming", 2.2, SUDOKU_GRADE_MEDIUM},
-    {"naked-pair", 2.4, SUDOKU_GRADE_MEDIUM},       {"hidden-pair", 2.6, SUDOKU_GRADE_MEDIUM},
-    {"naked-triple", 3.0, SUDOKU_GRADE_HARD},       {"x-wing", 3.2, SUDOKU_GRADE_HARD},
-    {"hidden-triple", 3.4, SUDOKU_GRADE_HARD},      {"xy-wing", 3.6, SUDOKU_GRADE_HARD},
-    {"xyz-wing", 3.8, SUDOKU_GRADE_HARD},           {"naked-quad", 4.0, SUDOKU_GRADE_EXPERT},
-    {"swordfish", 4.2, SUDOKU_GRADE_EXPERT},        {"hidden-quad", 4.4, SUDOKU_GRADE_EXPERT},
-    {"unique-rectangle", 4.6, SUDOKU_GRADE_EXPERT}, {"jellyfish", 4.8, SUDOKU_GRADE_EXPERT},
-    {"simple-colouring", 5.0, SUDOKU_GRADE_EXPERT}, {"x-chain", 5.2, SUDOKU_GRADE_EXPERT},
-    {"xy-chain", 6.0, SUDOKU_GRADE_EXTREME},        {"aic", 7.0, SUDOKU_GRADE_EXTREME},
-    {"trial", 10.0, SUDOKU_GRADE_BEYOND},           {"guess", 11.0, SUDOKU_GRADE_BEYOND},
+    {"full-house", 1.0, SUDOKU_GRADE_EASY},
+    {"naked-single", 1.2, SUDOKU_GRADE_EASY},
+    {"hidden-single", 1.5, SUDOKU_GRADE_EASY},
+    {"cage-combination", 1.6, SUDOKU_GRADE_EASY},
+    {"consecutive", 1.7, SUDOKU_GRADE_EASY},
+    {"pair-relation", 1.8, SUDOKU_GRADE_EASY},
+    {"thermo", 1.9, SUDOKU_GRADE_EASY},
+    {"pointing", 2.0, SUDOKU_GRADE_MEDIUM},
+    {"arrow", 2.1, SUDOKU_GRADE_MEDIUM},
+    {"claiming", 2.2, SUDOKU_GRADE_MEDIUM},
+    {"cage-locked", 2.3, SUDOKU_GRADE_MEDIUM},
+    {"naked-pair", 2.4, SUDOKU_GRADE_MEDIUM},
+    {"hidden-pair", 2.6, SUDOKU_GRADE_MEDIUM},
+    {"innies-outies", 2.8, SUDOKU_GRADE_MEDIUM},
+    {"naked-triple", 3.0, SUDOKU_GRADE_HARD},
+    {"x-wing", 3.2, SUDOKU_GRADE_HARD},
+    {"hidden-triple", 3.4, SUDOKU_GRADE_HARD},
+    {"xy-wing", 3.6, SUDOKU_GRADE_HARD},
+    {"xyz-wing", 3.8, SUDOKU_GRADE_HARD},
+    {"naked-quad", 4.0, SUDOKU_GRADE_EXPERT},
+    {"swordfish", 4.2, SUDOKU_GRADE_EXPERT},
+    {"hidden-quad", 4.4, SUDOKU_GRADE_EXPERT},
+    {"unique-rectangle", 4.6, SUDOKU_GRADE_EXPERT},
+    {"jellyfish", 4.8, SUDOKU_GRADE_EXPERT},
+    {"simple-colouring", 5.0, SUDOKU_GRADE_EXPERT},
+    {"x-chain", 5.2, SUDOKU_GRADE_EXPERT},
+    {"xy-chain", 6.0, SUDOKU_GRADE_EXTREME},
+    {"aic", 7.0, SUDOKU_GRADE_EXTREME},
+    {"constraint", 10.0, SUDOKU_GRADE_BEYOND}, /* a machine step: see logic.h */
+    {"trial", 10.0, SUDOKU_GRADE_BEYOND},
+    {"guess", 11.0, SUDOKU_GRADE_BEYOND},
 };
 
 static const char *const level_names[SUDOKU_GRADE_COUNT] = {"easy",   "medium",  "hard",
@@ -68,10 +87,18 @@ static int tech_extra_tenths(int t) {
     }
 }
 
+/* Whether technique t reads line rules (lines.c): never on the puzzles
+ * the generators make, so not a rating they can reach. */
+static int tech_reads_lines(int t) {
+    return t == SUDOKU_TECH_CAGE_COMBINATION || t == SUDOKU_TECH_PAIR_RELATION ||
+           t == SUDOKU_TECH_THERMO || t == SUDOKU_TECH_ARROW || t == SUDOKU_TECH_CAGE_LOCKED ||
+           t == SUDOKU_TECH_INNIES_OUTIES || t == SUDOKU_TECH_CONSTRAINT;
+}
+
 int sudoku_grade_rating_possible(double lo, double hi) {
     if (lo <= 0.0 && hi > 0.0) return 1; /* a full grid: nothing to do, rating 0 */
     for (int t = 0; t < SUDOKU_TECH_COUNT; t++)
-        for (int k = 0; k <= tech_extra_tenths(t); k++) {
+        for (int k = 0; k <= tech_extra_tenths(t) && !tech_reads_lines(t); k++) {
             int bin = (int)(techs[t].weight * 10.0 + 0.5) + k; /* as the grade bins it */
             double w = bin / 10.0, cap = w >= 10.0 ? 0.99 : 0.099;
             if (w < hi && lo < w + cap) return 1;
@@ -149,10 +176,12 @@ typedef struct sl_plan_s {
     size_t seen, parent, queue, next;
     size_t colour, cid, comp;
     size_t tcand, tq, tdone;
-    size_t sub, svalue, scand, spos, splaced, step, total;
+    size_t sub, svalue, scand, spos, splaced, step;
+    size_t lkind, lgrid, lo, hi, lmark, lqueue, total;
 } sl_plan_t;
 
-static void sl_plan(sl_plan_t *l, int n, int nn, int nunits, int K, int sw, int maxnext) {
+static void sl_plan(sl_plan_t *l, int n, int nn, int nunits, int K, int sw, int maxnext,
+                    int nlines) {
     size_t at = 0, un = (size_t)nunits * (size_t)n, nodes = (size_t)nn * (size_t)n;
 #define SL_ALIGN(x) (((x) + 15u) & ~(size_t)15u)
 #define SL_PUT(f, bytes)                                                                           \
@@ -193,6 +222,12 @@ static void sl_plan(sl_plan_t *l, int n, int nn, int nunits, int K, int sw, int 
     SL_PUT(spos, un * 4);
     SL_PUT(splaced, (size_t)nunits * 4);
     SL_PUT(step, sizeof(sudoku_logic_step_t));
+    SL_PUT(lkind, (size_t)nlines);
+    SL_PUT(lgrid, (size_t)nn);
+    SL_PUT(lo, (size_t)nn);
+    SL_PUT(hi, (size_t)nn);
+    SL_PUT(lmark, (size_t)nlines);
+    SL_PUT(lqueue, (size_t)nlines * 2);
 #undef SL_PUT
 #undef SL_ALIGN
     l->total = at;
@@ -309,14 +344,15 @@ sudoku_logic_t *sudoku_logic_new_model(const sudoku_model_t *m) {
     unsigned char *mem;
     sudoku_logic_t *st;
     int K = 1, maxpeers = 0, c;
-    if (m == NULL || m->n > SUDOKU_LOGIC_MAX_N || m->nlines > 0) return NULL;
+    if (m == NULL || m->n > SUDOKU_LOGIC_MAX_N) return NULL;
     for (c = 0; c < m->ncells; c++) {
         int k = (int)(m->cell_start[c + 1] - m->cell_start[c]);
         int p = (int)(m->peer_start[c + 1] - m->peer_start[c]);
         if (k > K) K = k;
         if (p > maxpeers) maxpeers = p;
     }
-    sl_plan(&l, m->n, m->ncells, m->nunits, K, (m->ncells + 63) / 64, maxpeers + m->n + K + 4);
+    sl_plan(&l, m->n, m->ncells, m->nunits, K, (m->ncells + 63) / 64, maxpeers + m->n + K + 4,
+            m->nlines);
     mem = calloc(1, l.total);
     if (mem == NULL) return NULL;
     st = (sudoku_logic_t *)(void *)mem;
@@ -328,7 +364,15 @@ sudoku_logic_t *sudoku_logic_new_model(const sudoku_model_t *m) {
     st->sw = (m->ncells + 63) / 64;
     st->all = m->n == 32 ? 0xffffffffu : ((uint32_t)1 << m->n) - 1;
     st->pairs = m->npairs > 0;
-    st->ur = m->npairs == 0;
+    st->ur = m->npairs == 0 && m->nrules == 0;
+    st->lines = m->nrules > 0;
+    st->lkind = (const int8_t *)(void *)(mem + l.lkind);
+    sudoku__logic_line_kinds(m, (int8_t *)(void *)(mem + l.lkind));
+    st->lgrid = mem + l.lgrid;
+    st->lo = mem + l.lo;
+    st->hi = mem + l.hi;
+    st->lmark = mem + l.lmark;
+    st->lqueue = (uint16_t *)(void *)(mem + l.lqueue);
     sl_geometry(st, mem, &l);
     sl_position(st, mem, l.value, l.cand, l.pos, l.placed);
     st->nnodes = (uint32_t)(st->nn * st->n);
@@ -769,11 +813,18 @@ static int find(sudoku_logic_t *st, sudoku_tech_t t, const sudoku_logic_opts_t *
     case SUDOKU_TECH_FULL_HOUSE: return find_full_house(st, s);
     case SUDOKU_TECH_NAKED_SINGLE: return find_naked_single(st, s);
     case SUDOKU_TECH_HIDDEN_SINGLE: return find_hidden_single(st, s);
+    case SUDOKU_TECH_CAGE_COMBINATION:
+        return st->lines ? sudoku__logic_cage_combination(st, work, s) : 0;
     case SUDOKU_TECH_CONSECUTIVE: return find_consecutive(st, s);
+    case SUDOKU_TECH_PAIR_RELATION: return st->lines ? sudoku__logic_pair_relation(st, s) : 0;
+    case SUDOKU_TECH_THERMO: return st->lines ? sudoku__logic_thermo(st, s) : 0;
     case SUDOKU_TECH_POINTING: return find_pointing(st, s);
+    case SUDOKU_TECH_ARROW: return st->lines ? sudoku__logic_arrow(st, work, s) : 0;
     case SUDOKU_TECH_CLAIMING: return find_claiming(st, s);
+    case SUDOKU_TECH_CAGE_LOCKED: return st->lines ? sudoku__logic_cage_locked(st, work, s) : 0;
     case SUDOKU_TECH_NAKED_PAIR: return find_subset(st, s, 2, 0);
     case SUDOKU_TECH_HIDDEN_PAIR: return find_subset(st, s, 2, 1);
+    case SUDOKU_TECH_INNIES_OUTIES: return st->lines ? sudoku__logic_innies(st, work, s) : 0;
     case SUDOKU_TECH_NAKED_TRIPLE: return find_subset(st, s, 3, 0);
     case SUDOKU_TECH_X_WING: return sudoku__logic_fish(st, 2, s);
     case SUDOKU_TECH_HIDDEN_TRIPLE: return find_subset(st, s, 3, 1);
@@ -789,6 +840,8 @@ static int find(sudoku_logic_t *st, sudoku_tech_t t, const sudoku_logic_opts_t *
     case SUDOKU_TECH_X_CHAIN: return sudoku__logic_x_chain(st, budget, work, s);
     case SUDOKU_TECH_XY_CHAIN: return sudoku__logic_xy_chain(st, budget, work, s);
     case SUDOKU_TECH_AIC: return sudoku__logic_aic(st, budget, work, s);
+    case SUDOKU_TECH_CONSTRAINT:
+        return st->lines ? sudoku__logic_constraint(st, budget, work, s) : 0;
     case SUDOKU_TECH_TRIAL:
         return o != NULL && o->solution != NULL ? sudoku__logic_trial(st, o, work, s) : 0;
     default: return 0;
@@ -844,10 +897,14 @@ int sudoku_logic_apply(sudoku_logic_t *st, const sudoku_logic_step_t *step) {
 
 /* The medium-or-easier run of depth-1 trials: every step applied at once. */
 int sudoku__logic_run_basic(sudoku_logic_t *st, uint64_t *work) {
-    static const sudoku_tech_t order[] = {SUDOKU_TECH_FULL_HOUSE,    SUDOKU_TECH_NAKED_SINGLE,
-                                          SUDOKU_TECH_HIDDEN_SINGLE, SUDOKU_TECH_CONSECUTIVE,
-                                          SUDOKU_TECH_POINTING,      SUDOKU_TECH_CLAIMING,
-                                          SUDOKU_TECH_NAKED_PAIR,    SUDOKU_TECH_HIDDEN_PAIR};
+    /* the line techniques read lines where a person does (lines.c); the
+     * machine step is left out: its enumerations are too dear per trial */
+    static const sudoku_tech_t order[] = {
+        SUDOKU_TECH_FULL_HOUSE,       SUDOKU_TECH_NAKED_SINGLE, SUDOKU_TECH_HIDDEN_SINGLE,
+        SUDOKU_TECH_CAGE_COMBINATION, SUDOKU_TECH_CONSECUTIVE,  SUDOKU_TECH_PAIR_RELATION,
+        SUDOKU_TECH_THERMO,           SUDOKU_TECH_POINTING,     SUDOKU_TECH_ARROW,
+        SUDOKU_TECH_CLAIMING,         SUDOKU_TECH_CAGE_LOCKED,  SUDOKU_TECH_NAKED_PAIR,
+        SUDOKU_TECH_HIDDEN_PAIR,      SUDOKU_TECH_INNIES_OUTIES};
     for (;;) {
         sudoku_logic_step_t step; /* 4 KiB: on the stack, not allocated per trial */
         int found = 0;

@@ -10,7 +10,7 @@
  * rectangular boxes (1xN boxes too: the box is then the row, one unit).
  * Or any model of sudoku/model.h (sudoku_logic_new_model): its frame-sized
  * grids, its units by number (model->unit_kind says which kind), its
- * parity and pair rules.  Every technique reasons on units as sets of
+ * parity, pair rules and line rules.  Every technique reasons on units as sets of
  * cells that hold each digit at most once, and once exactly when they have
  * n cells; what a variant changes (logic.c has the details):
  *   full house, hidden singles, hidden subsets, conjugate pairs (strong
@@ -20,25 +20,39 @@
  *     claiming from rows and columns);
  *   fish: the rows and columns of one grid;
  *   unique rectangle: only where every unit holds 0 or 2 of the corners
- *     side by side, and never with pair rules (swapping the two digits
- *     changes what the corners' neighbours differ by);
+ *     side by side, and never with pair or line rules (swapping the two
+ *     digits changes what the corners' neighbours differ by, or a sum);
  *   consecutive: the pair rules' eliminations beyond a placed digit (a
  *     placed digit's are made when it is placed, like its peers').
+ * Line rules (lines.c has the details) are read by the techniques people
+ * use on them: cage-combination, cage-locked and innies-outies (killer
+ * cages with a total; the last is the 45 rule), pair-relation (pair lines: kropki, X, V, whisper,
+ * palindrome, modular, entropic, anti-knight...), thermo (pair lines that order: thermometers,
+ * greater-than) and arrow; every other kind (sums, little killers, sandwiches, skyscrapers, x-sums,
+ * renban, between, lockout, zipper, sum lines, equal sums) only by `constraint`, a machine step: a
+ * candidate no assignment of the line's cells keeps the rule with, found
+ * by a bounded enumeration.  Its weight puts it with trial: a grade whose
+ * path needs it is beyond the techniques, and the API says so (its
+ * `signal` is then the search's).  Placing a digit does not apply line
+ * rules: these steps do, easiest first like the others.
  *
  * Techniques, easiest first (the engine always takes the first one that
  * makes progress, then starts again from the top):
  *
  *   full-house 1.0, naked-single 1.2, hidden-single 1.5,
- *   consecutive 1.7 (variants with pair rules only)              easy
- *   pointing 2.0, claiming 2.2, naked-pair 2.4, hidden-pair 2.6   medium
+ *   cage-combination 1.6, consecutive 1.7, pair-relation 1.8,
+ *   thermo 1.9 (variants with those rules only)                  easy
+ *   pointing 2.0, arrow 2.1, claiming 2.2, cage-locked 2.3,
+ *   naked-pair 2.4, hidden-pair 2.6, innies-outies 2.8           medium
  *   naked-triple 3.0, x-wing 3.2, hidden-triple 3.4, xy-wing 3.6,
  *   xyz-wing 3.8                                                  hard
  *   naked-quad 4.0, swordfish 4.2, hidden-quad 4.4,
  *   unique-rectangle 4.6, jellyfish 4.8, simple-colouring 5.0,
  *   x-chain 5.2-5.9 (by length)                                   expert
  *   xy-chain 6.0-6.9, aic 7.0-9.9 (by length)                     extreme
+ *   constraint 10.0 (line rules without a person's technique),
  *   trial 10.0 (a contradiction by singles) / 10.5 (by the medium
- *   techniques), guess 11.0                                      beyond-logic
+ *   techniques and the line techniques), guess 11.0             beyond-logic
  *
  * The numbers are the weights of the rating scale (after Sudoku Explainer's,
  * reordered so that the levels are bands of it).  rating = weight of the
@@ -85,11 +99,17 @@ typedef enum sudoku_tech_e {
     SUDOKU_TECH_FULL_HOUSE = 0,
     SUDOKU_TECH_NAKED_SINGLE,
     SUDOKU_TECH_HIDDEN_SINGLE,
-    SUDOKU_TECH_CONSECUTIVE, /* pair rules: consecutive marks, non-consecutive pairs */
+    SUDOKU_TECH_CAGE_COMBINATION, /* killer cages: the digits their combinations use */
+    SUDOKU_TECH_CONSECUTIVE,      /* pair rules: consecutive marks, non-consecutive pairs */
+    SUDOKU_TECH_PAIR_RELATION,    /* pair lines: kropki, X/V, whisper, palindrome, anti-knight... */
+    SUDOKU_TECH_THERMO,           /* pair lines that order: thermometers, greater-than */
     SUDOKU_TECH_POINTING,
+    SUDOKU_TECH_ARROW, /* arrows: the circle is the sum of the arrow */
     SUDOKU_TECH_CLAIMING,
+    SUDOKU_TECH_CAGE_LOCKED, /* a digit every combination of a cage needs */
     SUDOKU_TECH_NAKED_PAIR,
     SUDOKU_TECH_HIDDEN_PAIR,
+    SUDOKU_TECH_INNIES_OUTIES, /* killer cages: the 45 rule over one unit */
     SUDOKU_TECH_NAKED_TRIPLE,
     SUDOKU_TECH_X_WING,
     SUDOKU_TECH_HIDDEN_TRIPLE,
@@ -104,6 +124,7 @@ typedef enum sudoku_tech_e {
     SUDOKU_TECH_X_CHAIN,
     SUDOKU_TECH_XY_CHAIN,
     SUDOKU_TECH_AIC,
+    SUDOKU_TECH_CONSTRAINT, /* a line's own consistency, by enumeration: a machine step */
     SUDOKU_TECH_TRIAL,
     SUDOKU_TECH_GUESS,
     SUDOKU_TECH_COUNT
@@ -132,12 +153,14 @@ int sudoku_grade_level_parse(const char *name, sudoku_grade_level_t *out);
 /* The level of a rating (the bands above), and a level's band [lo, hi). */
 sudoku_grade_level_t sudoku_grade_level_of(double rating);
 void sudoku_grade_level_band(sudoku_grade_level_t l, double *lo, double *hi);
-/* Whether some grade can have a rating in [lo, hi): a rating is the
+/* Whether some grade of a puzzle without line rules (the generators'
+ * puzzles: they take no lines) can have a rating in [lo, hi): a rating is the
  * weight w of its hardest step (a technique's base weight, plus what
  * chains add by length and trial by depth) plus less than 0.099 (0.99 from
  * 10 on), or 0 for a grid with nothing to do; the scale has gaps between
- * (1.1 to 1.2, 1.3 to 1.5, ...).  1 or 0: a window that misses every such
- * interval can never be met, whatever the puzzle. */
+ * (1.1 to 1.2, 1.3 to 1.5, ...; the line techniques' weights are left
+ * out).  1 or 0: a window that misses every such interval can never be
+ * met, whatever the puzzle. */
 int sudoku_grade_rating_possible(double lo, double hi);
 /* The hardest technique of a level (trial for beyond-logic; guess is never
  * used as a bound). */
@@ -180,6 +203,19 @@ typedef struct sudoku_logic_item_s {
  *                   first link strong, then weak and strong alternating
  *                   (in xy-chain the strong links are inside cells); size =
  *                   number of nodes; digit = the digit removed when one
+ *   cage-combination  line = the cage; digits = what its sets that fit
+ *                   use; size = its open cells; CELL items = its cells
+ *   cage-locked     line; digit = the digit every set holds; digits =
+ *                   all such; CELL and CAND items = its places in the cage
+ *   innies-outies   unit[0] the unit; digit 0 innies, 1 outies; digits =
+ *                   the total the cells make (a number, not a mask);
+ *                   size = how many; CELL items = those cells
+ *   pair-relation   line = the first line that removes; CELL item = the
+ *                   cell whose candidates (or value) rule, its CAND items
+ *   thermo          line = the web's first line; CELL items = the cells
+ *                   of every order line joined to it
+ *   arrow           line; size = heads; CELL items = its cells
+ *   constraint      line; CELL items = its cells
  *   trial           digit; size 0 (singles) or 1 (medium techniques); the
  *                   ELIM item is the candidate refuted, CAND the one assumed
  *   guess           digit; the PLACE item */
@@ -190,6 +226,7 @@ typedef struct sudoku_logic_step_s {
     uint8_t size;    /* see above */
     uint32_t digits; /* bit d-1 = digit d */
     int16_t unit[2];
+    int16_t line; /* the line rule (model.h) the step reads, -1 none */
     uint16_t nitems;
     double weight; /* this step's difficulty on the rating scale */
     sudoku_logic_item_t items[SUDOKU_LOGIC_STEP_ITEMS];
@@ -204,9 +241,9 @@ typedef struct sudoku_logic_s sudoku_logic_t;
  * sudoku_logic_free (NULL is a no-op). */
 sudoku_logic_t *sudoku_logic_new(const sudoku_shape_t *shape);
 
-/* The same for a model (n <= SUDOKU_LOGIC_MAX_N, no line rules: no
- * technique here reads them), which must outlive the state: grids, cells
- * and units are the model's (frame-sized grids, 0 on holes). */
+/* The same for a model (n <= SUDOKU_LOGIC_MAX_N), which must outlive the
+ * state: grids, cells and units are the model's (frame-sized grids, 0 on
+ * holes), its line rules read as above. */
 sudoku_logic_t *sudoku_logic_new_model(const sudoku_model_t *m);
 
 /* The model the state reasons on (for a shape: the classic model it made),
@@ -241,7 +278,7 @@ typedef struct sudoku_logic_opts_s {
     sudoku_tech_t max_tech;  /* techniques above it are not tried (default GUESS: all) */
     int assume_unique;       /* allow unique-rectangle (default 0) */
     const uint8_t *solution; /* grid-sized, needed for trial and guess (NULL: none) */
-    uint64_t chain_budget;   /* nodes one chain search may expand (0 = default) */
+    uint64_t chain_budget;   /* nodes one chain search (or machine look) may expand (0 = default) */
     const search_ctl_t *ctl; /* deadline / cancel, polled between steps and in searches */
     /* Called with every step before it is applied (NULL = none).  A nonzero
      * return stops the solve with that code. */

@@ -74,10 +74,12 @@ struct sudoku_logic_s {
     const uint32_t *ovl_start, *ovl_mask;
     const uint16_t *ovl_unit;
     int nscan;
-    int all_exact;    /* every unit has n cells (a classic grid, a jigsaw, a Samurai...) */
-    int pairs;        /* the model has pair rules */
-    int ur;           /* unique rectangles are sound here (no pair rules) */
-    int lines_end[2]; /* scan[] positions where the rows, then the columns end */
+    int all_exact;       /* every unit has n cells (a classic grid, a jigsaw, a Samurai...) */
+    int pairs;           /* the model has pair rules */
+    int ur;              /* unique rectangles are sound here (no pair rules, no line rules) */
+    int lines;           /* the model has line rules with something to say (nrules > 0) */
+    const int8_t *lkind; /* [nlines]: what the engine reads in each line (lines.c: SL_LK_*) */
+    int lines_end[2];    /* scan[] positions where the rows, then the columns end */
     /* position */
     int empty; /* live cells without a value */
     uint8_t *value;
@@ -101,7 +103,13 @@ struct sudoku_logic_s {
     uint16_t *tq;               /* nn: cells whose value still has to leave their peers */
     uint8_t *tdone;             /* nn: 1 once a cell is decided (queued or placed), or a hole */
     struct sudoku_logic_s *sub; /* a second state for trials with techniques, or NULL */
-    sudoku_logic_step_t *step;  /* the step record sudoku_logic_grade() fills */
+    /* line techniques' scratch (lines.c): a frame-sized grid, zero between
+     * uses; two bytes a cell for bounds; a byte and a queue entry a line */
+    uint8_t *lgrid;
+    uint8_t *lo, *hi;
+    uint8_t *lmark;
+    uint16_t *lqueue;
+    sudoku_logic_step_t *step; /* the step record sudoku_logic_grade() fills */
 };
 
 /* The units of a cell, and its index inside the j-th of them. */
@@ -187,6 +195,7 @@ static inline void sl_step_begin(sudoku_logic_step_t *s, sudoku_tech_t t) {
     s->size = 0;
     s->digits = 0;
     s->unit[0] = s->unit[1] = -1;
+    s->line = -1;
     s->nitems = 0;
     s->weight = sudoku_tech_weight(t);
 }
@@ -229,6 +238,18 @@ int sudoku__logic_xy_chain(sudoku_logic_t *st, uint64_t budget, uint64_t *work,
                            sudoku_logic_step_t *step);
 int sudoku__logic_aic(sudoku_logic_t *st, uint64_t budget, uint64_t *work,
                       sudoku_logic_step_t *step);
+/* Line rules (lines.c).  sudoku__logic_line_kinds() fills lkind[nlines]
+ * once, for a new state.  The enumerations count what they try in *work
+ * and give a line up (no step from it) past their budgets. */
+void sudoku__logic_line_kinds(const sudoku_model_t *m, int8_t *lkind);
+int sudoku__logic_cage_combination(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *step);
+int sudoku__logic_cage_locked(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *step);
+int sudoku__logic_innies(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *step);
+int sudoku__logic_pair_relation(sudoku_logic_t *st, sudoku_logic_step_t *step);
+int sudoku__logic_thermo(sudoku_logic_t *st, sudoku_logic_step_t *step);
+int sudoku__logic_arrow(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *step);
+int sudoku__logic_constraint(sudoku_logic_t *st, uint64_t budget, uint64_t *work,
+                             sudoku_logic_step_t *step);
 /* Trial and guess (trial.c): need opts->solution. */
 int sudoku__logic_trial(sudoku_logic_t *st, const sudoku_logic_opts_t *opts, uint64_t *work,
                         sudoku_logic_step_t *step);

@@ -7,7 +7,8 @@
  *   leaves c.  That is a proof, the one a person makes with a pencil ("if
  *   this were 5, then ... and the box would have no 7").
  * trial, depth 1: the same with the medium techniques (locked candidates,
- *   pairs) in the propagation, on a second full state (st->sub).
+ *   pairs) and the line techniques of lines.c but the machine step in the
+ *   propagation, on a second full state (st->sub).
  * guess: when no trial of any candidate refutes it, the cell with the
  *   fewest candidates gets the solution's value.  It is marked as what it is.
  *
