@@ -88,6 +88,17 @@ export function readPuzzleText(text) {
   return { grid: kept.replace(/-/g, '.') };
 }
 
+// Whether pasted text is ISS's (sigh's Interactive Sudoku Solver) constraint
+// text or URL ('iss'), the API's JSON ('json'), or neither (null: a grid
+// or CSV for readPuzzleText).  ISS's items are ".Type~arg~..."; a grid of
+// ours never holds '~'.
+export function puzzleTextKind(text) {
+  const t = String(text || '').trim();
+  if (t.startsWith('{')) return 'json';
+  if (/^(https?:\/\/|\?)\S*[?&]q=/.test(t) || t.includes('~') || /^(\.[A-Z][A-Za-z]+)+$/.test(t)) return 'iss';
+  return null;
+}
+
 // CSV rows -> values (symbols or numbers 1..n; empty fields empty).
 export function fromCsv(csv, n) {
   const out = [];
