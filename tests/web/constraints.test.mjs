@@ -16,7 +16,7 @@
 
 import { before, after } from 'node:test';
 import { assert, webTest, startServer, startBrowser, openPage, gridText, typeAll, shoot, assertSudoku } from './harness.mjs';
-import { FAMILY_PUZZLES, OUTSIDE_AT, JSON_PUZZLE } from './fixtures/constraints.mjs';
+import { FAMILY_PUZZLES, OUTSIDE_AT, JSON_PUZZLE, ISS_GRID_LAYOUT } from './fixtures/constraints.mjs';
 import { brokenConstraints } from './fixtures/constraint-rules.mjs';
 
 let srv;
@@ -293,6 +293,32 @@ webTest('our JSON with constraints: imported, drawn in every family, solved', as
     await page.keyboard.press('Backspace');
   }
   await solveAndCheck(page, JSON_PUZZLE, 6, 2, 3);
+  page.assertNoErrors();
+});
+
+webTest('ISS\'s grid-and-layout form: a 16x16 jigsaw read, drawn and solved', async () => {
+  const p = await issPuzzle(ISS_GRID_LAYOUT);
+  assert.equal(p.variant, 'jigsaw');
+  const page = await openPage(browser.ctx, `${srv.base}/#/sudoku`, { mode: 'engineer' });
+  await page.getByLabel('Paste a puzzle').fill(ISS_GRID_LAYOUT);
+  await button(page, 'Load').click();
+  await page.locator('.status', { hasText: 'Loaded a 16×16 puzzle.' }).first().waitFor();
+  const n = 16;
+  const S = '123456789ABCDEFG';
+  const shown = await gridText(page, sudokuGrid(page));
+  assert.equal(shown.map((x) => x || '.').join(''), p.grid);
+  // the regions' thick borders are the layout's
+  const region = p.regions.flat();
+  const br = await sudokuGrid(page).evaluate((g) => [...g.querySelectorAll('[role=gridcell]')].flatMap((c, i) => (c.classList.contains('br') ? [i] : [])));
+  assert.deepEqual(br, [...Array(n * n).keys()].filter((i) => i % n < n - 1 && region[i] !== region[i + 1]));
+  await button(page, 'Solve').click();
+  await page.getByText(/^Solved/).waitFor();
+  const sol = (await gridText(page, sudokuGrid(page))).map((x) => S.indexOf(x) + 1);
+  const units = [];
+  for (let k = 0; k < n; k++) units.push([...Array(n).keys()].map((c) => k * n + c), [...Array(n).keys()].map((r) => r * n + k));
+  for (const id of new Set(region)) units.push([...Array(n * n).keys()].filter((i) => region[i] === id));
+  for (const u of units) assert.equal(new Set(u.map((i) => sol[i])).size, n, `unit ${u}`);
+  [...p.grid].forEach((ch, i) => ch !== '.' && assert.equal(sol[i], S.indexOf(ch) + 1, `given ${i}`));
   page.assertNoErrors();
 });
 
