@@ -204,6 +204,13 @@ for (const fx of FAMILY_PUZZLES) {
     assert.match(await page.locator('.variant-rules').innerText(), /: .+\.$/);
     const solved = valuesOf(await solveAndCheck(page, p, 9, 3, 3));
     await assertPageChecks(page, p, solved, 9);
+    if (fx.name === 'Arrow') {
+      // Compare runs the methods that read constraints, and no other
+      await button(page, 'Compare methods').click();
+      await page.getByText(/^Ran 2 methods on the same puzzle/).waitFor();
+      assert.deepEqual(await page.locator('table.compare tbody th').allInnerTexts(), ['propagation', 'best-first']);
+      assert.deepEqual(await page.locator('table.compare tbody td:nth-of-type(1)').allInnerTexts(), ['solved', 'solved']);
+    }
     if (fx.name === 'Skyscraper' || fx.name === 'XV Kropki Sudoku' || fx.name === 'I just like colours') {
       await shoot(page, `constraints-${fx.family}`, { audit: true });
     }

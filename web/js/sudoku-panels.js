@@ -307,7 +307,9 @@ function comparePanel(page) {
         m !== 'auto' &&
         (m !== 'fast' || (g.n === 9 && g.rows === 3 && !g.variant)) &&
         // consecutive marks are no exact-cover constraint (docs/variants.md)
-        !(['dlx', 'algorithm-x'].includes(m) && g.variant && g.variant.pairs),
+        !(['dlx', 'algorithm-x'].includes(m) && g.variant && g.variant.pairs) &&
+        // constraints are read by the propagation engine only (docs/constraints.md)
+        !(g.variant && g.variant.constraints && !['propagation', 'best-first'].includes(m)),
     );
     const rows = [];
     const values = g.values.slice();
