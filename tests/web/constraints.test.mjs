@@ -244,6 +244,7 @@ webTest('lines: ISS\'s URL pasted on the board in play mode, played to "complete
   // a cell says which constraint it lies on
   const bulb = p.constraints[0].cells[0];
   assert.match(await grid.locator('[role=gridcell]').nth(bulb[0] * 9 + bulb[1]).getAttribute('aria-label'), /thermometer 1/);
+  assert.equal(await grid.locator('[role=gridcell]').nth(bulb[0] * 9 + bulb[1]).getAttribute('title'), 'thermometer 1', 'its tooltip');
 
   // a digit the thermometer forbids (not the solution's) is a mistake
   const cells = p.constraints[0].cells;

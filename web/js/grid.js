@@ -398,6 +398,10 @@ export class Grid {
     }
     cell.className = cls;
     cell.setAttribute('aria-label', this.describe(i));
+    // the drawing lets clicks through, so its titles never show: the cell
+    // names the constraints it lies on as its tooltip
+    if (this.notes && this.notes[i] && this.notes[i].length) cell.title = this.notes[i].join(', ');
+    else cell.removeAttribute('title');
     cell.setAttribute('aria-selected', this.marks[i].has('selected') || (this.showSelection && i === this.focusIndex) ? 'true' : 'false');
     cell.replaceChildren(...parts);
   }
