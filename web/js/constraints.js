@@ -2,9 +2,10 @@
 // page, with no DOM: what each one is called, what it says in words, and
 // the shapes that draw it, in the style setters use.  The constraints are
 // kept exactly as the API writes them (cells [row, col] from 0), so the
-// page sends back what it read and never re-interprets a rule; the
-// server solves them (POST /v1/sudoku/solve) and, for ISS's text, reads
-// them (POST /v1/sudoku/validate answers the JSON a text became).
+// page sends back what it read; the server reads them (for ISS's text:
+// POST /v1/sudoku/validate answers the JSON a text became), solves them
+// and checks them (validate).  The page's own check (brokenCells, at the
+// end) only marks what the entries already break, for the board.
 //
 // shapesOf(constraints, n) gives one group per constraint:
 //   {k, type, family, title, shapes: [...]}
@@ -43,7 +44,7 @@ const TYPES = {
   v: ['V', 'dot', 'the two digits sum to 5'],
   'greater-than': ['Greater than', 'dot', 'the chevron points at the smaller digit'],
   'little-killer': ['Little killer', 'outside', 'the digits along the arrow’s diagonal sum to the clue (they may repeat)'],
-  sandwich: ['Sandwich', 'outside', 'the digits between the 1 and the 9 of the row or column sum to the clue'],
+  sandwich: ['Sandwich', 'outside', 'the digits between the 1 and the largest digit of the row or column sum to the clue'],
   'x-sum': ['X-sum', 'outside', 'the first X digits from the clue sum to it, X being the first digit'],
   skyscraper: ['Skyscraper', 'outside', 'the clue counts the digits seen from it, taller hiding shorter'],
   cage: ['Killer cage', 'cage', 'the digits in the dashed cage differ and sum to its total'],
@@ -364,8 +365,7 @@ export function cellNotes(list, n) {
 // constraints too.  A rule is judged on what is filled: a pair when both
 // cells are, a sum when it is already over (or, full, not met), a line's
 // shape when its cells are.  The server has the last word (validate, and
-// the solver's solution a player's entries are held to); sum lines, whose
-// runs are cut by the boxes, are left to it.
+// the solver's solution a player's entries are held to).
 
 const pairSets = (list, types, n) =>
   new Set(list.filter((c) => types.includes(c.type)).map((c) => pairKey(c.cells[0][0] * n + c.cells[0][1], c.cells[1][0] * n + c.cells[1][1])));
@@ -408,6 +408,8 @@ function brokenOf(c, vs, full, at) {
     case 'whisper':
       for (let k = 1; k < vs.length; k++) if (vs[k] && vs[k - 1] && Math.abs(vs[k] - vs[k - 1]) < (c.difference ?? 5)) return [k - 1, k];
       return [];
+    case 'diagonal':
+      return dup ? all : [];
     case 'renban':
       return dup || (filled.length && Math.max(...filled) - Math.min(...filled) > vs.length - 1) ? all : [];
     case 'palindrome':
@@ -480,12 +482,28 @@ function brokenOf(c, vs, full, at) {
       const sums = c.segments.map((s) => (s.every((p) => at(p)) ? sum(s.map(at)) : null)).filter((x) => x !== null);
       return new Set(sums).size > 1 ? all : [];
     }
+    case 'sum-line': {
+      // digits are positive, so the runs are found greedily from any
+      // start; a loop may start at any cell
+      if (!full) return [];
+      const splits = (from) => {
+        let acc = 0;
+        for (let k = 0; k < vs.length; k++) {
+          acc += vs[(from + k) % vs.length];
+          if (acc === c.sum) acc = 0;
+          else if (acc > c.sum) return false;
+        }
+        return acc === 0;
+      };
+      const starts = c.loop ? all : [0];
+      return starts.some(splits) ? [] : all;
+    }
     case 'region-sum-line': {
       const sums = (c.segments || []).map((s) => (s.every((p) => at(p)) ? sum(s.map(at)) : null)).filter((x) => x !== null);
       return new Set(sums).size > 1 ? all : [];
     }
     default:
-      return []; // sum lines, units (diagonal, windoku: the board's units), globals (below)
+      return []; // windoku and the globals: below
   }
 }
 
@@ -527,6 +545,12 @@ export function brokenCells(list, values, n, rows, cols) {
         pairs(stepPairsOf(n, STEPS.side), (x, y, a, b) => !marks.has(pairKey(a, b)) && (x + y === 5 || x + y === 10));
         break;
       }
+      case 'windoku':
+        for (const w of c.windows || []) {
+          const vals = w.map(at).filter(Boolean);
+          if (new Set(vals).size !== vals.length) for (const p of w) bad.add(p[0] * n + p[1]);
+        }
+        break;
       case 'disjoint-sets':
         if (rows && cols) pairs(disjointPairs(n, rows, cols), (x, y) => x === y);
         break;
