@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { Game } from '../../web/js/game.js';
 import { Geometry } from '../../web/js/geometry.js';
 import { variantOf, geometryOf, shareOf, readShare, apiFields, checked, rulesText } from '../../web/js/variants.js';
-import { shapesOf, needsRing, cellNotes } from '../../web/js/constraints.js';
+import { shapesOf, needsRing, cellNotes, brokenConstraintIndices } from '../../web/js/constraints.js';
 import { fromGrid } from '../../web/js/formats.js';
 import { JSON_PUZZLE } from './fixtures/constraints.mjs';
 import { brokenConstraints } from './fixtures/constraint-rules.mjs';
@@ -99,4 +99,77 @@ test('conflicts and completion without a solution keep the constraints', () => {
   };
   assert.ok(!play(swapped).completed, 'a grid breaking a constraint is not completed');
   assert.ok(play(sol).completed, 'the solution is completed by the rules');
+});
+
+// Every type, on full grids: the page's check (brokenConstraintIndices,
+// under brokenCells) and the test's rules name the same constraints, over
+// a known 9x9 solution, grids made from it by swapping two cells of a row,
+// cyclic grids (r, c) -> (a*r + b*c + d) mod 9 + 1 (every row a
+// permutation: sandwiches, and the global rules held for some a, b), a
+// Sudoku keeping disjoint sets, and
+// seeded random grids (short lines held by chance).  Each constraint must
+// be seen both held and broken, so neither side can agree by always
+// saying the same.
+test('the page’s check agrees with the test’s rules on every type, full grids', () => {
+  const n = 9;
+  const S = fromGrid('534678912672195348198342567859761423426853791713924856961537284287419635345286179', n);
+  const row = (r, from, to) => Array.from({ length: to - from }, (_, k) => [r, from + k]);
+  const list = [
+    { type: 'thermo', cells: row(0, 0, 3) },
+    { type: 'whisper', cells: row(1, 0, 3) },
+    { type: 'renban', cells: row(2, 3, 6) },
+    { type: 'palindrome', cells: [[0, 0], [1, 1], [0, 2]] },
+    { type: 'between', cells: [[0, 1], [0, 0], [0, 2]] },
+    { type: 'lockout', min_diff: 3, cells: row(3, 0, 4) },
+    { type: 'modular', mod: 3, cells: row(4, 0, 4) },
+    { type: 'entropic', cells: row(5, 0, 4) },
+    { type: 'zipper', cells: row(6, 0, 3) },
+    { type: 'sum-line', sum: 10, cells: row(7, 0, 3) },
+    { type: 'sum-line', sum: 9, loop: true, cells: row(8, 0, 3) },
+    { type: 'region-sum-line', cells: row(0, 2, 4), segments: [[[0, 2]], [[0, 3]]] },
+    { type: 'equal-sum', segments: [row(1, 0, 2), row(2, 0, 2)] },
+    { type: 'kropki-white', cells: [[0, 0], [0, 1]] },
+    { type: 'kropki-black', cells: [[0, 1], [1, 1]] },
+    { type: 'x', cells: [[2, 0], [2, 1]] },
+    { type: 'v', cells: [[3, 3], [3, 4]] },
+    { type: 'greater-than', cells: [[4, 4], [4, 5]] },
+    { type: 'little-killer', sum: 10, cells: [[0, 1], [1, 0]] },
+    { type: 'sandwich', row: 5, sum: 10 },
+    { type: 'x-sum', side: 'left', sum: 12, cells: row(6, 0, 9) },
+    { type: 'skyscraper', side: 'left', visible: 3, cells: row(7, 0, 9) },
+    { type: 'cage', sum: 12, cells: row(8, 6, 9) },
+    { type: 'sum', sum: 12, cells: row(4, 6, 9) },
+    { type: 'arrow', circle: [0, 8], line: [[1, 8], [2, 8]] },
+    { type: 'double-arrow', circles: [[3, 8], [6, 8]], line: [[4, 8], [5, 8]] },
+    { type: 'pill-arrow', pill: [[7, 7], [7, 8]], line: row(8, 4, 9) },
+    { type: 'diagonal', which: 'main', cells: Array.from({ length: n }, (_, k) => [k, k]) },
+    { type: 'windoku', windows: [[[1, 1], [1, 2], [1, 3], [2, 1], [2, 2], [2, 3], [3, 1], [3, 2], [3, 3]]] },
+    { type: 'anti-king' },
+    { type: 'anti-knight' },
+    { type: 'anti-consecutive' },
+    { type: 'strict-kropki' },
+    { type: 'strict-xv' },
+    { type: 'disjoint-sets' },
+  ];
+  const grids = [S];
+  for (let r = 0; r < n; r++) for (let c = 0; c + 1 < n; c += 2) grids.push(S.map((v, i) => (i === r * n + c ? S[i + 1] : i === r * n + c + 1 ? S[i - 1] : v)));
+  for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) for (const d of [0, 4]) grids.push(Array.from({ length: n * n }, (_, i) => ((a * Math.floor(i / n) + b * (i % n) + d) % n) + 1));
+  // a Sudoku whose box positions all differ too (disjoint sets held)
+  grids.push(Array.from({ length: n * n }, (_, i) => ((3 * (Math.floor(i / n) % 3) + Math.floor(Math.floor(i / n) / 3) + (i % n)) % n) + 1));
+  let seed = 36;
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+  for (let k = 0; k < 400; k++) grids.push(Array.from({ length: n * n }, () => rand() + 1));
+  const index = (w) => +/^constraints\[(\d+)\]/.exec(w)[1];
+  const verdicts = list.map(() => new Set());
+  for (const [k, g] of grids.entries()) {
+    const rules = brokenConstraints(list, g, n).map(index);
+    const page = brokenConstraintIndices(list, g, n, 3, 3);
+    assert.deepEqual(page, rules, `grid ${k}: ${g.join('')}`);
+    list.forEach((_, j) => verdicts[j].add(rules.includes(j)));
+  }
+  assert.deepEqual(
+    list.filter((_, j) => verdicts[j].size < 2).map((c) => c.type),
+    [],
+    'constraints seen only one way',
+  );
 });

@@ -509,53 +509,64 @@ function brokenOf(c, vs, full, at) {
 
 export function brokenCells(list, values, n, rows, cols) {
   const bad = new Set();
-  const at = ([r, c]) => values[r * n + c];
+  for (const c of list || []) for (const i of cellsBrokenBy(c, list, values, n, rows, cols)) bad.add(i);
+  return bad;
+}
+
+// The indices k of the constraints (list[k]) the entries already break.
+export function brokenConstraintIndices(list, values, n, rows, cols) {
+  return (list || []).flatMap((c, k) => (cellsBrokenBy(c, list, values, n, rows, cols).size ? [k] : []));
+}
+
+// The cells constraint c (of `list`: the strict rules read its dots and
+// marks) finds broken on values.
+function cellsBrokenBy(c, list, values, n, rows, cols) {
+  const bad = new Set();
+  const at = ([r, col]) => values[r * n + col];
   const pairs = (ps, broken) => {
     for (const [a, b] of ps) if (values[a] && values[b] && broken(values[a], values[b], a, b)) bad.add(a).add(b);
   };
-  for (const c of list || []) {
-    const cells = c.type === 'sandwich' ? sandwichCells(c, n) : cellsIn(c);
-    const vs = cells.map(at);
-    const full = vs.every(Boolean);
-    if (c.type === 'sandwich') {
-      if (!full) continue;
-      const [a, b] = [vs.indexOf(1), vs.indexOf(n)].sort((x, y) => x - y);
-      if (vs.slice(a + 1, b).reduce((x, y) => x + y, 0) !== c.sum) for (const p of cells) bad.add(p[0] * n + p[1]);
-      continue;
+  const cells = c.type === 'sandwich' ? sandwichCells(c, n) : cellsIn(c);
+  const vs = cells.map(at);
+  const full = vs.every(Boolean);
+  if (c.type === 'sandwich') {
+    if (!full) return bad;
+    const [a, b] = [vs.indexOf(1), vs.indexOf(n)].sort((x, y) => x - y);
+    if (vs.slice(a + 1, b).reduce((x, y) => x + y, 0) !== c.sum) for (const p of cells) bad.add(p[0] * n + p[1]);
+    return bad;
+  }
+  const own = cellsOf(c).length ? cellsOf(c) : cells;
+  for (const k of brokenOf(c, own.map(at), full, at)) bad.add(own[k][0] * n + own[k][1]);
+  switch (c.type) {
+    case 'anti-king':
+      pairs(stepPairsOf(n, STEPS.king), (x, y) => x === y);
+      break;
+    case 'anti-knight':
+      pairs(stepPairsOf(n, STEPS.knight), (x, y) => x === y);
+      break;
+    case 'anti-consecutive':
+      pairs(stepPairsOf(n, STEPS.side), (x, y) => Math.abs(x - y) === 1);
+      break;
+    case 'strict-kropki': {
+      const dots = pairSets(list, ['kropki-white', 'kropki-black'], n);
+      pairs(stepPairsOf(n, STEPS.side), (x, y, a, b) => !dots.has(pairKey(a, b)) && (Math.abs(x - y) === 1 || x === 2 * y || y === 2 * x));
+      break;
     }
-    const own = cellsOf(c).length ? cellsOf(c) : cells;
-    for (const k of brokenOf(c, own.map(at), full, at)) bad.add(own[k][0] * n + own[k][1]);
-    switch (c.type) {
-      case 'anti-king':
-        pairs(stepPairsOf(n, STEPS.king), (x, y) => x === y);
-        break;
-      case 'anti-knight':
-        pairs(stepPairsOf(n, STEPS.knight), (x, y) => x === y);
-        break;
-      case 'anti-consecutive':
-        pairs(stepPairsOf(n, STEPS.side), (x, y) => Math.abs(x - y) === 1);
-        break;
-      case 'strict-kropki': {
-        const dots = pairSets(list, ['kropki-white', 'kropki-black'], n);
-        pairs(stepPairsOf(n, STEPS.side), (x, y, a, b) => !dots.has(pairKey(a, b)) && (Math.abs(x - y) === 1 || x === 2 * y || y === 2 * x));
-        break;
-      }
-      case 'strict-xv': {
-        const marks = pairSets(list, ['x', 'v'], n);
-        pairs(stepPairsOf(n, STEPS.side), (x, y, a, b) => !marks.has(pairKey(a, b)) && (x + y === 5 || x + y === 10));
-        break;
-      }
-      case 'windoku':
-        for (const w of c.windows || []) {
-          const vals = w.map(at).filter(Boolean);
-          if (new Set(vals).size !== vals.length) for (const p of w) bad.add(p[0] * n + p[1]);
-        }
-        break;
-      case 'disjoint-sets':
-        if (rows && cols) pairs(disjointPairs(n, rows, cols), (x, y) => x === y);
-        break;
-      default:
+    case 'strict-xv': {
+      const marks = pairSets(list, ['x', 'v'], n);
+      pairs(stepPairsOf(n, STEPS.side), (x, y, a, b) => !marks.has(pairKey(a, b)) && (x + y === 5 || x + y === 10));
+      break;
     }
+    case 'windoku':
+      for (const w of c.windows || []) {
+        const vals = w.map(at).filter(Boolean);
+        if (new Set(vals).size !== vals.length) for (const p of w) bad.add(p[0] * n + p[1]);
+      }
+      break;
+    case 'disjoint-sets':
+      if (rows && cols) pairs(disjointPairs(n, rows, cols), (x, y) => x === y);
+      break;
+    default:
   }
   return bad;
 }
