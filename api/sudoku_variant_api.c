@@ -26,7 +26,9 @@
  *             One thread (no cdcl portfolio: `threads` is refused), symbols
  *             1..n (`symbols` is refused).
  *   validate  sudoku_model_find_conflicts(), each conflict's unit or rule
- *             in words.
+ *             in words; a body of ISS's text also gets back the JSON it
+ *             was read into (`puzzle`), so a client (the web page) draws
+ *             the puzzle without a second reader of ISS's text.
  *   grade, hint  the solver proves the puzzle unique (sudoku_model_count2's
  *             search, its nodes kept), then the logic engine on the model
  *             (sudoku_logic_new_model) grades it or finds the next step;
@@ -767,6 +769,8 @@ int api_sudoku_variant_validate_prepare(const api_request_t *req, api_job_t **jo
     vx_head(answer, q.m, &ok);
     api_jset(answer, "conflicts", list, &ok);
     api_jset(answer, "conflicts_total", json_integer((json_int_t)count), &ok);
+    if (q.iss.used) /* what the text was read into, for a client to draw or send as JSON */
+        api_jset(answer, "puzzle", json_incref(q.iss.body), &ok);
     api_response_json_ok(resp, 200, answer, ok);
     free(cf);
     json_decref(root);

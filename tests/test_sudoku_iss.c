@@ -17,7 +17,8 @@
  * bound by the request's deadline, set far above their time, never by a
  * timed assertion), each must be unique and ISS's solution, and validate
  * accepts every solution given as givens and refuses a grid with two
- * cells swapped. */
+ * cells swapped, and the `puzzle` it answers for a text, sent back as
+ * JSON, is judged the same. */
 #include <check.h>
 #include <jansson.h>
 #include <signal.h>
@@ -1044,6 +1045,31 @@ END_TEST
  * (the hard ones included); with two cells of a row swapped (two that the
  * text leaves empty) it is not.  A grid form gets the solution as its
  * grid, a constraint string the solution's givens after its own. */
+/* The `puzzle` a validate of ISS's text answers, sent back as JSON, is
+ * judged as the text was: the same rules, read once by the server. */
+static void ivalidate_json(const json_t *answer, int valid, const char *name) {
+    const char *headers[2] = {"Content-Type: application/json", NULL};
+    json_t *puzzle = json_object_get(answer, "puzzle"), *a;
+    char url[256], *body;
+    hresp_t r;
+    CURL *c;
+    ck_assert_msg(json_is_object(puzzle) && json_is_string(json_object_get(puzzle, "grid")),
+                  "%s: no puzzle in the answer", name);
+    ck_assert_ptr_nonnull(body = json_dumps(puzzle, JSON_COMPACT));
+    snprintf(url, sizeof url, "%s/v1/sudoku/validate", srv.base);
+    c = curl_easy_init();
+    http_do(c, "POST", url, body, strlen(body), headers, &r);
+    curl_easy_cleanup(c);
+    a = ijson(&r, 200);
+    ck_assert_msg(json_is_true(json_object_get(a, "valid")) == valid &&
+                      json_is_true(json_object_get(a, "complete")) == valid,
+                  "%s as JSON: %.300s", name, r.body);
+    ck_assert_ptr_null(json_object_get(a, "puzzle")); /* only a text's answer has it */
+    json_decref(a);
+    hresp_free(&r);
+    free(body);
+}
+
 START_TEST(sudoku_iss_http_validate) {
     for (size_t e = 0; e < NEXAMPLES; e++) {
         size_t len = strlen(examples[e].text), nn = strlen(examples[e].solution);
@@ -1082,6 +1108,7 @@ START_TEST(sudoku_iss_http_validate) {
                               json_is_true(json_object_get(a, "complete")) == !swap,
                           "%s%s: %.300s", examples[e].name, swap ? ", two cells swapped" : "",
                           r.body);
+            ivalidate_json(a, !swap, examples[e].name);
             json_decref(a);
             hresp_free(&r);
         }

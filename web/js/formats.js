@@ -88,6 +88,21 @@ export function readPuzzleText(text) {
   return { grid: kept.replace(/-/g, '.') };
 }
 
+// Whether pasted text is ISS's (sigh's Interactive Sudoku Solver) constraint
+// text or URL ('iss'), the API's JSON ('json'), or neither (null: a grid
+// or CSV for readPuzzleText).  ISS's items are ".Type~arg~..."; a grid of
+// ours never holds '~'.  ISS's other form, N*N givens then an N*N jigsaw
+// layout, is 2*N*N characters without blanks: never a square, so never
+// one of our grids.
+export function puzzleTextKind(text) {
+  const t = String(text || '').trim();
+  if (t.startsWith('{')) return 'json';
+  if (/^(https?:\/\/|\?)\S*[?&]q=/.test(t) || t.includes('~') || /^(\.[A-Z][A-Za-z]+)+$/.test(t)) return 'iss';
+  const flat = t.replace(/\s/g, '').length;
+  for (let n = 4; n <= 16; n++) if (flat === 2 * n * n) return 'iss';
+  return null;
+}
+
 // CSV rows -> values (symbols or numbers 1..n; empty fields empty).
 export function fromCsv(csv, n) {
   const out = [];

@@ -19,6 +19,8 @@
 // two orthogonal neighbours differ by exactly 1 (a consecutive mark) or by
 // more (every unmarked pair, with nonConsecutive).  tags[i] are the cell's
 // extra classes for the board (' diag', ' win', ' even', ' odd', ' tenth').
+// check(values), when given, returns the cells other rules break (a
+// Sudoku's constraints: constraints.js's brokenCells), added to conflicts.
 //
 // Invariants: region[i] is -1 on a hole, else a region id (0..n-1 on one
 // grid) and each region has n cells; every unit holds n distinct live
@@ -32,7 +34,7 @@ export class Geometry {
   // arrays of cells.  parity: a string of a mark per cell ('E', 'O', '.');
   // pairs: [[i, j], ...] consecutive marks; nonConsecutive: every other
   // neighbour pair differs by more than 1.
-  constructor({ n, rows, cols, regions = null, grids = null, extraUnits = [], cages = [], tags = null, parity = null, pairs = [], nonConsecutive = false }) {
+  constructor({ n, rows, cols, regions = null, grids = null, extraUnits = [], cages = [], tags = null, parity = null, pairs = [], nonConsecutive = false, check = null }) {
     this.n = n;
     this.boxRows = rows || 0;
     this.boxCols = cols || 0;
@@ -62,6 +64,7 @@ export class Geometry {
     }
     this.tags = tags;
     this.parity = parity;
+    this.check = check;
     this.setPairs(pairs, nonConsecutive);
     this.setCages(cages);
   }
@@ -256,6 +259,7 @@ export class Geometry {
       const full = vs.every(Boolean);
       if (sum > cage.sum || (full && sum !== cage.sum)) for (const i of cells) bad.add(i);
     }
+    if (this.check) for (const i of this.check(values)) bad.add(i);
     return bad;
   }
 

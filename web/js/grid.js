@@ -7,7 +7,10 @@
 // the sum in the first cell, and decorations drawn on an SVG layer over the
 // cells in grid units (viewBox 0 0 width height): lines through cell
 // centres, dots, labels.  A variant adds regions, units or decorations; the
-// cells and their input stay as they are.  An overlapping layout's frame
+// cells and their input stay as they are.  Sudoku constraints
+// (constraints.js) are drawn on the same layer under the decorations, one
+// titled group each; outside clues widen the layer into a ring one cell
+// wide around the grid (class ring).  An overlapping layout's frame
 // (a Samurai: 21 x 21) is one board: its holes are empty placeholders
 // (class hole, hidden from assistive technology, never focused, clicked or
 // moved to), and each grid's outline is drawn by the live cells beside them
@@ -99,6 +102,10 @@ export class Grid {
     this.cages = geo.cages;
     this.diagonals = false;
     this.decorations = [];
+    this.decoEls = [];
+    this.consEls = [];
+    this.notes = null;
+    this.el.classList.remove('ring');
     this.focusIndex = Math.min(this.focusIndex, nn - 1);
     if (!geo.isLive(this.focusIndex)) this.focusIndex = geo.firstLive();
     // --n: the columns across (cell and font sizes), --rows: the rows
@@ -277,7 +284,50 @@ export class Grid {
       el.setAttribute('class', `deco ${d.cls || ''}`);
       return el;
     });
-    this.overlay.replaceChildren(...els);
+    this.decoEls = els;
+    this.overlay.replaceChildren(...this.consEls, ...els);
+  }
+
+  // Sudoku constraints (constraints.js's shapesOf groups): one <g> per
+  // constraint (class cons, data-type, data-family, data-k) with its
+  // <title>, under the decorations.  `ring`: the outside clues' ring of
+  // one cell around the grid (class ring; the overlay's viewBox grows to
+  // -1..n+1).  notes[i]: the constraints covering cell i, added to its
+  // spoken description.
+  setConstraints(groups, ring = false, notes = null) {
+    const w = this.w;
+    const ht = this.h;
+    this.el.classList.toggle('ring', ring);
+    this.overlay.setAttribute('viewBox', ring ? `-1 -1 ${w + 2} ${ht + 2}` : `0 0 ${w} ${ht}`);
+    const make = (tag, attrs) => {
+      const el = document.createElementNS(SVG, tag);
+      for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+      return el;
+    };
+    const fmt = (v) => String(Math.round(v * 1000) / 1000);
+    const shape = (s) => {
+      const cls = `cs ${s.cls || ''}`;
+      if (s.kind === 'line') return make(s.closed ? 'polygon' : 'polyline', { points: s.pts.map((p) => p.map(fmt).join(',')).join(' '), class: cls });
+      if (s.kind === 'circle') return make('circle', { cx: fmt(s.x), cy: fmt(s.y), r: s.r, class: cls });
+      if (s.kind === 'diamond') {
+        const pts = [[s.x, s.y - s.r], [s.x + s.r, s.y], [s.x, s.y + s.r], [s.x - s.r, s.y]];
+        return make('polygon', { points: pts.map((p) => p.map(fmt).join(',')).join(' '), class: cls });
+      }
+      if (s.kind === 'rect') return make('rect', { x: s.x, y: s.y, width: s.w, height: s.h, class: cls });
+      const t = make('text', { x: fmt(s.x), y: fmt(s.y), 'text-anchor': s.anchor || 'middle', class: cls });
+      t.textContent = s.text;
+      return t;
+    };
+    this.consEls = groups.map((g) => {
+      const el = make('g', { class: `cons fam-${g.family} t-${g.type}`, 'data-type': g.type, 'data-family': g.family, 'data-k': g.k });
+      const title = make('title', {});
+      title.textContent = g.title;
+      el.append(title, ...g.shapes.map(shape));
+      return el;
+    });
+    this.notes = notes;
+    this.overlay.replaceChildren(...this.consEls, ...this.decoEls);
+    this.renderAll();
   }
 
   // Marks the selected cell, and shades its peers and the cells holding its
@@ -348,6 +398,10 @@ export class Grid {
     }
     cell.className = cls;
     cell.setAttribute('aria-label', this.describe(i));
+    // the drawing lets clicks through, so its titles never show: the cell
+    // names the constraints it lies on as its tooltip
+    if (this.notes && this.notes[i] && this.notes[i].length) cell.title = this.notes[i].join(', ');
+    else cell.removeAttribute('title');
     cell.setAttribute('aria-selected', this.marks[i].has('selected') || (this.showSelection && i === this.focusIndex) ? 'true' : 'false');
     cell.replaceChildren(...parts);
   }
@@ -374,6 +428,7 @@ export class Grid {
       s += `empty, pencil marks ${cands.join(' ')}`;
     } else s += 'empty';
     if (this.geo.parity && this.geo.parity[i] !== '.') s += this.geo.parity[i] === 'E' ? ', even' : ', odd';
+    if (this.notes && this.notes[i] && this.notes[i].length) s += `, on ${this.notes[i].join(', ')}`;
     if (this.cages.length && this.geo.cageOf[i] >= 0) {
       const k = this.geo.cageOf[i];
       s += `, cage ${k + 1}, sum ${this.cages[k].sum}`;

@@ -192,6 +192,7 @@ export class Play {
     this.grid.setGeometry(this.geometry);
     if (g.cages.length || g.diagonals) this.grid.setCages(g.cages, g.diagonals);
     if (v.decorations.length) this.grid.setDecorations(v.decorations);
+    if (v.constraints) this.grid.setConstraints(v.constraints.groups, v.constraints.ring, v.constraints.notes);
     this.numpad.setSize(g.n, this.geometry.liveCount / g.n);
     this.pauseReason = null;
     if (!g.editing && !g.completed && this.visible !== false) g.start();

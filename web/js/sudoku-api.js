@@ -50,6 +50,14 @@ export const validateText = (grid, boxOrNull, opts) =>
 
 export const validateCsv = (csv, opts) => api.post('v1/sudoku/validate', csv, { ...opts, contentType: 'text/csv' });
 
+// ISS's text or URL, read by the server: the answer's `puzzle` is the JSON
+// it became (grid, box, constraints, ...), which the page draws and sends.
+export const validateIss = (text, opts) => api.post('v1/sudoku/validate', text, { ...opts, contentType: 'text/x-iss' });
+
+// A puzzle as the API's JSON (grid, box, variant fields, constraints),
+// checked by the server as it stands.
+export const validatePuzzle = (puzzle, opts) => api.post('v1/sudoku/validate', puzzle, opts);
+
 // body: {method, propagation, max_solutions, timeout_ms, trace}; runs as a
 // job (progress through opts.onProgress) when the server takes one.
 export const solve = (values, g, body, opts) =>

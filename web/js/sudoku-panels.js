@@ -10,16 +10,17 @@
 //
 // page: {play, hint, boardField, problem(e, scope, status, gridField),
 // playerText(detail), start(options, why), startGenerated(p, n, rows,
-// cols), newEmpty(n, rows, cols, layout)}
+// cols), startPuzzle(json, validateAnswer), newEmpty(n, rows, cols, layout)}
 
 import * as sudokuApi from './sudoku-api.js';
 import {
   h, field, select, number, button, card, statusLine, setStatus, statsTable, clearErrors, setFieldError,
   segmented, Task, fmt, download, showProgress, plural,
 } from './ui.js';
-import { SIZES, boxFor, sizeLabel, EXAMPLES, toGridString, fromGrid, readPuzzleText, fromCsv, symbolOf } from './formats.js';
+import { SIZES, boxFor, sizeLabel, EXAMPLES, toGridString, fromGrid, readPuzzleText, puzzleTextKind, fromCsv, symbolOf } from './formats.js';
 import { LIMITS, range } from './limits.js';
 import { VARIANTS, variantLabel, isLayout, layoutOf } from './variants.js';
+import { describe as describeConstraint } from './constraints.js';
 
 export function engineerPanels(page) {
   const tools = boardTools(page);
@@ -180,7 +181,10 @@ function puzzlePanel(page) {
     else if (!res.valid) {
       const first = res.conflicts[0];
       // a variant's cell and pair rules are named as rules, not units
-      const eg = /rule|parity/.test(first.unit) ? first.unit : `${symbolOf(first.value)} twice in ${first.unit}`;
+      // and a constraint (constraints[k]) in its own words
+      const k = /^constraints\[(\d+)\]$/.exec(first.unit);
+      const cons = k && g.variant && g.variant.constraints && g.variant.constraints[+k[1]];
+      const eg = cons ? describeConstraint(cons, g.n) : /rule|parity/.test(first.unit) ? first.unit : `${symbolOf(first.value)} twice in ${first.unit}`;
       setStatus(status, 'error', `${plural(res.conflicts_total, 'rule')} broken (marked red), e.g. ${eg}.`);
     } else if (wrong.length) setStatus(status, 'error', `${plural(wrong.length, 'answer')} ${wrong.length === 1 ? 'differs' : 'differ'} from the solution (marked).`);
     else setStatus(status, 'ok', `No rule is broken so far; ${plural(empty, 'cell')} to go.`);
@@ -303,7 +307,9 @@ function comparePanel(page) {
         m !== 'auto' &&
         (m !== 'fast' || (g.n === 9 && g.rows === 3 && !g.variant)) &&
         // consecutive marks are no exact-cover constraint (docs/variants.md)
-        !(['dlx', 'algorithm-x'].includes(m) && g.variant && g.variant.pairs),
+        !(['dlx', 'algorithm-x'].includes(m) && g.variant && g.variant.pairs) &&
+        // constraints are read by the propagation engine only (docs/constraints.md)
+        !(g.variant && g.variant.constraints && !['propagation', 'best-first'].includes(m)),
     );
     const rows = [];
     const values = g.values.slice();
@@ -368,11 +374,11 @@ function importPanel(page) {
     class: 'mono',
     rows: 4,
     spellcheck: false,
-    placeholder: 'A line of 81 characters (. or 0 for empty), a grid with rows on lines, or CSV',
+    placeholder: 'A line of 81 characters (. or 0 for empty), a grid with rows on lines, CSV, ISS’s text or URL, or JSON',
   });
   const areaField = field('Paste a puzzle', area, {
     api: 'grid',
-    hint: `Text up to ${maxStringN}×${maxStringN} (1–9, then A–Z), CSV up to ${maxN}×${maxN}.`,
+    hint: `Text up to ${maxStringN}×${maxStringN} (1–9, then A–Z), CSV up to ${maxN}×${maxN}; ISS’s constraint text or URL (.Thermo~R1C1~R1C2…); or the API’s JSON ({"grid": …, "constraints": […]}).`,
   });
   const boxRows = number('', 1, maxN);
   const boxCols = number('', 1, maxN);
@@ -418,6 +424,8 @@ function importPanel(page) {
   async function importText(text, where) {
     clearErrors(el);
     setFieldError(page.boardField, '');
+    const kind = puzzleTextKind(text);
+    if (kind) return importPuzzle(kind, text.trim(), where);
     const read = readPuzzleText(text);
     if (read.error) {
       setFieldError(where, read.error);
@@ -445,6 +453,47 @@ function importPanel(page) {
       : `Loaded a ${n}×${n} puzzle, but it breaks ${plural(res.conflicts_total, 'rule')} (marked).`;
     setStatus(status, res.valid ? 'ok' : 'warn', msg);
     setStatus(play.status, res.valid ? '' : 'warn', res.valid ? '' : msg);
+  }
+
+  // ISS's text or URL (the server reads it and answers the JSON it became)
+  // or the API's JSON (checked by the server as it stands): a puzzle with
+  // its variant fields and constraints, drawn on the board.
+  async function importPuzzle(kind, text, where) {
+    let puzzle = null;
+    if (kind === 'json') {
+      try {
+        puzzle = JSON.parse(text);
+      } catch (e) {
+        setFieldError(where, `This is not JSON the page can read: ${e.message}.`);
+        return;
+      }
+      if (!puzzle || typeof puzzle !== 'object' || Array.isArray(puzzle) || puzzle.grid === undefined) {
+        setFieldError(where, 'A puzzle in JSON is an object with a grid (and box, constraints, ... as the API reads them).');
+        return;
+      }
+    }
+    const what = kind === 'iss' ? 'ISS’s puzzle' : 'the puzzle';
+    const res = await task
+      .run(`Reading ${what}…`, (signal, hooks) =>
+        kind === 'iss' ? sudokuApi.validateIss(text, { signal, ...hooks }) : sudokuApi.validatePuzzle(puzzle, { signal, ...hooks }),
+      )
+      .catch(() => undefined);
+    if (!res) {
+      if (where === page.boardField) setFieldError(page.boardField, status.textContent);
+      return;
+    }
+    if (kind === 'iss') puzzle = res.puzzle;
+    const started = page.startPuzzle(puzzle, res);
+    if (started.error) {
+      setFieldError(where, started.error);
+      return;
+    }
+    const n = play.game.n;
+    for (const cf of res.conflicts || []) for (const [r, c] of cf.cells) play.grid.mark(r * n + c, 'conflict');
+    const count = (puzzle.constraints || []).length;
+    const msg = `Loaded a ${n}×${n} puzzle${count ? ` with ${plural(count, 'constraint')}` : ''}${res.valid ? '' : `, but it breaks ${plural(res.conflicts_total, 'rule')} (marked)`}.`;
+    setStatus(status, res.valid ? 'ok' : 'warn', msg);
+    setStatus(play.status, res.valid ? 'ok' : 'warn', msg);
   }
 
   function reset() {

@@ -21,6 +21,7 @@ import {
 } from './formats.js';
 import { LIMITS } from './limits.js';
 import { VARIANTS, variantOf, variantLabel, rulesText, shareOf, readShare, shareFrame, isLayout, layoutOf } from './variants.js';
+import { describe as describeConstraint, familyOf, typeLabel } from './constraints.js';
 
 const FIRST = EXAMPLES.find(([, name]) => name === '9×9 classic')[0];
 
@@ -47,6 +48,7 @@ export function mount(root) {
     playerText: playerDetail,
     start,
     startGenerated,
+    startPuzzle,
     newEmpty,
   };
   const panels = engineerPanels(page);
@@ -93,8 +95,13 @@ export function mount(root) {
   const thisGame = gameCard(play, share);
   thisGame.classList.add('play-only');
 
-  // a variant's own rules, under the board
+  // a variant's own rules, under the board; a constraint puzzle's global
+  // rules as labels, and every constraint in words (the drawing's text)
   const rulesEl = h('p', { class: 'variant-rules', hidden: true });
+  const globalsEl = h('ul', { class: 'cons-globals', 'aria-label': 'Rules over the whole grid', hidden: true });
+  const consList = h('ul');
+  const consSummary = h('summary');
+  const consEl = h('details', { class: 'cons-legend', hidden: true }, consSummary, consList);
   const legend = h(
     'p',
     { class: 'legend eng-only', 'aria-hidden': 'true' },
@@ -116,7 +123,7 @@ export function mount(root) {
     h(
       'div',
       { class: 'layout' },
-      h('div', { class: 'stack' }, boardCard(play, boardField, panels.tools, [rulesEl, legend])),
+      h('div', { class: 'stack' }, boardCard(play, boardField, panels.tools, [globalsEl, rulesEl, consEl, legend])),
       h('div', { class: 'stack' }, h('div', { class: 'stack play-only' }, newCard, thisGame, hint.el), h('div', { class: 'stack eng-only' }, ...panels.cards)),
     ),
   );
@@ -126,6 +133,7 @@ export function mount(root) {
   play.on('puzzle', (g) => {
     rulesEl.textContent = rulesText(g.variant, g.n);
     rulesEl.hidden = !g.variant;
+    showConstraints((g.variant && g.variant.constraints) || [], g.n);
     // the New game card offers the variant being played
     if (g.variant && g.variant.names.length === 1) variantSel.value = g.variant.names[0];
     syncSize();
@@ -146,6 +154,31 @@ export function mount(root) {
       hint.el.remove();
       panels.cards[0].append(hint.el);
     } else newCard.after(hint.el, thisGame);
+  }
+
+  // The constraints under the board: the global ones as labels, all of
+  // them in words (a list the drawing's titles repeat).
+  function showConstraints(list, n) {
+    const globals = list.filter((c) => familyOf(c.type) === 'global');
+    globalsEl.replaceChildren(...globals.map((c) => h('li', { title: describeConstraint(c, n) }, typeLabel(c.type))));
+    globalsEl.hidden = !globals.length;
+    consList.replaceChildren(...list.map((c) => h('li', { dataset: { type: c.type } }, describeConstraint(c, n))));
+    consSummary.textContent = `Constraints (${list.length})`;
+    consEl.hidden = !list.length;
+  }
+
+  // A puzzle as the API's JSON (an import, or ISS's text the server read):
+  // its grid, box or regions, variant fields and constraints.  `res` is
+  // validate's answer for it (n, box).  Returns {} or {error}.
+  function startPuzzle(p, res = {}) {
+    const n = res.n || (typeof p.grid === 'string' ? Math.round(Math.sqrt(p.grid.length)) : Array.isArray(p.grid) ? p.grid.length : 0);
+    if (!n) return { error: 'The puzzle has no grid the page can read.' };
+    const bx = p.box || res.box || boxFor(n);
+    const variant = variantOf(p, n);
+    const wanted = ['variant', 'constraints', 'extra_units', 'regions', 'parity', 'pairs'].some((k) => p[k] !== undefined && !(k === 'variant' && p[k] === 'classic'));
+    if (wanted && !variant) return { error: 'The server reads this puzzle, but the page cannot draw or play all of its rules.' };
+    start({ n, rows: bx.rows || boxFor(n).rows, cols: bx.cols || boxFor(n).cols, givens: fromGrid(p.grid, n), variant }, '');
+    return {};
   }
 
   // A game from givens (and maybe its solution and level).

@@ -3,9 +3,12 @@
 // from it.  The description (kept in the game, in storage and in the share
 // link) is
 //   {names: ['jigsaw', 'x', ...], regions: [id per cell] | null,
-//    parity: 'EO..' (one mark per cell) | null, pairs: [[i, j], ...] | null}
+//    parity: 'EO..' (one mark per cell) | null, pairs: [[i, j], ...] | null,
+//    constraints: [...] | null, extra: [[i, ...], ...] | null}
 // with cells i = r*width + c of the board's frame; a classic puzzle has
-// none (null).  From it:
+// none (null).  `constraints` are docs/constraints.md's, kept as the API
+// writes them (constraints.js draws them) and `extra` the request's
+// extra_units; a puzzle with only those has no names ([]).  From it:
 //   frameOf()       the board's frame: n x n, or a layout's bounding box
 //                   and the origins of its n x n grids;
 //   apiFields()     the request fields of docs/variants.md (variant,
@@ -31,6 +34,7 @@
 // neighbours differ by 1.
 
 import { SYMBOLS } from './formats.js';
+import { checkedList, typeLabel, rulesOf, shapesOf, needsRing, cellNotes, brokenCells } from './constraints.js';
 
 // The variants the New game card offers: [name, label].
 export const VARIANTS = [
@@ -75,6 +79,9 @@ const LAYOUT_N = 9;
 export const isLayout = (name) => Object.hasOwn(LAYOUTS, name);
 export const layoutOf = (v) => (v && v.names.find(isLayout)) || null;
 
+// Whether the description has rules beyond the named variants.
+const hasMore = (v) => !!((v.constraints && v.constraints.length) || (v.extra && v.extra.length));
+
 // The board's frame: {height, width, grids} (grids: the origins of a
 // layout's n x n grids, null for one n x n grid).
 export function frameOf(v, n) {
@@ -95,7 +102,11 @@ function tenthGrid(kind, width) {
 
 export function variantLabel(v) {
   if (!v) return 'Classic';
-  return v.names.map((name) => (VARIANTS.find(([k]) => k === name) || [name, name])[1].replace(/ \(.*\)$/, '')).join(' + ');
+  const names = v.names.map((name) => (VARIANTS.find(([k]) => k === name) || [name, name])[1].replace(/ \(.*\)$/, ''));
+  const types = [...new Set((v.constraints || []).map((c) => typeLabel(c.type)))];
+  names.push(...(types.length > 3 ? [...types.slice(0, 3), '…'] : types));
+  if (v.extra && v.extra.length) names.push('extra units');
+  return names.join(' + ');
 }
 
 // The variant's rules beside the classic ones, in a player's words (the
@@ -122,16 +133,22 @@ export function rulesText(v, n) {
     }
     return `${variantLabel(v)}: ${grids.length} overlapping ${n}×${n} grids; ${each}, and a cell shared by two grids counts in both.`;
   }
-  return `${variantLabel(v)}: ${v.names.map((x) => rules[x]).join('; ')}.`;
+  // (a constraint's rule starts with its name: "Thermometer: digits rise ...")
+  const parts = [...v.names.map((x) => rules[x])];
+  if (v.extra && v.extra.length) parts.push(`each shaded extra unit holds ${all} once`);
+  const named = parts.length ? `${variantLabel({ names: v.names, extra: v.extra })}: ${parts.join('; ')}` : '';
+  return `${[named, ...rulesOf(v.constraints)].filter(Boolean).join('; ')}.`;
 }
 
 // The description from a generated puzzle (or any answer with the fields),
 // or null for a classic one or a variant the page cannot play.
 export function variantOf(p, n) {
   const names = (Array.isArray(p.variant) ? p.variant : p.variant ? [p.variant] : []).filter((x) => x !== 'classic');
-  if (!names.length || !names.every((x) => KNOWN.has(x))) return null;
+  const constraints = Array.isArray(p.constraints) && p.constraints.length ? p.constraints : null;
+  const extra = Array.isArray(p.extra_units) && p.extra_units.length ? p.extra_units : null;
+  if ((!names.length && !constraints && !extra) || !names.every((x) => KNOWN.has(x))) return null;
   const flat = (a) => (typeof a === 'string' ? [...a] : a.flat());
-  const v = { names, regions: null, parity: null, pairs: null };
+  const v = { names, regions: null, parity: null, pairs: null, constraints, extra: null };
   if (p.regions) {
     const ids = new Map(); // labels (numbers or letters) -> 0..n-1, in order of first use
     v.regions = flat(p.regions).map((x) => (ids.has(x) ? ids.get(x) : ids.set(x, ids.size).get(x)));
@@ -139,13 +156,17 @@ export function variantOf(p, n) {
   if (p.parity) v.parity = flat(p.parity).map((x) => (x ? String(x)[0].toUpperCase() : '.')).join('');
   const width = frameOf(v, n).width;
   if (p.pairs) v.pairs = p.pairs.map((x) => (Array.isArray(x) ? x : x.cells).map(([r, c]) => r * width + c));
+  if (extra) v.extra = extra.map((u) => (Array.isArray(u) ? u.map(([r, c]) => r * width + c) : null));
   return checked(v, n);
 }
 
 // v when it describes a puzzle of n symbols the page can play, else null
 // (an old or broken save, a mistyped link).
 export function checked(v, n) {
-  if (!v || !Array.isArray(v.names) || !v.names.length || !v.names.every((x) => KNOWN.has(x))) return null;
+  if (!v || !Array.isArray(v.names) || !v.names.every((x) => KNOWN.has(x))) return null;
+  if (!v.names.length && !hasMore(v)) return null;
+  if ((v.constraints || v.extra) && layoutOf(v)) return null;
+  if (v.constraints && !checkedList(v.constraints, n)) return null;
   if (layoutOf(v) && (v.names.length > 1 || n !== LAYOUT_N)) return null;
   const { height, width } = frameOf(v, n);
   const nn = height * width;
@@ -161,7 +182,15 @@ export function checked(v, n) {
   if (v.parity && (typeof v.parity !== 'string' || !/^[EO.]*$/.test(v.parity) || v.parity.length !== nn)) return null;
   if (v.names.includes('consecutive') !== !!v.pairs) return null;
   if (v.pairs && !v.pairs.every((p) => Array.isArray(p) && p.length === 2 && p.every(cell) && neighbours(p[0], p[1], width))) return null;
-  return { names: v.names.slice(), regions: v.regions && v.regions.slice(), parity: v.parity || null, pairs: v.pairs && v.pairs.map((p) => p.slice()) };
+  if (v.extra && !(Array.isArray(v.extra) && v.extra.every((u) => Array.isArray(u) && u.length === n && u.every(cell)))) return null;
+  return {
+    names: v.names.slice(),
+    regions: v.regions && v.regions.slice(),
+    parity: v.parity || null,
+    pairs: v.pairs && v.pairs.map((p) => p.slice()),
+    constraints: v.constraints && v.constraints.length ? JSON.parse(JSON.stringify(v.constraints)) : null,
+    extra: v.extra && v.extra.length ? v.extra.map((u) => u.slice()) : null,
+  };
 }
 
 const neighbours = (a, b, w) => (Math.abs(a - b) === 1 && Math.floor(a / w) === Math.floor(b / w)) || Math.abs(a - b) === w;
@@ -169,9 +198,12 @@ const neighbours = (a, b, w) => (Math.abs(a - b) === 1 && Math.floor(a / w) === 
 // The request fields for the variant (nothing for a classic puzzle).
 export function apiFields(v, n) {
   if (!v) return {};
-  const out = { variant: v.names.length === 1 ? v.names[0] : v.names.slice() };
+  const out = {};
+  if (v.names.length) out.variant = v.names.length === 1 ? v.names[0] : v.names.slice();
   const w = frameOf(v, n).width;
   const rc = (i) => [Math.floor(i / w), i % w];
+  if (v.constraints) out.constraints = v.constraints;
+  if (v.extra) out.extra_units = v.extra.map((u) => u.map(rc));
   if (v.regions) out.regions = Array.from({ length: n }, (_, r) => v.regions.slice(r * n, r * n + n));
   if (v.parity) out.parity = v.parity;
   if (v.pairs) out.pairs = v.pairs.map(([a, b]) => [rc(a), rc(b)]);
@@ -214,7 +246,18 @@ export function geometryOf(v, n, rows, cols) {
   }
   if (v.parity) [...v.parity].forEach((m, i) => (tags[i] += m === 'E' ? ' even' : m === 'O' ? ' odd' : ''));
   for (const [a, b] of v.pairs || []) decorations.push({ type: 'pair', cells: [a, b], cls: 'pair-mark' });
+  for (const u of v.extra || []) {
+    extraUnits.push(u);
+    for (const i of u) tags[i] += ' win';
+  }
+  // a constraint's diagonals and windows are units too (the pencil marks
+  // and the conflicts know them); the rest the server checks
+  for (const c of v.constraints || []) {
+    const units = c.type === 'diagonal' ? [c.cells] : c.type === 'windoku' ? c.windows || [] : [];
+    for (const u of units) if (u.length === n) extraUnits.push(u.map(([r, col]) => r * n + col));
+  }
   return {
+    constraints: v.constraints ? { groups: shapesOf(v.constraints, n), ring: needsRing(v.constraints), notes: cellNotes(v.constraints, n) } : null,
     geometry: {
       regions: v.regions,
       extraUnits,
@@ -222,6 +265,7 @@ export function geometryOf(v, n, rows, cols) {
       parity: v.parity,
       pairs: v.pairs || [],
       nonConsecutive: has('consecutive') || has('non-consecutive'),
+      check: v.constraints ? (values) => brokenCells(v.constraints, values, n, rows, cols) : null,
     },
     decorations,
   };
@@ -250,6 +294,8 @@ function layoutGeometry(name, n) {
 export function shareOf(v) {
   if (!v) return {};
   const out = { v: v.names.join(',') };
+  if (v.constraints) out.k = JSON.stringify(v.constraints);
+  if (v.extra) out.x = v.extra.map((u) => u.map((i) => i.toString(36)).join('.')).join('_');
   if (v.regions) out.r = v.regions.map((x) => SYMBOLS[x] || '0').join('');
   if (v.parity) out.q = v.parity;
   if (v.pairs) out.c = v.pairs.map(([a, b]) => `${a.toString(36)}.${b.toString(36)}`).join('_');
@@ -267,8 +313,16 @@ export function shareFrame(params) {
 
 // The description a link holds (null: classic), or {error}.
 export function readShare(params, n) {
-  if (!params.get('v')) return null;
-  const v = { names: params.get('v').split(','), regions: null, parity: null, pairs: null };
+  if (!params.get('v') && !params.get('k') && !params.get('x')) return null;
+  const v = { names: params.get('v') ? params.get('v').split(',') : [], regions: null, parity: null, pairs: null, constraints: null, extra: null };
+  if (params.get('k')) {
+    try {
+      v.constraints = JSON.parse(params.get('k'));
+    } catch {
+      return { error: 'the link’s constraints cannot be read' };
+    }
+  }
+  if (params.get('x')) v.extra = params.get('x').split('_').map((u) => u.split('.').map((x) => parseInt(x, 36)));
   if (params.get('r')) v.regions = [...params.get('r')].map((ch) => SYMBOLS.indexOf(ch));
   if (params.get('q')) v.parity = params.get('q');
   if (params.has('c')) {
