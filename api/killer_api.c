@@ -1,5 +1,9 @@
 /* killer_api.c -- Killer Sudoku over HTTP.
  *
+ * POST /v1/killer/grade and /v1/killer/hint are described at the end of
+ * this file and handed over to api/sudoku_variant_api.c (see there why);
+ * everything else here is POST /v1/killer/solve.
+ *
  * JSON body: {"size": N (4..36) or "box": {"rows","cols"}, "symbols": [N
  * distinct non-negative integers; sums are over them], "cages": [{"sum": S,
  * "cells": [[r,c], ...]}, ...], "grid": givens (as for Sudoku: N arrays of N

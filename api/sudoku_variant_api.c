@@ -35,7 +35,10 @@
  *             ("constraints[2]"); a grade says its signal: "techniques"
  *             when every step is a person's, "search" when a rule needed
  *             the machine step (docs/constraints.md).  hint takes `givens`
- *             and `pencil` (the player's marks, in the frame).
+ *             and `pencil` (the player's marks, in the frame).  Also
+ *             POST /v1/killer/grade and /hint (vk_logic_prepare): the
+ *             Killer body rewritten as for the Killer solve's hand-over,
+ *             its steps naming cages[k].
  *   generate  sudoku_generate_variant(): jigsaw (regions drawn, or the
  *             request's), x, windoku, disjoint, even-odd (parity drawn),
  *             consecutive (marks drawn), non-consecutive, extra units, the
