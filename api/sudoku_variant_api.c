@@ -823,10 +823,10 @@ static int vl_named_units(const sudoku_logic_step_t *s) {
     case SUDOKU_TECH_HIDDEN_PAIR:
     case SUDOKU_TECH_HIDDEN_TRIPLE:
     case SUDOKU_TECH_HIDDEN_QUAD:
-    case SUDOKU_TECH_INNIES_OUTIES:
     case SUDOKU_TECH_X_WING:
     case SUDOKU_TECH_SWORDFISH:
     case SUDOKU_TECH_JELLYFISH: return 1;
+    case SUDOKU_TECH_INNIES_OUTIES: return s->unit[1] >= 0 ? 2 : 1; /* a union: first, last */
     default: return 0;
     }
 }
@@ -908,7 +908,10 @@ static void vl_explain(const sudoku_model_t *m, size_t ncages, const sudoku_logi
     buf[0] = '\0';
     vl_cat(buf, cap, &len, sudoku_tech_name((sudoku_tech_t)s->tech));
     for (int u = 0; u < nu; u++) {
-        vl_cat(buf, cap, &len, u == 0 ? (nu == 2 ? " from " : " in ") : " to ");
+        if (s->tech == SUDOKU_TECH_INNIES_OUTIES) /* "in row 3 to row 4": a union */
+            vl_cat(buf, cap, &len, u == 0 ? " in " : " to ");
+        else
+            vl_cat(buf, cap, &len, u == 0 ? (nu == 2 ? " from " : " in ") : " to ");
         api_sudoku_variant_unit_name(m, s->unit[u], part, sizeof part);
         vl_cat(buf, cap, &len, part);
     }

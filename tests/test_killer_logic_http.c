@@ -205,6 +205,16 @@ static int kstep(json_t *step, const int *sol, int *grid, unsigned *cand, size_t
             }
         }
     }
+    /* the 45 rule over a union names its first and last row (or column) */
+    if (strcmp(json_string_value(json_object_get(step, "technique")), "innies-outies") == 0 &&
+        json_array_size(json_object_get(step, "units")) == 2) {
+        const char *a = json_string_value(json_array_get(json_object_get(step, "units"), 0));
+        const char *b = json_string_value(json_array_get(json_object_get(step, "units"), 1));
+        ck_assert_msg((strncmp(a, "row ", 4) == 0 && strncmp(b, "row ", 4) == 0) ||
+                          (strncmp(a, "column ", 7) == 0 && strncmp(b, "column ", 7) == 0),
+                      "a union of %s and %s", a, b);
+        ck_assert(strstr(json_string_value(json_object_get(step, "explanation")), " to ") != NULL);
+    }
     /* a step that reads a cage names it as the client wrote it */
     if ((v = json_object_get(step, "cage")) != NULL) {
         char want[32];
