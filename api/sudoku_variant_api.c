@@ -36,7 +36,7 @@
  *             when every step is a person's, "search" when a rule needed
  *             the machine step (docs/constraints.md).  hint takes `givens`
  *             and `pencil` (the player's marks, in the frame).  Also
- *             POST /v1/killer/grade and /hint (vk_logic_prepare): the
+ *             POST /v1/killer/grade and /hint (vk_prepare): the
  *             Killer body rewritten as for the Killer solve's hand-over,
  *             its steps naming cages[k].
  *   generate  sudoku_generate_variant(): jigsaw (regions drawn, or the
@@ -602,7 +602,9 @@ int api_sudoku_variant_solve_prepare(const api_request_t *req, api_job_t **job,
  * name cages[k] again.  size (when there is no grid) becomes an empty
  * grid, diagonals an "x" in the variant list; the Killer engines' options
  * (method, value_order) are refused by name: the propagation engine solves
- * it. */
+ * it.  With logic set (grade and hint) those options are left in the
+ * body, for the Killer table to refuse as a solve's.  The prepare that
+ * uses it, vk_prepare(), follows grade and hint below. */
 static json_t *vk_body(json_t *root, int logic, size_t *ncages, int *bad, api_problem_t *p) {
     json_t *out = json_object(), *cons = json_array(), *v, *var = NULL;
     const char *key;
@@ -720,35 +722,6 @@ static void vk_rename(api_problem_t *p, size_t ncages, int sized) {
 /* Whether the Killer body's grid is made from its size (vk_body). */
 static int vk_sized(json_t *root) {
     return json_object_get(root, "grid") == NULL && json_object_get(root, "layout") == NULL;
-}
-
-int api_killer_variant_solve_prepare(const api_request_t *req, api_job_t **job,
-                                     api_response_t *resp) {
-    api_problem_t p;
-    json_t *root, *body = NULL;
-    size_t ncages = 0;
-    int rc, bad = 0, sized;
-    *job = NULL;
-    api_problem_init(&p, API_EINVALID, "the request is not valid");
-    if (vx_json_only(req, &p) != 0 || (root = api_json_object(req, &p)) == NULL) goto fail;
-    body = vk_body(root, 0, &ncages, &bad, &p);
-    sized = vk_sized(root);
-    json_decref(root);
-    if (body == NULL) {
-        api_problem_nomem(&p, "reading the Killer");
-        goto fail;
-    }
-    if (bad) goto fail;                  /* size, diagonals, method, value_order, constraints */
-    rc = vs_prepare(req, body, job, &p); /* the rewritten body, read as it stands */
-    json_decref(body);
-    if (rc == 0) return 0;
-    vk_rename(&p, ncages, sized);
-    api_response_problem(resp, &p);
-    return rc;
-fail:
-    json_decref(body);
-    api_response_problem(resp, &p);
-    return p.code;
 }
 
 /* === Validate =========================================================== */
@@ -1321,16 +1294,15 @@ int api_sudoku_variant_hint_prepare(const api_request_t *req, api_job_t **job,
     return rc;
 }
 
-/* POST /v1/killer/grade and /v1/killer/hint (api/killer_api.c describes
- * them and hands every request over): the Killer body rewritten by
- * vk_body (cages first among the constraints, size an empty grid,
- * diagonals the x variant; the solve options left in, for the Killer's
- * table to refuse by name), then graded or hinted as the Sudoku variant it
- * is, its options read by the Killer endpoint's table; problems and steps
+/* A Killer handed over (api/killer_api.c): POST /v1/killer/solve with a
+ * variant field (which 0), /v1/killer/grade (1) and /v1/killer/hint (2).
+ * The body is rewritten by vk_body (cages first among the constraints,
+ * size an empty grid, diagonals the x variant; grade and hint leave the
+ * solve's options in, for the Killer table to refuse by name), then
+ * prepared as the Sudoku variant it is (solve: read by the Sudoku solve's
+ * table; grade and hint: by the Killer endpoint's); problems and steps
  * name cages[k] as written. */
-static int vk_logic_prepare(const api_request_t *req, int hint, api_job_t **job,
-                            api_response_t *resp) {
-    const api_endpoint_t *ep = hint ? &api_ep_killer_hint : &api_ep_killer_grade;
+static int vk_prepare(const api_request_t *req, int which, api_job_t **job, api_response_t *resp) {
     api_problem_t p;
     json_t *root, *body = NULL;
     size_t ncages = 0;
@@ -1338,7 +1310,7 @@ static int vk_logic_prepare(const api_request_t *req, int hint, api_job_t **job,
     *job = NULL;
     api_problem_init(&p, API_EINVALID, "the request is not valid");
     if (vx_json_only(req, &p) != 0 || (root = api_json_object(req, &p)) == NULL) goto fail;
-    body = vk_body(root, 1, &ncages, &bad, &p);
+    body = vk_body(root, which != 0, &ncages, &bad, &p);
     sized = vk_sized(root);
     if (json_object_get(root, "cages") == NULL) {
         api_problem_add(&p, "body", "cages", "required");
@@ -1349,8 +1321,12 @@ static int vk_logic_prepare(const api_request_t *req, int hint, api_job_t **job,
         api_problem_nomem(&p, "reading the Killer");
         goto fail;
     }
-    if (bad) goto fail; /* size, diagonals, cages or constraints not a list */
-    rc = vl_prepare(req, hint, ep, body, ncages, job, &p);
+    if (bad) goto fail; /* size, diagonals, method, value_order, cages or constraints */
+    if (which == 0)     /* the rewritten body, read as it stands */
+        rc = vs_prepare(req, body, job, &p);
+    else
+        rc = vl_prepare(req, which == 2, which == 2 ? &api_ep_killer_hint : &api_ep_killer_grade,
+                        body, ncages, job, &p);
     json_decref(body);
     if (rc == 0) return 0;
     vk_rename(&p, ncages, sized);
@@ -1362,14 +1338,19 @@ fail:
     return p.code;
 }
 
+int api_killer_variant_solve_prepare(const api_request_t *req, api_job_t **job,
+                                     api_response_t *resp) {
+    return vk_prepare(req, 0, job, resp);
+}
+
 int api_killer_variant_grade_prepare(const api_request_t *req, api_job_t **job,
                                      api_response_t *resp) {
-    return vk_logic_prepare(req, 0, job, resp);
+    return vk_prepare(req, 1, job, resp);
 }
 
 int api_killer_variant_hint_prepare(const api_request_t *req, api_job_t **job,
                                     api_response_t *resp) {
-    return vk_logic_prepare(req, 1, job, resp);
+    return vk_prepare(req, 2, job, resp);
 }
 
 /* === Generate =========================================================== */

@@ -23,77 +23,42 @@
  * No answer is written in this file, and nothing is timed. */
 #include <check.h>
 #include <jansson.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tests/http_client.h"
+#include "tests/http_check.h"
 
 #define KN 9
 #define KC (KN * KN)
 
-static tsrv_t srv;
-
-static void srv_up(void) {
-    static const char *const args[] = {"--threads", "2", "--timeout-ms", "300000", NULL};
-    ck_assert_int_eq(tsrv_start(&srv, args, NULL), 0);
-}
-
-static void srv_down(void) { tsrv_stop(&srv, SIGTERM, 10000); }
-
-/* POSTs body (not stolen) as ctype to path. */
-static hresp_t kpost_as(const char *path, const char *ctype, const char *text) {
-    char url[256], header[96];
-    const char *headers[2] = {header, NULL};
-    hresp_t r;
-    CURL *c = curl_easy_init();
-    snprintf(url, sizeof url, "%s%s", srv.base, path);
-    snprintf(header, sizeof header, "Content-Type: %s", ctype);
-    http_do(c, "POST", url, text, strlen(text), headers, &r);
-    curl_easy_cleanup(c);
-    return r;
-}
-
+/* POSTs body (not stolen) as JSON to path. */
 static hresp_t kpost(const char *path, json_t *body) {
     char *text = json_dumps(body, JSON_COMPACT);
     ck_assert_ptr_nonnull(text);
-    hresp_t r = kpost_as(path, "application/json", text);
+    hresp_t r = hc_post(&hc_srv, path, "application/json", text);
     free(text);
     return r;
-}
-
-/* The answer's JSON when its status is `status`. */
-static json_t *kjson(const hresp_t *r, long status) {
-    json_error_t e;
-    ck_assert_msg(r->status == status, "status %ld, want %ld: %s", r->status, status, r->body);
-    json_t *j = json_loads(r->body, 0, &e);
-    ck_assert_msg(j != NULL, "not JSON: %s", r->body);
-    return j;
 }
 
 /* POSTs and returns the JSON answer of `status`. */
 static json_t *kcall(const char *path, json_t *body, long status) {
     hresp_t r = kpost(path, body);
-    json_t *j = kjson(&r, status);
+    json_t *j = hc_json(&r, status);
     hresp_free(&r);
     return j;
 }
 
-/* A problem of `status` and `type` (NULL: any) naming `field`. */
+/* A problem of `status` and `type` (NULL: any) naming `field` (NULL: any). */
 static void kproblem(const char *path, json_t *body, long status, const char *type,
                      const char *field) {
     hresp_t r = kpost(path, body);
-    json_t *j = kjson(&r, status), *e;
-    size_t i;
-    int found = field == NULL;
-    if (type != NULL) ck_assert_str_eq(json_string_value(json_object_get(j, "type")), type);
-    json_array_foreach(json_object_get(j, "errors"), i, e) {
-        const char *f = json_string_value(json_object_get(e, "field"));
-        found |= f != NULL && strcmp(f, field) == 0;
+    hc_problem(&r, status, field);
+    if (type != NULL) {
+        json_t *j = hc_json(&r, status);
+        ck_assert_str_eq(json_string_value(json_object_get(j, "type")), type);
+        json_decref(j);
     }
-    ck_assert_msg(found, "%s: no error names %s: %s", path, field, r.body);
-    json_decref(j);
     hresp_free(&r);
 }
 
@@ -422,9 +387,8 @@ START_TEST(killer_logic_refusals) {
         kproblem(path, b, 400, NULL, "cages");
         json_decref(b);
         /* JSON only */
-        hresp_t r = kpost_as(path, "text/plain", "4\n1 2 3 4\n1\n3 0,0 0,1\n");
-        json_t *j = kjson(&r, 415);
-        json_decref(j);
+        hresp_t r = hc_post(&hc_srv, path, "text/plain", "4\n1 2 3 4\n1\n3 0,0 0,1\n");
+        hc_problem(&r, 415, "Content-Type");
         hresp_free(&r);
     }
     /* hint's pencil marks, named */
@@ -441,7 +405,7 @@ Suite *killer_logic_http_suite(void) {
     Suite *s = suite_create("killer_logic_http");
     TCase *tc = tcase_create("http");
     tcase_set_timeout(tc, 600);
-    tcase_add_unchecked_fixture(tc, srv_up, srv_down);
+    tcase_add_unchecked_fixture(tc, hc_up, hc_down);
     tcase_add_test(tc, killer_logic_grade_path);
     tcase_add_loop_test(tc, killer_logic_hints_play_to_the_end, 0, 1);
     tcase_add_test(tc, killer_logic_hint_wrong_and_solved);
