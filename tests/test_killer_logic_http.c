@@ -69,9 +69,10 @@ static int kcell(json_t *cell) {
     return (int)(r * KN + c);
 }
 
-/* The solution (arrays of values) into sol[], checked against the rules
- * and the cages by this file's own code. */
-static void ksolution(json_t *grid, json_t *cages, int *sol) {
+/* The solution (generate's string, or solve's arrays) into sol[], checked
+ * against the rules (both diagonals too when diag), and the cages by this
+ * file's own code. */
+static void ksolution_x(json_t *grid, json_t *cages, int diag, int *sol) {
     json_t *cage, *cell;
     size_t k, i;
     if (json_is_string(grid)) { /* generate's: a string of digits */
@@ -100,6 +101,15 @@ static void ksolution(json_t *grid, json_t *cages, int *sol) {
         ck_assert_uint_eq(col, 0x3feu);
         ck_assert_uint_eq(box, 0x3feu);
     }
+    if (diag) {
+        unsigned d1 = 0, d2 = 0;
+        for (int x = 0; x < KN; x++) {
+            d1 |= 1u << sol[x * KN + x];
+            d2 |= 1u << sol[x * KN + KN - 1 - x];
+        }
+        ck_assert_uint_eq(d1, 0x3feu);
+        ck_assert_uint_eq(d2, 0x3feu);
+    }
     json_array_foreach(cages, k, cage) {
         unsigned seen = 0;
         long sum = 0;
@@ -113,22 +123,27 @@ static void ksolution(json_t *grid, json_t *cages, int *sol) {
     }
 }
 
-/* count 9x9 killers generated from seed; each puzzle's solution is
- * checked (ksolution) and proved unique by /v1/killer/solve. */
-static json_t *kgenerate(int count, int seed) {
-    json_t *req = json_pack("{s:i, s:i, s:i}", "size", KN, "count", count, "seed", seed);
+static void ksolution(json_t *grid, json_t *cages, int *sol) { ksolution_x(grid, cages, 0, sol); }
+
+/* count 9x9 killers (Killer-X when diag) generated from seed; each
+ * puzzle's solution is checked (ksolution_x) and proved unique by
+ * /v1/killer/solve. */
+static json_t *kgenerate_x(int count, int seed, int diag) {
+    json_t *req = json_pack("{s:i, s:i, s:i, s:b}", "size", KN, "count", count, "seed", seed,
+                            "diagonals", diag);
     json_t *a = kcall("/v1/killer/generate", req, 200), *list = json_object_get(a, "puzzles"), *pz;
     size_t i;
     ck_assert_uint_eq(json_array_size(list), (size_t)count);
     json_array_foreach(list, i, pz) {
         int sol[KC], again[KC];
-        ksolution(json_object_get(pz, "solution"), json_object_get(pz, "cages"), sol);
-        json_t *sreq = json_pack("{s:i, s:O, s:i}", "size", KN, "cages",
-                                 json_object_get(pz, "cages"), "max_solutions", 2);
+        ksolution_x(json_object_get(pz, "solution"), json_object_get(pz, "cages"), diag, sol);
+        json_t *sreq =
+            json_pack("{s:i, s:O, s:i, s:b}", "size", KN, "cages", json_object_get(pz, "cages"),
+                      "max_solutions", 2, "diagonals", diag);
         json_t *s = kcall("/v1/killer/solve", sreq, 200);
         ck_assert_int_eq(json_integer_value(json_object_get(s, "solutions_found")), 1);
         ck_assert(json_is_true(json_object_get(s, "unique")));
-        ksolution(json_object_get(s, "solution"), json_object_get(pz, "cages"), again);
+        ksolution_x(json_object_get(s, "solution"), json_object_get(pz, "cages"), diag, again);
         ck_assert_mem_eq(sol, again, sizeof sol);
         json_decref(s);
         json_decref(sreq);
@@ -138,6 +153,8 @@ static json_t *kgenerate(int count, int seed) {
     json_decref(req);
     return list;
 }
+
+static json_t *kgenerate(int count, int seed) { return kgenerate_x(count, seed, 0); }
 
 /* A step agrees with the solution: its placements are sol's values, its
  * eliminations never sol's; placements also go into grid (when not NULL:
@@ -192,9 +209,12 @@ static int kstep(json_t *step, const int *sol, int *grid, unsigned *cand, size_t
     return changed;
 }
 
-/* A generated killer's request: size and cages. */
+/* A generated killer's request: size, cages, and diagonals for a Killer-X. */
 static json_t *kbody(json_t *pz) {
-    return json_pack("{s:i, s:O}", "size", KN, "cages", json_object_get(pz, "cages"));
+    json_t *b = json_pack("{s:i, s:O}", "size", KN, "cages", json_object_get(pz, "cages"));
+    if (json_is_true(json_object_get(pz, "diagonals")))
+        json_object_set_new(b, "diagonals", json_true());
+    return b;
 }
 
 /* === Grade === */
@@ -272,7 +292,8 @@ static int kplay(json_t *pz) {
     size_t ncages = json_array_size(json_object_get(pz, "cages"));
     int sol[KC], grid[KC] = {0}, hints = 0;
     unsigned cand[KC];
-    ksolution(json_object_get(pz, "solution"), json_object_get(pz, "cages"), sol);
+    ksolution_x(json_object_get(pz, "solution"), json_object_get(pz, "cages"),
+                json_is_true(json_object_get(pz, "diagonals")), sol);
     for (int c = 0; c < KC; c++)
         cand[c] = 0x3feu;
     /* the givens: none (a generated killer has cages only) */
@@ -309,6 +330,18 @@ START_TEST(killer_logic_hints_play_to_the_end) {
         int n = kplay(pz);
         ck_assert_int_ge(n, 1);
         printf("killer_logic: killer %zu of seed %d solved in %d hints\n", i, 39 + _i, n);
+    }
+    json_decref(list);
+}
+END_TEST
+
+/* Killer-X: diagonals become the x variant; two played to the end. */
+START_TEST(killer_logic_hints_play_killer_x) {
+    json_t *list = kgenerate_x(2, 5, 1), *pz;
+    size_t i;
+    json_array_foreach(list, i, pz) {
+        ck_assert(json_is_true(json_object_get(pz, "diagonals")));
+        printf("killer_logic: killer-x %zu solved in %d hints\n", i, kplay(pz));
     }
     json_decref(list);
 }
@@ -408,6 +441,7 @@ Suite *killer_logic_http_suite(void) {
     tcase_add_unchecked_fixture(tc, hc_up, hc_down);
     tcase_add_test(tc, killer_logic_grade_path);
     tcase_add_loop_test(tc, killer_logic_hints_play_to_the_end, 0, 1);
+    tcase_add_test(tc, killer_logic_hints_play_killer_x);
     tcase_add_test(tc, killer_logic_hint_wrong_and_solved);
     tcase_add_test(tc, killer_logic_refusals);
     suite_add_tcase(s, tc);
