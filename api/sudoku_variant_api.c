@@ -1309,6 +1309,11 @@ static int vk_prepare(const api_request_t *req, int which, api_job_t **job, api_
     int rc, bad = 0, sized;
     *job = NULL;
     api_problem_init(&p, API_EINVALID, "the request is not valid");
+    if (which != 0 && !api_json_content_type(req)) { /* grade and hint read JSON only */
+        api_endpoint_media_problem(which == 2 ? &api_ep_killer_hint : &api_ep_killer_grade, req,
+                                   &p);
+        goto fail;
+    }
     if (vx_json_only(req, &p) != 0 || (root = api_json_object(req, &p)) == NULL) goto fail;
     body = vk_body(root, which != 0, &ncages, &bad, &p);
     sized = vk_sized(root);
