@@ -108,7 +108,7 @@ TEST_SRC   := tests/test_nqueens.c tests/test_api.c tests/test_config.c tests/te
               tests/test_xcover.c tests/test_xcover_api.c tests/test_killer.c tests/test_killer_lcg.c \
               tests/test_killer_api.c tests/test_nqueens_board.c tests/test_nqueens_api.c \
               tests/test_static.c tests/test_logic.c tests/test_logic_lines.c tests/test_generate.c \
-              tests/test_variants.c \
+              tests/test_variants.c tests/test_killer_logic_http.c \
               tests/test_variants_http.c tests/test_sudoku_iss.c tests/test_http.c tests/test_nomem.c \
               tests/test_fair.c tests/test_jobs.c tests/test_cluster.c \
               tests/test_main.c tests/job_harness.c tests/job_client.c tests/http_client.c \

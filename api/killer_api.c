@@ -1,5 +1,9 @@
 /* killer_api.c -- Killer Sudoku over HTTP.
  *
+ * POST /v1/killer/grade and /v1/killer/hint are described at the end of
+ * this file and handed over to api/sudoku_variant_api.c (see there why);
+ * everything else here is POST /v1/killer/solve.
+ *
  * JSON body: {"size": N (4..36) or "box": {"rows","cols"}, "symbols": [N
  * distinct non-negative integers; sums are over them], "cages": [{"sum": S,
  * "cells": [[r,c], ...]}, ...], "grid": givens (as for Sudoku: N arrays of N
@@ -1161,3 +1165,76 @@ const api_endpoint_t api_ep_killer_solve = {.method = "POST",
                                             .media = kl_media,
                                             .opts = kl_opts,
                                             .prepare = api_killer_solve_prepare};
+
+/* === Grade and hint ====================================================== */
+
+/* POST /v1/killer/grade and POST /v1/killer/hint (issue 39): a Killer body
+ * as solve's JSON takes it (size or a grid, box, cages, diagonals, the
+ * variant fields), graded by the human techniques or hinted one step.
+ * There is no Killer logic engine: every request is handed over
+ * (api/endpoint.h) to api/sudoku_variant_api.c, which rewrites the body as
+ * the Sudoku variant it is (cages as constraints of type cage) and runs
+ * the Sudoku logic engine, whose techniques read cages.  The hand-over,
+ * not a call, because that file already includes this one's header (the
+ * Killer solve's hand-over): a call back would close a circle of
+ * #includes (tools/check_includes.sh).
+ *
+ * The tables below list what the rewritten body is read by: the data rows
+ * (size, box, cages, diagonals, grid, givens, pencil, the variant fields)
+ * are read by the rewrite and the variant reader, the options (timeout_ms,
+ * steps) by api/sudoku_variant_api.c's vx_options into an
+ * api_sudoku_puzzle_t, as the Sudoku grade and hint tables are (hence
+ * KL_PZ_AT); the solve's options are refused by name, symbols by the
+ * variant reader (a variant's symbols are 1..n). */
+#define KL_PZ_AT(f) offsetof(api_sudoku_puzzle_t, f)
+#define KL_DATA(field)                                                                             \
+    { .name = field, .kind = API_OPT_DATA, .in = API_IN_JSON }
+#define KL_SOLVE_ONLY(field)                                                                       \
+    {                                                                                              \
+        .name = field, .kind = API_OPT_ELSEWHERE, .in = API_IN_JSON,                               \
+        .msg = "unknown field (a /v1/killer/solve option)"                                         \
+    }
+#define KL_LOGIC_ROWS                                                                              \
+    KL_DATA("size"), KL_DATA("box"),                                                               \
+        {.name = "cages", .kind = API_OPT_DATA, .in = API_IN_JSON, .flags = API_OPT_REQUIRED},     \
+        KL_DATA("grid"), KL_DATA("diagonals"),                                                     \
+        {.name = "timeout_ms",                                                                     \
+         .kind = API_OPT_INT,                                                                      \
+         .in = API_IN_JSON,                                                                        \
+         .lo = 1,                                                                                  \
+         .hi = API_REQ_TIMEOUT,                                                                    \
+         .def = API_REQ_TIMEOUT,                                                                   \
+         .at = KL_PZ_AT(timeout_ms)},                                                              \
+        KL_SOLVE_ONLY("method"), KL_SOLVE_ONLY("value_order"), KL_SOLVE_ONLY("max_solutions"),     \
+        KL_SOLVE_ONLY("threads"), API_SUDOKU_VARIANT_ROWS
+
+static const char *const kl_logic_media[] = {"application/json", NULL};
+
+static const api_opt_t kl_grade_opts[] = {
+    KL_LOGIC_ROWS,
+    {.name = "steps", .kind = API_OPT_BOOL, .in = API_IN_JSON, .def = 0, .at = KL_PZ_AT(steps)},
+    {0}};
+
+static const api_opt_t kl_hint_opts[] = {KL_LOGIC_ROWS, KL_DATA("givens"), KL_DATA("pencil"), {0}};
+
+int api_killer_grade_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
+    return api_endpoint_hand_over(&api_ep_killer_grade, req, job, resp);
+}
+
+int api_killer_hint_prepare(const api_request_t *req, api_job_t **job, api_response_t *resp) {
+    return api_endpoint_hand_over(&api_ep_killer_hint, req, job, resp);
+}
+
+const api_endpoint_t api_ep_killer_grade = {.method = "POST",
+                                            .path = "/v1/killer/grade",
+                                            .label = "killer",
+                                            .media = kl_logic_media,
+                                            .opts = kl_grade_opts,
+                                            .prepare = api_killer_grade_prepare};
+
+const api_endpoint_t api_ep_killer_hint = {.method = "POST",
+                                           .path = "/v1/killer/hint",
+                                           .label = "killer",
+                                           .media = kl_logic_media,
+                                           .opts = kl_hint_opts,
+                                           .prepare = api_killer_hint_prepare};

@@ -37,7 +37,10 @@
  *             ("constraints[2]"); a grade says its signal: "techniques"
  *             when every step is a person's, "search" when a rule needed
  *             the machine step (docs/constraints.md).  hint takes `givens`
- *             and `pencil` (the player's marks, in the frame).
+ *             and `pencil` (the player's marks, in the frame).  Also
+ *             POST /v1/killer/grade and /hint (vk_prepare): the
+ *             Killer body rewritten as for the Killer solve's hand-over,
+ *             its steps naming cages[k].
  *   generate  sudoku_generate_variant(): jigsaw (regions drawn, or the
  *             request's), x, windoku, disjoint, even-odd (parity drawn),
  *             consecutive (marks drawn), non-consecutive, extra units, the
@@ -601,8 +604,10 @@ int api_sudoku_variant_solve_prepare(const api_request_t *req, api_job_t **job,
  * name cages[k] again.  size (when there is no grid) becomes an empty
  * grid, diagonals an "x" in the variant list; the Killer engines' options
  * (method, value_order) are refused by name: the propagation engine solves
- * it. */
-static json_t *vk_body(json_t *root, size_t *ncages, int *bad, api_problem_t *p) {
+ * it.  With logic set (grade and hint) those options are left in the
+ * body, for the Killer table to refuse as a solve's.  The prepare that
+ * uses it, vk_prepare(), follows grade and hint below. */
+static json_t *vk_body(json_t *root, int logic, size_t *ncages, int *bad, api_problem_t *p) {
     json_t *out = json_object(), *cons = json_array(), *v, *var = NULL;
     const char *key;
     long long n = 9;
@@ -638,14 +643,14 @@ static json_t *vk_body(json_t *root, size_t *ncages, int *bad, api_problem_t *p)
                 api_problem_add(p, "body", "diagonals", "must be true or false");
                 *bad = 1;
             }
-        } else if ((strcmp(key, "method") == 0 || strcmp(key, "value_order") == 0) &&
+        } else if (!logic && (strcmp(key, "method") == 0 || strcmp(key, "value_order") == 0) &&
                    !(json_is_string(v) && strcmp(json_string_value(v), "auto") == 0)) {
             api_problem_add(p, "body", key,
                             "a Killer with a variant field is solved by the propagation engine "
                             "(cages as constraints); leave %s out or auto",
                             key);
             *bad = 1;
-        } else if (strcmp(key, "method") != 0 && strcmp(key, "value_order") != 0 &&
+        } else if ((logic || (strcmp(key, "method") != 0 && strcmp(key, "value_order") != 0)) &&
                    strcmp(key, "constraints") != 0) {
             api_jset(out, key, json_incref(v), &ok);
         }
@@ -664,19 +669,26 @@ static json_t *vk_body(json_t *root, size_t *ncages, int *bad, api_problem_t *p)
         api_jpush(var, json_string("x"), &ok);
         api_jset(out, "variant", var, &ok);
     }
-    if (json_object_get(root, "grid") == NULL && json_object_get(root, "layout") == NULL) {
+    if (json_object_get(root, "grid") == NULL && json_object_get(root, "layout") == NULL &&
+        n <= API_SUDOKU_STRING_MAX_N) {
         char *dots = malloc((size_t)(n * n) + 1);
         if (dots == NULL) {
             ok = 0;
         } else {
             memset(dots, '.', (size_t)(n * n));
             dots[n * n] = '\0';
-            if (n <= API_SUDOKU_STRING_MAX_N)
-                api_jset(out, "grid", json_string(dots), &ok);
-            else
-                ok = 0;
+            api_jset(out, "grid", json_string(dots), &ok);
             free(dots);
         }
+    } else if (json_object_get(root, "grid") == NULL && json_object_get(root, "layout") == NULL) {
+        json_t *rows = json_array(); /* past the string form: n arrays of n empty cells */
+        for (long long r = 0; r < n && ok; r++) {
+            json_t *row = json_array();
+            for (long long c = 0; c < n; c++)
+                api_jpush(row, json_integer(0), &ok);
+            api_jpush(rows, row, &ok);
+        }
+        api_jset(out, "grid", rows, &ok);
     }
     json_decref(cons);
     if (!ok) {
@@ -686,44 +698,32 @@ static json_t *vk_body(json_t *root, size_t *ncages, int *bad, api_problem_t *p)
     return out;
 }
 
-/* constraints[k]... of a cage (k < ncages) back to cages[k]... */
-static void vk_rename(api_problem_t *p, size_t ncages) {
+/* The fields of the rewritten body back to the Killer's: constraints[k]...
+ * of a cage (k < ncages) to cages[k]..., of the body's own constraints to
+ * constraints[k - ncages]...; and "grid" to "size" when the grid was made
+ * from size (sized). */
+static void vk_rename(api_problem_t *p, size_t ncages, int sized) {
     for (size_t i = 0; i < p->nerrors; i++) {
         char *f = p->errors[i].field, rest[sizeof p->errors[i].field];
         unsigned k;
         int used = 0;
-        if (sscanf(f, "constraints[%u]%n", &k, &used) != 1 || used == 0 || k >= ncages) continue;
+        if (sized && strcmp(f, "grid") == 0) {
+            snprintf(f, sizeof p->errors[i].field, "size");
+            continue;
+        }
+        if (sscanf(f, "constraints[%u]%n", &k, &used) != 1 || used == 0) continue;
         snprintf(rest, sizeof rest, "%s", f + used);
-        snprintf(f, sizeof p->errors[i].field, "cages[%u]%.40s", k, rest);
+        if (k < ncages)
+            snprintf(f, sizeof p->errors[i].field, "cages[%u]%.40s", k, rest);
+        else
+            snprintf(f, sizeof p->errors[i].field, "constraints[%u]%.40s", k - (unsigned)ncages,
+                     rest);
     }
 }
 
-int api_killer_variant_solve_prepare(const api_request_t *req, api_job_t **job,
-                                     api_response_t *resp) {
-    api_problem_t p;
-    json_t *root, *body = NULL;
-    size_t ncages = 0;
-    int rc, bad = 0;
-    *job = NULL;
-    api_problem_init(&p, API_EINVALID, "the request is not valid");
-    if (vx_json_only(req, &p) != 0 || (root = api_json_object(req, &p)) == NULL) goto fail;
-    body = vk_body(root, &ncages, &bad, &p);
-    json_decref(root);
-    if (body == NULL) {
-        api_problem_nomem(&p, "reading the Killer");
-        goto fail;
-    }
-    if (bad) goto fail;                  /* size, diagonals, method, value_order, constraints */
-    rc = vs_prepare(req, body, job, &p); /* the rewritten body, read as it stands */
-    json_decref(body);
-    if (rc == 0) return 0;
-    vk_rename(&p, ncages);
-    api_response_problem(resp, &p);
-    return rc;
-fail:
-    json_decref(body);
-    api_response_problem(resp, &p);
-    return p.code;
+/* Whether the Killer body's grid is made from its size (vk_body). */
+static int vk_sized(json_t *root) {
+    return json_object_get(root, "grid") == NULL && json_object_get(root, "layout") == NULL;
 }
 
 /* === Validate =========================================================== */
@@ -800,10 +800,10 @@ static int vl_named_units(const sudoku_logic_step_t *s) {
     case SUDOKU_TECH_HIDDEN_PAIR:
     case SUDOKU_TECH_HIDDEN_TRIPLE:
     case SUDOKU_TECH_HIDDEN_QUAD:
-    case SUDOKU_TECH_INNIES_OUTIES:
     case SUDOKU_TECH_X_WING:
     case SUDOKU_TECH_SWORDFISH:
     case SUDOKU_TECH_JELLYFISH: return 1;
+    case SUDOKU_TECH_INNIES_OUTIES: return s->unit[1] >= 0 ? 2 : 1; /* a union: first, last */
     default: return 0;
     }
 }
@@ -861,19 +861,34 @@ static void vl_line_words(const sudoku_model_t *m, const sudoku_logic_step_t *s,
     }
 }
 
+/* The field of the constraint tagged t: "constraints[t]", or for a Killer
+ * (the rewritten body's first ncages constraints are its cages, vk_body)
+ * "cages[t]" and "constraints[t - ncages]". */
+static void vl_line_field(unsigned t, size_t ncages, char *buf, size_t cap) {
+    if (t < ncages)
+        snprintf(buf, cap, "cages[%u]", t);
+    else
+        snprintf(buf, cap, "constraints[%u]", t - (unsigned)ncages);
+}
+
 /* The step in one sentence: the technique, where, and what it does:
  * "hidden-single in region 3: r2c5 takes 7", "pointing from window 2
  * to row 4 of grid 1: 5 leaves r4c1, r4c2" or "thermo on constraints[2]:
- * ...; 9 leaves r1c1".  Cells count from 1, in the frame. */
-static void vl_explain(const sudoku_model_t *m, const sudoku_logic_step_t *s, char *buf,
-                       size_t cap) {
+ * ...; 9 leaves r1c1" (a Killer's cage: "on cages[4]").  Cells count from
+ * 1, in the frame. */
+static void vl_explain(const sudoku_model_t *m, size_t ncages, const sudoku_logic_step_t *s,
+                       char *buf, size_t cap) {
+    char field[48];
     char part[256];
     size_t len = 0;
     int nu = vl_named_units(s), first = 1;
     buf[0] = '\0';
     vl_cat(buf, cap, &len, sudoku_tech_name((sudoku_tech_t)s->tech));
     for (int u = 0; u < nu; u++) {
-        vl_cat(buf, cap, &len, u == 0 ? (nu == 2 ? " from " : " in ") : " to ");
+        if (s->tech == SUDOKU_TECH_INNIES_OUTIES) /* "in row 3 to row 4": a union */
+            vl_cat(buf, cap, &len, u == 0 ? " in " : " to ");
+        else
+            vl_cat(buf, cap, &len, u == 0 ? (nu == 2 ? " from " : " in ") : " to ");
         api_sudoku_variant_unit_name(m, s->unit[u], part, sizeof part);
         vl_cat(buf, cap, &len, part);
     }
@@ -891,7 +906,8 @@ static void vl_explain(const sudoku_model_t *m, const sudoku_logic_step_t *s, ch
         first = 0;
     }
     if (s->line >= 0 && s->line < m->nlines) {
-        snprintf(part, sizeof part, " on constraints[%u]", m->lines[s->line].tag);
+        vl_line_field(m->lines[s->line].tag, ncages, field, sizeof field);
+        snprintf(part, sizeof part, " on %s", field);
         vl_cat(buf, cap, &len, part);
         vl_line_words(m, s, part, sizeof part);
         vl_cat(buf, cap, &len, part);
@@ -924,9 +940,10 @@ static int vl_first_elim(const sudoku_logic_step_t *s, int i) {
 }
 
 /* A step as JSON: technique, placements, eliminations (by cell), cells,
- * candidates, units (in words), explanation, trial.  NULL when out of
- * memory. */
-static json_t *vl_step_json(const sudoku_model_t *m, const sudoku_logic_step_t *s) {
+ * candidates, units (in words), explanation, trial, the line it reads
+ * (constraint, or a Killer's cage: ncages as vl_line_field).  NULL when out
+ * of memory. */
+static json_t *vl_step_json(const sudoku_model_t *m, size_t ncages, const sudoku_logic_step_t *s) {
     json_t *place = json_array(), *elim = json_array(), *cells = json_array(),
            *cands = json_array(), *units = json_array();
     char text[1024], name[96];
@@ -953,7 +970,7 @@ static json_t *vl_step_json(const sudoku_model_t *m, const sudoku_logic_step_t *
         api_sudoku_variant_unit_name(m, s->unit[u], name, sizeof name);
         api_jpush(units, json_string(name), &ok);
     }
-    vl_explain(m, s, text, sizeof text);
+    vl_explain(m, ncages, s, text, sizeof text);
     json_t *o = json_object();
     api_jset(o, "technique", json_string(sudoku_tech_name((sudoku_tech_t)s->tech)), &ok);
     api_jset(o, "placements", place, &ok);
@@ -963,8 +980,13 @@ static json_t *vl_step_json(const sudoku_model_t *m, const sudoku_logic_step_t *
     api_jset(o, "units", units, &ok);
     api_jset(o, "explanation", json_string(text), &ok);
     api_jset(o, "trial", json_boolean(s->trial), &ok);
-    if (s->line >= 0 && s->line < m->nlines)
-        api_jset(o, "constraint", json_integer(m->lines[s->line].tag), &ok);
+    if (s->line >= 0 && s->line < m->nlines) {
+        unsigned t = m->lines[s->line].tag;
+        if (t < ncages)
+            api_jset(o, "cage", json_integer(t), &ok);
+        else
+            api_jset(o, "constraint", json_integer(t - (json_int_t)ncages), &ok);
+    }
     api_jset(o, "machine", json_boolean(s->tech == SUDOKU_TECH_CONSTRAINT), &ok);
     if (!ok) {
         json_decref(o);
@@ -978,6 +1000,7 @@ typedef struct vl_job_s {
     int hint;  /* 0 grade, 1 hint */
     int steps; /* grade: return the path */
     vx_req_t q;
+    size_t ncages;    /* a Killer's: the first constraints are its cages (vk_body) */
     uint8_t *puzzle;  /* the givens (hint with givens) or the grid */
     uint8_t *sols;    /* 2 * ncells: sudoku_model_count2's buffer; the first is the solution */
     uint32_t *pencil; /* hint: ncells masks of the player's marks (0 none), or NULL */
@@ -992,7 +1015,7 @@ typedef struct vl_job_s {
 
 static int vl_on_step(void *ud, const sudoku_logic_t *st, const sudoku_logic_step_t *step) {
     vl_job_t *j = ud;
-    json_t *js = vl_step_json(j->q.m, step);
+    json_t *js = vl_step_json(j->q.m, j->ncages, step);
     (void)st;
     if (js == NULL || json_array_append_new(j->path, js) != 0) return SEARCH_ENOMEM;
     return 0;
@@ -1045,8 +1068,9 @@ static json_t *vl_wrong(const vl_job_t *j, int *empty, int *rc) {
     return a;
 }
 
-static json_t *vl_hint_json(const void *m, const sudoku_logic_step_t *step) {
-    return vl_step_json(m, step);
+static json_t *vl_hint_json(const void *ud, const sudoku_logic_step_t *step) {
+    const vl_job_t *j = ud;
+    return vl_step_json(j->q.m, j->ncages, step);
 }
 
 static int vl_hint(vl_job_t *j, sudoku_logic_t *st, const search_ctl_t *ctl) {
@@ -1060,7 +1084,7 @@ static int vl_hint(vl_job_t *j, sudoku_logic_t *st, const search_ctl_t *ctl) {
     for (int c = 0; j->pencil != NULL && c < j->q.m->ncells; c++)
         if (j->q.grid[c] == 0 && j->pencil[c] != 0 && sudoku_logic_restrict(st, c, j->pencil[c]))
             return SEARCH_EINVAL; /* cannot happen: the marks hold the solution's value */
-    return api_logic_hint_step(st, j->sols, ctl, vl_hint_json, j->q.m, &j->answer, &j->bad_path);
+    return api_logic_hint_step(st, j->sols, ctl, vl_hint_json, j, &j->answer, &j->bad_path);
 }
 
 /* sudoku_model_count2() (generate.h), keeping the search's nodes. */
@@ -1196,7 +1220,13 @@ static int vl_givens(vl_job_t *j, json_t *givens, api_problem_t *p) {
     return p->nerrors ? API_EINVALID : 0;
 }
 
-static int vl_prepare(const api_request_t *req, int hint, api_job_t **job, api_response_t *resp) {
+/* Grade's or hint's prepare with the problem left in *pp (not rendered):
+ * 0 and *job, or the code.  ep: the table the options are read by (the
+ * Sudoku endpoint's, or the Killer's); given: the body already read (the
+ * Killer's rewrite, whose first ncages constraints are its cages), or NULL
+ * to read req's. */
+static int vl_prepare(const api_request_t *req, int hint, const api_endpoint_t *ep, json_t *given,
+                      size_t ncages, api_job_t **job, api_problem_t *pp) {
     api_problem_t p;
     vl_job_t *j = calloc(1, sizeof *j);
     json_t *root = NULL, *v;
@@ -1208,7 +1238,8 @@ static int vl_prepare(const api_request_t *req, int hint, api_job_t **job, api_r
         goto fail;
     }
     j->hint = hint;
-    rc = vx_read(req, hint ? &api_ep_sudoku_hint : &api_ep_sudoku_grade, NULL, &root, &j->q, &p);
+    j->ncages = ncages;
+    rc = vx_read(req, ep, given, &root, &j->q, &p);
     j->steps = j->q.steps;
     if (rc != 0) goto fail;
     if (j->q.m->n > API_LOGIC_MAX_N) {
@@ -1247,18 +1278,88 @@ static int vl_prepare(const api_request_t *req, int hint, api_job_t **job, api_r
 fail:
     json_decref(root);
     vl_free(j ? &j->base : NULL);
-    api_response_problem(resp, &p);
+    *pp = p;
     return p.code;
 }
 
 int api_sudoku_variant_grade_prepare(const api_request_t *req, api_job_t **job,
                                      api_response_t *resp) {
-    return vl_prepare(req, 0, job, resp);
+    api_problem_t p;
+    int rc = vl_prepare(req, 0, &api_ep_sudoku_grade, NULL, 0, job, &p);
+    if (rc != 0) api_response_problem(resp, &p);
+    return rc;
 }
 
 int api_sudoku_variant_hint_prepare(const api_request_t *req, api_job_t **job,
                                     api_response_t *resp) {
-    return vl_prepare(req, 1, job, resp);
+    api_problem_t p;
+    int rc = vl_prepare(req, 1, &api_ep_sudoku_hint, NULL, 0, job, &p);
+    if (rc != 0) api_response_problem(resp, &p);
+    return rc;
+}
+
+/* A Killer handed over (api/killer_api.c): POST /v1/killer/solve with a
+ * variant field (which 0), /v1/killer/grade (1) and /v1/killer/hint (2).
+ * The body is rewritten by vk_body (cages first among the constraints,
+ * size an empty grid, diagonals the x variant; grade and hint leave the
+ * solve's options in, for the Killer table to refuse by name), then
+ * prepared as the Sudoku variant it is (solve: read by the Sudoku solve's
+ * table; grade and hint: by the Killer endpoint's); problems and steps
+ * name cages[k] as written. */
+static int vk_prepare(const api_request_t *req, int which, api_job_t **job, api_response_t *resp) {
+    api_problem_t p;
+    json_t *root, *body = NULL;
+    size_t ncages = 0;
+    int rc, bad = 0, sized;
+    *job = NULL;
+    api_problem_init(&p, API_EINVALID, "the request is not valid");
+    if (which != 0 && !api_json_content_type(req)) { /* grade and hint read JSON only */
+        api_endpoint_media_problem(which == 2 ? &api_ep_killer_hint : &api_ep_killer_grade, req,
+                                   &p);
+        goto fail;
+    }
+    if (vx_json_only(req, &p) != 0 || (root = api_json_object(req, &p)) == NULL) goto fail;
+    body = vk_body(root, which != 0, &ncages, &bad, &p);
+    sized = vk_sized(root);
+    if (json_object_get(root, "cages") == NULL) {
+        api_problem_add(&p, "body", "cages", "required");
+        bad = 1;
+    }
+    json_decref(root);
+    if (body == NULL) {
+        api_problem_nomem(&p, "reading the Killer");
+        goto fail;
+    }
+    if (bad) goto fail; /* size, diagonals, method, value_order, cages or constraints */
+    if (which == 0)     /* the rewritten body, read as it stands */
+        rc = vs_prepare(req, body, job, &p);
+    else
+        rc = vl_prepare(req, which == 2, which == 2 ? &api_ep_killer_hint : &api_ep_killer_grade,
+                        body, ncages, job, &p);
+    json_decref(body);
+    if (rc == 0) return 0;
+    vk_rename(&p, ncages, sized);
+    api_response_problem(resp, &p);
+    return rc;
+fail:
+    json_decref(body);
+    api_response_problem(resp, &p);
+    return p.code;
+}
+
+int api_killer_variant_solve_prepare(const api_request_t *req, api_job_t **job,
+                                     api_response_t *resp) {
+    return vk_prepare(req, 0, job, resp);
+}
+
+int api_killer_variant_grade_prepare(const api_request_t *req, api_job_t **job,
+                                     api_response_t *resp) {
+    return vk_prepare(req, 1, job, resp);
+}
+
+int api_killer_variant_hint_prepare(const api_request_t *req, api_job_t **job,
+                                    api_response_t *resp) {
+    return vk_prepare(req, 2, job, resp);
 }
 
 /* === Generate =========================================================== */
@@ -1637,6 +1738,8 @@ fail:
 
 const api_handover_t api_ho_sudoku_solve = {&api_ep_sudoku_solve, api_sudoku_variant_solve_prepare};
 const api_handover_t api_ho_killer_solve = {&api_ep_killer_solve, api_killer_variant_solve_prepare};
+const api_handover_t api_ho_killer_grade = {&api_ep_killer_grade, api_killer_variant_grade_prepare};
+const api_handover_t api_ho_killer_hint = {&api_ep_killer_hint, api_killer_variant_hint_prepare};
 const api_handover_t api_ho_sudoku_validate = {&api_ep_sudoku_validate,
                                                api_sudoku_variant_validate_prepare};
 const api_handover_t api_ho_sudoku_grade = {&api_ep_sudoku_grade, api_sudoku_variant_grade_prepare};

@@ -17,6 +17,12 @@
  * type cage, solved as the Sudoku solve of that variant. */
 int api_killer_variant_solve_prepare(const api_request_t *req, api_job_t **job,
                                      api_response_t *resp);
+/* POST /v1/killer/grade and /v1/killer/hint: the same rewrite, graded or
+ * hinted as the Sudoku variant it is. */
+int api_killer_variant_grade_prepare(const api_request_t *req, api_job_t **job,
+                                     api_response_t *resp);
+int api_killer_variant_hint_prepare(const api_request_t *req, api_job_t **job,
+                                    api_response_t *resp);
 int api_sudoku_variant_solve_prepare(const api_request_t *req, api_job_t **job,
                                      api_response_t *resp);
 int api_sudoku_variant_validate_prepare(const api_request_t *req, api_job_t **job,

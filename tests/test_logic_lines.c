@@ -166,8 +166,8 @@ static void craft_lines(int i, lm_t *b) {
             lm_line(b, SUDOKU_LINE_CAGE, (G[c] - '0') + (G[c + 1] - '0'), cc, 2);
         }
         break;
-    default: { /* three cages covering row 2, each with one cell beyond it in another box: the
-                * outies r1c9, r1c7 and r3c2 add up to 1 + 4 + 1 = 6 */
+    case 9: { /* three cages covering row 2, each with one cell beyond it in another box: the
+               * outies r1c9, r1c7 and r3c2 add up to 1 + 4 + 1 = 6 */
         static const int out[3] = {RC(0, 8), RC(0, 6), RC(2, 1)};
         for (int c = 0; c < 9; c += 3) {
             int o = out[c / 3], cc[4] = {RC(1, c), RC(1, c + 1), RC(1, c + 2), o};
@@ -176,6 +176,14 @@ static void craft_lines(int i, lm_t *b) {
         }
         break;
     }
+    default: /* cages straddling rows 3 and 4, one a column but the last: no cage lies in a
+              * row or a box, a column's innies are 7 cells, so only the union of the two rows
+              * reads them: its innies r3c9 + r4c9 make 6 + 9 = 15 */
+        for (int c = 0; c < 8; c++) {
+            int cc[2] = {RC(2, c), RC(3, c)};
+            lm_line(b, SUDOKU_LINE_CAGE, (G[RC(2, c)] - '0') + (G[RC(3, c)] - '0'), cc, 2);
+        }
+        break;
     }
 }
 
@@ -190,6 +198,7 @@ static const craft_t crafts[] = {
     {"v", SUDOKU_TECH_PAIR_RELATION, 0, {{RC(1, 5), 5}, {RC(1, 5), 9}}},
     {"innies", SUDOKU_TECH_INNIES_OUTIES, -1, {{RC(0, 8), 2}, {RC(0, 8), 9}}},
     {"outies", SUDOKU_TECH_INNIES_OUTIES, -1, {{RC(2, 1), 9}, {RC(0, 8), 9}}},
+    {"union innies", SUDOKU_TECH_INNIES_OUTIES, -1, {{RC(2, 8), 1}, {RC(3, 8), 1}}},
 };
 #define NCRAFT (sizeof crafts / sizeof crafts[0])
 
@@ -233,9 +242,16 @@ START_TEST(logic_lines_each_technique_on_its_position) {
     if (cr->tech != SUDOKU_TECH_INNIES_OUTIES) {
         ck_assert_int_ge(step->line, 0);
         ck_assert_int_lt(step->line, m->nlines);
-    } else { /* the unit, and which of the two */
+    } else { /* the unit (rows 3 and 4 for the union), and which of the two */
         ck_assert_int_ge(step->unit[0], 0);
         ck_assert_int_eq(step->digit, strcmp(cr->name, "outies") == 0);
+        if (strcmp(cr->name, "union innies") == 0) {
+            ck_assert_int_eq(m->unit_kind[step->unit[0]], SUDOKU_UNIT_ROW);
+            ck_assert_int_eq(m->unit_kind[step->unit[1]], SUDOKU_UNIT_ROW);
+            ck_assert(has_elim(step, RC(2, 8), 1) || has_elim(step, RC(3, 8), 1));
+        } else {
+            ck_assert_int_eq(step->unit[1], -1); /* one unit, found before any union */
+        }
     }
     for (int k = 0; k < 8 && cr->elims[k].digit; k++)
         ck_assert_msg(has_elim(step, cr->elims[k].cell, cr->elims[k].digit),

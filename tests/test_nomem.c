@@ -51,6 +51,12 @@ typedef struct walk_s {
 
 #define J       "application/json"
 #define SUDOKU9 "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+/* A unique 4x4 killer (the server's, seed 3) for grade and hint */
+#define KILLER4L                                                                                   \
+    "{\"size\":4,\"cages\":[{\"sum\":6,\"cells\":[[3,0],[3,1]]},"                                  \
+    "{\"sum\":6,\"cells\":[[2,2],[3,2],[3,3]]},{\"sum\":8,\"cells\":[[0,0],[1,0],[2,0]]},"         \
+    "{\"sum\":4,\"cells\":[[1,1],[2,1]]},{\"sum\":9,\"cells\":[[0,1],[0,2],[0,3]]},"               \
+    "{\"sum\":7,\"cells\":[[1,2],[1,3],[2,3]]}]"
 #define KILLER4                                                                                    \
     "{\"size\":4,\"max_solutions\":2,\"cages\":[{\"sum\":3,\"cells\":[[0,0],[0,1]]},"              \
     "{\"sum\":7,\"cells\":[[0,2],[0,3]]},{\"sum\":7,\"cells\":[[1,0],[2,0]]},"                     \
@@ -176,6 +182,13 @@ static const walk_t walks[] = {
     {"POST", "/v1/killer/solve", NULL, J, NULL,
      "{\"variant\":\"classic\",\"size\":4,\"cages\":[{\"sum\":3,\"cells\":[[0,0],[0,1]]},"
      "{\"sum\":7,\"cells\":[[0,2],[0,3]]}],\"max_solutions\":2}"},
+    /* Killer grade and hint (issue 39): the rewrite, the logic engine, steps naming cages */
+    {"POST", "/v1/killer/grade", NULL, J, NULL, KILLER4L ",\"steps\":true}"},
+    {"POST", "/v1/killer/hint", NULL, J, NULL,
+     KILLER4L ",\"grid\":\"1...............\",\"givens\":\"................\","
+              "\"pencil\":[{\"cell\":[0,1],\"values\":[2,3]}]}"},
+    {"POST", "/v1/killer/hint", NULL, J, NULL,
+     "{\"size\":4,\"cages\":[{\"sum\":3,\"cells\":[[0,0],[0,1]]}],\"constraints\":[{}]}"},
     /* ISS's text (api/sudoku_iss.c): read, solved, refused with its places renamed */
     {"POST", "/v1/sudoku/solve", "max_solutions=2", "text/x-iss", NULL,
      "?q=.Shape%7E4x4.~R1C1_1.Thermo%7ER1C2%7ER1C3.Cage%7E5%7ER2C1%7ER2C2.NoBoxes"

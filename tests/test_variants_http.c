@@ -1293,7 +1293,8 @@ END_TEST
 START_TEST(variants_http_handovers) {
     const api_endpoint_t *const want[] = {&api_ep_sudoku_solve,    &api_ep_sudoku_validate,
                                           &api_ep_sudoku_grade,    &api_ep_sudoku_hint,
-                                          &api_ep_sudoku_generate, &api_ep_killer_solve};
+                                          &api_ep_sudoku_generate, &api_ep_killer_solve,
+                                          &api_ep_killer_grade,    &api_ep_killer_hint};
     api_request_t req = {.method = "POST", .path = "/v1/killer/generate"};
     api_response_t resp = {0};
     api_job_t *job = (api_job_t *)&req;

@@ -23,7 +23,10 @@
  *                   the cells of its cages outside it (outies) add up to
  *                   what the cages make beyond it; at most SL_INNIES_MAX
  *                   cells, each keeping what an assignment making the
- *                   total uses;
+ *                   total uses.  The same over the union of 2 or 3
+ *                   neighbouring rows or columns (SL_UNION_MAX), whose
+ *                   digits add up to 2 or 3 times as much: cages that
+ *                   straddle two rows lie inside their union;
  *   SL_LK_ARROW     arrow (1-3 heads, summed or read as digits): the
  *                   head's number lies between the least and the most the
  *                   arrow's cells can add up to, and each arrow cell leaves
@@ -69,6 +72,7 @@ enum { SL_LK_NONE = 0, SL_LK_CAGE, SL_LK_RELATION, SL_LK_LT, SL_LK_GT, SL_LK_ARR
 
 #define SL_CAGE_BUDGET 100000u
 #define SL_INNIES_MAX  6 /* innies or outies of more cells are not looked at */
+#define SL_UNION_MAX   3 /* the 45 rule over up to 3 neighbouring rows or columns */
 #define SL_LINE_BUDGET 20000u
 
 /* A cell's digits: its candidates, or its value when placed. */
@@ -346,40 +350,59 @@ static int sum_keep(sudoku_logic_t *st, const int *v, int k, long total, uint32_
     return 0;
 }
 
-/* Innies (outies = 0) or outies of exact unit u: the cells of u outside
- * the cages that lie inside it, or the cells outside u of the cages that
- * meet it (when cages cover u), into v[], and their total.  Returns how
- * many cells (0: nothing to say, or more than SL_INNIES_MAX). */
-static int unit_rest(sudoku_logic_t *st, int u, int outies, int *v, long *total) {
-    const uint16_t *uc = sl_ucells(st, u);
-    int k = 0, n = st->n;
-    long t = (long)n * (n + 1) / 2, cages = 0;
-    int seen[SL_MAX_N], ns = 0;
-    for (int j = 0; j < st->ulen[u]; j++) { /* the cages that meet u, once each */
-        int g = cage_of(st, uc[j]), dup = 0;
-        if (g == -2) return 0;
-        if (g < 0) {
-            if (outies) return 0; /* a cell of u in no cage: no outies */
-            continue;
+/* A set of exact units read as one by the 45 rule: us[0..nu), pairwise
+ * disjoint (their digits then add up to nu * n(n+1)/2). */
+typedef struct sl_uset_s {
+    int us[SL_UNION_MAX];
+    int nu;
+} sl_uset_t;
+
+static int in_uset(const sudoku_logic_t *st, int c, const sl_uset_t *set) {
+    for (int i = 0; i < set->nu; i++)
+        if (sl_in_unit(st, c, set->us[i])) return 1;
+    return 0;
+}
+
+/* Whether cage g lies inside the set. */
+static int cage_inside(const sudoku_logic_t *st, int g, const sl_uset_t *set) {
+    const sudoku_line_t *ln = &st->m->lines[g];
+    for (uint32_t q = 0; q < ln->len; q++)
+        if (!in_uset(st, line_cells(st, g)[q], set)) return 0;
+    return 1;
+}
+
+/* Innies (outies = 0) or outies of the set: its cells outside the cages
+ * that lie inside it, or the cells outside it of the cages that meet it
+ * (when cages cover it), into v[], and their total.  Returns how many
+ * cells (0: nothing to say, or more than SL_INNIES_MAX). */
+static int unit_rest(sudoku_logic_t *st, const sl_uset_t *set, int outies, int *v, long *total) {
+    int k = 0, n = st->n, ncells = 0;
+    long t = (long)set->nu * n * (n + 1) / 2, cages = 0;
+    int seen[SL_UNION_MAX * SL_MAX_N], ns = 0;
+    for (int i = 0; i < set->nu; i++) /* the cages that meet it, once each */
+        for (int j = 0; j < st->ulen[set->us[i]]; j++) {
+            int g = cage_of(st, sl_ucells(st, set->us[i])[j]), dup = 0;
+            ncells++;
+            if (g == -2) return 0;
+            if (g < 0) {
+                if (outies) return 0; /* a cell in no cage: no outies */
+                continue;
+            }
+            for (int q = 0; q < ns; q++)
+                dup |= seen[q] == g;
+            if (!dup) seen[ns++] = g;
         }
-        for (int i = 0; i < ns; i++)
-            dup |= seen[i] == g;
-        if (!dup) seen[ns++] = g;
-    }
     for (int i = 0; i < ns; i++) {
         const sudoku_line_t *ln = &st->m->lines[seen[i]];
         const uint16_t *lc = line_cells(st, seen[i]);
-        int inside = 1;
-        for (uint32_t j = 0; j < ln->len; j++)
-            inside &= sl_in_unit(st, lc[j], u);
         if (outies) {
             cages += ln->value;
             for (uint32_t j = 0; j < ln->len; j++)
-                if (!sl_in_unit(st, lc[j], u)) {
+                if (!in_uset(st, lc[j], set)) {
                     if (k == SL_INNIES_MAX) return 0;
                     v[k++] = lc[j];
                 }
-        } else if (inside) {
+        } else if (cage_inside(st, seen[i], set)) {
             t -= ln->value;
         }
     }
@@ -387,31 +410,64 @@ static int unit_rest(sudoku_logic_t *st, int u, int outies, int *v, long *total)
         *total = cages - t;
         return k;
     }
-    for (int j = 0; j < st->ulen[u]; j++) { /* innies: u's cells in no cage inside u */
-        int g = cage_of(st, uc[j]), in = 0;
-        if (g >= 0) {
-            const sudoku_line_t *ln = &st->m->lines[g];
-            in = 1;
-            for (uint32_t q = 0; q < ln->len; q++)
-                in &= sl_in_unit(st, line_cells(st, g)[q], u);
+    for (int i = 0; i < set->nu; i++) /* innies: its cells in no cage inside it */
+        for (int j = 0; j < st->ulen[set->us[i]]; j++) {
+            int c = sl_ucells(st, set->us[i])[j], g = cage_of(st, c);
+            if (g >= 0 && cage_inside(st, g, set)) continue;
+            if (k == SL_INNIES_MAX) return 0;
+            v[k++] = c;
         }
-        if (in) continue;
-        if (k == SL_INNIES_MAX) return 0;
-        v[k++] = uc[j];
-    }
     *total = t;
-    return k < st->ulen[u] ? k : 0; /* no cage inside u: nothing learnt */
+    return k < ncells ? k : 0; /* no cage inside: nothing learnt */
+}
+
+/* The i-th set the 45 rule reads, in the order people look: every exact
+ * unit alone (scan order), then 2 neighbouring rows, 2 columns, then 3
+ * rows, 3 columns (neighbours in scan order, which numbers a grid's rows
+ * in order; units that share a cell, as rows of overlapping grids may, are
+ * no set).  Unions come last so that a step on one unit, the easier read,
+ * is found first wherever there is one.
+ * Returns 1 with *set, 0 when the i-th is no set (a unit that is not
+ * exact, units that share a cell), -1 past the last. */
+static int uset_at(const sudoku_logic_t *st, int i, sl_uset_t *set) {
+    if (i < st->nscan) {
+        set->us[0] = st->scan[i];
+        set->nu = 1;
+        return sl_exact(st, set->us[0]);
+    }
+    i -= st->nscan;
+    for (int nu = 2; nu <= SL_UNION_MAX; nu++)
+        for (int kind = 0; kind < 2; kind++) {
+            int from = st->lines_end[kind], to = kind ? st->nscan : st->lines_end[1];
+            int count = to - from - nu + 1;
+            if (count <= 0) continue;
+            if (i >= count) {
+                i -= count;
+                continue;
+            }
+            set->nu = nu;
+            for (int q = 0; q < nu; q++) {
+                set->us[q] = st->scan[from + i + q];
+                if (!sl_exact(st, set->us[q])) return 0;
+                for (int j = 0; j < st->ulen[set->us[q]]; j++)
+                    for (int p = 0; p < q; p++)
+                        if (sl_in_unit(st, sl_ucells(st, set->us[q])[j], set->us[p])) return 0;
+            }
+            return 1;
+        }
+    return -1;
 }
 
 int sudoku__logic_innies(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *s) {
     int v[SL_INNIES_MAX];
     uint32_t keep[SL_INNIES_MAX];
-    for (int i = 0; i < st->nscan; i++) {
-        int u = st->scan[i];
-        if (!sl_exact(st, u)) continue;
+    sl_uset_t set;
+    int r;
+    for (int i = 0; (r = uset_at(st, i, &set)) >= 0; i++) {
+        if (r == 0) continue;
         for (int outies = 0; outies < 2; outies++) {
             long total;
-            int k = unit_rest(st, u, outies, v, &total), any = 0, open = 0;
+            int k = unit_rest(st, &set, outies, v, &total), any = 0, open = 0;
             uint32_t budget = SL_LINE_BUDGET;
             for (int j = 0; j < k; j++)
                 open += st->value[v[j]] == 0;
@@ -422,7 +478,8 @@ int sudoku__logic_innies(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t
                 for (uint32_t m = st->cand[v[j]] & ~keep[j]; m; m &= m - 1)
                     any |= sl_add_elim(st, s, v[j], sl_ctz(m) + 1);
             if (!any) continue;
-            s->unit[0] = (int16_t)u;
+            s->unit[0] = (int16_t)set.us[0];
+            if (set.nu > 1) s->unit[1] = (int16_t)set.us[set.nu - 1];
             s->digit = (uint8_t)outies;
             s->digits = (uint32_t)total;
             s->size = (uint8_t)k;

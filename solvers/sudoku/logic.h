@@ -109,7 +109,7 @@ typedef enum sudoku_tech_e {
     SUDOKU_TECH_CAGE_LOCKED, /* a digit every combination of a cage needs */
     SUDOKU_TECH_NAKED_PAIR,
     SUDOKU_TECH_HIDDEN_PAIR,
-    SUDOKU_TECH_INNIES_OUTIES, /* killer cages: the 45 rule over one unit */
+    SUDOKU_TECH_INNIES_OUTIES, /* killer cages: the 45 rule over a unit, or 2-3 rows/columns */
     SUDOKU_TECH_NAKED_TRIPLE,
     SUDOKU_TECH_X_WING,
     SUDOKU_TECH_HIDDEN_TRIPLE,
@@ -207,7 +207,9 @@ typedef struct sudoku_logic_item_s {
  *                   use; size = its open cells; CELL items = its cells
  *   cage-locked     line; digit = the digit every set holds; digits =
  *                   all such; CELL and CAND items = its places in the cage
- *   innies-outies   unit[0] the unit; digit 0 innies, 1 outies; digits =
+ *   innies-outies   unit[0] the unit, or the first of a union of
+ *                   neighbouring rows or columns and unit[1] its last
+ *                   (-1 for one unit); digit 0 innies, 1 outies; digits =
  *                   the total the cells make (a number, not a mask);
  *                   size = how many; CELL items = those cells
  *   pair-relation   line = the first line that removes; CELL item = the
