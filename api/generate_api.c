@@ -802,6 +802,34 @@ int api_gen_reach_problem(const sudoku_gen_opts_t *o, sudoku_gen_reach_t why, ap
     return -1;
 }
 
+/* What killer_gen_reachable() refuses, as a 422 naming the field the
+ * window came from (difficulty, or rating); 0 when it is reachable. */
+static int gen_killer_reach(const killer_gen_opts_t *o, int by_level, api_problem_t *p) {
+    const char *field = by_level ? "difficulty" : "rating";
+    int n = o->shape.n;
+    double top = killer_gen_rating(killer_gen_max_nodes(n));
+    const char *most = sudoku_grade_level_name(sudoku_grade_level_of(top));
+    switch (killer_gen_reachable(o)) {
+    case KILLER_GEN_REACHABLE: return 0;
+    case KILLER_GEN_RATING_GAP:
+        api_problem_init(p, API_EUNREACHABLE,
+                         "no Killer rates from %g up to %g: a rating is 1 + log2(1 + nodes) of "
+                         "a proof of at most %u nodes (1, 2, 2.5, 3, 3.25, ...; "
+                         "docs/generate.md)",
+                         o->rating_min, o->rating_max, KILLER_GEN_NODE_BUDGET);
+        api_problem_add(p, "body", field, "misses every rating a Killer proof gives");
+        break;
+    case KILLER_GEN_SIZE_CAP:
+        api_problem_init(p, API_EUNREACHABLE,
+                         "every %dx%d Killer the generator makes rates at most %g (%s): its "
+                         "proof takes at most %llu search nodes (measured, docs/generate.md)",
+                         n, n, top, most, (unsigned long long)killer_gen_max_nodes(n));
+        api_problem_add(p, "body", field, "a %dx%d Killer is at most %s", n, n, most);
+        break;
+    }
+    return -1;
+}
+
 /* The options read into the job: the seed (a fresh one when none was
  * given), the generator's options; 0, or -1 with the problem of the shape
  * in p. */
@@ -819,7 +847,7 @@ static int gen_options(gen_job_t *j, const gen_in_t *in, api_problem_t *p) {
         sudoku_shape_init(&j->ko.shape, j->n, 0, 0);
         j->ko.rating_min = in->lo;
         j->ko.rating_max = in->hi;
-        return 0;
+        return gen_killer_reach(&j->ko, in->difficulty >= 0, p);
     }
     sudoku_gen_opts_init(&j->so);
     sudoku_symmetry_parse(gen_symmetries[in->symmetry], &j->so.symmetry);

@@ -562,6 +562,66 @@ START_TEST(gen_killer_rejects_bad_options) {
 }
 END_TEST
 
+/* What killer_gen_reachable() refuses: windows no whole node count rates
+ * in (gaps, past the proof's budget), and 4x4 past easy; and the 4x4 cap
+ * holds for what the generator makes: every puzzle of a sweep over seeds,
+ * cage ranges (the API's for each level, and 1..4) and Killer-X is proved
+ * by propagation alone.  6x6 has no cap: Killer-X with the expert level's
+ * cages reaches expert (7 nodes) by seed 49. */
+START_TEST(gen_killer_reachable_refuses_only_the_unseen) {
+    killer_gen_opts_t o;
+    killer_gen_opts_init(&o);
+    ck_assert_int_eq(killer_gen_reachable(&o), KILLER_GEN_REACHABLE);
+    o.rating_min = 1.1; /* between 0 nodes (1.0) and 1 node (2.0) */
+    o.rating_max = 1.9;
+    ck_assert_int_eq(killer_gen_reachable(&o), KILLER_GEN_RATING_GAP);
+    o.rating_max = 2.01;
+    ck_assert_int_eq(killer_gen_reachable(&o), KILLER_GEN_REACHABLE);
+    o.rating_min = 2.6; /* 2 nodes 2.5, 3 nodes 3.0 */
+    o.rating_max = 2.9;
+    ck_assert_int_eq(killer_gen_reachable(&o), KILLER_GEN_RATING_GAP);
+    o.rating_min = killer_gen_rating(KILLER_GEN_NODE_BUDGET);
+    o.rating_max = 100;
+    ck_assert_int_eq(killer_gen_reachable(&o), KILLER_GEN_REACHABLE);
+    o.rating_min = killer_gen_rating(KILLER_GEN_NODE_BUDGET) + 1e-6; /* past the budget */
+    ck_assert_int_eq(killer_gen_reachable(&o), KILLER_GEN_RATING_GAP);
+    for (int l = 0; l < SUDOKU_GRADE_COUNT; l++) {
+        sudoku_grade_level_band((sudoku_grade_level_t)l, &o.rating_min, &o.rating_max);
+        sudoku_shape_init(&o.shape, 9, 0, 0);
+        ck_assert_int_eq(killer_gen_reachable(&o), KILLER_GEN_REACHABLE);
+        sudoku_shape_init(&o.shape, 6, 0, 0);
+        ck_assert_int_eq(killer_gen_reachable(&o), KILLER_GEN_REACHABLE);
+        sudoku_shape_init(&o.shape, 4, 0, 0);
+        ck_assert_int_eq(killer_gen_reachable(&o),
+                         l == SUDOKU_GRADE_EASY ? KILLER_GEN_REACHABLE : KILLER_GEN_SIZE_CAP);
+    }
+    static const struct {
+        int n, min, max, seeds;
+    } sweep[] = {{4, 2, 3, 2000}, {4, 3, 3, 2000}, {4, 1, 4, 2000}, {6, 3, 5, 49}};
+    uint8_t sol[81];
+    killer_cell_t cells[81];
+    killer_cage_t cages[81];
+    killer_gen_result_t r;
+    uint64_t most[2] = {0, 0};
+    for (size_t c = 0; c < sizeof sweep / sizeof sweep[0]; c++)
+        for (int seed = 1; seed <= sweep[c].seeds; seed++) {
+            killer_gen_opts_init(&o);
+            sudoku_shape_init(&o.shape, sweep[c].n, 0, 0);
+            o.cage_min = sweep[c].min;
+            o.cage_max = sweep[c].max;
+            o.diagonals = sweep[c].n == 6 || seed % 2;
+            o.seed = (uint64_t)seed;
+            o.max_attempts = 1000;
+            if (killer_generate(&o, sol, cells, cages, &r) != 0) continue;
+            ck_assert_msg(r.nodes <= killer_gen_max_nodes(sweep[c].n), "%dx%d seed %d: %llu nodes",
+                          sweep[c].n, sweep[c].n, seed, (unsigned long long)r.nodes);
+            if (r.nodes > most[sweep[c].n == 6]) most[sweep[c].n == 6] = r.nodes;
+        }
+    ck_assert_uint_eq(most[0], 0);
+    ck_assert_uint_ge(most[1], 7); /* 6x6: expert */
+}
+END_TEST
+
 /* === The endpoints === */
 
 static tjob_t gen(api_prepare_fn fn, const char *body) {
@@ -694,6 +754,48 @@ START_TEST(gen_api_unreachable_at_once) {
     };
     for (size_t i = 0; i < sizeof fine / sizeof fine[0]; i++) {
         tjob_t t = gen(api_sudoku_generate_prepare, fine[i]);
+        ck_assert_msg(t.status == 200, "%s: %d %s", fine[i], t.status, t.body);
+        ck_assert_str_eq(json_string_value(json_object_get(t.json, "status")), "complete");
+        tjob_free(&t);
+    }
+}
+END_TEST
+
+/* Killer windows no puzzle can meet answer 422 from prepare, naming the
+ * field the window came from: every 4x4 level past easy, 4x4 rating
+ * windows from 2 on, and rating windows in a gap of the proof-size scale
+ * or past its budget on any size.  What each size reaches still
+ * generates. */
+START_TEST(gen_api_killer_unreachable_at_once) {
+    static const char *const levels[] = {"medium", "hard", "expert", "extreme", "beyond-logic"};
+    char body[128];
+    for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++)
+        for (int diag = 0; diag < 2; diag++) {
+            snprintf(body, sizeof body,
+                     "{\"size\":4,\"difficulty\":\"%s\",\"count\":50,\"diagonals\":%s}", levels[l],
+                     diag ? "true" : "false");
+            gen_bad_t b = {body, "difficulty"};
+            gen_refused(api_killer_generate_prepare, &b, 1, 422, "/problems/unreachable");
+        }
+    static const gen_bad_t bad[] = {
+        {"{\"size\":4,\"rating\":{\"min\":2}}", "rating"},
+        {"{\"size\":6,\"rating\":{\"min\":2.6,\"max\":2.9}}", "rating"},
+        {"{\"rating\":{\"min\":1.1,\"max\":1.9}}", "rating"},
+        {"{\"size\":6,\"rating\":{\"min\":1.1,\"max\":1.9}}", "rating"},
+        {"{\"rating\":{\"min\":19}}", "rating"},
+        {"{\"size\":4,\"rating\":{\"min\":1.5,\"max\":1.9}}", "rating"},
+    };
+    gen_refused(api_killer_generate_prepare, bad, sizeof bad / sizeof bad[0], 422,
+                "/problems/unreachable");
+    static const char *const fine[] = {
+        "{\"size\":4,\"difficulty\":\"easy\",\"seed\":1}",
+        "{\"size\":4,\"rating\":{\"min\":1,\"max\":2},\"seed\":1}",
+        "{\"size\":6,\"difficulty\":\"easy\",\"seed\":1}",
+        "{\"size\":6,\"difficulty\":\"medium\",\"seed\":1}",
+        "{\"size\":9,\"difficulty\":\"medium\",\"seed\":1}",
+    };
+    for (size_t i = 0; i < sizeof fine / sizeof fine[0]; i++) {
+        tjob_t t = gen(api_killer_generate_prepare, fine[i]);
         ck_assert_msg(t.status == 200, "%s: %d %s", fine[i], t.status, t.body);
         ck_assert_str_eq(json_string_value(json_object_get(t.json, "status")), "complete");
         tjob_free(&t);
@@ -1218,12 +1320,14 @@ Suite *generate_suite(void) {
     tcase_add_loop_test(k, gen_killer_unique_and_in_bounds, 0,
                         (int)(sizeof kcases / sizeof kcases[0]));
     tcase_add_test(k, gen_killer_rejects_bad_options);
+    tcase_add_test(k, gen_killer_reachable_refuses_only_the_unseen);
     suite_add_tcase(s, k);
     TCase *api = tcase_create("api");
     tcase_set_timeout(api, 120);
     tcase_add_test(api, gen_api_sudoku);
     tcase_add_test(api, gen_api_validation);
     tcase_add_test(api, gen_api_unreachable_at_once);
+    tcase_add_test(api, gen_api_killer_unreachable_at_once);
     tcase_add_test(api, gen_api_givens_range);
     tcase_add_test(api, gen_api_stream);
     tcase_add_test(api, gen_api_stream_holds_for_its_reader);

@@ -22,7 +22,13 @@
  *   4. the rating: 1 + log2(1 + nodes) of the proof (piecewise linear
  *      between powers of two, so no libm), accepted in [min, max).
  * The solver counts nodes, not time, so the outcome depends only on the
- * options (and the deadline, which can only stop it). */
+ * options (and the deadline, which can only stop it).
+ *
+ * killer_gen_reachable() answers, before any attempt, for windows no
+ * attempt can meet: the rating takes only the values of whole node counts
+ * up to the budget (a binary search finds the first count at or above
+ * rating_min), and a 4x4 Killer is always settled by propagation (a
+ * measured cap, killer_gen_max_nodes(); docs/generate.md has the sweep). */
 #include "solvers/killer/generate.h"
 
 #include <stdlib.h>
@@ -51,6 +57,32 @@ double killer_gen_rating(uint64_t nodes) {
         e++;
     }
     return 1.0 + e + (x - 1.0);
+}
+
+/* === What can be reached === */
+
+uint64_t killer_gen_max_nodes(int n) { return n == 4 ? 0 : KILLER_GEN_NODE_BUDGET; }
+
+/* The fewest nodes whose rating is at least r (killer_gen_rating grows with
+ * the nodes), KILLER_GEN_NODE_BUDGET + 1 when none up to the budget is. */
+static uint64_t kg_nodes_from(double r) {
+    uint64_t lo = 0, hi = (uint64_t)KILLER_GEN_NODE_BUDGET + 1;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (killer_gen_rating(mid) >= r)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+killer_gen_reach_t killer_gen_reachable(const killer_gen_opts_t *o) {
+    uint64_t k = kg_nodes_from(o->rating_min);
+    if (k > KILLER_GEN_NODE_BUDGET || !(killer_gen_rating(k) < o->rating_max))
+        return KILLER_GEN_RATING_GAP;
+    if (k > killer_gen_max_nodes(o->shape.n)) return KILLER_GEN_SIZE_CAP;
+    return KILLER_GEN_REACHABLE;
 }
 
 typedef struct kg_s {

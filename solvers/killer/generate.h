@@ -51,6 +51,31 @@ typedef struct killer_gen_result_s {
  * apply to it. */
 double killer_gen_rating(uint64_t nodes);
 
+/* What no seed and no deadline can change, checked in microseconds before
+ * any attempt (as sudoku_gen_reachable() for the classic generator):
+ *   KILLER_GEN_REACHABLE   nothing known against it (it may still be rare);
+ *   KILLER_GEN_RATING_GAP  no proof of 0..KILLER_GEN_NODE_BUDGET nodes rates
+ *                          in [rating_min, rating_max): ratings come from
+ *                          whole node counts (1.0, 2.0, 2.5, 3.0, 3.25, ...),
+ *                          and a longer proof drops the candidate;
+ *   KILLER_GEN_SIZE_CAP    the window asks for more nodes than any puzzle of
+ *                          the size has been seen to take
+ *                          (killer_gen_max_nodes()). */
+typedef enum killer_gen_reach_e {
+    KILLER_GEN_REACHABLE = 0,
+    KILLER_GEN_RATING_GAP,
+    KILLER_GEN_SIZE_CAP
+} killer_gen_reach_t;
+
+killer_gen_reach_t killer_gen_reachable(const killer_gen_opts_t *o);
+
+/* The most nodes a uniqueness proof of an n x n Killer from this generator
+ * takes: 0 for 4x4, by measurement (every one of 2.18 million puzzles, over
+ * every cage range and Killer-X, was settled by propagation:
+ * docs/generate.md, "Killer: what each size reaches"); the proof's own cap
+ * KILLER_GEN_NODE_BUDGET for the others (6x6 Killer-X reaches expert). */
+uint64_t killer_gen_max_nodes(int n);
+
 /* Generates into caller buffers of n*n entries each: solution (values
  * 1..n), cells (the cages' cells back to back) and cages (cages[k].cells
  * points into cells).  Returns 0, SEARCH_TIMEOUT / SEARCH_CANCELLED,
