@@ -95,7 +95,10 @@ typedef struct gen_job_s {
     int n;
     long long seed;
     long long count;
+    /* count items, allocated by prepare through the request's allocator
+     * (on the server: charged to the work budget until free()) */
     gen_item_t *items;
+    const search_allocator_t *items_alloc;
     /* on the loop thread: merge(), then render() */
     uint64_t attempts; /* summed over the items by render() */
     int worst;         /* first stop code seen, 0 if none */
@@ -308,7 +311,7 @@ static void gen_free(api_job_t *job) {
         gen_drop_grids(&j->items[i]);
         search_free(j->items[i].alloc, j->items[i].line);
     }
-    free(j->items);
+    search_free(j->items_alloc, j->items);
     free(j);
 }
 
@@ -726,10 +729,15 @@ static size_t gen_bytes(const gen_job_t *j, unsigned threads) {
     return j->ndjson ? b + j->window + holding * GEN_LINE_BYTES(nn) : b;
 }
 
-/* The items; their grids come with their first turn (gen_grids). */
-static int gen_alloc(gen_job_t *j) {
-    j->items = calloc((size_t)j->count, sizeof *j->items);
+/* The items, through a (the request's allocator: on the server the work
+ * budget, so that they count while the job holds them); their grids come
+ * with their first turn (gen_grids).  0, or -1 with nothing allocated. */
+static int gen_alloc(gen_job_t *j, const search_allocator_t *a) {
+    size_t bytes = (size_t)j->count * sizeof *j->items; /* count <= API_GEN_MAX_STREAM */
+    j->items_alloc = a;
+    j->items = search_alloc(a, bytes);
     if (j->items == NULL) return -1;
+    memset(j->items, 0, bytes);
     for (long long i = 0; i < j->count; i++)
         j->items[i].rc = SEARCH_TIMEOUT; /* until run() says otherwise: items the deadline
                                             kept from running are neither run nor merged */
@@ -878,7 +886,7 @@ static int gen_prepare(const api_request_t *req, const api_endpoint_t *ep, int k
     gen_job_t *j = calloc(1, sizeof *j);
     gen_in_t in = {.lo = 0.0, .hi = 1e9};
     json_t *root = NULL;
-    int bad = 0;
+    int bad = 0, retry = 0;
     unsigned threads;
     *job = NULL;
     api_problem_init(&p, API_EINVALID, "the request is not valid");
@@ -921,8 +929,13 @@ static int gen_prepare(const api_request_t *req, const api_endpoint_t *ep, int k
                          j->count, j->n, j->n, gen_bytes(j, threads), req->work_share);
         goto fail;
     }
-    if (gen_alloc(j) != 0) {
-        api_problem_init(&p, API_ENOMEM, "out of memory");
+    if (gen_alloc(j, req->alloc) != 0) {
+        api_problem_init(&p, API_ENOMEM,
+                         req->alloc != NULL
+                             ? "the server's memory for requests in flight (--max-work-memory) "
+                               "is full; retry later"
+                             : "out of memory");
+        retry = 1;
         goto fail;
     }
     j->base.background = 1; /* long by nature: in turns with the async jobs, never in the
@@ -935,6 +948,7 @@ fail:
     json_decref(root);
     gen_free(j ? &j->base : NULL);
     api_response_problem(resp, &p);
+    if (retry) resp->retry_after = 1; /* as the server's other full-budget 503s */
     return p.code;
 }
 

@@ -63,6 +63,13 @@ typedef struct api_request_s {
      * split a count, how large an arena may grow) read it; 0 = no limit
      * (the tests and benchmarks that call prepare() directly). */
     size_t work_share;
+    /* What prepare() allocates for its job to keep while it runs (a
+     * generate job's items), through search_alloc: the server's charges its
+     * work budget (budget_t.alloc), so that the memory shows in
+     * puzzled_memory_used_bytes{budget="work"} and a full budget refuses
+     * it; NULL = malloc (tests, benchmarks, cluster copies).  It outlives
+     * every job. */
+    const search_allocator_t *alloc;
 } api_request_t;
 
 /* Writes the next bytes of a streamed body into buf (at most max) and

@@ -12,12 +12,18 @@
 #define BUDGET_HDR 16
 _Static_assert(BUDGET_HDR >= alignof(max_align_t), "the header keeps malloc's alignment");
 
+static void *budget_whole_alloc(void *ud, size_t size);
+static void budget_whole_dealloc(void *ud, void *ptr);
+
 void budget_init(budget_t *b, const char *name, size_t limit) {
     b->name = name;
     b->limit = limit;
     atomic_init(&b->used, 0);
     atomic_init(&b->peak, 0);
     atomic_init(&b->refused, 0);
+    b->alloc.alloc = budget_whole_alloc;
+    b->alloc.dealloc = budget_whole_dealloc;
+    b->alloc.ud = b;
 }
 
 static void budget_note_peak(budget_t *b, size_t now) {
@@ -75,26 +81,51 @@ void budget_charge_give(budget_charge_t *c, size_t n) {
     budget_give(c->budget, n);
 }
 
-static void *budget_alloc(void *ud, size_t size) {
-    budget_charge_t *c = ud;
-    size_t total;
-    if (size > SIZE_MAX - BUDGET_HDR) return NULL;
-    total = size + BUDGET_HDR;
-    if (budget_charge_take(c, total) != 0) return NULL;
-    unsigned char *p = malloc(total);
-    if (p == NULL) {
-        budget_charge_give(c, total);
-        return NULL;
-    }
+/* Blocks: `total` bytes from malloc, the first BUDGET_HDR holding total.
+ * budget_block_total: what a block of size bytes charges, 0 past SIZE_MAX. */
+static size_t budget_block_total(size_t size) {
+    return size > SIZE_MAX - BUDGET_HDR ? 0 : size + BUDGET_HDR;
+}
+
+/* The user's pointer of a block just taken (NULL when malloc failed). */
+static void *budget_block_user(unsigned char *p, size_t total) {
+    if (p == NULL) return NULL;
     *(size_t *)p = total;
     return p + BUDGET_HDR;
 }
 
-static void budget_dealloc(void *ud, void *ptr) {
-    if (ptr == NULL) return;
+/* Frees the block behind ptr; returns what it charged. */
+static size_t budget_block_free(void *ptr) {
     unsigned char *p = (unsigned char *)ptr - BUDGET_HDR;
-    budget_charge_give(ud, *(size_t *)p);
+    size_t total = *(size_t *)p;
     free(p);
+    return total;
+}
+
+/* Charged to a request (budget_allocator_init). */
+static void *budget_alloc(void *ud, size_t size) {
+    size_t total = budget_block_total(size);
+    if (total == 0 || budget_charge_take(ud, total) != 0) return NULL;
+    void *u = budget_block_user(malloc(total), total);
+    if (u == NULL) budget_charge_give(ud, total);
+    return u;
+}
+
+static void budget_dealloc(void *ud, void *ptr) {
+    if (ptr != NULL) budget_charge_give(ud, budget_block_free(ptr));
+}
+
+/* Charged to the budget alone (budget_t.alloc). */
+static void *budget_whole_alloc(void *ud, size_t size) {
+    size_t total = budget_block_total(size);
+    if (total == 0 || budget_take(ud, total) != 0) return NULL;
+    void *u = budget_block_user(malloc(total), total);
+    if (u == NULL) budget_give(ud, total);
+    return u;
+}
+
+static void budget_whole_dealloc(void *ud, void *ptr) {
+    if (ptr != NULL) budget_give(ud, budget_block_free(ptr));
 }
 
 void budget_allocator_init(search_allocator_t *a, budget_charge_t *c) {

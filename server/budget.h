@@ -38,8 +38,14 @@ typedef struct budget_s {
     atomic_size_t used;           /* bytes charged now */
     atomic_size_t peak;           /* the most ever charged at once */
     atomic_uint_fast64_t refused; /* charges refused */
+    /* An allocator charging this budget alone (no request's share): for
+     * what a request's prepare() allocates for its job to keep (a generate
+     * job's items), before the pool gives the job a share of its own.  Set
+     * by budget_init(); its blocks may outlive the pool, not the budget. */
+    search_allocator_t alloc;
 } budget_t;
 
+/* Sets the limit, zeroes the counters, and points b->alloc at b. */
 void budget_init(budget_t *b, const char *name, size_t limit);
 
 /* Charges n bytes: 0, or -1 (nothing charged) when used + n would pass the

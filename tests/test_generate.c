@@ -16,10 +16,12 @@
 #include <check.h>
 #include <jansson.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "api/generate_api.h"
@@ -1149,13 +1151,10 @@ static double await_metric(const char *series, double want, int below, int ms) {
     return v;
 }
 
-/* A stream whose client hangs up is cancelled, generator turns and all:
- * 10,000 puzzles no generation can make (LONG_GEN: it runs to its
- * deadline on any machine) on a raw connection, closed once the job holds
- * a background worker; the server then has nothing in flight. */
-START_TEST(gen_http_stream_hang_up) {
-    static const char body[] = "{" LONG_GEN ",\"count\":10000,\"timeout_ms\":30000}";
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)hc_srv.port)};
+/* Opens a raw connection to s and sends an NDJSON generate request with
+ * `body`, reading nothing back; returns the socket (close it to hang up). */
+static int raw_stream(const tsrv_t *s, const char *body) {
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)s->port)};
     char head[256];
     int fd = socket(AF_INET, SOCK_STREAM, 0), n;
     ck_assert_int_ge(fd, 0);
@@ -1167,9 +1166,78 @@ START_TEST(gen_http_stream_hang_up) {
                  strlen(body));
     ck_assert_int_eq(send(fd, head, (size_t)n, MSG_NOSIGNAL), n);
     ck_assert_int_eq(send(fd, body, strlen(body), MSG_NOSIGNAL), (ssize_t)strlen(body));
+    return fd;
+}
+
+#define WORK_USED "puzzled_memory_used_bytes{budget=\"work\"}"
+/* The items of a 10,000-puzzle job: more than 256 bytes each (an item
+ * holds its random stream, both generators' results and its line), where
+ * its grids and lines take a few KB while nothing is found. */
+#define GEN_ITEMS_10K (10000.0 * 256)
+
+/* A stream whose client hangs up is cancelled, generator turns and all:
+ * 10,000 puzzles no generation can make (LONG_GEN: it runs to its
+ * deadline on any machine) on a raw connection, closed once the job holds
+ * a background worker; the server then has nothing in flight.  While it
+ * runs its items are charged to the work budget, and given back with it. */
+START_TEST(gen_http_stream_hang_up) {
+    static const char body[] = "{" LONG_GEN ",\"count\":10000,\"timeout_ms\":30000}";
+    ck_assert_double_eq(await_metric("puzzled_jobs_inflight", 0, 1, 10000), 0);
+    double idle = await_metric(WORK_USED, 0, 1, 10000);
+    int fd = raw_stream(&hc_srv, body);
     ck_assert_double_ge(await_metric("puzzled_workers_busy{class=\"background\"}", 1, 0, 10000), 1);
+    double held = tsrv_metric(&hc_srv, WORK_USED);
+    printf("gen: a 10,000-puzzle stream holds %.0f bytes of the work budget (idle %.0f)\n", held,
+           idle);
+    ck_assert_double_ge(held - idle, GEN_ITEMS_10K);
     close(fd);
     ck_assert_double_eq(await_metric("puzzled_jobs_inflight", 0, 1, 10000), 0);
+    ck_assert_double_le(await_metric(WORK_USED, idle, 1, 10000), idle);
+}
+END_TEST
+
+/* Items that do not fit in what is left of the work budget are refused as
+ * any request that finds the budget full: 503 with Retry-After, before
+ * any work.  A 16 MiB budget (its least) holds four 10,000-puzzle streams'
+ * items (3.5 MB each), not a fifth; once they hang up it is empty. */
+START_TEST(gen_http_items_over_budget) {
+    static const char *const args[] = {
+        "--threads", "2", "--max-work-memory", "16777216", "--max-request-memory",
+        "16777216",  NULL};
+    static const char body[] = "{" LONG_GEN ",\"count\":10000,\"timeout_ms\":30000}";
+    tsrv_t s;
+    int fds[4];
+    char ans[4096] = "";
+    ck_assert_int_eq(tsrv_start(&s, args, NULL), 0);
+    for (int i = 0; i < 4; i++) {
+        fds[i] = raw_stream(&s, body);
+        /* each prepared (its items charged) before the next is sent */
+        double want = (i + 1) * GEN_ITEMS_10K, v = -1;
+        for (double t0 = test_now_ms(); test_now_ms() - t0 < 10000; test_sleep_ms(20))
+            if ((v = tsrv_metric(&s, WORK_USED)) >= want) break;
+        ck_assert_double_ge(v, want);
+    }
+    /* the fifth, read as it comes: the whole answer, then the server closes */
+    int q = raw_stream(&s, body);
+    struct timeval tv = {.tv_sec = 10};
+    size_t got = 0;
+    ssize_t k;
+    ck_assert_int_eq(setsockopt(q, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv), 0);
+    while (got < sizeof ans - 1 && (k = recv(q, ans + got, sizeof ans - 1 - got, 0)) > 0 &&
+           strstr(ans, "--max-work-memory") == NULL)
+        ans[got += (size_t)k] = '\0';
+    ck_assert_msg(strncmp(ans, "HTTP/1.1 503", 12) == 0, "%s", ans);
+    ck_assert_ptr_nonnull(strstr(ans, "Retry-After: 1"));
+    ck_assert_ptr_nonnull(strstr(ans, "application/problem+json"));
+    ck_assert_ptr_nonnull(strstr(ans, "--max-work-memory"));
+    close(q);
+    for (int i = 0; i < 4; i++)
+        close(fds[i]);
+    double v = -1;
+    for (double t0 = test_now_ms(); test_now_ms() - t0 < 10000; test_sleep_ms(20))
+        if ((v = tsrv_metric(&s, WORK_USED)) == 0) break;
+    ck_assert_double_eq(v, 0);
+    ck_assert_int_eq(tsrv_stop(&s, SIGTERM, 15000), 0);
 }
 END_TEST
 
@@ -1341,6 +1409,7 @@ Suite *generate_suite(void) {
     tcase_add_test(http, gen_http_cross_checked);
     tcase_add_test(http, gen_http_stream);
     tcase_add_test(http, gen_http_stream_hang_up);
+    tcase_add_test(http, gen_http_items_over_budget);
     tcase_add_test(http, gen_http_round_trips_its_box);
     tcase_add_test(http, gen_http_deadline_keeps_labels_honest);
     tcase_add_test(http, gen_http_killer_unique);

@@ -560,6 +560,7 @@ static int http_run_api(http_req_t *req) {
     areq.max_timeout_ms = srv->cfg->timeout_ms;
     areq.max_batch_lines = srv->cfg->max_batch_lines;
     areq.work_share = srv->cfg->max_request_memory;
+    areq.alloc = &pool_budget(srv->pool)->alloc;
     int async =
         srv->jobs != NULL &&
         http_prefers_async(MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, "Prefer"));
