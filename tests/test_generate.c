@@ -688,6 +688,16 @@ static void gen_refused(api_prepare_fn fn, const gen_bad_t *bad, size_t n, int s
     }
 }
 
+/* Each of bodies[0..n) through fn makes all its puzzles (200, complete). */
+static void gen_made(api_prepare_fn fn, const char *const *bodies, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        tjob_t t = gen(fn, bodies[i]);
+        ck_assert_msg(t.status == 200, "%s: %d %s", bodies[i], t.status, t.body);
+        ck_assert_str_eq(json_string_value(json_object_get(t.json, "status")), "complete");
+        tjob_free(&t);
+    }
+}
+
 START_TEST(gen_api_validation) {
     static const gen_bad_t bad[] = {
         {"{\"count\":101}", "count"},
@@ -754,12 +764,7 @@ START_TEST(gen_api_unreachable_at_once) {
         "{\"size\":4,\"difficulty\":\"easy\",\"seed\":1}",
         "{\"rating\":{\"min\":1.3,\"max\":1.6},\"seed\":1}",
     };
-    for (size_t i = 0; i < sizeof fine / sizeof fine[0]; i++) {
-        tjob_t t = gen(api_sudoku_generate_prepare, fine[i]);
-        ck_assert_msg(t.status == 200, "%s: %d %s", fine[i], t.status, t.body);
-        ck_assert_str_eq(json_string_value(json_object_get(t.json, "status")), "complete");
-        tjob_free(&t);
-    }
+    gen_made(api_sudoku_generate_prepare, fine, sizeof fine / sizeof fine[0]);
 }
 END_TEST
 
@@ -796,12 +801,7 @@ START_TEST(gen_api_killer_unreachable_at_once) {
         "{\"size\":6,\"difficulty\":\"medium\",\"seed\":1}",
         "{\"size\":9,\"difficulty\":\"medium\",\"seed\":1}",
     };
-    for (size_t i = 0; i < sizeof fine / sizeof fine[0]; i++) {
-        tjob_t t = gen(api_killer_generate_prepare, fine[i]);
-        ck_assert_msg(t.status == 200, "%s: %d %s", fine[i], t.status, t.body);
-        ck_assert_str_eq(json_string_value(json_object_get(t.json, "status")), "complete");
-        tjob_free(&t);
-    }
+    gen_made(api_killer_generate_prepare, fine, sizeof fine / sizeof fine[0]);
 }
 END_TEST
 
