@@ -286,6 +286,13 @@ void api_logic_explain(const api_sudoku_puzzle_t *pz, const sudoku_logic_step_t 
                odd / n + 1, odd % n + 1);
         break;
     }
+    case SUDOKU_TECH_BUG_PLUS_1:
+        lg_cat(buf, cap, &len,
+               "Every empty cell but r%dc%d has two candidates, and without %lld there every "
+               "candidate would appear twice in each of its units: a pattern with no solution or "
+               "several, so in a unique puzzle r%dc%d is %lld",
+               cells[0] / n + 1, cells[0] % n + 1, d, cells[0] / n + 1, cells[0] % n + 1, d);
+        break;
     case SUDOKU_TECH_SIMPLE_COLOURING:
         if (s->unit[0] == 0)
             lg_cat(buf, cap, &len,

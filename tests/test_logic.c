@@ -38,7 +38,8 @@ typedef struct position_s {
     int n, box; /* square boxes box x box */
     const char *cands;
     const char *solution;
-    /* the step's eliminations exactly, in its order ("-4r6c6 -4r9c6"), or
+    /* the step's placements and eliminations exactly, in its order
+     * ("-4r6c6 -4r9c6", "+7r5c5"), or
      * NULL: not checked (the older positions) */
     const char *expect;
 } position_t;
@@ -203,6 +204,12 @@ static const position_t positions[] = {
      "139 =5 2469 346 234 =7 139 16 29 =7 19 69 =5 38 1269 =4 38 234 =6 34 789 37 =1 28 39 =5 "
      "=1 =2 =6 =3 =8 =9 =5 =7 =4 379 =4 37 =1 =2 =5 89 =6 38 =5 39 =8 46 46 =7 19 139 =2",
      "689514327457293681312876459835942716971658243264731895126389574743125968598467132", NULL},
+    /* bug-plus-1: +7r5c5 (7 is thrice in row 5, column 5 and box 5) */
+    {SUDOKU_TECH_BUG_PLUS_1, 9, 3,
+     "=8 =1 =9 =2 =5 =6 =3 =7 =4 =5 =7 =2 =8 =4 =3 =1 =6 =9 =3 =4 =6 =9 =1 =7 =2 =8 =5 =1 =5 "
+     "47 =3 78 28 =9 24 =6 =2 39 47 16 679 15 57 34 =8 =6 39 =8 =4 79 25 57 23 =1 =4 =6 =5 =7 "
+     "=3 =9 =8 =1 =2 =7 =8 =1 =5 =2 =4 =6 =9 =3 =9 =2 =3 16 68 18 =4 =5 =7",
+     "819256374572843169346917285157382946294671538638495721465739812781524693923168457", "+7r5c5"},
     /* x-chain: -1r7c2 -1r8c2 */
     {SUDOKU_TECH_X_CHAIN, 9, 3,
      "89 129 =3 =4 125 259 =6 =7 2589 =5 1269 12689 189 1267 2679 =3 =4 289 =7 =4 26 89 2356 "
@@ -323,9 +330,10 @@ START_TEST(logic_each_technique_on_its_position) {
         size_t len = 0;
         got[0] = '\0';
         for (int i = 0; i < step->nitems && len + 16 < sizeof got; i++)
-            if (step->items[i].kind == SUDOKU_ITEM_ELIM)
-                len += (size_t)snprintf(got + len, sizeof got - len, "%s-%dr%dc%d", len ? " " : "",
-                                        step->items[i].value, step->items[i].cell / p->n + 1,
+            if (step->items[i].kind <= SUDOKU_ITEM_ELIM)
+                len += (size_t)snprintf(got + len, sizeof got - len, "%s%c%dr%dc%d", len ? " " : "",
+                                        "+-"[step->items[i].kind], step -> items[i].value,
+                                        step->items[i].cell / p->n + 1,
                                         step->items[i].cell % p->n + 1);
         ck_assert_str_eq(got, p->expect);
     }
@@ -355,9 +363,11 @@ START_TEST(logic_every_technique_has_a_position) {
 END_TEST
 
 START_TEST(logic_unique_rectangle_needs_uniqueness) {
-    /* without assume_unique the engine must not use it */
+    /* without assume_unique the engine must use neither uniqueness technique */
     for (size_t i = 0; i < NPOS; i++) {
-        if (positions[i].tech != SUDOKU_TECH_UNIQUE_RECTANGLE) continue;
+        if (positions[i].tech != SUDOKU_TECH_UNIQUE_RECTANGLE &&
+            positions[i].tech != SUDOKU_TECH_BUG_PLUS_1)
+            continue;
         sudoku_shape_t sh;
         uint8_t sol[81];
         sudoku_logic_opts_t o;
@@ -369,7 +379,8 @@ START_TEST(logic_unique_rectangle_needs_uniqueness) {
         o.solution = sol;
         ck_assert_int_eq(sudoku_logic_next(st, &o, step, NULL), 1);
         ck_assert_int_ne(step->tech, SUDOKU_TECH_UNIQUE_RECTANGLE);
-        ck_assert_int_gt(step->tech, SUDOKU_TECH_UNIQUE_RECTANGLE);
+        ck_assert_int_ne(step->tech, SUDOKU_TECH_BUG_PLUS_1);
+        ck_assert_int_gt(step->tech, positions[i].tech);
         assert_sound(step, sol);
         sudoku_logic_free(st);
         free(step);
@@ -415,6 +426,9 @@ START_TEST(logic_explanations_name_units_from_one) {
                              "In rows 2 and 5, 4 can only go in columns 6 and 9 or in the fin "
                              "r5c4 (a finned x-wing): either a fin is 4 or the x-wing holds, so "
                              "cells of those columns that see every fin lose 4");
+        if (p->tech == SUDOKU_TECH_BUG_PLUS_1)
+            ck_assert_msg(strstr(text, "but r5c5 has two") && strstr(text, "r5c5 is 7"), "%s",
+                          text);
         if (p->tech == SUDOKU_TECH_FINNED_JELLYFISH) /* row 9 keeps r9c5 alone: sashimi */
             ck_assert_msg(strstr(text, "fins r9c1 and r9c2 (a sashimi jellyfish)") != NULL, "%s",
                           text);

@@ -64,6 +64,7 @@ static const struct {
     {"jellyfish", 4.8, SUDOKU_GRADE_EXPERT},
     {"finned-jellyfish", 4.9, SUDOKU_GRADE_EXPERT},
     {"simple-colouring", 5.0, SUDOKU_GRADE_EXPERT},
+    {"bug-plus-1", 5.1, SUDOKU_GRADE_EXPERT},
     {"x-chain", 5.2, SUDOKU_GRADE_EXPERT},
     {"xy-chain", 6.0, SUDOKU_GRADE_EXTREME},
     {"aic", 7.0, SUDOKU_GRADE_EXTREME},
@@ -843,6 +844,9 @@ static int find(sudoku_logic_t *st, sudoku_tech_t t, const sudoku_logic_opts_t *
     case SUDOKU_TECH_JELLYFISH: return sudoku__logic_fish(st, 4, 0, s);
     case SUDOKU_TECH_FINNED_JELLYFISH: return sudoku__logic_fish(st, 4, 1, s);
     case SUDOKU_TECH_SIMPLE_COLOURING: return sudoku__logic_colouring(st, s);
+    case SUDOKU_TECH_BUG_PLUS_1:
+        return o != NULL && o->assume_unique && st->ur && st->m->classic ? sudoku__logic_bug(st, s)
+                                                                         : 0;
     case SUDOKU_TECH_X_CHAIN: return sudoku__logic_x_chain(st, budget, work, s);
     case SUDOKU_TECH_XY_CHAIN: return sudoku__logic_xy_chain(st, budget, work, s);
     case SUDOKU_TECH_AIC: return sudoku__logic_aic(st, budget, work, s);

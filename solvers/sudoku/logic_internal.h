@@ -231,6 +231,7 @@ int sudoku__logic_fish(sudoku_logic_t *st, int size, int finned, sudoku_logic_st
 int sudoku__logic_xy_wing(sudoku_logic_t *st, sudoku_logic_step_t *step);
 int sudoku__logic_xyz_wing(sudoku_logic_t *st, sudoku_logic_step_t *step);
 int sudoku__logic_unique_rect(sudoku_logic_t *st, sudoku_logic_step_t *step);
+int sudoku__logic_bug(sudoku_logic_t *st, sudoku_logic_step_t *step);
 int sudoku__logic_colouring(sudoku_logic_t *st, sudoku_logic_step_t *step);
 /* The chain searches also add the nodes they expand to *work and stop
  * (returning 0) past `budget` of them. */
