@@ -35,8 +35,8 @@
  * on other grids each k-subset of a union of at most k + SL_FIN_COLS
  * lines.  Trying every k-subset of the union on a classic grid too made
  * grading top1465 6.5 times slower; with the box pruning it is ~1.4x the
- * engine without finned fish (bench_logic -G, docs/ARCHITECTURE.md has no
- * figure: the commit message and the lead's report do).  Mutant fish (boxes as base or
+ * engine without finned fish (bench_logic -G; docs/grading.md has the
+ * figures).  Mutant fish (boxes as base or
  * cover) are not looked for: the chains find what they would. */
 #include "solvers/sudoku/logic_internal.h"
 
