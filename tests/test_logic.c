@@ -562,6 +562,51 @@ START_TEST(logic_known_puzzles_grade_as_known) {
 }
 END_TEST
 
+/* Puzzles of magictour's top1465 (public; typed in here so make test needs
+ * no ../shared) whose paths use the issue-39 techniques: graded with every
+ * step checked against the solution, and the technique must be used (so
+ * the check reaches it).  The first one's hardest step is the finned
+ * x-wing (rating 3.53, hard; the engine without finned fish needed simple
+ * colouring, 5.02). */
+START_TEST(logic_finned_fish_and_bug_on_hard_puzzles) {
+    static const struct {
+        const char *p;
+        sudoku_tech_t uses;
+    } cases[] = {
+        {"1.37....5...6.4...8...........81.....9....7...6.....9..2....4..5...3...........2.",
+         SUDOKU_TECH_FINNED_X_WING},
+        {"6.9.....8...3.1...4............6...4.2.....3..7....5...1.5...7.8...9..........2..",
+         SUDOKU_TECH_FINNED_X_WING},
+        {"4.35...2.....16...7............895.....3..8..2...........4...7..9....6...1.......",
+         SUDOKU_TECH_FINNED_SWORDFISH},
+        {"1.......3.6.3..7...7...5..121.7...9...7........8.1..2....8.64....9.2..6....4.....",
+         SUDOKU_TECH_BUG_PLUS_1},
+    };
+    sudoku_shape_t sh;
+    sudoku_opts_t so;
+    sudoku_result_t sr;
+    uint8_t p[81], sol[162];
+    sudoku_shape_init(&sh, 9, 3, 3);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        for (int i = 0; i < 81; i++)
+            p[i] = cases[k].p[i] == '.' ? 0 : (uint8_t)(cases[k].p[i] - '0');
+        sudoku_opts_init(&so);
+        so.max_solutions = 2;
+        so.solutions = sol;
+        ck_assert_int_eq(sudoku_solve(&sh, p, &so, &sr), 0);
+        ck_assert_int_eq((int)sr.solutions_found, 1);
+        sudoku_grade_t g = grade_checked(&sh, p, sol);
+        ck_assert_msg(g.counts[cases[k].uses] > 0, "puzzle %zu does not use %s", k,
+                      sudoku_tech_name(cases[k].uses));
+        ck_assert(g.solved_by_logic);
+        if (k == 0) {
+            ck_assert_int_eq(g.hardest, SUDOKU_TECH_FINNED_X_WING);
+            ck_assert_int_eq(g.level, SUDOKU_GRADE_HARD);
+        }
+    }
+}
+END_TEST
+
 /* With ../shared/data: the first puzzles of each collection (all of them
  * are graded by make bench). */
 START_TEST(logic_shared_collections_when_present) {
@@ -948,6 +993,7 @@ Suite *logic_suite(void) {
     tcase_add_loop_test(tc, logic_paths_end_at_the_solution_on_every_shape, 0,
                         (int)(sizeof shapes / sizeof shapes[0]));
     tcase_add_test(tc, logic_known_puzzles_grade_as_known);
+    tcase_add_test(tc, logic_finned_fish_and_bug_on_hard_puzzles);
     tcase_add_test(tc, logic_shared_collections_when_present);
     tcase_add_test(tc, logic_contradictions_are_reported);
     tcase_add_test(tc, logic_names_round_trip);
