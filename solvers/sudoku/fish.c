@@ -59,34 +59,6 @@ typedef struct fish_s {
 static const sudoku_tech_t fish_tech[5] = {0, 0, SUDOKU_TECH_X_WING, SUDOKU_TECH_SWORDFISH,
                                            SUDOKU_TECH_JELLYFISH};
 
-static int fish_found(fish_t *f, uint32_t cover) {
-    sudoku_logic_t *st = f->st;
-    int n = st->n, cover_kind = 1 - f->base, any = 0;
-    uint32_t bases = 0;
-    for (int i = 0; i < f->k; i++)
-        bases |= (uint32_t)1 << f->line[f->pick[i]];
-    sl_step_begin(f->s, fish_tech[f->k]);
-    for (uint32_t q = cover; q; q &= q - 1) {
-        int u = f->lines[cover_kind * n + sl_ctz(q)];
-        for (uint32_t p = *sl_pos(st, u, f->d) & ~bases; p; p &= p - 1)
-            any |= sl_add_elim(st, f->s, sl_ucells(st, u)[sl_ctz(p)], f->d);
-    }
-    if (!any) return 0;
-    f->s->digit = (uint8_t)f->d;
-    f->s->size = (uint8_t)f->k;
-    f->s->unit[0] = (int16_t)f->lines[f->base * n + f->line[f->pick[0]]];
-    f->s->unit[1] = (int16_t)f->lines[cover_kind * n + sl_ctz(cover)];
-    for (int i = 0; i < f->k; i++) {
-        int u = f->lines[f->base * n + f->line[f->pick[i]]];
-        for (uint32_t p = *sl_pos(st, u, f->d); p; p &= p - 1) {
-            int c = sl_ucells(st, u)[sl_ctz(p)];
-            sl_add(f->s, SUDOKU_ITEM_CELL, c, 0);
-            sl_add(f->s, SUDOKU_ITEM_CAND, c, f->d);
-        }
-    }
-    return 1;
-}
-
 static const sudoku_tech_t finned_tech[5] = {
     0, 0, SUDOKU_TECH_FINNED_X_WING, SUDOKU_TECH_FINNED_SWORDFISH, SUDOKU_TECH_FINNED_JELLYFISH};
 
@@ -97,13 +69,15 @@ static int fin_sees_all(const sudoku_logic_t *st, int c, const int *fins, int nf
     return 1;
 }
 
-/* The finned fish on the picked base lines with cover `cover` (k bits of
- * the union): 1 with the step filled when it removes something. */
-static int finned_found(fish_t *f, uint32_t cover) {
+/* The fish on the picked base lines with cover `cover` (k lines of their
+ * union): 1 with the step filled when it removes something.  A basic fish
+ * has no fins (its union is the cover), so every cover cell outside the
+ * base "sees every fin"; a finned one needs fins. */
+static int fish_found(fish_t *f, uint32_t cover) {
     sudoku_logic_t *st = f->st;
     int n = st->n, cover_kind = 1 - f->base, any = 0, fins[SL_MAX_N * 4], nf = 0;
     uint32_t bases = 0;
-    if (st->m->classic) { /* the fins' lines in one band (finned_stacks: columns in one stack) */
+    if (f->finned && st->m->classic) { /* fins' lines in one band (finned_stacks: one stack) */
         int h = f->base == 0 ? st->m->shape.box_rows : st->m->shape.box_cols, band = -1;
         for (int i = 0; i < f->k; i++) {
             if (!(f->mask[f->pick[i]] & ~cover)) continue;
@@ -117,8 +91,8 @@ static int finned_found(fish_t *f, uint32_t cover) {
         for (uint32_t p = f->mask[f->pick[i]] & ~cover; p; p &= p - 1)
             fins[nf++] = sl_ucells(st, u)[sl_ctz(p)];
     }
-    if (nf == 0) return 0; /* a basic fish: found before this */
-    sl_step_begin(f->s, finned_tech[f->k]);
+    if (f->finned && nf == 0) return 0; /* a basic fish: found before this */
+    sl_step_begin(f->s, (f->finned ? finned_tech : fish_tech)[f->k]);
     for (uint32_t q = cover; q; q &= q - 1) {
         int u = f->lines[cover_kind * n + sl_ctz(q)];
         for (uint32_t p = *sl_pos(st, u, f->d) & ~bases; p; p &= p - 1) {
@@ -133,8 +107,11 @@ static int finned_found(fish_t *f, uint32_t cover) {
     f->s->unit[1] = (int16_t)f->lines[cover_kind * n + sl_ctz(cover)];
     for (int i = 0; i < f->k; i++) {
         int u = f->lines[f->base * n + f->line[f->pick[i]]];
-        for (uint32_t p = f->mask[f->pick[i]]; p; p &= p - 1)
-            sl_add(f->s, SUDOKU_ITEM_CELL, sl_ucells(st, u)[sl_ctz(p)], 0);
+        for (uint32_t p = f->mask[f->pick[i]]; p; p &= p - 1) {
+            int c = sl_ucells(st, u)[sl_ctz(p)];
+            sl_add(f->s, SUDOKU_ITEM_CELL, c, 0);
+            if (!f->finned) sl_add(f->s, SUDOKU_ITEM_CAND, c, f->d); /* basic: every base cell */
+        }
     }
     for (int i = 0; i < nf; i++)
         sl_add(f->s, SUDOKU_ITEM_CAND, fins[i], f->d);
@@ -143,7 +120,7 @@ static int finned_found(fish_t *f, uint32_t cover) {
 
 /* Each k-subset of the union `uni` (ascending bits) as the cover. */
 static int finned_covers(fish_t *f, uint32_t uni, int need, uint32_t cover) {
-    if (need == 0) return finned_found(f, cover);
+    if (need == 0) return fish_found(f, cover);
     for (uint32_t q = uni; q && sl_popcount(q) >= need; q &= q - 1) {
         uint32_t b = q & (~q + 1);
         if (finned_covers(f, q & ~b, need - 1, cover | b)) return 1;
