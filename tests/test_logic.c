@@ -296,6 +296,18 @@ static void assert_sound(const sudoku_logic_step_t *s, const uint8_t *sol) {
     }
 }
 
+/* A step's placements and eliminations as text: "+7r5c5 -4r6c6". */
+static void items_text(const sudoku_logic_step_t *s, int n, char *buf, size_t cap) {
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < s->nitems && len + 16 < cap; i++)
+        if (s->items[i].kind <= SUDOKU_ITEM_ELIM)
+            len += (size_t)snprintf(buf + len, cap - len, "%s%c%dr%dc%d", len ? " " : "",
+                                    s->items[i].kind == SUDOKU_ITEM_PLACE ? '+' : '-',
+                                    s->items[i].value, s->items[i].cell / n + 1,
+                                    s->items[i].cell % n + 1);
+}
+
 START_TEST(logic_each_technique_on_its_position) {
     const position_t *p = &positions[_i];
     sudoku_shape_t sh;
@@ -327,14 +339,7 @@ START_TEST(logic_each_technique_on_its_position) {
     ck_assert_int_gt(acts, 0);
     if (p->expect != NULL) {
         char got[1024];
-        size_t len = 0;
-        got[0] = '\0';
-        for (int i = 0; i < step->nitems && len + 16 < sizeof got; i++)
-            if (step->items[i].kind <= SUDOKU_ITEM_ELIM)
-                len += (size_t)snprintf(got + len, sizeof got - len, "%s%c%dr%dc%d", len ? " " : "",
-                                        "+-"[step->items[i].kind], step -> items[i].value,
-                                        step->items[i].cell / p->n + 1,
-                                        step->items[i].cell % p->n + 1);
+        items_text(step, p->n, got, sizeof got);
         ck_assert_str_eq(got, p->expect);
     }
     assert_sound(step, sol);
@@ -359,6 +364,89 @@ START_TEST(logic_every_technique_has_a_position) {
             t != SUDOKU_TECH_CONSTRAINT) /* line rules test_logic_lines.c */
             ck_assert_msg(seen[t] == 1, "%s has %d positions", sudoku_tech_name((sudoku_tech_t)t),
                           seen[t]);
+}
+END_TEST
+
+/* The finned fish positions transposed (rows become columns): the step is
+ * the same technique, sound, and where it is the transposed fish (columns
+ * as base lines: at least one; the search may meet another fish of the
+ * digit on rows first) its eliminations are the transposed ones. */
+START_TEST(logic_finned_fish_both_ways) {
+    int columns = 0; /* turned positions whose step has columns as base */
+    for (size_t i = 0; i < NPOS; i++) {
+        const position_t *p = &positions[i];
+        if (p->tech != SUDOKU_TECH_FINNED_X_WING && p->tech != SUDOKU_TECH_FINNED_SWORDFISH &&
+            p->tech != SUDOKU_TECH_FINNED_JELLYFISH)
+            continue;
+        const char *tok[81];
+        size_t len[81];
+        char cands[1024], sol[82], want[256], got[256];
+        size_t k = 0, at = 0;
+        for (const char *c = p->cands; *c && k < 81;) {
+            while (*c == ' ')
+                c++;
+            tok[k] = c;
+            while (*c && *c != ' ')
+                c++;
+            len[k] = (size_t)(c - tok[k]);
+            k++;
+        }
+        ck_assert_int_eq((int)k, 81);
+        for (int c = 0; c < 81; c++) { /* cell (r, c) of the turned grid is (c, r) */
+            int from = (c % 9) * 9 + c / 9;
+            memcpy(cands + at, tok[from], len[from]);
+            at += len[from];
+            cands[at++] = c == 80 ? '\0' : ' ';
+            sol[c] = p->solution[from];
+        }
+        sol[81] = '\0';
+        /* "-4r6c6 -4r9c6" -> "-4r6c6 -4r6c9" */
+        size_t w = 0;
+        for (const char *e = p->expect; *e;) {
+            int v, r, c, used;
+            ck_assert_int_eq(sscanf(e, "-%dr%dc%d%n", &v, &r, &c, &used), 3);
+            w += (size_t)snprintf(want + w, sizeof want - w, "%s-%dr%dc%d", w ? " " : "", v, c, r);
+            e += used;
+            while (*e == ' ')
+                e++;
+        }
+        position_t t = {p->tech, 9, 3, cands, sol, NULL};
+        sudoku_shape_t sh;
+        uint8_t s81[81];
+        sudoku_logic_opts_t o;
+        sudoku_logic_step_t *step = malloc(sizeof *step);
+        sudoku_shape_init(&sh, 9, 3, 3);
+        sudoku_logic_t *st = sudoku_logic_new(&sh);
+        ck_assert_int_eq(load_position(st, &t, s81), 0);
+        sudoku_logic_opts_init(&o);
+        o.assume_unique = 1;
+        o.solution = s81;
+        ck_assert_int_eq(sudoku_logic_next(st, &o, step, NULL), 1);
+        ck_assert_int_eq(step->tech, p->tech);
+        assert_sound(step, s81);
+        if (step->unit[0] < 9) { /* the search met another fish of the digit on rows first */
+            sudoku_logic_free(st);
+            free(step);
+            continue;
+        }
+        columns++;
+        items_text(step, 9, got, sizeof got);
+        /* the same set; the order may differ (cover lines are scanned in turn) */
+        ck_assert_int_eq((int)strlen(got), (int)strlen(want));
+        for (const char *e = want; *e;) {
+            char one[16];
+            int used;
+            ck_assert_int_eq(sscanf(e, "%15s%n", one, &used), 1);
+            ck_assert_msg(strstr(got, one) != NULL, "%s: %s missing from %s",
+                          sudoku_tech_name(p->tech), one, got);
+            e += used;
+            while (*e == ' ')
+                e++;
+        }
+        sudoku_logic_free(st);
+        free(step);
+    }
+    ck_assert_int_ge(columns, 1);
 }
 END_TEST
 
@@ -988,6 +1076,7 @@ Suite *logic_suite(void) {
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, logic_each_technique_on_its_position, 0, (int)NPOS);
     tcase_add_test(tc, logic_every_technique_has_a_position);
+    tcase_add_test(tc, logic_finned_fish_both_ways);
     tcase_add_test(tc, logic_unique_rectangle_needs_uniqueness);
     tcase_add_test(tc, logic_explanations_name_units_from_one);
     tcase_add_loop_test(tc, logic_paths_end_at_the_solution_on_every_shape, 0,
