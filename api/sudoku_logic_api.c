@@ -142,6 +142,45 @@ static void lg_lines(const api_sudoku_puzzle_t *pz, const int *cells, int k, int
         }
 }
 
+/* A finned fish's sentence: the base lines, the cover (the base cells
+ * that are not fins), the fins (CAND items), and "sashimi" when a base
+ * line keeps one place or none without its fins. */
+static void lg_finned(const api_sudoku_puzzle_t *pz, const sudoku_logic_step_t *s, char *buf,
+                      size_t cap, size_t *len) {
+    static const char *const fish[5] = {"", "", "x-wing", "swordfish", "jellyfish"};
+    int cells[SUDOKU_LOGIC_STEP_ITEMS], fins[SUDOKU_LOGIC_STEP_ITEMS],
+        body[SUDOKU_LOGIC_STEP_ITEMS];
+    int n = pz->n, base = s->unit[0] / n, nc, nf, nb = 0, sashimi = 0;
+    int keep[SUDOKU_LOGIC_MAX_N] = {0}, has[SUDOKU_LOGIC_MAX_N] = {0};
+    long long d = lg_sym(pz, s->digit);
+    const char *lines = base == 0 ? "rows" : "columns", *other = base == 0 ? "columns" : "rows";
+    nc = lg_cells(s, SUDOKU_ITEM_CELL, cells, SUDOKU_LOGIC_STEP_ITEMS);
+    nf = lg_cells(s, SUDOKU_ITEM_CAND, fins, SUDOKU_LOGIC_STEP_ITEMS);
+    for (int i = 0; i < nc; i++) {
+        int fin = 0, line = base == 0 ? cells[i] / n : cells[i] % n;
+        for (int j = 0; j < nf; j++)
+            fin |= fins[j] == cells[i];
+        has[line] = 1;
+        if (!fin) {
+            body[nb++] = cells[i];
+            keep[line]++;
+        }
+    }
+    for (int x = 0; x < n; x++)
+        sashimi |= has[x] && keep[x] <= 1;
+    lg_cat(buf, cap, len, "In %s ", lines);
+    lg_lines(pz, cells, nc, base, buf, cap, len);
+    lg_cat(buf, cap, len, ", %lld can only go in %s ", d, other);
+    lg_lines(pz, body, nb, 1 - base, buf, cap, len);
+    lg_cat(buf, cap, len, " or in the fin%s ", nf > 1 ? "s" : "");
+    lg_cell_list(pz, fins, nf, buf, cap, len);
+    lg_cat(buf, cap, len,
+           " (a %s%s): either a fin is %lld or the %s holds, so cells of those %s that see every "
+           "fin lose %lld",
+           sashimi ? "sashimi " : "finned ", fish[s->size <= 4 ? s->size : 0], d,
+           fish[s->size <= 4 ? s->size : 0], other, d);
+}
+
 /* The chain's nodes with their links: 5r1c1 = 5r1c7 - 5r4c7 = 5r4c3. */
 static void lg_chain(const api_sudoku_puzzle_t *pz, const sudoku_logic_step_t *s, char *buf,
                      size_t cap, size_t *len) {
@@ -218,6 +257,9 @@ void api_logic_explain(const api_sudoku_puzzle_t *pz, const sudoku_logic_step_t 
                base == 0 ? "columns" : "rows");
         break;
     }
+    case SUDOKU_TECH_FINNED_X_WING:
+    case SUDOKU_TECH_FINNED_SWORDFISH:
+    case SUDOKU_TECH_FINNED_JELLYFISH: lg_finned(pz, s, buf, cap, &len); break;
     case SUDOKU_TECH_XY_WING:
         lg_cat(buf, cap, &len,
                "Whichever value r%dc%d takes, r%dc%d or r%dc%d is %lld, so cells that see both "
@@ -244,6 +286,13 @@ void api_logic_explain(const api_sudoku_puzzle_t *pz, const sudoku_logic_step_t 
                odd / n + 1, odd % n + 1);
         break;
     }
+    case SUDOKU_TECH_BUG_PLUS_1:
+        lg_cat(buf, cap, &len,
+               "Every empty cell but r%dc%d has two candidates, and without %lld there every "
+               "candidate would appear twice in each of its units: a pattern with no solution or "
+               "several, so in a unique puzzle r%dc%d is %lld",
+               cells[0] / n + 1, cells[0] % n + 1, d, cells[0] / n + 1, cells[0] % n + 1, d);
+        break;
     case SUDOKU_TECH_SIMPLE_COLOURING:
         if (s->unit[0] == 0)
             lg_cat(buf, cap, &len,

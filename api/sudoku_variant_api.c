@@ -802,7 +802,10 @@ static int vl_named_units(const sudoku_logic_step_t *s) {
     case SUDOKU_TECH_HIDDEN_QUAD:
     case SUDOKU_TECH_X_WING:
     case SUDOKU_TECH_SWORDFISH:
-    case SUDOKU_TECH_JELLYFISH: return 1;
+    case SUDOKU_TECH_JELLYFISH:
+    case SUDOKU_TECH_FINNED_X_WING:
+    case SUDOKU_TECH_FINNED_SWORDFISH:
+    case SUDOKU_TECH_FINNED_JELLYFISH: return 1;
     case SUDOKU_TECH_INNIES_OUTIES: return s->unit[1] >= 0 ? 2 : 1; /* a union: first, last */
     default: return 0;
     }

@@ -25,7 +25,11 @@
  *    puzzle, with every step checked against the solver's solution; puzzles
  *    per second, mean rating, slowest puzzle against the 1,000 ms deadline,
  *    levels; the means must order 17-clue < top1465 < forum hardest.
- * -q: step 1 and 2 only (bench/compare/generate.sh); -Q: skip qqwing.
+    Then, per file, how many puzzles each technique is the hardest step of
+ *    (the histogram issue 39 watches: what ends in trial or guess) and the
+ *    CPU seconds the grading took.
+ * -q: step 1 and 2 only (bench/compare/generate.sh); -Q: skip qqwing;
+ * -G: step 4 only (grading the files).
  * Prints PASS/FAIL lines and exits 1 when a measured target fails. */
 #include <pthread.h>
 #include <stdio.h>
@@ -412,7 +416,8 @@ static int bench_grading(sudoku_logic_t *st, int nfiles, char **files) {
         FILE *f = fopen(files[fi], "r");
         char line[512];
         int n = 0, bad = 0, hist[SUDOKU_GRADE_COUNT] = {0}, late = 0;
-        double sum = 0, maxms = 0, t0;
+        int hardest[SUDOKU_TECH_COUNT] = {0};
+        double sum = 0, maxms = 0, t0, c0 = cpu_self();
         if (f == NULL) {
             printf("%-34s (missing: skipped)\n", files[fi]);
             continue;
@@ -431,6 +436,7 @@ static int bench_grading(sudoku_logic_t *st, int nfiles, char **files) {
             bad += b;
             sum += g.rating;
             hist[g.level]++;
+            hardest[g.hardest]++;
             n++;
         }
         fclose(f);
@@ -439,6 +445,9 @@ static int bench_grading(sudoku_logic_t *st, int nfiles, char **files) {
         printf("%-34s %7d %10.0f %8.3f %10.2f %8d  ", base, n, n / t, n ? sum / n : 0, maxms, bad);
         for (int l = 0; l < SUDOKU_GRADE_COUNT; l++)
             printf("%d ", hist[l]);
+        printf("\n  hardest step (%.2f s CPU):", cpu_self() - c0);
+        for (int h = 0; h < SUDOKU_TECH_COUNT; h++)
+            if (hardest[h]) printf(" %s %d", sudoku_tech_name((sudoku_tech_t)h), hardest[h]);
         printf("\n");
         if (bad) {
             printf("FAIL: %s: %d steps disagree with the solution\n", base, bad);
@@ -463,19 +472,21 @@ static int bench_grading(sudoku_logic_t *st, int nfiles, char **files) {
 }
 
 int main(int argc, char **argv) {
-    int only_qq = 0, no_qq = 0, k = 70, opt;
+    int only_qq = 0, no_qq = 0, only_grading = 0, k = 70, opt;
     double cap = 1.5;
     char *defaults[] = {"../shared/data/sudoku9/puzzles2_17_clue",
                         "../shared/data/sudoku9/puzzles3_magictour_top1465",
                         "../shared/data/sudoku9/puzzles6_forum_hardest_1106"};
-    while ((opt = getopt(argc, argv, "qQk:g:")) != -1) {
+    while ((opt = getopt(argc, argv, "qQGk:g:")) != -1) {
         switch (opt) {
         case 'q': only_qq = 1; break;
         case 'Q': no_qq = 1; break;
+        case 'G': only_grading = no_qq = 1; break;
         case 'k': k = atoi(optarg); break;
         case 'g': cap = atof(optarg); break;
         default:
-            fprintf(stderr, "usage: bench_logic [-q] [-Q] [-k per_round] [-g seconds] [FILES]\n");
+            fprintf(stderr,
+                    "usage: bench_logic [-q] [-Q] [-G] [-k per_round] [-g seconds] [FILES]\n");
             return 2;
         }
     }
@@ -485,8 +496,10 @@ int main(int argc, char **argv) {
     int fail = 0;
     if (!no_qq) fail |= bench_qqwing(st, k);
     if (!only_qq) {
-        bench_sizes(cap);
-        bench_killer_sizes(cap);
+        if (!only_grading) {
+            bench_sizes(cap);
+            bench_killer_sizes(cap);
+        }
         if (optind < argc)
             fail |= bench_grading(st, argc - optind, argv + optind);
         else

@@ -9,7 +9,8 @@
  * that technique.  Each test checks that the step is that technique, that
  * the engine bounded just below it finds nothing (no easier technique
  * applies), that the step changes something, and that it agrees with the
- * solution (no elimination of the true value, no wrong placement).
+ * solution (no elimination of the true value, no wrong placement); the
+ * newer ones (finned fish on) also name the exact eliminations.
  *
  * Soundness: puzzles of every shape the engine takes (4x4 to 25x25, square
  * and rectangular boxes) from the generator, graded with a callback that
@@ -37,6 +38,10 @@ typedef struct position_s {
     int n, box; /* square boxes box x box */
     const char *cands;
     const char *solution;
+    /* the step's placements and eliminations exactly, in its order
+     * ("-4r6c6 -4r9c6", "+7r5c5"), or
+     * NULL: not checked (the older positions) */
+    const char *expect;
 } position_t;
 
 static const position_t positions[] = {
@@ -45,14 +50,14 @@ static const position_t positions[] = {
      "=4 56 1268 =9 =3 18 25 26 =7 1237 59 12 =6 27 145 =8 235 3459 2367 39 268 45 27 458 345 56 "
      "=1 12 34 124 =7 =5 =6 23 =9 =8 23 =8 59 34 =1 349 =6 2357 35 136 =7 59 =2 =8 39 345 135 345 "
      "=8 46 46 =1 =9 =2 =7 35 35 =5 =1 =3 =8 6 =7 =9 =4 =2 =9 =2 =7 35 =4 35 =1 =8 =6",
-     "468931527751624839392578461134756298289413675675289314846192753513867942927345186"},
+     "468931527751624839392578461134756298289413675675289314846192753513867942927345186", NULL},
     /* naked-single: +9r7c5 */
     {SUDOKU_TECH_NAKED_SINGLE, 9, 3,
      "=4 569 1268 5789 =3 15789 259 2567 25679 1237 359 12 =6 12479 14579 =8 2357 234579 23678 "
      "3569 268 45789 24789 45789 23459 23567 =1 1236 346 1246 378 =5 13678 123 =9 2378 123 =8 59 "
      "3479 1479 13479 =6 12357 23457 136 =7 59 =2 14689 134689 1345 1358 3458 68 46 468 =1 9 =2 =7 "
      "35 359 =5 12 =3 789 6789 6789 129 =4 2689 =9 12 =7 3458 468 34568 12 1268 268",
-     "468931527751624839392578461134756298289413675675289314846192753513867942927345186"},
+     "468931527751624839392578461134756298289413675675289314846192753513867942927345186", NULL},
     /* hidden-single: +7r9c3 */
     {SUDOKU_TECH_HIDDEN_SINGLE, 9, 3,
      "=4 12569 1256789 5789 =3 15789 259 2567 25679 1237 12359 12579 =6 12479 14579 =8 2357 234579 "
@@ -60,7 +65,7 @@ static const position_t positions[] = {
      "23478 123 =8 12459 3479 1479 13479 =6 12357 23457 136 =7 14569 =2 14689 134689 1345 1358 "
      "3458 68 46 468 =1 4689 =2 =7 3568 35689 =5 126 =3 789 6789 6789 129 =4 2689 =9 1246 124678 "
      "34578 4678 345678 1235 123568 23568",
-     "468931527751624839392578461134756298289413675675289314846192753513867942927345186"},
+     "468931527751624839392578461134756298289413675675289314846192753513867942927345186", NULL},
     /* pointing: -5r1c3 -5r2c3 -5r3c3 */
     {SUDOKU_TECH_POINTING, 9, 3,
      "=4 12569 125689 5789 =3 15789 259 2567 25679 1237 12359 1259 =6 12479 14579 =8 2357 234579 "
@@ -68,21 +73,21 @@ static const position_t positions[] = {
      "23478 123 =8 12459 3479 1479 13479 =6 12357 23457 136 =7 14569 =2 14689 134689 1345 1358 "
      "3458 68 46 468 =1 4689 =2 =7 3568 35689 =5 126 =3 789 6789 6789 129 =4 2689 =9 1246 =7 3458 "
      "468 34568 1235 123568 23568",
-     "468931527751624839392578461134756298289413675675289314846192753513867942927345186"},
+     "468931527751624839392578461134756298289413675675289314846192753513867942927345186", NULL},
     /* claiming: -9r2c5 */
     {SUDOKU_TECH_CLAIMING, 9, 3,
      "=7 126 =8 459 4569 4569 =3 1456 125 469 36 3469 =2 34569 =1 4679 45678 578 =5 1236 123469 78 "
      "346 78 12469 146 129 189 =4 1579 3579 59 3579 178 =2 =6 =3 1267 12679 479 =8 24679 147 1457 "
      "157 268 25678 2567 =1 2456 24567 478 =9 =3 128 =9 12357 =6 125 2358 127 1378 =4 12468 12368 "
      "12346 3489 =7 23489 =5 1368 1289 12468 1235678 1234567 34589 12459 234589 12679 13678 12789",
-     "728946315934251678516738249147593826369482157852167493293615784481379562675824931"},
+     "728946315934251678516738249147593826369482157852167493293615784481379562675824931", NULL},
     /* naked-pair: -1r9c8 -2r9c8 -2r9c9 */
     {SUDOKU_TECH_NAKED_PAIR, 9, 3,
      "=4 569 1268 5789 =3 15789 259 2567 25679 1237 359 12 =6 1247 14579 =8 2357 234579 23678 3569 "
      "268 45789 2478 45789 23459 23567 =1 1236 346 1246 378 =5 13678 123 =9 2378 123 =8 59 3479 "
      "147 13479 =6 12357 23457 136 =7 59 =2 1468 134689 1345 1358 3458 68 46 468 =1 =9 =2 =7 35 35 "
      "=5 12 =3 78 678 678 129 =4 2689 =9 12 =7 3458 468 34568 12 1268 268",
-     "468931527751624839392578461134756298289413675675289314846192753513867942927345186"},
+     "468931527751624839392578461134756298289413675675289314846192753513867942927345186", NULL},
     /* hidden-pair: -1r5c3 -2r5c3 -4r5c3 -1r6c3 -4r6c3 -6r6c3 */
     {SUDOKU_TECH_HIDDEN_PAIR, 9, 3,
      "=4 569 1268 5789 =3 15789 259 2567 25679 1237 359 12 =6 12479 14579 =8 2357 234579 23678 "
@@ -90,56 +95,71 @@ static const position_t positions[] = {
      "12459 3479 1479 13479 =6 12357 23457 136 =7 14569 =2 14689 134689 1345 1358 3458 68 46 468 "
      "=1 469 =2 =7 356 3569 =5 126 =3 789 6789 6789 129 =4 2689 =9 1246 =7 3458 468 34568 12 1268 "
      "268",
-     "468931527751624839392578461134756298289413675675289314846192753513867942927345186"},
+     "468931527751624839392578461134756298289413675675289314846192753513867942927345186", NULL},
     /* naked-triple: -1r5c7 -4r5c7 -1r6c7 */
     {SUDOKU_TECH_NAKED_TRIPLE, 9, 3,
      "=3 168 =7 59 5689 =4 19 =2 569 45 26 2456 =1 269 235679 =8 3456 345679 =9 1268 124568 237 "
      "2568 235678 37 13456 34567 1678 12678 1268 47 =3 15 14 =9 4568 167 =5 39 =8 1249 1279 12347 "
      "1346 3467 178 =4 39 =6 1259 12579 1237 1358 3578 4678 36789 468 2349 24689 23689 =5 3478 =1 "
      "=2 1368 14568 345 =7 13568 49 348 3489 14578 13789 1458 3459 14589 13589 =6 3478 =2",
-     "317584926526193847984762315672435198153829764849617253798246531265371489431958672"},
+     "317584926526193847984762315672435198153829764849617253798246531265371489431958672", NULL},
     /* x-wing: -1r3c6 -1r8c6 -1r9c6 -1r3c9 -1r8c9 -1r9c9 */
     {SUDOKU_TECH_X_WING, 9, 3,
      "=2 38 39 89 =4 17 =5 =6 17 567 =1 459 2568 2689 25678 279 =3 4789 567 4568 459 2568 123689 "
      "1235678 1279 248 14789 39 39 =6 45 =7 45 =8 =1 =2 18 =7 12 =3 28 =9 =4 =5 =6 58 245 245 =1 "
      "268 268 39 =7 39 =4 29 =7 289 =5 13 =6 28 13 1356 256 1235 =7 12368 123468 123 =9 13458 "
      "13569 256 =8 246 12369 12346 1237 24 13457",
-     "239847561614592738785613924396475812871329456542168379427951683163784295958236147"},
+     "239847561614592738785613924396475812871329456542168379427951683163784295958236147", NULL},
     /* hidden-triple: -8r6c6 -8r8c6 -6r9c6 -8r9c6 */
     {SUDOKU_TECH_HIDDEN_TRIPLE, 9, 3,
      "34679 =8 249 259 =1 3467 567 2569 2567 14679 1246 =5 289 4678 4678 678 =3 12678 13679 1236 "
      "129 2589 35678 3678 =4 125689 125678 14 124 124 =6 89 =5 389 =7 38 =8 =9 =3 =1 47 47 =2 56 "
      "56 56 56 =7 =3 289 289 89 14 14 =2 =7 48 58 3568 368 =1 4568 =9 13459 1345 =6 =7 2589 1289 "
      "358 2458 23458 1359 135 189 =4 25689 12689 35678 2568 235678",
-     "382514697145976832769238415421695378893147256657382941274853169936721584518469723"},
+     "382514697145976832769238415421695378893147256657382941274853169936721584518469723", NULL},
+    /* finned-x-wing: -4r6c6 */
+    {SUDOKU_TECH_FINNED_X_WING, 9, 3,
+     "=4 569 1268 5789 =3 15789 259 2567 25679 1237 359 12 =6 127 14579 =8 2357 234579 23678 "
+     "3569 268 45789 278 45789 23459 23567 =1 1236 346 1246 378 =5 13678 23 =9 2378 123 =8 59 "
+     "3479 17 13479 =6 12357 23457 136 =7 59 =2 168 134689 345 1358 3458 68 46 468 =1 =9 =2 "
+     "=7 35 35 =5 12 =3 78 678 678 129 =4 29 =9 12 =7 35 =4 35 12 68 68",
+     "468931527751624839392578461134756298289413675675289314846192753513867942927345186", "-4r6c6"},
     /* xy-wing: -6r2c8 -6r2c9 */
     {SUDOKU_TECH_XY_WING, 9, 3,
      "=3 16 =7 59 =8 =4 19 =2 56 45 =2 456 =1 69 3679 =8 346 34679 =9 168 1468 237 256 2367 37 "
      "13456 34567 168 178 =2 47 =3 =5 14 =9 68 167 =5 39 =8 1249 1279 237 1346 3467 178 =4 39 =6 "
      "129 1279 237 1358 3578 478 36789 468 2349 2469 23689 =5 3478 =1 =2 1368 14568 345 =7 1368 49 "
      "348 3489 14578 13789 1458 3459 159 1389 =6 3478 =2",
-     "317584926526193847984762315672435198153829764849617253798246531265371489431958672"},
+     "317584926526193847984762315672435198153829764849617253798246531265371489431958672", NULL},
     /* xyz-wing: -5r7c8 -5r9c8 */
     {SUDOKU_TECH_XYZ_WING, 9, 3,
      "46 68 468 =9 =2 =3 =1 57 57 =5 =9 =7 14 46 146 =2 =8 =3 =2 =3 =1 57 =8 57 =9 46 46 79 =4 25 "
      "1278 39 1279 =6 13579 1578 3679 678 3689 147 =5 1469 37 =2 147 3679 =1 25 2478 3469 24679 "
      "3578 34579 4578 =8 256 349 245 =7 2459 35 1356 1256 1379 257 39 =6 19 2589 =4 357 2578 1467 "
      "2567 46 =3 14 2458 578 567 =9",
-     "486923157597461283231587946945732618678159324312846795869274531153698472724315869"},
+     "486923157597461283231587946945732618678159324312846795869274531153698472724315869", NULL},
     /* naked-quad: -1r7c3 -9r7c3 -1r9c3 -2r9c3 -8r9c3 -9r9c3 */
     {SUDOKU_TECH_NAKED_QUAD, 9, 3,
      "=5 89 89 =6 =1 =3 47 247 27 16 =2 16 45 47 457 =9 =8 =3 =3 47 47 89 =2 89 =1 =6 =5 68 =1 "
      "34568 458 =9 4578 3578 27 278 289 45 24589 =3 47 14578 578 19 =6 =7 35 3589 1258 =6 1258 358 "
      "19 =4 19 367 1379 149 =8 1469 =2 =5 179 =4 89 1289 =7 =5 129 =6 =3 189 1289 567 125789 129 "
      "=3 1269 478 47 1789",
-     "598613472126475983347829165614597328852341796739268514963184257481752639275936841"},
-    /* swordfish: -2r1c3 -2r3c4 -2r9c4 -2r1c6 */
+     "598613472126475983347829165614597328852341796739268514963184257481752639275936841", NULL},
+    /* swordfish: -1r3c2 -1r3c3 -1r6c3 -1r9c3 -1r3c5 -1r6c5 -1r9c5 */
     {SUDOKU_TECH_SWORDFISH, 9, 3,
-     "1469 1248 24689 =3 267 278 =5 246789 4689 469 =5 24689 2689 =1 278 6789 =3 4689 369 238 =7 "
-     "25689 256 =4 689 2689 =1 =2 378 389 158 357 13578 =4 16789 35689 345 =6 348 12458 =9 123578 "
-     "1378 178 358 3459 3478 =1 458 3457 =6 3789 789 =2 =8 134 346 =7 3456 135 =2 1469 3469 =7 =9 "
-     "2346 1246 =8 123 136 =5 346 1346 1234 =5 1246 2346 =9 1368 1468 =7",
-     "914378526658912734327564981289137465463295178571846392846753219792481653135629847"},
+     "489 24689 2469 89 =3 5689 5689 =7 =1 =5 1689 =7 =4 169 =2 3689 3689 3689 1389 1689 1369 "
+     "=7 1569 15689 5689 24 24 =2 159 159 =6 159 38 =4 38 =7 149 =3 =8 129 =7 1459 169 2569 "
+     "2569 =7 4569 14569 12389 12459 134589 1389 23589 23589 349 =7 23459 239 =8 3469 369 =1 "
+     "34569 =6 1489 1349 =5 149 =7 =2 3489 3489 13489 24589 123459 1239 12469 13469 =7 345689 "
+     "345689",
+     "824935671567412893193768542251693487938274156746851329472386915619547238385129764", NULL},
+    /* finned-swordfish: -2r9c8 */
+    {SUDOKU_TECH_FINNED_SWORDFISH, 9, 3,
+     "3569 5689 68 =7 =2 39 69 =4 =1 39 =7 24 48 =1 =6 289 235 25 369 =1 24 =5 348 3489 2689 "
+     "2367 267 =2 356 =7 =9 56 =1 346 =8 456 156 568 168 =3 4568 248 =7 256 =9 =4 3568 =9 28 "
+     "5678 278 236 =1 256 79 249 =5 =6 478 2478 =1 29 =3 =8 26 =3 =1 =9 =5 246 267 2467 1679 "
+     "2469 16 24 347 2347 =5 269 =8",
+     "598723641374816952612549837237961485186354729459278316745682193863195274921437568", "-2r9c8"},
     /* hidden-quad (16x16): -12r4c12 -15r4c12 */
     {SUDOKU_TECH_HIDDEN_QUAD, 16, 4,
      "19BCG 16C 156BG 1569BG =F =2 =7 6E =3 =8 15CE =D BCG =4 =A CG =4 =8 =E 56A =G 5AC ABC =1 =9 "
@@ -154,63 +174,77 @@ static const position_t positions[] = {
      "=G 1AC =B 19CD 19AC =E =8 =3 =4 139BG 1AE =4 139AB 3AE 39A =8 =2 =7 =6 9CEG =5 1BCG =D =F CG",
      "C659F27E381DB4AG48EAG5B19726D3CF21D384A9BGFC5E767FBGDC364A5E8291GC97A31864DBF5E2B3AEC6GD5F921"
      "748D215BF948EA76CG364F85E27GC31A9DB593417FB2D6ACG8EE72D9G6AC1483FB5ABCF2853E97G416D8G614DECF5"
-     "B37A293EGC7B45D28F961A9D86E1CFA3G42B57F5726ADG1BC9E8341A4B398276E5GDFC"},
+     "B37A293EGC7B45D28F961A9D86E1CFA3G42B57F5726ADG1BC9E8341A4B398276E5GDFC",
+     NULL},
     /* unique-rectangle: -1r8c7 -2r8c7 */
     {SUDOKU_TECH_UNIQUE_RECTANGLE, 9, 3,
-     "=4 569 1268 5789 =3 15789 259 2567 25679 1237 359 12 =6 127 14579 =8 2357 234579 23678 3569 "
-     "268 45789 278 45789 23459 23567 =1 1236 346 1246 378 =5 13678 23 =9 2378 123 =8 59 3479 17 "
-     "13479 =6 12357 23457 136 =7 59 =2 168 134689 345 1358 3458 68 46 468 =1 =9 =2 =7 35 35 =5 12 "
-     "=3 78 678 678 129 =4 29 =9 12 =7 35 =4 35 12 68 68",
-     "468931527751624839392578461134756298289413675675289314846192753513867942927345186"},
-    /* jellyfish: -1r5c1 -1r6c1 -1r6c2 -1r8c4 -1r5c6 -1r9c6 */
+     "=4 569 1268 5789 =3 15789 259 2567 25679 1237 359 12 =6 127 14579 =8 2357 234579 23678 "
+     "3569 268 45789 278 45789 23459 23567 =1 1236 346 1246 378 =5 13678 23 =9 2378 123 =8 59 "
+     "3479 17 13479 =6 12357 2357 136 =7 59 =2 168 13689 345 1358 3458 68 46 468 =1 =9 =2 =7 "
+     "35 35 =5 12 =3 78 678 678 129 =4 29 =9 12 =7 35 =4 35 12 68 68",
+     "468931527751624839392578461134756298289413675675289314846192753513867942927345186", NULL},
+    /* jellyfish: -9r5c3 -9r1c5 -9r3c5 */
     {SUDOKU_TECH_JELLYFISH, 9, 3,
-     "15 12569 =3 2456 259 5679 4789 89 479 =4 59 =7 15 =8 159 =2 =3 =6 29 26 =8 2346 239 3679 =1 "
-     "=5 479 12589 =4 29 58 =6 158 89 =7 =3 1358 =7 156 =9 345 1358 468 128 124 138 139 169 =7 134 "
-     "=2 4689 189 =5 12359 12359 =4 125 =7 159 39 =6 =8 =6 389 15 12358 12359 =4 379 129 1279 =7 "
-     "38 129 2368 1239 13689 =5 =4 129",
-     "123456789457189236968327154249561873576938412831742695314275968695814327782693541"},
-    /* simple-colouring: -4r6c6 */
+     "129 25 47 1679 456789 =3 125 89 124 =8 =3 59 =2 59 14 =6 =7 14 129 =6 47 179 45789 148 "
+     "125 89 =3 =5 =1 38 79 38 =2 79 =4 =6 29 28 689 1679 4678 148 =3 =5 79 =4 =7 369 =5 369 "
+     "69 12 12 =8 =7 59 15 =4 269 69 =8 =3 12 =3 =4 =2 =8 =1 =5 79 =6 79 =6 89 18 =3 29 =7 =4 "
+     "12 =5",
+     "927643581835291674164758293513982746286174359479536128751469832342815967698327415", NULL},
+    /* finned-jellyfish: -8r7c3 -8r8c3 */
+    {SUDOKU_TECH_FINNED_JELLYFISH, 9, 3,
+     "=2 46 458 =7 =3 =9 =1 48 56 3468 3468 378 =1 =5 28 24 =9 67 59 79 =1 28 =6 =4 27 578 =3 "
+     "346 2346 3457 239 12 57 =8 14 579 18 128 2578 29 =4 57 =3 =6 579 345 347 =9 38 18 =6 "
+     "457 157 =2 =7 1348 348 =5 =9 18 =6 =2 48 14 =5 248 =6 =7 128 =9 =3 48 89 289 =6 =4 28 "
+     "=3 57 57 =1",
+     "268739145437158296591264783645327819812945367379816452783591624154672938926483571",
+     "-8r7c3 -8r8c3"},
+    /* simple-colouring: -3r4c5 -3r4c6 */
     {SUDOKU_TECH_SIMPLE_COLOURING, 9, 3,
-     "=4 569 1268 5789 =3 15789 25 2567 5679 1237 359 12 =6 127 14579 =8 2357 34579 23678 3569 268 "
-     "45789 278 45789 2345 23567 =1 1236 346 1246 378 =5 13678 23 =9 378 123 =8 59 3479 17 13479 "
-     "=6 12357 3457 136 =7 59 =2 168 134689 345 1358 3458 68 46 468 =1 =9 =2 =7 35 35 =5 =1 =3 78 "
-     "678 678 =9 =4 =2 =9 =2 =7 35 =4 35 =1 68 68",
-     "468931527751624839392578461134756298289413675675289314846192753513867942927345186"},
-    /* x-chain: -5r4c3 */
+     "=6 189 19 =5 14 48 =3 =2 =7 347 =5 347 27 =9 23 16 =8 16 37 18 =2 78 137 =6 =4 =5 =9 =8 "
+     "139 =5 2469 346 234 =7 139 16 29 =7 19 69 =5 38 1269 =4 38 234 =6 34 789 37 =1 28 39 =5 "
+     "=1 =2 =6 =3 =8 =9 =5 =7 =4 379 =4 37 =1 =2 =5 89 =6 38 =5 39 =8 46 46 =7 19 139 =2",
+     "689514327457293681312876459835942716971658243264731895126389574743125968598467132", NULL},
+    /* bug-plus-1: +7r5c5 (7 is thrice in row 5, column 5 and box 5) */
+    {SUDOKU_TECH_BUG_PLUS_1, 9, 3,
+     "=8 =1 =9 =2 =5 =6 =3 =7 =4 =5 =7 =2 =8 =4 =3 =1 =6 =9 =3 =4 =6 =9 =1 =7 =2 =8 =5 =1 =5 "
+     "47 =3 78 28 =9 24 =6 =2 39 47 16 679 15 57 34 =8 =6 39 =8 =4 79 25 57 23 =1 =4 =6 =5 =7 "
+     "=3 =9 =8 =1 =2 =7 =8 =1 =5 =2 =4 =6 =9 =3 =9 =2 =3 16 68 18 =4 =5 =7",
+     "819256374572843169346917285157382946294671538638495721465739812781524693923168457", "+7r5c5"},
+    /* x-chain: -1r7c2 -1r8c2 */
     {SUDOKU_TECH_X_CHAIN, 9, 3,
-     "=8 =1 =9 46 26 246 =3 57 57 246 234 2346 =7 =5 =1 24 89 89 =5 24 =7 89 =3 89 246 16 12 19 =7 "
-     "158 358 =4 358 189 =2 =6 =3 248 12468 68 =9 2678 178 1578 1578 269 2589 2568 =1 267 25678 "
-     "789 =4 =3 179 =6 1358 =2 17 3579 178 13789 =4 12479 2349 1234 3469 =8 34679 =5 13679 1279 "
-     "12479 234589 123458 34569 167 345679 26 136789 12789",
-     "819462375632751489547839612178543926324697158956128743763215894291384567485976231"},
+     "89 129 =3 =4 125 259 =6 =7 2589 =5 1269 12689 189 1267 2679 =3 =4 289 =7 =4 26 89 2356 "
+     "2356 189 189 25 =6 1259 12459 =3 1258 2459 2589 289 =7 139 =8 =7 19 1256 2569 259 36 =4 "
+     "349 2359 2459 =7 2568 24569 2589 36 =1 =2 19 1489 =6 37 37 1489 =5 89 134 13567 1456 25 "
+     "=9 =8 1247 12 36 389 35679 5689 25 =4 =1 2789 289 36",
+     "813425679569817342742936815621354987987162534435789261294673158176598423358241796", NULL},
     /* xy-chain: -7r7c5 -7r7c6 -7r9c1 */
     {SUDOKU_TECH_XY_CHAIN, 9, 3,
      "59 5689 68 =7 =2 =3 69 =4 =1 39 =7 24 48 =1 =6 289 35 25 36 =1 24 =5 48 =9 268 2367 267 =2 "
      "356 =7 =9 56 =1 346 =8 456 156 568 168 =3 4568 24 =7 256 =9 =4 3568 =9 28 5678 278 236 =1 "
      "256 79 249 =5 =6 478 278 =1 29 =3 =8 26 =3 =1 =9 =5 246 267 2467 1679 2469 16 24 =3 47 =5 69 "
      "=8",
-     "598723641374816952612549837237961485186354729459278316745682193863195274921437568"},
+     "598723641374816952612549837237961485186354729459278316745682193863195274921437568", NULL},
     /* aic: -2r3c8 */
     {SUDOKU_TECH_AIC, 9, 3,
      "=4 56 1268 5789 =3 15789 25 2567 79 1237 359 12 =6 127 14579 =8 2357 34579 23678 3569 268 "
      "45789 278 45789 2345 23567 =1 1236 346 1246 378 =5 13678 23 =9 378 123 =8 59 3479 17 13479 "
      "=6 12357 357 136 =7 59 =2 168 13689 345 135 3458 68 46 468 =1 =9 =2 =7 35 35 =5 =1 =3 78 678 "
      "678 =9 =4 =2 =9 =2 =7 35 =4 35 =1 =8 =6",
-     "468931527751624839392578461134756298289413675675289314846192753513867942927345186"},
+     "468931527751624839392578461134756298289413675675289314846192753513867942927345186", NULL},
     /* trial: -6r9c8 */
     {SUDOKU_TECH_TRIAL, 9, 3,
      "=4 569 1268 5789 =3 15789 25 2567 5679 1237 359 12 =6 127 14579 =8 2357 34579 23678 3569 268 "
      "45789 278 45789 2345 23567 =1 1236 346 1246 378 =5 13678 23 =9 378 123 =8 59 3479 17 13479 "
      "=6 12357 357 136 =7 59 =2 168 13689 345 1358 3458 68 46 468 =1 =9 =2 =7 35 35 =5 =1 =3 78 "
      "678 678 =9 =4 =2 =9 =2 =7 35 =4 35 =1 68 68",
-     "468931527751624839392578461134756298289413675675289314846192753513867942927345186"},
+     "468931527751624839392578461134756298289413675675289314846192753513867942927345186", NULL},
     /* guess: +7r9c2 */
     {SUDOKU_TECH_GUESS, 9, 3,
      "12567 2457 12467 134679 13459 34567 1379 1359 =8 15678 578 =3 16789 1589 5678 =4 159 =2 1578 "
      "=9 147 13478 =2 34578 137 =6 157 12358 23458 124 348 =7 =9 1368 13458 1456 35789 34578 479 "
      "348 =6 =1 =2 34589 459 1389 =6 149 =5 348 =2 1389 =7 149 23679 237 =8 1234679 1349 3467 =5 "
      "149 14679 3679 =1 679 346789 34589 345678 6789 =2 4679 =4 27 =5 126789 189 678 16789 189 =3",
-     "621943758783615492594728361142879635357461289869532174238197546916354827475286913"},
+     "621943758783615492594728361142879635357461289869532174238197546916354827475286913", NULL},
 };
 #define NPOS (sizeof positions / sizeof positions[0])
 
@@ -262,6 +296,18 @@ static void assert_sound(const sudoku_logic_step_t *s, const uint8_t *sol) {
     }
 }
 
+/* A step's placements and eliminations as text: "+7r5c5 -4r6c6". */
+static void items_text(const sudoku_logic_step_t *s, int n, char *buf, size_t cap) {
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < s->nitems && len + 16 < cap; i++)
+        if (s->items[i].kind <= SUDOKU_ITEM_ELIM)
+            len += (size_t)snprintf(buf + len, cap - len, "%s%c%dr%dc%d", len ? " " : "",
+                                    s->items[i].kind == SUDOKU_ITEM_PLACE ? '+' : '-',
+                                    s->items[i].value, s->items[i].cell / n + 1,
+                                    s->items[i].cell % n + 1);
+}
+
 START_TEST(logic_each_technique_on_its_position) {
     const position_t *p = &positions[_i];
     sudoku_shape_t sh;
@@ -291,6 +337,11 @@ START_TEST(logic_each_technique_on_its_position) {
     for (int i = 0; i < step->nitems; i++)
         acts += step->items[i].kind == SUDOKU_ITEM_PLACE || step->items[i].kind == SUDOKU_ITEM_ELIM;
     ck_assert_int_gt(acts, 0);
+    if (p->expect != NULL) {
+        char got[1024];
+        items_text(step, p->n, got, sizeof got);
+        ck_assert_str_eq(got, p->expect);
+    }
     assert_sound(step, sol);
     ck_assert_int_eq(step->trial, p->tech == SUDOKU_TECH_TRIAL || p->tech == SUDOKU_TECH_GUESS);
     /* applying it keeps the position consistent */
@@ -316,10 +367,95 @@ START_TEST(logic_every_technique_has_a_position) {
 }
 END_TEST
 
-START_TEST(logic_unique_rectangle_needs_uniqueness) {
-    /* without assume_unique the engine must not use it */
+/* The finned fish positions transposed (rows become columns): the step is
+ * the same technique, sound, and where it is the transposed fish (columns
+ * as base lines: at least one; the search may meet another fish of the
+ * digit on rows first) its eliminations are the transposed ones. */
+START_TEST(logic_finned_fish_both_ways) {
+    int columns = 0; /* turned positions whose step has columns as base */
     for (size_t i = 0; i < NPOS; i++) {
-        if (positions[i].tech != SUDOKU_TECH_UNIQUE_RECTANGLE) continue;
+        const position_t *p = &positions[i];
+        if (p->tech != SUDOKU_TECH_FINNED_X_WING && p->tech != SUDOKU_TECH_FINNED_SWORDFISH &&
+            p->tech != SUDOKU_TECH_FINNED_JELLYFISH)
+            continue;
+        const char *tok[81];
+        size_t len[81];
+        char cands[1024], sol[82], want[256], got[256];
+        size_t k = 0, at = 0;
+        for (const char *c = p->cands; *c && k < 81;) {
+            while (*c == ' ')
+                c++;
+            tok[k] = c;
+            while (*c && *c != ' ')
+                c++;
+            len[k] = (size_t)(c - tok[k]);
+            k++;
+        }
+        ck_assert_int_eq((int)k, 81);
+        for (int c = 0; c < 81; c++) { /* cell (r, c) of the turned grid is (c, r) */
+            int from = (c % 9) * 9 + c / 9;
+            memcpy(cands + at, tok[from], len[from]);
+            at += len[from];
+            cands[at++] = c == 80 ? '\0' : ' ';
+            sol[c] = p->solution[from];
+        }
+        sol[81] = '\0';
+        /* "-4r6c6 -4r9c6" -> "-4r6c6 -4r6c9" */
+        size_t w = 0;
+        for (const char *e = p->expect; *e;) {
+            int v, r, c, used;
+            ck_assert_int_eq(sscanf(e, "-%dr%dc%d%n", &v, &r, &c, &used), 3);
+            w += (size_t)snprintf(want + w, sizeof want - w, "%s-%dr%dc%d", w ? " " : "", v, c, r);
+            e += used;
+            while (*e == ' ')
+                e++;
+        }
+        position_t t = {p->tech, 9, 3, cands, sol, NULL};
+        sudoku_shape_t sh;
+        uint8_t s81[81];
+        sudoku_logic_opts_t o;
+        sudoku_logic_step_t *step = malloc(sizeof *step);
+        sudoku_shape_init(&sh, 9, 3, 3);
+        sudoku_logic_t *st = sudoku_logic_new(&sh);
+        ck_assert_int_eq(load_position(st, &t, s81), 0);
+        sudoku_logic_opts_init(&o);
+        o.assume_unique = 1;
+        o.solution = s81;
+        ck_assert_int_eq(sudoku_logic_next(st, &o, step, NULL), 1);
+        ck_assert_int_eq(step->tech, p->tech);
+        assert_sound(step, s81);
+        if (step->unit[0] < 9) { /* the search met another fish of the digit on rows first */
+            sudoku_logic_free(st);
+            free(step);
+            continue;
+        }
+        columns++;
+        items_text(step, 9, got, sizeof got);
+        /* the same set; the order may differ (cover lines are scanned in turn) */
+        ck_assert_int_eq((int)strlen(got), (int)strlen(want));
+        for (const char *e = want; *e;) {
+            char one[16];
+            int used;
+            ck_assert_int_eq(sscanf(e, "%15s%n", one, &used), 1);
+            ck_assert_msg(strstr(got, one) != NULL, "%s: %s missing from %s",
+                          sudoku_tech_name(p->tech), one, got);
+            e += used;
+            while (*e == ' ')
+                e++;
+        }
+        sudoku_logic_free(st);
+        free(step);
+    }
+    ck_assert_int_ge(columns, 1);
+}
+END_TEST
+
+START_TEST(logic_unique_rectangle_needs_uniqueness) {
+    /* without assume_unique the engine must use neither uniqueness technique */
+    for (size_t i = 0; i < NPOS; i++) {
+        if (positions[i].tech != SUDOKU_TECH_UNIQUE_RECTANGLE &&
+            positions[i].tech != SUDOKU_TECH_BUG_PLUS_1)
+            continue;
         sudoku_shape_t sh;
         uint8_t sol[81];
         sudoku_logic_opts_t o;
@@ -331,7 +467,8 @@ START_TEST(logic_unique_rectangle_needs_uniqueness) {
         o.solution = sol;
         ck_assert_int_eq(sudoku_logic_next(st, &o, step, NULL), 1);
         ck_assert_int_ne(step->tech, SUDOKU_TECH_UNIQUE_RECTANGLE);
-        ck_assert_int_gt(step->tech, SUDOKU_TECH_UNIQUE_RECTANGLE);
+        ck_assert_int_ne(step->tech, SUDOKU_TECH_BUG_PLUS_1);
+        ck_assert_int_gt(step->tech, positions[i].tech);
         assert_sound(step, sol);
         sudoku_logic_free(st);
         free(step);
@@ -372,6 +509,17 @@ START_TEST(logic_explanations_name_units_from_one) {
         ck_assert_int_eq(sudoku_logic_next(st, &o, step, NULL), 1);
         api_logic_explain(pz, step, text, sizeof text);
         ck_assert_msg(strlen(text) > 20, "%s: '%s'", sudoku_tech_name(p->tech), text);
+        if (p->tech == SUDOKU_TECH_FINNED_X_WING) /* rows 2 and 5, fin r5c4 in box 5 */
+            ck_assert_str_eq(text,
+                             "In rows 2 and 5, 4 can only go in columns 6 and 9 or in the fin "
+                             "r5c4 (a finned x-wing): either a fin is 4 or the x-wing holds, so "
+                             "cells of those columns that see every fin lose 4");
+        if (p->tech == SUDOKU_TECH_BUG_PLUS_1)
+            ck_assert_msg(strstr(text, "but r5c5 has two") && strstr(text, "r5c5 is 7"), "%s",
+                          text);
+        if (p->tech == SUDOKU_TECH_FINNED_JELLYFISH) /* row 9 keeps r9c5 alone: sashimi */
+            ck_assert_msg(strstr(text, "fins r9c1 and r9c2 (a sashimi jellyfish)") != NULL, "%s",
+                          text);
         ck_assert_msg(strstr(text, "row 0") == NULL && strstr(text, "box 0") == NULL &&
                           strstr(text, "column 0") == NULL && strstr(text, "r0") == NULL &&
                           strstr(text, "c0") == NULL,
@@ -499,6 +647,51 @@ START_TEST(logic_known_puzzles_grade_as_known) {
     ck_assert(!h.solved_by_logic);
     ck_assert(h.rating > g.rating);
     free(so.solutions);
+}
+END_TEST
+
+/* Puzzles of magictour's top1465 (public; typed in here so make test needs
+ * no ../shared) whose paths use the issue-39 techniques: graded with every
+ * step checked against the solution, and the technique must be used (so
+ * the check reaches it).  The first one's hardest step is the finned
+ * x-wing (rating 3.53, hard; the engine without finned fish needed simple
+ * colouring, 5.02). */
+START_TEST(logic_finned_fish_and_bug_on_hard_puzzles) {
+    static const struct {
+        const char *p;
+        sudoku_tech_t uses;
+    } cases[] = {
+        {"1.37....5...6.4...8...........81.....9....7...6.....9..2....4..5...3...........2.",
+         SUDOKU_TECH_FINNED_X_WING},
+        {"6.9.....8...3.1...4............6...4.2.....3..7....5...1.5...7.8...9..........2..",
+         SUDOKU_TECH_FINNED_X_WING},
+        {"4.35...2.....16...7............895.....3..8..2...........4...7..9....6...1.......",
+         SUDOKU_TECH_FINNED_SWORDFISH},
+        {"1.......3.6.3..7...7...5..121.7...9...7........8.1..2....8.64....9.2..6....4.....",
+         SUDOKU_TECH_BUG_PLUS_1},
+    };
+    sudoku_shape_t sh;
+    sudoku_opts_t so;
+    sudoku_result_t sr;
+    uint8_t p[81], sol[162];
+    sudoku_shape_init(&sh, 9, 3, 3);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        for (int i = 0; i < 81; i++)
+            p[i] = cases[k].p[i] == '.' ? 0 : (uint8_t)(cases[k].p[i] - '0');
+        sudoku_opts_init(&so);
+        so.max_solutions = 2;
+        so.solutions = sol;
+        ck_assert_int_eq(sudoku_solve(&sh, p, &so, &sr), 0);
+        ck_assert_int_eq((int)sr.solutions_found, 1);
+        sudoku_grade_t g = grade_checked(&sh, p, sol);
+        ck_assert_msg(g.counts[cases[k].uses] > 0, "puzzle %zu does not use %s", k,
+                      sudoku_tech_name(cases[k].uses));
+        ck_assert(g.solved_by_logic);
+        if (k == 0) {
+            ck_assert_int_eq(g.hardest, SUDOKU_TECH_FINNED_X_WING);
+            ck_assert_int_eq(g.level, SUDOKU_GRADE_HARD);
+        }
+    }
 }
 END_TEST
 
@@ -883,11 +1076,13 @@ Suite *logic_suite(void) {
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, logic_each_technique_on_its_position, 0, (int)NPOS);
     tcase_add_test(tc, logic_every_technique_has_a_position);
+    tcase_add_test(tc, logic_finned_fish_both_ways);
     tcase_add_test(tc, logic_unique_rectangle_needs_uniqueness);
     tcase_add_test(tc, logic_explanations_name_units_from_one);
     tcase_add_loop_test(tc, logic_paths_end_at_the_solution_on_every_shape, 0,
                         (int)(sizeof shapes / sizeof shapes[0]));
     tcase_add_test(tc, logic_known_puzzles_grade_as_known);
+    tcase_add_test(tc, logic_finned_fish_and_bug_on_hard_puzzles);
     tcase_add_test(tc, logic_shared_collections_when_present);
     tcase_add_test(tc, logic_contradictions_are_reported);
     tcase_add_test(tc, logic_names_round_trip);

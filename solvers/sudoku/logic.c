@@ -53,14 +53,18 @@ static const struct {
     {"naked-triple", 3.0, SUDOKU_GRADE_HARD},
     {"x-wing", 3.2, SUDOKU_GRADE_HARD},
     {"hidden-triple", 3.4, SUDOKU_GRADE_HARD},
+    {"finned-x-wing", 3.5, SUDOKU_GRADE_HARD},
     {"xy-wing", 3.6, SUDOKU_GRADE_HARD},
     {"xyz-wing", 3.8, SUDOKU_GRADE_HARD},
     {"naked-quad", 4.0, SUDOKU_GRADE_EXPERT},
     {"swordfish", 4.2, SUDOKU_GRADE_EXPERT},
+    {"finned-swordfish", 4.3, SUDOKU_GRADE_EXPERT},
     {"hidden-quad", 4.4, SUDOKU_GRADE_EXPERT},
     {"unique-rectangle", 4.6, SUDOKU_GRADE_EXPERT},
     {"jellyfish", 4.8, SUDOKU_GRADE_EXPERT},
+    {"finned-jellyfish", 4.9, SUDOKU_GRADE_EXPERT},
     {"simple-colouring", 5.0, SUDOKU_GRADE_EXPERT},
+    {"bug-plus-1", 5.1, SUDOKU_GRADE_EXPERT},
     {"x-chain", 5.2, SUDOKU_GRADE_EXPERT},
     {"xy-chain", 6.0, SUDOKU_GRADE_EXTREME},
     {"aic", 7.0, SUDOKU_GRADE_EXTREME},
@@ -826,17 +830,23 @@ static int find(sudoku_logic_t *st, sudoku_tech_t t, const sudoku_logic_opts_t *
     case SUDOKU_TECH_HIDDEN_PAIR: return find_subset(st, s, 2, 1);
     case SUDOKU_TECH_INNIES_OUTIES: return st->lines ? sudoku__logic_innies(st, work, s) : 0;
     case SUDOKU_TECH_NAKED_TRIPLE: return find_subset(st, s, 3, 0);
-    case SUDOKU_TECH_X_WING: return sudoku__logic_fish(st, 2, s);
+    case SUDOKU_TECH_X_WING: return sudoku__logic_fish(st, 2, 0, s);
+    case SUDOKU_TECH_FINNED_X_WING: return sudoku__logic_fish(st, 2, 1, s);
     case SUDOKU_TECH_HIDDEN_TRIPLE: return find_subset(st, s, 3, 1);
     case SUDOKU_TECH_XY_WING: return sudoku__logic_xy_wing(st, s);
     case SUDOKU_TECH_XYZ_WING: return sudoku__logic_xyz_wing(st, s);
     case SUDOKU_TECH_NAKED_QUAD: return find_subset(st, s, 4, 0);
-    case SUDOKU_TECH_SWORDFISH: return sudoku__logic_fish(st, 3, s);
+    case SUDOKU_TECH_SWORDFISH: return sudoku__logic_fish(st, 3, 0, s);
+    case SUDOKU_TECH_FINNED_SWORDFISH: return sudoku__logic_fish(st, 3, 1, s);
     case SUDOKU_TECH_HIDDEN_QUAD: return find_subset(st, s, 4, 1);
     case SUDOKU_TECH_UNIQUE_RECTANGLE:
         return o != NULL && o->assume_unique && st->ur ? sudoku__logic_unique_rect(st, s) : 0;
-    case SUDOKU_TECH_JELLYFISH: return sudoku__logic_fish(st, 4, s);
+    case SUDOKU_TECH_JELLYFISH: return sudoku__logic_fish(st, 4, 0, s);
+    case SUDOKU_TECH_FINNED_JELLYFISH: return sudoku__logic_fish(st, 4, 1, s);
     case SUDOKU_TECH_SIMPLE_COLOURING: return sudoku__logic_colouring(st, s);
+    case SUDOKU_TECH_BUG_PLUS_1:
+        return o != NULL && o->assume_unique && st->ur && st->m->classic ? sudoku__logic_bug(st, s)
+                                                                         : 0;
     case SUDOKU_TECH_X_CHAIN: return sudoku__logic_x_chain(st, budget, work, s);
     case SUDOKU_TECH_XY_CHAIN: return sudoku__logic_xy_chain(st, budget, work, s);
     case SUDOKU_TECH_AIC: return sudoku__logic_aic(st, budget, work, s);

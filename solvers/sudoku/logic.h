@@ -44,10 +44,11 @@
  *   thermo 1.9 (variants with those rules only)                  easy
  *   pointing 2.0, arrow 2.1, claiming 2.2, cage-locked 2.3,
  *   naked-pair 2.4, hidden-pair 2.6, innies-outies 2.8           medium
- *   naked-triple 3.0, x-wing 3.2, hidden-triple 3.4, xy-wing 3.6,
- *   xyz-wing 3.8                                                  hard
- *   naked-quad 4.0, swordfish 4.2, hidden-quad 4.4,
- *   unique-rectangle 4.6, jellyfish 4.8, simple-colouring 5.0,
+ *   naked-triple 3.0, x-wing 3.2, hidden-triple 3.4,
+ *   finned-x-wing 3.5, xy-wing 3.6, xyz-wing 3.8                  hard
+ *   naked-quad 4.0, swordfish 4.2, finned-swordfish 4.3,
+ *   hidden-quad 4.4, unique-rectangle 4.6, jellyfish 4.8,
+ *   finned-jellyfish 4.9, simple-colouring 5.0, bug-plus-1 5.1,
  *   x-chain 5.2-5.9 (by length)                                   expert
  *   xy-chain 6.0-6.9, aic 7.0-9.9 (by length)                     extreme
  *   constraint 10.0 (line rules without a person's technique),
@@ -55,7 +56,12 @@
  *   techniques and the line techniques), guess 11.0             beyond-logic
  *
  * The numbers are the weights of the rating scale (after Sudoku Explainer's,
- * reordered so that the levels are bands of it).  rating = weight of the
+ * reordered so that the levels are bands of it).  A finned fish (sashimi
+ * ones too: the name says finned, the explanation says sashimi) weighs a
+ * tenth above the plain fish of its size, as in Sudoku Explainer (x-wing
+ * 3.2, finned 3.4) and HoDoKu (finned after basic, before the next size),
+ * kept in the basic fish's level.  bug-plus-1 sits where Sudoku Explainer
+ * puts it (5.6: after the jellyfish, before the chains), so 5.1 here.  rating = weight of the
  * hardest step + a fraction that grows with the number of hard steps: below
  * 0.1 up to extreme, below 1.0 from trial on, so the hardest technique
  * decides the order between levels and the amount of hard work the order
@@ -64,7 +70,8 @@
  * searches have work budgets counted in nodes, so the same puzzle always
  * gets the same grade.
  *
- * unique-rectangle presumes the puzzle has one solution (opts.assume_unique);
+ * unique-rectangle and bug-plus-1 presume the puzzle has one solution
+ * (opts.assume_unique);
  * trial and guess need the solution (opts.solution) to choose which
  * candidate to refute and, last, which value to place: a trial step is a
  * real proof (assume the candidate, a contradiction follows), a guess is not
@@ -113,14 +120,18 @@ typedef enum sudoku_tech_e {
     SUDOKU_TECH_NAKED_TRIPLE,
     SUDOKU_TECH_X_WING,
     SUDOKU_TECH_HIDDEN_TRIPLE,
+    SUDOKU_TECH_FINNED_X_WING, /* sashimi too: fins in one box */
     SUDOKU_TECH_XY_WING,
     SUDOKU_TECH_XYZ_WING,
     SUDOKU_TECH_NAKED_QUAD,
     SUDOKU_TECH_SWORDFISH,
+    SUDOKU_TECH_FINNED_SWORDFISH,
     SUDOKU_TECH_HIDDEN_QUAD,
     SUDOKU_TECH_UNIQUE_RECTANGLE,
     SUDOKU_TECH_JELLYFISH,
+    SUDOKU_TECH_FINNED_JELLYFISH,
     SUDOKU_TECH_SIMPLE_COLOURING,
+    SUDOKU_TECH_BUG_PLUS_1, /* bivalue universal grave + 1: presumes uniqueness */
     SUDOKU_TECH_X_CHAIN,
     SUDOKU_TECH_XY_CHAIN,
     SUDOKU_TECH_AIC,
@@ -193,8 +204,14 @@ typedef struct sudoku_logic_item_s {
  *   naked-*, hidden-*  digits; size; unit[0] the unit
  *   x-wing, swordfish, jellyfish  digit; size; unit[0] the first base line
  *                   (its kind says rows or columns); CELL items = base cells
+ *   finned-x-wing, finned-swordfish, finned-jellyfish  the same, unit[1] the
+ *                   first cover line; CELL items = every base cell, fins
+ *                   included; CAND items = the fins (base cells outside the
+ *                   cover); eliminations only in cover cells that see every fin
  *   xy-wing, xyz-wing  digit = the digit removed; CELL items pivot first
  *   unique-rectangle   digits = the pair; CELL items = the four corners
+ *   bug-plus-1      digit = the value placed; PLACE item; CELL item = the
+ *                   one cell with three candidates, its CAND items
  *   simple-colouring   digit; size = how many CAND items have the first
  *                   colour (they come first); unit[0] = 0 (two cells of one
  *                   colour see each other: that colour goes) or 1 (cells

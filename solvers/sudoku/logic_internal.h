@@ -225,10 +225,13 @@ static inline int sl_step_acts(const sudoku_logic_step_t *s) {
 
 /* === Techniques (each returns 1 with *step filled, or 0) === */
 
-int sudoku__logic_fish(sudoku_logic_t *st, int size, sudoku_logic_step_t *step);
+/* Fish of `size` base lines (2..4); finned = 1 looks for finned and
+ * sashimi ones only (fish.c). */
+int sudoku__logic_fish(sudoku_logic_t *st, int size, int finned, sudoku_logic_step_t *step);
 int sudoku__logic_xy_wing(sudoku_logic_t *st, sudoku_logic_step_t *step);
 int sudoku__logic_xyz_wing(sudoku_logic_t *st, sudoku_logic_step_t *step);
 int sudoku__logic_unique_rect(sudoku_logic_t *st, sudoku_logic_step_t *step);
+int sudoku__logic_bug(sudoku_logic_t *st, sudoku_logic_step_t *step);
 int sudoku__logic_colouring(sudoku_logic_t *st, sudoku_logic_step_t *step);
 /* The chain searches also add the nodes they expand to *work and stop
  * (returning 0) past `budget` of them. */

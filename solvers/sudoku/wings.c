@@ -1,4 +1,5 @@
-/* sudoku/wings.c -- xy-wing, xyz-wing and the unique rectangle (type 1).
+/* sudoku/wings.c -- xy-wing, xyz-wing, the unique rectangle (type 1) and
+ * BUG+1.
  *
  * xy-wing: a pivot with candidates {a,b} sees a pincer {a,c} and a pincer
  *   {b,c}.  Whatever the pivot holds, one pincer is c, so a cell that sees
@@ -19,6 +20,15 @@
  *   rectangle out).  Parity cannot break it (the corners may hold both
  *   digits), pair rules can (the corners' neighbours would see different
  *   differences), so a model with pair rules never looks (st->ur).
+ * BUG+1 (bivalue universal grave plus one): every empty cell has two
+ *   candidates but one, t, which has three, and once a digit x leaves t
+ *   every candidate appears exactly twice in each unit where it appears at
+ *   all.  Such a grave has no solution or several (each unit's two places
+ *   of a digit can be swapped around a cycle), so a unique puzzle needs x
+ *   in t: x is placed.  Only for puzzles known to be unique, and only on
+ *   the classic shapes without pair or line rules (the swap argument is
+ *   the rows, columns and boxes'; a variant's extra units are not
+ *   checked).
  * Searches are plain loops over cells and peers: n^2 * peers^2 at most, a
  * few thousand steps at 9x9. */
 #include "solvers/sudoku/logic_internal.h"
@@ -161,6 +171,40 @@ int sudoku__logic_unique_rect(sudoku_logic_t *st, sudoku_logic_step_t *s) {
                         return 1;
                     }
             }
+    }
+    return 0;
+}
+
+/* Whether, with digit x taken out of cell t, every digit has 0 or 2 places
+ * in every unit. */
+static int bug_grave_without(const sudoku_logic_t *st, int t, int x) {
+    for (int u = 0; u < st->nunits; u++)
+        for (int d = 1; d <= st->n; d++) {
+            int k = sl_popcount(*sl_pos(st, u, d));
+            if (d == x && sl_in_unit(st, t, u)) k--;
+            if (k != 0 && k != 2) return 0;
+        }
+    return 1;
+}
+
+int sudoku__logic_bug(sudoku_logic_t *st, sudoku_logic_step_t *s) {
+    int t = -1;
+    for (int c = 0; c < st->nn; c++) {
+        if (st->value[c] || !sl_live(st, c)) continue;
+        int k = sl_popcount(st->cand[c]);
+        if (k == 2) continue;
+        if (k != 3 || t >= 0) return 0; /* a single, a fourth candidate, a second trivalue */
+        t = c;
+    }
+    if (t < 0) return 0; /* a pure grave: the puzzle is not unique, nothing to say */
+    for (uint32_t q = st->cand[t]; q; q &= q - 1) {
+        int x = sl_ctz(q) + 1;
+        if (!bug_grave_without(st, t, x)) continue;
+        sl_step_begin(s, SUDOKU_TECH_BUG_PLUS_1);
+        s->digit = (uint8_t)x;
+        sl_add(s, SUDOKU_ITEM_PLACE, t, x);
+        add_cell_cands(st, s, t);
+        return 1;
     }
     return 0;
 }
