@@ -1196,6 +1196,70 @@ START_TEST(gen_http_stream_hang_up) {
 }
 END_TEST
 
+/* Reads a stream's answer head (its status line and headers, sent once
+ * prepare() has taken the job and charged its items) into buf. */
+static void read_head(int fd, char *buf, size_t cap) {
+    struct timeval tv = {.tv_sec = 10};
+    size_t got = 0;
+    ssize_t k;
+    buf[0] = '\0';
+    ck_assert_int_eq(setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv), 0);
+    while (got < cap - 1 && strstr(buf, "\r\n\r\n") == NULL &&
+           (k = recv(fd, buf + got, cap - 1 - got, 0)) > 0)
+        buf[got += (size_t)k] = '\0';
+}
+
+/* Items that do not fit in what is left of the work budget are refused as
+ * any request that finds the budget full: 503 with Retry-After, before
+ * any work.  A 16 MiB budget (its least) holds four 10,000-puzzle streams'
+ * items (3.5 MB each), not a fifth; once they hang up it is empty.  Each
+ * of the four is answered 200 before the next is sent, so the fifth is the
+ * one that finds the budget full (the first version waited for a metric
+ * three streams could meet, and the fourth and fifth raced). */
+START_TEST(gen_http_items_over_budget) {
+    static const char *const args[] = {
+        "--threads", "2", "--max-work-memory", "16777216", "--max-request-memory",
+        "16777216",  NULL};
+    static const char body[] = "{" LONG_GEN ",\"count\":10000,\"timeout_ms\":30000}";
+    tsrv_t s;
+    int fds[4];
+    char ans[4096] = "";
+    ck_assert_int_eq(tsrv_start(&s, args, NULL), 0);
+    for (int i = 0; i < 4; i++) {
+        fds[i] = raw_stream(&s, body);
+        read_head(fds[i], ans, sizeof ans); /* taken, its items charged */
+        ck_assert_msg(strncmp(ans, "HTTP/1.1 200", 12) == 0, "stream %d: %s", i, ans);
+        /* each prepared (its items charged) before the next is sent */
+        double want = (i + 1) * GEN_ITEMS_10K, v = -1;
+        for (double t0 = test_now_ms(); test_now_ms() - t0 < 10000; test_sleep_ms(20))
+            if ((v = tsrv_metric(&s, WORK_USED)) >= want) break;
+        ck_assert_double_ge(v, want);
+    }
+    /* the fifth, read as it comes: the whole answer, then the server closes */
+    ans[0] = '\0';
+    int q = raw_stream(&s, body);
+    struct timeval tv = {.tv_sec = 10};
+    size_t got = 0;
+    ssize_t k;
+    ck_assert_int_eq(setsockopt(q, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv), 0);
+    while (got < sizeof ans - 1 && (k = recv(q, ans + got, sizeof ans - 1 - got, 0)) > 0 &&
+           strstr(ans, "--max-work-memory") == NULL)
+        ans[got += (size_t)k] = '\0';
+    ck_assert_msg(strncmp(ans, "HTTP/1.1 503", 12) == 0, "%s", ans);
+    ck_assert_ptr_nonnull(strstr(ans, "Retry-After: 1"));
+    ck_assert_ptr_nonnull(strstr(ans, "application/problem+json"));
+    ck_assert_ptr_nonnull(strstr(ans, "--max-work-memory"));
+    close(q);
+    for (int i = 0; i < 4; i++)
+        close(fds[i]);
+    double v = -1;
+    for (double t0 = test_now_ms(); test_now_ms() - t0 < 10000; test_sleep_ms(20))
+        if ((v = tsrv_metric(&s, WORK_USED)) == 0) break;
+    ck_assert_double_eq(v, 0);
+    ck_assert_int_eq(tsrv_stop(&s, SIGTERM, 15000), 0);
+}
+END_TEST
+
 START_TEST(gen_http_cross_checked) {
     hresp_t r =
         hc_post(&hc_srv, "/v1/sudoku/generate", "application/json",
@@ -1364,6 +1428,7 @@ Suite *generate_suite(void) {
     tcase_add_test(http, gen_http_cross_checked);
     tcase_add_test(http, gen_http_stream);
     tcase_add_test(http, gen_http_stream_hang_up);
+    tcase_add_test(http, gen_http_items_over_budget);
     tcase_add_test(http, gen_http_round_trips_its_box);
     tcase_add_test(http, gen_http_deadline_keeps_labels_honest);
     tcase_add_test(http, gen_http_killer_unique);
