@@ -974,16 +974,17 @@ END_TEST
 
 /* A deadline is kept to within a node or two however much the line rules
  * cost: the clock is polled by the lines' work as well as by nodes.  Long
- * by construction: an empty 16x16 (10,000 solutions asked) with 16 sum
+ * by construction: an empty 16x16 (10,000 solutions asked) with 256 sum
  * lines over all 256 cells (always 2,176, so never a contradiction), each
- * looked at after every guess -- some 2 million word operations a node,
- * where the node-counting poll alone would wait 1,024 nodes (2^22 /
- * (cells * n)) between two looks at the clock (it stopped at node 1,023).
- * The first poll after the deadline comes within two nodes, so fewer than
- * 512 nodes are done unless a machine made 500 of these nodes in 50 ms. */
+ * looked at after every guess -- some 37 million word operations a node.
+ * The node-counting poll (sudoku__tick) first looks at the clock after 64
+ * nodes and then at whatever a period took, so without the lines' charge
+ * the search stops at node 64 or later; with it, within two nodes of the
+ * deadline -- fewer than 32 unless a machine made 30 of these nodes (over
+ * a billion word operations) in 50 ms. */
 START_TEST(variants_costly_lines_keep_the_deadline) {
     static uint16_t all[256];
-    sudoku_line_t lines[16];
+    static sudoku_line_t lines[256];
     sudoku_spec_t s = spec_n(16);
     sudoku_model_t *m;
     sudoku_opts_t o;
@@ -992,9 +993,9 @@ START_TEST(variants_costly_lines_keep_the_deadline) {
     uint8_t *g = calloc(256, 1);
     for (int c = 0; c < 256; c++)
         all[c] = (uint16_t)c;
-    for (int k = 0; k < 16; k++)
+    for (int k = 0; k < 256; k++)
         lines[k] = (sudoku_line_t){.kind = SUDOKU_LINE_SUM, .value = 2176, .first = 0, .len = 256};
-    s.nlines = 16;
+    s.nlines = 256;
     s.lines = lines;
     s.line_cells = all;
     m = build(&s);
@@ -1004,7 +1005,7 @@ START_TEST(variants_costly_lines_keep_the_deadline) {
     o.ctl = &ctl;
     ctl.deadline_ns = search_now_ns() + 50 * 1000000;
     ck_assert_int_eq(sudoku_model_solve(m, g, &o, &r), SEARCH_TIMEOUT);
-    ck_assert_msg(r.stats.nodes < 512, "%llu nodes before the deadline was seen",
+    ck_assert_msg(r.stats.nodes < 32, "%llu nodes before the deadline was seen",
                   (unsigned long long)r.stats.nodes);
     free(g);
     sudoku_model_free(m);
