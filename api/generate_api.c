@@ -247,11 +247,11 @@ static json_t *gen_item_json(const gen_job_t *j, size_t i) {
             return NULL;
         }
         return json_pack(
-            "{s:i, s:{s:i, s:i}, s:o, s:o, s:f, s:s, s:I, s:b, s:I}", "size", n, "box", "rows",
+            "{s:i, s:{s:i, s:i}, s:o, s:o, s:f, s:s, s:s, s:I, s:b, s:I}", "size", n, "box", "rows",
             j->ko.shape.box_rows, "cols", j->ko.shape.box_cols, "cages", cages, "solution",
             gen_string(it->solution, n), "rating", gen_round(it->kres.rating), "level",
-            sudoku_grade_level_name(sudoku_grade_level_of(it->kres.rating)), "seed", seed,
-            "diagonals", j->ko.diagonals, "proof_nodes", (json_int_t)it->kres.nodes);
+            sudoku_grade_level_name(it->kres.level), "hardest", sudoku_tech_name(it->kres.hardest),
+            "seed", seed, "diagonals", j->ko.diagonals, "proof_nodes", (json_int_t)it->kres.nodes);
     }
     /* box with every puzzle: with `puzzle` (or `grid`) it is a solve or
      * grade request as it stands, whatever the box shape was */
@@ -555,20 +555,23 @@ static int gen_killer_size(const api_opt_t *o, const api_request_t *req, json_t 
 }
 
 /* cage_size: {"min": a, "max": b}, each 1..size; absent (or a bound
- * absent), the sizes follow the difficulty asked for. */
+ * absent), the sizes follow the difficulty asked for (the level of
+ * rating.min for a window; medium's without either: cages of 2 and 3, no
+ * one-cell cage, as Killers are usually drawn). */
 static int gen_cage_size(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
                          void *out, api_problem_t *p) {
     static const char *const keys[] = {"min", "max", NULL};
     gen_in_t *in = out;
-    sudoku_grade_level_t l = sudoku_grade_level_of(in->lo);
+    sudoku_grade_level_t l = in->difficulty < 0 && in->lo <= 0.0 && in->hi >= 1e9
+                                 ? SUDOKU_GRADE_MEDIUM
+                                 : sudoku_grade_level_of(in->lo);
     long long n = in->size;
     int bad = 0;
     (void)o, (void)req, (void)root;
-    in->cage_min = l >= SUDOKU_GRADE_EXPERT ? 3 : 2;
-    in->cage_max = l <= SUDOKU_GRADE_EASY ? 3 : l == SUDOKU_GRADE_MEDIUM ? 4 : 5;
-    if (l >= SUDOKU_GRADE_EXPERT) in->cage_max = 6;
-    if (n < 9 && in->cage_max > n - 1) in->cage_max = n - 1;
-    if (in->cage_min > in->cage_max) in->cage_min = in->cage_max;
+    int lo, hi;
+    killer_gen_cages_for_level((int)n, l, &lo, &hi);
+    in->cage_min = lo;
+    in->cage_max = hi;
     if (v == NULL) return 0;
     if (!json_is_object(v) || api_json_fields(v, keys, p) != 0) {
         api_problem_add(p, "body", "cage_size", "must be {\"min\": a, \"max\": b}");
@@ -815,23 +818,21 @@ int api_gen_reach_problem(const sudoku_gen_opts_t *o, sudoku_gen_reach_t why, ap
 static int gen_killer_reach(const killer_gen_opts_t *o, int by_level, api_problem_t *p) {
     const char *field = by_level ? "difficulty" : "rating";
     int n = o->shape.n;
-    double top = killer_gen_rating(killer_gen_max_nodes(n));
-    const char *most = sudoku_grade_level_name(sudoku_grade_level_of(top));
+    const char *most = sudoku_grade_level_name(killer_gen_max_level(n));
     switch (killer_gen_reachable(o)) {
     case KILLER_GEN_REACHABLE: return 0;
     case KILLER_GEN_RATING_GAP:
         api_problem_init(p, API_EUNREACHABLE,
-                         "no Killer rates from %g up to %g: a rating is 1 + log2(1 + nodes) of "
-                         "a proof of at most %u nodes (1, 2, 2.5, 3, 3.25, ...; "
-                         "docs/generate.md)",
-                         o->rating_min, o->rating_max, KILLER_GEN_NODE_BUDGET);
-        api_problem_add(p, "body", field, "misses every rating a Killer proof gives");
+                         "no Killer grade rates from %g up to %g: a rating is the weight of the "
+                         "hardest technique plus a little (docs/grading.md)",
+                         o->rating_min, o->rating_max);
+        api_problem_add(p, "body", field, "misses every rating a Killer grade gives");
         break;
     case KILLER_GEN_SIZE_CAP:
         api_problem_init(p, API_EUNREACHABLE,
-                         "every %dx%d Killer the generator makes rates at most %g (%s): its "
-                         "proof takes at most %llu search nodes (measured, docs/generate.md)",
-                         n, n, top, most, (unsigned long long)killer_gen_max_nodes(n));
+                         "no %dx%d Killer the generator makes is graded above %s (measured, "
+                         "docs/generate.md)",
+                         n, n, most);
         api_problem_add(p, "body", field, "a %dx%d Killer is at most %s", n, n, most);
         break;
     }

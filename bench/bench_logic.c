@@ -29,7 +29,7 @@
  *    (the histogram issue 39 watches: what ends in trial or guess) and the
  *    CPU seconds the grading took.
  * -q: step 1 and 2 only (bench/compare/generate.sh); -Q: skip qqwing;
- * -G: step 4 only (grading the files).
+ * -G: step 4 only (grading the files); -K: step 3's Killer table only.
  * Prints PASS/FAIL lines and exits 1 when a measured target fails. */
 #include <pthread.h>
 #include <stdio.h>
@@ -372,12 +372,11 @@ static void bench_sizes(double cap) {
 }
 
 /* Killer generation per size and level, as bench_sizes (cages as the API
- * picks them for the level: easy 2..3, medium 2..4, hard 2..5, expert and
- * above 3..6, at most size - 1 below 9x9). */
+ * picks them for the level: killer_gen_cages_for_level()). */
 static void bench_killer_sizes(double cap) {
     static const int sizes[] = {4, 6, 9};
     printf("\n== puzzled Killer generation per size and level (%d threads, each cell at most "
-           "%.1f s; puzzles/s, mean rating, puzzles per 100 attempts) ==\n",
+           "%.1f s; puzzles/s, mean rating, puzzles per 100 attempts; 422: refused at once) ==\n",
            BENCH_THREADS, cap);
     printf("%-6s", "size");
     for (int l = 0; l < SUDOKU_GRADE_COUNT; l++)
@@ -392,11 +391,11 @@ static void bench_killer_sizes(double cap) {
             killer_gen_opts_init(&o);
             sudoku_shape_init(&o.shape, n, 0, 0);
             sudoku_grade_level_band((sudoku_grade_level_t)l, &o.rating_min, &o.rating_max);
-            o.cage_min = l >= SUDOKU_GRADE_EXPERT ? 3 : 2;
-            o.cage_max = l == SUDOKU_GRADE_EASY ? 3 : l == SUDOKU_GRADE_MEDIUM ? 4 : l == 2 ? 5 : 6;
-            if (n < 9 && o.cage_max > n - 1) o.cage_max = n - 1;
-            if (o.cage_min > o.cage_max) o.cage_min = o.cage_max;
-            cell_measure(1, NULL, &o, cap, cell, sizeof cell);
+            killer_gen_cages_for_level(n, (sudoku_grade_level_t)l, &o.cage_min, &o.cage_max);
+            if (killer_gen_reachable(&o) != KILLER_GEN_REACHABLE)
+                snprintf(cell, sizeof cell, "422");
+            else
+                cell_measure(1, NULL, &o, cap, cell, sizeof cell);
             printf(" %24s", cell);
             fflush(stdout);
         }
@@ -472,21 +471,22 @@ static int bench_grading(sudoku_logic_t *st, int nfiles, char **files) {
 }
 
 int main(int argc, char **argv) {
-    int only_qq = 0, no_qq = 0, only_grading = 0, k = 70, opt;
+    int only_qq = 0, no_qq = 0, only_grading = 0, only_killer = 0, k = 70, opt;
     double cap = 1.5;
     char *defaults[] = {"../shared/data/sudoku9/puzzles2_17_clue",
                         "../shared/data/sudoku9/puzzles3_magictour_top1465",
                         "../shared/data/sudoku9/puzzles6_forum_hardest_1106"};
-    while ((opt = getopt(argc, argv, "qQGk:g:")) != -1) {
+    while ((opt = getopt(argc, argv, "qQGKk:g:")) != -1) {
         switch (opt) {
         case 'q': only_qq = 1; break;
         case 'Q': no_qq = 1; break;
         case 'G': only_grading = no_qq = 1; break;
+        case 'K': only_killer = no_qq = 1; break;
         case 'k': k = atoi(optarg); break;
         case 'g': cap = atof(optarg); break;
         default:
             fprintf(stderr,
-                    "usage: bench_logic [-q] [-Q] [-G] [-k per_round] [-g seconds] [FILES]\n");
+                    "usage: bench_logic [-q] [-Q] [-G] [-K] [-k per_round] [-g seconds] [FILES]\n");
             return 2;
         }
     }
@@ -495,7 +495,9 @@ int main(int argc, char **argv) {
     sudoku_logic_t *st = sudoku_logic_new(&sh);
     int fail = 0;
     if (!no_qq) fail |= bench_qqwing(st, k);
-    if (!only_qq) {
+    if (only_killer) {
+        bench_killer_sizes(cap);
+    } else if (!only_qq) {
         if (!only_grading) {
             bench_sizes(cap);
             bench_killer_sizes(cap);

@@ -477,9 +477,62 @@ END_TEST
 
 /* === Killer === */
 
+/* Grades a Killer by the logic engine on its cages (every technique, the
+ * solution known, uniqueness presumed: /v1/killer/grade's settings),
+ * independently of the generator's code: the Sudoku model of the cages,
+ * the grid the engine ends with in end.  Returns the grade's code. */
+static int kgrade(const killer_gen_opts_t *o, const killer_cage_t *cages, int ncages,
+                  const uint8_t *sol, sudoku_grade_t *g, uint8_t *end) {
+    sudoku_line_t lines[81];
+    uint16_t lc[81];
+    uint8_t empty[81] = {0};
+    uint32_t at = 0;
+    int n = o->shape.n, rc;
+    for (int k = 0; k < ncages; k++) {
+        memset(&lines[k], 0, sizeof lines[k]);
+        lines[k].kind = SUDOKU_LINE_CAGE;
+        lines[k].value = (int32_t)cages[k].sum;
+        lines[k].first = at;
+        lines[k].len = (uint32_t)cages[k].ncells;
+        for (int i = 0; i < cages[k].ncells; i++)
+            lc[at++] = (uint16_t)(cages[k].cells[i].r * n + cages[k].cells[i].c);
+    }
+    sudoku_spec_t spec;
+    sudoku_spec_init(&spec);
+    spec.n = n;
+    spec.box_rows = o->shape.box_rows;
+    spec.box_cols = o->shape.box_cols;
+    spec.extras = o->diagonals ? SUDOKU_EXTRA_X : 0;
+    spec.nlines = ncages;
+    spec.lines = lines;
+    spec.line_cells = lc;
+    sudoku_model_t *m;
+    ck_assert_int_eq(sudoku_model_new(&spec, NULL, &m, NULL), 0);
+    sudoku_logic_t *st = sudoku_logic_new_model(m);
+    ck_assert_ptr_nonnull(st);
+    sudoku_logic_opts_t lo;
+    sudoku_logic_opts_init(&lo);
+    lo.assume_unique = 1;
+    lo.solution = sol;
+    ck_assert_int_eq(sudoku_logic_load(st, empty), 0);
+    rc = sudoku_logic_grade(st, &lo, g);
+    sudoku_logic_grid(st, end);
+    sudoku_logic_free(st);
+    sudoku_model_free(m);
+    return rc;
+}
+
 static const struct {
-    int n, min, max, diag;
-} kcases[] = {{4, 2, 3, 0}, {6, 2, 4, 0}, {9, 2, 4, 0}, {9, 2, 5, 1}, {9, 1, 3, 0}, {6, 3, 3, 0}};
+    int n, min, max, diag, level; /* level -1: any rating */
+} kcases[] = {{4, 2, 3, 0, -1},
+              {6, 2, 4, 0, -1},
+              {9, 2, 4, 0, -1},
+              {9, 2, 5, 1, -1},
+              {9, 1, 3, 0, -1},
+              {6, 3, 3, 0, -1},
+              {9, 1, 3, 0, SUDOKU_GRADE_EASY},
+              {9, 2, 3, 0, SUDOKU_GRADE_MEDIUM},
+              {6, 2, 4, 1, SUDOKU_GRADE_HARD}};
 
 START_TEST(gen_killer_unique_and_in_bounds) {
     killer_gen_opts_t o;
@@ -493,6 +546,9 @@ START_TEST(gen_killer_unique_and_in_bounds) {
     o.cage_min = kcases[_i].min;
     o.cage_max = kcases[_i].max;
     o.diagonals = kcases[_i].diag;
+    if (kcases[_i].level >= 0)
+        sudoku_grade_level_band((sudoku_grade_level_t)kcases[_i].level, &o.rating_min,
+                                &o.rating_max);
     o.ctl = &ctl;
     o.seed = 3;
     ck_assert_int_eq(killer_generate(&o, sol, cells, cages, &r), 0);
@@ -530,7 +586,20 @@ START_TEST(gen_killer_unique_and_in_bounds) {
     ck_assert_int_eq(killer_solve(&pz, &ko, &kr), 0);
     ck_assert(killer_result_unique(&kr));
     ck_assert_int_eq(memcmp(sols, sol, (size_t)nn), 0);
+    /* the grade: the logic engine on the cages, from the empty grid, as
+     * /v1/killer/grade runs it, gives the same rating, level and hardest
+     * step, and solves it to the one solution */
+    sudoku_grade_t g;
+    uint8_t end[81];
+    ck_assert_int_eq(kgrade(&o, cages, r.ncages, sol, &g, end), 0);
+    ck_assert(g.solved);
+    ck_assert_int_eq(memcmp(end, sol, (size_t)nn), 0);
+    ck_assert(g.rating == r.rating);
+    ck_assert_int_eq(g.level, r.level);
+    ck_assert_int_eq(g.hardest, r.hardest);
+    ck_assert_int_eq(g.steps, r.steps);
     ck_assert(r.rating >= 1.0);
+    if (kcases[_i].level >= 0) ck_assert_int_eq(r.level, kcases[_i].level);
     /* same seed, same puzzle */
     uint8_t sol2[81];
     killer_cell_t cells2[81];
@@ -557,35 +626,36 @@ START_TEST(gen_killer_rejects_bad_options) {
     killer_gen_opts_init(&o);
     o.cage_max = 10;
     ck_assert_int_eq(killer_generate(&o, sol, cells, cages, &r), SEARCH_EINVAL);
-    ck_assert(killer_gen_rating(0) == 1.0);
-    ck_assert(killer_gen_rating(1) == 2.0);
-    ck_assert(killer_gen_rating(3) == 3.0);
-    ck_assert(killer_gen_rating(5) > killer_gen_rating(4));
+    o.cage_max = 4;
+    o.rating_min = 3.0;
+    o.rating_max = 3.0; /* an empty window */
+    ck_assert_int_eq(killer_generate(&o, sol, cells, cages, &r), SEARCH_EINVAL);
 }
 END_TEST
 
-/* What killer_gen_reachable() refuses: windows no whole node count rates
- * in (gaps, past the proof's budget), and 4x4 past easy; and the 4x4 cap
+/* What killer_gen_reachable() refuses: rating windows no grade of a
+ * Killer meets (the cage techniques' weights count: 1.6 is no Sudoku's
+ * but a Killer's cage-combination), and 4x4 past medium; and the 4x4 cap
  * holds for what the generator makes: every puzzle of a sweep over seeds,
- * cage ranges (the API's for each level, and 1..4) and Killer-X is proved
- * by propagation alone.  6x6 has no cap: Killer-X with the expert level's
- * cages reaches expert (7 nodes) by seed 49. */
+ * cage ranges (the API's for each level, and 1..4) and Killer-X grades
+ * medium at most, and medium is met.  6x6 has no cap: it reaches
+ * beyond-logic. */
 START_TEST(gen_killer_reachable_refuses_only_the_unseen) {
     killer_gen_opts_t o;
     killer_gen_opts_init(&o);
     ck_assert_int_eq(killer_gen_reachable(&o), KILLER_GEN_REACHABLE);
-    o.rating_min = 1.1; /* between 0 nodes (1.0) and 1 node (2.0) */
-    o.rating_max = 1.9;
+    o.rating_min = 1.1; /* full-house 1.0 .. 1.099, naked-single 1.2 */
+    o.rating_max = 1.15;
     ck_assert_int_eq(killer_gen_reachable(&o), KILLER_GEN_RATING_GAP);
-    o.rating_max = 2.01;
+    o.rating_min = 1.6; /* cage-combination: a Killer's, no Sudoku's */
+    o.rating_max = 1.65;
     ck_assert_int_eq(killer_gen_reachable(&o), KILLER_GEN_REACHABLE);
-    o.rating_min = 2.6; /* 2 nodes 2.5, 3 nodes 3.0 */
-    o.rating_max = 2.9;
-    ck_assert_int_eq(killer_gen_reachable(&o), KILLER_GEN_RATING_GAP);
-    o.rating_min = killer_gen_rating(KILLER_GEN_NODE_BUDGET);
-    o.rating_max = 100;
+    ck_assert(!sudoku_grade_rating_possible(o.rating_min, o.rating_max));
+    o.rating_min = 2.8; /* innies-outies */
+    o.rating_max = 2.85;
     ck_assert_int_eq(killer_gen_reachable(&o), KILLER_GEN_REACHABLE);
-    o.rating_min = killer_gen_rating(KILLER_GEN_NODE_BUDGET) + 1e-6; /* past the budget */
+    o.rating_min = 2.9; /* innies-outies ends at 2.899, naked-triple 3.0 */
+    o.rating_max = 2.95;
     ck_assert_int_eq(killer_gen_reachable(&o), KILLER_GEN_RATING_GAP);
     for (int l = 0; l < SUDOKU_GRADE_COUNT; l++) {
         sudoku_grade_level_band((sudoku_grade_level_t)l, &o.rating_min, &o.rating_max);
@@ -595,32 +665,41 @@ START_TEST(gen_killer_reachable_refuses_only_the_unseen) {
         ck_assert_int_eq(killer_gen_reachable(&o), KILLER_GEN_REACHABLE);
         sudoku_shape_init(&o.shape, 4, 0, 0);
         ck_assert_int_eq(killer_gen_reachable(&o),
-                         l == SUDOKU_GRADE_EASY ? KILLER_GEN_REACHABLE : KILLER_GEN_SIZE_CAP);
+                         l <= SUDOKU_GRADE_MEDIUM ? KILLER_GEN_REACHABLE : KILLER_GEN_SIZE_CAP);
     }
     static const struct {
-        int n, min, max, seeds;
-    } sweep[] = {{4, 2, 3, 2000}, {4, 3, 3, 2000}, {4, 1, 4, 2000}, {6, 3, 5, 49}};
+        int min, max, seeds;
+    } sweep[] = {{1, 3, 2000}, {2, 3, 2000}, {1, 4, 2000}, {3, 4, 300}};
     uint8_t sol[81];
     killer_cell_t cells[81];
     killer_cage_t cages[81];
     killer_gen_result_t r;
-    uint64_t most[2] = {0, 0};
+    int most = SUDOKU_GRADE_EASY;
     for (size_t c = 0; c < sizeof sweep / sizeof sweep[0]; c++)
         for (int seed = 1; seed <= sweep[c].seeds; seed++) {
             killer_gen_opts_init(&o);
-            sudoku_shape_init(&o.shape, sweep[c].n, 0, 0);
+            sudoku_shape_init(&o.shape, 4, 0, 0);
             o.cage_min = sweep[c].min;
             o.cage_max = sweep[c].max;
-            o.diagonals = sweep[c].n == 6 || seed % 2;
+            o.diagonals = seed % 2;
             o.seed = (uint64_t)seed;
             o.max_attempts = 1000;
             if (killer_generate(&o, sol, cells, cages, &r) != 0) continue;
-            ck_assert_msg(r.nodes <= killer_gen_max_nodes(sweep[c].n), "%dx%d seed %d: %llu nodes",
-                          sweep[c].n, sweep[c].n, seed, (unsigned long long)r.nodes);
-            if (r.nodes > most[sweep[c].n == 6]) most[sweep[c].n == 6] = r.nodes;
+            ck_assert_msg(r.level <= killer_gen_max_level(4), "4x4 seed %d: %s %.2f", seed,
+                          sudoku_grade_level_name(r.level), r.rating);
+            if ((int)r.level > most) most = (int)r.level;
         }
-    ck_assert_uint_eq(most[0], 0);
-    ck_assert_uint_ge(most[1], 7); /* 6x6: expert */
+    ck_assert_int_eq(most, killer_gen_max_level(4));
+    /* 6x6: beyond-logic, with the API's cages for it */
+    killer_gen_opts_init(&o);
+    sudoku_shape_init(&o.shape, 6, 0, 0);
+    o.cage_min = 3;
+    o.cage_max = 5;
+    o.seed = 1;
+    o.max_attempts = 5000;
+    sudoku_grade_level_band(SUDOKU_GRADE_BEYOND, &o.rating_min, &o.rating_max);
+    ck_assert_int_eq(killer_generate(&o, sol, cells, cages, &r), 0);
+    ck_assert_int_eq(r.level, SUDOKU_GRADE_BEYOND);
 }
 END_TEST
 
@@ -769,12 +848,12 @@ START_TEST(gen_api_unreachable_at_once) {
 END_TEST
 
 /* Killer windows no puzzle can meet answer 422 from prepare, naming the
- * field the window came from: every 4x4 level past easy, 4x4 rating
- * windows from 2 on, and rating windows in a gap of the proof-size scale
- * or past its budget on any size.  What each size reaches still
- * generates. */
+ * field the window came from: every 4x4 level past medium, 4x4 rating
+ * windows from 3 on, and rating windows in a gap of the grade's scale
+ * (its cage techniques included) on any size.  What each size reaches
+ * still generates. */
 START_TEST(gen_api_killer_unreachable_at_once) {
-    static const char *const levels[] = {"medium", "hard", "expert", "extreme", "beyond-logic"};
+    static const char *const levels[] = {"hard", "expert", "extreme", "beyond-logic"};
     char body[128];
     for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++)
         for (int diag = 0; diag < 2; diag++) {
@@ -785,21 +864,22 @@ START_TEST(gen_api_killer_unreachable_at_once) {
             gen_refused(api_killer_generate_prepare, &b, 1, 422, "/problems/unreachable");
         }
     static const gen_bad_t bad[] = {
-        {"{\"size\":4,\"rating\":{\"min\":2}}", "rating"},
-        {"{\"size\":6,\"rating\":{\"min\":2.6,\"max\":2.9}}", "rating"},
-        {"{\"rating\":{\"min\":1.1,\"max\":1.9}}", "rating"},
-        {"{\"size\":6,\"rating\":{\"min\":1.1,\"max\":1.9}}", "rating"},
+        {"{\"size\":4,\"rating\":{\"min\":3}}", "rating"},
+        {"{\"size\":6,\"rating\":{\"min\":2.9,\"max\":2.95}}", "rating"},
+        {"{\"rating\":{\"min\":1.1,\"max\":1.15}}", "rating"},
+        {"{\"size\":6,\"rating\":{\"min\":1.3,\"max\":1.45}}", "rating"},
         {"{\"rating\":{\"min\":19}}", "rating"},
-        {"{\"size\":4,\"rating\":{\"min\":1.5,\"max\":1.9}}", "rating"},
     };
     gen_refused(api_killer_generate_prepare, bad, sizeof bad / sizeof bad[0], 422,
                 "/problems/unreachable");
     static const char *const fine[] = {
         "{\"size\":4,\"difficulty\":\"easy\",\"seed\":1}",
+        "{\"size\":4,\"difficulty\":\"medium\",\"seed\":1}",
         "{\"size\":4,\"rating\":{\"min\":1,\"max\":2},\"seed\":1}",
         "{\"size\":6,\"difficulty\":\"easy\",\"seed\":1}",
         "{\"size\":6,\"difficulty\":\"medium\",\"seed\":1}",
         "{\"size\":9,\"difficulty\":\"medium\",\"seed\":1}",
+        "{\"size\":9,\"rating\":{\"min\":1.6,\"max\":1.7},\"seed\":1}",
     };
     gen_made(api_killer_generate_prepare, fine, sizeof fine / sizeof fine[0]);
 }
@@ -1082,6 +1162,15 @@ START_TEST(gen_api_killer) {
     ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(pz, "box"), "rows")), 2);
     ck_assert(json_array_size(json_object_get(pz, "cages")) >= 6);
     ck_assert_int_eq(json_string_length(json_object_get(pz, "solution")), 36);
+    /* graded by technique: the level is the rating's, the hardest step named */
+    sudoku_grade_level_t l;
+    sudoku_tech_t h;
+    ck_assert_int_eq(sudoku_grade_level_parse(json_string_value(json_object_get(pz, "level")), &l),
+                     0);
+    ck_assert_int_eq(l, sudoku_grade_level_of(json_real_value(json_object_get(pz, "rating"))));
+    ck_assert_int_eq(sudoku_tech_parse(json_string_value(json_object_get(pz, "hardest")), &h), 0);
+    ck_assert_int_eq(sudoku_tech_level(h), l);
+    ck_assert(json_integer_value(json_object_get(pz, "proof_nodes")) >= 0);
     tjob_free(&t);
 }
 END_TEST

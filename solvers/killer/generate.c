@@ -19,16 +19,25 @@
  *      sums unless both halves keep their totals, so a few repairs usually
  *      end in one solution; when no cage can be split the attempt is
  *      dropped;
- *   4. the rating: 1 + log2(1 + nodes) of the proof (piecewise linear
- *      between powers of two, so no libm), accepted in [min, max).
- * The solver counts nodes, not time, so the outcome depends only on the
- * options (and the deadline, which can only stop it).
+ *   4. the grade: the logic engine (sudoku/logic.h) on the Sudoku model of
+ *      the layout (each cage a line of kind cage with its total; Killer-X
+ *      adds the diagonals) solves it from the empty grid the way a person
+ *      would -- cage combinations, the 45 rule, then the Sudoku
+ *      techniques, trial last -- and the attempt succeeds when the rating
+ *      is in [min, max).  The engine is bounded by the heaviest technique
+ *      that can still rate below max (kg_bound): a layout that needs more
+ *      stops there and is dropped, so a window below beyond-logic never
+ *      pays for trial steps.  The proof's search nodes are kept as a
+ *      statistic (they were the rating before issue 39: a Killer settled
+ *      by propagation alone was easy however a person would solve it).
+ * The solver and the engine count nodes, not time, so the outcome depends
+ * only on the options (and the deadline, which can only stop it).
  *
  * killer_gen_reachable() answers, before any attempt, for windows no
- * attempt can meet: the rating takes only the values of whole node counts
- * up to the budget (a binary search finds the first count at or above
- * rating_min), and a 4x4 Killer is always settled by propagation (a
- * measured cap, killer_gen_max_nodes(); docs/generate.md has the sweep). */
+ * attempt can meet: a rating window that misses every weight the grade can
+ * give (sudoku_grade_rating_possible_cages), and levels above what a size
+ * has been seen to take (killer_gen_max_level(): 4x4 tops out at medium;
+ * docs/generate.md has the sweep). */
 #include "solvers/killer/generate.h"
 
 #include <stdlib.h>
@@ -49,40 +58,38 @@ void killer_gen_opts_init(killer_gen_opts_t *o) {
     o->rating_max = 1e9;
 }
 
-double killer_gen_rating(uint64_t nodes) {
-    double x = 1.0 + (double)nodes;
-    int e = 0;
-    while (x >= 2.0) {
-        x /= 2.0;
-        e++;
-    }
-    return 1.0 + e + (x - 1.0);
-}
-
 /* === What can be reached === */
 
-uint64_t killer_gen_max_nodes(int n) { return n == 4 ? 0 : KILLER_GEN_NODE_BUDGET; }
-
-/* The fewest nodes whose rating is at least r (killer_gen_rating grows with
- * the nodes), KILLER_GEN_NODE_BUDGET + 1 when none up to the budget is. */
-static uint64_t kg_nodes_from(double r) {
-    uint64_t lo = 0, hi = (uint64_t)KILLER_GEN_NODE_BUDGET + 1;
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (killer_gen_rating(mid) >= r)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return lo;
+sudoku_grade_level_t killer_gen_max_level(int n) {
+    return n == 4 ? SUDOKU_GRADE_MEDIUM : SUDOKU_GRADE_BEYOND;
 }
 
 killer_gen_reach_t killer_gen_reachable(const killer_gen_opts_t *o) {
-    uint64_t k = kg_nodes_from(o->rating_min);
-    if (k > KILLER_GEN_NODE_BUDGET || !(killer_gen_rating(k) < o->rating_max))
+    double lo, hi;
+    if (!sudoku_grade_rating_possible_cages(o->rating_min, o->rating_max))
         return KILLER_GEN_RATING_GAP;
-    if (k > killer_gen_max_nodes(o->shape.n)) return KILLER_GEN_SIZE_CAP;
+    sudoku_grade_level_band(killer_gen_max_level(o->shape.n), &lo, &hi);
+    if (o->rating_min >= hi) return KILLER_GEN_SIZE_CAP;
     return KILLER_GEN_REACHABLE;
+}
+
+void killer_gen_cages_for_level(int n, sudoku_grade_level_t l, int *min, int *max) {
+    *min = l == SUDOKU_GRADE_EASY ? 1 : 2;
+    *max = l <= SUDOKU_GRADE_MEDIUM ? 3 : 4;
+    if (*max > n - 1) *max = n - 1;
+    if (*min > *max) *min = *max;
+}
+
+/* The heaviest technique a grade in the window may use: the last whose
+ * weight is below rating_max (a grade rates its hardest step's weight plus
+ * less than 0.1 below 10, logic.h); every technique, as /v1/killer/grade
+ * grades, when the window reaches past 10. */
+static sudoku_tech_t kg_bound(double rating_max) {
+    sudoku_tech_t b = SUDOKU_TECH_FULL_HOUSE;
+    if (rating_max > 10.0) return SUDOKU_TECH_GUESS;
+    for (int t = 0; t < SUDOKU_TECH_TRIAL; t++)
+        if (sudoku_tech_weight((sudoku_tech_t)t) < rating_max) b = (sudoku_tech_t)t;
+    return b;
 }
 
 typedef struct kg_s {
@@ -96,6 +103,10 @@ typedef struct kg_s {
     uint32_t *used; /* nn (cages): values held */
     int ncages;
     uint8_t *sols; /* 2 nn: the solver's solutions */
+    /* the grade's model of the layout: a cage line per cage */
+    sudoku_line_t *lines; /* nn */
+    uint16_t *lcells;     /* nn */
+    uint8_t *empty;       /* nn zeros: the grid the grade starts from */
 } kg_t;
 
 static int kg_neighbour(const kg_t *g, int c, int k) {
@@ -299,6 +310,65 @@ static int kg_repair(kg_t *g, const uint8_t *other) {
     return -1;
 }
 
+/* Grades the layout in cages[] (unique, solution g->sol) into res: 1 when
+ * the engine, bounded by kg_bound(), solved it (res->rating and the rest
+ * set), 0 when it needs more than the bound, < 0 a stop (deadline, cancel)
+ * or SEARCH_ENOMEM. */
+static int kg_grade(kg_t *g, const killer_cage_t *cages, killer_gen_result_t *res) {
+    const killer_gen_opts_t *o = g->o;
+    sudoku_spec_t spec;
+    sudoku_model_t *m = NULL;
+    sudoku_logic_t *st = NULL;
+    sudoku_logic_opts_t lo;
+    sudoku_grade_t gr;
+    uint32_t at = 0;
+    int rc;
+    for (int k = 0; k < g->ncages; k++) {
+        sudoku_line_t *ln = &g->lines[k];
+        memset(ln, 0, sizeof *ln);
+        ln->kind = SUDOKU_LINE_CAGE;
+        ln->value = (int32_t)cages[k].sum;
+        ln->first = at;
+        ln->len = (uint32_t)cages[k].ncells;
+        ln->tag = (uint32_t)k;
+        for (int i = 0; i < cages[k].ncells; i++)
+            g->lcells[at++] = (uint16_t)(cages[k].cells[i].r * g->n + cages[k].cells[i].c);
+    }
+    sudoku_spec_init(&spec);
+    spec.n = g->n;
+    spec.box_rows = o->shape.box_rows;
+    spec.box_cols = o->shape.box_cols;
+    spec.extras = o->diagonals ? SUDOKU_EXTRA_X : 0;
+    spec.nlines = g->ncages;
+    spec.lines = g->lines;
+    spec.line_cells = g->lcells;
+    if ((rc = sudoku_model_new(&spec, NULL, &m, NULL)) != 0) goto done;
+    if ((st = sudoku_logic_new_model(m)) == NULL) {
+        rc = SEARCH_ENOMEM;
+        goto done;
+    }
+    sudoku_logic_opts_init(&lo);
+    lo.max_tech = kg_bound(o->rating_max);
+    lo.assume_unique = 1; /* the proof above: as /v1/killer/grade grades */
+    lo.solution = g->sol;
+    lo.ctl = o->ctl;
+    if ((rc = sudoku_logic_load(st, g->empty)) != 0) goto done;
+    rc = sudoku_logic_grade(st, &lo, &gr);
+    if (rc == SUDOKU_LOGIC_ECONTRA) rc = 0; /* cannot happen on a unique layout: drop it */
+    if (rc < 0) goto done;
+    rc = gr.solved;
+    res->rating = gr.rating;
+    res->level = gr.level;
+    res->hardest = gr.hardest;
+    res->steps = gr.steps;
+done:
+    sudoku_logic_free(st);
+    sudoku_model_free(m);
+    if (rc < 0 && rc != SEARCH_ENOMEM && rc != SEARCH_TIMEOUT && rc != SEARCH_CANCELLED)
+        rc = 0; /* the model refused the layout (cannot happen): drop it */
+    return rc;
+}
+
 int killer_generate(const killer_gen_opts_t *o, uint8_t *solution, killer_cell_t *cells,
                     killer_cage_t *cages, killer_gen_result_t *res) {
     kg_t g;
@@ -322,7 +392,11 @@ int killer_generate(const killer_gen_opts_t *o, uint8_t *solution, killer_cell_t
     g.size = malloc((size_t)nn * sizeof *g.size);
     g.used = malloc((size_t)nn * sizeof *g.used);
     g.sols = malloc(2 * (size_t)nn);
-    if (!g.sol || !g.cage_of || !g.order || !g.size || !g.used || !g.sols) {
+    g.lines = malloc((size_t)nn * sizeof *g.lines);
+    g.lcells = malloc((size_t)nn * sizeof *g.lcells);
+    g.empty = calloc((size_t)nn, 1);
+    if (!g.sol || !g.cage_of || !g.order || !g.size || !g.used || !g.sols || !g.lines ||
+        !g.lcells || !g.empty) {
         rc = SEARCH_ENOMEM;
         goto done;
     }
@@ -372,12 +446,14 @@ int killer_generate(const killer_gen_opts_t *o, uint8_t *solution, killer_cell_t
             if (killer_result_unique(&kr)) {
                 if (memcmp(g.sols, g.sol, (size_t)nn) != 0) break; /* cannot happen */
                 res->nodes = kr.stats.nodes;
-                res->rating = killer_gen_rating(kr.stats.nodes);
-                if (res->rating >= o->rating_min && res->rating < o->rating_max) {
+                if ((rc = kg_grade(&g, cages, res)) < 0) goto done;
+                if (rc == 1 && res->rating >= o->rating_min && res->rating < o->rating_max) {
+                    rc = 0;
                     memcpy(solution, g.sol, (size_t)nn);
                     res->ncages = g.ncages;
                     goto done;
                 }
+                rc = 0;
                 break;
             }
             if (kr.solutions_found < 2) break; /* cannot happen: sol is a solution */
@@ -393,6 +469,9 @@ done:
     free(g.size);
     free(g.used);
     free(g.sols);
+    free(g.lines);
+    free(g.lcells);
+    free(g.empty);
     res->code = rc;
     return rc;
 }

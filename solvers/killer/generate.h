@@ -1,9 +1,9 @@
 /* killer/generate.h -- new Killer Sudoku puzzles: cages only (no givens),
- * exactly one solution as the advanced killer solver proves it, a rating
- * from that solver's work.
+ * exactly one solution as the advanced killer solver proves it, a grade by
+ * the techniques a person uses (sudoku/logic.h on the Killer's cages).
  *
  * One call makes one puzzle, trying candidates until one is unique and
- * rated inside the window, or the control block stops it.  Randomness from
+ * graded inside the window, or the control block stops it.  Randomness from
  * rng.h seeded with (seed, stream): the same options give the same puzzle
  * on every machine and thread.  See generate.c for the method. */
 #ifndef PUZZLED_KILLER_GENERATE_H
@@ -13,6 +13,7 @@
 
 #include "solvers/killer/killer.h"
 #include "solvers/search.h"
+#include "solvers/sudoku/logic.h"
 
 #define KILLER_GEN_MAX_N 16
 
@@ -24,7 +25,7 @@ typedef struct killer_gen_opts_s {
     sudoku_shape_t shape;          /* n = 4..KILLER_GEN_MAX_N, any box */
     int cage_min, cage_max;        /* 1 <= min <= max <= n */
     int diagonals;                 /* Killer-X */
-    double rating_min, rating_max; /* accept [min, max) */
+    double rating_min, rating_max; /* accept a grade's rating in [min, max) */
     uint64_t seed, stream;
     const search_ctl_t *ctl;
     uint64_t max_attempts; /* 0 = until ctl stops */
@@ -42,25 +43,24 @@ void killer_gen_opts_init(killer_gen_opts_t *o);
 typedef struct killer_gen_result_s {
     int code;
     uint64_t attempts; /* candidate cage layouts tried (each repair counts) */
-    double rating;     /* 1 + log2(1 + nodes of the uniqueness proof) */
-    uint64_t nodes;
+    double rating;     /* the grade's (logic.h's scale: 1.6 cage-combination, ...) */
+    sudoku_grade_level_t level;
+    sudoku_tech_t hardest; /* the heaviest step of the grade */
+    uint32_t steps;        /* the grade's steps */
+    uint64_t nodes;        /* the uniqueness proof's search nodes */
     int ncages;
 } killer_gen_result_t;
-
-/* Rating of a proof's work, and the level bands of sudoku_grade_level_of()
- * apply to it. */
-double killer_gen_rating(uint64_t nodes);
 
 /* What no seed and no deadline can change, checked in microseconds before
  * any attempt (as sudoku_gen_reachable() for the classic generator):
  *   KILLER_GEN_REACHABLE   nothing known against it (it may still be rare);
- *   KILLER_GEN_RATING_GAP  no proof of 0..KILLER_GEN_NODE_BUDGET nodes rates
- *                          in [rating_min, rating_max): ratings come from
- *                          whole node counts (1.0, 2.0, 2.5, 3.0, 3.25, ...),
- *                          and a longer proof drops the candidate;
- *   KILLER_GEN_SIZE_CAP    the window asks for more nodes than any puzzle of
- *                          the size has been seen to take
- *                          (killer_gen_max_nodes()). */
+ *   KILLER_GEN_RATING_GAP  no grade of a Killer rates in [rating_min,
+ *                          rating_max): a rating is its hardest step's
+ *                          weight plus a little
+ *                          (sudoku_grade_rating_possible_cages());
+ *   KILLER_GEN_SIZE_CAP    the window starts above the hardest level any
+ *                          puzzle of the size has been seen to take
+ *                          (killer_gen_max_level()). */
 typedef enum killer_gen_reach_e {
     KILLER_GEN_REACHABLE = 0,
     KILLER_GEN_RATING_GAP,
@@ -69,12 +69,17 @@ typedef enum killer_gen_reach_e {
 
 killer_gen_reach_t killer_gen_reachable(const killer_gen_opts_t *o);
 
-/* The most nodes a uniqueness proof of an n x n Killer from this generator
- * takes: 0 for 4x4, by measurement (every one of 2.18 million puzzles, over
- * every cage range and Killer-X, was settled by propagation:
- * docs/generate.md, "Killer: what each size reaches"); the proof's own cap
- * KILLER_GEN_NODE_BUDGET for the others (6x6 Killer-X reaches expert). */
-uint64_t killer_gen_max_nodes(int n);
+/* The hardest level an n x n Killer from this generator takes: medium for
+ * 4x4, by measurement (docs/generate.md, "Killer: what each size
+ * reaches"); beyond-logic for the others (6x6 and 9x9 reach it). */
+sudoku_grade_level_t killer_gen_max_level(int n);
+
+/* The cage sizes the API and the benchmarks use for a level on n x n when
+ * the caller gives none (docs/generate.md has the measurements behind
+ * them): easy 1..3 (a one-cell cage is a given: without one a Killer
+ * starts with a cage technique and grades medium), medium 2..3, hard to
+ * beyond-logic 2..4; never more than n - 1 cells. */
+void killer_gen_cages_for_level(int n, sudoku_grade_level_t l, int *min, int *max);
 
 /* Generates into caller buffers of n*n entries each: solution (values
  * 1..n), cells (the cages' cells back to back) and cages (cages[k].cells

@@ -99,16 +99,31 @@ static int tech_reads_lines(int t) {
            t == SUDOKU_TECH_INNIES_OUTIES || t == SUDOKU_TECH_CONSTRAINT;
 }
 
-int sudoku_grade_rating_possible(double lo, double hi) {
+/* Whether technique t reads killer cages with a total, and nothing else
+ * of the line rules: the techniques a Killer's grade can use. */
+static int tech_reads_cages(int t) {
+    return t == SUDOKU_TECH_CAGE_COMBINATION || t == SUDOKU_TECH_CAGE_LOCKED ||
+           t == SUDOKU_TECH_INNIES_OUTIES;
+}
+
+/* sudoku_grade_rating_possible(), with the cage techniques counted when
+ * cages is 1. */
+static int rating_possible(double lo, double hi, int cages) {
     if (lo <= 0.0 && hi > 0.0) return 1; /* a full grid: nothing to do, rating 0 */
     for (int t = 0; t < SUDOKU_TECH_COUNT; t++)
-        for (int k = 0; k <= tech_extra_tenths(t) && !tech_reads_lines(t); k++) {
+        for (int k = 0;
+             k <= tech_extra_tenths(t) && (!tech_reads_lines(t) || (cages && tech_reads_cages(t)));
+             k++) {
             int bin = (int)(techs[t].weight * 10.0 + 0.5) + k; /* as the grade bins it */
             double w = bin / 10.0, cap = w >= 10.0 ? 0.99 : 0.099;
             if (w < hi && lo < w + cap) return 1;
         }
     return 0;
 }
+
+int sudoku_grade_rating_possible(double lo, double hi) { return rating_possible(lo, hi, 0); }
+
+int sudoku_grade_rating_possible_cages(double lo, double hi) { return rating_possible(lo, hi, 1); }
 
 const char *sudoku_tech_name(sudoku_tech_t t) {
     return (unsigned)t < SUDOKU_TECH_COUNT ? techs[t].name : NULL;

@@ -173,6 +173,9 @@ void sudoku_grade_level_band(sudoku_grade_level_t l, double *lo, double *hi);
  * out).  1 or 0: a window that misses every such interval can never be
  * met, whatever the puzzle. */
 int sudoku_grade_rating_possible(double lo, double hi);
+/* The same for a Killer's grade (killer/generate.c): the cage techniques
+ * (cage-combination, cage-locked, innies-outies) count too. */
+int sudoku_grade_rating_possible_cages(double lo, double hi);
 /* The hardest technique of a level (trial for beyond-logic; guess is never
  * used as a bound). */
 sudoku_tech_t sudoku_grade_level_top(sudoku_grade_level_t l);

@@ -16,8 +16,8 @@ import { pageHead, boardCard, boardFieldOf, shareBox, gameCard, pageHooks, solut
 import { boxFor, fromGrid, killerShare, readKillerShare, cellName, playerField, playerDetail } from './formats.js';
 import { LIMITS } from './limits.js';
 
-// The first game: an easy 9x9 from POST /v1/killer/generate (seed 2024),
-// cages as [sum, cell, cell...] with cells r*9+c, and its solution.
+// The first game: a 9x9 from POST /v1/killer/generate (seed 2024; medium, 2.38, by
+// /v1/killer/grade), cages as [sum, cell, cell...] with cells r*9+c, and its solution.
 const FIRST = {
   cages: [[10,63,72],[19,36,45,54],[14,0,1,9],[8,64,73,74],[14,56,65],[17,46,55],[16,37,38,47],[9,18,27],[5,2,3],[14,4,5],[15,10,11],[17,6,7,8],[14,79,80],[7,77,78],[7,17,26],[6,19,20,28],[9,29,30],[14,39,48,57],[15,66,75],[17,67,68,76],[9,49,58,59],[10,50,51,60],[11,69,70,71],[9,31,40],[14,41,42],[12,32,33],[9,12,21],[16,13,22],[5,14,23],[12,15,24],[9,16,25],[10,61,62],[14,44,52,53],[18,34,35,43]], // prettier-ignore
   solution: '274186935569473821831592476123647598947258613685931247496315782358729164712864359',
@@ -84,7 +84,7 @@ export function mount(root) {
 
   if (!play.restore()) {
     const cages = FIRST.cages.map(([sum, ...cells]) => ({ sum, cells: cells.map((i) => [Math.floor(i / 9), i % 9]) }));
-    startKiller({ size: 9, cages, solution: fromGrid(FIRST.solution, 9), level: 'easy' }, '');
+    startKiller({ size: 9, cages, solution: fromGrid(FIRST.solution, 9), level: 'medium' }, '');
   }
   syncMode(root.dataset.mode);
 
