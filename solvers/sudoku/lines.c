@@ -24,9 +24,11 @@
  *                   what the cages make beyond it; at most SL_INNIES_MAX
  *                   cells, each keeping what an assignment making the
  *                   total uses.  The same over the union of 2 or 3
- *                   neighbouring rows or columns (SL_UNION_MAX), whose
- *                   digits add up to 2 or 3 times as much: cages that
- *                   straddle two rows lie inside their union;
+ *                   neighbouring rows or columns, or of 2 or 3
+ *                   neighbouring boxes along a band or a stack
+ *                   (SL_UNION_MAX), whose digits add up to 2 or 3 times as
+ *                   much: cages that straddle two rows or two boxes lie
+ *                   inside their union;
  *   SL_LK_ARROW     arrow (1-3 heads, summed or read as digits): the
  *                   head's number lies between the least and the most the
  *                   arrow's cells can add up to, and each arrow cell leaves
@@ -421,12 +423,55 @@ static int unit_rest(sudoku_logic_t *st, const sl_uset_t *set, int outies, int *
     return k < ncells ? k : 0; /* no cage inside: nothing learnt */
 }
 
+/* The box of grid g numbered b (row-major), -1 for none. */
+static int box_unit(const sudoku_logic_t *st, int g, int b) {
+    const sudoku_model_t *m = st->m;
+    for (int k = 0; k < st->lines_end[0]; k++) {
+        int u = st->scan[k];
+        if (m->unit_kind[u] == SUDOKU_UNIT_BOX && m->unit_grid[u] == g && m->unit_index[u] == b)
+            return u;
+    }
+    return -1;
+}
+
+/* The i-th run of 2 or 3 neighbouring boxes of one grid along a band
+ * (across) or a stack (down), runs of 2 first, then of 3, each across
+ * then down, from the boxes in scan order; a run that fills its band or
+ * stack is left out (it is the union of that band's rows, read before).
+ * Returns 1 with *set, 0 when the i-th is no set, -1 past the last (and
+ * on grids whose boxes regions replace). */
+static int box_run_at(const sudoku_logic_t *st, int i, sl_uset_t *set) {
+    const sudoku_model_t *m = st->m;
+    int br = m->shape.box_rows, bc = m->shape.box_cols, n = st->n;
+    if (br <= 0 || bc <= 0) return -1;
+    int across = n / bc, down = n / br; /* boxes in a band, in a stack */
+    for (int nu = 2; nu <= SL_UNION_MAX; nu++)
+        for (int dir = 0; dir < 2; dir++) {
+            int len = dir ? down : across, step = dir ? across : 1;
+            if (nu >= len) continue;
+            for (int k = 0; k < st->lines_end[0]; k++) {
+                int u = st->scan[k], b = m->unit_index[u];
+                int at = dir ? b / across : b % across;
+                if (m->unit_kind[u] != SUDOKU_UNIT_BOX || at + nu > len) continue;
+                if (i-- > 0) continue;
+                set->nu = nu;
+                for (int q = 0; q < nu; q++) {
+                    set->us[q] = box_unit(st, m->unit_grid[u], b + q * step);
+                    if (set->us[q] < 0 || !sl_exact(st, set->us[q])) return 0;
+                }
+                return 1;
+            }
+        }
+    return -1;
+}
+
 /* The i-th set the 45 rule reads, in the order people look: every exact
  * unit alone (scan order), then 2 neighbouring rows, 2 columns, then 3
  * rows, 3 columns (neighbours in scan order, which numbers a grid's rows
  * in order; units that share a cell, as rows of overlapping grids may, are
- * no set).  Unions come last so that a step on one unit, the easier read,
- * is found first wherever there is one.
+ * no set), then runs of neighbouring boxes (box_run_at).  Unions come
+ * last so that a step on one unit, the easier read, is found first
+ * wherever there is one.
  * Returns 1 with *set, 0 when the i-th is no set (a unit that is not
  * exact, units that share a cell), -1 past the last. */
 static int uset_at(const sudoku_logic_t *st, int i, sl_uset_t *set) {
@@ -455,7 +500,7 @@ static int uset_at(const sudoku_logic_t *st, int i, sl_uset_t *set) {
             }
             return 1;
         }
-    return -1;
+    return box_run_at(st, i, set);
 }
 
 int sudoku__logic_innies(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *s) {
