@@ -127,6 +127,23 @@ webTest('an impossible cage is named next to the cages', async () => {
   page.assertNoErrors();
 });
 
+webTest('a 4x4 killer offers the levels the server makes, no more', async () => {
+  const page = await open(`${srv.base}/#/killer`);
+  const gen = page.getByRole('region', { name: 'Generate' });
+  const size = gen.getByLabel('Size', { exact: true });
+  const diff = gen.getByLabel('Difficulty', { exact: true });
+  await diff.selectOption('expert');
+  await size.selectOption('4');
+  assert.equal(await diff.inputValue(), 'medium', 'moved to the hardest level a 4x4 has');
+  assert.ok(await diff.locator('option[value=hard]').isDisabled());
+  assert.ok(!(await diff.locator('option[value=medium]').isDisabled()));
+  await button(page, 'Generate').click();
+  await page.locator('.status.ok', { hasText: /^New .*killer/ }).waitFor();
+  await size.selectOption('9');
+  assert.ok(!(await diff.locator('option[value=expert]').isDisabled()));
+  page.assertNoErrors();
+});
+
 webTest('generate a killer and solve it', async () => {
   const page = await open(`${srv.base}/#/killer`);
   const gen = page.waitForResponse((r) => r.url().endsWith('/v1/killer/generate'));

@@ -43,6 +43,8 @@ test('Killer limits', () => {
   assert.deepEqual([k.minN, k.maxN], [solve.size.minimum, solve.size.maximum]);
   assert.equal(k.maxSolutions, solve.max_solutions.maximum);
   assert.deepEqual(k.generateSizes, body('/v1/killer/generate').properties.size.enum);
+  const gen = op('/v1/killer/generate', 'post').description;
+  assert.ok(new RegExp(`4x4 above ${k.generateTop4}\\b`).test(gen), `openapi.yaml no longer says 4x4 above ${k.generateTop4}`);
 });
 
 test('N-Queens limits', () => {

@@ -3,6 +3,7 @@
 // generate, and the API's vocabulary the page offers.
 
 import * as api from './api.js';
+import { LIMITS } from './limits.js';
 
 export const METHODS = [
   ['auto', 'auto'],
@@ -10,6 +11,20 @@ export const METHODS = [
   ['backtracking', 'backtracking'],
 ];
 export const DIFFICULTIES = ['easy', 'medium', 'hard', 'expert'];
+
+// The levels a size can be generated at: a 4x4 Killer is never graded
+// above LIMITS.killer.generateTop4 (the server answers 422 past it).
+export function difficultiesFor(n) {
+  return n === 4 ? DIFFICULTIES.slice(0, DIFFICULTIES.indexOf(LIMITS.killer.generateTop4) + 1) : DIFFICULTIES;
+}
+
+// Disables the levels of `sel` (a select of DIFFICULTIES) that size n
+// cannot take, moving its value to the hardest one left when it was one.
+export function limitDifficulties(sel, n) {
+  const ok = difficultiesFor(n);
+  for (const o of sel.options) o.disabled = !ok.includes(o.value);
+  if (!ok.includes(sel.value)) sel.value = ok[ok.length - 1];
+}
 
 // The request body for a killer: {size, box, cages[, diagonals]}.
 export function killerBody({ n, rows, cols, cages, diagonals }) {

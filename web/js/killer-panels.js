@@ -285,6 +285,7 @@ function generatePanel(page, editor) {
   const cageMin = number(2, 1, 9);
   const cageMax = number(4, 1, 9);
   const diff = select(killerApi.DIFFICULTIES, 'medium');
+  size.addEventListener('change', () => killerApi.limitDifficulties(diff, +size.value));
   const btn = button('Generate', () => generate());
   const status = statusLine();
   const task = new Task({ status, buttons: [btn], onError: (e) => page.problem(e, status) });

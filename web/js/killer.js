@@ -44,6 +44,7 @@ export function mount(root) {
   // ==== play mode: new games ====
   const sizeSel = select(LIMITS.killer.generateSizes.map((n) => [String(n), `${n}×${n}`]), '9');
   const diffSel = select(killerApi.DIFFICULTIES, 'easy');
+  sizeSel.addEventListener('change', () => killerApi.limitDifficulties(diffSel, +sizeSel.value));
   const newBtn = button('New game', () => newGame(), 'primary');
   const newCancel = button('Cancel', null, 'danger');
   const newTask = new Task({ status: play.status, buttons: [newBtn], cancel: newCancel, onError: (e) => problem(e, play.status) });

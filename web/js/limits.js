@@ -17,6 +17,7 @@ export const LIMITS = {
     minN: 4,
     maxN: 36,
     generateSizes: [4, 6, 9],
+    generateTop4: 'medium', // "4x4 above medium" is a 422: the 4x4 levels stop there
     maxSolutions: 10000,
   },
   queens: {
