@@ -74,6 +74,30 @@ webTest('a whole 9x9, by keyboard, to "completed" with its time', async () => {
   page.assertNoErrors();
 });
 
+// Killer hints (POST /v1/killer/hint): the first game's first step is a
+// cage technique, shown with its cells and applied as one undoable step
+// that the solution agrees with; a wrong entry is named, not hinted.
+webTest('Killer hints: the next step, applied; a wrong entry named', async () => {
+  const page = await openPage(browser.ctx, `${srv.base}/#/killer`);
+  const grid = killerGrid(page);
+  await page.getByRole('button', { name: 'Hint', exact: true }).click();
+  await page.locator('.hint-text').waitFor();
+  assert.match(await page.locator('.hint-text').innerText(), /^(cage-combination|innies-outies|cage-locked|naked-single|hidden-single|full-house)/);
+  assert.match(await page.locator('.hint-text').innerText(), /cage \d+|cages\[\d+\]|row|column|box/);
+  assert.ok((await grid.locator('.cell.hint').count()) >= 1);
+  await page.getByRole('button', { name: 'Apply the hint', exact: true }).click();
+  await page.locator('.status', { hasText: 'Hint applied' }).waitFor();
+  const values = await gridText(page, grid);
+  values.forEach((v, i) => v && assert.equal(v, KILLER_SOLUTION[i], `the hint's placement at ${i}`));
+  // a wrong digit in the first cell: the hint names it
+  const wrong = KILLER_SOLUTION[0] === '1' ? '2' : '1';
+  await cellAt(grid, 0).click();
+  await page.keyboard.press(wrong);
+  await page.getByRole('button', { name: 'Hint', exact: true }).click();
+  await page.getByText(/1 entry contradicts the solution: r1c1 \(marked\)/).waitFor();
+  page.assertNoErrors();
+});
+
 webTest('a whole Killer, by keyboard, to "completed"', async () => {
   const page = await openPage(browser.ctx, `${srv.base}/#/killer`);
   const grid = killerGrid(page);

@@ -52,6 +52,19 @@ export const EXAMPLES = [
 // values (array of n*n ints, 0 empty) -> the API's string grid
 export const toGridString = (values) => values.map((v) => (v ? SYMBOLS[v - 1] : '.')).join('');
 
+// The player's pencil marks on empty cells as the hint endpoints read
+// them: [{cell: [r, c], values: [...]}] (bit v-1 of pencil[i] = value v).
+export function toApiPencil(values, pencil, n) {
+  const marks = [];
+  pencil.forEach((m, i) => {
+    if (!m || values[i]) return;
+    const vs = [];
+    for (let v = 1; v <= n; v++) if (m & (1 << (v - 1))) vs.push(v);
+    marks.push({ cell: [Math.floor(i / n), i % n], values: vs });
+  });
+  return marks;
+}
+
 // values -> the grid as the API reads it: a string up to 35x35, else rows
 // of integers (null empty).
 export function toApiGrid(values, n) {

@@ -4,6 +4,7 @@
 
 import * as api from './api.js';
 import { LIMITS } from './limits.js';
+import { toApiGrid, toApiPencil } from './formats.js';
 
 export const METHODS = [
   ['auto', 'auto'],
@@ -35,6 +36,18 @@ export function killerBody({ n, rows, cols, cages, diagonals }) {
 
 // extra: {method, max_solutions, timeout_ms}
 export const solve = (k, extra, opts) => api.post('v1/killer/solve', { ...killerBody(k), ...extra }, { job: true, ...opts });
+
+// The next logical step for the board (the player's entries and pencil
+// marks), by the Killer's own techniques then the Sudoku ones.  A killer
+// has no givens: an empty givens grid, so that a wrong entry is answered
+// `wrong` (not a 422).
+export function hint(values, pencil, k, opts) {
+  const n = k.n;
+  const body = { ...killerBody(k), grid: toApiGrid(values, n), givens: toApiGrid(new Array(n * n).fill(0), n) };
+  const marks = toApiPencil(values, pencil, n);
+  if (marks.length) body.pencil = marks;
+  return api.post('v1/killer/hint', body, opts);
+}
 
 // {n, cageMin, cageMax, difficulty, diagonals}
 export function generate({ n, cageMin, cageMax, difficulty, diagonals }, opts) {

@@ -15,6 +15,7 @@ import { engineerPanels, KSIZES } from './killer-panels.js';
 import { pageHead, boardCard, boardFieldOf, shareBox, gameCard, pageHooks, solutionFor } from './play-page.js';
 import { boxFor, fromGrid, killerShare, readKillerShare, cellName, playerField, playerDetail } from './formats.js';
 import { LIMITS } from './limits.js';
+import { HintBox } from './sudoku-hint.js';
 
 // The first game: a 9x9 from POST /v1/killer/generate (seed 2024; medium, 2.38, by
 // /v1/killer/grade), cages as [sum, cell, cell...] with cells r*9+c, and its solution.
@@ -27,17 +28,20 @@ export function mount(root) {
   const grid = new Grid({ label: 'Killer grid', onSelect: (i) => panels.toggle(i) });
   const revealBtn = h('button', { type: 'button', class: 'tool tool-hint', 'aria-label': 'Reveal the cell' }, icon('hint'), h('span', null, 'Reveal'));
   revealBtn.addEventListener('click', () => reveal());
+  const hintBtn = h('button', { type: 'button', class: 'tool tool-hint play-only', 'aria-label': 'Hint' }, icon('hint'), h('span', null, 'Hint'));
+  hintBtn.addEventListener('click', () => hint.request([hintBtn]));
   const play = new Play({
     kind: 'killer',
     grid,
     storeKey: 'game.killer',
     solve: findSolution,
-    extraTools: [revealBtn],
+    extraTools: [hintBtn, revealBtn],
     notReady: (g) => (g.cages.length ? '' : 'Draw some cages first (Engineer view).'),
     newGameButton: () => button('New game', () => newGame(), 'primary'),
   });
   play.editBanner.firstChild.textContent = 'This killer is being drawn (Engineer view). Play it once its cages are in.';
   const boardField = boardFieldOf(play, 'grid cages');
+  const hint = new HintBox(play, play.status, (e) => problem(e, play.status), (g, opts) => killerApi.hint(g.values, g.pencil, g, opts));
   const page = { play, boardField, problem, startKiller, startGenerated, setCages, newEmpty };
   const panels = engineerPanels(page);
 
@@ -73,7 +77,7 @@ export function mount(root) {
       'div',
       { class: 'layout' },
       h('div', { class: 'stack' }, boardCard(play, boardField, panels.tools, panels.drawRow)),
-      h('div', { class: 'stack' }, h('div', { class: 'stack play-only' }, newCard, thisGame), h('div', { class: 'stack eng-only' }, ...panels.cards)),
+      h('div', { class: 'stack' }, h('div', { class: 'stack play-only' }, newCard, thisGame, hint.el), h('div', { class: 'stack eng-only' }, ...panels.cards)),
     ),
   );
   play.area.append(...root.childNodes);
@@ -81,7 +85,9 @@ export function mount(root) {
   play.on('puzzle', () => {
     setFieldError(boardField, '');
     newTask.cancel();
+    hint.clear();
   });
+  play.on('entries', () => hint.clear());
 
   if (!play.restore()) {
     const cages = FIRST.cages.map(([sum, ...cells]) => ({ sum, cells: cells.map((i) => [Math.floor(i / 9), i % 9]) }));

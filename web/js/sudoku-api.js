@@ -8,7 +8,7 @@
 // go with every call about it.
 
 import * as api from './api.js';
-import { toApiGrid } from './formats.js';
+import { toApiGrid, toApiPencil } from './formats.js';
 import { apiFields } from './variants.js';
 
 export const METHODS = [
@@ -81,13 +81,7 @@ export const grade = (givens, g, opts) => api.post('v1/sudoku/grade', { grid: to
 export function hint(values, givens, pencil, g, opts) {
   const n = g.n;
   const body = { grid: toApiGrid(values, n), givens: toApiGrid(givens, n), ...shape(g) };
-  const marks = [];
-  pencil.forEach((m, i) => {
-    if (!m || values[i]) return;
-    const vs = [];
-    for (let v = 1; v <= n; v++) if (m & (1 << (v - 1))) vs.push(v);
-    marks.push({ cell: [Math.floor(i / n), i % n], values: vs });
-  });
+  const marks = toApiPencil(values, pencil, n);
   if (marks.length && !g.variant) body.pencil = marks;
   return api.post('v1/sudoku/hint', body, opts);
 }

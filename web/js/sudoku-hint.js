@@ -2,15 +2,17 @@
 // the technique and its explanation under the board, the cells and
 // candidates it uses highlighted, and Apply, which makes its placements and
 // eliminations one undoable step of the game.  Play mode's Hint button and
-// the engineer's Puzzle card share it.
+// the engineer's Puzzle card share it; the Killer page passes its own
+// endpoint (fetchHint), whose steps have the same form.
 
 import * as sudokuApi from './sudoku-api.js';
 import { h, button, setStatus, Task, plural } from './ui.js';
 import { cellName } from './formats.js';
 
 export class HintBox {
-  constructor(play, status, onProblem) {
+  constructor(play, status, onProblem, fetchHint = (g, opts) => sudokuApi.hint(g.values, g.givensList, g.pencil, g, opts)) {
     this.play = play;
+    this.fetchHint = fetchHint;
     this.status = status;
     this.step = null;
     this.applyBtn = button('Apply the hint', () => this.apply(), 'primary');
@@ -34,9 +36,7 @@ export class HintBox {
     this.clear();
     for (const b of buttons) b.disabled = true;
     const res = await this.task
-      .run('Looking for the next step…', (signal, hooks) =>
-        sudokuApi.hint(g.values, g.givensList, g.pencil, g, { signal, ...hooks }),
-      )
+      .run('Looking for the next step…', (signal, hooks) => this.fetchHint(g, { signal, ...hooks }))
       .finally(() => buttons.forEach((b) => (b.disabled = false)));
     if (!res || g !== this.play.game) return;
     const grid = this.play.grid;
