@@ -441,6 +441,9 @@ static const api_job_ops_t gen_stream_ops = {.puzzle = "generate",
 
 /* === Reading: the tables === */
 
+/* rating.max when neither it nor a difficulty is given: no upper bound. */
+#define GEN_RATING_OPEN 1e9
+
 /* What a generation request says (both tables write it). */
 typedef struct gen_in_s {
     long long count, timeout_ms, seed, size; /* seed -1: none given */
@@ -562,7 +565,7 @@ static int gen_cage_size(const api_opt_t *o, const api_request_t *req, json_t *r
                          void *out, api_problem_t *p) {
     static const char *const keys[] = {"min", "max", NULL};
     gen_in_t *in = out;
-    sudoku_grade_level_t l = in->difficulty < 0 && in->lo <= 0.0 && in->hi >= 1e9
+    sudoku_grade_level_t l = in->difficulty < 0 && in->lo <= 0.0 && in->hi >= GEN_RATING_OPEN
                                  ? SUDOKU_GRADE_MEDIUM
                                  : sudoku_grade_level_of(in->lo);
     long long n = in->size;
@@ -760,7 +763,7 @@ static long long gen_fresh_seed(const void *salt) {
 
 int api_gen_sudoku_options(const api_request_t *req, json_t *root, api_gen_opts_t *out,
                            api_problem_t *p) {
-    gen_in_t in = {.lo = 0.0, .hi = 1e9};
+    gen_in_t in = {.lo = 0.0, .hi = GEN_RATING_OPEN};
     int rc;
     api_opts_defaults(gen_sudoku_opts, req, &in);
     rc = api_opts_json_options(gen_sudoku_opts, req, root, NULL, &in, p);
@@ -885,7 +888,7 @@ static int gen_prepare(const api_request_t *req, const api_endpoint_t *ep, int k
     static const char *const none[] = {NULL};
     api_problem_t p;
     gen_job_t *j = calloc(1, sizeof *j);
-    gen_in_t in = {.lo = 0.0, .hi = 1e9};
+    gen_in_t in = {.lo = 0.0, .hi = GEN_RATING_OPEN};
     json_t *root = NULL;
     int bad = 0, retry = 0;
     unsigned threads;

@@ -1285,15 +1285,17 @@ START_TEST(gen_http_stream_hang_up) {
 }
 END_TEST
 
-/* Reads a stream's answer head (its status line and headers, sent once
- * prepare() has taken the job and charged its items) into buf. */
-static void read_head(int fd, char *buf, size_t cap) {
+/* Reads what a raw connection answers into buf until `until` is in it, the
+ * server closes, buf is full or 10 s pass without a byte.  For a stream,
+ * until "\r\n\r\n" is its head (status line and headers), sent once
+ * prepare() has taken the job and charged its items. */
+static void read_until(int fd, char *buf, size_t cap, const char *until) {
     struct timeval tv = {.tv_sec = 10};
     size_t got = 0;
     ssize_t k;
     buf[0] = '\0';
     ck_assert_int_eq(setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv), 0);
-    while (got < cap - 1 && strstr(buf, "\r\n\r\n") == NULL &&
+    while (got < cap - 1 && strstr(buf, until) == NULL &&
            (k = recv(fd, buf + got, cap - 1 - got, 0)) > 0)
         buf[got += (size_t)k] = '\0';
 }
@@ -1316,7 +1318,7 @@ START_TEST(gen_http_items_over_budget) {
     ck_assert_int_eq(tsrv_start(&s, args, NULL), 0);
     for (int i = 0; i < 4; i++) {
         fds[i] = raw_stream(&s, body);
-        read_head(fds[i], ans, sizeof ans); /* taken, its items charged */
+        read_until(fds[i], ans, sizeof ans, "\r\n\r\n"); /* taken, its items charged */
         ck_assert_msg(strncmp(ans, "HTTP/1.1 200", 12) == 0, "stream %d: %s", i, ans);
         /* each prepared (its items charged) before the next is sent */
         double want = (i + 1) * GEN_ITEMS_10K, v = -1;
@@ -1325,15 +1327,8 @@ START_TEST(gen_http_items_over_budget) {
         ck_assert_double_ge(v, want);
     }
     /* the fifth, read as it comes: the whole answer, then the server closes */
-    ans[0] = '\0';
     int q = raw_stream(&s, body);
-    struct timeval tv = {.tv_sec = 10};
-    size_t got = 0;
-    ssize_t k;
-    ck_assert_int_eq(setsockopt(q, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv), 0);
-    while (got < sizeof ans - 1 && (k = recv(q, ans + got, sizeof ans - 1 - got, 0)) > 0 &&
-           strstr(ans, "--max-work-memory") == NULL)
-        ans[got += (size_t)k] = '\0';
+    read_until(q, ans, sizeof ans, "--max-work-memory");
     ck_assert_msg(strncmp(ans, "HTTP/1.1 503", 12) == 0, "%s", ans);
     ck_assert_ptr_nonnull(strstr(ans, "Retry-After: 1"));
     ck_assert_ptr_nonnull(strstr(ans, "application/problem+json"));
