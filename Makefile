@@ -82,6 +82,7 @@ SOLVER_SRC := solvers/search.c solvers/nqueens/nqueens.c solvers/nqueens/count.c
               solvers/sudoku/sudoku9_avx2.c solvers/sudoku/sudoku9_scalar.c \
               solvers/sudoku/logic.c solvers/sudoku/fish.c solvers/sudoku/wings.c \
               solvers/sudoku/chains.c solvers/sudoku/trial.c solvers/sudoku/lines.c \
+              solvers/sudoku/als.c solvers/sudoku/forcing.c \
               solvers/sudoku/generate.c \
               solvers/sudoku/model.c \
               solvers/xcover/xcover.c solvers/xcover/dlx.c solvers/xcover/algx.c \

@@ -67,7 +67,13 @@ static const struct {
     {"bug-plus-1", 5.1, SUDOKU_GRADE_EXPERT},
     {"x-chain", 5.2, SUDOKU_GRADE_EXPERT},
     {"xy-chain", 6.0, SUDOKU_GRADE_EXTREME},
+    {"als-xz", 6.2, SUDOKU_GRADE_EXTREME},
+    {"als-xy-wing", 6.5, SUDOKU_GRADE_EXTREME},
     {"aic", 7.0, SUDOKU_GRADE_EXTREME},
+    {"grouped-aic", 7.3, SUDOKU_GRADE_EXTREME},
+    {"cell-forcing-chain", 8.2, SUDOKU_GRADE_EXTREME},
+    {"unit-forcing-chain", 8.4, SUDOKU_GRADE_EXTREME},
+    {"dynamic-forcing-chain", 9.0, SUDOKU_GRADE_EXTREME},
     {"constraint", 10.0, SUDOKU_GRADE_BEYOND}, /* a machine step: see logic.h */
     {"trial", 10.0, SUDOKU_GRADE_BEYOND},
     {"guess", 11.0, SUDOKU_GRADE_BEYOND},
@@ -86,6 +92,7 @@ static int tech_extra_tenths(int t) {
     case SUDOKU_TECH_X_CHAIN: return 7;
     case SUDOKU_TECH_XY_CHAIN: return 9;
     case SUDOKU_TECH_AIC: return 29;
+    case SUDOKU_TECH_GROUPED_AIC: return 26;
     case SUDOKU_TECH_TRIAL: return 5;
     default: return 0;
     }
@@ -179,7 +186,7 @@ sudoku_tech_t sudoku_grade_level_top(sudoku_grade_level_t l) {
     case SUDOKU_GRADE_MEDIUM: return SUDOKU_TECH_HIDDEN_PAIR;
     case SUDOKU_GRADE_HARD: return SUDOKU_TECH_XYZ_WING;
     case SUDOKU_GRADE_EXPERT: return SUDOKU_TECH_X_CHAIN;
-    case SUDOKU_GRADE_EXTREME: return SUDOKU_TECH_AIC;
+    case SUDOKU_GRADE_EXTREME: return SUDOKU_TECH_DYNAMIC_FORCING_CHAIN;
     default: return SUDOKU_TECH_TRIAL;
     }
 }
@@ -864,7 +871,14 @@ static int find(sudoku_logic_t *st, sudoku_tech_t t, const sudoku_logic_opts_t *
                                                                          : 0;
     case SUDOKU_TECH_X_CHAIN: return sudoku__logic_x_chain(st, budget, work, s);
     case SUDOKU_TECH_XY_CHAIN: return sudoku__logic_xy_chain(st, budget, work, s);
+    case SUDOKU_TECH_ALS_XZ: return sudoku__logic_als_xz(st, budget, work, s);
+    case SUDOKU_TECH_ALS_XY_WING: return sudoku__logic_als_xy_wing(st, budget, work, s);
     case SUDOKU_TECH_AIC: return sudoku__logic_aic(st, budget, work, s);
+    case SUDOKU_TECH_GROUPED_AIC: return sudoku__logic_grouped_aic(st, budget, work, s);
+    case SUDOKU_TECH_CELL_FORCING_CHAIN: return sudoku__logic_forcing(st, 0, 0, budget, work, s);
+    case SUDOKU_TECH_UNIT_FORCING_CHAIN: return sudoku__logic_forcing(st, 1, 0, budget, work, s);
+    case SUDOKU_TECH_DYNAMIC_FORCING_CHAIN:
+        return st->sub != NULL ? sudoku__logic_forcing(st, 2, 1, budget, work, s) : 0;
     case SUDOKU_TECH_CONSTRAINT:
         return st->lines ? sudoku__logic_constraint(st, budget, work, s) : 0;
     case SUDOKU_TECH_TRIAL:

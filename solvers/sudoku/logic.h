@@ -134,7 +134,13 @@ typedef enum sudoku_tech_e {
     SUDOKU_TECH_BUG_PLUS_1, /* bivalue universal grave + 1: presumes uniqueness */
     SUDOKU_TECH_X_CHAIN,
     SUDOKU_TECH_XY_CHAIN,
+    SUDOKU_TECH_ALS_XZ,      /* two almost locked sets and a restricted common value */
+    SUDOKU_TECH_ALS_XY_WING, /* three almost locked sets */
     SUDOKU_TECH_AIC,
+    SUDOKU_TECH_GROUPED_AIC,           /* AIC (x-chains too) whose nodes may be groups of cells */
+    SUDOKU_TECH_CELL_FORCING_CHAIN,    /* every value of a cell leads to the same, by singles */
+    SUDOKU_TECH_UNIT_FORCING_CHAIN,    /* every place of a value in a unit leads to the same */
+    SUDOKU_TECH_DYNAMIC_FORCING_CHAIN, /* either, followed by the medium techniques */
     SUDOKU_TECH_CONSTRAINT, /* a line's own consistency, by enumeration: a machine step */
     SUDOKU_TECH_TRIAL,
     SUDOKU_TECH_GUESS,
@@ -238,6 +244,21 @@ typedef struct sudoku_logic_item_s {
  *                   of every order line joined to it
  *   arrow           line; size = heads; CELL items = its cells
  *   constraint      line; CELL items = its cells
+ *   als-xz          digits = the restricted common value(s) x; digit = the
+ *                   value removed (0 when several); parts[0], parts[1] =
+ *                   the sizes of the two sets; CELL items = the first
+ *                   set's cells, then the second's
+ *   als-xy-wing     the same with three sets (parts[2]: the pivot set C,
+ *                   whose cells come last); digits = x | y
+ *   grouped-aic     as aic; a group node is its CAND items in a row with
+ *                   the same digit, marked by a CELL item after the last
+ *                   (size counts nodes, a group as one)
+ *   cell-forcing-chain, unit-forcing-chain, dynamic-forcing-chain
+ *                   size 0 (singles) or 1 (medium techniques); unit[0]
+ *                   = the unit (unit forcing: digit = the value whose
+ *                   places are the branches), -1 for a cell; CAND items =
+ *                   the branches (each one assumed in turn); PLACE and
+ *                   ELIM items what every branch concludes
  *   trial           digit; size 0 (singles) or 1 (medium techniques); the
  *                   ELIM item is the candidate refuted, CAND the one assumed
  *   guess           digit; the PLACE item */
@@ -248,7 +269,8 @@ typedef struct sudoku_logic_step_s {
     uint8_t size;    /* see above */
     uint32_t digits; /* bit d-1 = digit d */
     int16_t unit[2];
-    int16_t line; /* the line rule (model.h) the step reads, -1 none */
+    int16_t line;     /* the line rule (model.h) the step reads, -1 none */
+    uint8_t parts[3]; /* almost locked sets: how many CELL items each set has */
     uint16_t nitems;
     double weight; /* this step's difficulty on the rating scale */
     sudoku_logic_item_t items[SUDOKU_LOGIC_STEP_ITEMS];

@@ -196,6 +196,7 @@ static inline void sl_step_begin(sudoku_logic_step_t *s, sudoku_tech_t t) {
     s->digits = 0;
     s->unit[0] = s->unit[1] = -1;
     s->line = -1;
+    s->parts[0] = s->parts[1] = s->parts[2] = 0;
     s->nitems = 0;
     s->weight = sudoku_tech_weight(t);
 }
@@ -241,6 +242,22 @@ int sudoku__logic_xy_chain(sudoku_logic_t *st, uint64_t budget, uint64_t *work,
                            sudoku_logic_step_t *step);
 int sudoku__logic_aic(sudoku_logic_t *st, uint64_t budget, uint64_t *work,
                       sudoku_logic_step_t *step);
+/* AIC whose nodes may also be groups: a digit's places in one unit that
+ * all lie in a second unit (chains.c). */
+int sudoku__logic_grouped_aic(sudoku_logic_t *st, uint64_t budget, uint64_t *work,
+                              sudoku_logic_step_t *step);
+/* Almost locked sets (als.c): ALS-XZ (two sets), ALS-XY-wing (three).
+ * Work and budget as the chains'. */
+int sudoku__logic_als_xz(sudoku_logic_t *st, uint64_t budget, uint64_t *work,
+                         sudoku_logic_step_t *step);
+int sudoku__logic_als_xy_wing(sudoku_logic_t *st, uint64_t budget, uint64_t *work,
+                              sudoku_logic_step_t *step);
+/* Forcing chains (forcing.c): every branch of a cell (kind 0), of a
+ * digit's places in a unit (kind 1), or both (kind 2) is followed by
+ * singles (depth 0) or by the medium techniques on st->sub (depth 1); what
+ * every branch concludes holds.  Work and budget as the chains'. */
+int sudoku__logic_forcing(sudoku_logic_t *st, int kind, int depth, uint64_t budget, uint64_t *work,
+                          sudoku_logic_step_t *step);
 /* Line rules (lines.c).  sudoku__logic_line_kinds() fills lkind[nlines]
  * once, for a new state.  The enumerations count what they try in *work
  * and give a line up (no step from it) past their budgets. */
