@@ -197,6 +197,65 @@ static void lg_chain(const api_sudoku_puzzle_t *pz, const sudoku_logic_step_t *s
     }
 }
 
+/* Almost locked sets: the sets (parts[] of the CELL items), the
+ * restricted common value(s) and what goes. */
+static void lg_als(const api_sudoku_puzzle_t *pz, const sudoku_logic_step_t *s, const int *cells,
+                   int nc, char *buf, size_t cap, size_t *len) {
+    int at = 0, sets = s->tech == SUDOKU_TECH_ALS_XY_WING ? 3 : 2;
+    lg_cat(buf, cap, len, "%s", sets == 3 ? "The almost locked sets " : "Cells ");
+    for (int k = 0; k < sets; k++) {
+        int m = s->parts[k];
+        if (at + m > nc) m = nc - at;
+        lg_cat(buf, cap, len, "%s{", k == 0 ? "" : k == sets - 1 ? " and " : ", ");
+        lg_cell_list(pz, cells + at, m, buf, cap, len);
+        lg_cat(buf, cap, len, "}");
+        at += m;
+    }
+    if (sets == 2) {
+        lg_cat(buf, cap, len, " are almost locked sets (one value more than cells) whose ");
+        lg_digit_list(pz, s->digits, buf, cap, len);
+        lg_cat(buf, cap, len,
+               " all see each other: at most one set holds it, so the other is locked and one of "
+               "them holds each value they share; cells that see every place of such a value in "
+               "both lose it");
+    } else {
+        lg_cat(buf, cap, len,
+               ": the last (the pivot) shares a value with each of the others whose places all "
+               "see each other (");
+        lg_digit_list(pz, s->digits, buf, cap, len);
+        lg_cat(buf, cap, len,
+               "), so one of the first two sets is locked; cells that see every place of a value "
+               "both of them hold lose it");
+    }
+}
+
+/* Forcing chains: the branches (CAND items), and how each was followed. */
+static void lg_forcing(const api_sudoku_puzzle_t *pz, const sudoku_logic_step_t *s, char *buf,
+                       size_t cap, size_t *len) {
+    int cells[SUDOKU_LOGIC_STEP_ITEMS],
+        k = lg_cells(s, SUDOKU_ITEM_CAND, cells, SUDOKU_LOGIC_STEP_ITEMS);
+    const char *by = s->size ? "singles, locked candidates and pairs" : "singles";
+    char u[32];
+    if (k == 0) return;
+    if (s->unit[0] < 0) {
+        uint32_t vals = 0;
+        for (int i = 0; i < s->nitems; i++)
+            if (s->items[i].kind == SUDOKU_ITEM_CAND) vals |= 1u << (s->items[i].value - 1);
+        lg_cat(buf, cap, len, "r%dc%d is ", cells[0] / pz->n + 1, cells[0] % pz->n + 1);
+        lg_digit_list(pz, vals, buf, cap, len);
+        lg_cat(buf, cap, len, "%s", " (one of them), ");
+    } else {
+        lg_unit(pz, s->unit[0], u, sizeof u);
+        lg_cat(buf, cap, len, "%lld goes in %s in ", lg_sym(pz, s->digit), u);
+        lg_cell_list(pz, cells, k, buf, cap, len);
+        lg_cat(buf, cap, len, "%s", " (one of them), ");
+    }
+    lg_cat(buf, cap, len,
+           "and each of these followed by %s leads to the same placements and eliminations, so "
+           "they hold whichever is true",
+           by);
+}
+
 /* The sentence for step s (see the header).  One piece: one case and one
  * sentence per technique, read as a table; split up, the sentences of
  * related techniques would no longer stand side by side. */
@@ -322,6 +381,11 @@ void api_logic_explain(const api_sudoku_puzzle_t *pz, const sudoku_logic_step_t 
         lg_cat(buf, cap, &len, "), so candidates that see both go");
         break;
     }
+    case SUDOKU_TECH_ALS_XZ:
+    case SUDOKU_TECH_ALS_XY_WING: lg_als(pz, s, cells, nc, buf, cap, &len); break;
+    case SUDOKU_TECH_CELL_FORCING_CHAIN:
+    case SUDOKU_TECH_UNIT_FORCING_CHAIN:
+    case SUDOKU_TECH_DYNAMIC_FORCING_CHAIN: lg_forcing(pz, s, buf, cap, &len); break;
     case SUDOKU_TECH_TRIAL:
         lg_cat(buf, cap, &len,
                "If r%dc%d were %lld, %s would lead to a contradiction, so it is not %lld",

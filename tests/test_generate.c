@@ -690,16 +690,23 @@ START_TEST(gen_killer_reachable_refuses_only_the_unseen) {
             if ((int)r.level > most) most = (int)r.level;
         }
     ck_assert_int_eq(most, killer_gen_max_level(4));
-    /* 6x6: beyond-logic, with the API's cages for it */
-    killer_gen_opts_init(&o);
-    sudoku_shape_init(&o.shape, 6, 0, 0);
-    o.cage_min = 3;
-    o.cage_max = 5;
-    o.seed = 1;
-    o.max_attempts = 5000;
-    sudoku_grade_level_band(SUDOKU_GRADE_BEYOND, &o.rating_min, &o.rating_max);
-    ck_assert_int_eq(killer_generate(&o, sol, cells, cages, &r), 0);
-    ck_assert_int_eq(r.level, SUDOKU_GRADE_BEYOND);
+    /* 6x6: beyond-logic, with the API's cages for it.  Since forcing
+     * chains, about one layout in 5,000 needs trial (docs/generate.md):
+     * the first of a few seeds of 2,000 attempts each that finds one */
+    int found = 0;
+    for (int seed = 1; seed <= 8 && !found; seed++) {
+        killer_gen_opts_init(&o);
+        sudoku_shape_init(&o.shape, 6, 0, 0);
+        o.cage_min = 3;
+        o.cage_max = 5;
+        o.seed = (uint64_t)seed;
+        o.max_attempts = 2000;
+        sudoku_grade_level_band(SUDOKU_GRADE_BEYOND, &o.rating_min, &o.rating_max);
+        if (killer_generate(&o, sol, cells, cages, &r) != 0) continue;
+        ck_assert_int_eq(r.level, SUDOKU_GRADE_BEYOND);
+        found = 1;
+    }
+    ck_assert(found);
 }
 END_TEST
 

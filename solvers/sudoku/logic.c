@@ -201,7 +201,7 @@ typedef struct sl_plan_s {
     size_t value, cand, pos, placed;
     size_t seen, parent, queue, next;
     size_t colour, cid, comp;
-    size_t tcand, tq, tdone;
+    size_t tcand, tq, tdone, facc, fmemo, fstamp, fres;
     size_t sub, svalue, scand, spos, splaced, step;
     size_t lkind, lgrid, lo, hi, lmark, lqueue, total;
 } sl_plan_t;
@@ -242,6 +242,10 @@ static void sl_plan(sl_plan_t *l, int n, int nn, int nunits, int K, int sw, int 
     SL_PUT(tcand, (size_t)nn * 4);
     SL_PUT(tq, (size_t)nn * 2);
     SL_PUT(tdone, (size_t)nn);
+    SL_PUT(facc, (size_t)nn * 4);
+    SL_PUT(fmemo, sl_forcing_memo(n, nn) ? nodes * (size_t)nn * 4 : 0);
+    SL_PUT(fstamp, nodes * 4);
+    SL_PUT(fres, nodes);
     SL_PUT(sub, sizeof(struct sudoku_logic_s));
     SL_PUT(svalue, (size_t)nn);
     SL_PUT(scand, (size_t)nn * 4);
@@ -413,6 +417,10 @@ sudoku_logic_t *sudoku_logic_new_model(const sudoku_model_t *m) {
     st->tcand = (uint32_t *)(void *)(mem + l.tcand);
     st->tq = (uint16_t *)(void *)(mem + l.tq);
     st->tdone = mem + l.tdone;
+    st->facc = (uint32_t *)(void *)(mem + l.facc);
+    st->fmemo = sl_forcing_memo(st->n, st->nn) ? (uint32_t *)(void *)(mem + l.fmemo) : NULL;
+    st->fstamp = (uint32_t *)(void *)(mem + l.fstamp);
+    st->fres = (int8_t *)(void *)(mem + l.fres);
     st->sub = (sudoku_logic_t *)(void *)(mem + l.sub);
     *st->sub = *st; /* the geometry and the scratch; its own position: */
     sl_position(st->sub, mem, l.svalue, l.scand, l.spos, l.splaced);
@@ -893,6 +901,7 @@ int sudoku_logic_next(sudoku_logic_t *st, const sudoku_logic_opts_t *opts,
     sudoku_tech_t max = opts != NULL ? opts->max_tech : SUDOKU_TECH_GUESS;
     if (work == NULL) work = &dummy;
     if (st->empty == 0) return 0;
+    sudoku__logic_forcing_moved(st);
     budget = opts != NULL && opts->chain_budget ? opts->chain_budget : SUDOKU_LOGIC_CHAIN_BUDGET;
     for (int t = 0; t <= (int)max && t < SUDOKU_TECH_GUESS; t++) {
         if (t >= SUDOKU_TECH_X_CHAIN && opts != NULL && opts->ctl != NULL) {

@@ -50,7 +50,10 @@
  *   hidden-quad 4.4, unique-rectangle 4.6, jellyfish 4.8,
  *   finned-jellyfish 4.9, simple-colouring 5.0, bug-plus-1 5.1,
  *   x-chain 5.2-5.9 (by length)                                   expert
- *   xy-chain 6.0-6.9, aic 7.0-9.9 (by length)                     extreme
+ *   xy-chain 6.0-6.9 (by length), als-xz 6.2, als-xy-wing 6.5,
+ *   aic 7.0-9.9, grouped-aic 7.3-9.9 (by length),
+ *   cell-forcing-chain 8.2, unit-forcing-chain 8.4,
+ *   dynamic-forcing-chain 9.0                                     extreme
  *   constraint 10.0 (line rules without a person's technique),
  *   trial 10.0 (a contradiction by singles) / 10.5 (by the medium
  *   techniques and the line techniques), guess 11.0             beyond-logic

@@ -99,9 +99,17 @@ struct sudoku_logic_s {
     int16_t *cid;
     uint16_t *comp;
     /* trial scratch */
-    uint32_t *tcand;            /* nn */
-    uint16_t *tq;               /* nn: cells whose value still has to leave their peers */
-    uint8_t *tdone;             /* nn: 1 once a cell is decided (queued or placed), or a hole */
+    uint32_t *tcand; /* nn */
+    uint16_t *tq;    /* nn: cells whose value still has to leave their peers */
+    uint8_t *tdone;  /* nn: 1 once a cell is decided (queued or placed), or a hole */
+    /* forcing chains' scratch (forcing.c): facc[nn], what every branch so
+     * far removes; per branch (node c*n + d-1) the outcome of its last
+     * run: fres (-1 contradiction, else 0), and in fmemo[node*nn ..] what
+     * it leaves each cell, valid while fstamp[node] == 2 fcall + depth (one
+     * position: sudoku__logic_forcing_moved() moves fcall on);
+     * fmemo is NULL on grids where it would be large (sl_forcing_memo) */
+    uint32_t *facc, *fmemo, *fstamp, fcall;
+    int8_t *fres;
     struct sudoku_logic_s *sub; /* a second state for trials with techniques, or NULL */
     /* line techniques' scratch (lines.c): a frame-sized grid, zero between
      * uses; two bytes a cell for bounds; a byte and a queue entry a line */
@@ -111,6 +119,12 @@ struct sudoku_logic_s {
     uint16_t *lqueue;
     sudoku_logic_step_t *step; /* the step record sudoku_logic_grade() fills */
 };
+
+/* Whether the forcing chains keep every branch's outcome (nodes * nn
+ * words: 236 KiB on 9x9, 1 MiB on 12x12; 16x16 would take 4 MiB). */
+static inline int sl_forcing_memo(int n, int nn) {
+    return (size_t)nn * (size_t)n * (size_t)nn <= ((size_t)1 << 18);
+}
 
 /* The units of a cell, and its index inside the j-th of them. */
 static inline const uint16_t *sl_units(const sudoku_logic_t *st, int c) {
@@ -258,6 +272,8 @@ int sudoku__logic_als_xy_wing(sudoku_logic_t *st, uint64_t budget, uint64_t *wor
  * every branch concludes holds.  Work and budget as the chains'. */
 int sudoku__logic_forcing(sudoku_logic_t *st, int kind, int depth, uint64_t budget, uint64_t *work,
                           sudoku_logic_step_t *step);
+/* A new position (or possibly one): the forcing chains' memo is stale. */
+void sudoku__logic_forcing_moved(sudoku_logic_t *st);
 /* Line rules (lines.c).  sudoku__logic_line_kinds() fills lkind[nlines]
  * once, for a new state.  The enumerations count what they try in *work
  * and give a line up (no step from it) past their budgets. */
@@ -281,6 +297,10 @@ int sudoku__logic_trial(sudoku_logic_t *st, const sudoku_logic_opts_t *opts, uin
  * (naked singles only).  Returns 1 when every cell is decided, 0 when
  * stuck, -1 on a contradiction.  *work counts placements. */
 int sudoku__logic_propagate(sudoku_logic_t *st, int nq, int hidden, uint64_t *work);
+
+/* The position copied into tcand/tdone with cell c assumed to hold d, then
+ * sudoku__logic_propagate() with hidden singles: its return value. */
+int sudoku__logic_assume(sudoku_logic_t *st, int c, int d, uint64_t *work);
 
 /* The medium-or-easier solve used by depth-1 trials (logic.c): runs the
  * techniques up to hidden-pair on st.  Returns 1 solved, 0 stuck, -1 on a

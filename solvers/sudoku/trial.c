@@ -112,8 +112,7 @@ int sudoku__logic_propagate(sudoku_logic_t *st, int nq, int hidden, uint64_t *wo
     }
 }
 
-/* Depth 0: copy the state into tcand/tdone, assume c = d, propagate. */
-static int refute_singles(sudoku_logic_t *st, int c, int d, uint64_t *work) {
+int sudoku__logic_assume(sudoku_logic_t *st, int c, int d, uint64_t *work) {
     const uint8_t *value = st->value, *live = st->m->live;
     const uint32_t *cand = st->cand;
     uint32_t *tcand = st->tcand;
@@ -130,7 +129,12 @@ static int refute_singles(sudoku_logic_t *st, int c, int d, uint64_t *work) {
     st->tcand[c] = SL_BIT(d);
     st->tdone[c] = 1;
     st->tq[0] = (uint16_t)c;
-    return sudoku__logic_propagate(st, 1, 1, work) < 0;
+    return sudoku__logic_propagate(st, 1, 1, work);
+}
+
+/* Depth 0: assume c = d, propagate singles; 1 when a contradiction follows. */
+static int refute_singles(sudoku_logic_t *st, int c, int d, uint64_t *work) {
+    return sudoku__logic_assume(st, c, d, work) < 0;
 }
 
 /* Depth 1: the position copied into the sub state (which shares the
