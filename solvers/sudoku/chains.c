@@ -1,5 +1,5 @@
-/* sudoku/chains.c -- simple colouring, x-chains, xy-chains and alternating
- * inference chains (AIC).
+/* sudoku/chains.c -- simple colouring, x-chains, xy-chains, alternating
+ * inference chains (AIC) and grouped AIC.
  *
  * Nodes are candidates (cell c, digit d), numbered c*n + d-1.  Links:
  *   strong  at least one of the two is true: the only two places of a digit
@@ -30,6 +30,26 @@
  * budget (deterministic: no clock), past which the search gives up with
  * what it has.  Scratch: seen/parent/queue in the state, indexed by
  * state = node*2 + parity, reset by a generation stamp instead of memset.
+ *
+ * Grouped AIC: nodes may also be groups, numbered nnodes + g: the places
+ * of digit d in the intersection of two units u < v (st->ovl_*: a box
+ * and a row or column on a classic grid) when there are two or more,
+ * listed afresh for each search in st->gkey/gmask (digit, u, v order, so
+ * a binary search finds one; at most st->ngcap = nnodes of them, the rest
+ * left out).  "A group is true" = one of its cells holds d.  Links, as
+ * above, between two disjoint nodes of digit d:
+ *   strong  in an exact unit holding every cell of both, d's places are
+ *           exactly the cells of the two (a group then must be all of d's
+ *           places in its intersection);
+ *   weak    every cell of one sees every cell of the other;
+ * plus a candidate's links inside its cell; a group has none there.  The
+ * elimination rule is the same, "weakly linked to both ends", read for
+ * groups: a candidate of d outside a group that sees all of its cells.
+ * Neighbours are visited as they are generated (no next[]: a node can
+ * have more of them than next[] holds); a chain is kept only when it holds
+ * a group (without one aic, which runs first, is the technique) and no
+ * two of its nodes of one digit share a cell.  Scratch: seen/parent/queue
+ * are sized for the candidates' states and as many groups'.
  *
  * Simple colouring: for one digit, the conjugate pairs form a graph whose
  * connected parts are 2-coloured; one colour is all true, the other all
@@ -484,7 +504,8 @@ static int g_visit_group(gchain_t *gc, int s, int d, int w, uint32_t r) {
     for (uint32_t k = st->ovl_start[w]; k < st->ovl_start[w + 1]; k++) {
         uint32_t mk = st->ovl_mask[k], lo = gc->gstart[d - 1], hi = gc->gstart[d];
         int v = st->ovl_unit[k];
-        uint64_t key = (uint64_t)d << 32 | (uint64_t)(w < v ? w : v) << 16 | (uint64_t)(w < v ? v : w);
+        uint64_t key =
+            (uint64_t)d << 32 | (uint64_t)(w < v ? w : v) << 16 | (uint64_t)(w < v ? v : w);
         if ((r & ~mk) != 0 || (p & mk) != r) continue;
         while (lo < hi) { /* gkey[] is sorted */
             uint32_t mid = lo + (hi - lo) / 2;
