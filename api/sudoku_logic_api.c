@@ -197,6 +197,64 @@ static void lg_chain(const api_sudoku_puzzle_t *pz, const sudoku_logic_step_t *s
     }
 }
 
+/* One node of a grouped chain: "6r3c4", or a group "6r45c4" (one row),
+ * "6r4c78" (one column), "6{r4c7 r5c8}" otherwise. */
+static void lg_group(const api_sudoku_puzzle_t *pz, const sudoku_logic_item_t *it, int k, char *buf,
+                     size_t cap, size_t *len) {
+    int n = pz->n, row = 1, col = 1;
+    for (int i = 1; i < k; i++) {
+        row &= it[i].cell / n == it[0].cell / n;
+        col &= it[i].cell % n == it[0].cell % n;
+    }
+    lg_cat(buf, cap, len, "%lld", lg_sym(pz, it[0].value));
+    if (k == 1 || row || col) {
+        lg_cat(buf, cap, len, "r");
+        for (int i = 0; i < (row ? 1 : k); i++)
+            lg_cat(buf, cap, len, "%d", it[i].cell / n + 1);
+        lg_cat(buf, cap, len, "c");
+        for (int i = 0; i < (col ? 1 : k); i++)
+            lg_cat(buf, cap, len, "%d", it[i].cell % n + 1);
+        return;
+    }
+    for (int i = 0; i < k; i++)
+        lg_cat(buf, cap, len, "%sr%dc%d", i ? " " : "{", it[i].cell / n + 1, it[i].cell % n + 1);
+    lg_cat(buf, cap, len, "}");
+}
+
+/* A grouped chain (logic.h: a CELL item of value k before a group's k
+ * CAND items), its ends first: "Either 6r3c4 or 6r6c3 is true (...)". */
+static void lg_grouped(const api_sudoku_puzzle_t *pz, const sudoku_logic_step_t *s, char *buf,
+                       size_t cap, size_t *len) {
+    int start[SUDOKU_LOGIC_STEP_ITEMS], size[SUDOKU_LOGIC_STEP_ITEMS], nodes = 0;
+    for (int i = 0; i < s->nitems; i++) {
+        const sudoku_logic_item_t *it = &s->items[i];
+        int k = 1;
+        if (it->kind == SUDOKU_ITEM_CELL && it->value > 0) {
+            k = it->value;
+            i++;
+        } else if (it->kind != SUDOKU_ITEM_CAND) {
+            continue;
+        }
+        if (i + k > s->nitems) break;
+        start[nodes] = i;
+        size[nodes++] = k;
+        i += k - 1;
+    }
+    if (nodes < 2) return;
+    lg_cat(buf, cap, len, "Either ");
+    lg_group(pz, &s->items[start[0]], size[0], buf, cap, len);
+    lg_cat(buf, cap, len, " or ");
+    lg_group(pz, &s->items[start[nodes - 1]], size[nodes - 1], buf, cap, len);
+    lg_cat(buf, cap, len, " is true (");
+    for (int j = 0; j < nodes; j++) {
+        lg_cat(buf, cap, len, "%s", j == 0 ? "" : (j % 2) ? " = " : " - ");
+        lg_group(pz, &s->items[start[j]], size[j], buf, cap, len);
+    }
+    lg_cat(buf, cap, len,
+           "; a group is true when one of its cells is), so candidates that see "
+           "both ends go");
+}
+
 /* Almost locked sets: the sets (parts[] of the CELL items), the
  * restricted common value(s) and what goes. */
 static void lg_als(const api_sudoku_puzzle_t *pz, const sudoku_logic_step_t *s, const int *cells,
@@ -241,18 +299,17 @@ static void lg_forcing(const api_sudoku_puzzle_t *pz, const sudoku_logic_step_t 
         uint32_t vals = 0;
         for (int i = 0; i < s->nitems; i++)
             if (s->items[i].kind == SUDOKU_ITEM_CAND) vals |= 1u << (s->items[i].value - 1);
-        lg_cat(buf, cap, len, "r%dc%d is ", cells[0] / pz->n + 1, cells[0] % pz->n + 1);
+        lg_cat(buf, cap, len, "r%dc%d holds one of ", cells[0] / pz->n + 1, cells[0] % pz->n + 1);
         lg_digit_list(pz, vals, buf, cap, len);
-        lg_cat(buf, cap, len, "%s", " (one of them), ");
     } else {
         lg_unit(pz, s->unit[0], u, sizeof u);
-        lg_cat(buf, cap, len, "%lld goes in %s in ", lg_sym(pz, s->digit), u);
+        lg_cat(buf, cap, len, "%lld goes in one of ", lg_sym(pz, s->digit));
         lg_cell_list(pz, cells, k, buf, cap, len);
-        lg_cat(buf, cap, len, "%s", " (one of them), ");
+        lg_cat(buf, cap, len, " in %s", u);
     }
     lg_cat(buf, cap, len,
-           "and each of these followed by %s leads to the same placements and eliminations, so "
-           "they hold whichever is true",
+           ", and each followed by %s leads to the same placements and eliminations, so they "
+           "hold whichever is true",
            by);
 }
 
@@ -381,6 +438,7 @@ void api_logic_explain(const api_sudoku_puzzle_t *pz, const sudoku_logic_step_t 
         lg_cat(buf, cap, &len, "), so candidates that see both go");
         break;
     }
+    case SUDOKU_TECH_GROUPED_AIC: lg_grouped(pz, s, buf, cap, &len); break;
     case SUDOKU_TECH_ALS_XZ:
     case SUDOKU_TECH_ALS_XY_WING: lg_als(pz, s, cells, nc, buf, cap, &len); break;
     case SUDOKU_TECH_CELL_FORCING_CHAIN:

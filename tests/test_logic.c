@@ -231,6 +231,13 @@ static const position_t positions[] = {
      "=6 12357 357 136 =7 59 =2 168 13689 345 135 3458 68 46 468 =1 =9 =2 =7 35 35 =5 =1 =3 78 678 "
      "678 =9 =4 =2 =9 =2 =7 35 =4 35 =1 =8 =6",
      "468931527751624839392578461134756298289413675675289314846192753513867942927345186", NULL},
+    /* grouped-aic: 6r3c4 = 6r45c4 - 6r6c6 = 6r6c3, so -6r3c3 (magictour top1465 #191) */
+    {SUDOKU_TECH_GROUPED_AIC, 9, 3,
+     "25 1267 =8 =4 257 2569 1269 =3 19 245 1267 147 =3 257 2569 12689 1689 189 =9 236 236 268 28 "
+     "=1 =5 =7 =4 =7 =9 256 1256 1245 =8 136 146 13 238 2368 236 126 1234 =7 169 1469 =5 =1 =4 356 "
+     "=9 35 356 78 =2 78 348 1378 =9 1578 =6 345 1378 18 =2 =6 =5 17 1278 1238 23 =4 189 13789 "
+     "2348 12378 147 178 =9 34 1378 =5 =6",
+     "518476239427359618963821574795248361832617945146935827379564182651782493284193756", "-6r3c3"},
     /* cell-forcing-chain (top95 #7): r1c6 is 4 or 7, and both lead by singles to
      * r3c9 = 5 and the 7s and 1s below leaving */
     {SUDOKU_TECH_CELL_FORCING_CHAIN, 9, 3,
@@ -240,7 +247,7 @@ static const position_t positions[] = {
      "3469 69 369 27 27 469 3459 349 459 4569 =8 =1 139 49 1349 =6 =8 1459 3459 =2 =7",
      "682154379951763842374892165437528916816937254295416738568271493729345681143689527",
      "-7r1c2 -7r1c4 -7r3c1 -7r3c4 -1r3c8 -5r3c8 +5r3c9 -5r4c9"},
-    /* unit-forcing-chain (top95 #7, a step later): the 6 of box 5 is in r5c6 or
+    /* unit-forcing-chain (top95 #7, a step later): the 6 of column 6 is in r5c6 or
      * r6c6; either way r1c6 is not 9 */
     {SUDOKU_TECH_UNIT_FORCING_CHAIN, 9, 3,
      "=6 4789 =2 14789 =5 479 1389 179 39 1789 5789 1589 1789 169 =3 1689 =4 =2 13789 4789 "
@@ -540,6 +547,17 @@ START_TEST(logic_explanations_name_units_from_one) {
                              "In rows 2 and 5, 4 can only go in columns 6 and 9 or in the fin "
                              "r5c4 (a finned x-wing): either a fin is 4 or the x-wing holds, so "
                              "cells of those columns that see every fin lose 4");
+        if (p->tech == SUDOKU_TECH_GROUPED_AIC) /* the group is r4c4 and r5c4 */
+            ck_assert_str_eq(text, "Either 6r3c4 or 6r6c3 is true (6r3c4 = 6r45c4 - 6r6c6 = "
+                                   "6r6c3; a group is true when one of its cells is), so "
+                                   "candidates that see both ends go");
+        if (p->tech == SUDOKU_TECH_CELL_FORCING_CHAIN)
+            ck_assert_str_eq(text, "r1c6 holds one of 4 and 7, and each followed by singles leads "
+                                   "to the same placements and eliminations, so they hold "
+                                   "whichever is true");
+        if (p->tech == SUDOKU_TECH_UNIT_FORCING_CHAIN)
+            ck_assert_msg(strstr(text, "6 goes in one of r5c6 and r6c6 in column 6, and"), "%s",
+                          text);
         if (p->tech == SUDOKU_TECH_BUG_PLUS_1)
             ck_assert_msg(strstr(text, "but r5c5 has two") && strstr(text, "r5c5 is 7"), "%s",
                           text);

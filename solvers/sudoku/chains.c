@@ -1,5 +1,5 @@
-/* sudoku/chains.c -- simple colouring, x-chains, xy-chains and alternating
- * inference chains (AIC).
+/* sudoku/chains.c -- simple colouring, x-chains, xy-chains, alternating
+ * inference chains (AIC) and grouped AIC.
  *
  * Nodes are candidates (cell c, digit d), numbered c*n + d-1.  Links:
  *   strong  at least one of the two is true: the only two places of a digit
@@ -30,6 +30,26 @@
  * budget (deterministic: no clock), past which the search gives up with
  * what it has.  Scratch: seen/parent/queue in the state, indexed by
  * state = node*2 + parity, reset by a generation stamp instead of memset.
+ *
+ * Grouped AIC: nodes may also be groups, numbered nnodes + g: the places
+ * of digit d in the intersection of two units u < v (st->ovl_*: a box
+ * and a row or column on a classic grid) when there are two or more,
+ * listed afresh for each search in st->gkey/gmask (digit, u, v order, so
+ * a binary search finds one; at most st->ngcap = nnodes of them, the rest
+ * left out).  "A group is true" = one of its cells holds d.  Links, as
+ * above, between two disjoint nodes of digit d:
+ *   strong  in an exact unit holding every cell of both, d's places are
+ *           exactly the cells of the two (a group then must be all of d's
+ *           places in its intersection);
+ *   weak    every cell of one sees every cell of the other;
+ * plus a candidate's links inside its cell; a group has none there.  The
+ * elimination rule is the same, "weakly linked to both ends", read for
+ * groups: a candidate of d outside a group that sees all of its cells.
+ * Neighbours are visited as they are generated (no next[]: a node can
+ * have more of them than next[] holds); a chain is kept only when it holds
+ * a group (without one aic, which runs first, is the technique) and no
+ * two of its nodes of one digit share a cell.  Scratch: seen/parent/queue
+ * are sized for the candidates' states and as many groups'.
  *
  * Simple colouring: for one digit, the conjugate pairs form a graph whose
  * connected parts are 2-coloured; one colour is all true, the other all
@@ -135,7 +155,7 @@ static int chain_from(chain_t *ch, int a) {
     int limit = ch->best_len > 0 ? ch->best_len - 1 : ch->maxlen;
     if (limit > ch->maxlen) limit = ch->maxlen;
     if (++st->stamp == 0) {
-        memset(st->seen, 0, 2 * (size_t)st->nnodes * sizeof st->seen[0]);
+        memset(st->seen, 0, 2 * ((size_t)st->nnodes + st->ngcap) * sizeof st->seen[0]);
         st->stamp = 1;
     }
     st->seen[2 * a] = st->stamp;
@@ -323,8 +343,306 @@ int sudoku__logic_colouring(sudoku_logic_t *st, sudoku_logic_step_t *s) {
     return 0;
 }
 
-int sudoku__logic_grouped_aic(sudoku_logic_t *st, uint64_t budget, uint64_t *work,
-                              sudoku_logic_step_t *step) {
-    (void)st, (void)budget, (void)work, (void)step; /* stub: lands in its own commit */
+/* === Grouped AIC === */
+
+typedef struct gchain_s {
+    sudoku_logic_t *st;
+    uint32_t ng;                   /* groups in this position */
+    uint32_t gstart[SL_MAX_N + 1]; /* digit d's groups: gstart[d-1] .. gstart[d]-1 */
+    uint64_t budget, spent;
+    int maxlen, best_len, best[CHAIN_MAX_NODES];
+    int a, tail, depth; /* the BFS under way: its start, queue end, chain length */
+} gchain_t;
+
+static int g_is_group(const sudoku_logic_t *st, int node) { return node >= (int)st->nnodes; }
+
+static int g_digit(const sudoku_logic_t *st, int node) {
+    if (!g_is_group(st, node)) return node_digit(st, node);
+    return (int)(st->gkey[node - (int)st->nnodes] >> 32);
+}
+
+/* The cells of a node (one for a candidate) into out; returns how many. */
+static int g_cells(const sudoku_logic_t *st, int node, int *out) {
+    int k = 0;
+    if (!g_is_group(st, node)) {
+        out[0] = node_cell(st, node);
+        return 1;
+    }
+    int g = node - (int)st->nnodes, u = (int)((st->gkey[g] >> 16) & 0xffff);
+    for (uint32_t m = st->gmask[g]; m; m &= m - 1)
+        out[k++] = sl_ucells(st, u)[sl_ctz(m)];
+    return k;
+}
+
+/* Whether cell x is one of cells[0..k) and whether it sees all of them. */
+static int g_in(const int *cells, int k, int x) {
+    for (int i = 0; i < k; i++)
+        if (cells[i] == x) return 1;
     return 0;
+}
+static int g_sees_all(const sudoku_logic_t *st, const int *cells, int k, int x) {
+    for (int i = 0; i < k; i++)
+        if (cells[i] == x || !sl_sees(st, x, cells[i])) return 0;
+    return 1;
+}
+
+/* Whether candidate (x, dx) is false when node N (cells[0..k), digit d) is
+ * true, and is not part of N: a weak link. */
+static int g_linked(const sudoku_logic_t *st, int node, const int *cells, int k, int d, int x,
+                    int dx) {
+    if (!g_is_group(st, node) && cells[0] == x) return dx != d;
+    return dx == d && g_sees_all(st, cells, k, x);
+}
+
+/* The groups of the position: for each digit, each two units u < v that
+ * share two or more cells (the overlap lists), the digit's places in
+ * their intersection when there are two or more of them; in digit, u, v
+ * order, so gkey[] is sorted.  Past st->ngcap the rest are left out. */
+static void g_build(gchain_t *gc) {
+    sudoku_logic_t *st = gc->st;
+    uint32_t ng = 0, cap = st->ngcap;
+    for (int d = 1; d <= st->n; d++) {
+        gc->gstart[d - 1] = ng;
+        for (int u = 0; u < st->nunits && ng < cap; u++) {
+            uint32_t p = *sl_pos(st, u, d);
+            if (sl_popcount(p) < 2) continue;
+            for (uint32_t k = st->ovl_start[u]; k < st->ovl_start[u + 1] && ng < cap; k++) {
+                uint32_t m = p & st->ovl_mask[k];
+                if (st->ovl_unit[k] < u || sl_popcount(m) < 2) continue;
+                st->gkey[ng] = (uint64_t)d << 32 | (uint64_t)u << 16 | st->ovl_unit[k];
+                st->gmask[ng++] = m;
+            }
+        }
+    }
+    gc->gstart[st->n] = ng;
+    gc->ng = ng;
+}
+
+/* Eliminations proven by "A or E" when A or E may be a group: the
+ * candidates weakly linked to both (g_linked); added to s when s != NULL.
+ * Returns how many. */
+static int g_elims(sudoku_logic_t *st, int a, int e, sudoku_logic_step_t *s) {
+    int ca[SL_MAX_N], ce[SL_MAX_N], count = 0, np;
+    if (!g_is_group(st, a) && !g_is_group(st, e)) return chain_elims(st, a, e, s);
+    if (g_is_group(st, a)) { /* a single end, if there is one, names the candidates */
+        int t = a;
+        a = e;
+        e = t;
+    }
+    int ka = g_cells(st, a, ca), ke = g_cells(st, e, ce), da = g_digit(st, a), de = g_digit(st, e);
+    const uint16_t *pp = sl_peers(st, ca[0], &np);
+    if (da != de) { /* e is a group: only its digit in a's cell, if a is a candidate */
+        if (g_is_group(st, a) || !(st->cand[ca[0]] & SL_BIT(de)) || !g_sees_all(st, ce, ke, ca[0]))
+            return 0;
+        if (s != NULL) sl_add_elim(st, s, ca[0], de);
+        return 1;
+    }
+    for (int i = 0; i < np; i++) {
+        int p = pp[i];
+        if (!(st->cand[p] & SL_BIT(da)) || !g_linked(st, a, ca, ka, da, p, da) ||
+            !g_linked(st, e, ce, ke, de, p, da))
+            continue;
+        count++;
+        if (s != NULL) sl_add_elim(st, s, p, da);
+    }
+    return count;
+}
+
+/* Records the chain ending in state `end` if it holds a group and no two
+ * of its nodes of one digit share a cell.  Returns 1 when recorded. */
+static int g_take(gchain_t *gc, int end, int len) {
+    sudoku_logic_t *st = gc->st;
+    int nodes[CHAIN_MAX_NODES], i = len, groups = 0;
+    for (int s = end; s >= 0 && i > 0; s = st->parent[s])
+        nodes[--i] = s >> 1;
+    for (int a = 0; a < len; a++) {
+        int ca[SL_MAX_N], ka = g_cells(st, nodes[a], ca);
+        groups += g_is_group(st, nodes[a]);
+        for (int b = a + 1; b < len; b++) {
+            int cb[SL_MAX_N], kb;
+            if (g_digit(st, nodes[a]) != g_digit(st, nodes[b])) continue;
+            kb = g_cells(st, nodes[b], cb);
+            for (int j = 0; j < kb; j++)
+                if (g_in(ca, ka, cb[j])) return 0;
+        }
+    }
+    if (groups == 0) return 0;
+    memcpy(gc->best, nodes, (size_t)len * sizeof nodes[0]);
+    gc->best_len = len;
+    return 1;
+}
+
+/* Reaches `node` from state s (the other parity).  Returns 1 when that
+ * ends the search from this start (a chain was recorded). */
+static int g_visit(gchain_t *gc, int s, int node) {
+    sudoku_logic_t *st = gc->st;
+    int t = 2 * node + !(s & 1);
+    if (st->seen[t] == st->stamp) return 0;
+    st->seen[t] = st->stamp;
+    st->parent[t] = s;
+    /* a true state other than the start's own ends a chain */
+    if ((t & 1) && node != gc->a && g_elims(st, gc->a, node, NULL) > 0 &&
+        g_take(gc, t, gc->depth + 1))
+        return 1;
+    st->queue[gc->tail++] = t;
+    return 0;
+}
+
+/* The index of cell c in unit u (c must be in u). */
+static int g_index(const sudoku_logic_t *st, int c, int u) {
+    const uint16_t *cu = sl_units(st, c);
+    for (int j = 0; j < st->ncu[c]; j++)
+        if (cu[j] == u) return sl_index(st, c, j);
+    return 0;
+}
+
+/* Visits the group of digit d whose cells are r (unit w's indices): r
+ * must be all of d's places in w's intersection with another unit. */
+static int g_visit_group(gchain_t *gc, int s, int d, int w, uint32_t r) {
+    sudoku_logic_t *st = gc->st;
+    uint32_t p = *sl_pos(st, w, d);
+    for (uint32_t k = st->ovl_start[w]; k < st->ovl_start[w + 1]; k++) {
+        uint32_t mk = st->ovl_mask[k], lo = gc->gstart[d - 1], hi = gc->gstart[d];
+        int v = st->ovl_unit[k];
+        uint64_t key =
+            (uint64_t)d << 32 | (uint64_t)(w < v ? w : v) << 16 | (uint64_t)(w < v ? v : w);
+        if ((r & ~mk) != 0 || (p & mk) != r) continue;
+        while (lo < hi) { /* gkey[] is sorted */
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (st->gkey[mid] < key)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < gc->gstart[d] && st->gkey[lo] == key && g_visit(gc, s, (int)(st->nnodes + lo)))
+            return 1;
+    }
+    return 0;
+}
+
+/* From a false state: the strong links.  A candidate's other one in a
+ * bivalue cell; in each exact unit holding all of the node's cells, the
+ * digit's other places there when they are one cell or one group. */
+static int g_strong(gchain_t *gc, int s, int node) {
+    sudoku_logic_t *st = gc->st;
+    int cells[SL_MAX_N], k = g_cells(st, node, cells), d = g_digit(st, node), c = cells[0];
+    const uint16_t *cu = sl_units(st, c);
+    if (!g_is_group(st, node) && sl_popcount(st->cand[c]) == 2 &&
+        g_visit(gc, s, node_of(st, c, sl_ctz(st->cand[c] & ~SL_BIT(d)) + 1)))
+        return 1;
+    for (int j = 0; j < st->ncu[c]; j++) {
+        int w = cu[j], i;
+        uint32_t own = 0, r;
+        if (!sl_exact(st, w)) continue;
+        for (i = 0; i < k && sl_in_unit(st, cells[i], w); i++)
+            own |= (uint32_t)1 << g_index(st, cells[i], w);
+        if (i < k) continue;
+        r = *sl_pos(st, w, d) & ~own;
+        if (sl_popcount(r) == 1) {
+            if (g_visit(gc, s, node_of(st, sl_ucells(st, w)[sl_ctz(r)], d))) return 1;
+        } else if (sl_popcount(r) >= 2 && g_visit_group(gc, s, d, w, r)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* From a true state: the weak links.  The digit in cells that see every
+ * cell of the node, and groups of it all of whose cells do; a
+ * candidate's other digits in its cell. */
+static int g_weak(gchain_t *gc, int s, int node) {
+    sudoku_logic_t *st = gc->st;
+    int cells[SL_MAX_N], k = g_cells(st, node, cells), d = g_digit(st, node), np;
+    const uint16_t *pp = sl_peers(st, cells[0], &np);
+    for (int i = 0; i < np; i++) {
+        int p = pp[i];
+        if (!(st->cand[p] & SL_BIT(d)) || (k > 1 && !g_sees_all(st, cells, k, p))) continue;
+        if (g_visit(gc, s, node_of(st, p, d))) return 1;
+    }
+    if (!g_is_group(st, node))
+        for (uint32_t m = st->cand[cells[0]] & ~SL_BIT(d); m; m &= m - 1)
+            if (g_visit(gc, s, node_of(st, cells[0], sl_ctz(m) + 1))) return 1;
+    for (uint32_t g = gc->gstart[d - 1]; g < gc->gstart[d]; g++) {
+        const uint16_t *uc = sl_ucells(st, (int)((st->gkey[g] >> 16) & 0xffff));
+        uint32_t m = st->gmask[g];
+        for (; m; m &= m - 1) /* most fail at the first cell: no g_cells() */
+            if (!g_sees_all(st, cells, k, uc[sl_ctz(m)])) break;
+        if (m == 0 && g_visit(gc, s, (int)(st->nnodes + g))) return 1;
+    }
+    return 0;
+}
+
+/* BFS from node a's false state, as chain_from(); returns 1 when the
+ * budget ran out. */
+static int g_from(gchain_t *gc, int a) {
+    sudoku_logic_t *st = gc->st;
+    int head = 0, level_end, depth = 1;
+    int limit = gc->best_len > 0 ? gc->best_len - 1 : gc->maxlen;
+    if (limit > gc->maxlen) limit = gc->maxlen;
+    if (++st->stamp == 0) {
+        memset(st->seen, 0, 2 * ((size_t)st->nnodes + st->ngcap) * sizeof st->seen[0]);
+        st->stamp = 1;
+    }
+    gc->a = a;
+    gc->tail = 0;
+    st->seen[2 * a] = st->stamp;
+    st->parent[2 * a] = -1;
+    st->queue[gc->tail++] = 2 * a;
+    level_end = gc->tail;
+    while (head < gc->tail) {
+        int s = st->queue[head++];
+        if (++gc->spent > gc->budget) return 1;
+        if (depth >= limit) break;
+        gc->depth = depth;
+        if ((s & 1) == 0 ? g_strong(gc, s, s >> 1) : g_weak(gc, s, s >> 1)) return 0;
+        if (head == level_end) {
+            depth++;
+            level_end = gc->tail;
+        }
+    }
+    return 0;
+}
+
+int sudoku__logic_grouped_aic(sudoku_logic_t *st, uint64_t budget, uint64_t *work,
+                              sudoku_logic_step_t *s) {
+    gchain_t gc;
+    int out = 0;
+    gc.st = st;
+    gc.budget = budget;
+    gc.spent = 0;
+    gc.maxlen = CHAIN_MAX_NODES;
+    gc.best_len = 0;
+    g_build(&gc);
+    if (gc.ng == 0) return 0;
+    /* starts: every candidate in cell, digit order, then every group */
+    for (int c = 0; c < st->nn && !out && !(gc.best_len > 0 && gc.best_len <= 4); c++)
+        for (uint32_t m = st->cand[c]; m && !out; m &= m - 1)
+            out = g_from(&gc, node_of(st, c, sl_ctz(m) + 1));
+    for (uint32_t g = 0; g < gc.ng && !out && !(gc.best_len > 0 && gc.best_len <= 4); g++)
+        out = g_from(&gc, (int)(st->nnodes + g));
+    *work += gc.spent;
+    if (gc.best_len == 0) return 0;
+    int len = gc.best_len, a = gc.best[0], e = gc.best[len - 1], first;
+    sl_step_begin(s, SUDOKU_TECH_GROUPED_AIC);
+    g_elims(st, a, e, s);
+    s->size = (uint8_t)len;
+    if (g_digit(st, a) == g_digit(st, e)) s->digit = (uint8_t)g_digit(st, a);
+    s->weight += 0.1 * (len > 4 ? (len - 4 < 26 ? len - 4 : 26) : 0);
+    first = s->nitems;
+    for (int i = 0; i < len; i++) {
+        int cells[SL_MAX_N], k = g_cells(st, gc.best[i], cells);
+        for (int j = 0; j < k; j++) {
+            int dup = 0;
+            for (int t = first; t < s->nitems; t++)
+                if (s->items[t].cell == cells[j]) dup = 1;
+            if (!dup) sl_add(s, SUDOKU_ITEM_CELL, cells[j], 0);
+        }
+    }
+    for (int i = 0; i < len; i++) {
+        int cells[SL_MAX_N], k = g_cells(st, gc.best[i], cells), d = g_digit(st, gc.best[i]);
+        if (k > 1) sl_add(s, SUDOKU_ITEM_CELL, cells[0], k); /* a group: its k cells follow */
+        for (int j = 0; j < k; j++)
+            sl_add(s, SUDOKU_ITEM_CAND, cells[j], d);
+    }
+    return 1;
 }

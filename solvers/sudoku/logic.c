@@ -199,7 +199,7 @@ sudoku_tech_t sudoku_grade_level_top(sudoku_grade_level_t l) {
 typedef struct sl_plan_s {
     size_t ucell, ulen, cu, ci, ncu, sees, umem, ovl_start, ovl_unit, ovl_mask, allowed, scan;
     size_t value, cand, pos, placed;
-    size_t seen, parent, queue, next;
+    size_t seen, parent, queue, next, gkey, gmask;
     size_t colour, cid, comp;
     size_t tcand, tq, tdone, facc, fmemo, fstamp, fres;
     size_t sub, svalue, scand, spos, splaced, step;
@@ -232,10 +232,13 @@ static void sl_plan(sl_plan_t *l, int n, int nn, int nunits, int K, int sw, int 
     SL_PUT(cand, (size_t)nn * 4);
     SL_PUT(pos, un * 4);
     SL_PUT(placed, (size_t)nunits * 4);
-    SL_PUT(seen, 2 * nodes * 4);
-    SL_PUT(parent, 2 * nodes * 4);
-    SL_PUT(queue, 2 * nodes * 4);
+    /* chain states: the candidates' and as many groups' (chains.c) */
+    SL_PUT(seen, 4 * nodes * 4);
+    SL_PUT(parent, 4 * nodes * 4);
+    SL_PUT(queue, 4 * nodes * 4);
     SL_PUT(next, (size_t)maxnext * 4);
+    SL_PUT(gkey, nodes * 8);
+    SL_PUT(gmask, nodes * 4);
     SL_PUT(colour, (size_t)nn);
     SL_PUT(cid, (size_t)nn * 2);
     SL_PUT(comp, (size_t)nn * 2);
@@ -264,7 +267,7 @@ static void sl_plan(sl_plan_t *l, int n, int nn, int nunits, int K, int sw, int 
 }
 
 /* The overlap lists (logic_internal.h), after the unit lists.  st->seen
- * (2 n nn words, zero, more than the units) holds each other unit's mask
+ * (4 n nn words, zero, more than the units) holds each other unit's mask
  * while unit u's cells are read, and is zero again after. */
 static void sl_overlaps(sudoku_logic_t *st, unsigned char *mem, const sl_plan_t *l) {
     uint32_t *start = (uint32_t *)(void *)(mem + l->ovl_start);
@@ -406,10 +409,13 @@ sudoku_logic_t *sudoku_logic_new_model(const sudoku_model_t *m) {
     sl_geometry(st, mem, &l);
     sl_position(st, mem, l.value, l.cand, l.pos, l.placed);
     st->nnodes = (uint32_t)(st->nn * st->n);
+    st->ngcap = st->nnodes;
     st->seen = (uint32_t *)(void *)(mem + l.seen);
     st->parent = (int32_t *)(void *)(mem + l.parent);
     st->queue = (int32_t *)(void *)(mem + l.queue);
     st->next = (int32_t *)(void *)(mem + l.next);
+    st->gkey = (uint64_t *)(void *)(mem + l.gkey);
+    st->gmask = (uint32_t *)(void *)(mem + l.gmask);
     st->maxnext = maxpeers + m->n + K + 4;
     st->colour = (int8_t *)(void *)(mem + l.colour);
     st->cid = (int16_t *)(void *)(mem + l.cid);

@@ -200,7 +200,7 @@ typedef enum sudoku_item_kind_e {
 
 typedef struct sudoku_logic_item_s {
     uint16_t cell; /* r*n + c */
-    uint8_t value; /* 1..n (0 for CELL) */
+    uint8_t value; /* 1..n (0 for CELL, but grouped-aic's group markers) */
     uint8_t kind;  /* sudoku_item_kind_t */
 } sudoku_logic_item_t;
 
@@ -253,9 +253,14 @@ typedef struct sudoku_logic_item_s {
  *                   set's cells, then the second's
  *   als-xy-wing     the same with three sets (parts[2]: the pivot set C,
  *                   whose cells come last); digits = x | y
- *   grouped-aic     as aic; a group node is its CAND items in a row with
- *                   the same digit, marked by a CELL item after the last
- *                   (size counts nodes, a group as one)
+ *   grouped-aic     as aic (CELL items = every cell of the chain, value 0,
+ *                   then the nodes in order), but a group node is a CELL
+ *                   item whose value is its number of cells k (2 or more:
+ *                   the digit's places in the intersection of two units,
+ *                   e.g. a box and a row), cell = its first cell, then its
+ *                   k CAND items (one digit); a CAND item not after such a
+ *                   marker is a node alone.  size counts nodes, a group as
+ *                   one; the chain has at least one group
  *   cell-forcing-chain, unit-forcing-chain, dynamic-forcing-chain
  *                   size 0 (singles) or 1 (medium techniques); unit[0]
  *                   = the unit (unit forcing: digit = the value whose

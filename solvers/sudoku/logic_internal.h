@@ -86,12 +86,16 @@ struct sudoku_logic_s {
     uint32_t *cand;
     uint32_t *pos;
     uint32_t *placed;
-    /* chain search scratch, one entry per (node, parity), node = c*n + d-1 */
+    /* chain search scratch, one entry per (node, parity), node = c*n + d-1
+     * for a candidate, nnodes + g for grouped AIC's group g (chains.c) */
     uint32_t nnodes;
+    uint32_t ngcap;  /* groups the scratch has room for (nnodes) */
     uint32_t stamp;  /* generation of seen[] */
-    uint32_t *seen;  /* 2 * nnodes: stamp when reached */
-    int32_t *parent; /* 2 * nnodes: previous state index, -1 at the start */
-    int32_t *queue;  /* 2 * nnodes */
+    uint32_t *seen;  /* 2 * (nnodes + ngcap): stamp when reached */
+    int32_t *parent; /* 2 * (nnodes + ngcap): previous state index, -1 at the start */
+    int32_t *queue;  /* 2 * (nnodes + ngcap) */
+    uint64_t *gkey;  /* ngcap: a group's digit << 32 | unit u << 16 | unit v (u < v) */
+    uint32_t *gmask; /* ngcap: its cells, as unit u's indices */
     int32_t *next;   /* a node's neighbours: the most peers + n + K */
     int maxnext;
     /* colouring scratch: nn each */
