@@ -244,12 +244,15 @@ typedef struct sudoku_logic_item_s {
  *                   of every order line joined to it
  *   arrow           line; size = heads; CELL items = its cells
  *   constraint      line; CELL items = its cells
- *   als-xz          digits = the restricted common value(s) x; digit = the
- *                   value removed (0 when several); parts[0], parts[1] =
- *                   the sizes of the two sets; CELL items = the first
- *                   set's cells, then the second's
+ *   als-xz          digits = the restricted common value(s) x (two when
+ *                   doubly linked: then each set also locks its other
+ *                   digits by itself); digit = the value removed (0 when
+ *                   several); parts[0], parts[1] = the sizes of the two
+ *                   sets; ELIM items, then CELL items = the first set's
+ *                   cells, then the second's
  *   als-xy-wing     the same with three sets (parts[2]: the pivot set C,
- *                   whose cells come last); digits = x | y
+ *                   whose cells come last; A shares x with C, B shares y);
+ *                   digits = x | y
  *   grouped-aic     as aic; a group node is its CAND items in a row with
  *                   the same digit, marked by a CELL item after the last
  *                   (size counts nodes, a group as one)
