@@ -270,12 +270,13 @@ static void lg_als(const api_sudoku_puzzle_t *pz, const sudoku_logic_step_t *s, 
         at += m;
     }
     if (sets == 2) {
-        lg_cat(buf, cap, len, " are almost locked sets (one value more than cells) whose ");
+        lg_cat(buf, cap, len,
+               " are almost locked sets (one value more than cells); every place of ");
         lg_digit_list(pz, s->digits, buf, cap, len);
         lg_cat(buf, cap, len,
-               " all see each other: at most one set holds it, so the other is locked and one of "
-               "them holds each value they share; cells that see every place of such a value in "
-               "both lose it");
+               " in one sees every place in the other, so one set at most holds it and the other "
+               "is locked: cells that see every place of another value they share, in both, "
+               "lose it");
     } else {
         lg_cat(buf, cap, len,
                ": the last (the pivot) shares a value with each of the others whose places all "

@@ -224,20 +224,38 @@ static const position_t positions[] = {
      "256 79 249 =5 =6 478 278 =1 29 =3 =8 26 =3 =1 =9 =5 246 267 2467 1679 2469 16 24 =3 47 =5 69 "
      "=8",
      "598723641374816952612549837237961485186354729459278316745682193863195274921437568", NULL},
-    /* aic: -2r3c8 */
+    /* als-xz, doubly linked (A = r1c7 r4c7, B = r1c2 r4c2 r7c2, RCCs 3 and 5):
+     * -2r3c7 -3r4c1 -3r4c4 -3r4c6 -3r4c9 -5r1c4 -5r1c6 -5r1c8 -6r3c2 */
+    {SUDOKU_TECH_ALS_XZ, 9, 3,
+     "=4 56 1268 5789 =3 15789 25 2567 79 1237 359 12 =6 127 14579 =8 2357 3459 23678 3569 268 "
+     "45789 278 45789 2345 23567 =1 1236 346 1246 378 =5 13678 23 =9 378 123 =8 59 3479 17 "
+     "13479 =6 12357 357 136 =7 59 =2 168 13689 345 135 3458 68 46 468 =1 =9 =2 =7 35 35 =5 =1 "
+     "=3 78 678 678 =9 =4 =2 =9 =2 =7 35 =4 35 =1 =8 =6",
+     "468931527751624839392578461134756298289413675675289314846192753513867942927345186",
+     "-2r3c7 -3r4c1 -3r4c4 -3r4c6 -3r4c9 -5r1c4 -5r1c6 -5r1c8 -6r3c2"},
+    /* als-xy-wing (A = r2c1 r2c3 r2c5 r2c8, B = r4c9 r5c9 r6c7 r6c9, pivot
+     * C = r1c7 r4c7; x = 5, y = 3, z = 7): -7r2c9 */
+    {SUDOKU_TECH_ALS_XY_WING, 9, 3,
+     "=4 569 1268 5789 =3 15789 25 2567 5679 1237 359 12 =6 127 14579 =8 2357 34579 23678 3569 "
+     "268 45789 278 45789 2345 23567 =1 1236 346 1246 378 =5 13678 23 =9 378 123 =8 59 3479 17 "
+     "13479 =6 12357 357 136 =7 59 =2 168 13689 345 1358 3458 68 46 468 =1 =9 =2 =7 35 35 =5 =1 "
+     "=3 78 678 678 =9 =4 =2 =9 =2 =7 35 =4 35 =1 68 68",
+     "468931527751624839392578461134756298289413675675289314846192753513867942927345186", "-7r2c9"},
+    /* aic: -4r9c5 */
     {SUDOKU_TECH_AIC, 9, 3,
-     "=4 56 1268 5789 =3 15789 25 2567 79 1237 359 12 =6 127 14579 =8 2357 34579 23678 3569 268 "
-     "45789 278 45789 2345 23567 =1 1236 346 1246 378 =5 13678 23 =9 378 123 =8 59 3479 17 13479 "
-     "=6 12357 357 136 =7 59 =2 168 13689 345 135 3458 68 46 468 =1 =9 =2 =7 35 35 =5 =1 =3 78 678 "
-     "678 =9 =4 =2 =9 =2 =7 35 =4 35 =1 =8 =6",
-     "468931527751624839392578461134756298289413675675289314846192753513867942927345186", NULL},
-    /* grouped-aic: 6r3c4 = 6r45c4 - 6r6c6 = 6r6c3, so -6r3c3 (magictour top1465 #191) */
+     "=3 168 =7 59 68 =4 19 =2 569 45 26 456 =1 269 23679 =8 346 34679 =9 1268 1468 237 2568 "
+     "23678 37 13456 34567 168 178 =2 47 =3 15 14 =9 568 167 =5 39 =8 1249 1279 237 136 3467 "
+     "178 =4 39 =6 129 12579 237 1358 3578 478 36789 468 2349 24689 23689 =5 3478 =1 =2 1368 "
+     "14568 345 =7 1368 49 348 3489 14578 13789 1458 3459 14589 1389 =6 3478 =2",
+     "317584926526193847984762315672435198153829764849617253798246531265371489431958672", "-4r9c5"},
+    /* grouped-aic (magictour top1465 #1): 9r1c9 = 9r2c9 - 4r2c9 = 4r2c6 - 4r3c4 =
+     * 4r5c4 - 9r5c4 = 9r13c4 (a group: column 4 in box 2), so -9r1c6 */
     {SUDOKU_TECH_GROUPED_AIC, 9, 3,
-     "25 1267 =8 =4 257 2569 1269 =3 19 245 1267 147 =3 257 2569 12689 1689 189 =9 236 236 268 28 "
-     "=1 =5 =7 =4 =7 =9 256 1256 1245 =8 136 146 13 238 2368 236 126 1234 =7 169 1469 =5 =1 =4 356 "
-     "=9 35 356 78 =2 78 348 1378 =9 1578 =6 345 1378 18 =2 =6 =5 17 1278 1238 23 =4 189 13789 "
-     "2348 12378 147 178 =9 34 1378 =5 =6",
-     "518476239427359618963821574795248361832617945146935827379564182651782493284193756", "-6r3c3"},
+     "=4 569 1268 5789 =3 15789 25 2567 5679 1237 359 12 =6 127 14579 =8 2357 3459 23678 3569 "
+     "268 45789 278 45789 2345 23567 =1 1236 346 1246 378 =5 13678 23 =9 378 123 =8 59 3479 17 "
+     "13479 =6 12357 357 136 =7 59 =2 168 13689 345 1358 3458 68 46 468 =1 =9 =2 =7 35 35 =5 "
+     "=1 =3 78 678 678 =9 =4 =2 =9 =2 =7 35 =4 35 =1 68 68",
+     "468931527751624839392578461134756298289413675675289314846192753513867942927345186", "-9r1c6"},
     /* cell-forcing-chain (top95 #7): r1c6 is 4 or 7, and both lead by singles to
      * r3c9 = 5 and the 7s and 1s below leaving */
     {SUDOKU_TECH_CELL_FORCING_CHAIN, 9, 3,
@@ -547,10 +565,13 @@ START_TEST(logic_explanations_name_units_from_one) {
                              "In rows 2 and 5, 4 can only go in columns 6 and 9 or in the fin "
                              "r5c4 (a finned x-wing): either a fin is 4 or the x-wing holds, so "
                              "cells of those columns that see every fin lose 4");
-        if (p->tech == SUDOKU_TECH_GROUPED_AIC) /* the group is r4c4 and r5c4 */
-            ck_assert_str_eq(text, "Either 6r3c4 or 6r6c3 is true (6r3c4 = 6r45c4 - 6r6c6 = "
-                                   "6r6c3; a group is true when one of its cells is), so "
-                                   "candidates that see both ends go");
+        if (p->tech == SUDOKU_TECH_GROUPED_AIC) /* the group is r1c4 and r3c4 */
+            ck_assert_str_eq(text, "Either 9r1c9 or 9r13c4 is true (9r1c9 = 9r2c9 - 4r2c9 = "
+                                   "4r2c6 - 4r3c4 = 4r5c4 - 9r5c4 = 9r13c4; a group is true when "
+                                   "one of its cells is), so candidates that see both ends go");
+        if (p->tech == SUDOKU_TECH_ALS_XZ || p->tech == SUDOKU_TECH_ALS_XY_WING)
+            ck_assert_msg(strstr(text, "almost locked sets") && strstr(text, "} and {"), "%s",
+                          text);
         if (p->tech == SUDOKU_TECH_CELL_FORCING_CHAIN)
             ck_assert_str_eq(text, "r1c6 holds one of 4 and 7, and each followed by singles leads "
                                    "to the same placements and eliminations, so they hold "
@@ -699,7 +720,8 @@ END_TEST
  * step checked against the solution, and the technique must be used (so
  * the check reaches it).  The first one's hardest step is the finned
  * x-wing (rating 3.53, hard; the engine without finned fish needed simple
- * colouring, 5.02). */
+ * colouring, 5.02); the last two need the almost locked sets to finish
+ * without trial. */
 START_TEST(logic_finned_fish_and_bug_on_hard_puzzles) {
     static const struct {
         const char *p;
@@ -713,6 +735,11 @@ START_TEST(logic_finned_fish_and_bug_on_hard_puzzles) {
          SUDOKU_TECH_FINNED_SWORDFISH},
         {"1.......3.6.3..7...7...5..121.7...9...7........8.1..2....8.64....9.2..6....4.....",
          SUDOKU_TECH_BUG_PLUS_1},
+        /* hardest step als-xz (rating 6.23), then als-xy-wing (6.54) */
+        {"6.9.....8...7.1...4............6...4.2.....3..3....5...1.5...7.8...9..........2..",
+         SUDOKU_TECH_ALS_XZ},
+        {"6..1...8..53.............4....8...6..9....7....24.........7.3.9....2.5..1........",
+         SUDOKU_TECH_ALS_XY_WING},
     };
     sudoku_shape_t sh;
     sudoku_opts_t so;

@@ -247,12 +247,15 @@ typedef struct sudoku_logic_item_s {
  *                   of every order line joined to it
  *   arrow           line; size = heads; CELL items = its cells
  *   constraint      line; CELL items = its cells
- *   als-xz          digits = the restricted common value(s) x; digit = the
- *                   value removed (0 when several); parts[0], parts[1] =
- *                   the sizes of the two sets; CELL items = the first
- *                   set's cells, then the second's
+ *   als-xz          digits = the restricted common value(s) x (two when
+ *                   doubly linked: then each set also locks its other
+ *                   digits by itself); digit = the value removed (0 when
+ *                   several); parts[0], parts[1] = the sizes of the two
+ *                   sets; ELIM items, then CELL items = the first set's
+ *                   cells, then the second's
  *   als-xy-wing     the same with three sets (parts[2]: the pivot set C,
- *                   whose cells come last); digits = x | y
+ *                   whose cells come last; A shares x with C, B shares y);
+ *                   digits = x | y
  *   grouped-aic     as aic (CELL items = every cell of the chain, value 0,
  *                   then the nodes in order), but a group node is a CELL
  *                   item whose value is its number of cells k (2 or more:
