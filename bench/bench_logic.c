@@ -25,9 +25,11 @@
  *    puzzle, with every step checked against the solver's solution; puzzles
  *    per second, mean rating, slowest puzzle against the 1,000 ms deadline,
  *    levels; the means must order 17-clue < top1465 < forum hardest.
-    Then, per file, how many puzzles each technique is the hardest step of
- *    (the histogram issue 39 watches: what ends in trial or guess) and the
- *    CPU seconds the grading took.
+ *    Then, per file, how many puzzles each technique is the hardest step of
+ *    (the histogram issue 39 watches: what ends in trial or guess), the
+ *    CPU seconds the grading took, and how many steps of each technique
+ *    from x-chain on all the paths took (where a set's hardest step stays
+ *    guess, as on the forum's hardest, this is where the chains show).
  * -q: step 1 and 2 only (bench/compare/generate.sh); -Q: skip qqwing;
  * -G: step 4 only (grading the files); -K: step 3's Killer table only.
  * Prints PASS/FAIL lines and exits 1 when a measured target fails. */
@@ -416,6 +418,7 @@ static int bench_grading(sudoku_logic_t *st, int nfiles, char **files) {
         char line[512];
         int n = 0, bad = 0, hist[SUDOKU_GRADE_COUNT] = {0}, late = 0;
         int hardest[SUDOKU_TECH_COUNT] = {0};
+        uint64_t used[SUDOKU_TECH_COUNT] = {0}; /* steps of each technique, all puzzles */
         double sum = 0, maxms = 0, t0, c0 = cpu_self();
         if (f == NULL) {
             printf("%-34s (missing: skipped)\n", files[fi]);
@@ -436,6 +439,8 @@ static int bench_grading(sudoku_logic_t *st, int nfiles, char **files) {
             sum += g.rating;
             hist[g.level]++;
             hardest[g.hardest]++;
+            for (int t = 0; t < SUDOKU_TECH_COUNT; t++)
+                used[t] += g.counts[t];
             n++;
         }
         fclose(f);
@@ -447,6 +452,10 @@ static int bench_grading(sudoku_logic_t *st, int nfiles, char **files) {
         printf("\n  hardest step (%.2f s CPU):", cpu_self() - c0);
         for (int h = 0; h < SUDOKU_TECH_COUNT; h++)
             if (hardest[h]) printf(" %s %d", sudoku_tech_name((sudoku_tech_t)h), hardest[h]);
+        printf("\n  steps from x-chain on:");
+        for (int h = SUDOKU_TECH_X_CHAIN; h < SUDOKU_TECH_COUNT; h++)
+            if (used[h])
+                printf(" %s %llu", sudoku_tech_name((sudoku_tech_t)h), (unsigned long long)used[h]);
         printf("\n");
         if (bad) {
             printf("FAIL: %s: %d steps disagree with the solution\n", base, bad);
