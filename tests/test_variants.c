@@ -219,6 +219,37 @@ START_TEST(variants_named_layouts) {
 }
 END_TEST
 
+/* The logic engine on the biggest frames (a Sumo's 33x33 = 1,089 cells,
+ * past n * n = 625 of the biggest classic grid): every technique up to
+ * the forcing chains is tried on the empty grid, where none applies.  Their
+ * scratch is sized by the frame (the ALS search once marked cells in an
+ * array of 25 * 25 words on the stack: ASan's stack-buffer-overflow). */
+START_TEST(variants_logic_on_the_biggest_frame) {
+    static const sudoku_layout_t big[] = {SUDOKU_LAYOUT_SUMO, SUDOKU_LAYOUT_SHOGUN};
+    for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
+        sudoku_spec_t s = spec_n(9);
+        s.layout = big[i];
+        sudoku_model_t *m = build(&s);
+        ck_assert_int_gt(m->ncells, 25 * 25);
+        sudoku_logic_t *st = sudoku_logic_new_model(m);
+        sudoku_logic_step_t *step = malloc(sizeof *step);
+        uint8_t *grid = calloc((size_t)m->ncells, 1);
+        sudoku_logic_opts_t o;
+        uint64_t work = 0;
+        ck_assert_ptr_nonnull(st);
+        ck_assert_int_eq(sudoku_logic_load(st, grid), 0);
+        sudoku_logic_opts_init(&o);
+        o.max_tech = SUDOKU_TECH_DYNAMIC_FORCING_CHAIN;
+        ck_assert_int_eq(sudoku_logic_next(st, &o, step, &work), 0);
+        ck_assert_uint_gt(work, 0);
+        free(grid);
+        free(step);
+        sudoku_logic_free(st);
+        sudoku_model_free(m);
+    }
+}
+END_TEST
+
 /* A spec that must fail, with its part and index. */
 typedef struct bad_spec_s {
     const char *what;
@@ -2274,6 +2305,7 @@ Suite *variants_suite(void) {
     TCase *lim = tcase_create("limits"), *api = tcase_create("api");
     tcase_add_test(model, variants_classic_spec_is_the_classic_grid);
     tcase_add_test(model, variants_named_layouts);
+    tcase_add_test(model, variants_logic_on_the_biggest_frame);
     tcase_add_test(model, variants_bad_specs);
     tcase_add_test(model, variants_skyscraper_clue_up_to_the_line);
     tcase_add_test(model, variants_conflicts_name_their_rule);

@@ -53,8 +53,10 @@
  * Cap on work: one unit per combination tried while listing, per pair of
  * sets compared, per pair of partners; past the budget the search stops
  * with the best so far (as the chains do).  Deterministic: no clock, fixed
- * orders.  Memory: on the stack, nothing in the state: about 12 KiB for
- * ALS-XZ, 31 KiB for ALS-XY-wing (the graph). */
+ * orders.  Memory: the set list and the graph on the stack (about 9 KiB
+ * for ALS-XZ, 28 KiB for ALS-XY-wing), the sees marks in st->facc (nn
+ * words, the forcing chains' scratch: a model's frame may have more cells
+ * than n * n, up to SUDOKU_MODEL_MAX_CELLS). */
 #include "solvers/sudoku/logic_internal.h"
 
 #define ALS_MAX_CELLS 4
@@ -170,7 +172,7 @@ static int als_overlap(const als_t *a, const als_t *b) {
  * no cell of b has outside ok (als_rcc), a few loads per pair where
  * comparing cell with cell took a sees test per two cells. */
 typedef struct als_sees_s {
-    uint32_t ok[SL_MAX_N * SL_MAX_N];
+    uint32_t *ok; /* st->facc: nn words (a model's frame may pass n * n cells) */
 } als_sees_t;
 
 /* Sets (on = 1) or clears (on = 0) ok for set a: only peers of a's cells
@@ -283,6 +285,7 @@ int sudoku__logic_als_xz(sudoku_logic_t *st, uint64_t budget, uint64_t *work,
     int best = 2 * ALS_MAX_CELLS + 1, ba = -1, bb = -1;
     uint32_t brcc = 0;
     if (als_list(&as, st, budget)) goto out;
+    sv.ok = st->facc;
     memset(sv.ok, 0, (size_t)st->nn * sizeof sv.ok[0]);
     /* the list grows by size: b after a is no smaller, so a pair as big
      * as the best ends a's run, and a set half the best ends the search */
@@ -397,6 +400,7 @@ int sudoku__logic_als_xy_wing(sudoku_logic_t *st, uint64_t budget, uint64_t *wor
     uint32_t prcc[ALS_MAX];
     int best = 3 * ALS_MAX_CELLS + 1, bc = -1, ba = -1, bb = -1;
     uint32_t bx = 0, by = 0;
+    sv.ok = st->facc;
     if (als_list(&as, st, budget) || als_graph(&as, &sv, &g)) goto out;
     for (int c = 0; c < as.count; c++) {
         const als_t *pc = &as.list[c];

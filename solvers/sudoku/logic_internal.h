@@ -106,7 +106,8 @@ struct sudoku_logic_s {
     uint32_t *tcand; /* nn */
     uint16_t *tq;    /* nn: cells whose value still has to leave their peers */
     uint8_t *tdone;  /* nn: 1 once a cell is decided (queued or placed), or a hole */
-    /* forcing chains' scratch (forcing.c): facc[nn], what every branch so
+    /* forcing chains' scratch (forcing.c; als.c borrows facc for its marks):
+     * facc[nn], what every branch so
      * far removes; per branch (node c*n + d-1) the outcome of its last
      * run: fres (-1 contradiction, else 0), and in fmemo[node*nn ..] what
      * it leaves each cell, valid while fstamp[node] == 2 fcall + depth (one
