@@ -460,7 +460,7 @@ static const char *const gen_levels[] = {"easy",    "medium",       "hard", "exp
                                          "extreme", "beyond-logic", NULL};
 static const char *const gen_symmetries[] = {"none",   "rotational180", "rotational90",
                                              "mirror", "diagonal",      NULL};
-static const long long gen_killer_sizes[] = {4, 6, 9, LLONG_MIN};
+static const long long gen_killer_sizes[] = {4, 6, 9, 16, LLONG_MIN};
 
 /* difficulty: a level, whose band is the window; not with rating. */
 static int gen_difficulty(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
@@ -540,7 +540,7 @@ static int gen_box(const api_opt_t *o, const api_request_t *req, json_t *root, j
     return api_json_box(v, API_GEN_MAX_N, &in->box_rows, &in->box_cols, p) != 0 ? -1 : 0;
 }
 
-/* The Killer size: one of o->only (4, 6 or 9).  Every other value, an
+/* The Killer size: one of o->only (4, 6, 9 or 16).  Every other value, an
  * integer in or out of lo..hi or no integer at all, gets the one sentence
  * o->msg, so that 5 and 16 are not told two different ranges. */
 static int gen_killer_size(const api_opt_t *o, const api_request_t *req, json_t *root, json_t *v,
@@ -695,31 +695,30 @@ static const api_opt_t gen_sudoku_opts[] = {
     API_SUDOKU_VARIANT_ROWS,
     {0}};
 
-static const api_opt_t gen_killer_opts[] = {
-    GEN_COMMON_ROWS,
-    {.name = "size",
-     .kind = API_OPT_INT,
-     .in = API_IN_JSON,
-     .flags = API_OPT_ABSENT,
-     .lo = 4,
-     .hi = API_KILLER_GEN_MAX_N,
-     .def = 9,
-     .only = gen_killer_sizes,
-     .msg = "must be 4, 6 or 9 (16x16 killers take the solver too long to prove unique)",
-     .at = GEN_AT(size),
-     .json = gen_killer_size},
-    {.name = "diagonals",
-     .kind = API_OPT_BOOL,
-     .in = API_IN_JSON,
-     .def = 0,
-     .at = GEN_AT(diagonals)},
-    {.name = "cage_size",
-     .kind = API_OPT_OBJECT,
-     .in = API_IN_JSON,
-     .flags = API_OPT_ABSENT,
-     .fields = gen_cage_fields,
-     .json = gen_cage_size},
-    {0}};
+static const api_opt_t gen_killer_opts[] = {GEN_COMMON_ROWS,
+                                            {.name = "size",
+                                             .kind = API_OPT_INT,
+                                             .in = API_IN_JSON,
+                                             .flags = API_OPT_ABSENT,
+                                             .lo = 4,
+                                             .hi = API_KILLER_GEN_MAX_N,
+                                             .def = 9,
+                                             .only = gen_killer_sizes,
+                                             .msg = "must be 4, 6, 9 or 16",
+                                             .at = GEN_AT(size),
+                                             .json = gen_killer_size},
+                                            {.name = "diagonals",
+                                             .kind = API_OPT_BOOL,
+                                             .in = API_IN_JSON,
+                                             .def = 0,
+                                             .at = GEN_AT(diagonals)},
+                                            {.name = "cage_size",
+                                             .kind = API_OPT_OBJECT,
+                                             .in = API_IN_JSON,
+                                             .flags = API_OPT_ABSENT,
+                                             .fields = gen_cage_fields,
+                                             .json = gen_cage_size},
+                                            {0}};
 
 /* The most bytes a job holds while it runs: its items; the grids of those
  * that hold them at once (every item of a JSON answer, until render(); in a

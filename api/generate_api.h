@@ -14,7 +14,7 @@
 #define API_GEN_MIN_N        4
 #define API_GEN_MAX_N        25
 #define API_GEN_SEED_MAX     9007199254740991LL /* 2^53 - 1: exact in a JSON number */
-#define API_KILLER_GEN_MAX_N 9
+#define API_KILLER_GEN_MAX_N 16
 
 extern const api_endpoint_t api_ep_sudoku_generate, api_ep_killer_generate;
 

@@ -18,8 +18,8 @@
  *    our extreme and beyond-logic puzzles are than qqwing's hardest.
  * 3. Our generation per size and level on 2 threads (puzzles/s, mean
  *    rating, givens, the share of attempts that land in the level), each
- *    cell capped at -g seconds (default 1.5); then Killer's, sizes 4, 6
- *    and 9.
+ *    cell capped at -g seconds (default 1.5); then Killer's, sizes 4, 6,
+ *    9 and 16.
  * 4. Grading speed on the shared 9x9 collections (default: 17-clue,
  *    magictour top1465, forum hardest from ../shared/data/sudoku9): every
  *    puzzle, with every step checked against the solver's solution; puzzles
@@ -376,7 +376,7 @@ static void bench_sizes(double cap) {
 /* Killer generation per size and level, as bench_sizes (cages as the API
  * picks them for the level: killer_gen_cages_for_level()). */
 static void bench_killer_sizes(double cap) {
-    static const int sizes[] = {4, 6, 9};
+    static const int sizes[] = {4, 6, 9, 16};
     printf("\n== puzzled Killer generation per size and level (%d threads, each cell at most "
            "%.1f s; puzzles/s, mean rating, puzzles per 100 attempts; 422: refused at once) ==\n",
            BENCH_THREADS, cap);

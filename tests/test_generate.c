@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "api/generate_api.h"
+#include "api/grid_char.h"
 #include "solvers/killer/generate.h"
 #include "solvers/rng.h"
 #include "solvers/sudoku/generate.h"
@@ -477,15 +478,17 @@ END_TEST
 
 /* === Killer === */
 
+#define KG_NN (16 * 16) /* the biggest Killer the generator makes */
+
 /* Grades a Killer by the logic engine on its cages (every technique, the
  * solution known, uniqueness presumed: /v1/killer/grade's settings),
  * independently of the generator's code: the Sudoku model of the cages,
  * the grid the engine ends with in end.  Returns the grade's code. */
 static int kgrade(const killer_gen_opts_t *o, const killer_cage_t *cages, int ncages,
-                  const uint8_t *sol, sudoku_grade_t *g, uint8_t *end) {
-    sudoku_line_t lines[81];
-    uint16_t lc[81];
-    uint8_t empty[81] = {0};
+                  const uint8_t *sol, int proof, sudoku_grade_t *g, uint8_t *end) {
+    sudoku_line_t lines[KG_NN];
+    uint16_t lc[KG_NN];
+    uint8_t empty[KG_NN] = {0};
     uint32_t at = 0;
     int n = o->shape.n, rc;
     for (int k = 0; k < ncages; k++) {
@@ -512,7 +515,8 @@ static int kgrade(const killer_gen_opts_t *o, const killer_cage_t *cages, int nc
     ck_assert_ptr_nonnull(st);
     sudoku_logic_opts_t lo;
     sudoku_logic_opts_init(&lo);
-    lo.assume_unique = 1;
+    lo.assume_unique = !proof;
+    if (proof) lo.max_tech = SUDOKU_TECH_TRIAL; /* no guess: every step a deduction */
     lo.solution = sol;
     ck_assert_int_eq(sudoku_logic_load(st, empty), 0);
     rc = sudoku_logic_grade(st, &lo, g);
@@ -532,14 +536,16 @@ static const struct {
               {6, 3, 3, 0, -1},
               {9, 1, 3, 0, SUDOKU_GRADE_EASY},
               {9, 2, 3, 0, SUDOKU_GRADE_MEDIUM},
-              {6, 2, 4, 1, SUDOKU_GRADE_HARD}};
+              {6, 2, 4, 1, SUDOKU_GRADE_HARD},
+              {16, 1, 3, 0, SUDOKU_GRADE_EASY},
+              {16, 1, 4, 0, SUDOKU_GRADE_MEDIUM}};
 
 START_TEST(gen_killer_unique_and_in_bounds) {
     killer_gen_opts_t o;
     killer_gen_result_t r;
-    uint8_t sol[81], sols[162];
-    killer_cell_t cells[81];
-    killer_cage_t cages[81];
+    uint8_t sol[KG_NN], sols[2 * KG_NN];
+    killer_cell_t cells[KG_NN];
+    killer_cage_t cages[KG_NN];
     search_ctl_t ctl = long_ctl();
     killer_gen_opts_init(&o);
     sudoku_shape_init(&o.shape, kcases[_i].n, 0, 0);
@@ -590,8 +596,8 @@ START_TEST(gen_killer_unique_and_in_bounds) {
      * /v1/killer/grade runs it, gives the same rating, level and hardest
      * step, and solves it to the one solution */
     sudoku_grade_t g;
-    uint8_t end[81];
-    ck_assert_int_eq(kgrade(&o, cages, r.ncages, sol, &g, end), 0);
+    uint8_t end[KG_NN];
+    ck_assert_int_eq(kgrade(&o, cages, r.ncages, sol, 0, &g, end), 0);
     ck_assert(g.solved);
     ck_assert_int_eq(memcmp(end, sol, (size_t)nn), 0);
     ck_assert(g.rating == r.rating);
@@ -601,9 +607,20 @@ START_TEST(gen_killer_unique_and_in_bounds) {
     ck_assert(r.rating >= 1.0);
     if (kcases[_i].level >= 0) ck_assert_int_eq(r.level, kcases[_i].level);
     /* same seed, same puzzle */
-    uint8_t sol2[81];
-    killer_cell_t cells2[81];
-    killer_cage_t cages2[81];
+    /* a third proof of uniqueness where the grade's path is one: no guess
+     * and no technique that presumes one solution, so the engine without
+     * them takes the same steps and solves it */
+    if (g.counts[SUDOKU_TECH_GUESS] == 0 && g.counts[SUDOKU_TECH_UNIQUE_RECTANGLE] == 0 &&
+        g.counts[SUDOKU_TECH_BUG_PLUS_1] == 0) {
+        sudoku_grade_t gp;
+        ck_assert_int_eq(kgrade(&o, cages, r.ncages, sol, 1, &gp, end), 0);
+        ck_assert(gp.solved);
+        ck_assert_int_eq(memcmp(end, sol, (size_t)nn), 0);
+        ck_assert_int_eq(gp.steps, g.steps);
+    }
+    uint8_t sol2[KG_NN];
+    killer_cell_t cells2[KG_NN];
+    killer_cage_t cages2[KG_NN];
     killer_gen_result_t r2;
     ck_assert_int_eq(killer_generate(&o, sol2, cells2, cages2, &r2), 0);
     ck_assert_int_eq(memcmp(sol, sol2, (size_t)nn), 0);
@@ -811,7 +828,7 @@ START_TEST(gen_api_validation) {
     };
     gen_refused(api_sudoku_generate_prepare, bad, sizeof bad / sizeof bad[0], 400, NULL);
     static const gen_bad_t kbad[] = {
-        {"{\"size\":16}", "size"},
+        {"{\"size\":25}", "size"},
         {"{\"size\":5}", "size"},
         {"{\"cage_size\":{\"min\":3,\"max\":2}}", "cage_size.max"},
         {"{\"cage_size\":{\"min\":0}}", "min"},
@@ -1127,7 +1144,7 @@ END_TEST
 /* Every Killer size outside 4, 6, 9 is told the same words: below the
  * range, between its members, above it, far above it, and no integer. */
 START_TEST(gen_api_killer_sizes_one_message) {
-    static const char *const bodies[] = {"{\"size\":3}",   "{\"size\":5}",   "{\"size\":16}",
+    static const char *const bodies[] = {"{\"size\":3}",   "{\"size\":5}",   "{\"size\":25}",
                                          "{\"size\":100}", "{\"size\":6.5}", "{\"size\":\"9\"}"};
     for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
         tjob_t t = gen(api_killer_generate_prepare, bodies[i]);
@@ -1137,8 +1154,7 @@ START_TEST(gen_api_killer_sizes_one_message) {
         ck_assert_str_eq(json_string_value(json_object_get(json_array_get(errs, 0), "field")),
                          "size");
         ck_assert_str_eq(json_string_value(json_object_get(json_array_get(errs, 0), "detail")),
-                         "must be 4, 6 or 9 (16x16 killers take the solver too long to prove "
-                         "unique)");
+                         "must be 4, 6, 9 or 16");
         tjob_free(&t);
     }
     /* a bad size is named beside another bad field, not only alone */
@@ -1471,7 +1487,33 @@ START_TEST(gen_http_killer_unique) {
     json_decref(req);
     json_decref(j);
     hresp_free(&r);
-    r = hc_post(&hc_srv, "/v1/killer/generate", "application/json", "{\"size\":16}");
+    /* 16x16: medium, its one-cell cages and all (cages of 1 to 4 cells);
+     * the solve proves it unique again, by its own solver */
+    r = hc_post(&hc_srv, "/v1/killer/generate", "application/json",
+                "{\"size\":16,\"difficulty\":\"medium\",\"seed\":5}");
+    j = hc_json(&r, 200);
+    p = json_array_get(json_object_get(j, "puzzles"), 0);
+    ck_assert_str_eq(json_string_value(json_object_get(p, "level")), "medium");
+    req = json_pack("{s:i, s:O, s:i}", "size", 16, "cages", json_object_get(p, "cages"),
+                    "max_solutions", 2);
+    body = json_dumps(req, JSON_COMPACT);
+    s = hc_post(&hc_srv, "/v1/killer/solve", "application/json", body);
+    sj = hc_json(&s, 200);
+    ck_assert(json_is_true(json_object_get(sj, "unique")));
+    sol = json_string_value(json_object_get(p, "solution"));
+    grid = json_object_get(sj, "solution");
+    ck_assert_uint_eq(strlen(sol), 256);
+    for (int c = 0; c < 256; c++)
+        ck_assert_int_eq(json_integer_value(json_array_get(json_array_get(grid, (size_t)(c / 16)),
+                                                           (size_t)(c % 16))),
+                         api_grid_char_value(sol[c]));
+    json_decref(sj);
+    hresp_free(&s);
+    free(body);
+    json_decref(req);
+    json_decref(j);
+    hresp_free(&r);
+    r = hc_post(&hc_srv, "/v1/killer/generate", "application/json", "{\"size\":25}");
     hc_problem(&r, 400, "size");
     hresp_free(&r);
 }

@@ -74,8 +74,8 @@ killer_gen_reach_t killer_gen_reachable(const killer_gen_opts_t *o) {
 }
 
 void killer_gen_cages_for_level(int n, sudoku_grade_level_t l, int *min, int *max) {
-    *min = l == SUDOKU_GRADE_EASY ? 1 : 2;
-    *max = l <= SUDOKU_GRADE_MEDIUM ? 3 : 4;
+    *min = l == SUDOKU_GRADE_EASY || n >= 16 ? 1 : 2;
+    *max = l == SUDOKU_GRADE_EASY || (l == SUDOKU_GRADE_MEDIUM && n < 16) ? 3 : 4;
     if (*max > n - 1) *max = n - 1;
     if (*min > *max) *min = *max;
 }

@@ -78,7 +78,9 @@ sudoku_grade_level_t killer_gen_max_level(int n);
  * the caller gives none (docs/generate.md has the measurements behind
  * them): easy 1..3 (a one-cell cage is a given: without one a Killer
  * starts with a cage technique and grades medium), medium 2..3, hard to
- * beyond-logic 2..4; never more than n - 1 cells. */
+ * beyond-logic 2..4; never more than n - 1 cells.  16x16 and up: 1..3
+ * easy, 1..4 above: without one-cell cages a 16x16 layout is seldom
+ * unique, and its repairs (splitting a cage) need cages to split. */
 void killer_gen_cages_for_level(int n, sudoku_grade_level_t l, int *min, int *max);
 
 /* Generates into caller buffers of n*n entries each: solution (values

@@ -16,7 +16,7 @@ export const LIMITS = {
   killer: {
     minN: 4,
     maxN: 36,
-    generateSizes: [4, 6, 9],
+    generateSizes: [4, 6, 9, 16],
     generateTop4: 'medium', // "4x4 above medium" is a 422: the 4x4 levels stop there
     maxSolutions: 10000,
   },
