@@ -837,6 +837,13 @@ static int gen_killer_reach(const killer_gen_opts_t *o, int by_level, api_proble
                          n, n, most);
         api_problem_add(p, "body", field, "a %dx%d Killer is at most %s", n, n, most);
         break;
+    case KILLER_GEN_NO_SINGLES:
+        api_problem_init(p, API_EUNREACHABLE,
+                         "a %dx%d Killer without one-cell cages is seldom unique: none was in "
+                         "three minutes of attempts (measured, docs/generate.md)",
+                         n, n);
+        api_problem_add(p, "body", "cage_size.min", "must be 1 on a %dx%d Killer", n, n);
+        break;
     }
     return -1;
 }

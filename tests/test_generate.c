@@ -683,6 +683,14 @@ START_TEST(gen_killer_reachable_refuses_only_the_unseen) {
         sudoku_shape_init(&o.shape, 4, 0, 0);
         ck_assert_int_eq(killer_gen_reachable(&o),
                          l <= SUDOKU_GRADE_MEDIUM ? KILLER_GEN_REACHABLE : KILLER_GEN_SIZE_CAP);
+        /* 16x16: graded up to extreme, and only with one-cell cages */
+        sudoku_shape_init(&o.shape, 16, 0, 0);
+        o.cage_min = 1;
+        ck_assert_int_eq(killer_gen_reachable(&o),
+                         l <= SUDOKU_GRADE_EXTREME ? KILLER_GEN_REACHABLE : KILLER_GEN_SIZE_CAP);
+        o.cage_min = 2;
+        ck_assert_int_eq(killer_gen_reachable(&o),
+                         l <= SUDOKU_GRADE_EXTREME ? KILLER_GEN_NO_SINGLES : KILLER_GEN_SIZE_CAP);
     }
     static const struct {
         int min, max, seeds;
@@ -893,6 +901,9 @@ START_TEST(gen_api_killer_unreachable_at_once) {
         {"{\"rating\":{\"min\":1.1,\"max\":1.15}}", "rating"},
         {"{\"size\":6,\"rating\":{\"min\":1.3,\"max\":1.45}}", "rating"},
         {"{\"rating\":{\"min\":19}}", "rating"},
+        /* 16x16 without one-cell cages: none in three minutes (docs) */
+        {"{\"size\":16,\"cage_size\":{\"min\":2,\"max\":4}}", "cage_size.min"},
+        {"{\"size\":16,\"difficulty\":\"hard\",\"cage_size\":{\"min\":3}}", "cage_size.min"},
     };
     gen_refused(api_killer_generate_prepare, bad, sizeof bad / sizeof bad[0], 422,
                 "/problems/unreachable");
@@ -904,6 +915,8 @@ START_TEST(gen_api_killer_unreachable_at_once) {
         "{\"size\":6,\"difficulty\":\"medium\",\"seed\":1}",
         "{\"size\":9,\"difficulty\":\"medium\",\"seed\":1}",
         "{\"size\":9,\"rating\":{\"min\":1.6,\"max\":1.7},\"seed\":1}",
+        "{\"size\":16,\"difficulty\":\"easy\",\"seed\":1}",
+        "{\"size\":16,\"seed\":1}",
     };
     gen_made(api_killer_generate_prepare, fine, sizeof fine / sizeof fine[0]);
 }

@@ -61,7 +61,8 @@ void killer_gen_opts_init(killer_gen_opts_t *o) {
 /* === What can be reached === */
 
 sudoku_grade_level_t killer_gen_max_level(int n) {
-    return n == 4 ? SUDOKU_GRADE_MEDIUM : SUDOKU_GRADE_BEYOND;
+    if (n == 4) return SUDOKU_GRADE_MEDIUM;
+    return n >= 16 ? SUDOKU_GRADE_EXTREME : SUDOKU_GRADE_BEYOND;
 }
 
 killer_gen_reach_t killer_gen_reachable(const killer_gen_opts_t *o) {
@@ -70,6 +71,7 @@ killer_gen_reach_t killer_gen_reachable(const killer_gen_opts_t *o) {
         return KILLER_GEN_RATING_GAP;
     sudoku_grade_level_band(killer_gen_max_level(o->shape.n), &lo, &hi);
     if (o->rating_min >= hi) return KILLER_GEN_SIZE_CAP;
+    if (o->shape.n >= 16 && o->cage_min > 1) return KILLER_GEN_NO_SINGLES;
     return KILLER_GEN_REACHABLE;
 }
 
@@ -351,6 +353,8 @@ static int kg_grade(kg_t *g, const killer_cage_t *cages, killer_gen_result_t *re
     }
     sudoku_logic_opts_init(&lo);
     lo.max_tech = kg_bound(o->rating_max);
+    if (killer_gen_max_level(g->n) < SUDOKU_GRADE_BEYOND && lo.max_tech > SUDOKU_TECH_TRIAL - 1)
+        lo.max_tech = sudoku_grade_level_top(SUDOKU_GRADE_EXTREME); /* 16x16: no trial */
     lo.assume_unique = 1; /* the proof above: as /v1/killer/grade grades */
     lo.solution = g->sol;
     lo.ctl = o->ctl;

@@ -60,18 +60,26 @@ typedef struct killer_gen_result_s {
  *                          (sudoku_grade_rating_possible_cages());
  *   KILLER_GEN_SIZE_CAP    the window starts above the hardest level any
  *                          puzzle of the size has been seen to take
- *                          (killer_gen_max_level()). */
+ *                          (killer_gen_max_level());
+ *   KILLER_GEN_NO_SINGLES  16x16 (and up) without one-cell cages
+ *                          (cage_min > 1): the advanced solver proved no
+ *                          such layout unique in 60 s a seed, three seeds
+ *                          (docs/generate.md; measured, not proved). */
 typedef enum killer_gen_reach_e {
     KILLER_GEN_REACHABLE = 0,
     KILLER_GEN_RATING_GAP,
-    KILLER_GEN_SIZE_CAP
+    KILLER_GEN_SIZE_CAP,
+    KILLER_GEN_NO_SINGLES
 } killer_gen_reach_t;
 
 killer_gen_reach_t killer_gen_reachable(const killer_gen_opts_t *o);
 
 /* The hardest level an n x n Killer from this generator takes: medium for
  * 4x4, by measurement (docs/generate.md, "Killer: what each size
- * reaches"); beyond-logic for the others (6x6 and 9x9 reach it). */
+ * reaches"); extreme for 16x16 and up, by cost: a layout there that needs
+ * trial can take minutes to grade (every trial runs the cage techniques
+ * again), so the grade stops before trial and such a layout is dropped;
+ * beyond-logic for 6x6 and 9x9. */
 sudoku_grade_level_t killer_gen_max_level(int n);
 
 /* The cage sizes the API and the benchmarks use for a level on n x n when

@@ -34,9 +34,12 @@ const CAGES = [
   { sum: 7, cells: [[3, 0], [3, 1]] },
 ];
 
+// A cell's text to its value: 1-9, then A = 10, B = 11... (16x16 boards)
+const valueOf = (t) => '123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'.indexOf(t) + 1;
+
 function assertCages(values, n, cages) {
   for (const cage of cages) {
-    const vs = cage.cells.map(([r, c]) => Number(values[r * n + c]));
+    const vs = cage.cells.map(([r, c]) => valueOf(values[r * n + c]));
     assert.equal(vs.reduce((a, b) => a + b, 0), cage.sum, `cage ${JSON.stringify(cage)}`);
     assert.equal(new Set(vs).size, vs.length, 'no repeat in a cage');
   }
@@ -156,5 +159,24 @@ webTest('generate a killer and solve it', async () => {
   const values = await gridText(page, board(page));
   assertSudoku(values, 6, 2, 3);
   assertCages(values, 6, p.cages);
+  page.assertNoErrors();
+});
+
+webTest('a 16x16 killer: generated, drawn and solved', async () => {
+  const page = await open(`${srv.base}/#/killer`);
+  const panel = page.getByRole('region', { name: 'Generate' });
+  await panel.getByLabel('Size', { exact: true }).selectOption('16');
+  await panel.getByLabel('Difficulty', { exact: true }).selectOption('easy');
+  const gen = page.waitForResponse((r) => r.url().endsWith('/v1/killer/generate'));
+  await button(page, 'Generate').click();
+  const p = (await (await gen).json()).puzzles[0];
+  assert.equal(p.size, 16);
+  await page.locator('.status.ok', { hasText: /^New .*killer/ }).waitFor();
+  assert.equal(await board(page).locator('.csum').count(), p.cages.length);
+  await button(page, 'Solve').click();
+  await page.getByText('Solved: the solution is unique.').waitFor();
+  const values = await gridText(page, board(page));
+  assertSudoku(values, 16, 4, 4);
+  assertCages(values, 16, p.cages);
   page.assertNoErrors();
 });

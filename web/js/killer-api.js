@@ -19,6 +19,17 @@ export function difficultiesFor(n) {
   return n === 4 ? DIFFICULTIES.slice(0, DIFFICULTIES.indexOf(LIMITS.killer.generateTop4) + 1) : DIFFICULTIES;
 }
 
+// The cage sizes the server picks for a level on n x n when none are given
+// (killer_gen_cages_for_level() in solvers/killer/generate.c): easy 1..3,
+// medium 2..3, harder 2..4; from 16x16 on 1..3 easy and 1..4 above (a
+// 16x16 Killer without one-cell cages is refused).  [min, max].
+export function cagesFor(n, level) {
+  const easy = level === 'easy';
+  const lo = easy || n >= 16 ? 1 : 2;
+  const hi = Math.min(easy || (level === 'medium' && n < 16) ? 3 : 4, n - 1);
+  return [Math.min(lo, hi), hi];
+}
+
 // Disables the levels of `sel` (a select of DIFFICULTIES) that size n
 // cannot take, moving its value to the hardest one left when it was one.
 export function limitDifficulties(sel, n) {

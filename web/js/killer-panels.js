@@ -283,9 +283,20 @@ function solvePanel(page) {
 function generatePanel(page, editor) {
   const size = select(LIMITS.killer.generateSizes.map((n) => [String(n), `${n}×${n}`]), '6');
   const cageMin = number(2, 1, 9);
-  const cageMax = number(4, 1, 9);
+  const cageMax = number(3, 1, 9);
   const diff = select(killerApi.DIFFICULTIES, 'medium');
-  size.addEventListener('change', () => killerApi.limitDifficulties(diff, +size.value));
+  // the cage fields follow the server's sizes for the size and level
+  // (the player may change them after)
+  const cagesFollow = () => {
+    const [lo, hi] = killerApi.cagesFor(+size.value, diff.value);
+    cageMin.value = String(lo);
+    cageMax.value = String(hi);
+  };
+  size.addEventListener('change', () => {
+    killerApi.limitDifficulties(diff, +size.value);
+    cagesFollow();
+  });
+  diff.addEventListener('change', cagesFollow);
   const btn = button('Generate', () => generate());
   const status = statusLine();
   const task = new Task({ status, buttons: [btn], onError: (e) => page.problem(e, status) });
