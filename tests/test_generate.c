@@ -1476,49 +1476,27 @@ START_TEST(gen_http_deadline_keeps_labels_honest) {
 }
 END_TEST
 
-START_TEST(gen_http_killer_unique) {
-    hresp_t r = hc_post(&hc_srv, "/v1/killer/generate", "application/json",
-                        "{\"size\":9,\"seed\":21,\"cage_size\":{\"min\":2,\"max\":4}}");
+/* POST /v1/killer/generate with `gen` (an n x n Killer), then the
+ * puzzle to /v1/killer/solve: one solution, the generator's.  `level`
+ * (or NULL) is the level the answer must give. */
+static void http_killer_unique(const char *gen, int n, const char *level) {
+    hresp_t r = hc_post(&hc_srv, "/v1/killer/generate", "application/json", gen);
     json_t *j = hc_json(&r, 200);
     json_t *p = json_array_get(json_object_get(j, "puzzles"), 0);
-    json_t *req = json_pack("{s:i, s:O, s:i}", "size", 9, "cages", json_object_get(p, "cages"),
+    if (level != NULL) ck_assert_str_eq(json_string_value(json_object_get(p, "level")), level);
+    json_t *req = json_pack("{s:i, s:O, s:i}", "size", n, "cages", json_object_get(p, "cages"),
                             "max_solutions", 2);
     char *body = json_dumps(req, JSON_COMPACT);
     hresp_t s = hc_post(&hc_srv, "/v1/killer/solve", "application/json", body);
     json_t *sj = hc_json(&s, 200);
     ck_assert(json_is_true(json_object_get(sj, "unique")));
-    /* the solve answers arrays; the generator a string */
+    /* the solve answers arrays; the generator a string (A = 10 ...) */
     const char *sol = json_string_value(json_object_get(p, "solution"));
     json_t *grid = json_object_get(sj, "solution");
-    for (int c = 0; c < 81; c++)
-        ck_assert_int_eq(json_integer_value(json_array_get(json_array_get(grid, (size_t)(c / 9)),
-                                                           (size_t)(c % 9))),
-                         sol[c] - '0');
-    json_decref(sj);
-    hresp_free(&s);
-    free(body);
-    json_decref(req);
-    json_decref(j);
-    hresp_free(&r);
-    /* 16x16: medium, its one-cell cages and all (cages of 1 to 4 cells);
-     * the solve proves it unique again, by its own solver */
-    r = hc_post(&hc_srv, "/v1/killer/generate", "application/json",
-                "{\"size\":16,\"difficulty\":\"medium\",\"seed\":5}");
-    j = hc_json(&r, 200);
-    p = json_array_get(json_object_get(j, "puzzles"), 0);
-    ck_assert_str_eq(json_string_value(json_object_get(p, "level")), "medium");
-    req = json_pack("{s:i, s:O, s:i}", "size", 16, "cages", json_object_get(p, "cages"),
-                    "max_solutions", 2);
-    body = json_dumps(req, JSON_COMPACT);
-    s = hc_post(&hc_srv, "/v1/killer/solve", "application/json", body);
-    sj = hc_json(&s, 200);
-    ck_assert(json_is_true(json_object_get(sj, "unique")));
-    sol = json_string_value(json_object_get(p, "solution"));
-    grid = json_object_get(sj, "solution");
-    ck_assert_uint_eq(strlen(sol), 256);
-    for (int c = 0; c < 256; c++)
-        ck_assert_int_eq(json_integer_value(json_array_get(json_array_get(grid, (size_t)(c / 16)),
-                                                           (size_t)(c % 16))),
+    ck_assert_uint_eq(strlen(sol), (size_t)(n * n));
+    for (int c = 0; c < n * n; c++)
+        ck_assert_int_eq(json_integer_value(json_array_get(json_array_get(grid, (size_t)(c / n)),
+                                                           (size_t)(c % n))),
                          api_grid_char_value(sol[c]));
     json_decref(sj);
     hresp_free(&s);
@@ -1526,7 +1504,14 @@ START_TEST(gen_http_killer_unique) {
     json_decref(req);
     json_decref(j);
     hresp_free(&r);
-    r = hc_post(&hc_srv, "/v1/killer/generate", "application/json", "{\"size\":25}");
+}
+
+START_TEST(gen_http_killer_unique) {
+    http_killer_unique("{\"size\":9,\"seed\":21,\"cage_size\":{\"min\":2,\"max\":4}}", 9, NULL);
+    /* 16x16: medium, its one-cell cages and all (cages of 1 to 4 cells);
+     * the solve proves it unique again, by its own solver */
+    http_killer_unique("{\"size\":16,\"difficulty\":\"medium\",\"seed\":5}", 16, "medium");
+    hresp_t r = hc_post(&hc_srv, "/v1/killer/generate", "application/json", "{\"size\":25}");
     hc_problem(&r, 400, "size");
     hresp_free(&r);
 }

@@ -48,6 +48,9 @@
 
 #define KG_MAX_NN  (KILLER_GEN_MAX_N * KILLER_GEN_MAX_N)
 #define KG_REPAIRS 64
+/* Above this size a grade stops before trial: there a trial step runs the
+ * cage techniques for every candidate it tries (minutes on 16x16). */
+#define KG_TRIAL_MAX_N 9
 
 void killer_gen_opts_init(killer_gen_opts_t *o) {
     memset(o, 0, sizeof *o);
@@ -62,7 +65,7 @@ void killer_gen_opts_init(killer_gen_opts_t *o) {
 
 sudoku_grade_level_t killer_gen_max_level(int n) {
     if (n == 4) return SUDOKU_GRADE_MEDIUM;
-    return n >= 16 ? SUDOKU_GRADE_EXTREME : SUDOKU_GRADE_BEYOND;
+    return n > KG_TRIAL_MAX_N ? SUDOKU_GRADE_EXTREME : SUDOKU_GRADE_BEYOND;
 }
 
 killer_gen_reach_t killer_gen_reachable(const killer_gen_opts_t *o) {
@@ -85,9 +88,13 @@ void killer_gen_cages_for_level(int n, sudoku_grade_level_t l, int *min, int *ma
 /* The heaviest technique a grade in the window may use: the last whose
  * weight is below rating_max (a grade rates its hardest step's weight plus
  * less than 0.1 below 10, logic.h); every technique, as /v1/killer/grade
- * grades, when the window reaches past 10. */
-static sudoku_tech_t kg_bound(double rating_max) {
+ * grades, when the window reaches past 10 -- but never trial above
+ * KG_TRIAL_MAX_N (killer_gen_max_level()).  4x4's cap (medium) is a
+ * measurement, not a bound: its grades stay whole, so that the tests see
+ * it if a layout ever went past it. */
+static sudoku_tech_t kg_bound(int n, double rating_max) {
     sudoku_tech_t b = SUDOKU_TECH_FULL_HOUSE;
+    if (n > KG_TRIAL_MAX_N && rating_max > 10.0) rating_max = 10.0;
     if (rating_max > 10.0) return SUDOKU_TECH_GUESS;
     for (int t = 0; t < SUDOKU_TECH_TRIAL; t++)
         if (sudoku_tech_weight((sudoku_tech_t)t) < rating_max) b = (sudoku_tech_t)t;
@@ -352,9 +359,7 @@ static int kg_grade(kg_t *g, const killer_cage_t *cages, killer_gen_result_t *re
         goto done;
     }
     sudoku_logic_opts_init(&lo);
-    lo.max_tech = kg_bound(o->rating_max);
-    if (killer_gen_max_level(g->n) < SUDOKU_GRADE_BEYOND && lo.max_tech > SUDOKU_TECH_TRIAL - 1)
-        lo.max_tech = sudoku_grade_level_top(SUDOKU_GRADE_EXTREME); /* 16x16: no trial */
+    lo.max_tech = kg_bound(g->n, o->rating_max);
     lo.assume_unique = 1; /* the proof above: as /v1/killer/grade grades */
     lo.solution = g->sol;
     lo.ctl = o->ctl;

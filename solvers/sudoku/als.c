@@ -184,16 +184,13 @@ static void als_sees_mark(const sudoku_logic_t *st, als_sees_t *sv, const als_t 
         for (int i = 0; i < a->size; i++)
             if (st->cand[a->cell[i]] & bit) g[k++] = a->cell[i];
         const uint16_t *pp = sl_peers(st, g[0], &np);
-        for (int i = 0; i < np; i++) {
-            int p = pp[i], all = 1;
+        for (int i = 0; i < np; i++) { /* a peer of g[0]: the rest to see */
+            int p = pp[i];
             if (!on) {
                 sv->ok[p] = 0;
                 continue;
             }
-            if (!(st->cand[p] & bit)) continue;
-            for (int j = 1; j < k && all; j++)
-                all = sl_sees(st, p, g[j]);
-            if (all) sv->ok[p] |= bit;
+            if ((st->cand[p] & bit) && sl_sees_all(st, p, g + 1, k - 1)) sv->ok[p] |= bit;
         }
     }
 }
@@ -222,11 +219,8 @@ static int als_group_elims(const sudoku_logic_t *st, const als_t *const *sets, i
     /* a cell does not see itself, so the group's own cells drop out */
     const uint16_t *pp = sl_peers(st, g[0], &np);
     for (int i = 0; i < np; i++) {
-        int p = pp[i], all = 1;
-        if (!(st->cand[p] & bit)) continue;
-        for (int j = 1; j < k && all; j++)
-            all = sl_sees(st, p, g[j]);
-        if (!all) continue;
+        int p = pp[i];
+        if (!(st->cand[p] & bit) || !sl_sees_all(st, p, g + 1, k - 1)) continue;
         if (s != NULL) {
             int dup = 0;
             for (int t = 0; t < s->nitems && !dup; t++)

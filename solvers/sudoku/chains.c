@@ -374,16 +374,11 @@ static int g_cells(const sudoku_logic_t *st, int node, int *out) {
     return k;
 }
 
-/* Whether cell x is one of cells[0..k) and whether it sees all of them. */
+/* Whether cell x is one of cells[0..k). */
 static int g_in(const int *cells, int k, int x) {
     for (int i = 0; i < k; i++)
         if (cells[i] == x) return 1;
     return 0;
-}
-static int g_sees_all(const sudoku_logic_t *st, const int *cells, int k, int x) {
-    for (int i = 0; i < k; i++)
-        if (cells[i] == x || !sl_sees(st, x, cells[i])) return 0;
-    return 1;
 }
 
 /* Whether candidate (x, dx) is false when node N (cells[0..k), digit d) is
@@ -391,11 +386,11 @@ static int g_sees_all(const sudoku_logic_t *st, const int *cells, int k, int x) 
 static int g_linked(const sudoku_logic_t *st, int node, const int *cells, int k, int d, int x,
                     int dx) {
     if (!g_is_group(st, node) && cells[0] == x) return dx != d;
-    return dx == d && g_sees_all(st, cells, k, x);
+    return dx == d && sl_sees_all(st, x, cells, k);
 }
 
 /* The groups of the position: for each digit, each two units u < v that
- * share two or more cells (the overlap lists), the digit's places in
+ * share two or more cells (the overlap lists, cells, k), the digit's places in
  * their intersection when there are two or more of them; in digit, u, v
  * order, so gkey[] is sorted.  Past st->ngcap the rest are left out. */
 static void g_build(gchain_t *gc) {
@@ -432,7 +427,7 @@ static int g_elims(sudoku_logic_t *st, int a, int e, sudoku_logic_step_t *s) {
     int ka = g_cells(st, a, ca), ke = g_cells(st, e, ce), da = g_digit(st, a), de = g_digit(st, e);
     const uint16_t *pp = sl_peers(st, ca[0], &np);
     if (da != de) { /* e is a group: only its digit in a's cell, if a is a candidate */
-        if (g_is_group(st, a) || !(st->cand[ca[0]] & SL_BIT(de)) || !g_sees_all(st, ce, ke, ca[0]))
+        if (g_is_group(st, a) || !(st->cand[ca[0]] & SL_BIT(de)) || !sl_sees_all(st, ca[0], ce, ke))
             return 0;
         if (s != NULL) sl_add_elim(st, s, ca[0], de);
         return 1;
@@ -556,7 +551,7 @@ static int g_weak(gchain_t *gc, int s, int node) {
     const uint16_t *pp = sl_peers(st, cells[0], &np);
     for (int i = 0; i < np; i++) {
         int p = pp[i];
-        if (!(st->cand[p] & SL_BIT(d)) || (k > 1 && !g_sees_all(st, cells, k, p))) continue;
+        if (!(st->cand[p] & SL_BIT(d)) || (k > 1 && !sl_sees_all(st, p, cells, k))) continue;
         if (g_visit(gc, s, node_of(st, p, d))) return 1;
     }
     if (!g_is_group(st, node))
@@ -566,7 +561,7 @@ static int g_weak(gchain_t *gc, int s, int node) {
         const uint16_t *uc = sl_ucells(st, (int)((st->gkey[g] >> 16) & 0xffff));
         uint32_t m = st->gmask[g];
         for (; m; m &= m - 1) /* most fail at the first cell: no g_cells() */
-            if (!g_sees_all(st, cells, k, uc[sl_ctz(m)])) break;
+            if (!sl_sees_all(st, uc[sl_ctz(m)], cells, k)) break;
         if (m == 0 && g_visit(gc, s, (int)(st->nnodes + g))) return 1;
     }
     return 0;

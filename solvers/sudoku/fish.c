@@ -62,13 +62,6 @@ static const sudoku_tech_t fish_tech[5] = {0, 0, SUDOKU_TECH_X_WING, SUDOKU_TECH
 static const sudoku_tech_t finned_tech[5] = {
     0, 0, SUDOKU_TECH_FINNED_X_WING, SUDOKU_TECH_FINNED_SWORDFISH, SUDOKU_TECH_FINNED_JELLYFISH};
 
-/* Whether cell c sees every fin (fins[0..nf)). */
-static int fin_sees_all(const sudoku_logic_t *st, int c, const int *fins, int nf) {
-    for (int i = 0; i < nf; i++)
-        if (!sl_sees(st, c, fins[i])) return 0;
-    return 1;
-}
-
 /* The fish on the picked base lines with cover `cover` (k lines of their
  * union): 1 with the step filled when it removes something.  A basic fish
  * has no fins (its union is the cover), so every cover cell outside the
@@ -97,7 +90,7 @@ static int fish_found(fish_t *f, uint32_t cover) {
         int u = f->lines[cover_kind * n + sl_ctz(q)];
         for (uint32_t p = *sl_pos(st, u, f->d) & ~bases; p; p &= p - 1) {
             int c = sl_ucells(st, u)[sl_ctz(p)];
-            if (fin_sees_all(st, c, fins, nf)) any |= sl_add_elim(st, f->s, c, f->d);
+            if (sl_sees_all(st, c, fins, nf)) any |= sl_add_elim(st, f->s, c, f->d);
         }
     }
     if (!any) return 0;

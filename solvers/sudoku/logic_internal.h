@@ -159,6 +159,15 @@ static inline int sl_sees(const sudoku_logic_t *st, int a, int b) {
     return (st->sees[(size_t)a * (size_t)st->sw + ((unsigned)b >> 6)] >> (b & 63)) & 1;
 }
 
+/* Whether cell x sees every one of cells[0..k) (1 when k = 0).  A cell
+ * does not see itself, so x in cells gives 0: the eliminations "cells
+ * that see the whole group" never take a cell of the group. */
+static inline int sl_sees_all(const sudoku_logic_t *st, int x, const int *cells, int k) {
+    for (int i = 0; i < k; i++)
+        if (!sl_sees(st, x, cells[i])) return 0;
+    return 1;
+}
+
 /* The peers of cell c: *count of them. */
 static inline const uint16_t *sl_peers(const sudoku_logic_t *st, int c, int *count) {
     *count = (int)(st->pstart[c + 1] - st->pstart[c]);
