@@ -451,6 +451,13 @@ void api_logic_explain(const api_sudoku_puzzle_t *pz, const sudoku_logic_step_t 
                cells[0] / n + 1, cells[0] % n + 1, d,
                s->size == 0 ? "singles" : "singles, locked candidates and pairs", d);
         break;
+    case SUDOKU_TECH_NESTED_FORCING_CHAIN:
+        lg_cat(buf, cap, &len,
+               "If r%dc%d were %lld, then after singles, locked candidates and pairs, and every "
+               "candidate that singles then refute, a contradiction would follow, so it is not "
+               "%lld",
+               cells[0] / n + 1, cells[0] % n + 1, d, d);
+        break;
     case SUDOKU_TECH_GUESS:
         lg_cat(buf, cap, &len,
                "No technique here makes progress: r%dc%d is guessed as %lld, its value in the "

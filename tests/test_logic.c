@@ -289,13 +289,22 @@ static const position_t positions[] = {
      "349 45679 =2 3569 48 289 25689 5689 13459 1349 4569 =7 13569 48 =5 4689 134689 =2 =7 149 "
      "3469 69 369 279 24679 4679 3459 349 459 4569 =8 =1 139 49 1349 =6 =8 1459 3459 =2 =7",
      "682154379951763842374892165437528916816937254295416738568271493729345681143689527", "-9r3c9"},
-    /* guess: +7r9c2 */
-    {SUDOKU_TECH_GUESS, 9, 3,
+    /* nested-forcing-chain (the forum's hardest #1, where no trial applies):
+     * if r2c2 were 7, then after the medium techniques and what singles
+     * refute there, a contradiction */
+    {SUDOKU_TECH_NESTED_FORCING_CHAIN, 9, 3,
      "12567 2457 12467 134679 13459 34567 1379 1359 =8 15678 578 =3 16789 1589 5678 =4 159 =2 1578 "
      "=9 147 13478 =2 34578 137 =6 157 12358 23458 124 348 =7 =9 1368 13458 1456 35789 34578 479 "
      "348 =6 =1 =2 34589 459 1389 =6 149 =5 348 =2 1389 =7 149 23679 237 =8 1234679 1349 3467 =5 "
      "149 14679 3679 =1 679 346789 34589 345678 6789 =2 4679 =4 27 =5 126789 189 678 16789 189 =3",
-     "621943758783615492594728361142879635357461289869532174238197546916354827475286913", NULL},
+     "621943758783615492594728361142879635357461289869532174238197546916354827475286913", "-7r2c2"},
+    /* guess: two deadly patterns (2 and 8 in r1c2 r1c9 r2c2 r2c9, 7 and 9 in
+     * r4c5 r4c6 r8c5 r8c6): two solutions, so nothing refutes a candidate */
+    {SUDOKU_TECH_GUESS, 9, 3,
+     "=6 28 =1 =9 =4 =3 =7 =5 28 =7 28 =3 =6 =1 =5 =4 =9 28 =5 =9 =4 =7 =2 =8 =3 =6 =1 =1 =4 =2 "
+     "=8 79 79 =6 =3 =5 =3 =5 =7 =4 =6 =1 =2 =8 =9 =8 =6 =9 =5 =3 =2 =1 =7 =4 =2 =3 =8 =1 79 79 "
+     "=5 =4 =6 =9 =1 =6 =3 =5 =4 =8 =2 =7 =4 =7 =5 =2 =8 =6 =9 =1 =3",
+     "621943758783615492594728361142879635357461289869532174238197546916354827475286913", "+2r1c2"},
 };
 #define NPOS (sizeof positions / sizeof positions[0])
 
@@ -394,10 +403,44 @@ START_TEST(logic_each_technique_on_its_position) {
         ck_assert_str_eq(got, p->expect);
     }
     assert_sound(step, sol);
-    ck_assert_int_eq(step->trial, p->tech == SUDOKU_TECH_TRIAL || p->tech == SUDOKU_TECH_GUESS);
+    ck_assert_int_eq(step->trial, p->tech == SUDOKU_TECH_TRIAL ||
+                                      p->tech == SUDOKU_TECH_NESTED_FORCING_CHAIN ||
+                                      p->tech == SUDOKU_TECH_GUESS);
     /* applying it keeps the position consistent */
     ck_assert_int_eq(sudoku_logic_apply(st, step), 0);
     ck_assert_int_eq(sudoku_logic_check(st), 0);
+    sudoku_logic_free(st);
+    free(step);
+}
+END_TEST
+
+/* The nested chain's budget is work, not time: with a chain budget of
+ * one unit (16 for the nested search) it gives up on its position, and
+ * the guess follows; with the default it proves the step. */
+START_TEST(logic_nested_chain_gives_up_past_its_budget) {
+    const position_t *p = NULL;
+    sudoku_shape_t sh;
+    uint8_t sol[SUDOKU_LOGIC_MAX_N * SUDOKU_LOGIC_MAX_N];
+    sudoku_logic_opts_t o;
+    sudoku_logic_step_t *step = malloc(sizeof *step);
+    uint64_t w0 = 0, w1 = 0;
+    for (size_t i = 0; i < NPOS; i++)
+        if (positions[i].tech == SUDOKU_TECH_NESTED_FORCING_CHAIN) p = &positions[i];
+    ck_assert_ptr_nonnull(p);
+    ck_assert_int_eq(sudoku_shape_init(&sh, p->n, p->box, p->box), 0);
+    sudoku_logic_t *st = sudoku_logic_new(&sh);
+    ck_assert_ptr_nonnull(st);
+    sudoku_logic_opts_init(&o);
+    o.solution = sol;
+    ck_assert_int_eq(load_position(st, p, sol), 0);
+    o.chain_budget = 1;
+    ck_assert_int_eq(sudoku_logic_next(st, &o, step, &w0), 1);
+    ck_assert_str_eq(sudoku_tech_name((sudoku_tech_t)step->tech), "guess");
+    ck_assert_int_eq(load_position(st, p, sol), 0);
+    o.chain_budget = 0;
+    ck_assert_int_eq(sudoku_logic_next(st, &o, step, &w1), 1);
+    ck_assert_str_eq(sudoku_tech_name((sudoku_tech_t)step->tech), "nested-forcing-chain");
+    ck_assert_uint_gt(w1, w0);
     sudoku_logic_free(st);
     free(step);
 }
@@ -579,6 +622,10 @@ START_TEST(logic_explanations_name_units_from_one) {
         if (p->tech == SUDOKU_TECH_UNIT_FORCING_CHAIN)
             ck_assert_msg(strstr(text, "6 goes in one of r5c6 and r6c6 in column 6, and"), "%s",
                           text);
+        if (p->tech == SUDOKU_TECH_NESTED_FORCING_CHAIN)
+            ck_assert_str_eq(text, "If r2c2 were 7, then after singles, locked candidates and "
+                                   "pairs, and every candidate that singles then refute, a "
+                                   "contradiction would follow, so it is not 7");
         if (p->tech == SUDOKU_TECH_BUG_PLUS_1)
             ck_assert_msg(strstr(text, "but r5c5 has two") && strstr(text, "r5c5 is 7"), "%s",
                           text);
@@ -762,6 +809,40 @@ START_TEST(logic_finned_fish_and_bug_on_hard_puzzles) {
             ck_assert_int_eq(g.hardest, SUDOKU_TECH_FINNED_X_WING);
             ck_assert_int_eq(g.level, SUDOKU_GRADE_HARD);
         }
+    }
+}
+END_TEST
+
+/* The first three of the forum's "hardest" list (public; typed in): each
+ * ended in a guess before the nested forcing chain.  Graded with every step
+ * checked against the solution: no guess, the nested chain used, level
+ * beyond-logic (a proof by contradiction is not a technique a person
+ * names), and solved_by_logic says so. */
+START_TEST(logic_nested_chains_finish_the_forum_hardest) {
+    static const char *const puzzles[] = {
+        "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
+        "........2..8.1.9..5....3.4....1.93...6..3..8...37......4......53.1.7.8..2........",
+        "..2...7...1.....6.5......18....37.......49.....41.23....3.2.9...8.....5.6.......2",
+    };
+    sudoku_shape_t sh;
+    sudoku_opts_t so;
+    sudoku_result_t sr;
+    uint8_t p[81], sol[162];
+    sudoku_shape_init(&sh, 9, 3, 3);
+    for (size_t k = 0; k < sizeof puzzles / sizeof puzzles[0]; k++) {
+        for (int i = 0; i < 81; i++)
+            p[i] = puzzles[k][i] == '.' ? 0 : (uint8_t)(puzzles[k][i] - '0');
+        sudoku_opts_init(&so);
+        so.max_solutions = 2;
+        so.solutions = sol;
+        ck_assert_int_eq(sudoku_solve(&sh, p, &so, &sr), 0);
+        ck_assert_int_eq((int)sr.solutions_found, 1);
+        sudoku_grade_t g = grade_checked(&sh, p, sol);
+        ck_assert_int_eq(g.counts[SUDOKU_TECH_GUESS], 0);
+        ck_assert_msg(g.counts[SUDOKU_TECH_NESTED_FORCING_CHAIN] > 0, "puzzle %zu", k);
+        ck_assert_int_eq(g.hardest, SUDOKU_TECH_NESTED_FORCING_CHAIN);
+        ck_assert_int_eq(g.level, SUDOKU_GRADE_BEYOND);
+        ck_assert(!g.solved_by_logic);
     }
 }
 END_TEST
@@ -1147,6 +1228,8 @@ Suite *logic_suite(void) {
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, logic_each_technique_on_its_position, 0, (int)NPOS);
     tcase_add_test(tc, logic_every_technique_has_a_position);
+    tcase_add_test(tc, logic_nested_chain_gives_up_past_its_budget);
+    tcase_add_test(tc, logic_nested_chains_finish_the_forum_hardest);
     tcase_add_test(tc, logic_finned_fish_both_ways);
     tcase_add_test(tc, logic_unique_rectangle_needs_uniqueness);
     tcase_add_test(tc, logic_explanations_name_units_from_one);

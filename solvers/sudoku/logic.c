@@ -76,6 +76,7 @@ static const struct {
     {"dynamic-forcing-chain", 9.0, SUDOKU_GRADE_EXTREME},
     {"constraint", 10.0, SUDOKU_GRADE_BEYOND}, /* a machine step: see logic.h */
     {"trial", 10.0, SUDOKU_GRADE_BEYOND},
+    {"nested-forcing-chain", 10.8, SUDOKU_GRADE_BEYOND},
     {"guess", 11.0, SUDOKU_GRADE_BEYOND},
 };
 
@@ -897,6 +898,12 @@ static int find(sudoku_logic_t *st, sudoku_tech_t t, const sudoku_logic_opts_t *
         return st->lines ? sudoku__logic_constraint(st, budget, work, s) : 0;
     case SUDOKU_TECH_TRIAL:
         return o != NULL && o->solution != NULL ? sudoku__logic_trial(st, o, work, s) : 0;
+    case SUDOKU_TECH_NESTED_FORCING_CHAIN:
+        return o != NULL && o->solution != NULL
+                   ? sudoku__logic_nested(st, o, budget * SUDOKU_LOGIC_NESTED_BUDGET, work, s)
+                   : 0;
+    case SUDOKU_TECH_GUESS:
+        return o != NULL && o->solution != NULL ? sudoku__logic_guess(st, o, s) : 0;
     default: return 0;
     }
 }
@@ -909,7 +916,7 @@ int sudoku_logic_next(sudoku_logic_t *st, const sudoku_logic_opts_t *opts,
     if (st->empty == 0) return 0;
     sudoku__logic_forcing_moved(st);
     budget = opts != NULL && opts->chain_budget ? opts->chain_budget : SUDOKU_LOGIC_CHAIN_BUDGET;
-    for (int t = 0; t <= (int)max && t < SUDOKU_TECH_GUESS; t++) {
+    for (int t = 0; t <= (int)max && t < SUDOKU_TECH_COUNT; t++) {
         if (t >= SUDOKU_TECH_X_CHAIN && opts != NULL && opts->ctl != NULL) {
             int rc = search_check_now(opts->ctl, 0);
             if (rc != 0) return rc;
@@ -1023,8 +1030,9 @@ int sudoku_logic_grade(sudoku_logic_t *st, const sudoku_logic_opts_t *opts, sudo
     }
     g->code = rc;
     g->solved = st->empty == 0;
-    g->solved_by_logic =
-        g->solved && g->counts[SUDOKU_TECH_TRIAL] == 0 && g->counts[SUDOKU_TECH_GUESS] == 0;
+    g->solved_by_logic = g->solved && g->counts[SUDOKU_TECH_TRIAL] == 0 &&
+                         g->counts[SUDOKU_TECH_NESTED_FORCING_CHAIN] == 0 &&
+                         g->counts[SUDOKU_TECH_GUESS] == 0;
     g->rating = sl_rating(hist, top);
     g->level = sudoku_grade_level_of(g->rating);
     return rc;

@@ -300,8 +300,14 @@ int sudoku__logic_thermo(sudoku_logic_t *st, sudoku_logic_step_t *step);
 int sudoku__logic_arrow(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *step);
 int sudoku__logic_constraint(sudoku_logic_t *st, uint64_t budget, uint64_t *work,
                              sudoku_logic_step_t *step);
-/* Trial and guess (trial.c): need opts->solution. */
+/* Trial, the nested forcing chain and guess (trial.c): need
+ * opts->solution.  The nested chain gives up past budget work units (or
+ * when opts->ctl says stop): no step. */
 int sudoku__logic_trial(sudoku_logic_t *st, const sudoku_logic_opts_t *opts, uint64_t *work,
+                        sudoku_logic_step_t *step);
+int sudoku__logic_nested(sudoku_logic_t *st, const sudoku_logic_opts_t *opts, uint64_t budget,
+                         uint64_t *work, sudoku_logic_step_t *step);
+int sudoku__logic_guess(sudoku_logic_t *st, const sudoku_logic_opts_t *opts,
                         sudoku_logic_step_t *step);
 
 /* Singles propagation on st->tcand (trial.c).  The caller sets tcand[] for
