@@ -675,7 +675,10 @@ static int lg_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
     rc = lg_count(&j->pz->shape, j->puzzle, ctl, j->solution, &j->nsol);
     j->solve_ms = api_elapsed_ms(t0, search_now_ns());
     if (rc != 0 || j->nsol != 1) return rc;
-    if ((st = sudoku_logic_new(&j->pz->shape)) == NULL) return SEARCH_ENOMEM;
+    /* the engine's scratch through the control block's allocator: the
+     * server's charges it to the work memory budget */
+    if ((st = sudoku_logic_new_alloc(&j->pz->shape, search_allocator_of(NULL, ctl))) == NULL)
+        return SEARCH_ENOMEM;
     rc = j->hint ? lg_run_hint(j, st, ctl) : lg_run_grade(j, st, ctl);
     sudoku_logic_free(st);
     return rc;

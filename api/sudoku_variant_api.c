@@ -1118,7 +1118,8 @@ static int vl_run(api_job_t *job, size_t item, const search_ctl_t *ctl) {
     rc = vl_count2(j, ctl);
     j->solve_ms = api_elapsed_ms(t0, search_now_ns());
     if (rc != 0 || j->nsol != 1) return rc;
-    if ((st = sudoku_logic_new_model(j->q.m)) == NULL) return SEARCH_ENOMEM;
+    if ((st = sudoku_logic_new_model_alloc(j->q.m, search_allocator_of(NULL, ctl))) == NULL)
+        return SEARCH_ENOMEM;
     rc = j->hint ? vl_hint(j, st, ctl) : vl_grade(j, st, ctl);
     sudoku_logic_free(st);
     return rc;

@@ -1338,14 +1338,16 @@ static void read_until(int fd, char *buf, size_t cap, const char *until) {
 
 /* Items that do not fit in what is left of the work budget are refused as
  * any request that finds the budget full: 503 with Retry-After, before
- * any work.  A 16 MiB budget (its least) holds four 10,000-puzzle streams'
- * items (3.5 MB each), not a fifth; once they hang up it is empty.  Each
+ * any work.  A 19 MiB budget (19.9 MB) holds four 10,000-puzzle streams'
+ * items (4.16 MB each) and the running generator's memory (its logic state
+ * is charged too: 0.3 MiB an item, at most two running), not a fifth (20.8
+ * MB of items alone); once they hang up it is empty.  Each
  * of the four is answered 200 before the next is sent, so the fifth is the
  * one that finds the budget full (the first version waited for a metric
  * three streams could meet, and the fourth and fifth raced). */
 START_TEST(gen_http_items_over_budget) {
     static const char *const args[] = {
-        "--threads", "2", "--max-work-memory", "16777216", "--max-request-memory",
+        "--threads", "2", "--max-work-memory", "19922944", "--max-request-memory",
         "16777216",  NULL};
     static const char body[] = "{" LONG_GEN ",\"count\":10000,\"timeout_ms\":30000}";
     tsrv_t s;

@@ -446,6 +446,52 @@ START_TEST(logic_nested_chain_gives_up_past_its_budget) {
 }
 END_TEST
 
+/* The state's memory goes through the caller's allocator (the server's
+ * charges its work budget): every byte taken is given back by
+ * sudoku_logic_free, the model's too, and a refusal is a NULL state. */
+typedef struct count_alloc_s {
+    size_t live, peak;
+    int calls, refuse;
+} count_alloc_t;
+
+static void *count_alloc(void *ud, size_t size) {
+    count_alloc_t *c = ud;
+    size_t *p;
+    if (c->refuse) return NULL;
+    if ((p = malloc(size + 16)) == NULL) return NULL;
+    *p = size;
+    c->live += size;
+    if (c->live > c->peak) c->peak = c->live;
+    c->calls++;
+    return (char *)p + 16;
+}
+
+static void count_free(void *ud, void *ptr) {
+    count_alloc_t *c = ud;
+    size_t *p = (size_t *)(void *)((char *)ptr - 16);
+    c->live -= *p;
+    free(p);
+}
+
+START_TEST(logic_state_memory_goes_through_the_allocator) {
+    count_alloc_t c = {0};
+    search_allocator_t a = {count_alloc, count_free, &c};
+    sudoku_shape_t sh;
+    uint8_t grid[144] = {0};
+    sudoku_shape_init(&sh, 12, 3, 4);
+    sudoku_logic_t *st = sudoku_logic_new_alloc(&sh, &a);
+    ck_assert_ptr_nonnull(st);
+    ck_assert_int_ge(c.calls, 2);        /* the model and the state */
+    ck_assert_uint_gt(c.live, 1u << 20); /* the forcing memo: nodes * nn words */
+    ck_assert_int_eq(sudoku_logic_load(st, grid), 0);
+    sudoku_logic_free(st);
+    ck_assert_uint_eq(c.live, 0);
+    c.refuse = 1;
+    ck_assert_ptr_null(sudoku_logic_new_alloc(&sh, &a));
+    ck_assert_uint_eq(c.live, 0);
+}
+END_TEST
+
 START_TEST(logic_every_technique_has_a_position) {
     int seen[SUDOKU_TECH_COUNT] = {0};
     for (size_t i = 0; i < NPOS; i++)
@@ -1230,6 +1276,7 @@ Suite *logic_suite(void) {
     tcase_add_test(tc, logic_every_technique_has_a_position);
     tcase_add_test(tc, logic_nested_chain_gives_up_past_its_budget);
     tcase_add_test(tc, logic_nested_chains_finish_the_forum_hardest);
+    tcase_add_test(tc, logic_state_memory_goes_through_the_allocator);
     tcase_add_test(tc, logic_finned_fish_both_ways);
     tcase_add_test(tc, logic_unique_rectangle_needs_uniqueness);
     tcase_add_test(tc, logic_explanations_name_units_from_one);

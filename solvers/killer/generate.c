@@ -351,10 +351,10 @@ static int kg_grade(kg_t *g, const killer_cage_t *cages, killer_gen_result_t *re
     spec.nlines = g->ncages;
     spec.lines = g->lines;
     spec.line_cells = g->lcells;
-    /* the model through the control block's allocator (the server's
-     * charges the work budget); the engine's state is calloc'd (logic.c) */
+    /* the model and the engine's state through the control block's
+     * allocator (the server's charges the work budget) */
     if ((rc = sudoku_model_new(&spec, search_allocator_of(NULL, o->ctl), &m, NULL)) != 0) goto done;
-    if ((st = sudoku_logic_new_model(m)) == NULL) {
+    if ((st = sudoku_logic_new_model_alloc(m, search_allocator_of(NULL, o->ctl))) == NULL) {
         rc = SEARCH_ENOMEM;
         goto done;
     }

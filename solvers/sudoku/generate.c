@@ -617,7 +617,7 @@ int sudoku_generate(const sudoku_gen_opts_t *o, uint8_t *puzzle, uint8_t *soluti
     memset(&g, 0, sizeof g);
     g.o = o;
     g.nn = nn;
-    g.st = sudoku_logic_new(&o->shape);
+    g.st = sudoku_logic_new_alloc(&o->shape, search_allocator_of(NULL, o->ctl));
     if (gen_mem_new(&a, &g, nn) != 0 || g.st == NULL) {
         rc = SEARCH_ENOMEM;
         goto done;

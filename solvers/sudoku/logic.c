@@ -374,6 +374,11 @@ static void sl_position(sudoku_logic_t *st, unsigned char *mem, size_t value, si
 }
 
 sudoku_logic_t *sudoku_logic_new_model(const sudoku_model_t *m) {
+    return sudoku_logic_new_model_alloc(m, NULL);
+}
+
+sudoku_logic_t *sudoku_logic_new_model_alloc(const sudoku_model_t *m,
+                                             const search_allocator_t *alloc) {
     sl_plan_t l;
     unsigned char *mem;
     sudoku_logic_t *st;
@@ -387,9 +392,12 @@ sudoku_logic_t *sudoku_logic_new_model(const sudoku_model_t *m) {
     }
     sl_plan(&l, m->n, m->ncells, m->nunits, K, (m->ncells + 63) / 64, maxpeers + m->n + K + 4,
             m->nlines);
-    mem = calloc(1, l.total);
+    if (!search_allocator_ok(alloc)) return NULL;
+    mem = search_alloc(alloc, l.total);
     if (mem == NULL) return NULL;
+    memset(mem, 0, l.total);
     st = (sudoku_logic_t *)(void *)mem;
+    if (alloc != NULL) st->alloc = *alloc;
     st->m = m;
     st->n = m->n;
     st->nn = m->ncells;
@@ -437,12 +445,17 @@ sudoku_logic_t *sudoku_logic_new_model(const sudoku_model_t *m) {
 }
 
 sudoku_logic_t *sudoku_logic_new(const sudoku_shape_t *shape) {
+    return sudoku_logic_new_alloc(shape, NULL);
+}
+
+sudoku_logic_t *sudoku_logic_new_alloc(const sudoku_shape_t *shape,
+                                       const search_allocator_t *alloc) {
     sudoku_model_t *m = NULL;
     sudoku_logic_t *st;
     if (shape == NULL || sudoku_shape_check(shape) != 0 || shape->n > SUDOKU_LOGIC_MAX_N)
         return NULL;
-    if (sudoku_model_classic(shape, NULL, &m) != 0) return NULL;
-    st = sudoku_logic_new_model(m);
+    if (sudoku_model_classic(shape, alloc, &m) != 0) return NULL;
+    st = sudoku_logic_new_model_alloc(m, alloc);
     if (st == NULL) {
         sudoku_model_free(m);
         return NULL;
@@ -452,9 +465,11 @@ sudoku_logic_t *sudoku_logic_new(const sudoku_shape_t *shape) {
 }
 
 void sudoku_logic_free(sudoku_logic_t *st) {
+    search_allocator_t a;
     if (st == NULL) return;
+    a = st->alloc;
     sudoku_model_free(st->own);
-    free(st);
+    search_free(&a, st);
 }
 
 const sudoku_model_t *sudoku_logic_model(const sudoku_logic_t *st) { return st->m; }

@@ -59,6 +59,7 @@ struct sudoku_logic_s {
     /* geometry, shared with the sub state */
     const sudoku_model_t *m;
     sudoku_model_t *own;      /* the classic model sudoku_logic_new() built, or NULL */
+    search_allocator_t alloc; /* what allocated the block (and own), to free it */
     int n, nn, nunits, K, sw; /* sw: 64-bit words of a row of `sees` */
     uint32_t all;             /* the n digit bits */
     const uint16_t *ucell;
