@@ -166,6 +166,32 @@ static int als_overlap(const als_t *a, const als_t *b) {
     return 0;
 }
 
+/* The candidates as bitsets (st->dbits): row d-1 = the cells with d. */
+static void als_dbits(sudoku_logic_t *st) {
+    size_t sw = (size_t)st->sw;
+    memset(st->dbits, 0, (size_t)st->n * sw * sizeof st->dbits[0]);
+    for (int c = 0; c < st->nn; c++)
+        for (uint32_t m = st->cand[c]; m; m &= m - 1)
+            st->dbits[(size_t)sl_ctz(m) * sw + ((unsigned)c >> 6)] |= (uint64_t)1 << (c & 63);
+}
+
+/* acc = the cells with candidate d that see every one of g[0..k) (k >= 1):
+ * the rows of the sees matrix and of d ANDed, sw words.  A cell does not
+ * see itself, so g's cells are never in it.  Returns whether any is. */
+static int als_see_all(const sudoku_logic_t *st, const int *g, int k, int d, uint64_t *acc) {
+    size_t sw = (size_t)st->sw;
+    const uint64_t *dr = st->dbits + (size_t)(d - 1) * sw;
+    uint64_t any = 0;
+    for (size_t w = 0; w < sw; w++) {
+        uint64_t x = dr[w];
+        for (int i = 0; i < k && x; i++)
+            x &= st->sees[(size_t)g[i] * sw + w];
+        acc[w] = x;
+        any |= x;
+    }
+    return any != 0;
+}
+
 /* RCCs against one set a at a time: ok[c] = the digits x of a that cell c
  * has and for which c sees every cell of a with x; 0 elsewhere.  Then the
  * RCCs of a and a set b without a common cell are the common digits that
@@ -178,20 +204,18 @@ typedef struct als_sees_s {
 /* Sets (on = 1) or clears (on = 0) ok for set a: only peers of a's cells
  * are touched, so clearing is the same walk. */
 static void als_sees_mark(const sudoku_logic_t *st, als_sees_t *sv, const als_t *a, int on) {
+    uint64_t acc[SUDOKU_MODEL_MAX_CELLS / 64];
     for (uint32_t m = a->digits; m; m &= m - 1) {
         uint32_t bit = m & (~m + 1);
-        int g[ALS_MAX_CELLS], k = 0, np;
+        int g[ALS_MAX_CELLS], k = 0;
         for (int i = 0; i < a->size; i++)
             if (st->cand[a->cell[i]] & bit) g[k++] = a->cell[i];
-        const uint16_t *pp = sl_peers(st, g[0], &np);
-        for (int i = 0; i < np; i++) { /* a peer of g[0]: the rest to see */
-            int p = pp[i];
-            if (!on) {
-                sv->ok[p] = 0;
-                continue;
+        if (!als_see_all(st, g, k, sl_ctz(bit) + 1, acc)) continue;
+        for (int w = 0; w < st->sw; w++)
+            for (uint64_t x = acc[w]; x; x &= x - 1) {
+                int p = w * 64 + __builtin_ctzll(x);
+                sv->ok[p] = on ? sv->ok[p] | bit : 0;
             }
-            if ((st->cand[p] & bit) && sl_sees_all(st, p, g + 1, k - 1)) sv->ok[p] |= bit;
-        }
     }
 }
 
@@ -210,25 +234,26 @@ static uint32_t als_rcc(const sudoku_logic_t *st, const als_sees_t *sv, const al
  * reach one cell); returns how many there are. */
 static int als_group_elims(const sudoku_logic_t *st, const als_t *const *sets, int nsets, int d,
                            sudoku_logic_step_t *s) {
-    int g[3 * ALS_MAX_CELLS], k = 0, np, count = 0;
+    uint64_t acc[SUDOKU_MODEL_MAX_CELLS / 64];
+    int g[3 * ALS_MAX_CELLS], k = 0, count = 0;
     uint32_t bit = SL_BIT(d);
     for (int i = 0; i < nsets; i++)
         for (int j = 0; j < sets[i]->size; j++)
             if (st->cand[sets[i]->cell[j]] & bit) g[k++] = sets[i]->cell[j];
-    if (k == 0) return 0;
-    /* a cell does not see itself, so the group's own cells drop out */
-    const uint16_t *pp = sl_peers(st, g[0], &np);
-    for (int i = 0; i < np; i++) {
-        int p = pp[i];
-        if (!(st->cand[p] & bit) || !sl_sees_all(st, p, g + 1, k - 1)) continue;
-        if (s != NULL) {
-            int dup = 0;
+    if (k == 0 || !als_see_all(st, g, k, d, acc)) return 0;
+    for (int w = 0; w < st->sw; w++) {
+        if (s == NULL) {
+            count += __builtin_popcountll(acc[w]);
+            continue;
+        }
+        for (uint64_t x = acc[w]; x; x &= x - 1) {
+            int p = w * 64 + __builtin_ctzll(x), dup = 0;
             for (int t = 0; t < s->nitems && !dup; t++)
                 dup = s->items[t].kind == SUDOKU_ITEM_ELIM && s->items[t].cell == p &&
                       s->items[t].value == d;
             if (dup || !sl_add_elim(st, s, p, d)) continue;
+            count++;
         }
-        count++;
     }
     return count;
 }
@@ -279,6 +304,7 @@ int sudoku__logic_als_xz(sudoku_logic_t *st, uint64_t budget, uint64_t *work,
     int best = 2 * ALS_MAX_CELLS + 1, ba = -1, bb = -1;
     uint32_t brcc = 0;
     if (als_list(&as, st, budget)) goto out;
+    als_dbits(st);
     sv.ok = st->facc;
     memset(sv.ok, 0, (size_t)st->nn * sizeof sv.ok[0]);
     /* the list grows by size: b after a is no smaller, so a pair as big
@@ -395,7 +421,9 @@ int sudoku__logic_als_xy_wing(sudoku_logic_t *st, uint64_t budget, uint64_t *wor
     int best = 3 * ALS_MAX_CELLS + 1, bc = -1, ba = -1, bb = -1;
     uint32_t bx = 0, by = 0;
     sv.ok = st->facc;
-    if (als_list(&as, st, budget) || als_graph(&as, &sv, &g)) goto out;
+    if (als_list(&as, st, budget)) goto out;
+    als_dbits(st);
+    if (als_graph(&as, &sv, &g)) goto out;
     for (int c = 0; c < as.count; c++) {
         const als_t *pc = &as.list[c];
         int np = 0;

@@ -202,9 +202,9 @@ typedef struct sl_plan_s {
     size_t value, cand, pos, placed;
     size_t seen, parent, queue, next, gkey, gmask;
     size_t colour, cid, comp;
-    size_t tcand, tq, tdone, facc, fmemo, fstamp, fres;
+    size_t tcand, tq, tdone, facc, fmemo, fstamp, fres, dbits;
     size_t sub, svalue, scand, spos, splaced, step;
-    size_t lkind, lgrid, lo, hi, lmark, lqueue, total;
+    size_t lkind, lgrid, lo, hi, lmark, lqueue, innies, total;
 } sl_plan_t;
 
 static void sl_plan(sl_plan_t *l, int n, int nn, int nunits, int K, int sw, int maxnext,
@@ -250,6 +250,7 @@ static void sl_plan(sl_plan_t *l, int n, int nn, int nunits, int K, int sw, int 
     SL_PUT(fmemo, sl_forcing_memo(n, nn) ? nodes * (size_t)nn * 4 : 0);
     SL_PUT(fstamp, nodes * 4);
     SL_PUT(fres, nodes);
+    SL_PUT(dbits, (size_t)n * (size_t)sw * 8);
     SL_PUT(sub, sizeof(struct sudoku_logic_s));
     SL_PUT(svalue, (size_t)nn);
     SL_PUT(scand, (size_t)nn * 4);
@@ -436,6 +437,7 @@ sudoku_logic_t *sudoku_logic_new_model_alloc(const sudoku_model_t *m,
     st->fmemo = sl_forcing_memo(st->n, st->nn) ? (uint32_t *)(void *)(mem + l.fmemo) : NULL;
     st->fstamp = (uint32_t *)(void *)(mem + l.fstamp);
     st->fres = (int8_t *)(void *)(mem + l.fres);
+    st->dbits = (uint64_t *)(void *)(mem + l.dbits);
     st->sub = (sudoku_logic_t *)(void *)(mem + l.sub);
     *st->sub = *st; /* the geometry and the scratch; its own position: */
     sl_position(st->sub, mem, l.svalue, l.scand, l.spos, l.splaced);

@@ -115,6 +115,9 @@ struct sudoku_logic_s {
      * position: sudoku__logic_forcing_moved() moves fcall on);
      * fmemo is NULL on grids where it would be large (sl_forcing_memo) */
     uint32_t *facc, *fmemo, *fstamp, fcall;
+    /* the almost locked sets' candidate bitsets (als.c, filled at the start
+     * of each search): row d-1, sw words, bit c = cell c has candidate d */
+    uint64_t *dbits;
     int8_t *fres;
     struct sudoku_logic_s *sub; /* a second state for trials with techniques, or NULL */
     /* line techniques' scratch (lines.c): a frame-sized grid, zero between
