@@ -356,6 +356,16 @@ static void grade_sound(const sudoku_model_t *m, const uint8_t *puzzle, const ui
     ck_assert_uint_eq(g.counts[SUDOKU_TECH_UNIQUE_RECTANGLE], 0);
     for (int t = 0; t < SUDOKU_TECH_COUNT; t++)
         seen[t] += c.counts[t];
+    /* graded again on the same state (the 45 rule's memo now holds what
+     * the first grade last read): the same path, and the same work */
+    sudoku_grade_t again;
+    o.on_step = NULL;
+    ck_assert_int_eq(sudoku_logic_load(st, puzzle), 0);
+    ck_assert_int_eq(sudoku_logic_grade(st, &o, &again), 0);
+    ck_assert_msg(again.work == g.work && again.steps == g.steps && again.rating == g.rating,
+                  "%s: graded again, work %llu steps %u rating %.3f (first %llu %u %.3f)", what,
+                  (unsigned long long)again.work, again.steps, again.rating,
+                  (unsigned long long)g.work, g.steps, g.rating);
     sudoku_logic_free(st);
 }
 

@@ -28,7 +28,11 @@
  *                   neighbouring boxes along a band or a stack
  *                   (SL_UNION_MAX), whose digits add up to 2 or 3 times as
  *                   much: cages that straddle two rows or two boxes lie
- *                   inside their union;
+ *                   inside their union.  The sets and their cells depend
+ *                   on the cages alone, so they are read once per state
+ *                   (st->innies); a look then finds, per cell and digit,
+ *                   one assignment that uses it (a witness), and keeps
+ *                   its answer for the cells' digits it was asked about;
  *   SL_LK_ARROW     arrow (1-3 heads, summed or read as digits): the
  *                   head's number lies between the least and the most the
  *                   arrow's cells can add up to, and each arrow cell leaves
@@ -73,7 +77,6 @@
 enum { SL_LK_NONE = 0, SL_LK_CAGE, SL_LK_RELATION, SL_LK_LT, SL_LK_GT, SL_LK_ARROW, SL_LK_MACHINE };
 
 #define SL_CAGE_BUDGET 100000u
-#define SL_INNIES_MAX  6 /* innies or outies of more cells are not looked at */
 #define SL_UNION_MAX   3 /* the 45 rule over up to 3 neighbouring rows or columns */
 #define SL_LINE_BUDGET 20000u
 
@@ -310,23 +313,21 @@ static int cage_of(const sudoku_logic_t *st, int c) {
     return g;
 }
 
-/* The candidates of cells v[0..k) that some assignment adding up to
- * `total` uses (each cell from its digits, distinct where two see each
- * other), into keep[]: depth-first over the cells in order, pruned by the
- * least and most the cells left can add.  Returns 0, or -1 past *budget
- * or when a cell has no digit left (keep[] then means nothing). */
-static int sum_keep(sudoku_logic_t *st, const int *v, int k, long total, uint32_t *keep,
-                    uint32_t *budget, uint64_t *work) {
-    uint32_t mk[SL_INNIES_MAX], rem[SL_INNIES_MAX];
-    int val[SL_INNIES_MAX], depth = 0;
+/* One assignment of cells v[0..k) from their digits mk[] (distinct where
+ * two see each other) adding up to `total`, depth-first over the cells in
+ * order, pruned by the least and most the cells left can add: 1 with it
+ * in val[], 0 none, -1 past *budget. */
+static int sum_witness(const sudoku_logic_t *st, const int *v, int k, const uint32_t *mk,
+                       long total, int *val, uint32_t *budget, uint64_t *work) {
+    uint32_t rem[SL_INNIES_MAX];
     long lo[SL_INNIES_MAX + 1], hi[SL_INNIES_MAX + 1], sum = 0;
+    int depth = 0;
     lo[k] = hi[k] = 0;
-    for (int i = k - 1; i >= 0; i--) { /* what cells i.. can add at least and at most */
-        if ((mk[i] = cell_mask(st, v[i])) == 0) return -1; /* a contradiction: say nothing */
-        keep[i] = 0;
+    for (int i = k - 1; i >= 0; i--) {
         lo[i] = lo[i + 1] + lowest(mk[i]);
         hi[i] = hi[i + 1] + highest(mk[i]);
     }
+    if (total < lo[0] || total > hi[0]) return 0;
     rem[0] = mk[0];
     while (depth >= 0) {
         if (rem[depth] == 0) {
@@ -339,16 +340,43 @@ static int sum_keep(sudoku_logic_t *st, const int *v, int k, long total, uint32_
         rem[depth] &= rem[depth] - 1;
         if (sum + val[depth] + lo[depth + 1] > total || sum + val[depth] + hi[depth + 1] < total)
             continue;
-        if (depth == k - 1) {
-            for (int i = 0; i < k; i++)
-                keep[i] |= SL_BIT(val[i]);
-            continue;
-        }
+        if (depth == k - 1) return 1;
         sum += val[depth++];
         rem[depth] = mk[depth];
         for (int j = 0; j < depth; j++)
             if (sl_sees(st, v[depth], v[j])) rem[depth] &= ~SL_BIT(val[j]);
     }
+    return 0;
+}
+
+/* The candidates of cells v[0..k) that some assignment adding up to
+ * `total` uses (each cell from its digits, distinct where two see each
+ * other), into keep[]: for each cell and each digit no assignment found so
+ * far uses, one assignment with the cell holding it (sum_witness), whose
+ * every value is then kept -- a witness per digit rather than every
+ * assignment, which on six open cells ran into the budget a third of the
+ * time.  Returns 0, or -1 past *budget or when a cell has no digit left
+ * (keep[] then means nothing). */
+static int sum_keep(sudoku_logic_t *st, const int *v, int k, long total, uint32_t *keep,
+                    uint32_t *budget, uint64_t *work) {
+    uint32_t mk[SL_INNIES_MAX], one[SL_INNIES_MAX];
+    int val[SL_INNIES_MAX];
+    for (int i = 0; i < k; i++) {
+        if ((mk[i] = cell_mask(st, v[i])) == 0) return -1; /* a contradiction: say nothing */
+        keep[i] = 0;
+    }
+    for (int i = 0; i < k; i++)
+        for (uint32_t m = mk[i] & ~keep[i]; m; m &= m - 1) {
+            uint32_t b = m & (~m + 1);
+            int r;
+            if (keep[i] & b) continue; /* a later witness of an earlier digit used it */
+            memcpy(one, mk, (size_t)k * sizeof one[0]);
+            one[i] = b;
+            if ((r = sum_witness(st, v, k, one, total, val, budget, work)) < 0) return -1;
+            if (r == 0) continue;
+            for (int j = 0; j < k; j++)
+                keep[j] |= SL_BIT(val[j]);
+        }
     return 0;
 }
 
@@ -503,35 +531,76 @@ static int uset_at(const sudoku_logic_t *st, int i, sl_uset_t *set) {
     return box_run_at(st, i, set);
 }
 
-int sudoku__logic_innies(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *s) {
-    int v[SL_INNIES_MAX];
-    uint32_t keep[SL_INNIES_MAX];
+/* The sets and their innies and outies depend on the cages and units
+ * alone, never on the position: read once here, in the order people look
+ * (uset_at's, innies before outies), so that a look at a position is a
+ * sum_keep per read, where walking the sets again cost 87% of a hard
+ * Killer's grade. */
+void sudoku__logic_innies_init(sudoku_logic_t *st) {
     sl_uset_t set;
+    size_t cap = SL_INNIES_CAP(st->nunits);
     int r;
+    st->ninnies = 0;
     for (int i = 0; (r = uset_at(st, i, &set)) >= 0; i++) {
         if (r == 0) continue;
         for (int outies = 0; outies < 2; outies++) {
+            int v[SL_INNIES_MAX], k;
             long total;
-            int k = unit_rest(st, &set, outies, v, &total), any = 0, open = 0;
-            uint32_t budget = SL_LINE_BUDGET;
+            sl_innie_t *e;
+            if ((k = unit_rest(st, &set, outies, v, &total)) == 0) continue;
+            if ((size_t)st->ninnies == cap) return; /* past the bound: cannot happen */
+            e = &st->innies[st->ninnies++];
+            e->total = (int32_t)total;
+            e->k = (uint8_t)k;
+            e->outies = (uint8_t)outies;
+            e->u0 = (int16_t)set.us[0];
+            e->u1 = (int16_t)(set.nu > 1 ? set.us[set.nu - 1] : -1);
+            e->memo = -2;
             for (int j = 0; j < k; j++)
-                open += st->value[v[j]] == 0;
-            if (k == 0 || open == 0 || sum_keep(st, v, k, total, keep, &budget, work) != 0)
-                continue;
-            sl_step_begin(s, SUDOKU_TECH_INNIES_OUTIES);
-            for (int j = 0; j < k; j++)
-                for (uint32_t m = st->cand[v[j]] & ~keep[j]; m; m &= m - 1)
-                    any |= sl_add_elim(st, s, v[j], sl_ctz(m) + 1);
-            if (!any) continue;
-            s->unit[0] = (int16_t)set.us[0];
-            if (set.nu > 1) s->unit[1] = (int16_t)set.us[set.nu - 1];
-            s->digit = (uint8_t)outies;
-            s->digits = (uint32_t)total;
-            s->size = (uint8_t)k;
-            for (int j = 0; j < k; j++)
-                sl_add(s, SUDOKU_ITEM_CELL, v[j], 0);
-            return 1;
+                e->cell[j] = (uint16_t)v[j];
         }
+    }
+}
+
+int sudoku__logic_innies(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *s) {
+    int v[SL_INNIES_MAX];
+    uint32_t keep[SL_INNIES_MAX];
+    for (int i = 0; i < st->ninnies; i++) {
+        sl_innie_t *e = &st->innies[i];
+        int k = e->k, any = 0, open = 0, same = e->memo != -2;
+        uint32_t budget = SL_LINE_BUDGET;
+        for (int j = 0; j < k; j++) {
+            v[j] = e->cell[j];
+            open += st->value[v[j]] == 0;
+            same &= cell_mask(st, v[j]) == e->mask[j];
+        }
+        if (open == 0) continue;
+        if (same) {
+            *work += e->cost;
+            memcpy(keep, e->keep, (size_t)k * sizeof keep[0]);
+        } else {
+            uint64_t before = *work;
+            e->memo = (int8_t)sum_keep(st, v, k, e->total, keep, &budget, work);
+            e->cost = *work - before;
+            for (int j = 0; j < k; j++) {
+                e->mask[j] = cell_mask(st, v[j]);
+                e->keep[j] = keep[j];
+            }
+        }
+        if (e->memo != 0) continue;
+        sl_step_begin(s, SUDOKU_TECH_INNIES_OUTIES);
+        for (int j = 0; j < k; j++)
+            for (uint32_t m = st->cand[v[j]] & ~keep[j]; m; m &= m - 1)
+                any |= sl_add_elim(st, s, v[j], sl_ctz(m) + 1);
+        if (!any) continue;
+        s->unit[0] = e->u0;
+        if (e->u1 >= 0) s->unit[1] = e->u1;
+        s->digit = e->outies;
+        s->digits = (uint32_t)e->total;
+        s->size = (uint8_t)k;
+        for (int j = 0; j < k; j++)
+            sl_add(s, SUDOKU_ITEM_CELL, v[j], 0);
+        return 1;
     }
     return 0;
 }

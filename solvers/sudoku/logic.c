@@ -263,6 +263,7 @@ static void sl_plan(sl_plan_t *l, int n, int nn, int nunits, int K, int sw, int 
     SL_PUT(hi, (size_t)nn);
     SL_PUT(lmark, (size_t)nlines);
     SL_PUT(lqueue, (size_t)nlines * 2);
+    SL_PUT(innies, nlines > 0 ? SL_INNIES_CAP(nunits) * sizeof(sl_innie_t) : 0);
 #undef SL_PUT
 #undef SL_ALIGN
     l->total = at;
@@ -418,6 +419,9 @@ sudoku_logic_t *sudoku_logic_new_model_alloc(const sudoku_model_t *m,
     st->lqueue = (uint16_t *)(void *)(mem + l.lqueue);
     sl_geometry(st, mem, &l);
     sl_position(st, mem, l.value, l.cand, l.pos, l.placed);
+    st->innies = (sl_innie_t *)(void *)(mem + l.innies);
+    st->ninnies = 0;
+    if (st->lines) sudoku__logic_innies_init(st);
     st->nnodes = (uint32_t)(st->nn * st->n);
     st->ngcap = st->nnodes;
     st->seen = (uint32_t *)(void *)(mem + l.seen);

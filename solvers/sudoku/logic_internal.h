@@ -126,6 +126,10 @@ struct sudoku_logic_s {
     uint8_t *lo, *hi;
     uint8_t *lmark;
     uint16_t *lqueue;
+    /* the 45 rule's reads, fixed by the cages and units (lines.c fills
+     * them once, sudoku__logic_innies_init): innies[0..ninnies) */
+    struct sl_innie_s *innies;
+    int ninnies;
     sudoku_logic_step_t *step; /* the step record sudoku_logic_grade() fills */
 };
 
@@ -296,6 +300,27 @@ void sudoku__logic_forcing_moved(sudoku_logic_t *st);
  * once, for a new state.  The enumerations count what they try in *work
  * and give a line up (no step from it) past their budgets. */
 void sudoku__logic_line_kinds(const sudoku_model_t *m, int8_t *lkind);
+/* One read of the 45 rule (innies or outies of a set of units): cells,
+ * their total, the set's first and last unit.  At most SL_INNIES_CAP(nunits)
+ * of a state (the sets sudoku__logic_innies reads, each twice).  And the
+ * last look's memo: what the cells' digits were (mask), what the
+ * enumeration kept and returned, and the work it counted -- a pure
+ * function of those digits, so a look at the same digits (the state's, or
+ * its trial copy's: they share the table) answers from it and counts the
+ * same work, and no grade depends on what was looked at before. */
+#define SL_INNIES_MAX         6 /* innies or outies of more cells are not looked at */
+#define SL_INNIES_CAP(nunits) (18 * (size_t)(nunits))
+typedef struct sl_innie_s {
+    int32_t total;
+    uint16_t cell[SL_INNIES_MAX];
+    int16_t u0, u1; /* u1 = -1: one unit */
+    uint8_t k, outies;
+    int8_t memo; /* -2: none yet; else the enumeration's return for mask[] */
+    uint32_t mask[SL_INNIES_MAX], keep[SL_INNIES_MAX];
+    uint64_t cost;
+} sl_innie_t;
+/* Fills st->innies from the cages (once, for a new state with lines). */
+void sudoku__logic_innies_init(sudoku_logic_t *st);
 int sudoku__logic_cage_combination(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *step);
 int sudoku__logic_cage_locked(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *step);
 int sudoku__logic_innies(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *step);
