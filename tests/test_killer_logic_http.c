@@ -257,6 +257,19 @@ START_TEST(killer_logic_grade_path) {
     ck_assert_ptr_null(json_object_get(g2, "steps"));
     ck_assert(json_equal(json_object_get(g2, "techniques"), json_object_get(g, "techniques")));
     ck_assert(json_equal(json_object_get(g2, "rating"), json_object_get(g, "rating")));
+    /* a plain Killer's uniqueness is counted by the Killer solver: the
+     * same search as /v1/killer/solve asked for two solutions on one
+     * thread, node for node */
+    json_t *sreq = kbody(pz);
+    json_object_set_new(sreq, "max_solutions", json_integer(2));
+    json_object_set_new(sreq, "threads", json_integer(1));
+    json_t *sv = kcall("/v1/killer/solve", sreq, 200);
+    ck_assert_int_eq(json_integer_value(json_object_get(sv, "solutions_found")), 1);
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(json_object_get(g2, "stats"), "search_nodes")),
+        json_integer_value(json_object_get(json_object_get(sv, "stats"), "nodes")));
+    json_decref(sv);
+    json_decref(sreq);
     json_decref(g);
     json_decref(g2);
     json_decref(req);
