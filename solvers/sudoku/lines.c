@@ -565,6 +565,10 @@ void sudoku__logic_innies_init(sudoku_logic_t *st) {
 int sudoku__logic_innies(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *s) {
     int v[SL_INNIES_MAX];
     uint32_t keep[SL_INNIES_MAX];
+    if (st->ninnies < 0) {
+        sudoku__logic_innies_init(st);
+        if (st->sub != NULL) st->sub->ninnies = st->ninnies; /* the same table */
+    }
     for (int i = 0; i < st->ninnies; i++) {
         sl_innie_t *e = &st->innies[i];
         int k = e->k, any = 0, open = 0, same = e->memo != -2;

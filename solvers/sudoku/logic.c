@@ -397,7 +397,7 @@ sudoku_logic_t *sudoku_logic_new_model_alloc(const sudoku_model_t *m,
     if (!search_allocator_ok(alloc)) return NULL;
     mem = search_alloc(alloc, l.total);
     if (mem == NULL) return NULL;
-    memset(mem, 0, l.total);
+    memset(mem, 0, l.innies); /* the 45 rule's table, last, is filled when first read */
     st = (sudoku_logic_t *)(void *)mem;
     if (alloc != NULL) st->alloc = *alloc;
     st->m = m;
@@ -420,8 +420,7 @@ sudoku_logic_t *sudoku_logic_new_model_alloc(const sudoku_model_t *m,
     sl_geometry(st, mem, &l);
     sl_position(st, mem, l.value, l.cand, l.pos, l.placed);
     st->innies = (sl_innie_t *)(void *)(mem + l.innies);
-    st->ninnies = 0;
-    if (st->lines) sudoku__logic_innies_init(st);
+    st->ninnies = -1; /* built at the first look (sudoku__logic_innies) */
     st->nnodes = (uint32_t)(st->nn * st->n);
     st->ngcap = st->nnodes;
     st->seen = (uint32_t *)(void *)(mem + l.seen);

@@ -126,8 +126,9 @@ struct sudoku_logic_s {
     uint8_t *lo, *hi;
     uint8_t *lmark;
     uint16_t *lqueue;
-    /* the 45 rule's reads, fixed by the cages and units (lines.c fills
-     * them once, sudoku__logic_innies_init): innies[0..ninnies) */
+    /* the 45 rule's reads, fixed by the cages and units: innies[0..ninnies),
+     * -1 until the first look builds them (sudoku__logic_innies_init; a
+     * state's build is its trial copy's too) */
     struct sl_innie_s *innies;
     int ninnies;
     sudoku_logic_step_t *step; /* the step record sudoku_logic_grade() fills */
@@ -319,7 +320,7 @@ typedef struct sl_innie_s {
     uint32_t mask[SL_INNIES_MAX], keep[SL_INNIES_MAX];
     uint64_t cost;
 } sl_innie_t;
-/* Fills st->innies from the cages (once, for a new state with lines). */
+/* Fills st->innies from the cages (once a state, at its first look). */
 void sudoku__logic_innies_init(sudoku_logic_t *st);
 int sudoku__logic_cage_combination(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *step);
 int sudoku__logic_cage_locked(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *step);
