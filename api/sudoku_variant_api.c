@@ -807,7 +807,8 @@ static int vl_named_units(const sudoku_logic_step_t *s) {
     case SUDOKU_TECH_FINNED_X_WING:
     case SUDOKU_TECH_FINNED_SWORDFISH:
     case SUDOKU_TECH_FINNED_JELLYFISH: return 1;
-    case SUDOKU_TECH_INNIES_OUTIES: return s->unit[1] >= 0 ? 2 : 1; /* a union: first, last */
+    case SUDOKU_TECH_INNIES_OUTIES:
+    case SUDOKU_TECH_CAGE_SPLITTING: return s->unit[1] >= 0 ? 2 : 1; /* a union: first, last */
     default: return 0;
     }
 }
@@ -889,7 +890,8 @@ static void vl_explain(const sudoku_model_t *m, size_t ncages, const sudoku_logi
     buf[0] = '\0';
     vl_cat(buf, cap, &len, sudoku_tech_name((sudoku_tech_t)s->tech));
     for (int u = 0; u < nu; u++) {
-        if (s->tech == SUDOKU_TECH_INNIES_OUTIES) /* "in row 3 to row 4": a union */
+        if (s->tech == SUDOKU_TECH_INNIES_OUTIES || s->tech == SUDOKU_TECH_CAGE_SPLITTING)
+            /* "in row 3 to row 4": a union */
             vl_cat(buf, cap, &len, u == 0 ? " in " : " to ");
         else
             vl_cat(buf, cap, &len, u == 0 ? (nu == 2 ? " from " : " in ") : " to ");
@@ -906,6 +908,22 @@ static void vl_explain(const sudoku_model_t *m, size_t ncages, const sudoku_logi
             snprintf(part, sizeof part,
                      ": its %d cell%s outside the cages inside it add%s up to %u", (int)s->size,
                      s->size == 1 ? "" : "s", s->size == 1 ? "s" : "", (unsigned)s->digits);
+        vl_cat(buf, cap, &len, part);
+        first = 0;
+    }
+    if (s->tech == SUDOKU_TECH_CAGE_SPLITTING) { /* "r1c1 + r1c2 - r2c9 = 3" */
+        int k = 0;
+        vl_cat(buf, cap, &len, ": the cages that cross its edge, cut there, give ");
+        for (int i = 0; i < s->nitems; i++) {
+            const sudoku_logic_item_t *it = &s->items[i];
+            if (it->kind != SUDOKU_ITEM_CELL) continue;
+            snprintf(part, sizeof part, "%sr%dc%d",
+                     k == 0 ? (it->value ? "-" : "") : (it->value ? " - " : " + "),
+                     it->cell / m->cols + 1, it->cell % m->cols + 1);
+            vl_cat(buf, cap, &len, part);
+            k++;
+        }
+        snprintf(part, sizeof part, " = %d", (int)(int32_t)s->digits);
         vl_cat(buf, cap, &len, part);
         first = 0;
     }

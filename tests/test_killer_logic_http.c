@@ -162,6 +162,7 @@ static json_t *kgenerate(int count, int seed) { return kgenerate_x(count, seed, 
  * Returns how much of the position it changed. */
 /* Steps of the 45 rule over a run of boxes that kstep() has seen. */
 static int kbox_unions;
+static int ksplits; /* cage-splitting steps seen, each checked against the solution */
 
 static int kstep(json_t *step, const int *sol, int *grid, unsigned *cand, size_t ncages) {
     json_t *e, *v;
@@ -202,6 +203,26 @@ static int kstep(json_t *step, const int *sol, int *grid, unsigned *cand, size_t
                       "a union of %s and %s", a, b);
         kbox_unions += strncmp(a, "box ", 4) == 0;
         ck_assert(strstr(json_string_value(json_object_get(step, "explanation")), " to ") != NULL);
+    }
+    /* a split's sum holds in the solution: "give -r2c1 + r1c9 = -6" */
+    if (strcmp(json_string_value(json_object_get(step, "technique")), "cage-splitting") == 0) {
+        const char *x = strstr(json_string_value(json_object_get(step, "explanation")), "give ");
+        long sum = 0, sign = 1, want;
+        int r, c, n, terms = 0;
+        ck_assert_ptr_nonnull(x);
+        for (x += 5; *x != '='; x++) {
+            if (*x == '-') sign = -1;
+            if (*x == '+') sign = 1;
+            if (sscanf(x, "r%dc%d%n", &r, &c, &n) == 2) {
+                sum += sign * sol[(r - 1) * KN + c - 1];
+                terms++;
+                x += n - 1;
+            }
+        }
+        ck_assert_int_eq(sscanf(x, "= %ld", &want), 1);
+        ck_assert_int_ge(terms, 2);
+        ck_assert_int_eq(sum, want);
+        ksplits++;
     }
     /* a step that reads a cage names it as the client wrote it */
     if ((v = json_object_get(step, "cage")) != NULL) {
@@ -352,8 +373,10 @@ START_TEST(killer_logic_hints_play_to_the_end) {
     }
     /* the 45 rule over neighbouring boxes is among the steps (seed 39's
      * twenty: each checked against the solution above) */
-    printf("killer_logic: %d steps of the 45 rule over a run of boxes\n", kbox_unions);
+    printf("killer_logic: %d steps of the 45 rule over a run of boxes, %d cage splits\n",
+           kbox_unions, ksplits);
     ck_assert_int_ge(kbox_unions, 1);
+    ck_assert_int_ge(ksplits, 1);
     json_decref(list);
 }
 END_TEST

@@ -500,7 +500,7 @@ START_TEST(logic_every_technique_has_a_position) {
         if (t != SUDOKU_TECH_CONSECUTIVE && /* pair rules: test_variants.c has its position, */
             t != SUDOKU_TECH_CAGE_COMBINATION && t != SUDOKU_TECH_PAIR_RELATION &&
             t != SUDOKU_TECH_THERMO && t != SUDOKU_TECH_ARROW && t != SUDOKU_TECH_CAGE_LOCKED &&
-            t != SUDOKU_TECH_INNIES_OUTIES &&
+            t != SUDOKU_TECH_INNIES_OUTIES && t != SUDOKU_TECH_CAGE_SPLITTING &&
             t != SUDOKU_TECH_CONSTRAINT) /* line rules test_logic_lines.c */
             ck_assert_msg(seen[t] == 1, "%s has %d positions", sudoku_tech_name((sudoku_tech_t)t),
                           seen[t]);

@@ -176,6 +176,21 @@ static void craft_lines(int i, lm_t *b) {
         }
         break;
     }
+    case 10: { /* row 1 (3 9 5 8 7 6 4 2 1) cut: three cages inside it (5 8, 7 6, 4 2),
+                * {r1c1 r1c2 r2c1} = 19 and {r1c9 r2c9 r3c9 r4c9} = 21 crossing its edge.
+                * Split: r1c9 - r2c1 = 45 - 32 - 19 = -6, so r1c9 keeps 1 2 3 and r2c1
+                * 7 8 9; neither row 1's innies (3 cells, 13) nor its outies (4, 27) say it */
+        static const int in[3][2] = {{2, 3}, {4, 5}, {6, 7}};
+        int g1[3] = {RC(0, 0), RC(0, 1), RC(1, 0)},
+            g2[4] = {RC(0, 8), RC(1, 8), RC(2, 8), RC(3, 8)};
+        for (int q = 0; q < 3; q++) {
+            int cc[2] = {RC(0, in[q][0]), RC(0, in[q][1])};
+            lm_line(b, SUDOKU_LINE_CAGE, (G[cc[0]] - '0') + (G[cc[1]] - '0'), cc, 2);
+        }
+        lm_line(b, SUDOKU_LINE_CAGE, 3 + 9 + 7, g1, 3);
+        lm_line(b, SUDOKU_LINE_CAGE, 1 + 5 + 6 + 9, g2, 4);
+        break;
+    }
     default: /* cages straddling rows 3 and 4, one a column but the last: no cage lies in a
               * row or a box, a column's innies are 7 cells, so only the union of the two rows
               * reads them: its innies r3c9 + r4c9 make 6 + 9 = 15 */
@@ -198,6 +213,10 @@ static const craft_t crafts[] = {
     {"v", SUDOKU_TECH_PAIR_RELATION, 0, {{RC(1, 5), 5}, {RC(1, 5), 9}}},
     {"innies", SUDOKU_TECH_INNIES_OUTIES, -1, {{RC(0, 8), 2}, {RC(0, 8), 9}}},
     {"outies", SUDOKU_TECH_INNIES_OUTIES, -1, {{RC(2, 1), 9}, {RC(0, 8), 9}}},
+    {"split",
+     SUDOKU_TECH_CAGE_SPLITTING,
+     -1,
+     {{RC(0, 8), 4}, {RC(0, 8), 8}, {RC(1, 0), 3}, {RC(1, 0), 6}}},
     {"union innies", SUDOKU_TECH_INNIES_OUTIES, -1, {{RC(2, 8), 1}, {RC(3, 8), 1}}},
 };
 #define NCRAFT (sizeof crafts / sizeof crafts[0])
@@ -239,7 +258,12 @@ START_TEST(logic_lines_each_technique_on_its_position) {
     ck_assert_int_eq(sudoku_logic_next(st, &o, step, NULL), 1);
     ck_assert_msg(step->tech == cr->tech, "%s: want %s, got %s", cr->name,
                   sudoku_tech_name(cr->tech), sudoku_tech_name((sudoku_tech_t)step->tech));
-    if (cr->tech != SUDOKU_TECH_INNIES_OUTIES) {
+    if (cr->tech == SUDOKU_TECH_CAGE_SPLITTING) { /* row 1; r1c9 counted in, r2c1 out */
+        ck_assert_int_eq(m->unit_kind[step->unit[0]], SUDOKU_UNIT_ROW);
+        ck_assert_int_eq(step->unit[1], -1);
+        ck_assert_int_eq(step->digit, 2);
+        ck_assert_int_eq((int32_t)step->digits, -6);
+    } else if (cr->tech != SUDOKU_TECH_INNIES_OUTIES) {
         ck_assert_int_ge(step->line, 0);
         ck_assert_int_lt(step->line, m->nlines);
     } else { /* the unit (rows 3 and 4 for the union), and which of the two */
@@ -369,20 +393,21 @@ static void grade_sound(const sudoku_model_t *m, const uint8_t *puzzle, const ui
     sudoku_logic_free(st);
 }
 
-/* Killers of killer_gen.c (cages covering the grid, no givens) as CAGE
- * lines: graded to the end, sound; the cage techniques turn up. */
+/* Killers of killer_gen.c (cages covering the grid, no givens; cages of
+ * up to 2..6 cells) as CAGE lines: graded to the end, sound; the cage
+ * techniques turn up, cage-splitting too (6 steps on these 16). */
 START_TEST(logic_lines_killers_are_sound) {
     static gen_t g;
     static lm_t b;
     uint32_t seen[SUDOKU_TECH_COUNT] = {0};
     uint8_t empty[81] = {0};
-    for (unsigned k = 0; k < 6; k++) {
+    for (unsigned k = 0; k < 16; k++) {
         unsigned seed = 1234 + 77 * k;
         sudoku_model_t *m;
         char what[32];
         kg_gen_init(&g, 9, 3, 3);
         kg_make_grid(9, 3, 3, &seed, g.grid);
-        kg_make_cages(&g, 2 + (int)(k % 4), 100, &seed);
+        kg_make_cages(&g, 2 + (int)(k % 5), 100, &seed);
         memset(&b, 0, sizeof b);
         for (int c = 0; c < g.pz.ncages; c++) {
             int cells[9];
@@ -398,6 +423,7 @@ START_TEST(logic_lines_killers_are_sound) {
     ck_assert_uint_gt(seen[SUDOKU_TECH_CAGE_COMBINATION], 0);
     ck_assert_uint_gt(seen[SUDOKU_TECH_CAGE_LOCKED], 0);
     ck_assert_uint_gt(seen[SUDOKU_TECH_INNIES_OUTIES], 0);
+    ck_assert_uint_gt(seen[SUDOKU_TECH_CAGE_SPLITTING], 0);
 }
 END_TEST
 

@@ -314,34 +314,37 @@ static int cage_of(const sudoku_logic_t *st, int c) {
 }
 
 /* One assignment of cells v[0..k) from their digits mk[] (distinct where
- * two see each other) adding up to `total`, depth-first over the cells in
- * order, pruned by the least and most the cells left can add: 1 with it
- * in val[], 0 none, -1 past *budget. */
-static int sum_witness(const sudoku_logic_t *st, const int *v, int k, const uint32_t *mk,
-                       long total, int *val, uint32_t *budget, uint64_t *work) {
+ * two see each other) adding up to `total`, cell j counted negatively when
+ * bit j of neg is set (a split's parts beyond the set), depth-first over
+ * the cells in order, pruned by the least and most the cells left can
+ * add: 1 with it in val[], 0 none, -1 past *budget. */
+static int sum_witness(const sudoku_logic_t *st, const int *v, int k, uint32_t neg,
+                       const uint32_t *mk, long total, int *val, uint32_t *budget, uint64_t *work) {
     uint32_t rem[SL_INNIES_MAX];
     long lo[SL_INNIES_MAX + 1], hi[SL_INNIES_MAX + 1], sum = 0;
-    int depth = 0;
+    int depth = 0, sg[SL_INNIES_MAX];
     lo[k] = hi[k] = 0;
     for (int i = k - 1; i >= 0; i--) {
-        lo[i] = lo[i + 1] + lowest(mk[i]);
-        hi[i] = hi[i + 1] + highest(mk[i]);
+        sg[i] = (neg >> i) & 1 ? -1 : 1;
+        lo[i] = lo[i + 1] + (sg[i] > 0 ? lowest(mk[i]) : -highest(mk[i]));
+        hi[i] = hi[i + 1] + (sg[i] > 0 ? highest(mk[i]) : -lowest(mk[i]));
     }
     if (total < lo[0] || total > hi[0]) return 0;
     rem[0] = mk[0];
     while (depth >= 0) {
         if (rem[depth] == 0) {
-            if (--depth >= 0) sum -= val[depth];
+            if (--depth >= 0) sum -= sg[depth] * val[depth];
             continue;
         }
         if ((*budget)-- == 0) return -1;
         (*work)++;
         val[depth] = sl_ctz(rem[depth]) + 1;
         rem[depth] &= rem[depth] - 1;
-        if (sum + val[depth] + lo[depth + 1] > total || sum + val[depth] + hi[depth + 1] < total)
-            continue;
+        long at = sum + sg[depth] * val[depth];
+        if (at + lo[depth + 1] > total || at + hi[depth + 1] < total) continue;
         if (depth == k - 1) return 1;
-        sum += val[depth++];
+        sum = at;
+        depth++;
         rem[depth] = mk[depth];
         for (int j = 0; j < depth; j++)
             if (sl_sees(st, v[depth], v[j])) rem[depth] &= ~SL_BIT(val[j]);
@@ -357,8 +360,8 @@ static int sum_witness(const sudoku_logic_t *st, const int *v, int k, const uint
  * assignment, which on six open cells ran into the budget a third of the
  * time.  Returns 0, or -1 past *budget or when a cell has no digit left
  * (keep[] then means nothing). */
-static int sum_keep(sudoku_logic_t *st, const int *v, int k, long total, uint32_t *keep,
-                    uint32_t *budget, uint64_t *work) {
+static int sum_keep(sudoku_logic_t *st, const int *v, int k, uint32_t neg, long total,
+                    uint32_t *keep, uint32_t *budget, uint64_t *work) {
     uint32_t mk[SL_INNIES_MAX], one[SL_INNIES_MAX];
     int val[SL_INNIES_MAX];
     for (int i = 0; i < k; i++) {
@@ -372,7 +375,7 @@ static int sum_keep(sudoku_logic_t *st, const int *v, int k, long total, uint32_
             if (keep[i] & b) continue; /* a later witness of an earlier digit used it */
             memcpy(one, mk, (size_t)k * sizeof one[0]);
             one[i] = b;
-            if ((r = sum_witness(st, v, k, one, total, val, budget, work)) < 0) return -1;
+            if ((r = sum_witness(st, v, k, neg, one, total, val, budget, work)) < 0) return -1;
             if (r == 0) continue;
             for (int j = 0; j < k; j++)
                 keep[j] |= SL_BIT(val[j]);
@@ -449,6 +452,61 @@ static int unit_rest(sudoku_logic_t *st, const sl_uset_t *set, int outies, int *
         }
     *total = t;
     return k < ncells ? k : 0; /* no cage inside: nothing learnt */
+}
+
+/* The split of the set (cage-splitting): every cage that crosses its edge
+ * is cut there, and the smaller part is read -- the part inside counting
+ * as itself, the part beyond as the cage's total less it.  So the cells of
+ * the inside parts (and cells in no cage) less the cells of the outside
+ * parts add up to the set's digits less the cages inside it and the
+ * totals of the cages read from outside.  Into v[] and *neg (bit j: v[j]
+ * is beyond the set); returns how many cells, 0 when both kinds of part
+ * are not there (the innies or the outies say it), past SL_INNIES_MAX
+ * cells or where cages overlap. */
+static int unit_split(sudoku_logic_t *st, const sl_uset_t *set, int *v, uint32_t *neg,
+                      long *total) {
+    int k = 0, n = st->n, plus = 0, minus = 0, seen[SL_UNION_MAX * SL_MAX_N], ns = 0;
+    long t = (long)set->nu * n * (n + 1) / 2;
+    *neg = 0;
+    for (int i = 0; i < set->nu; i++)
+        for (int j = 0; j < st->ulen[set->us[i]]; j++) {
+            int c = sl_ucells(st, set->us[i])[j], g = cage_of(st, c), dup = 0;
+            if (g == -2) return 0;
+            if (g < 0) { /* in no cage: itself */
+                if (k == SL_INNIES_MAX) return 0;
+                v[k++] = c;
+                plus = 1;
+                continue;
+            }
+            for (int q = 0; q < ns; q++)
+                dup |= seen[q] == g;
+            if (!dup) seen[ns++] = g;
+        }
+    for (int i = 0; i < ns; i++) {
+        const sudoku_line_t *ln = &st->m->lines[seen[i]];
+        const uint16_t *lc = line_cells(st, seen[i]);
+        int in = 0;
+        for (uint32_t j = 0; j < ln->len; j++)
+            in += in_uset(st, lc[j], set);
+        if (in == (int)ln->len) { /* inside: its total */
+            t -= ln->value;
+            continue;
+        }
+        int beyond = (int)ln->len - in < in;
+        if (beyond) t -= ln->value;
+        for (uint32_t j = 0; j < ln->len; j++) {
+            if (in_uset(st, lc[j], set) == beyond) continue;
+            if (k == SL_INNIES_MAX) return 0;
+            if (beyond) *neg |= 1u << k;
+            v[k++] = lc[j];
+        }
+        if (beyond)
+            minus = 1;
+        else
+            plus = 1;
+    }
+    *total = t;
+    return plus && minus ? k : 0;
 }
 
 /* The box of grid g numbered b (row-major), -1 for none. */
@@ -543,16 +601,20 @@ void sudoku__logic_innies_init(sudoku_logic_t *st) {
     st->ninnies = 0;
     for (int i = 0; (r = uset_at(st, i, &set)) >= 0; i++) {
         if (r == 0) continue;
-        for (int outies = 0; outies < 2; outies++) {
+        for (int kind = 0; kind < 3; kind++) {
             int v[SL_INNIES_MAX], k;
+            uint32_t neg = 0;
             long total;
             sl_innie_t *e;
-            if ((k = unit_rest(st, &set, outies, v, &total)) == 0) continue;
+            k = kind < 2 ? unit_rest(st, &set, kind, v, &total)
+                         : unit_split(st, &set, v, &neg, &total);
+            if (k == 0) continue;
             if ((size_t)st->ninnies == cap) return; /* past the bound: cannot happen */
             e = &st->innies[st->ninnies++];
             e->total = (int32_t)total;
             e->k = (uint8_t)k;
-            e->outies = (uint8_t)outies;
+            e->kind = (uint8_t)kind;
+            e->neg = (uint8_t)neg;
             e->u0 = (int16_t)set.us[0];
             e->u1 = (int16_t)(set.nu > 1 ? set.us[set.nu - 1] : -1);
             e->memo = -2;
@@ -562,7 +624,10 @@ void sudoku__logic_innies_init(sudoku_logic_t *st) {
     }
 }
 
-int sudoku__logic_innies(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *s) {
+/* The first read of the 45 rule of kind innies or outies (split = 0) or
+ * of kind split (1) that removes a candidate, as a step of technique t. */
+static int innies_look(sudoku_logic_t *st, int split, sudoku_tech_t t, uint64_t *work,
+                       sudoku_logic_step_t *s) {
     int v[SL_INNIES_MAX];
     uint32_t keep[SL_INNIES_MAX];
     if (st->ninnies < 0) {
@@ -572,6 +637,7 @@ int sudoku__logic_innies(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t
     for (int i = 0; i < st->ninnies; i++) {
         sl_innie_t *e = &st->innies[i];
         int k = e->k, any = 0, open = 0, same = e->memo != -2;
+        if ((e->kind == 2) != split) continue;
         uint32_t budget = SL_LINE_BUDGET;
         for (int j = 0; j < k; j++) {
             v[j] = e->cell[j];
@@ -584,7 +650,7 @@ int sudoku__logic_innies(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t
             memcpy(keep, e->keep, (size_t)k * sizeof keep[0]);
         } else {
             uint64_t before = *work;
-            e->memo = (int8_t)sum_keep(st, v, k, e->total, keep, &budget, work);
+            e->memo = (int8_t)sum_keep(st, v, k, e->neg, e->total, keep, &budget, work);
             e->cost = *work - before;
             for (int j = 0; j < k; j++) {
                 e->mask[j] = cell_mask(st, v[j]);
@@ -592,21 +658,29 @@ int sudoku__logic_innies(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t
             }
         }
         if (e->memo != 0) continue;
-        sl_step_begin(s, SUDOKU_TECH_INNIES_OUTIES);
+        sl_step_begin(s, t);
         for (int j = 0; j < k; j++)
             for (uint32_t m = st->cand[v[j]] & ~keep[j]; m; m &= m - 1)
                 any |= sl_add_elim(st, s, v[j], sl_ctz(m) + 1);
         if (!any) continue;
         s->unit[0] = e->u0;
         if (e->u1 >= 0) s->unit[1] = e->u1;
-        s->digit = e->outies;
+        s->digit = e->kind;
         s->digits = (uint32_t)e->total;
         s->size = (uint8_t)k;
         for (int j = 0; j < k; j++)
-            sl_add(s, SUDOKU_ITEM_CELL, v[j], 0);
+            sl_add(s, SUDOKU_ITEM_CELL, v[j], (int)((e->neg >> j) & 1));
         return 1;
     }
     return 0;
+}
+
+int sudoku__logic_innies(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *s) {
+    return innies_look(st, 0, SUDOKU_TECH_INNIES_OUTIES, work, s);
+}
+
+int sudoku__logic_cage_split(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *s) {
+    return innies_look(st, 1, SUDOKU_TECH_CAGE_SPLITTING, work, s);
 }
 
 /* === Pair lines ========================================================= */

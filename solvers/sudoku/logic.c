@@ -51,6 +51,7 @@ static const struct {
     {"hidden-pair", 2.6, SUDOKU_GRADE_MEDIUM},
     {"innies-outies", 2.8, SUDOKU_GRADE_MEDIUM},
     {"naked-triple", 3.0, SUDOKU_GRADE_HARD},
+    {"cage-splitting", 3.1, SUDOKU_GRADE_HARD},
     {"x-wing", 3.2, SUDOKU_GRADE_HARD},
     {"hidden-triple", 3.4, SUDOKU_GRADE_HARD},
     {"finned-x-wing", 3.5, SUDOKU_GRADE_HARD},
@@ -104,14 +105,15 @@ static int tech_extra_tenths(int t) {
 static int tech_reads_lines(int t) {
     return t == SUDOKU_TECH_CAGE_COMBINATION || t == SUDOKU_TECH_PAIR_RELATION ||
            t == SUDOKU_TECH_THERMO || t == SUDOKU_TECH_ARROW || t == SUDOKU_TECH_CAGE_LOCKED ||
-           t == SUDOKU_TECH_INNIES_OUTIES || t == SUDOKU_TECH_CONSTRAINT;
+           t == SUDOKU_TECH_INNIES_OUTIES || t == SUDOKU_TECH_CAGE_SPLITTING ||
+           t == SUDOKU_TECH_CONSTRAINT;
 }
 
 /* Whether technique t reads killer cages with a total, and nothing else
  * of the line rules: the techniques a Killer's grade can use. */
 static int tech_reads_cages(int t) {
     return t == SUDOKU_TECH_CAGE_COMBINATION || t == SUDOKU_TECH_CAGE_LOCKED ||
-           t == SUDOKU_TECH_INNIES_OUTIES;
+           t == SUDOKU_TECH_INNIES_OUTIES || t == SUDOKU_TECH_CAGE_SPLITTING;
 }
 
 /* sudoku_grade_rating_possible(), with the cage techniques counted when
@@ -886,6 +888,7 @@ static int find(sudoku_logic_t *st, sudoku_tech_t t, const sudoku_logic_opts_t *
     case SUDOKU_TECH_NAKED_PAIR: return find_subset(st, s, 2, 0);
     case SUDOKU_TECH_HIDDEN_PAIR: return find_subset(st, s, 2, 1);
     case SUDOKU_TECH_INNIES_OUTIES: return st->lines ? sudoku__logic_innies(st, work, s) : 0;
+    case SUDOKU_TECH_CAGE_SPLITTING: return st->lines ? sudoku__logic_cage_split(st, work, s) : 0;
     case SUDOKU_TECH_NAKED_TRIPLE: return find_subset(st, s, 3, 0);
     case SUDOKU_TECH_X_WING: return sudoku__logic_fish(st, 2, 0, s);
     case SUDOKU_TECH_FINNED_X_WING: return sudoku__logic_fish(st, 2, 1, s);

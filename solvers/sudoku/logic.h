@@ -25,7 +25,8 @@
  *   consecutive: the pair rules' eliminations beyond a placed digit (a
  *     placed digit's are made when it is placed, like its peers').
  * Line rules (lines.c has the details) are read by the techniques people
- * use on them: cage-combination, cage-locked and innies-outies (killer
+ * use on them: cage-combination, cage-locked, innies-outies and
+ * cage-splitting (killer
  * cages with a total; the last is the 45 rule), pair-relation (pair lines: kropki, X, V, whisper,
  * palindrome, modular, entropic, anti-knight...), thermo (pair lines that order: thermometers,
  * greater-than) and arrow; every other kind (sums, little killers, sandwiches, skyscrapers, x-sums,
@@ -44,7 +45,7 @@
  *   thermo 1.9 (variants with those rules only)                  easy
  *   pointing 2.0, arrow 2.1, claiming 2.2, cage-locked 2.3,
  *   naked-pair 2.4, hidden-pair 2.6, innies-outies 2.8           medium
- *   naked-triple 3.0, x-wing 3.2, hidden-triple 3.4,
+ *   naked-triple 3.0, cage-splitting 3.1, x-wing 3.2, hidden-triple 3.4,
  *   finned-x-wing 3.5, xy-wing 3.6, xyz-wing 3.8                  hard
  *   naked-quad 4.0, swordfish 4.2, finned-swordfish 4.3,
  *   hidden-quad 4.4, unique-rectangle 4.6, jellyfish 4.8,
@@ -127,6 +128,7 @@ typedef enum sudoku_tech_e {
     SUDOKU_TECH_HIDDEN_PAIR,
     SUDOKU_TECH_INNIES_OUTIES, /* killer cages: the 45 rule over a unit, or 2-3 rows/columns */
     SUDOKU_TECH_NAKED_TRIPLE,
+    SUDOKU_TECH_CAGE_SPLITTING, /* killer cages cut at a unit's edge: inside less outside parts */
     SUDOKU_TECH_X_WING,
     SUDOKU_TECH_HIDDEN_TRIPLE,
     SUDOKU_TECH_FINNED_X_WING, /* sashimi too: fins in one box */
@@ -248,6 +250,11 @@ typedef struct sudoku_logic_item_s {
  *                   (-1 for one unit); digit 0 innies, 1 outies; digits =
  *                   the total the cells make (a number, not a mask);
  *                   size = how many; CELL items = those cells
+ *   cage-splitting  as innies-outies, digit 2: the cages that cross the
+ *                   set's edge cut there, the smaller part of each read;
+ *                   CELL items = the cells, value 1 for those of parts
+ *                   beyond the set (counted negatively); digits = the
+ *                   total, an int32_t (it may be negative)
  *   pair-relation   line = the first line that removes; CELL item = the
  *                   cell whose candidates (or value) rule, its CAND items
  *   thermo          line = the web's first line; CELL items = the cells

@@ -301,22 +301,24 @@ void sudoku__logic_forcing_moved(sudoku_logic_t *st);
  * once, for a new state.  The enumerations count what they try in *work
  * and give a line up (no step from it) past their budgets. */
 void sudoku__logic_line_kinds(const sudoku_model_t *m, int8_t *lkind);
-/* One read of the 45 rule (innies or outies of a set of units): cells,
- * their total, the set's first and last unit.  At most SL_INNIES_CAP(nunits)
- * of a state (the sets sudoku__logic_innies reads, each twice).  And the
+/* One read of the 45 rule (innies, outies or a split of a set of units):
+ * cells, their total, the set's first and last unit.  At most SL_INNIES_CAP(nunits)
+ * of a state (the sets sudoku__logic_innies reads, each up to three times).  And the
  * last look's memo: what the cells' digits were (mask), what the
  * enumeration kept and returned, and the work it counted -- a pure
  * function of those digits, so a look at the same digits (the state's, or
  * its trial copy's: they share the table) answers from it and counts the
  * same work, and no grade depends on what was looked at before. */
 #define SL_INNIES_MAX         6 /* innies or outies of more cells are not looked at */
-#define SL_INNIES_CAP(nunits) (18 * (size_t)(nunits))
+#define SL_INNIES_CAP(nunits) (27 * (size_t)(nunits))
 typedef struct sl_innie_s {
     int32_t total;
     uint16_t cell[SL_INNIES_MAX];
     int16_t u0, u1; /* u1 = -1: one unit */
-    uint8_t k, outies;
-    int8_t memo; /* -2: none yet; else the enumeration's return for mask[] */
+    uint8_t k;
+    uint8_t kind; /* 0 innies, 1 outies, 2 a split (cage-splitting) */
+    uint8_t neg;  /* a split: bit j = cell j counts negatively (a part beyond the set) */
+    int8_t memo;  /* -2: none yet; else the enumeration's return for mask[] */
     uint32_t mask[SL_INNIES_MAX], keep[SL_INNIES_MAX];
     uint64_t cost;
 } sl_innie_t;
@@ -325,6 +327,7 @@ void sudoku__logic_innies_init(sudoku_logic_t *st);
 int sudoku__logic_cage_combination(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *step);
 int sudoku__logic_cage_locked(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *step);
 int sudoku__logic_innies(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *step);
+int sudoku__logic_cage_split(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *step);
 int sudoku__logic_pair_relation(sudoku_logic_t *st, sudoku_logic_step_t *step);
 int sudoku__logic_thermo(sudoku_logic_t *st, sudoku_logic_step_t *step);
 int sudoku__logic_arrow(sudoku_logic_t *st, uint64_t *work, sudoku_logic_step_t *step);
