@@ -82,6 +82,12 @@ static void replicas_down(tsrv_t *s, int n) {
         if (s[i].pid > 0) ck_assert_int_eq(tsrv_stop(&s[i], SIGTERM, 30000), 0);
 }
 
+/* The items replica `name` merged, by the job's record (0 if none yet). */
+static json_int_t merged_by(json_t *job, const char *name) {
+    json_t *by = json_object_get(json_object_get(job, "cluster"), "items_by_replica");
+    return json_integer_value(json_object_get(by, name));
+}
+
 /* Sums the items each replica merged; checks that `min_replicas` took part. */
 static json_int_t items_by_replica(json_t *job, int min_replicas) {
     json_t *by = json_object_get(json_object_get(job, "cluster"), "items_by_replica");
@@ -173,6 +179,7 @@ START_TEST(cluster_survives_a_killed_replica) {
     snprintf(consumer, sizeof consumer, "%s-%ld", host, (long)s[1].pid);
     snprintf(items, sizeof items, "%sjob:%s:items", prefix, id);
     double t0 = test_now_ms();
+    json_int_t b_merged = 0;
     for (;;) {
         long st;
         json_t *j = tsrv_job(&s[0], id, &st);
@@ -181,7 +188,12 @@ START_TEST(cluster_survives_a_killed_replica) {
         json_decref(j);
         if (middle && tsrv_metric(&s[1], "puzzled_cluster_items_total{outcome=\"merged\"}") >= 1) {
             kill(s[1].pid, SIGSTOP);
-            if (tredis_len(&r, "XPENDING %s w - + 10 %s", items, consumer) >= 1) break;
+            if (tredis_len(&r, "XPENDING %s w - + 10 %s", items, consumer) >= 1) {
+                j = tsrv_job(&s[0], id, &st); /* what B had merged when it stopped */
+                b_merged = merged_by(j, consumer);
+                json_decref(j);
+                break;
+            }
             kill(s[1].pid, SIGCONT);
         }
         ck_assert_msg(test_now_ms() - t0 < 600000 * mult(),
@@ -195,9 +207,16 @@ START_TEST(cluster_survives_a_killed_replica) {
     ck_assert_str_eq(jstr(j, "status"), "done");
     ck_assert_int_eq(jint(json_object_get(j, "result"), "count"), Q17);
     json_t *cl = json_object_get(j, "cluster");
-    fprintf(stderr, "cluster: n=17 with a replica killed: %lld reclaimed, %lld duplicates\n",
-            (long long)jint(cl, "reclaimed"), (long long)jint(cl, "duplicates"));
-    ck_assert_int_ge(jint(cl, "reclaimed"), 1);
+    fprintf(stderr,
+            "cluster: n=17 with a replica killed: %lld reclaimed, %lld duplicates; B merged %lld "
+            "when stopped, %lld in all\n",
+            (long long)jint(cl, "reclaimed"), (long long)jint(cl, "duplicates"),
+            (long long)b_merged, (long long)merged_by(j, consumer));
+    /* B's entry was reclaimed -- or the commit B had sent just before it
+     * stopped reached Redis after the look (XPENDING on another connection
+     * can be answered first): then B's merged count grew after the stop,
+     * and there was nothing left to reclaim (seen once, under TSan) */
+    ck_assert(jint(cl, "reclaimed") >= 1 || merged_by(j, consumer) > b_merged);
     ck_assert_int_eq(items_by_replica(j, 2), jint(cl, "items"));
     json_decref(j);
     replicas_down(s, 3);
