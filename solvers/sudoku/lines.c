@@ -32,7 +32,11 @@
  *                   on the cages alone, so they are read once per state
  *                   (st->innies); a look then finds, per cell and digit,
  *                   one assignment that uses it (a witness), and keeps
- *                   its answer for the cells' digits it was asked about;
+ *                   its answer for the cells' digits it was asked about.
+ *                   cage-splitting reads the same sets with every cage
+ *                   that crosses the edge cut there, its smaller part
+ *                   taken (unit_split): inside parts less outside parts
+ *                   make a known number;
  *   SL_LK_ARROW     arrow (1-3 heads, summed or read as digits): the
  *                   head's number lies between the least and the most the
  *                   arrow's cells can add up to, and each arrow cell leaves
