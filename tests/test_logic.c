@@ -808,6 +808,20 @@ START_TEST(logic_known_puzzles_grade_as_known) {
 }
 END_TEST
 
+/* An 81-character puzzle ('.' empty) into p, proved to have exactly one
+ * solution by the solver, written to sol. */
+static void read_unique9(const sudoku_shape_t *sh, const char *text, uint8_t *p, uint8_t *sol) {
+    sudoku_opts_t so;
+    sudoku_result_t sr;
+    for (int i = 0; i < 81; i++)
+        p[i] = text[i] == '.' ? 0 : (uint8_t)(text[i] - '0');
+    sudoku_opts_init(&so);
+    so.max_solutions = 2;
+    so.solutions = sol;
+    ck_assert_int_eq(sudoku_solve(sh, p, &so, &sr), 0);
+    ck_assert_int_eq((int)sr.solutions_found, 1);
+}
+
 /* Puzzles of magictour's top1465 (public; typed in here so make test needs
  * no ../shared) whose paths use the issue-39 techniques: graded with every
  * step checked against the solution, and the technique must be used (so
@@ -835,18 +849,10 @@ START_TEST(logic_finned_fish_and_bug_on_hard_puzzles) {
          SUDOKU_TECH_ALS_XY_WING},
     };
     sudoku_shape_t sh;
-    sudoku_opts_t so;
-    sudoku_result_t sr;
     uint8_t p[81], sol[162];
     sudoku_shape_init(&sh, 9, 3, 3);
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        for (int i = 0; i < 81; i++)
-            p[i] = cases[k].p[i] == '.' ? 0 : (uint8_t)(cases[k].p[i] - '0');
-        sudoku_opts_init(&so);
-        so.max_solutions = 2;
-        so.solutions = sol;
-        ck_assert_int_eq(sudoku_solve(&sh, p, &so, &sr), 0);
-        ck_assert_int_eq((int)sr.solutions_found, 1);
+        read_unique9(&sh, cases[k].p, p, sol);
         sudoku_grade_t g = grade_checked(&sh, p, sol);
         ck_assert_msg(g.counts[cases[k].uses] > 0, "puzzle %zu does not use %s", k,
                       sudoku_tech_name(cases[k].uses));
@@ -871,18 +877,10 @@ START_TEST(logic_nested_chains_finish_the_forum_hardest) {
         "..2...7...1.....6.5......18....37.......49.....41.23....3.2.9...8.....5.6.......2",
     };
     sudoku_shape_t sh;
-    sudoku_opts_t so;
-    sudoku_result_t sr;
     uint8_t p[81], sol[162];
     sudoku_shape_init(&sh, 9, 3, 3);
     for (size_t k = 0; k < sizeof puzzles / sizeof puzzles[0]; k++) {
-        for (int i = 0; i < 81; i++)
-            p[i] = puzzles[k][i] == '.' ? 0 : (uint8_t)(puzzles[k][i] - '0');
-        sudoku_opts_init(&so);
-        so.max_solutions = 2;
-        so.solutions = sol;
-        ck_assert_int_eq(sudoku_solve(&sh, p, &so, &sr), 0);
-        ck_assert_int_eq((int)sr.solutions_found, 1);
+        read_unique9(&sh, puzzles[k], p, sol);
         sudoku_grade_t g = grade_checked(&sh, p, sol);
         ck_assert_int_eq(g.counts[SUDOKU_TECH_GUESS], 0);
         ck_assert_msg(g.counts[SUDOKU_TECH_NESTED_FORCING_CHAIN] > 0, "puzzle %zu", k);

@@ -408,27 +408,41 @@ static int cage_inside(const sudoku_logic_t *st, int g, const sl_uset_t *set) {
     return 1;
 }
 
+/* The cages that meet the set, once each, into g[] (*ng), and how many of
+ * its cells lie in no cage (*nfree; the first SL_INNIES_MAX of them into
+ * fr[] when fr != NULL).  Returns the set's cell count, -1 where cages
+ * overlap (the 45 rule would count a cell twice). */
+static int uset_cages(const sudoku_logic_t *st, const sl_uset_t *set, int *g, int *ng, int *fr,
+                      int *nfree) {
+    int ncells = 0;
+    *ng = *nfree = 0;
+    for (int i = 0; i < set->nu; i++)
+        for (int j = 0; j < st->ulen[set->us[i]]; j++) {
+            int c = sl_ucells(st, set->us[i])[j], q = cage_of(st, c), dup = 0;
+            ncells++;
+            if (q == -2) return -1;
+            if (q < 0) {
+                if (fr != NULL && *nfree < SL_INNIES_MAX) fr[*nfree] = c;
+                ++*nfree;
+                continue;
+            }
+            for (int x = 0; x < *ng; x++)
+                dup |= g[x] == q;
+            if (!dup) g[(*ng)++] = q;
+        }
+    return ncells;
+}
+
 /* Innies (outies = 0) or outies of the set: its cells outside the cages
  * that lie inside it, or the cells outside it of the cages that meet it
  * (when cages cover it), into v[], and their total.  Returns how many
  * cells (0: nothing to say, or more than SL_INNIES_MAX). */
 static int unit_rest(sudoku_logic_t *st, const sl_uset_t *set, int outies, int *v, long *total) {
-    int k = 0, n = st->n, ncells = 0;
+    int k = 0, n = st->n, ncells, nfree;
     long t = (long)set->nu * n * (n + 1) / 2, cages = 0;
-    int seen[SL_UNION_MAX * SL_MAX_N], ns = 0;
-    for (int i = 0; i < set->nu; i++) /* the cages that meet it, once each */
-        for (int j = 0; j < st->ulen[set->us[i]]; j++) {
-            int g = cage_of(st, sl_ucells(st, set->us[i])[j]), dup = 0;
-            ncells++;
-            if (g == -2) return 0;
-            if (g < 0) {
-                if (outies) return 0; /* a cell in no cage: no outies */
-                continue;
-            }
-            for (int q = 0; q < ns; q++)
-                dup |= seen[q] == g;
-            if (!dup) seen[ns++] = g;
-        }
+    int seen[SL_UNION_MAX * SL_MAX_N], ns;
+    if ((ncells = uset_cages(st, set, seen, &ns, NULL, &nfree)) < 0) return 0;
+    if (outies && nfree > 0) return 0; /* a cell in no cage: no outies */
     for (int i = 0; i < ns; i++) {
         const sudoku_line_t *ln = &st->m->lines[seen[i]];
         const uint16_t *lc = line_cells(st, seen[i]);
@@ -469,23 +483,12 @@ static int unit_rest(sudoku_logic_t *st, const sl_uset_t *set, int outies, int *
  * cells or where cages overlap. */
 static int unit_split(sudoku_logic_t *st, const sl_uset_t *set, int *v, uint32_t *neg,
                       long *total) {
-    int k = 0, n = st->n, plus = 0, minus = 0, seen[SL_UNION_MAX * SL_MAX_N], ns = 0;
+    int k, n = st->n, plus, minus = 0, seen[SL_UNION_MAX * SL_MAX_N], ns;
     long t = (long)set->nu * n * (n + 1) / 2;
     *neg = 0;
-    for (int i = 0; i < set->nu; i++)
-        for (int j = 0; j < st->ulen[set->us[i]]; j++) {
-            int c = sl_ucells(st, set->us[i])[j], g = cage_of(st, c), dup = 0;
-            if (g == -2) return 0;
-            if (g < 0) { /* in no cage: itself */
-                if (k == SL_INNIES_MAX) return 0;
-                v[k++] = c;
-                plus = 1;
-                continue;
-            }
-            for (int q = 0; q < ns; q++)
-                dup |= seen[q] == g;
-            if (!dup) seen[ns++] = g;
-        }
+    /* cells in no cage count as themselves, first */
+    if (uset_cages(st, set, seen, &ns, v, &k) < 0 || k > SL_INNIES_MAX) return 0;
+    plus = k > 0;
     for (int i = 0; i < ns; i++) {
         const sudoku_line_t *ln = &st->m->lines[seen[i]];
         const uint16_t *lc = line_cells(st, seen[i]);
